@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Make envtest-style assets (kube-apiserver and etcd) for the integration tests.
+#
+# - If KUBEBUILDER_ASSETS is set and holds both binaries, use it as is.
+# - Otherwise build the versions pinned in hack/envtest-versions.env from the Go
+#   module proxy into a cache outside the repository, keyed by version, and reuse
+#   that cache when it is already complete.
+# - The last line of stdout is always the assets directory; progress goes to stderr.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=envtest-versions.env
+. "$here/envtest-versions.env"
+
+log() { printf 'envtest-assets: %s\n' "$*" >&2; }
+
+if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
+  if [ -x "$KUBEBUILDER_ASSETS/kube-apiserver" ] && [ -x "$KUBEBUILDER_ASSETS/etcd" ]; then
+    log "using KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS"
+    printf '%s\n' "$KUBEBUILDER_ASSETS"
+    exit 0
+  fi
+  log "KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS lacks kube-apiserver or etcd; building our own"
+fi
+
+cache_root=${KUBECTL_CRD_ENVTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-crd/envtest}
+assets="$cache_root/k8s-${KUBERNETES_VERSION}-etcd-${ETCD_VERSION}-$(go env GOOS)-$(go env GOARCH)"
+
+if [ -x "$assets/kube-apiserver" ] && [ -x "$assets/etcd" ]; then
+  log "cached: $assets"
+  printf '%s\n' "$assets"
+  exit 0
+fi
+
+command -v go >/dev/null || { log "error: Go is needed to build the test assets and was not found on PATH"; exit 2; }
+
+mkdir -p "$cache_root"
+work=$(mktemp -d "$cache_root/build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export GOFLAGS=-mod=mod CGO_ENABLED=0
+
+build_kube_apiserver() {
+  local dir="$work/kube-apiserver" k8s_mod staging minor
+  mkdir -p "$dir" && cd "$dir"
+  go mod init envtest.local/kube-apiserver >/dev/null 2>&1
+  k8s_mod=$(go mod download -json "k8s.io/kubernetes@${KUBERNETES_VERSION}" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')
+  # k8s.io/kubernetes points its staging modules at ./staging/src/...; outside its
+  # repository they must come from their published v0.X.Y twins of the same release.
+  staging="v0.${KUBERNETES_VERSION#v1.}"
+  go mod edit -require="k8s.io/kubernetes@${KUBERNETES_VERSION}"
+  sed -n 's/^[[:space:]]*\(k8s\.io\/[a-z0-9-]*\) => \.\/staging\/.*/\1/p' "$k8s_mod" | while read -r mod; do
+    go mod edit -replace="${mod}=${mod}@${staging}"
+  done
+  printf 'package main\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n' > tools.go
+  go mod tidy >/dev/null 2>&1 || true
+  minor=${KUBERNETES_VERSION#v1.}; minor=${minor%%.*}
+  local pkg=k8s.io/component-base/version
+  go build -trimpath -o "$assets.partial/kube-apiserver" -ldflags "-s -w \
+    -X $pkg.gitVersion=${KUBERNETES_VERSION} -X $pkg.gitMajor=1 -X $pkg.gitMinor=${minor} \
+    -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z" \
+    k8s.io/kubernetes/cmd/kube-apiserver
+}
+
+build_etcd() {
+  local dir="$work/etcd"
+  mkdir -p "$dir" && cd "$dir"
+  go mod init envtest.local/etcd >/dev/null 2>&1
+  go mod edit -require="go.etcd.io/etcd/server/v3@${ETCD_VERSION}"
+  printf 'package main\n\nimport _ "go.etcd.io/etcd/server/v3"\n' > tools.go
+  go mod tidy >/dev/null 2>&1 || true
+  go build -trimpath -o "$assets.partial/etcd" -ldflags "-s -w" go.etcd.io/etcd/server/v3
+}
+
+rm -rf "$assets.partial"
+mkdir -p "$assets.partial"
+log "building kube-apiserver ${KUBERNETES_VERSION} (several minutes on a cold Go cache)"
+build_kube_apiserver
+log "building etcd ${ETCD_VERSION}"
+build_etcd
+rm -rf "$assets"
+mv "$assets.partial" "$assets"
+log "built: $assets"
+printf '%s\n' "$assets"

@@ -1,0 +1,3 @@
+from kubectl_crd.cli.root import main
+
+main()

@@ -1,0 +1,1 @@
+"""The command line: the root group with kubectl's global flags and one module per command."""

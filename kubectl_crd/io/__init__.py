@@ -1,0 +1,1 @@
+"""Reading inputs: multi-document YAML/JSON that remembers where every node came from."""

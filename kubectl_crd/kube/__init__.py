@@ -1,0 +1,1 @@
+"""The only package that talks to the Kubernetes API (and the only importer of ``kubernetes``)."""

@@ -1,0 +1,132 @@
+"""The error hierarchy of kubectl-crd.
+
+Every error the tool reports on purpose derives from ``KubectlCrdError`` and
+carries what a user needs to act on it. The CLI turns them into a one-line-first
+message on stderr and an exit code; anything else is an internal error (exit 3)
+and only shows a traceback with ``--debug``.
+
+    KubectlCrdError                      exit 1 unless said otherwise
+    ├── UsageError                       exit 2: bad flags or arguments
+    ├── NotAvailableError                a command that is not built yet
+    ├── InputError                       a file or document cannot be read
+    │   └── YamlError                    ... or is not valid YAML/JSON (file, line, column)
+    ├── CRDError                         a CRD document that is itself broken
+    ├── ResourceLookupError              a RESOURCE argument matched nothing usable
+    │   ├── ResourceNotFoundError        ... no CRD serves it (with the nearest names)
+    │   └── AmbiguousResourceError       ... several CRDs serve it (with the candidates)
+    ├── FieldNotFoundError               a field path that the schema does not have
+    └── ClusterError                     talking to the API server failed
+        ├── ClusterUnreachableError      ... no connection, TLS or kubeconfig problems
+        └── ApiError                     ... the server answered with an error status
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class ExitCode:
+    """Process exit codes, following kubectl (1 for errors) and kubectl-validate (2, 3)."""
+
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    INTERNAL = 3
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in an input: file plus 1-based line and column (0 when unknown)."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.column:
+            return f"{self.file}:{self.line}:{self.column}"
+        if self.line:
+            return f"{self.file}:{self.line}"
+        return self.file
+
+
+class KubectlCrdError(Exception):
+    """Root of every error the tool reports on purpose."""
+
+    exit_code: int = ExitCode.ERROR
+
+    def __init__(self, message: str, *, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        if self.location is not None:
+            return f"{self.location}: {self.message}"
+        return self.message
+
+
+class UsageError(KubectlCrdError):
+    exit_code = ExitCode.USAGE
+
+
+class NotAvailableError(KubectlCrdError):
+    """Raised by commands that a later release builds."""
+
+
+class InputError(KubectlCrdError):
+    """A file, directory or stdin could not be read."""
+
+
+class YamlError(InputError):
+    """A document is not valid YAML or JSON, or breaks a Kubernetes decoding rule."""
+
+
+class CRDError(KubectlCrdError):
+    """A CustomResourceDefinition document that cannot be used as one."""
+
+    def __init__(
+        self, message: str, *, crd_name: str = "", location: Location | None = None
+    ) -> None:
+        if crd_name:
+            message = f'CustomResourceDefinition "{crd_name}": {message}'
+        super().__init__(message, location=location)
+        self.crd_name = crd_name
+
+
+class ResourceLookupError(KubectlCrdError):
+    def __init__(self, message: str, *, query: str, candidates: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.query = query
+        self.candidates = tuple(candidates)
+
+
+class ResourceNotFoundError(ResourceLookupError):
+    pass
+
+
+class AmbiguousResourceError(ResourceLookupError):
+    pass
+
+
+class FieldNotFoundError(KubectlCrdError):
+    def __init__(self, message: str, *, field: str, candidates: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.field = field
+        self.candidates = tuple(candidates)
+
+
+class ClusterError(KubectlCrdError):
+    pass
+
+
+class ClusterUnreachableError(ClusterError):
+    pass
+
+
+class ApiError(ClusterError):
+    def __init__(self, message: str, *, status: int = 0, reason: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.reason = reason

@@ -1,0 +1,1 @@
+"""Printers, one per output format, and the terminal wrapper that owns colour."""

@@ -1,0 +1,1 @@
+"""API-server-equivalent validation of custom resources (built by the validate issue)."""
