@@ -1,0 +1,5 @@
+"""`kubectl crd dev`: not built yet; the placeholder says so and exits 1."""
+
+from kubectl_crd.cli.placeholder import not_available
+
+command = not_available("dev", "planned, not built yet")
