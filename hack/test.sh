@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: the README's test command, and what CI runs.
+#
+# Creates .venv, installs the package with its dev tools, builds the envtest assets
+# (kube-apiserver and etcd) when they are missing, then runs lint, types, the layer
+# contract, and the unit and integration tests against the real API server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+
+# The product's launcher must be on PATH so the real kubectl finds the plugin.
+export PATH="$PWD/.venv/bin:$PATH"
+
+echo "== assets" >&2
+assets=$(hack/envtest-assets.sh | tail -n 1)
+export KUBEBUILDER_ASSETS="$assets"
+
+echo "== ruff" >&2
+ruff check kubectl_crd tests bench
+ruff format --check kubectl_crd tests bench
+echo "== mypy" >&2
+mypy
+echo "== import contracts" >&2
+lint-imports
+echo "== pytest" >&2
+pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" "$@"

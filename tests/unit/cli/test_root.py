@@ -1,0 +1,80 @@
+"""The root command as a user meets it: flags, exit codes and the one-line error rule."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from kubectl_crd.kube.config import parse_request_timeout
+from kubectl_crd.model.errors import UsageError
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if k != "KUBECTL_CRD_DEBUG"}
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        check=False,
+    )
+
+
+def test_help_lists_the_commands_and_global_flags() -> None:
+    result = run("--help")
+    assert result.returncode == 0
+    for text in ("--kubeconfig", "--context", "-n, --namespace", "--request-timeout", "explain"):
+        assert text in result.stdout
+
+
+def test_version() -> None:
+    from kubectl_crd import __version__
+
+    result = run("--version")
+    assert result.stdout.strip() == f"kubectl-crd {__version__}"
+
+
+def test_placeholder_command_says_so_in_one_line_and_exits_1() -> None:
+    result = run("scale", "foo", "--replicas=3")
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        'error: "kubectl crd scale" is not available yet in this release (planned, not built yet)'
+    ]
+    assert result.stdout == ""
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = run("frobnicate")
+    assert result.returncode == 2
+    assert "No such command 'frobnicate'" in result.stderr
+
+
+@pytest.mark.parametrize("how", [("--debug",), ()])
+def test_traceback_only_with_debug(how: tuple[str, ...]) -> None:
+    env = {"KUBECTL_CRD_DEBUG": "0"}
+    result = run(*how, "scale", "x", env=env)
+    assert result.returncode == 1
+    assert ("Traceback (most recent call last)" in result.stderr) == bool(how)
+
+
+def test_debug_from_environment() -> None:
+    result = run("scale", "x", env={"KUBECTL_CRD_DEBUG": "1"})
+    assert "Traceback (most recent call last)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [(None, None), ("0", None), ("5", 5.0), ("1s", 1.0), ("2m", 120.0), ("1h30m", 5400.0), ("250ms", 0.25)],
+)
+def test_request_timeout_parsing(text: str | None, seconds: float | None) -> None:
+    assert parse_request_timeout(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["abc", "5x", "-1s", "1s2"])
+def test_bad_request_timeout_is_a_usage_error(text: str) -> None:
+    with pytest.raises(UsageError, match="invalid timeout value"):
+        parse_request_timeout(text)
