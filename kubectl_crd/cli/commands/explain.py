@@ -1,0 +1,140 @@
+"""``kubectl crd explain RESOURCE[.field.path]``: kubectl explain for CRDs, offline or live.
+
+The default output is kubectl explain's own plaintext layout, byte for byte, computed
+from the CRD (``--crd`` files, or the CRDs the cluster serves) instead of the OpenAPI
+document the server publishes; see ``kubectl_crd.model.explain``. Things kubectl's
+layout cannot say (free-form fields, int-or-string, unpublished schemas) are printed
+as ``note:`` lines on stderr, so stdout stays diffable against kubectl.
+
+Output formats are dispatched in one place, ``RENDERERS``: each maps an
+``ExplainTarget`` and the options to the text written to stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import click
+
+from kubectl_crd.cli.app import Application
+from kubectl_crd.model.errors import (
+    KubectlCrdError,
+    ResourceLookupError,
+    UsageError,
+)
+from kubectl_crd.model.explain import ExplainTarget, render_header, render_plaintext, resolve_target
+from kubectl_crd.model.explain.target import MissingFieldError
+
+
+@dataclass(frozen=True)
+class ExplainOptions:
+    recursive: bool = False
+    max_depth: int = 0
+
+
+def _plaintext(target: ExplainTarget, options: ExplainOptions) -> str:
+    return render_plaintext(target, recursive=options.recursive, max_depth=options.max_depth)
+
+
+#: ``-o`` value -> renderer. kubectl's ``plaintext-openapiv2`` (its OpenAPI v2 renderer)
+#: is deliberately absent: the server's v3 document is what we reproduce.
+RENDERERS: dict[str, Callable[[ExplainTarget, ExplainOptions], str]] = {
+    "plaintext": _plaintext,
+}
+
+_NO_RESOURCE = (
+    'You must specify the type of resource to explain. Use "kubectl crd explain '
+    'RESOURCE" with a kind, plural, singular or short name of a CRD '
+    "(kubectl get crd lists them)."
+)
+
+
+@click.command(
+    name="explain",
+    short_help="Explain the fields of a custom resource, offline or from a cluster.",
+    context_settings={"max_content_width": 100},
+)
+@click.argument("resource", nargs=-1)
+@click.option(
+    "--crd",
+    "crd_paths",
+    multiple=True,
+    metavar="PATH",
+    help="Read CRDs from this file or directory instead of the cluster (repeatable).",
+)
+@click.option(
+    "--api-version",
+    metavar="GROUP/VERSION",
+    help="The version to explain (default: the preferred version, as kubectl).",
+)
+@click.option("-R", "--recursive", is_flag=True, help="Print the fields of fields.")
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    default=0,
+    help="With --recursive, stop after this many levels of fields (0: no limit).",
+)
+@click.option(
+    "-o",
+    "--output",
+    default="plaintext",
+    show_default=True,
+    metavar="FORMAT",
+    help="Output format: " + ", ".join(RENDERERS) + ".",
+)
+@click.pass_obj
+def command(
+    app: Application,
+    resource: tuple[str, ...],
+    crd_paths: tuple[str, ...],
+    api_version: str | None,
+    recursive: bool,
+    max_depth: int,
+    output: str,
+) -> None:
+    """Describe the fields of a custom resource the way kubectl explain does.
+
+    RESOURCE is a kind, plural, singular or short name, or plural.group, optionally
+    followed by a field path: crontabs.spec.cronSpec. Without --crd the CRDs come
+    from the cluster of the current context.
+    """
+    if not resource:
+        raise UsageError(_NO_RESOURCE)
+    if len(resource) > 1:
+        raise UsageError("We accept only this format: explain RESOURCE")
+    if max_depth and not recursive:
+        raise UsageError("--max-depth requires --recursive")
+    renderer = RENDERERS.get(output)
+    if renderer is None:
+        raise KubectlCrdError(f"unrecognized format: {output}")
+    source = app.crd_source(crd_paths)
+    crds = source.crds()
+    problems = source.problems()
+    for problem in problems:
+        click.echo(f"warning: skipped a CRD: {problem}", err=True)
+    try:
+        target = resolve_target(crds, resource[0], api_version=api_version)
+    except MissingFieldError as exc:
+        # kubectl has printed the header by the time it finds the path missing.
+        sys.stdout.write(render_header(exc.gvk))
+        sys.stdout.flush()
+        raise
+    except ResourceLookupError as exc:
+        if problems:
+            exc.message += _skipped_hint(problems)
+        raise
+    text = renderer(target, ExplainOptions(recursive=recursive, max_depth=max_depth))
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    for note in target.notes():
+        click.echo(f"note: {note}", err=True)
+
+
+def _skipped_hint(problems: Sequence[KubectlCrdError]) -> str:
+    count = len(problems)
+    return (
+        f"\n({count} CRD document{'s' if count != 1 else ''} could not be read; "
+        "see the warnings above)"
+    )
