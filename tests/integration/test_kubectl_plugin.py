@@ -1,0 +1,58 @@
+"""The real kubectl finds and runs the installed plugin, as a user's shell would."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _plugin_env(tmp_path: Path) -> dict[str, str]:
+    scripts = Path(sys.executable).parent
+    if not (scripts / "kubectl-crd").exists():
+        pytest.fail(f"kubectl-crd is not installed next to {sys.executable}; run pip install -e .")
+    kubectl = shutil.which("kubectl")
+    assert kubectl, "the real kubectl must be on PATH"
+    path = os.pathsep.join([str(scripts), str(Path(kubectl).parent), "/usr/bin", "/bin"])
+    return {"PATH": path, "HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "none")}
+
+
+def test_kubectl_plugin_list_shows_kubectl_crd(tmp_path: Path) -> None:
+    result = subprocess.run(
+        ["kubectl", "plugin", "list"],
+        capture_output=True,
+        text=True,
+        env=_plugin_env(tmp_path),
+        check=False,
+    )
+    listed = [Path(line.strip()).name for line in result.stdout.splitlines()]
+    assert "kubectl-crd" in listed, result.stdout + result.stderr
+
+
+def test_kubectl_crd_help_runs_through_kubectl(tmp_path: Path) -> None:
+    result = subprocess.run(
+        ["kubectl", "crd", "--help"],
+        capture_output=True,
+        text=True,
+        env=_plugin_env(tmp_path),
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "kubectl crd" in result.stdout
+    assert "explain" in result.stdout
+
+
+def test_plugin_errors_keep_exit_codes_through_kubectl(tmp_path: Path) -> None:
+    result = subprocess.run(
+        ["kubectl", "crd", "scale", "x"],
+        capture_output=True,
+        text=True,
+        env=_plugin_env(tmp_path),
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith('error: "kubectl crd scale" is not available yet')
