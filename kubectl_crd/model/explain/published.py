@@ -7,10 +7,11 @@ k8s.io/apiextensions-apiserver (v0.34):
 
 - ``pkg/apiserver/schema/convert.go`` ``NewStructural``: only the structural fields
   survive (``example``, ``externalDocs`` and unknown keys are dropped; ``additionalProperties``
-  inside ``allOf``/``anyOf``/``oneOf``/``not`` is dropped too). A schema that cannot be
-  converted (``$ref``, ``id``, ``definitions``, ``items`` as a list, an unknown ``type``,
-  ``x-kubernetes-preserve-unknown-fields: false``) is published as a bare
-  ``{"type": "object"}`` without apiVersion, kind or metadata.
+  inside ``allOf``/``anyOf``/``oneOf``/``not`` is dropped too). The server would publish
+  a bare ``{"type": "object"}`` for a schema it cannot convert (``$ref``, ``id``,
+  ``definitions``, ``items`` as a list, an unknown ``type``,
+  ``x-kubernetes-preserve-unknown-fields: false``), but it also refuses to create such
+  a CRD, so here reaching such a node is an error (``UnpublishableSchema``).
 - ``unfold.go`` ``Unfold``: an ``x-kubernetes-int-or-string`` node gets
   ``anyOf: [{type: integer}, {type: string}]``, or, when it already has an ``anyOf``,
   an ``allOf`` entry holding that ``anyOf`` in front of its own ``allOf``.
@@ -27,13 +28,15 @@ k8s.io/apiextensions-apiserver (v0.34):
   ``{"description": ..., "allOf": [{"$ref": ...}]}``.
 
 The meta/v1 definitions the document references (ObjectMeta and what it uses) are
-data captured from the server, see ``metav1``. Pure: stdlib only.
+data captured from the server, see ``metav1``. Nodes are converted lazily
+(``LazySchema``): explaining one field of a multi-megabyte CRD touches only the nodes
+on its path. Pure: stdlib only.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +67,7 @@ _VALID_TYPES = frozenset(("string", "number", "integer", "boolean", "array", "ob
 # convert.go validateUnsupportedFields
 _UNSUPPORTED = ("id", "$schema", "$ref", "patternProperties", "dependencies", "additionalItems",
                 "definitions")  # fmt: skip
+_REFUSED = "the API server refuses this CRD schema and would publish none for it"
 _INT_OR_STRING_ANY_OF = ({"type": "integer"}, {"type": "string"})
 _VALIDATION_RULE_KEYS = ("message", "messageExpression", "reason", "fieldPath", "optionalOldSelf")
 # ValueValidation fields copied when set (pointers in Go: present and not null).
@@ -71,8 +75,69 @@ _NUMERIC_VALIDATIONS = ("maximum", "minimum", "maxLength", "minLength", "maxItem
                         "multipleOf", "maxProperties", "minProperties")  # fmt: skip
 
 
-class UnpublishableSchema(Exception):
-    """The server could not turn the schema into a structural one (it publishes a bare object)."""
+class UnpublishableSchema(CRDError):
+    """A schema node ``NewStructural`` refuses; the API server rejects such a CRD."""
+
+
+class LazySchema(Mapping[str, Any]):
+    """One published schema node, converted from the CRD's node on first access.
+
+    Explaining one path of a 10,000-node schema then converts only the nodes on the
+    way and their children, not the whole tree. Children are ``LazySchema`` too; use
+    ``plain()`` for nested dicts. Every rule applied is local to a node, so the result
+    equals converting the whole tree at once. A node the server would refuse raises
+    ``UnpublishableSchema`` when it is reached.
+    """
+
+    __slots__ = ("_data", "_nested", "_raw", "_root")
+
+    def __init__(self, raw: Any, *, nested: bool = False, root: _RootInfo | None = None) -> None:
+        self._raw = raw
+        self._nested = nested
+        self._root = root
+        self._data: dict[str, Any] | None = None
+
+    def _converted(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:
+            data = _convert_nested(self._raw) if self._nested else _convert(self._raw)
+            if self._root is not None:
+                _add_root_properties(data, self._root)
+            self._data = data
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._converted()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._converted().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._converted()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._converted())
+
+    def __len__(self) -> int:
+        return len(self._converted())
+
+    def __repr__(self) -> str:
+        return f"LazySchema({self._converted()!r})"
+
+
+def plain(value: Any) -> Any:
+    """``value`` with every mapping (``LazySchema`` included) as a dict, recursively."""
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class _RootInfo:
+    gvk: GroupVersionKind
+    selectable_fields: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -80,14 +145,12 @@ class PublishedSchema:
     """The part of the server's OpenAPI v3 document for a group/version that explain reads.
 
     ``schemas`` is ``components.schemas``: the kind under ``name`` plus the meta/v1
-    definitions it references. ``unpublishable`` says why the server could only
-    publish ``{"type": "object"}`` (empty when it published the real schema).
+    definitions it references.
     """
 
     gvk: GroupVersionKind
     name: str
     schemas: Mapping[str, Schema]
-    unpublishable: str = ""
 
     @property
     def root(self) -> Schema:
@@ -107,11 +170,11 @@ class PublishedSchema:
         return current  # type: ignore[no-any-return]
 
     def document(self) -> dict[str, Any]:
-        """An OpenAPI v3 document holding these schemas (for machine-readable output)."""
+        """An OpenAPI v3 document holding these schemas, as plain data."""
         return {
             "openapi": "3.0.0",
             "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
-            "components": {"schemas": dict(self.schemas)},
+            "components": {"schemas": plain(self.schemas)},
         }
 
 
@@ -130,63 +193,61 @@ def publish(crd: CustomResourceDefinition, version: str) -> PublishedSchema:
     if crd_version is None:
         raise CRDError(f"has no version {version!r}", crd_name=crd.name, location=crd.location)
     gvk = crd.gvk(version)
-    unpublishable = ""
-    try:
-        root = _structural(crd_version.schema)
-    except UnpublishableSchema as exc:
-        unpublishable = str(exc)
-        root = {"type": "object"}
-    else:
-        properties = root.setdefault("properties", {})
-        properties["metadata"] = copy.deepcopy(metav1.METADATA_PROPERTY)
-        properties["apiVersion"] = dict(metav1.TYPE_META_API_VERSION)
-        properties["kind"] = dict(metav1.TYPE_META_KIND)
+    root = LazySchema(crd_version.schema, root=_RootInfo(gvk, crd_version.selectable_fields))
+    name = definition_name(gvk.group, gvk.version, gvk.kind)
+    schemas: dict[str, Schema] = {name: root, **metav1.SCHEMAS}
+    return PublishedSchema(gvk=gvk, name=name, schemas=schemas)
+
+
+def _add_root_properties(root: dict[str, Any], info: _RootInfo) -> None:
+    """``buildKubeNative``: TypeMeta, ObjectMeta, the GVK and selectable fields."""
+    properties = root.setdefault("properties", {})
+    properties["metadata"] = copy.deepcopy(metav1.METADATA_PROPERTY)
+    properties["apiVersion"] = dict(metav1.TYPE_META_API_VERSION)
+    properties["kind"] = dict(metav1.TYPE_META_KIND)
+    if root.get("x-kubernetes-embedded-resource"):
         _add_embedded_properties(root)
+    gvk = info.gvk
     root["x-kubernetes-group-version-kind"] = [
         {"group": gvk.group, "kind": gvk.kind, "version": gvk.version}
     ]
-    if crd_version.selectable_fields:
+    if info.selectable_fields:
         root["x-kubernetes-selectable-fields"] = [
-            {"fieldPath": path.removeprefix(".")} for path in crd_version.selectable_fields
+            {"fieldPath": path.removeprefix(".")} for path in info.selectable_fields
         ]
-    name = definition_name(gvk.group, gvk.version, gvk.kind)
-    schemas: dict[str, Schema] = {name: root}
-    if not unpublishable:
-        schemas.update(metav1.SCHEMAS)
-    return PublishedSchema(gvk=gvk, name=name, schemas=schemas, unpublishable=unpublishable)
 
 
 def _check_supported(node: Any) -> Mapping[str, Any]:
     if not isinstance(node, Mapping):
-        raise UnpublishableSchema("a schema node is not an object")
+        raise UnpublishableSchema(f"{_REFUSED}: a schema node is not an object")
     for key in _UNSUPPORTED:
         if node.get(key):
-            raise UnpublishableSchema(f"OpenAPIV3Schema {key!r} is not supported")
+            raise UnpublishableSchema(f"{_REFUSED}: {key} is not supported")
     type_ = node.get("type")
     if type_ and type_ not in _VALID_TYPES:
-        raise UnpublishableSchema(f"type {type_!r} is not an OpenAPI v3 type")
+        raise UnpublishableSchema(f'{_REFUSED}: type "{type_}" is not an OpenAPI v3 type')
     if node.get("x-kubernetes-preserve-unknown-fields") is False:
         raise UnpublishableSchema(
-            "'x-kubernetes-preserve-unknown-fields' must be true or undefined"
+            f"{_REFUSED}: x-kubernetes-preserve-unknown-fields must be true or undefined"
         )
     if isinstance(node.get("items"), list):
-        raise UnpublishableSchema("OpenAPIV3Schema 'items' must be a schema, but is an array")
+        raise UnpublishableSchema(f"{_REFUSED}: items must be a schema object and not an array")
     return node
 
 
-def _structural(raw: Any) -> dict[str, Any]:
-    """``NewStructural`` + ``Unfold`` + ``ToKubeOpenAPI`` for a node of the schema tree."""
+def _convert(raw: Any) -> dict[str, Any]:
+    """One node of ``NewStructural`` + ``Unfold`` + ``ToKubeOpenAPI`` (+ embedded additions)."""
     node = _check_supported(raw)
     out: dict[str, Any] = {}
     items = node.get("items")
     if items is not None:
-        out["items"] = _structural(items)
+        out["items"] = LazySchema(items)
     properties = node.get("properties")
     if properties:
-        out["properties"] = {name: _structural(child) for name, child in properties.items()}
+        out["properties"] = {name: LazySchema(child) for name, child in properties.items()}
     additional = node.get("additionalProperties")
     if isinstance(additional, Mapping):
-        out["additionalProperties"] = _structural(additional)
+        out["additionalProperties"] = LazySchema(additional)
     elif additional is not None:
         out["additionalProperties"] = bool(additional)
     _copy_generic(node, out)
@@ -195,10 +256,12 @@ def _structural(raw: Any) -> dict[str, Any]:
     _copy_validation_rules(node, out)
     if out.get("x-kubernetes-int-or-string"):
         _unfold_int_or_string(out)
+    if out.get("x-kubernetes-embedded-resource"):
+        _add_embedded_properties(out)
     return out
 
 
-def _nested(raw: Any) -> dict[str, Any]:
+def _convert_nested(raw: Any) -> dict[str, Any]:
     """A value validation (inside allOf/anyOf/oneOf/not): ``NestedValueValidation``."""
     node = _check_supported(raw)
     out: dict[str, Any] = {}
@@ -206,10 +269,12 @@ def _nested(raw: Any) -> dict[str, Any]:
     _copy_validation_rules(node, out)
     items = node.get("items")
     if items is not None:
-        out["items"] = _nested(items)
+        out["items"] = LazySchema(items, nested=True)
     properties = node.get("properties")
     if properties:
-        out["properties"] = {name: _nested(child) for name, child in properties.items()}
+        out["properties"] = {
+            name: LazySchema(child, nested=True) for name, child in properties.items()
+        }
     # additionalProperties is parsed but not written back by toKubeOpenAPI.
     _copy_generic(node, out)  # "forbidden generics": normally empty
     _copy_extensions(node, out)
@@ -259,9 +324,9 @@ def _copy_value_validation(node: Mapping[str, Any], out: dict[str, Any]) -> None
     for key in ("allOf", "anyOf", "oneOf"):
         branches = node.get(key)
         if branches:
-            out[key] = [_nested(branch) for branch in branches]
+            out[key] = [LazySchema(branch, nested=True) for branch in branches]
     if node.get("not") is not None:
-        out["not"] = _nested(node["not"])
+        out["not"] = LazySchema(node["not"], nested=True)
 
 
 def _copy_validation_rules(node: Mapping[str, Any], out: dict[str, Any]) -> None:
@@ -284,9 +349,9 @@ def _copy_validation_rules(node: Mapping[str, Any], out: dict[str, Any]) -> None
 def _unfold_int_or_string(out: dict[str, Any]) -> None:
     any_of = out.get("anyOf")
     all_of = out.get("allOf") or []
-    if any_of is not None and tuple(any_of) == _INT_OR_STRING_ANY_OF:
+    if any_of is not None and _is_int_or_string_any_of(any_of):
         return
-    if all_of and tuple(all_of[0].get("anyOf") or ()) == _INT_OR_STRING_ANY_OF:
+    if all_of and _is_int_or_string_any_of(all_of[0].get("anyOf") or ()):
         return
     pattern = [dict(entry) for entry in _INT_OR_STRING_ANY_OF]
     if any_of is None:
@@ -295,15 +360,15 @@ def _unfold_int_or_string(out: dict[str, Any]) -> None:
         out["allOf"] = [{"anyOf": pattern}, *all_of]
 
 
+def _is_int_or_string_any_of(any_of: Any) -> bool:
+    return len(any_of) == 2 and all(
+        plain(entry) == expected
+        for entry, expected in zip(any_of, _INT_OR_STRING_ANY_OF, strict=True)
+    )
+
+
 def _add_embedded_properties(node: dict[str, Any]) -> None:
-    for child in (node.get("properties") or {}).values():
-        _add_embedded_properties(child)
-    if isinstance(node.get("items"), dict):
-        _add_embedded_properties(node["items"])
-    if isinstance(node.get("additionalProperties"), dict):
-        _add_embedded_properties(node["additionalProperties"])
-    if not node.get("x-kubernetes-embedded-resource"):
-        return
+    """builder.go ``addEmbeddedProperties`` for one ``x-kubernetes-embedded-resource`` node."""
     properties = node.setdefault("properties", {})
     properties["apiVersion"] = {
         **metav1.TYPE_META_API_VERSION,

@@ -235,12 +235,6 @@ def field_entries(
 def schema_notes(schema: Schema, where: str, published: PublishedSchema) -> list[str]:
     """Plain-language notes on what kubectl's plaintext layout cannot convey."""
     notes: list[str] = []
-    if published.unpublishable and schema is published.root:
-        notes.append(
-            f"the API server publishes no schema for {published.gvk.api_version} "
-            f"{published.gvk.kind} ({published.unpublishable}), so kubectl explain "
-            "can only show an empty object"
-        )
     has_fields = bool(list(field_entries(published, schema)))
     if schema.get("x-kubernetes-preserve-unknown-fields"):
         if has_fields:

@@ -16,6 +16,8 @@ from kubectl_crd.model.explain.metav1 import OBJECT_META_REF
 from kubectl_crd.model.explain.published import (
     EMBEDDED_API_VERSION_DESCRIPTION,
     EMBEDDED_KIND_DESCRIPTION,
+    UnpublishableSchema,
+    plain,
 )
 from tests.crd_factory import make_crd
 
@@ -25,9 +27,8 @@ INT_OR_STRING = [{"type": "integer"}, {"type": "string"}]
 def published_spec(spec: dict[str, Any]) -> dict[str, Any]:
     schema = {"type": "object", "properties": {"spec": spec}}
     crd = CustomResourceDefinition.from_object(make_crd(schema=schema))
-    root = publish(crd, "v1").root
-    assert isinstance(root["properties"]["spec"], dict)
-    return root["properties"]["spec"]
+    spec_schema: dict[str, Any] = plain(publish(crd, "v1").root["properties"]["spec"])
+    return spec_schema
 
 
 @pytest.mark.parametrize(
@@ -132,17 +133,39 @@ def test_embedded_resources_get_api_version_kind_and_metadata() -> None:
     assert item["required"] == ["kind", "apiVersion"]
 
 
-def test_a_schema_the_server_cannot_convert_is_published_as_a_bare_object() -> None:
-    schema = {"type": "object", "properties": {"spec": {"type": "object", "$ref": "#/x"}}}
-    crd = CustomResourceDefinition.from_object(make_crd(schema=schema))
-    published = publish(crd, "v1")
-    assert published.root == {
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        ({"type": "object", "$ref": "#/x"}, "$ref is not supported"),
+        ({"type": "date"}, 'type "date" is not an OpenAPI v3 type'),
+        (
+            {"type": "string", "x-kubernetes-preserve-unknown-fields": False},
+            "must be true or undefined",
+        ),
+    ],
+)
+def test_a_node_the_server_refuses_is_an_error_when_reached(
+    bad: dict[str, Any], reason: str
+) -> None:
+    schema = {
         "type": "object",
-        "x-kubernetes-group-version-kind": [
-            {"group": "stable.example.com", "version": "v1", "kind": "CronTab"}
-        ],
+        "properties": {"spec": {"type": "object", "properties": {"bad": bad}}},
     }
-    assert "$ref" in published.unpublishable
+    published = publish(CustomResourceDefinition.from_object(make_crd(schema=schema)), "v1")
+    assert published.root["properties"]["spec"]["type"] == "object"  # fine up to there
+    with pytest.raises(UnpublishableSchema) as excinfo:
+        published.root["properties"]["spec"]["properties"]["bad"].get("type")
+    assert reason in str(excinfo.value)
+
+
+def test_lazy_conversion_equals_the_whole_tree(widgets: CustomResourceDefinition) -> None:
+    first = publish(widgets, "v1")
+    # touching one deep node first must not change what the rest converts to
+    assert first.root["properties"]["spec"]["properties"]["portMap"]["additionalProperties"]
+    assert plain(first.root) == plain(publish(widgets, "v1").root)
+    assert (
+        plain(first.root)["properties"]["spec"]["properties"]["replicas"]["anyOf"] == INT_OR_STRING
+    )
 
 
 def test_selectable_fields_are_published_without_the_leading_dot() -> None:
