@@ -1,0 +1,871 @@
+"""A skeleton custom resource for one CRD version: the smallest object a user can start from.
+
+``build_sample`` returns plain data (what ``kubectl create`` would send) plus, per field
+path, the comment lines that explain it; ``kubectl_crd.model.yaml_text`` turns both into
+commented YAML. Pure and stdlib-only.
+
+What goes in, and why (mirrors what the API server checks on create, see
+``apiextensions-apiserver/pkg/registry/customresource/validator.go``):
+
+- ``apiVersion``, ``kind``, ``metadata.name`` (a DNS-1123 subdomain), ``metadata.namespace``
+  only when asked for and only for namespaced kinds. ``spec`` is always there when the
+  schema has one (it is what a user fills in), even when the schema leaves it optional.
+- Every required field, recursively; optional fields only when they carry a ``default``
+  (the server would add them anyway, so the sample shows what the object will look like),
+  or all of them with ``all_fields``. ``status`` is left out when the version has the
+  status subresource (the server ignores it on create).
+- Values: the default when there is one, else the first enum value, else a value built
+  for the type, ``format``, ``pattern`` (``regex_examples``), length and numeric bounds.
+  Arrays get ``minItems`` items, unique by their keys for ``x-kubernetes-list-type: map``
+  (whose keys are always filled in) and unique for ``set``; maps get ``minProperties``
+  entries; embedded resources get ``apiVersion``/``kind``/``metadata``.
+- ``oneOf``/``anyOf``/``allOf``/``not`` are honoured by trying the branches' required fields
+  and property constraints until the value conforms (``_Conformance``, a checker of the
+  OpenAPI value validations only; it is not the validator of ``kubectl crd validate``).
+- CEL (``x-kubernetes-validations``) is *not* evaluated: the rules on the fields that the
+  sample contains are listed in ``Sample.cel_rules`` so that the header can say so.
+
+Field order is alphabetical below the root (the API server stores ``properties`` as a Go
+map and serves it sorted, and ``kubectl explain`` lists fields that way), so a sample is
+the same whether its CRD came from a file or from the cluster. The root starts with
+``apiVersion``, ``kind``, ``metadata``, then the other fields in the same order.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import copy
+import datetime
+import ipaddress
+import itertools
+import math
+import re
+import textwrap
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kubectl_crd.model import regex_examples
+from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+from kubectl_crd.model.errors import ResourceLookupError
+
+Path = tuple[str | int, ...]
+Schema = Mapping[str, Any]
+
+_JUNCTORS = ("allOf", "anyOf", "oneOf", "not")
+_MAX_BRANCH_COMBINATIONS = 64
+_MAX_UNIQUE_TRIES = 50
+_DNS1123_SUBDOMAIN = re.compile(
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+)
+# Placeholders tried first for a string with a pattern: nicer than what the pattern
+# itself produces (``example`` beats ``a``, ``https://example.com`` beats ``http://a``).
+_PREFERRED_STRINGS = (
+    "example",
+    "example.com",
+    "example.com/example",
+    "https://example.com",
+    "1",
+    "1s",
+    "example-1",
+    "Example",
+    "EXAMPLE",
+)
+# Values for the formats the API server checks (``kube-openapi/pkg/validation/strfmt``).
+_FORMAT_EXAMPLES: dict[str, tuple[str, ...]] = {
+    "date-time": ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z", "2024-01-03T00:00:00Z"),
+    "datetime": ("2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z"),
+    "date": ("2024-01-01", "2024-01-02", "2024-01-03"),
+    "duration": ("1s", "2s", "3s"),
+    "byte": ("ZXhhbXBsZQ==", "ZXhhbXBsZTI=", "ZXhhbXBsZTM="),
+    "ipv4": ("192.0.2.1", "192.0.2.2", "192.0.2.3"),
+    "ipv6": ("2001:db8::1", "2001:db8::2", "2001:db8::3"),
+    "cidr": ("192.0.2.0/24", "198.51.100.0/24", "203.0.113.0/24"),
+    "hostname": ("example.com", "example.org", "example.net"),
+    "email": ("user@example.com", "user2@example.com"),
+    "uri": ("https://example.com", "https://example.org"),
+    "uuid": ("123e4567-e89b-12d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174001"),
+    "uuid3": ("a3bb189e-8bf9-3888-9912-ace4e6543002",),
+    "uuid4": ("123e4567-e89b-42d3-a456-426614174000", "123e4567-e89b-42d3-a456-426614174001"),
+    "uuid5": ("a6edc906-2f9f-5fb2-a373-efac406f0ef2",),
+    "mac": ("00:00:5e:00:53:01", "00:00:5e:00:53:02"),
+    "hexcolor": ("#ffffff", "#000000"),
+    "rgbcolor": ("rgb(255,255,255)", "rgb(0,0,0)"),
+    "isbn": ("0306406152",),
+    "isbn10": ("0306406152",),
+    "isbn13": ("9780306406157",),
+    "creditcard": ("4111111111111111",),
+    "ssn": ("123-45-6789",),
+    "bsonobjectid": ("507f1f77bcf86cd799439011",),
+    "password": ("changeme",),
+}
+_INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+
+
+@dataclass(frozen=True)
+class SampleOptions:
+    name: str | None = None
+    namespace: str | None = None
+    all_fields: bool = False
+
+
+@dataclass(frozen=True)
+class CelRule:
+    path: str  # the field the rule sits on, ``spec.foo`` (``<root>`` for the object)
+    rule: str
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Sample:
+    crd_name: str
+    api_version: str
+    kind: str
+    value: dict[str, Any]
+    comments: Mapping[Path, tuple[str, ...]]
+    problems: tuple[str, ...]  # places where no conforming value could be made
+    cel_rules: tuple[CelRule, ...]  # rules on fields in the sample, which we cannot run
+
+    def header(self, *, has_file_hint: bool = True) -> list[str]:
+        """Comment lines for the top of the YAML output."""
+        lines = [
+            f"{self.kind} ({self.api_version}), a sample from CRD {self.crd_name}.",
+            "Required fields, server-side defaults and first enum values are filled in;",
+            "replace the placeholders with real values.",
+        ]
+        if has_file_hint:
+            lines.append("Check it against the API server: kubectl create --dry-run=server -f FILE")
+        if self.cel_rules:
+            where = sorted({r.path for r in self.cel_rules})
+            shown = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
+            lines.append(f"Not evaluated here: {len(self.cel_rules)} CEL rule(s) on {shown}.")
+        lines.extend(f"WARNING: {p}" for p in self.problems)
+        return lines
+
+
+def build_sample(
+    crd: CustomResourceDefinition, version: CRDVersion, options: SampleOptions | None = None
+) -> Sample:
+    options = options or SampleOptions()
+    generator = _Generator(all_fields=options.all_fields)
+    schema = version.schema
+    properties = _properties(schema)
+    skip = {"apiVersion", "kind", "metadata"}
+    if version.subresources.status:
+        skip.add("status")
+    body_schema = {
+        **schema,
+        "properties": {k: v for k, v in properties.items() if k not in skip},
+        "required": [r for r in _strings(schema.get("required")) if r not in skip],
+    }
+    forced = ("spec",) if "spec" in properties else ()
+    body = generator.value(body_schema, (), forced=forced)
+    if not isinstance(body, dict):
+        body = {}
+    metadata: dict[str, Any] = {
+        "name": _object_name(options.name, crd, _properties(properties.get("metadata") or {}))
+    }
+    if options.namespace and crd.namespaced:
+        metadata["namespace"] = options.namespace
+    value: dict[str, Any] = {
+        "apiVersion": crd.gvk(version.name).api_version,
+        "kind": crd.names.kind,
+        "metadata": metadata,
+    }
+    value.update(body)
+    annotator = _Annotator()
+    annotator.walk(value, schema, (), None)
+    return Sample(
+        crd_name=crd.name,
+        api_version=value["apiVersion"],
+        kind=crd.names.kind,
+        value=value,
+        comments=annotator.comments,
+        problems=tuple(dict.fromkeys(generator.problems)),
+        cel_rules=tuple(annotator.cel_rules),
+    )
+
+
+def select_version(
+    crd: CustomResourceDefinition, api_version: str | None, from_resource: str | None = None
+) -> CRDVersion:
+    """The version to sample: ``--api-version`` (``group/version`` or ``version``), the
+    version named in ``RESOURCE.version.group``, or the preferred version."""
+    served = [v.name for v in crd.served_versions]
+    hint = f"served versions: {', '.join(served)}" if served else "it serves no version"
+    wanted = from_resource
+    if api_version:
+        group, _, version = api_version.rpartition("/")
+        if group and group != crd.group:
+            raise ResourceLookupError(
+                f'--api-version {api_version}: CRD {crd.name} is in group "{crd.group}", '
+                f'not "{group}"',
+                query=api_version,
+                candidates=[f"{crd.group}/{v}" for v in served],
+            )
+        if from_resource and from_resource != version:
+            raise ResourceLookupError(
+                f"--api-version {api_version} contradicts the version {from_resource} "
+                "named in RESOURCE",
+                query=api_version,
+            )
+        wanted = version
+    if not wanted:
+        return crd.preferred_version
+    version_obj = crd.version(wanted)
+    if version_obj is None:
+        raise ResourceLookupError(
+            f'CRD {crd.name} has no version "{wanted}"; {hint}',
+            query=wanted,
+            candidates=served,
+        )
+    if not version_obj.served:
+        raise ResourceLookupError(
+            f'version "{wanted}" of CRD {crd.name} is not served; {hint}',
+            query=wanted,
+            candidates=served,
+        )
+    return version_obj
+
+
+def _object_name(wanted: str | None, crd: CustomResourceDefinition, meta_props: Schema) -> str:
+    if wanted:
+        return wanted
+    name = re.sub(r"[^a-z0-9.-]+", "-", f"example-{crd.names.singular.lower()}").strip("-.")
+    name_schema = meta_props.get("name")
+    if isinstance(name_schema, Mapping):
+        # A CRD may only constrain metadata.name (maxLength, pattern) in v1.
+        checker = _Conformance()
+        if not checker.conforms(name, name_schema):
+            for candidate in _Generator(all_fields=False).string_candidates(name_schema, 0):
+                if _DNS1123_SUBDOMAIN.match(candidate) and checker.conforms(candidate, name_schema):
+                    return candidate
+    return name[:253]
+
+
+# --------------------------------------------------------------------- generation
+
+
+class _Generator:
+    def __init__(self, *, all_fields: bool) -> None:
+        self.all_fields = all_fields
+        self.problems: list[str] = []
+        self.checker = _Conformance()
+
+    def value(
+        self, schema: Schema, path: Path, variant: int = 0, forced: Sequence[str] = ()
+    ) -> Any:
+        """A value for ``schema``: the first candidate that conforms to its value validations."""
+        first: Any = _MISSING
+        mark = len(self.problems)
+        for candidate in self._candidates(schema, path, variant, forced):
+            if first is _MISSING:
+                first = candidate
+            if self._needs_check(schema, candidate) is False or self.checker.conforms(
+                candidate, schema
+            ):
+                return candidate
+            del self.problems[mark:]
+        self._problem(path, f"no value satisfying {self._what(schema)} could be made")
+        return "" if first is _MISSING else first
+
+    def _needs_check(self, schema: Schema, candidate: Any) -> bool:
+        # Objects and arrays are assembled from conforming children; only their own
+        # junctors and counts can still fail, and ``_object`` / ``_array`` handle counts.
+        if isinstance(candidate, (dict, list)):
+            return any(j in schema for j in _JUNCTORS)
+        return True
+
+    def _what(self, schema: Schema) -> str:
+        parts = [
+            f"{key} {schema[key]!r}"
+            for key in ("pattern", "format", "enum", "minLength", "maxLength", "minimum", "maximum")
+            if key in schema
+        ]
+        parts.extend(j for j in _JUNCTORS if j in schema)
+        return ", ".join(parts) or "the schema"
+
+    def _problem(self, path: Path, message: str) -> None:
+        self.problems.append(f"{_dotted(path) or '<root>'}: {message}")
+
+    def _candidates(
+        self, schema: Schema, path: Path, variant: int, forced: Sequence[str]
+    ) -> Iterator[Any]:
+        if "default" in schema and variant == 0:
+            yield copy.deepcopy(schema["default"])
+        enum = [v for v in schema.get("enum") or () if v is not None]
+        if enum:
+            yield from _rotate(enum, variant)
+            return
+        kind = _type_of(schema)
+        if kind == "object":
+            yield from self._object_candidates(schema, path, variant, forced)
+        elif kind == "array":
+            yield self._array(schema, path, variant)
+        elif kind == "int-or-string":
+            yield from self.integer_candidates(_merged(schema), variant, integer=True)
+            yield from self.string_candidates(schema, variant)
+        elif kind == "string":
+            yield from self.string_candidates(schema, variant)
+        elif kind in ("integer", "number"):
+            yield from self.integer_candidates(_merged(schema), variant, integer=kind == "integer")
+        elif kind == "boolean":
+            yield from _rotate([False, True], variant)
+        else:  # no type: x-kubernetes-preserve-unknown-fields on its own
+            yield {}
+
+    # objects ---------------------------------------------------------------
+
+    def _object_candidates(
+        self, schema: Schema, path: Path, variant: int, forced: Sequence[str]
+    ) -> Iterator[dict[str, Any]]:
+        yield self._object(schema, path, variant, forced, {})
+        for extra in itertools.islice(_branch_requirements(schema), _MAX_BRANCH_COMBINATIONS):
+            yield self._object(schema, path, variant, forced, extra)
+
+    def _object(
+        self,
+        schema: Schema,
+        path: Path,
+        variant: int,
+        forced: Sequence[str],
+        extra: Schema,
+    ) -> dict[str, Any]:
+        merged = _merged(_merge(schema, extra)) if extra else _merged(schema)
+        properties = _properties(merged)
+        required = list(dict.fromkeys([*_strings(merged.get("required")), *forced]))
+        additional = merged.get("additionalProperties")
+        keys = set(required)
+        for name, prop in properties.items():
+            if self.all_fields or (isinstance(prop, Mapping) and "default" in prop):
+                keys.add(name)
+        result: dict[str, Any] = {}
+        for name in sorted(keys):
+            child = properties.get(name)
+            if child is None:
+                child = additional if isinstance(additional, Mapping) else {}
+            result[name] = self.value(child, (*path, name), variant if name in forced else 0)
+        max_properties = _int(merged, "maxProperties")
+        if max_properties is not None and len(result) > max_properties:
+            for name in sorted(keys - set(required), reverse=True):
+                if len(result) <= max_properties:
+                    break
+                del result[name]
+        wanted = _int(merged, "minProperties") or 0
+        if self.all_fields and not properties and isinstance(additional, Mapping):
+            wanted = max(wanted, 1)
+        max_properties = _int(merged, "maxProperties")
+        if max_properties is not None:
+            wanted = min(wanted, max_properties)
+        for name in properties:
+            if len(result) >= wanted:
+                break
+            if name not in result:
+                result[name] = self.value(properties[name], (*path, name))
+        index = 0
+        while len(result) < wanted:
+            index += 1
+            key = "example-key" if index == 1 else f"example-key-{index}"
+            if key in result:
+                continue
+            if isinstance(additional, Mapping):
+                result[key] = self.value(additional, (*path, key), index - 1)
+            else:  # preserve-unknown-fields: anything goes
+                result[key] = "example"
+        if _is_true(merged, "x-kubernetes-embedded-resource"):
+            result.setdefault("apiVersion", "v1")
+            result.setdefault("kind", "ConfigMap")
+            result.setdefault("metadata", {"name": "example"})
+        return dict(sorted(result.items()))
+
+    # arrays ----------------------------------------------------------------
+
+    def _array(self, schema: Schema, path: Path, variant: int) -> list[Any]:
+        merged = _merged(schema)
+        count = _int(merged, "minItems") or 0
+        if self.all_fields and count == 0 and _int(merged, "maxItems") != 0:
+            count = 1
+        items = merged.get("items")
+        if not isinstance(items, Mapping):
+            items = {}
+        list_type = merged.get("x-kubernetes-list-type")
+        keys = (
+            tuple(_strings(merged.get("x-kubernetes-list-map-keys"))) if list_type == "map" else ()
+        )
+        result: list[Any] = []
+        identities: set[str] = set()
+        for index in range(count):
+            item: Any = None
+            for attempt in range(_MAX_UNIQUE_TRIES):
+                item = self.value(items, (*path, index), variant + index + attempt, forced=keys)
+                identity = _identity(item, keys, list_type)
+                if identity is None or identity not in identities:
+                    if identity is not None:
+                        identities.add(identity)
+                    break
+            else:
+                self._problem(path, f"cannot make {count} distinct items ({list_type} list)")
+            result.append(item)
+        return result
+
+    # scalars ---------------------------------------------------------------
+
+    def string_candidates(self, schema: Schema, variant: int) -> Iterator[str]:
+        merged = _merged(schema)
+        min_length = _int(merged, "minLength") or 0
+        max_length = _int(merged, "maxLength")
+        formats = _format_examples(merged)
+        pattern = merged.get("pattern")
+        if isinstance(pattern, str):
+            preferred = (*formats, *_PREFERRED_STRINGS)
+            found = list(
+                itertools.islice(
+                    itertools.chain(
+                        regex_examples.examples(
+                            pattern,
+                            min_length=max(min_length, 1),
+                            max_length=max_length,
+                            preferred=preferred,
+                        ),
+                        regex_examples.examples(
+                            pattern, min_length=min_length, max_length=max_length
+                        ),
+                    ),
+                    variant + 8,
+                )
+            )
+            yield from _rotate(list(dict.fromkeys(found)), variant)
+            return
+        if formats:
+            yield from _rotate(list(formats), variant)
+            return
+        suffix = "" if variant == 0 else f"-{variant + 1}"
+        base = "example" + suffix
+        if max_length is not None and len(base) > max_length:
+            suffix = suffix.lstrip("-")
+            base = ("example"[: max(0, max_length - len(suffix))] + suffix)[:max_length]
+        if len(base) < min_length:
+            base += "x" * (min_length - len(base))
+        yield base
+
+    def integer_candidates(self, schema: Schema, variant: int, *, integer: bool) -> Iterator[Any]:
+        """1 when the bounds allow it (a count, a port, a weight), else the nearest bound."""
+        low, high = _numeric_bounds(schema, integer=integer)
+        step = _number(schema, "multipleOf")
+        stride = step if step is not None and step > 0 else 1
+        start: float = 1
+        if low is not None and start < low:
+            start = low
+        if high is not None and start > high:
+            start = high
+        if stride != 1:
+            start = math.ceil(start / stride) * stride
+            if high is not None and start > high:
+                start = math.floor(high / stride) * stride
+        values = [start + index * stride for index in range(variant, variant + 3)]
+        values.extend(v for v in (low, high, 0) if v is not None)
+        for value in values:
+            yield int(value) if integer or float(value).is_integer() else float(value)
+
+
+def _rotate(values: list[Any], variant: int) -> list[Any]:
+    if not values:
+        return values
+    shift = variant % len(values)
+    return values[shift:] + values[:shift]
+
+
+def _identity(item: Any, keys: tuple[str, ...], list_type: Any) -> str | None:
+    if list_type == "map" and isinstance(item, dict):
+        return repr([item.get(k) for k in keys])
+    if list_type == "set":
+        return repr(item)
+    return None
+
+
+def _numeric_bounds(schema: Schema, *, integer: bool) -> tuple[float | None, float | None]:
+    low, high = _number(schema, "minimum"), _number(schema, "maximum")
+    format_bounds = _INT_BOUNDS.get(str(schema.get("format")))
+    if integer and format_bounds:
+        low = format_bounds[0] if low is None else max(low, format_bounds[0])
+        high = format_bounds[1] if high is None else min(high, format_bounds[1])
+    # An exclusive bound moves inwards by one for integers; for numbers by a half,
+    # which keeps the value readable and is still strictly inside.
+    epsilon = 1 if integer else 0.5
+    if low is not None and schema.get("exclusiveMinimum") is True:
+        low += epsilon
+    if high is not None and schema.get("exclusiveMaximum") is True:
+        high -= epsilon
+    if integer:
+        low = math.ceil(low) if low is not None else None
+        high = math.floor(high) if high is not None else None
+    return low, high
+
+
+def _format_examples(schema: Schema) -> tuple[str, ...]:
+    fmt = schema.get("format")
+    return _FORMAT_EXAMPLES.get(fmt, ()) if isinstance(fmt, str) else ()
+
+
+# ------------------------------------------------------------- schema helpers
+
+_MISSING: Any = object()
+
+
+def _properties(schema: Any) -> dict[str, Any]:
+    if not isinstance(schema, Mapping):
+        return {}
+    props = schema.get("properties")
+    return dict(props) if isinstance(props, Mapping) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return []
+
+
+def _int(schema: Schema, key: str) -> int | None:
+    value = schema.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _number(schema: Schema, key: str) -> float | None:
+    value = schema.get(key)
+    return value if _is_number(value) else None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_true(schema: Schema, key: str) -> bool:
+    return schema.get(key) is True
+
+
+def _type_of(schema: Schema) -> str:
+    if _is_true(schema, "x-kubernetes-int-or-string"):
+        return "int-or-string"
+    kind = schema.get("type")
+    if isinstance(kind, str) and kind:
+        return kind
+    if _is_true(schema, "x-kubernetes-embedded-resource") or "properties" in schema:
+        return "object"
+    return ""
+
+
+def _merge(base: Schema, extra: Schema) -> dict[str, Any]:
+    """Conjunction of two schemas' value validations, for generation (not exact)."""
+    merged = dict(base)
+    for key, value in extra.items():
+        if key not in merged:
+            merged[key] = value
+        elif key == "required":
+            merged[key] = list(dict.fromkeys([*_strings(merged[key]), *_strings(value)]))
+        elif key == "properties":
+            props = dict(_properties(merged))
+            for name, sub in _properties(extra).items():
+                props[name] = _merge(props[name], sub) if name in props else sub
+            merged[key] = props
+        elif key == "enum":
+            allowed = list(value or ())
+            merged[key] = [v for v in merged[key] or () if v in allowed]
+        elif key in ("minimum", "minLength", "minItems", "minProperties"):
+            merged[key] = max(merged[key], value)
+        elif key in ("maximum", "maxLength", "maxItems", "maxProperties"):
+            merged[key] = min(merged[key], value)
+        elif key == "items" and isinstance(value, Mapping) and isinstance(merged[key], Mapping):
+            merged[key] = _merge(merged[key], value)
+        elif key == "allOf":
+            merged[key] = [*merged[key], *value]
+        # Other keys (a second pattern, format, junctors): the base wins here and the
+        # conformance check filters the candidates.
+    return merged
+
+
+def _merged(schema: Schema) -> Schema:
+    """``schema`` with its ``allOf`` branches folded in."""
+    branches = schema.get("allOf")
+    if not isinstance(branches, list) or not branches:
+        return schema
+    merged = {k: v for k, v in schema.items() if k != "allOf"}
+    for branch in branches:
+        if isinstance(branch, Mapping):
+            merged = _merge(merged, _merged(branch))
+    return merged
+
+
+def _branch_requirements(schema: Schema) -> Iterator[Schema]:
+    """Extra constraints to try, one combination of oneOf/anyOf branches at a time."""
+    choice_lists: list[list[Schema]] = []
+
+    def collect(node: Schema) -> None:
+        for junctor in ("oneOf", "anyOf"):
+            branches = node.get(junctor)
+            if isinstance(branches, list) and branches:
+                choice_lists.append(
+                    [b for b in branches if isinstance(b, Mapping) and _has_demands(b)] or [{}]
+                )
+        for branch in node.get("allOf") or ():
+            if isinstance(branch, Mapping):
+                collect(branch)
+
+    collect(schema)
+    if not choice_lists:
+        return
+    for combination in itertools.product(*choice_lists):
+        extra: dict[str, Any] = {}
+        for branch in combination:
+            extra = _merge(extra, {k: v for k, v in branch.items() if k not in _JUNCTORS})
+        if extra:
+            yield extra
+
+
+def _has_demands(branch: Schema) -> bool:
+    return any(k not in _JUNCTORS for k in branch)
+
+
+def _dotted(path: Path) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+# -------------------------------------------------------------- conformance
+
+
+class _Conformance:
+    """Does a value satisfy a schema's OpenAPI value validations (no CEL, no list types)?
+
+    Only used to choose among candidate values; the API server stays the judge.
+    """
+
+    def conforms(self, value: Any, schema: Any) -> bool:
+        if not isinstance(schema, Mapping):
+            return True
+        if value is None:
+            return schema.get("nullable") is True
+        if not self._type_ok(value, schema):
+            return False
+        enum = schema.get("enum")
+        if isinstance(enum, list) and value not in enum:
+            return False
+        if isinstance(value, str) and not self._string_ok(value, schema):
+            return False
+        if _is_number(value) and not self._number_ok(value, schema):
+            return False
+        if isinstance(value, list) and not self._array_ok(value, schema):
+            return False
+        if isinstance(value, dict) and not self._object_ok(value, schema):
+            return False
+        return self._junctors_ok(value, schema)
+
+    def _type_ok(self, value: Any, schema: Schema) -> bool:
+        if _is_true(schema, "x-kubernetes-int-or-string"):
+            return isinstance(value, (int, str)) and not isinstance(value, bool)
+        kind = schema.get("type")
+        if not kind:
+            return True
+        if kind == "object":
+            return isinstance(value, dict)
+        if kind == "array":
+            return isinstance(value, list)
+        if kind == "string":
+            return isinstance(value, str)
+        if kind == "boolean":
+            return isinstance(value, bool)
+        if kind == "integer":
+            return (isinstance(value, int) and not isinstance(value, bool)) or (
+                isinstance(value, float) and value.is_integer()
+            )
+        if kind == "number":
+            return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return True
+
+    def _string_ok(self, value: str, schema: Schema) -> bool:
+        if not _within(len(value), schema, "minLength", "maxLength"):
+            return False
+        pattern = schema.get("pattern")
+        if isinstance(pattern, str):
+            try:
+                if not regex_examples.matches(pattern, value):
+                    return False
+            except regex_examples.PatternSyntaxError:
+                return True  # cannot tell: let the server decide
+        fmt = schema.get("format")
+        return not isinstance(fmt, str) or _format_ok(fmt, value)
+
+    def _number_ok(self, value: float, schema: Schema) -> bool:
+        low, high = _number(schema, "minimum"), _number(schema, "maximum")
+        if low is not None and (
+            value < low or (schema.get("exclusiveMinimum") is True and value == low)
+        ):
+            return False
+        if high is not None and (
+            value > high or (schema.get("exclusiveMaximum") is True and value == high)
+        ):
+            return False
+        step = schema.get("multipleOf")
+        if isinstance(step, (int, float)) and step > 0:
+            quotient = value / step
+            if abs(quotient - round(quotient)) > 1e-9:
+                return False
+        return True
+
+    def _array_ok(self, value: list[Any], schema: Schema) -> bool:
+        if not _within(len(value), schema, "minItems", "maxItems"):
+            return False
+        items = schema.get("items")
+        return not isinstance(items, Mapping) or all(self.conforms(v, items) for v in value)
+
+    def _object_ok(self, value: dict[str, Any], schema: Schema) -> bool:
+        if any(r not in value for r in _strings(schema.get("required"))):
+            return False
+        if not _within(len(value), schema, "minProperties", "maxProperties"):
+            return False
+        properties = _properties(schema)
+        additional = schema.get("additionalProperties")
+        for key, item in value.items():
+            sub = properties.get(key, additional if key not in properties else None)
+            if isinstance(sub, Mapping) and not self.conforms(item, sub):
+                return False
+        return True
+
+    def _junctors_ok(self, value: Any, schema: Schema) -> bool:
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and not all(self.conforms(value, s) for s in all_of):
+            return False
+        any_of = schema.get("anyOf")
+        if isinstance(any_of, list) and any_of and not any(self.conforms(value, s) for s in any_of):
+            return False
+        one_of = schema.get("oneOf")
+        if (
+            isinstance(one_of, list)
+            and one_of
+            and sum(1 for s in one_of if self.conforms(value, s)) != 1
+        ):
+            return False
+        not_ = schema.get("not")
+        return not (isinstance(not_, Mapping) and self.conforms(value, not_))
+
+
+def _within(count: int, schema: Schema, low_key: str, high_key: str) -> bool:
+    low, high = _int(schema, low_key), _int(schema, high_key)
+    return (low is None or count >= low) and (high is None or count <= high)
+
+
+_UUID = re.compile(
+    r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
+)
+_DURATION = re.compile(r"^[-+]?(\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w)\s*)+$")
+
+
+def _format_ok(fmt: str, value: str) -> bool:
+    """The formats whose outcome decides between branches (``anyOf: [ipv4, ipv6]``)."""
+    try:
+        if fmt == "ipv4":
+            ipaddress.IPv4Address(value)
+        elif fmt == "ipv6":
+            ipaddress.IPv6Address(value)
+        elif fmt == "cidr":
+            ipaddress.ip_network(value, strict=False)
+        elif fmt == "byte":
+            base64.b64decode(value, validate=True)
+        elif fmt in ("date-time", "datetime"):
+            datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        elif fmt == "date":
+            datetime.date.fromisoformat(value)
+        elif fmt.startswith("uuid"):
+            return bool(_UUID.match(value))
+        elif fmt == "duration":
+            return bool(_DURATION.match(value))
+        elif fmt == "hostname":
+            return bool(_DNS1123_SUBDOMAIN.match(value.lower())) and len(value) <= 255
+    except (ValueError, binascii.Error):
+        return False
+    return True
+
+
+# --------------------------------------------------------------- annotation
+
+
+class _Annotator:
+    """Comments and the CEL rules for the fields a finished sample contains."""
+
+    def __init__(self) -> None:
+        self.comments: dict[Path, tuple[str, ...]] = {}
+        self.cel_rules: list[CelRule] = []
+
+    def walk(self, value: Any, schema: Any, path: Path, parent: Schema | None) -> None:
+        if not isinstance(schema, Mapping):
+            return
+        for rule in schema.get("x-kubernetes-validations") or ():
+            if isinstance(rule, Mapping) and isinstance(rule.get("rule"), str):
+                self.cel_rules.append(
+                    CelRule(_dotted(path) or "<root>", rule["rule"], str(rule.get("message") or ""))
+                )
+        if path and isinstance(path[-1], str) and parent is not None:
+            lines = _comment_lines(schema, parent, path[-1])
+            if lines:
+                self.comments[path] = lines
+        if isinstance(value, dict):
+            properties = _properties(schema)
+            additional = schema.get("additionalProperties")
+            for key, item in value.items():
+                if not path and key in ("apiVersion", "kind"):
+                    continue
+                sub = properties.get(key)
+                if sub is None and isinstance(additional, Mapping):
+                    sub = additional
+                if isinstance(sub, Mapping):
+                    self.walk(item, sub, (*path, key), schema)
+        elif isinstance(value, list):
+            items = schema.get("items")
+            for index, item in enumerate(value):
+                # Comment only the first item; the others repeat its fields.
+                annotator = self if index == 0 else _CelOnly(self)
+                annotator.walk(item, items, (*path, index), schema)
+
+
+class _CelOnly(_Annotator):
+    def __init__(self, outer: _Annotator) -> None:
+        super().__init__()
+        self.cel_rules = outer.cel_rules
+
+
+def _comment_lines(schema: Schema, parent: Schema, name: str) -> tuple[str, ...]:
+    lines: list[str] = []
+    description = schema.get("description")
+    if isinstance(description, str) and description.strip():
+        first = description.strip().split("\n\n")[0]
+        text = " ".join(first.split())
+        wrapped = textwrap.wrap(text, width=76, break_long_words=False, break_on_hyphens=False)
+        if len(wrapped) > 3:
+            wrapped = [*wrapped[:2], textwrap.shorten(wrapped[2] + " " + wrapped[3], 73) + " ..."]
+        lines.extend(wrapped)
+    hints: list[str] = []
+    if name in _strings(parent.get("required")):
+        hints.append("required")
+    enum = [v for v in schema.get("enum") or () if v is not None]
+    if len(enum) > 1:
+        shown = ", ".join(_short(v) for v in enum[:8]) + (", ..." if len(enum) > 8 else "")
+        hints.append(f"one of: {shown}")
+    if "default" in schema:
+        hints.append(f"default: {_short(schema['default'])}")
+    if _is_true(schema, "x-kubernetes-preserve-unknown-fields") and not _properties(schema):
+        hints.append("free-form")
+    if hints:
+        lines.append("(" + "; ".join(hints) + ")")
+    return tuple(lines)
+
+
+def _short(value: Any) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 40 else text[:37] + "..."
