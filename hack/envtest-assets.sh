@@ -23,21 +23,39 @@ if [ -n "${KUBEBUILDER_ASSETS:-}" ]; then
   log "KUBEBUILDER_ASSETS=$KUBEBUILDER_ASSETS lacks kube-apiserver or etcd; building our own"
 fi
 
+# The platform without Go, so that a cache filled earlier is found on a machine without Go.
+goos=$(uname -s | tr '[:upper:]' '[:lower:]')
+case $(uname -m) in
+  x86_64 | amd64) goarch=amd64 ;;
+  aarch64 | arm64) goarch=arm64 ;;
+  *) goarch=$(uname -m) ;;
+esac
 cache_root=${KUBECTL_CRD_ENVTEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-crd/envtest}
-assets="$cache_root/k8s-${KUBERNETES_VERSION}-etcd-${ETCD_VERSION}-$(go env GOOS)-$(go env GOARCH)"
+assets="$cache_root/k8s-${KUBERNETES_VERSION}-etcd-${ETCD_VERSION}-${goos}-${goarch}"
 
-if [ -x "$assets/kube-apiserver" ] && [ -x "$assets/etcd" ]; then
-  log "cached: $assets"
-  printf '%s\n' "$assets"
-  exit 0
-fi
+print_if_cached() {
+  if [ -x "$assets/kube-apiserver" ] && [ -x "$assets/etcd" ]; then
+    log "cached: $assets"
+    printf '%s\n' "$assets"
+    exit 0
+  fi
+}
+print_if_cached
 
 command -v go >/dev/null || { log "error: Go is needed to build the test assets and was not found on PATH"; exit 2; }
 
 mkdir -p "$cache_root"
+# One build at a time (parallel test workers, two checkouts): the others wait for it
+# and then find it cached, instead of clobbering each other's $assets.partial.
+if command -v flock >/dev/null; then
+  exec 9>"$assets.lock"
+  flock -n 9 || { log "waiting for another build of $assets"; flock 9; }
+  print_if_cached
+fi
 work=$(mktemp -d "$cache_root/build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export GOFLAGS=-mod=mod CGO_ENABLED=0
+# Build for the platform named in $assets, whatever GOOS/GOARCH the environment sets.
+export GOFLAGS=-mod=mod CGO_ENABLED=0 GOOS="$goos" GOARCH="$goarch"
 
 build_kube_apiserver() {
   local dir="$work/kube-apiserver" k8s_mod staging minor

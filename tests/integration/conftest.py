@@ -1,0 +1,92 @@
+"""Integration fixtures: a real kube-apiserver and etcd, the real kubectl, a namespace per test.
+
+Every test under ``tests/integration`` is marked ``integration`` (deselect them with
+``-m "not integration"``). When ``hack/envtest-assets.sh`` cannot provide the binaries
+the tests fail, so that CI proves they ran; ``KUBECTL_CRD_SKIP_INTEGRATION=1`` turns
+that failure into a skip. Under pytest-xdist each worker starts its own control plane.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.integration.envtest import AssetsUnavailable, ControlPlane, EnvtestError, ensure_assets
+
+HERE = Path(__file__).resolve().parent
+SKIP_ENV = "KUBECTL_CRD_SKIP_INTEGRATION"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # This hook sees the whole session's items, not just this directory's.
+    for item in items:
+        if HERE in item.path.resolve().parents:
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def envtest_assets() -> Path:
+    """The directory with ``kube-apiserver`` and ``etcd`` (built on first use)."""
+    try:
+        return ensure_assets()
+    except AssetsUnavailable as exc:
+        if os.environ.get(SKIP_ENV) == "1":
+            pytest.skip(f"{SKIP_ENV}=1 and no envtest assets: {exc}")
+        pytest.fail(
+            f"{exc}\nIntegration tests need these binaries; set {SKIP_ENV}=1 to skip them "
+            'instead, or deselect them with -m "not integration".',
+            pytrace=False,
+        )
+
+
+def _started(assets: Path) -> ControlPlane:
+    plane = ControlPlane(assets)
+    try:
+        plane.start()
+    except EnvtestError as exc:
+        pytest.fail(f"the test control plane did not start: {exc}", pytrace=False)
+    return plane
+
+
+@pytest.fixture(scope="session")
+def apiserver(envtest_assets: Path) -> Iterator[ControlPlane]:
+    """etcd + kube-apiserver for the whole session (one per xdist worker).
+
+    Offers ``kubeconfig``, ``server``, ``context``, ``kubectl(*args, input=, check=)``,
+    ``install_crds(paths) -> names``, ``delete_crds(names)`` and ``env()``.
+    """
+    plane = _started(envtest_assets)
+    try:
+        yield plane
+    finally:
+        plane.stop()
+
+
+@pytest.fixture(scope="module")
+def isolated_apiserver(envtest_assets: Path) -> Iterator[ControlPlane]:
+    """A control plane of the module's own, for tests that would crowd the shared one."""
+    plane = _started(envtest_assets)
+    try:
+        yield plane
+    finally:
+        plane.stop()
+
+
+@pytest.fixture
+def namespace(apiserver: ControlPlane, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh namespace for one test, deleted afterwards without waiting.
+
+    envtest runs no namespace controller, so a deleted namespace stays Terminating.
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", request.node.name.lower()).strip("-")[:40].strip("-")
+    name = f"t-{slug}-{secrets.token_hex(3)}"
+    apiserver.kubectl("create", "namespace", name)
+    try:
+        yield name
+    finally:
+        apiserver.kubectl("delete", "namespace", name, "--wait=false", check=False)
