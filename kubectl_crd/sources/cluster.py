@@ -36,7 +36,9 @@ class ClusterSource:
                 name = (item.get("metadata") or {}).get("name", "?")
                 try:
                     crds.append(
-                        CustomResourceDefinition.from_object(obj, Location(f"cluster:{name}"))
+                        CustomResourceDefinition.from_object(
+                            obj, Location(f"cluster:{name}"), check_structural=False
+                        )
                     )
                 except CRDError as exc:
                     self._problems.append(exc)
