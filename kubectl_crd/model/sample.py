@@ -46,7 +46,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_crd.model import regex_examples
+from kubectl_crd.model import cel_subset, regex_examples
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
 
@@ -56,6 +56,8 @@ Schema = Mapping[str, Any]
 _JUNCTORS = ("allOf", "anyOf", "oneOf", "not")
 _MAX_BRANCH_COMBINATIONS = 64
 _MAX_UNIQUE_TRIES = 50
+_MAX_REPAIRED_BASES = 4
+_MAX_PAIRED_OPTIONS = 30
 _DNS1123_SUBDOMAIN = re.compile(
     r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 )
@@ -65,6 +67,7 @@ _PREFERRED_STRINGS = (
     "example",
     "example.com",
     "example.com/example",
+    "example.com/example:v1",
     "https://example.com",
     "1",
     "1s",
@@ -115,6 +118,7 @@ class CelRule:
     path: str  # the field the rule sits on, ``spec.foo`` (``<root>`` for the object)
     rule: str
     message: str = ""
+    holds: bool | None = None  # None: beyond ``cel_subset``, only the server can tell
 
 
 @dataclass(frozen=True)
@@ -136,10 +140,11 @@ class Sample:
         ]
         if has_file_hint:
             lines.append("Check it against the API server: kubectl create --dry-run=server -f FILE")
-        if self.cel_rules:
-            where = sorted({r.path for r in self.cel_rules})
+        unknown = [r for r in self.cel_rules if r.holds is None]
+        if unknown:
+            where = sorted({r.path for r in unknown})
             shown = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
-            lines.append(f"Not evaluated here: {len(self.cel_rules)} CEL rule(s) on {shown}.")
+            lines.append(f"Not evaluated here: {len(unknown)} CEL rule(s) on {shown}.")
         lines.extend(f"WARNING: {p}" for p in self.problems)
         return lines
 
@@ -182,7 +187,18 @@ def build_sample(
         kind=crd.names.kind,
         value=value,
         comments=annotator.comments,
-        problems=tuple(dict.fromkeys(generator.problems)),
+        problems=tuple(
+            dict.fromkeys(
+                [
+                    *generator.problems,
+                    *(
+                        f"{r.path}: CEL rule fails: {r.message or r.rule}"
+                        for r in annotator.cel_rules
+                        if r.holds is False
+                    ),
+                ]
+            )
+        ),
         cel_rules=tuple(annotator.cel_rules),
     )
 
@@ -258,24 +274,27 @@ class _Generator:
     ) -> Any:
         """A value for ``schema``: the first candidate that conforms to its value validations."""
         first: Any = _MISSING
+        first_conforms = False
         mark = len(self.problems)
+        rules = _cel_rules(schema)
         for candidate in self._candidates(schema, path, variant, forced):
+            conforms = self._conforms(schema, candidate)
             if first is _MISSING:
-                first = candidate
-            if self._needs_check(schema, candidate) is False or self.checker.conforms(
-                candidate, schema
-            ):
+                first, first_conforms = candidate, conforms
+            if conforms and all(cel_subset.evaluate(r, candidate) is not False for r in rules):
                 return candidate
             del self.problems[mark:]
-        self._problem(path, f"no value satisfying {self._what(schema)} could be made")
+        if not first_conforms:
+            self._problem(path, f"no value satisfying {self._what(schema)} could be made")
+        # else only a CEL rule fails: the annotator reports it with the rule's message.
         return "" if first is _MISSING else first
 
-    def _needs_check(self, schema: Schema, candidate: Any) -> bool:
+    def _conforms(self, schema: Schema, candidate: Any) -> bool:
         # Objects and arrays are assembled from conforming children; only their own
         # junctors and counts can still fail, and ``_object`` / ``_array`` handle counts.
-        if isinstance(candidate, (dict, list)):
-            return any(j in schema for j in _JUNCTORS)
-        return True
+        if isinstance(candidate, (dict, list)) and not any(j in schema for j in _JUNCTORS):
+            return True
+        return self.checker.conforms(candidate, schema)
 
     def _what(self, schema: Schema) -> str:
         parts = [
@@ -303,6 +322,8 @@ class _Generator:
             yield from self._object_candidates(schema, path, variant, forced)
         elif kind == "array":
             yield self._array(schema, path, variant)
+            if _cel_rules(schema):  # e.g. size(self) > 0
+                yield self._array(schema, path, variant, at_least=1)
         elif kind == "int-or-string":
             yield from self.integer_candidates(_merged(schema), variant, integer=True)
             yield from self.string_candidates(schema, variant)
@@ -320,9 +341,41 @@ class _Generator:
     def _object_candidates(
         self, schema: Schema, path: Path, variant: int, forced: Sequence[str]
     ) -> Iterator[dict[str, Any]]:
-        yield self._object(schema, path, variant, forced, {})
+        bases = [self._object(schema, path, variant, forced, {})]
+        yield bases[0]
         for extra in itertools.islice(_branch_requirements(schema), _MAX_BRANCH_COMBINATIONS):
-            yield self._object(schema, path, variant, forced, extra)
+            bases.append(self._object(schema, path, variant, forced, extra))
+            yield bases[-1]
+        if not _cel_rules(schema):
+            return
+        # A CEL rule failed on every base: try adding optional fields, which is what
+        # presence rules ("exactly one of a or b", "x requires y") ask for.
+        for base in bases[:_MAX_REPAIRED_BASES]:
+            if self._conforms(schema, base):
+                yield from self._with_optional_fields(schema, path, base)
+
+    def _with_optional_fields(
+        self, schema: Schema, path: Path, base: dict[str, Any]
+    ) -> Iterator[dict[str, Any]]:
+        properties = _properties(_merged(schema))
+        options: dict[str, list[Any]] = {}
+        for name in sorted(properties):
+            if name in base or not isinstance(properties[name], Mapping):
+                continue
+            mark = len(self.problems)
+            values = [self.value(properties[name], (*path, name))]
+            if _type_of(properties[name]) == "array" and not values[0]:
+                values.append(self._array(properties[name], (*path, name), 0, at_least=1))
+            if len(self.problems) == mark:
+                options[name] = values
+            del self.problems[mark:]
+        for name, values in options.items():
+            for value in values:
+                yield dict(sorted({**base, name: value}.items()))
+        if len(options) <= _MAX_PAIRED_OPTIONS:
+            for first, second in itertools.combinations(options, 2):
+                pair = {first: options[first][-1], second: options[second][-1]}
+                yield dict(sorted({**base, **pair}.items()))
 
     def _object(
         self,
@@ -381,9 +434,9 @@ class _Generator:
 
     # arrays ----------------------------------------------------------------
 
-    def _array(self, schema: Schema, path: Path, variant: int) -> list[Any]:
+    def _array(self, schema: Schema, path: Path, variant: int, at_least: int = 0) -> list[Any]:
         merged = _merged(schema)
-        count = _int(merged, "minItems") or 0
+        count = max(_int(merged, "minItems") or 0, at_least)
         if self.all_fields and count == 0 and _int(merged, "maxItems") != 0:
             count = 1
         items = merged.get("items")
@@ -416,11 +469,14 @@ class _Generator:
         min_length = _int(merged, "minLength") or 0
         max_length = _int(merged, "maxLength")
         formats = _format_examples(merged)
-        pattern = merged.get("pattern")
-        if isinstance(pattern, str):
+        # The schema's pattern, then regexes of ``self.matches('...')`` CEL rules.
+        patterns = [merged["pattern"]] if isinstance(merged.get("pattern"), str) else []
+        patterns += [p for r in _cel_rules(merged) if (p := cel_subset.matches_pattern(r))]
+        if patterns:
             preferred = (*formats, *_PREFERRED_STRINGS)
-            found = list(
-                itertools.islice(
+            found: list[str] = []
+            for pattern in patterns:
+                found += itertools.islice(
                     itertools.chain(
                         regex_examples.examples(
                             pattern,
@@ -434,7 +490,6 @@ class _Generator:
                     ),
                     variant + 8,
                 )
-            )
             yield from _rotate(list(dict.fromkeys(found)), variant)
             return
         if formats:
@@ -524,6 +579,21 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [str(v) for v in value]
     return []
+
+
+def _cel_rule_entries(schema: Schema) -> list[Mapping[str, Any]]:
+    """The node's ``x-kubernetes-validations`` that run on create (transition rules do not)."""
+    return [
+        rule
+        for rule in schema.get("x-kubernetes-validations") or ()
+        if isinstance(rule, Mapping)
+        and isinstance(rule.get("rule"), str)
+        and "oldSelf" not in rule["rule"]
+    ]
+
+
+def _cel_rules(schema: Schema) -> list[str]:
+    return [rule["rule"] for rule in _cel_rule_entries(schema)]
 
 
 def _int(schema: Schema, key: str) -> int | None:
@@ -804,11 +874,15 @@ class _Annotator:
     def walk(self, value: Any, schema: Any, path: Path, parent: Schema | None) -> None:
         if not isinstance(schema, Mapping):
             return
-        for rule in schema.get("x-kubernetes-validations") or ():
-            if isinstance(rule, Mapping) and isinstance(rule.get("rule"), str):
-                self.cel_rules.append(
-                    CelRule(_dotted(path) or "<root>", rule["rule"], str(rule.get("message") or ""))
+        for rule in _cel_rule_entries(schema):
+            self.cel_rules.append(
+                CelRule(
+                    _dotted(path) or "<root>",
+                    rule["rule"],
+                    str(rule.get("message") or ""),
+                    cel_subset.evaluate(rule["rule"], value),
                 )
+            )
         if path and isinstance(path[-1], str) and parent is not None:
             lines = _comment_lines(schema, parent, path[-1])
             if lines:

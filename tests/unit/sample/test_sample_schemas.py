@@ -386,22 +386,126 @@ def test_descriptions_and_hints_become_comments() -> None:
     assert size[3] == "(default: 3)"
 
 
-def test_cel_rules_on_sampled_fields_are_listed_not_evaluated() -> None:
+def test_cel_rules_are_evaluated_where_possible_and_listed_otherwise() -> None:
     spec = obj(
         {
             "a": {**S, "x-kubernetes-validations": [{"rule": "self != 'x'"}]},
             "b": {**S, "x-kubernetes-validations": [{"rule": "false"}]},
         },
         ["a"],
-        **{"x-kubernetes-validations": [{"rule": "has(self.a)", "message": "a!"}]},
+        **{
+            "x-kubernetes-validations": [
+                {"rule": "has(self.a)", "message": "a!"},
+                {"rule": "self.a.trim() == 'example'"},  # beyond the subset
+                {"rule": "self.a == oldSelf.a"},  # transition rule: not run on create
+            ]
+        },
     )
     crd = crd_with_spec(spec)
     sample = build_sample(crd, crd.preferred_version)
-    assert [(r.path, r.rule) for r in sample.cel_rules] == [
-        ("spec", "has(self.a)"),
-        ("spec.a", "self != 'x'"),
+    assert [(r.path, r.rule, r.holds) for r in sample.cel_rules] == [
+        ("spec", "has(self.a)", True),
+        ("spec", "self.a.trim() == 'example'", None),
+        ("spec.a", "self != 'x'", True),
     ]
-    assert any("2 CEL rule(s) on spec, spec.a" in line for line in sample.header())
+    assert "Not evaluated here: 1 CEL rule(s) on spec." in sample.header()
+    assert sample.problems == ()
+
+
+# (id, spec schema with CEL rules, expected spec) -- rule shapes from the corpus
+CEL_CASES = [
+    (
+        "exactly one of",
+        obj(
+            {"a": S, "b": S},
+            **{"x-kubernetes-validations": [{"rule": "has(self.a) != has(self.b)"}]},
+        ),
+        {"a": "example"},
+    ),
+    (
+        "either, as a ternary with a default",
+        obj(
+            {"kind": {**S, "default": "Service"}, "port": {**INT, "minimum": 1}},
+            **{
+                "x-kubernetes-validations": [
+                    {"rule": "self.kind == 'Service' ? has(self.port) : true"}
+                ]
+            },
+        ),
+        {"kind": "Service", "port": 1},
+    ),
+    (
+        "both must be set",
+        obj(
+            {"name": S, "namespace": S, "uid": S},
+            **{"x-kubernetes-validations": [{"rule": "has(self.name) && has(self.__namespace__)"}]},
+        ),
+        {"name": "example", "namespace": "example"},
+    ),
+    (
+        "non-empty list",
+        obj(
+            {
+                "l": {
+                    "type": "array",
+                    "items": S,
+                    "x-kubernetes-validations": [{"rule": "size(self) > 0"}],
+                }
+            },
+            ["l"],
+        ),
+        {"l": ["example"]},
+    ),
+    (
+        "matches as a pattern",
+        obj(
+            {
+                "image": {
+                    **S,
+                    "x-kubernetes-validations": [
+                        {"rule": "self.matches('^[a-z.]+/[a-z]+:[0-9]+$')"}
+                    ],
+                }
+            },
+            ["image"],
+        ),
+        {"image": "a/a:0"},
+    ),
+    (
+        "optional list with a non-empty condition",
+        obj(
+            {"refs": {"type": "array", "items": S}, "known": {**S, "enum": ["System"]}},
+            **{
+                "x-kubernetes-validations": [
+                    {"rule": "has(self.refs) && size(self.refs) > 0 || has(self.known)"}
+                ]
+            },
+        ),
+        {"known": "System"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"), [c[1:] for c in CEL_CASES], ids=[c[0] for c in CEL_CASES]
+)
+def test_optional_fields_are_added_for_cel_rules(spec: dict[str, Any], expected: Any) -> None:
+    crd = crd_with_spec(spec)
+    sample = build_sample(crd, crd.preferred_version)
+    assert sample.value["spec"] == expected
+    assert sample.problems == ()
+    assert all(r.holds for r in sample.cel_rules)
+
+
+def test_a_rule_that_cannot_hold_is_a_warning() -> None:
+    spec = obj(
+        {"a": S},
+        ["a"],
+        **{"x-kubernetes-validations": [{"rule": "self.a == 'z' && false", "message": "never"}]},
+    )
+    crd = crd_with_spec(spec)
+    sample = build_sample(crd, crd.preferred_version)
+    assert sample.problems == ("spec: CEL rule fails: never",)
 
 
 def test_impossible_schemas_are_reported_not_hidden() -> None:
