@@ -20,7 +20,6 @@ Pure: stdlib only.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Any
 
 # Go's unicode.IsSpace, minus U+00A0 (go-wordwrap treats the no-break space as a letter).
@@ -120,14 +119,17 @@ def go_float(number: float) -> str:
         return "NaN"
     if number in (float("inf"), float("-inf")):
         return "+Inf" if number > 0 else "-Inf"
-    sign, digit_tuple, exponent = Decimal(repr(number)).normalize().as_tuple()
-    assert isinstance(exponent, int)
-    digits = "".join(str(d) for d in digit_tuple)
-    if digits.strip("0") == "":
+    # repr() gives the shortest round-trip digits: "1e-05", "123456.0", "1.5e+16"
+    text = repr(number)
+    sign = text.startswith("-")
+    mantissa, _, exponent_text = text.lstrip("-").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    # value = 0.<digits> * 10**point
+    point = len(whole) + int(exponent_text or 0) - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0")
+    if not digits:
         return "-0" if sign else "0"
-    digits = digits.rstrip("0") or "0"
-    # exponent counted for the trimmed digits: value = 0.d1d2... * 10**point
-    point = len(digit_tuple) + exponent
     exp10 = point - 1
     minus = "-" if sign else ""
     if exp10 < -4 or exp10 >= 6:

@@ -12,7 +12,6 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -185,6 +184,8 @@ def field_not_found(
         else:
             hint = f'"{where}" has no fields, so it has no field "{missing.missing}"'
     else:
+        import difflib  # only on this error path: it costs start-up time
+
         close = difflib.get_close_matches(missing.missing, names, n=3, cutoff=0.6)
         if not close:
             close = [n for n in names if n.lower() == missing.missing.lower()]

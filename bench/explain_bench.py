@@ -1,0 +1,147 @@
+"""Benchmark: ``kubectl crd explain --crd`` against ``kubectl explain`` on a real API server.
+
+Explains one deep field path of the largest corpus CRD (argo-workflows'
+``argoproj.io_workflows.yaml``, 2.8 MB, ~10k schema nodes) both ways, in one run, and
+prints wall times side by side:
+
+- ``kubectl explain``: the newest kubectl installed, against a kube-apiserver started
+  like the integration-test fixture (``tests/integration/envtest.py``), its discovery
+  and OpenAPI cache warm (one run first);
+- ``kubectl crd explain --crd FILE``: offline, as a new process each time, with the
+  parse cache warm (one run first), and with an empty parse cache (the first parse).
+
+Targets: at most half of kubectl's wall time, under 150 ms warm, under 1 s uncached.
+Run by hand from the repository root:
+
+    .venv/bin/python bench/explain_bench.py [--runs 15] [--kubeconfig PATH]
+
+``--kubeconfig`` uses a running cluster (the CRD is applied to it) instead of starting one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.integration.envtest import ControlPlane, ensure_assets  # noqa: E402
+from tests.integration.test_explain_differential import newest_kubectl  # noqa: E402
+
+CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
+CRD_FILE = CORPUS / "crds" / "argo-workflows" / "argoproj.io_workflows.yaml"
+DEEP_PATH = (
+    "workflows.spec.templateDefaults.dag.tasks.hooks.arguments.artifacts.http.auth"
+    ".basicAuth.passwordSecret.key"
+)
+OURS = [sys.executable, "-m", "kubectl_crd"]
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
+    began = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    elapsed = time.perf_counter() - began
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({proc.returncode}):\n{proc.stderr}")
+    return elapsed, proc.stdout
+
+
+def measure(runs: int, once: Callable[[int], tuple[float, str]]) -> tuple[list[float], str]:
+    times, output = [], ""
+    for index in range(runs):
+        elapsed, output = once(index)
+        times.append(elapsed)
+    return times, output
+
+
+def row(label: str, times: list[float]) -> str:
+    median, best = statistics.median(times), min(times)
+    return f"{label:<44} {median * 1000:8.0f} ms {best * 1000:8.0f} ms {len(times):5d}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--kubeconfig", help="use this cluster instead of starting one")
+    parser.add_argument("--path", default=DEEP_PATH, help="the RESOURCE.field.path to explain")
+    args = parser.parse_args()
+
+    kubectl = newest_kubectl()
+    plane: ControlPlane | None = None
+    if args.kubeconfig:
+        kubeconfig = args.kubeconfig
+        subprocess.run(
+            [kubectl, f"--kubeconfig={kubeconfig}", "apply", "--server-side", "-f", str(CRD_FILE)],
+            check=True,
+            capture_output=True,
+        )
+    else:
+        plane = ControlPlane(ensure_assets())
+        plane.start()
+        plane.install_crds([CRD_FILE])
+        kubeconfig = str(plane.kubeconfig)
+    work = Path(tempfile.mkdtemp(prefix="explain-bench-"))
+    try:
+        env = dict(os.environ, KUBECONFIG=kubeconfig, KUBECTL_CRD_CACHE_DIR=str(work / "parsed"))
+        kube_cmd = [kubectl, f"--cache-dir={work / 'kube'}", "explain", args.path]
+        deadline = time.monotonic() + 60
+        while subprocess.run(kube_cmd, capture_output=True, env=env).returncode != 0:
+            if time.monotonic() > deadline:
+                raise SystemExit("kubectl explain did not succeed within 60 s")
+            time.sleep(1)  # the server publishes OpenAPI shortly after Established
+
+        ours_cmd = [*OURS, "explain", "--crd", str(CRD_FILE), args.path]
+        timed(ours_cmd, env)  # warm the parse cache and the bytecode
+        interleaved: dict[str, list[float]] = {"kubectl": [], "ours": []}
+        outputs: dict[str, str] = {}
+        for _ in range(args.runs):  # interleaved, so that load changes hit both alike
+            for name, command in (("kubectl", kube_cmd), ("ours", ours_cmd)):
+                elapsed, outputs[name] = timed(command, env)
+                interleaved[name].append(elapsed)
+
+        def uncached(index: int) -> tuple[float, str]:
+            fresh = dict(env, KUBECTL_CRD_CACHE_DIR=str(work / f"fresh-{index}"))
+            return timed(ours_cmd, fresh)
+
+        first_parse, _ = measure(max(3, args.runs // 3), uncached)
+        baseline, _ = measure(args.runs, lambda _: timed([sys.executable, "-c", "pass"], env))
+        version = subprocess.run([kubectl, "version", "--client"], capture_output=True, text=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if plane is not None:
+            plane.stop()
+
+    kube_median = statistics.median(interleaved["kubectl"])
+    ours_median = statistics.median(interleaved["ours"])
+    ratio = ours_median / kube_median
+    size_mb = CRD_FILE.stat().st_size / 1e6
+    print(f"explain {args.path}")
+    print(f"CRD {CRD_FILE.name} ({size_mb:.1f} MB); {version.stdout.splitlines()[0]}; "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    print(f"{'':<44} {'median':>11} {'min':>11} {'runs':>5}")
+    print(row("kubectl explain (warm cache, real server)", interleaved["kubectl"]))
+    print(row("kubectl crd explain --crd (parse cache warm)", interleaved["ours"]))
+    print(row("kubectl crd explain --crd (first parse)", first_parse))
+    print(row("python -c pass (interpreter start)", baseline))
+    print(f"ratio ours/kubectl (medians): {ratio:.2f}")
+    print(f"same output: {outputs['kubectl'] == outputs['ours']}")
+    checks = {
+        "at most half of kubectl's time": ratio <= 0.5,
+        "under 150 ms warm": ours_median < 0.150,
+        "first parse under 1 s": statistics.median(first_parse) < 1.0,
+    }
+    for what, ok in checks.items():
+        print(f"  {'ok  ' if ok else 'MISS'} {what}")
+
+
+if __name__ == "__main__":
+    main()
