@@ -2,9 +2,11 @@
 
 The default output is kubectl explain's own plaintext layout, byte for byte, computed
 from the CRD (``--crd`` files, or the CRDs the cluster serves) instead of the OpenAPI
-document the server publishes; see ``kubectl_crd.model.explain``. Things kubectl's
-layout cannot say (free-form fields, int-or-string, unpublished schemas) are printed
-as ``note:`` lines on stderr, so stdout stays diffable against kubectl.
+document the server publishes; see ``kubectl_crd.model.explain``. After it, behind
+one separator line, comes what kubectl leaves out (defaults, bounds, CEL rules, printer
+columns, ...; ``explain_extras``). With ``--kubectl`` stdout is exactly kubectl's
+output, and what its layout cannot say (free-form fields, int-or-string) is printed
+as ``note:`` lines on stderr, so it stays diffable against kubectl.
 
 Output formats are dispatched in one place, ``RENDERERS``: each maps an
 ``ExplainTarget`` and the options to the text written to stdout.
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 import click
 
 from kubectl_crd.cli.app import Application
+from kubectl_crd.cli.commands import explain_extras
 from kubectl_crd.model.errors import (
     KubectlCrdError,
     ResourceLookupError,
@@ -43,6 +46,7 @@ def _plaintext(target: ExplainTarget, options: ExplainOptions) -> str:
 RENDERERS: dict[str, Callable[[ExplainTarget, ExplainOptions], str]] = {
     "plaintext": _plaintext,
 }
+RENDERERS.update(explain_extras.RENDERERS)  # json, yaml, markdown
 
 _NO_RESOURCE = (
     'You must specify the type of resource to explain. Use "kubectl crd explain '
@@ -84,6 +88,18 @@ _NO_RESOURCE = (
     metavar="FORMAT",
     help="Output format: " + ", ".join(RENDERERS) + ".",
 )
+@click.option(
+    "--kubectl",
+    "kubectl_only",
+    is_flag=True,
+    help="Print exactly what kubectl explain prints: no section after it.",
+)
+@click.option(
+    "-i",
+    "--interactive",
+    is_flag=True,
+    help="Pick a field with a fuzzy finder that shows its explanation live.",
+)
 @click.pass_obj
 def command(
     app: Application,
@@ -93,12 +109,19 @@ def command(
     recursive: bool,
     max_depth: int,
     output: str,
+    kubectl_only: bool,
+    interactive: bool,
 ) -> None:
     """Describe the fields of a custom resource the way kubectl explain does.
 
     RESOURCE is a kind, plural, singular or short name, or plural.group, optionally
     followed by a field path: crontabs.spec.cronSpec. Without --crd the CRDs come
     from the cluster of the current context.
+
+    After kubectl's output, behind a separator line, comes what kubectl leaves out:
+    defaults, enums, patterns, bounds, formats, list and map types, CEL rules, and
+    for the resource its versions, printer columns and subresources. --kubectl
+    leaves that out.
     """
     if not resource:
         raise UsageError(_NO_RESOURCE)
@@ -125,9 +148,16 @@ def command(
         if problems:
             exc.message += _skipped_hint(problems)
         raise
-    text = renderer(target, ExplainOptions(recursive=recursive, max_depth=max_depth))
+    options = ExplainOptions(recursive=recursive, max_depth=max_depth)
+    if interactive:
+        explain_extras.explore(target, options, kubectl_only=kubectl_only)
+        return
+    text = renderer(target, options)
     sys.stdout.write(text)
     sys.stdout.flush()
+    if output == "plaintext" and not kubectl_only:
+        explain_extras.write_details(target, options)  # holds the notes too
+        return
     for note in target.notes():
         click.echo(f"note: {note}", err=True)
 
