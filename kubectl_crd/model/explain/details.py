@@ -292,7 +292,7 @@ def node_facts(
         type=type_guess(published, schema),
         required=required,
         declared=raw is not None,
-        description=str(node.get("description") or ""),
+        description=str(node.get("description") or resolved.get("description") or ""),
         has_default="default" in node,
         default=node.get("default"),
         has_example="example" in node,

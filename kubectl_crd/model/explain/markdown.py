@@ -53,6 +53,8 @@ class Slugger:
 
 def code(text: str) -> str:
     """``text`` as a Markdown code span, whatever backticks it holds."""
+    if not text:
+        return "` `"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
@@ -60,10 +62,13 @@ def code(text: str) -> str:
 
 
 def cell(text: str) -> str:
-    """Text for a table cell: ``|`` escaped, HTML brackets as entities, breaks as <br>."""
+    """Text for a table cell: ``|`` escaped, HTML brackets as entities, paragraphs
+    (blank lines) as ``<br><br>``; a single line break is a soft wrap, as in
+    Markdown itself (Go doc comments, the usual source of CRD descriptions, wrap)."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = text.replace("|", "\\|").strip()
-    return re.sub(r"\r?\n", "<br>", text)
+    text = text.replace("|", "\\|").replace("\r\n", "\n").strip()
+    paragraphs = re.split(r"\n[ \t]*\n+", text)
+    return "<br><br>".join(" ".join(p.split("\n")) for p in paragraphs)
 
 
 def prose(text: str) -> str:
