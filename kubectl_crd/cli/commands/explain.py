@@ -137,7 +137,13 @@ def command(
     problems = source.problems()
     for problem in problems:
         click.echo(f"warning: skipped a CRD: {problem}", err=True)
+    options = ExplainOptions(recursive=recursive, max_depth=max_depth)
     try:
+        if interactive:  # a field path is only the finder's first query
+            explain_extras.explore(
+                crds, resource[0], options, api_version=api_version, kubectl_only=kubectl_only
+            )
+            return
         target = resolve_target(crds, resource[0], api_version=api_version)
     except MissingFieldError as exc:
         # kubectl has printed the header by the time it finds the path missing.
@@ -148,10 +154,6 @@ def command(
         if problems:
             exc.message += _skipped_hint(problems)
         raise
-    options = ExplainOptions(recursive=recursive, max_depth=max_depth)
-    if interactive:
-        explain_extras.explore(target, options, kubectl_only=kubectl_only)
-        return
     text = renderer(target, options)
     sys.stdout.write(text)
     sys.stdout.flush()

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, TextIO
 
+from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import UsageError
-from kubectl_crd.model.explain.target import ExplainTarget
+from kubectl_crd.model.explain.target import ExplainTarget, MissingFieldError, resolve_target
 
 
 class ExplainFlags(Protocol):
@@ -71,13 +73,23 @@ def write_details(target: ExplainTarget, flags: ExplainFlags, stream: TextIO | N
     Terminal(stream if stream is not None else sys.stdout).write_lines(details_lines(details))
 
 
-def explore(target: ExplainTarget, flags: ExplainFlags, *, kubectl_only: bool = False) -> None:
+def explore(
+    crds: Sequence[CustomResourceDefinition],
+    argument: str,
+    flags: ExplainFlags,
+    *,
+    api_version: str | None = None,
+    kubectl_only: bool = False,
+) -> None:
     """``explain -i``: pick a field path interactively, then print its explanation.
 
-    The explained path, if any, is the initial query. Quitting prints nothing.
+    ``argument`` names the resource as for ``explain``; a field path after it, even
+    one that does not exist (``crontab.spec.rep``), is the finder's first query.
+    Quitting prints nothing.
     """
     if not sys.stdin.isatty():
         raise UsageError("-i/--interactive needs a terminal: standard input is not one")
+    target, query = _resource_and_query(crds, argument, api_version)
     from kubectl_crd.model.explain.fieldpath import walk
     from kubectl_crd.model.explain.finder import field_paths, path_text
     from kubectl_crd.model.explain.plaintext import render_plaintext
@@ -109,7 +121,7 @@ def explore(target: ExplainTarget, flags: ExplainFlags, *, kubectl_only: bool = 
         [path_text(path) for path in paths],
         preview,
         title=f"kubectl crd explain {target.crd.names.plural} ({target.gvk.api_version})",
-        initial_query=path_text(target.path),
+        initial_query=query,
         colour=env_colour,
     )
     if chosen is None:
@@ -119,3 +131,20 @@ def explore(target: ExplainTarget, flags: ExplainFlags, *, kubectl_only: bool = 
     sys.stdout.flush()
     if not kubectl_only:
         write_details(picked, flags)
+
+
+def _resource_and_query(
+    crds: Sequence[CustomResourceDefinition], argument: str, api_version: str | None
+) -> tuple[ExplainTarget, str]:
+    """The target of the longest prefix of ``argument`` that exists, and the field
+    path part of ``argument`` as typed (the finder's query)."""
+    parts = re.split(r"(?<!\\)\.", argument)
+    for end in range(len(parts), 0, -1):
+        try:
+            target = resolve_target(crds, ".".join(parts[:end]), api_version=api_version)
+        except MissingFieldError:
+            continue
+        resource_parts = end - len(target.path)
+        return target, ".".join(parts[resource_parts:])
+    # the resource itself is unknown: let explain's own error say so
+    return resolve_target(crds, argument, api_version=api_version), ""
