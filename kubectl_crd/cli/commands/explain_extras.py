@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, TextIO
 
 from kubectl_crd.model.crd import CustomResourceDefinition
-from kubectl_crd.model.errors import UsageError
+from kubectl_crd.model.errors import KubectlCrdError, UsageError
 from kubectl_crd.model.explain.target import ExplainTarget, MissingFieldError, resolve_target
 
 
@@ -94,7 +94,14 @@ def explore(
     from kubectl_crd.model.explain.finder import field_paths, path_text
     from kubectl_crd.model.explain.plaintext import render_plaintext
     from kubectl_crd.model.explain.styled import Line, Style, text_lines
-    from kubectl_crd.output.explorer import run_explorer
+
+    try:
+        from kubectl_crd.output.explorer import run_explorer
+    except ImportError as exc:  # a krew install ships no dependencies
+        raise KubectlCrdError(
+            f"-i/--interactive needs prompt_toolkit ({exc}): "
+            "pip install 'prompt_toolkit>=3.0.36,<3.1'"
+        ) from exc
 
     published = target.published
     paths = field_paths(published)
