@@ -31,16 +31,17 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kubectl_crd.model.crd import CustomResourceDefinition, PrinterColumn, Subresources
 from kubectl_crd.model.errors import CRDError
-from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve
+from kubectl_crd.model.explain.fieldpath import FieldNotFound, is_map_schema, resolve, walk
 from kubectl_crd.model.explain.plaintext import type_guess
-from kubectl_crd.model.explain.published import PublishedSchema, Schema
+from kubectl_crd.model.explain.published import PublishedSchema, Schema, plain
 from kubectl_crd.model.explain.target import ExplainTarget, field_entries, schema_notes
+from kubectl_crd.model.gvk import GroupVersionKind
 
 FieldPath = tuple[str, ...]
 
@@ -322,35 +323,19 @@ def node_facts(
 def declared_node(target: ExplainTarget) -> Schema | None:
     """The explained node as the CRD declares it, or None (a node the server adds)."""
     version = target.crd.version(target.version)
-    if version is None:
+    return declared_child(version.schema, target.path) if version is not None else None
+
+
+def declared_child(schema: Schema, path: Sequence[str]) -> Schema | None:
+    """``path`` followed in the CRD's own schema exactly as kubectl follows it in the
+    published one (``fieldpath.walk``: properties, items, map values, allOf), or None."""
+    if not path:
+        return schema
+    own = PublishedSchema(GroupVersionKind("", "", ""), "declared", {"declared": schema})
+    try:
+        return walk(own, list(path))[-1].schema
+    except FieldNotFound:
         return None
-    node: Schema | None = version.schema
-    for name in target.path:
-        if node is None:
-            return None
-        node = raw_find(node, name)
-    return node
-
-
-def raw_find(schema: Schema, name: str) -> Schema | None:
-    """kubectl's walk (``fieldpath.walk``) over the CRD's own schema, which has no
-    ``$ref``: ``properties``, else ``items``, a map's values, each ``allOf`` in turn."""
-    properties = schema.get("properties")
-    if isinstance(properties, Mapping) and isinstance(properties.get(name), Mapping):
-        child: Schema = properties[name]
-        return child
-    items = schema.get("items")
-    if isinstance(items, Mapping) and items:
-        return raw_find(items, name)
-    additional = schema.get("additionalProperties")
-    if is_map_schema(additional):
-        return raw_find(additional, name)
-    for branch in schema.get("allOf") or ():
-        if isinstance(branch, Mapping):
-            found = raw_find(branch, name)
-            if found is not None:
-                return found
-    return None
 
 
 def child_entries(
@@ -363,7 +348,7 @@ def child_entries(
         if name in seen:
             continue
         seen.add(name)
-        raw_child = raw_find(raw, name) if raw is not None else None
+        raw_child = declared_child(raw, (name,)) if raw is not None else None
         yield name, child, raw_child, name in (parent.get("required") or ())
 
 
@@ -475,18 +460,10 @@ def _combinators(node: Schema) -> tuple[tuple[str, Any], ...]:
         if not value:
             continue
         implied = keyword == "anyOf" and node.get("x-kubernetes-int-or-string")
-        if implied and _plain_list(value) == _INT_OR_STRING_ANY_OF:
+        if implied and plain(value) == _INT_OR_STRING_ANY_OF:
             continue
         found.append((keyword, value))
     return tuple(found)
-
-
-def _plain_list(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain_list(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain_list(v) for v in value]
-    return value
 
 
 def _external_docs(node: Schema) -> str:

@@ -32,6 +32,7 @@ from kubectl_crd.model.explain.details import (
     ResourceFacts,
     ValidationRule,
 )
+from kubectl_crd.model.explain.published import plain as plain_data
 from kubectl_crd.model.explain.styled import Line, Style, line, plain
 
 SEPARATOR = "---- beyond kubectl explain (--kubectl omits this) ----"
@@ -64,15 +65,7 @@ class FactItem:
 
 def json_text(value: Any) -> str:
     """A schema value (default, example, enum member) as compact JSON."""
-    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "), default=str)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+    return json.dumps(plain_data(value), ensure_ascii=False, separators=(", ", ": "), default=str)
 
 
 def fact_items(facts: FieldFacts, *, with_notes: bool = True) -> list[FactItem]:
