@@ -219,9 +219,7 @@ def item_lines(items: Sequence[FactItem], indent: int) -> list[Line]:
         label = f"{item.label}:".ljust(width)
         column = indent + width
         if item.style is Style.NOTE:
-            chunks = textwrap.wrap(
-                item.value, max(WIDTH - column, 30), break_long_words=False, break_on_hyphens=False
-            ) or [""]
+            chunks = _wrap(item.value, WIDTH - column) or [""]
         else:
             chunks = item.value.split("\n")
         first, *rest = chunks
@@ -230,6 +228,11 @@ def item_lines(items: Sequence[FactItem], indent: int) -> list[Line]:
         out.extend(line(" " * column, (chunk, item.style)) for chunk in rest)
         out.extend(item_lines(item.sub, indent + 2))
     return out
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Prose wrapped at ``width`` (at least 30), never breaking words or URLs."""
+    return textwrap.wrap(text, max(width, 30), break_long_words=False, break_on_hyphens=False)
 
 
 def resource_lines(crd: ResourceFacts) -> list[Line]:
@@ -316,8 +319,9 @@ def printer_column_lines(crd: ResourceFacts) -> list[Line]:
         if extra:
             spans.append(("  (" + "; ".join(extra) + ")", Style.MUTED))
         out.append(tuple(spans))
-        if column.description:
-            out.append(line(" " * (4 + widths[0]), (column.description, Style.MUTED)))
+        indent = 4 + widths[0]
+        for chunk in _wrap(column.description, WIDTH - indent):
+            out.append(line(" " * indent, (chunk, Style.MUTED)))
     out.append(())
     return out
 
