@@ -7,6 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Test-time tools from the system: tmux drives the interactive explain test.
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "== installing tmux" >&2
+  { apt-get install -y -q tmux >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q tmux >/dev/null 2>&1; }; } ||
+    echo "warning: tmux could not be installed; the interactive explain tests will fail" >&2
+fi
+
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
