@@ -1,0 +1,141 @@
+"""Files, directories and stdin as a stream of documents, the way ``kubectl -f`` takes them.
+
+A directory stands for every ``.yaml``, ``.yml`` and ``.json`` file below it, in
+lexical order of the path components (what Go's ``filepath.Walk`` gives kubectl), so
+runs are deterministic; symlinked directories are not followed. A file named
+explicitly is read whatever its extension. ``-`` is stdin. A path that cannot be read
+becomes a ``Document`` with an ``InputError``: nothing here raises for bad input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
+
+from kubectl_crd.io.documents import Document, expand_lists
+from kubectl_crd.model.errors import InputError, KubectlCrdError, Location
+
+STDIN = "-"
+STDIN_SOURCE = "<stdin>"
+EXTENSIONS = (".yaml", ".yml", ".json")
+
+
+def expand_paths(
+    paths: Sequence[str], *, problems: list[KubectlCrdError] | None = None
+) -> Iterator[str]:
+    """Each path, with directories replaced by the manifest files below them.
+
+    ``-`` (stdin) is passed through. A path that does not exist or a directory that
+    cannot be listed is appended to ``problems`` when given; without ``problems`` a
+    missing path is passed through so that reading it reports the error.
+    """
+    for path in paths:
+        for found in _expand(path):
+            if isinstance(found, InputError):
+                if problems is None:
+                    yield found.location.file if found.location else path
+                else:
+                    problems.append(found)
+            else:
+                yield found
+
+
+def read_inputs(
+    paths: Sequence[str], *, stdin: BinaryIO | None = None, cached: bool = False
+) -> Iterator[Document]:
+    """Every document of every input, Lists unpacked into their items.
+
+    With ``cached``, files go through the parsed-value cache (see ``caching``): much
+    faster for big files, but the documents have no per-node positions until
+    ``reload_with_positions``.
+    """
+    for path in paths:
+        for found in _expand(path):
+            if isinstance(found, InputError):
+                location = found.location or Location(path)
+                yield Document(location.file, 0, location, error=found)
+            elif found == STDIN:
+                yield from expand_lists(read_stdin(stdin))
+            else:
+                yield from expand_lists(_read_file(found, cached))
+
+
+def read_stdin(stdin: BinaryIO | None = None) -> list[Document]:
+    """The documents on stdin (``sys.stdin`` unless another stream is given)."""
+    from kubectl_crd.io.loading import load_documents
+
+    stream = stdin if stdin is not None else sys.stdin.buffer
+    try:
+        data = stream.read()
+    except OSError as exc:
+        error = _read_error(STDIN_SOURCE, exc)
+        return [Document(STDIN_SOURCE, 0, Location(STDIN_SOURCE), error=error)]
+    return load_documents(data, STDIN_SOURCE)
+
+
+def read_file(path: str) -> bytes | InputError:
+    """The bytes of a file, or the error that says why it cannot be read."""
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError as exc:
+        return _read_error(path, exc)
+
+
+def _read_file(path: str, cached: bool) -> list[Document]:
+    if cached:
+        from kubectl_crd.io.caching import load_documents_cached
+
+        return load_documents_cached(path)
+    from kubectl_crd.io.loading import load_documents
+
+    data = read_file(path)
+    if isinstance(data, InputError):
+        return [Document(path, 0, Location(path), error=data)]
+    return load_documents(data, path)
+
+
+def _expand(path: str) -> Iterator[str | InputError]:
+    if path == STDIN or not os.path.isdir(path):
+        if path != STDIN and not os.path.lexists(path):
+            yield InputError("cannot read: no such file or directory", location=Location(path))
+        else:
+            yield path
+        return
+    yield from _walk(path)
+
+
+def _walk(root: str) -> Iterator[str | InputError]:
+    """The manifest files below ``root`` in lexical order, or the errors met on the way."""
+    listing = _listing(root)
+    if isinstance(listing, InputError):
+        yield listing
+        return
+    stack = [iter(listing)]
+    while stack:
+        entry = next(stack[-1], None)
+        if entry is None:
+            stack.pop()
+        elif entry.is_dir(follow_symlinks=False):
+            inner = _listing(entry.path)
+            if isinstance(inner, InputError):
+                yield inner
+            else:
+                stack.append(iter(inner))
+        elif entry.name.lower().endswith(EXTENSIONS):
+            yield entry.path
+
+
+def _listing(directory: str) -> list[os.DirEntry[str]] | InputError:
+    try:
+        with os.scandir(directory) as scan:
+            return sorted(scan, key=lambda entry: entry.name)
+    except OSError as exc:
+        return _read_error(directory, exc)
+
+
+def _read_error(path: str, exc: OSError) -> InputError:
+    reason = (exc.strerror or str(exc)).lower()
+    return InputError(f"cannot read: {reason}", location=Location(path))

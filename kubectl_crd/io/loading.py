@@ -1,0 +1,713 @@
+"""Multi-document YAML and JSON to ``Document`` values, decoded the way Kubernetes does.
+
+Values are built straight from the parser's events (libyaml through ruamel.yaml's C
+extension when present, ruamel's pure-Python parser otherwise) by a loop that never
+recurses, so deep documents cannot hit Python's recursion limit. Scalars follow
+go-yaml v2 and the JSON round trip (see ``scalars``); mappings and sequences become
+``YamlMap`` / ``YamlList`` that know where each part was written.
+
+What the loader promises:
+
+- a syntax error costs only its own document: earlier ones are kept, and parsing
+  resumes at the next ``---`` line, as kubectl splits a stream before decoding it;
+- what the API server would refuse becomes ``Document.error``, never an exception:
+  duplicate keys (strict decoding; the value is still kept, last one wins), +Inf and
+  NaN, bad explicit tags, null or non-scalar keys, excessive aliasing (go-yaml v2's
+  budget), nesting deeper than ``MAX_DEPTH``, documents that are not mappings, binary
+  files and invalid UTF-8;
+- empty documents (only comments) are skipped;
+- ruamel.yaml is imported on first use only, so callers that never parse (a
+  parsed-value cache hit) do not pay for it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kubectl_crd.io.documents import Document
+from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, pack, unpack
+from kubectl_crd.io.scalars import (
+    MERGE_TAG,
+    ScalarError,
+    json_float,
+    json_key,
+    json_value,
+    resolve,
+    resolve_plain,
+)
+from kubectl_crd.model.errors import Location, YamlError
+
+# go-yaml v2 allows 10000 levels, but every accepted document must stay usable by
+# Python code that recurses over it (json.dumps, schema walks) under the default
+# recursion limit of 1000, with room left for the caller's own stack.
+MAX_DEPTH = 500
+
+# "---" at the start of a line followed by a blank or the end: where kubectl's
+# YAMLReader cuts a stream into documents.
+_SEPARATOR = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
+
+# Which parser to use: "c" (libyaml, when importable) or "python". Tests set it.
+BACKEND = "c"
+
+
+@dataclass(frozen=True)
+class _ParserApi:
+    new: Callable[[str], Callable[[], Any]]
+    events: Any
+    errors: tuple[type[BaseException], ...]
+    reader_error: type[BaseException]
+    offsets_in_bytes: bool
+
+
+_api_cache: dict[str, _ParserApi] = {}
+
+
+def _parser_api() -> _ParserApi:
+    cached = _api_cache.get(BACKEND)
+    if cached is not None:
+        return cached
+    from ruamel.yaml import events
+    from ruamel.yaml.error import YAMLError as RuamelError
+    from ruamel.yaml.reader import ReaderError
+
+    c_parser: Any = None
+    if BACKEND == "c":
+        import importlib
+
+        # ruamel.yaml.cyaml's own order: the old libyaml binding, then the bundled one.
+        for module in ("_ruamel_yaml", "_ruamel_yaml_clibz"):
+            try:
+                c_parser = importlib.import_module(module).CParser
+                break
+            except (ImportError, AttributeError):
+                continue
+    if c_parser is not None:
+        parser_class = c_parser
+
+        def new_c(text: str) -> Callable[[], Any]:
+            # A fresh parser per call: a parser that raised keeps its broken state.
+            return parser_class(text).get_event  # type: ignore[no-any-return]
+
+        api = _ParserApi(new_c, events, (RuamelError,), ReaderError, offsets_in_bytes=True)
+    else:
+        from ruamel.yaml.loader import BaseLoader
+
+        def new_python(text: str) -> Callable[[], Any]:
+            return BaseLoader(text).get_event  # type: ignore[no-any-return]
+
+        api = _ParserApi(new_python, events, (RuamelError,), ReaderError, offsets_in_bytes=False)
+    _api_cache[BACKEND] = api
+    return api
+
+
+def load_documents(data: bytes | str, source: str) -> list[Document]:
+    """Every non-empty document in ``data``, in order; problems are in ``Document.error``."""
+    text, problem = decode_text(data, source)
+    if problem is not None:
+        return [Document(source, 0, problem.location or Location(source), error=problem)]
+    return _load_text(text, source)
+
+
+def decode_text(data: bytes | str, source: str) -> tuple[str, YamlError | None]:
+    """The text of a YAML or JSON input, or why it is not one (binary, invalid UTF-8)."""
+    if isinstance(data, str):
+        text = data.removeprefix("\ufeff")
+    else:
+        encoding = "utf-8"
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            # go-yaml reads UTF-16 with a byte order mark, as libyaml does.
+            encoding = "utf-16"
+        if encoding == "utf-8" and b"\x00" in data:
+            return "", _binary_error(source)
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            before = data[: exc.start]
+            line = before.count(b"\n") + 1
+            column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+            return "", YamlError(
+                f"not a YAML or JSON file: invalid {encoding.upper()} at byte {exc.start}",
+                location=Location(source, line, column),
+            )
+    if "\x00" in text:
+        return "", _binary_error(source)
+    return text, None
+
+
+def _binary_error(source: str) -> YamlError:
+    return YamlError(
+        "not a YAML or JSON file: it contains NUL bytes (binary data?)",
+        location=Location(source),
+    )
+
+
+def _load_text(text: str, source: str) -> list[Document]:
+    api = _parser_api()
+    documents: list[Document] = []
+    chunk, line_offset, index = text, 0, 0
+    while True:
+        builder = _Builder(source, line_offset, index, api)
+        try:
+            builder.run(api.new(chunk))
+        except _Fatal as fatal:
+            # The parser could go on, but skipping to the next "---" is as good and
+            # does not make a slow parser wade through a 100k-deep nest first.
+            documents.extend(builder.documents)
+            error, error_line = fatal.error, builder.document_line
+        except api.errors as exc:
+            if line_offset == 0 and _looks_like_json(text):
+                # JSON that libyaml cannot read (surrogate-pair escapes from Python's
+                # json.dumps, several objects back to back) is still JSON.
+                from_json = _load_json_stream(text, source, api)
+                if from_json is not None:
+                    return from_json
+            documents.extend(builder.documents)
+            error, error_line = _syntax_error(exc, source, chunk, line_offset, api)
+        else:
+            documents.extend(builder.documents)
+            return documents
+        failed = builder.index if builder.in_document else builder.index + 1
+        start = builder.start_location() if builder.in_document else None
+        documents.append(
+            Document(source, failed, start or error.location or Location(source), error=error)
+        )
+        fail_line = builder.document_line if builder.in_document else error_line
+        resume = _next_separator(chunk, fail_line)
+        if resume is None:
+            return documents
+        offset, lines = resume
+        chunk, line_offset, index = chunk[offset:], line_offset + lines, failed + 1
+
+
+def _next_separator(chunk: str, after_line: int) -> tuple[int, int] | None:
+    """Offset and 0-based line of the first ``---`` line below ``after_line``."""
+    for match in _SEPARATOR.finditer(chunk):
+        line = chunk.count("\n", 0, match.start())
+        if line > after_line:
+            return match.start(), line
+    return None
+
+
+def _syntax_error(
+    exc: BaseException, source: str, chunk: str, line_offset: int, api: _ParserApi
+) -> tuple[YamlError, int]:
+    """A parser exception as one clear line, plus its 0-based line within ``chunk``."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if mark is not None:
+        line, column = mark.line, mark.column
+    elif isinstance(exc, api.reader_error):
+        position = int(getattr(exc, "position", 0))
+        if api.offsets_in_bytes:
+            before = chunk.encode("utf-8")[:position].decode("utf-8", "ignore")
+        else:
+            before = chunk[:position]
+        line = before.count("\n")
+        column = len(before) - (before.rfind("\n") + 1)
+    else:
+        line = column = 0
+    problem = getattr(exc, "problem", None)
+    character = getattr(exc, "character", None)
+    if isinstance(exc, api.reader_error) and isinstance(character, int):
+        message = f"control character U+{character:04X} is not allowed in YAML"
+    elif problem:
+        message = str(problem)
+        context = getattr(exc, "context", None)
+        context_mark = getattr(exc, "context_mark", None)
+        if (
+            context
+            and context_mark is not None
+            and (context_mark.line, context_mark.column)
+            != (
+                line,
+                column,
+            )
+        ):
+            where = f"line {context_mark.line + 1 + line_offset}, column {context_mark.column + 1}"
+            message += f" ({context} at {where})"
+        elif context:
+            message += f" ({context})"
+    else:
+        message = str(exc).splitlines()[0]
+    location = Location(source, line + 1 + line_offset, column + 1)
+    return YamlError(message, location=location), line
+
+
+def _looks_like_json(text: str) -> bool:
+    return text.lstrip(" \t\r\n")[:1] in ("{", "[")
+
+
+_JSON_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+def _load_json_stream(text: str, source: str, api: _ParserApi) -> list[Document] | None:
+    """One document per JSON value in ``text``; None when it is not a JSON stream."""
+
+    def reject_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in items:
+            if key in result:
+                duplicates.append(key)
+            result[key] = value
+        return result
+
+    decoder = json.JSONDecoder(
+        parse_constant=reject_constant,
+        parse_int=lambda digits: json_value(int(digits)),
+        parse_float=lambda digits: json_float(float(digits)),
+        object_pairs_hook=pairs,
+    )
+    spans: list[tuple[int, int, Any, list[str]]] = []
+    position = _JSON_SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    while position < len(text):
+        duplicates = []
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except (ValueError, ScalarError):
+            return None
+        spans.append((position, end, value, duplicates))
+        position = _JSON_SPACE.match(text, end).end()  # type: ignore[union-attr]
+    documents: list[Document] = []
+    for index, (start, end, value, found_duplicates) in enumerate(spans):
+        line = text.count("\n", 0, start)
+        column = start - (text.rfind("\n", 0, start) + 1)
+        # Indenting the value by its column keeps libyaml's columns exact.
+        builder = _Builder(source, line, index, api)
+        try:
+            builder.run(api.new(" " * column + text[start:end]))
+        except _Fatal as fatal:
+            documents.append(
+                Document(
+                    source,
+                    index,
+                    builder.start_location() or Location(source, line + 1, column + 1),
+                    error=fatal.error,
+                )
+            )
+        except api.errors:
+            location = Location(source, line + 1, column + 1)
+            problems = [
+                YamlError(f'duplicate field "{key}"', location=location) for key in found_duplicates
+            ]
+            documents.append(_finished(source, index, location, value, problems))
+        else:
+            documents.extend(builder.documents)
+    return documents
+
+
+def _finished(
+    source: str, index: int, location: Location, root: Any, problems: list[YamlError]
+) -> Document:
+    if not isinstance(root, dict):
+        problems.insert(
+            0,
+            YamlError(
+                f"document is not a mapping/object: it is {_describe(root)}", location=location
+            ),
+        )
+    return Document(
+        source,
+        index,
+        location,
+        content=root,
+        error=problems[0] if problems else None,
+        more_errors=tuple(problems[1:]),
+    )
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string"
+
+
+class _Fatal(Exception):
+    """A problem that makes the server reject the whole document."""
+
+    def __init__(self, error: YamlError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+# Sentinels: a mapping waiting for its next key, and an anchor whose node is still open.
+_NO_KEY: Any = object()
+_OPEN: Any = object()
+
+
+class _Frame:
+    """A mapping or sequence being built, with what its next event needs."""
+
+    __slots__ = (
+        "anchor",
+        "container",
+        "count_at_start",
+        "is_map",
+        "key",
+        "key_position",
+        "merge",
+        "positions",
+        "start",
+    )
+
+    def __init__(self, container: Any, start: int, count: int, anchor: str | None) -> None:
+        self.container = container
+        self.start = start
+        self.is_map = isinstance(container, YamlMap)
+        # The alias budget's decode count when the node opened: its size is the difference.
+        self.count_at_start = count
+        self.anchor = anchor
+        self.key: Any = _NO_KEY
+        self.key_position = 0
+        # The pending key is "<<": the value is merged, not stored.
+        self.merge = False
+        self.positions: list[int] = []
+
+
+# go-yaml v2 decode.go: how much of a document may come from expanding aliases before
+# it counts as a "billion laughs" attack.
+_ALIAS_RATIO_LOW = 400_000
+_ALIAS_RATIO_HIGH = 4_000_000
+
+
+def _allowed_alias_ratio(decode_count: int) -> float:
+    if decode_count <= _ALIAS_RATIO_LOW:
+        return 0.99
+    if decode_count >= _ALIAS_RATIO_HIGH:
+        return 0.10
+    span = _ALIAS_RATIO_HIGH - _ALIAS_RATIO_LOW
+    return 0.99 - 0.89 * ((decode_count - _ALIAS_RATIO_LOW) / span)
+
+
+class _Builder:
+    """Builds the documents of one parser's event stream.
+
+    A parser cannot continue after a syntax error, so ``_load_text`` makes a new
+    builder and parser for the rest of the stream; ``index``, ``in_document`` and
+    ``document_line`` tell it where the failure happened.
+    """
+
+    def __init__(self, source: str, line_offset: int, first_index: int, api: _ParserApi) -> None:
+        self.source = source
+        self.line_offset = line_offset
+        self.api = api
+        self.documents: list[Document] = []
+        self.index = first_index - 1
+        self.in_document = False
+        self.document_line = 0
+        self.document_start: Location | None = None
+        # Memo of plain scalars: CRDs repeat "string", "object", "type" thousands of times.
+        self._plain_values: dict[str, Any] = {}
+        self._plain_keys: dict[str, str] = {}
+        self._start_document()
+
+    def _start_document(self) -> None:
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, Any] = {}
+        self.root: Any = None
+        self.root_position = 0
+        self.problems: list[YamlError] = []
+        self.count = 1
+        self.alias_count = 0
+
+    def run(self, get_event: Callable[[], Any]) -> None:
+        """Build documents until the stream ends; raises on the first broken document."""
+        self._consume(get_event, self.api.events)
+
+    def start_location(self) -> Location | None:
+        """Where the current document starts: its first node, else its ``---``."""
+        if self.root_position:
+            return self._location(self.root_position)
+        return self.document_start
+
+    def _location(self, position: int) -> Location:
+        line, column = unpack(position)
+        return Location(self.source, line, column)
+
+    def _consume(self, get_event: Callable[[], Any], events: Any) -> bool:
+        """Handle events until the stream ends (True); raises ``_Fatal`` for a bad document."""
+        scalar_event = events.ScalarEvent
+        mapping_start = events.MappingStartEvent
+        mapping_end = events.MappingEndEvent
+        sequence_start = events.SequenceStartEvent
+        sequence_end = events.SequenceEndEvent
+        alias_event = events.AliasEvent
+        document_start = events.DocumentStartEvent
+        document_end = events.DocumentEndEvent
+        stream_end = events.StreamEndEvent
+        line_base = self.line_offset + 1
+        plain_values = self._plain_values
+        stack = self.stack
+        while True:
+            event = get_event()
+            kind = type(event)
+            if kind is scalar_event:
+                mark = event.start_mark
+                position = pack(mark.line + line_base, mark.column + 1)
+                self.count += 1
+                frame = stack[-1] if stack else None
+                text = event.value
+                tag = event.tag
+                if frame is not None and frame.is_map and frame.key is _NO_KEY:
+                    self._scalar_key(frame, event, text, tag, position)
+                    continue
+                # An empty value: libyaml marks it after the colon, the pure-Python
+                # parser at the next token, possibly lines later. Use the key's line.
+                if (
+                    not text
+                    and frame is not None
+                    and frame.is_map
+                    and unpack(position)[0] > unpack(frame.key_position)[0]
+                ):
+                    position = frame.key_position
+                if tag is None and event.implicit[0]:
+                    value = plain_values.get(text, _NO_KEY)
+                    if value is _NO_KEY:
+                        try:
+                            value = json_value(resolve_plain(text))
+                        except ScalarError as exc:
+                            value = exc
+                        plain_values[text] = value
+                    if type(value) is ScalarError:
+                        raise _Fatal(YamlError(str(value), location=self._location(position)))
+                    raw = None
+                else:
+                    raw = self._raw_scalar(text, tag, position)
+                    value = self._json_value(raw, position)
+                if event.anchor is not None:
+                    # Keep the value before the JSON round trip: an alias used as a
+                    # key is converted the key way ("1e+06", not "1000000").
+                    if tag is None and event.implicit[0]:
+                        raw = resolve_plain(text)
+                    self.anchors[event.anchor] = ("scalar", raw, 1)
+                self._add(value, position)
+            elif kind is mapping_end or kind is sequence_end:
+                frame = stack.pop()
+                container = frame.container
+                if not frame.is_map:
+                    container.set_positions(frame.positions)
+                if frame.anchor is not None:
+                    size = self.count - frame.count_at_start
+                    self.anchors[frame.anchor] = ("container", container, size)
+                self._add(container, frame.start)
+            elif kind is mapping_start or kind is sequence_start:
+                mark = event.start_mark
+                position = pack(mark.line + line_base, mark.column + 1)
+                self.count += 1
+                if stack:
+                    parent = stack[-1]
+                    if parent.is_map and parent.key is _NO_KEY:
+                        what = "mapping" if kind is mapping_start else "sequence"
+                        raise _Fatal(
+                            YamlError(
+                                f"invalid map key: a {what} cannot be a key in Kubernetes YAML",
+                                location=self._location(position),
+                            )
+                        )
+                    if len(stack) >= MAX_DEPTH:
+                        raise _Fatal(
+                            YamlError(
+                                f"exceeded max depth of {MAX_DEPTH}",
+                                location=self._location(position),
+                            )
+                        )
+                elif not self.root_position:
+                    self.root_position = position
+                anchor = event.anchor
+                if anchor is not None:
+                    self.anchors[anchor] = _OPEN
+                opened: YamlMap | YamlList
+                if kind is mapping_start:
+                    opened = YamlMap(source=self.source, start=position)
+                else:
+                    opened = YamlList(source=self.source, start=position)
+                stack.append(_Frame(opened, position, self.count - 1, anchor))
+            elif kind is alias_event:
+                mark = event.start_mark
+                position = pack(mark.line + line_base, mark.column + 1)
+                self._alias(event.anchor, position)
+            elif kind is document_start:
+                self._start_document()
+                stack = self.stack
+                self.index += 1
+                self.in_document = True
+                mark = event.start_mark
+                self.document_line = mark.line
+                self.document_start = Location(self.source, mark.line + line_base, mark.column + 1)
+            elif kind is document_end:
+                self._end_document()
+                self.in_document = False
+            elif kind is stream_end:
+                return True
+
+    def _raw_scalar(self, text: str, tag: str | None, position: int) -> Any:
+        if tag is None or tag == "!":
+            # Quoted without a tag, or the non-specific "!" tag: a string.
+            return text
+        try:
+            return resolve(tag, text)
+        except ScalarError as exc:
+            raise _Fatal(YamlError(str(exc), location=self._location(position))) from None
+
+    def _json_value(self, raw: Any, position: int) -> Any:
+        try:
+            return json_value(raw)
+        except ScalarError as exc:
+            raise _Fatal(YamlError(str(exc), location=self._location(position))) from None
+
+    def _key(self, raw: Any, position: int) -> str:
+        try:
+            return json_key(raw)
+        except ScalarError as exc:
+            raise _Fatal(YamlError(str(exc), location=self._location(position))) from None
+
+    def _scalar_key(
+        self, frame: _Frame, event: Any, text: str, tag: str | None, position: int
+    ) -> None:
+        plain = tag is None and event.implicit[0]
+        if plain and event.anchor is None:
+            key = self._plain_keys.get(text)
+            if key is not None:
+                frame.key, frame.merge = key, False
+                frame.key_position = position
+                return
+        # go-yaml v2 isMerge: a plain "<<" (or one tagged !!merge) is a merge key.
+        if (plain and text == "<<") or tag == MERGE_TAG:
+            frame.key, frame.merge = "<<", True
+        else:
+            raw = resolve_plain(text) if plain else self._raw_scalar(text, tag, position)
+            frame.key, frame.merge = self._key(raw, position), False
+            if plain:
+                self._plain_keys[text] = frame.key
+            if event.anchor is not None:
+                self.anchors[event.anchor] = ("scalar", raw, 1)
+        frame.key_position = position
+
+    def _alias(self, name: str, position: int) -> None:
+        anchor = self.anchors.get(name)
+        if anchor is None:
+            raise _Fatal(
+                YamlError(f"unknown anchor '{name}' referenced", location=self._location(position))
+            )
+        if anchor is _OPEN:
+            raise _Fatal(
+                YamlError(
+                    f"anchor '{name}' value contains itself", location=self._location(position)
+                )
+            )
+        kind, value, size = anchor
+        self.count += 1 + size
+        self.alias_count += size
+        if (
+            self.alias_count > 100
+            and self.count > 1000
+            and self.alias_count / self.count > _allowed_alias_ratio(self.count)
+        ):
+            raise _Fatal(
+                YamlError("document contains excessive aliasing", location=self._location(position))
+            )
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and frame.is_map and frame.key is _NO_KEY:
+            if kind != "scalar":
+                raise _Fatal(
+                    YamlError(
+                        f"invalid map key: alias '{name}' is not a scalar",
+                        location=self._location(position),
+                    )
+                )
+            frame.key, frame.merge = self._key(value, position), False
+            frame.key_position = position
+            return
+        if kind == "scalar":
+            self._add(self._json_value(value, position), position)
+        else:
+            self._add(copy_tree(value), position)
+
+    def _add(self, value: Any, position: int) -> None:
+        stack = self.stack
+        if not stack:
+            self.root = value
+            if not self.root_position:
+                self.root_position = position
+            return
+        frame = stack[-1]
+        if not frame.is_map:
+            frame.container.append(value)
+            frame.positions.append(position)
+            return
+        key = frame.key
+        frame.key = _NO_KEY
+        if frame.merge:
+            self._merge(frame, value, position)
+        else:
+            self._set(frame.container, key, value, frame.key_position, position, None)
+
+    def _set(
+        self,
+        target: YamlMap,
+        key: str,
+        value: Any,
+        key_position: int,
+        value_position: int,
+        merge_position: int | None,
+    ) -> None:
+        if key in target:
+            first_line = unpack(target.positions(key)[0])[0]
+            if merge_position is None:
+                line, column = unpack(key_position)
+                message = f'duplicate field "{key}" at line {line} (first at line {first_line})'
+            else:
+                line, column = unpack(merge_position)
+                message = (
+                    f'duplicate field "{key}": the merge key at line {line} sets it '
+                    f"again (first at line {first_line})"
+                )
+            self.problems.append(YamlError(message, location=Location(self.source, line, column)))
+        target[key] = value
+        target.set_positions(key, key_position, value_position)
+
+    def _merge(self, frame: _Frame, value: Any, position: int) -> None:
+        # go-yaml v2 merges in document order: keys written before "<<" are
+        # overwritten by it, keys after it win; in a list of maps the first map wins.
+        if isinstance(value, YamlMap):
+            sources = [value]
+        elif isinstance(value, YamlList) and all(isinstance(item, YamlMap) for item in value):
+            sources = list(reversed(value))
+        else:
+            raise _Fatal(
+                YamlError(
+                    "map merge requires map or sequence of maps as the value",
+                    location=self._location(position),
+                )
+            )
+        target = frame.container
+        for source in sources:
+            for key, item in source.items():
+                key_position, value_position = source.positions(key)
+                self._set(target, key, item, key_position, value_position, frame.key_position)
+
+    def _end_document(self) -> None:
+        if self.root is None and not self.problems:
+            return
+        self.documents.append(
+            _finished(
+                self.source,
+                self.index,
+                self._location(self.root_position),
+                self.root,
+                self.problems,
+            )
+        )

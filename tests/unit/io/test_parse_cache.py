@@ -1,0 +1,184 @@
+"""The parsed-value cache: hits skip parsing, and nothing about it can break a load."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kubectl_crd.io import cache_dir, load_documents_cached, loading, reload_with_positions
+from kubectl_crd.model.errors import Location
+
+TEXT = (
+    "apiVersion: v1\nkind: A\nspec:\n  mode: 0755\n  list: [1, 2.5]\n---\n# empty\n---\nkind: B\n"
+)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("KUBECTL_CRD_CACHE_DIR", str(directory))
+    return directory / "parsed"
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.json")) if cache.is_dir() else []
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text)
+    return str(path)
+
+
+def forbid_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> None:
+        raise AssertionError("parsed although the cache should have answered")
+
+    monkeypatch.setattr(loading, "load_documents", fail)
+
+
+def test_miss_then_hit(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    first = load_documents_cached(path)
+    assert all(d.has_positions for d in first)
+    assert len(entries(cache)) == 1
+    forbid_parsing(monkeypatch)
+    second = load_documents_cached(path)
+    assert [d.content for d in second] == [d.content for d in first]
+    assert [(d.index, d.location) for d in second] == [
+        (0, Location(path, 1, 1)),
+        (2, Location(path, 9, 1)),
+    ]
+    assert not any(d.has_positions for d in second)
+    assert type(second[0].content["spec"]["mode"]) is int
+    assert second[0].locate(["spec", "mode"]) == Location(path, 1, 1)
+
+
+def test_the_key_is_the_content_not_the_path(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_documents_cached(write(tmp_path / "a.yaml", TEXT))
+    forbid_parsing(monkeypatch)
+    copy = write(tmp_path / "copy.yaml", TEXT)
+    assert load_documents_cached(copy)[0].location == Location(copy, 1, 1)
+
+
+def test_a_changed_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    load_documents_cached(path)
+    write(tmp_path / "a.yaml", "kind: C\n")
+    assert [d.content for d in load_documents_cached(path)] == [{"kind": "C"}]
+    assert len(entries(cache)) == 2
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"",
+        b"{not json",
+        b'{"format": 1}',
+        b'{"format": 1, "documents": [[0, 1, 1, [], null]]}',
+        b'{"format": 99, "documents": []}',
+        b"\xff\xfe",
+    ],
+)
+def test_a_corrupt_entry_is_ignored_and_rewritten(
+    cache: Path, tmp_path: Path, garbage: bytes
+) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    expected = [d.content for d in load_documents_cached(path)]
+    (entry,) = entries(cache)
+    entry.write_bytes(garbage)
+    assert [d.content for d in load_documents_cached(path)] == expected
+    assert json.loads(entry.read_bytes())["documents"][0][3] == expected[0]
+
+
+def test_an_unwritable_cache_only_costs_speed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("KUBECTL_CRD_CACHE_DIR", str(blocker))
+    path = write(tmp_path / "a.yaml", TEXT)
+    for _ in range(2):
+        assert [d.content["kind"] for d in load_documents_cached(path)] == ["A", "B"]
+    assert not list(tmp_path.glob("**/*.tmp"))
+
+
+def test_documents_with_errors_are_not_cached(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", "a: 1\na: 2\n")
+    for _ in range(2):
+        (document,) = load_documents_cached(path)
+        assert document.error is not None
+        assert document.has_positions
+    assert entries(cache) == []
+
+
+def test_unreadable_paths_and_stdin(cache: Path, tmp_path: Path) -> None:
+    (document,) = load_documents_cached(str(tmp_path))
+    assert document.error is not None
+    assert document.source == str(tmp_path)
+    documents = load_documents_cached("-", stdin=io.BytesIO(b"kind: A\n"))
+    assert [d.content for d in documents] == [{"kind": "A"}]
+    assert documents[0].source == "<stdin>"
+    assert entries(cache) == []
+
+
+def test_reload_with_positions(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    load_documents_cached(path)
+    cached = load_documents_cached(path)[1]
+    assert not cached.has_positions
+    positioned = reload_with_positions(cached)
+    assert positioned.has_positions
+    assert positioned.content == cached.content
+    assert positioned.locate(["kind"]) == Location(path, 9, 7)
+    assert reload_with_positions(positioned) is positioned
+    os.unlink(path)
+    assert reload_with_positions(cached) is cached
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ({"KUBECTL_CRD_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"}, "/c/parsed"),
+        (
+            {"KUBECTL_CRD_CACHE_DIR": "", "XDG_CACHE_HOME": "/x", "HOME": "/h"},
+            "/x/kubectl-crd/parsed",
+        ),
+        ({"XDG_CACHE_HOME": "", "HOME": "/h"}, "/h/.cache/kubectl-crd/parsed"),
+    ],
+)
+def test_cache_dir(
+    monkeypatch: pytest.MonkeyPatch, environment: dict[str, str], expected: str
+) -> None:
+    for name in ("KUBECTL_CRD_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert cache_dir() == expected
+
+
+def test_a_cache_hit_does_not_import_ruamel(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    load_documents_cached(path)
+    script = (
+        "import sys\n"
+        "from kubectl_crd.io import load_documents_cached\n"
+        f"documents = load_documents_cached({path!r})\n"
+        "assert documents[0].content['kind'] == 'A', documents\n"
+        "print(sorted(m for m in sys.modules if 'ruamel' in m))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ.copy(),
+    )
+    assert result.stdout.strip() == "[]"
