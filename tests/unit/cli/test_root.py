@@ -68,7 +68,15 @@ def test_debug_from_environment() -> None:
 
 @pytest.mark.parametrize(
     ("text", "seconds"),
-    [(None, None), ("0", None), ("5", 5.0), ("1s", 1.0), ("2m", 120.0), ("1h30m", 5400.0), ("250ms", 0.25)],
+    [
+        (None, None),
+        ("0", None),
+        ("5", 5.0),
+        ("1s", 1.0),
+        ("2m", 120.0),
+        ("1h30m", 5400.0),
+        ("250ms", 0.25),
+    ],
 )
 def test_request_timeout_parsing(text: str | None, seconds: float | None) -> None:
     assert parse_request_timeout(text) == seconds

@@ -36,7 +36,9 @@ ALL = [CRONTAB, GATEWAY, ISTIO_GATEWAY, SHADOW]
         ("shadow", "shadows.shadow.example.com", None),
     ],
 )
-def test_resolves_every_spelling(query: str, expected_name: str, expected_version: str | None) -> None:
+def test_resolves_every_spelling(
+    query: str, expected_name: str, expected_version: str | None
+) -> None:
     match = resolve_resource(ALL, query)
     assert match.crd.name == expected_name
     assert match.version == expected_version

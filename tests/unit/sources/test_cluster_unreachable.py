@@ -52,7 +52,9 @@ def test_refused_connection_gets_kubectls_message(tmp_path: Path) -> None:
 
 
 def test_unknown_context_is_a_kubeconfig_error(tmp_path: Path) -> None:
-    config = ClusterConfig(kubeconfig=str(_kubeconfig(tmp_path, "http://127.0.0.1:1")), context="nope")
+    config = ClusterConfig(
+        kubeconfig=str(_kubeconfig(tmp_path, "http://127.0.0.1:1")), context="nope"
+    )
     with pytest.raises(KubeconfigError, match="context was not found for specified context: nope"):
         ClusterSource(config).crds()
 

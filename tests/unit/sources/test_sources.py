@@ -43,6 +43,8 @@ def test_composite_does_not_hide_an_unreachable_cluster() -> None:
 
 
 def test_lookup_through_a_source_reports_ambiguity() -> None:
-    source = FakeSource([make_crd("Gateway", "a.example.com"), make_crd("Gateway", "b.example.com")])
+    source = FakeSource(
+        [make_crd("Gateway", "a.example.com"), make_crd("Gateway", "b.example.com")]
+    )
     with pytest.raises(AmbiguousResourceError):
         find_crd(source, "gateways")
