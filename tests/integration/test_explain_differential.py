@@ -231,7 +231,18 @@ def run_ours(case: Case, crd_file: Path) -> Output:
     return Output(stdout.getvalue(), _first_line(stderr.getvalue()), code)
 
 
-def run_ours_against_cluster(plane: ControlPlane, case: Case) -> Output:
+def subprocess_kubectl_only_flag() -> list[str]:
+    """``kubectl_only_flag()`` for a new process, which imports the code as it is now."""
+    help_text = subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "explain", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    return ["--kubectl"] if "--kubectl" in help_text else []
+
+
+def run_ours_against_cluster(plane: ControlPlane, case: Case, flag: list[str]) -> Output:
     proc = subprocess.run(
         [
             sys.executable,
@@ -328,8 +339,9 @@ def results(
 
         kubectl_output = dict(zip(map(id, cases), theirs, strict=True))
         picked = _spread(cases, CLUSTER_CLI_CASES_PER_ROUND)
+        flag = subprocess_kubectl_only_flag()
         for case in picked:
-            mine = run_ours_against_cluster(plane, case)
+            mine = run_ours_against_cluster(plane, case, flag)
             real = kubectl_output[id(case)]
             results.cluster_compared += 1
             if mine != real:
