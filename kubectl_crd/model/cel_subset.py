@@ -141,7 +141,7 @@ class _Parser:
                 if self.peek() == "(":
                     node = _Node("call", (name, node, *self.arguments()))
                 else:
-                    node = _Node("field", (node, _unescape(name)))
+                    node = _Node("field", (node, unescape(name)))
             else:
                 index = self.expr()
                 self.take("]")
@@ -199,7 +199,8 @@ class _Parser:
         raise Unsupported(f"unexpected {text!r}")
 
 
-def _unescape(name: str) -> str:
+def unescape(name: str) -> str:
+    """A CEL field name as the property it stands for (``escaping.go``)."""
     for escaped, plain in _ESCAPES.items():
         name = name.replace(escaped, plain)
     match = _RESERVED.match(name)
@@ -471,6 +472,40 @@ def _ascii_case(text: Any, change: Callable[[str], str]) -> str:
     return "".join(change(c) if c.isascii() else c for c in text)
 
 
+class Duration(float):
+    """A CEL ``google.protobuf.Duration``, in seconds; compares with other durations."""
+
+
+_GO_DURATION = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|ms|s|m|h)")
+_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def _duration(text: Any) -> Duration:
+    """Go's ``time.ParseDuration`` syntax, as CEL's ``duration()`` accepts it."""
+    if not isinstance(text, str):
+        raise CelError("duration() of a non-string")
+    sign = -1.0 if text.startswith("-") else 1.0
+    body = text.lstrip("+-")
+    if body == "0":
+        return Duration(0.0)
+    total, pos = 0.0, 0
+    while pos < len(body):
+        match = _GO_DURATION.match(body, pos)
+        if match is None or match.group(1) in ("", "."):
+            raise CelError(f"invalid duration {text!r}")
+        total += float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+        pos = match.end()
+    if not body:
+        raise CelError("empty duration")
+    return Duration(sign * total)
+
+
+def _split(text: Any, separator: Any) -> list[str]:
+    if not isinstance(text, str) or not isinstance(separator, str):
+        raise CelError("split() on a non-string")
+    return text.split(separator) if separator else list(text)
+
+
 def _to_int(value: Any) -> int:
     try:
         return int(value)
@@ -484,6 +519,8 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "endsWith": _string_method(str.endswith),
     "contains": _string_method(lambda text, part: part in text),
     "matches": _matches,
+    "duration": _duration,
+    "split": _split,
     "lowerAscii": lambda text: _ascii_case(text, str.lower),
     "upperAscii": lambda text: _ascii_case(text, str.upper),
     "int": _to_int,

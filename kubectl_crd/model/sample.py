@@ -58,6 +58,8 @@ _MAX_BRANCH_COMBINATIONS = 64
 _MAX_UNIQUE_TRIES = 50
 _MAX_REPAIRED_BASES = 4
 _MAX_PAIRED_OPTIONS = 30
+_MAX_NAMED_DROPS = 8  # fields named by a node's CEL rules, dropped in any combination
+_COMMENT_LINES = 3  # of a description: its first paragraph, cut after this many lines
 _DNS1123_SUBDOMAIN = re.compile(
     r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 )
@@ -129,13 +131,16 @@ class Sample:
     value: dict[str, Any]
     comments: Mapping[Path, tuple[str, ...]]
     problems: tuple[str, ...]  # places where no conforming value could be made
-    cel_rules: tuple[CelRule, ...]  # rules on fields in the sample, which we cannot run
+    cel_rules: tuple[CelRule, ...]  # rules on the fields in the sample (create-time only)
+    all_fields: bool = False
 
     def header(self, *, has_file_hint: bool = True) -> list[str]:
         """Comment lines for the top of the YAML output."""
         lines = [
             f"{self.kind} ({self.api_version}), a sample from CRD {self.crd_name}.",
-            "Required fields, server-side defaults and first enum values are filled in;",
+            "All fields are filled in (fields that exclude each other are left out);"
+            if self.all_fields
+            else "Required fields, server-side defaults and first enum values are filled in;",
             "replace the placeholders with real values.",
         ]
         if has_file_hint:
@@ -190,7 +195,7 @@ def build_sample(
         problems=tuple(
             dict.fromkeys(
                 [
-                    *generator.problems,
+                    *generator.reported_problems(),
                     *(
                         f"{r.path}: CEL rule fails: {r.message or r.rule}"
                         for r in annotator.cel_rules
@@ -200,6 +205,7 @@ def build_sample(
             )
         ),
         cel_rules=tuple(annotator.cel_rules),
+        all_fields=options.all_fields,
     )
 
 
@@ -266,7 +272,9 @@ def _object_name(wanted: str | None, crd: CustomResourceDefinition, meta_props: 
 class _Generator:
     def __init__(self, *, all_fields: bool) -> None:
         self.all_fields = all_fields
-        self.problems: list[str] = []
+        # (path, message); an empty message marks a value that only fails a CEL rule,
+        # which the annotator reports with the rule's own message.
+        self.problems: list[tuple[Path, str]] = []
         self.checker = _Conformance()
 
     def value(
@@ -284,16 +292,28 @@ class _Generator:
             if conforms and all(cel_subset.evaluate(r, candidate) is not False for r in rules):
                 return candidate
             del self.problems[mark:]
-        if not first_conforms:
-            self._problem(path, f"no value satisfying {self._what(schema)} could be made")
-        # else only a CEL rule fails: the annotator reports it with the rule's message.
+        if first_conforms:
+            self._problem(path, "")
+        else:
+            pattern = schema.get("pattern")
+            if isinstance(pattern, str) and not _pattern_supported(pattern):
+                self._problem(
+                    path,
+                    f"pattern '{pattern}' is beyond the RE2 subset this tool can generate "
+                    "strings for; fill in a matching value by hand",
+                )
+            else:
+                self._problem(path, f"no value satisfying {self._what(schema)} could be made")
         return "" if first is _MISSING else first
 
     def _conforms(self, schema: Schema, candidate: Any) -> bool:
         # Objects and arrays are assembled from conforming children; only their own
-        # junctors and counts can still fail, and ``_object`` / ``_array`` handle counts.
+        # counts and junctors can still fail (a variant may have left fields out).
         if isinstance(candidate, (dict, list)) and not any(j in schema for j in _JUNCTORS):
-            return True
+            merged = _merged(schema)
+            if isinstance(candidate, dict):
+                return _within(len(candidate), merged, "minProperties", "maxProperties")
+            return _within(len(candidate), merged, "minItems", "maxItems")
         return self.checker.conforms(candidate, schema)
 
     def _what(self, schema: Schema) -> str:
@@ -306,7 +326,12 @@ class _Generator:
         return ", ".join(parts) or "the schema"
 
     def _problem(self, path: Path, message: str) -> None:
-        self.problems.append(f"{_dotted(path) or '<root>'}: {message}")
+        self.problems.append((path, message))
+
+    def reported_problems(self) -> list[str]:
+        return [
+            f"{_dotted(path) or '<root>'}: {message}" for path, message in self.problems if message
+        ]
 
     def _candidates(
         self, schema: Schema, path: Path, variant: int, forced: Sequence[str]
@@ -328,7 +353,7 @@ class _Generator:
             yield from self.integer_candidates(_merged(schema), variant, integer=True)
             yield from self.string_candidates(schema, variant)
         elif kind == "string":
-            yield from self.string_candidates(schema, variant)
+            yield from self.string_candidates(schema, variant, name=_field_name(path))
         elif kind in ("integer", "number"):
             yield from self.integer_candidates(_merged(schema), variant, integer=kind == "integer")
         elif kind == "boolean":
@@ -343,9 +368,18 @@ class _Generator:
     ) -> Iterator[dict[str, Any]]:
         bases = [self._object(schema, path, variant, forced, {})]
         yield bases[0]
+        if _cel_rules(schema) and not _properties(schema) and bases[0]:
+            # A map whose keys a rule parses (ports: ``int(key)``).
+            bases.append(self._object(schema, path, variant, forced, {}, map_keys="numeric"))
+            yield bases[-1]
         for extra in itertools.islice(_branch_requirements(schema), _MAX_BRANCH_COMBINATIONS):
             bases.append(self._object(schema, path, variant, forced, extra))
             yield bases[-1]
+        if self.all_fields:
+            # A full template sets fields that exclude each other ("exactly one of"):
+            # keep one oneOf branch's fields, or leave out one or two optional fields.
+            yield from _without_exclusive_fields(schema, bases[0], forced)
+            yield from _without_optional_fields(schema, bases[0], forced, _cel_rules(schema))
         if not _cel_rules(schema):
             return
         # A CEL rule failed on every base: try adding optional fields, which is what
@@ -384,6 +418,7 @@ class _Generator:
         variant: int,
         forced: Sequence[str],
         extra: Schema,
+        map_keys: str = "words",
     ) -> dict[str, Any]:
         merged = _merged(_merge(schema, extra)) if extra else _merged(schema)
         properties = _properties(merged)
@@ -394,11 +429,19 @@ class _Generator:
             if self.all_fields or (isinstance(prop, Mapping) and "default" in prop):
                 keys.add(name)
         result: dict[str, Any] = {}
+        kept = _kept(merged, forced)
         for name in sorted(keys):
             child = properties.get(name)
             if child is None:
                 child = additional if isinstance(additional, Mapping) else {}
-            result[name] = self.value(child, (*path, name), variant if name in forced else 0)
+            mark = len(self.problems)
+            value = self.value(child, (*path, name), variant if name in forced else 0)
+            if name not in kept and len(self.problems) > mark:
+                # An optional field of a full template that cannot be made valid
+                # (a CEL rule that always fails, an impossible pattern): leave it out.
+                del self.problems[mark:]
+                continue
+            result[name] = value
         max_properties = _int(merged, "maxProperties")
         if max_properties is not None and len(result) > max_properties:
             for name in sorted(keys - set(required), reverse=True):
@@ -419,7 +462,7 @@ class _Generator:
         index = 0
         while len(result) < wanted:
             index += 1
-            key = "example-key" if index == 1 else f"example-key-{index}"
+            key = _map_key(index, numeric=map_keys == "numeric")
             if key in result:
                 continue
             if isinstance(additional, Mapping):
@@ -464,7 +507,7 @@ class _Generator:
 
     # scalars ---------------------------------------------------------------
 
-    def string_candidates(self, schema: Schema, variant: int) -> Iterator[str]:
+    def string_candidates(self, schema: Schema, variant: int, name: str = "") -> Iterator[str]:
         merged = _merged(schema)
         min_length = _int(merged, "minLength") or 0
         max_length = _int(merged, "maxLength")
@@ -472,6 +515,8 @@ class _Generator:
         # The schema's pattern, then regexes of ``self.matches('...')`` CEL rules.
         patterns = [merged["pattern"]] if isinstance(merged.get("pattern"), str) else []
         patterns += [p for r in _cel_rules(merged) if (p := cel_subset.matches_pattern(r))]
+        if not formats and name.lower().endswith(("url", "uri")):
+            formats = _FORMAT_EXAMPLES["uri"]  # jwksUri, webhookURL: CEL rules may parse it
         if patterns:
             preferred = (*formats, *_PREFERRED_STRINGS)
             found: list[str] = []
@@ -522,6 +567,75 @@ class _Generator:
         values.extend(v for v in (low, high, 0) if v is not None)
         for value in values:
             yield int(value) if integer or float(value).is_integer() else float(value)
+
+
+def _map_key(index: int, *, numeric: bool) -> str:
+    if numeric:
+        return str(index)
+    return "example-key" if index == 1 else f"example-key-{index}"
+
+
+def _field_name(path: Path) -> str:
+    return path[-1] if path and isinstance(path[-1], str) else ""
+
+
+def _kept(schema: Schema, forced: Sequence[str]) -> set[str]:
+    """Fields a variant may not leave out: required, forced, or defaulted by the server."""
+    merged = _merged(schema)
+    defaulted = {
+        name
+        for name, prop in _properties(merged).items()
+        if isinstance(prop, Mapping) and "default" in prop
+    }
+    return {*_strings(merged.get("required")), *forced, *defaulted}
+
+
+def _without_exclusive_fields(
+    schema: Schema, base: dict[str, Any], forced: Sequence[str]
+) -> Iterator[dict[str, Any]]:
+    kept = _kept(schema, forced)
+    for branches in _junctor_lists(schema, "oneOf"):
+        required = [set(_strings(b.get("required"))) for b in branches if isinstance(b, Mapping)]
+        mentioned = set().union(*required) if required else set()
+        for own in required:
+            drop = (mentioned - own - kept) & set(base)
+            if drop:
+                yield {k: v for k, v in base.items() if k not in drop}
+
+
+def _without_optional_fields(
+    schema: Schema, base: dict[str, Any], forced: Sequence[str], rules: Sequence[str]
+) -> Iterator[dict[str, Any]]:
+    # From the last field backwards, so that the earlier fields stay in the template.
+    optional = [name for name in reversed(base) if name not in _kept(schema, forced)]
+    # Fields the node's CEL rules name ("at most one of a, b or c") first, in any number.
+    named = [name for name in optional if name in _fields_named_by(rules)]
+    for size in range(1, len(named) if len(named) <= _MAX_NAMED_DROPS else 3):
+        for dropped in itertools.combinations(named, size):
+            yield {k: v for k, v in base.items() if k not in dropped}
+    for name in optional:
+        yield {k: v for k, v in base.items() if k != name}
+    if len(optional) <= _MAX_PAIRED_OPTIONS:
+        for pair in itertools.combinations(optional, 2):
+            yield {k: v for k, v in base.items() if k not in pair}
+
+
+_SELF_FIELD = re.compile(r"\bself\.([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _fields_named_by(rules: Sequence[str]) -> set[str]:
+    """``self.<field>`` names in CEL rules, unescaped (``__namespace__`` -> ``namespace``)."""
+    return {cel_subset.unescape(m) for rule in rules for m in _SELF_FIELD.findall(rule)}
+
+
+def _junctor_lists(schema: Schema, junctor: str) -> Iterator[list[Any]]:
+    """The branch lists of ``junctor`` on the node and inside its ``allOf``."""
+    branches = schema.get(junctor)
+    if isinstance(branches, list) and branches:
+        yield branches
+    for part in schema.get("allOf") or ():
+        if isinstance(part, Mapping):
+            yield from _junctor_lists(part, junctor)
 
 
 def _rotate(values: list[Any], variant: int) -> list[Any]:
@@ -579,6 +693,14 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [str(v) for v in value]
     return []
+
+
+def _pattern_supported(pattern: str) -> bool:
+    try:
+        regex_examples.parse(pattern)
+    except regex_examples.PatternSyntaxError:
+        return False
+    return True
 
 
 def _cel_rule_entries(schema: Schema) -> list[Mapping[str, Any]]:
@@ -919,8 +1041,12 @@ def _comment_lines(schema: Schema, parent: Schema, name: str) -> tuple[str, ...]
         first = description.strip().split("\n\n")[0]
         text = " ".join(first.split())
         wrapped = textwrap.wrap(text, width=76, break_long_words=False, break_on_hyphens=False)
-        if len(wrapped) > 3:
-            wrapped = [*wrapped[:2], textwrap.shorten(wrapped[2] + " " + wrapped[3], 73) + " ..."]
+        if len(wrapped) > _COMMENT_LINES:
+            last = wrapped[_COMMENT_LINES - 1]
+            if len(last) > 72:
+                cut = last.rfind(" ", 0, 72)
+                last = last[: cut if cut > 0 else 72]
+            wrapped = [*wrapped[: _COMMENT_LINES - 1], last + " ..."]
         lines.extend(wrapped)
     hints: list[str] = []
     if name in _strings(parent.get("required")):

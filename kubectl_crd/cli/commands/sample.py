@@ -45,7 +45,9 @@ from kubectl_crd.model.errors import ResourceNotFoundError
     "--name", metavar="NAME", help="metadata.name of the sample (default: example-<singular>)."
 )
 @click.option(
-    "--all-fields", is_flag=True, help="Fill in the optional fields too, as a fuller template."
+    "--all-fields",
+    is_flag=True,
+    help="Fill in the optional fields too, as a fuller template to prune.",
 )
 @click.option(
     "--no-comments", is_flag=True, help="Leave out the header and the field descriptions."
@@ -80,8 +82,9 @@ def command(
       kubectl crd sample --crd crds/ httproute --api-version gateway.networking.k8s.io/v1
       kubectl crd sample -n team-a widget --all-fields -o json
 
-    Its output is meant to pass a server-side dry run (kubectl create --dry-run=server -f);
-    CEL rules (x-kubernetes-validations) are not evaluated here and are named in the header.
+    The output is meant to pass a server-side dry run (kubectl create --dry-run=server -f).
+    CEL rules (x-kubernetes-validations) are checked with a partial evaluator; the header
+    names those it cannot evaluate, and anything known to fail is a warning on stderr.
     """
     from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
     from kubectl_crd.model.yaml_text import dump

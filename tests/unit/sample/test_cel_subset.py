@@ -81,3 +81,19 @@ def test_matches_pattern(rule: str, pattern: str | None) -> None:
 )
 def test_triple_quoted_strings_and_case_functions(rule: str, expected: bool) -> None:
     assert evaluate(rule, OBJ) is expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "value", "expected"),
+    [
+        ("duration(self) >= duration('1ms')", "1s", True),
+        ("duration(self) >= duration('1ms')", "500us", False),
+        ("!(duration(self) < duration('1s') || duration(self) > duration('1h'))", "1h0m0s", True),
+        ("duration(self) == duration('90m')", "1h30m", True),
+        ("duration(self) > duration('0s')", "1x", False),  # invalid: a CEL error fails
+        ("self.all(k, k.split('/')[0].size() < 5)", {"ab/c": 1, "abcd": 2}, True),
+        ("self.split('/').size() == 3", "a/b/c", True),
+    ],
+)
+def test_durations_and_split(rule: str, value: Any, expected: bool) -> None:
+    assert evaluate(rule, value) is expected

@@ -497,6 +497,87 @@ def test_optional_fields_are_added_for_cel_rules(spec: dict[str, Any], expected:
     assert all(r.holds for r in sample.cel_rules)
 
 
+# (id, spec schema, expected spec with --all-fields)
+ALL_FIELDS_CASES = [
+    (
+        "oneOf keeps one branch's fields",
+        obj(
+            {"value": S, "valueFrom": S, "note": S},
+            oneOf=[{"required": ["value"]}, {"required": ["valueFrom"]}],
+        ),
+        {"note": "example", "value": "example"},
+    ),
+    (
+        "not both",
+        obj(
+            {"name": S, "names": {"type": "array", "items": S}},
+            **{"not": {"required": ["name", "names"]}},
+        ),
+        {"name": "example"},
+    ),
+    (
+        "CEL at most one",
+        obj(
+            {"a": S, "b": S, "c": S},
+            **{"x-kubernetes-validations": [{"rule": "!(has(self.a) && has(self.b))"}]},
+        ),
+        {"a": "example", "c": "example"},
+    ),
+    (
+        "CEL at most one of three, among many fields",
+        obj(
+            {f"f{i:02d}": S for i in range(40)} | {"basicAuth": S, "authorization": S, "oauth2": S},
+            **{
+                "x-kubernetes-validations": [
+                    {
+                        "rule": "[has(self.basicAuth), has(self.authorization), "
+                        "has(self.oauth2)].filter(x, x).size() <= 1"
+                    }
+                ]
+            },
+        ),
+        {"authorization": "example"} | {f"f{i:02d}": "example" for i in range(40)},
+    ),
+    (
+        "map keys a rule parses as numbers",
+        obj(
+            {
+                "ports": {
+                    "type": "object",
+                    "additionalProperties": INT,
+                    "minProperties": 1,
+                    "x-kubernetes-validations": [{"rule": "self.all(k, int(k) > 0)"}],
+                }
+            }
+        ),
+        {"ports": {"1": 1}},
+    ),
+    (
+        "a URL-named string is a URL",
+        obj({"jwksUri": S, "webhookURL": S}),
+        {"jwksUri": "https://example.com", "webhookURL": "https://example.com"},
+    ),
+    (
+        "an optional field that can never be valid is left out",
+        obj({"a": S, "ns": {**S, "x-kubernetes-validations": [{"rule": "false"}]}}),
+        {"a": "example"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"), [c[1:] for c in ALL_FIELDS_CASES], ids=[c[0] for c in ALL_FIELDS_CASES]
+)
+def test_all_fields_leaves_out_what_excludes_each_other(
+    spec: dict[str, Any], expected: Any
+) -> None:
+    crd = crd_with_spec(spec)
+    sample = build_sample(crd, crd.preferred_version, SampleOptions(all_fields=True))
+    assert sample.value["spec"] == expected
+    assert sample.problems == ()
+    assert OAS30Validator(crd.preferred_version.schema).is_valid(sample.value)
+
+
 def test_a_rule_that_cannot_hold_is_a_warning() -> None:
     spec = obj(
         {"a": S},
@@ -515,6 +596,16 @@ def test_impossible_schemas_are_reported_not_hidden() -> None:
     assert len(sample.problems) == 1
     assert sample.problems[0].startswith("spec.s: no value satisfying pattern")
     assert any(line.startswith("WARNING: spec.s") for line in sample.header())
+
+
+def test_a_pattern_beyond_the_supported_subset_is_named() -> None:
+    spec = obj({"s": {**S, "pattern": "^(a)\\1$"}}, ["s"])  # a backreference: not RE2
+    crd = crd_with_spec(spec)
+    sample = build_sample(crd, crd.preferred_version)
+    assert sample.problems == (
+        "spec.s: pattern '^(a)\\1$' is beyond the RE2 subset this tool can generate strings "
+        "for; fill in a matching value by hand",
+    )
 
 
 def test_output_is_deterministic_and_sorted() -> None:
