@@ -653,20 +653,16 @@ class ControlPlane:
 
     def crd_conditions(self) -> dict[str, dict[str, str]]:
         """Every CRD's conditions as {type: status}, from one LIST."""
-        # No jsonpath filter ([?(@.type==...)]): it fails on a CRD whose status the
-        # API server has not written yet, while range over a missing list is empty.
-        out = self.kubectl(
-            "get",
-            CRD_RESOURCE,
-            "-o",
-            'jsonpath={range .items[*]}{.metadata.name}{"\\t"}'
-            '{range .status.conditions[*]}{.type}={.status}{" "}{end}{"\\n"}{end}',
-        ).stdout
-        conditions = {}
-        for line in out.splitlines():
-            name, _, pairs = line.partition("\t")
-            conditions[name] = dict(pair.partition("=")[::2] for pair in pairs.split())
-        return conditions
+        # JSON, not a jsonpath range: right after a large apply some CRDs have no
+        # status.conditions yet, and kubectl's range over a null fails ("<nil> is not array").
+        listing = json.loads(self.kubectl("get", CRD_RESOURCE, "-o", "json").stdout)
+        return {
+            item["metadata"]["name"]: {
+                str(c.get("type")): str(c.get("status"))
+                for c in ((item.get("status") or {}).get("conditions") or [])
+            }
+            for item in listing.get("items") or []
+        }
 
     def established_crds(self) -> set[str]:
         return {
