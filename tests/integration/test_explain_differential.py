@@ -33,6 +33,12 @@ kubectl's explain output for CRDs is the same from 1.31 to 1.37; older releases 
 adds ``-R`` and ``EXTERNAL DOCS:`` (never published for CRDs), 1.37 ``--max-depth``. We
 mirror the newest.
 
+Measured (2 CPUs shared with other test runs, load average 2-16): CI mode compares
+3,234 cases in 570 s of fixture time (9.7 min wall, 9.2 CPU-minutes, most of it in
+kubectl processes and the API server); full mode on cert-manager, both Gateway API
+channels, external-snapshotter, flux, the multiversion tutorial and the Widget CRD
+compares 8,931 cases in 13 min. Every CRD in full mode is ~85,000 cases (hours).
+
 ``KUBECTL_CRD_EXPLAIN_REGEN=1`` rewrites ``kubectl_crd/model/explain/metav1.py`` and
 ``tests/unit/explain/data/golden.json`` from this server and kubectl.
 """
