@@ -49,7 +49,24 @@ def _location(source: str, position: int) -> Location | None:
     return Location(source, position >> _BITS, position & _MASK)
 
 
-class YamlMap(dict[str, Any]):
+class _Positioned:
+    """What ``YamlMap`` and ``YamlList`` share: the file and where the node starts."""
+
+    __slots__ = ()
+    _source: str
+    _start: int
+
+    @property
+    def source(self) -> str:
+        return self._source
+
+    @property
+    def location(self) -> Location | None:
+        """Where the node starts: its first key or "-" in block style, the bracket in flow."""
+        return _location(self._source, self._start)
+
+
+class YamlMap(_Positioned, dict[str, Any]):
     """A mapping that knows the location of itself, of each key and of each value."""
 
     __slots__ = ("_entries", "_source", "_start")
@@ -62,15 +79,6 @@ class YamlMap(dict[str, Any]):
         self._start = start
         # key -> pack_entry(key position, value position)
         self._entries: dict[str, int] = {}
-
-    @property
-    def source(self) -> str:
-        return self._source
-
-    @property
-    def location(self) -> Location | None:
-        """Where the mapping starts (its first key for block style, the "{" for flow)."""
-        return _location(self._source, self._start)
 
     def key_location(self, key: str) -> Location | None:
         entry = self._entries.get(key)
@@ -93,7 +101,7 @@ class YamlMap(dict[str, Any]):
         return f"YamlMap({dict.__repr__(self)})"
 
 
-class YamlList(list[Any]):
+class YamlList(_Positioned, list[Any]):
     """A sequence that knows the location of itself and of each item."""
 
     __slots__ = ("_items", "_source", "_start")
@@ -104,15 +112,6 @@ class YamlList(list[Any]):
         self._start = start
         # item index -> pack(line, column)
         self._items: list[int] = []
-
-    @property
-    def source(self) -> str:
-        return self._source
-
-    @property
-    def location(self) -> Location | None:
-        """Where the sequence starts (its first "-" for block style, the "[" for flow)."""
-        return _location(self._source, self._start)
 
     def item_location(self, index: int) -> Location | None:
         if not 0 <= index < len(self._items):
