@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 
 import pytest
 
 from kubectl_crd.kube.config import parse_request_timeout
 from kubectl_crd.model.errors import UsageError
+from tests.cli_runner import run_cli
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if k != "KUBECTL_CRD_DEBUG"}
-    full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "kubectl_crd", *args],
-        capture_output=True,
-        text=True,
-        env=full_env,
-        check=False,
-    )
+    return run_cli(*args, env=env)
 
 
 def test_help_lists_the_commands_and_global_flags() -> None:

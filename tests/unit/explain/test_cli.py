@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runner import run_cli
 from tests.unit.explain.conftest import DATA, golden_cases
 
 WIDGETS = str(DATA / "widgets.yaml")
@@ -23,16 +24,9 @@ def kubectl_only() -> list[str]:
 
 
 def run(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
-    env["KUBECTL_CRD_CACHE_DIR"] = str(cache)
-    env["KUBECONFIG"] = str(cache / "no-such-kubeconfig")  # offline means offline
-    return subprocess.run(
-        [sys.executable, "-m", "kubectl_crd", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    # offline means offline: a kubeconfig that does not exist
+    env = {"KUBECTL_CRD_CACHE_DIR": str(cache), "KUBECONFIG": str(cache / "no-such-kubeconfig")}
+    return run_cli(*args, env=env)
 
 
 @pytest.fixture

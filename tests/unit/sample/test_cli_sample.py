@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.cli_runner import run_cli
 from tests.crd_factory import make_crd
 
 SPEC = {
@@ -28,14 +27,7 @@ SPEC = {
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
-    return subprocess.run(
-        [sys.executable, "-m", "kubectl_crd", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    return run_cli(*args)
 
 
 def write(path: Path, *crds: dict[str, Any]) -> str:
