@@ -5,15 +5,29 @@ trip, see ``scalars``), every mapping and sequence knows the file, line and colu
 its parts (``YamlMap``, ``YamlList``, ``locate``), and a document that cannot be read
 is a ``Document`` with an ``error``, never an exception. ``dump_yaml`` writes plain
 data back as YAML. Importing this package does not import ruamel.yaml; parsing and
-dumping do, on first use.
+dumping do, on first use; and no name is imported before it is used (PEP 562
+``__getattr__``), so reading a cached CRD never loads the YAML decoder's modules.
 """
 
-from kubectl_crd.io.caching import cache_dir, load_documents_cached, reload_with_positions
-from kubectl_crd.io.documents import Document, expand_lists, is_list_object
-from kubectl_crd.io.dumping import dump_yaml
-from kubectl_crd.io.inputs import EXTENSIONS, STDIN, STDIN_SOURCE, expand_paths, read_inputs
-from kubectl_crd.io.loading import MAX_DEPTH, load_documents
-from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, locate, locate_field
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kubectl_crd.io.caching import (
+        add_mark,
+        cache_dir,
+        has_mark,
+        load_documents_cached,
+        reload_with_positions,
+    )
+    from kubectl_crd.io.documents import Document, expand_lists, is_list_object
+    from kubectl_crd.io.dumping import dump_yaml
+    from kubectl_crd.io.inputs import EXTENSIONS, STDIN, STDIN_SOURCE, expand_paths, read_inputs
+    from kubectl_crd.io.loading import MAX_DEPTH, load_documents
+    from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, locate, locate_field
+
 
 __all__ = [
     "EXTENSIONS",
@@ -23,11 +37,13 @@ __all__ = [
     "Document",
     "YamlList",
     "YamlMap",
+    "add_mark",
     "cache_dir",
     "copy_tree",
     "dump_yaml",
     "expand_lists",
     "expand_paths",
+    "has_mark",
     "is_list_object",
     "load_documents",
     "load_documents_cached",
@@ -36,3 +52,41 @@ __all__ = [
     "read_inputs",
     "reload_with_positions",
 ]
+
+# public name -> the module under kubectl_crd.io that defines it
+_HOMES = {
+    "add_mark": "caching",
+    "cache_dir": "caching",
+    "has_mark": "caching",
+    "load_documents_cached": "caching",
+    "reload_with_positions": "caching",
+    "Document": "documents",
+    "expand_lists": "documents",
+    "is_list_object": "documents",
+    "dump_yaml": "dumping",
+    "EXTENSIONS": "inputs",
+    "STDIN": "inputs",
+    "STDIN_SOURCE": "inputs",
+    "expand_paths": "inputs",
+    "read_inputs": "inputs",
+    "MAX_DEPTH": "loading",
+    "load_documents": "loading",
+    "YamlList": "positions",
+    "YamlMap": "positions",
+    "copy_tree": "positions",
+    "locate": "positions",
+    "locate_field": "positions",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

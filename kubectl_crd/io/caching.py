@@ -1,8 +1,12 @@
 """A cache of decoded documents keyed by file content, so big CRDs load in milliseconds.
 
 ``load_documents_cached(path)`` hashes the file (sha256) and looks for the decoded
-values, stored as JSON under ``$KUBECTL_CRD_CACHE_DIR/parsed/`` (default
-``${XDG_CACHE_HOME:-~/.cache}/kubectl-crd/parsed/``). A hit returns plain ``dict`` /
+values under ``$KUBECTL_CRD_CACHE_DIR/parsed/`` (default
+``${XDG_CACHE_HOME:-~/.cache}/kubectl-crd/parsed/``). An entry is the values as
+``marshal`` data (plain ``dict``, ``list``, ``str``, numbers, ``None``: twice as fast
+to read as JSON, and, unlike pickle, it cannot run code), behind a header naming the
+cache and marshal formats and the sha256 of the data, so an entry written by another
+Python or cut short or damaged on disk is never decoded. A hit returns plain ``dict`` /
 ``list`` values with each document's start ``Location`` but no per-node positions;
 ``reload_with_positions`` parses the file again when an error needs them.
 
@@ -11,13 +15,20 @@ start in well under 150 ms); entries are written atomically; a corrupt or foreig
 entry is ignored and rewritten; a cache directory that cannot be written only costs
 speed; files with any document error are not cached, so errors always come from a
 fresh parse with exact positions.
+
+``add_mark`` / ``has_mark`` remember a fact about a file's content next to its entry
+(an empty file named by the content digest and the mark): what a caller established
+about values it read once, say that a CRD's schemas passed a check, it need not
+establish again while the content is unchanged.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import gc
 import hashlib
-import json
+import marshal
 import os
 from typing import Any, BinaryIO
 
@@ -26,8 +37,11 @@ from kubectl_crd.io.inputs import STDIN, STDIN_SOURCE, read_file, read_stdin
 from kubectl_crd.io.positions import YamlList, pack
 from kubectl_crd.model.errors import InputError, Location
 
-# Bump when decoding rules change, so stale entries are not trusted.
-CACHE_FORMAT = 1
+# Bump when decoding rules or the entry layout change, so stale entries are not trusted.
+CACHE_FORMAT = 2
+# What an entry starts with; the sha256 of the marshal data follows, then the data.
+_HEADER = b"kubectl-crd parsed values %d, marshal %d\n" % (CACHE_FORMAT, marshal.version)
+_CHECKSUM_SIZE = hashlib.sha256().digest_size
 
 
 def cache_dir() -> str:
@@ -51,8 +65,9 @@ def load_documents_cached(
     data = read_file(path)
     if isinstance(data, InputError):
         return [Document(path, 0, Location(path), error=data)]
-    entry = os.path.join(directory or cache_dir(), f"v{CACHE_FORMAT}-{_digest(data)}.json")
-    cached = _read_entry(entry, path)
+    digest = _digest(data)
+    entry = os.path.join(directory or cache_dir(), f"v{CACHE_FORMAT}-{digest}.marshal")
+    cached = _read_entry(entry, path, digest)
     if cached is not None:
         return cached
     from kubectl_crd.io.loading import load_documents
@@ -60,7 +75,32 @@ def load_documents_cached(
     documents = load_documents(data, path)
     if all(document.error is None for document in documents):
         _write_entry(entry, documents)
+        documents = [dataclasses.replace(document, digest=digest) for document in documents]
     return documents
+
+
+def has_mark(document: Document, mark: str, *, directory: str | None = None) -> bool:
+    """Whether ``add_mark(d, mark)`` was called for a document of the same file content."""
+    if not document.digest:
+        return False
+    return os.path.exists(_mark_path(document.digest, mark, directory))
+
+
+def add_mark(document: Document, mark: str, *, directory: str | None = None) -> None:
+    """Remember ``mark`` (a short name) for the content of ``document``'s file.
+
+    Does nothing for a document that did not come through the cache (stdin, or a file
+    with errors); a cache directory that cannot be written only costs speed.
+    """
+    if not document.digest:
+        return
+    # Empty, so a reader sees the mark whole or not at all.
+    with contextlib.suppress(OSError), open(_mark_path(document.digest, mark, directory), "xb"):
+        pass
+
+
+def _mark_path(digest: str, mark: str, directory: str | None) -> str:
+    return os.path.join(directory or cache_dir(), f"v{CACHE_FORMAT}-{digest}.{mark}")
 
 
 def reload_with_positions(document: Document) -> Document:
@@ -89,16 +129,27 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_entry(entry: str, path: str) -> list[Document] | None:
+def _read_entry(entry: str, path: str, digest: str) -> list[Document] | None:
     try:
         with open(entry, "rb") as file:
-            payload = json.loads(file.read())
-        if payload["format"] != CACHE_FORMAT:
-            return None
-        documents = [_cached_document(path, *row) for row in payload["documents"]]
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        # Missing, half-written by an older version, or not ours: parse again.
-        return None
+            data = memoryview(file.read())
+        begin = len(_HEADER) + _CHECKSUM_SIZE
+        if data[: len(_HEADER)] != _HEADER or hashlib.sha256(data[begin:]).digest() != bytes(
+            data[len(_HEADER) : begin]
+        ):
+            return None  # half-written by an older version, damaged, or not ours
+        # The collector would walk the young values over and over while they are
+        # being built, for nothing: they are all reachable.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            rows = marshal.loads(data[begin:])
+        finally:
+            if collecting:
+                gc.enable()
+        documents = [_cached_document(path, digest, *row) for row in rows]
+    except (OSError, ValueError, EOFError, KeyError, TypeError, RecursionError):
+        return None  # missing, or not what we wrote after all: parse again
     for document in documents:
         if not isinstance(document.content, dict) or type(document.index) is not int:
             return None
@@ -106,7 +157,13 @@ def _read_entry(entry: str, path: str) -> list[Document] | None:
 
 
 def _cached_document(
-    path: str, index: int, line: int, column: int, content: Any, items: list[int] | None
+    path: str,
+    digest: str,
+    index: int,
+    line: int,
+    column: int,
+    content: Any,
+    items: list[int] | None,
 ) -> Document:
     if items is not None and is_list_object(content):
         # Item positions of a List survive, so each unpacked item still points at
@@ -114,7 +171,7 @@ def _cached_document(
         located = YamlList(content["items"], source=path, start=pack(line, column))
         located.set_positions(items)
         content["items"] = located
-    return Document(path, index, Location(path, line, column), content=content)
+    return Document(path, index, Location(path, line, column), content=content, digest=digest)
 
 
 def _item_positions(document: Document) -> list[int] | None:
@@ -131,17 +188,16 @@ def _item_positions(document: Document) -> list[int] | None:
 
 
 def _write_entry(entry: str, documents: list[Document]) -> None:
-    payload: dict[str, Any] = {
-        "format": CACHE_FORMAT,
-        "documents": [
-            [d.index, d.location.line, d.location.column, d.content, _item_positions(d)]
-            for d in documents
-        ],
-    }
     try:
-        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    except (ValueError, TypeError, RecursionError, UnicodeError):
+        values = marshal.dumps(
+            [
+                [d.index, d.location.line, d.location.column, _plain(d.content), _item_positions(d)]
+                for d in documents
+            ]
+        )
+    except (ValueError, RecursionError):
         return
+    data = _HEADER + hashlib.sha256(values).digest() + values
     import tempfile
 
     directory = os.path.dirname(entry)
@@ -158,3 +214,13 @@ def _write_entry(entry: str, documents: list[Document]) -> None:
         if temporary:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with ``YamlMap`` / ``YamlList`` turned into ``dict`` / ``list`` (marshal
+    takes only the exact types)."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value

@@ -25,7 +25,9 @@ class Document:
     List the document was unpacked from. ``content`` is a ``YamlMap`` when positions
     are known, a plain ``dict`` when it came from the parsed-value cache, and may be
     kept next to an ``error`` that does not destroy it (duplicate keys: last one wins).
-    ``more_errors`` holds any further problems of the same kind.
+    ``more_errors`` holds any further problems of the same kind. ``digest`` is the
+    sha256 of the file's content when it was read through the parsed-value cache: the
+    key for facts about that content (``caching.has_mark``).
     """
 
     source: str
@@ -35,6 +37,7 @@ class Document:
     error: InputError | None = None
     item: int | None = None
     more_errors: tuple[YamlError, ...] = ()
+    digest: str = ""
 
     @property
     def ok(self) -> bool:

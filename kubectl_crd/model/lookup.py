@@ -9,7 +9,6 @@ the argument ambiguous; nothing matching gives the nearest names as suggestions.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -44,6 +43,8 @@ def resolve_resource(crds: Iterable[CustomResourceDefinition], query: str) -> Re
             query=query,
             candidates=names,
         )
+    import difflib  # only for a name that matches nothing
+
     suggestions = difflib.get_close_matches(
         wanted, sorted({n for crd in candidates for n in _all_names(crd)}), n=5, cutoff=0.6
     )

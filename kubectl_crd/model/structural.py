@@ -11,6 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+#: Bump whenever the rules below change: a file's CRDs that passed the check are not
+#: checked again while its content is unchanged (``sources.files``), unless this changes.
+RULES_VERSION = 1
+
 _JUNCTORS = ("allOf", "anyOf", "oneOf", "not")
 # Inside logical junctors only value validations are allowed.
 _FORBIDDEN_IN_JUNCTORS = (
@@ -27,77 +31,102 @@ _FORBIDDEN_IN_JUNCTORS = (
 
 def structural_schema_errors(schema: Mapping[str, Any], path: str) -> list[str]:
     errors: list[str] = []
-    _check(schema, path, "root", errors)
+    _check(schema, (None, path, ""), "root", errors)
     return errors
 
 
-def _check(node: Any, path: str, level: str, errors: list[str]) -> None:
-    if not isinstance(node, Mapping):
-        errors.append(f"{path}: Invalid value: must be an object")
+# Where a node is, as a chain (parent, segment, name) that becomes text only when the
+# node has a problem: the check visits every node of every schema on each read of a
+# CRD file (35k values for the Argo Workflow CRD), and almost all of them are fine.
+_Where = tuple[Any, str, str]
+_PROPERTY = ".properties["
+
+
+def _text(where: _Where | None) -> str:
+    parts: list[str] = []
+    while where is not None:
+        where, segment, name = where
+        parts.append(f"{segment}{name}]" if segment == _PROPERTY else segment)
+    return "".join(reversed(parts))
+
+
+def _is_mapping(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
+    if not _is_mapping(node):
+        errors.append(f"{_text(where)}: Invalid value: must be an object")
         return
-    type_ = node.get("type", "")
-    int_or_string = node.get("x-kubernetes-int-or-string") is True
-    preserve = node.get("x-kubernetes-preserve-unknown-fields") is True
-    embedded = node.get("x-kubernetes-embedded-resource") is True
-    if not type_ and not (int_or_string or preserve or embedded):
-        where = {
+    get = node.get
+    type_ = get("type", "")
+    int_or_string = get("x-kubernetes-int-or-string") is True
+    if not type_ and not (
+        int_or_string
+        or get("x-kubernetes-preserve-unknown-fields") is True
+        or get("x-kubernetes-embedded-resource") is True
+    ):
+        at = {
             "root": "at the root",
             "items": "for specified array items",
             "field": "for specified object fields",
         }[level]
-        errors.append(f"{path}.type: Required value: must not be empty {where}")
+        errors.append(f"{_text(where)}.type: Required value: must not be empty {at}")
     if level == "root" and type_ and type_ != "object":
-        errors.append(f'{path}.type: Invalid value: "{type_}": must be object at the root')
+        errors.append(f'{_text(where)}.type: Invalid value: "{type_}": must be object at the root')
     if type_ == "array" and "items" not in node:
-        errors.append(f"{path}.items: Required value: must be specified")
-    properties = node.get("properties")
-    additional = node.get("additionalProperties")
-    if properties and isinstance(additional, Mapping):
+        errors.append(f"{_text(where)}.items: Required value: must be specified")
+    properties = get("properties")
+    additional = get("additionalProperties")
+    additional_schema = additional is not None and _is_mapping(additional)
+    if properties and additional_schema:
         errors.append(
-            f"{path}.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"
+            f"{_text(where)}.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"
         )
-    if isinstance(properties, Mapping):
+    if properties is not None and _is_mapping(properties):
         for name, child in properties.items():
-            _check(child, f"{path}.properties[{name}]", "field", errors)
-    items = node.get("items")
+            _check(child, (where, _PROPERTY, name), "field", errors)
+    items = get("items")
     if items is not None:
         if isinstance(items, list):
             errors.append(
-                f"{path}.items: Forbidden: items must be a schema object and not an array"
+                f"{_text(where)}.items: Forbidden: items must be a schema object and not an array"
             )
         else:
-            _check(items, f"{path}.items", "items", errors)
-    if isinstance(additional, Mapping):
-        _check(additional, f"{path}.additionalProperties", "field", errors)
+            _check(items, (where, ".items", ""), "items", errors)
+    if additional_schema:
+        _check(additional, (where, ".additionalProperties", ""), "field", errors)
     for junctor in _JUNCTORS:
-        value = node.get(junctor)
-        branches = (
-            [value] if isinstance(value, Mapping) else value if isinstance(value, list) else []
-        )
+        value = get(junctor)
+        if value is None:
+            continue
+        branches = [value] if _is_mapping(value) else value if isinstance(value, list) else []
         for index, branch in enumerate(branches):
-            where = f"{path}.{junctor}" if junctor == "not" else f"{path}.{junctor}[{index}]"
-            _check_value_validation(branch, where, errors, int_or_string)
+            at_branch = (
+                (where, ".not", "") if junctor == "not" else (where, f".{junctor}[{index}]", "")
+            )
+            _check_value_validation(branch, at_branch, errors, int_or_string)
 
 
 def _check_value_validation(
-    node: Any, path: str, errors: list[str], int_or_string: bool = False
+    node: Any, where: _Where, errors: list[str], int_or_string: bool = False
 ) -> None:
-    if not isinstance(node, Mapping):
+    if not _is_mapping(node):
         return
     for key in _FORBIDDEN_IN_JUNCTORS:
         # int-or-string is spelled anyOf: [{type: integer}, {type: string}] by convention.
         if key == "type" and int_or_string:
             continue
         if key in node:
-            errors.append(f"{path}.{key}: Forbidden: must be empty to be structural")
+            errors.append(f"{_text(where)}.{key}: Forbidden: must be empty to be structural")
     for name, child in (node.get("properties") or {}).items():
-        _check_value_validation(child, f"{path}.properties[{name}]", errors)
-    if isinstance(node.get("items"), Mapping):
-        _check_value_validation(node["items"], f"{path}.items", errors)
+        _check_value_validation(child, (where, _PROPERTY, name), errors)
+    if _is_mapping(node.get("items")):
+        _check_value_validation(node["items"], (where, ".items", ""), errors)
     for junctor in _JUNCTORS:
         value = node.get(junctor)
-        branches = (
-            [value] if isinstance(value, Mapping) else value if isinstance(value, list) else []
-        )
+        if value is None:
+            continue
+        branches = [value] if _is_mapping(value) else value if isinstance(value, list) else []
         for index, branch in enumerate(branches):
-            _check_value_validation(branch, f"{path}.{junctor}[{index}]", errors)
+            _check_value_validation(branch, (where, f".{junctor}[{index}]", ""), errors)

@@ -4,16 +4,23 @@ Every document that claims to be a CRD is parsed; broken ones (bad YAML, not v1,
 missing names, non-structural schema) are kept as ``problems()`` with file and line
 instead of failing the command. Other kinds of objects in the same files are ignored,
 so a whole manifests directory can be passed. Parsed files are cached by content
-(see ``io``), which is what makes ``explain --crd`` on a multi-megabyte CRD fast.
+(see ``io``), which is what makes ``explain --crd`` on a multi-megabyte CRD fast; and
+once every CRD of a file has passed the structural-schema check, the cache remembers
+it for that content (a changed file is a new content), so reading it again skips the
+walk over every schema node.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kubectl_crd.io import Document, expand_paths, load_documents_cached
+from kubectl_crd.io import Document, add_mark, expand_paths, has_mark, load_documents_cached
 from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object
 from kubectl_crd.model.errors import CRDError, KubectlCrdError
+from kubectl_crd.model.structural import RULES_VERSION
+
+#: The cache mark of a file content whose CRDs all have structural schemas.
+STRUCTURAL_MARK = f"structural-{RULES_VERSION}"
 
 
 class FileSource:
@@ -37,20 +44,27 @@ class FileSource:
     def _load(self) -> list[CustomResourceDefinition]:
         crds: list[CustomResourceDefinition] = []
         for path in expand_paths(self._paths, problems=self._problems):
-            for document in load_documents_cached(path):
-                crd = self._crd_of(document)
+            documents = load_documents_cached(path)
+            checked = bool(documents) and has_mark(documents[0], STRUCTURAL_MARK)
+            known = len(self._problems)
+            for document in documents:
+                crd = self._crd_of(document, checked)
                 if crd is not None:
                     crds.append(crd)
+            if not checked and len(self._problems) == known and documents:
+                add_mark(documents[0], STRUCTURAL_MARK)
         return crds
 
-    def _crd_of(self, document: Document) -> CustomResourceDefinition | None:
+    def _crd_of(self, document: Document, checked: bool) -> CustomResourceDefinition | None:
         if document.error is not None:
             self._problems.append(document.error)
             return None
         if not is_crd_object(document.content):
             return None
         try:
-            return CustomResourceDefinition.from_object(document.content, document.location)
+            return CustomResourceDefinition.from_object(
+                document.content, document.location, check_structural=not checked
+            )
         except CRDError as exc:
             self._problems.append(exc)
             return None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
-import json
+import marshal
 import os
 import subprocess
 import sys
@@ -11,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_crd.io import cache_dir, load_documents_cached, loading, reload_with_positions
+from kubectl_crd.io import (
+    add_mark,
+    cache_dir,
+    has_mark,
+    load_documents_cached,
+    loading,
+    reload_with_positions,
+)
+from kubectl_crd.io.caching import CACHE_FORMAT
 from kubectl_crd.model.errors import Location
 
 TEXT = (
@@ -27,7 +36,24 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def entries(cache: Path) -> list[Path]:
-    return sorted(cache.glob("*.json")) if cache.is_dir() else []
+    return sorted(cache.glob("*.marshal")) if cache.is_dir() else []
+
+
+HEADER = b"kubectl-crd parsed values %d, marshal %d\n" % (CACHE_FORMAT, marshal.version)
+
+
+def entry_bytes(values: object, header: bytes = HEADER) -> bytes:
+    """An entry as the cache writes it: header, sha256 of the marshal data, the data."""
+    data = marshal.dumps(values)
+    return header + hashlib.sha256(data).digest() + data
+
+
+def entry_values(entry: Path) -> object:
+    data = entry.read_bytes()
+    assert data.startswith(HEADER)
+    checksum, values = data[len(HEADER) : len(HEADER) + 32], data[len(HEADER) + 32 :]
+    assert hashlib.sha256(values).digest() == checksum
+    return marshal.loads(values)
 
 
 def write(path: Path, text: str) -> str:
@@ -79,12 +105,22 @@ def test_a_changed_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "garbage",
     [
-        b"",
-        b"{not json",
-        b'{"format": 1}',
-        b'{"format": 1, "documents": [[0, 1, 1, [], null]]}',
-        b'{"format": 99, "documents": []}',
-        b"\xff\xfe",
+        pytest.param(b"", id="empty"),
+        pytest.param(b'{"format": 1, "documents": []}', id="an-old-json-entry"),
+        pytest.param(b"\xff\xfe", id="binary"),
+        pytest.param(HEADER, id="header-only"),
+        pytest.param(entry_bytes([[0, 1, 1, {"kind": "X"}, None]])[:-3], id="cut-short"),
+        pytest.param(
+            entry_bytes([[0, 1, 1, {"kind": "X"}, None]]).replace(b"X", b"Y"), id="damaged"
+        ),
+        pytest.param(
+            entry_bytes([[0, 1, 1, {"kind": "X"}, None]], header=HEADER.replace(b"marshal", b"m")),
+            id="another-header",
+        ),
+        pytest.param(entry_bytes({"format": 2}), id="not-rows"),
+        pytest.param(entry_bytes([[0, 1, 1]]), id="short-row"),
+        pytest.param(entry_bytes([[0, 1, 1, [], None]]), id="content-not-a-mapping"),
+        pytest.param(entry_bytes([["0", 1, 1, {}, None]]), id="index-not-an-int"),
     ],
 )
 def test_a_corrupt_entry_is_ignored_and_rewritten(
@@ -95,7 +131,18 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(
     (entry,) = entries(cache)
     entry.write_bytes(garbage)
     assert [d.content for d in load_documents_cached(path)] == expected
-    assert json.loads(entry.read_bytes())["documents"][0][3] == expected[0]
+    assert entry_values(entry)[0][3] == expected[0]  # type: ignore[index]
+
+
+def test_entries_hold_plain_values(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    first = load_documents_cached(path)
+    (entry,) = entries(cache)
+    assert entry_values(entry) == [
+        [0, 1, 1, {"apiVersion": "v1", "kind": "A", "spec": {"mode": 493, "list": [1, 2.5]}}, None],
+        [2, 9, 1, {"kind": "B"}, None],
+    ]
+    assert [d.content for d in first] == [row[3] for row in entry_values(entry)]  # type: ignore[attr-defined]
 
 
 def test_an_unwritable_cache_only_costs_speed(
@@ -182,3 +229,32 @@ def test_a_cache_hit_does_not_import_ruamel(cache: Path, tmp_path: Path) -> None
         env=os.environ.copy(),
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_marks_belong_to_the_content(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    first = load_documents_cached(path)
+    assert not has_mark(first[0], "checked")
+    add_mark(first[0], "checked")
+    add_mark(first[0], "checked")  # twice is fine
+    assert has_mark(load_documents_cached(path)[1], "checked")
+    assert has_mark(load_documents_cached(write(tmp_path / "copy.yaml", TEXT))[0], "checked")
+    assert not has_mark(first[0], "other")
+    write(tmp_path / "a.yaml", TEXT + "# changed\n")
+    assert not has_mark(load_documents_cached(path)[0], "checked")
+
+
+def test_no_marks_without_a_cache_entry(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (broken,) = load_documents_cached(write(tmp_path / "a.yaml", "a: 1\na: 2\n"))
+    (piped,) = load_documents_cached("-", stdin=io.BytesIO(b"kind: A\n"))
+    for document in (broken, piped):
+        add_mark(document, "checked")
+        assert not has_mark(document, "checked")
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("KUBECTL_CRD_CACHE_DIR", str(blocker))
+    (unwritable, _) = load_documents_cached(write(tmp_path / "b.yaml", TEXT))
+    add_mark(unwritable, "checked")  # only costs speed
+    assert not has_mark(unwritable, "checked")

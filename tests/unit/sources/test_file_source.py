@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,3 +85,31 @@ def test_the_second_read_comes_from_the_parse_cache(tmp_path: Path) -> None:
     assert any((tmp_path / "cache").rglob("*")), "the first read should fill the cache"
     second = FileSource([str(path)]).crds()
     assert first[0].raw == second[0].raw
+
+
+def test_structural_check_runs_once_per_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kubectl_crd.model import crd as crd_module
+
+    walked: list[str] = []
+    real = crd_module.structural_schema_errors
+
+    def counting(schema: Any, path: str) -> list[str]:
+        walked.append(path)
+        return real(schema, path)
+
+    monkeypatch.setattr(crd_module, "structural_schema_errors", counting)
+    path = tmp_path / "crd.yaml"
+    path.write_text(GOOD)
+    for _ in range(3):
+        assert [c.name for c in FileSource([str(path)]).crds()] == ["crontabs.stable.example.com"]
+    assert len(walked) == 1, "a content that passed is not walked again"
+    # A changed file is a new content: checked again, and its problems still reported.
+    path.write_text(GOOD + "---\n" + NON_STRUCTURAL)
+    for _ in range(2):
+        source = FileSource([str(path)])
+        assert [c.name for c in source.crds()] == ["crontabs.stable.example.com"]
+        (problem,) = source.problems()
+        assert "schema is not structural" in str(problem)
+    assert len(walked) == 1 + 2 * 2
