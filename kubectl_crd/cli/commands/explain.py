@@ -22,6 +22,7 @@ import click
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.commands import explain_extras
+from kubectl_crd.cli.options import api_version_option, crd_paths_option
 from kubectl_crd.model.errors import (
     KubectlCrdError,
     ResourceLookupError,
@@ -61,18 +62,8 @@ _NO_RESOURCE = (
     context_settings={"max_content_width": 100},
 )
 @click.argument("resource", nargs=-1)
-@click.option(
-    "--crd",
-    "crd_paths",
-    multiple=True,
-    metavar="PATH",
-    help="Read CRDs from this file or directory instead of the cluster (repeatable).",
-)
-@click.option(
-    "--api-version",
-    metavar="GROUP/VERSION",
-    help="The version to explain (default: the preferred version, as kubectl).",
-)
+@crd_paths_option
+@api_version_option("The version to explain (default: the preferred version, as kubectl).")
 @click.option("-R", "--recursive", is_flag=True, help="Print the fields of fields.")
 @click.option(
     "--max-depth",

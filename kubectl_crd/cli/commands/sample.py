@@ -14,6 +14,7 @@ import json
 import click
 
 from kubectl_crd.cli.app import Application
+from kubectl_crd.cli.options import api_version_option, crd_paths_option
 from kubectl_crd.model.errors import ResourceNotFoundError
 
 
@@ -23,18 +24,8 @@ from kubectl_crd.model.errors import ResourceNotFoundError
     context_settings={"max_content_width": 100},
 )
 @click.argument("resource")
-@click.option(
-    "--crd",
-    "crd_paths",
-    multiple=True,
-    metavar="PATH",
-    help="Read CRDs from this file or directory instead of the cluster (repeatable).",
-)
-@click.option(
-    "--api-version",
-    metavar="GROUP/VERSION",
-    help="The version to sample (default: the CRD's preferred served version).",
-)
+@crd_paths_option
+@api_version_option("The version to sample (default: the CRD's preferred served version).")
 @click.option(
     "-n",
     "--namespace",
