@@ -671,13 +671,31 @@ class ControlPlane:
             if conditions.get("Established") == "True"
         }
 
-    def delete_crds(self, names: Iterable[str], *, timeout: float = 120) -> None:
-        """Delete CRDs and wait until they are gone (the API server removes their objects)."""
-        refs = [f"{CRD_RESOURCE}/{name}" for name in names]
-        if refs:
-            self.kubectl(
-                "delete", "--ignore-not-found", "--wait=true", f"--timeout={timeout:.0f}s", *refs
-            )
+    def delete_crds(self, names: Iterable[str], *, timeout: float = 300) -> None:
+        """Delete CRDs and wait until they are gone (the API server removes their objects).
+
+        One delete without ``--wait``, then one LIST a second: ``kubectl delete --wait``
+        waits object by object, and on a loaded 2-core CI machine the CRD finalizer can
+        take minutes for a dozen CRDs. A timeout names what is left and why.
+        """
+        wanted = list(names)
+        if not wanted:
+            return
+        self.kubectl(
+            "delete", "--ignore-not-found", "--wait=false", *(f"{CRD_RESOURCE}/{n}" for n in wanted)
+        )
+        deadline = time.monotonic() + timeout
+        while True:
+            conditions = self.crd_conditions()
+            remaining = [n for n in wanted if n in conditions]
+            if not remaining:
+                return
+            if time.monotonic() > deadline:
+                raise EnvtestError(
+                    f"CRDs still present {timeout:.0f} s after delete: "
+                    + "; ".join(f"{n} {conditions.get(n)}" for n in remaining)
+                )
+            time.sleep(1)
 
 
 class _PortInUse(EnvtestError):
