@@ -21,9 +21,9 @@ from typing import Any
 
 from kubectl_crd.io import load_documents_cached
 
-CORPUS = Path(
-    os.environ.get("KUBECTL_CRD_CORPUS", Path(__file__).resolve().parents[2] / "shared/corpus")
-)
+# As everywhere in the project: $KUBECTL_CRD_CORPUS, relative to the repository root.
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
 RULE = "self.minReplicas <= self.replicas && self.name.startsWith('a')"
 DATA = {"minReplicas": 1, "replicas": 3, "name": "abc"}
 

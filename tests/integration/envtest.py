@@ -664,6 +664,17 @@ class ControlPlane:
             for item in listing.get("items") or []
         }
 
+    def crd_names(self) -> set[str]:
+        """The names of every CRD the API server has."""
+        return set(self.crd_conditions())
+
+    def delete_present(self, names: Iterable[str]) -> list[str]:
+        """Delete those of ``names`` the cluster has (before a round redefines them)."""
+        present = self.crd_names()
+        doomed = sorted(set(names) & present)
+        self.delete_crds(doomed)
+        return doomed
+
     def established_crds(self) -> set[str]:
         return {
             name

@@ -53,12 +53,9 @@ def test_every_corpus_crd_is_established_and_found_by_the_cluster_source(
     source_config = ClusterConfig(kubeconfig=str(plane.kubeconfig), context=plane.context)
     failures: dict[str, str] = {}
     report = [f"{len(corpus_crds)} files, {len({n for _, n in corpus_crds})} CRD names"]
-    in_cluster = _cluster_crd_names(plane)
-
     for number, round_ in enumerate(rounds, start=1):
         began = time.monotonic()
-        redefined = sorted(set(round_.names) & in_cluster)
-        plane.delete_crds(redefined)
+        redefined = plane.delete_present(round_.names)
         deleted = time.monotonic()
         try:
             installed = plane.install_crds(round_.files)
@@ -72,7 +69,7 @@ def test_every_corpus_crd_is_established_and_found_by_the_cluster_source(
             assert installed == list(dict.fromkeys(round_.names))
         applied = time.monotonic()
 
-        in_cluster = _cluster_crd_names(plane)
+        in_cluster = plane.crd_names()
         assert set(installed) <= in_cluster
         source = ClusterSource(source_config)
         found = {crd.name for crd in source.crds()}
@@ -101,11 +98,6 @@ def _check_plan(rounds: list[Round], corpus_crds: list[tuple[Path, str]]) -> Non
     assert sorted(p for r in rounds for p in r.files) == sorted(p for p, _ in corpus_crds)
     for round_ in rounds:  # a name twice in one round would silently replace a CRD
         assert len(set(round_.names)) == len(round_.names)
-
-
-def _cluster_crd_names(plane: ControlPlane) -> set[str]:
-    out = plane.kubectl("get", CRD_RESOURCE, "-o", "name").stdout.split()
-    return {line.partition("/")[2] for line in out}
 
 
 def _reason(error: str, path: Path) -> str:

@@ -4,7 +4,7 @@ Every CRD of the corpus (``$KUBECTL_CRD_CORPUS``, read in place) plus the unit t
 Widget CRD is installed into a control plane of this module's own, in rounds (Gateway
 API standard/experimental, the two kubebuilder CronJob tutorials and sample-controller's
 two Foo files define the same CRD names with different schemas; see
-``test_corpus_crds_install.plan_rounds``). For each round:
+``envtest.plan_rounds``). For each round:
 
 1. the OpenAPI v3 documents the server publishes are fetched and compared with
    ``model.explain.publish`` for every served version (this is also how we wait until
@@ -75,8 +75,7 @@ from kubectl_crd.model.explain.published import PublishedSchema, Schema, plain
 from kubectl_crd.sources.base import CRDSource
 from kubectl_crd.sources.fake import FakeSource
 from kubectl_crd.sources.files import FileSource
-from tests.integration.envtest import CRD_RESOURCE, ControlPlane
-from tests.integration.test_corpus_crds_install import plan_rounds
+from tests.integration.envtest import ControlPlane, plan_rounds
 
 REPO = Path(__file__).resolve().parents[2]
 WIDGETS = REPO / "tests" / "unit" / "explain" / "data" / "widgets.yaml"
@@ -324,8 +323,7 @@ def results(
         start = time.monotonic()
         crds = [by_file[path] for path in round_.files]
         files = dict(zip(round_.names, round_.files, strict=True))
-        redefined = sorted(set(round_.names) & _cluster_crd_names(plane))
-        plane.delete_crds(redefined)
+        plane.delete_present(round_.names)
         plane.install_crds(round_.files)
         installed = time.monotonic()
         docs = _wait_published(plane, crds, results)
@@ -376,11 +374,6 @@ def _spread(cases: Sequence[Case], count: int) -> list[Case]:
         return list(cases)
     step = len(cases) / count
     return [cases[int(i * step)] for i in range(count)]
-
-
-def _cluster_crd_names(plane: ControlPlane) -> set[str]:
-    out = plane.kubectl("get", CRD_RESOURCE, "-o", "name").stdout.split()
-    return {line.partition("/")[2] for line in out}
 
 
 def _fetch_documents(plane: ControlPlane, paths: Sequence[str]) -> dict[str, dict[str, Any]]:

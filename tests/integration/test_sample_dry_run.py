@@ -19,7 +19,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ from kubectl_crd.cli.root import cli
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.yaml_text import dump
 from kubectl_crd.sources.files import FileSource
-from tests.integration.envtest import ControlPlane, KubectlError
+from tests.integration.envtest import ControlPlane, plan_rounds
 
 NAMESPACE = "sample-dry-run"
 
@@ -66,40 +65,16 @@ def load_corpus(crd_dir: Path) -> list[CustomResourceDefinition]:
 
 
 def rounds(crds: list[CustomResourceDefinition]) -> list[list[CustomResourceDefinition]]:
-    """Groups with unique CRD names, in corpus order; a repeated name goes to a later round."""
-    groups: list[dict[str, CustomResourceDefinition]] = []
-    for crd in crds:
-        group = next((g for g in groups if crd.name not in g), None)
-        if group is None:
-            group = {}
-            groups.append(group)
-        group[crd.name] = crd
-    return [list(g.values()) for g in groups]
+    """The corpus CRDs grouped by the fixture's install rounds (no CRD name twice)."""
+    by_file = {(crd.location.file if crd.location else "", crd.name): crd for crd in crds}
+    planned = plan_rounds((Path(file), name) for file, name in by_file)
+    return [[by_file[str(f), n] for f, n in zip(r.files, r.names, strict=True)] for r in planned]
 
 
 def needs_conversion_webhook(crd: CustomResourceDefinition, version: str) -> bool:
     conversion = crd.raw.get("spec", {}).get("conversion") or {}
     storage = crd.storage_version
     return conversion.get("strategy") == "Webhook" and (storage is None or storage.name != version)
-
-
-def install(plane: ControlPlane, files: list[str], names: list[str]) -> None:
-    """``install_crds``, tolerating its Established check racing the naming controller.
-
-    Right after a large apply some CRDs have no ``status.conditions`` yet, and the
-    fixture's jsonpath filter then fails; waiting again a moment later works.
-    """
-    try:
-        plane.install_crds(files)
-    except KubectlError:
-        for attempt in range(5):
-            time.sleep(1 + attempt)
-            try:
-                plane.wait_established(names)
-                return
-            except KubectlError:
-                continue
-        raise
 
 
 def generate(case: Case, *flags: str) -> str:
@@ -172,12 +147,10 @@ def test_corpus_samples_pass_a_server_side_dry_run(
     rejected: dict[str, dict[str, str]] = {mode: {} for mode in MODES}
     skipped: list[str] = []
     total = 0
-    installed: set[str] = set()
     for index, group in enumerate(rounds(load_corpus(crd_dir))):
         names = [crd.name for crd in group]
-        plane.delete_crds([n for n in names if n in installed])
-        install(plane, sorted({crd.location.file for crd in group if crd.location}), names)
-        installed.update(names)
+        plane.delete_present(names)
+        plane.install_crds(sorted({crd.location.file for crd in group if crd.location}))
         cases: dict[str, Case] = {}
         for position, case in enumerate(cases_of(group, crd_dir)):
             if isinstance(case, str):
