@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NoReturn
-
-from kubectl_crd.model.errors import KubectlCrdError
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kubectl_crd.kube.config import ClusterConfig
@@ -65,7 +63,3 @@ class Application:
 
             return CompositeSource([FileSource(crd_paths), cluster])
         return cluster
-
-    def abort(self, error: KubectlCrdError) -> NoReturn:
-        """The single way out of a command with an error."""
-        raise error
