@@ -1,21 +1,20 @@
-"""The ``kubectl crd`` root command: kubectl's global flags and lazily loaded subcommands.
+"""The ``kubectl crd`` entry point: kubectl's global flags, dispatch, and the error rule.
 
-Subcommand modules are imported only when invoked, so ``kubectl crd --help`` and the
-offline commands start fast. Errors leave through ``main``: a one-line ``error: ...``
-on stderr and kubectl's exit codes; a traceback only with ``--debug`` or
-``KUBECTL_CRD_DEBUG=1``.
+A command line in the plain forms is parsed here without click (``cli.flags``) and run
+at once, so ``kubectl crd explain --crd ...`` does not pay click's 20-25 ms import;
+anything else (help, usage errors, the other commands) goes to click (``cli.group``),
+which reads the same flag declarations. Errors leave through ``main``: a one-line
+``error: ...`` on stderr and kubectl's exit codes; a traceback only with ``--debug``
+or ``KUBECTL_CRD_DEBUG=1``.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-import traceback
 
-import click
-
-from kubectl_crd import __version__
 from kubectl_crd.cli.app import Application, debug_from_env
+from kubectl_crd.cli.flags import SWITCH, VALUE, Flag, parse_flags
 from kubectl_crd.model.errors import ExitCode, KubectlCrdError
 
 # name -> (module under kubectl_crd.cli.commands, one-line help shown before import)
@@ -28,84 +27,56 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dev": ("dev", "Run a Python reconciler locally with hot reload."),
 }
 
+#: Commands whose modules declare ``FLAGS`` and a click-free ``run``.
+DECLARED_COMMANDS = frozenset({"explain"})
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(COMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        entry = COMMANDS.get(cmd_name)
-        if entry is None:
-            return None
-        module = importlib.import_module(f"kubectl_crd.cli.commands.{entry[0]}")
-        command: click.Command = module.command
-        return command
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, help_) for name, (_, help_) in COMMANDS.items()])
-
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-@click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
-@click.option(
-    "--kubeconfig", metavar="PATH", help="Path to the kubeconfig file to use for CLI requests."
+GLOBAL_FLAGS = (
+    Flag(
+        ("--kubeconfig",),
+        "kubeconfig",
+        VALUE,
+        "Path to the kubeconfig file to use for CLI requests.",
+        metavar="PATH",
+    ),
+    Flag(
+        ("--context",),
+        "context_name",
+        VALUE,
+        "The name of the kubeconfig context to use.",
+        metavar="NAME",
+    ),
+    Flag(
+        ("-n", "--namespace"),
+        "namespace",
+        VALUE,
+        "If present, the namespace scope for this CLI request.",
+        metavar="NS",
+    ),
+    Flag(
+        ("--request-timeout",),
+        "request_timeout",
+        VALUE,
+        "The length of time to wait before giving up on a single server request "
+        "(e.g. 1s, 2m, 3h; 0 = no timeout).",
+        metavar="DURATION",
+    ),
+    Flag(
+        ("--debug",),
+        "debug",
+        SWITCH,
+        "Show tracebacks for errors (or set KUBECTL_CRD_DEBUG=1).",
+    ),
 )
-@click.option(
-    "--context", "context_name", metavar="NAME", help="The name of the kubeconfig context to use."
-)
-@click.option(
-    "-n", "--namespace", metavar="NS", help="If present, the namespace scope for this CLI request."
-)
-@click.option(
-    "--request-timeout",
-    metavar="DURATION",
-    help="The length of time to wait before giving up on a single server request (e.g. 1s, 2m, 3h; 0 = no timeout).",
-)
-@click.option(
-    "--debug", is_flag=True, help="Show tracebacks for errors (or set KUBECTL_CRD_DEBUG=1)."
-)
-@click.version_option(
-    __version__, "--version", prog_name="kubectl-crd", message="%(prog)s %(version)s"
-)
-@click.pass_context
-def cli(
-    ctx: click.Context,
-    kubeconfig: str | None,
-    context_name: str | None,
-    namespace: str | None,
-    request_timeout: str | None,
-    debug: bool,
-) -> None:
-    """kubectl crd: explain, validate and operate CustomResourceDefinitions.
-
-    Works offline from CRD files (--crd) or live against the cluster of the current
-    kubeconfig context.
-    """
-    ctx.obj = Application(
-        kubeconfig=kubeconfig,
-        context=context_name,
-        namespace=namespace,
-        request_timeout=request_timeout,
-        debug=debug or debug_from_env(),
-    )
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args or debug_from_env()
     try:
-        cli.main(args=args, prog_name="kubectl crd", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
+        if not run_declared(args):
+            from kubectl_crd.cli.group import run_click
+
+            run_click(args)
     except KubectlCrdError as exc:
         _report(f"error: {exc}", debug)
         sys.exit(exc.exit_code)
@@ -124,10 +95,34 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(ExitCode.OK)
 
 
+def run_declared(args: list[str]) -> bool:
+    """Run ``args`` without click if they are plain enough; ``False`` if click must."""
+    parsed = parse_flags(GLOBAL_FLAGS, args, stop_at_positional=True)
+    if parsed is None or not parsed.positionals or parsed.positionals[0] not in DECLARED_COMMANDS:
+        return False
+    name, *rest = parsed.positionals
+    module = importlib.import_module(f"kubectl_crd.cli.commands.{COMMANDS[name][0]}")
+    command = parse_flags(module.FLAGS, rest)
+    if command is None:
+        return False
+    flags = parsed.values
+    app = Application(
+        kubeconfig=flags["kubeconfig"],  # type: ignore[arg-type]
+        context=flags["context_name"],  # type: ignore[arg-type]
+        namespace=flags["namespace"],  # type: ignore[arg-type]
+        request_timeout=flags["request_timeout"],  # type: ignore[arg-type]
+        debug=bool(flags["debug"]) or debug_from_env(),
+    )
+    module.run(app, **{module.ARGUMENT: tuple(command.positionals)}, **command.values)
+    return True
+
+
 def _report(message: str, debug: bool) -> None:
     if debug:
+        import traceback
+
         traceback.print_exc()
-    click.echo(message, err=True)
+    print(message, file=sys.stderr)
 
 
 def _silence_stdout() -> None:

@@ -66,7 +66,6 @@ from typing import Any
 import pytest
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.commands.explain import command as explain_command
 from kubectl_crd.cli.root import main as cli_main
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.explain import definition_name, field_entries, publish
@@ -204,9 +203,8 @@ def run_kubectl(kubectl: str, plane: ControlPlane, cache: Path, case: Case) -> O
     return Output(proc.stdout, _first_line(proc.stderr), proc.returncode)
 
 
-def kubectl_only_flag() -> list[str]:
-    """``--kubectl`` when our explain has it (it leaves out the section after kubectl's output)."""
-    return ["--kubectl"] if any(p.name == "kubectl_only" for p in explain_command.params) else []
+#: Our explain with only kubectl's section on stdout.
+KUBECTL_ONLY = ["--kubectl"]
 
 
 @contextlib.contextmanager
@@ -235,21 +233,10 @@ def run_ours(case: Case, crd_file: Path) -> Output:
     args = case.explain_args()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         try:
-            cli_main([args[0], *kubectl_only_flag(), "--crd", str(crd_file), *args[1:]])
+            cli_main([args[0], *KUBECTL_ONLY, "--crd", str(crd_file), *args[1:]])
         except SystemExit as exit_:
             code = int(exit_.code or 0)
     return Output(stdout.getvalue(), _first_line(stderr.getvalue()), code)
-
-
-def subprocess_kubectl_only_flag() -> list[str]:
-    """``kubectl_only_flag()`` for a new process, which imports the code as it is now."""
-    help_text = subprocess.run(
-        [sys.executable, "-m", "kubectl_crd", "explain", "--help"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout
-    return ["--kubectl"] if "--kubectl" in help_text else []
 
 
 def run_ours_against_cluster(plane: ControlPlane, case: Case, flag: list[str]) -> Output:
@@ -351,7 +338,7 @@ def results(
 
         kubectl_output = dict(zip(map(id, cases), theirs, strict=True))
         picked = _spread(cases, CLUSTER_CLI_CASES_PER_ROUND)
-        flag = subprocess_kubectl_only_flag()
+        flag = KUBECTL_ONLY
         for case in picked:
             mine = run_ours_against_cluster(plane, case, flag)
             real = kubectl_output[id(case)]

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kubectl_crd.cli.root import cli
+from kubectl_crd.cli.group import cli
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.yaml_text import dump
 from kubectl_crd.sources.files import FileSource

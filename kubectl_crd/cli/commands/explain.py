@@ -9,20 +9,19 @@ output, and what its layout cannot say (free-form fields, int-or-string) is prin
 as ``note:`` lines on stderr, so it stays diffable against kubectl.
 
 Output formats are dispatched in one place, ``RENDERERS``: each maps an
-``ExplainTarget`` and the options to the text written to stdout.
+``ExplainTarget`` and the options to the text written to stdout. The flags are
+declared in ``FLAGS`` and the command is ``run``, free of click: ``root`` parses a plain
+command line itself and ``group`` builds the click command from the same declarations.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
-import click
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.commands import explain_extras
-from kubectl_crd.cli.options import api_version_option, crd_paths_option
+from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, VALUE, Flag
 from kubectl_crd.model.errors import (
     KubectlCrdError,
     ResourceLookupError,
@@ -32,10 +31,12 @@ from kubectl_crd.model.explain import ExplainTarget, render_header, render_plain
 from kubectl_crd.model.explain.target import MissingFieldError
 
 
-@dataclass(frozen=True)
 class ExplainOptions:
-    recursive: bool = False
-    max_depth: int = 0
+    __slots__ = ("max_depth", "recursive")
+
+    def __init__(self, recursive: bool = False, max_depth: int = 0) -> None:
+        self.recursive = recursive
+        self.max_depth = max_depth
 
 
 def _plaintext(target: ExplainTarget, options: ExplainOptions) -> str:
@@ -55,44 +56,69 @@ _NO_RESOURCE = (
     "(kubectl get crd lists them)."
 )
 
+NAME = "explain"
+SHORT_HELP = "Explain the fields of a custom resource, offline or from a cluster."
+HELP = """Describe the fields of a custom resource the way kubectl explain does.
 
-@click.command(
-    name="explain",
-    short_help="Explain the fields of a custom resource, offline or from a cluster.",
-    context_settings={"max_content_width": 100},
+RESOURCE is a kind, plural, singular or short name, or plural.group, optionally
+followed by a field path: crontabs.spec.cronSpec. Without --crd the CRDs come
+from the cluster of the current context.
+
+After kubectl's output, behind a separator line, comes what kubectl leaves out:
+defaults, enums, patterns, bounds, formats, list and map types, CEL rules, and
+for the resource its versions, printer columns and subresources. --kubectl
+leaves that out.
+"""
+#: The positional parameter: any number of words, checked in ``run``.
+ARGUMENT = "resource"
+FLAGS = (
+    Flag(
+        ("--crd",),
+        "crd_paths",
+        REPEATED,
+        "Read CRDs from this file or directory instead of the cluster (repeatable).",
+        metavar="PATH",
+    ),
+    Flag(
+        ("--api-version",),
+        "api_version",
+        VALUE,
+        "The version to explain (default: the preferred version, as kubectl).",
+        metavar="GROUP/VERSION",
+    ),
+    Flag(("-R", "--recursive"), "recursive", SWITCH, "Print the fields of fields."),
+    Flag(
+        ("--max-depth",),
+        "max_depth",
+        COUNT,
+        "With --recursive, stop after this many levels of fields (0: no limit).",
+        default=0,
+    ),
+    Flag(
+        ("-o", "--output"),
+        "output",
+        VALUE,
+        "Output format: " + ", ".join(RENDERERS) + ".",
+        metavar="FORMAT",
+        default="plaintext",
+        show_default=True,
+    ),
+    Flag(
+        ("--kubectl",),
+        "kubectl_only",
+        SWITCH,
+        "Print exactly what kubectl explain prints: no section after it.",
+    ),
+    Flag(
+        ("-i", "--interactive"),
+        "interactive",
+        SWITCH,
+        "Pick a field with a fuzzy finder that shows its explanation live.",
+    ),
 )
-@click.argument("resource", nargs=-1)
-@crd_paths_option
-@api_version_option("The version to explain (default: the preferred version, as kubectl).")
-@click.option("-R", "--recursive", is_flag=True, help="Print the fields of fields.")
-@click.option(
-    "--max-depth",
-    type=click.IntRange(min=0),
-    default=0,
-    help="With --recursive, stop after this many levels of fields (0: no limit).",
-)
-@click.option(
-    "-o",
-    "--output",
-    default="plaintext",
-    show_default=True,
-    metavar="FORMAT",
-    help="Output format: " + ", ".join(RENDERERS) + ".",
-)
-@click.option(
-    "--kubectl",
-    "kubectl_only",
-    is_flag=True,
-    help="Print exactly what kubectl explain prints: no section after it.",
-)
-@click.option(
-    "-i",
-    "--interactive",
-    is_flag=True,
-    help="Pick a field with a fuzzy finder that shows its explanation live.",
-)
-@click.pass_obj
-def command(
+
+
+def run(
     app: Application,
     resource: tuple[str, ...],
     crd_paths: tuple[str, ...],
@@ -103,17 +129,6 @@ def command(
     kubectl_only: bool,
     interactive: bool,
 ) -> None:
-    """Describe the fields of a custom resource the way kubectl explain does.
-
-    RESOURCE is a kind, plural, singular or short name, or plural.group, optionally
-    followed by a field path: crontabs.spec.cronSpec. Without --crd the CRDs come
-    from the cluster of the current context.
-
-    After kubectl's output, behind a separator line, comes what kubectl leaves out:
-    defaults, enums, patterns, bounds, formats, list and map types, CEL rules, and
-    for the resource its versions, printer columns and subresources. --kubectl
-    leaves that out.
-    """
     if not resource:
         raise UsageError(_NO_RESOURCE)
     if len(resource) > 1:
@@ -127,7 +142,7 @@ def command(
     crds = source.crds()
     problems = source.problems()
     for problem in problems:
-        click.echo(f"warning: skipped a CRD: {problem}", err=True)
+        print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
     options = ExplainOptions(recursive=recursive, max_depth=max_depth)
     try:
         if interactive:  # a field path is only the finder's first query
@@ -152,7 +167,7 @@ def command(
         explain_extras.write_details(target, options)  # holds the notes too
         return
     for note in target.notes():
-        click.echo(f"note: {note}", err=True)
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _skipped_hint(problems: Sequence[KubectlCrdError]) -> str:

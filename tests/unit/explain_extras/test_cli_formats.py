@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from kubectl_crd.cli.root import cli
+from kubectl_crd.cli.group import cli
 from kubectl_crd.model.explain import render_plaintext
 from kubectl_crd.model.explain.detailtext import SEPARATOR
 from tests.unit.explain_extras.conftest import CRONTAB, crontab, target

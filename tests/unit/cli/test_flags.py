@@ -1,0 +1,178 @@
+"""The click-free parser against click, on the same flag declarations.
+
+``root.run_declared`` parses plain command lines itself and declines the rest; where
+it accepts, click must reach the command with exactly the same parameters. Both are
+driven over many generated command lines with the command's ``run`` replaced by a
+recorder, so nothing but the parsing is compared.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from kubectl_crd.cli import root
+from kubectl_crd.cli.app import Application
+from kubectl_crd.cli.commands import explain
+from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, VALUE, Flag, parse_flags
+from kubectl_crd.cli.group import run_click
+
+GLOBAL_PIECES: list[list[str]] = [
+    ["--kubeconfig", "k.yaml"],
+    ["--kubeconfig=other.yaml"],
+    ["--context", "kind"],
+    ["--context="],
+    ["-n", "team-a"],
+    ["--namespace=team-b"],
+    ["--request-timeout", "5s"],
+    ["--debug"],
+    # forms the small parser declines
+    ["-nteam-c"],
+    ["--debug=true"],
+    ["--kube", "x"],
+    ["-n", "-x"],
+]
+
+EXPLAIN_PIECES: list[list[str]] = [
+    ["--crd", "a.yaml"],
+    ["--crd=b.yaml"],
+    ["--crd", "dir/"],
+    ["-R"],
+    ["--recursive"],
+    ["--max-depth", "2"],
+    ["--max-depth=03"],
+    ["--max-depth", "0"],
+    ["-o", "yaml"],
+    ["--output=json"],
+    ["--output", "markdown"],
+    ["--kubectl"],
+    ["-i"],
+    ["--interactive"],
+    ["--api-version", "stable.example.com/v1"],
+    ["--api-version="],
+    # forms the small parser declines, or that are errors
+    ["--max-depth", "-1"],
+    ["--max-depth", "x"],
+    ["--max-depth", "1_0"],
+    ["-ojson"],
+    ["-Ri"],
+    ["--crd"],
+    ["--", "x"],
+    ["-"],
+    ["-n", "x"],
+    ["--recursive=1"],
+    ["--output", "--kubectl"],
+]
+
+POSITIONALS: list[list[str]] = [["crontab"], ["crontabs.spec.cronSpec"], [], ["a", "b"]]
+
+
+def command_lines() -> Iterator[list[str]]:
+    rng = random.Random(20261122)
+    for global_piece, explain_piece, positional in itertools.product(
+        [[], *GLOBAL_PIECES[:3], ["--debug"], ["-nteam-c"]], EXPLAIN_PIECES, POSITIONALS
+    ):
+        yield [*global_piece, "explain", *positional, *explain_piece]
+    for _ in range(600):
+        globals_ = [rng.choice(GLOBAL_PIECES) for _ in range(rng.randrange(3))]
+        pieces = [rng.choice(EXPLAIN_PIECES) for _ in range(rng.randrange(5))]
+        positional = rng.choice(POSITIONALS)
+        where = rng.randrange(len(pieces) + 1)
+        words = [*itertools.chain(*pieces[:where]), *positional, *itertools.chain(*pieces[where:])]
+        yield [*itertools.chain(*globals_), "explain", *words]
+
+
+Call = tuple[str, dict[str, object]]
+
+
+def recorded(monkeypatch: pytest.MonkeyPatch, parse: str, args: list[str]) -> list[Call] | str:
+    """The calls that reached ``explain.run`` through one parser, or how it ended."""
+    calls: list[Call] = []
+
+    def record(app: Application, **params: object) -> None:
+        calls.append((repr(app), params))
+
+    monkeypatch.setattr(explain, "run", record)
+    if parse == "small":
+        return calls if root.run_declared(list(args)) else "declined"
+    try:
+        run_click(list(args))
+    except SystemExit as exc:
+        return f"exit {exc.code}"
+    except Exception as exc:  # ours, raised by the command; not expected here
+        return f"raised {type(exc).__name__}"
+    return calls
+
+
+def test_small_parser_agrees_with_click_wherever_it_accepts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("KUBECTL_CRD_DEBUG", raising=False)
+    accepted = declined = 0
+    disagreements = []
+    for args in command_lines():
+        small = recorded(monkeypatch, "small", args)
+        if small == "declined":
+            declined += 1
+            continue
+        accepted += 1
+        by_click = recorded(monkeypatch, "click", args)
+        if small != by_click:
+            disagreements.append((args, small, by_click))
+    capsys.readouterr()
+    print(f"small parser accepted {accepted}, declined {declined}")
+    assert not disagreements, disagreements[:5]
+    # both kinds occur, so the comparison is not vacuous
+    assert accepted > 300
+    assert declined > 300
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["explain", "--crd", "a.yaml", "crontab.spec"],
+        ["--kubeconfig=k", "-n", "ns", "explain", "crontab", "-R", "--max-depth=2"],
+        ["--debug", "explain", "--crd=a.yaml", "--crd", "b", "-o", "json", "x", "--kubectl"],
+    ],
+)
+def test_plain_command_lines_never_import_click(
+    monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    assert recorded(monkeypatch, "small", args) != "declined"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["explain", "--help"],
+        ["explain", "-h"],
+        ["--version"],
+        ["sample", "crontab"],
+        ["explain", "crontab", "--no-such-flag"],
+        ["explain", "--max-depth", "-1", "x"],
+    ],
+)
+def test_help_version_and_errors_go_to_click(args: list[str]) -> None:
+    assert root.run_declared(args) is False
+
+
+def test_values_follow_click_rules() -> None:
+    flags = (
+        Flag(("-a", "--alpha"), "alpha", VALUE, ""),
+        Flag(("--many",), "many", REPEATED, ""),
+        Flag(("--depth",), "depth", COUNT, "", default=0),
+        Flag(("-s",), "switch", SWITCH, ""),
+    )
+    parsed = parse_flags(flags, ["x", "-a", "1", "--alpha=2", "--many", "m", "-s", "y"])
+    assert parsed is not None
+    assert parsed.values == {"alpha": "2", "many": ("m",), "depth": 0, "switch": True}
+    assert parsed.positionals == ["x", "y"]
+    stopped = parse_flags(flags, ["-s", "cmd", "--unknown"], stop_at_positional=True)
+    assert stopped is not None
+    assert stopped.positionals == ["cmd", "--unknown"]
+    assert parse_flags(flags, ["-a"]) is None
+    assert parse_flags(flags, ["--depth", "+1"]) is None
