@@ -10,7 +10,6 @@ or ``KUBECTL_CRD_DEBUG=1``.
 
 from __future__ import annotations
 
-import importlib
 import sys
 
 from kubectl_crd.cli.app import Application, debug_from_env
@@ -101,7 +100,8 @@ def run_declared(args: list[str]) -> bool:
     if parsed is None or not parsed.positionals or parsed.positionals[0] not in DECLARED_COMMANDS:
         return False
     name, *rest = parsed.positionals
-    module = importlib.import_module(f"kubectl_crd.cli.commands.{COMMANDS[name][0]}")
+    # __import__ rather than importlib.import_module: importing importlib costs ~2 ms
+    module = __import__(f"kubectl_crd.cli.commands.{COMMANDS[name][0]}", fromlist=["run"])
     command = parse_flags(module.FLAGS, rest)
     if command is None:
         return False
