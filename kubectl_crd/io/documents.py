@@ -9,14 +9,17 @@ comes through. ``expand_lists`` turns a ``kind: List`` (or any ``*List`` with an
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from kubectl_crd.io.positions import YamlList, YamlMap, locate, locate_field
 from kubectl_crd.model.errors import InputError, Location, YamlError
+from kubectl_crd.model.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     """A decoded document, or the error that stopped it.
 

@@ -25,8 +25,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from kubectl_crd.io.documents import Document
 from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, pack, unpack
@@ -40,6 +38,11 @@ from kubectl_crd.io.scalars import (
     resolve_plain,
 )
 from kubectl_crd.model.errors import Location, YamlError
+from kubectl_crd.model.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 # go-yaml v2 allows 10000 levels, but every accepted document must stay usable by
 # Python code that recurses over it (json.dumps, schema walks) under the default
@@ -54,7 +57,7 @@ _SEPARATOR = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
 BACKEND = "c"
 
 
-@dataclass(frozen=True)
+@record
 class _ParserApi:
     new: Callable[[str], Callable[[], Any]]
     events: Any

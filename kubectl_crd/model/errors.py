@@ -23,7 +23,8 @@ and only shows a traceback with ``--debug``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from kubectl_crd.model.records import record
 
 
 class ExitCode:
@@ -35,7 +36,7 @@ class ExitCode:
     INTERNAL = 3
 
 
-@dataclass(frozen=True)
+@record
 class Location:
     """A place in an input: file plus 1-based line and column (0 when unknown)."""
 

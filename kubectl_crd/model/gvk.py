@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from kubectl_crd.model.records import record
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class GroupVersionKind:
     group: str
     version: str
@@ -19,7 +19,7 @@ class GroupVersionKind:
         return f"{self.group}/{self.version}, Kind={self.kind}"
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class GroupVersionResource:
     group: str
     version: str

@@ -10,13 +10,13 @@ the argument ambiguous; nothing matching gives the nearest names as suggestions.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import AmbiguousResourceError, ResourceNotFoundError
+from kubectl_crd.model.records import record
 
 
-@dataclass(frozen=True)
+@record
 class ResourceMatch:
     crd: CustomResourceDefinition
     version: str | None  # set when the argument named one (``NAME.version.group``)

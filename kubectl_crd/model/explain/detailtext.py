@@ -23,8 +23,6 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from kubectl_crd.model.explain.details import (
     ExplainDetails,
@@ -34,6 +32,11 @@ from kubectl_crd.model.explain.details import (
 )
 from kubectl_crd.model.explain.published import plain as plain_data
 from kubectl_crd.model.explain.styled import Line, Style, line, plain
+from kubectl_crd.model.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 SEPARATOR = "---- beyond kubectl explain (--kubectl omits this) ----"
 WIDTH = 80
@@ -48,7 +51,7 @@ _MAP_TYPES = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class FactItem:
     """One fact: ``label`` (a schema keyword or a short name), ``value`` as text.
 

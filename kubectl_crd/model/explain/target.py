@@ -13,7 +13,6 @@ Pure: stdlib only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import FieldNotFoundError, KubectlCrdError, ResourceLookupError
@@ -28,6 +27,7 @@ from kubectl_crd.model.explain.fieldpath import (
 from kubectl_crd.model.explain.published import PublishedSchema, Schema, publish
 from kubectl_crd.model.gvk import GroupVersionKind, GroupVersionResource, split_api_version
 from kubectl_crd.model.lookup import ResourceMatch, resolve_resource
+from kubectl_crd.model.records import record
 
 _PREFIX_MESSAGE = "invalid jsonpath syntax, first node must be field node"
 
@@ -46,7 +46,7 @@ class MissingFieldError(FieldNotFoundError):
         self.gvk = gvk
 
 
-@dataclass(frozen=True)
+@record
 class ExplainTarget:
     """A resolved explain request: CRD, version, published schema and field walk.
 
