@@ -463,8 +463,13 @@ integration test ``test_explain_differential.py`` checks this against the server
 rewrites it with ``KUBECTL_CRD_EXPLAIN_REGEN=1``.
 """
 
+from __future__ import annotations
+
 import json
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 SERVER_VERSION = "{server_version}"
 

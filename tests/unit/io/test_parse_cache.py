@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import marshal
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ import pytest
 from kubectl_crd.io import (
     add_mark,
     cache_dir,
+    caching,
     has_mark,
     load_documents_cached,
     loading,
@@ -43,16 +44,16 @@ HEADER = b"kubectl-crd parsed values %d, marshal %d\n" % (CACHE_FORMAT, marshal.
 
 
 def entry_bytes(values: object, header: bytes = HEADER) -> bytes:
-    """An entry as the cache writes it: header, sha256 of the marshal data, the data."""
+    """An entry as the cache writes it: header, CRC-32 of the marshal data, the data."""
     data = marshal.dumps(values)
-    return header + hashlib.sha256(data).digest() + data
+    return header + zlib.crc32(data).to_bytes(4, "big") + data
 
 
 def entry_values(entry: Path) -> object:
     data = entry.read_bytes()
     assert data.startswith(HEADER)
-    checksum, values = data[len(HEADER) : len(HEADER) + 32], data[len(HEADER) + 32 :]
-    assert hashlib.sha256(values).digest() == checksum
+    checksum, values = data[len(HEADER) : len(HEADER) + 4], data[len(HEADER) + 4 :]
+    assert zlib.crc32(values).to_bytes(4, "big") == checksum
     return marshal.loads(values)
 
 
@@ -92,6 +93,65 @@ def test_the_key_is_the_content_not_the_path(
     forbid_parsing(monkeypatch)
     copy = write(tmp_path / "copy.yaml", TEXT)
     assert load_documents_cached(copy)[0].location == Location(copy, 1, 1)
+
+
+def forbid_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> None:
+        raise AssertionError("read the file although its stat should have answered")
+
+    monkeypatch.setattr(caching, "read_file", fail)
+
+
+def records(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.digest")) if cache.is_dir() else []
+
+
+def test_a_settled_file_is_known_by_its_stat(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(caching, "SETTLED_NS", 0)
+    path = write(tmp_path / "a.yaml", TEXT)
+    first = load_documents_cached(path)
+    assert len(records(cache)) == 1
+    forbid_parsing(monkeypatch)
+    forbid_reading(monkeypatch)
+    second = load_documents_cached(path)
+    assert [d.content for d in second] == [d.content for d in first]
+    assert {d.digest for d in second} == {d.digest for d in first}
+
+
+def test_a_file_changed_just_now_is_not_known_by_its_stat(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    load_documents_cached(path)
+    load_documents_cached(path)
+    assert len(entries(cache)) == 1
+    assert records(cache) == []
+
+
+def test_a_change_that_keeps_size_and_mtime_is_still_seen(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(caching, "SETTLED_NS", 0)
+    path = write(tmp_path / "a.yaml", "kind: A\n")
+    load_documents_cached(path)
+    before = os.stat(path)
+    write(tmp_path / "a.yaml", "kind: B\n")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # ctime moves on
+    assert [d.content for d in load_documents_cached(path)] == [{"kind": "B"}]
+
+
+@pytest.mark.parametrize("record", ["", "garbage", "1 2 3 " + "0" * 64, "\xff"])
+def test_a_wrong_stat_record_costs_only_a_read(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: str
+) -> None:
+    monkeypatch.setattr(caching, "SETTLED_NS", 0)
+    path = write(tmp_path / "a.yaml", TEXT)
+    expected = [d.content for d in load_documents_cached(path)]
+    (recorded,) = records(cache)
+    recorded.write_text(record, encoding="latin-1")
+    assert [d.content for d in load_documents_cached(path)] == expected
+    forbid_reading(monkeypatch)  # the record was written again
+    assert [d.content for d in load_documents_cached(path)] == expected
 
 
 def test_a_changed_file_is_parsed_again(cache: Path, tmp_path: Path) -> None:
