@@ -30,7 +30,6 @@ establish again while the content is unchanged.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import marshal
 import os
@@ -161,7 +160,10 @@ def add_mark(document: Document, mark: str, *, directory: str | None = None) -> 
     if not document.digest:
         return
     # Empty, so a reader sees the mark whole or not at all.
-    with contextlib.suppress(OSError), open(_mark_path(document.digest, mark, directory), "xb"):
+    try:
+        with open(_mark_path(document.digest, mark, directory), "xb"):
+            pass
+    except OSError:
         pass
 
 
@@ -270,6 +272,7 @@ def _write_entry(entry: str, documents: list[Document]) -> bool:
 
 
 def _write_atomically(path: str, data: bytes) -> bool:
+    import contextlib
     import tempfile
 
     directory = os.path.dirname(path)

@@ -8,19 +8,46 @@ Discovery lists a CRD's versions in this order and clients prefer the first serv
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
-_KUBE_VERSION = re.compile(r"^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$")
-_STABILITY = {None: 0, "beta": 1, "alpha": 2}
+_STABILITY = {"": 0, "beta": 1, "alpha": 2}
+_DIGITS = frozenset("0123456789")
 
 
 def kube_version_sort_key(version: str) -> tuple[int, int, int, int, str]:
-    match = _KUBE_VERSION.match(version)
-    if match is None:
+    parsed = _parse_kube_version(version)
+    if parsed is None:
         return (1, 0, 0, 0, version)
-    major, stability, minor = match.groups()
-    return (0, _STABILITY[stability], -int(major), -int(minor or 0), "")
+    major, stability, minor = parsed
+    return (0, _STABILITY[stability], -major, -minor, "")
+
+
+def _parse_kube_version(version: str) -> tuple[int, str, int] | None:
+    """``v<major>[(alpha|beta)<minor>]`` with numbers from 1, no leading zeros; or None.
+
+    Written out rather than as a regular expression: importing ``re`` costs ~4 ms of
+    a start-up that must stay fast.
+    """
+    if not version.startswith("v"):
+        return None
+    rest = version[1:]
+    stability = ""
+    for word in ("alpha", "beta"):
+        major, found, minor = rest.partition(word)
+        if found:
+            stability, rest = word, major
+            if not _is_number(minor):
+                return None
+            break
+    if not _is_number(rest):
+        return None
+    return int(rest), stability, int(minor) if stability else 0
+
+
+def _is_number(text: str) -> bool:
+    return bool(text) and text[0] != "0" and _DIGITS.issuperset(text)
 
 
 def sort_kube_versions(versions: Iterable[str]) -> list[str]:

@@ -15,7 +15,6 @@ function that needs it, so ``explain --crd`` starts as fast as before.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -148,6 +147,8 @@ def _resource_and_query(
 ) -> tuple[ExplainTarget, str]:
     """The target of the longest prefix of ``argument`` that exists, and the field
     path part of ``argument`` as typed (the finder's query)."""
+    import re
+
     parts = re.split(r"(?<!\\)\.", argument)
     for end in range(len(parts), 0, -1):
         try:

@@ -20,8 +20,6 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
-import json
-import textwrap
 from collections.abc import Mapping, Sequence
 
 from kubectl_crd.model.explain.details import (
@@ -68,6 +66,8 @@ class FactItem:
 
 def json_text(value: Any) -> str:
     """A schema value (default, example, enum member) as compact JSON."""
+    import json  # here, not at the top: explain pays for it only when a value is shown
+
     return json.dumps(plain_data(value), ensure_ascii=False, separators=(", ", ": "), default=str)
 
 
@@ -235,6 +235,8 @@ def item_lines(items: Sequence[FactItem], indent: int) -> list[Line]:
 
 def _wrap(text: str, width: int) -> list[str]:
     """Prose wrapped at ``width`` (at least 30), never breaking words or URLs."""
+    import textwrap  # here, not at the top: it imports re (~4 ms), often not needed
+
     return textwrap.wrap(text, max(width, 30), break_long_words=False, break_on_hyphens=False)
 
 

@@ -19,7 +19,6 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from kubectl_crd.model.errors import UsageError
@@ -30,7 +29,6 @@ TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-_DICT_KEY = re.compile(r"^'([^']*)'$")
 _TERMINATORS = frozenset(" \t\r\n.,[]$@{}")
 
 
@@ -107,9 +105,8 @@ def _parse_nodes(text: str) -> list[str | None]:
                 raise FieldPathSyntaxError("unterminated array")
             inner = text[pos + 1 : end]
             pos = end + 1
-            key = _DICT_KEY.match(inner)
-            if key is not None and "," not in inner:
-                nodes.extend(_parse_nodes("." + key.group(1)))
+            if _is_quoted_key(inner):
+                nodes.extend(_parse_nodes("." + inner[1:-1]))
             else:
                 nodes.append(None)  # index, slice, union or wildcard
         elif char in " @$":
@@ -207,3 +204,13 @@ def _find(
             if found is not None:
                 return found
     return None
+
+
+def _is_quoted_key(inner: str) -> bool:
+    """``'name'``: a map key in brackets (no quote inside; a comma makes it a union)."""
+    return (
+        len(inner) >= 2
+        and inner[0] == inner[-1] == "'"
+        and "'" not in inner[1:-1]
+        and "," not in inner
+    )

@@ -35,7 +35,6 @@ on its path. Pure: stdlib only.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 
 from kubectl_crd.model.crd import CustomResourceDefinition
@@ -206,7 +205,7 @@ def publish(crd: CustomResourceDefinition, version: str) -> PublishedSchema:
 def _add_root_properties(root: dict[str, Any], info: _RootInfo) -> None:
     """``buildKubeNative``: TypeMeta, ObjectMeta, the GVK and selectable fields."""
     properties = root.setdefault("properties", {})
-    properties["metadata"] = copy.deepcopy(metav1.METADATA_PROPERTY)
+    properties["metadata"] = plain(metav1.METADATA_PROPERTY)  # a deep copy
     properties["apiVersion"] = dict(metav1.TYPE_META_API_VERSION)
     properties["kind"] = dict(metav1.TYPE_META_KIND)
     if root.get("x-kubernetes-embedded-resource"):
@@ -379,7 +378,7 @@ def _add_embedded_properties(node: dict[str, Any]) -> None:
         "description": EMBEDDED_API_VERSION_DESCRIPTION,
     }
     properties["kind"] = {**metav1.TYPE_META_KIND, "description": EMBEDDED_KIND_DESCRIPTION}
-    properties["metadata"] = copy.deepcopy(metav1.METADATA_PROPERTY)
+    properties["metadata"] = plain(metav1.METADATA_PROPERTY)  # a deep copy
     required = node.setdefault("required", [])
     for name in ("kind", "apiVersion"):
         if name not in required:
