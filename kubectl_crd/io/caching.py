@@ -12,7 +12,11 @@ Reading and hashing a 2.8 MB file, and importing hashlib for it, cost about 5 ms
 a 40 ms explain, so, like git's index, the cache also remembers which content digest
 a file had for its inode, size, mtime and ctime, and trusts that while they stay the
 same. A file is only remembered once its timestamps are ``SETTLED_NS`` old: a change
-in the same clock tick as the one read could otherwise leave them all unchanged. A hit returns plain ``dict`` /
+in the same clock tick as the one read could otherwise leave them all unchanged.
+
+The cache stays under ``MAX_BYTES`` (256 MB): each new entry prunes the least
+recently used files (a hit refreshes its entry's mtime at most once a day) and the
+files of other cache formats. A hit returns plain ``dict`` /
 ``list`` values with each document's start ``Location`` but no per-node positions;
 ``reload_with_positions`` parses the file again when an error needs them.
 
@@ -55,6 +59,11 @@ _CHECKSUM_SIZE = 4
 #: How old a file's mtime and ctime must be before its stat is trusted to stand for its
 #: content (git's "racy clean" problem: timestamps have a coarse tick).
 SETTLED_NS = 2_000_000_000
+#: After writing a new entry the cache is pruned if its files take more than this:
+#: the least recently used go first, down to three quarters of it.
+MAX_BYTES = 256 * 1024 * 1024
+#: A hit marks its entry as used again (its mtime) at most this often.
+_TOUCH_AFTER_NS = 24 * 3600 * 1_000_000_000
 
 
 def cache_dir() -> str:
@@ -98,6 +107,7 @@ def load_documents_cached(
     if all(document.error is None for document in documents):
         if _write_entry(entry, documents):
             _record_digest(root, identity, digest)
+            prune(root)
         documents = [replace(document, digest=digest) for document in documents]
     return documents
 
@@ -203,6 +213,9 @@ def _read_entry(entry: str, path: str, digest: str) -> list[Document] | None:
     try:
         with open(entry, "rb") as file:
             data = memoryview(file.read())
+            used = os.fstat(file.fileno()).st_mtime_ns
+        if time.time_ns() - used > _TOUCH_AFTER_NS:
+            os.utime(entry)  # recently used: pruned last
         begin = len(_HEADER) + _CHECKSUM_SIZE
         if data[: len(_HEADER)] != _HEADER or zlib.crc32(data[begin:]).to_bytes(
             _CHECKSUM_SIZE, "big"
@@ -255,6 +268,47 @@ def _item_positions(document: Document) -> list[int] | None:
         where = items.item_location(i)
         positions.append(pack(where.line, where.column) if where else 0)
     return positions
+
+
+def prune(root: str, max_bytes: int | None = None) -> None:
+    """Keep the cache under ``max_bytes`` (``MAX_BYTES``): drop the files of other
+    cache formats and leftover temporary files, then the least recently used files
+    until three quarters of the limit are left. Errors only leave files behind."""
+    limit = MAX_BYTES if max_bytes is None else max_bytes
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    current = f"v{CACHE_FORMAT}-"
+    now = time.time_ns()
+    kept: list[tuple[int, int, str]] = []
+    total = 0
+    for name in names:
+        path = os.path.join(root, name)
+        try:
+            status = os.stat(path)
+            if name.startswith(".parsed-"):
+                if now - status.st_mtime_ns > _TOUCH_AFTER_NS:
+                    os.unlink(path)  # left by a writer that was killed
+                continue
+            if not name.startswith(current):
+                os.unlink(path)  # written by another version of the cache
+                continue
+        except OSError:
+            continue
+        kept.append((status.st_mtime_ns, status.st_size, path))
+        total += status.st_size
+    if total <= limit:
+        return
+    kept.sort()
+    for _, size, path in kept:
+        if total <= limit * 3 // 4:
+            break
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        total -= size
 
 
 def _write_entry(entry: str, documents: list[Document]) -> bool:

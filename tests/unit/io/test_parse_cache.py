@@ -7,6 +7,7 @@ import marshal
 import os
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 
@@ -318,3 +319,50 @@ def test_no_marks_without_a_cache_entry(
     (unwritable, _) = load_documents_cached(write(tmp_path / "b.yaml", TEXT))
     add_mark(unwritable, "checked")  # only costs speed
     assert not has_mark(unwritable, "checked")
+
+
+def entry_of(cache: Path, path: str) -> Path:
+    (first, *_) = load_documents_cached(path)
+    return cache / f"v{CACHE_FORMAT}-{first.digest}.marshal"
+
+
+HOUR_NS = 3600 * 10**9
+
+
+def test_pruning_drops_the_least_recently_used_and_other_formats(
+    cache: Path, tmp_path: Path
+) -> None:
+    paths = [write(tmp_path / f"{n}.yaml", f"kind: K{n}\n") for n in range(6)]
+    now = time.time_ns()
+    for hours, path in enumerate(paths):  # paths[0] was used last
+        os.utime(entry_of(cache, path), ns=(now - hours * HOUR_NS, now - hours * HOUR_NS))
+    size = entry_of(cache, paths[0]).stat().st_size
+    (cache / "v1-0123.marshal").write_text("an older format")
+    (cache / ".parsed-killed.tmp").write_text("")
+    os.utime(cache / ".parsed-killed.tmp", ns=(now - 48 * HOUR_NS, now - 48 * HOUR_NS))
+    (cache / ".parsed-writing.tmp").write_text("")
+    caching.prune(str(cache), max_bytes=4 * size)
+    assert entries(cache) == sorted(entry_of(cache, path) for path in paths[:3])
+    assert sorted(p.name for p in cache.iterdir() if not p.name.endswith(".marshal")) == [
+        ".parsed-writing.tmp"
+    ]
+
+
+def test_new_entries_keep_the_cache_under_its_limit(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_documents_cached(write(tmp_path / "first.yaml", "kind: K\n"))
+    size = entries(cache)[0].stat().st_size
+    monkeypatch.setattr(caching, "MAX_BYTES", 5 * size)
+    for n in range(20):  # same size, other content
+        load_documents_cached(write(tmp_path / f"{n}.yaml", f"kind: {chr(ord('a') + n)}\n"))
+        assert sum(p.stat().st_size for p in cache.iterdir()) <= 5 * size
+
+
+def test_a_hit_marks_an_old_entry_as_used(cache: Path, tmp_path: Path) -> None:
+    path = write(tmp_path / "a.yaml", TEXT)
+    entry = entry_of(cache, path)
+    old = time.time_ns() - 48 * HOUR_NS
+    os.utime(entry, ns=(old, old))
+    load_documents_cached(path)
+    assert entry.stat().st_mtime_ns > old + 47 * HOUR_NS
