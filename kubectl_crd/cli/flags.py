@@ -31,7 +31,7 @@ COUNT = "count"
 class Flag:
     """One flag: its spellings, the parameter it fills, and its help."""
 
-    __slots__ = ("default", "dest", "help", "kind", "metavar", "names", "show_default")
+    __slots__ = ("choices", "default", "dest", "help", "kind", "metavar", "names", "show_default")
 
     def __init__(
         self,
@@ -43,8 +43,10 @@ class Flag:
         metavar: str | None = None,
         default: object = None,
         show_default: bool = False,
+        choices: tuple[str, ...] = (),
     ) -> None:
         self.names = names
+        self.choices = choices
         self.dest = dest
         self.kind = kind
         self.help = help
@@ -112,6 +114,8 @@ def parse_flags(
             if not (value.isascii() and value.isdigit()):
                 return None
             values[flag.dest] = int(value)
+        elif flag.choices and value not in flag.choices:
+            return None
         elif flag.kind == REPEATED:
             repeated.setdefault(flag.dest, []).append(value)
         else:
@@ -121,12 +125,14 @@ def parse_flags(
     return ParsedFlags(values, positionals)
 
 
-def click_options(flags: Sequence[Flag]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def click_options(
+    flags: Sequence[Flag], *, hidden: bool = False
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """A decorator adding ``flags`` to a click command, in the order given."""
     import click
 
     def option(flag: Flag) -> Callable[[Callable[..., None]], Callable[..., None]]:
-        settings: dict[str, Any] = {"help": flag.help}
+        settings: dict[str, Any] = {"help": flag.help, "hidden": hidden}
         if flag.metavar:
             settings["metavar"] = flag.metavar
         if flag.kind == SWITCH:
@@ -138,6 +144,8 @@ def click_options(flags: Sequence[Flag]) -> Callable[[Callable[..., None]], Call
             settings["show_default"] = flag.show_default
             if flag.kind == COUNT:
                 settings["type"] = click.IntRange(min=0)
+            elif flag.choices:
+                settings["type"] = click.Choice(flag.choices)
         return click.option(*flag.names, flag.dest, **settings)
 
     def decorate(func: Callable[..., None]) -> Callable[..., None]:

@@ -18,7 +18,7 @@ import click
 from kubectl_crd import __version__
 from kubectl_crd.cli.app import Application, debug_from_env
 from kubectl_crd.cli.flags import click_options
-from kubectl_crd.cli.root import COMMANDS, GLOBAL_FLAGS
+from kubectl_crd.cli.root import COMMANDS, GLOBAL_FLAGS, command_flags, take_global_flags
 
 
 class LazyGroup(click.Group):
@@ -45,9 +45,13 @@ def declared_command(module: ModuleType) -> click.Command:
 
     @click.pass_obj
     def callback(app: Application, /, **params: object) -> None:
+        take_global_flags(app, params)
         module.run(app, **params)
 
     callback.__doc__ = module.HELP
+    inherited = command_flags(module.FLAGS)[len(module.FLAGS) :]
+    # kubectl too leaves its global flags out of a command's help
+    callback = click_options(inherited, hidden=True)(callback)
     callback = click_options(module.FLAGS)(callback)
     callback = click.argument(module.ARGUMENT, nargs=-1)(callback)
     return click.command(
@@ -69,7 +73,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 def cli(
     ctx: click.Context,
     kubeconfig: str | None,
-    context_name: str | None,
+    context: str | None,
     namespace: str | None,
     request_timeout: str | None,
     debug: bool,
@@ -81,7 +85,7 @@ def cli(
     """
     ctx.obj = Application(
         kubeconfig=kubeconfig,
-        context=context_name,
+        context=context,
         namespace=namespace,
         request_timeout=request_timeout,
         debug=debug or debug_from_env(),

@@ -16,6 +16,10 @@ from kubectl_crd.cli.app import Application, debug_from_env
 from kubectl_crd.cli.flags import SWITCH, VALUE, Flag, parse_flags
 from kubectl_crd.model.errors import ExitCode, KubectlCrdError
 
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 # name -> (module under kubectl_crd.cli.commands, one-line help shown before import)
 COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("explain", "Explain the fields of a custom resource, offline or from a cluster."),
@@ -27,7 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 #: Commands whose modules declare ``FLAGS`` and a click-free ``run``.
-DECLARED_COMMANDS = frozenset({"explain"})
+DECLARED_COMMANDS = frozenset({"explain", "sample"})
 
 GLOBAL_FLAGS = (
     Flag(
@@ -39,7 +43,7 @@ GLOBAL_FLAGS = (
     ),
     Flag(
         ("--context",),
-        "context_name",
+        "context",
         VALUE,
         "The name of the kubeconfig context to use.",
         metavar="NAME",
@@ -66,6 +70,25 @@ GLOBAL_FLAGS = (
         "Show tracebacks for errors (or set KUBECTL_CRD_DEBUG=1).",
     ),
 )
+
+
+#: The global flags' parameters; they are ``Application``'s attributes too.
+GLOBAL_DESTS = tuple(flag.dest for flag in GLOBAL_FLAGS)
+
+
+def command_flags(own: Sequence[Flag]) -> tuple[Flag, ...]:
+    """A declared command's flags, then the global flags it does not declare itself:
+    as kubectl's persistent flags, they are accepted after the command name too."""
+    names = {name for flag in own for name in flag.names}
+    return (*own, *(flag for flag in GLOBAL_FLAGS if names.isdisjoint(flag.names)))
+
+
+def take_global_flags(app: Application, values: dict[str, object]) -> None:
+    """Move the global flags given after the command from ``values`` into ``app``."""
+    for dest in GLOBAL_DESTS:
+        value = values.pop(dest, None)
+        if value is not None and value is not False:
+            setattr(app, dest, value)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -102,17 +125,12 @@ def run_declared(args: list[str]) -> bool:
     name, *rest = parsed.positionals
     # __import__ rather than importlib.import_module: importing importlib costs ~2 ms
     module = __import__(f"kubectl_crd.cli.commands.{COMMANDS[name][0]}", fromlist=["run"])
-    command = parse_flags(module.FLAGS, rest)
+    command = parse_flags(command_flags(module.FLAGS), rest)
     if command is None:
         return False
-    flags = parsed.values
-    app = Application(
-        kubeconfig=flags["kubeconfig"],  # type: ignore[arg-type]
-        context=flags["context_name"],  # type: ignore[arg-type]
-        namespace=flags["namespace"],  # type: ignore[arg-type]
-        request_timeout=flags["request_timeout"],  # type: ignore[arg-type]
-        debug=bool(flags["debug"]) or debug_from_env(),
-    )
+    app = Application(**parsed.values)  # type: ignore[arg-type]
+    take_global_flags(app, command.values)
+    app.debug = app.debug or debug_from_env()
     module.run(app, **{module.ARGUMENT: tuple(command.positionals)}, **command.values)
     return True
 

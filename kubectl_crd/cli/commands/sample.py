@@ -10,80 +10,99 @@ the YAML header), so ``kubectl crd sample widgets > w.yaml`` still shows them.
 from __future__ import annotations
 
 import json
-
-import click
+import sys
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.options import api_version_option, crd_paths_option
-from kubectl_crd.model.errors import ResourceNotFoundError
+from kubectl_crd.cli.flags import REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.model.errors import ResourceNotFoundError, UsageError
+
+NAME = "sample"
+SHORT_HELP = "Print a skeleton custom resource for a CRD."
+HELP = """Print a skeleton RESOURCE (kind, plural, singular or short name, optionally
+NAME.group or NAME.version.group) with its required fields, defaults and first enum
+values filled in and the field descriptions as YAML comments.
+
+\b
+Examples:
+  kubectl crd sample certificates.cert-manager.io > cert.yaml
+  kubectl crd sample --crd crds/ httproute --api-version gateway.networking.k8s.io/v1
+  kubectl crd sample -n team-a widget --all-fields -o json
+
+The output is meant to pass a server-side dry run (kubectl create --dry-run=server -f).
+CEL rules (x-kubernetes-validations) are checked with a partial evaluator; the header
+names those it cannot evaluate, and anything known to fail is a warning on stderr.
+A namespaced kind gets its metadata.namespace from -n/--namespace.
+"""
+ARGUMENT = "resource"
+FLAGS = (
+    Flag(
+        ("--crd",),
+        "crd_paths",
+        REPEATED,
+        "Read CRDs from this file or directory instead of the cluster (repeatable).",
+        metavar="PATH",
+    ),
+    Flag(
+        ("--api-version",),
+        "api_version",
+        VALUE,
+        "The version to sample (default: the CRD's preferred served version).",
+        metavar="GROUP/VERSION",
+    ),
+    Flag(
+        ("--name",),
+        "name",
+        VALUE,
+        "metadata.name of the sample (default: example-<singular>).",
+        metavar="NAME",
+    ),
+    Flag(
+        ("--all-fields",),
+        "all_fields",
+        SWITCH,
+        "Fill in the optional fields too, as a fuller template to prune.",
+    ),
+    Flag(
+        ("--no-comments",),
+        "no_comments",
+        SWITCH,
+        "Leave out the header and the field descriptions.",
+    ),
+    Flag(
+        ("-o", "--output"),
+        "output",
+        VALUE,
+        "Output format; json has no comments.",
+        default="yaml",
+        show_default=True,
+        choices=("yaml", "json"),
+    ),
+)
 
 
-@click.command(
-    name="sample",
-    short_help="Print a skeleton custom resource for a CRD.",
-    context_settings={"max_content_width": 100},
-)
-@click.argument("resource")
-@crd_paths_option
-@api_version_option("The version to sample (default: the CRD's preferred served version).")
-@click.option(
-    "-n",
-    "--namespace",
-    metavar="NS",
-    help="metadata.namespace for a namespaced kind (also accepted before the command).",
-)
-@click.option(
-    "--name", metavar="NAME", help="metadata.name of the sample (default: example-<singular>)."
-)
-@click.option(
-    "--all-fields",
-    is_flag=True,
-    help="Fill in the optional fields too, as a fuller template to prune.",
-)
-@click.option(
-    "--no-comments", is_flag=True, help="Leave out the header and the field descriptions."
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="Output format; json has no comments.",
-)
-@click.pass_obj
-def command(
+def run(
     app: Application,
-    resource: str,
+    resource: tuple[str, ...],
     crd_paths: tuple[str, ...],
     api_version: str | None,
-    namespace: str | None,
     name: str | None,
     all_fields: bool,
     no_comments: bool,
     output: str,
 ) -> None:
-    """Print a skeleton RESOURCE (kind, plural, singular or short name, optionally
-    NAME.group or NAME.version.group) with its required fields, defaults and first enum
-    values filled in and the field descriptions as YAML comments.
-
-    \b
-    Examples:
-      kubectl crd sample certificates.cert-manager.io > cert.yaml
-      kubectl crd sample --crd crds/ httproute --api-version gateway.networking.k8s.io/v1
-      kubectl crd sample -n team-a widget --all-fields -o json
-
-    The output is meant to pass a server-side dry run (kubectl create --dry-run=server -f).
-    CEL rules (x-kubernetes-validations) are checked with a partial evaluator; the header
-    names those it cannot evaluate, and anything known to fail is a warning on stderr.
-    """
+    if len(resource) != 1:
+        raise UsageError(
+            "sample takes one RESOURCE: a kind, plural, singular or short name of a CRD"
+            if not resource
+            else f"sample takes one RESOURCE, not {len(resource)}: {' '.join(resource)}"
+        )
     from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
     from kubectl_crd.model.yaml_text import dump
     from kubectl_crd.sources.base import find_crd
 
     source = app.crd_source(crd_paths)
     try:
-        match = find_crd(source, resource)
+        match = find_crd(source, resource[0])
     except ResourceNotFoundError as exc:
         problems = source.problems()
         if not problems:
@@ -100,13 +119,15 @@ def command(
     sample = build_sample(
         match.crd,
         version,
-        SampleOptions(name=name, namespace=namespace or app.namespace, all_fields=all_fields),
+        SampleOptions(name=name, namespace=app.namespace, all_fields=all_fields),
     )
     for problem in sample.problems:
-        click.echo(f"warning: {problem}", err=True)
+        print(f"warning: {problem}", file=sys.stderr)
     if output == "json":
-        click.echo(json.dumps(sample.value, indent=2, ensure_ascii=False))
+        text = json.dumps(sample.value, indent=2, ensure_ascii=False) + "\n"
     elif no_comments:
-        click.echo(dump(sample.value), nl=False)
+        text = dump(sample.value)
     else:
-        click.echo(dump(sample.value, comments=sample.comments, header=sample.header()), nl=False)
+        text = dump(sample.value, comments=sample.comments, header=sample.header())
+    sys.stdout.write(text)
+    sys.stdout.flush()

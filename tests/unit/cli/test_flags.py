@@ -16,7 +16,7 @@ import pytest
 
 from kubectl_crd.cli import root
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.commands import explain
+from kubectl_crd.cli.commands import explain, sample
 from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, VALUE, Flag, parse_flags
 from kubectl_crd.cli.group import run_click
 
@@ -67,35 +67,70 @@ EXPLAIN_PIECES: list[list[str]] = [
     ["--output", "--kubectl"],
 ]
 
+SAMPLE_PIECES: list[list[str]] = [
+    ["--crd", "a.yaml"],
+    ["--crd=dir/"],
+    ["--api-version", "stable.example.com/v1"],
+    ["--name", "w1"],
+    ["--name="],
+    ["--all-fields"],
+    ["--no-comments"],
+    ["-o", "json"],
+    ["--output=yaml"],
+    # forms the small parser declines, or that are errors
+    ["-o", "xml"],
+    ["--output=JSON"],
+    ["-oyaml"],
+    ["--all-fields=1"],
+    ["--name"],
+    ["--", "x"],
+]
+
+#: Global flags may follow the command name, as kubectl's persistent flags do.
+AFTER_THE_COMMAND: list[list[str]] = [
+    ["--context", "after"],
+    ["-n", "after"],
+    ["--namespace=after"],
+    ["--kubeconfig", "after.yaml"],
+    ["--request-timeout=1m"],
+    ["--debug"],
+    ["--debug=yes"],
+]
+
 POSITIONALS: list[list[str]] = [["crontab"], ["crontabs.spec.cronSpec"], [], ["a", "b"]]
 
 
-def command_lines() -> Iterator[list[str]]:
+PIECES = {"explain": EXPLAIN_PIECES, "sample": SAMPLE_PIECES}
+
+
+def command_lines(command: str) -> Iterator[list[str]]:
     rng = random.Random(20261122)
-    for global_piece, explain_piece, positional in itertools.product(
-        [[], *GLOBAL_PIECES[:3], ["--debug"], ["-nteam-c"]], EXPLAIN_PIECES, POSITIONALS
+    own = PIECES[command]
+    for global_piece, piece, positional in itertools.product(
+        [[], *GLOBAL_PIECES[:3], ["--debug"], ["-nteam-c"]], own + AFTER_THE_COMMAND, POSITIONALS
     ):
-        yield [*global_piece, "explain", *positional, *explain_piece]
+        yield [*global_piece, command, *positional, *piece]
     for _ in range(600):
         globals_ = [rng.choice(GLOBAL_PIECES) for _ in range(rng.randrange(3))]
-        pieces = [rng.choice(EXPLAIN_PIECES) for _ in range(rng.randrange(5))]
+        pieces = [rng.choice(own + AFTER_THE_COMMAND) for _ in range(rng.randrange(5))]
         positional = rng.choice(POSITIONALS)
         where = rng.randrange(len(pieces) + 1)
         words = [*itertools.chain(*pieces[:where]), *positional, *itertools.chain(*pieces[where:])]
-        yield [*itertools.chain(*globals_), "explain", *words]
+        yield [*itertools.chain(*globals_), command, *words]
 
 
 Call = tuple[str, dict[str, object]]
 
 
 def recorded(monkeypatch: pytest.MonkeyPatch, parse: str, args: list[str]) -> list[Call] | str:
-    """The calls that reached ``explain.run`` through one parser, or how it ended."""
+    """The calls that reached a command's ``run`` through one parser, or how it ended."""
     calls: list[Call] = []
 
     def record(app: Application, **params: object) -> None:
         calls.append((repr(app), params))
 
     monkeypatch.setattr(explain, "run", record)
+    monkeypatch.setattr(sample, "run", record)
     if parse == "small":
         return calls if root.run_declared(list(args)) else "declined"
     try:
@@ -107,13 +142,14 @@ def recorded(monkeypatch: pytest.MonkeyPatch, parse: str, args: list[str]) -> li
     return calls
 
 
+@pytest.mark.parametrize("command", sorted(PIECES))
 def test_small_parser_agrees_with_click_wherever_it_accepts(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
     monkeypatch.delenv("KUBECTL_CRD_DEBUG", raising=False)
     accepted = declined = 0
     disagreements = []
-    for args in command_lines():
+    for args in command_lines(command):
         small = recorded(monkeypatch, "small", args)
         if small == "declined":
             declined += 1
@@ -136,6 +172,8 @@ def test_small_parser_agrees_with_click_wherever_it_accepts(
         ["explain", "--crd", "a.yaml", "crontab.spec"],
         ["--kubeconfig=k", "-n", "ns", "explain", "crontab", "-R", "--max-depth=2"],
         ["--debug", "explain", "--crd=a.yaml", "--crd", "b", "-o", "json", "x", "--kubectl"],
+        ["explain", "x", "--context", "kind", "-n", "ns", "--kubeconfig=k"],
+        ["-n", "a", "sample", "--crd", "a.yaml", "widget", "-n", "b", "-o", "json"],
     ],
 )
 def test_plain_command_lines_never_import_click(
@@ -151,13 +189,25 @@ def test_plain_command_lines_never_import_click(
         ["explain", "--help"],
         ["explain", "-h"],
         ["--version"],
-        ["sample", "crontab"],
+        ["sample", "crontab", "-o", "xml"],
+        ["scale", "crontab"],
         ["explain", "crontab", "--no-such-flag"],
         ["explain", "--max-depth", "-1", "x"],
     ],
 )
 def test_help_version_and_errors_go_to_click(args: list[str]) -> None:
     assert root.run_declared(args) is False
+
+
+def test_global_flags_after_the_command_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KUBECTL_CRD_DEBUG", raising=False)
+    args = ["-n", "before", "--context=c", "explain", "x", "-n", "after", "--debug"]
+    for parse in ("small", "click"):
+        ((app, params),) = recorded(monkeypatch, parse, args)
+        assert "namespace='after'" in app
+        assert "context='c'" in app
+        assert "debug=True" in app
+        assert "namespace" not in params
 
 
 def test_values_follow_click_rules() -> None:
