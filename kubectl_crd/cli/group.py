@@ -57,6 +57,7 @@ def declared_command(module: ModuleType) -> click.Command:
     return click.command(
         name=module.NAME,
         short_help=module.SHORT_HELP,
+        epilog='Use "kubectl crd --help" for the global flags (accepted after the command too).',
         context_settings={"max_content_width": 100},
     )(callback)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +79,22 @@ def test_request_timeout_parsing(text: str | None, seconds: float | None) -> Non
 def test_bad_request_timeout_is_a_usage_error(text: str) -> None:
     with pytest.raises(UsageError, match="invalid timeout value"):
         parse_request_timeout(text)
+
+
+@pytest.mark.parametrize("command", ["explain", "sample"])
+def test_command_help_points_at_the_global_flags_without_listing_them(command: str) -> None:
+    result = run(command, "--help")
+    assert result.returncode == 0
+    assert 'Use "kubectl crd --help" for the global flags' in result.stdout
+    assert "--kubeconfig" not in result.stdout
+
+
+def test_global_flags_after_the_command_reach_it(tmp_path: Path) -> None:
+    crd = Path(__file__).parents[3] / "examples" / "crds" / "crontab.yaml"
+    env = {"KUBECTL_CRD_CACHE_DIR": str(tmp_path)}
+    result = run("sample", "--crd", str(crd), "crontab", "-n", "after", "-o", "json", env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["metadata"]["namespace"] == "after"
+    result = run("explain", "crontab", "--kubeconfig", str(tmp_path / "none"), env=env)
+    assert result.returncode == 1
+    assert str(tmp_path / "none") in result.stderr
