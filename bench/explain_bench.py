@@ -12,7 +12,8 @@ prints wall times side by side:
   each time, with the parse cache warm (one run first), and with an empty parse cache
   (the first parse). ``--kubectl`` leaves out our section after kubectl's output, so
   both print the same bytes;
-- the same without ``--kubectl`` (our full output, what a user sees by default);
+- the same without ``--kubectl`` (our full output, what a user sees by default), piped
+  and on a pseudo-terminal, where it is coloured;
 - ``kubectl crd explain ...``: through kubectl's plugin dispatch, which adds kubectl's
   own start-up before it execs ``kubectl-crd``.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pty
 import shutil
 import statistics
 import subprocess
@@ -60,6 +62,31 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({proc.returncode}):\n{proc.stderr}")
     return elapsed, proc.stdout
+
+
+def timed_on_a_terminal(command: list[str], env: dict[str, str]) -> tuple[float, str]:
+    """``timed`` with stdout a pseudo-terminal, where our output is coloured."""
+    primary, secondary = pty.openpty()
+    began = time.perf_counter()
+    try:
+        proc = subprocess.Popen(command, stdout=secondary, stderr=subprocess.DEVNULL, env=env)
+    finally:
+        os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # EIO: the other side is closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    code = proc.wait()
+    elapsed = time.perf_counter() - began
+    os.close(primary)
+    if code != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({code}) on a terminal")
+    return elapsed, b"".join(chunks).decode()
 
 
 def measure(runs: int, once: Callable[[int], tuple[float, str]]) -> tuple[list[float], str]:
@@ -130,6 +157,9 @@ def main() -> None:
         for _ in range(args.runs):  # interleaved, so that load changes hit both alike
             for name, (command, command_env) in commands.items():
                 elapsed, outputs[name] = timed(command, command_env)
+                if name == "full":
+                    elapsed, _ = timed_on_a_terminal(command, dict(command_env, TERM="xterm"))
+                    interleaved.setdefault("terminal", []).append(elapsed)
                 interleaved[name].append(elapsed)
 
         def uncached(index: int) -> tuple[float, str]:
@@ -156,6 +186,7 @@ def main() -> None:
     print(row("kubectl explain (warm cache, real server)", interleaved["kubectl"]))
     print(row("kubectl-crd explain --kubectl --crd (warm)", interleaved["ours"]))
     print(row("kubectl-crd explain --crd (full output, warm)", interleaved["full"]))
+    print(row("the same on a terminal (coloured)", interleaved["terminal"]))
     if "plugin" in interleaved:
         print(row("kubectl crd explain --kubectl --crd (plugin)", interleaved["plugin"]))
     print(row("kubectl-crd explain --kubectl --crd (first parse)", first_parse))
