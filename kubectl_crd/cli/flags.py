@@ -59,6 +59,21 @@ class Flag:
         self.default = default
 
 
+#: ``--crd PATH`` (repeatable), the same in every command that reads CRDs.
+CRD_PATHS = Flag(
+    ("--crd",),
+    "crd_paths",
+    REPEATED,
+    "Read CRDs from this file or directory instead of the cluster (repeatable).",
+    metavar="PATH",
+)
+
+
+def api_version_flag(help: str) -> Flag:
+    """``--api-version GROUP/VERSION``, with the command's own help text."""
+    return Flag(("--api-version",), "api_version", VALUE, help, metavar="GROUP/VERSION")
+
+
 class ParsedFlags:
     """What ``parse_flags`` read: values by parameter name, and the positionals."""
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.commands import explain_extras
-from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.cli.flags import COUNT, CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
 from kubectl_crd.model.errors import (
     KubectlCrdError,
     ResourceLookupError,
@@ -72,20 +72,8 @@ leaves that out.
 #: The positional parameter: any number of words, checked in ``run``.
 ARGUMENT = "resource"
 FLAGS = (
-    Flag(
-        ("--crd",),
-        "crd_paths",
-        REPEATED,
-        "Read CRDs from this file or directory instead of the cluster (repeatable).",
-        metavar="PATH",
-    ),
-    Flag(
-        ("--api-version",),
-        "api_version",
-        VALUE,
-        "The version to explain (default: the preferred version, as kubectl).",
-        metavar="GROUP/VERSION",
-    ),
+    CRD_PATHS,
+    api_version_flag("The version to explain (default: the preferred version, as kubectl)."),
     Flag(("-R", "--recursive"), "recursive", SWITCH, "Print the fields of fields."),
     Flag(
         ("--max-depth",),

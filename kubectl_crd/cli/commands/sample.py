@@ -13,7 +13,7 @@ import json
 import sys
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
 from kubectl_crd.model.errors import ResourceNotFoundError, UsageError
 
 NAME = "sample"
@@ -35,20 +35,8 @@ A namespaced kind gets its metadata.namespace from -n/--namespace.
 """
 ARGUMENT = "resource"
 FLAGS = (
-    Flag(
-        ("--crd",),
-        "crd_paths",
-        REPEATED,
-        "Read CRDs from this file or directory instead of the cluster (repeatable).",
-        metavar="PATH",
-    ),
-    Flag(
-        ("--api-version",),
-        "api_version",
-        VALUE,
-        "The version to sample (default: the CRD's preferred served version).",
-        metavar="GROUP/VERSION",
-    ),
+    CRD_PATHS,
+    api_version_flag("The version to sample (default: the CRD's preferred served version)."),
     Flag(
         ("--name",),
         "name",
