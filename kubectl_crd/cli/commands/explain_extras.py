@@ -8,8 +8,9 @@
   (``model.explain.detailtext``); coloured on a terminal (``output.terminal``).
 - ``explore``: ``-i``, the interactive finder (``output.explorer``).
 
-Every heavy import (ruamel for YAML, rich for colour, prompt_toolkit) happens in the
-function that needs it, so ``explain --crd`` starts as fast as before.
+Every heavy import (ruamel for YAML, json, prompt_toolkit) happens in the function
+that needs it, so ``explain --crd`` starts fast; colour needs no import at all
+(``output.terminal`` writes the escape codes itself).
 """
 
 from __future__ import annotations
