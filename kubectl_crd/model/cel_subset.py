@@ -24,6 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubectl_crd.model import regex_examples
+from kubectl_crd.model.durations import (
+    NANOSECONDS_PER_SECOND,
+    DurationSyntaxError,
+    parse_go_duration,
+)
 
 
 class Unsupported(Exception):
@@ -476,28 +481,14 @@ class Duration(float):
     """A CEL ``google.protobuf.Duration``, in seconds; compares with other durations."""
 
 
-_GO_DURATION = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|ms|s|m|h)")
-_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
-
-
 def _duration(text: Any) -> Duration:
-    """Go's ``time.ParseDuration`` syntax, as CEL's ``duration()`` accepts it."""
+    """CEL's ``duration()``: Go's ``time.ParseDuration`` syntax."""
     if not isinstance(text, str):
         raise CelError("duration() of a non-string")
-    sign = -1.0 if text.startswith("-") else 1.0
-    body = text.lstrip("+-")
-    if body == "0":
-        return Duration(0.0)
-    total, pos = 0.0, 0
-    while pos < len(body):
-        match = _GO_DURATION.match(body, pos)
-        if match is None or match.group(1) in ("", "."):
-            raise CelError(f"invalid duration {text!r}")
-        total += float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-        pos = match.end()
-    if not body:
-        raise CelError("empty duration")
-    return Duration(sign * total)
+    try:
+        return Duration(parse_go_duration(text) / NANOSECONDS_PER_SECOND)
+    except DurationSyntaxError as exc:
+        raise CelError(str(exc)) from exc
 
 
 def _split(text: Any, separator: Any) -> list[str]:

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_crd.kube.config import parse_request_timeout
-from kubectl_crd.model.errors import UsageError
 from tests.cli_runner import run_cli
 
 
@@ -57,28 +55,6 @@ def test_traceback_only_with_debug(how: tuple[str, ...]) -> None:
 def test_debug_from_environment() -> None:
     result = run("scale", "x", env={"KUBECTL_CRD_DEBUG": "1"})
     assert "Traceback (most recent call last)" in result.stderr
-
-
-@pytest.mark.parametrize(
-    ("text", "seconds"),
-    [
-        (None, None),
-        ("0", None),
-        ("5", 5.0),
-        ("1s", 1.0),
-        ("2m", 120.0),
-        ("1h30m", 5400.0),
-        ("250ms", 0.25),
-    ],
-)
-def test_request_timeout_parsing(text: str | None, seconds: float | None) -> None:
-    assert parse_request_timeout(text) == seconds
-
-
-@pytest.mark.parametrize("text", ["abc", "5x", "-1s", "1s2"])
-def test_bad_request_timeout_is_a_usage_error(text: str) -> None:
-    with pytest.raises(UsageError, match="invalid timeout value"):
-        parse_request_timeout(text)
 
 
 @pytest.mark.parametrize("command", ["explain", "sample"])

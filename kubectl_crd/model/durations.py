@@ -1,0 +1,135 @@
+"""Go's ``time.ParseDuration``, once, for every place Kubernetes reads a duration.
+
+Pure: stdlib only. Used by ``--request-timeout`` (kubectl's ``ParseTimeout`` in
+``k8s.io/client-go/tools/clientcmd/client_config.go``: a bare non-negative integer means
+seconds, anything else is a Go duration) and by CEL's ``duration()``. It mirrors
+``src/time/format.go``: an optional sign, then one or more ``[0-9]*(\\.[0-9]*)?unit``
+parts where at least one digit is on either side of the dot (``.5s`` and ``5.s`` are
+valid, ``.s`` is not), units ``ns us µs μs ms s m h``, a lone ``0`` needs no unit, and
+the total must fit in an int64 of nanoseconds. The result is integer nanoseconds, as
+Go's ``Duration``; the error texts are Go's.
+"""
+
+from __future__ import annotations
+
+NANOSECONDS_PER_SECOND = 1_000_000_000
+
+_UNIT_NANOSECONDS = {
+    "ns": 1,
+    "us": 1_000,
+    "\u00b5s": 1_000,  # U+00B5 micro sign
+    "\u03bcs": 1_000,  # U+03BC Greek small letter mu
+    "ms": 1_000_000,
+    "s": NANOSECONDS_PER_SECOND,
+    "m": 60 * NANOSECONDS_PER_SECOND,
+    "h": 3600 * NANOSECONDS_PER_SECOND,
+}
+_INT64_MAX = (1 << 63) - 1
+
+
+class DurationSyntaxError(ValueError):
+    """Go's ``time: invalid duration "..."`` and its siblings."""
+
+
+def _go_quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def _leading_digits(text: str, position: int) -> int:
+    end = position
+    while end < len(text) and "0" <= text[end] <= "9":
+        end += 1
+    return end
+
+
+def parse_go_duration(text: str) -> int:
+    """``text`` read as Go's ``time.ParseDuration`` reads it, in nanoseconds."""
+    invalid = DurationSyntaxError(f"time: invalid duration {_go_quote(text)}")
+    negative = False
+    rest = text
+    if rest[:1] in ("-", "+"):
+        negative = rest[0] == "-"
+        rest = rest[1:]
+    if rest == "0":
+        return 0
+    if not rest:
+        raise invalid
+    total = 0
+    position = 0
+    while position < len(rest):
+        if not (rest[position] == "." or "0" <= rest[position] <= "9"):
+            raise invalid
+        end = _leading_digits(rest, position)
+        whole_digits = rest[position:end]
+        if whole_digits and int(whole_digits) > _INT64_MAX + 1:
+            raise invalid  # Go's leadingInt: "bad [0-9]*"
+        whole = int(whole_digits) if whole_digits else 0
+        position = end
+        fraction, scale, fraction_digits = 0, 1, ""
+        if position < len(rest) and rest[position] == ".":
+            end = _leading_digits(rest, position + 1)
+            fraction_digits = rest[position + 1 : end]
+            position = end
+            # Go's leadingFraction keeps digits only while they fit in an int64.
+            for digit in fraction_digits:
+                if fraction > _INT64_MAX // 10:
+                    break
+                candidate = fraction * 10 + int(digit)
+                if candidate > 1 << 63:
+                    break
+                fraction, scale = candidate, scale * 10
+        if not whole_digits and not fraction_digits:
+            raise invalid
+        unit_end = position
+        while unit_end < len(rest) and not (rest[unit_end] == "." or "0" <= rest[unit_end] <= "9"):
+            unit_end += 1
+        if unit_end == position:
+            raise DurationSyntaxError(f"time: missing unit in duration {_go_quote(text)}")
+        unit = rest[position:unit_end]
+        position = unit_end
+        unit_ns = _UNIT_NANOSECONDS.get(unit)
+        if unit_ns is None:
+            raise DurationSyntaxError(
+                f"time: unknown unit {_go_quote(unit)} in duration {_go_quote(text)}"
+            )
+        if whole > (1 << 63) // unit_ns:
+            raise invalid
+        value = whole * unit_ns
+        if fraction:
+            # float64 arithmetic, as Go: uint64(float64(f) * (float64(unit) / scale))
+            value += int(float(fraction) * (float(unit_ns) / float(scale)))
+            if value > 1 << 63:
+                raise invalid
+        total += value
+        if total > 1 << 63:
+            raise invalid
+    if negative:
+        return -total
+    if total > _INT64_MAX:
+        raise invalid
+    return total
+
+
+def parse_request_timeout(value: str | None) -> float | None:
+    """kubectl's ``--request-timeout`` in seconds; ``None`` for none (empty or zero).
+
+    ``clientcmd.ParseTimeout``: a non-negative integer is seconds, else a Go duration.
+    """
+    if value is None or value == "":
+        return None
+    digits = value[1:] if value[:1] in ("+", "-") else value
+    if digits.isascii() and digits.isdigit() and int(value) >= 0:  # Go's strconv.ParseInt
+        return float(int(value)) or None
+    try:
+        nanoseconds = parse_go_duration(value)
+    except DurationSyntaxError:
+        nanoseconds = -1
+    if nanoseconds < 0:  # Go would take it; a negative timeout is refused, as we always have
+        from kubectl_crd.model.errors import UsageError
+
+        raise UsageError(
+            "invalid timeout value. Timeout must be a single integer in seconds, "
+            f"or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h): {value}"
+        )
+    return nanoseconds / NANOSECONDS_PER_SECOND or None
