@@ -38,7 +38,7 @@ from prompt_toolkit.output.defaults import create_output
 from prompt_toolkit.styles import Style as PromptStyle
 
 from kubectl_crd.model.explain.finder import Match, rank
-from kubectl_crd.model.explain.styled import Line
+from kubectl_crd.model.styled import Line
 from kubectl_crd.output.terminal import ansi
 
 HELP = "Up/Down select  PgUp/PgDn scroll  Enter print and quit  Esc quit"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from kubectl_crd.model.explain.styled import Line, Style, plain
+from kubectl_crd.model.styled import Line, Style, plain
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:

@@ -4,11 +4,12 @@ The default output is kubectl explain's own plaintext layout, byte for byte, com
 from the CRD (``--crd`` files, or the CRDs the cluster serves) instead of the OpenAPI
 document the server publishes; see ``kubectl_crd.model.explain``. After it, behind
 one separator line, comes what kubectl leaves out (defaults, bounds, CEL rules, printer
-columns, ...; ``explain_extras``). With ``--kubectl`` stdout is exactly kubectl's
+columns, ...; ``output.explain``). With ``--kubectl`` stdout is exactly kubectl's
 output, and what its layout cannot say (free-form fields, int-or-string) is printed
 as ``note:`` lines on stderr, so it stays diffable against kubectl.
 
-Output formats are dispatched in one place, ``RENDERERS``: each maps an
+``-i`` is ``explore``, the fuzzy finder (``model.explain.finder`` ranks,
+``output.explorer`` draws). Output formats are dispatched in one place, ``RENDERERS``: each maps an
 ``ExplainTarget`` and the options to the text written to stdout. The flags are
 declared in ``FLAGS`` and the command is ``run``, free of click: ``root`` parses a plain
 command line itself and ``group`` builds the click command from the same declarations.
@@ -16,12 +17,13 @@ command line itself and ``group`` builds the click command from the same declara
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.commands import explain_extras
 from kubectl_crd.cli.flags import COUNT, CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
+from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import (
     KubectlCrdError,
     ResourceLookupError,
@@ -29,6 +31,7 @@ from kubectl_crd.model.errors import (
 )
 from kubectl_crd.model.explain import ExplainTarget, render_header, render_plaintext, resolve_target
 from kubectl_crd.model.explain.target import MissingFieldError
+from kubectl_crd.output.explain import RENDERERS as EXTRA_RENDERERS
 
 
 class ExplainOptions:
@@ -48,7 +51,7 @@ def _plaintext(target: ExplainTarget, options: ExplainOptions) -> str:
 RENDERERS: dict[str, Callable[[ExplainTarget, ExplainOptions], str]] = {
     "plaintext": _plaintext,
 }
-RENDERERS.update(explain_extras.RENDERERS)  # json, yaml, markdown
+RENDERERS.update(EXTRA_RENDERERS)  # json, yaml, markdown
 
 _NO_RESOURCE = (
     'You must specify the type of resource to explain. Use "kubectl crd explain '
@@ -134,9 +137,7 @@ def run(
     options = ExplainOptions(recursive=recursive, max_depth=max_depth)
     try:
         if interactive:  # a field path is only the finder's first query
-            explain_extras.explore(
-                crds, resource[0], options, api_version=api_version, kubectl_only=kubectl_only
-            )
+            explore(crds, resource[0], options, api_version=api_version, kubectl_only=kubectl_only)
             return
         target = resolve_target(crds, resource[0], api_version=api_version)
     except MissingFieldError as exc:
@@ -152,7 +153,9 @@ def run(
     sys.stdout.write(text)
     sys.stdout.flush()
     if output == "plaintext" and not kubectl_only:
-        explain_extras.write_details(target, options)  # holds the notes too
+        from kubectl_crd.output.explain import write_details
+
+        write_details(target, options)  # holds the notes too
         return
     for note in target.notes():
         print(f"note: {note}", file=sys.stderr)
@@ -164,3 +167,93 @@ def _skipped_hint(problems: Sequence[KubectlCrdError]) -> str:
         f"\n({count} CRD document{'s' if count != 1 else ''} could not be read; "
         "see the warnings above)"
     )
+
+
+def explore(
+    crds: Sequence[CustomResourceDefinition],
+    argument: str,
+    options: ExplainOptions,
+    *,
+    api_version: str | None = None,
+    kubectl_only: bool = False,
+) -> None:
+    """``explain -i``: pick a field path interactively, then print its explanation.
+
+    ``argument`` names the resource as for ``explain``; a field path after it, even
+    one that does not exist (``crontab.spec.rep``), is the finder's first query.
+    Quitting prints nothing.
+    """
+    if not sys.stdin.isatty():
+        raise UsageError("-i/--interactive needs a terminal: standard input is not one")
+    target, query = _resource_and_query(crds, argument, api_version)
+    from kubectl_crd.model.explain.fieldpath import walk
+    from kubectl_crd.model.explain.finder import field_paths, path_text
+    from kubectl_crd.model.explain.plaintext import render_plaintext
+    from kubectl_crd.model.styled import Line, Style, text_lines
+
+    try:
+        from kubectl_crd.output.explorer import run_explorer
+    except ImportError as exc:  # a krew install ships no dependencies
+        raise KubectlCrdError(
+            f"-i/--interactive needs prompt_toolkit ({exc}): "
+            "pip install 'prompt_toolkit>=3.0.36,<3.1'"
+        ) from exc
+
+    published = target.published
+    paths = field_paths(published)
+
+    def target_at(index: int) -> ExplainTarget:
+        path = paths[index]
+        return ExplainTarget(target.crd, target.version, published, path, walk(published, path))
+
+    def preview(index: int) -> list[Line]:
+        try:
+            chosen = target_at(index)
+            lines = text_lines(render_plaintext(chosen))
+            if not kubectl_only:
+                from kubectl_crd.model.explain.details import explain_details
+                from kubectl_crd.model.explain.detailtext import details_lines
+
+                lines += details_lines(explain_details(chosen))
+        except Exception as exc:  # a preview must never end the UI
+            return [((f"error: {exc}", Style.WARNING),)]
+        return lines
+
+    env_colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    chosen = run_explorer(
+        [path_text(path) for path in paths],
+        preview,
+        title=f"kubectl crd explain {target.crd.names.plural} ({target.gvk.api_version})",
+        initial_query=query,
+        colour=env_colour,
+    )
+    if chosen is None:
+        return
+    picked = target_at(chosen)
+    sys.stdout.write(
+        render_plaintext(picked, recursive=options.recursive, max_depth=options.max_depth)
+    )
+    sys.stdout.flush()
+    if not kubectl_only:
+        from kubectl_crd.output.explain import write_details
+
+        write_details(picked, options)
+
+
+def _resource_and_query(
+    crds: Sequence[CustomResourceDefinition], argument: str, api_version: str | None
+) -> tuple[ExplainTarget, str]:
+    """The target of the longest prefix of ``argument`` that exists, and the field
+    path part of ``argument`` as typed (the finder's query)."""
+    import re
+
+    parts = re.split(r"(?<!\\)\.", argument)
+    for end in range(len(parts), 0, -1):
+        try:
+            target = resolve_target(crds, ".".join(parts[:end]), api_version=api_version)
+        except MissingFieldError:
+            continue
+        resource_parts = end - len(target.path)
+        return target, ".".join(parts[resource_parts:])
+    # the resource itself is unknown: let explain's own error say so
+    return resolve_target(crds, argument, api_version=api_version), ""

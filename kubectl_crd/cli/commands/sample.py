@@ -2,7 +2,7 @@
 
 The object comes from ``kubectl_crd.model.sample`` (required fields, server-side
 defaults, first enum values, values that satisfy formats, patterns and bounds) and is
-written as commented YAML by ``kubectl_crd.model.yaml_text``, or as JSON. Places where
+written as commented YAML by ``kubectl_crd.model.sample.yaml_text``, or as JSON. Places where
 no conforming value could be made are reported as ``warning:`` lines on stderr (and in
 the YAML header), so ``kubectl crd sample widgets > w.yaml`` still shows them.
 """
@@ -85,7 +85,7 @@ def run(
             else f"sample takes one RESOURCE, not {len(resource)}: {' '.join(resource)}"
         )
     from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
-    from kubectl_crd.model.yaml_text import dump
+    from kubectl_crd.model.sample.yaml_text import dump
     from kubectl_crd.sources.base import find_crd
 
     source = app.crd_source(crd_paths)

@@ -28,8 +28,8 @@ from kubectl_crd.model.explain.details import (
     explain_details,
 )
 from kubectl_crd.model.explain.detailtext import FactItem, fact_items
-from kubectl_crd.model.explain.styled import Style
 from kubectl_crd.model.explain.target import ExplainTarget
+from kubectl_crd.model.styled import Style
 
 # github-slugger: lower case, drop what is not a letter, digit, space, "-" or "_".
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)

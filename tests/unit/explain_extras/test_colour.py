@@ -17,7 +17,7 @@ import pytest
 from kubectl_crd.model.explain import render_plaintext
 from kubectl_crd.model.explain.details import explain_details
 from kubectl_crd.model.explain.detailtext import SEPARATOR, details_lines
-from kubectl_crd.model.explain.styled import Line, Style, line, plain
+from kubectl_crd.model.styled import Line, Style, line, plain
 from kubectl_crd.output.terminal import Terminal, ansi, colour_wanted
 from tests.unit.explain_extras.conftest import CRONTAB, REPO, crontab, target
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.model.cel_subset import evaluate, matches_pattern
+from kubectl_crd.model.sample.cel_subset import evaluate, matches_pattern
 
 OBJ = {"a": "x", "n": 3, "items": [1, 2, 3], "m": {"k": "v"}, "namespace": "ns", "x-y": 1}
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from kubectl_crd.model.regex_examples import PatternSyntaxError, examples, matches, parse
+from kubectl_crd.model.sample.regex_examples import PatternSyntaxError, examples, matches, parse
 
 DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 QUANTITY = (

@@ -9,7 +9,7 @@ import pytest
 import yaml  # PyYAML: YAML 1.1 resolution rules, like go-yaml v2 in kubectl
 from ruamel.yaml import YAML
 
-from kubectl_crd.model.yaml_text import dump, quote_scalar
+from kubectl_crd.model.sample.yaml_text import dump, quote_scalar
 
 TRICKY = [
     "yes",

@@ -23,12 +23,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_crd.model import regex_examples
 from kubectl_crd.model.durations import (
     NANOSECONDS_PER_SECOND,
     DurationSyntaxError,
     parse_go_duration,
 )
+from kubectl_crd.model.sample import regex_examples
 
 
 class Unsupported(Exception):

@@ -1,7 +1,7 @@
 """A skeleton custom resource for one CRD version: the smallest object a user can start from.
 
 ``build_sample`` returns plain data (what ``kubectl create`` would send) plus, per field
-path, the comment lines that explain it; ``kubectl_crd.model.yaml_text`` turns both into
+path, the comment lines that explain it; ``yaml_text`` turns both into
 commented YAML. Pure and stdlib-only.
 
 What goes in, and why (mirrors what the API server checks on create, see
@@ -22,8 +22,11 @@ What goes in, and why (mirrors what the API server checks on create, see
 - ``oneOf``/``anyOf``/``allOf``/``not`` are honoured by trying the branches' required fields
   and property constraints until the value conforms (``_Conformance``, a checker of the
   OpenAPI value validations only; it is not the validator of ``kubectl crd validate``).
-- CEL (``x-kubernetes-validations``) is *not* evaluated: the rules on the fields that the
-  sample contains are listed in ``Sample.cel_rules`` so that the header can say so.
+- CEL (``x-kubernetes-validations``) is evaluated by ``cel_subset``, a partial evaluator:
+  a skeleton whose rule is known to fail is repaired where the rule names optional
+  fields, and every rule on the sample's fields is listed in ``Sample.cel_rules`` with
+  its outcome (``holds`` is ``None`` where the subset cannot tell), so that the header
+  names the rules left unchecked.
 
 Field order is alphabetical below the root (the API server stores ``properties`` as a Go
 map and serves it sorted, and ``kubectl explain`` lists fields that way), so a sample is
@@ -46,9 +49,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_crd.model import cel_subset, regex_examples
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
+from kubectl_crd.model.sample import cel_subset, regex_examples
 
 Path = tuple[str | int, ...]
 Schema = Mapping[str, Any]

@@ -1,0 +1,72 @@
+"""``explain``'s renderers beyond kubectl's plaintext, and the details section.
+
+- ``RENDERERS``: ``-o json`` and ``-o yaml`` (the explained schema node with its path,
+  ``model.explain.document``) and ``-o markdown`` (reference docs for the resource or
+  a subtree, ``model.explain.markdown``).
+- ``write_details``: the "beyond kubectl explain" section printed after kubectl's
+  plaintext, behind a separator line, unless ``--kubectl`` is given
+  (``model.explain.detailtext``); coloured on a terminal (``output.terminal``).
+
+Every heavy import (ruamel for YAML, json) happens in the function that needs it, so
+``explain --crd`` starts fast; colour needs no import at all (``output.terminal``
+writes the escape codes itself).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from kubectl_crd.model.explain.target import ExplainTarget
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Protocol, TextIO
+
+    class ExplainFlags(Protocol):
+        """The options of ``explain`` that the renderers here read."""
+
+        @property
+        def recursive(self) -> bool: ...
+
+        @property
+        def max_depth(self) -> int: ...
+
+
+def render_json(target: ExplainTarget, flags: ExplainFlags) -> str:
+    import json
+
+    from kubectl_crd.model.explain.document import node_document
+
+    return json.dumps(node_document(target), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_yaml(target: ExplainTarget, flags: ExplainFlags) -> str:
+    from kubectl_crd.io.dumping import dump_yaml
+    from kubectl_crd.model.explain.document import node_document
+
+    return dump_yaml(node_document(target))
+
+
+def render_markdown(target: ExplainTarget, flags: ExplainFlags) -> str:
+    from kubectl_crd.model.explain.markdown import render_markdown as markdown
+
+    return markdown(target)
+
+
+#: The ``-o`` formats added to kubectl's (``explain.RENDERERS`` takes them in).
+RENDERERS: dict[str, Callable[[ExplainTarget, ExplainFlags], str]] = {
+    "json": render_json,
+    "yaml": render_yaml,
+    "markdown": render_markdown,
+}
+
+
+def write_details(target: ExplainTarget, flags: ExplainFlags, stream: TextIO | None = None) -> None:
+    """The "beyond kubectl explain" section for ``target`` (after kubectl's output)."""
+    from kubectl_crd.model.explain.details import explain_details
+    from kubectl_crd.model.explain.detailtext import details_lines
+    from kubectl_crd.output.terminal import Terminal
+
+    details = explain_details(target, recursive=flags.recursive, max_depth=flags.max_depth)
+    Terminal(stream if stream is not None else sys.stdout).write_lines(details_lines(details))
