@@ -1,8 +1,10 @@
-"""The application object handed to every command.
+"""The application object handed to every command, and the global flags that fill it.
 
 It holds kubectl's global flags and builds expensive things (the cluster client, the
 CRD sources) only when a command asks for them, so that offline commands never import
-the ``kubernetes`` package.
+the ``kubernetes`` package. ``GLOBAL_FLAGS`` are declared here, once, for both parsers
+(``cli.flags``, ``cli.options``); as kubectl's persistent flags they are accepted
+before and after a command's name, and the later one wins.
 """
 
 from __future__ import annotations
@@ -10,10 +12,69 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from kubectl_crd.cli.flags import SWITCH, VALUE, Flag
+
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from kubectl_crd.kube.config import ClusterConfig
     from kubectl_crd.sources.base import CRDSource
+
+
+GLOBAL_FLAGS = (
+    Flag(
+        ("--kubeconfig",),
+        "kubeconfig",
+        VALUE,
+        "Path to the kubeconfig file to use for CLI requests.",
+        metavar="PATH",
+    ),
+    Flag(
+        ("--context",),
+        "context",
+        VALUE,
+        "The name of the kubeconfig context to use.",
+        metavar="NAME",
+    ),
+    Flag(
+        ("-n", "--namespace"),
+        "namespace",
+        VALUE,
+        "If present, the namespace scope for this CLI request.",
+        metavar="NS",
+    ),
+    Flag(
+        ("--request-timeout",),
+        "request_timeout",
+        VALUE,
+        "The length of time to wait before giving up on a single server request "
+        "(e.g. 1s, 2m, 3h; 0 = no timeout).",
+        metavar="DURATION",
+    ),
+    Flag(
+        ("--debug",),
+        "debug",
+        SWITCH,
+        "Show tracebacks for errors (or set KUBECTL_CRD_DEBUG=1).",
+    ),
+)
+
+#: The global flags' parameters; they are ``Application``'s attributes too.
+GLOBAL_DESTS = tuple(flag.dest for flag in GLOBAL_FLAGS)
+
+
+def inherited_global_flags(own: Sequence[Flag]) -> tuple[Flag, ...]:
+    """The global flags a command accepts after its name: those it does not declare
+    itself (a command's own ``-n`` would win)."""
+    names = {name for flag in own for name in flag.names}
+    return tuple(flag for flag in GLOBAL_FLAGS if names.isdisjoint(flag.names))
+
+
+def take_global_flags(app: Application, values: dict[str, object]) -> None:
+    """Move the global flags given after the command from ``values`` into ``app``."""
+    for dest in GLOBAL_DESTS:
+        value = values.pop(dest, None)
+        if value is not None and value is not False:
+            setattr(app, dest, value)
 
 
 def debug_from_env() -> bool:

@@ -2,21 +2,23 @@
 
 Importing click costs 20-25 ms, a quarter of ``kubectl crd explain --crd``'s whole
 run, so the root command first tries ``parse_flags`` on the command line. It accepts
-only the plain forms (``--name value``, ``--name=value``, ``-x value``, lone flags,
-positionals) and declines everything else (help, version, clustered short flags,
-``--``, values that look like flags, anything unknown) by returning ``None``; click
-then parses the same line from the same declarations, with its usual errors and help.
+only the plain forms (``--name value``, ``--name=value``, ``-x value``, kubectl's
+``-xvalue`` and ``-x=value``, lone flags, positionals) and declines everything else
+(help, version, clustered switches, ``--``, values that look like flags, anything
+unknown) by returning ``None``; click then parses the same line from the same
+declarations (``cli.options``), with its usual errors and help.
 ``tests/unit/cli/test_flags.py`` checks that both parsers agree wherever the small
 one accepts.
+
+The rule: a command joins this fast path only where a row of
+``bench/fast_path_bench.py`` shows that it pays (its ``fast_path`` entry in
+``cli.commands.COMMANDS``); every other command is a plain click command. A start-up
+trick is a cost to every reader, so it has to earn its place with a measurement.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
-TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
-if TYPE_CHECKING:
-    from typing import Any
+from collections.abc import Sequence
 
 #: A switch: present or not (click ``is_flag``).
 SWITCH = "switch"
@@ -107,7 +109,16 @@ def parse_flags(
                 return ParsedFlags(values, [arg, *argv[index:]])
             positionals.append(arg)
             continue
-        name, equals, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if arg.startswith("--"):
+            name, equals, inline = arg.partition("=")
+        elif len(arg) > 2:
+            # kubectl's -ojson and -o=json (pflag); a cluster of switches (-Ri) goes to click
+            name, inline = arg[:2], arg[3:] if arg[2] == "=" else arg[2:]
+            equals = "="
+            if by_name.get(name) is None or by_name[name].kind == SWITCH:
+                return None
+        else:
+            name, equals, inline = arg, "", ""
         flag = by_name.get(name)
         if flag is None:
             return None
@@ -138,34 +149,3 @@ def parse_flags(
     for dest, given in repeated.items():
         values[dest] = tuple(given)
     return ParsedFlags(values, positionals)
-
-
-def click_options(
-    flags: Sequence[Flag], *, hidden: bool = False
-) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """A decorator adding ``flags`` to a click command, in the order given."""
-    import click
-
-    def option(flag: Flag) -> Callable[[Callable[..., None]], Callable[..., None]]:
-        settings: dict[str, Any] = {"help": flag.help, "hidden": hidden}
-        if flag.metavar:
-            settings["metavar"] = flag.metavar
-        if flag.kind == SWITCH:
-            settings["is_flag"] = True
-        elif flag.kind == REPEATED:
-            settings["multiple"] = True
-        else:
-            settings["default"] = flag.default
-            settings["show_default"] = flag.show_default
-            if flag.kind == COUNT:
-                settings["type"] = click.IntRange(min=0)
-            elif flag.choices:
-                settings["type"] = click.Choice(flag.choices)
-        return click.option(*flag.names, flag.dest, **settings)
-
-    def decorate(func: Callable[..., None]) -> Callable[..., None]:
-        for flag in reversed(flags):
-            func = option(flag)(func)
-        return func
-
-    return decorate

@@ -1,27 +1,32 @@
 """The click side of ``kubectl crd``: the root group, help, and every command's parsing.
 
 ``root.main`` comes here for any command line its click-free parser declines (help,
-usage errors, commands without declared flags). Commands load lazily: a module either
-defines a click ``command`` or declares ``NAME``, ``SHORT_HELP``, ``HELP``,
-``ARGUMENT``, ``FLAGS`` and ``run`` (``cli.flags``), from which the click command is
-built here.
+usage errors, commands that are not fast-path). Commands come from the one registry,
+``cli.commands.COMMANDS``, and load lazily: a module defines a click ``command``, or,
+for a fast-path command, declares its flags (``DeclaredCommand``) and the click
+command is built here from them. Either way the global flags are accepted after the
+command's name too, hidden from its help as kubectl hides them (``cli.options``).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-from types import ModuleType
 
 import click
 
 from kubectl_crd import __version__
-from kubectl_crd.cli.app import Application, debug_from_env
-from kubectl_crd.cli.flags import click_options
-from kubectl_crd.cli.root import COMMANDS, GLOBAL_FLAGS, command_flags, take_global_flags
+from kubectl_crd.cli.app import GLOBAL_FLAGS, Application, debug_from_env
+from kubectl_crd.cli.commands import COMMANDS, declared_command
+from kubectl_crd.cli.options import attached_short_values, click_options, kubectl_command
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class LazyGroup(click.Group):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, attached_short_values(self, ctx, args))
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
@@ -29,40 +34,26 @@ class LazyGroup(click.Group):
         entry = COMMANDS.get(cmd_name)
         if entry is None:
             return None
-        module = importlib.import_module(f"kubectl_crd.cli.commands.{entry[0]}")
-        if hasattr(module, "FLAGS"):
-            return declared_command(module)
-        command: click.Command = module.command
+        if entry.fast_path:
+            return built_command(cmd_name)
+        command: click.Command = importlib.import_module(entry.module_name).command
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):
-            formatter.write_dl([(name, help_) for name, (_, help_) in COMMANDS.items()])
+            formatter.write_dl([(entry.name, entry.short_help) for entry in COMMANDS.values()])
 
 
-def declared_command(module: ModuleType) -> click.Command:
-    """The click command for a module that declares its flags (``cli.flags``)."""
+def built_command(name: str) -> click.Command:
+    """The click command of fast-path command ``name``, from its declarations."""
+    module = declared_command(name)
 
-    @click.pass_obj
-    def callback(app: Application, /, **params: object) -> None:
-        take_global_flags(app, params)
+    def run(app: Application, /, **params: object) -> None:
         module.run(app, **params)
 
-    callback.__doc__ = module.HELP
-    inherited = command_flags(module.FLAGS)[len(module.FLAGS) :]
-    # kubectl too leaves its global flags out of a command's help
-    callback = click_options(inherited, hidden=True)(callback)
-    callback = click_options(module.FLAGS)(callback)
-    callback = click.argument(module.ARGUMENT, nargs=-1)(callback)
-    return click.command(
-        name=module.NAME,
-        short_help=module.SHORT_HELP,
-        epilog='Use "kubectl crd --help" for the global flags (accepted after the command too).',
-        context_settings={"max_content_width": 100},
-    )(callback)
-
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+    run = click.argument(module.ARGUMENT, nargs=-1)(run)
+    run = click_options(module.FLAGS)(run)
+    return kubectl_command(name, help=module.HELP)(run)
 
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)

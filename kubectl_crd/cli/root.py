@@ -1,9 +1,10 @@
 """The ``kubectl crd`` entry point: kubectl's global flags, dispatch, and the error rule.
 
-A command line in the plain forms is parsed here without click (``cli.flags``) and run
-at once, so ``kubectl crd explain --crd ...`` does not pay click's 20-25 ms import;
-anything else (help, usage errors, the other commands) goes to click (``cli.group``),
-which reads the same flag declarations. Errors leave through ``main``: a one-line
+The top of the ``cli`` layers (root > group > commands > app, flags). A command line of
+a fast-path command (``cli.commands``) in the plain forms is parsed here without click
+(``cli.flags``) and run at once, so ``kubectl crd explain --crd ...`` does not pay
+click's 20-25 ms import; anything else (help, usage errors, the other commands) goes
+to click (``cli.group``), which reads the same flag declarations. Errors leave through ``main``: a one-line
 ``error: ...`` on stderr and kubectl's exit codes; a traceback only with ``--debug``
 or ``KUBECTL_CRD_DEBUG=1``.
 """
@@ -12,83 +13,16 @@ from __future__ import annotations
 
 import sys
 
-from kubectl_crd.cli.app import Application, debug_from_env
-from kubectl_crd.cli.flags import SWITCH, VALUE, Flag, parse_flags
-from kubectl_crd.model.errors import ExitCode, KubectlCrdError
-
-TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-# name -> (module under kubectl_crd.cli.commands, one-line help shown before import)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "explain": ("explain", "Explain the fields of a custom resource, offline or from a cluster."),
-    "sample": ("sample", "Print a skeleton custom resource for a CRD."),
-    "validate": ("validate", "Validate custom resources against their CRDs, offline."),
-    "get": ("get", "Show custom resources with the CRD's printer columns."),
-    "scale": ("scale", "Scale custom resources through the /scale subresource."),
-    "dev": ("dev", "Run a Python reconciler locally with hot reload."),
-}
-
-#: Commands whose modules declare ``FLAGS`` and a click-free ``run``.
-DECLARED_COMMANDS = frozenset({"explain", "sample"})
-
-GLOBAL_FLAGS = (
-    Flag(
-        ("--kubeconfig",),
-        "kubeconfig",
-        VALUE,
-        "Path to the kubeconfig file to use for CLI requests.",
-        metavar="PATH",
-    ),
-    Flag(
-        ("--context",),
-        "context",
-        VALUE,
-        "The name of the kubeconfig context to use.",
-        metavar="NAME",
-    ),
-    Flag(
-        ("-n", "--namespace"),
-        "namespace",
-        VALUE,
-        "If present, the namespace scope for this CLI request.",
-        metavar="NS",
-    ),
-    Flag(
-        ("--request-timeout",),
-        "request_timeout",
-        VALUE,
-        "The length of time to wait before giving up on a single server request "
-        "(e.g. 1s, 2m, 3h; 0 = no timeout).",
-        metavar="DURATION",
-    ),
-    Flag(
-        ("--debug",),
-        "debug",
-        SWITCH,
-        "Show tracebacks for errors (or set KUBECTL_CRD_DEBUG=1).",
-    ),
+from kubectl_crd.cli.app import (
+    GLOBAL_FLAGS,
+    Application,
+    debug_from_env,
+    inherited_global_flags,
+    take_global_flags,
 )
-
-
-#: The global flags' parameters; they are ``Application``'s attributes too.
-GLOBAL_DESTS = tuple(flag.dest for flag in GLOBAL_FLAGS)
-
-
-def command_flags(own: Sequence[Flag]) -> tuple[Flag, ...]:
-    """A declared command's flags, then the global flags it does not declare itself:
-    as kubectl's persistent flags, they are accepted after the command name too."""
-    names = {name for flag in own for name in flag.names}
-    return (*own, *(flag for flag in GLOBAL_FLAGS if names.isdisjoint(flag.names)))
-
-
-def take_global_flags(app: Application, values: dict[str, object]) -> None:
-    """Move the global flags given after the command from ``values`` into ``app``."""
-    for dest in GLOBAL_DESTS:
-        value = values.pop(dest, None)
-        if value is not None and value is not False:
-            setattr(app, dest, value)
+from kubectl_crd.cli.commands import COMMANDS, declared_command
+from kubectl_crd.cli.flags import parse_flags
+from kubectl_crd.model.errors import ExitCode, KubectlCrdError
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -118,14 +52,19 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def run_declared(args: list[str]) -> bool:
-    """Run ``args`` without click if they are plain enough; ``False`` if click must."""
+    """Run ``args`` without click if they are plain enough; ``False`` if click must.
+
+    Only fast-path commands (``cli.commands.COMMANDS``) are tried.
+    """
     parsed = parse_flags(GLOBAL_FLAGS, args, stop_at_positional=True)
-    if parsed is None or not parsed.positionals or parsed.positionals[0] not in DECLARED_COMMANDS:
+    if parsed is None or not parsed.positionals:
         return False
     name, *rest = parsed.positionals
-    # __import__ rather than importlib.import_module: importing importlib costs ~2 ms
-    module = __import__(f"kubectl_crd.cli.commands.{COMMANDS[name][0]}", fromlist=["run"])
-    command = parse_flags(command_flags(module.FLAGS), rest)
+    entry = COMMANDS.get(name)
+    if entry is None or not entry.fast_path:
+        return False
+    module = declared_command(name)
+    command = parse_flags((*module.FLAGS, *inherited_global_flags(module.FLAGS)), rest)
     if command is None:
         return False
     app = Application(**parsed.values)  # type: ignore[arg-type]

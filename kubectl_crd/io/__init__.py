@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     )
     from kubectl_crd.io.documents import Document, expand_lists, is_list_object
     from kubectl_crd.io.dumping import dump_yaml
-    from kubectl_crd.io.inputs import EXTENSIONS, STDIN, STDIN_SOURCE, expand_paths, read_inputs
+    from kubectl_crd.io.inputs import EXTENSIONS, expand_paths, read_inputs
     from kubectl_crd.io.loading import MAX_DEPTH, load_documents
     from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, locate, locate_field
+    from kubectl_crd.io.reading import STDIN, STDIN_SOURCE
 
 
 __all__ = [
@@ -64,8 +65,8 @@ _HOMES = {
     "is_list_object": "documents",
     "dump_yaml": "dumping",
     "EXTENSIONS": "inputs",
-    "STDIN": "inputs",
-    "STDIN_SOURCE": "inputs",
+    "STDIN": "reading",
+    "STDIN_SOURCE": "reading",
     "expand_paths": "inputs",
     "read_inputs": "inputs",
     "MAX_DEPTH": "loading",

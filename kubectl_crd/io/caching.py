@@ -41,8 +41,8 @@ import time
 import zlib
 
 from kubectl_crd.io.documents import Document, expand_lists, is_list_object
-from kubectl_crd.io.inputs import STDIN, STDIN_SOURCE, read_file, read_stdin
 from kubectl_crd.io.positions import YamlList, pack
+from kubectl_crd.io.reading import STDIN, STDIN_SOURCE, read_file, read_stdin
 from kubectl_crd.model.errors import InputError, Location
 from kubectl_crd.model.records import replace
 

@@ -10,18 +10,16 @@ becomes a ``Document`` with an ``InputError``: nothing here raises for bad input
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator, Sequence
 
 from kubectl_crd.io.documents import Document, expand_lists
+from kubectl_crd.io.reading import STDIN, read_error, read_file, read_stdin
 from kubectl_crd.model.errors import InputError, KubectlCrdError, Location
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import BinaryIO
 
-STDIN = "-"
-STDIN_SOURCE = "<stdin>"
 EXTENSIONS = (".yaml", ".yml", ".json")
 
 
@@ -63,28 +61,6 @@ def read_inputs(
                 yield from expand_lists(read_stdin(stdin))
             else:
                 yield from expand_lists(_read_file(found, cached))
-
-
-def read_stdin(stdin: BinaryIO | None = None) -> list[Document]:
-    """The documents on stdin (``sys.stdin`` unless another stream is given)."""
-    from kubectl_crd.io.loading import load_documents
-
-    stream = stdin if stdin is not None else sys.stdin.buffer
-    try:
-        data = stream.read()
-    except OSError as exc:
-        error = _read_error(STDIN_SOURCE, exc)
-        return [Document(STDIN_SOURCE, 0, Location(STDIN_SOURCE), error=error)]
-    return load_documents(data, STDIN_SOURCE)
-
-
-def read_file(path: str) -> bytes | InputError:
-    """The bytes of a file, or the error that says why it cannot be read."""
-    try:
-        with open(path, "rb") as file:
-            return file.read()
-    except OSError as exc:
-        return _read_error(path, exc)
 
 
 def _read_file(path: str, cached: bool) -> list[Document]:
@@ -136,9 +112,4 @@ def _listing(directory: str) -> list[os.DirEntry[str]] | InputError:
         with os.scandir(directory) as scan:
             return sorted(scan, key=lambda entry: entry.name)
     except OSError as exc:
-        return _read_error(directory, exc)
-
-
-def _read_error(path: str, exc: OSError) -> InputError:
-    reason = (exc.strerror or str(exc)).lower()
-    return InputError(f"cannot read: {reason}", location=Location(path))
+        return read_error(directory, exc)

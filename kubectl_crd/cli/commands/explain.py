@@ -59,8 +59,6 @@ _NO_RESOURCE = (
     "(kubectl get crd lists them)."
 )
 
-NAME = "explain"
-SHORT_HELP = "Explain the fields of a custom resource, offline or from a cluster."
 HELP = """Describe the fields of a custom resource the way kubectl explain does.
 
 RESOURCE is a kind, plural, singular or short name, or plural.group, optionally

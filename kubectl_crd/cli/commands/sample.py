@@ -16,8 +16,6 @@ from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
 from kubectl_crd.model.errors import ResourceNotFoundError, UsageError
 
-NAME = "sample"
-SHORT_HELP = "Print a skeleton custom resource for a CRD."
 HELP = """Print a skeleton RESOURCE (kind, plural, singular or short name, optionally
 NAME.group or NAME.version.group) with its required fields, defaults and first enum
 values filled in and the field descriptions as YAML comments.

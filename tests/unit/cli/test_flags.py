@@ -29,8 +29,9 @@ GLOBAL_PIECES: list[list[str]] = [
     ["--namespace=team-b"],
     ["--request-timeout", "5s"],
     ["--debug"],
-    # forms the small parser declines
     ["-nteam-c"],
+    ["-n=team-d"],
+    # forms the small parser declines
     ["--debug=true"],
     ["--kube", "x"],
     ["-n", "-x"],
@@ -48,6 +49,9 @@ EXPLAIN_PIECES: list[list[str]] = [
     ["-o", "yaml"],
     ["--output=json"],
     ["--output", "markdown"],
+    ["-ojson"],
+    ["-o=yaml"],
+    ["-o="],
     ["--kubectl"],
     ["-i"],
     ["--interactive"],
@@ -57,12 +61,13 @@ EXPLAIN_PIECES: list[list[str]] = [
     ["--max-depth", "-1"],
     ["--max-depth", "x"],
     ["--max-depth", "1_0"],
-    ["-ojson"],
     ["-Ri"],
     ["--crd"],
     ["--", "x"],
     ["-"],
     ["-n", "x"],
+    ["-R=1"],
+    ["-o=-x"],
     ["--recursive=1"],
     ["--output", "--kubectl"],
 ]
@@ -77,10 +82,12 @@ SAMPLE_PIECES: list[list[str]] = [
     ["--no-comments"],
     ["-o", "json"],
     ["--output=yaml"],
+    ["-oyaml"],
+    ["-o=json"],
     # forms the small parser declines, or that are errors
     ["-o", "xml"],
     ["--output=JSON"],
-    ["-oyaml"],
+    ["-oxml"],
     ["--all-fields=1"],
     ["--name"],
     ["--", "x"],
@@ -174,6 +181,8 @@ def test_small_parser_agrees_with_click_wherever_it_accepts(
         ["--debug", "explain", "--crd=a.yaml", "--crd", "b", "-o", "json", "x", "--kubectl"],
         ["explain", "x", "--context", "kind", "-n", "ns", "--kubeconfig=k"],
         ["-n", "a", "sample", "--crd", "a.yaml", "widget", "-n", "b", "-o", "json"],
+        ["-ndev", "explain", "--crd", "a.yaml", "x", "-ojson"],
+        ["sample", "--crd", "a.yaml", "widget", "-o=json", "-n=b"],
     ],
 )
 def test_plain_command_lines_never_import_click(
