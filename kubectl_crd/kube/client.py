@@ -15,13 +15,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from kubectl_crd.kube.config import ClusterConfig
-from kubectl_crd.model.errors import ApiError, ClusterError, ClusterUnreachableError
+from kubectl_crd.model.errors import (
+    ApiError,
+    ClusterError,
+    ClusterUnreachableError,
+    KubeconfigError,
+)
 
 CRD_LIST_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
-
-
-class KubeconfigError(ClusterError):
-    """The kubeconfig is missing, unreadable or names a context that does not exist."""
 
 
 class KubeClient:

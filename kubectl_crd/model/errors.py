@@ -1,30 +1,44 @@
-"""The error hierarchy of kubectl-crd.
+"""The error hierarchy of kubectl-crd: every error the tool reports on purpose, in one tree.
 
-Every error the tool reports on purpose derives from ``KubectlCrdError`` and
-carries what a user needs to act on it. The CLI turns them into a one-line-first
-message on stderr and an exit code; anything else is an internal error (exit 3)
-and only shows a traceback with ``--debug``.
+Every error the tool reports on purpose derives from ``KubectlCrdError``, is defined
+here and nowhere else, and carries what a user needs to act on it. The CLI turns them
+into a one-line-first message on stderr and an exit code; anything else is an
+internal error (exit 3) and only shows a traceback with ``--debug``.
+``tests/unit/model/test_errors.py`` pins this tree to the classes.
 
     KubectlCrdError                      exit 1 unless said otherwise
     ├── UsageError                       exit 2: bad flags or arguments
+    │   └── FieldPathSyntaxError         ... a RESOURCE.path that is not a plain field path
     ├── NotAvailableError                a command that is not built yet
     ├── InputError                       a file or document cannot be read
     │   └── YamlError                    ... or is not valid YAML/JSON (file, line, column)
     ├── CRDError                         a CRD document that is itself broken
+    │   └── UnpublishableSchema          ... a schema node the API server would refuse
     ├── ResourceLookupError              a RESOURCE argument matched nothing usable
     │   ├── ResourceNotFoundError        ... no CRD serves it (with the nearest names)
     │   └── AmbiguousResourceError       ... several CRDs serve it (with the candidates)
+    ├── VersionNotFoundError             the group/version asked for is not served
     ├── FieldNotFoundError               a field path that the schema does not have
+    ├── RenderError                      kubectl's explain template would fail
     └── ClusterError                     talking to the API server failed
-        ├── ClusterUnreachableError      ... no connection, TLS or kubeconfig problems
+        ├── KubeconfigError              ... kubeconfig missing, unreadable, or no such context
+        ├── ClusterUnreachableError      ... no connection, TLS problems
         └── ApiError                     ... the server answered with an error status
+
+Helpers that never reach a user keep their own exceptions, subclassing a builtin
+(``DurationSyntaxError``, ``ScalarError``, ``PatternSyntaxError``, ``CelError``): the
+code that catches them turns them into one of the above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from kubectl_crd.model.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ExitCode:
@@ -111,15 +125,55 @@ class AmbiguousResourceError(ResourceLookupError):
     pass
 
 
+class VersionNotFoundError(KubectlCrdError):
+    """kubectl's errors for a group/version it cannot find in the OpenAPI documents."""
+
+
 class FieldNotFoundError(KubectlCrdError):
-    def __init__(self, message: str, *, field: str, candidates: Sequence[str] = ()) -> None:
+    """A field path the schema does not have.
+
+    ``field`` is the missing name and ``candidates`` the names that were there. Raised
+    first by the walk (``model.explain.fieldpath.walk``) with ``found``, the steps
+    taken, and ``container``, the schema that lacks the field; explain then raises the
+    user's message with ``gvk``, since kubectl prints the resource's header first.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str,
+        candidates: Sequence[str] = (),
+        found: Sequence[Any] = (),
+        container: Mapping[str, Any] | None = None,
+        gvk: Any = None,
+    ) -> None:
         super().__init__(message)
         self.field = field
         self.candidates = tuple(candidates)
+        self.found = tuple(found)
+        self.container: Mapping[str, Any] = container if container is not None else {}
+        self.gvk = gvk
+
+
+class FieldPathSyntaxError(UsageError):
+    """The RESOURCE argument is not a JSONPath made only of fields."""
+
+
+class UnpublishableSchema(CRDError):
+    """A schema node ``NewStructural`` refuses; the API server rejects such a CRD."""
+
+
+class RenderError(KubectlCrdError):
+    """kubectl's template failed (a field whose schema is empty)."""
 
 
 class ClusterError(KubectlCrdError):
     pass
+
+
+class KubeconfigError(ClusterError):
+    """The kubeconfig is missing, unreadable or names a context that does not exist."""
 
 
 class ClusterUnreachableError(ClusterError):

@@ -25,12 +25,12 @@ from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import COUNT, CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import (
+    FieldNotFoundError,
     KubectlCrdError,
     ResourceLookupError,
     UsageError,
 )
 from kubectl_crd.model.explain import ExplainTarget, render_header, render_plaintext, resolve_target
-from kubectl_crd.model.explain.target import MissingFieldError
 from kubectl_crd.output.explain import RENDERERS as EXTRA_RENDERERS
 
 
@@ -138,7 +138,7 @@ def run(
             explore(crds, resource[0], options, api_version=api_version, kubectl_only=kubectl_only)
             return
         target = resolve_target(crds, resource[0], api_version=api_version)
-    except MissingFieldError as exc:
+    except FieldNotFoundError as exc:
         # kubectl has printed the header by the time it finds the path missing.
         sys.stdout.write(render_header(exc.gvk))
         sys.stdout.flush()
@@ -249,7 +249,7 @@ def _resource_and_query(
     for end in range(len(parts), 0, -1):
         try:
             target = resolve_target(crds, ".".join(parts[:end]), api_version=api_version)
-        except MissingFieldError:
+        except FieldNotFoundError:
             continue
         resource_parts = end - len(target.path)
         return target, ".".join(parts[resource_parts:])

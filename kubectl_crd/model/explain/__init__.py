@@ -26,14 +26,12 @@ Another output format is a function of an ``ExplainTarget``; it can reuse
 """
 
 from kubectl_crd.model.explain.fieldpath import (
-    FieldPathSyntaxError,
     FieldStep,
     parse_fields,
     resolve,
     walk,
 )
 from kubectl_crd.model.explain.plaintext import (
-    RenderError,
     description,
     render_body,
     render_header,
@@ -42,7 +40,6 @@ from kubectl_crd.model.explain.plaintext import (
 )
 from kubectl_crd.model.explain.published import PublishedSchema, Schema, definition_name, publish
 from kubectl_crd.model.explain.target import (
-    ExplainLookupError,
     ExplainTarget,
     field_entries,
     resolve_target,
@@ -50,12 +47,9 @@ from kubectl_crd.model.explain.target import (
 )
 
 __all__ = [
-    "ExplainLookupError",
     "ExplainTarget",
-    "FieldPathSyntaxError",
     "FieldStep",
     "PublishedSchema",
-    "RenderError",
     "Schema",
     "definition_name",
     "description",

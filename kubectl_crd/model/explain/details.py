@@ -34,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from kubectl_crd.model.crd import CustomResourceDefinition, PrinterColumn, Subresources
-from kubectl_crd.model.errors import CRDError
-from kubectl_crd.model.explain.fieldpath import FieldNotFound, is_map_schema, resolve, walk
+from kubectl_crd.model.errors import CRDError, FieldNotFoundError
+from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve, walk
 from kubectl_crd.model.explain.plaintext import type_guess
 from kubectl_crd.model.explain.published import PublishedSchema, Schema, plain
 from kubectl_crd.model.explain.target import ExplainTarget, field_entries, schema_notes
@@ -337,7 +337,7 @@ def declared_child(schema: Schema, path: Sequence[str]) -> Schema | None:
     own = PublishedSchema(GroupVersionKind("", "", ""), "declared", {"declared": schema})
     try:
         return walk(own, list(path))[-1].schema
-    except FieldNotFound:
+    except FieldNotFoundError:
         return None
 
 

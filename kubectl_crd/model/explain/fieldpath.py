@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kubectl_crd.model.errors import UsageError
+from kubectl_crd.model.errors import FieldNotFoundError, FieldPathSyntaxError
 from kubectl_crd.model.explain.published import PublishedSchema, Schema
 from kubectl_crd.model.records import record
 
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
 _TERMINATORS = frozenset(" \t\r\n.,[]$@{}")
-
-
-class FieldPathSyntaxError(UsageError):
-    """The RESOURCE argument is not a JSONPath made only of fields."""
 
 
 @record
@@ -55,16 +51,6 @@ class FieldStep:
     def required(self) -> bool:
         required = self.parent.get("required")
         return isinstance(required, list) and self.name in required
-
-
-class FieldNotFound(Exception):
-    """Raised by ``walk``: ``missing`` is absent where the walk had reached ``found``."""
-
-    def __init__(self, missing: str, found: tuple[FieldStep, ...], container: Schema) -> None:
-        super().__init__(missing)
-        self.missing = missing
-        self.found = found
-        self.container = container
 
 
 def parse_fields(text: str, *, first_node_message: str | None = None) -> list[str]:
@@ -163,13 +149,13 @@ def is_map_schema(value: Any) -> TypeGuard[Mapping[str, Any]]:
 
 
 def walk(published: PublishedSchema, fields: list[str] | tuple[str, ...]) -> tuple[FieldStep, ...]:
-    """Follow ``fields`` from the kind's schema; raise ``FieldNotFound`` like kubectl."""
+    """Follow ``fields`` from the kind's schema; raise ``FieldNotFoundError`` like kubectl."""
     steps: list[FieldStep] = []
     schema: Schema = published.root
     for name in fields:
         found = _find(published, schema, name, frozenset(), ())
         if found is None:
-            raise FieldNotFound(name, tuple(steps), schema)
+            raise FieldNotFoundError(name, field=name, found=steps, container=schema)
         steps.append(found)
         schema = found.schema
     return tuple(steps)

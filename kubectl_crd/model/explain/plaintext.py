@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kubectl_crd.model.errors import KubectlCrdError
+from kubectl_crd.model.errors import RenderError
 from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve
 from kubectl_crd.model.explain.gotext import go_value, indent, word_wrap
 from kubectl_crd.model.explain.published import PublishedSchema, Schema
@@ -43,10 +43,6 @@ from kubectl_crd.model.gvk import GroupVersionKind
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
-
-
-class RenderError(KubectlCrdError):
-    """kubectl's template failed (a field whose schema is empty)."""
 
 
 def render_plaintext(target: ExplainTarget, *, recursive: bool = False, max_depth: int = 0) -> str:

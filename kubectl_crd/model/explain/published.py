@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from kubectl_crd.model.crd import CustomResourceDefinition
-from kubectl_crd.model.errors import CRDError
+from kubectl_crd.model.errors import CRDError, UnpublishableSchema
 from kubectl_crd.model.explain import metav1
 from kubectl_crd.model.gvk import GroupVersionKind
 from kubectl_crd.model.records import record
@@ -76,10 +76,6 @@ _VALIDATION_RULE_KEYS = ("message", "messageExpression", "reason", "fieldPath", 
 # ValueValidation fields copied when set (pointers in Go: present and not null).
 _NUMERIC_VALIDATIONS = ("maximum", "minimum", "maxLength", "minLength", "maxItems", "minItems",
                         "multipleOf", "maxProperties", "minProperties")  # fmt: skip
-
-
-class UnpublishableSchema(CRDError):
-    """A schema node ``NewStructural`` refuses; the API server rejects such a CRD."""
 
 
 class LazySchema(Mapping[str, "Any"]):

@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from kubectl_crd.model.crd import CustomResourceDefinition
-from kubectl_crd.model.errors import FieldNotFoundError, KubectlCrdError, ResourceLookupError
+from kubectl_crd.model.errors import FieldNotFoundError, ResourceLookupError, VersionNotFoundError
 from kubectl_crd.model.explain.fieldpath import (
-    FieldNotFound,
     FieldStep,
     is_map_schema,
     parse_fields,
@@ -30,20 +29,6 @@ from kubectl_crd.model.lookup import ResourceMatch, resolve_resource
 from kubectl_crd.model.records import record
 
 _PREFIX_MESSAGE = "invalid jsonpath syntax, first node must be field node"
-
-
-class ExplainLookupError(KubectlCrdError):
-    """kubectl's errors for a group/version it cannot find in the OpenAPI documents."""
-
-
-class MissingFieldError(FieldNotFoundError):
-    """A field path the published schema does not have; knows the GVK for the header."""
-
-    def __init__(
-        self, message: str, *, field: str, candidates: Sequence[str], gvk: GroupVersionKind
-    ) -> None:
-        super().__init__(message, field=field, candidates=candidates)
-        self.gvk = gvk
 
 
 @record
@@ -116,7 +101,7 @@ def resolve_target(
     published = publish(match.crd, version)
     try:
         steps = walk(published, fields)
-    except FieldNotFound as missing:
+    except FieldNotFoundError as missing:
         raise field_not_found(published, fields, missing) from None
     return ExplainTarget(match.crd, version, published, tuple(fields), steps)
 
@@ -160,14 +145,14 @@ def _resolve_with_api_version(
             c.group == group and any(v.name == version for v in c.served_versions) for c in crds
         )
         if group_version_exists:
-            raise ExplainLookupError(f"GVR ({gvr}) not found in OpenAPI schema")
-        raise ExplainLookupError(f'couldn\'t find resource for "{gvr}"')
+            raise VersionNotFoundError(f"GVR ({gvr}) not found in OpenAPI schema")
+        raise VersionNotFoundError(f'couldn\'t find resource for "{gvr}"')
     return match, fields[1:], version
 
 
 def field_not_found(
-    published: PublishedSchema, fields: Sequence[str], missing: FieldNotFound
-) -> MissingFieldError:
+    published: PublishedSchema, fields: Sequence[str], missing: FieldNotFoundError
+) -> FieldNotFoundError:
     """kubectl's message (naming the LAST path element, as kubectl does) plus our hint."""
     last = fields[-1]
     reached = [step.name for step in missing.found]
@@ -179,26 +164,26 @@ def field_not_found(
         if container.get("x-kubernetes-preserve-unknown-fields"):
             hint = (
                 f'"{where}" keeps unknown fields (x-kubernetes-preserve-unknown-fields), so '
-                f'"{missing.missing}" may be set there, but the schema does not describe it'
+                f'"{missing.field}" may be set there, but the schema does not describe it'
             )
         else:
-            hint = f'"{where}" has no fields, so it has no field "{missing.missing}"'
+            hint = f'"{where}" has no fields, so it has no field "{missing.field}"'
     else:
         import difflib  # only on this error path: it costs start-up time
 
-        close = difflib.get_close_matches(missing.missing, names, n=3, cutoff=0.6)
+        close = difflib.get_close_matches(missing.field, names, n=3, cutoff=0.6)
         if not close:
-            close = [n for n in names if n.lower() == missing.missing.lower()]
+            close = [n for n in names if n.lower() == missing.field.lower()]
         prefix = ".".join(reached)
         if close:
             spelled = ", ".join(f"{prefix}.{n}" if prefix else n for n in close)
-            hint = f'"{where}" has no field "{missing.missing}"; did you mean {spelled}?'
+            hint = f'"{where}" has no field "{missing.field}"; did you mean {spelled}?'
         else:
             shown = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
-            hint = f'"{where}" has no field "{missing.missing}"; its fields are: {shown}'
-    return MissingFieldError(
+            hint = f'"{where}" has no field "{missing.field}"; its fields are: {shown}'
+    return FieldNotFoundError(
         f'field "{last}" does not exist\n{hint}',
-        field=missing.missing,
+        field=missing.field,
         candidates=names,
         gvk=published.gvk,
     )

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.model.explain.fieldpath import (
-    FieldNotFound,
-    FieldPathSyntaxError,
-    parse_fields,
-    walk,
-)
+from kubectl_crd.model.errors import FieldNotFoundError, FieldPathSyntaxError
+from kubectl_crd.model.explain.fieldpath import parse_fields, walk
 from tests.unit.explain.conftest import published
 
 
@@ -94,7 +90,7 @@ def test_walk_goes_through_items_maps_allof_and_refs(path: list[str], via: tuple
     ],
 )
 def test_walk_reports_where_it_stopped(path: list[str], missing: str, found: list[str]) -> None:
-    with pytest.raises(FieldNotFound) as excinfo:
+    with pytest.raises(FieldNotFoundError) as excinfo:
         walk(published(OBJ, Thing=THING, Loop=LOOP), path)
-    assert excinfo.value.missing == missing
+    assert excinfo.value.field == missing
     assert [s.name for s in excinfo.value.found] == found

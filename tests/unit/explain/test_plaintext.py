@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.model.errors import RenderError
 from kubectl_crd.model.explain import render_body, render_header, type_guess
-from kubectl_crd.model.explain.plaintext import RenderError, render_field_line
+from kubectl_crd.model.explain.plaintext import render_field_line
 from kubectl_crd.model.gvk import GroupVersionKind
 from tests.unit.explain.conftest import published
 

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import UnpublishableSchema
 from kubectl_crd.model.explain import definition_name, publish
 from kubectl_crd.model.explain.metav1 import OBJECT_META_REF
 from kubectl_crd.model.explain.published import (
     EMBEDDED_API_VERSION_DESCRIPTION,
     EMBEDDED_KIND_DESCRIPTION,
-    UnpublishableSchema,
     plain,
 )
 from tests.crd_factory import make_crd

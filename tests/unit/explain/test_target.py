@@ -10,8 +10,9 @@ from kubectl_crd.model.errors import (
     FieldNotFoundError,
     KubectlCrdError,
     ResourceNotFoundError,
+    VersionNotFoundError,
 )
-from kubectl_crd.model.explain import ExplainLookupError, resolve_target
+from kubectl_crd.model.explain import resolve_target
 from tests.crd_factory import make_crd
 
 CRONTAB = CustomResourceDefinition.from_object(
@@ -61,20 +62,20 @@ def test_resolution(
         (
             "crontabs",
             "stable.example.com/v9",
-            ExplainLookupError,
+            VersionNotFoundError,
             'couldn\'t find resource for "stable.example.com/v9, Resource=crontabs"',
         ),
         # a version that exists but is not served has no OpenAPI document either
         (
             "crontabs",
             "stable.example.com/v1alpha1",
-            ExplainLookupError,
+            VersionNotFoundError,
             'couldn\'t find resource for "stable.example.com/v1alpha1, Resource=crontabs"',
         ),
         (
             "crontabs",
             "v1",
-            ExplainLookupError,
+            VersionNotFoundError,
             "GVR (/v1, Resource=crontabs) not found in OpenAPI schema",
         ),
         ("crontabs.spec.nope.deeper", None, FieldNotFoundError, 'field "deeper" does not exist'),

@@ -45,7 +45,7 @@ def test_every_listed_path_can_be_explained(corpus_dir: Path) -> None:
     paths = field_paths(published)
     assert len(paths) > 150
     for field_path in paths:
-        walk(published, field_path)  # raises FieldNotFound if the list lied
+        walk(published, field_path)  # raises FieldNotFoundError if the list lied
 
 
 def test_field_names_with_dots_are_escaped() -> None:
