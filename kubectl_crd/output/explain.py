@@ -7,7 +7,7 @@
   plaintext, behind a separator line, unless ``--kubectl`` is given
   (``model.explain.detailtext``); coloured on a terminal (``output.terminal``).
 
-Every heavy import (ruamel for YAML, json) happens in the function that needs it, so
+Every import beyond the plaintext path (the YAML writer, json) happens in the function that needs it, so
 ``explain --crd`` starts fast; colour needs no import at all (``output.terminal``
 writes the escape codes itself).
 """

@@ -27,8 +27,8 @@ import pytest
 from click.testing import CliRunner
 
 from kubectl_crd.cli.group import cli
+from kubectl_crd.io import dump_yaml as dump
 from kubectl_crd.model.crd import CustomResourceDefinition
-from kubectl_crd.model.sample.yaml_text import dump
 from kubectl_crd.sources.files import FileSource
 from tests.integration.envtest import ControlPlane, plan_rounds
 

@@ -2,7 +2,7 @@
 
 The object comes from ``kubectl_crd.model.sample`` (required fields, server-side
 defaults, first enum values, values that satisfy formats, patterns and bounds) and is
-written as commented YAML by ``kubectl_crd.model.sample.yaml_text``, or as JSON. Places where
+written as commented YAML by ``kubectl_crd.io.dump_yaml``, or as JSON. Places where
 no conforming value could be made are reported as ``warning:`` lines on stderr (and in
 the YAML header), so ``kubectl crd sample widgets > w.yaml`` still shows them.
 """
@@ -82,8 +82,8 @@ def run(
             if not resource
             else f"sample takes one RESOURCE, not {len(resource)}: {' '.join(resource)}"
         )
+    from kubectl_crd.io import dump_yaml
     from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
-    from kubectl_crd.model.sample.yaml_text import dump
     from kubectl_crd.sources.base import find_crd
 
     source = app.crd_source(crd_paths)
@@ -112,8 +112,8 @@ def run(
     if output == "json":
         text = json.dumps(sample.value, indent=2, ensure_ascii=False) + "\n"
     elif no_comments:
-        text = dump(sample.value)
+        text = dump_yaml(sample.value)
     else:
-        text = dump(sample.value, comments=sample.comments, header=sample.header())
+        text = dump_yaml(sample.value, comments=sample.comments, header=sample.header())
     sys.stdout.write(text)
     sys.stdout.flush()

@@ -1,15 +1,15 @@
-"""``kubectl crd sample``'s generator: a skeleton custom resource as pure data and text.
+"""``kubectl crd sample``'s generator: a skeleton custom resource as pure data.
 
 One module per step, stdlib only:
 
 - ``skeleton``: ``build_sample`` makes the object for one CRD version (required fields,
   defaults, values that satisfy types, formats, patterns, bounds, list types and the
-  ``oneOf``/``anyOf`` branches) with the comment lines per field, and ``select_version``
+  ``oneOf``/``anyOf`` branches) with the comment lines per field, which
+  ``io.dump_yaml`` writes as commented YAML, and ``select_version``
   picks the version as the command's ``--api-version`` asks.
 - ``regex_examples``: strings that match an RE2 ``pattern`` (parsed with RE2's syntax).
 - ``cel_subset``: a partial evaluator of ``x-kubernetes-validations`` rules, enough to
   notice a rule that rejects a skeleton and try another.
-- ``yaml_text``: the sample written as commented YAML.
 
 Siblings of ``model.explain``, never importing it (an import-linter contract says so).
 """

@@ -1,7 +1,7 @@
 """A skeleton custom resource for one CRD version: the smallest object a user can start from.
 
 ``build_sample`` returns plain data (what ``kubectl create`` would send) plus, per field
-path, the comment lines that explain it; ``yaml_text`` turns both into
+path, the comment lines that explain it; ``io.dump_yaml`` turns both into
 commented YAML. Pure and stdlib-only.
 
 What goes in, and why (mirrors what the API server checks on create, see

@@ -1,4 +1,4 @@
-"""The sample emitter: strings survive a YAML 1.1 reader (go-yaml, as kubectl) and a 1.2 one."""
+"""The one YAML writer: strings survive a YAML 1.1 reader (go-yaml, as kubectl) and a 1.2 one."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 import yaml  # PyYAML: YAML 1.1 resolution rules, like go-yaml v2 in kubectl
 from ruamel.yaml import YAML
 
-from kubectl_crd.model.sample.yaml_text import dump, quote_scalar
+from kubectl_crd.io.dumping import dump_yaml as dump
+from kubectl_crd.io.dumping import quote_scalar
 
 TRICKY = [
     "yes",
@@ -100,11 +101,16 @@ def test_strings_read_back_as_the_same_string(value: str) -> None:
         ("yes", False),
         ("1", False),
         ("2024-01-01", False),
-        ("a b", False),
+        ("a b", True),
+        ("A sentence, with:colons, a#sign - and [brackets].", True),
+        ("ends with:", False),
+        ("a: b", False),
+        ("a #b", False),
+        ("Yes please", True),
         ("", False),
     ],
 )
-def test_only_simple_words_are_plain(value: str, plain: bool) -> None:
+def test_only_text_no_reader_can_misread_is_plain(value: str, plain: bool) -> None:
     assert (quote_scalar(value) == value) is plain
 
 
@@ -152,3 +158,60 @@ def test_comments_sit_above_their_key_and_cannot_break_out() -> None:
     ]
     assert load_11(text) == value
     assert load_12(text) == value
+
+
+MULTI_LINE = [
+    "first line\nsecond line",
+    "first line\nsecond line\n",
+    "with\n\nblank line inside",
+    "# not a comment\n- not an item\nkey: not a key",
+    "trailing blank \nline",
+    "\nleading break",
+    " leading space\nline",
+    "two breaks\nat the end\n\n",
+    "tab\tinside\nline",
+]
+
+
+@pytest.mark.parametrize("value", MULTI_LINE)
+def test_multi_line_strings_read_back_exactly(value: str) -> None:
+    document = {"key": value, "list": [value, {"nested": value}]}
+    text = dump(document)
+    for loader in (load_11, load_12):
+        assert loader(text) == document
+
+
+def test_multi_line_descriptions_are_literal_blocks() -> None:
+    text = dump({"description": "line one\nline two", "items": ["a\nb\n"]})
+    assert text == "description: |-\n  line one\n  line two\nitems:\n  - |\n    a\n    b\n"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "NaN", "Infinity"])
+def test_words_the_go_yaml_resolver_keeps_as_strings_are_plain(value: str) -> None:
+    assert quote_scalar(value) == value
+    assert load_11(dump({"k": value})) == {"k": value}
+    assert load_12(dump({"k": value})) == {"k": value}
+
+
+@pytest.mark.parametrize("value", MULTI_LINE)
+def test_a_whole_document_can_be_a_multi_line_string(value: str) -> None:
+    for loader in (load_11, load_12):
+        assert loader(dump(value)) == value
+
+
+def test_random_strings_read_back_exactly() -> None:
+    import random
+
+    rng = random.Random(7)
+    alphabet = "aZ9_/.-:# ,'\"[]{}!&*?|>%@`~=<\n\t\\\u00e9\x85"
+    words = ["yes", "no", "on", "null", "true", "1", "0x1", "1e3", ".inf", "2024-01-01", "y"]
+    for _ in range(3000):
+        pieces = [
+            rng.choice(words) if rng.random() < 0.2 else rng.choice(alphabet)
+            for _ in range(rng.randrange(8))
+        ]
+        value = "".join(pieces)
+        document = {"k": value, "l": [value], f"key{value}": 1}
+        text = dump(document)
+        assert load_11(text) == document, text
+        assert load_12(text) == document, text
