@@ -17,12 +17,12 @@ Pure: stdlib only.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
 from kubectl_crd.model.explain.details import escape_field
 from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve
 from kubectl_crd.model.explain.published import PublishedSchema, Schema
 from kubectl_crd.model.explain.target import field_entries
+from kubectl_crd.model.records import record
 
 FieldPath = tuple[str, ...]
 
@@ -88,7 +88,7 @@ def path_text(path: FieldPath) -> str:
     return ".".join(escape_field(name) for name in path)
 
 
-@dataclass(frozen=True)
+@record
 class Match:
     """A ranked candidate: its index in the input, the score, the matched positions."""
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from kubectl_crd.model.explain.details import (
     ExplainDetails,
@@ -82,12 +81,16 @@ def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     return out
 
 
-@dataclass
 class _Section:
-    facts: FieldFacts
-    title: str
-    slug: str = ""
-    fields: list[FieldFacts] = field(default_factory=list)
+    """One heading of the document: an object's facts and, collected on the way, its fields."""
+
+    __slots__ = ("facts", "fields", "slug", "title")
+
+    def __init__(self, facts: FieldFacts, title: str) -> None:
+        self.facts = facts
+        self.title = title
+        self.slug = ""
+        self.fields: list[FieldFacts] = []
 
 
 def render_markdown(target: ExplainTarget) -> str:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from kubectl_crd.model.durations import (
@@ -28,6 +27,7 @@ from kubectl_crd.model.durations import (
     DurationSyntaxError,
     parse_go_duration,
 )
+from kubectl_crd.model.records import record
 from kubectl_crd.model.sample import regex_examples
 
 
@@ -77,7 +77,7 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
 # ------------------------------------------------------------------- syntax tree
 
 
-@dataclass(frozen=True)
+@record
 class _Node:
     op: str
     args: tuple[Any, ...] = ()

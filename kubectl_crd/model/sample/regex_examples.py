@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+
+from kubectl_crd.model.records import record
 
 # Characters tried first when a class has to be turned into one character: what a
 # human would type in a placeholder, so that e.g. ``[a-z0-9]`` gives ``a``, not ``0``.
@@ -59,7 +60,7 @@ class PatternSyntaxError(ValueError):
 # ---------------------------------------------------------------------------- tree
 
 
-@dataclass(frozen=True)
+@record
 class CharSet:
     """A set of characters as inclusive code point ranges, possibly negated."""
 
@@ -85,24 +86,24 @@ class CharSet:
         return picked
 
 
-@dataclass(frozen=True)
+@record
 class Seq:
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Alt:
     branches: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Repeat:
     node: Node
     min: int
     max: int | None  # None: unbounded
 
 
-@dataclass(frozen=True)
+@record
 class Assert:
     kind: str  # "^", "$", "b", "B"
 
@@ -110,20 +111,26 @@ class Assert:
 Node = CharSet | Seq | Alt | Repeat | Assert
 
 
-@dataclass
 class _Flags:
-    ignore_case: bool = False
-    dot_all: bool = False
+    """The inline flags in force, ``(?i)`` and ``(?s)``; changed as groups set them."""
+
+    __slots__ = ("dot_all", "ignore_case")
+
+    def __init__(self, ignore_case: bool = False, dot_all: bool = False) -> None:
+        self.ignore_case = ignore_case
+        self.dot_all = dot_all
 
 
 # -------------------------------------------------------------------------- parser
 
 
-@dataclass
 class _Parser:
-    text: str
-    pos: int = 0
-    flags: _Flags = field(default_factory=_Flags)
+    __slots__ = ("flags", "pos", "text")
+
+    def __init__(self, text: str, pos: int = 0) -> None:
+        self.text = text
+        self.pos = pos
+        self.flags = _Flags()
 
     def parse(self) -> Node:
         node = self._alternation()

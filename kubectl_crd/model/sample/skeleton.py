@@ -46,11 +46,11 @@ import math
 import re
 import textwrap
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
+from kubectl_crd.model.records import record
 from kubectl_crd.model.sample import cel_subset, regex_examples
 
 Path = tuple[str | int, ...]
@@ -111,14 +111,14 @@ _FORMAT_EXAMPLES: dict[str, tuple[str, ...]] = {
 _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
-@dataclass(frozen=True)
+@record
 class SampleOptions:
     name: str | None = None
     namespace: str | None = None
     all_fields: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class CelRule:
     path: str  # the field the rule sits on, ``spec.foo`` (``<root>`` for the object)
     rule: str
@@ -126,7 +126,7 @@ class CelRule:
     holds: bool | None = None  # None: beyond ``cel_subset``, only the server can tell
 
 
-@dataclass(frozen=True)
+@record
 class Sample:
     crd_name: str
     api_version: str
