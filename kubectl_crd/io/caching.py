@@ -45,6 +45,7 @@ from kubectl_crd.io.positions import YamlList, pack
 from kubectl_crd.io.reading import STDIN, STDIN_SOURCE, read_file, read_stdin
 from kubectl_crd.model.errors import InputError, Location
 from kubectl_crd.model.records import replace
+from kubectl_crd.model.schema import plain
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
@@ -315,7 +316,7 @@ def _write_entry(entry: str, documents: list[Document]) -> bool:
     try:
         values = marshal.dumps(
             [
-                [d.index, d.location.line, d.location.column, _plain(d.content), _item_positions(d)]
+                [d.index, d.location.line, d.location.column, plain(d.content), _item_positions(d)]
                 for d in documents
             ]
         )
@@ -345,13 +346,3 @@ def _write_atomically(path: str, data: bytes) -> bool:
                 os.unlink(temporary)
         return False
     return True
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with ``YamlMap`` / ``YamlList`` turned into ``dict`` / ``list`` (marshal
-    takes only the exact types)."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value

@@ -23,9 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kubectl_crd.io.scalars import resolve_plain
-
-#: A place in a document: the keys and indexes from the root.
-Path = tuple[str | int, ...]
+from kubectl_crd.model.schema import Path
 
 # Plain text a YAML 1.1 or 1.2 reader cannot take for anything else: it starts with a
 # letter, "_" or "/" (so never a number, date, indicator or quote), has no line break

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kubectl_crd.model.schema import COMPOSITION_KEYWORDS
+
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
@@ -18,9 +20,8 @@ if TYPE_CHECKING:
 #: checked again while its content is unchanged (``sources.files``), unless this changes.
 RULES_VERSION = 1
 
-_JUNCTORS = ("allOf", "anyOf", "oneOf", "not")
 # Inside logical junctors only value validations are allowed.
-_FORBIDDEN_IN_JUNCTORS = (
+_FORBIDDEN_IN_COMPOSITIONS = (
     "type",
     "default",
     "description",
@@ -99,7 +100,7 @@ def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
             _check(items, (where, ".items", ""), "items", errors)
     if additional_schema:
         _check(additional, (where, ".additionalProperties", ""), "field", errors)
-    for junctor in _JUNCTORS:
+    for junctor in COMPOSITION_KEYWORDS:
         value = get(junctor)
         if value is None:
             continue
@@ -116,7 +117,7 @@ def _check_value_validation(
 ) -> None:
     if not _is_mapping(node):
         return
-    for key in _FORBIDDEN_IN_JUNCTORS:
+    for key in _FORBIDDEN_IN_COMPOSITIONS:
         # int-or-string is spelled anyOf: [{type: integer}, {type: string}] by convention.
         if key == "type" and int_or_string:
             continue
@@ -126,7 +127,7 @@ def _check_value_validation(
         _check_value_validation(child, (where, _PROPERTY, name), errors)
     if _is_mapping(node.get("items")):
         _check_value_validation(node["items"], (where, ".items", ""), errors)
-    for junctor in _JUNCTORS:
+    for junctor in COMPOSITION_KEYWORDS:
         value = node.get(junctor)
         if value is None:
             continue

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from kubectl_crd.kube.client import CRD_LIST_PATH, KubeClient
 from kubectl_crd.kube.config import ClusterConfig
-from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.crd import CRD_API_VERSION, CRD_KIND, CustomResourceDefinition
 from kubectl_crd.model.errors import CRDError, KubectlCrdError, Location
 
 
@@ -29,8 +29,8 @@ class ClusterSource:
             for item in items:
                 # Served CRDs lack apiVersion/kind on list items; put them back for the parser.
                 obj = {
-                    "apiVersion": "apiextensions.k8s.io/v1",
-                    "kind": "CustomResourceDefinition",
+                    "apiVersion": CRD_API_VERSION,
+                    "kind": CRD_KIND,
                     **item,
                 }
                 name = (item.get("metadata") or {}).get("name", "?")

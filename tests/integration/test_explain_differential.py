@@ -72,7 +72,8 @@ from kubectl_crd.cli.root import main as cli_main
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.explain import definition_name, field_entries, publish
 from kubectl_crd.model.explain import metav1 as metav1_module
-from kubectl_crd.model.explain.published import PublishedSchema, Schema, plain
+from kubectl_crd.model.explain.published import PublishedSchema
+from kubectl_crd.model.schema import Schema, plain
 from kubectl_crd.sources.base import CRDSource
 from kubectl_crd.sources.fake import FakeSource
 from kubectl_crd.sources.files import FileSource

@@ -38,13 +38,14 @@ from kubectl_crd.model.explain.plaintext import (
     render_plaintext,
     type_guess,
 )
-from kubectl_crd.model.explain.published import PublishedSchema, Schema, definition_name, publish
+from kubectl_crd.model.explain.published import PublishedSchema, definition_name, publish
 from kubectl_crd.model.explain.target import (
     ExplainTarget,
     field_entries,
     resolve_target,
     schema_notes,
 )
+from kubectl_crd.model.schema import Schema
 
 __all__ = [
     "ExplainTarget",

@@ -37,16 +37,16 @@ from kubectl_crd.model.crd import CustomResourceDefinition, PrinterColumn, Subre
 from kubectl_crd.model.errors import CRDError, FieldNotFoundError
 from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve, walk
 from kubectl_crd.model.explain.plaintext import type_guess
-from kubectl_crd.model.explain.published import PublishedSchema, Schema, plain
+from kubectl_crd.model.explain.published import PublishedSchema
 from kubectl_crd.model.explain.target import ExplainTarget, field_entries, schema_notes
 from kubectl_crd.model.gvk import GroupVersionKind
 from kubectl_crd.model.records import record
+from kubectl_crd.model.schema import INT_OR_STRING_ANY_OF, FieldPath, Schema, plain
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
 
-FieldPath = tuple[str, ...]
 
 # Bounds in the order they are shown; the boolean ``exclusiveMinimum/Maximum`` of
 # OpenAPI v3.0 qualifies ``minimum``/``maximum`` instead of standing alone.
@@ -54,7 +54,6 @@ _BOUND_KEYWORDS = ("minimum", "maximum", "multipleOf", "minLength", "maxLength",
                    "maxItems", "minProperties", "maxProperties")  # fmt: skip
 _COMBINATORS = ("allOf", "anyOf", "oneOf", "not")
 # What ``x-kubernetes-int-or-string`` carries; not worth repeating as a constraint.
-_INT_OR_STRING_ANY_OF = [{"type": "integer"}, {"type": "string"}]
 
 
 @record
@@ -463,7 +462,7 @@ def _combinators(node: Schema) -> tuple[tuple[str, Any], ...]:
         if not value:
             continue
         implied = keyword == "anyOf" and node.get("x-kubernetes-int-or-string")
-        if implied and plain(value) == _INT_OR_STRING_ANY_OF:
+        if implied and plain(value) == list(INT_OR_STRING_ANY_OF):
             continue
         found.append((keyword, value))
     return tuple(found)

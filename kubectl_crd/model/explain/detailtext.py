@@ -28,8 +28,8 @@ from kubectl_crd.model.explain.details import (
     ResourceFacts,
     ValidationRule,
 )
-from kubectl_crd.model.explain.published import plain as plain_data
 from kubectl_crd.model.records import record
+from kubectl_crd.model.schema import plain as plain_data
 from kubectl_crd.model.styled import Line, Style, line, plain
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up

@@ -22,8 +22,8 @@ from typing import Any
 
 from kubectl_crd.model.explain.details import declared_node, effective_schema, escape_field
 from kubectl_crd.model.explain.plaintext import type_guess
-from kubectl_crd.model.explain.published import plain
 from kubectl_crd.model.explain.target import ExplainTarget
+from kubectl_crd.model.schema import plain
 
 
 def node_document(target: ExplainTarget) -> dict[str, Any]:

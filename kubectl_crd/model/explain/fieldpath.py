@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kubectl_crd.model.errors import FieldNotFoundError, FieldPathSyntaxError
-from kubectl_crd.model.explain.published import PublishedSchema, Schema
+from kubectl_crd.model.explain.published import PublishedSchema
 from kubectl_crd.model.records import record
+from kubectl_crd.model.schema import Schema
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:

@@ -20,11 +20,10 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from kubectl_crd.model.explain.details import escape_field
 from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve
-from kubectl_crd.model.explain.published import PublishedSchema, Schema
+from kubectl_crd.model.explain.published import PublishedSchema
 from kubectl_crd.model.explain.target import field_entries
 from kubectl_crd.model.records import record
-
-FieldPath = tuple[str, ...]
+from kubectl_crd.model.schema import FieldPath, Schema
 
 _MATCH = 16
 _CONSECUTIVE = 12

@@ -36,9 +36,10 @@ from collections.abc import Mapping
 from kubectl_crd.model.errors import RenderError
 from kubectl_crd.model.explain.fieldpath import is_map_schema, resolve
 from kubectl_crd.model.explain.gotext import go_value, indent, word_wrap
-from kubectl_crd.model.explain.published import PublishedSchema, Schema
+from kubectl_crd.model.explain.published import PublishedSchema
 from kubectl_crd.model.explain.target import ExplainTarget
 from kubectl_crd.model.gvk import GroupVersionKind
+from kubectl_crd.model.schema import Schema
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:

@@ -42,13 +42,11 @@ from kubectl_crd.model.errors import CRDError, UnpublishableSchema
 from kubectl_crd.model.explain import metav1
 from kubectl_crd.model.gvk import GroupVersionKind
 from kubectl_crd.model.records import record
+from kubectl_crd.model.schema import INT_OR_STRING_ANY_OF, Schema, plain
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
-
-# "Any" in quotes: these lines run, and Any is only imported for type checkers.
-Schema = Mapping[str, "Any"]
 
 SCHEMA_REF_PREFIX = "#/components/schemas/"
 
@@ -71,7 +69,6 @@ _VALID_TYPES = frozenset(("string", "number", "integer", "boolean", "array", "ob
 _UNSUPPORTED = ("id", "$schema", "$ref", "patternProperties", "dependencies", "additionalItems",
                 "definitions")  # fmt: skip
 _REFUSED = "the API server refuses this CRD schema and would publish none for it"
-_INT_OR_STRING_ANY_OF = ({"type": "integer"}, {"type": "string"})
 _VALIDATION_RULE_KEYS = ("message", "messageExpression", "reason", "fieldPath", "optionalOldSelf")
 # ValueValidation fields copied when set (pointers in Go: present and not null).
 _NUMERIC_VALIDATIONS = ("maximum", "minimum", "maxLength", "minLength", "maxItems", "minItems",
@@ -122,15 +119,6 @@ class LazySchema(Mapping[str, "Any"]):
 
     def __repr__(self) -> str:
         return f"LazySchema({self._converted()!r})"
-
-
-def plain(value: Any) -> Any:
-    """``value`` with every mapping (``LazySchema`` included) as a dict, recursively."""
-    if isinstance(value, Mapping):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    return value
 
 
 @record
@@ -352,7 +340,7 @@ def _unfold_int_or_string(out: dict[str, Any]) -> None:
         return
     if all_of and _is_int_or_string_any_of(all_of[0].get("anyOf") or ()):
         return
-    pattern = [dict(entry) for entry in _INT_OR_STRING_ANY_OF]
+    pattern = [dict(entry) for entry in INT_OR_STRING_ANY_OF]
     if any_of is None:
         out["anyOf"] = pattern
     else:
@@ -362,7 +350,7 @@ def _unfold_int_or_string(out: dict[str, Any]) -> None:
 def _is_int_or_string_any_of(any_of: Any) -> bool:
     return len(any_of) == 2 and all(
         plain(entry) == expected
-        for entry, expected in zip(any_of, _INT_OR_STRING_ANY_OF, strict=True)
+        for entry, expected in zip(any_of, INT_OR_STRING_ANY_OF, strict=True)
     )
 
 

@@ -23,10 +23,11 @@ from kubectl_crd.model.explain.fieldpath import (
     resolve,
     walk,
 )
-from kubectl_crd.model.explain.published import PublishedSchema, Schema, publish
+from kubectl_crd.model.explain.published import PublishedSchema, publish
 from kubectl_crd.model.gvk import GroupVersionKind, GroupVersionResource, split_api_version
 from kubectl_crd.model.lookup import ResourceMatch, resolve_resource
 from kubectl_crd.model.records import record
+from kubectl_crd.model.schema import Schema
 
 _PREFIX_MESSAGE = "invalid jsonpath syntax, first node must be field node"
 

@@ -52,11 +52,8 @@ from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
 from kubectl_crd.model.records import record
 from kubectl_crd.model.sample import cel_subset, regex_examples
+from kubectl_crd.model.schema import COMPOSITION_KEYWORDS, Path, Schema
 
-Path = tuple[str | int, ...]
-Schema = Mapping[str, Any]
-
-_JUNCTORS = ("allOf", "anyOf", "oneOf", "not")
 _MAX_BRANCH_COMBINATIONS = 64
 _MAX_UNIQUE_TRIES = 50
 _MAX_REPAIRED_BASES = 4
@@ -312,7 +309,9 @@ class _Generator:
     def _conforms(self, schema: Schema, candidate: Any) -> bool:
         # Objects and arrays are assembled from conforming children; only their own
         # counts and junctors can still fail (a variant may have left fields out).
-        if isinstance(candidate, (dict, list)) and not any(j in schema for j in _JUNCTORS):
+        if isinstance(candidate, (dict, list)) and not any(
+            j in schema for j in COMPOSITION_KEYWORDS
+        ):
             merged = _merged(schema)
             if isinstance(candidate, dict):
                 return _within(len(candidate), merged, "minProperties", "maxProperties")
@@ -325,7 +324,7 @@ class _Generator:
             for key in ("pattern", "format", "enum", "minLength", "maxLength", "minimum", "maximum")
             if key in schema
         ]
-        parts.extend(j for j in _JUNCTORS if j in schema)
+        parts.extend(j for j in COMPOSITION_KEYWORDS if j in schema)
         return ", ".join(parts) or "the schema"
 
     def _problem(self, path: Path, message: str) -> None:
@@ -812,13 +811,15 @@ def _branch_requirements(schema: Schema) -> Iterator[Schema]:
     for combination in itertools.product(*choice_lists):
         extra: dict[str, Any] = {}
         for branch in combination:
-            extra = _merge(extra, {k: v for k, v in branch.items() if k not in _JUNCTORS})
+            extra = _merge(
+                extra, {k: v for k, v in branch.items() if k not in COMPOSITION_KEYWORDS}
+            )
         if extra:
             yield extra
 
 
 def _has_demands(branch: Schema) -> bool:
-    return any(k not in _JUNCTORS for k in branch)
+    return any(k not in COMPOSITION_KEYWORDS for k in branch)
 
 
 def _dotted(path: Path) -> str:

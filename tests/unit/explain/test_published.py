@@ -17,8 +17,8 @@ from kubectl_crd.model.explain.metav1 import OBJECT_META_REF
 from kubectl_crd.model.explain.published import (
     EMBEDDED_API_VERSION_DESCRIPTION,
     EMBEDDED_KIND_DESCRIPTION,
-    plain,
 )
+from kubectl_crd.model.schema import plain
 from tests.crd_factory import make_crd
 
 INT_OR_STRING = [{"type": "integer"}, {"type": "string"}]
