@@ -19,7 +19,10 @@ from kubectl_crd.model.versions import sort_kube_versions
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Literal
+
+    #: ``spec.scope``: the two values the API server accepts.
+    Scope = Literal["Namespaced", "Cluster"]
 
 CRD_API_VERSION = "apiextensions.k8s.io/v1"
 CRD_KIND = "CustomResourceDefinition"
@@ -76,7 +79,7 @@ class CustomResourceDefinition:
     name: str
     group: str
     names: CRDNames
-    scope: str
+    scope: Scope
     versions: tuple[CRDVersion, ...]
     raw: Mapping[str, Any] = field(repr=False, compare=False)
     location: Location | None = field(default=None, compare=False)
@@ -172,7 +175,7 @@ def _parse_crd(
             f'metadata.name: Invalid value: "{name}": must be spec.names.plural+"."+spec.group'
         )
     scope = spec.get("scope")
-    if scope not in ("Namespaced", "Cluster"):
+    if scope != "Namespaced" and scope != "Cluster":
         raise fail(
             f'spec.scope: Unsupported value: "{scope!s}": supported values: "Cluster", "Namespaced"'
         )
@@ -192,7 +195,7 @@ def _parse_crd(
         name=name,
         group=group,
         names=names,
-        scope=str(scope),
+        scope=scope,
         versions=versions,
         raw=obj,
         location=location,
