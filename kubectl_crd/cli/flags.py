@@ -83,6 +83,23 @@ def api_version_flag(help: str) -> Flag:
     return Flag(("--api-version",), "api_version", VALUE, help, metavar="GROUP/VERSION")
 
 
+def output_flag(
+    formats: Sequence[str], *, default: str, help: str = "", checked: bool = True
+) -> Flag:
+    """kubectl's ``-o/--output FORMAT``. With ``checked`` the parsers refuse other values;
+    without, the command does (to word the error as kubectl does)."""
+    return Flag(
+        ("-o", "--output"),
+        "output",
+        VALUE,
+        help or "Output format: " + ", ".join(formats) + ".",
+        metavar="FORMAT",
+        default=default,
+        show_default=True,
+        choices=tuple(formats) if checked else (),
+    )
+
+
 class ParsedFlags:
     """What ``parse_flags`` read: values by parameter name, and the positionals."""
 

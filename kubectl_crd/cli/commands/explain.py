@@ -22,7 +22,14 @@ import sys
 from collections.abc import Callable, Sequence
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import COUNT, CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
+from kubectl_crd.cli.flags import (
+    COUNT,
+    CRD_PATHS,
+    SWITCH,
+    Flag,
+    api_version_flag,
+    output_flag,
+)
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import (
     FieldNotFoundError,
@@ -83,15 +90,8 @@ FLAGS = (
         "With --recursive, stop after this many levels of fields (0: no limit).",
         default=0,
     ),
-    Flag(
-        ("-o", "--output"),
-        "output",
-        VALUE,
-        "Output format: " + ", ".join(RENDERERS) + ".",
-        metavar="FORMAT",
-        default="plaintext",
-        show_default=True,
-    ),
+    # kubectl explain words its own error for an unknown format: run checks it
+    output_flag(tuple(RENDERERS), default="plaintext", checked=False),
     Flag(
         ("--kubectl",),
         "kubectl_only",

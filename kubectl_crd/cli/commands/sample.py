@@ -13,7 +13,7 @@ import json
 import sys
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
+from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag, output_flag
 from kubectl_crd.model.errors import ResourceNotFoundError, UsageError
 
 HELP = """Print a skeleton RESOURCE (kind, plural, singular or short name, optionally
@@ -54,15 +54,7 @@ FLAGS = (
         SWITCH,
         "Leave out the header and the field descriptions.",
     ),
-    Flag(
-        ("-o", "--output"),
-        "output",
-        VALUE,
-        "Output format; json has no comments.",
-        default="yaml",
-        show_default=True,
-        choices=("yaml", "json"),
-    ),
+    output_flag(("yaml", "json"), default="yaml", help="Output format; json has no comments."),
 )
 
 
