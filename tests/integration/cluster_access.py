@@ -53,12 +53,12 @@ WRONG_SERVER_NAME = "wrong.test.local"
 #: klog lines (``E1123 21:32:59.286869   16293 memcache.go:265] ...``): kubectl's log
 #: output before its error line; not part of the error kubectl-crd must match.
 _KLOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] ")
-#: kubectl's error for a server certificate it cannot verify. Go's x509 texts
-#: ("x509: certificate is valid for ..., not NAME", "x509: certificate signed by unknown
-#: authority") come from crypto/x509; Python's ssl reports OpenSSL's verify errors
-#: instead, so kubectl-crd keeps kubectl's stable prefix and names the failure in its
-#: own words (see ``Expect.ours_error``).
-_TLS_PREFIX = re.escape("Unable to connect to the server: ")
+#: The stable start of kubectl's transport errors (TLS, timeouts, exec plugins). After it
+#: kubectl prints Go's own texts ("x509: certificate signed by unknown authority",
+#: "context deadline exceeded") where Python's ssl and socket have OpenSSL's and their
+#: own; there kubectl-crd keeps this prefix and names the failure in its own words
+#: (see ``Expect.ours_error``).
+_UNABLE_TO_CONNECT = re.escape("Unable to connect to the server: ")
 
 
 # --------------------------------------------------------------------------------------
@@ -204,10 +204,23 @@ class FormContext:
     proxy: ConnectProxy
     #: kubectl's ``--cache-dir``, with the server's discovery in it (``warm_kubectl_cache``).
     kubectl_cache: Path
+    #: Sockets a form opened, closed by whoever made the context.
+    sockets: list[socket.socket] = field(default_factory=list)
 
     @property
     def plugin_log(self) -> Path:
         return self.directory / "plugin-calls.jsonl"
+
+    def unresponsive_server(self) -> str:
+        """``https://127.0.0.1:PORT`` of a socket that listens and never answers: the
+        kernel completes the TCP handshake, the TLS handshake never comes."""
+        listener = socket.create_server(("127.0.0.1", 0), backlog=16)
+        self.sockets.append(listener)
+        return f"https://127.0.0.1:{listener.getsockname()[1]}"
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            sock.close()
 
 
 @dataclass(frozen=True)
@@ -761,13 +774,13 @@ def _tls_server_name_wrong(ctx: FormContext) -> Access:
         kubeconfig_document(cluster=cluster, user={"token": token.token}),
     )
     expect = Expect(
-        error=_TLS_PREFIX
+        error=_UNABLE_TO_CONNECT
         + re.escape(
             "tls: failed to verify certificate: x509: certificate is valid for localhost, "
             f"{SERVER_DNS_NAME}, not {WRONG_SERVER_NAME}"
         ),
         no_requests=True,
-        ours_error=_TLS_PREFIX + r".*\b" + re.escape(WRONG_SERVER_NAME) + r"\b.*",
+        ours_error=_UNABLE_TO_CONNECT + r".*\b" + re.escape(WRONG_SERVER_NAME) + r"\b.*",
         why_different="Go's crypto/x509 lists the certificate's names; Python's ssl reports "
         "OpenSSL's hostname mismatch, which names only the expected host",
     )
@@ -783,12 +796,12 @@ def _unknown_authority(ctx: FormContext) -> Access:
         kubeconfig_document(cluster=cluster, user={"token": token.token}),
     )
     expect = Expect(
-        error=_TLS_PREFIX
+        error=_UNABLE_TO_CONNECT
         + re.escape(
             "tls: failed to verify certificate: x509: certificate signed by unknown authority"
         ),
         no_requests=True,
-        ours_error=_TLS_PREFIX + r".*certificate.*",
+        ours_error=_UNABLE_TO_CONNECT + r".*certificate.*",
         why_different="Go's crypto/x509 says 'signed by unknown authority'; OpenSSL says "
         "'unable to get local issuer certificate' or 'self-signed certificate in chain'",
     )
@@ -978,6 +991,25 @@ def _unreachable(ctx: FormContext) -> Access:
     return Access(Expect(error=error, no_requests=True), [path], secrets=[token.token])
 
 
+def _request_timeout(ctx: FormContext) -> Access:
+    """``--request-timeout=1s`` against a server that never answers."""
+    token = ctx.plane.tokens.admin
+    cluster = verified_cluster(ctx.plane, server=ctx.unresponsive_server())
+    path = write_kubeconfig(
+        ctx.directory / "kubeconfig",
+        kubeconfig_document(cluster=cluster, user={"token": token.token}),
+    )
+    expect = Expect(
+        error=re.escape("Unable to connect to the server: context deadline exceeded"),
+        no_requests=True,
+        ours_error=_UNABLE_TO_CONNECT + r".*\b(timed out|timeout|deadline)\b.*",
+        why_different="client-go words a timeout after Go's context ('context deadline "
+        "exceeded', or 'net/http: request canceled ... (Client.Timeout exceeded ...)' "
+        "depending on the phase); Python's socket says 'timed out'",
+    )
+    return Access(expect, [path], args=("--request-timeout=1s",), secrets=[token.token])
+
+
 FORMS: list[Form] = [
     Form("client-cert-files", _cert_files),
     Form("client-cert-data", _cert_data),
@@ -1011,6 +1043,7 @@ FORMS: list[Form] = [
     Form("rbac-denied-client-cert-403", _rbac_denied_cert),
     Form("impersonation-403", _impersonation),
     Form("unreachable-server", _unreachable),
+    Form("request-timeout-unresponsive-server", _request_timeout),
 ]
 
 

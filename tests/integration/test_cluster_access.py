@@ -57,7 +57,11 @@ def kubectl_cache(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFact
 @pytest.fixture
 def context(apiserver: ControlPlane, kubectl_cache: Path, tmp_path: Path) -> Iterator[FormContext]:
     with ConnectProxy({SERVER_DNS_NAME: "127.0.0.1"}) as proxy:
-        yield FormContext(apiserver, tmp_path, proxy, kubectl_cache)
+        context = FormContext(apiserver, tmp_path, proxy, kubectl_cache)
+        try:
+            yield context
+        finally:
+            context.close()
 
 
 def _kubectl_args(command: LiveCommand, expect: Expect) -> tuple[str, ...]:
@@ -149,3 +153,25 @@ def test_token_file_is_read_for_each_call(
                 step + f"secret in the output: {s}" for s in leaked_secrets(run, secrets)
             )
     assert not problems, _report(problems, *runs)
+
+
+@pytest.mark.parametrize("command", LIVE_COMMANDS, ids=str)
+@pytest.mark.parametrize("form", ["token", "client-cert-data", "exec-v1-token"])
+def test_live_commands_do_not_import_kubernetes(
+    form: str, command: LiveCommand, context: FormContext
+) -> None:
+    """Issue 8: one-shot commands never import the ``kubernetes`` package (~340 ms)."""
+    access = next(f for f in FORMS if f.name == form).build(context)
+    access.env["PYTHONPROFILEIMPORTTIME"] = "1"
+    run = run_tool("kubectl-crd", command.ours, access, context)
+    assert run.returncode == 0, run.describe()
+    imported = [
+        line.rsplit("|", 1)[1].strip()
+        for line in run.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    ]
+    assert imported, "PYTHONPROFILEIMPORTTIME printed nothing"
+    heavy = sorted(
+        {name for name in imported if name.split(".")[0] in ("kubernetes", "urllib3", "requests")}
+    )
+    assert not heavy, f"imported: {heavy[:20]}"
