@@ -11,8 +11,10 @@ loopback proxy relayed, and each exec-plugin invocation.
 What each form expects is written from kubectl's behaviour (kubectl 1.33 against
 kube-apiserver 1.34; ``test_cluster_access.py`` checks kubectl against it, so a new
 kubectl that changes behaviour fails there first), and kubectl-crd is compared with the
-real kubectl's output of the same run. Where our text must differ from kubectl's (Go's
-x509 messages against OpenSSL's), the form says which stable part must match and why.
+real kubectl's output of the same run. Where our text may differ from kubectl's (a
+timeout: Go's context and net/http texts against Python's socket), the form says which
+stable part must match and why. (TLS failures are held to Go's x509 texts exactly:
+our client reproduces them.)
 
 Every secret a form puts in a kubeconfig, a token file or an exec plugin's output is a
 marker that must never appear in kubectl-crd's output (plain or ``--debug``).
@@ -54,9 +56,8 @@ WRONG_SERVER_NAME = "wrong.test.local"
 #: output before its error line; not part of the error kubectl-crd must match.
 _KLOG_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] ")
 #: The stable start of kubectl's transport errors (TLS, timeouts, exec plugins). After it
-#: kubectl prints Go's own texts ("x509: certificate signed by unknown authority",
-#: "context deadline exceeded") where Python's ssl and socket have OpenSSL's and their
-#: own; there kubectl-crd keeps this prefix and names the failure in its own words
+#: kubectl prints Go's own texts ("context deadline exceeded") where Python's socket has
+#: its own; there kubectl-crd keeps this prefix and names the failure in its own words
 #: (see ``Expect.ours_error``).
 _UNABLE_TO_CONNECT = re.escape("Unable to connect to the server: ")
 
@@ -328,7 +329,14 @@ call = {{
     "stdin_tty": sys.stdin.isatty() if sys.stdin else False,
     "argv": sys.argv[1:],
     "cwd": os.getcwd(),
+    "parent": os.getppid(),
 }}
+try:
+    with open(env["KCRD_PLUGIN_LOG"]) as log:
+        earlier = [json.loads(line) for line in log if line.strip()]
+except FileNotFoundError:
+    earlier = []
+first_for_this_client = not any(c.get("parent") == call["parent"] for c in earlier)
 with open(env["KCRD_PLUGIN_LOG"], "a") as log:
     log.write(json.dumps(call) + "\\n")
 problems = []
@@ -356,6 +364,8 @@ if problems:
 status = {{}}
 if env.get("KCRD_PLUGIN_TOKEN"):
     status["token"] = env["KCRD_PLUGIN_TOKEN"]
+if env.get("KCRD_PLUGIN_FIRST_TOKEN") and first_for_this_client:
+    status["token"] = env["KCRD_PLUGIN_FIRST_TOKEN"]
 if env.get("KCRD_PLUGIN_CERT"):
     status["clientCertificateData"] = open(env["KCRD_PLUGIN_CERT"]).read()
     status["clientKeyData"] = open(env["KCRD_PLUGIN_KEY"]).read()
@@ -692,6 +702,28 @@ def _exec_v1_without_interactive_mode(ctx: FormContext) -> Access:
     )
 
 
+def _exec_rejected_token(ctx: FormContext) -> Access:
+    """The plugin's first token is rejected (401): client-go runs the plugin again for the
+    next request (exec.go, on an Unauthorized response) but does not repeat the failed
+    one, so kubectl fails with the 401 and the plugin has run twice."""
+    rejected = _marker("rejected-exec-token")
+    token = ctx.plane.tokens.admin
+    user = exec_user(
+        ctx, env={"KCRD_PLUGIN_TOKEN": token.token, "KCRD_PLUGIN_FIRST_TOKEN": rejected}
+    )
+    path = write_kubeconfig(
+        ctx.directory / "kubeconfig",
+        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
+    )
+    error = re.escape("error: You must be logged in to the server (Unauthorized)")
+    return Access(
+        Expect(error=error),
+        [path],
+        secrets=[rejected, token.token],
+        checks=[check_plugin_calls(count=2)],
+    )
+
+
 def _exec_fails(ctx: FormContext) -> Access:
     """Exit 1 with a message: both tools show it and fail; neither goes on anonymously."""
     leaked = _marker("failed-exec-token")
@@ -780,9 +812,6 @@ def _tls_server_name_wrong(ctx: FormContext) -> Access:
             f"{SERVER_DNS_NAME}, not {WRONG_SERVER_NAME}"
         ),
         no_requests=True,
-        ours_error=_UNABLE_TO_CONNECT + r".*\b" + re.escape(WRONG_SERVER_NAME) + r"\b.*",
-        why_different="Go's crypto/x509 lists the certificate's names; Python's ssl reports "
-        "OpenSSL's hostname mismatch, which names only the expected host",
     )
     return Access(expect, [path], secrets=[token.token])
 
@@ -801,9 +830,6 @@ def _unknown_authority(ctx: FormContext) -> Access:
             "tls: failed to verify certificate: x509: certificate signed by unknown authority"
         ),
         no_requests=True,
-        ours_error=_UNABLE_TO_CONNECT + r".*certificate.*",
-        why_different="Go's crypto/x509 says 'signed by unknown authority'; OpenSSL says "
-        "'unable to get local issuer certificate' or 'self-signed certificate in chain'",
     )
     return Access(expect, [path], secrets=[token.token])
 
@@ -1000,7 +1026,16 @@ def _request_timeout(ctx: FormContext) -> Access:
         kubeconfig_document(cluster=cluster, user={"token": token.token}),
     )
     expect = Expect(
-        error=re.escape("Unable to connect to the server: context deadline exceeded"),
+        # Go's text depends on the phase the deadline hits, which varies run to run.
+        error=_UNABLE_TO_CONNECT
+        + "("
+        + re.escape("context deadline exceeded")
+        + "|"
+        + re.escape(
+            "net/http: request canceled while waiting for connection "
+            "(Client.Timeout exceeded while awaiting headers)"
+        )
+        + ")",
         no_requests=True,
         ours_error=_UNABLE_TO_CONNECT + r".*\b(timed out|timeout|deadline)\b.*",
         why_different="client-go words a timeout after Go's context ('context deadline "
@@ -1026,6 +1061,7 @@ FORMS: list[Form] = [
     Form("exec-if-available-on-terminal", _exec_interactive("IfAvailable", interactive=True)),
     Form("exec-always-without-terminal", _exec_always_without_terminal),
     Form("exec-v1-without-interactive-mode", _exec_v1_without_interactive_mode),
+    Form("exec-token-rejected-401", _exec_rejected_token),
     Form("exec-fails", _exec_fails),
     Form("exec-not-found-install-hint", _exec_not_found),
     Form("insecure-skip-tls-verify-without-ca", _insecure_without_ca),
