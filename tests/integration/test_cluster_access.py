@@ -111,6 +111,8 @@ def test_kubectl_crd_matches_kubectl(
     )
     if debug.returncode != ours.returncode:
         problems.append(f"exit {debug.returncode} with --debug, {ours.returncode} without")
+    if problems and expect.ours_error is not None:
+        problems.append(f"(ours may differ from kubectl here: {expect.why_different})")
     assert not problems, _report(problems, kubectl, ours, debug)
 
 
