@@ -8,9 +8,8 @@ matters to a user:
 
 - a body given as ``str`` or ``bytes`` is sent as it is; anything else is JSON-encoded
   once;
-- a 401 makes an exec plugin or a token file fetch the credential again and the
-  request is sent once more if it changed (client-go refreshes on the 401 and the next
-  request of kubectl uses it; a one-request command would otherwise fail);
+- a 401 makes an exec plugin or a token file fetch the credential again for the next
+  request; the rejected request fails, as in kubectl (``exec.go`` ``maybeRefreshCreds``);
 - 429 and 5xx answers with ``Retry-After`` are retried after that many seconds, at most
   ten times (``checkWait``, ``maxRetries``);
 - ``Warning`` headers (code 299) go to ``on_warning``, by default printed as kubectl
@@ -34,14 +33,14 @@ import time
 from urllib.parse import urlencode, urlsplit
 
 from kubectl_crd.kube.config import ClusterConfig
-from kubectl_crd.kube.errors import (
+from kubectl_crd.model.errors import (
+    ApiError,
+    ClusterError,
     CredentialError,
     KubeconfigError,
     ResourceExpiredError,
-    ServerStatusError,
     UnauthorizedError,
 )
-from kubectl_crd.model.errors import ClusterError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -243,7 +242,7 @@ class KubeClient:
                 try:
                     line = response.readline()
                 except (OSError, http.client.HTTPException) as exc:
-                    raise self._unreachable(exc, connected=True) from exc
+                    raise self._unreachable(exc) from exc
                 if not line:
                     return
                 if not line.strip():
@@ -299,7 +298,6 @@ class KubeClient:
         if timeout and "timeout" not in params and not params.get("watch"):
             params["timeout"] = _go_seconds(timeout)  # rest/request.go sets ?timeout=
         target = self._target(path, params)
-        retried_auth = False
         retries = 0
         while True:
             response = self._send(method, target, payload, content_type, accept)
@@ -307,14 +305,13 @@ class KubeClient:
                 data = response.read()
             except (OSError, http.client.HTTPException) as exc:
                 self.close()
-                raise self._unreachable(exc, connected=True) from exc
+                raise self._unreachable(exc) from exc
             self._warnings(response.headers)
             status = response.status
-            if status == 401 and not retried_auth:
-                retried_auth = True
-                if self.credentials.refresh_after_unauthorized():
-                    self._refresh_tls_if_needed()
-                    continue
+            if status == 401:
+                # exec.go / token_source.go: fetch the credential again for the next
+                # request; the rejected one is not sent again (kubectl fails it too).
+                self.credentials.refresh_after_unauthorized()
             wait = _retry_after(status, response.getheader("Retry-After"))
             if wait is not None and retries < MAX_RETRIES:
                 retries += 1
@@ -378,7 +375,6 @@ class KubeClient:
             )
             if connection.proxy_authorization:
                 headers.append(("Proxy-Authorization", connection.proxy_authorization))
-        connected = connection.sock is not None
         try:
             connection.putrequest(method, target, skip_accept_encoding=True)
             for name, value in headers:
@@ -386,34 +382,28 @@ class KubeClient:
             del headers, authorization
             if payload is not None:
                 connection.putheader("Content-Length", str(len(payload)))
-            connected = True
             connection.endheaders(payload)
             return connection.getresponse()
         except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
             if connection.reused:
                 raise
             connection.close()
-            raise self._unreachable_from_current(connected=True) from None
+            raise self._unreachable(http.client.RemoteDisconnected("EOF")) from None
         except (OSError, http.client.HTTPException, ValueError) as exc:
             connection.close()
             if isinstance(exc, ClusterError):
                 raise
-            error = self._unreachable(exc, connected=connected and connection.sock is not None)
+            error = self._unreachable(exc)
             _scrub(exc, credentials.secrets())
             raise error from exc
 
-    def _unreachable_from_current(self, *, connected: bool) -> ClusterError:
-        return self._unreachable(http.client.RemoteDisconnected("EOF"), connected=connected)
-
-    def _unreachable(self, exc: BaseException, *, connected: bool) -> ClusterError:
+    def _unreachable(self, exc: BaseException) -> ClusterError:
         from kubectl_crd.kube.transport import unreachable_error
 
         if isinstance(exc, ClusterError):
             return exc
         server = urlsplit(self.connection.server)
-        host = server.hostname or ""
-        port = server.port or (443 if server.scheme == "https" else 80)
-        verify_name = self.connection.tls_server_name or host
+        verify_name = self.connection.tls_server_name or server.hostname or ""
         names = None
         import ssl
 
@@ -422,14 +412,9 @@ class KubeClient:
             64,
         ):
             names = self._presented_names()
-        if isinstance(exc, ConnectionRefusedError) or "connection refused" in str(exc).lower():
-            exc = ConnectionRefusedError()
         return unreachable_error(
             exc,
             server_hostport=server.netloc.rsplit("@", 1)[-1],
-            host=host,
-            port=port,
-            connected=connected,
             verify_name=verify_name,
             hostname_mismatch_names=names,
         )
@@ -637,7 +622,7 @@ def _qualified_resource(path: str) -> tuple[str, str]:
     return resource, rest[1] if len(rest) > 1 else ""
 
 
-def _status_error(status: int, body: Any, method: str, path: str = "") -> ServerStatusError:
+def _status_error(status: int, body: Any, method: str, path: str = "") -> ApiError:
     """kubectl's line for an error answer (``StandardErrorMessage``)."""
     if isinstance(body, dict) and body.get("kind") == "Status":
         reason = str(body.get("reason") or "")
@@ -683,11 +668,7 @@ def _status_error(status: int, body: Any, method: str, path: str = "") -> Server
             status_object=status_object,
         )
     line = f"Error from server ({reason}): {message}" if reason else f"Error from server: {message}"
-    kind = (
-        ResourceExpiredError
-        if status == 410 or reason in ("Expired", "Gone")
-        else ServerStatusError
-    )
+    kind = ResourceExpiredError if status == 410 or reason in ("Expired", "Gone") else ApiError
     return kind(line, status=status, reason=reason, status_object=status_object)
 
 

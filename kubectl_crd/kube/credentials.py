@@ -9,8 +9,8 @@ Mirrors client-go:
   ``Impersonate-Uid``, ``Impersonate-Group`` (one per group) and
   ``Impersonate-Extra-KEY`` (the key percent-encoded).
 - ``transport/token_source.go`` (``NewCachedFileTokenSource``): a token file is read
-  again when the last read is older than a minute (less ten seconds of leeway) and
-  after a 401; an unreadable file keeps the last token.
+  again when it changes (client-go: after a minute) and after a 401; an unreadable
+  file keeps the last token.
 - ``plugin/pkg/client/auth/exec/exec.go``: see ``ExecPlugin``.
 - auth-provider: kubectl 1.26+ only keeps ``oidc`` (gcp and azure print a removal
   notice, kept word for word); ``oidc`` is handed to the ``kubernetes`` package, the
@@ -29,16 +29,13 @@ import subprocess
 import sys
 import time
 
-from kubectl_crd.kube.errors import CredentialError, KubeconfigError
+from kubectl_crd.model.errors import CredentialError, KubeconfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from kubectl_crd.kube.kubeconfig import Connection, ExecConfig
-
-#: token_source.go: fileTokenSource period 1m, cachingTokenSource leeway 10s
-TOKEN_FILE_PERIOD_SECONDS = 60.0 - 10.0
 
 #: exec.go installHintVerboseHelp
 INSTALL_HINT_HELP = """
@@ -102,30 +99,41 @@ class BearerToken(Credentials):
 
 
 class TokenFile(Credentials):
-    """``tokenFile`` (or the in-cluster token): read again after a minute or a 401."""
+    """``tokenFile`` (or the in-cluster token), read again whenever it changes.
 
-    def __init__(self, path: str, initial: str = "", *, clock: object = None) -> None:
+    client-go re-reads after a minute (``token_source.go``); a ``stat`` per request costs
+    microseconds and is never stale, so a rotated token is used at once. An unreadable
+    or empty file keeps the last token (``bearerAuthRoundTripper`` does the same).
+    """
+
+    def __init__(self, path: str, initial: str = "") -> None:
         self.path = path
-        self._token = initial  # used while the file cannot be read
-        self._read_at: float | None = None
-        self._clock = clock or time.monotonic
+        self._token = initial
+        self._stamp: tuple[int, int, int] | None = None
         self._seen: list[str] = []
 
-    def _read(self) -> None:
+    def _read(self, stamp: tuple[int, int, int] | None) -> None:
         try:
             with open(self.path, encoding="utf-8", errors="replace") as handle:
                 token = handle.read().strip()
         except OSError:
             token = ""
-        self._read_at = self._clock()  # type: ignore[operator]
-        if token:  # an unreadable or empty file keeps the last token (round_trippers.go)
+        self._stamp = stamp
+        if token:
             self._token = token
             self._seen.append(token)
 
+    def _current_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return None
+        return (info.st_ino, info.st_mtime_ns, info.st_size)
+
     def authorization(self) -> str:
-        now = self._clock()  # type: ignore[operator]
-        if self._read_at is None or now - self._read_at >= TOKEN_FILE_PERIOD_SECONDS:
-            self._read()
+        stamp = self._current_stamp()
+        if stamp is None or stamp != self._stamp:
+            self._read(stamp)
         if not self._token:
             # token_source.go fileTokenSource: "read empty token from file"
             raise CredentialError(
@@ -135,7 +143,7 @@ class TokenFile(Credentials):
 
     def refresh_after_unauthorized(self) -> bool:
         before = self._token
-        self._read()
+        self._read(self._current_stamp())
         return self._token != before
 
     def secrets(self) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 
-from kubectl_crd.kube.errors import KubeconfigError
+from kubectl_crd.model.errors import KubeconfigError
 from kubectl_crd.model.records import field, record
 
 TYPE_CHECKING = False

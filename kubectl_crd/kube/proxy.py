@@ -22,7 +22,7 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import SplitResult, urlsplit
 
-from kubectl_crd.kube.errors import KubeconfigError
+from kubectl_crd.model.errors import KubeconfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

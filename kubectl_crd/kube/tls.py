@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import ssl
 
-from kubectl_crd.kube.errors import KubeconfigError
+from kubectl_crd.model.errors import KubeconfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

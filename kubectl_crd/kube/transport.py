@@ -22,7 +22,7 @@ import http.client
 import socket
 import ssl
 
-from kubectl_crd.kube.errors import ServerUnreachableError
+from kubectl_crd.model.errors import ClusterUnreachableError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +34,20 @@ DIAL_TIMEOUT_SECONDS = 30.0
 
 class ProxyConnectError(OSError):
     """The proxy answered CONNECT with something else than 200 (Go: the status text)."""
+
+
+class DialError(OSError):
+    """The TCP connection could not be made (Go's ``dial tcp ...`` errors)."""
+
+    def __init__(self, host: str, port: int, cause: OSError) -> None:
+        super().__init__(str(cause))
+        self.host = host
+        self.port = port
+        self.cause = cause
+
+
+class TLSHandshakeTimeout(OSError):
+    """The TLS handshake did not finish in time (``net/http: TLS handshake timeout``)."""
 
 
 class ServerConnection(http.client.HTTPConnection):
@@ -71,13 +85,13 @@ class ServerConnection(http.client.HTTPConnection):
             dial_timeout = min(dial_timeout, float(self.timeout))
         if self.proxy is not None:
             proxy_port = self.proxy.port or (443 if self.proxy.scheme == "https" else 80)
-            sock = socket.create_connection((self.proxy.hostname or "", proxy_port), dial_timeout)
+            sock = _dial(self.proxy.hostname or "", proxy_port, dial_timeout)
             if self.proxy.scheme == "https":
                 proxy_context = ssl.create_default_context()
                 sock = proxy_context.wrap_socket(sock, server_hostname=self.proxy.hostname)
                 if self.tls_context is not None:
                     sock.close()
-                    raise ServerUnreachableError(
+                    raise ClusterUnreachableError(
                         "Unable to connect to the server: an https proxy in front of an "
                         "https server (TLS inside TLS) is not supported by kubectl-crd; "
                         "use an http:// proxy URL"
@@ -85,11 +99,18 @@ class ServerConnection(http.client.HTTPConnection):
             if self.tls_context is not None:
                 self._tunnel_through(sock)
         else:
-            sock = socket.create_connection((self.host, self.port), dial_timeout)
+            sock = _dial(self.host, self.port, dial_timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.settimeout(None if self.timeout is socket._GLOBAL_DEFAULT_TIMEOUT else self.timeout)  # type: ignore[attr-defined]
         if self.tls_context is not None:
-            sock = self.tls_context.wrap_socket(sock, server_hostname=self.server_name)
+            try:
+                sock = self.tls_context.wrap_socket(sock, server_hostname=self.server_name)
+            except TimeoutError:
+                sock.close()
+                raise TLSHandshakeTimeout("TLS handshake timeout") from None
+            except OSError:
+                sock.close()
+                raise
         self.sock = sock
         self.reused = False
 
@@ -112,6 +133,13 @@ class ServerConnection(http.client.HTTPConnection):
         # A 200 to CONNECT has no body; what follows is the server's byte stream.
 
 
+def _dial(host: str, port: int, timeout: float) -> socket.socket:
+    try:
+        return socket.create_connection((host, port), timeout)
+    except OSError as exc:
+        raise DialError(host, port, exc) from exc
+
+
 def _go_dial_text(host: str, port: int, exc: OSError) -> str:
     address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     if isinstance(exc, socket.gaierror):
@@ -126,23 +154,30 @@ def unreachable_error(
     exc: BaseException,
     *,
     server_hostport: str,
-    host: str,
-    port: int,
-    connected: bool,
     verify_name: str,
     hostname_mismatch_names: tuple[list[str], list[str]] | None = None,
-) -> ServerUnreachableError:
+) -> ClusterUnreachableError:
     """kubectl's line for a failed request (see the module docstring)."""
-    refused = ServerUnreachableError(
+    refused = ClusterUnreachableError(
         f"The connection to the server {server_hostport} was refused - "
         "did you specify the right host or port?"
     )
+    if isinstance(exc, DialError):
+        if isinstance(exc.cause, ConnectionRefusedError):
+            return refused
+        return ClusterUnreachableError(
+            f"Unable to connect to the server: {_go_dial_text(exc.host, exc.port, exc.cause)}"
+        )
     if isinstance(exc, ConnectionRefusedError):
         return refused
+    if isinstance(exc, TLSHandshakeTimeout):
+        return ClusterUnreachableError(
+            "Unable to connect to the server: net/http: TLS handshake timeout"
+        )
     if isinstance(exc, ProxyConnectError):
-        return ServerUnreachableError(f"Unable to connect to the server: {exc}")
+        return ClusterUnreachableError(f"Unable to connect to the server: {exc}")
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return ServerUnreachableError(
+        return ClusterUnreachableError(
             "Unable to connect to the server: tls: failed to verify certificate: "
             + _x509_text(exc, verify_name, hostname_mismatch_names)
         )
@@ -154,33 +189,25 @@ def unreachable_error(
             detail = "remote error: tls: " + (exc.reason or "alert").lower().replace("_", " ")
         else:
             detail = "tls: " + (exc.reason or text).lower().replace("_", " ")
-        return ServerUnreachableError(f"Unable to connect to the server: {detail}")
+        return ClusterUnreachableError(f"Unable to connect to the server: {detail}")
     if isinstance(exc, TimeoutError | socket.timeout):
-        if not connected:
-            return ServerUnreachableError(
-                f"Unable to connect to the server: {_go_dial_text(host, port, TimeoutError())}"
-            )
         # net/http's text for http.Client.Timeout (kubectl --request-timeout)
-        return ServerUnreachableError(
+        return ClusterUnreachableError(
             "Unable to connect to the server: net/http: request canceled "
             "(Client.Timeout exceeded while awaiting headers)"
         )
     if isinstance(exc, http.client.RemoteDisconnected | http.client.IncompleteRead):
-        return ServerUnreachableError("Unable to connect to the server: EOF")
+        return ClusterUnreachableError("Unable to connect to the server: EOF")
     if isinstance(exc, ConnectionResetError):
-        return ServerUnreachableError(
+        return ClusterUnreachableError(
             "Unable to connect to the server: read: connection reset by peer"
         )
-    if isinstance(exc, OSError) and not connected:
-        return ServerUnreachableError(
-            f"Unable to connect to the server: {_go_dial_text(host, port, exc)}"
-        )
     if isinstance(exc, http.client.HTTPException):
-        return ServerUnreachableError(
+        return ClusterUnreachableError(
             f"Unable to connect to the server: malformed HTTP response ({type(exc).__name__})"
         )
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return ServerUnreachableError(f"Unable to connect to the server: {str(reason).lower()}")
+    return ClusterUnreachableError(f"Unable to connect to the server: {str(reason).lower()}")
 
 
 def _x509_text(
