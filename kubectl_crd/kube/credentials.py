@@ -22,12 +22,9 @@ exception's arguments. The Authorization value is computed when a request is sen
 
 from __future__ import annotations
 
-import base64
 import json
 import os
-import subprocess
 import sys
-import time
 
 from kubectl_crd.model.errors import CredentialError, KubeconfigError
 
@@ -156,12 +153,16 @@ class BasicAuth(Credentials):
         self._password = password
 
     def authorization(self) -> str:
+        return "Basic " + self._encoded()
+
+    def _encoded(self) -> str:
+        import base64
+
         pair = f"{self._username}:{self._password}".encode()
-        return "Basic " + base64.b64encode(pair).decode("ascii")
+        return base64.b64encode(pair).decode("ascii")
 
     def secrets(self) -> tuple[str, ...]:
-        pair = f"{self._username}:{self._password}".encode()
-        return (self._password, base64.b64encode(pair).decode("ascii"))
+        return (self._password, self._encoded())
 
 
 class ExecPlugin(Credentials):
@@ -241,6 +242,8 @@ class ExecPlugin(Credentials):
             except OSError:
                 ca = b""
         if ca:
+            import base64
+
             cluster["certificate-authority-data"] = base64.b64encode(ca).decode("ascii")
         if connection.proxy_url:
             cluster["proxy-url"] = connection.proxy_url
@@ -251,6 +254,8 @@ class ExecPlugin(Credentials):
         return cluster
 
     def _expired(self) -> bool:
+        import time
+
         return self._expires_at is not None and time.time() > self._expires_at
 
     def _ensure(self) -> None:
@@ -262,6 +267,8 @@ class ExecPlugin(Credentials):
         environ = dict(os.environ if self._environ is None else self._environ)
         environ.update(self.config.env)
         environ["KUBERNETES_EXEC_INFO"] = self.exec_info(interactive)
+        import subprocess
+
         command = self.config.command
         self.runs += 1
         try:

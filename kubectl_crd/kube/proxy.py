@@ -19,7 +19,6 @@ request and ignores ``NO_PROXY``. Only ``http`` and ``https`` proxies are suppor
 
 from __future__ import annotations
 
-import ipaddress
 from urllib.parse import SplitResult, urlsplit
 
 from kubectl_crd.model.errors import KubeconfigError
@@ -27,6 +26,7 @@ from kubectl_crd.model.errors import KubeconfigError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from ipaddress import IPv4Network, IPv6Network
 
 _DEFAULT_PORTS = {"http": "80", "https": "443", "socks5": "1080"}
 
@@ -53,8 +53,10 @@ class NoProxy:
     """The matchers of one ``NO_PROXY`` value (httpproxy ``config.init``)."""
 
     def __init__(self, value: str) -> None:
+        import ipaddress
+
         self.match_all = False
-        self.networks: list[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, str]] = []
+        self.networks: list[tuple[IPv4Network | IPv6Network, str]] = []
         self.domains: list[tuple[str, str, bool]] = []  # (".suffix", port, match_host)
         for raw in value.split(","):
             entry = raw.strip().lower()
@@ -90,6 +92,8 @@ class NoProxy:
 
     def excludes(self, host: str, port: str) -> bool:
         """True when ``host:port`` must not be proxied (``useProxy`` is false)."""
+        import ipaddress
+
         host = host.strip().lower()
         if host == "localhost":
             return True
