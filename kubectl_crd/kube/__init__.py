@@ -1,6 +1,6 @@
 """The cluster core: the only package that talks to the Kubernetes API server.
 
-A lean client on the standard library's ``http.client`` and ``ssl`` that follows
+A lean client on the standard library's ``socket`` and ``ssl`` that follows
 client-go's kubeconfig semantics (kubectl is the reference), so that live commands start
 nearly as fast as kubectl. Modules, from the flags down to the wire:
 

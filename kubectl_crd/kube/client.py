@@ -25,7 +25,6 @@ credential holds before they leave.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import sys
@@ -50,7 +49,7 @@ if TYPE_CHECKING:
 
     from kubectl_crd.kube.credentials import Credentials
     from kubectl_crd.kube.kubeconfig import Connection
-    from kubectl_crd.kube.transport import ServerConnection
+    from kubectl_crd.kube.transport import Headers, Response, ServerConnection
 
 __all__ = [
     "APPLY_PATCH",
@@ -241,7 +240,7 @@ class KubeClient:
             while True:
                 try:
                     line = response.readline()
-                except (OSError, http.client.HTTPException) as exc:
+                except OSError as exc:
                     raise self._unreachable(exc) from exc
                 if not line:
                     return
@@ -283,7 +282,7 @@ class KubeClient:
         body: Any,
         content_type: str,
         accept: str,
-    ) -> tuple[int, http.client.HTTPMessage, bytes]:
+    ) -> tuple[int, Headers, bytes]:
         payload: bytes | None
         if body is None:
             payload = None
@@ -303,7 +302,7 @@ class KubeClient:
             response = self._send(method, target, payload, content_type, accept)
             try:
                 data = response.read()
-            except (OSError, http.client.HTTPException) as exc:
+            except OSError as exc:
                 self.close()
                 raise self._unreachable(exc) from exc
             self._warnings(response.headers)
@@ -321,15 +320,14 @@ class KubeClient:
 
     def _send(
         self, method: str, target: str, payload: bytes | None, content_type: str, accept: str
-    ) -> http.client.HTTPResponse:
+    ) -> Response:
         if self._http is None:
             self._http = self._new_connection(timeout=self.config.timeout_seconds)
         connection = self._http
         try:
             response = self._send_on(connection, method, target, payload, content_type, accept)
-        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-            if not connection.reused:
-                raise
+        except ConnectionError:
+            # only a reused connection lets this through (see _send_on)
             # The server closed an idle keep-alive connection: dial again, once.
             connection.close()
             connection.reused = False
@@ -345,7 +343,7 @@ class KubeClient:
         payload: bytes | None,
         content_type: str,
         accept: str,
-    ) -> http.client.HTTPResponse:
+    ) -> Response:
         credentials = self.credentials
         try:
             authorization = credentials.authorization()
@@ -376,23 +374,18 @@ class KubeClient:
             if connection.proxy_authorization:
                 headers.append(("Proxy-Authorization", connection.proxy_authorization))
         try:
-            connection.putrequest(method, target, skip_accept_encoding=True)
-            for name, value in headers:
-                connection.putheader(name, value)
+            response = connection.request(method, target, headers, payload)
             del headers, authorization
-            if payload is not None:
-                connection.putheader("Content-Length", str(len(payload)))
-            connection.endheaders(payload)
-            return connection.getresponse()
-        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            return response
+        except ConnectionError as exc:
+            connection.close()
             if connection.reused:
-                raise
+                raise  # the server closed an idle connection: _send dials again once
+            error = self._unreachable(exc)
+            _scrub(exc, credentials.secrets())
+            raise error from exc
+        except (OSError, ValueError) as exc:
             connection.close()
-            raise self._unreachable(http.client.RemoteDisconnected("EOF")) from None
-        except (OSError, http.client.HTTPException, ValueError) as exc:
-            connection.close()
-            if isinstance(exc, ClusterError):
-                raise
             error = self._unreachable(exc)
             _scrub(exc, credentials.secrets())
             raise error from exc
@@ -435,7 +428,7 @@ class KubeClient:
             probe.connect()
             sock = probe.sock
             der = sock.getpeercert(binary_form=True) if isinstance(sock, ssl.SSLSocket) else None
-        except (OSError, http.client.HTTPException):
+        except OSError:
             return None
         finally:
             probe.close()
@@ -511,7 +504,7 @@ class KubeClient:
         self._tls_context = context
         self._client_certificate = plugin_certificate
 
-    def _warnings(self, headers: http.client.HTTPMessage) -> None:
+    def _warnings(self, headers: Headers) -> None:
         for value in headers.get_all("Warning") or ():
             for text in _warning_texts(value):
                 if text not in self.warnings:
