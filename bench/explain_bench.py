@@ -44,8 +44,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.integration.envtest import ControlPlane, EnvtestError, ensure_assets  # noqa: E402
-from tests.integration.test_explain_differential import newest_kubectl  # noqa: E402
+from tests.integration.envtest import (  # noqa: E402
+    ControlPlane,
+    EnvtestError,
+    ensure_assets,
+    newest_kubectl,
+)
 
 CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
 CRD_FILE = CORPUS / "crds" / "argo-workflows" / "argoproj.io_workflows.yaml"

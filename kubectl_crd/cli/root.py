@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> None:
 
             run_click(args)
     except KubectlCrdError as exc:
-        _report(f"error: {exc}", debug)
+        # cluster errors print kubectl's own line ("Error from server ...", no "error: ")
+        _report(exc.kubectl_line, debug)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)

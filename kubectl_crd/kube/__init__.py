@@ -1,1 +1,25 @@
-"""The only package that talks to the Kubernetes API (and the only importer of ``kubernetes``)."""
+"""The cluster core: the only package that talks to the Kubernetes API server.
+
+A lean client on the standard library's ``socket`` and ``ssl`` that follows
+client-go's kubeconfig semantics (kubectl is the reference), so that live commands start
+nearly as fast as kubectl. Modules, from the flags down to the wire:
+
+- ``config``: ``ClusterConfig``, kubectl's global flags (``--kubeconfig``, ``--context``,
+  ``-n``, ``--request-timeout``); pure data.
+- ``kubeconfig``: loading and merging kubeconfig files and the in-cluster config into one
+  ``Connection`` (``clientcmd/loader.go``, ``client_config.go``); PyYAML's C loader.
+- ``credentials``: who requests are made as: token, token file, basic auth, exec
+  plugins (``plugin/pkg/client/auth/exec/exec.go``), the ``oidc`` auth-provider (the
+  only importer of the ``kubernetes`` package), impersonation headers.
+- ``tls``: the SSL context (CA, insecure, ``tls-server-name``, client certificates with
+  keys kept off the disk).
+- ``proxy``: ``proxy-url`` and the proxy environment variables with Go's ``httpproxy``
+  rules.
+- ``transport``: one HTTP/1.1 connection (direct or through a CONNECT proxy) and
+  transport failures in kubectl's words.
+- ``client``: ``KubeClient``: JSON requests, watch streams, retries, warnings, and API
+  status errors in kubectl's words.
+
+Errors are the ``ClusterError`` tree of ``kubectl_crd.model.errors``; each carries the
+line kubectl prints (``kubectl_line``) and never a credential.
+"""

@@ -1,149 +1,698 @@
-"""The thin HTTP layer over the official client: raw JSON in and out, our errors out.
+"""``KubeClient``: plain JSON requests to the API server, as kubectl makes them.
 
-We use ``kubernetes`` for what it does well (kubeconfig, auth plugins, TLS) and skip
-its model classes: decoding large lists into generated models is slow
-(kubernetes-client/python#1921), and the commands want plain JSON anyway. Every
-client exception leaves this module as a ``ClusterError`` with the cause chained.
+One client per command: it resolves the kubeconfig once (``kubeconfig.py``), keeps one
+connection alive for all requests (``transport.py``), authenticates every request
+(``credentials.py``) and turns failures into kubectl's one-line errors (``errors.py``).
+It follows client-go's REST client (``k8s.io/client-go/rest/request.go``) where it
+matters to a user:
+
+- a body given as ``str`` or ``bytes`` is sent as it is; anything else is JSON-encoded
+  once;
+- a 401 makes an exec plugin or a token file fetch the credential again for the next
+  request; the rejected request fails, as in kubectl (``exec.go`` ``maybeRefreshCreds``);
+- 429 and 5xx answers with ``Retry-After`` are retried after that many seconds, at most
+  ten times (``checkWait``, ``maxRetries``);
+- ``Warning`` headers (code 299) go to ``on_warning``, by default printed as kubectl
+  does: ``Warning: TEXT`` on stderr, each text once;
+- an error status becomes ``Error from server (Reason): message`` from the server's
+  ``Status``, or client-go's generic text for the HTTP code (``NewGenericServerResponse``
+  in ``k8s.io/apimachinery/pkg/api/errors/errors.go``).
+
+No secret ever reaches an exception, a log or a ``repr``: messages are built from
+hosts, paths and files; exceptions chained as causes are scrubbed of every secret the
+credential holds before they leave.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
-from typing import Any
-from urllib.parse import urlencode
+import sys
+import time
+from urllib.parse import urlencode, urlsplit
 
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.errors import (
     ApiError,
     ClusterError,
-    ClusterUnreachableError,
+    CredentialError,
     KubeconfigError,
+    ResourceExpiredError,
+    UnauthorizedError,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ssl
+    from collections.abc import Callable, Iterator, Mapping
+    from typing import Any
+
+    from kubectl_crd.kube.credentials import Credentials
+    from kubectl_crd.kube.kubeconfig import Connection
+    from kubectl_crd.kube.transport import Headers, Response, ServerConnection
+
+__all__ = [
+    "APPLY_PATCH",
+    "CRD_LIST_PATH",
+    "JSON_PATCH",
+    "MERGE_PATCH",
+    "STRATEGIC_MERGE_PATCH",
+    "TABLE_ACCEPT",
+    "KubeClient",
+    "KubeconfigError",
+    "WatchEvent",
+]
+
 CRD_LIST_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+APPLY_PATCH = "application/apply-patch+yaml"
+MERGE_PATCH = "application/merge-patch+json"
+JSON_PATCH = "application/json-patch+json"
+STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
+
+#: rest/request.go maxRetries for Retry-After answers
+MAX_RETRIES = 10
+_REDACTED = "[redacted]"
+
+
+class WatchEvent:
+    """One line of a watch stream: ``type`` (ADDED, MODIFIED, DELETED, BOOKMARK) and
+    ``object``; ``resource_version`` is the object's ``metadata.resourceVersion``."""
+
+    __slots__ = ("object", "type")
+
+    def __init__(self, type: str, object: dict[str, Any]) -> None:
+        self.type = type
+        self.object = object
+
+    @property
+    def resource_version(self) -> str:
+        metadata = self.object.get("metadata") or {}
+        return str(metadata.get("resourceVersion") or "")
+
+    def __repr__(self) -> str:
+        return f"WatchEvent({self.type!r}, resourceVersion={self.resource_version!r})"
+
+
+def _print_warning(text: str) -> None:
+    print(f"Warning: {text}", file=sys.stderr)
 
 
 class KubeClient:
-    def __init__(self, config: ClusterConfig) -> None:
-        self.config = config
-        self._api: Any = None
-        self._namespace: str | None = None
+    """A client for the cluster of ``config`` (kubectl's global flags).
+
+    ``environ`` replaces ``os.environ`` for reading ``KUBECONFIG``, ``HOME``, the proxy
+    variables, in-cluster settings and the exec plugins' environment (tests use it).
+    """
+
+    def __init__(
+        self,
+        config: ClusterConfig | None = None,
+        *,
+        environ: Mapping[str, str] | None = None,
+        on_warning: Callable[[str], None] | None = None,
+        stdin_is_terminal: bool | None = None,
+    ) -> None:
+        self.config = config or ClusterConfig()
+        self._environ = environ
+        self._on_warning = on_warning or _print_warning
+        self._stdin_is_terminal = stdin_is_terminal
+        self.warnings: list[str] = []
+        self._connection: Connection | None = None
+        self._credentials: Credentials | None = None
+        self._http: ServerConnection | None = None
+        self._tls_context: ssl.SSLContext | None = None
+        self._client_certificate: tuple[bytes, bytes] | None = None
+        self._extra_headers: list[tuple[str, str]] = []
+
+    def __repr__(self) -> str:
+        server = self._connection.server if self._connection else "?"
+        return f"KubeClient(server={server!r}, context={self.context_name!r})"
+
+    def __enter__(self) -> KubeClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- configuration -----------------------------------------------------------------
+
+    @property
+    def environ(self) -> Mapping[str, str]:
+        return os.environ if self._environ is None else self._environ
+
+    @property
+    def connection(self) -> Connection:
+        """The resolved kubeconfig (server, TLS, credentials); read on first use."""
+        if self._connection is None:
+            from kubectl_crd.kube.kubeconfig import resolve_connection
+
+            self._connection = resolve_connection(self.config, self.environ)
+        return self._connection
 
     @property
     def namespace(self) -> str:
         """``-n`` when given, else the context's namespace, else ``default`` (as kubectl)."""
-        self._connect()
-        return self.config.namespace or self._namespace or "default"
-
-    def _connect(self) -> Any:
-        if self._api is not None:
-            return self._api
-        try:
-            from kubernetes import client, config
-            from kubernetes.config.config_exception import ConfigException
-        except ImportError as exc:  # pragma: no cover - a broken install
-            raise ClusterError("the kubernetes Python package is not installed") from exc
-        path = self.config.kubeconfig or os.environ.get("KUBECONFIG") or None
-        configuration = client.Configuration()
-        try:
-            contexts, current = config.list_kube_config_contexts(config_file=path)
-            chosen = self.config.context or (current or {}).get("name")
-            context = next((c for c in contexts if c.get("name") == chosen), None)
-            if self.config.context and context is None:
-                raise KubeconfigError(
-                    f"context was not found for specified context: {self.config.context}"
-                )
-            self._namespace = ((context or {}).get("context") or {}).get("namespace")
-            config.load_kube_config(
-                config_file=path,
-                context=self.config.context,
-                client_configuration=configuration,
-                persist_config=False,
-            )
-        except ConfigException as exc:
-            where = path or "~/.kube/config"
-            raise KubeconfigError(f"invalid configuration ({where}): {exc}") from exc
-        except OSError as exc:
-            raise KubeconfigError(f"cannot read kubeconfig: {exc}") from exc
-        self._api = client.ApiClient(configuration)
-        return self._api
+        return self.connection.namespace
 
     @property
     def server(self) -> str:
-        return str(self._connect().configuration.host)
+        return self.connection.server
+
+    @property
+    def context_name(self) -> str:
+        if self._connection is not None:
+            return self._connection.context_name
+        return self.config.context or ""
+
+    @property
+    def credentials(self) -> Credentials:
+        if self._credentials is None:
+            from kubectl_crd.kube.credentials import credentials_for, impersonation_headers
+
+            connection = self.connection
+            self._credentials = credentials_for(
+                connection, environ=self._environ, stdin_is_terminal=self._stdin_is_terminal
+            )
+            self._extra_headers = impersonation_headers(connection)
+        return self._credentials
+
+    # -- requests ----------------------------------------------------------------------
 
     def request(
         self,
         method: str,
         path: str,
         *,
-        query: Mapping[str, str] | None = None,
+        query: Mapping[str, object] | None = None,
         body: Any = None,
         content_type: str = "application/json",
+        accept: str = "application/json",
     ) -> Any:
-        """One API call; returns the decoded JSON body."""
-        api = self._connect()
-        url = api.configuration.host + path + (f"?{urlencode(query)}" if query else "")
-        headers = {"Accept": "application/json", "User-Agent": "kubectl-crd"}
-        payload: str | None = None
-        if body is not None:
-            headers["Content-Type"] = content_type
-            payload = body if isinstance(body, str) else json.dumps(body)
-        try:
-            from kubernetes.client.exceptions import ApiException
-            from urllib3.exceptions import HTTPError
-
-            response = api.call_api(
-                method,
-                url,
-                header_params=headers,
-                body=payload,
-                _request_timeout=self.config.timeout_seconds,
-            )
-            raw = response.read()
-        except ApiException as exc:
-            raise ClusterUnreachableError(
-                f"unable to connect to the server {api.configuration.host}: {exc.reason}"
-            ) from exc
-        except HTTPError as exc:
-            raise ClusterUnreachableError(
-                _unreachable_message(api.configuration.host, exc)
-            ) from exc
-        status = int(response.status)
-        data = _decode(raw)
+        """One API call; returns the decoded JSON body (text if it is not JSON)."""
+        status, headers, data = self._exchange(
+            method, path, query=query, body=body, content_type=content_type, accept=accept
+        )
+        decoded = _decode(data, headers.get("Content-Type", ""))
         if status >= 400:
-            raise _api_error(status, data, path)
-        return data
+            raise _status_error(status, decoded, method, path)
+        return decoded
+
+    def get(self, path: str, *, query: Mapping[str, object] | None = None) -> Any:
+        return self.request("GET", path, query=query)
+
+    def watch(
+        self,
+        path: str,
+        *,
+        query: Mapping[str, object] | None = None,
+    ) -> Iterator[WatchEvent]:
+        """A watch as a stream of events, read line by line on its own connection.
+
+        ``query`` adds to ``watch=true`` (``resourceVersion``, ``allowWatchBookmarks``,
+        ``timeoutSeconds``, selectors). BOOKMARK events are passed on. A 410 Gone, as
+        the answer or as an ERROR event, raises ``ResourceExpiredError``.
+        """
+        params = {"watch": "true", **(query or {})}
+        return self._watch_events(path, params)
+
+    def close(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _watch_events(self, path: str, params: Mapping[str, object]) -> Iterator[WatchEvent]:
+        connection = self._new_connection(timeout=None)
+        try:
+            response = self._send_on(
+                connection, "GET", self._target(path, params), None, "", "application/json"
+            )
+            if response.status >= 400:
+                data = response.read()
+                raise _status_error(
+                    response.status,
+                    _decode(data, response.getheader("Content-Type", "")),
+                    "GET",
+                    path,
+                )
+            while True:
+                try:
+                    line = response.readline()
+                except OSError as exc:
+                    raise self._unreachable(exc) from exc
+                if not line:
+                    return
+                if not line.strip():
+                    continue
+                event = json.loads(line)
+                kind = str(event.get("type") or "")
+                obj = event.get("object") or {}
+                if kind == "ERROR":
+                    raise _status_error(int(obj.get("code") or 500), obj, "GET", path)
+                yield WatchEvent(kind, obj)
+        finally:
+            connection.close()
+
+    def _target(self, path: str, query: Mapping[str, object] | None) -> str:
+        base = urlsplit(self.connection.server).path.rstrip("/")
+        target = base + path
+        if query:
+            pairs: list[tuple[str, str]] = []
+            for key, value in query.items():
+                if value is None:
+                    continue
+                if isinstance(value, bool):
+                    value = "true" if value else "false"
+                if isinstance(value, list | tuple):
+                    pairs.extend((key, str(item)) for item in value)
+                else:
+                    pairs.append((key, str(value)))
+            if pairs:
+                target += "?" + urlencode(pairs)
+        return target
+
+    def _exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Mapping[str, object] | None,
+        body: Any,
+        content_type: str,
+        accept: str,
+    ) -> tuple[int, Headers, bytes]:
+        payload: bytes | None
+        if body is None:
+            payload = None
+        elif isinstance(body, bytes):
+            payload = body
+        elif isinstance(body, str):
+            payload = body.encode("utf-8")
+        else:
+            payload = json.dumps(body, separators=(",", ":")).encode("utf-8")
+        params = dict(query or {})
+        timeout = self.config.timeout_seconds
+        if timeout and "timeout" not in params and not params.get("watch"):
+            params["timeout"] = _go_seconds(timeout)  # rest/request.go sets ?timeout=
+        target = self._target(path, params)
+        retries = 0
+        while True:
+            response = self._send(method, target, payload, content_type, accept)
+            try:
+                data = response.read()
+            except OSError as exc:
+                self.close()
+                raise self._unreachable(exc) from exc
+            self._warnings(response.headers)
+            status = response.status
+            if status == 401:
+                # exec.go / token_source.go: fetch the credential again for the next
+                # request; the rejected one is not sent again (kubectl fails it too).
+                self.credentials.refresh_after_unauthorized()
+            wait = _retry_after(status, response.getheader("Retry-After"))
+            if wait is not None and retries < MAX_RETRIES:
+                retries += 1
+                time.sleep(wait)
+                continue
+            return status, response.headers, data
+
+    def _send(
+        self, method: str, target: str, payload: bytes | None, content_type: str, accept: str
+    ) -> Response:
+        if self._http is None:
+            self._http = self._new_connection(timeout=self.config.timeout_seconds)
+        connection = self._http
+        try:
+            response = self._send_on(connection, method, target, payload, content_type, accept)
+        except ConnectionError:
+            # only a reused connection lets this through (see _send_on)
+            # The server closed an idle keep-alive connection: dial again, once.
+            connection.close()
+            connection.reused = False
+            response = self._send_on(connection, method, target, payload, content_type, accept)
+        connection.reused = True
+        return response
+
+    def _send_on(
+        self,
+        connection: ServerConnection,
+        method: str,
+        target: str,
+        payload: bytes | None,
+        content_type: str,
+        accept: str,
+    ) -> Response:
+        credentials = self.credentials
+        try:
+            authorization = credentials.authorization()
+            if connection.sock is None and connection.tls_context is not None:
+                self._refresh_tls_if_needed()
+                connection.tls_context = self._tls_context
+        except ClusterError as exc:
+            _scrub(exc, credentials.secrets())
+            raise
+        headers = [("Accept", accept), ("User-Agent", _user_agent())]
+        if authorization:
+            if not authorization.isprintable() or not authorization.isascii():
+                raise CredentialError(
+                    "Unable to connect to the server: net/http: invalid header field value "
+                    'for "Authorization"'
+                ) from None
+            headers.append(("Authorization", authorization))
+        headers.extend(self._extra_headers)
+        if payload is not None:
+            headers.append(("Content-Type", content_type))
+        if connection.proxy is not None and connection.tls_context is None:
+            # a plain http server through an http proxy: absolute-form request line
+            target = (
+                self.connection.server.rstrip("/").split("://", 1)[0]
+                + "://"
+                + (_hostport(connection.host, connection.port) + target)
+            )
+            if connection.proxy_authorization:
+                headers.append(("Proxy-Authorization", connection.proxy_authorization))
+        try:
+            response = connection.request(method, target, headers, payload)
+            del headers, authorization
+            return response
+        except ConnectionError as exc:
+            connection.close()
+            if connection.reused:
+                raise  # the server closed an idle connection: _send dials again once
+            error = self._unreachable(exc)
+            _scrub(exc, credentials.secrets())
+            raise error from exc
+        except (OSError, ValueError) as exc:
+            connection.close()
+            error = self._unreachable(exc)
+            _scrub(exc, credentials.secrets())
+            raise error from exc
+
+    def _unreachable(self, exc: BaseException) -> ClusterError:
+        from kubectl_crd.kube.transport import unreachable_error
+
+        if isinstance(exc, ClusterError):
+            return exc
+        server = urlsplit(self.connection.server)
+        verify_name = self.connection.tls_server_name or server.hostname or ""
+        names = None
+        import ssl
+
+        if isinstance(exc, ssl.SSLCertVerificationError) and getattr(exc, "verify_code", 0) in (
+            62,
+            64,
+        ):
+            names = self._presented_names()
+        return unreachable_error(
+            exc,
+            server_hostport=server.netloc.rsplit("@", 1)[-1],
+            verify_name=verify_name,
+            hostname_mismatch_names=names,
+        )
+
+    def _presented_names(self) -> tuple[list[str], list[str]] | None:
+        """The names in the server's certificate, read over a second, unverified
+        handshake, for Go's hostname-mismatch message."""
+        import ssl
+
+        from kubectl_crd.kube.tls import certificate_names
+
+        insecure = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        insecure.check_hostname = False
+        insecure.verify_mode = ssl.CERT_NONE
+        probe = self._new_connection(timeout=5.0)
+        probe.tls_context = insecure
+        try:
+            probe.connect()
+            sock = probe.sock
+            der = sock.getpeercert(binary_form=True) if isinstance(sock, ssl.SSLSocket) else None
+        except OSError:
+            return None
+        finally:
+            probe.close()
+        if not der:
+            return None
+        dns, ips, _ = certificate_names(der)
+        return dns, ips
+
+    def _new_connection(self, *, timeout: float | None) -> ServerConnection:
+        from kubectl_crd.kube.proxy import proxy_for
+        from kubectl_crd.kube.transport import ServerConnection
+
+        connection = self.connection
+        server = urlsplit(connection.server)
+        if server.scheme not in ("http", "https") or not server.hostname:
+            raise KubeconfigError(
+                f'invalid configuration: server "{connection.server}" is not an http(s) URL',
+                in_configuration=True,
+            )
+        tls = server.scheme == "https"
+        if tls:
+            self._refresh_tls_if_needed()
+        proxy = proxy_for(connection.server, connection.proxy_url, self.environ)
+        proxy_authorization = ""
+        if proxy is not None and proxy.username is not None:
+            import base64
+            from urllib.parse import unquote
+
+            pair = f"{unquote(proxy.username)}:{unquote(proxy.password or '')}"
+            proxy_authorization = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
+        return ServerConnection(
+            server.hostname,
+            server.port or (443 if tls else 80),
+            tls_context=self._tls_context if tls else None,
+            server_name=connection.tls_server_name or server.hostname,
+            proxy=proxy,
+            proxy_authorization=proxy_authorization,
+            timeout=timeout if timeout else None,
+        )
+
+    def _refresh_tls_if_needed(self) -> None:
+        """Build the SSL context, again when an exec plugin hands out a new certificate."""
+        if urlsplit(self.connection.server).scheme != "https":
+            return
+        plugin_certificate = self.credentials.client_certificate()
+        if self._tls_context is not None and plugin_certificate == self._client_certificate:
+            return
+        from kubectl_crd.kube.tls import load_client_certificate, server_context
+
+        connection = self.connection
+        context = server_context(connection)
+        if plugin_certificate is not None and not (
+            connection.client_certificate or connection.client_certificate_data
+        ):
+            cert, key = plugin_certificate
+            load_client_certificate(context, cert_pem=cert, key_pem=key)
+        elif connection.client_certificate_data or connection.client_certificate:
+            if not (connection.client_key_data or connection.client_key):
+                raise KubeconfigError(
+                    "client-key-data or client-key must be specified for "
+                    f"{connection.user_name} to use the clientCert authentication method."
+                )
+            load_client_certificate(
+                context,
+                cert_file=connection.client_certificate,
+                key_file=connection.client_key,
+                cert_pem=connection.client_certificate_data,
+                key_pem=connection.client_key_data,
+            )
+        if self._tls_context is not None and self._http is not None:
+            self._http.close()  # a rotated certificate needs a new handshake
+            self._http.tls_context = context
+        self._tls_context = context
+        self._client_certificate = plugin_certificate
+
+    def _warnings(self, headers: Headers) -> None:
+        for value in headers.get_all("Warning") or ():
+            for text in _warning_texts(value):
+                if text not in self.warnings:
+                    self.warnings.append(text)
+                    self._on_warning(text)
 
 
-def _decode(raw: bytes | None) -> Any:
-    if not raw:
+def _hostport(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _user_agent() -> str:
+    from kubectl_crd import __version__
+
+    return f"kubectl-crd/{__version__} ({sys.platform})"
+
+
+def _go_seconds(seconds: float) -> str:
+    if seconds == int(seconds):
+        return f"{int(seconds)}s"
+    return f"{round(seconds * 1000)}ms"
+
+
+def _retry_after(status: int, header: str | None) -> float | None:
+    """rest/request.go ``checkWait``: 429 and 5xx with an integer Retry-After."""
+    if header is None or (status != 429 and status < 500):
         return None
     try:
-        return json.loads(raw)
+        seconds = int(header.strip())
     except ValueError:
-        return raw.decode("utf-8", "replace")
+        return None
+    return float(max(seconds, 0))
 
 
-def _api_error(status: int, data: Any, path: str) -> ApiError:
-    """Mirror kubectl's ``Error from server (Reason): message``."""
-    if isinstance(data, Mapping) and data.get("kind") == "Status":
-        reason = str(data.get("reason") or "")
-        message = str(data.get("message") or "")
+def _warning_texts(value: str) -> list[str]:
+    """The texts of a ``Warning`` header with code 299 (``net/http.ParseWarningHeaders``
+    in apimachinery: ``299 - "text"``, comma-separated, quoted-string escapes)."""
+    texts: list[str] = []
+    rest = value.strip()
+    while rest:
+        parts = rest.split(" ", 2)
+        if len(parts) < 3 or not parts[2].startswith('"'):
+            break
+        code, text_and_more = parts[0], parts[2]
+        index, text = 1, []
+        while index < len(text_and_more) and text_and_more[index] != '"':
+            if text_and_more[index] == "\\" and index + 1 < len(text_and_more):
+                index += 1
+            text.append(text_and_more[index])
+            index += 1
+        if code == "299":
+            texts.append("".join(text))
+        rest = text_and_more[index + 1 :]
+        comma = rest.find(",")
+        if comma < 0:
+            break
+        rest = rest[comma + 1 :].strip()
+    return texts
+
+
+def _decode(data: bytes, content_type: str) -> Any:
+    if not data:
+        return None
+    if "json" in content_type or data[:1] in (b"{", b"["):
+        try:
+            return json.loads(data)
+        except ValueError:
+            pass
+    return data.decode("utf-8", "replace")
+
+
+#: client-go's texts for an error answer without a Status (errors.go NewGenericServerResponse)
+_GENERIC = {
+    400: ("BadRequest", "the server rejected our request for an unknown reason"),
+    401: ("Unauthorized", "the server has asked for the client to provide credentials"),
+    404: ("NotFound", "the server could not find the requested resource"),
+    405: ("MethodNotAllowed", "the server does not allow this method on the requested resource"),
+    409: ("Conflict", "the server reported a conflict"),
+    422: ("Invalid", "the server rejected our request due to an error in our request"),
+    429: (
+        "TooManyRequests",
+        "the server has received too many requests and has asked us to try again later",
+    ),
+    503: ("ServiceUnavailable", "the server is currently unable to handle the request"),
+    504: (
+        "Timeout",
+        "the server was unable to return a response in the time allotted, but may still be "
+        "processing the request",
+    ),
+}
+
+
+def _qualified_resource(path: str) -> tuple[str, str]:
+    """``resource.group`` and name of an API path, as client-go's request builder knows
+    them (``/apis/G/V[/namespaces/NS]/R[/NAME[/SUB]]``, ``/api/v1/...``)."""
+    parts = [part for part in path.split("?", 1)[0].split("/") if part]
+    if parts[:1] == ["api"] and len(parts) >= 2:
+        group, rest = "", parts[2:]
+    elif parts[:1] == ["apis"] and len(parts) >= 3:
+        group, rest = parts[1], parts[3:]
     else:
-        reason, message = "", str(data or "")
-    label = reason or f"HTTP {status}"
-    return ApiError(f"Error from server ({label}): {message or path}", status=status, reason=reason)
+        return "", ""
+    if len(rest) >= 2 and rest[0] == "namespaces" and len(rest) != 2:
+        rest = rest[2:]
+    if not rest:
+        return "", ""
+    resource = f"{rest[0]}.{group}" if group else rest[0]
+    return resource, rest[1] if len(rest) > 1 else ""
 
 
-def _unreachable_message(host: str, exc: Exception) -> str:
-    text = str(exc)
-    if (
-        "Connection refused" in text
-        or "NewConnectionError" in type(getattr(exc, "reason", exc)).__name__
-    ):
-        hostport = host.split("://", 1)[-1]
-        return f"The connection to the server {hostport} was refused - did you specify the right host or port?"
-    return f"Unable to connect to the server: {getattr(exc, 'reason', exc)}"
+def _status_error(status: int, body: Any, method: str, path: str = "") -> ApiError:
+    """kubectl's line for an error answer (``StandardErrorMessage``)."""
+    if isinstance(body, dict) and body.get("kind") == "Status":
+        reason = str(body.get("reason") or "")
+        message = str(body.get("message") or "")
+        status_object = body
+    else:
+        server_message = body.strip() if isinstance(body, str) else ""
+        reason, message = _GENERIC.get(status, ("", ""))
+        if status == 409 and method == "POST":
+            reason = "AlreadyExists"
+        if status in (403, 415) or (status == 406 and server_message):
+            reason = {403: "Forbidden", 406: "NotAcceptable", 415: "UnsupportedMediaType"}[status]
+            message = server_message
+        elif status == 406:
+            reason = "NotAcceptable"
+            message = (
+                "the server was unable to respond with a content type that the client supports"
+            )
+        elif not message:
+            if status >= 500:
+                reason = "InternalError"
+                message = (
+                    f'an error on the server ("{server_message}") has prevented the request '
+                    "from succeeding"
+                )
+            else:
+                message = (
+                    f"the server responded with the status code {status} but did not return "
+                    "more information"
+                )
+        resource, name = _qualified_resource(path)
+        if resource:  # NewGenericServerResponse names what was asked for
+            detail = (
+                f"{method.lower()} {resource} {name}" if name else f"{method.lower()} {resource}"
+            )
+            message = f"{message} ({detail})"
+        status_object = {"kind": "Status", "code": status, "reason": reason, "message": message}
+    if reason == "Unauthorized" or status == 401:
+        return UnauthorizedError(
+            f"You must be logged in to the server ({message})",
+            status=status,
+            reason=reason or "Unauthorized",
+            status_object=status_object,
+        )
+    line = f"Error from server ({reason}): {message}" if reason else f"Error from server: {message}"
+    kind = ResourceExpiredError if status == 410 or reason in ("Expired", "Gone") else ApiError
+    return kind(line, status=status, reason=reason, status_object=status_object)
+
+
+def _scrub(exc: BaseException, secrets: tuple[str, ...]) -> None:
+    """Replace every secret in the arguments of ``exc`` and of its causes and contexts."""
+    secrets = tuple(s for s in secrets if s)
+    if not secrets:
+        return
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    stack = [exc]
+    while stack:
+        current = stack.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        args = []
+        for arg in current.args:
+            if isinstance(arg, str | bytes):
+                for secret in secrets:
+                    if isinstance(arg, bytes):
+                        arg = arg.replace(secret.encode(), _REDACTED.encode())
+                    else:
+                        arg = arg.replace(secret, _REDACTED)
+            args.append(arg)
+        current.args = tuple(args)
+        if isinstance(current, ClusterError):
+            message = current.message
+            for secret in secrets:
+                message = message.replace(secret, _REDACTED)
+            current.message = message
+        for linked in (current.__cause__, current.__context__):
+            if linked is not None:
+                stack.append(linked)

@@ -1,17 +1,17 @@
-"""Connection settings: kubeconfig file, context, namespace and request timeout.
+"""Connection settings from kubectl's global flags: kubeconfig, context, namespace and
+request timeout.
 
-Pure data plus parsing; the ``kubernetes`` package is only imported when a client is
-actually built (see ``client.py``), so holding a ``ClusterConfig`` costs nothing.
+Pure data; the kubeconfig is only read when a client needs it (``kubeconfig.py``), so
+holding a ``ClusterConfig`` costs nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kubectl_crd.model.durations import parse_request_timeout
+from kubectl_crd.model.records import record
 
 
-@dataclass(frozen=True)
+@record
 class ClusterConfig:
     kubeconfig: str | None = None
     context: str | None = None

@@ -23,7 +23,17 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
     └── ClusterError                     talking to the API server failed
         ├── KubeconfigError              ... kubeconfig missing, unreadable, or no such context
         ├── ClusterUnreachableError      ... no connection, TLS problems
+        │   └── CredentialError          ... credentials could not be had (exec plugin)
         └── ApiError                     ... the server answered with an error status
+            ├── UnauthorizedError        ... 401
+            └── ResourceExpiredError     ... 410 Gone: a watch's resourceVersion is too old
+
+``kubectl_line`` is the line the CLI prints. kubectl does not prefix every error with
+``error:`` (``cmdutil.CheckErr`` in ``k8s.io/kubectl/pkg/cmd/util/helpers.go``): API
+statuses are ``Error from server (Reason): ...``, transport failures ``The connection to
+the server HOST:PORT was refused - ...`` or ``Unable to connect to the server: ...``,
+invalid configurations ``Error in configuration: ...``, a 401 ``error: You must be
+logged in to the server (...)``; the cluster errors say so, the others get ``error:``.
 
 Helpers that never reach a user keep their own exceptions, subclassing a builtin
 (``DurationSyntaxError``, ``ScalarError``, ``PatternSyntaxError``, ``CelError``): the
@@ -80,6 +90,11 @@ class KubectlCrdError(Exception):
         if self.location is not None:
             return f"{self.location}: {self.message}"
         return self.message
+
+    @property
+    def kubectl_line(self) -> str:
+        """The line printed on stderr for this error."""
+        return f"error: {self}"
 
 
 class UsageError(KubectlCrdError):
@@ -173,15 +188,67 @@ class ClusterError(KubectlCrdError):
 
 
 class KubeconfigError(ClusterError):
-    """The kubeconfig is missing, unreadable or names a context that does not exist."""
+    """The kubeconfig is missing, unreadable, invalid, or names what it does not hold.
+
+    ``in_configuration`` marks what client-go reports as an invalid configuration
+    (``clientcmd.IsConfigurationInvalid``), printed as ``Error in configuration: ...``.
+    """
+
+    def __init__(self, message: str, *, in_configuration: bool = False) -> None:
+        super().__init__(message)
+        self.in_configuration = in_configuration
+
+    @property
+    def kubectl_line(self) -> str:
+        if self.in_configuration:
+            return f"Error in configuration: {self.message}"
+        return f"error: {self.message}"
 
 
 class ClusterUnreachableError(ClusterError):
-    pass
+    """No usable answer; the message is kubectl's whole line (``The connection to the
+    server ... was refused - ...``, ``Unable to connect to the server: ...``)."""
+
+    @property
+    def kubectl_line(self) -> str:
+        return self.message
+
+
+class CredentialError(ClusterUnreachableError):
+    """Credentials could not be obtained (a failing exec plugin): ``Unable to connect to
+    the server: getting credentials: ...``."""
 
 
 class ApiError(ClusterError):
-    def __init__(self, message: str, *, status: int = 0, reason: str = "") -> None:
+    """``Error from server (Reason): message``; ``status_object`` is the ``Status`` the
+    server sent, or the one client-go builds from the HTTP code."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 0,
+        reason: str = "",
+        status_object: dict[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.reason = reason
+        self.status_object = status_object or {}
+
+    @property
+    def kubectl_line(self) -> str:
+        return self.message
+
+
+class UnauthorizedError(ApiError):
+    """401: ``error: You must be logged in to the server (MESSAGE)``."""
+
+    @property
+    def kubectl_line(self) -> str:
+        return f"error: {self.message}"
+
+
+class ResourceExpiredError(ApiError):
+    """410 Gone on a list or watch whose resourceVersion the server no longer has: list
+    again and watch from the new resourceVersion."""

@@ -17,6 +17,10 @@ class ClusterSource:
         self._problems: list[KubectlCrdError] = []
 
     @property
+    def client(self) -> KubeClient:
+        return self._client
+
+    @property
     def description(self) -> str:
         context = self._client.config.context
         return f"cluster (context {context})" if context else "cluster (current context)"

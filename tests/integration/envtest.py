@@ -3,9 +3,13 @@
 This mirrors controller-runtime's ``pkg/envtest`` (``pkg/internal/testing/controlplane``):
 loopback only, free ports, a temporary data and certificate directory, and envtest's
 kube-apiserver flags. Unlike envtest we also make a small PKI with the ``openssl`` CLI
-(a CA, a serving certificate for 127.0.0.1, and a client certificate for a user in
-``system:masters``) so that the real ``kubectl`` and the ``kubernetes`` client talk to
-the server over verified TLS as a cluster admin.
+(a CA, a serving certificate for 127.0.0.1, ``localhost`` and ``kubernetes.test.local``,
+a client certificate for a user in ``system:masters`` and one for a user without RBAC
+rights) so that the real ``kubectl`` and our client talk to the server over verified
+TLS as a cluster admin. The server also authenticates bearer tokens from a static
+token file (``ControlPlane.tokens``: two admins and a user without rights), and writes
+an audit log (``audit_mark()`` / ``audit_events()``), so that tests can run every
+kubeconfig form and see which user each request was made as.
 
 What it promises:
 
@@ -56,6 +60,13 @@ DEFAULT_STOP_TIMEOUT = 20.0
 #: Keep the temporary directory (logs, PKI, etcd data) after a clean stop.
 KEEP_ENV = "KUBECTL_CRD_ENVTEST_KEEP"
 FIELD_MANAGER = "kubectl-crd-tests"
+#: A second name in the serving certificate: it resolves nowhere, so a kubeconfig whose
+#: server uses it works only through a proxy that maps it to 127.0.0.1, or with
+#: ``tls-server-name`` set to it while the server is 127.0.0.1.
+SERVER_DNS_NAME = "kubernetes.test.local"
+#: Users the static token file and the client certificates authenticate.
+ADMIN_GROUP = "system:masters"
+NO_RIGHTS_USER = "kubectl-crd-envtest-nobody"
 CRD_RESOURCE = "customresourcedefinition.apiextensions.k8s.io"
 
 
@@ -114,6 +125,26 @@ def ensure_assets(script: Path = ASSETS_SCRIPT) -> Path:
     if missing:
         raise AssetsUnavailable(f"{script} printed {assets}, which lacks {', '.join(missing)}")
     return assets
+
+
+def newest_kubectl() -> str:
+    """The kubectl the differential tests compare with.
+
+    ``$KUBECTL_CRD_EXPLAIN_KUBECTL``, else the highest ``kubectl.1.N`` next to the real
+    kubectl binary (the Cloud SDK installs several; plain ``kubectl`` is a dispatcher).
+    """
+    chosen = os.environ.get("KUBECTL_CRD_EXPLAIN_KUBECTL")
+    if chosen:
+        return chosen
+    found = shutil.which("kubectl")
+    candidates: list[tuple[int, str]] = []
+    if found:
+        real = Path(found).resolve()
+        for path in real.parent.glob("kubectl.1.*"):
+            minor = path.name.rsplit(".", 1)[-1]
+            if minor.isdigit() and os.access(path, os.X_OK):
+                candidates.append((int(minor), str(path)))
+    return max(candidates)[1] if candidates else (found or "kubectl")
 
 
 # --------------------------------------------------------------------------------------
@@ -232,7 +263,7 @@ subjectKeyIdentifier = hash
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature,keyEncipherment
 extendedKeyUsage = serverAuth
-subjectAltName = IP:127.0.0.1,DNS:localhost
+subjectAltName = IP:127.0.0.1,DNS:localhost,DNS:kubernetes.test.local
 authorityKeyIdentifier = keyid
 [client]
 basicConstraints = critical,CA:FALSE
@@ -251,10 +282,14 @@ class PKI:
     client_key: Path
     service_account_key: Path
     service_account_pub: Path
+    #: A client certificate for ``NO_RIGHTS_USER``: authenticated, allowed nothing by RBAC
+    #: beyond what every authenticated user may (discovery, OpenAPI).
+    no_rights_cert: Path
+    no_rights_key: Path
 
 
 def make_pki(directory: Path) -> PKI:
-    """A CA, a serving cert for 127.0.0.1, an admin client cert and a service-account key.
+    """A CA, a serving cert, an admin and a no-rights client cert, a service-account key.
 
     EC P-256 keys: generated in milliseconds, accepted by Go, kubectl and urllib3.
     """
@@ -290,8 +325,9 @@ def make_pki(directory: Path) -> PKI:
         "-subj", "/CN=kubectl-crd-envtest-ca", "-days", "7", "-sha256", "-out", "ca.crt")  # fmt: skip
     server_cert, server_key = signed("apiserver", "/CN=kube-apiserver", "server")
     client_cert, client_key = signed(
-        "admin", "/O=system:masters/CN=kubectl-crd-envtest-admin", "client"
+        "admin", f"/O={ADMIN_GROUP}/CN=kubectl-crd-envtest-admin", "client"
     )
+    no_rights_cert, no_rights_key = signed("nobody", f"/CN={NO_RIGHTS_USER}", "client")
     sa_key = key("sa.key")
     run("pkey", "-in", "sa.key", "-pubout", "-out", "sa.pub")
     return PKI(
@@ -302,7 +338,65 @@ def make_pki(directory: Path) -> PKI:
         client_key=client_key,
         service_account_key=sa_key,
         service_account_pub=directory / "sa.pub",
+        no_rights_cert=no_rights_cert,
+        no_rights_key=no_rights_key,
     )
+
+
+@dataclass(frozen=True)
+class StaticToken:
+    """One line of kube-apiserver's ``--token-auth-file``: token,user,uid,"group1,group2"."""
+
+    token: str
+    user: str
+    groups: tuple[str, ...] = ()
+
+    def csv_line(self) -> str:
+        return f'{self.token},{self.user},{self.user}-uid,"{",".join(self.groups)}"'
+
+
+@dataclass(frozen=True)
+class StaticTokens:
+    """The bearer tokens the control plane accepts, new random values for each one.
+
+    Each token is also a marker secret: it must never appear in any output.
+    """
+
+    admin: StaticToken
+    #: Another admin, so that a test can tell which of two tokens a request used.
+    second_admin: StaticToken
+    no_rights: StaticToken
+
+    @classmethod
+    def generate(cls) -> StaticTokens:
+        def token(role: str) -> str:
+            return f"kcrd-{role}-{secrets.token_hex(16)}"
+
+        return cls(
+            admin=StaticToken(token("admin"), "token-admin", (ADMIN_GROUP,)),
+            second_admin=StaticToken(token("second-admin"), "token-second-admin", (ADMIN_GROUP,)),
+            no_rights=StaticToken(token("nobody"), NO_RIGHTS_USER),
+        )
+
+    def all(self) -> tuple[StaticToken, ...]:
+        return (self.admin, self.second_admin, self.no_rights)
+
+    def write(self, path: Path) -> Path:
+        path.write_text("".join(f"{t.csv_line()}\n" for t in self.all()))
+        path.chmod(0o600)
+        return path
+
+
+#: Every request at Metadata level (who, what, when, the response code; no bodies), once
+#: it completed: enough to tell which user a request was made as, and that none was
+#: anonymous.
+_AUDIT_POLICY = """\
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+"""
 
 
 # --------------------------------------------------------------------------------------
@@ -357,10 +451,23 @@ class ControlPlane:
         self.workdir = Path(tempfile.mkdtemp(prefix="kubectl-crd-envtest-"))
         self.kubeconfig = self.workdir / "kubeconfig"
         self.server = ""
+        self.tokens = StaticTokens.generate()
+        self.audit_log = self.workdir / "audit.log"
         self.startup_seconds = 0.0
         self._etcd: _Process | None = None
         self._apiserver: _Process | None = None
         self._pki: PKI | None = None
+
+    @property
+    def pki(self) -> PKI:
+        """The CA, serving and client certificates (after ``start()``)."""
+        if self._pki is None:
+            raise EnvtestError("the control plane has not been started")
+        return self._pki
+
+    @property
+    def port(self) -> int:
+        return int(self.server.rsplit(":", 1)[1])
 
     def __enter__(self) -> ControlPlane:
         self.start()
@@ -435,6 +542,9 @@ class ControlPlane:
 
         cert_dir = self.workdir / "apiserver-certs"
         cert_dir.mkdir(exist_ok=True)
+        token_file = self.tokens.write(self.workdir / "tokens.csv")
+        audit_policy = self.workdir / "audit-policy.yaml"
+        audit_policy.write_text(_AUDIT_POLICY)
         self._apiserver = _spawn(
             "kube-apiserver",
             [
@@ -455,6 +565,9 @@ class ControlPlane:
                 f"--client-ca-file={pki.ca_cert}",
                 f"--tls-cert-file={pki.server_cert}",
                 f"--tls-private-key-file={pki.server_key}",
+                f"--token-auth-file={token_file}",
+                f"--audit-policy-file={audit_policy}",
+                f"--audit-log-path={self.audit_log}",  # mode "blocking": written before replying
             ],
             self.workdir / "kube-apiserver.log",
         )
@@ -546,6 +659,30 @@ class ControlPlane:
         # JSON is YAML: kubectl, client-go and the Python client all read it.
         self.kubeconfig.write_text(json.dumps(config, indent=2) + "\n")
 
+    # -- audit -------------------------------------------------------------------------
+
+    def audit_mark(self) -> int:
+        """A position in the audit log: ``audit_events(mark)`` returns what came after."""
+        try:
+            return self.audit_log.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def audit_events(self, mark: int = 0) -> list[dict[str, Any]]:
+        """The audit events (``audit.k8s.io/v1`` Event objects) logged since ``mark``.
+
+        The log backend is in blocking mode: an event is written before the response's
+        last bytes leave the server, so once a client has exited, its requests are here.
+        """
+        try:
+            with self.audit_log.open("rb") as log:
+                log.seek(mark)
+                data = log.read()
+        except FileNotFoundError:
+            return []
+        complete = data[: data.rfind(b"\n") + 1]
+        return [json.loads(line) for line in complete.splitlines() if line.strip()]
+
     # -- kubectl -----------------------------------------------------------------------
 
     def env(self) -> dict[str, str]:
@@ -633,6 +770,21 @@ class ControlPlane:
             raise EnvtestError(
                 f"CRDs not Established after {timeout:.0f} s:\n{self.describe_conditions(pending)}"
             ) from exc
+
+    def wait_explainable(self, resource_path: str, *, timeout: float = 60) -> None:
+        """Wait until ``kubectl explain RESOURCE_PATH`` works: the server publishes a new
+        CRD's OpenAPI a moment after it is Established."""
+        deadline = time.monotonic() + timeout
+        while True:
+            explained = self.kubectl("explain", resource_path, check=False)
+            if explained.returncode == 0:
+                return
+            if time.monotonic() > deadline:
+                raise EnvtestError(
+                    f"kubectl explain {resource_path} still fails after {timeout:.0f} s:\n"
+                    + _tail(explained.stderr)
+                )
+            time.sleep(0.5)
 
     def describe_conditions(self, names: Sequence[str]) -> str:
         """One line per CRD with all its conditions, the API server's reasons included."""

@@ -56,7 +56,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -77,7 +76,7 @@ from kubectl_crd.model.schema import Schema, plain
 from kubectl_crd.sources.base import CRDSource
 from kubectl_crd.sources.fake import FakeSource
 from kubectl_crd.sources.files import FileSource
-from tests.integration.envtest import ControlPlane, plan_rounds
+from tests.integration.envtest import ControlPlane, newest_kubectl, plan_rounds
 
 REPO = Path(__file__).resolve().parents[2]
 WIDGETS = REPO / "tests" / "unit" / "explain" / "data" / "widgets.yaml"
@@ -93,22 +92,6 @@ PUBLISH_TIMEOUT = 180.0
 OBJECT_META_REF = metav1_module.OBJECT_META_REF
 META_PREFIX = "io.k8s.apimachinery.pkg.apis.meta.v1."
 _ESCAPE = re.compile(r"([ \t\r\n.,\[\]$@{}\\])")
-
-
-def newest_kubectl() -> str:
-    """``$KUBECTL_CRD_EXPLAIN_KUBECTL``, else the highest ``kubectl.1.N`` next to kubectl."""
-    chosen = os.environ.get("KUBECTL_CRD_EXPLAIN_KUBECTL")
-    if chosen:
-        return chosen
-    found = shutil.which("kubectl")
-    candidates: list[tuple[int, str]] = []
-    if found:
-        real = Path(found).resolve()
-        for path in real.parent.glob("kubectl.1.*"):
-            minor = path.name.rsplit(".", 1)[-1]
-            if minor.isdigit() and os.access(path, os.X_OK):
-                candidates.append((int(minor), str(path)))
-    return max(candidates)[1] if candidates else (found or "kubectl")
 
 
 # --------------------------------------------------------------------------------------
