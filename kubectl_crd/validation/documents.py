@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kubectl_crd.io.documents import Document
-from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object
+from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object, same_definition
 from kubectl_crd.model.errors import CRDError, InputError, Location, YamlError
 from kubectl_crd.model.gvk import is_builtin_group
+from kubectl_crd.model.lookup import differing_definitions_message
 from kubectl_crd.validation.pipeline import validate_custom_resource
 from kubectl_crd.validation.results import FieldError, FieldValidation, Reason, ValidationResult
 
@@ -94,12 +95,21 @@ class CRDIndex:
         fallback: Callable[[], Sequence[CustomResourceDefinition]] | None = None,
     ) -> None:
         self._by_kind: dict[tuple[str, str], CustomResourceDefinition] = {}
+        self._conflicts: dict[tuple[str, str], list[CustomResourceDefinition]] = {}
         self._fallback = fallback
         self.add(crds)
 
     def add(self, crds: Iterable[CustomResourceDefinition]) -> None:
         for crd in crds:
-            self._by_kind.setdefault((crd.group, crd.names.kind), crd)
+            key = (crd.group, crd.names.kind)
+            known = self._by_kind.setdefault(key, crd)
+            if known is not crd and not same_definition(known, crd):
+                self._conflicts.setdefault(key, [known]).append(crd)
+
+    def conflict(self, group: str, kind: str) -> str:
+        """Why a kind cannot be checked: its CRD is defined differently in two files."""
+        crds = self._conflicts.get((group, kind))
+        return differing_definitions_message(crds) if crds else ""
 
     def lookup(self, group: str, kind: str) -> CustomResourceDefinition | None:
         found = self._by_kind.get((group, kind))
@@ -167,6 +177,9 @@ def validate_document(
         return _validate_crd(document, base)
     group = api_version.rpartition("/")[0]
     crd = index.lookup(group, kind)
+    conflict = index.conflict(group, kind)
+    if conflict:
+        return DocumentResult(status="error", message=conflict, **base)
     if crd is None:
         if is_builtin_group(group):
             note = f"{api_version} {kind} is a built-in kind: only custom resources are validated"

@@ -255,3 +255,41 @@ def test_an_unreachable_cluster_is_a_warning_and_the_kind_stays_missing(tmp_path
     assert "warning: no CRDs from the cluster" in result.stderr
     assert "refused" in result.stderr
     assert json.loads(result.stdout)["resources"][0]["status"] == "error"
+
+
+HTTPROUTES = "gateway.networking.k8s.io_httproutes.yaml"
+
+
+def test_a_crd_copied_into_two_files_is_one_crd(tmp_path: Path) -> None:
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(CRONTAB_CRD.read_text())
+    resources = tmp_path.parent / f"{tmp_path.name}-resources.yaml"
+    resources.write_text(INVALID)
+    result = validate("-f", str(resources), "--crd", str(tmp_path), "--offline", "-ojson")
+    assert [r["status"] for r in json.loads(result.stdout)["resources"]] == ["invalid"]
+    assert result.stderr == ""
+
+
+def test_a_crd_defined_differently_in_two_files_names_both(
+    tmp_path: Path, corpus_dir: Path
+) -> None:
+    standard = corpus_dir / "crds" / "gateway-api-standard" / HTTPROUTES
+    experimental = corpus_dir / "crds" / "gateway-api-experimental" / HTTPROUTES
+    route = tmp_path / "route.yaml"
+    route.write_text(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n"
+    )
+    result = validate(
+        "-f", str(route), "--crd", str(standard), "--crd", str(experimental), "--offline", "-ojson"
+    )
+    (record,) = json.loads(result.stdout)["resources"]
+    assert record["status"] == "error"
+    assert record["message"] == (
+        "the CRD httproutes.gateway.networking.k8s.io is defined differently in "
+        f"{experimental} and {standard}: pass the one you mean with --crd"
+    )
+    explained = run_cli(
+        "explain", "httproutes.spec", "--crd", str(standard), "--crd", str(experimental)
+    )
+    assert explained.returncode == 1
+    assert explained.stderr.strip() == f"error: {record['message']}"
