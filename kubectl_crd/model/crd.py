@@ -132,6 +132,11 @@ class CustomResourceDefinition:
         return _parse_crd(obj, location, check_structural)
 
 
+def same_definition(a: CustomResourceDefinition, b: CustomResourceDefinition) -> bool:
+    """The same CRD, defined the same way (a copy in another file is no conflict)."""
+    return a.name == b.name and a.raw == b.raw
+
+
 def is_crd_object(obj: object) -> bool:
     """True for anything that claims to be a CRD, whatever its apiVersion."""
     return (

@@ -36,6 +36,12 @@ def resolve_resource(crds: Iterable[CustomResourceDefinition], query: str) -> Re
             continue
         if len(matches) == 1:
             return matches[0]
+        if len({m.crd.name for m in matches}) == 1:
+            raise AmbiguousResourceError(
+                differing_definitions_message([m.crd for m in matches]),
+                query=query,
+                candidates=sorted(_describe(m.crd) for m in matches),
+            )
         names = sorted(_describe(m.crd) for m in matches)
         raise AmbiguousResourceError(
             f'the server has multiple resources matching "{query}": {", ".join(names)}; '
@@ -71,6 +77,18 @@ def _match(crd: CustomResourceDefinition, wanted: str) -> tuple[int, str | None]
                 if wanted == f"{name}.{version.name.lower()}.{group}":
                     return tier, version.name
     return None
+
+
+def differing_definitions_message(crds: Iterable[CustomResourceDefinition]) -> str:
+    """One CRD defined differently in several files (two channels of Gateway API, say):
+    qualifying the name cannot choose, only giving one file can."""
+    crds = list(crds)
+    files = sorted({crd.location.file if crd.location else "?" for crd in crds})
+    where = ", ".join(files[:-1]) + f" and {files[-1]}" if len(files) > 1 else files[0]
+    return (
+        f"the CRD {crds[0].name} is defined differently in {where}: "
+        "pass the one you mean with --crd"
+    )
 
 
 def _describe(crd: CustomResourceDefinition) -> str:

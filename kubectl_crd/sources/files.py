@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kubectl_crd.io import Document, add_mark, expand_paths, has_mark, load_documents_cached
-from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object
+from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object, same_definition
 from kubectl_crd.model.errors import CRDError, KubectlCrdError
 from kubectl_crd.model.structural import RULES_VERSION
 
@@ -49,7 +49,7 @@ class FileSource:
             known = len(self._problems)
             for document in documents:
                 crd = self._crd_of(document, checked)
-                if crd is not None:
+                if crd is not None and not any(same_definition(crd, c) for c in crds):
                     crds.append(crd)
             if not checked and len(self._problems) == known and documents:
                 add_mark(documents[0], STRUCTURAL_MARK)

@@ -1,1 +1,49 @@
-"""API-server-equivalent validation of custom resources (built by the validate issue)."""
+"""API-server-equivalent validation of custom resources, as a library.
+
+``validate_custom_resource(content, crd)`` takes a decoded object (a ``YamlMap``
+from ``kubectl_crd.io`` keeps file:line:column) and a CRD, runs the API server's
+create pipeline on a copy, and returns a ``ValidationResult``: the object as the
+server would store it (pruned, defaulted), its ``FieldError``s with the server's
+field path, reason and message, and warnings. Commands (validate, get, scale
+--local, sample, the dev loop) call it; printers read its plain data.
+
+One module per stage, each naming the upstream file it mirrors:
+
+- ``pipeline``: the order of the stages, strictness, blocking, the CEL hook
+- ``compiled``: each version's schema compiled once into ``SchemaNode`` trees
+- ``pruning``: unknown fields, pruned defaults, nulls of non-nullable fields
+- ``defaulting``: structural defaulting
+- ``objectmeta``: metadata decoding and validation, embedded resources
+- ``names``: DNS-1123 names, label keys and values, with their messages
+- ``openapi``: kube-openapi's schema validation and its field errors
+- ``formats``: the string formats the server checks
+- ``listtypes``: list-type set and map uniqueness
+- ``gotext``: Go's renderings of values in messages
+- ``paths``: where a node is, and the server's spellings of it
+- ``results``: the result data (``ValidationResult``, ``FieldError``, reasons, stages)
+"""
+
+from kubectl_crd.validation.compiled import SchemaNode, compile_schema
+from kubectl_crd.validation.pipeline import CEL_NOT_RUN, CelStage, validate_custom_resource
+from kubectl_crd.validation.results import (
+    BLOCKING_REASONS,
+    FieldError,
+    FieldValidation,
+    Reason,
+    Stage,
+    ValidationResult,
+)
+
+__all__ = [
+    "BLOCKING_REASONS",
+    "CEL_NOT_RUN",
+    "CelStage",
+    "FieldError",
+    "FieldValidation",
+    "Reason",
+    "SchemaNode",
+    "Stage",
+    "ValidationResult",
+    "compile_schema",
+    "validate_custom_resource",
+]

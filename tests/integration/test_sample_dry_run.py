@@ -28,8 +28,10 @@ from click.testing import CliRunner
 
 from kubectl_crd.cli.group import cli
 from kubectl_crd.io import dump_yaml as dump
+from kubectl_crd.io import read_inputs
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.sources.files import FileSource
+from kubectl_crd.validation.documents import CRDIndex, validate_documents
 from tests.integration.envtest import ControlPlane, plan_rounds
 
 NAMESPACE = "sample-dry-run"
@@ -145,6 +147,7 @@ def test_corpus_samples_pass_a_server_side_dry_run(
     crd_dir = corpus_dir / "crds"
     plane.kubectl("create", "namespace", NAMESPACE)
     rejected: dict[str, dict[str, str]] = {mode: {} for mode in MODES}
+    we_refuse: dict[str, dict[str, str]] = {mode: {} for mode in MODES}
     skipped: list[str] = []
     total = 0
     for index, group in enumerate(rounds(load_corpus(crd_dir))):
@@ -164,8 +167,12 @@ def test_corpus_samples_pass_a_server_side_dry_run(
             for number, case in cases.items():
                 text = generate(case, "--name", f"sample-{number}", *flags)
                 (directory / f"{number}-{case.crd.name}-{case.version}.yaml").write_text(text)
-            for number, message in dry_run(plane, directory).items():
+            server_rejected = dry_run(plane, directory)
+            for number, message in server_rejected.items():
                 rejected[mode][cases[number].key] = message
+            for number, verdict in our_verdicts(group, directory).items():
+                if number not in server_rejected and verdict:
+                    we_refuse[mode][cases[number].key] = verdict
 
     for key in skipped:
         print(f"\n  skipped {key}: needs the CRD's conversion webhook, which does not run here")
@@ -180,7 +187,25 @@ def test_corpus_samples_pass_a_server_side_dry_run(
         stale = sorted(set(expected) - set(rejected[mode]))
         if stale:
             problems.append(f"{mode}: accepted now, remove from the expected table: {stale}")
+        # kubectl crd validate must accept whatever the server accepted
+        print(f"sample validate ({mode}): {len(we_refuse[mode])} refused that the server accepted")
+        if we_refuse[mode]:
+            problems.append(
+                f"{mode}: the server accepts, kubectl crd validate refuses:\n"
+                + json.dumps(we_refuse[mode], indent=2)
+            )
     assert not problems, "\n".join(problems)
+
+
+def our_verdicts(crds: list[CustomResourceDefinition], directory: Path) -> dict[str, str]:
+    """Sample number -> our first error ("" when valid), by ``kubectl crd validate``'s engine."""
+    verdicts: dict[str, str] = {}
+    results = validate_documents(read_inputs([str(directory)]), CRDIndex(crds))
+    for result in results:
+        number = re.sub(r"^sample-", "", result.name)
+        first = result.errors[0].message if result.errors else result.message
+        verdicts[number] = "" if result.status == "valid" else f"{result.status}: {first}"
+    return verdicts
 
 
 # Strings that go-yaml (YAML 1.1) would read as something else unless quoted.

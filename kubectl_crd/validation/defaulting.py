@@ -1,0 +1,45 @@
+"""Structural defaulting, as ``apiextensions-apiserver/pkg/apiserver/schema/defaulting/algorithm.go``.
+
+A property that is missing, or null where the schema is not nullable, gets a deep
+copy of its (already pruned) default; then every present value is defaulted in turn,
+so defaults inside defaults, list items and additionalProperties values all apply.
+A null list item or map value of a non-nullable schema takes that schema's default.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_crd.validation.compiled import SchemaNode
+
+
+def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
+    if node is None:
+        return
+    if isinstance(obj, dict):
+        for key, prop in node.properties.items():
+            if not prop.has_default:
+                continue
+            if key not in obj or (obj[key] is None and not prop.nullable):
+                obj[key] = copy.deepcopy(prop.default)
+        additional = node.additional
+        for key, value in obj.items():
+            declared = node.properties.get(key)
+            if declared is not None:
+                if isinstance(value, dict | list):
+                    apply_defaults(value, declared)
+            elif additional is not None:
+                if value is None and not additional.nullable:
+                    value = obj[key] = copy.deepcopy(additional.default)
+                if isinstance(value, dict | list):
+                    apply_defaults(value, additional)
+    elif isinstance(obj, list):
+        items = node.items
+        if items is None:
+            return
+        for position, value in enumerate(obj):
+            if value is None and not items.nullable:
+                value = obj[position] = copy.deepcopy(items.default)
+            if isinstance(value, dict | list):
+                apply_defaults(value, items)

@@ -1,0 +1,236 @@
+"""Many documents against many CRDs: one ``DocumentResult`` per document, never an exception.
+
+What ``kubectl crd validate`` runs, as a library: every input document becomes a plain
+result with a status, as kubeconform's ``pkg/validator`` does, so an unreadable file,
+an unknown kind or a broken CRD is a result like any other and never hides the others:
+
+- ``valid`` / ``invalid``: a custom resource checked by ``validate_custom_resource``,
+  or a CRD given as input, checked as the API server checks a CRD it is sent;
+- ``error``: the document could not be read, or no CRD serves its kind
+  (``missing="error"``);
+- ``skipped``: a built-in kind (apps/v1 Deployment, ...), or a kind with no CRD
+  under ``missing="warn"`` (with a note) or ``missing="skip"``;
+- ``empty``: a document with nothing in it.
+
+CRDs found among the inputs apply to the resources beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kubectl_crd.io.documents import Document
+from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object, same_definition
+from kubectl_crd.model.errors import CRDError, InputError, Location, YamlError
+from kubectl_crd.model.gvk import is_builtin_group
+from kubectl_crd.model.lookup import differing_definitions_message
+from kubectl_crd.validation.pipeline import validate_custom_resource
+from kubectl_crd.validation.results import FieldError, FieldValidation, Reason, ValidationResult
+
+DocumentStatus = Literal["valid", "invalid", "error", "skipped", "empty"]
+MissingPolicy = Literal["error", "warn", "skip"]
+STATUSES: tuple[DocumentStatus, ...] = ("valid", "invalid", "error", "skipped", "empty")
+
+#: The stage of errors found in a CRD given as input (the server's CRD validation).
+CRD_STAGE = "crd"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentResult:
+    """The outcome for one input document.
+
+    ``message`` says why for ``error`` and ``skipped``; ``errors`` are the field errors
+    of an ``invalid`` document in the API server's order; ``stored`` is the object as
+    the server would store it (pruned and defaulted), when it was validated.
+    """
+
+    source: str
+    index: int
+    location: Location
+    status: DocumentStatus
+    item: int | None = None
+    api_version: str = ""
+    kind: str = ""
+    name: str = ""
+    namespace: str = ""
+    errors: tuple[FieldError, ...] = ()
+    warnings: tuple[str, ...] = ()
+    message: str = ""
+    stored: Any = None
+
+    @property
+    def title(self) -> str:
+        """``Kind/name`` as kubectl names an object (``Kind`` alone without a name)."""
+        if not self.kind:
+            return "document"
+        return f"{self.kind}/{self.name}" if self.name else self.kind
+
+
+@dataclass
+class Summary:
+    """How many documents ended in each status."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
+
+    def add(self, result: DocumentResult) -> None:
+        self.counts[result.status] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.counts["invalid"] or self.counts["error"])
+
+
+class CRDIndex:
+    """CRDs by (group, kind), the first given winning; ``lookup`` may ask a fallback."""
+
+    def __init__(
+        self,
+        crds: Iterable[CustomResourceDefinition] = (),
+        fallback: Callable[[], Sequence[CustomResourceDefinition]] | None = None,
+    ) -> None:
+        self._by_kind: dict[tuple[str, str], CustomResourceDefinition] = {}
+        self._conflicts: dict[tuple[str, str], list[CustomResourceDefinition]] = {}
+        self._fallback = fallback
+        self.add(crds)
+
+    def add(self, crds: Iterable[CustomResourceDefinition]) -> None:
+        for crd in crds:
+            key = (crd.group, crd.names.kind)
+            known = self._by_kind.setdefault(key, crd)
+            if known is not crd and not same_definition(known, crd):
+                self._conflicts.setdefault(key, [known]).append(crd)
+
+    def conflict(self, group: str, kind: str) -> str:
+        """Why a kind cannot be checked: its CRD is defined differently in two files."""
+        crds = self._conflicts.get((group, kind))
+        return differing_definitions_message(crds) if crds else ""
+
+    def lookup(self, group: str, kind: str) -> CustomResourceDefinition | None:
+        found = self._by_kind.get((group, kind))
+        if found is None and self._fallback is not None:
+            fallback, self._fallback = self._fallback, None  # asked once per run
+            self.add(fallback())
+            found = self._by_kind.get((group, kind))
+        return found
+
+
+def validate_documents(
+    documents: Iterable[Document],
+    index: CRDIndex,
+    *,
+    missing: MissingPolicy = "error",
+    field_validation: str = FieldValidation.STRICT,
+) -> Iterator[DocumentResult]:
+    """A result per document, in input order. CRDs among ``documents`` join ``index``
+    before any resource is checked, so their order in the input does not matter."""
+    pending = list(documents)
+    index.add(crd for crd in (_crd_or_none(d) for d in pending) if crd is not None)
+    for document in pending:
+        yield validate_document(document, index, missing=missing, field_validation=field_validation)
+
+
+def validate_document(
+    document: Document,
+    index: CRDIndex,
+    *,
+    missing: MissingPolicy = "error",
+    field_validation: str = FieldValidation.STRICT,
+) -> DocumentResult:
+    content = document.content
+    base: dict[str, Any] = {
+        "source": document.source,
+        "index": document.index,
+        "item": document.item,
+        "location": document.location,
+    }
+    duplicates = [e for e in document.errors if _is_duplicate_key(e)]
+    if document.error is not None and (content is None or len(duplicates) != len(document.errors)):
+        error = document.error
+        return DocumentResult(status="error", message=error.message, **_at(base, error))
+    if content is None or content == {}:
+        return DocumentResult(status="empty", **base)
+    if not isinstance(content, dict):
+        return DocumentResult(status="error", message="not a mapping/object", **base)
+    api_version = str(content.get("apiVersion") or "")
+    kind = str(content.get("kind") or "")
+    metadata = content.get("metadata")
+    meta = metadata if isinstance(metadata, dict) else {}
+    base.update(
+        api_version=api_version,
+        kind=kind,
+        name=str(meta.get("name") or meta.get("generateName") or ""),
+        namespace=str(meta.get("namespace") or ""),
+    )
+    if not api_version or not kind:
+        missing_part = "apiVersion" if not api_version else "kind"
+        message = f"Object 'Kind' is missing in '{document.source}'"
+        if missing_part == "apiVersion":
+            message = f"apiVersion not set in '{document.source}'"
+        return DocumentResult(status="error", message=message, **base)
+    if is_crd_object(content):
+        return _validate_crd(document, base)
+    group = api_version.rpartition("/")[0]
+    crd = index.lookup(group, kind)
+    conflict = index.conflict(group, kind)
+    if conflict:
+        return DocumentResult(status="error", message=conflict, **base)
+    if crd is None:
+        if is_builtin_group(group):
+            note = f"{api_version} {kind} is a built-in kind: only custom resources are validated"
+            return DocumentResult(status="skipped", message=note, **base)
+        note = f"no CRD serves {api_version} {kind} (pass it with --crd, or use --missing)"
+        if missing == "error":
+            return DocumentResult(status="error", message=note, **base)
+        return DocumentResult(status="skipped", message=note if missing == "warn" else "", **base)
+    result = validate_custom_resource(
+        content, crd, field_validation=field_validation, decode_errors=duplicates
+    )
+    return _from_validation(result, base)
+
+
+def _from_validation(result: ValidationResult, base: dict[str, Any]) -> DocumentResult:
+    return DocumentResult(
+        status="valid" if result.valid else "invalid",
+        errors=result.errors,
+        warnings=result.warnings,
+        stored=result.object,
+        **base,
+    )
+
+
+def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
+    try:
+        CustomResourceDefinition.from_object(document.content, document.location)
+    except CRDError as exc:
+        error = FieldError(
+            field="",
+            reason=Reason.INVALID,
+            message=exc.message,
+            stage=CRD_STAGE,
+            location=exc.location or document.location,
+        )
+        return DocumentResult(status="invalid", errors=(error,), **base)
+    return DocumentResult(status="valid", stored=document.content, **base)
+
+
+def _crd_or_none(document: Document) -> CustomResourceDefinition | None:
+    if document.error is not None or not is_crd_object(document.content):
+        return None
+    try:
+        return CustomResourceDefinition.from_object(document.content, document.location)
+    except CRDError:
+        return None
+
+
+def _is_duplicate_key(error: InputError) -> bool:
+    return isinstance(error, YamlError) and "duplicate" in error.message
+
+
+def _at(base: dict[str, Any], error: InputError) -> dict[str, Any]:
+    return {**base, "location": error.location or base["location"]}

@@ -1,0 +1,261 @@
+"""The string formats the API server checks, and how it checks them.
+
+Only the formats in ``apiextensions-apiserver/pkg/apiserver/validation/formats.go``
+are kept (for a string schema or one without a type; ``-`` is ignored in the name);
+every other format is stripped and never checked. Each check follows kube-openapi's
+``strfmt`` registry (``pkg/validation/strfmt/default.go``), which mostly delegates to
+Go's net package and govalidator.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+import re
+from collections.abc import Callable
+from datetime import date
+
+import re2
+
+from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+
+# Formats known at the default compatibility version (1.0 set; the 1.34 additions
+# k8s-short-name and k8s-long-name are not enabled by a 1.34 server's default
+# compatibility version).
+SUPPORTED_FORMATS = frozenset(
+    {
+        "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac",
+        "uuid", "uuid3", "uuid4", "uuid5", "isbn", "isbn10", "isbn13", "creditcard",
+        "ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration", "datetime",
+    }
+)  # fmt: skip
+
+
+def kept_format(schema_type: str, format_name: str) -> str:
+    """The format the validator sees after ``StripUnsupportedFormatsPostProcessor``."""
+    if not format_name:
+        return ""
+    if schema_type in ("", "string"):
+        return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
+    if schema_type == "integer":
+        return format_name if format_name in ("int32", "int64") else ""
+    if schema_type == "number":
+        return format_name if format_name in ("float", "double") else ""
+    return ""
+
+
+_HOSTNAME = re2.compile(
+    r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$"
+)
+_UUID = {
+    "uuid": re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
+    "uuid3": re2.compile(
+        r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$"
+    ),
+    "uuid4": re2.compile(
+        r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$"
+    ),
+    "uuid5": re2.compile(
+        r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$"
+    ),
+}
+_DATETIME_TIME = re.compile(
+    r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$"
+)
+_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$")
+_MAC = re.compile(
+    r"^(?:[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){7}"
+    r"|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){19}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){2}"
+    r"|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){3}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){9})$"
+)
+_HEXCOLOR = re.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_RGBCOLOR = re.compile(
+    r"^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])"
+    r"\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$"
+)
+_SSN = re.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
+_ISBN10 = re.compile(r"^(?:[0-9]{9}X|[0-9]{10})$")
+_ISBN13 = re.compile(r"^(?:[0-9]{13})$")
+_CREDITCARD = re.compile(
+    r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}"
+    r"|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$"
+)
+_EMAIL_LOCAL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$")
+_URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_DURATION_PART = re.compile(r"((\d+)\s*([A-Za-zµ]+))")
+_DURATION_UNITS = (
+    ("ns", "nano"), ("us", "µs", "micro"), ("ms", "milli"), ("s", "sec"), ("m", "min"),
+    ("h", "hr", "hour"), ("d", "day"), ("w", "wk", "week"),
+)  # fmt: skip
+
+
+def _is_date(text: str) -> bool:
+    match = _DATE.match(text)
+    if not match:
+        return False
+    try:
+        date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return False
+    return True
+
+
+def _is_datetime(text: str) -> bool:
+    # strfmt.IsDateTime: split on "t" after lower-casing, date then a time regex
+    if len(text) < 4:
+        return False
+    parts = text.lower().split("t")
+    if len(parts) < 2 or not _is_date(parts[0]):
+        return False
+    match = _DATETIME_TIME.search(parts[1])
+    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
+
+
+def _is_duration(text: str) -> bool:
+    try:
+        parse_go_duration(text)
+        return True
+    except DurationSyntaxError:
+        pass
+    for match in _DURATION_PART.finditer(text):
+        unit = match[3].strip().lower()
+        for variants in _DURATION_UNITS:
+            last = len(variants) - 1
+            for index, variant in enumerate(variants):
+                if (index == last and unit.startswith(variant)) or variant.lower() == unit:
+                    return True
+    return False
+
+
+def _is_ipv4(text: str) -> bool:
+    # netutils.ParseIPSloppy accepts leading zeros; the value must contain a dot.
+    if "." not in text:
+        return False
+    if ":" in text:
+        return _is_ipv6(text)
+    parts = text.split(".")
+    return len(parts) == 4 and all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
+
+
+def _is_ipv6(text: str) -> bool:
+    # govalidator.IsIPv6: net.ParseIP succeeds and the text contains a colon
+    if ":" not in text:
+        return False
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_cidr(text: str) -> bool:
+    address, slash, bits = text.partition("/")
+    if not slash or not bits.isdigit():
+        return False
+    if ":" in address:
+        return _is_ipv6(address) and int(bits) <= 128
+    parts = address.split(".")
+    return (
+        len(parts) == 4
+        and all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
+        and int(bits) <= 32
+    )
+
+
+def _is_isbn10(text: str) -> bool:
+    clean = text.replace("-", "").replace(" ", "")
+    if not _ISBN10.match(clean):
+        return False
+    total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(clean))
+    return total % 11 == 0
+
+
+def _is_isbn13(text: str) -> bool:
+    clean = text.replace("-", "").replace(" ", "")
+    if not _ISBN13.match(clean):
+        return False
+    total = sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(clean[:12]))
+    return (10 - total % 10) % 10 == int(clean[12])
+
+
+def _is_creditcard(text: str) -> bool:
+    digits = re.sub(r"[^0-9]", "", text)
+    if not _CREDITCARD.match(digits):
+        return False
+    total, double = 0, False
+    for char in reversed(digits):
+        value = int(char)
+        if double:
+            value *= 2
+            if value > 9:
+                value = value % 10 + 1
+        total += value
+        double = not double
+    return total % 10 == 0
+
+
+def _is_base64(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def _is_email(text: str) -> bool:
+    # net/mail.ParseAddress accepts "Name <a@b>" too; the common forms are checked.
+    candidate = text.strip()
+    if candidate.endswith(">") and "<" in candidate:
+        candidate = candidate[candidate.rindex("<") + 1 : -1]
+    local, at, domain = candidate.rpartition("@")
+    if not at or not local or not domain:
+        return False
+    if local.startswith(".") or local.endswith(".") or ".." in local:
+        return False
+    return bool(_EMAIL_LOCAL.match(local)) and all(
+        part and not part.startswith("-") for part in domain.split(".")
+    )
+
+
+def _is_request_uri(text: str) -> bool:
+    # govalidator.IsRequestURI: url.ParseRequestURI succeeds: an absolute URI with a
+    # scheme, or an absolute path.
+    if not text or any(c in text for c in " \t\n\x7f") or any(ord(c) < 0x20 for c in text):
+        return False
+    return bool(_URI_SCHEME.match(text)) or text.startswith("/")
+
+
+_CHECKS: dict[str, Callable[[str], bool]] = {
+    "bsonobjectid": lambda s: len(s) == 24 and all(c in "0123456789abcdefABCDEF" for c in s),
+    "uri": _is_request_uri,
+    "email": _is_email,
+    "hostname": lambda s: (
+        bool(_HOSTNAME.search(s)) and len(s) <= 255 and all(len(p) <= 63 for p in s.split("."))
+    ),
+    "ipv4": _is_ipv4,
+    "ipv6": _is_ipv6,
+    "cidr": _is_cidr,
+    "mac": lambda s: bool(_MAC.match(s)),
+    "uuid": lambda s: bool(_UUID["uuid"].search(s)),
+    "uuid3": lambda s: bool(_UUID["uuid3"].search(s)),
+    "uuid4": lambda s: bool(_UUID["uuid4"].search(s)),
+    "uuid5": lambda s: bool(_UUID["uuid5"].search(s)),
+    "isbn": lambda s: _is_isbn10(s) or _is_isbn13(s),
+    "isbn10": _is_isbn10,
+    "isbn13": _is_isbn13,
+    "creditcard": _is_creditcard,
+    "ssn": lambda s: bool(_SSN.match(s)),
+    "hexcolor": lambda s: bool(_HEXCOLOR.match(s)),
+    "rgbcolor": lambda s: bool(_RGBCOLOR.match(s)),
+    "byte": _is_base64,
+    "password": lambda s: True,
+    "date": _is_date,
+    "duration": _is_duration,
+    "datetime": _is_datetime,
+}
+
+
+def format_checker(format_name: str) -> Callable[[str], bool] | None:
+    """The check for a kept format (names compared without ``-``), or None."""
+    return _CHECKS.get(format_name.replace("-", ""))

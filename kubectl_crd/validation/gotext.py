@@ -1,0 +1,171 @@
+"""Go's renderings of values, as they appear in the API server's error messages.
+
+``field.Error`` prints a bad value with ``%v`` for numbers and booleans, ``%q`` for
+strings and ``json.Marshal`` for everything else
+(``apimachinery/pkg/util/validation/field/errors.go``); kube-openapi prints bounds
+with ``%v`` of a float64 (``kube-openapi/pkg/validation/errors/schema.go``). These
+functions reproduce those renderings byte for byte.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+_QUOTE_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+    "\\": "\\\\",
+    '"': '\\"',
+}
+
+
+def go_quote(text: str) -> str:
+    """``strconv.Quote``: printable runes kept, the rest escaped the way Go does."""
+    out = ['"']
+    for char in text:
+        escaped = _QUOTE_ESCAPES.get(char)
+        if escaped is not None:
+            out.append(escaped)
+        elif char.isprintable() or char == " ":
+            out.append(char)
+        else:
+            code = ord(char)
+            if code < 0x80:
+                out.append(f"\\x{code:02x}")
+            elif code < 0x10000:
+                out.append(f"\\u{code:04x}")
+            else:
+                out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def _shortest_digits(value: float) -> tuple[str, int]:
+    """The shortest decimal digits of ``value`` and its decimal exponent (as strconv)."""
+    # repr gives the shortest round-tripping digits; normalise them to digits+exponent.
+    text = repr(abs(value))
+    if "e" in text:
+        mantissa, _, exp_text = text.partition("e")
+        exp = int(exp_text)
+    else:
+        mantissa, exp = text, 0
+    whole, _, fraction = mantissa.partition(".")
+    if fraction == "0":
+        fraction = ""
+    digits = (whole + fraction).lstrip("0")
+    # position of the decimal point relative to the first significant digit
+    point = len(whole) + exp
+    if not digits:
+        return "0", 1
+    leading_zeros = len(whole + fraction) - len((whole + fraction).lstrip("0"))
+    point -= leading_zeros
+    return digits.rstrip("0") or "0", point
+
+
+def go_float_v(value: float) -> str:
+    """``fmt.Sprintf("%v", float64)``: %g with the shortest digits."""
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if math.isnan(value):
+        return "NaN"
+    if value == 0:
+        return "-0" if math.copysign(1, value) < 0 else "0"
+    digits, point = _shortest_digits(value)
+    exp = point - 1
+    sign = "-" if value < 0 else ""
+    # strconv/ftoa.go, 'g' with the shortest precision: %e when the exponent is
+    # below -4 or at least 6 (fmt.Println(1e6) prints 1e+06).
+    if exp < -4 or exp >= 6:
+        body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{body}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+    return sign + _fixed(digits, point)
+
+
+def _fixed(digits: str, point: int) -> str:
+    if point <= 0:
+        return "0." + "0" * (-point) + digits
+    if point >= len(digits):
+        return digits + "0" * (point - len(digits))
+    return digits[:point] + "." + digits[point:]
+
+
+def go_json_float(value: float) -> str:
+    """``encoding/json`` for a float64: like ES6, 'e' below 1e-6 and from 1e21."""
+    if value == 0:
+        return "0" if math.copysign(1, value) > 0 else "-0"
+    digits, point = _shortest_digits(value)
+    exp = point - 1
+    sign = "-" if value < 0 else ""
+    if abs(value) < 1e-6 or abs(value) >= 1e21:
+        body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{body}e{'-' if exp < 0 else '+'}{abs(exp)}"
+    return sign + _fixed(digits, point)
+
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _json_string(text: str) -> str:
+    out = ['"']
+    for char in text:
+        escaped = _JSON_ESCAPES.get(char)
+        if escaped is not None:
+            out.append(escaped)
+        elif char in "<>&" or char in "\u2028\u2029" or ord(char) < 0x20:
+            # encoding/json escapes HTML characters and line separators by default
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def go_json(value: Any) -> str:
+    """``json.Marshal`` of decoded JSON: keys sorted, no spaces, HTML-safe escapes."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_json_float(value)
+    if isinstance(value, str):
+        return _json_string(value)
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ",".join(f"{_json_string(str(k))}:{go_json(value[k])}" for k in sorted(value))
+            + "}"
+        )
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(go_json(item) for item in value) + "]"
+    return _json_string(str(value))
+
+
+def go_v(value: Any) -> str:
+    """``%v`` of a number or bool as the validators print bounds and counts."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        return go_float_v(value)
+    return str(value)
+
+
+def bad_value(value: Any) -> str:
+    """How ``field.Error.ErrorBody`` prints a bad value."""
+    if isinstance(value, bool | int | float):
+        return go_v(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    return go_json(value)

@@ -1,0 +1,366 @@
+"""ObjectMeta: decoding ``metadata`` as the server does, and validating it.
+
+Decoding follows ``apiextensions-apiserver/pkg/apiserver/schema/objectmeta/coerce.go``:
+``metadata`` is unmarshalled into ``metav1.ObjectMeta``, fields it does not have are
+unknown fields for strict decoding (``metadata.foo``) and values of the wrong JSON
+type fail the request. Validation follows ``apimachinery/pkg/api/validation/objectmeta.go``
+(name or generateName, labels, annotations and their 256 KiB total, finalizers) and,
+for ``x-kubernetes-embedded-resource`` values, ``objectmeta/validation.go`` (apiVersion
+and kind required, names as path segments).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_crd.validation import names, paths
+from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.gotext import bad_value
+from kubectl_crd.validation.paths import Chain
+from kubectl_crd.validation.results import Reason
+
+Found = list[tuple[str, str, str, Chain]]  # (field, reason, message, chain)
+
+# metav1.ObjectMeta's JSON fields and the Go type each must decode into
+_STRING = "string"
+OBJECT_META_FIELDS: dict[str, str] = {
+    "name": _STRING,
+    "generateName": _STRING,
+    "namespace": _STRING,
+    "selfLink": _STRING,
+    "uid": "types.UID",
+    "resourceVersion": _STRING,
+    "generation": "int64",
+    "creationTimestamp": "v1.Time",
+    "deletionTimestamp": "v1.Time",
+    "deletionGracePeriodSeconds": "int64",
+    "labels": "map[string]string",
+    "annotations": "map[string]string",
+    "ownerReferences": "[]v1.OwnerReference",
+    "finalizers": "[]string",
+    "managedFields": "[]v1.ManagedFieldsEntry",
+}
+
+ANNOTATIONS_LIMIT = 256 * 1024
+# generateName's random suffix is 5 characters from this alphabet
+# (apiserver/pkg/storage/names/generate.go); offline we write "xxxxx".
+GENERATED_SUFFIX = "xxxxx"
+_MAX_GENERATED_PREFIX = 58
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "bool"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _decode_error(field: str, go_type: str, value: Any) -> str | None:
+    """The encoding/json error of one ObjectMeta field, or None when it decodes."""
+    kind = _json_kind(value)
+    if kind == "null":
+        return None
+    ok = {
+        _STRING: kind == "string",
+        "types.UID": kind == "string",
+        "int64": kind == "number" and isinstance(value, int),
+        "v1.Time": kind == "string",
+        "map[string]string": kind == "object",
+        "[]string": kind == "array",
+        "[]v1.OwnerReference": kind == "array",
+        "[]v1.ManagedFieldsEntry": kind == "array",
+    }[go_type]
+    if not ok:
+        shown = "number " + str(value) if go_type == "int64" and kind == "number" else kind
+        return f"json: cannot unmarshal {shown} into Go struct field ObjectMeta.{field} of type {go_type}"
+    if go_type == "map[string]string":
+        for inner in value.values():
+            inner_kind = _json_kind(inner)
+            if inner_kind not in ("string", "null"):
+                return (
+                    f"json: cannot unmarshal {inner_kind} into Go struct field "
+                    f"ObjectMeta.{field} of type string"
+                )
+    if go_type == "[]string":
+        for inner in value:
+            inner_kind = _json_kind(inner)
+            if inner_kind not in ("string", "null"):
+                return (
+                    f"json: cannot unmarshal {inner_kind} into Go struct field "
+                    f"ObjectMeta.{field} of type string"
+                )
+    return None
+
+
+def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]], str | None]:
+    """Unknown fields (path, chain) of a ``metadata`` value, and the decoding error if any."""
+    if not isinstance(metadata, dict):
+        if metadata is None:
+            return [], None
+        return (
+            [],
+            f"json: cannot unmarshal {_json_kind(metadata)} into Go value of type v1.ObjectMeta",
+        )
+    unknown: list[tuple[str, Chain]] = []
+    error = None
+    for key, value in metadata.items():
+        go_type = OBJECT_META_FIELDS.get(key)
+        where = paths.child(chain, key)
+        if go_type is None:
+            unknown.append((paths.dotted(where), where))
+            continue
+        if error is None:
+            error = _decode_error(key, go_type, value)
+    return unknown, error
+
+
+def coerce_metadata(metadata: dict[str, Any]) -> None:
+    """Drop what ObjectMeta cannot hold: the server stores the decoded struct."""
+    for key in list(metadata):
+        if key not in OBJECT_META_FIELDS:
+            del metadata[key]
+        elif metadata[key] is None or metadata[key] == {} or metadata[key] == []:
+            del metadata[key]  # omitempty
+
+
+def generated_name(generate_name: str) -> str:
+    return generate_name[:_MAX_GENERATED_PREFIX] + GENERATED_SUFFIX
+
+
+def validate_object_meta(
+    metadata: dict[str, Any],
+    chain: Chain,
+    *,
+    name_check: Any = names.name_is_dns_subdomain,
+    generate_names: bool = True,
+) -> Found:
+    """``ValidateObjectMetaAccessor`` for a create."""
+    found: Found = []
+    meta_chain = paths.child(chain, "metadata")
+
+    def add(key: str, reason: str, body: str) -> None:
+        where = paths.child(meta_chain, key)
+        field = paths.field_path(where)
+        found.append((field, reason, f"{field}: {body}", where))
+
+    generate_name = metadata.get("generateName") or ""
+    name = metadata.get("name") or ""
+    if generate_name:
+        for message in name_check(generate_name, True):
+            add(
+                "generateName",
+                Reason.INVALID,
+                f"Invalid value: {bad_value(generate_name)}: {message}",
+            )
+        if not name and generate_names:
+            name = generated_name(generate_name)
+    if not name:
+        add("name", Reason.REQUIRED, "Required value: name or generateName is required")
+    else:
+        for message in name_check(name, False):
+            add("name", Reason.INVALID, f"Invalid value: {bad_value(name)}: {message}")
+    generation = metadata.get("generation")
+    if isinstance(generation, int) and not isinstance(generation, bool) and generation < 0:
+        add(
+            "generation",
+            Reason.INVALID,
+            f"Invalid value: {generation}: must be greater than or equal to 0",
+        )
+    labels = metadata.get("labels") or {}
+    for key, value in labels.items():
+        for message in names.qualified_name(key):
+            add("labels", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}")
+        for message in names.label_value(value or ""):
+            add("labels", Reason.INVALID, f"Invalid value: {bad_value(value or '')}: {message}")
+    annotations = metadata.get("annotations") or {}
+    total = 0
+    for key, value in annotations.items():
+        for message in names.qualified_name(key.lower()):
+            add("annotations", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}")
+        total += len(key.encode()) + len((value or "").encode())
+    if total > ANNOTATIONS_LIMIT:
+        add(
+            "annotations",
+            Reason.TOO_LONG,
+            f"Too long: may not be more than {ANNOTATIONS_LIMIT} bytes",
+        )
+    for finalizer in metadata.get("finalizers") or ():
+        for message in names.qualified_name(finalizer or ""):
+            add(
+                "finalizers",
+                Reason.INVALID,
+                f"Invalid value: {bad_value(finalizer or '')}: {message}",
+            )
+    return found
+
+
+_STANDARD_FINALIZERS = frozenset({"orphan", "foregroundDeletion", "kubernetes"})
+
+
+def finalizer_warnings(metadata: dict[str, Any]) -> list[str]:
+    """``strategy.go: generateWarningsFromObj`` for a create."""
+    warnings: list[str] = []
+    for finalizer in sorted(set(metadata.get("finalizers") or ())):
+        if not isinstance(finalizer, str):
+            continue
+        prefix = f"metadata.finalizers: {bad_value(finalizer)}: "
+        warnings.extend(prefix + m for m in names.qualified_name(finalizer))
+        if "/" not in finalizer and finalizer not in _STANDARD_FINALIZERS:
+            if "." in finalizer:
+                warnings.append(
+                    prefix + "prefer a domain-qualified finalizer name including a path (/) "
+                    "to avoid accidental conflicts with other finalizer writers"
+                )
+            else:
+                warnings.append(
+                    prefix + "prefer a domain-qualified finalizer name to avoid accidental "
+                    "conflicts with other finalizer writers"
+                )
+    return warnings
+
+
+# ---------------------------------------------------------------------------- embedded
+
+
+def embedded_metadata_unknown(node: SchemaNode, obj: Any) -> list[tuple[str, Chain]]:
+    """Unknown ObjectMeta fields inside embedded resources below the root (strict decoding)."""
+    found: list[tuple[str, Chain]] = []
+    _walk_embedded_unknown(node, obj, None, found, root=True)
+    return found
+
+
+def _walk_embedded_unknown(
+    node: SchemaNode | None, obj: Any, chain: Chain, found: list[tuple[str, Chain]], *, root: bool
+) -> None:
+    if node is None:
+        return
+    if isinstance(obj, dict):
+        if node.embedded and not root and isinstance(obj.get("metadata"), dict):
+            unknown, _ = decode_metadata(obj["metadata"], paths.child(chain, "metadata"))
+            found.extend(unknown)
+        for key, value in obj.items():
+            prop = node.properties.get(key)
+            if prop is not None:
+                _walk_embedded_unknown(prop, value, paths.child(chain, key), found, root=False)
+            elif node.additional is not None:
+                _walk_embedded_unknown(
+                    node.additional, value, paths.child(chain, key), found, root=False
+                )
+    elif isinstance(obj, list) and node.items is not None:
+        for position, value in enumerate(obj):
+            _walk_embedded_unknown(
+                node.items, value, paths.index(chain, position), found, root=False
+            )
+
+
+def coerce_embedded(node: SchemaNode, obj: Any, *, root: bool = True) -> None:
+    """Reduce every embedded resource's metadata to ObjectMeta, as storage would."""
+    if isinstance(obj, dict):
+        if node.embedded and not root and isinstance(obj.get("metadata"), dict):
+            coerce_metadata(obj["metadata"])
+        for key, value in obj.items():
+            prop = node.properties.get(key) or node.additional
+            if prop is not None:
+                coerce_embedded(prop, value, root=False)
+    elif isinstance(obj, list) and node.items is not None:
+        for value in obj:
+            coerce_embedded(node.items, value, root=False)
+
+
+def validate_embedded(node: SchemaNode, obj: Any) -> Found:
+    """``objectmeta.Validate`` below the root: every x-kubernetes-embedded-resource value."""
+    found: Found = []
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            prop = node.properties.get(key)
+            if prop is not None:
+                _embedded(prop, value, paths.child(None, key), found)
+            elif node.additional is not None:
+                _embedded(node.additional, value, paths.map_key(None, key), found)
+    return found
+
+
+def _embedded(node: SchemaNode, obj: Any, chain: Chain, found: Found) -> None:
+    if isinstance(obj, dict):
+        if node.embedded:
+            _embedded_resource(obj, chain, found)
+        for key, value in obj.items():
+            prop = node.properties.get(key)
+            if prop is not None:
+                _embedded(prop, value, paths.child(chain, key), found)
+            elif node.additional is not None:
+                _embedded(node.additional, value, paths.map_key(chain, key), found)
+    elif isinstance(obj, list) and node.items is not None:
+        for position, value in enumerate(obj):
+            _embedded(node.items, value, paths.index(chain, position), found)
+
+
+def _embedded_resource(obj: dict[str, Any], chain: Chain, found: Found) -> None:
+    def add(key: str, reason: str, body: str) -> None:
+        where = paths.child(chain, key)
+        field = paths.field_path(where)
+        found.append((field, reason, f"{field}: {body}", where))
+
+    if "apiVersion" not in obj:
+        add("apiVersion", Reason.REQUIRED, "Required value")
+    if "kind" not in obj:
+        add("kind", Reason.REQUIRED, "Required value")
+    for key, value in obj.items():
+        if key == "apiVersion":
+            if not isinstance(value, str):
+                add(key, Reason.INVALID, f"Invalid value: {bad_value(value)}: must be a string")
+            elif not value:
+                add(key, Reason.INVALID, 'Invalid value: "": must not be empty')
+            elif value.count("/") > 1:
+                add(
+                    key,
+                    Reason.INVALID,
+                    f"Invalid value: {bad_value(value)}: unexpected GroupVersion string: {value}",
+                )
+        elif key == "kind":
+            if not isinstance(value, str):
+                add(key, Reason.INVALID, f"Invalid value: {bad_value(value)}: must be a string")
+            elif not value:
+                add(key, Reason.INVALID, 'Invalid value: "": must not be empty')
+            else:
+                problems = names.dns1035_label(value.lower())
+                if problems:
+                    add(
+                        key,
+                        Reason.INVALID,
+                        f"Invalid value: {bad_value(value)}: may have mixed case, but should "
+                        "otherwise match: " + ",".join(problems),
+                    )
+        elif key == "metadata":
+            _, error = decode_metadata(value, paths.child(chain, "metadata"))
+            if error is not None:
+                add(key, Reason.INVALID, f"Invalid value: {bad_value(value)}: {error}")
+            elif isinstance(value, dict):
+                meta = dict(value)
+                if not meta.get("name"):
+                    meta["name"] = "fakename"
+                found.extend(
+                    validate_object_meta(
+                        meta, chain, name_check=names.path_segment_name, generate_names=False
+                    )
+                )
+                namespace = meta.get("namespace")
+                if isinstance(namespace, str) and namespace:
+                    where = paths.child(paths.child(chain, "metadata"), "namespace")
+                    field = paths.field_path(where)
+                    for message in names.dns1123_label(namespace):
+                        found.append(
+                            (
+                                field,
+                                Reason.INVALID,
+                                f"{field}: Invalid value: {bad_value(namespace)}: {message}",
+                                where,
+                            )
+                        )

@@ -1,0 +1,306 @@
+"""The create pipeline of the API server for one custom resource, in its order.
+
+``validate_custom_resource(content, crd)`` runs, on a copy of the decoded object:
+
+1. type meta: the apiVersion's version must exist and be served (a deprecated one
+   adds its warning); the kind must be the CRD's;
+2. strict decoding (``customresource_handler.go: unstructuredSchemaCoercer.apply``):
+   duplicate keys found by the YAML reader, unknown ``metadata`` fields, fields the
+   schema prunes (sorted), unknown fields in embedded ObjectMeta; errors under
+   ``Strict``, warnings under ``Warn``, nothing under ``Ignore``;
+3. pruning, dropping nulls of non-nullable fields, ObjectMeta coercion, defaulting,
+   and, with a status subresource, dropping ``.status`` (``strategy.go: PrepareForCreate``);
+4. the strategy's ``Validate`` (``registry/customresource/strategy.go``, ``validator.go``):
+   ObjectMeta, the OpenAPI schema, the scale subresource paths, embedded resources,
+   list types, then CEL (the hook), which the server skips after a blocking error.
+
+Stages after the first failing one still run, but their errors are marked
+``blocked``: the server would have answered with the earlier stage's errors alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kubectl_crd.io.positions import copy_tree, locate
+from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+from kubectl_crd.model.errors import InputError, Location
+from kubectl_crd.validation import paths
+from kubectl_crd.validation.compiled import SchemaNode, compile_schema
+from kubectl_crd.validation.defaulting import apply_defaults
+from kubectl_crd.validation.gotext import bad_value
+from kubectl_crd.validation.listtypes import validate_list_types
+from kubectl_crd.validation.objectmeta import (
+    coerce_embedded,
+    coerce_metadata,
+    decode_metadata,
+    embedded_metadata_unknown,
+    finalizer_warnings,
+    validate_embedded,
+    validate_object_meta,
+)
+from kubectl_crd.validation.openapi import validate_schema
+from kubectl_crd.validation.paths import Chain
+from kubectl_crd.validation.pruning import drop_non_nullable_nulls, prune
+from kubectl_crd.validation.results import (
+    BLOCKING_REASONS,
+    FieldError,
+    FieldValidation,
+    Reason,
+    Stage,
+    ValidationResult,
+)
+
+#: The CEL stage: given the version's compiled schema, its raw schema and the
+#: defaulted object, the field errors of its x-kubernetes-validations rules.
+CelStage = Callable[[SchemaNode, Any, Any], Sequence[FieldError]]
+
+CEL_NOT_RUN = (
+    "<nil>: Invalid value: null: some validation rules were not checked because the object "
+    "was invalid; correct the existing errors to complete validation"
+)
+
+
+def _locator(content: Any) -> Callable[[Chain], Location | None]:
+    def where(chain: Chain) -> Location | None:
+        return locate(content, paths.segments(chain))
+
+    return where
+
+
+def validate_custom_resource(
+    content: Any,
+    crd: CustomResourceDefinition,
+    *,
+    version: CRDVersion | None = None,
+    field_validation: str = FieldValidation.STRICT,
+    decode_errors: Sequence[InputError] = (),
+    cel: CelStage | None = None,
+) -> ValidationResult:
+    """Validate one decoded object as a server-side create of it would.
+
+    ``content`` is a decoded document (a ``YamlMap`` keeps positions); it is not
+    changed. ``version`` defaults to the one named by its apiVersion.
+    ``decode_errors`` are the reader's duplicate-key errors for this document.
+    ``cel`` is the CEL stage (the next issue); without it CEL rules are not run.
+    """
+    where = _locator(content)
+    errors: list[FieldError] = []
+    warnings: list[str] = []
+    blocked = False
+
+    def add(stage: str, field: str, reason: str, message: str, location: Location | None) -> None:
+        errors.append(FieldError(field, reason, message, stage, location, blocked))
+
+    # 1. type meta ------------------------------------------------------------------
+    api_version = content.get("apiVersion") if isinstance(content, dict) else None
+    kind = content.get("kind") if isinstance(content, dict) else None
+    if version is None:
+        group, _, name = str(api_version or "").rpartition("/")
+        version = crd.version(name) if group == crd.group else None
+        if version is None:
+            message = (
+                f"apiVersion: Invalid value: {bad_value(str(api_version or ''))}: "
+                f"{crd.name} serves no such version "
+                f"(it has {', '.join(crd.group + '/' + v.name for v in crd.versions)})"
+            )
+            add(
+                Stage.TYPE_META,
+                "apiVersion",
+                Reason.INVALID,
+                message,
+                where((None, "apiVersion", False)),
+            )
+            return ValidationResult(object=content, errors=tuple(errors))
+    if not version.served:
+        message = (
+            f'apiVersion: Invalid value: "{crd.group}/{version.name}": '
+            f"version {version.name} of {crd.name} is not served"
+        )
+        add(
+            Stage.TYPE_META,
+            "apiVersion",
+            Reason.INVALID,
+            message,
+            where((None, "apiVersion", False)),
+        )
+        return ValidationResult(object=content, errors=tuple(errors))
+    if version.deprecated:
+        warnings.append(
+            version.deprecation_warning
+            or f"{crd.group}/{version.name} {crd.names.kind} is deprecated"
+        )
+    if kind != crd.names.kind:
+        message = f"kind: Invalid value: {bad_value(kind if isinstance(kind, str) else '')}: must be {crd.names.kind}"
+        add(Stage.TYPE_META, "kind", Reason.INVALID, message, where((None, "kind", False)))
+        blocked = True
+
+    node = compile_schema(version.schema)
+    obj = copy_tree(content)
+
+    # 2. strict decoding --------------------------------------------------------------
+    unknown: list[tuple[str, Chain]] = []
+    decode_failure = None
+    metadata = obj.get("metadata")
+    if metadata is not None:
+        unknown, decode_failure = decode_metadata(metadata, paths.child(None, "metadata"))
+    pruned = prune(obj, node)
+    drop_non_nullable_nulls(obj, node)
+    embedded_unknown = embedded_metadata_unknown(node, obj)
+    strict: list[FieldError] = []
+    if field_validation != FieldValidation.IGNORE:
+        for error in decode_errors:
+            strict.append(
+                FieldError(
+                    "",
+                    Reason.DUPLICATE_FIELD,
+                    error.message,
+                    Stage.DECODING,
+                    error.location,
+                    blocked,
+                )
+            )
+        for path, chain in (*unknown, *pruned, *embedded_unknown):
+            text = f"unknown field {_quote(path)}"
+            location = _field_location(content, chain)
+            if field_validation == FieldValidation.WARN:
+                warnings.append(text)
+            else:
+                strict.append(
+                    FieldError(path, Reason.UNKNOWN_FIELD, text, Stage.DECODING, location, blocked)
+                )
+    errors.extend(strict)
+    if strict:
+        blocked = True
+    if decode_failure is not None:
+        add(
+            Stage.DECODING,
+            "metadata",
+            Reason.BAD_REQUEST,
+            decode_failure,
+            where((None, "metadata", False)),
+        )
+        blocked = True
+
+    # 3. coercion, defaulting, status -------------------------------------------------
+    if isinstance(metadata, dict) and decode_failure is None:
+        coerce_metadata(metadata)
+    coerce_embedded(node, obj)
+    apply_defaults(obj, node)
+    if version.subresources.status:
+        obj.pop("status", None)
+
+    # 4. validation -------------------------------------------------------------------
+    validation: list[FieldError] = []
+
+    def found(
+        stage: str, items: Sequence[tuple[str, str, str, Chain]], *, parent: bool = False
+    ) -> None:
+        for field, reason, message, chain in items:
+            at = chain
+            if reason == Reason.REQUIRED and parent:
+                at = chain
+            validation.append(FieldError(field, reason, message, stage, where(at), blocked))
+
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    if decode_failure is None:
+        found(Stage.OBJECT_META, validate_object_meta(meta, None))
+        warnings.extend(finalizer_warnings(meta))
+    found(Stage.SCHEMA, validate_schema(node, obj), parent=True)
+    scale = version.subresources.scale
+    if scale is not None:
+        found(Stage.SCALE, _scale_errors(obj, scale.spec_replicas_path))
+        found(Stage.SCALE, _scale_errors(obj, scale.status_replicas_path))
+    found(Stage.EMBEDDED, validate_embedded(node, obj))
+    found(Stage.LIST_TYPE, validate_list_types(node, obj))
+    if node.has_rules:
+        if any(e.reason in BLOCKING_REASONS for e in validation):
+            validation.append(
+                FieldError("<nil>", Reason.INVALID, CEL_NOT_RUN, Stage.CEL, None, blocked)
+            )
+        elif cel is not None:
+            for rule_error in cel(node, version.schema, obj):
+                validation.append(
+                    FieldError(
+                        rule_error.field, rule_error.reason, rule_error.message, Stage.CEL, rule_error.location, blocked
+                    )
+                )
+    errors.extend(validation)
+    return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
+
+
+def _quote(text: str) -> str:
+    from kubectl_crd.validation.gotext import go_quote
+
+    return go_quote(text)
+
+
+def _field_location(content: Any, chain: Chain) -> Location | None:
+    from kubectl_crd.io.positions import locate_field
+
+    return locate_field(content, paths.segments(chain))
+
+
+_GO_TYPES = {
+    "str": "string",
+    "float": "float64",
+    "bool": "bool",
+    "list": "[]interface {}",
+    "dict": "map[string]interface {}",
+}
+
+
+def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]:
+    """``validator.go: ValidateScaleSpec/Status`` with ``unstructured.NestedInt64``."""
+    if not json_path:
+        return []
+    fields = json_path.removeprefix(".").split(".")
+    value: Any = obj
+    chain: Chain = None
+    for key in fields:
+        if not isinstance(value, dict) or key not in value:
+            return []
+        value = value[key]
+        chain = paths.child(chain, key)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            return [
+                (
+                    json_path,
+                    Reason.INVALID,
+                    f"{json_path}: Invalid value: {value}: should be a non-negative integer",
+                    chain,
+                )
+            ]
+        if value > 2**31 - 1:
+            return [
+                (
+                    json_path,
+                    Reason.INVALID,
+                    f"{json_path}: Invalid value: {value}: should be less than or equal to 2147483647",
+                    chain,
+                )
+            ]
+        return []
+    if value is None:
+        return []
+    go_type = _GO_TYPES.get(type(value).__name__, "map[string]interface {}")
+    if isinstance(value, dict):
+        go_type = _GO_TYPES["dict"]
+    elif isinstance(value, list):
+        go_type = _GO_TYPES["list"]
+    shown = _go_plain_v(value)
+    dotted = "." + ".".join(fields)
+    message = f"{dotted} accessor error: {shown} is of the type {go_type}, expected int64"
+    return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
+
+
+def _go_plain_v(value: Any) -> str:
+    from kubectl_crd.validation.gotext import go_v
+
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool | int | float):
+        return go_v(value)
+    return bad_value(value)

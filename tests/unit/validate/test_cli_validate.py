@@ -1,0 +1,295 @@
+"""``kubectl crd validate`` as a user meets it: statuses, exit codes and every output format.
+
+The engine's answers are checked against the API server in
+``tests/integration/test_validation_differential.py``; here the command around it:
+inputs, CRDs from the inputs, the missing-kind policy, printers, and bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.cli_runner import run_cli
+
+REPO = Path(__file__).resolve().parents[3]
+CRDS = str(REPO / "examples" / "crds")
+CRONTAB_CRD = REPO / "examples" / "crds" / "crontab.yaml"
+
+VALID = """\
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: good
+spec:
+  cronSpec: "* * * * */5"
+  image: my-cron-image
+"""
+
+INVALID = """\
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: bad
+spec:
+  cronSpec: "* * * * */5"
+  image: my-cron-image
+  replicas: 200
+"""
+
+BUILTIN = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+"""
+
+UNKNOWN_KIND = """\
+apiVersion: example.org/v1
+kind: Nope
+metadata:
+  name: nope
+"""
+
+
+def validate(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    if stdin is None:
+        return run_cli("validate", *args, env=env)
+    import os
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    return subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "validate", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**clean, **(env or {})},
+        check=False,
+    )
+
+
+def write(tmp_path: Path, name: str, *documents: str) -> str:
+    path = tmp_path / name
+    path.write_text("---\n".join(documents))
+    return str(path)
+
+
+def test_valid_resources_exit_0_and_print_nothing(tmp_path: Path) -> None:
+    result = validate("-f", write(tmp_path, "ok.yaml", VALID), "--crd", CRDS, "--offline")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_an_invalid_resource_exits_1_with_the_server_message_at_its_line_and_a_caret(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "bad.yaml", INVALID)
+    result = validate("-f", path, "--crd", CRDS, "--offline")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == path
+    assert lines[1] == (
+        f"{path}:8:13: error: CronTab/bad: spec.replicas: Invalid value: 200: "
+        "spec.replicas in body should be less than or equal to 10"
+    )
+    assert lines[2] == "    8 |   replicas: 200"
+    assert lines[3] == "      |             ^"
+    assert "Traceback" not in result.stderr
+
+
+def test_summary_counts_every_status(tmp_path: Path) -> None:
+    path = write(tmp_path, "all.yaml", VALID, INVALID, BUILTIN, UNKNOWN_KIND)
+    empty = write(tmp_path, "empty.yaml", "# nothing here\n")
+    result = validate("-f", path, "-f", empty, "--crd", CRDS, "--offline", "--summary")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[-1] == (
+        "Summary: 5 documents: 1 valid, 1 invalid, 1 error, 1 skipped, 1 empty"
+    )
+
+
+@pytest.mark.parametrize(
+    ("missing", "status", "code"),
+    [("error", "error", 1), ("warn", "skipped", 0), ("skip", "skipped", 0)],
+)
+def test_a_kind_without_crd_follows_missing(
+    tmp_path: Path, missing: str, status: str, code: int
+) -> None:
+    path = write(tmp_path, "unknown.yaml", UNKNOWN_KIND)
+    result = validate("-f", path, "--offline", "--missing", missing, "-o", "json")
+    assert result.returncode == code
+    (record,) = json.loads(result.stdout)["resources"]
+    assert record["status"] == status
+    assert ("no CRD serves example.org/v1 Nope" in record.get("message", "")) == (missing != "skip")
+
+
+def test_built_in_kinds_are_skipped_with_a_note(tmp_path: Path) -> None:
+    result = validate("-f", write(tmp_path, "d.yaml", BUILTIN), "--offline", "-ojson")
+    assert result.returncode == 0
+    (record,) = json.loads(result.stdout)["resources"]
+    assert record["status"] == "skipped"
+    assert "built-in kind" in record["message"]
+
+
+def test_crds_among_the_inputs_apply_to_the_resources_beside_them(tmp_path: Path) -> None:
+    crd = CRONTAB_CRD.read_text()
+    path = write(tmp_path, "both.yaml", INVALID, crd)
+    result = validate("-f", path, "--offline", "-o", "json")
+    records = json.loads(result.stdout)["resources"]
+    assert [r["status"] for r in records] == ["invalid", "valid"]
+    assert records[1]["kind"] == "CustomResourceDefinition"
+
+
+def test_stdin_and_files_together(tmp_path: Path) -> None:
+    path = write(tmp_path, "ok.yaml", VALID)
+    result = validate("-f", "-", "-f", path, "--crd", CRDS, "--offline", "-ojson", stdin=INVALID)
+    records = json.loads(result.stdout)["resources"]
+    assert [(r["source"], r["status"]) for r in records] == [
+        ("<stdin>", "invalid"),
+        (path, "valid"),
+    ]
+
+
+def test_broken_yaml_is_one_result_and_hides_nothing(tmp_path: Path) -> None:
+    broken = write(tmp_path, "a-broken.yaml", "apiVersion: [unclosed\n")
+    bad = write(tmp_path, "b-bad.yaml", INVALID)
+    result = validate("-f", str(tmp_path), "--crd", CRDS, "--offline", "-o", "json")
+    assert result.returncode == 1
+    records = json.loads(result.stdout)["resources"]
+    assert [(r["source"], r["status"]) for r in records] == [(broken, "error"), (bad, "invalid")]
+    assert records[0]["line"] >= 1
+    assert "Traceback" not in result.stderr
+
+
+def test_field_validation_warn_turns_unknown_fields_into_warnings(tmp_path: Path) -> None:
+    document = VALID + "  unknownField: 1\n"
+    path = write(tmp_path, "unknown-field.yaml", document)
+    strict = validate("-f", path, "--crd", CRDS, "--offline", "-ojson")
+    warn = validate("-f", path, "--crd", CRDS, "--offline", "-ojson", "--field-validation=Warn")
+    ignore = validate("-f", path, "--crd", CRDS, "--offline", "-ojson", "--field-validation=Ignore")
+    assert json.loads(strict.stdout)["resources"][0]["status"] == "invalid"
+    (warned,) = json.loads(warn.stdout)["resources"]
+    assert (warned["status"], warned["warnings"]) == (
+        "valid",
+        ['unknown field "spec.unknownField"'],
+    )
+    assert json.loads(ignore.stdout)["resources"][0]["warnings"] == []
+    assert (strict.returncode, warn.returncode, ignore.returncode) == (1, 0, 0)
+
+
+def test_show_defaults_prints_the_object_as_stored(tmp_path: Path) -> None:
+    path = write(tmp_path, "ok.yaml", VALID + "status:\n  lastScheduleTime: x\n")
+    result = validate("-f", path, "--crd", CRDS, "--offline", "--show-defaults")
+    assert result.returncode == 0
+    stored = yaml.safe_load(result.stdout)
+    assert stored["spec"]["replicas"] == 1  # the schema's default
+    assert "status" not in stored  # dropped on create: the version has a status subresource
+    assert validate("-f", path, "--crd", CRDS, "--offline", "-o", "yaml").stdout == result.stdout
+
+
+def test_junit_is_xml_with_a_case_per_document(tmp_path: Path) -> None:
+    path = write(tmp_path, "all.yaml", VALID, INVALID, BUILTIN)
+    result = validate("-f", path, "--crd", CRDS, "--offline", "-o", "junit")
+    root = ET.fromstring(result.stdout)
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("3", "1", "1")
+    cases = root.findall("./testsuite/testcase")
+    assert [c.get("name", "").split(" ")[0] for c in cases] == [
+        "CronTab/good",
+        "CronTab/bad",
+        "Deployment/web",
+    ]
+    failure = cases[1].find("failure")
+    assert failure is not None and "less than or equal to 10" in (failure.text or "")
+
+
+def test_sarif_has_a_result_per_error_with_its_region(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.yaml", INVALID)
+    result = validate("-f", path, "--crd", CRDS, "--offline", "-o", "sarif")
+    log = json.loads(result.stdout)
+    assert log["version"] == "2.1.0"
+    (run,) = log["runs"]
+    (finding,) = run["results"]
+    assert finding["ruleId"] == "FieldValueInvalid"
+    assert run["tool"]["driver"]["rules"][finding["ruleIndex"]]["id"] == "FieldValueInvalid"
+    location = finding["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == path
+    assert location["region"] == {"startLine": 8, "startColumn": 13}
+
+
+def test_github_annotations_escape_their_properties(tmp_path: Path) -> None:
+    path = write(tmp_path, "a,b:c.yaml", INVALID)
+    result = validate("-f", path, "--crd", CRDS, "--offline", "-o", "github")
+    (line,) = result.stdout.splitlines()
+    escaped = path.replace(":", "%3A").replace(",", "%2C")
+    assert line.startswith(f"::error file={escaped},line=8,col=13,title=kubectl-crd validate::")
+    assert line.endswith("spec.replicas in body should be less than or equal to 10")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [(), ("-f", "x.yaml", "-o", "xml"), ("-f", "x.yaml", "--missing", "maybe")],
+)
+def test_usage_errors_exit_2(args: tuple[str, ...]) -> None:
+    result = validate(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unreachable_cluster_is_a_warning_and_the_kind_stays_missing(tmp_path: Path) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+        "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:9'}}]\n"
+        "users: [{name: u, user: {}}]\n"
+        "contexts: [{name: c, context: {cluster: c, user: u}}]\n"
+    )
+    path = write(tmp_path, "unknown.yaml", UNKNOWN_KIND)
+    result = validate("-f", path, "-ojson", env={"KUBECONFIG": str(kubeconfig)})
+    assert result.returncode == 1
+    assert "warning: no CRDs from the cluster" in result.stderr
+    assert "refused" in result.stderr
+    assert json.loads(result.stdout)["resources"][0]["status"] == "error"
+
+
+HTTPROUTES = "gateway.networking.k8s.io_httproutes.yaml"
+
+
+def test_a_crd_copied_into_two_files_is_one_crd(tmp_path: Path) -> None:
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(CRONTAB_CRD.read_text())
+    resources = tmp_path.parent / f"{tmp_path.name}-resources.yaml"
+    resources.write_text(INVALID)
+    result = validate("-f", str(resources), "--crd", str(tmp_path), "--offline", "-ojson")
+    assert [r["status"] for r in json.loads(result.stdout)["resources"]] == ["invalid"]
+    assert result.stderr == ""
+
+
+def test_a_crd_defined_differently_in_two_files_names_both(
+    tmp_path: Path, corpus_dir: Path
+) -> None:
+    standard = corpus_dir / "crds" / "gateway-api-standard" / HTTPROUTES
+    experimental = corpus_dir / "crds" / "gateway-api-experimental" / HTTPROUTES
+    route = tmp_path / "route.yaml"
+    route.write_text(
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n"
+    )
+    result = validate(
+        "-f", str(route), "--crd", str(standard), "--crd", str(experimental), "--offline", "-ojson"
+    )
+    (record,) = json.loads(result.stdout)["resources"]
+    assert record["status"] == "error"
+    assert record["message"] == (
+        "the CRD httproutes.gateway.networking.k8s.io is defined differently in "
+        f"{experimental} and {standard}: pass the one you mean with --crd"
+    )
+    explained = run_cli(
+        "explain", "httproutes.spec", "--crd", str(standard), "--crd", str(experimental)
+    )
+    assert explained.returncode == 1
+    assert explained.stderr.strip() == f"error: {record['message']}"
