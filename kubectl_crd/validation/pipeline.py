@@ -223,7 +223,12 @@ def validate_custom_resource(
             for rule_error in cel(node, version.schema, obj):
                 validation.append(
                     FieldError(
-                        rule_error.field, rule_error.reason, rule_error.message, Stage.CEL, rule_error.location, blocked
+                        rule_error.field,
+                        rule_error.reason,
+                        rule_error.message,
+                        Stage.CEL,
+                        rule_error.location,
+                        blocked,
                     )
                 )
     errors.extend(validation)
@@ -258,8 +263,16 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
     fields = json_path.removeprefix(".").split(".")
     value: Any = obj
     chain: Chain = None
-    for key in fields:
-        if not isinstance(value, dict) or key not in value:
+    for position, key in enumerate(fields):
+        if not isinstance(value, dict):
+            # unstructured.NestedFieldNoCopy: a non-map on the way is an error
+            where = "." + ".".join(fields[: position + 1])
+            message = (
+                f"{where} accessor error: {_go_plain_v(value)} is of the type "
+                f"{_go_type(value)}, expected map[string]interface{{}}"
+            )
+            return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
+        if key not in value:
             return []
         value = value[key]
         chain = paths.child(chain, key)
@@ -285,18 +298,34 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
         return []
     if value is None:
         return []
-    go_type = _GO_TYPES.get(type(value).__name__, "map[string]interface {}")
-    if isinstance(value, dict):
-        go_type = _GO_TYPES["dict"]
-    elif isinstance(value, list):
-        go_type = _GO_TYPES["list"]
+    go_type = _go_type(value)
     shown = _go_plain_v(value)
     dotted = "." + ".".join(fields)
     message = f"{dotted} accessor error: {shown} is of the type {go_type}, expected int64"
     return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
 
 
+def _go_type(value: Any) -> str:
+    """``%T`` of a decoded JSON value."""
+    if isinstance(value, dict):
+        return _GO_TYPES["dict"]
+    if isinstance(value, list):
+        return _GO_TYPES["list"]
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    return _GO_TYPES.get(type(value).__name__, "string")
+
+
 def _go_plain_v(value: Any) -> str:
+    """``%v`` of a decoded JSON value (slices as ``[a b]``, maps as ``map[k:v]``)."""
+    if isinstance(value, list):
+        return "[" + " ".join(_go_plain_v(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{_go_plain_v(value[k])}" for k in sorted(value)) + "]"
+    if value is None:
+        return "<nil>"
     from kubectl_crd.validation.gotext import go_v
 
     if isinstance(value, str):

@@ -9,7 +9,7 @@ compare the verdict; for each error its (field path, reason) and its message tex
 strict-decoding answers (HTTP 400) are compared as the set of unknown fields. Server
 errors that come from CEL rules are counted apart (the CEL issue implements them).
 
-CI runs a deterministic subset (two samples per CRD version, one place per mutation
+CI runs a deterministic subset (one sample per CRD version, one place per mutation
 kind); ``KUBECTL_CRD_VALIDATION_FULL=1`` runs every sample and two places per kind.
 The test prints an agreement table by mutation kind and every disagreement, then
 asserts the targets: verdict 100%, (path, reason) and message text at least 99%.
@@ -70,9 +70,7 @@ class ApiClient:
                     self.host, self.port, context=self.context, timeout=30
                 )
             try:
-                self.connection.request(
-                    "POST", path, body, {"Content-Type": "application/json"}
-                )
+                self.connection.request("POST", path, body, {"Content-Type": "application/json"})
                 response = self.connection.getresponse()
                 data = response.read()
                 return response.status, json.loads(data) if data else {}
@@ -115,7 +113,9 @@ def _normalise_generated(message: str, generate_name: str) -> str:
     if not generate_name:
         return message
     prefix = re.escape(generate_name[:58])
-    return re.sub(prefix + r"[bcdfghjklmnpqrstvwxz2456789]{5}", generate_name[:58] + "xxxxx", message)
+    return re.sub(
+        prefix + r"[bcdfghjklmnpqrstvwxz2456789]{5}", generate_name[:58] + "xxxxx", message
+    )
 
 
 def _server_errors(status: int, body: dict[str, Any]) -> tuple[str, list[tuple[str, str, str]]]:
@@ -125,17 +125,33 @@ def _server_errors(status: int, body: dict[str, Any]) -> tuple[str, list[tuple[s
     if status == 422:
         causes = (body.get("details") or {}).get("causes") or []
         return "invalid", [
-            (c.get("field", ""), c.get("reason", ""), f"{c.get('field', '')}: {c.get('message', '')}")
+            (
+                c.get("field", ""),
+                c.get("reason", ""),
+                f"{c.get('field', '')}: {c.get('message', '')}",
+            )
             for c in causes
         ]
     message = str(body.get("message", ""))
-    if status == 400 and message.startswith("strict decoding error: "):
-        found = [(m[2], "UnknownField" if m[1] == "unknown" else "DuplicateField", f"{m[1]} field \"{m[2]}\"") for m in _STRICT.finditer(message)]
+    if status == 400 and "strict decoding error: " in message:
+        found = [
+            (
+                m[2],
+                "UnknownField" if m[1] == "unknown" else "DuplicateField",
+                f'{m[1]} field "{m[2]}"',
+            )
+            for m in _STRICT.finditer(message)
+        ]
         return "strict", found
+    if status == 400:
+        # "<Kind> in version "v1" cannot be handled as a <Kind>: <decoding error>"
+        return "invalid", [("metadata", "BadRequest", message.split(": ", 1)[-1])]
     return "other", [("", str(body.get("reason", status)), message)]
 
 
-def _load_samples(corpus: Path, crds: dict[tuple[str, str], CustomResourceDefinition]) -> list[tuple[CustomResourceDefinition, str, Any, str]]:
+def _load_samples(
+    corpus: Path, crds: dict[tuple[str, str], CustomResourceDefinition]
+) -> list[tuple[CustomResourceDefinition, str, Any, str]]:
     """(crd, sample file, object, expect) for every sample object with a served version."""
     index = json.loads((corpus / "samples" / "INDEX.json").read_text())
     out = []
@@ -198,8 +214,15 @@ def test_validation_agrees_with_the_api_server(
     seen_per_version: Counter[tuple[str, str]] = Counter()
     planned = plan_rounds((corpus_dir / f, n) for f, n in crds)
     for round_ in planned:
-        members = {(Path(f).relative_to(corpus_dir).as_posix(), n) for f, n in zip(round_.files, round_.names, strict=True)}
-        todo = [s for s in samples if (Path(s[0].location.file).relative_to(corpus_dir).as_posix(), s[0].name) in members]  # type: ignore[union-attr]
+        members = {
+            (Path(f).relative_to(corpus_dir).as_posix(), n)
+            for f, n in zip(round_.files, round_.names, strict=True)
+        }
+        todo = [
+            s
+            for s in samples
+            if (Path(s[0].location.file).relative_to(corpus_dir).as_posix(), s[0].name) in members
+        ]  # type: ignore[union-attr]
         if not todo:
             continue
         plane.delete_present(round_.names)
@@ -210,8 +233,14 @@ def test_validation_agrees_with_the_api_server(
             assert version is not None
             key = (crd.name, version_name)
             seen_per_version[key] += 1
-            if not FULL and seen_per_version[key] > 2:
+            if not FULL and seen_per_version[key] > 1:
                 continue
+            conversion = (crd.raw.get("spec") or {}).get("conversion") or {}
+            storage = crd.storage_version
+            if conversion.get("strategy") == "Webhook" and (
+                storage is None or storage.name != version_name
+            ):
+                continue  # needs the CRD's conversion webhook, which does not run here
             node = compile_schema(version.schema)
             rules = _crd_rules(version.schema)
             base = _plain(content)
@@ -223,7 +252,9 @@ def test_validation_agrees_with_the_api_server(
                 prefix += f"namespaces/{NAMESPACE}/"
             url = f"{prefix}{crd.names.plural}?dryRun=All&fieldValidation=Strict"
             for kind, mutated in mutations(node, base, limit=2 if FULL else 1):
-                _compare(client, url, crd, version_name, kind, mutated, rules, sample_file, tallies[kind])
+                _compare(
+                    client, url, crd, version_name, kind, mutated, rules, sample_file, tallies[kind]
+                )
     _report_and_assert(tallies)
 
 
@@ -241,7 +272,9 @@ def _compare(
     status, body = client.post(url, go_json(obj).encode())
     verdict, server = _server_errors(status, body)
     version = crd.version(version_name)
-    result = validate_custom_resource(obj, crd, version=version, field_validation=FieldValidation.STRICT)
+    result = validate_custom_resource(
+        obj, crd, version=version, field_validation=FieldValidation.STRICT
+    )
     ours = [(e.field, e.reason, e.message) for e in result.reported]
     generate_name = ""
     meta = obj.get("metadata") if isinstance(obj, dict) else None
@@ -265,7 +298,9 @@ def _compare(
     if our_verdict_invalid == server_invalid:
         tally.verdict_agree += 1
     else:
-        tally.disagreements.append(f"{where}: verdict server={verdict} ours={'invalid' if our_verdict_invalid else 'valid'}: server={non_cel} ours={ours}")
+        tally.disagreements.append(
+            f"{where}: verdict server={verdict} ours={'invalid' if our_verdict_invalid else 'valid'}: server={non_cel} ours={ours}"
+        )
     remaining_pr = Counter((f, r) for f, r, _ in ours)
     remaining_msg = Counter(m for _, _, m in ours)
     for f, r, m in non_cel:
@@ -280,22 +315,36 @@ def _compare(
             tally.message_agree += 1
         elif remaining_pr.get((f, r), -1) >= 0:
             close = [o for o in ours if o[0] == f]
-            tally.disagreements.append(f"{where}: message differs: server {m!r} ours {[o[2] for o in close]}")
+            tally.disagreements.append(
+                f"{where}: message differs: server {m!r} ours {[o[2] for o in close]}"
+            )
     for (f, r), left in remaining_pr.items():
         if left > 0 and not (f == "<nil>" and cel):
             tally.errors += left
-            tally.disagreements.append(f"{where}: ours not the server's: {f} {r} x{left}: {[o[2] for o in ours if o[0] == f]}")
+            tally.disagreements.append(
+                f"{where}: ours not the server's: {f} {r} x{left}: {[o[2] for o in ours if o[0] == f]}"
+            )
 
 
 def _report_and_assert(tallies: dict[str, Tally]) -> None:
     total = Tally()
     print("\nvalidation differential (server-side dry-run create, fieldValidation=Strict)")
-    print(f"{'mutation':<22}{'cases':>7}{'verdict':>10}{'errors':>8}{'path+reason':>13}{'message':>10}{'CEL-only':>10}{'CEL errs':>10}")
+    print(
+        f"{'mutation':<22}{'cases':>7}{'verdict':>10}{'errors':>8}{'path+reason':>13}{'message':>10}{'CEL-only':>10}{'CEL errs':>10}"
+    )
     for kind in KINDS:
         t = tallies.get(kind)
         if t is None:
             continue
-        for name in ("cases", "verdict_agree", "cel_only", "errors", "path_reason_agree", "message_agree", "cel_errors"):
+        for name in (
+            "cases",
+            "verdict_agree",
+            "cel_only",
+            "errors",
+            "path_reason_agree",
+            "message_agree",
+            "cel_errors",
+        ):
             setattr(total, name, getattr(total, name) + getattr(t, name))
         total.disagreements.extend(t.disagreements)
         _row(kind, t)
@@ -315,4 +364,6 @@ def _row(kind: str, t: Tally) -> None:
     def pct(a: int, b: int) -> str:
         return f"{a / b:.1%}" if b else "-"
 
-    print(f"{kind:<22}{t.cases:>7}{pct(t.verdict_agree, t.cases):>10}{t.errors:>8}{pct(t.path_reason_agree, t.errors):>13}{pct(t.message_agree, t.errors):>10}{t.cel_only:>10}{t.cel_errors:>10}")
+    print(
+        f"{kind:<22}{t.cases:>7}{pct(t.verdict_agree, t.cases):>10}{t.errors:>8}{pct(t.path_reason_agree, t.errors):>13}{pct(t.message_agree, t.errors):>10}{t.cel_only:>10}{t.cel_errors:>10}"
+    )
