@@ -148,6 +148,18 @@ def validate_custom_resource(
     pruned = prune(obj, node)
     drop_non_nullable_nulls(obj, node)
     embedded_unknown = embedded_metadata_unknown(node, obj)
+    # A metadata value that ObjectMeta cannot hold fails the request outright
+    # (objectmeta/coerce.go returns the json error); strict-decoding findings are
+    # then never reported.
+    if decode_failure is not None:
+        add(
+            Stage.DECODING,
+            "metadata",
+            Reason.BAD_REQUEST,
+            decode_failure,
+            where((None, "metadata", False)),
+        )
+        blocked = True
     strict: list[FieldError] = []
     if field_validation != FieldValidation.IGNORE:
         for error in decode_errors:
@@ -172,15 +184,6 @@ def validate_custom_resource(
                 )
     errors.extend(strict)
     if strict:
-        blocked = True
-    if decode_failure is not None:
-        add(
-            Stage.DECODING,
-            "metadata",
-            Reason.BAD_REQUEST,
-            decode_failure,
-            where((None, "metadata", False)),
-        )
         blocked = True
 
     # 3. coercion, defaulting, status -------------------------------------------------
