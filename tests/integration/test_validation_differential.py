@@ -51,6 +51,8 @@ class Tally:
     path_reason_agree: int = 0
     message_agree: int = 0
     cel_errors: int = 0
+    warning_cases: int = 0
+    warnings_agree: int = 0
     disagreements: list[str] = field(default_factory=list)
 
 
@@ -66,7 +68,7 @@ class ApiClient:
         self.host, self.port = host, int(port)
         self.connection: http.client.HTTPSConnection | None = None
 
-    def post(self, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    def post(self, path: str, body: bytes) -> tuple[int, dict[str, Any], list[str]]:
         for attempt in range(2):
             if self.connection is None:
                 self.connection = http.client.HTTPSConnection(
@@ -76,7 +78,11 @@ class ApiClient:
                 self.connection.request("POST", path, body, {"Content-Type": "application/json"})
                 response = self.connection.getresponse()
                 data = response.read()
-                return response.status, json.loads(data) if data else {}
+                warnings = [
+                    _WARNING.sub(r"\1", w).replace('\\"', '"')
+                    for w in response.headers.get_all("Warning") or ()
+                ]
+                return response.status, json.loads(data) if data else {}, warnings
             except (OSError, http.client.HTTPException):
                 self.connection.close()
                 self.connection = None
@@ -109,6 +115,7 @@ def _is_cel(message: str, rules: list[str]) -> bool:
     return any(rule and rule in message for rule in rules)
 
 
+_WARNING = re.compile(r'^299 - "(.*)"$')
 _STRICT = re.compile(r'(unknown|duplicate) field "((?:[^"\\]|\\.)*)"')
 
 
@@ -214,7 +221,7 @@ def test_validation_agrees_with_the_api_server(
     plane.kubectl("create", "namespace", NAMESPACE)
     local = threading.local()
 
-    def post(case: tuple[str, bytes]) -> tuple[int, dict[str, Any]]:
+    def post(case: tuple[str, bytes]) -> tuple[int, dict[str, Any], list[str]]:
         if not hasattr(local, "client"):
             local.client = ApiClient(plane)
         client: ApiClient = local.client
@@ -279,7 +286,7 @@ def test_validation_agrees_with_the_api_server(
 
 
 def _compare(
-    answer: tuple[int, dict[str, Any]],
+    answer: tuple[int, dict[str, Any], list[str]],
     crd: CustomResourceDefinition,
     version_name: str,
     kind: str,
@@ -288,7 +295,7 @@ def _compare(
     sample_file: str,
     tally: Tally,
 ) -> None:
-    status, body = answer
+    status, body, server_warnings = answer
     verdict, server = _server_errors(status, body)
     version = crd.version(version_name)
     result = validate_custom_resource(
@@ -301,6 +308,14 @@ def _compare(
         generate_name = str(meta.get("generateName") or "")
     server = [(f, r, _normalise_generated(m, generate_name)) for f, r, m in server]
     tally.cases += 1
+    if verdict == "valid":
+        tally.warning_cases += 1
+        if sorted(server_warnings) == sorted(result.warnings):
+            tally.warnings_agree += 1
+        else:
+            tally.disagreements.append(
+                f"{sample_file} [{kind}]: warnings server={server_warnings} ours={list(result.warnings)}"
+            )
     cel = [e for e in server if _is_cel(e[2], rules)]
     non_cel = [e for e in server if e not in cel]
     tally.cel_errors += len(cel)
@@ -356,6 +371,8 @@ def _report_and_assert(tallies: dict[str, Tally]) -> None:
         if t is None:
             continue
         for name in (
+            "warning_cases",
+            "warnings_agree",
             "cases",
             "verdict_agree",
             "cel_only",
@@ -377,6 +394,8 @@ def _report_and_assert(tallies: dict[str, Tally]) -> None:
     assert verdict == 1.0, f"verdict agreement {verdict:.2%}"
     assert path_reason >= 0.99, f"(path, reason) agreement {path_reason:.2%}"
     assert message >= 0.99, f"message agreement {message:.2%}"
+    print(f"warnings on accepted creates: {total.warnings_agree}/{total.warning_cases} identical")
+    assert total.warnings_agree == total.warning_cases
 
 
 def _row(kind: str, t: Tally) -> None:

@@ -153,6 +153,8 @@ def mutations(node: SchemaNode, obj: dict[str, Any], limit: int = 2) -> Iterator
                 yield "bad-embedded", _set(obj, (*path, "kind"), "")
                 if "apiVersion" in value:
                     yield "bad-embedded", _delete(obj, (*path, "apiVersion"))
+        if isinstance(value, dict) and not sub.preserve_unknown:
+            yield from _insertions(sub, value, path, obj, take)
         if value is not None and take("null-non-nullable" if not sub.nullable else "null-nullable"):
             kind = "null-nullable" if sub.nullable else "null-non-nullable"
             yield kind, _set(obj, path, None)
@@ -170,3 +172,39 @@ def mutations(node: SchemaNode, obj: dict[str, Any], limit: int = 2) -> Iterator
     yield "bad-labels", _set(obj, ("metadata",), {**metadata, "labels": {"n": 5}})
     yield "unknown-field", _set(obj, ("metadata",), {**metadata, "unknownMeta": "x"})
     yield "unknown-field", _set(obj, ("unknownTopLevel",), {"a": 1})
+
+
+def _insertions(
+    node: SchemaNode, value: dict[str, Any], path: Path, obj: Any, take: Any
+) -> Iterator[tuple[str, Any]]:
+    """Bad values for declared properties the object leaves out (more templates covered)."""
+    for key, sub in node.properties.items():
+        if key in value:
+            continue
+        where = (*path, key)
+        if sub.format in _BAD_FORMAT and take("bad-format"):
+            yield "bad-format", _set(obj, where, _BAD_FORMAT[sub.format])
+        elif sub.enum and sub.types == ("string",) and take("bad-enum"):
+            yield "bad-enum", _set(obj, where, "NotAnAllowedValue")
+        elif sub.pattern_re is not None and take("bad-pattern"):
+            bad = _not_matching(sub.pattern_re)
+            if bad is not None:
+                yield "bad-pattern", _set(obj, where, bad)
+        elif sub.types in (("integer",), ("number",)) and take("out-of-bounds"):
+            if sub.maximum is not None:
+                yield "out-of-bounds", _set(obj, where, int(sub.maximum) + 1)
+            elif sub.minimum is not None:
+                yield "out-of-bounds", _set(obj, where, int(sub.minimum) - 1)
+            elif sub.multiple_of is not None:
+                yield "out-of-bounds", _set(obj, where, sub.multiple_of * 1.5 + 0.25)
+            else:
+                yield "wrong-type", _set(obj, where, 1.5 if sub.types == ("integer",) else "1")
+        elif sub.types == ("array",) and take("out-of-bounds"):
+            if sub.min_items:
+                yield "out-of-bounds", _set(obj, where, [])
+            else:
+                yield "wrong-type", _set(obj, where, {"not": "a list"})
+        elif sub.types == ("object",) and sub.required and take("missing-required"):
+            yield "missing-required", _set(obj, where, {})
+        elif sub.types == ("integer", "string") and take("wrong-type"):
+            yield "wrong-type", _set(obj, where, True)

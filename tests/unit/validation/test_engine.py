@@ -178,3 +178,106 @@ def test_go_value_rendering() -> None:
     assert bad_value('a"b') == '"a\\"b"'
     assert bad_value({"b": 1, "a": "<"}) == '{"a":"\\u003c","b":1}'
     assert go_json([1.5e-7, None, True]) == "[1.5e-7,null,true]"
+
+
+PRUNING = [
+    # (schema of spec, spec, unknown paths, stored spec)
+    (obj_schema(a={"type": "string"}), {"a": "x", "b": 1}, ["spec.b"], {"a": "x"}),
+    (obj_schema(l={"type": "array", "items": obj_schema(k={"type": "string"})}),
+     {"l": [{"k": "a", "z": 1}]}, ["spec.l[0].z"], {"l": [{"k": "a"}]}),
+    ({"type": "object", "additionalProperties": {"type": "string"}}, {"x": "1"}, [], {"x": "1"}),
+    ({"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+      "properties": {"p": obj_schema(q={"type": "string"})}},
+     {"free": {"deep": 1}, "p": {"q": "x", "r": 2}}, ["spec.p.r"],
+     {"free": {"deep": 1}, "p": {"q": "x"}}),
+    (obj_schema(e={"type": "object", "x-kubernetes-embedded-resource": True,
+                   "properties": {"spec": {"type": "object"}}}),
+     {"e": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "bogus": 1}, "x": 1}},
+     ["spec.e.metadata.bogus", "spec.e.x"], None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("schema", "spec", "unknown", "stored"), PRUNING)
+def test_pruning(schema: dict[str, Any], spec: Any, unknown: list[str], stored: Any) -> None:
+    result = run(schema, spec)
+    assert sorted(e.field for e in result.errors if e.reason == Reason.UNKNOWN_FIELD) == unknown
+    if stored is not None:
+        assert result.object["spec"] == stored
+
+
+NULLS = [
+    # a null of a non-nullable field is dropped before validation, a nullable one kept
+    (obj_schema(a={"type": "string"}), {"a": None}, {}, []),
+    (obj_schema(a={"type": "string", "nullable": True}), {"a": None}, {"a": None}, []),
+    # list items are never dropped: the schema stage sees the null
+    (obj_schema(l={"type": "array", "items": {"type": "string"}}), {"l": [None]}, {"l": [None]},
+     ['spec.l[0]: Invalid value: "null": spec.l[0] in body must be of type string: "null"']),
+    # a null with a default gets the default
+    (obj_schema(a={"type": "integer", "default": 1}), {"a": None}, {"a": 1}, []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("schema", "spec", "stored", "messages"), NULLS)
+def test_nulls(schema: dict[str, Any], spec: Any, stored: Any, messages: list[str]) -> None:
+    result = run(schema, spec)
+    assert result.object["spec"] == stored
+    assert [e.message for e in result.errors] == messages
+
+
+NAMES = [
+    ({"name": "ok.example"}, []),
+    ({"name": "a" * 254}, ["metadata.name"]),
+    ({"generateName": "x-"}, []),
+    ({"generateName": "Bad-"}, ["metadata.generateName", "metadata.name"]),
+    ({"name": "w", "labels": {"k": "v" * 64}}, ["metadata.labels"]),
+    ({"name": "w", "annotations": {"a": "x" * (256 * 1024)}}, ["metadata.annotations"]),
+    ({"name": "w", "finalizers": ["bad finalizer"]}, ["metadata.finalizers"]),
+]
+
+
+@pytest.mark.parametrize(("metadata", "fields"), NAMES)
+def test_metadata_table(metadata: dict[str, Any], fields: list[str]) -> None:
+    crd = make_crd(obj_schema())
+    result = validate_custom_resource(
+        {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": metadata}, crd
+    )
+    assert [e.field for e in result.errors] == fields
+
+
+@pytest.mark.parametrize(
+    ("pattern", "value", "ok"),
+    [
+        ("^(?i)[a-z]+$", "ABC", True),  # Python's re rejects this pattern; RE2 takes it
+        (r"^\p{Lu}", "Élan", True),
+        ("^[a-z]+$", "abc\n", False),  # Go's $ is the end of text, not before a newline
+        ("(a+)+$", "a" * 40 + "!", False),  # no catastrophic backtracking
+    ],
+)
+def test_patterns_are_go_re2(pattern: str, value: str, ok: bool) -> None:
+    result = run(obj_schema(s={"type": "string", "pattern": pattern}), {"s": value})
+    assert result.valid is ok, result.errors
+
+
+def test_server_stops_at_strict_decoding_but_we_report_everything() -> None:
+    result = run(obj_schema(r={"type": "integer", "maximum": 1}), {"r": 5, "x": 1})
+    assert [(e.stage, e.blocked) for e in result.errors] == [
+        (Stage.DECODING, False),
+        (Stage.SCHEMA, True),
+    ]
+    assert result.reported == result.errors[:1]
+
+
+def test_cel_hook_runs_only_without_blocking_errors() -> None:
+    schema = {**obj_schema(r={"type": "integer"}), "x-kubernetes-validations": [{"rule": "true"}]}
+    calls: list[Any] = []
+
+    def cel(node: Any, raw: Any, obj: Any) -> list[Any]:
+        calls.append(obj)
+        return []
+
+    assert run(schema, {"r": 1}, cel=cel).valid and len(calls) == 1
+    blocked = run(schema, {"r": "x"}, cel=cel)
+    assert len(calls) == 1
+    assert blocked.errors[-1].message.startswith(
+        "<nil>: Invalid value: null: some validation rules"
+    )
