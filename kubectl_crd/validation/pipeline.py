@@ -93,9 +93,15 @@ def validate_custom_resource(
     def add(stage: str, field: str, reason: str, message: str, location: Location | None) -> None:
         errors.append(FieldError(field, reason, message, stage, location, blocked))
 
+    if not isinstance(content, dict):
+        # the reader refuses such documents; a caller passing one gets a result, not a crash
+        message = "Object 'Kind' is missing in the document: it is not a mapping"
+        add(Stage.DECODING, "", Reason.BAD_REQUEST, message, None)
+        return ValidationResult(object=content, errors=tuple(errors))
+
     # 1. type meta ------------------------------------------------------------------
-    api_version = content.get("apiVersion") if isinstance(content, dict) else None
-    kind = content.get("kind") if isinstance(content, dict) else None
+    api_version = content.get("apiVersion")
+    kind = content.get("kind")
     if version is None:
         group, _, name = str(api_version or "").rpartition("/")
         version = crd.version(name) if group == crd.group else None

@@ -281,3 +281,12 @@ def test_cel_hook_runs_only_without_blocking_errors() -> None:
     assert blocked.errors[-1].message.startswith(
         "<nil>: Invalid value: null: some validation rules"
     )
+
+
+def test_versions_and_odd_documents() -> None:
+    crd = make_crd(obj_schema())
+    unknown = validate_custom_resource(
+        {"apiVersion": "example.com/v9", "kind": "Widget", "metadata": {"name": "w"}}, crd
+    )
+    assert [e.field for e in unknown.errors] == ["apiVersion"]
+    assert not validate_custom_resource(["not", "a", "mapping"], crd).valid
