@@ -59,6 +59,9 @@ class SchemaNode:
         "preserve_unknown",
         "properties",
         "required",
+        "subtree_defaults",
+        "subtree_embedded",
+        "subtree_list_types",
         "type_text",
         "types",
         "uses_junctors",
@@ -145,13 +148,17 @@ class SchemaNode:
         self.has_default = "default" in raw and raw["default"] is not None
         self.default: Any = raw.get("default")
         rules = get("x-kubernetes-validations")
-        self.has_rules: bool = bool(rules) or any(
-            child.has_rules
-            for child in (
-                *self.properties.values(),
-                *(n for n in (self.additional, self.items) if n is not None),
-            )
+        children = (
+            *self.properties.values(),
+            *(n for n in (self.additional, self.items) if n is not None),
         )
+        self.has_rules: bool = bool(rules) or any(c.has_rules for c in children)
+        # whether a stage has anything to do below this node: walks skip the rest
+        self.subtree_embedded: bool = self.embedded or any(c.subtree_embedded for c in children)
+        self.subtree_list_types: bool = bool(self.list_type) or any(
+            c.subtree_list_types for c in children
+        )
+        self.subtree_defaults: bool = any(c.has_default or c.subtree_defaults for c in children)
 
 
 def _number(value: Any) -> float | None:

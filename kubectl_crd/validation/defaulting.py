@@ -15,7 +15,7 @@ from kubectl_crd.validation.compiled import SchemaNode
 
 
 def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
-    if node is None:
+    if node is None or not node.subtree_defaults:
         return
     if isinstance(obj, dict):
         for key, prop in node.properties.items():

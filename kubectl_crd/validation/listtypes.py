@@ -40,6 +40,8 @@ def _object(node: SchemaNode, obj: dict[str, Any], chain: Chain, found: Found) -
 
 
 def _value(node: SchemaNode, obj: Any, chain: Chain, found: Found) -> None:
+    if not node.subtree_list_types:
+        return
     if isinstance(obj, list):
         _array(node, obj, chain, found)
     elif isinstance(obj, dict):

@@ -239,7 +239,7 @@ def embedded_metadata_unknown(node: SchemaNode, obj: Any) -> list[tuple[str, Cha
 def _walk_embedded_unknown(
     node: SchemaNode | None, obj: Any, chain: Chain, found: list[tuple[str, Chain]], *, root: bool
 ) -> None:
-    if node is None:
+    if node is None or not node.subtree_embedded:
         return
     if isinstance(obj, dict):
         if node.embedded and not root and isinstance(obj.get("metadata"), dict):
@@ -262,6 +262,8 @@ def _walk_embedded_unknown(
 
 def coerce_embedded(node: SchemaNode, obj: Any, *, root: bool = True) -> None:
     """Reduce every embedded resource's metadata to ObjectMeta, as storage would."""
+    if not node.subtree_embedded:
+        return
     if isinstance(obj, dict):
         if node.embedded and not root and isinstance(obj.get("metadata"), dict):
             coerce_metadata(obj["metadata"])
@@ -288,6 +290,8 @@ def validate_embedded(node: SchemaNode, obj: Any) -> Found:
 
 
 def _embedded(node: SchemaNode, obj: Any, chain: Chain, found: Found) -> None:
+    if not node.subtree_embedded:
+        return
     if isinstance(obj, dict):
         if node.embedded:
             _embedded_resource(obj, chain, found)

@@ -150,34 +150,35 @@ def _add(problems: list[Problem], problem: Problem) -> None:
 
 def validate_node(node: SchemaNode, data: Any, chain: Chain, problems: list[Problem]) -> int:
     """Validate ``data`` against ``node``; append problems; return kube-openapi's match count."""
-    name = paths.dotted(chain) if chain is not None else ""
     if data is None:
         # SchemaValidator.Validate(nil) runs only the type and enum validators; the
         # type validator counts one match unless it fails, enum never matches null.
         count = 1
         if node.types and "null" not in node.types and not node.nullable:
+            name = paths.dotted(chain)
             message = _type_message(name, node.type_text, "null")
             _add(problems, (_TYPE, name, "null", None, message, chain))
             count = 0
         if node.enum is not None:
-            _enum_problem(node, name, data, chain, problems)
+            _enum_problem(node, data, chain, problems)
         return count
 
     count = 0
     kind = _kind(data)
     # 1. type
     if node.types or node.format:
-        if _check_type(node, data, kind, name, chain, problems):
+        if _check_type(node, data, kind, chain, problems):
             count += 1
         count += 1
     # 2. allOf / anyOf / oneOf / not
-    count += _check_junctors(node, data, chain, name, problems) + 2
+    count += _check_junctors(node, data, chain, problems) + 2
     # 3. string, 4. format
     if kind == "string":
-        _check_string(node, data, name, chain, problems)
+        _check_string(node, data, chain, problems)
         count += 1
         if node.format_check is not None:
             if not node.format_check(data):
+                name = paths.dotted(chain)
                 _add(
                     problems,
                     (_TYPE, name, data, None, _type_message(name, node.format, data), chain),
@@ -185,24 +186,23 @@ def validate_node(node: SchemaNode, data: Any, chain: Chain, problems: list[Prob
             count += 1
     # 5. number
     elif kind == "integer" or kind == "number":
-        _check_number(node, data, name, chain, problems)
+        _check_number(node, data, chain, problems)
         count += 2
     # 6. array
     elif kind == "array":
-        count += _check_array(node, data, name, chain, problems) + 2
+        count += _check_array(node, data, chain, problems) + 2
     # 7. enum
     if node.enum is not None and not any(_enum_matches(data, a) for a in node.enum):
-        _enum_problem(node, name, data, chain, problems)
+        _enum_problem(node, data, chain, problems)
     count += 1
     # 8. object
     if kind == "object":
-        count += _check_object(node, data, name, chain, problems) + 1
+        count += _check_object(node, data, chain, problems) + 1
     return count + 1
 
 
-def _enum_problem(
-    node: SchemaNode, name: str, data: Any, chain: Chain, problems: list[Problem]
-) -> None:
+def _enum_problem(node: SchemaNode, data: Any, chain: Chain, problems: list[Problem]) -> None:
+    name = paths.dotted(chain)
     assert node.enum is not None
     listed = " ".join(go_json(v) if not isinstance(v, str) else v for v in node.enum)
     _add(
@@ -212,7 +212,7 @@ def _enum_problem(
 
 
 def _check_type(
-    node: SchemaNode, data: Any, kind: str, name: str, chain: Chain, problems: list[Problem]
+    node: SchemaNode, data: Any, kind: str, chain: Chain, problems: list[Problem]
 ) -> bool:
     types = node.types
     value_format = (
@@ -228,6 +228,7 @@ def _check_type(
         and not (kind in types or value_format == fmt or is_float_int or is_int_float)
         and not (fmt == "int64" and value_format == "int32")
     ):
+        name = paths.dotted(chain)
         _add(
             problems,
             (_TYPE, name, value_format, None, _type_message(name, fmt, value_format), chain),
@@ -236,15 +237,17 @@ def _check_type(
     if not ("number" in types or "integer" in types) and fmt and not scalar:
         return True
     if not (kind in types or is_float_int or is_int_float):
+        name = paths.dotted(chain)
         _add(problems, (_TYPE, name, kind, None, _type_message(name, node.type_text, kind), chain))
         return False
     return True
 
 
-def _check_string(
-    node: SchemaNode, data: str, name: str, chain: Chain, problems: list[Problem]
-) -> None:
+def _check_string(node: SchemaNode, data: str, chain: Chain, problems: list[Problem]) -> None:
     # stringValidator stops at its first failure: maxLength, minLength, pattern
+    if node.max_length is None and node.min_length is None and not node.pattern:
+        return
+    name = paths.dotted(chain)
     if node.max_length is not None and len(data) > node.max_length:
         message = f"{name} in body should be at most {node.max_length} chars long"
         _add(problems, (_TOO_LONG, name, data, node.max_length, message, chain))
@@ -266,8 +269,9 @@ def _check_string(
 
 
 def _check_number(
-    node: SchemaNode, data: int | float, name: str, chain: Chain, problems: list[Problem]
+    node: SchemaNode, data: int | float, chain: Chain, problems: list[Problem]
 ) -> None:
+    name = paths.dotted(chain)
     type_name, number_format = node.number_type, node.number_format
     checked = _range_error(data, type_name, number_format, "Checked", name)
     if checked:
@@ -320,9 +324,7 @@ def _multiple_of(name: str, data: int | float, factor: float, *, native: bool) -
     return ""
 
 
-def _check_array(
-    node: SchemaNode, data: list[Any], name: str, chain: Chain, problems: list[Problem]
-) -> int:
+def _check_array(node: SchemaNode, data: list[Any], chain: Chain, problems: list[Problem]) -> int:
     count = 0
     items = node.items
     if items is not None:
@@ -330,23 +332,27 @@ def _check_array(
             count += validate_node(items, item, paths.index(chain, position), problems)
     size = len(data)
     if node.min_items is not None and size < node.min_items:
+        name = paths.dotted(chain)
         message = f"{name} in body should have at least {node.min_items} items"
         _add(problems, (_OTHER, name, size, None, message, chain))
     if node.max_items is not None and size > node.max_items:
+        name = paths.dotted(chain)
         message = f"{name} in body should have at most {node.max_items} items"
         _add(problems, (_MAX_ITEMS, name, size, node.max_items, message, chain))
     return count
 
 
 def _check_object(
-    node: SchemaNode, data: dict[str, Any], name: str, chain: Chain, problems: list[Problem]
+    node: SchemaNode, data: dict[str, Any], chain: Chain, problems: list[Problem]
 ) -> int:
     count = 0
     size = len(data)
     if node.min_properties is not None and size < node.min_properties:
+        name = paths.dotted(chain)
         message = f"{name} in body should have at least {node.min_properties} properties"
         _add(problems, (_OTHER, name, size, None, message, chain))
     if node.max_properties is not None and size > node.max_properties:
+        name = paths.dotted(chain)
         message = f"{name} in body should have at most {node.max_properties} properties"
         _add(problems, (_TOO_MANY_PROPERTIES, name, size, node.max_properties, message, chain))
     properties = node.properties
@@ -360,17 +366,16 @@ def _check_object(
             count += validate_node(prop, data[key], paths.child(chain, key), problems)
     for key in node.required:
         if key not in data:
-            required_name = f"{name}.{key}"
+            required_name = f"{paths.dotted(chain)}.{key}"
             message = f"{required_name} in body is required"
             _add(problems, (_REQUIRED, required_name, None, None, message, chain))
     return count
 
 
-def _check_junctors(
-    node: SchemaNode, data: Any, chain: Chain, name: str, problems: list[Problem]
-) -> int:
+def _check_junctors(node: SchemaNode, data: Any, chain: Chain, problems: list[Problem]) -> int:
     if not node.uses_junctors:
         return 0
+    name = paths.dotted(chain)
     count = 0
     quoted = go_quote(name)
     if node.any_of:

@@ -93,9 +93,15 @@ def validate_custom_resource(
     def add(stage: str, field: str, reason: str, message: str, location: Location | None) -> None:
         errors.append(FieldError(field, reason, message, stage, location, blocked))
 
+    if not isinstance(content, dict):
+        # the reader refuses such documents; a caller passing one gets a result, not a crash
+        message = "Object 'Kind' is missing in the document: it is not a mapping"
+        add(Stage.DECODING, "", Reason.BAD_REQUEST, message, None)
+        return ValidationResult(object=content, errors=tuple(errors))
+
     # 1. type meta ------------------------------------------------------------------
-    api_version = content.get("apiVersion") if isinstance(content, dict) else None
-    kind = content.get("kind") if isinstance(content, dict) else None
+    api_version = content.get("apiVersion")
+    kind = content.get("kind")
     if version is None:
         group, _, name = str(api_version or "").rpartition("/")
         version = crd.version(name) if group == crd.group else None
@@ -148,6 +154,18 @@ def validate_custom_resource(
     pruned = prune(obj, node)
     drop_non_nullable_nulls(obj, node)
     embedded_unknown = embedded_metadata_unknown(node, obj)
+    # A metadata value that ObjectMeta cannot hold fails the request outright
+    # (objectmeta/coerce.go returns the json error); strict-decoding findings are
+    # then never reported.
+    if decode_failure is not None:
+        add(
+            Stage.DECODING,
+            "metadata",
+            Reason.BAD_REQUEST,
+            decode_failure,
+            where((None, "metadata", False)),
+        )
+        blocked = True
     strict: list[FieldError] = []
     if field_validation != FieldValidation.IGNORE:
         for error in decode_errors:
@@ -172,15 +190,6 @@ def validate_custom_resource(
                 )
     errors.extend(strict)
     if strict:
-        blocked = True
-    if decode_failure is not None:
-        add(
-            Stage.DECODING,
-            "metadata",
-            Reason.BAD_REQUEST,
-            decode_failure,
-            where((None, "metadata", False)),
-        )
         blocked = True
 
     # 3. coercion, defaulting, status -------------------------------------------------
@@ -223,7 +232,12 @@ def validate_custom_resource(
             for rule_error in cel(node, version.schema, obj):
                 validation.append(
                     FieldError(
-                        rule_error.field, rule_error.reason, rule_error.message, Stage.CEL, rule_error.location, blocked
+                        rule_error.field,
+                        rule_error.reason,
+                        rule_error.message,
+                        Stage.CEL,
+                        rule_error.location,
+                        blocked,
                     )
                 )
     errors.extend(validation)
@@ -258,8 +272,16 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
     fields = json_path.removeprefix(".").split(".")
     value: Any = obj
     chain: Chain = None
-    for key in fields:
-        if not isinstance(value, dict) or key not in value:
+    for position, key in enumerate(fields):
+        if not isinstance(value, dict):
+            # unstructured.NestedFieldNoCopy: a non-map on the way is an error
+            where = "." + ".".join(fields[: position + 1])
+            message = (
+                f"{where} accessor error: {_go_plain_v(value)} is of the type "
+                f"{_go_type(value)}, expected map[string]interface{{}}"
+            )
+            return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
+        if key not in value:
             return []
         value = value[key]
         chain = paths.child(chain, key)
@@ -285,18 +307,34 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
         return []
     if value is None:
         return []
-    go_type = _GO_TYPES.get(type(value).__name__, "map[string]interface {}")
-    if isinstance(value, dict):
-        go_type = _GO_TYPES["dict"]
-    elif isinstance(value, list):
-        go_type = _GO_TYPES["list"]
+    go_type = _go_type(value)
     shown = _go_plain_v(value)
     dotted = "." + ".".join(fields)
     message = f"{dotted} accessor error: {shown} is of the type {go_type}, expected int64"
     return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
 
 
+def _go_type(value: Any) -> str:
+    """``%T`` of a decoded JSON value."""
+    if isinstance(value, dict):
+        return _GO_TYPES["dict"]
+    if isinstance(value, list):
+        return _GO_TYPES["list"]
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    return _GO_TYPES.get(type(value).__name__, "string")
+
+
 def _go_plain_v(value: Any) -> str:
+    """``%v`` of a decoded JSON value (slices as ``[a b]``, maps as ``map[k:v]``)."""
+    if isinstance(value, list):
+        return "[" + " ".join(_go_plain_v(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{_go_plain_v(value[k])}" for k in sorted(value)) + "]"
+    if value is None:
+        return "<nil>"
     from kubectl_crd.validation.gotext import go_v
 
     if isinstance(value, str):

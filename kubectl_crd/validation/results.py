@@ -115,6 +115,8 @@ class ValidationResult:
         reported = self.reported
         if not reported:
             return ""
+        if reported[0].reason == Reason.BAD_REQUEST:
+            return reported[0].message
         if reported[0].stage == Stage.DECODING:
             return "strict decoding error: " + ", ".join(e.message for e in reported)
         if len(reported) == 1:

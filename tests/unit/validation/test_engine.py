@@ -1,0 +1,292 @@
+"""Table-driven checks of the validation engine's stages and message templates.
+
+The expected texts are the API server's (kube-apiserver v1.34, see the differential
+test for the live comparison); each case is one schema, one object, one answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubectl_crd.io import load_documents
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.validation import FieldValidation, Reason, Stage, validate_custom_resource
+from kubectl_crd.validation.gotext import bad_value, go_float_v, go_json
+
+
+def make_crd(spec_schema: dict[str, Any], *, status: bool = False) -> CustomResourceDefinition:
+    version: dict[str, Any] = {
+        "name": "v1",
+        "served": True,
+        "storage": True,
+        "schema": {
+            "openAPIV3Schema": {
+                "type": "object",
+                "properties": {
+                    "spec": spec_schema,
+                    "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                },
+            }
+        },
+    }
+    if status:
+        version["subresources"] = {"status": {}}
+    return CustomResourceDefinition.from_object(
+        {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "names": {"kind": "Widget", "plural": "widgets"},
+                "scope": "Namespaced",
+                "versions": [version],
+            },
+        }
+    )
+
+
+def run(spec_schema: dict[str, Any], spec: Any, **options: Any) -> Any:
+    crd = make_crd(spec_schema, status=options.pop("status", False))
+    obj = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}
+    if spec is not ...:
+        obj["spec"] = spec
+    return validate_custom_resource(obj, crd, **options)
+
+
+def obj_schema(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+MESSAGES = [
+    (obj_schema(r={"type": "integer", "maximum": 10}), {"r": 20}, Reason.INVALID,
+     "spec.r: Invalid value: 20: spec.r in body should be less than or equal to 10"),
+    (obj_schema(r={"type": "integer", "minimum": 1, "exclusiveMinimum": True}), {"r": 1}, Reason.INVALID,
+     "spec.r: Invalid value: 1: spec.r in body should be greater than 1"),
+    (obj_schema(r={"type": "number", "maximum": 1000000}), {"r": 2000000.5}, Reason.INVALID,
+     "spec.r: Invalid value: 2.0000005e+06: spec.r in body should be less than or equal to 1e+06"),
+    (obj_schema(s={"type": "string", "pattern": "^(?i)[a-z]+$"}), {"s": "a1"}, Reason.INVALID,
+     "spec.s: Invalid value: \"a1\": spec.s in body should match '^(?i)[a-z]+$'"),
+    (obj_schema(s={"type": "string", "enum": ["TCP", "UDP"]}), {"s": "udp"}, Reason.NOT_SUPPORTED,
+     'spec.s: Unsupported value: "udp": supported values: "TCP", "UDP"'),
+    (obj_schema(s={"type": "string", "maxLength": 3}), {"s": "abcd"}, Reason.TOO_LONG,
+     "spec.s: Too long: may not be more than 3 bytes"),
+    (obj_schema(s={"type": "string", "minLength": 3}), {"s": "ab"}, Reason.INVALID,
+     'spec.s: Invalid value: "ab": spec.s in body should be at least 3 chars long'),
+    (obj_schema(a={"type": "array", "maxItems": 1, "items": {"type": "string"}}), {"a": ["x", "y"]},
+     Reason.TOO_MANY, "spec.a: Too many: 2: must have at most 1 item"),
+    (obj_schema(o={"type": "object"}), {"o": []}, Reason.TYPE_INVALID,
+     'spec.o: Invalid value: "array": spec.o in body must be of type object: "array"'),
+    (obj_schema(i={"x-kubernetes-int-or-string": True}), {"i": True}, Reason.TYPE_INVALID,
+     'spec.i: Invalid value: "boolean": spec.i in body must be of type integer,string: "boolean"'),
+    (obj_schema(u={"type": "string", "format": "uuid"}), {"u": "nope"}, Reason.TYPE_INVALID,
+     'spec.u: Invalid value: "nope": spec.u in body must be of type uuid: "nope"'),
+    ({**obj_schema(x={"type": "string"}), "required": ["x"]}, {}, Reason.REQUIRED,
+     "spec.x: Required value"),
+    (obj_schema(l={"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"],
+                   "items": obj_schema(k={"type": "string"})}), {"l": [{"k": "a"}, {"k": "a"}]},
+     Reason.DUPLICATE, 'spec.l[1]: Duplicate value: {"k":"a"}'),
+    (obj_schema(l={"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "integer"}}),
+     {"l": [1, 2, 1]}, Reason.DUPLICATE, "spec.l[2]: Duplicate value: 1"),
+    ({"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+      "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}, {}, Reason.INVALID,
+     '<nil>: Invalid value: "": "spec" must validate one and only one schema (oneOf). Found none valid'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("schema", "spec", "reason", "message"), MESSAGES)
+def test_schema_messages(schema: dict[str, Any], spec: Any, reason: str, message: str) -> None:
+    result = run(schema, spec)
+    assert (reason, message) in [(e.reason, e.message) for e in result.errors], result.errors
+
+
+def test_unknown_fields_by_field_validation() -> None:
+    schema = obj_schema(a={"type": "string"})
+    strict = run(schema, {"a": "x", "b": 1})
+    assert [(e.field, e.message, e.stage) for e in strict.errors] == [
+        ("spec.b", 'unknown field "spec.b"', Stage.DECODING)
+    ]
+    assert strict.server_message == 'strict decoding error: unknown field "spec.b"'
+    warn = run(schema, {"a": "x", "b": 1}, field_validation=FieldValidation.WARN)
+    assert warn.valid and warn.warnings == ('unknown field "spec.b"',)
+    assert run(schema, {"b": 1}, field_validation=FieldValidation.IGNORE).object["spec"] == {}
+
+
+def test_preserve_unknown_fields_and_embedded_resources_keep_their_keys() -> None:
+    schema = obj_schema(
+        free={"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+        res={"type": "object", "x-kubernetes-embedded-resource": True,
+             "x-kubernetes-preserve-unknown-fields": True},
+    )  # fmt: skip
+    result = run(schema, {"free": {"x": 1}, "res": {"apiVersion": "v1", "kind": "", "a": 1}})
+    assert result.object["spec"]["free"] == {"x": 1}
+    assert [e.message for e in result.errors] == [
+        'spec.res.kind: Invalid value: "": must not be empty'
+    ]
+
+
+def test_defaulting_nulls_and_status() -> None:
+    schema = obj_schema(
+        a={"type": "string", "default": "d"},
+        n={"type": "string"},
+        o={"type": "object", "default": {}, "properties": {"x": {"type": "integer", "default": 3}}},
+        z={"type": "string", "nullable": True},
+    )
+    result = run(schema, {"a": None, "n": None, "z": None}, status=True)
+    assert result.valid, result.errors
+    assert result.object["spec"] == {"a": "d", "o": {"x": 3}, "z": None}
+    with_status = run(schema, {}, status=True)
+    assert "status" not in with_status.object
+
+
+def test_metadata_rules() -> None:
+    crd = make_crd(obj_schema())
+    base = {"apiVersion": "example.com/v1", "kind": "Widget"}
+    missing = validate_custom_resource({**base, "metadata": {}}, crd)
+    assert [e.message for e in missing.errors] == [
+        "metadata.name: Required value: name or generateName is required"
+    ]
+    generated = validate_custom_resource({**base, "metadata": {"generateName": "ok-"}}, crd)
+    assert generated.valid
+    labels = validate_custom_resource(
+        {**base, "metadata": {"name": "w", "labels": {"a/b/c": "x"}}}, crd
+    )
+    assert labels.errors[0].message.startswith(
+        'metadata.labels: Invalid value: "a/b/c": a valid label key'
+    )
+
+
+def test_errors_carry_their_position() -> None:
+    text = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  r: 20\n"
+    document = load_documents(text, "w.yaml")[0]
+    crd = make_crd(obj_schema(r={"type": "integer", "maximum": 10}))
+    (error,) = validate_custom_resource(document.content, crd).errors
+    assert str(error.location) == "w.yaml:6:6"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(10.0, "10"), (1e6, "1e+06"), (123456.0, "123456"), (0.5, "0.5"), (1e-5, "1e-05")],
+)
+def test_go_float_rendering(value: float, text: str) -> None:
+    assert go_float_v(value) == text
+
+
+def test_go_value_rendering() -> None:
+    assert bad_value('a"b') == '"a\\"b"'
+    assert bad_value({"b": 1, "a": "<"}) == '{"a":"\\u003c","b":1}'
+    assert go_json([1.5e-7, None, True]) == "[1.5e-7,null,true]"
+
+
+PRUNING = [
+    # (schema of spec, spec, unknown paths, stored spec)
+    (obj_schema(a={"type": "string"}), {"a": "x", "b": 1}, ["spec.b"], {"a": "x"}),
+    (obj_schema(l={"type": "array", "items": obj_schema(k={"type": "string"})}),
+     {"l": [{"k": "a", "z": 1}]}, ["spec.l[0].z"], {"l": [{"k": "a"}]}),
+    ({"type": "object", "additionalProperties": {"type": "string"}}, {"x": "1"}, [], {"x": "1"}),
+    ({"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+      "properties": {"p": obj_schema(q={"type": "string"})}},
+     {"free": {"deep": 1}, "p": {"q": "x", "r": 2}}, ["spec.p.r"],
+     {"free": {"deep": 1}, "p": {"q": "x"}}),
+    (obj_schema(e={"type": "object", "x-kubernetes-embedded-resource": True,
+                   "properties": {"spec": {"type": "object"}}}),
+     {"e": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "bogus": 1}, "x": 1}},
+     ["spec.e.metadata.bogus", "spec.e.x"], None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("schema", "spec", "unknown", "stored"), PRUNING)
+def test_pruning(schema: dict[str, Any], spec: Any, unknown: list[str], stored: Any) -> None:
+    result = run(schema, spec)
+    assert sorted(e.field for e in result.errors if e.reason == Reason.UNKNOWN_FIELD) == unknown
+    if stored is not None:
+        assert result.object["spec"] == stored
+
+
+NULLS = [
+    # a null of a non-nullable field is dropped before validation, a nullable one kept
+    (obj_schema(a={"type": "string"}), {"a": None}, {}, []),
+    (obj_schema(a={"type": "string", "nullable": True}), {"a": None}, {"a": None}, []),
+    # list items are never dropped: the schema stage sees the null
+    (obj_schema(l={"type": "array", "items": {"type": "string"}}), {"l": [None]}, {"l": [None]},
+     ['spec.l[0]: Invalid value: "null": spec.l[0] in body must be of type string: "null"']),
+    # a null with a default gets the default
+    (obj_schema(a={"type": "integer", "default": 1}), {"a": None}, {"a": 1}, []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("schema", "spec", "stored", "messages"), NULLS)
+def test_nulls(schema: dict[str, Any], spec: Any, stored: Any, messages: list[str]) -> None:
+    result = run(schema, spec)
+    assert result.object["spec"] == stored
+    assert [e.message for e in result.errors] == messages
+
+
+NAMES = [
+    ({"name": "ok.example"}, []),
+    ({"name": "a" * 254}, ["metadata.name"]),
+    ({"generateName": "x-"}, []),
+    ({"generateName": "Bad-"}, ["metadata.generateName", "metadata.name"]),
+    ({"name": "w", "labels": {"k": "v" * 64}}, ["metadata.labels"]),
+    ({"name": "w", "annotations": {"a": "x" * (256 * 1024)}}, ["metadata.annotations"]),
+    ({"name": "w", "finalizers": ["bad finalizer"]}, ["metadata.finalizers"]),
+]
+
+
+@pytest.mark.parametrize(("metadata", "fields"), NAMES)
+def test_metadata_table(metadata: dict[str, Any], fields: list[str]) -> None:
+    crd = make_crd(obj_schema())
+    result = validate_custom_resource(
+        {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": metadata}, crd
+    )
+    assert [e.field for e in result.errors] == fields
+
+
+@pytest.mark.parametrize(
+    ("pattern", "value", "ok"),
+    [
+        ("^(?i)[a-z]+$", "ABC", True),  # Python's re rejects this pattern; RE2 takes it
+        (r"^\p{Lu}", "Élan", True),
+        ("^[a-z]+$", "abc\n", False),  # Go's $ is the end of text, not before a newline
+        ("(a+)+$", "a" * 40 + "!", False),  # no catastrophic backtracking
+    ],
+)
+def test_patterns_are_go_re2(pattern: str, value: str, ok: bool) -> None:
+    result = run(obj_schema(s={"type": "string", "pattern": pattern}), {"s": value})
+    assert result.valid is ok, result.errors
+
+
+def test_server_stops_at_strict_decoding_but_we_report_everything() -> None:
+    result = run(obj_schema(r={"type": "integer", "maximum": 1}), {"r": 5, "x": 1})
+    assert [(e.stage, e.blocked) for e in result.errors] == [
+        (Stage.DECODING, False),
+        (Stage.SCHEMA, True),
+    ]
+    assert result.reported == result.errors[:1]
+
+
+def test_cel_hook_runs_only_without_blocking_errors() -> None:
+    schema = {**obj_schema(r={"type": "integer"}), "x-kubernetes-validations": [{"rule": "true"}]}
+    calls: list[Any] = []
+
+    def cel(node: Any, raw: Any, obj: Any) -> list[Any]:
+        calls.append(obj)
+        return []
+
+    assert run(schema, {"r": 1}, cel=cel).valid and len(calls) == 1
+    blocked = run(schema, {"r": "x"}, cel=cel)
+    assert len(calls) == 1
+    assert blocked.errors[-1].message.startswith(
+        "<nil>: Invalid value: null: some validation rules"
+    )
+
+
+def test_versions_and_odd_documents() -> None:
+    crd = make_crd(obj_schema())
+    unknown = validate_custom_resource(
+        {"apiVersion": "example.com/v9", "kind": "Widget", "metadata": {"name": "w"}}, crd
+    )
+    assert [e.field for e in unknown.errors] == ["apiVersion"]
+    assert not validate_custom_resource(["not", "a", "mapping"], crd).valid
