@@ -10,7 +10,8 @@ field path, reason and message, and warnings. Commands (validate, get, scale
 One module per stage, each naming the upstream file it mirrors:
 
 - ``pipeline``: the order of the stages, strictness, blocking, the CEL hook
-- ``compiled``: each version's schema compiled once into ``SchemaNode`` trees
+- ``compiled``: a version's schema as a tree of ``SchemaNode``s
+- ``schemas``: ``compile_schema``, each version's tree built once, its defaults pruned
 - ``pruning``: unknown fields, pruned defaults, nulls of non-nullable fields
 - ``defaulting``: structural defaulting
 - ``objectmeta``: metadata decoding and validation, embedded resources
@@ -23,7 +24,7 @@ One module per stage, each naming the upstream file it mirrors:
 - ``results``: the result data (``ValidationResult``, ``FieldError``, reasons, stages)
 """
 
-from kubectl_crd.validation.compiled import SchemaNode, compile_schema
+from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.pipeline import CEL_NOT_RUN, CelStage, validate_custom_resource
 from kubectl_crd.validation.results import (
     BLOCKING_REASONS,
@@ -33,6 +34,7 @@ from kubectl_crd.validation.results import (
     Stage,
     ValidationResult,
 )
+from kubectl_crd.validation.schemas import compile_schema
 
 __all__ = [
     "BLOCKING_REASONS",

@@ -177,21 +177,3 @@ def _branches(value: Any) -> tuple[SchemaNode, ...]:
     if not isinstance(value, list):
         return ()
     return tuple(SchemaNode(v) for v in value if isinstance(v, Mapping))
-
-
-_cache: dict[int, tuple[Mapping[str, Any], SchemaNode]] = {}
-
-
-def compile_schema(schema: Mapping[str, Any]) -> SchemaNode:
-    """The compiled tree of a version's ``openAPIV3Schema``, built once per mapping."""
-    key = id(schema)
-    cached = _cache.get(key)
-    if cached is not None and cached[0] is schema:
-        return cached[1]
-    # imported here: pruning the defaults needs the tree, and pruning imports this module
-    from kubectl_crd.validation.pruning import prune_defaults
-
-    node = SchemaNode(schema)
-    prune_defaults(node)
-    _cache[key] = (schema, node)
-    return node

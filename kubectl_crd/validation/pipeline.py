@@ -27,7 +27,7 @@ from kubectl_crd.io.positions import copy_tree, locate
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError, Location
 from kubectl_crd.validation import paths
-from kubectl_crd.validation.compiled import SchemaNode, compile_schema
+from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.gotext import bad_value
 from kubectl_crd.validation.listtypes import validate_list_types
@@ -51,6 +51,7 @@ from kubectl_crd.validation.results import (
     Stage,
     ValidationResult,
 )
+from kubectl_crd.validation.schemas import compile_schema
 
 #: The CEL stage: given the version's compiled schema, its raw schema and the
 #: defaulted object, the field errors of its x-kubernetes-validations rules.

@@ -1,0 +1,30 @@
+"""Each CRD version's schema made ready once per run: compiled, with its defaults pruned.
+
+The API server prunes every ``default`` of a structural schema when the CRD is
+written (``structuraldefaulting.PruneDefaults``, ``apiextensions-apiserver``'s
+``pkg/apiserver/schema/defaulting/prune.go``), so a default with unknown fields is
+stored without them. Here that happens once, right after ``compiled`` builds the
+tree; ``pruning`` does the work. Kept apart from both so neither imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.pruning import prune_defaults
+
+_cache: dict[int, tuple[Mapping[str, Any], SchemaNode]] = {}
+
+
+def compile_schema(schema: Mapping[str, Any]) -> SchemaNode:
+    """The compiled tree of a version's ``openAPIV3Schema``, built once per mapping."""
+    key = id(schema)
+    cached = _cache.get(key)
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    node = SchemaNode(schema)
+    prune_defaults(node)
+    _cache[key] = (schema, node)
+    return node
