@@ -35,5 +35,7 @@ echo "== mypy" >&2
 mypy
 echo "== import contracts" >&2
 lint-imports
+echo "== bench (smoke: tiny inputs, no thresholds; peers only where hack/bench-peers.sh built them)" >&2
+python bench/run.py --smoke
 echo "== pytest" >&2
 pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" "$@"
