@@ -65,12 +65,14 @@ class HumanPrinter:
         *,
         colour: bool | None = None,
         summary: bool = False,
+        show_valid: bool = False,
         **_: object,
     ) -> None:
         from kubectl_crd.output.terminal import Terminal
 
         self._terminal = Terminal(stream, colour=colour)
         self._summary_wanted = summary
+        self._show_valid = show_valid
         self._summary = Summary()
         self._sources: dict[str, list[str] | None] = {}
         self._file = ""
@@ -81,12 +83,14 @@ class HumanPrinter:
         quiet = result.status in ("valid", "empty") or (
             result.status == "skipped" and not result.message
         )
-        if quiet and not result.warnings:
+        if quiet and not result.warnings and not self._show_valid:
             return
         if result.source != self._file:
             self._file = result.source
             lines.append(((result.source, Style.HEADING),))
         title = result.title
+        if result.status == "valid" and self._show_valid:
+            lines.append(((f"{result.location}: ", Style.PATH), (f"valid: {title}", Style.VALUE)))
         if result.status in ("error", "skipped"):
             style = Style.WARNING if result.status == "error" else Style.NOTE
             label = "error" if result.status == "error" else "skipped"

@@ -9,6 +9,7 @@ or unreadable, 2 for bad arguments, 3 for internal errors.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, cast
@@ -21,7 +22,7 @@ from kubectl_crd.model.errors import ExitCode, UsageError
 if TYPE_CHECKING:
     from kubectl_crd.io import Document
     from kubectl_crd.model.crd import CustomResourceDefinition
-    from kubectl_crd.validation.documents import MissingPolicy
+    from kubectl_crd.validation.documents import DocumentResult, MissingPolicy
 
 FORMATS = ("human", "json", "yaml", "junit", "sarif", "github")
 
@@ -75,6 +76,13 @@ FLAGS = (
         SWITCH,
         "End the human output with a count of documents by status.",
     ),
+    Flag(
+        ("-w", "--watch"),
+        "watch",
+        SWITCH,
+        "After the first run, validate again on every save and print only what changed "
+        "(human output; Ctrl-C ends it).",
+    ),
 )
 
 HELP = """Validate custom resources offline, as the API server would on create.
@@ -104,34 +112,95 @@ def command(
     output: str,
     show_defaults: bool,
     summary: bool,
+    watch: bool,
 ) -> None:
     if not filenames:
         raise UsageError('must specify at least one file with -f (use "-f -" for stdin)')
-    from kubectl_crd.output.validation import PRINTERS
-    from kubectl_crd.sources.files import FileSource
-    from kubectl_crd.validation.documents import CRDIndex, Summary, validate_documents
-
-    files = FileSource(crd_paths)
-    given = files.crds()
-    for problem in files.problems():
-        print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
-    fallback = None if offline else _cluster_crds(app)
-    index = CRDIndex(given, fallback=fallback)
     if show_defaults and output == "human":
         output = "yaml"
+    if watch and (output != "human" or "-" in filenames):
+        raise UsageError("--watch needs files (not stdin) and the human output")
+    from kubectl_crd.output.validation import PRINTERS
+
     colour = None if sys.stdout.isatty() else False
     printer = PRINTERS[output](sys.stdout, colour=colour, summary=summary, err=sys.stderr)
-    counts = Summary()
-    documents = _documents(filenames)
-    results = validate_documents(
-        documents, index, missing=cast("MissingPolicy", missing), field_validation=field_validation
-    )
+    run = _Run(app, filenames, crd_paths, offline, missing, field_validation)
+    results = run.results()
     for result in results:
-        counts.add(result)
         printer.write(result)
     printer.flush()
-    if counts.failed:
+    if watch:
+        _watch(run, results, colour)
+    if any(result.status in ("invalid", "error") for result in results):
         sys.exit(ExitCode.ERROR)
+
+
+class _Run:
+    """One validation of all the inputs, repeatable (``--watch`` runs it on every save)."""
+
+    def __init__(
+        self,
+        app: Application,
+        filenames: tuple[str, ...],
+        crd_paths: tuple[str, ...],
+        offline: bool,
+        missing: str,
+        field_validation: str,
+    ) -> None:
+        self.filenames = filenames
+        self.crd_paths = crd_paths
+        self.missing = cast("MissingPolicy", missing)
+        self.field_validation = field_validation
+        self.cluster = None if offline else _cluster_crds(app)
+
+    def results(self) -> list[DocumentResult]:
+        from kubectl_crd.sources.files import FileSource
+        from kubectl_crd.validation.documents import CRDIndex, validate_documents
+
+        files = FileSource(self.crd_paths)
+        given = files.crds()
+        for problem in files.problems():
+            print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
+        index = CRDIndex(given, fallback=self.cluster)
+        documents = _documents(self.filenames)
+        return list(
+            validate_documents(
+                documents, index, missing=self.missing, field_validation=self.field_validation
+            )
+        )
+
+
+def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None:
+    """Validate again on every save; print the documents whose outcome changed."""
+    import time
+
+    from kubectl_crd.io import EXTENSIONS
+    from kubectl_crd.output.validation import HumanPrinter
+    from kubectl_crd.reconcile.watching import changes
+
+    def outcome(result: DocumentResult) -> object:
+        return (result.status, result.message, result.warnings, [e.message for e in result.errors])
+
+    known = {_key(result): outcome(result) for result in before}
+    print("watching for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    for changed in changes([*run.filenames, *run.crd_paths], extensions=EXTENSIONS):
+        results = run.results()
+        printer = HumanPrinter(sys.stdout, colour=colour, show_valid=True)
+        now = {_key(result): outcome(result) for result in results}
+        names = ", ".join(sorted(os.path.relpath(path) for path in changed))
+        print(f"{time.strftime('%H:%M:%S')} changed: {names}", file=sys.stderr, flush=True)
+        for result in results:
+            if known.get(_key(result)) != now[_key(result)]:
+                printer.write(result)
+        for gone in sorted(set(known) - set(now), key=str):
+            print(f"{gone[0]}: document {gone[1] + 1} is gone", flush=True)
+        printer.flush()
+        sys.stdout.flush()
+        known = now
+
+
+def _key(result: DocumentResult) -> tuple[str, int, int]:
+    return (result.source, result.index, -1 if result.item is None else result.item)
 
 
 def _documents(filenames: tuple[str, ...]) -> Iterator[Document]:

@@ -293,3 +293,73 @@ def test_a_crd_defined_differently_in_two_files_names_both(
     )
     assert explained.returncode == 1
     assert explained.stderr.strip() == f"error: {record['message']}"
+
+
+def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
+    import os
+    import queue
+    import sys
+    import threading
+    import time
+
+    path = Path(write(tmp_path, "cr.yaml", INVALID))
+    clean = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kubectl_crd",
+            "validate",
+            "-w",
+            "-f",
+            str(path),
+            "--crd",
+            CRDS,
+            "--offline",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=clean,
+    )
+    lines: queue.Queue[tuple[str, str]] = queue.Queue()
+
+    def pump(name: str, stream: object) -> None:
+        for line in stream:  # type: ignore[attr-defined]
+            lines.put((name, line.rstrip("\n")))
+
+    for name, stream in (("out", process.stdout), ("err", process.stderr)):
+        threading.Thread(target=pump, args=(name, stream), daemon=True).start()
+
+    def until(predicate: object, timeout: float = 20) -> list[tuple[str, str]]:
+        seen = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                item = lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            seen.append(item)
+            if predicate(item):  # type: ignore[operator]
+                return seen
+        raise AssertionError(f"not seen in {timeout} s: {seen}")
+
+    try:
+        first = until(lambda item: item == ("err", "watching for changes (Ctrl-C to stop)"))
+        assert any("less than or equal to 10" in text for _, text in first)
+        time.sleep(0.3)
+        path.write_text(VALID.replace("name: good", "name: bad"))
+        after_fix = until(lambda item: item[0] == "out" and "valid: CronTab/bad" in item[1])
+        assert not any("less than or equal to 10" in text for _, text in after_fix)
+        path.write_text(INVALID)
+        until(lambda item: item[0] == "out" and "less than or equal to 10" in item[1])
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_watch_needs_files_and_the_human_output() -> None:
+    for args in (("-w", "-f", "-"), ("-w", "-f", "x.yaml", "-o", "json")):
+        result = validate(*args, stdin="")
+        assert result.returncode == 2
+        assert "--watch needs files (not stdin) and the human output" in result.stderr

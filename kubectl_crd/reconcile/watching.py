@@ -1,0 +1,72 @@
+"""Files that change on disk, as batches of paths: the one place that imports watchdog.
+
+``validate --watch`` re-validates what was saved, and the dev loop's hot reload will
+stand on the same generator. An editor's save is often several events (write to a
+temporary file, rename, touch); ``changes`` collects the events that arrive within
+``settle`` seconds of each other and yields their paths once.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+from collections.abc import Iterator, Sequence
+
+
+def changes(
+    paths: Sequence[str], *, settle: float = 0.1, extensions: Sequence[str] = ()
+) -> Iterator[set[str]]:
+    """Each batch of changed files under ``paths`` (files or directories, recursively).
+
+    A file given by name is matched whatever its extension; files found in a directory
+    only with one of ``extensions`` (any, when empty). Runs until the caller stops
+    iterating; the observer thread stops with it.
+    """
+    from watchdog.events import FileSystemEvent, FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    named = {os.path.abspath(p) for p in paths if not os.path.isdir(p)}
+    events: queue.Queue[str] = queue.Queue()
+
+    def wanted(path: str) -> bool:
+        path = os.path.abspath(path)
+        return path in named or (
+            not named_only(path) and (not extensions or path.endswith(tuple(extensions)))
+        )
+
+    def named_only(path: str) -> bool:
+        return not any(
+            path.startswith(os.path.abspath(p) + os.sep) for p in paths if os.path.isdir(p)
+        )
+
+    class Handler(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            if event.is_directory or event.event_type in ("opened", "closed_no_write"):
+                return
+            for path in (event.src_path, getattr(event, "dest_path", "")):
+                if isinstance(path, bytes):
+                    path = os.fsdecode(path)
+                if path and wanted(path):
+                    events.put(os.path.abspath(path))
+
+    observer = Observer()
+    handler = Handler()
+    watched: set[str] = set()
+    for path in paths:
+        directory = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        if directory not in watched:
+            watched.add(directory)
+            observer.schedule(handler, directory, recursive=os.path.isdir(path))
+    observer.start()
+    try:
+        while True:
+            batch = {events.get()}
+            while True:
+                try:
+                    batch.add(events.get(timeout=settle))
+                except queue.Empty:
+                    break
+            yield batch
+    finally:
+        observer.stop()
+        observer.join(timeout=2)
