@@ -1,7 +1,7 @@
 """The string formats the API server checks, and how it checks them.
 
 Only the formats in ``apiextensions-apiserver/pkg/apiserver/validation/formats.go``
-are kept (for a string schema or one without a type; ``-`` is ignored in the name);
+are kept (``-`` is ignored in the name);
 every other format is stripped and never checked. Each check follows kube-openapi's
 ``strfmt`` registry (``pkg/validation/strfmt/default.go``), which mostly delegates to
 Go's net package and govalidator.
@@ -32,17 +32,15 @@ SUPPORTED_FORMATS = frozenset(
 )  # fmt: skip
 
 
-def kept_format(schema_type: str, format_name: str) -> str:
-    """The format the validator sees after ``StripUnsupportedFormatsPostProcessor``."""
-    if not format_name:
-        return ""
-    if schema_type in ("", "string"):
-        return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
-    if schema_type == "integer":
-        return format_name if format_name in ("int32", "int64") else ""
-    if schema_type == "number":
-        return format_name if format_name in ("float", "double") else ""
-    return ""
+def kept_format(format_name: str) -> str:
+    """The format the validator sees after ``StripUnsupportedFormatsPostProcessor``.
+
+    As in Kubernetes 1.34 (apiextensions-apiserver v0.34): a format is kept when its
+    name, without ``-``, is in the supported set, whatever the type; so ``int32``,
+    ``int64``, ``float`` and ``double`` are stripped (later releases keep them for
+    numbers, and kube-openapi then checks ranges: not this server's behaviour).
+    """
+    return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
 
 
 _HOSTNAME = re2.compile(

@@ -26,6 +26,7 @@ from typing import Any
 from kubectl_crd.io.positions import copy_tree, locate
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError, Location
+from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.compiled import SchemaNode, compile_schema
 from kubectl_crd.validation.defaulting import apply_defaults
@@ -133,10 +134,7 @@ def validate_custom_resource(
         )
         return ValidationResult(object=content, errors=tuple(errors))
     if version.deprecated:
-        warnings.append(
-            version.deprecation_warning
-            or f"{crd.group}/{version.name} {crd.names.kind} is deprecated"
-        )
+        warnings.append(version.deprecation_warning or _default_deprecation(crd, version.name))
     if kind != crd.names.kind:
         message = f"kind: Invalid value: {bad_value(kind if isinstance(kind, str) else '')}: must be {crd.names.kind}"
         add(Stage.TYPE_META, "kind", Reason.INVALID, message, where((None, "kind", False)))
@@ -242,6 +240,20 @@ def validate_custom_resource(
                 )
     errors.extend(validation)
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
+
+
+def _default_deprecation(crd: CustomResourceDefinition, deprecated: str) -> str:
+    """``customresource_handler.go: defaultDeprecationWarning``."""
+    message = f"{crd.group}/{deprecated} {crd.names.kind} is deprecated"
+    rank = kube_version_sort_key(deprecated)
+    newer = [
+        v.name
+        for v in crd.versions
+        if v.served and not v.deprecated and kube_version_sort_key(v.name) < rank
+    ]
+    if newer:
+        message += f"; use {crd.group}/{min(newer, key=kube_version_sort_key)} {crd.names.kind}"
+    return message
 
 
 def _quote(text: str) -> str:
