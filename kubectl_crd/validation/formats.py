@@ -9,8 +9,6 @@ Go's net package and govalidator.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import ipaddress
 import re
 from collections.abc import Callable
@@ -73,6 +71,9 @@ _RGBCOLOR = re.compile(
     r"\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$"
 )
 _SSN = re.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
+_BASE64 = re.compile(
+    r"^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$"
+)
 _ISBN10 = re.compile(r"^(?:[0-9]{9}X|[0-9]{10})$")
 _ISBN13 = re.compile(r"^(?:[0-9]{13})$")
 _CREDITCARD = re.compile(
@@ -137,8 +138,8 @@ def _is_ipv4(text: str) -> bool:
 
 
 def _is_ipv6(text: str) -> bool:
-    # govalidator.IsIPv6: net.ParseIP succeeds and the text contains a colon
-    if ":" not in text:
+    # govalidator.IsIPv6: net.ParseIP succeeds (no zone) and the text contains a colon
+    if ":" not in text or "%" in text:
         return False
     try:
         ipaddress.IPv6Address(text)
@@ -194,11 +195,8 @@ def _is_creditcard(text: str) -> bool:
 
 
 def _is_base64(text: str) -> bool:
-    try:
-        base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return True
+    # govalidator.IsBase64: a regex that wants at least one 4-character group
+    return _BASE64.match(text) is not None
 
 
 def _is_email(text: str) -> bool:
@@ -221,7 +219,18 @@ def _is_request_uri(text: str) -> bool:
     # scheme, or an absolute path.
     if not text or any(c in text for c in " \t\n\x7f") or any(ord(c) < 0x20 for c in text):
         return False
-    return bool(_URI_SCHEME.match(text)) or text.startswith("/")
+    if re.search(r"%(?![0-9A-Fa-f]{2})", text):
+        return False  # a bad percent-escape
+    scheme = _URI_SCHEME.match(text)
+    if scheme is None:
+        return text.startswith("/")
+    rest = text[scheme.end() :]
+    if rest.startswith("//"):
+        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
+        host = authority.rpartition("@")[2]
+        if host.startswith("[") and "]" not in host:
+            return False  # net/url: missing ']' in host
+    return True
 
 
 _CHECKS: dict[str, Callable[[str], bool]] = {
@@ -243,7 +252,7 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "isbn10": _is_isbn10,
     "isbn13": _is_isbn13,
     "creditcard": _is_creditcard,
-    "ssn": lambda s: bool(_SSN.match(s)),
+    "ssn": lambda s: len(s) == 11 and bool(_SSN.match(s)),  # govalidator.IsSSN
     "hexcolor": lambda s: bool(_HEXCOLOR.match(s)),
     "rgbcolor": lambda s: bool(_RGBCOLOR.match(s)),
     "byte": _is_base64,

@@ -36,6 +36,7 @@ from kubectl_crd.validation.objectmeta import (
     coerce_embedded,
     coerce_metadata,
     decode_metadata,
+    embedded_coercion_error,
     embedded_metadata_unknown,
     finalizer_warnings,
     validate_embedded,
@@ -152,6 +153,7 @@ def validate_custom_resource(
     pruned = prune(obj, node)
     drop_non_nullable_nulls(obj, node)
     embedded_unknown = embedded_metadata_unknown(node, obj)
+    coercion = embedded_coercion_error(node, obj) if decode_failure is None else None
     # A metadata value that ObjectMeta cannot hold fails the request outright
     # (objectmeta/coerce.go returns the json error); strict-decoding findings are
     # then never reported.
@@ -163,6 +165,10 @@ def validate_custom_resource(
             decode_failure,
             where((None, "metadata", False)),
         )
+        blocked = True
+    if coercion is not None:
+        field, message, chain = coercion
+        add(Stage.DECODING, field, Reason.BAD_REQUEST, message, where(chain))
         blocked = True
     strict: list[FieldError] = []
     if field_validation != FieldValidation.IGNORE:
