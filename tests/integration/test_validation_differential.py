@@ -449,3 +449,46 @@ def test_every_template_and_format_agrees_with_the_api_server(
         _compare(answer, crd, "v1", name, obj, [], f"templates[{number}]", tallies[name])
     kinds = list(tallies)
     _report_and_assert(tallies, kinds=kinds)
+
+
+def test_field_validation_warn_and_ignore_agree_with_the_api_server(
+    isolated_apiserver: ControlPlane, tmp_path: Path
+) -> None:
+    """Unknown fields under ``fieldValidation=Warn`` (warnings) and ``Ignore`` (silence)."""
+    plane = isolated_apiserver
+    raw = templates.crd()
+    crd_file = tmp_path / "probes.json"
+    crd_file.write_text(json.dumps(raw))
+    plane.install_crds([crd_file])
+    crd = CustomResourceDefinition.from_object(raw)
+    namespace = "validation-warn"
+    plane.kubectl("create", "namespace", namespace, check=False)
+    client = ApiClient(plane)
+    specs: list[dict[str, Any]] = [
+        {"bogus": 1, "zeta": {"a": 1}},
+        {"mapList": [{"name": "a", "extra": 1}], "intBounds": 50},
+        {"embedded": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "odd": 1}}},
+        {"embeddedList": [{"apiVersion": "v1", "kind": "Pod", "spec": {"free": 1}, "x": 2}]},
+    ]
+    checked = 0
+    for mode in (FieldValidation.WARN, FieldValidation.IGNORE):
+        url = f"/apis/{templates.GROUP}/v1/namespaces/{namespace}/probes?dryRun=All&fieldValidation={mode}"
+        for number, spec in enumerate(specs):
+            obj = {
+                "apiVersion": f"{templates.GROUP}/v1",
+                "kind": "Probe",
+                "metadata": {"name": f"warn-{number}", "unknownMeta": "x"},
+                "spec": spec,
+            }
+            status, body, warnings = client.post(url, go_json(obj).encode())
+            result = validate_custom_resource(obj, crd, field_validation=mode)
+            server = [
+                (c.get("field"), c.get("reason"))
+                for c in (body.get("details") or {}).get("causes") or []
+            ]
+            ours = [(e.field, e.reason) for e in result.reported]
+            assert (status in (200, 201)) == result.valid, (mode, spec, body, result.errors)
+            assert sorted(server) == sorted(ours), (mode, spec, server, ours)
+            assert sorted(warnings) == sorted(result.warnings), (mode, spec, warnings)
+            checked += 1
+    assert checked == 2 * len(specs)

@@ -323,3 +323,14 @@ def test_formats(format_name: str, value: str, ok: bool) -> None:
 def test_int32_format_is_stripped_on_a_1_34_server() -> None:
     result = run(obj_schema(v={"type": "integer", "format": "int32"}), {"v": 3000000000})
     assert result.valid
+
+
+def test_public_api_is_pinned() -> None:
+    import kubectl_crd.validation as validation
+
+    assert sorted(validation.__all__) == [
+        "BLOCKING_REASONS", "CEL_NOT_RUN", "CelStage", "FieldError", "FieldValidation",
+        "Reason", "SchemaNode", "Stage", "ValidationResult", "compile_schema",
+        "validate_custom_resource",
+    ]  # fmt: skip
+    assert all(hasattr(validation, name) for name in validation.__all__)
