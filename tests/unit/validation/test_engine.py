@@ -334,3 +334,24 @@ def test_public_api_is_pinned() -> None:
         "validate_custom_resource",
     ]  # fmt: skip
     assert all(hasattr(validation, name) for name in validation.__all__)
+
+
+def test_positions_of_required_and_unknown_fields() -> None:
+    text = (
+        "apiVersion: example.com/v1\n"  # 1
+        "kind: Widget\n"  # 2
+        "metadata:\n"  # 3
+        "  name: w\n"  # 4
+        "spec:\n"  # 5
+        "  inner:\n"  # 6
+        "    other: 1\n"  # 7
+        "  extra: true\n"  # 8
+    )
+    document = load_documents(text, "w.yaml")[0]
+    schema = obj_schema(
+        inner={"type": "object", "required": ["need"], "properties": {"need": {"type": "string"},
+               "other": {"type": "integer"}}},
+    )  # fmt: skip
+    result = validate_custom_resource(document.content, make_crd(schema))
+    where = {e.field: str(e.location) for e in result.errors}
+    assert where == {"spec.extra": "w.yaml:8:3", "spec.inner.need": "w.yaml:7:5"}
