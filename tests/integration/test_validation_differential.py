@@ -249,8 +249,10 @@ def test_validation_agrees_with_the_api_server(
         ]  # type: ignore[union-attr]
         if not todo:
             continue
-        plane.delete_present(round_.names)
-        plane.install_crds(sorted({str(f) for f in round_.files}))
+        # only the CRDs that have samples: installing is most of the test's time
+        needed = {sample[0].name: sample[0] for sample in todo}
+        plane.delete_present(needed)
+        plane.install_crds(sorted({str(c.location.file) for c in needed.values() if c.location}))
         cases: list[tuple[CustomResourceDefinition, str, str, Any, list[str], str, str]] = []
         for crd, sample_file, content, _expect in todo:
             version_name = str(content["apiVersion"]).rpartition("/")[2]
