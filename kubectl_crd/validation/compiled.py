@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import re2
-
 from kubectl_crd.validation.formats import format_checker, kept_format
+from kubectl_crd.validation.regexps import error as regexp_error
+from kubectl_crd.validation.regexps import go_regexp
 
 _INT_TYPES = ("integer",)
 
@@ -98,8 +98,8 @@ class SchemaNode:
         self.pattern_error = ""
         if self.pattern:
             try:
-                self.pattern_re = re2.compile(self.pattern)
-            except re2.error as exc:  # the server refuses such CRDs; say why if one slips by
+                self.pattern_re = go_regexp(self.pattern)
+            except regexp_error as exc:  # the server refuses such CRDs; say why if one slips by
                 self.pattern_error = str(exc)
         required = get("required")
         self.required: tuple[str, ...] = (

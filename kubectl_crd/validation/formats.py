@@ -14,9 +14,8 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-import re2
-
 from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+from kubectl_crd.validation.regexps import go_regexp
 
 # Formats known at the default compatibility version (1.0 set; the 1.34 additions
 # k8s-short-name and k8s-long-name are not enabled by a 1.34 server's default
@@ -41,18 +40,16 @@ def kept_format(format_name: str) -> str:
     return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
 
 
-_HOSTNAME = re2.compile(
+_HOSTNAME = go_regexp(
     r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$"
 )
 _UUID = {
-    "uuid": re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
-    "uuid3": re2.compile(
-        r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$"
-    ),
-    "uuid4": re2.compile(
+    "uuid": go_regexp(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
+    "uuid3": go_regexp(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
+    "uuid4": go_regexp(
         r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$"
     ),
-    "uuid5": re2.compile(
+    "uuid5": go_regexp(
         r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$"
     ),
 }
