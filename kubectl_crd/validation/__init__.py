@@ -18,6 +18,7 @@ One module per stage, each naming the upstream file it mirrors:
 - ``names``: DNS-1123 names, label keys and values, with their messages
 - ``openapi``: kube-openapi's schema validation and its field errors
 - ``formats``: the string formats the server checks
+- ``regexps``: Go regular expressions through RE2
 - ``listtypes``: list-type set and map uniqueness
 - ``gotext``: Go's renderings of values in messages
 - ``paths``: where a node is, and the server's spellings of it

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import re2
-
 from kubectl_crd.validation.formats import format_checker, kept_format
+from kubectl_crd.validation.regexps import error as regexp_error
+from kubectl_crd.validation.regexps import go_regexp
 
 _INT_TYPES = ("integer",)
 
@@ -50,8 +50,6 @@ class SchemaNode:
         "multiple_of",
         "not_",
         "nullable",
-        "number_format",
-        "number_type",
         "one_of",
         "pattern",
         "pattern_error",
@@ -79,18 +77,8 @@ class SchemaNode:
         self.types = types
         self.type_text = ",".join(types)
         self.nullable = get("nullable") is True
-        self.format = kept_format(schema_type if len(types) == 1 else "", str(get("format") or ""))
-        if int_or_string and get("format"):
-            self.format = ""
+        self.format = kept_format(str(get("format") or ""))
         self.format_check = format_checker(self.format) if self.format else None
-        self.number_type = ""
-        self.number_format = ""
-        if len(types) == 1 and types[0] in ("integer", "number"):
-            self.number_type = types[0]
-            if types[0] == "integer" and self.format in ("int32", "int64"):
-                self.number_format = self.format
-            if types[0] == "number" and self.format in ("float", "double"):
-                self.number_format = self.format
         enum = get("enum")
         self.enum: list[Any] | None = list(enum) if isinstance(enum, list) and enum else None
         self.maximum = _number(get("maximum"))
@@ -110,8 +98,8 @@ class SchemaNode:
         self.pattern_error = ""
         if self.pattern:
             try:
-                self.pattern_re = re2.compile(self.pattern)
-            except re2.error as exc:  # the server refuses such CRDs; say why if one slips by
+                self.pattern_re = go_regexp(self.pattern)
+            except regexp_error as exc:  # the server refuses such CRDs; say why if one slips by
                 self.pattern_error = str(exc)
         required = get("required")
         self.required: tuple[str, ...] = (

@@ -1,7 +1,7 @@
 """The string formats the API server checks, and how it checks them.
 
 Only the formats in ``apiextensions-apiserver/pkg/apiserver/validation/formats.go``
-are kept (for a string schema or one without a type; ``-`` is ignored in the name);
+are kept (``-`` is ignored in the name);
 every other format is stripped and never checked. Each check follows kube-openapi's
 ``strfmt`` registry (``pkg/validation/strfmt/default.go``), which mostly delegates to
 Go's net package and govalidator.
@@ -9,16 +9,13 @@ Go's net package and govalidator.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import ipaddress
 import re
 from collections.abc import Callable
 from datetime import date
 
-import re2
-
 from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+from kubectl_crd.validation.regexps import go_regexp
 
 # Formats known at the default compatibility version (1.0 set; the 1.34 additions
 # k8s-short-name and k8s-long-name are not enabled by a 1.34 server's default
@@ -32,31 +29,27 @@ SUPPORTED_FORMATS = frozenset(
 )  # fmt: skip
 
 
-def kept_format(schema_type: str, format_name: str) -> str:
-    """The format the validator sees after ``StripUnsupportedFormatsPostProcessor``."""
-    if not format_name:
-        return ""
-    if schema_type in ("", "string"):
-        return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
-    if schema_type == "integer":
-        return format_name if format_name in ("int32", "int64") else ""
-    if schema_type == "number":
-        return format_name if format_name in ("float", "double") else ""
-    return ""
+def kept_format(format_name: str) -> str:
+    """The format the validator sees after ``StripUnsupportedFormatsPostProcessor``.
+
+    As in Kubernetes 1.34 (apiextensions-apiserver v0.34): a format is kept when its
+    name, without ``-``, is in the supported set, whatever the type; so ``int32``,
+    ``int64``, ``float`` and ``double`` are stripped (later releases keep them for
+    numbers, and kube-openapi then checks ranges: not this server's behaviour).
+    """
+    return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
 
 
-_HOSTNAME = re2.compile(
+_HOSTNAME = go_regexp(
     r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$"
 )
 _UUID = {
-    "uuid": re2.compile(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
-    "uuid3": re2.compile(
-        r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$"
-    ),
-    "uuid4": re2.compile(
+    "uuid": go_regexp(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
+    "uuid3": go_regexp(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
+    "uuid4": go_regexp(
         r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$"
     ),
-    "uuid5": re2.compile(
+    "uuid5": go_regexp(
         r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$"
     ),
 }
@@ -75,6 +68,9 @@ _RGBCOLOR = re.compile(
     r"\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$"
 )
 _SSN = re.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
+_BASE64 = re.compile(
+    r"^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$"
+)
 _ISBN10 = re.compile(r"^(?:[0-9]{9}X|[0-9]{10})$")
 _ISBN13 = re.compile(r"^(?:[0-9]{13})$")
 _CREDITCARD = re.compile(
@@ -139,8 +135,8 @@ def _is_ipv4(text: str) -> bool:
 
 
 def _is_ipv6(text: str) -> bool:
-    # govalidator.IsIPv6: net.ParseIP succeeds and the text contains a colon
-    if ":" not in text:
+    # govalidator.IsIPv6: net.ParseIP succeeds (no zone) and the text contains a colon
+    if ":" not in text or "%" in text:
         return False
     try:
         ipaddress.IPv6Address(text)
@@ -196,11 +192,8 @@ def _is_creditcard(text: str) -> bool:
 
 
 def _is_base64(text: str) -> bool:
-    try:
-        base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return True
+    # govalidator.IsBase64: a regex that wants at least one 4-character group
+    return _BASE64.match(text) is not None
 
 
 def _is_email(text: str) -> bool:
@@ -223,7 +216,18 @@ def _is_request_uri(text: str) -> bool:
     # scheme, or an absolute path.
     if not text or any(c in text for c in " \t\n\x7f") or any(ord(c) < 0x20 for c in text):
         return False
-    return bool(_URI_SCHEME.match(text)) or text.startswith("/")
+    if re.search(r"%(?![0-9A-Fa-f]{2})", text):
+        return False  # a bad percent-escape
+    scheme = _URI_SCHEME.match(text)
+    if scheme is None:
+        return text.startswith("/")
+    rest = text[scheme.end() :]
+    if rest.startswith("//"):
+        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
+        host = authority.rpartition("@")[2]
+        if host.startswith("[") and "]" not in host:
+            return False  # net/url: missing ']' in host
+    return True
 
 
 _CHECKS: dict[str, Callable[[str], bool]] = {
@@ -245,7 +249,7 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "isbn10": _is_isbn10,
     "isbn13": _is_isbn13,
     "creditcard": _is_creditcard,
-    "ssn": lambda s: bool(_SSN.match(s)),
+    "ssn": lambda s: len(s) == 11 and bool(_SSN.match(s)),  # govalidator.IsSSN
     "hexcolor": lambda s: bool(_HEXCOLOR.match(s)),
     "rgbcolor": lambda s: bool(_RGBCOLOR.match(s)),
     "byte": _is_base64,

@@ -317,10 +317,12 @@ def _embedded_resource(obj: dict[str, Any], chain: Chain, found: Found) -> None:
     if "kind" not in obj:
         add("kind", Reason.REQUIRED, "Required value")
     for key, value in obj.items():
+        # non-string apiVersion/kind and undecodable metadata never get here: the
+        # server's coercion refuses them while decoding (see ``embedded_coercion_error``)
         if key == "apiVersion":
             if not isinstance(value, str):
-                add(key, Reason.INVALID, f"Invalid value: {bad_value(value)}: must be a string")
-            elif not value:
+                continue
+            if not value:
                 add(key, Reason.INVALID, 'Invalid value: "": must not be empty')
             elif value.count("/") > 1:
                 add(
@@ -330,8 +332,8 @@ def _embedded_resource(obj: dict[str, Any], chain: Chain, found: Found) -> None:
                 )
         elif key == "kind":
             if not isinstance(value, str):
-                add(key, Reason.INVALID, f"Invalid value: {bad_value(value)}: must be a string")
-            elif not value:
+                continue
+            if not value:
                 add(key, Reason.INVALID, 'Invalid value: "": must not be empty')
             else:
                 problems = names.dns1035_label(value.lower())
@@ -344,9 +346,7 @@ def _embedded_resource(obj: dict[str, Any], chain: Chain, found: Found) -> None:
                     )
         elif key == "metadata":
             _, error = decode_metadata(value, paths.child(chain, "metadata"))
-            if error is not None:
-                add(key, Reason.INVALID, f"Invalid value: {bad_value(value)}: {error}")
-            elif isinstance(value, dict):
+            if error is None and isinstance(value, dict):
                 meta = dict(value)
                 if not meta.get("name"):
                     meta["name"] = "fakename"
@@ -368,3 +368,52 @@ def _embedded_resource(obj: dict[str, Any], chain: Chain, found: Found) -> None:
                                 where,
                             )
                         )
+
+
+def embedded_coercion_error(node: SchemaNode, obj: Any) -> tuple[str, str, Chain] | None:
+    """The error that stops decoding in an embedded resource, if any (field, message, chain).
+
+    ``objectmeta/algorithm.go: coercer.coerce`` refuses an apiVersion or kind that is
+    not a string and a metadata that ObjectMeta cannot hold, answering HTTP 400 with
+    the first one it meets; Go's map order makes that choice random, we take the
+    first in document order.
+    """
+    return _coercion(node, obj, None, root=True)
+
+
+def _coercion(
+    node: SchemaNode | None, obj: Any, chain: Chain, *, root: bool
+) -> tuple[str, str, Chain] | None:
+    if node is None or not node.subtree_embedded:
+        return None
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if node.embedded and not root:
+                where = paths.child(chain, key)
+                if key in ("apiVersion", "kind") and not isinstance(value, str):
+                    field = paths.field_path(where)
+                    return (
+                        field,
+                        f"{field}: Invalid value: {bad_value(value)}: must be a string",
+                        where,
+                    )
+                if key == "metadata":
+                    _, error = decode_metadata(value, where)
+                    if error is not None:
+                        field = paths.field_path(where)
+                        return field, f"{field}: Invalid value: {bad_value(value)}: {error}", where
+            prop = node.properties.get(key)
+            if prop is not None:
+                found = _coercion(prop, value, paths.child(chain, key), root=False)
+            elif node.additional is not None:
+                found = _coercion(node.additional, value, paths.map_key(chain, key), root=False)
+            else:
+                found = None
+            if found is not None:
+                return found
+    elif isinstance(obj, list):
+        for position, value in enumerate(obj):
+            found = _coercion(node.items, value, paths.index(chain, position), root=False)
+            if found is not None:
+                return found
+    return None

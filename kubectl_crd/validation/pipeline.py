@@ -26,6 +26,7 @@ from typing import Any
 from kubectl_crd.io.positions import copy_tree, locate
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError, Location
+from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.defaulting import apply_defaults
@@ -35,6 +36,7 @@ from kubectl_crd.validation.objectmeta import (
     coerce_embedded,
     coerce_metadata,
     decode_metadata,
+    embedded_coercion_error,
     embedded_metadata_unknown,
     finalizer_warnings,
     validate_embedded,
@@ -134,10 +136,7 @@ def validate_custom_resource(
         )
         return ValidationResult(object=content, errors=tuple(errors))
     if version.deprecated:
-        warnings.append(
-            version.deprecation_warning
-            or f"{crd.group}/{version.name} {crd.names.kind} is deprecated"
-        )
+        warnings.append(version.deprecation_warning or _default_deprecation(crd, version.name))
     if kind != crd.names.kind:
         message = f"kind: Invalid value: {bad_value(kind if isinstance(kind, str) else '')}: must be {crd.names.kind}"
         add(Stage.TYPE_META, "kind", Reason.INVALID, message, where((None, "kind", False)))
@@ -155,6 +154,7 @@ def validate_custom_resource(
     pruned = prune(obj, node)
     drop_non_nullable_nulls(obj, node)
     embedded_unknown = embedded_metadata_unknown(node, obj)
+    coercion = embedded_coercion_error(node, obj) if decode_failure is None else None
     # A metadata value that ObjectMeta cannot hold fails the request outright
     # (objectmeta/coerce.go returns the json error); strict-decoding findings are
     # then never reported.
@@ -166,6 +166,10 @@ def validate_custom_resource(
             decode_failure,
             where((None, "metadata", False)),
         )
+        blocked = True
+    if coercion is not None:
+        field, message, chain = coercion
+        add(Stage.DECODING, field, Reason.BAD_REQUEST, message, where(chain))
         blocked = True
     strict: list[FieldError] = []
     if field_validation != FieldValidation.IGNORE:
@@ -243,6 +247,20 @@ def validate_custom_resource(
                 )
     errors.extend(validation)
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
+
+
+def _default_deprecation(crd: CustomResourceDefinition, deprecated: str) -> str:
+    """``customresource_handler.go: defaultDeprecationWarning``."""
+    message = f"{crd.group}/{deprecated} {crd.names.kind} is deprecated"
+    rank = kube_version_sort_key(deprecated)
+    newer = [
+        v.name
+        for v in crd.versions
+        if v.served and not v.deprecated and kube_version_sort_key(v.name) < rank
+    ]
+    if newer:
+        message += f"; use {crd.group}/{min(newer, key=kube_version_sort_key)} {crd.names.kind}"
+    return message
 
 
 def _quote(text: str) -> str:

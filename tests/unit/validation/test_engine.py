@@ -290,3 +290,75 @@ def test_versions_and_odd_documents() -> None:
     )
     assert [e.field for e in unknown.errors] == ["apiVersion"]
     assert not validate_custom_resource(["not", "a", "mapping"], crd).valid
+
+
+# Verdicts the API server (v1.34) gave for these values in the differential test
+# (tests/integration/validation_templates.py); Go's parsers differ from Python's here.
+FORMATS = [
+    ("ipv6", "fe80::1%eth0", False),  # net.ParseIP takes no zone
+    ("ipv6", "::1", True),
+    ("ssn", "123456789", False),  # govalidator.IsSSN wants 11 characters
+    ("ssn", "123-45-6789", True),
+    ("byte", "", False),  # govalidator.IsBase64 wants one group at least
+    ("byte", "aGVsbG8=", True),
+    ("uri", "http://[::1", False),
+    ("uri", "/abs", True),
+    ("date", "2023-02-29", False),
+    ("date-time", "2024-01-01T25:00:00Z", False),
+    ("date-time", "2024-01-01t00:00:00+01:00", True),
+    ("duration", "3d", True),  # strfmt.ParseDuration's units beyond Go's
+    ("duration", "soon", False),
+    ("uuid", "123E4567E89B12D3A456426614174000", True),
+    ("cidr", "10.0.0.0/33", False),
+    ("k8s-short-name", "Not_OK", True),  # not enabled on a 1.34 server: not checked
+]
+
+
+@pytest.mark.parametrize(("format_name", "value", "ok"), FORMATS)
+def test_formats(format_name: str, value: str, ok: bool) -> None:
+    result = run(obj_schema(v={"type": "string", "format": format_name}), {"v": value})
+    assert result.valid is ok, result.errors
+
+
+def test_int32_format_is_stripped_on_a_1_34_server() -> None:
+    result = run(obj_schema(v={"type": "integer", "format": "int32"}), {"v": 3000000000})
+    assert result.valid
+
+
+def test_public_api_is_pinned() -> None:
+    import kubectl_crd.validation as validation
+
+    assert sorted(validation.__all__) == [
+        "BLOCKING_REASONS", "CEL_NOT_RUN", "CelStage", "FieldError", "FieldValidation",
+        "Reason", "SchemaNode", "Stage", "ValidationResult", "compile_schema",
+        "validate_custom_resource",
+    ]  # fmt: skip
+    assert all(hasattr(validation, name) for name in validation.__all__)
+
+
+def test_positions_of_required_and_unknown_fields() -> None:
+    text = (
+        "apiVersion: example.com/v1\n"  # 1
+        "kind: Widget\n"  # 2
+        "metadata:\n"  # 3
+        "  name: w\n"  # 4
+        "spec:\n"  # 5
+        "  inner:\n"  # 6
+        "    other: 1\n"  # 7
+        "  extra: true\n"  # 8
+    )
+    document = load_documents(text, "w.yaml")[0]
+    schema = obj_schema(
+        inner={"type": "object", "required": ["need"], "properties": {"need": {"type": "string"},
+               "other": {"type": "integer"}}},
+    )  # fmt: skip
+    result = validate_custom_resource(document.content, make_crd(schema))
+    where = {e.field: str(e.location) for e in result.errors}
+    assert where == {"spec.extra": "w.yaml:8:3", "spec.inner.need": "w.yaml:7:5"}
+
+
+def test_a_large_pattern_prints_nothing_on_stderr(capfd: pytest.CaptureFixture[str]) -> None:
+    # the hostname format's pattern overflows RE2's DFA budget; RE2 would log that
+    schema = obj_schema(h={"type": "string", "format": "hostname"})
+    assert run(schema, {"h": "ünïcode.example.com" * 3}).valid
+    assert capfd.readouterr().err == ""
