@@ -27,6 +27,7 @@ import json
 import os
 import pty
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -194,6 +195,8 @@ class Access:
     #: What the exec plugin writes to stderr, passed through by both tools.
     plugin_stderr: str = ""
     checks: list[RunCheck] = field(default_factory=list)
+    #: The first kubeconfig goes to ``$HOME/.kube/config`` and KUBECONFIG is unset.
+    in_home: bool = False
 
 
 @dataclass
@@ -1045,6 +1048,77 @@ def _request_timeout(ctx: FormContext) -> Access:
     return Access(expect, [path], args=("--request-timeout=1s",), secrets=[token.token])
 
 
+def _home_kube_config(ctx: FormContext) -> Access:
+    """No KUBECONFIG: ``$HOME/.kube/config``."""
+    token = ctx.plane.tokens.admin
+    path = token_kubeconfig(ctx.plane, ctx.directory / "kubeconfig", token.token)
+    return Access(Expect(user=token.user), [path], in_home=True, secrets=[token.token])
+
+
+def _relative_paths(ctx: FormContext) -> Access:
+    """Relative certificate, key and CA paths are taken from the kubeconfig's directory
+    (client-go ResolveLocalPaths), whatever the working directory."""
+    pki = ctx.plane.pki
+    certs = ctx.directory / "config" / "certs"
+    certs.mkdir(parents=True)
+    for source, name in ((pki.client_cert, "admin.crt"), (pki.client_key, "admin.key"),
+                         (pki.ca_cert, "ca.crt")):  # fmt: skip
+        shutil.copyfile(source, certs / name)
+    cluster = {"server": ctx.plane.server, "certificate-authority": "certs/ca.crt"}
+    user = {"client-certificate": "certs/admin.crt", "client-key": "./certs/admin.key"}
+    path = write_kubeconfig(
+        ctx.directory / "config" / "kubeconfig", kubeconfig_document(cluster=cluster, user=user)
+    )
+    elsewhere = ctx.directory / "elsewhere"
+    elsewhere.mkdir()
+    return Access(
+        Expect(user=ADMIN_CERT_USER), [path], cwd=elsewhere, secrets=key_markers(pki.client_key)
+    )
+
+
+def _kubeconfig_flag_over_variable(ctx: FormContext) -> Access:
+    """``--kubeconfig`` wins over KUBECONFIG (which points at a server that refuses)."""
+    token = ctx.plane.tokens.admin
+    good = token_kubeconfig(ctx.plane, ctx.directory / "good", token.token)
+    refused = verified_cluster(ctx.plane, server=f"https://127.0.0.1:{_refused_port()}")
+    bad = write_kubeconfig(
+        ctx.directory / "bad", kubeconfig_document(cluster=refused, user={"token": token.token})
+    )
+    return Access(
+        Expect(user=token.user), [bad], args=(f"--kubeconfig={good}",), secrets=[token.token]
+    )
+
+
+def _kubeconfig_flag_missing_file(ctx: FormContext) -> Access:
+    missing = ctx.directory / "no-such-kubeconfig"
+    error = re.escape(f"error: stat {missing}: no such file or directory")
+    return Access(Expect(error=error, no_requests=True), [], args=(f"--kubeconfig={missing}",))
+
+
+def _no_kubeconfig_at_all(ctx: FormContext) -> Access:
+    """KUBECONFIG names a file that does not exist (skipped, as client-go does) and
+    ``$HOME/.kube/config`` is absent: kubectl falls back to http://localhost:8080."""
+    error = re.escape(
+        "The connection to the server localhost:8080 was refused - did you specify the "
+        "right host or port?"
+    )
+    return Access(Expect(error=error, no_requests=True), [ctx.directory / "absent"])
+
+
+def _kubeconfig_invalid_yaml(ctx: FormContext) -> Access:
+    path = ctx.directory / "kubeconfig"
+    path.write_text("apiVersion: v1\nclusters: [\n")
+    prefix = re.escape(f'error: error loading config file "{path}": ')
+    expect = Expect(
+        error=prefix + r"yaml: .*",
+        no_requests=True,
+        ours_error=prefix + r".*\bline\b.*",
+        why_different="after kubectl's prefix comes the YAML parser's own message (Go's "
+        "yaml package against PyYAML's); both name the line",
+    )
+    return Access(expect, [], args=(f"--kubeconfig={path}",))
+
+
 FORMS: list[Form] = [
     Form("client-cert-files", _cert_files),
     Form("client-cert-data", _cert_data),
@@ -1071,6 +1145,12 @@ FORMS: list[Form] = [
     Form("proxy-url", _proxy_url),
     Form("https-proxy-variable", _proxy_environment("HTTPS_PROXY")),
     Form("https-proxy-variable-lowercase", _proxy_environment("https_proxy")),
+    Form("home-kube-config", _home_kube_config),
+    Form("relative-paths-in-kubeconfig", _relative_paths),
+    Form("kubeconfig-flag-over-variable", _kubeconfig_flag_over_variable),
+    Form("kubeconfig-flag-missing-file", _kubeconfig_flag_missing_file),
+    Form("kubeconfig-invalid-yaml", _kubeconfig_invalid_yaml),
+    Form("no-kubeconfig-at-all", _no_kubeconfig_at_all),
     Form("kubeconfig-list-first-wins", _kubeconfig_list),
     Form("kubeconfig-list-context-from-second", _kubeconfig_list_second_context),
     Form("wrong-context", _wrong_context),
@@ -1128,7 +1208,12 @@ def warm_kubectl_cache(plane: ControlPlane, directory: Path) -> Path:
 def tool_env(access: Access, home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _DROPPED_ENV}
     env["HOME"] = str(home)  # never the developer's ~/.kube/config
-    env["KUBECONFIG"] = os.pathsep.join(str(path) for path in access.kubeconfigs)
+    if access.in_home:
+        default = home / ".kube" / "config"
+        default.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(access.kubeconfigs[0], default)
+    else:
+        env["KUBECONFIG"] = os.pathsep.join(str(path) for path in access.kubeconfigs)
     env["KUBECTL_CRD_CACHE_DIR"] = str(home / "kubectl-crd-cache")
     env.update(access.env)
     return env
