@@ -427,7 +427,8 @@ class KubeClient:
         try:
             probe.connect()
             sock = probe.sock
-            der = sock.getpeercert(binary_form=True) if isinstance(sock, ssl.SSLSocket) else None
+            getpeercert = getattr(sock, "getpeercert", None)
+            der = getpeercert(binary_form=True) if getpeercert is not None else None
         except OSError:
             return None
         finally:

@@ -19,6 +19,7 @@ are mapped to Go's ``crypto/x509`` texts (``certificate signed by unknown author
 
 from __future__ import annotations
 
+import io
 import socket
 import ssl
 
@@ -26,8 +27,11 @@ from kubectl_crd.model.errors import ClusterUnreachableError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
     from urllib.parse import SplitResult
+
+    _T = TypeVar("_T")
 
 #: client-go's dialer timeout (transport/cache.go: net.Dialer{Timeout: 30 * time.Second})
 DIAL_TIMEOUT_SECONDS = 30.0
@@ -225,7 +229,7 @@ class ServerConnection:
         self.proxy_authorization = proxy_authorization
         self.timeout = timeout
         self.sock: socket.socket | None = None
-        self.reader: socket.SocketIO | None = None  # a buffered reader, in fact
+        self.reader: io.BufferedReader | None = None
         self.reused = False
         self._response: Response | None = None
 
@@ -255,17 +259,19 @@ class ServerConnection:
             proxy_port = self.proxy.port or (443 if self.proxy.scheme == "https" else 80)
             sock = _dial(self.proxy.hostname or "", proxy_port, dial_timeout)
             if self.proxy.scheme == "https":
-                if self.tls_context is not None:
-                    sock.close()
-                    raise ClusterUnreachableError(
-                        "Unable to connect to the server: an https proxy in front of an "
-                        "https server (TLS inside TLS) is not supported by kubectl-crd; "
-                        "use an http:// proxy URL"
-                    )
-                proxy_context = ssl.create_default_context()
+                # Go's Transport dials an https proxy with the same TLS configuration as
+                # the server (the kubeconfig's CA or insecure flag, its client certificate)
+                proxy_context = self.tls_context or ssl.create_default_context()
                 sock = proxy_context.wrap_socket(sock, server_hostname=self.proxy.hostname)
             if self.tls_context is not None:
                 self._tunnel_through(sock)
+                if isinstance(sock, ssl.SSLSocket):
+                    # an https proxy: the server's TLS session runs inside the proxy's
+                    sock.settimeout(self.timeout)
+                    self.sock = _TLSInTLS(sock, self.tls_context, self.server_name)  # type: ignore[assignment]
+                    self.reader = self.sock.makefile("rb")  # type: ignore[union-attr]
+                    self.reused = False
+                    return
         else:
             sock = _dial(self.host, self.port, dial_timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -328,6 +334,80 @@ class ServerConnection:
         if response.done and response._close:
             self.close()
         return response
+
+
+class _TLSInTLS:
+    """A TLS session carried inside another one (an https proxy's): ``ssl`` only wraps
+    plain sockets, so this one runs on memory BIOs over the outer ``SSLSocket``."""
+
+    def __init__(self, outer: ssl.SSLSocket, context: ssl.SSLContext, server_name: str) -> None:
+        self.outer = outer
+        self.incoming = ssl.MemoryBIO()
+        self.outgoing = ssl.MemoryBIO()
+        self.tls = context.wrap_bio(self.incoming, self.outgoing, server_hostname=server_name)
+        try:
+            self._run(self.tls.do_handshake)
+        except TimeoutError:
+            outer.close()
+            raise TLSHandshakeTimeout("TLS handshake timeout") from None
+        except OSError:
+            outer.close()
+            raise
+
+    def _run(self, operation: Callable[..., _T], *args: object) -> _T:
+        while True:
+            try:
+                result = operation(*args)
+            except ssl.SSLWantReadError:
+                self._flush()
+                data = self.outer.recv(65536)
+                if data:
+                    self.incoming.write(data)
+                else:
+                    self.incoming.write_eof()
+                continue
+            self._flush()
+            return result
+
+    def _flush(self) -> None:
+        data = self.outgoing.read()
+        if data:
+            self.outer.sendall(data)
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            written = self._run(self.tls.write, view)
+            view = view[written:]
+
+    def readinto(self, buffer: memoryview) -> int:
+        if not len(buffer):
+            return 0
+        try:
+            return int(self._run(self.tls.read, len(buffer), buffer))
+        except (ssl.SSLZeroReturnError, ssl.SSLEOFError):
+            return 0
+
+    def makefile(self, mode: str) -> io.BufferedReader:
+        return io.BufferedReader(_TLSInTLSReader(self))
+
+    def getpeercert(self, binary_form: bool = False) -> object:
+        return self.tls.getpeercert(binary_form)
+
+    def close(self) -> None:
+        self.outer.close()
+
+
+class _TLSInTLSReader(io.RawIOBase):
+    def __init__(self, session: _TLSInTLS) -> None:
+        super().__init__()
+        self.session = session
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        return self.session.readinto(buffer)
 
 
 def _dial(host: str, port: int, timeout: float) -> socket.socket:
