@@ -13,8 +13,8 @@ Mirrors ``golang.org/x/net/http/httpproxy`` (``FromEnvironment``, ``ProxyFunc``,
   when given. Matching is case-insensitive.
 
 A kubeconfig ``proxy-url`` (``rest.Config.Proxy``, ``http.ProxyURL``) applies to every
-request and ignores ``NO_PROXY``. ``http`` and ``https`` proxies are supported (an https proxy in front of an https
-server carries TLS inside TLS, ``transport._TLSInTLS``);
+request and ignores ``NO_PROXY``. ``http`` and ``https`` proxies are supported (an https
+proxy in front of an https server carries TLS inside TLS: ``transport._TLSInTLS``);
 ``socks5`` is refused with a clear error (client-go supports it; we do not yet).
 """
 
