@@ -2,7 +2,8 @@
 
 One client per command: it resolves the kubeconfig once (``kubeconfig.py``), keeps one
 connection alive for all requests (``transport.py``), authenticates every request
-(``credentials.py``) and turns failures into kubectl's one-line errors (``errors.py``).
+(``credentials.py``) and turns failures into kubectl's one-line errors (the
+``ClusterError`` tree of ``kubectl_crd.model.errors``).
 It follows client-go's REST client (``k8s.io/client-go/rest/request.go``) where it
 matters to a user:
 
@@ -35,6 +36,7 @@ from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.errors import (
     ApiError,
     ClusterError,
+    ClusterUnreachableError,
     CredentialError,
     KubeconfigError,
     ResourceExpiredError,
@@ -246,7 +248,14 @@ class KubeClient:
                     return
                 if not line.strip():
                     continue
-                event = json.loads(line)
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    raise ClusterUnreachableError(
+                        "Unable to connect to the server: a watch event that is not JSON"
+                    ) from None
+                if not isinstance(event, dict):
+                    continue
                 kind = str(event.get("type") or "")
                 obj = event.get("object") or {}
                 if kind == "ERROR":
