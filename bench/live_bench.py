@@ -42,8 +42,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.integration.cluster_access import (  # noqa: E402
-    EXAMPLE_CRD,
-    EXPLAIN_PATH,
     client_cert_kubeconfig,
     token_kubeconfig,
 )
@@ -51,7 +49,9 @@ from tests.integration.envtest import ControlPlane, ensure_assets, newest_kubect
 
 SCRIPT = Path(sys.executable).with_name("kubectl-crd")
 OURS = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd"]
+EXAMPLE_CRD = REPO / "examples" / "crds" / "crontab.yaml"
 RESOURCE = "crontabs"
+EXPLAIN_PATH = f"{RESOURCE}.spec"
 NAMESPACE = "bench"
 #: What ``kubectl crd get -o json`` will do at its core: one LIST with our client, the
 #: server's JSON to stdout. argv[1] is the API path.

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.crd_factory import make_crd
 from tests.integration.connect_proxy import ConnectProxy
 from tests.integration.envtest import (
     NO_RIGHTS_USER,
@@ -91,12 +92,36 @@ class LiveCommand:
         return self.name
 
 
-EXAMPLE_CRD = Path(__file__).resolve().parents[2] / "examples" / "crds" / "crontab.yaml"
-EXPLAIN_PATH = "crontabs.spec"
+#: The CRD the live commands read: a group and plural of its own, since the session's
+#: API server also holds other tests' CRDs (two ``crontabs`` in two groups, for one).
+PROBE_GROUP = "access.kubectl-crd.test"
+PROBE_PLURAL = "accessprobes"
+PROBE_CRD = make_crd(
+    "AccessProbe",
+    PROBE_GROUP,
+    schema={
+        "type": "object",
+        "description": "An AccessProbe is read by the cluster-access tests.",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "description": "What the probe looks at.",
+                "properties": {
+                    "target": {"type": "string", "description": "The thing to look at."},
+                    "replicas": {"type": "integer", "minimum": 0},
+                },
+            },
+            "status": {"type": "object", "properties": {"seen": {"type": "boolean"}}},
+        },
+    },
+)
+EXPLAIN_PATH = f"{PROBE_PLURAL}.spec"
 
 
-def _install_example_crd(plane: ControlPlane) -> None:
-    plane.install_crds([EXAMPLE_CRD])
+def _install_probe_crd(plane: ControlPlane) -> None:
+    path = plane.workdir / "accessprobes.json"
+    path.write_text(json.dumps(PROBE_CRD))
+    plane.install_crds([path])
     plane.wait_explainable(EXPLAIN_PATH)
 
 
@@ -105,7 +130,7 @@ EXPLAIN = LiveCommand(
     ours=("explain", "--kubectl", EXPLAIN_PATH),
     kubectl=("explain", EXPLAIN_PATH),
     kubectl_same_request=("get", "customresourcedefinitions"),
-    prepare=_install_example_crd,
+    prepare=_install_probe_crd,
 )
 
 LIVE_COMMANDS = [EXPLAIN]
