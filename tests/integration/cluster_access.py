@@ -12,9 +12,14 @@ What each form expects is written from kubectl's behaviour (kubectl 1.33 against
 kube-apiserver 1.34; ``test_cluster_access.py`` checks kubectl against it, so a new
 kubectl that changes behaviour fails there first), and kubectl-crd is compared with the
 real kubectl's output of the same run. Where our text may differ from kubectl's (a
-timeout: Go's context and net/http texts against Python's socket), the form says which
-stable part must match and why. (TLS failures are held to Go's x509 texts exactly:
-our client reproduces them.)
+timeout: Go's context and net/http texts against Python's socket; an invalid kubeconfig:
+Go's YAML parser's message against PyYAML's), the form says which stable part must
+match and why (``Expect.ours_error``, ``Expect.why_different``). TLS failures are held
+to Go's x509 texts exactly: our client reproduces them.
+
+A new live command joins by one ``LiveCommand`` in ``LIVE_COMMANDS`` (ours, kubectl's
+equivalent, and the kubectl command that makes the same first API request); every form
+and every test then runs for it too.
 
 Every secret a form puts in a kubeconfig, a token file or an exec plugin's output is a
 marker that must never appear in kubectl-crd's output (plain or ``--debug``).
@@ -460,7 +465,7 @@ def _user_of(event: Mapping[str, Any]) -> str | None:
     return impersonated.get("username") or (event.get("user") or {}).get("username")
 
 
-def check_proxied(ctx: FormContext, target: str) -> RunCheck:
+def check_proxied(target: str) -> RunCheck:
     def check(run: Run) -> list[str]:
         if target not in run.connects:
             return [f"the proxy saw no CONNECT {target} (it saw {run.connects})"]
@@ -873,7 +878,7 @@ def _proxy_url(ctx: FormContext) -> Access:
         kubeconfig_document(cluster=cluster, user={"token": token.token}),
     )
     return Access(
-        Expect(user=token.user), [path], secrets=[token.token], checks=[check_proxied(ctx, target)]
+        Expect(user=token.user), [path], secrets=[token.token], checks=[check_proxied(target)]
     )
 
 
@@ -893,13 +898,13 @@ def _proxy_environment(variable: str) -> Callable[[FormContext], Access]:
             [path],
             env={variable: ctx.proxy.url},
             secrets=[token.token],
-            checks=[check_proxied(ctx, target)],
+            checks=[check_proxied(target)],
         )
 
     return build
 
 
-def _two_files(ctx: FormContext, *, context: str | None = None) -> tuple[Access, list[str]]:
+def _two_files(ctx: FormContext, *, context: str | None = None) -> Access:
     """Two kubeconfig files that disagree: client-go takes the first file's
     current-context and the first definition of each cluster, user and context name
     (client-go tools/clientcmd/loader.go, "first file to set it wins")."""
@@ -934,11 +939,11 @@ def _two_files(ctx: FormContext, *, context: str | None = None) -> tuple[Access,
     ]
     secrets = [plane.tokens.admin.token, plane.tokens.no_rights.token, invalid]
     args = (f"--context={context}",) if context else ()
-    return Access(Expect(), paths, args=args, secrets=secrets), secrets
+    return Access(Expect(), paths, args=args, secrets=secrets)
 
 
 def _kubeconfig_list(ctx: FormContext) -> Access:
-    access, _ = _two_files(ctx)
+    access = _two_files(ctx)
     access.expect = Expect(user=ctx.plane.tokens.admin.user)
     return access
 
@@ -946,7 +951,7 @@ def _kubeconfig_list(ctx: FormContext) -> Access:
 def _kubeconfig_list_second_context(ctx: FormContext) -> Access:
     """``--context second``: a context only the second file has, with the second file's
     user ``other`` and the first file's cluster ``shared``."""
-    access, _ = _two_files(ctx, context="second")
+    access = _two_files(ctx, context="second")
     user = ctx.plane.tokens.no_rights.user
     access.expect = Expect(error=_forbidden_list_crds(user), user=user)
     return access
