@@ -42,8 +42,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.integration.cluster_access import (  # noqa: E402
-    EXAMPLE_CRD,
-    EXPLAIN_PATH,
     client_cert_kubeconfig,
     token_kubeconfig,
 )
@@ -51,7 +49,13 @@ from tests.integration.envtest import ControlPlane, ensure_assets, newest_kubect
 
 SCRIPT = Path(sys.executable).with_name("kubectl-crd")
 OURS = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd"]
+#: Not passed on: a kubeconfig or debug setting of the caller, and
+#: PYTHONDONTWRITEBYTECODE (some sandboxes export it), which makes every run compile
+#: every module of an editable install from source, as no user's Python does.
+DROPPED_ENV = ("KUBECONFIG", "KUBECTL_CRD_DEBUG", "PYTHONDONTWRITEBYTECODE")
+EXAMPLE_CRD = REPO / "examples" / "crds" / "crontab.yaml"
 RESOURCE = "crontabs"
+EXPLAIN_PATH = f"{RESOURCE}.spec"
 NAMESPACE = "bench"
 #: What ``kubectl crd get -o json`` will do at its core: one LIST with our client, the
 #: server's JSON to stdout. argv[1] is the API path.
@@ -166,7 +170,7 @@ def main() -> None:
             env = {
                 k: v
                 for k, v in os.environ.items()
-                if k not in ("KUBECONFIG", "KUBECTL_CRD_DEBUG") and not k.lower().endswith("_proxy")
+                if k not in DROPPED_ENV and not k.lower().endswith("_proxy")
             }
             env.update(
                 KUBECONFIG=str(kubeconfig),

@@ -2,7 +2,8 @@
 
 One client per command: it resolves the kubeconfig once (``kubeconfig.py``), keeps one
 connection alive for all requests (``transport.py``), authenticates every request
-(``credentials.py``) and turns failures into kubectl's one-line errors (``errors.py``).
+(``credentials.py``) and turns failures into kubectl's one-line errors (the
+``ClusterError`` tree of ``kubectl_crd.model.errors``).
 It follows client-go's REST client (``k8s.io/client-go/rest/request.go``) where it
 matters to a user:
 
@@ -29,12 +30,12 @@ import json
 import os
 import sys
 import time
-from urllib.parse import urlencode, urlsplit
 
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.errors import (
     ApiError,
     ClusterError,
+    ClusterUnreachableError,
     CredentialError,
     KubeconfigError,
     ResourceExpiredError,
@@ -246,7 +247,14 @@ class KubeClient:
                     return
                 if not line.strip():
                     continue
-                event = json.loads(line)
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    raise ClusterUnreachableError(
+                        "Unable to connect to the server: a watch event that is not JSON"
+                    ) from None
+                if not isinstance(event, dict):
+                    continue
                 kind = str(event.get("type") or "")
                 obj = event.get("object") or {}
                 if kind == "ERROR":
@@ -256,7 +264,9 @@ class KubeClient:
             connection.close()
 
     def _target(self, path: str, query: Mapping[str, object] | None) -> str:
-        base = urlsplit(self.connection.server).path.rstrip("/")
+        from kubectl_crd.kube.transport import ServerURL, query_string
+
+        base = ServerURL(self.connection.server).path.rstrip("/")
         target = base + path
         if query:
             pairs: list[tuple[str, str]] = []
@@ -270,7 +280,7 @@ class KubeClient:
                 else:
                     pairs.append((key, str(value)))
             if pairs:
-                target += "?" + urlencode(pairs)
+                target += "?" + query_string(pairs)
         return target
 
     def _exchange(
@@ -395,8 +405,10 @@ class KubeClient:
 
         if isinstance(exc, ClusterError):
             return exc
-        server = urlsplit(self.connection.server)
-        verify_name = self.connection.tls_server_name or server.hostname or ""
+        from kubectl_crd.kube.transport import ServerURL
+
+        server = ServerURL(self.connection.server)
+        verify_name = self.connection.tls_server_name or server.host
         names = None
         import ssl
 
@@ -407,7 +419,7 @@ class KubeClient:
             names = self._presented_names()
         return unreachable_error(
             exc,
-            server_hostport=server.netloc.rsplit("@", 1)[-1],
+            server_hostport=server.hostport,
             verify_name=verify_name,
             hostname_mismatch_names=names,
         )
@@ -427,7 +439,8 @@ class KubeClient:
         try:
             probe.connect()
             sock = probe.sock
-            der = sock.getpeercert(binary_form=True) if isinstance(sock, ssl.SSLSocket) else None
+            getpeercert = getattr(sock, "getpeercert", None)
+            der = getpeercert(binary_form=True) if getpeercert is not None else None
         except OSError:
             return None
         finally:
@@ -439,11 +452,11 @@ class KubeClient:
 
     def _new_connection(self, *, timeout: float | None) -> ServerConnection:
         from kubectl_crd.kube.proxy import proxy_for
-        from kubectl_crd.kube.transport import ServerConnection
+        from kubectl_crd.kube.transport import ServerConnection, ServerURL
 
         connection = self.connection
-        server = urlsplit(connection.server)
-        if server.scheme not in ("http", "https") or not server.hostname:
+        server = ServerURL(connection.server)
+        if server.scheme not in ("http", "https") or not server.host:
             raise KubeconfigError(
                 f'invalid configuration: server "{connection.server}" is not an http(s) URL',
                 in_configuration=True,
@@ -460,10 +473,10 @@ class KubeClient:
             pair = f"{unquote(proxy.username)}:{unquote(proxy.password or '')}"
             proxy_authorization = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
         return ServerConnection(
-            server.hostname,
-            server.port or (443 if tls else 80),
+            server.host,
+            server.port,
             tls_context=self._tls_context if tls else None,
-            server_name=connection.tls_server_name or server.hostname,
+            server_name=connection.tls_server_name or server.host,
             proxy=proxy,
             proxy_authorization=proxy_authorization,
             timeout=timeout if timeout else None,
@@ -471,7 +484,9 @@ class KubeClient:
 
     def _refresh_tls_if_needed(self) -> None:
         """Build the SSL context, again when an exec plugin hands out a new certificate."""
-        if urlsplit(self.connection.server).scheme != "https":
+        from kubectl_crd.kube.transport import ServerURL
+
+        if ServerURL(self.connection.server).scheme != "https":
             return
         plugin_certificate = self.credentials.client_certificate()
         if self._tls_context is not None and plugin_certificate == self._client_certificate:

@@ -252,7 +252,9 @@ def _base64(body: Mapping[str, object], key: str, origin: str) -> bytes:
     import binascii
 
     try:
-        return binascii.a2b_base64(str(value).encode("ascii"), strict_mode=True)
+        # Go's base64.StdEncoding skips line breaks and nothing else
+        text = str(value).replace("\r", "").replace("\n", "")
+        return binascii.a2b_base64(text.encode("ascii"), strict_mode=True)
     except (binascii.Error, ValueError, UnicodeEncodeError):
         raise _load_error(origin, f"{key}: illegal base64 data") from None
 

@@ -13,13 +13,12 @@ Mirrors ``golang.org/x/net/http/httpproxy`` (``FromEnvironment``, ``ProxyFunc``,
   when given. Matching is case-insensitive.
 
 A kubeconfig ``proxy-url`` (``rest.Config.Proxy``, ``http.ProxyURL``) applies to every
-request and ignores ``NO_PROXY``. Only ``http`` and ``https`` proxies are supported;
+request and ignores ``NO_PROXY``. ``http`` and ``https`` proxies are supported (an https
+proxy in front of an https server carries TLS inside TLS: ``transport._TLSInTLS``);
 ``socks5`` is refused with a clear error (client-go supports it; we do not yet).
 """
 
 from __future__ import annotations
-
-from urllib.parse import SplitResult, urlsplit
 
 from kubectl_crd.model.errors import KubeconfigError
 
@@ -27,8 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from ipaddress import IPv4Network, IPv6Network
-
-_DEFAULT_PORTS = {"http": "80", "https": "443", "socks5": "1080"}
+    from urllib.parse import SplitResult
 
 
 def _env(environ: Mapping[str, str], *names: str) -> str:
@@ -43,6 +41,8 @@ def parse_proxy(value: str) -> SplitResult | None:
     """httpproxy's ``parseProxy``: a URL, or ``http://`` + the value when it has no scheme."""
     if not value:
         return None
+    from urllib.parse import urlsplit
+
     parsed = urlsplit(value)
     if not parsed.scheme or not parsed.netloc:
         parsed = urlsplit("http://" + value)
@@ -132,7 +132,9 @@ def _split_host_port(text: str) -> tuple[str | None, str]:
 
 def proxy_for(server: str, proxy_url: str, environ: Mapping[str, str]) -> SplitResult | None:
     """The proxy for requests to ``server``, or ``None`` for a direct connection."""
-    target = urlsplit(server)
+    from kubectl_crd.kube.transport import ServerURL
+
+    target = ServerURL(server)
     if proxy_url:
         proxy = parse_proxy(proxy_url)
     else:
@@ -144,9 +146,8 @@ def proxy_for(server: str, proxy_url: str, environ: Mapping[str, str]) -> SplitR
             proxy = parse_proxy(_env(environ, "HTTP_PROXY", "http_proxy"))
         if proxy is None:
             return None
-        port = str(target.port or _DEFAULT_PORTS.get(target.scheme, ""))
         no_proxy = NoProxy(_env(environ, "NO_PROXY", "no_proxy"))
-        if no_proxy.excludes(target.hostname or "", port):
+        if no_proxy.excludes(target.host, str(target.port)):
             return None
     if proxy is None:
         return None

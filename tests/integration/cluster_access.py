@@ -12,9 +12,14 @@ What each form expects is written from kubectl's behaviour (kubectl 1.33 against
 kube-apiserver 1.34; ``test_cluster_access.py`` checks kubectl against it, so a new
 kubectl that changes behaviour fails there first), and kubectl-crd is compared with the
 real kubectl's output of the same run. Where our text may differ from kubectl's (a
-timeout: Go's context and net/http texts against Python's socket), the form says which
-stable part must match and why. (TLS failures are held to Go's x509 texts exactly:
-our client reproduces them.)
+timeout: Go's context and net/http texts against Python's socket; an invalid kubeconfig:
+Go's YAML parser's message against PyYAML's), the form says which stable part must
+match and why (``Expect.ours_error``, ``Expect.why_different``). TLS failures are held
+to Go's x509 texts exactly: our client reproduces them.
+
+A new live command joins by one ``LiveCommand`` in ``LIVE_COMMANDS`` (ours, kubectl's
+equivalent, and the kubectl command that makes the same first API request); every form
+and every test then runs for it too.
 
 Every secret a form puts in a kubeconfig, a token file or an exec plugin's output is a
 marker that must never appear in kubectl-crd's output (plain or ``--debug``).
@@ -27,6 +32,7 @@ import json
 import os
 import pty
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.crd_factory import make_crd
 from tests.integration.connect_proxy import ConnectProxy
 from tests.integration.envtest import (
     NO_RIGHTS_USER,
@@ -90,12 +97,36 @@ class LiveCommand:
         return self.name
 
 
-EXAMPLE_CRD = Path(__file__).resolve().parents[2] / "examples" / "crds" / "crontab.yaml"
-EXPLAIN_PATH = "crontabs.spec"
+#: The CRD the live commands read: a group and plural of its own, since the session's
+#: API server also holds other tests' CRDs (two ``crontabs`` in two groups, for one).
+PROBE_GROUP = "access.kubectl-crd.test"
+PROBE_PLURAL = "accessprobes"
+PROBE_CRD = make_crd(
+    "AccessProbe",
+    PROBE_GROUP,
+    schema={
+        "type": "object",
+        "description": "An AccessProbe is read by the cluster-access tests.",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "description": "What the probe looks at.",
+                "properties": {
+                    "target": {"type": "string", "description": "The thing to look at."},
+                    "replicas": {"type": "integer", "minimum": 0},
+                },
+            },
+            "status": {"type": "object", "properties": {"seen": {"type": "boolean"}}},
+        },
+    },
+)
+EXPLAIN_PATH = f"{PROBE_PLURAL}.spec"
 
 
-def _install_example_crd(plane: ControlPlane) -> None:
-    plane.install_crds([EXAMPLE_CRD])
+def _install_probe_crd(plane: ControlPlane) -> None:
+    path = plane.workdir / "accessprobes.json"
+    path.write_text(json.dumps(PROBE_CRD))
+    plane.install_crds([path])
     plane.wait_explainable(EXPLAIN_PATH)
 
 
@@ -104,7 +135,7 @@ EXPLAIN = LiveCommand(
     ours=("explain", "--kubectl", EXPLAIN_PATH),
     kubectl=("explain", EXPLAIN_PATH),
     kubectl_same_request=("get", "customresourcedefinitions"),
-    prepare=_install_example_crd,
+    prepare=_install_probe_crd,
 )
 
 LIVE_COMMANDS = [EXPLAIN]
@@ -194,6 +225,8 @@ class Access:
     #: What the exec plugin writes to stderr, passed through by both tools.
     plugin_stderr: str = ""
     checks: list[RunCheck] = field(default_factory=list)
+    #: The first kubeconfig goes to ``$HOME/.kube/config`` and KUBECONFIG is unset.
+    in_home: bool = False
 
 
 @dataclass
@@ -432,7 +465,7 @@ def _user_of(event: Mapping[str, Any]) -> str | None:
     return impersonated.get("username") or (event.get("user") or {}).get("username")
 
 
-def check_proxied(ctx: FormContext, target: str) -> RunCheck:
+def check_proxied(target: str) -> RunCheck:
     def check(run: Run) -> list[str]:
         if target not in run.connects:
             return [f"the proxy saw no CONNECT {target} (it saw {run.connects})"]
@@ -845,7 +878,7 @@ def _proxy_url(ctx: FormContext) -> Access:
         kubeconfig_document(cluster=cluster, user={"token": token.token}),
     )
     return Access(
-        Expect(user=token.user), [path], secrets=[token.token], checks=[check_proxied(ctx, target)]
+        Expect(user=token.user), [path], secrets=[token.token], checks=[check_proxied(target)]
     )
 
 
@@ -865,13 +898,13 @@ def _proxy_environment(variable: str) -> Callable[[FormContext], Access]:
             [path],
             env={variable: ctx.proxy.url},
             secrets=[token.token],
-            checks=[check_proxied(ctx, target)],
+            checks=[check_proxied(target)],
         )
 
     return build
 
 
-def _two_files(ctx: FormContext, *, context: str | None = None) -> tuple[Access, list[str]]:
+def _two_files(ctx: FormContext, *, context: str | None = None) -> Access:
     """Two kubeconfig files that disagree: client-go takes the first file's
     current-context and the first definition of each cluster, user and context name
     (client-go tools/clientcmd/loader.go, "first file to set it wins")."""
@@ -906,11 +939,11 @@ def _two_files(ctx: FormContext, *, context: str | None = None) -> tuple[Access,
     ]
     secrets = [plane.tokens.admin.token, plane.tokens.no_rights.token, invalid]
     args = (f"--context={context}",) if context else ()
-    return Access(Expect(), paths, args=args, secrets=secrets), secrets
+    return Access(Expect(), paths, args=args, secrets=secrets)
 
 
 def _kubeconfig_list(ctx: FormContext) -> Access:
-    access, _ = _two_files(ctx)
+    access = _two_files(ctx)
     access.expect = Expect(user=ctx.plane.tokens.admin.user)
     return access
 
@@ -918,7 +951,7 @@ def _kubeconfig_list(ctx: FormContext) -> Access:
 def _kubeconfig_list_second_context(ctx: FormContext) -> Access:
     """``--context second``: a context only the second file has, with the second file's
     user ``other`` and the first file's cluster ``shared``."""
-    access, _ = _two_files(ctx, context="second")
+    access = _two_files(ctx, context="second")
     user = ctx.plane.tokens.no_rights.user
     access.expect = Expect(error=_forbidden_list_crds(user), user=user)
     return access
@@ -1045,6 +1078,77 @@ def _request_timeout(ctx: FormContext) -> Access:
     return Access(expect, [path], args=("--request-timeout=1s",), secrets=[token.token])
 
 
+def _home_kube_config(ctx: FormContext) -> Access:
+    """No KUBECONFIG: ``$HOME/.kube/config``."""
+    token = ctx.plane.tokens.admin
+    path = token_kubeconfig(ctx.plane, ctx.directory / "kubeconfig", token.token)
+    return Access(Expect(user=token.user), [path], in_home=True, secrets=[token.token])
+
+
+def _relative_paths(ctx: FormContext) -> Access:
+    """Relative certificate, key and CA paths are taken from the kubeconfig's directory
+    (client-go ResolveLocalPaths), whatever the working directory."""
+    pki = ctx.plane.pki
+    certs = ctx.directory / "config" / "certs"
+    certs.mkdir(parents=True)
+    for source, name in ((pki.client_cert, "admin.crt"), (pki.client_key, "admin.key"),
+                         (pki.ca_cert, "ca.crt")):  # fmt: skip
+        shutil.copyfile(source, certs / name)
+    cluster = {"server": ctx.plane.server, "certificate-authority": "certs/ca.crt"}
+    user = {"client-certificate": "certs/admin.crt", "client-key": "./certs/admin.key"}
+    path = write_kubeconfig(
+        ctx.directory / "config" / "kubeconfig", kubeconfig_document(cluster=cluster, user=user)
+    )
+    elsewhere = ctx.directory / "elsewhere"
+    elsewhere.mkdir()
+    return Access(
+        Expect(user=ADMIN_CERT_USER), [path], cwd=elsewhere, secrets=key_markers(pki.client_key)
+    )
+
+
+def _kubeconfig_flag_over_variable(ctx: FormContext) -> Access:
+    """``--kubeconfig`` wins over KUBECONFIG (which points at a server that refuses)."""
+    token = ctx.plane.tokens.admin
+    good = token_kubeconfig(ctx.plane, ctx.directory / "good", token.token)
+    refused = verified_cluster(ctx.plane, server=f"https://127.0.0.1:{_refused_port()}")
+    bad = write_kubeconfig(
+        ctx.directory / "bad", kubeconfig_document(cluster=refused, user={"token": token.token})
+    )
+    return Access(
+        Expect(user=token.user), [bad], args=(f"--kubeconfig={good}",), secrets=[token.token]
+    )
+
+
+def _kubeconfig_flag_missing_file(ctx: FormContext) -> Access:
+    missing = ctx.directory / "no-such-kubeconfig"
+    error = re.escape(f"error: stat {missing}: no such file or directory")
+    return Access(Expect(error=error, no_requests=True), [], args=(f"--kubeconfig={missing}",))
+
+
+def _no_kubeconfig_at_all(ctx: FormContext) -> Access:
+    """KUBECONFIG names a file that does not exist (skipped, as client-go does) and
+    ``$HOME/.kube/config`` is absent: kubectl falls back to http://localhost:8080."""
+    error = re.escape(
+        "The connection to the server localhost:8080 was refused - did you specify the "
+        "right host or port?"
+    )
+    return Access(Expect(error=error, no_requests=True), [ctx.directory / "absent"])
+
+
+def _kubeconfig_invalid_yaml(ctx: FormContext) -> Access:
+    path = ctx.directory / "kubeconfig"
+    path.write_text("apiVersion: v1\nclusters: [\n")
+    prefix = re.escape(f'error: error loading config file "{path}": ')
+    expect = Expect(
+        error=prefix + r"yaml: .*",
+        no_requests=True,
+        ours_error=prefix + r".*\bline\b.*",
+        why_different="after kubectl's prefix comes the YAML parser's own message (Go's "
+        "yaml package against PyYAML's); both name the line",
+    )
+    return Access(expect, [], args=(f"--kubeconfig={path}",))
+
+
 FORMS: list[Form] = [
     Form("client-cert-files", _cert_files),
     Form("client-cert-data", _cert_data),
@@ -1071,6 +1175,12 @@ FORMS: list[Form] = [
     Form("proxy-url", _proxy_url),
     Form("https-proxy-variable", _proxy_environment("HTTPS_PROXY")),
     Form("https-proxy-variable-lowercase", _proxy_environment("https_proxy")),
+    Form("home-kube-config", _home_kube_config),
+    Form("relative-paths-in-kubeconfig", _relative_paths),
+    Form("kubeconfig-flag-over-variable", _kubeconfig_flag_over_variable),
+    Form("kubeconfig-flag-missing-file", _kubeconfig_flag_missing_file),
+    Form("kubeconfig-invalid-yaml", _kubeconfig_invalid_yaml),
+    Form("no-kubeconfig-at-all", _no_kubeconfig_at_all),
     Form("kubeconfig-list-first-wins", _kubeconfig_list),
     Form("kubeconfig-list-context-from-second", _kubeconfig_list_second_context),
     Form("wrong-context", _wrong_context),
@@ -1128,7 +1238,12 @@ def warm_kubectl_cache(plane: ControlPlane, directory: Path) -> Path:
 def tool_env(access: Access, home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _DROPPED_ENV}
     env["HOME"] = str(home)  # never the developer's ~/.kube/config
-    env["KUBECONFIG"] = os.pathsep.join(str(path) for path in access.kubeconfigs)
+    if access.in_home:
+        default = home / ".kube" / "config"
+        default.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(access.kubeconfigs[0], default)
+    else:
+        env["KUBECONFIG"] = os.pathsep.join(str(path) for path in access.kubeconfigs)
     env["KUBECTL_CRD_CACHE_DIR"] = str(home / "kubectl-crd-cache")
     env.update(access.env)
     return env

@@ -99,7 +99,7 @@ def test_kubectl_crd_matches_kubectl(
     problems = expectation_problems(ours, access, error_pattern=pattern)
     if ours.returncode != kubectl.returncode:
         problems.append(f"exit {ours.returncode}, kubectl exited {kubectl.returncode}")
-    if expect.ok and ours.stdout != kubectl.stdout:
+    if ours.stdout != kubectl.stdout:  # on failure, both print nothing there
         problems.append("stdout differs from kubectl's")
     problems.extend(
         f"secret in the output: {secret}" for secret in leaked_secrets(ours, access.secrets)
@@ -177,3 +177,36 @@ def test_live_commands_do_not_import_kubernetes(
         {name for name in imported if name.split(".")[0] in ("kubernetes", "urllib3", "requests")}
     )
     assert not heavy, f"imported: {heavy[:20]}"
+
+
+@pytest.mark.parametrize("command", LIVE_COMMANDS, ids=str)
+def test_in_cluster_configuration_from_the_command_line(
+    command: LiveCommand, context: FormContext
+) -> None:
+    """In a pod (no kubeconfig; service host, port and account): the account's token and
+    CA, as the admin kubeconfig's kubectl sees the same output. kubectl itself cannot
+    join in: its service-account directory is fixed at /var/run/secrets/..."""
+    plane = context.plane
+    account = context.directory / "serviceaccount"
+    account.mkdir()
+    (account / "token").write_text(plane.tokens.second_admin.token)
+    (account / "ca.crt").write_bytes(plane.pki.ca_cert.read_bytes())
+    (account / "namespace").write_text("kcrd-pod-namespace")
+    env = {
+        "KUBERNETES_SERVICE_HOST": "127.0.0.1",
+        "KUBERNETES_SERVICE_PORT": str(plane.port),
+        "KUBECTL_CRD_SERVICE_ACCOUNT_DIR": str(account),
+    }
+    access = Access(
+        Expect(user=plane.tokens.second_admin.user),
+        [context.directory / "absent"],
+        env=env,
+        secrets=[plane.tokens.second_admin.token],
+    )
+    ours = run_tool("kubectl-crd", command.ours, access, context)
+    reference = run_tool("kubectl", command.kubectl, Access(Expect(), [plane.kubeconfig]), context)
+    problems = expectation_problems(ours, access, error_pattern=None)
+    if ours.stdout != reference.stdout:
+        problems.append("stdout differs from kubectl's with the admin kubeconfig")
+    problems.extend(f"secret in the output: {s}" for s in leaked_secrets(ours, access.secrets))
+    assert not problems, _report(problems, ours, reference)

@@ -19,7 +19,9 @@ import pytest
 from kubectl_crd.kube.client import APPLY_PATCH, KubeClient
 from kubectl_crd.kube.config import ClusterConfig
 from tests.integration.cluster_access import (
-    EXAMPLE_CRD,
+    PROBE_CRD,
+    PROBE_GROUP,
+    PROBE_PLURAL,
     kubeconfig_document,
     verified_cluster,
     write_kubeconfig,
@@ -37,9 +39,12 @@ def _username(client: KubeClient, body: Any = None) -> str:
 
 
 @pytest.fixture(scope="module")
-def crontabs(apiserver: ControlPlane) -> str:
-    apiserver.install_crds([EXAMPLE_CRD])
-    return "/apis/stable.example.com/v1"
+def probes(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The API path of the probe CRD's version (a group no other test uses)."""
+    path = tmp_path_factory.mktemp("crd") / "accessprobes.json"
+    path.write_text(json.dumps(PROBE_CRD))
+    apiserver.install_crds([path])
+    return f"/apis/{PROBE_GROUP}/v1"
 
 
 def _client(path: Path, home: Path) -> KubeClient:
@@ -71,14 +76,14 @@ def test_a_body_given_as_json_text_is_sent_as_is(apiserver: ControlPlane, tmp_pa
 
 
 def test_server_side_apply_creates_and_updates(
-    apiserver: ControlPlane, crontabs: str, namespace: str, tmp_path: Path
+    apiserver: ControlPlane, probes: str, namespace: str, tmp_path: Path
 ) -> None:
-    path = f"{crontabs}/namespaces/{namespace}/crontabs/applied"
+    path = f"{probes}/namespaces/{namespace}/{PROBE_PLURAL}/applied"
     manifest: dict[str, Any] = {
-        "apiVersion": "stable.example.com/v1",
-        "kind": "CronTab",
+        "apiVersion": f"{PROBE_GROUP}/v1",
+        "kind": "AccessProbe",
         "metadata": {"name": "applied", "namespace": namespace},
-        "spec": {"cronSpec": "* * * * *", "image": "busybox", "replicas": 1},
+        "spec": {"target": "applied", "replicas": 1},
     }
     query = {"fieldManager": "kubectl-crd-tests", "force": "true"}
     with _client(apiserver.kubeconfig, tmp_path) as client:
@@ -92,7 +97,9 @@ def test_server_side_apply_creates_and_updates(
     assert created["spec"]["replicas"] == 1
     assert updated["spec"]["replicas"] == 3
     server = json.loads(
-        apiserver.kubectl("get", "-n", namespace, "crontab", "applied", "-o", "json").stdout
+        apiserver.kubectl(
+            "get", "-n", namespace, f"{PROBE_PLURAL}.{PROBE_GROUP}", "applied", "-o", "json"
+        ).stdout
     )
     assert server["spec"]["replicas"] == 3
 
@@ -116,9 +123,9 @@ def test_requests_of_one_client_share_a_connection(apiserver: ControlPlane, tmp_
 
 
 def test_a_watch_streams_events_as_they_happen(
-    apiserver: ControlPlane, crontabs: str, namespace: str, tmp_path: Path
+    apiserver: ControlPlane, probes: str, namespace: str, tmp_path: Path
 ) -> None:
-    collection = f"{crontabs}/namespaces/{namespace}/crontabs"
+    collection = f"{probes}/namespaces/{namespace}/{PROBE_PLURAL}"
     with _client(apiserver.kubeconfig, tmp_path) as client:
         listing = client.request("GET", collection)
         version = listing["metadata"]["resourceVersion"]
@@ -149,10 +156,10 @@ def test_a_watch_streams_events_as_they_happen(
                 "-",
                 input=json.dumps(
                     {
-                        "apiVersion": "stable.example.com/v1",
-                        "kind": "CronTab",
+                        "apiVersion": f"{PROBE_GROUP}/v1",
+                        "kind": "AccessProbe",
                         "metadata": {"name": name},
-                        "spec": {"cronSpec": "* * * * *", "image": "busybox"},
+                        "spec": {"target": name},
                     }
                 ),
             )
