@@ -246,7 +246,14 @@ def parse_current_replicas(text: str) -> int:
 def _parse_int(text: str, flag: str) -> int:
     """pflag's IntVar: Go's ``strconv.ParseInt(s, 0, 64)`` message on failure."""
     try:
-        return int(text, 0) if not text.lstrip("+-").startswith("0") else int(text, 10)
+        if text != text.strip():
+            raise ValueError(text)
+        digits = text.lstrip("+-")
+        if len(digits) > 1 and digits[0] == "0" and digits[1] in "01234567_":
+            # Go's base 0: a leading 0 is octal ("010" is 8); Python's int() refuses it
+            value = int(digits, 8)
+            return -value if text.startswith("-") else value
+        return int(text, 0)
     except ValueError:
         raise KubectlCrdError(
             f'invalid argument "{text}" for "{flag}" flag: strconv.ParseInt: '
