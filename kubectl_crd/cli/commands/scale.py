@@ -39,7 +39,6 @@ from kubectl_crd.model.errors import (
     KubectlCrdError,
     NoScaleSubresourceError,
     ResourceNotFoundError,
-    ScaleError,
     ScalePreconditionError,
     ScaleTimeoutError,
     UsageError,
@@ -383,14 +382,19 @@ def invalid_error(error: ApiError) -> ApiError:
     )
 
 
-def _missing_spec_path(error: ApiError, target: ScaleTarget) -> KubectlCrdError:
-    """The API server's 500 for an object without specReplicasPath, explained."""
+def _missing_spec_path(error: ApiError, target: ScaleTarget) -> ApiError:
+    """The API server's 500 for an object without specReplicasPath (``ScaleREST`` in
+    ``apiextensions-apiserver/pkg/registry/customresource/etcd.go``), explained under
+    the server's own line."""
     path = target.scale.spec_replicas_path
     if error.status == 500 and "does not exist" in str(error.status_object.get("message", "")):
-        return ScaleError(
+        return ApiError(
             f"{error.kubectl_line}\n{target.kind_name} has no {path} (the CRD's "
             f"specReplicasPath) yet, so its Scale cannot be read: scale it without "
-            f"--current-replicas/--resource-version to set it, or set {path} in the object."
+            f"--current-replicas/--resource-version to set it, or set {path} in the object.",
+            status=error.status,
+            reason=error.reason,
+            status_object=error.status_object,
         )
     return error
 
