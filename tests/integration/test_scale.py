@@ -497,3 +497,49 @@ def test_parity_with_kubectl_scale(plane: ControlPlane, case: str, args: list[st
         for space in spaces
     ]
     assert specs[1] == specs[0]
+
+
+def _without_identity(obj: dict[str, Any]) -> dict[str, Any]:
+    metadata = dict(obj["metadata"])
+    for key in ("namespace", "uid", "resourceVersion", "creationTimestamp", "generation"):
+        metadata.pop(key, None)
+    return obj | {"metadata": metadata}
+
+
+@pytest.mark.parametrize("output", ["json", "yaml"])
+def test_output_of_a_client_dry_run_is_kubectls(
+    plane: ControlPlane, output: str, tmp_path: Path
+) -> None:
+    from kubectl_crd.io import read_inputs
+
+    spaces = [f"out-{output}-k", f"out-{output}-o"]
+    for space in spaces:
+        plane.kubectl("create", "namespace", space)
+        create(plane, space, foo("example", 2, {"app": "demo"}))
+    args = ["foo/example", "--replicas", "6", "--dry-run=client", "-o", output]
+    kubectl_result = theirs(plane, *args, "-n", spaces[0])
+    our_result = ours(plane, *args, "-n", spaces[1])
+    assert our_result.returncode == kubectl_result.returncode == 0, our_result.stderr
+    parsed = []
+    for index, text in enumerate((kubectl_result.stdout, our_result.stdout)):
+        path = tmp_path / f"{index}.{output}"
+        path.write_text(text)
+        (document,) = read_inputs([str(path)])
+        parsed.append(_without_identity(document.content))
+    assert parsed[1] == parsed[0]
+    if output == "json":  # the same layout too, once the identity is the same
+        ours_text = our_result.stdout.replace(spaces[1], spaces[0])
+        theirs_uid = json.loads(kubectl_result.stdout)["metadata"]
+        ours_uid = json.loads(our_result.stdout)["metadata"]
+        for key in ("uid", "resourceVersion", "creationTimestamp"):
+            ours_text = ours_text.replace(str(ours_uid[key]), str(theirs_uid[key]))
+        assert ours_text == kubectl_result.stdout
+
+
+def test_output_yaml_shows_the_scaled_object(plane: ControlPlane, ns: str) -> None:
+    # kubectl prints the object as read before scaling (replicas still 2); we read it after
+    create(plane, ns, foo("example", 2))
+    result = ours(plane, "foo/example", "--replicas", "4", "-o", "yaml", "-n", ns)
+    assert result.returncode == 0, result.stderr
+    assert "  replicas: 4\n" in result.stdout
+    assert "managedFields" not in result.stdout

@@ -25,7 +25,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -487,7 +487,7 @@ def wait_for_replicas(
     target: ScaleTarget,
     replicas: int,
     timeout: float,
-    report: Callable[[str], None],
+    report: Callable[[ScaleTarget, str], None],
     *,
     interval: float = 1.0,
 ) -> None:
@@ -504,16 +504,61 @@ def wait_for_replicas(
         state = (spec, current, selector)
         if state != last:
             where = f" selector {selector}" if selector else ""
-            report(f"{target.kind_name}: {current}/{spec} replicas{where}")
+            report(target, f"{target.kind_name}: {current}/{spec} replicas{where}")
             last = state
         if spec != replicas:
-            report(f"{target.kind_name}: spec replicas changed to {spec} by another writer")
+            report(target, f"{target.kind_name}: spec replicas changed to {spec} by another writer")
             return
         if current == replicas:
             return
         if time.monotonic() + interval > deadline:
             raise ScaleTimeoutError(f'timed out waiting for "{target.name}" to be synced')
         time.sleep(interval)
+
+
+class WaitProgress:
+    """``--wait``'s progress: a line per change when piped; on a terminal, one line
+    rewritten in place (objects ready, and the latest change)."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        import shutil
+        import threading
+
+        self._stream = stream
+        self._total = total
+        self._ready = 0
+        self._latest = ""
+        self._lock = threading.Lock()
+        self._live = stream.isatty()
+        self._width = shutil.get_terminal_size().columns if self._live else 0
+
+    def report(self, target: ScaleTarget, line: str) -> None:
+        with self._lock:
+            self._latest = line
+            if self._live:
+                self._redraw()
+            else:
+                self._stream.write(line + "\n")
+                self._stream.flush()
+
+    def finished(self, target: ScaleTarget) -> None:
+        with self._lock:
+            self._ready += 1
+            if self._live:
+                self._redraw()
+
+    def close(self) -> None:
+        if self._live:
+            self._stream.write("\n")
+            self._stream.flush()
+
+    def _redraw(self) -> None:
+        text = f"[{self._ready}/{self._total} ready] {self._latest}"
+        if self._width and len(text) >= self._width:
+            text = text[: self._width - 2] + "…"
+        # carriage return, then erase to the end of the line (ECMA-48 EL)
+        self._stream.write("\r\x1b[K" + text)
+        self._stream.flush()
 
 
 def run_all(
@@ -755,14 +800,14 @@ def _scale(
     if wait_seconds and dry_run == "none":
         done = [t for t, r in zip(targets, results, strict=True) if not isinstance(r, Exception)]
 
-        def report(line: str) -> None:
-            print(line, file=sys.stderr, flush=True)
+        progress = WaitProgress(sys.stderr, len(done))
 
-        waits = run_all(
-            pool,
-            done,
-            lambda client, target: wait_for_replicas(client, target, count, wait_seconds, report),
-        )
+        def wait_one(client: KubeClient, target: ScaleTarget) -> None:
+            wait_for_replicas(client, target, count, wait_seconds, progress.report)
+            progress.finished(target)
+
+        waits = run_all(pool, done, wait_one)
+        progress.close()
         for result in waits:
             if isinstance(result, KubectlCrdError):
                 print(result.kubectl_line, file=sys.stderr)
@@ -788,6 +833,13 @@ def _show(pool: ClientPool, targets: Sequence[ScaleTarget], output: str) -> bool
         else:
             print(describe_scale(target, result))
     return failed
+
+
+def go_json(obj: Any) -> str:
+    """kubectl's ``-o json``: ``json.MarshalIndent`` with four spaces, keys sorted (Go
+    maps), UTF-8 kept, and ``<``, ``>``, ``&`` escaped as Go's encoder does."""
+    text = json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def describe_scale(target: ScaleTarget, scale: Mapping[str, Any]) -> str:
@@ -818,7 +870,7 @@ def _print_object(obj: Any, output: str) -> None:
     if isinstance(obj, dict) and isinstance(obj.get("metadata"), dict):
         obj["metadata"].pop("managedFields", None)
     if output == "json":
-        print(json.dumps(obj, indent=4))
+        print(go_json(obj))
     else:
         from kubectl_crd.io import dump_yaml
 
@@ -873,7 +925,7 @@ def _scale_local(
         if output == "name":
             print(name)
         elif output == "json":
-            print(json.dumps(changed, indent=4))
+            print(go_json(changed))
         else:
             from kubectl_crd.io import dump_yaml
 

@@ -8,6 +8,7 @@ the cluster behaviour is tested against the real server in
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ from kubectl_crd.cli.commands.scale import (
     REPLICAS_REQUIRED,
     Precondition,
     ScaleTarget,
+    WaitProgress,
     check_scalable,
     get_field,
+    go_json,
     invalid_error,
     parse_current_replicas,
     parse_replicas,
@@ -267,3 +270,44 @@ def read_inputs_text(tmp_path: Path, text: str) -> list[Any]:
     path = tmp_path / "out.yaml"
     path.write_text(text)
     return list(read_inputs([str(path)]))
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _target_named(name: str) -> ScaleTarget:
+    return ScaleTarget(foo_crd(), "v1alpha1", "ns", name)
+
+
+def test_wait_progress_piped_is_one_line_per_change() -> None:
+    stream = io.StringIO()
+    progress = WaitProgress(stream, 2)
+    a, b = _target_named("a"), _target_named("b")
+    progress.report(a, "a: 0/3 replicas")
+    progress.report(b, "b: 1/3 replicas")
+    progress.finished(a)
+    progress.close()
+    assert stream.getvalue() == "a: 0/3 replicas\nb: 1/3 replicas\n"
+
+
+def test_wait_progress_on_a_terminal_rewrites_one_line() -> None:
+    stream = _Terminal()
+    progress = WaitProgress(stream, 2)
+    a = _target_named("a")
+    progress.report(a, "a: 0/3 replicas")
+    progress.report(a, "a: 3/3 replicas")
+    progress.finished(a)
+    progress.close()
+    assert stream.getvalue() == (
+        "\r\x1b[K[0/2 ready] a: 0/3 replicas"
+        "\r\x1b[K[0/2 ready] a: 3/3 replicas"
+        "\r\x1b[K[1/2 ready] a: 3/3 replicas\n"
+    )
+
+
+def test_json_as_go_writes_it() -> None:
+    assert go_json({"b": "<&>", "a": "é"}) == (
+        '{\n    "a": "é",\n    "b": "\\u003c\\u0026\\u003e"\n}'
+    )
