@@ -31,7 +31,7 @@ import click
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
-from kubectl_crd.cli.options import click_options, kubectl_command
+from kubectl_crd.cli.options import KubectlCommand, click_options, kubectl_command
 from kubectl_crd.model.errors import (
     ApiError,
     ExitCode,
@@ -612,7 +612,6 @@ class Resolver:
 
 
 def _targets(
-    app: Application,
     client: KubeClient,
     resolver: Resolver,
     args: Sequence[str],
@@ -670,18 +669,26 @@ def _targets(
 # -- the command -----------------------------------------------------------------------
 
 
+class DryRunCommand(KubectlCommand):
+    """Reads a bare ``--dry-run`` as pflag does with kubectl's ``NoOptDefVal``: it means
+    ``client`` and never takes the next argument (``cmdutil.AddDryRunFlag``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args = ["--dry-run=client" if arg == "--dry-run" else arg for arg in args]
+        return super().parse_args(ctx, args)
+
+
 @kubectl_command("scale", help=HELP)
 @click.argument("resources", nargs=-1)
 @click_options(FLAGS)
 @click.option(
     "--dry-run",
     "dry_run",
-    type=click.Choice(["none", "server", "client"]),
+    type=click.Choice(["none", "server", "client", "true", "false"]),
     default="none",
-    flag_value="client",
-    is_flag=False,
+    metavar="[none|server|client]",
     help='Must be "none", "server", or "client": "server" asks the API server to check '
-    'without persisting, "client" only reads.',
+    'without persisting, "client" only reads. Alone, it means "client".',
 )
 def command(
     app: Application,
@@ -705,6 +712,8 @@ def command(
             f'unable to match a printer suitable for the output format "{output}", '
             "allowed formats are: json,name,yaml"
         )
+    # kubectl's GetDryRunStrategy still reads the old boolean spelling
+    dry_run = {"true": "client", "false": "none"}.get(dry_run, dry_run)
     count = parse_replicas(replicas)
     precondition = Precondition(parse_current_replicas(current_replicas), resource_version)
     wait_seconds = _wait_seconds(wait, timeout)
@@ -723,7 +732,7 @@ def command(
     try:
         resolver = Resolver(ClusterSource(client).crds())
         targets, problems = _targets(
-            app, client, resolver, resources, filenames, selector, all_objects, all_namespaces
+            client, resolver, resources, filenames, selector, all_objects, all_namespaces
         )
         if resource_version and len(targets) > 1:
             raise KubectlCrdError("cannot use --resource-version with multiple resources")
@@ -948,3 +957,8 @@ def _local_crds(
     if not crds:
         crds.extend(app.crd_source().crds())
     return crds
+
+
+command.__class__ = (
+    DryRunCommand  # kubectl_command builds a KubectlCommand; this one reads --dry-run
+)
