@@ -572,3 +572,34 @@ def test_output_yaml_shows_the_scaled_object(plane: ControlPlane, ns: str) -> No
     assert result.returncode == 0, result.stderr
     assert "  replicas: 4\n" in result.stdout
     assert "managedFields" not in result.stdout
+
+
+def test_requests_of_one_scale(plane: ControlPlane, ns: str) -> None:
+    """Discovery, the one CRD, one PATCH of /scale: no list of every CRD (2 s with the
+    corpus installed), no GET or write of the object itself."""
+    create(plane, ns, foo("example", 1))
+    mark = plane.audit_mark()
+    assert ours(plane, "fo/example", "--replicas", "2", "-n", ns).returncode == 0
+    requests = [
+        (event["verb"], event["requestURI"].split("?")[0])
+        for event in plane.audit_events(mark)
+        if event.get("stage") == "ResponseComplete"
+        and event.get("userAgent", "").startswith("kubectl-crd/")
+    ]
+    assert requests == [
+        ("get", "/apis"),
+        (
+            "get",
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/foos.samplecontroller.k8s.io",
+        ),
+        ("patch", f"/apis/samplecontroller.k8s.io/v1alpha1/namespaces/{ns}/foos/example/scale"),
+    ]
+
+
+def test_a_built_in_resource_is_sent_to_kubectl_scale(plane: ControlPlane, ns: str) -> None:
+    result = ours(plane, "deploy/web", "--replicas", "2", "-n", ns)
+    assert (result.returncode, result.stderr) == (
+        1,
+        'error: "deploy" is deployments.apps, a built-in resource, not a custom resource: '
+        "use kubectl scale\n",
+    )

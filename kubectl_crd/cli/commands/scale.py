@@ -585,16 +585,55 @@ def _attempt(
 # -- finding the objects ---------------------------------------------------------------
 
 
-class Resolver:
-    """RESOURCE arguments and documents to CRDs, from one listing of the cluster's CRDs."""
+#: kubectl's discovery client asks for the aggregated form first (client-go
+#: ``discovery/aggregated_discovery.go``): one answer with every group's resources.
+AGGREGATED_DISCOVERY = (
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
+)
 
-    def __init__(self, crds: Iterable[CustomResourceDefinition]) -> None:
-        self.crds = list(crds)
+
+class Resolver:
+    """RESOURCE arguments and documents to CRDs.
+
+    Given CRDs (``--local``) are searched as they are. With a client, the cluster's
+    aggregated discovery (``/apis``, ~0.1 s with 224 CRDs installed) names the
+    candidate CRDs and only those are read (``GET .../customresourcedefinitions/NAME``):
+    listing every CRD took ~2 s there. A server without aggregated discovery gets the
+    whole list.
+    """
+
+    def __init__(
+        self,
+        crds: Iterable[CustomResourceDefinition] = (),
+        *,
+        client: KubeClient | None = None,
+    ) -> None:
+        self._given = list(crds)
+        self._client = client
+        self._discovery: list[Mapping[str, Any]] | None = None
+        self._read: dict[str, CustomResourceDefinition | None] = {}
+        #: resources the last search matched that no CRD serves
+        self._builtin = ""
 
     def by_argument(self, argument: str) -> tuple[CustomResourceDefinition, str]:
         from kubectl_crd.model.lookup import resolve_resource
 
-        match = resolve_resource(self.crds, argument)
+        first, _, rest = argument.strip().lower().partition(".")
+
+        def matches(group: str, resource: Mapping[str, Any]) -> bool:
+            kind = str((resource.get("responseKind") or {}).get("kind", "")).lower()
+            names = {resource.get("resource"), resource.get("singularResource"), kind}
+            names.update(resource.get("shortNames") or ())
+            return first in names and (not rest or rest.endswith(group))
+
+        candidates = self._candidates(matches)
+        if not candidates and self._builtin:
+            raise ResourceNotFoundError(
+                f'"{argument}" is {self._builtin}, a built-in resource, not a custom '
+                "resource: use kubectl scale",
+                query=argument,
+            )
+        match = resolve_resource(candidates, argument)
         version = match.version or match.crd.preferred_version.name
         return match.crd, version
 
@@ -602,13 +641,76 @@ class Resolver:
         api_version = str(obj.get("apiVersion") or "")
         kind = str(obj.get("kind") or "")
         group, _, version = api_version.rpartition("/")
-        for crd in self.crds:
+
+        def matches(in_group: str, resource: Mapping[str, Any]) -> bool:
+            response = resource.get("responseKind") or {}
+            return in_group == group and response.get("kind") == kind
+
+        for crd in self._candidates(matches):
             if crd.group == group and crd.names.kind == kind and crd.version(version):
                 return crd, version
         raise ResourceNotFoundError(
             f'no matches for kind "{kind}" in version "{api_version}"',
             query=f"{kind}.{api_version}",
         )
+
+    def _candidates(
+        self, matches: Callable[[str, Mapping[str, Any]], bool]
+    ) -> list[CustomResourceDefinition]:
+        if self._client is None:
+            return self._given
+        groups = self._groups()
+        if groups is None:  # no aggregated discovery: every CRD
+            from kubectl_crd.sources.cluster import ClusterSource
+
+            self._given = list(ClusterSource(self._client).crds())
+            self._client = None
+            return self._given
+        names = {
+            f"{resource.get('resource')}.{group['metadata']['name']}"
+            for group in groups
+            for version in group.get("versions") or ()
+            for resource in version.get("resources") or ()
+            if matches(str(group["metadata"]["name"]), resource)
+        }
+        found = {name: self._crd(name) for name in sorted(names)}
+        self._builtin = ", ".join(name for name, crd in found.items() if crd is None)
+        return [crd for crd in found.values() if crd is not None]
+
+    def _groups(self) -> list[Mapping[str, Any]] | None:
+        if self._discovery is None:
+            assert self._client is not None
+            answer = self._client.request("GET", "/apis", accept=AGGREGATED_DISCOVERY)
+            if not isinstance(answer, Mapping) or answer.get("kind") != "APIGroupDiscoveryList":
+                return None
+            self._discovery = list(answer.get("items") or ())
+        return self._discovery
+
+    def _crd(self, name: str) -> CustomResourceDefinition | None:
+        """The CRD ``name``; ``None`` for a built-in resource (no such CRD)."""
+        if name not in self._read:
+            from kubectl_crd.kube.client import CRD_LIST_PATH
+            from kubectl_crd.model.crd import CRD_API_VERSION, CRD_KIND
+            from kubectl_crd.model.crd import CustomResourceDefinition as CRD
+            from kubectl_crd.model.errors import Location
+
+            assert self._client is not None
+            try:
+                raw = self._client.request("GET", f"{CRD_LIST_PATH}/{name}")
+            except ApiError as exc:
+                if exc.status != 404:
+                    raise
+                raw = None
+            self._read[name] = (
+                None
+                if raw is None
+                else CRD.from_object(
+                    {**raw, "apiVersion": CRD_API_VERSION, "kind": CRD_KIND},
+                    Location(f"cluster:{name}"),
+                    check_structural=False,
+                )
+            )
+        return self._read[name]
 
 
 def _targets(
@@ -725,12 +827,11 @@ def command(
     if all_namespaces and not (selector or all_objects):
         raise UsageError("-A/--all-namespaces needs -l or --all")
     from kubectl_crd.kube.client import KubeClient
-    from kubectl_crd.sources.cluster import ClusterSource
 
     client = KubeClient(app.cluster)
     pool = ClientPool(app.cluster, client)
     try:
-        resolver = Resolver(ClusterSource(client).crds())
+        resolver = Resolver(client=client)
         targets, problems = _targets(
             client, resolver, resources, filenames, selector, all_objects, all_namespaces
         )
