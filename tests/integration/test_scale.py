@@ -487,6 +487,11 @@ PARITY_CASES: list[tuple[str, list[str]]] = [
     ("no name", ["foo", "--replicas", "2"]),
     ("nothing", ["--replicas", "2"]),
     ("unknown type", ["nosuchthing/example", "--replicas", "2"]),
+    ("from a file", ["-f", str(DATA / "example.yaml"), "--replicas", "3"]),
+    (
+        "from a file with a precondition",
+        ["-f", str(DATA / "example.yaml"), "--replicas", "3", "--current-replicas", "2"],
+    ),
     ("bare dry run", ["--dry-run", "foo/example", "--replicas", "6"]),
     ("octal", ["foo/example", "--replicas", "010"]),
     ("non-integer", ["foo/example", "--replicas", "1.5"]),
