@@ -492,6 +492,7 @@ PARITY_CASES: list[tuple[str, list[str]]] = [
         "from a file with a precondition",
         ["-f", str(DATA / "example.yaml"), "--replicas", "3", "--current-replicas", "2"],
     ),
+    ("a file's namespace is not -n's", ["-f", str(DATA / "in-default.yaml"), "--replicas", "3"]),
     ("bare dry run", ["--dry-run", "foo/example", "--replicas", "6"]),
     ("octal", ["foo/example", "--replicas", "010"]),
     ("non-integer", ["foo/example", "--replicas", "1.5"]),
@@ -523,9 +524,9 @@ def test_parity_with_kubectl_scale(plane: ControlPlane, case: str, args: list[st
     assert (our_result.returncode, our_result.stdout, our_result.stderr) == (
         kubectl_result.returncode,
         kubectl_result.stdout,
-        _without_klog(kubectl_result.stderr).replace(
-            "kubectl scale --help", "kubectl crd scale --help"
-        ),
+        _without_klog(kubectl_result.stderr)
+        .replace("kubectl scale --help", "kubectl crd scale --help")
+        .replace(spaces[0], spaces[1]),
     )
     specs: dict[str, dict[str, Any]] = {space: {} for space in spaces}
     for item in get(plane, "foos", "--all-namespaces")["items"]:

@@ -721,6 +721,8 @@ def _targets(
     selector: str,
     all_objects: bool,
     all_namespaces: bool,
+    *,
+    namespace_given: bool = False,
 ) -> tuple[list[ScaleTarget], list[KubectlCrdError]]:
     """The objects named by arguments, files, ``-l`` and ``--all``, and the ones not found
     (kubectl's ``infoErr``: reported after the others are scaled)."""
@@ -764,6 +766,16 @@ def _targets(
             check_scalable(crd, version)
             metadata = obj.get("metadata") or {}
             ns = str(metadata.get("namespace") or namespace) if crd.namespaced else ""
+            if namespace_given and crd.namespaced and ns != namespace:
+                # resource.Builder's enforceNamespace: an object is not kept
+                problems.append(
+                    KubectlCrdError(
+                        f'the namespace from the provided object "{ns}" does not match the '
+                        f"namespace \"{namespace}\". You must pass '--namespace={ns}' to "
+                        "perform this operation."
+                    )
+                )
+                continue
             targets.append(ScaleTarget(crd, version, ns, str(metadata.get("name") or "")))
     return targets, problems
 
@@ -833,13 +845,19 @@ def command(
     try:
         resolver = Resolver(client=client)
         targets, problems = _targets(
-            client, resolver, resources, filenames, selector, all_objects, all_namespaces
+            client,
+            resolver,
+            resources,
+            filenames,
+            selector,
+            all_objects,
+            all_namespaces,
+            namespace_given=app.namespace is not None,
         )
         if resource_version and len(targets) > 1:
             raise KubectlCrdError("cannot use --resource-version with multiple resources")
         if not targets:
-            detail = " " + "; ".join(str(p.kubectl_line) for p in problems) if problems else ""
-            raise KubectlCrdError("no objects passed to scale" + detail)
+            raise KubectlCrdError(_no_objects([str(problem) for problem in problems]))
         if count is None:
             failed = _show(pool, targets, output)
         else:
@@ -888,10 +906,8 @@ def _scale(
     results = run_all(pool, targets, work)
     if all(_object_missing(result) for result in results):
         # kubectl reads each object first, and with none found says so in one line
-        messages = [str(r.status_object.get("message", "")) for r in results]  # type: ignore[union-attr]
         raise KubectlCrdError(
-            "no objects passed to scale "
-            + (messages[0] if len(messages) == 1 else "[" + ", ".join(messages) + "]")
+            _no_objects([str(r.status_object.get("message", "")) for r in results])  # type: ignore[union-attr]
         )
     failed = False
     for target, result in zip(targets, results, strict=True):
@@ -923,6 +939,15 @@ def _scale(
                 print(result.kubectl_line, file=sys.stderr)
                 failed = True
     return failed
+
+
+def _no_objects(reasons: Sequence[str]) -> str:
+    """kubectl's ``no objects passed to scale`` with the builder's errors after it (one
+    as it is, several as Go prints an aggregate: ``[a, b]``)."""
+    if not reasons:
+        return "no objects passed to scale"
+    joined = reasons[0] if len(reasons) == 1 else "[" + ", ".join(reasons) + "]"
+    return f"no objects passed to scale {joined}"
 
 
 def _object_missing(result: object) -> bool:
