@@ -14,9 +14,16 @@ and exit codes, and never writes ``spec`` itself: every write goes to
 
 Beyond kubectl: with no ``--replicas`` it shows the current Scale and the CRD's scale
 paths; ``--wait`` prints spec against status replicas until they agree; a version
-without the subresource, an object without specReplicasPath and a value the server
-refuses are explained; several objects are scaled concurrently; ``--local -f FILE``
-changes specReplicasPath in files and validates the result offline.
+without the subresource, an object without specReplicasPath and a built-in resource
+are explained; several objects are scaled concurrently; ``--local -f FILE`` changes
+specReplicasPath in files and validates the result offline.
+
+Where it knowingly differs from kubectl: a named object is not read before it is
+scaled (the write's own 404 says it is missing, in kubectl's words); ``-o json|yaml``
+prints the object after the scale (kubectl prints the one it read before); after a
+failed object the others are still scaled (kubectl stops), each reported.
+RESOURCE is found through aggregated discovery and the one CRD it names, not by
+listing every CRD. ``tests/integration/test_scale.py`` compares both tools.
 """
 
 from __future__ import annotations
