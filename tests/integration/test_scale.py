@@ -493,6 +493,7 @@ PARITY_CASES: list[tuple[str, list[str]]] = [
         ["-f", str(DATA / "example.yaml"), "--replicas", "3", "--current-replicas", "2"],
     ),
     ("a file's namespace is not -n's", ["-f", str(DATA / "in-default.yaml"), "--replicas", "3"]),
+    ("a kind no CRD serves", ["-f", str(DATA / "unknown-kind.yaml"), "--replicas", "3"]),
     ("bare dry run", ["--dry-run", "foo/example", "--replicas", "6"]),
     ("octal", ["foo/example", "--replicas", "010"]),
     ("non-integer", ["foo/example", "--replicas", "1.5"]),

@@ -644,7 +644,9 @@ class Resolver:
         version = match.version or match.crd.preferred_version.name
         return match.crd, version
 
-    def by_document(self, obj: Mapping[str, Any]) -> tuple[CustomResourceDefinition, str]:
+    def by_document(
+        self, obj: Mapping[str, Any], source: str = ""
+    ) -> tuple[CustomResourceDefinition, str]:
         api_version = str(obj.get("apiVersion") or "")
         kind = str(obj.get("kind") or "")
         group, _, version = api_version.rpartition("/")
@@ -656,8 +658,12 @@ class Resolver:
         for crd in self._candidates(matches):
             if crd.group == group and crd.names.kind == kind and crd.version(version):
                 return crd, version
+        metadata = obj.get("metadata") or {}
+        # cli-runtime's resource.Builder (mapper.go infoForData) words it so
         raise ResourceNotFoundError(
-            f'no matches for kind "{kind}" in version "{api_version}"',
+            f'resource mapping not found for name: "{metadata.get("name", "")}" namespace: '
+            f'"{metadata.get("namespace", "")}" from "{source}": no matches for kind '
+            f'"{kind}" in version "{api_version}"\nensure CRDs are installed first',
             query=f"{kind}.{api_version}",
         )
 
@@ -769,7 +775,11 @@ def _targets(
                 problems.extend(document.errors)
                 continue
             obj = document.content
-            crd, version = resolver.by_document(obj)
+            try:
+                crd, version = resolver.by_document(obj, document.source)
+            except ResourceNotFoundError as exc:
+                problems.append(exc)
+                continue
             check_scalable(crd, version)
             metadata = obj.get("metadata") or {}
             ns = str(metadata.get("namespace") or namespace) if crd.namespaced else ""
@@ -1047,7 +1057,7 @@ def _scale_local(
     invalid = False
     for document in objects:
         obj = document.content
-        crd, version = resolver.by_document(obj)
+        crd, version = resolver.by_document(obj, document.source)
         check_scalable(crd, version)
         scale = crd.version(version).subresources.scale  # type: ignore[union-attr]
         assert scale is not None

@@ -311,3 +311,16 @@ def test_json_as_go_writes_it() -> None:
     assert go_json({"b": "<&>", "a": "é"}) == (
         '{\n    "a": "é",\n    "b": "\\u003c\\u0026\\u003e"\n}'
     )
+
+
+def test_local_with_a_kind_no_crd_serves() -> None:
+    unknown = DATA / "unknown-kind.yaml"
+    result = run_cli(
+        "scale", "--local", "-f", str(unknown), "--crd", str(FOO_CRD), "--replicas", "1"
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        f'error: resource mapping not found for name: "example" namespace: "" from "{unknown}": '
+        'no matches for kind "Bogus" in version "samplecontroller.k8s.io/v1alpha1"',
+        "ensure CRDs are installed first",
+    ]
