@@ -20,12 +20,17 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
     ├── VersionNotFoundError             the group/version asked for is not served
     ├── FieldNotFoundError               a field path that the schema does not have
     ├── RenderError                      kubectl's explain template would fail
+    ├── ScaleError                       scaling through /scale cannot go on
+    │   ├── NoScaleSubresourceError      ... the CRD version has no scale subresource
+    │   ├── ScalePreconditionError       ... --current-replicas / --resource-version failed
+    │   └── ScaleTimeoutError            ... --wait/--timeout ran out before spec == status
     └── ClusterError                     talking to the API server failed
         ├── KubeconfigError              ... kubeconfig missing, unreadable, or no such context
         ├── ClusterUnreachableError      ... no connection, TLS problems
         │   └── CredentialError          ... credentials could not be had (exec plugin)
         └── ApiError                     ... the server answered with an error status
             ├── UnauthorizedError        ... 401
+            ├── InvalidObjectError       ... 422 Invalid, printed as kubectl prints it
             └── ResourceExpiredError     ... 410 Gone: a watch's resourceVersion is too old
 
 ``kubectl_line`` is the line the CLI prints. kubectl does not prefix every error with
@@ -183,6 +188,23 @@ class RenderError(KubectlCrdError):
     """kubectl's template failed (a field whose schema is empty)."""
 
 
+class ScaleError(KubectlCrdError):
+    """``kubectl crd scale`` cannot scale an object (its own words, not the server's)."""
+
+
+class NoScaleSubresourceError(ScaleError):
+    """The CRD version serves no ``/scale``; the message shows the stanza to add."""
+
+
+class ScalePreconditionError(ScaleError):
+    """kubectl's ``PreconditionError`` (``k8s.io/kubectl/pkg/scale/scale.go``):
+    ``Expected replicas to be 2, was 3``."""
+
+
+class ScaleTimeoutError(ScaleError):
+    """``timed out waiting for "NAME" to be synced`` (``WaitForScaleHasDesiredReplicas``)."""
+
+
 class ClusterError(KubectlCrdError):
     pass
 
@@ -247,6 +269,16 @@ class UnauthorizedError(ApiError):
     @property
     def kubectl_line(self) -> str:
         return f"error: {self.message}"
+
+
+class InvalidObjectError(ApiError):
+    """A 422 ``Invalid`` status in kubectl's words (``checkErr`` in
+    ``k8s.io/kubectl/pkg/cmd/util/helpers.go``): ``The Foo "x" is invalid: field: msg``
+    with no ``Error from server`` prefix, one ``* cause`` line each when there are several."""
+
+    @property
+    def kubectl_line(self) -> str:
+        return self.message
 
 
 class ResourceExpiredError(ApiError):

@@ -30,10 +30,10 @@ def test_version() -> None:
 
 
 def test_placeholder_command_says_so_in_one_line_and_exits_1() -> None:
-    result = run("scale", "foo", "--replicas=3")
+    result = run("dev", "foo", "--replicas=3")
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        'error: "kubectl crd scale" is not available yet in this release (planned, not built yet)'
+        'error: "kubectl crd dev" is not available yet in this release (planned, not built yet)'
     ]
     assert result.stdout == ""
 
@@ -47,13 +47,13 @@ def test_unknown_command_is_a_usage_error() -> None:
 @pytest.mark.parametrize("how", [("--debug",), ()])
 def test_traceback_only_with_debug(how: tuple[str, ...]) -> None:
     env = {"KUBECTL_CRD_DEBUG": "0"}
-    result = run(*how, "scale", "x", env=env)
+    result = run(*how, "dev", "x", env=env)
     assert result.returncode == 1
     assert ("Traceback (most recent call last)" in result.stderr) == bool(how)
 
 
 def test_debug_from_environment() -> None:
-    result = run("scale", "x", env={"KUBECTL_CRD_DEBUG": "1"})
+    result = run("dev", "x", env={"KUBECTL_CRD_DEBUG": "1"})
     assert "Traceback (most recent call last)" in result.stderr
 
 

@@ -1,0 +1,326 @@
+"""``kubectl crd scale`` without a cluster: kubectl's flag checks and texts, the pieces
+the scaler is made of, and ``--local``.
+
+The texts are kubectl 1.33's (``kubectl scale`` run against envtest's API server);
+the cluster behaviour is tested against the real server in
+``tests/integration/test_scale.py``.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.cli.commands.scale import (
+    CURRENT_REPLICAS_INVALID,
+    REPLICAS_REQUIRED,
+    Precondition,
+    ScaleTarget,
+    WaitProgress,
+    check_scalable,
+    get_field,
+    go_json,
+    invalid_error,
+    parse_current_replicas,
+    parse_replicas,
+    set_field,
+    split_resource_args,
+)
+from kubectl_crd.io import read_inputs
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import (
+    ApiError,
+    InvalidObjectError,
+    KubectlCrdError,
+    NoScaleSubresourceError,
+    ScalePreconditionError,
+)
+from tests.cli_runner import run_cli
+
+DATA = Path(__file__).parent / "data"
+FOO_CRD = DATA / "foo-crd.yaml"
+FOOS = DATA / "foos.yaml"
+
+
+def foo_crd() -> CustomResourceDefinition:
+    (document,) = read_inputs([str(FOO_CRD)])
+    return CustomResourceDefinition.from_object(document.content)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("3", 3), ("0", 0), ("+2", 2), ("010", 8), ("0x10", 16), ("1_0", 10), (None, None)],
+)
+def test_replicas_read_as_pflag_reads_an_int(text: str | None, expected: int | None) -> None:
+    assert parse_replicas(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("-1", REPLICAS_REQUIRED),
+        (
+            "abc",
+            'invalid argument "abc" for "--replicas" flag: strconv.ParseInt: parsing "abc": '
+            "invalid syntax\nSee 'kubectl crd scale --help' for usage.",
+        ),
+        (
+            "1.5",
+            'invalid argument "1.5" for "--replicas" flag: strconv.ParseInt: parsing "1.5": '
+            "invalid syntax\nSee 'kubectl crd scale --help' for usage.",
+        ),
+    ],
+)
+def test_bad_replicas_have_kubectls_text(text: str, message: str) -> None:
+    with pytest.raises(KubectlCrdError) as caught:
+        parse_replicas(text)
+    assert caught.value.message == message
+    assert caught.value.exit_code == 1
+
+
+def test_current_replicas() -> None:
+    assert parse_current_replicas("-1") == -1
+    assert parse_current_replicas("4") == 4
+    with pytest.raises(KubectlCrdError, match="^" + CURRENT_REPLICAS_INVALID + "$"):
+        parse_current_replicas("-2")
+
+
+@pytest.mark.parametrize(
+    ("args", "pairs", "type_only"),
+    [
+        (["foo/a", "foo/b"], [("foo", "a"), ("foo", "b")], ""),
+        (["foo", "a", "b"], [("foo", "a"), ("foo", "b")], ""),
+        (["foo"], [], "foo"),
+        ([], [], ""),
+    ],
+)
+def test_resource_arguments(args: list[str], pairs: list[tuple[str, str]], type_only: str) -> None:
+    assert split_resource_args(args) == (pairs, type_only)
+
+
+def test_mixed_resource_arguments_are_refused() -> None:
+    with pytest.raises(KubectlCrdError, match="no need to specify a resource type"):
+        split_resource_args(["foo", "foo/a"])
+
+
+@pytest.mark.parametrize(
+    ("precondition", "scale", "message"),
+    [
+        (Precondition(2), {"spec": {"replicas": 3}}, "Expected replicas to be 2, was 3"),
+        (Precondition(2), {"spec": {}}, "Expected replicas to be 2, was 0"),
+        (
+            Precondition(-1, "7"),
+            {"metadata": {"resourceVersion": "9"}, "spec": {"replicas": 1}},
+            "Expected resource version to be 7, was 9",
+        ),
+        # kubectl checks the size first
+        (
+            Precondition(2, "7"),
+            {"metadata": {"resourceVersion": "9"}, "spec": {"replicas": 1}},
+            "Expected replicas to be 2, was 1",
+        ),
+    ],
+)
+def test_failed_preconditions(
+    precondition: Precondition, scale: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ScalePreconditionError) as caught:
+        precondition.check(scale)
+    assert caught.value.kubectl_line == f"error: {message}"
+
+
+def test_met_preconditions_pass() -> None:
+    Precondition(2, "9").check({"metadata": {"resourceVersion": "9"}, "spec": {"replicas": 2}})
+    assert not Precondition().given
+    assert Precondition(0).given and Precondition(-1, "1").given
+
+
+def test_set_field_makes_the_maps_on_the_way_as_the_server_does() -> None:
+    obj: dict[str, Any] = {"spec": {"other": 1}}
+    set_field(obj, ".spec.replicas", 4)
+    set_field(obj, ".spec.scaling.count", 2)
+    assert obj == {"spec": {"other": 1, "replicas": 4, "scaling": {"count": 2}}}
+    assert get_field(obj, ".spec.scaling.count") == 2
+    assert get_field(obj, ".status.replicas") is None
+
+
+def test_target_paths_and_names() -> None:
+    crd = foo_crd()
+    target = ScaleTarget(crd, "v1alpha1", "ns1", "example")
+    assert target.kind_name == "foo.samplecontroller.k8s.io/example"
+    assert target.scale_path == (
+        "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/ns1/foos/example/scale"
+    )
+    assert target.scale.status_replicas_path == ".status.availableReplicas"
+
+
+def test_a_version_without_scale_is_explained_with_the_stanza() -> None:
+    crd = foo_crd()
+    check_scalable(crd, "v1alpha1")
+    with pytest.raises(NoScaleSubresourceError) as caught:
+        check_scalable(crd, "v1beta1")
+    lines = caught.value.kubectl_line.splitlines()
+    assert lines[0] == (
+        "error: foos.samplecontroller.k8s.io version v1beta1 has no scale subresource, so it "
+        "cannot be scaled (the server would answer 404 Not Found)."
+    )
+    assert lines[1] == "v1alpha1 has one: use foos.v1alpha1.samplecontroller.k8s.io/NAME"
+    assert "      scale:" in lines and "        specReplicasPath: .spec.replicas" in lines
+
+
+def _invalid(causes: list[dict[str, str]]) -> ApiError:
+    status = {
+        "kind": "Status",
+        "reason": "Invalid",
+        "code": 422,
+        "message": "ignored",
+        "details": {"kind": "Foo", "name": "x", "causes": causes},
+    }
+    return ApiError(
+        "Error from server (Invalid): ignored", status=422, reason="Invalid", status_object=status
+    )
+
+
+def test_invalid_answers_read_as_kubectl_prints_them() -> None:
+    one = invalid_error(_invalid([{"field": "spec.replicas", "message": "Invalid value: 11: m"}]))
+    assert isinstance(one, InvalidObjectError)
+    assert one.kubectl_line == 'The Foo "x" is invalid: spec.replicas: Invalid value: 11: m'
+    two = invalid_error(
+        _invalid([{"field": "a", "message": "m1"}, {"field": "b", "message": "m2"}])
+    )
+    assert two.kubectl_line == 'The Foo "x" is invalid: \n* a: m1\n* b: m2'
+    other = ApiError("Error from server (NotFound): x", status=404, reason="NotFound")
+    assert invalid_error(other) is other
+
+
+# -- the command, offline --------------------------------------------------------------
+
+
+def test_local_changes_spec_replicas_and_keeps_the_rest(tmp_path: Path) -> None:
+    result = run_cli("scale", "--local", "-f", str(FOOS), "--crd", str(FOO_CRD), "--replicas", "4")
+    assert result.returncode == 0, result.stderr
+    documents = [d.content for d in read_inputs_text(tmp_path, result.stdout)]
+    assert [d["spec"] for d in documents] == [
+        {"deploymentName": "one", "replicas": 4},
+        {"deploymentName": "two", "replicas": 4},
+    ]
+    assert documents[0]["metadata"] == {"name": "one", "labels": {"app": "demo"}}
+
+
+def test_local_refuses_a_value_over_the_schema_maximum() -> None:
+    result = run_cli("scale", "--local", "-f", str(FOOS), "--crd", str(FOO_CRD), "--replicas", "11")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[0] == (
+        f'{FOOS}:8:13: The Foo "one" is invalid: spec.replicas: Invalid value: 11: '
+        "spec.replicas in body should be less than or equal to 10"
+    )
+    assert len(result.stderr.splitlines()) == 2  # one per object
+
+
+def test_local_with_a_version_without_scale(tmp_path: Path) -> None:
+    beta = tmp_path / "beta.yaml"
+    beta.write_text(FOOS.read_text().replace("v1alpha1", "v1beta1"))
+    result = run_cli("scale", "--local", "-f", str(beta), "--crd", str(FOO_CRD), "--replicas", "1")
+    assert result.returncode == 1
+    assert "version v1beta1 has no scale subresource" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "stderr"),
+    [
+        (["foo/x", "--replicas", "-3"], f"error: {REPLICAS_REQUIRED}\n"),
+        (
+            ["foo/x", "--replicas", "2", "--current-replicas", "-5"],
+            f"error: {CURRENT_REPLICAS_INVALID}\n",
+        ),
+        (
+            ["foo/x", "--replicas", "2", "-o", "wide"],
+            'error: unable to match a printer suitable for the output format "wide", allowed '
+            "formats are: json,name,yaml\n",
+        ),
+    ],
+)
+def test_flag_errors_before_any_cluster_access(args: list[str], stderr: str) -> None:
+    # no kubeconfig at all: these must fail on the flags alone
+    result = run_cli("scale", *args, env={"KUBECONFIG": "/nonexistent"})
+    assert (result.returncode, result.stderr, result.stdout) == (1, stderr, "")
+
+
+def test_an_unreachable_cluster_is_kubectls_line(tmp_path: Path) -> None:
+    kubeconfig = tmp_path / "config"
+    kubeconfig.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+        "clusters: [{name: c, cluster: {server: 'http://127.0.0.1:1'}}]\n"
+        "contexts: [{name: c, context: {cluster: c, user: u}}]\nusers: [{name: u, user: {}}]\n"
+    )
+    result = run_cli("scale", "foo/x", "--replicas", "1", env={"KUBECONFIG": str(kubeconfig)})
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "The connection to the server 127.0.0.1:1 was refused - did you specify the right "
+        "host or port?"
+    ]
+
+
+def read_inputs_text(tmp_path: Path, text: str) -> list[Any]:
+    path = tmp_path / "out.yaml"
+    path.write_text(text)
+    return list(read_inputs([str(path)]))
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _target_named(name: str) -> ScaleTarget:
+    return ScaleTarget(foo_crd(), "v1alpha1", "ns", name)
+
+
+def test_wait_progress_piped_is_one_line_per_change() -> None:
+    stream = io.StringIO()
+    progress = WaitProgress(stream, 2)
+    a, b = _target_named("a"), _target_named("b")
+    progress.report(a, "a: 0/3 replicas")
+    progress.report(b, "b: 1/3 replicas")
+    progress.finished(a)
+    progress.close()
+    assert stream.getvalue() == "a: 0/3 replicas\nb: 1/3 replicas\n"
+
+
+def test_wait_progress_on_a_terminal_rewrites_one_line() -> None:
+    stream = _Terminal()
+    progress = WaitProgress(stream, 2)
+    a = _target_named("a")
+    progress.report(a, "a: 0/3 replicas")
+    progress.report(a, "a: 3/3 replicas")
+    progress.finished(a)
+    progress.close()
+    assert stream.getvalue() == (
+        "\r\x1b[K[0/2 ready] a: 0/3 replicas"
+        "\r\x1b[K[0/2 ready] a: 3/3 replicas"
+        "\r\x1b[K[1/2 ready] a: 3/3 replicas\n"
+    )
+
+
+def test_json_as_go_writes_it() -> None:
+    assert go_json({"b": "<&>", "a": "é"}) == (
+        '{\n    "a": "é",\n    "b": "\\u003c\\u0026\\u003e"\n}'
+    )
+
+
+def test_local_with_a_kind_no_crd_serves() -> None:
+    unknown = DATA / "unknown-kind.yaml"
+    result = run_cli(
+        "scale", "--local", "-f", str(unknown), "--crd", str(FOO_CRD), "--replicas", "1"
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        f'error: resource mapping not found for name: "example" namespace: "" from "{unknown}": '
+        'no matches for kind "Bogus" in version "samplecontroller.k8s.io/v1alpha1"',
+        "ensure CRDs are installed first",
+    ]
