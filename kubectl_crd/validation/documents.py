@@ -129,9 +129,11 @@ def validate_documents(
 ) -> Iterator[DocumentResult]:
     """A result per document, in input order. CRDs among ``documents`` join ``index``
     before any resource is checked, so their order in the input does not matter."""
-    pending = list(documents)
-    index.add(crd for crd in (_crd_or_none(d) for d in pending) if crd is not None)
-    for document in pending:
+    pending: list[Document | None] = list(documents)
+    index.add(crd for crd in (_crd_or_none(d) for d in pending if d) if crd is not None)
+    for position, document in enumerate(pending):
+        assert document is not None
+        pending[position] = None  # let each document go once it is checked
         yield validate_document(document, index, missing=missing, field_validation=field_validation)
 
 

@@ -125,13 +125,17 @@ def command(
     colour = None if sys.stdout.isatty() else False
     printer = PRINTERS[output](sys.stdout, colour=colour, summary=summary, err=sys.stderr)
     run = _Run(app, filenames, crd_paths, offline, missing, field_validation)
-    results = run.results()
-    for result in results:
+    kept: list[DocumentResult] = []  # only --watch needs them all; otherwise they stream
+    failed = False
+    for result in run.results():
         printer.write(result)
+        failed = failed or result.status in ("invalid", "error")
+        if watch:
+            kept.append(result)
     printer.flush()
     if watch:
-        _watch(run, results, colour)
-    if any(result.status in ("invalid", "error") for result in results):
+        _watch(run, kept, colour)
+    if failed:
         sys.exit(ExitCode.ERROR)
 
 
@@ -153,7 +157,7 @@ class _Run:
         self.field_validation = field_validation
         self.cluster = None if offline else _cluster_crds(app)
 
-    def results(self) -> list[DocumentResult]:
+    def results(self) -> Iterator[DocumentResult]:
         from kubectl_crd.sources.files import FileSource
         from kubectl_crd.validation.documents import CRDIndex, validate_documents
 
@@ -163,10 +167,8 @@ class _Run:
             print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
         index = CRDIndex(given, fallback=self.cluster)
         documents = _documents(self.filenames)
-        return list(
-            validate_documents(
-                documents, index, missing=self.missing, field_validation=self.field_validation
-            )
+        return validate_documents(
+            documents, index, missing=self.missing, field_validation=self.field_validation
         )
 
 
@@ -184,7 +186,7 @@ def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None
     known = {_key(result): outcome(result) for result in before}
     print("watching for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
     for changed in changes([*run.filenames, *run.crd_paths], extensions=EXTENSIONS):
-        results = run.results()
+        results = list(run.results())
         printer = HumanPrinter(sys.stdout, colour=colour, show_valid=True)
         now = {_key(result): outcome(result) for result in results}
         names = ", ".join(sorted(os.path.relpath(path) for path in changed))
