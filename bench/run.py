@@ -27,6 +27,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "validate": ("validate_bench.py", ["--smoke"], True),
     "explain": ("explain_bench.py", ["--runs", "1"], False),
     "live": ("live_bench.py", ["--runs", "1", "--objects", "5"], False),
+    "scale": ("scale_bench.py", ["--runs", "1", "--objects", "5"], False),
 }
 
 
