@@ -1,0 +1,113 @@
+"""kubectl's human-readable table (``cli-runtime pkg/printers/tableprinter.go``).
+
+The rows come from ``model.columns`` (the cells the API server computes); this module
+decides which columns kubectl shows and how: headers upper-cased, priority > 0 columns
+only with ``-o wide``, NAMESPACE first with ``-A``, ``-L`` label columns and LABELS with
+``--show-labels`` last, and the spacing of Go's ``text/tabwriter`` with kubectl's
+settings (``printers.GetNewTabWriter``: minwidth 6, tabwidth 4, padding 3, padded with
+spaces, the last column never padded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kubectl_crd.model.columns import cell_text, row_cells
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from datetime import datetime
+
+    from kubectl_crd.model.columns import ColumnPlan
+
+__all__ = ["TableOptions", "render_table", "table_lines", "tabwriter"]
+
+_MIN_WIDTH = 6
+_PADDING = 3
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """kubectl get's flags that shape the table."""
+
+    wide: bool = False
+    all_namespaces: bool = False
+    no_headers: bool = False
+    show_labels: bool = False
+    label_columns: tuple[str, ...] = field(default=())
+
+
+def tabwriter(lines: Sequence[Sequence[str]]) -> str:
+    """``text/tabwriter`` for lines of equally many cells: every column but the last as
+    wide as its widest cell plus 3, at least 6."""
+    if not lines:
+        return ""
+    count = max(len(line) for line in lines)
+    widths = [_MIN_WIDTH] * count
+    for line in lines:
+        for index, cell in enumerate(line[:-1]):
+            widths[index] = max(widths[index], len(cell) + _PADDING)
+    out: list[str] = []
+    for line in lines:
+        padded = [cell.ljust(widths[i]) for i, cell in enumerate(line[:-1])]
+        out.append("".join(padded) + (line[-1] if line else "") + "\n")
+    return "".join(out)
+
+
+def _label_header(key: str) -> str:
+    """``-L a/b`` heads its column ``B`` (the part after the last slash, upper-cased)."""
+    return key.rsplit("/", 1)[-1].upper()
+
+
+def _labels(obj: Any) -> dict[str, str]:
+    metadata = obj.get("metadata") if isinstance(obj, dict) else None
+    labels = metadata.get("labels") if isinstance(metadata, dict) else None
+    return {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {}
+
+
+def _namespace(obj: Any) -> str:
+    metadata = obj.get("metadata") if isinstance(obj, dict) else None
+    value = metadata.get("namespace", "") if isinstance(metadata, dict) else ""
+    return value if isinstance(value, str) else ""
+
+
+def table_lines(
+    plan: ColumnPlan,
+    objects: Iterable[Any],
+    options: TableOptions,
+    now: datetime | None = None,
+) -> list[list[str]]:
+    """The table as lines of cell texts, the header line first unless ``--no-headers``."""
+    shown = [i for i, c in enumerate(plan.columns) if options.wide or c.priority == 0]
+    lines: list[list[str]] = []
+    for obj in objects:
+        cells = row_cells(plan, obj, now)
+        line = [cell_text(cells[i]) for i in shown]
+        if options.all_namespaces:
+            line.insert(0, _namespace(obj))
+        labels = _labels(obj)
+        line.extend(labels.get(key, "") for key in options.label_columns)
+        if options.show_labels:
+            text = ",".join(f"{k}={labels[k]}" for k in sorted(labels))
+            line.append(text or "<none>")
+        lines.append(line)
+    if lines and not options.no_headers:
+        header = [plan.columns[i].name.upper() for i in shown]
+        if options.all_namespaces:
+            header.insert(0, "NAMESPACE")
+        header.extend(_label_header(key) for key in options.label_columns)
+        if options.show_labels:
+            header.append("LABELS")
+        lines.insert(0, header)
+    return lines
+
+
+def render_table(
+    plan: ColumnPlan,
+    objects: Iterable[Any],
+    options: TableOptions,
+    now: datetime | None = None,
+) -> str:
+    """The text ``kubectl get`` prints for these objects (empty when there are none)."""
+    return tabwriter(table_lines(plan, objects, options, now))
