@@ -388,7 +388,7 @@ def _go_json_float(value: float) -> str:
         sign, digits = exp[0], exp[1:].lstrip("0") or "0"
         return f"{mantissa}e{sign}{digits}"
     if "e" in text:  # 1e-05 .. 1e+20 written out
-        return format(Decimal(repr(value)), "f")
+        return format(Decimal(repr(value)).normalize(), "f")
     return text
 
 
