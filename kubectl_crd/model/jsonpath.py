@@ -678,6 +678,4 @@ class JSONPath:
 
 def print_results(values: list[Any]) -> str:
     """``PrintResults``: maps and lists as JSON, scalars as ``fmt.Fprint``."""
-    return " ".join(
-        go_json(v) if isinstance(v, (dict, list)) else go_print(v) for v in values
-    )
+    return " ".join(go_json(v) if isinstance(v, (dict, list)) else go_print(v) for v in values)

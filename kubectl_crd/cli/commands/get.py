@@ -191,9 +191,9 @@ def _formatted(output: str, crd: CustomResourceDefinition, objects: list[Any]) -
     if output == "json":
         return json.dumps(document, indent=4, ensure_ascii=False) + "\n"
     if output == "yaml":
-        import yaml
+        from kubectl_crd.io import dump_yaml
 
-        return str(yaml.safe_dump(document, sort_keys=True, default_flow_style=False))
+        return dump_yaml(document)
     if output.startswith("jsonpath="):
         template = output.removeprefix("jsonpath=")
         path = _compiled(template)
@@ -208,8 +208,7 @@ def _formatted(output: str, crd: CustomResourceDefinition, objects: list[Any]) -
         header, sep, expression = part.partition(":")
         if not sep:
             raise UsageError(
-                "unexpected custom-columns spec: "
-                f"{part}, expected <header>:<json-path-expr>"
+                f"unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>"
             )
         headers.append(header)
         paths.append(_compiled(_relaxed(expression)))
