@@ -422,7 +422,12 @@ def go_json(value: Any) -> str:
 
 
 def go_print(value: Any) -> str:
-    """``fmt.Fprint`` of a scalar as the JSONPath printer writes it."""
+    """``fmt.Fprint`` of a value: scalars as the JSONPath printer writes them, lists as
+    ``[a b]`` and maps as ``map[k:v]`` in key order (custom-columns prints these)."""
+    if isinstance(value, list):
+        return "[" + " ".join(go_print(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{go_print(value[k])}" for k in sorted(value)) + "]"
     if value is None:
         return "<nil>"
     if value is True:

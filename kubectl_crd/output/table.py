@@ -39,20 +39,46 @@ class TableOptions:
 
 
 def tabwriter(lines: Sequence[Sequence[str]]) -> str:
-    """``text/tabwriter`` for lines of equally many cells: every column but the last as
-    wide as its widest cell plus 3, at least 6."""
-    if not lines:
-        return ""
-    count = max(len(line) for line in lines)
-    widths = [_MIN_WIDTH] * count
-    for line in lines:
-        for index, cell in enumerate(line[:-1]):
-            widths[index] = max(widths[index], len(cell) + _PADDING)
+    """Go's ``text/tabwriter`` (``Writer.format``) over cells joined by tabs, lines by
+    newlines: a cell's column is as wide as the widest cell of its column block (the run
+    of adjacent lines that have a tab-terminated cell in that column) plus 3, at least 6;
+    the last cell of a line is never padded. A newline inside a cell ends the line, as it
+    does for kubectl (custom-columns prints multi-line values as they are)."""
+    text = "".join("\t".join(line) + "\n" for line in lines)
+    rows = [row.split("\t") for row in text.split("\n")[:-1]]
     out: list[str] = []
-    for line in lines:
-        padded = [cell.ljust(widths[i]) for i, cell in enumerate(line[:-1])]
-        out.append("".join(padded) + (line[-1] if line else "") + "\n")
+    _format_block(rows, 0, len(rows), [], out)
     return "".join(out)
+
+
+def _format_block(
+    rows: list[list[str]], start: int, end: int, widths: list[int], out: list[str]
+) -> None:
+    column = len(widths)
+    written = start
+    this = start
+    while this < end:
+        if column >= len(rows[this]) - 1:
+            this += 1
+            continue
+        _write_rows(rows, written, this, widths, out)
+        block_start = this
+        width = _MIN_WIDTH
+        while this < end and column < len(rows[this]) - 1:
+            width = max(width, len(rows[this][column]) + _PADDING)
+            this += 1
+        _format_block(rows, block_start, this, [*widths, width], out)
+        written = this
+    _write_rows(rows, written, end, widths, out)
+
+
+def _write_rows(
+    rows: list[list[str]], start: int, end: int, widths: list[int], out: list[str]
+) -> None:
+    for row in rows[start:end]:
+        for index, cell in enumerate(row):
+            out.append(cell.ljust(widths[index]) if index < len(widths) else cell)
+        out.append("\n")
 
 
 def _label_header(key: str) -> str:

@@ -94,6 +94,9 @@ FLAG_SETS: list[list[str]] = [
     ["-A", "--show-labels"],
     ["-L", "app,example.com/tier"],
     ["--no-headers"],
+    ["-o", "name"],
+    ["-o", "jsonpath={range .items[*]}{.metadata.name}:{.spec.count} {.spec.object}{'\\n'}{end}"],
+    ["-o", "custom-columns=N:.metadata.name,T:.spec.text,H:.spec.servers[*].hosts,R:.spec.ratio"],
 ]
 
 

@@ -156,7 +156,7 @@ def run(
         )
         sys.stdout.write(render_table(plan, objects, table))
     else:
-        sys.stdout.write(_formatted(output, crd, objects))
+        sys.stdout.write(_formatted(output, crd, objects, single=len(names) == 1))
     if failed:
         sys.exit(ExitCode.ERROR)
 
@@ -171,16 +171,18 @@ def _check_output(output: str) -> None:
     )
 
 
-def _formatted(output: str, crd: CustomResourceDefinition, objects: list[Any]) -> str:
+def _formatted(
+    output: str, crd: CustomResourceDefinition, objects: list[Any], *, single: bool
+) -> str:
     """``-o name|json|yaml|jsonpath=|custom-columns=`` as kubectl prints them."""
-    from kubectl_crd.model.jsonpath import JSONPath, print_results
+    from kubectl_crd.model.jsonpath import JSONPath, go_print, print_results
 
     if output == "name":
         resource = f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
         return "".join(f"{resource}/{_name(obj)}\n" for obj in objects)
     document: Any = (
         objects[0]
-        if len(objects) == 1
+        if single
         else {
             "apiVersion": "v1",
             "items": objects,
@@ -219,7 +221,8 @@ def _formatted(output: str, crd: CustomResourceDefinition, objects: list[Any]) -
         line = []
         for path in paths:
             values = [v for found in path.find_results(obj) for v in found]
-            line.append(print_results(values) if values else "<none>")
+            # cli-runtime printers/customcolumn.go: each value fmt.Sprint'ed, joined by ","
+            line.append(",".join(go_print(v) for v in values) if values else "<none>")
         lines.append(line)
     return tabwriter(lines)
 
