@@ -166,3 +166,20 @@ def test_table_flags() -> None:
         "ns2         a             30s               <none>",
     ]
     assert render_table(plan, [], TableOptions(), NOW) == ""
+
+
+def test_tabwriter_column_blocks_break_at_a_line_with_fewer_cells() -> None:
+    # the text the real kubectl printed for -o custom-columns in the differential test
+    lines = [
+        ["N", "T", "H", "R"],
+        ["w0", "plain", "<none>", "1.5"],
+        ["w1", "multi\nline", "[foo bar],[baz]", "1000000"],
+        ["w2", "12", "<none>", "1.2e-05"],
+    ]
+    assert tabwriter(lines).splitlines() == [
+        "N      T       H        R",
+        "w0     plain   <none>   1.5",
+        "w1     multi",
+        "line   [foo bar],[baz]   1000000",
+        "w2     12                <none>   1.2e-05",
+    ]
