@@ -95,6 +95,8 @@ FLAG_SETS: list[list[str]] = [
     ["-L", "app,example.com/tier"],
     ["--no-headers"],
     ["-o", "name"],
+    ["--sort-by", "{.metadata.labels.rank}", "-o", "wide"],
+    ["--sort-by", ".metadata.labels.example\\.com/tier"],
     ["-o", "jsonpath={range .items[*]}{.metadata.name}:{.spec.count} {.spec.object}{'\\n'}{end}"],
     ["-o", "custom-columns=N:.metadata.name,T:.spec.text,H:.spec.servers[*].hosts,R:.spec.ratio"],
 ]
@@ -120,7 +122,11 @@ def widget_documents(namespace: str) -> list[dict[str, Any]]:
             "metadata": {
                 "name": f"w{number}",
                 "namespace": namespace,
-                "labels": {"app": f"a{number}", "example.com/tier": "t" * number},
+                "labels": {
+                    "app": f"a{number}",
+                    "example.com/tier": "t" * number,
+                    "rank": f"r{[10, 7, 4, 1, 0][number]}",  # natural order reverses them
+                },
             },
             "spec": spec,
         }

@@ -57,6 +57,13 @@ FLAGS = (
     ),
     Flag(("--no-headers",), "no_headers", SWITCH, "Do not print headers."),
     Flag(
+        ("--sort-by",),
+        "sort_by",
+        VALUE,
+        "Sort by the value of this JSONPath (e.g. '{.metadata.name}' or .spec.size).",
+        metavar="JSONPATH",
+    ),
+    Flag(
         ("--show-labels",),
         "show_labels",
         SWITCH,
@@ -95,6 +102,7 @@ def command(
     selector: str | None,
     output: str,
     no_headers: bool,
+    sort_by: str | None,
     show_labels: bool,
     label_columns: tuple[str, ...],
     arguments: tuple[str, ...],
@@ -108,6 +116,7 @@ def command(
         "selector": selector,
         "output": output,
         "no_headers": no_headers,
+        "sort_by": sort_by,
         "show_labels": show_labels,
         "label_columns": label_columns,
     }
@@ -142,6 +151,10 @@ def run(
         if failed:
             sys.exit(ExitCode.ERROR)
         return
+    if options["sort_by"]:
+        from kubectl_crd.output.table import sort_objects
+
+        objects = sort_objects(objects, _compiled(_relaxed(options["sort_by"])))
     if output in ("", "wide"):
         plan = plan_columns(version.printer_columns)
         if plan.problem:

@@ -10,7 +10,13 @@ import pytest
 from kubectl_crd.model.columns import cell_text, date_cell, plan_columns, row_cells
 from kubectl_crd.model.crd import PrinterColumn
 from kubectl_crd.model.durations import human_duration
-from kubectl_crd.output.table import TableOptions, render_table, tabwriter
+from kubectl_crd.model.jsonpath import JSONPath
+from kubectl_crd.output.table import (
+    TableOptions,
+    render_table,
+    sort_objects,
+    tabwriter,
+)
 
 S = 1_000_000_000
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -182,4 +188,20 @@ def test_tabwriter_column_blocks_break_at_a_line_with_fewer_cells() -> None:
         "w1     multi",
         "line   [foo bar],[baz]   1000000",
         "w2     12                <none>   1.2e-05",
+    ]
+
+
+def test_sort_by_strings_is_bytewise_as_kubectl_tables() -> None:
+    path = JSONPath("{.n}", allow_missing_keys=True)
+    objects = [{"n": "r4"}, {"n": "r10"}, {"n": "R9"}]
+    assert sort_objects(objects, path) == [{"n": "R9"}, {"n": "r10"}, {"n": "r4"}]
+
+
+def test_sort_objects_missing_values_first() -> None:
+    path = JSONPath("{.spec.size}", allow_missing_keys=True)
+    objects = [{"spec": {"size": 5}}, {"spec": {}}, {"spec": {"size": 2}}]
+    assert sort_objects(objects, path) == [
+        {"spec": {}},
+        {"spec": {"size": 2}},
+        {"spec": {"size": 5}},
     ]
