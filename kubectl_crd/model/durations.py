@@ -133,3 +133,47 @@ def parse_request_timeout(value: str | None) -> float | None:
             f"or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h): {value}"
         )
     return nanoseconds / NANOSECONDS_PER_SECOND or None
+
+
+def _truncated(numerator: int, denominator: int) -> int:
+    """Go's integer division: toward zero."""
+    quotient = abs(numerator) // denominator
+    return quotient if numerator >= 0 else -quotient
+
+
+def human_duration(nanoseconds: int) -> str:
+    """``k8s.io/apimachinery/pkg/util/duration.HumanDuration``: the AGE of kubectl.
+
+    Up to two seconds in the future (clock skew) reads ``0s``; more is ``<invalid>``.
+    Precision drops as the age grows: ``119s``, ``3m5s``, ``179m``, ``7h59m``, ``47h``,
+    ``2d3h``, ``729d``, ``5y100d``, ``9y``.
+    """
+    seconds = _truncated(nanoseconds, NANOSECONDS_PER_SECOND)
+    if seconds < -1:
+        return "<invalid>"
+    if seconds < 0:
+        return "0s"
+    if seconds < 120:
+        return f"{seconds}s"
+    minutes = seconds // 60
+    if minutes < 10:
+        rest = seconds % 60
+        return f"{minutes}m" if rest == 0 else f"{minutes}m{rest}s"
+    if minutes < 180:
+        return f"{minutes}m"
+    hours = minutes // 60
+    if hours < 8:
+        rest = minutes % 60
+        return f"{hours}h" if rest == 0 else f"{hours}h{rest}m"
+    if hours < 48:
+        return f"{hours}h"
+    if hours < 24 * 8:
+        rest = hours % 24
+        return f"{hours // 24}d" if rest == 0 else f"{hours // 24}d{rest}h"
+    if hours < 24 * 365 * 2:
+        return f"{hours // 24}d"
+    if hours < 24 * 365 * 8:
+        days = (hours // 24) % 365
+        years = hours // 24 // 365
+        return f"{years}y" if days == 0 else f"{years}y{days}d"
+    return f"{hours // 24 // 365}y"

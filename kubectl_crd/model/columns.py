@@ -1,0 +1,223 @@
+"""The API server's Table for custom resources, as pure code.
+
+Mirrors ``apiextensions-apiserver pkg/registry/customresource/tableconvertor/
+tableconvertor.go`` (the cells the server sends for ``kubectl get``) and
+``apimachinery pkg/api/meta/table`` (dates as ages, computed server-side at request time):
+
+- column 0 is ``Name`` (format ``name``), the object's ``metadata.name``;
+- the version's ``additionalPrinterColumns``, or the default ``Age`` column
+  (``.metadata.creationTimestamp``, type ``date``) only when the version defines none;
+- each path compiled as ``"{" + jsonPath + "}"`` with missing keys allowed; a path that
+  does not parse stops the list there (the server logs "invalid printer specification,
+  falling back to default printing" and keeps the columns before it);
+- only the first value found is used; a failed lookup, no value, or an empty first
+  result is a nil cell.
+
+``cell_text`` is the other side: how kubectl's table printer writes a cell it decoded from
+the server's JSON.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+
+from kubectl_crd.model.durations import human_duration
+from kubectl_crd.model.jsonpath import (
+    JSONPath,
+    JSONPathError,
+    go_float_text,
+    go_json,
+    go_print,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from kubectl_crd.model.crd import PrinterColumn
+
+__all__ = [
+    "Cell",
+    "ColumnPlan",
+    "TableColumn",
+    "cell_text",
+    "plan_columns",
+    "row_cells",
+]
+
+Cell = str | int | float | bool | None
+
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """One ``columnDefinitions`` entry of the server's Table."""
+
+    name: str
+    type: str
+    format: str = ""
+    description: str = ""
+    priority: int = 0
+
+
+@dataclass(frozen=True)
+class ColumnPlan:
+    """The Table's columns and the compiled path of each column after NAME."""
+
+    columns: tuple[TableColumn, ...]
+    paths: tuple[JSONPath, ...]
+    problem: str | None = None  # the server's complaint about a column it could not compile
+
+
+_NAME = TableColumn("Name", "string", "name", "Name must be unique within a namespace.")
+_DEFAULT_AGE: tuple[tuple[str, str, str, str, int], ...] = (
+    ("Age", "date", ".metadata.creationTimestamp", "", 0),
+)
+
+
+def plan_columns(printer_columns: Sequence[PrinterColumn]) -> ColumnPlan:
+    """``tableconvertor.New`` for one version's ``additionalPrinterColumns``."""
+    specs = [(c.name, c.type, c.json_path, c.format, c.priority) for c in printer_columns]
+    if not specs:
+        specs = [(n, t, p, f, prio) for n, t, p, f, prio in _DEFAULT_AGE]
+    columns = [_NAME]
+    paths: list[JSONPath] = []
+    descriptions = {c.name: c.description for c in printer_columns}
+    for name, kind, path, fmt, priority in specs:
+        try:
+            compiled = JSONPath("{" + path + "}", allow_missing_keys=True)
+        except JSONPathError:
+            return ColumnPlan(
+                tuple(columns),
+                tuple(paths),
+                f"unrecognized column definition {go_quote(path)}",
+            )
+        columns.append(TableColumn(name, kind, fmt, descriptions.get(name, ""), priority))
+        paths.append(compiled)
+    return ColumnPlan(tuple(columns), tuple(paths))
+
+
+def go_quote(text: str) -> str:
+    """Go's ``%q`` for plain text."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def row_cells(plan: ColumnPlan, obj: Any, now: datetime | None = None) -> list[Cell]:
+    """One Table row: the cells the API server computes for ``obj`` at ``now``."""
+    metadata = obj.get("metadata") if isinstance(obj, dict) else None
+    name = metadata.get("name", "") if isinstance(metadata, dict) else ""
+    cells: list[Cell] = [name if isinstance(name, str) else ""]
+    for column, path in zip(plan.columns[1:], plan.paths, strict=True):
+        found, value = path.first(obj)
+        if not found:
+            cells.append(None)
+        elif column.type == "string":
+            cells.append("<no value>" if value is None else _string_cell(value))
+        else:
+            cells.append(_typed_cell(column.type, value, now))
+    return cells
+
+
+def _string_cell(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return go_json(value)
+    return go_print(value)
+
+
+def _typed_cell(kind: str, value: Any, now: datetime | None) -> Cell:
+    """``cellForJSONValue``."""
+    if kind == "integer":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float):
+            return int(value) if value == value and abs(value) < 2**63 else _INT64_MIN
+        return None
+    if kind == "number":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            return float(value)
+        return None
+    if kind == "boolean":
+        return value if isinstance(value, bool) else None
+    if kind == "date":
+        if not isinstance(value, str):
+            return None
+        return date_cell(value, now)
+    return None
+
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})\Z"
+)
+
+
+def parse_rfc3339(text: str) -> datetime | None:
+    """Go's ``time.Parse(time.RFC3339, text)``; None when Go would fail."""
+    match = _RFC3339.match(text)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    fraction = match.group(7) or ""
+    zone = match.group(8)
+    try:
+        if zone == "Z":
+            tz = UTC
+        else:
+            hours, minutes = int(zone[1:3]), int(zone[4:6])
+            if hours > 24 or minutes > 59:
+                return None
+            offset = timedelta(hours=hours, minutes=minutes)
+            tz = timezone(-offset if zone[0] == "-" else offset)
+        micro = int((fraction[1:] + "000000")[:6]) if fraction else 0
+        return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
+    except ValueError:
+        return None
+
+
+def date_cell(value: str, now: datetime | None = None) -> str:
+    """A ``date`` cell: ``metav1.Time.UnmarshalQueryParameter`` then
+    ``ConvertToHumanReadableDateType`` (``""``/``"null"`` is the zero time: ``<unknown>``)."""
+    if value in ("", "null"):
+        return "<unknown>"
+    parsed = parse_rfc3339(value)
+    if parsed is None:
+        return "<invalid>"
+    moment = now if now is not None else datetime.now(UTC)
+    elapsed = moment - parsed
+    nanoseconds = (
+        elapsed.days * 86_400 + elapsed.seconds
+    ) * 1_000_000_000 + elapsed.microseconds * 1000
+    return human_duration(nanoseconds)
+
+
+def cell_text(cell: Cell) -> str:
+    """How kubectl prints a cell it decoded from the Table's JSON (``tableprinter.go``):
+    nil empty, strings cut at the first line break with ``...``, whole numbers that fit
+    an int64 as integers (JSON decoding gives int64), other floats as ``%v``."""
+    if cell is None:
+        return ""
+    if isinstance(cell, str):
+        return _first_line(cell)
+    if isinstance(cell, bool):
+        return "true" if cell else "false"
+    if isinstance(cell, int):
+        return str(cell)
+    encoded = go_json(cell)
+    if re.fullmatch(r"-?\d+", encoded) and _INT64_MIN <= int(encoded) <= _INT64_MAX:
+        return encoded
+    return go_float_text(float(encoded))
+
+
+def _first_line(text: str) -> str:
+    """``printers.multilineString`` style cut: the text up to ``\\f``, ``\\n`` or ``\\r``,
+    followed by ``...``."""
+    for position, char in enumerate(text):
+        if char in "\f\n\r":
+            return text[:position] + "..."
+    return text
