@@ -25,13 +25,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from kubectl_crd.model.durations import human_duration
-from kubectl_crd.model.jsonpath import (
-    JSONPath,
-    JSONPathError,
-    go_float_text,
-    go_json,
-    go_print,
-)
+from kubectl_crd.model.govalues import go_float_v, go_json
+from kubectl_crd.model.jsonpath import JSONPath, JSONPathError, go_print
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -211,7 +206,7 @@ def cell_text(cell: Cell) -> str:
     encoded = go_json(cell)
     if re.fullmatch(r"-?\d+", encoded) and _INT64_MIN <= int(encoded) <= _INT64_MAX:
         return encoded
-    return go_float_text(float(encoded))
+    return go_float_v(float(encoded))
 
 
 def _first_line(text: str) -> str:

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
+
+from kubectl_crd.model.govalues import go_float_v, go_json
+from kubectl_crd.model.records import record
 
 __all__ = [
     "JSONPath",
     "JSONPathError",
-    "go_float_text",
-    "go_json",
     "go_print",
     "parse_jsonpath",
 ]
@@ -36,34 +35,38 @@ class JSONPathError(ValueError):
 # --- nodes (util/jsonpath/node.go) -------------------------------------------------
 
 
-@dataclass
 class _List:
-    nodes: list[Any] = field(default_factory=list)
+    """A sequence of nodes, filled in as the parser reads them."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: list[Any] | None = None) -> None:
+        self.nodes: list[Any] = nodes if nodes is not None else []
 
 
-@dataclass(frozen=True)
+@record
 class _Text:
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class _Field:
     name: str
 
 
-@dataclass(frozen=True)
+@record
 class _Param:
     value: int
     known: bool
     derived: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class _Array:
     params: tuple[_Param, _Param, _Param]
 
 
-@dataclass(frozen=True)
+@record
 class _Filter:
     left: _List
     right: _List
@@ -74,32 +77,32 @@ class _GoInt(int):
     """An integer literal of a template: Go's ``int``, compared as ``float64``."""
 
 
-@dataclass(frozen=True)
+@record
 class _Number:
     value: float | _GoInt
 
 
-@dataclass(frozen=True)
+@record
 class _Bool:
     value: bool
 
 
-@dataclass(frozen=True)
+@record
 class _Wildcard:
     pass
 
 
-@dataclass(frozen=True)
+@record
 class _Recursive:
     pass
 
 
-@dataclass(frozen=True)
+@record
 class _Union:
     lists: tuple[_List, ...]
 
 
-@dataclass(frozen=True)
+@record
 class _Identifier:
     name: str
 
@@ -354,73 +357,6 @@ def parse_jsonpath(template: str) -> JSONPath:
 # --- Go formatting of values ----------------------------------------------------------
 
 
-def go_float_text(value: float) -> str:
-    """``fmt.Sprint`` of a float64 (``%v`` is ``strconv.FormatFloat(v, 'g', -1, 64)``: the
-    shortest digits, in exponent form below 1e-4 and from 1e6, as ``1e+06``)."""
-    if value != value:
-        return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "+Inf" if value > 0 else "-Inf"
-    if value == 0:
-        return "-0" if str(value).startswith("-") else "0"
-    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
-    assert isinstance(exponent, int)
-    text = "".join(map(str, digits))
-    point = len(text) + exponent  # decimal point position
-    exp = point - 1
-    prefix = "-" if sign else ""
-    if exp < -4 or exp >= 6:
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        return f"{prefix}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    if point <= 0:
-        return f"{prefix}0.{'0' * -point}{text}"
-    if point >= len(text):
-        return prefix + text + "0" * (point - len(text))
-    return f"{prefix}{text[:point]}.{text[point:]}"
-
-
-def _go_json_float(value: float) -> str:
-    """encoding/json's float64: ``%f`` style, exponent below 1e-6 and from 1e21."""
-    text = go_float_text(value)
-    absolute = abs(value)
-    if absolute != 0 and (absolute < 1e-6 or absolute >= 1e21):
-        mantissa, _, exp = text.partition("e")
-        sign, digits = exp[0], exp[1:].lstrip("0") or "0"
-        return f"{mantissa}e{sign}{digits}"
-    if "e" in text:  # 1e-05 .. 1e+20 written out
-        return format(Decimal(repr(value)).normalize(), "f")
-    return text
-
-
-def go_json(value: Any) -> str:
-    """``json.Marshal``: compact, map keys sorted, HTML characters escaped."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(int(value))
-    if isinstance(value, float):
-        return _go_json_float(value)
-    if isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-        return (
-            text.replace("<", "\\u003c")
-            .replace(">", "\\u003e")
-            .replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028")
-            .replace("\u2029", "\\u2029")
-        )
-    if isinstance(value, dict):
-        items = ",".join(f"{go_json(str(k))}:{go_json(v)}" for k, v in sorted(value.items()))
-        return "{" + items + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(go_json(v) for v in value) + "]"
-    return go_json(str(value))
-
-
 def go_print(value: Any) -> str:
     """``fmt.Fprint`` of a value: scalars as the JSONPath printer writes them, lists as
     ``[a b]`` and maps as ``map[k:v]`` in key order (custom-columns prints these)."""
@@ -435,7 +371,7 @@ def go_print(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, float):
-        return go_float_text(value)
+        return go_float_v(value)
     return str(value)
 
 

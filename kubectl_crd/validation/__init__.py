@@ -20,7 +20,6 @@ One module per stage, each naming the upstream file it mirrors:
 - ``formats``: the string formats the server checks
 - ``regexps``: Go regular expressions through RE2
 - ``listtypes``: list-type set and map uniqueness
-- ``gotext``: Go's renderings of values in messages
 - ``paths``: where a node is, and the server's spellings of it
 - ``results``: the result data (``ValidationResult``, ``FieldError``, reasons, stages)
 """

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubectl_crd.model.govalues import bad_value, go_json
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.compiled import SchemaNode
-from kubectl_crd.validation.gotext import bad_value, go_json
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from kubectl_crd.model.govalues import bad_value, go_json, go_quote, go_v
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.compiled import SchemaNode
-from kubectl_crd.validation.gotext import bad_value, go_json, go_quote, go_v
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
 

@@ -26,11 +26,11 @@ from typing import Any
 from kubectl_crd.io.positions import copy_tree, locate
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError, Location
+from kubectl_crd.model.govalues import bad_value
 from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.defaulting import apply_defaults
-from kubectl_crd.validation.gotext import bad_value
 from kubectl_crd.validation.listtypes import validate_list_types
 from kubectl_crd.validation.objectmeta import (
     coerce_embedded,
@@ -264,7 +264,7 @@ def _default_deprecation(crd: CustomResourceDefinition, deprecated: str) -> str:
 
 
 def _quote(text: str) -> str:
-    from kubectl_crd.validation.gotext import go_quote
+    from kubectl_crd.model.govalues import go_quote
 
     return go_quote(text)
 
@@ -354,7 +354,7 @@ def _go_plain_v(value: Any) -> str:
         return "map[" + " ".join(f"{k}:{_go_plain_v(value[k])}" for k in sorted(value)) + "]"
     if value is None:
         return "<nil>"
-    from kubectl_crd.validation.gotext import go_v
+    from kubectl_crd.model.govalues import go_v
 
     if isinstance(value, str):
         return value

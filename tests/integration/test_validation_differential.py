@@ -33,9 +33,9 @@ from typing import Any
 
 from kubectl_crd.io import load_documents
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.govalues import go_json
 from kubectl_crd.sources.files import FileSource
 from kubectl_crd.validation import FieldValidation, compile_schema, validate_custom_resource
-from kubectl_crd.validation.gotext import go_json
 from tests.integration import validation_templates as templates
 from tests.integration.envtest import ControlPlane, plan_rounds
 from tests.integration.validation_mutations import KINDS, mutations

@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.model.jsonpath import JSONPath, JSONPathError, go_float_text, go_json
+from kubectl_crd.model.govalues import go_float_v as go_float_text
+from kubectl_crd.model.govalues import go_json
+from kubectl_crd.model.jsonpath import JSONPath, JSONPathError
 
 STORE: dict[str, Any] = {
     "Name": "jsonpath",

@@ -12,8 +12,8 @@ import pytest
 
 from kubectl_crd.io import load_documents
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.govalues import bad_value, go_float_v, go_json
 from kubectl_crd.validation import FieldValidation, Reason, Stage, validate_custom_resource
-from kubectl_crd.validation.gotext import bad_value, go_float_v, go_json
 
 
 def make_crd(spec_schema: dict[str, Any], *, status: bool = False) -> CustomResourceDefinition:

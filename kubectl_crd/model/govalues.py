@@ -1,4 +1,7 @@
-"""Go's renderings of values, as they appear in the API server's error messages.
+"""How Go prints decoded JSON values: ``json.Marshal``, ``%v``, ``strconv.Quote``; defined once.
+
+Pure: stdlib only. Used by validation's messages and by the JSONPath and printer-column
+code of ``get`` alike.
 
 ``field.Error`` prints a bad value with ``%v`` for numbers and booleans, ``%q`` for
 strings and ``json.Marshal`` for everything else
@@ -9,6 +12,7 @@ functions reproduce those renderings byte for byte.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -108,22 +112,18 @@ def go_json_float(value: float) -> str:
     return sign + _fixed(digits, point)
 
 
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
 def _json_string(text: str) -> str:
-    out = ['"']
-    for char in text:
-        escaped = _JSON_ESCAPES.get(char)
-        if escaped is not None:
-            out.append(escaped)
-        elif char in "<>&" or char in "\u2028\u2029" or ord(char) < 0x20:
-            # encoding/json escapes HTML characters and line separators by default
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
+    """``encoding/json`` of a string (Go 1.22 and later): ``\\b`` and ``\\f`` short
+    escapes, other control characters as ``\\u00XX``, and the HTML characters and line
+    separators escaped, as ``json.Marshal`` does by default (``encode.go appendString``)."""
+    return (
+        json.dumps(text, ensure_ascii=False)
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def go_json(value: Any) -> str:

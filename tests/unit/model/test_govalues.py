@@ -1,0 +1,36 @@
+"""Go's renderings of decoded JSON values, one implementation for validation and get."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_crd.model.govalues import go_float_v, go_json, go_quote
+
+
+@pytest.mark.parametrize(
+    ("value", "encoded"),
+    [
+        # encoding/json since Go 1.22: \b and \f short escapes; HTML characters escaped
+        ("a\bb\fc\n\r\t", '"a\\bb\\fc\\n\\r\\t"'),
+        ("<a href='x'>&</a>", "\"\\u003ca href='x'\\u003e\\u0026\\u003c/a\\u003e\""),
+        ("\x01\x1f\x7f", '"\\u0001\\u001f\x7f"'),
+        ("line\u2028sep\u2029", '"line\\u2028sep\\u2029"'),
+        ({"b": [1, 2.5, None, True], "a": {}}, '{"a":{},"b":[1,2.5,null,true]}'),
+        (1e21, "1e+21"),
+        (1e20, "100000000000000000000"),
+        (1e-7, "1e-7"),
+    ],
+)
+def test_json_marshal(value: object, encoded: str) -> None:
+    assert go_json(value) == encoded
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(1e6, "1e+06"), (123456.0, "123456"), (0.0001, "0.0001"), (1e-5, "1e-05")]
+)
+def test_percent_v_of_a_float(value: float, text: str) -> None:
+    assert go_float_v(value) == text
+
+
+def test_strconv_quote() -> None:
+    assert go_quote('a"b\\\x00\u00e9\u200b') == '"a\\"b\\\\\\x00\u00e9\\u200b"'
