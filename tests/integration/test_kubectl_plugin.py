@@ -55,4 +55,25 @@ def test_plugin_errors_keep_exit_codes_through_kubectl(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 1
-    assert result.stderr.startswith('error: "kubectl crd scale" is not available yet')
+    # kubectl scale's own words for a resource type without a name
+    assert result.stderr == "error: resource(s) were provided, but no name was specified\n"
+    usage = subprocess.run(
+        ["kubectl", "crd", "scale", "x/y", "--replicas=-1"],
+        capture_output=True,
+        text=True,
+        env=_plugin_env(tmp_path),
+        check=False,
+    )
+    assert usage.returncode == 1
+    assert usage.stderr == (
+        "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n"
+    )
+    placeholder = subprocess.run(
+        ["kubectl", "crd", "dev", "x"],
+        capture_output=True,
+        text=True,
+        env=_plugin_env(tmp_path),
+        check=False,
+    )
+    assert placeholder.returncode == 1
+    assert placeholder.stderr.startswith('error: "kubectl crd dev" is not available yet')
