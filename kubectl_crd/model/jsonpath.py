@@ -17,7 +17,7 @@ import json
 import re
 from typing import Any
 
-from kubectl_crd.model.govalues import go_float_v, go_json
+from kubectl_crd.model.govalues import go_json, go_v
 from kubectl_crd.model.records import record
 
 __all__ = [
@@ -366,13 +366,7 @@ def go_print(value: Any) -> str:
         return "map[" + " ".join(f"{k}:{go_print(value[k])}" for k in sorted(value)) + "]"
     if value is None:
         return "<nil>"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float):
-        return go_float_v(value)
-    return str(value)
+    return go_v(value)
 
 
 def _go_type(value: Any) -> str:
