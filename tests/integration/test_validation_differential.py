@@ -414,19 +414,25 @@ def _row(kind: str, t: Tally) -> None:
     )
 
 
-def test_every_template_and_format_agrees_with_the_api_server(
-    isolated_apiserver: ControlPlane, tmp_path: Path
-) -> None:
-    """A CRD using every checkable feature (``validation_templates``), each value sent alone."""
-    plane = isolated_apiserver
+def _install_probes(
+    plane: ControlPlane, tmp_path: Path, namespace: str
+) -> tuple[CustomResourceDefinition, ApiClient]:
+    """The every-feature CRD (``validation_templates``) installed, a namespace for its
+    objects, and a client to post them with."""
     raw = templates.crd()
     crd_file = tmp_path / "probes.json"
     crd_file.write_text(json.dumps(raw))
     plane.install_crds([crd_file])
-    crd = CustomResourceDefinition.from_object(raw)
-    namespace = "validation-templates"
     plane.kubectl("create", "namespace", namespace, check=False)
-    client = ApiClient(plane)
+    return CustomResourceDefinition.from_object(raw), ApiClient(plane)
+
+
+def test_every_template_and_format_agrees_with_the_api_server(
+    isolated_apiserver: ControlPlane, tmp_path: Path
+) -> None:
+    """A CRD using every checkable feature (``validation_templates``), each value sent alone."""
+    namespace = "validation-templates"
+    crd, client = _install_probes(isolated_apiserver, tmp_path, namespace)
     url = f"/apis/{templates.GROUP}/v1/namespaces/{namespace}/probes?dryRun=All&fieldValidation=Strict"
     tallies: dict[str, Tally] = defaultdict(Tally)
     cases: list[tuple[str, Any]] = [
@@ -457,15 +463,8 @@ def test_field_validation_warn_and_ignore_agree_with_the_api_server(
     isolated_apiserver: ControlPlane, tmp_path: Path
 ) -> None:
     """Unknown fields under ``fieldValidation=Warn`` (warnings) and ``Ignore`` (silence)."""
-    plane = isolated_apiserver
-    raw = templates.crd()
-    crd_file = tmp_path / "probes.json"
-    crd_file.write_text(json.dumps(raw))
-    plane.install_crds([crd_file])
-    crd = CustomResourceDefinition.from_object(raw)
     namespace = "validation-warn"
-    plane.kubectl("create", "namespace", namespace, check=False)
-    client = ApiClient(plane)
+    crd, client = _install_probes(isolated_apiserver, tmp_path, namespace)
     specs: list[dict[str, Any]] = [
         {"bogus": 1, "zeta": {"a": 1}},
         {"mapList": [{"name": "a", "extra": 1}], "intBounds": 50},
