@@ -9,7 +9,8 @@ field path, reason and message, and warnings. Commands (validate, get, scale
 
 One module per stage, each naming the upstream file it mirrors:
 
-- ``pipeline``: the order of the stages, strictness, blocking, the CEL hook
+- ``pipeline``: the order of the stages, strictness, blocking, creates and updates
+- ``cel``: the x-kubernetes-validations rules (the engine loads only when a CRD has them)
 - ``compiled``: a version's schema as a tree of ``SchemaNode``s
 - ``schemas``: ``compile_schema``, each version's tree built once, its defaults pruned
 - ``pruning``: unknown fields, pruned defaults, nulls of non-nullable fields
@@ -25,7 +26,7 @@ One module per stage, each naming the upstream file it mirrors:
 """
 
 from kubectl_crd.validation.compiled import SchemaNode
-from kubectl_crd.validation.pipeline import CEL_NOT_RUN, CelStage, validate_custom_resource
+from kubectl_crd.validation.pipeline import CEL_NOT_RUN, validate_custom_resource
 from kubectl_crd.validation.results import (
     BLOCKING_REASONS,
     FieldError,
@@ -39,7 +40,6 @@ from kubectl_crd.validation.schemas import compile_schema
 __all__ = [
     "BLOCKING_REASONS",
     "CEL_NOT_RUN",
-    "CelStage",
     "FieldError",
     "FieldValidation",
     "Reason",

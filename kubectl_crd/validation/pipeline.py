@@ -12,7 +12,14 @@
    and, with a status subresource, dropping ``.status`` (``strategy.go: PrepareForCreate``);
 4. the strategy's ``Validate`` (``registry/customresource/strategy.go``, ``validator.go``):
    ObjectMeta, the OpenAPI schema, the scale subresource paths, embedded resources,
-   list types, then CEL (the hook), which the server skips after a blocking error.
+   list types, then the CEL rules (``cel/``), which the server skips after a
+   blocking error.
+
+With ``old`` (the stored object) the request is an update (``strategy.go:
+PrepareForUpdate``, ``ValidateUpdate``): with a status subresource the old
+``.status`` is kept; transition rules (``oldSelf``) run; and an error at a value
+equal to its old value is ratcheted (``ratcheting.go``, KEP-4008): schema errors
+are dropped, CEL errors become warnings.
 
 Stages after the first failing one still run, but their errors are marked
 ``blocked``: the server would have answered with the earlier stage's errors alone.
@@ -29,7 +36,7 @@ from kubectl_crd.model.errors import InputError, Location
 from kubectl_crd.model.govalues import bad_value
 from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
-from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.cel.tree import has_rules
 from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.listtypes import validate_list_types
 from kubectl_crd.validation.objectmeta import (
@@ -55,10 +62,6 @@ from kubectl_crd.validation.results import (
 )
 from kubectl_crd.validation.schemas import compile_schema
 
-#: The CEL stage: given the version's compiled schema, its raw schema and the
-#: defaulted object, the field errors of its x-kubernetes-validations rules.
-CelStage = Callable[[SchemaNode, Any, Any], Sequence[FieldError]]
-
 CEL_NOT_RUN = (
     "<nil>: Invalid value: null: some validation rules were not checked because the object "
     "was invalid; correct the existing errors to complete validation"
@@ -79,14 +82,16 @@ def validate_custom_resource(
     version: CRDVersion | None = None,
     field_validation: str = FieldValidation.STRICT,
     decode_errors: Sequence[InputError] = (),
-    cel: CelStage | None = None,
+    rules: bool = True,
+    old: Any = None,
 ) -> ValidationResult:
     """Validate one decoded object as a server-side create of it would.
 
     ``content`` is a decoded document (a ``YamlMap`` keeps positions); it is not
     changed. ``version`` defaults to the one named by its apiVersion.
     ``decode_errors`` are the reader's duplicate-key errors for this document.
-    ``cel`` is the CEL stage (the next issue); without it CEL rules are not run.
+    ``rules=False`` leaves the CEL rules out (they are then not checked at all).
+    ``old`` makes it an update of that stored object (a decoded mapping).
     """
     where = _locator(content)
     errors: list[FieldError] = []
@@ -203,7 +208,11 @@ def validate_custom_resource(
     coerce_embedded(node, obj)
     apply_defaults(obj, node)
     if version.subresources.status:
+        # the main resource never writes status: dropped on create, kept from the
+        # old object on update (strategy.go: PrepareForCreate, PrepareForUpdate)
         obj.pop("status", None)
+        if isinstance(old, dict) and old.get("status") is not None:
+            obj["status"] = old["status"]
 
     # 4. validation -------------------------------------------------------------------
     validation: list[FieldError] = []
@@ -221,32 +230,69 @@ def validate_custom_resource(
     if decode_failure is None:
         found(Stage.OBJECT_META, validate_object_meta(meta, None))
         warnings.extend(finalizer_warnings(meta))
-    found(Stage.SCHEMA, validate_schema(node, obj), parent=True)
+    schema_errors = validate_schema(node, obj)
+    if isinstance(old, dict):
+        schema_errors = [e for e in schema_errors if not _unchanged(obj, old, e[3])]
+    found(Stage.SCHEMA, schema_errors, parent=True)
     scale = version.subresources.scale
     if scale is not None:
         found(Stage.SCALE, _scale_errors(obj, scale.spec_replicas_path))
         found(Stage.SCALE, _scale_errors(obj, scale.status_replicas_path))
     found(Stage.EMBEDDED, validate_embedded(node, obj))
     found(Stage.LIST_TYPE, validate_list_types(node, obj))
-    if node.has_rules:
+    if rules and has_rules(version.schema):
         if any(e.reason in BLOCKING_REASONS for e in validation):
             validation.append(
                 FieldError("<nil>", Reason.INVALID, CEL_NOT_RUN, Stage.CEL, None, blocked)
             )
-        elif cel is not None:
-            for rule_error in cel(node, version.schema, obj):
+        else:
+            # imported here: the engine loads only for a CRD that has rules
+            from kubectl_crd.validation.cel.rules import run_rules
+
+            outcome = run_rules(version.schema, obj, old if isinstance(old, dict) else None)
+            for rule_error in outcome.errors:
                 validation.append(
                     FieldError(
                         rule_error.field,
                         rule_error.reason,
                         rule_error.message,
                         Stage.CEL,
-                        rule_error.location,
+                        where(rule_error.chain),
                         blocked,
+                        transition=rule_error.transition,
                     )
                 )
+            warnings.extend(outcome.warnings)
     errors.extend(validation)
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
+
+
+_MISSING = object()
+
+
+def _unchanged(obj: Any, old: Any, chain: Chain) -> bool:
+    """Whether the value an error is about equals the old object's (missing in both counts).
+
+    The ratcheting validator (``apiextensions-apiserver/pkg/apiserver/schema/ratcheting.go``)
+    drops an error of a node whose value DeepEquals its old value.
+    """
+    new_value: Any = obj
+    old_value: Any = old
+    for segment in paths.segments(chain):
+        new_value = _step(new_value, segment)
+        old_value = _step(old_value, segment)
+    if new_value is _MISSING or old_value is _MISSING:
+        return new_value is old_value
+    return type(new_value) is type(old_value) and bool(new_value == old_value)
+
+
+def _step(value: Any, segment: str | int) -> Any:
+    if isinstance(segment, int):
+        # list items correlate only by map keys; an index is not a correlation
+        return _MISSING
+    if isinstance(value, dict):
+        return value.get(segment, _MISSING)
+    return _MISSING
 
 
 def _default_deprecation(crd: CustomResourceDefinition, deprecated: str) -> str:

@@ -85,6 +85,8 @@ class FieldError:
     stage: str
     location: Location | None = None
     blocked: bool = False
+    # a CEL transition rule's error (the rule uses oldSelf): runs only on updates
+    transition: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -267,17 +267,19 @@ def test_server_stops_at_strict_decoding_but_we_report_everything() -> None:
     assert result.reported == result.errors[:1]
 
 
-def test_cel_hook_runs_only_without_blocking_errors() -> None:
-    schema = {**obj_schema(r={"type": "integer"}), "x-kubernetes-validations": [{"rule": "true"}]}
-    calls: list[Any] = []
-
-    def cel(node: Any, raw: Any, obj: Any) -> list[Any]:
-        calls.append(obj)
-        return []
-
-    assert run(schema, {"r": 1}, cel=cel).valid and len(calls) == 1
-    blocked = run(schema, {"r": "x"}, cel=cel)
-    assert len(calls) == 1
+def test_cel_rules_run_only_without_blocking_errors() -> None:
+    schema = {
+        **obj_schema(r={"type": "integer"}),
+        "x-kubernetes-validations": [{"rule": "self.r < 5"}],
+    }
+    assert run(schema, {"r": 1}).valid
+    failing = run(schema, {"r": 7})
+    assert [e.message for e in failing.errors] == [
+        'spec: Invalid value: "object": failed rule: self.r < 5'
+    ]
+    assert run(schema, {"r": 7}, rules=False).valid
+    blocked = run(schema, {"r": "x"})
+    assert len(blocked.errors) == 2
     assert blocked.errors[-1].message.startswith(
         "<nil>: Invalid value: null: some validation rules"
     )
@@ -329,7 +331,7 @@ def test_public_api_is_pinned() -> None:
     import kubectl_crd.validation as validation
 
     assert sorted(validation.__all__) == [
-        "BLOCKING_REASONS", "CEL_NOT_RUN", "CelStage", "FieldError", "FieldValidation",
+        "BLOCKING_REASONS", "CEL_NOT_RUN", "FieldError", "FieldValidation",
         "Reason", "SchemaNode", "Stage", "ValidationResult", "compile_schema",
         "validate_custom_resource",
     ]  # fmt: skip

@@ -1,0 +1,133 @@
+"""Rules compiled by the engine once per schema node, and run.
+
+Every rule is compiled in one environment that declares ``self`` and ``oldSelf`` as
+dynamic values. A rule with ``optionalOldSelf: true`` sees ``oldSelf`` as an optional
+(``validation.go: validationActivationWithOldSelf``): the engine takes no optional
+values from Python, so such a rule is compiled with ``oldSelf`` replaced by
+``(__hasOldSelf ? optional.of(__oldSelf) : optional.none())``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from cel_expr_python import cel
+
+from kubectl_crd.validation.cel.environment import build_environment
+from kubectl_crd.validation.cel.tree import _STRINGS, Rule, RuleNode
+
+_OPTIONAL_OLD_SELF = "(__hasOldSelf ? optional.of(__oldSelf) : optional.none())"
+_OLD_SELF_WORD = re.compile(r"(?<![\w.])oldSelf\b")
+
+
+@cache
+def _environment() -> Any:
+    return build_environment(
+        {
+            "self": cel.Type.DYN,
+            "oldSelf": cel.Type.DYN,
+            "__oldSelf": cel.Type.DYN,
+            "__hasOldSelf": cel.Type.BOOL,
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRule:
+    """A rule with its program, or the compile error the server would report."""
+
+    rule: Rule
+    program: Any = None
+    message_program: Any = None
+    error: str = ""
+    transition: bool = False
+
+
+def compiled_rules(node: RuleNode) -> tuple[CompiledRule, ...]:
+    """The node's rules compiled, once (kept on the node)."""
+    if node.programs is None:
+        node.programs = tuple(_compile(rule) for rule in node.rules)
+    programs: tuple[CompiledRule, ...] = node.programs
+    return programs
+
+
+def _compile(rule: Rule) -> CompiledRule:
+    text = rule.rule
+    transition = rule.transition
+    if rule.optional_old_self and transition:
+        text = _replace_old_self(text)
+    try:
+        program = _environment().compile(text)
+    except RuntimeError as exc:
+        return CompiledRule(rule, error=compile_error_text(str(exc)), transition=transition)
+    message_program = None
+    if rule.message_expression:
+        try:
+            message_program = _environment().compile(rule.message_expression)
+        except RuntimeError:
+            message_program = None  # the server refuses such a CRD; fall back to the message
+    return CompiledRule(rule, program, message_program, transition=transition)
+
+
+def _replace_old_self(expression: str) -> str:
+    """``oldSelf`` outside string literals replaced by the optional form."""
+    out: list[str] = []
+    position = 0
+    for match in _STRINGS.finditer(expression):
+        out.append(_OLD_SELF_WORD.sub(_OPTIONAL_OLD_SELF, expression[position : match.start()]))
+        out.append(match.group(0))
+        position = match.end()
+    out.append(_OLD_SELF_WORD.sub(_OPTIONAL_OLD_SELF, expression[position:]))
+    return "".join(out)
+
+
+def compile_error_text(engine_text: str) -> str:
+    """The engine's compile error as cel-go words it (``compilation failed: ERROR: ...``)."""
+    body = _strip_status(engine_text)
+    body = re.sub(r" \[INVALID_ARGUMENT\]$", "", body)
+    return f"compilation failed: {body}"
+
+
+_STATUS = re.compile(r"^[A-Z_]+: ")
+
+
+def _strip_status(text: str) -> str:
+    return _STATUS.sub("", text.strip(), count=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What running a program gave: a value, or the error cel-go would have raised."""
+
+    value: Any = None
+    error: str = ""
+
+
+def run(program: Any, data: dict[str, Any]) -> Outcome:
+    try:
+        result = program.eval(data=data)
+    except RuntimeError as exc:
+        return Outcome(error=runtime_error_text(str(exc)))
+    if result.type() == cel.Type.ERROR:
+        return Outcome(error=runtime_error_text(str(result.value())))
+    return Outcome(value=result.value())
+
+
+# cel-cpp's runtime error texts and cel-go's (interpreter, common/types/err.go)
+_NOT_FOUND = re.compile(r'^Key not found in map : "?(.*?)"?$')
+_NO_OVERLOAD = re.compile(r"^No matching overloads? found")
+
+
+def runtime_error_text(engine_text: str) -> str:
+    body = _strip_status(engine_text)
+    found = _NOT_FOUND.match(body)
+    if found:
+        return f"no such key: {found.group(1)}"
+    if _NO_OVERLOAD.match(body):
+        return "no such overload"
+    if body == "divide by zero":
+        return "division by zero"
+    return body

@@ -1,0 +1,316 @@
+"""The CEL stage: every rule of a schema run against an object, as the API server runs them.
+
+``apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go``: at each node, its
+rules in order, then its allOf branches' rules, then the items or the properties and
+additionalProperties below; never on a null value. A rule that uses ``oldSelf`` (a
+transition rule) runs only on an update where the old object has a value at the same
+place (map keys for maps and objects that are not atomic, map keys for
+``x-kubernetes-list-type: map`` lists), or with ``optionalOldSelf`` always.
+
+On an update, an error of a rule that is not a transition rule, at a value equal to its
+old value, is ratcheted: the server sends it as a warning, not an error
+(``ratchetingOptions.shouldRatchetError``).
+
+The server visits the keys of a map in Go's random order; here they are visited in the
+order they are written, so the output is the same on every run.
+
+Not done here: runtime cost (cel-cpp keeps no cost): the per-call limit and the
+per-object budget are not enforced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_crd.model.govalues import go_quote
+from kubectl_crd.validation import paths
+from kubectl_crd.validation.cel.programs import CompiledRule, compiled_rules, run
+from kubectl_crd.validation.cel.tree import RuleNode, rule_tree
+from kubectl_crd.validation.cel.values import to_cel
+from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.paths import Chain
+from kubectl_crd.validation.results import Reason
+
+# config.go: MaxEvaluatedMessageExpressionSizeBytes
+MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class RuleError:
+    """One field error of a rule, with where it points in the object."""
+
+    field: str
+    reason: str
+    message: str
+    chain: Chain
+    transition: bool = False
+
+
+@dataclass
+class RuleResults:
+    errors: list[RuleError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def run_rules(schema: Any, obj: Any, old: Any = None) -> RuleResults:
+    """Every rule of ``schema`` (a version's openAPIV3Schema) against ``obj``.
+
+    ``old`` is the stored object on an update; transition rules and ratcheting apply then.
+    """
+    results = RuleResults()
+    tree = rule_tree(schema)
+    if tree is not None:
+        _validate(tree, obj, old, None, old is not None, results, ratchet_parent=False)
+    return results
+
+
+def _equal(value: Any, old: Any) -> bool:
+    """``CachedDeepEqual`` of decoded JSON (Go's DeepEqual tells 1 from 1.0 and true)."""
+    if type(value) is not type(old):
+        return False
+    if isinstance(value, dict):
+        return value.keys() == old.keys() and all(_equal(value[k], old[k]) for k in value)
+    if isinstance(value, list):
+        return len(value) == len(old) and all(_equal(a, b) for a, b in zip(value, old, strict=True))
+    return bool(value == old)
+
+
+def _validate(
+    node: RuleNode,
+    value: Any,
+    old: Any,
+    chain: Chain,
+    correlated: bool,
+    results: RuleResults,
+    *,
+    ratchet_parent: bool,
+) -> None:
+    if value is None:
+        return
+    ratchet = _equal(value, old) if correlated and old is not None else ratchet_parent
+    if node.rules:
+        _expressions(node, value, old, chain, ratchet, results)
+    for branch in node.all_of:
+        # allOf errors are not ratcheted on their own value (validation.go passes
+        # only the nearest parent's correlation)
+        _validate(branch, value, old, chain, False, results, ratchet_parent=ratchet_parent)
+    if isinstance(value, list):
+        _array(node, value, old if isinstance(old, list) else None, chain, correlated, results)
+    elif isinstance(value, dict):
+        _map(node, value, old if isinstance(old, dict) else None, chain, correlated, results)
+
+
+def _map(
+    node: RuleNode,
+    value: dict[str, Any],
+    old: dict[str, Any] | None,
+    chain: Chain,
+    correlated: bool,
+    results: RuleResults,
+) -> None:
+    atomic = node.map_type == "atomic"
+    keep_old = old is not None and not atomic
+    root = chain is None
+    if node.additional is not None:
+        for key, item in value.items():
+            old_item = old.get(key) if keep_old and old is not None else None
+            _validate(
+                node.additional,
+                item,
+                old_item,
+                paths.map_key(chain, key),
+                correlated and keep_old and old is not None and key in old,
+                results,
+                ratchet_parent=False,
+            )
+    if node.properties:
+        for key, item in value.items():
+            sub = node.properties.get(key)
+            if sub is None:
+                continue
+            old_item = old.get(key) if keep_old and old is not None else None
+            visible = not (root and key in ("apiVersion", "kind"))
+            _validate(
+                sub,
+                item,
+                old_item,
+                paths.child(chain, key),
+                correlated and visible and keep_old and old is not None and key in old,
+                results,
+                ratchet_parent=False,
+            )
+
+
+def _array(
+    node: RuleNode,
+    value: list[Any],
+    old: list[Any] | None,
+    chain: Chain,
+    correlated: bool,
+    results: RuleResults,
+) -> None:
+    if node.items is None:
+        return
+    keys = node.schema.map_keys if node.schema.list_type == "map" else ()
+    old_by_key: dict[tuple[Any, ...], Any] = {}
+    if keys and old is not None:
+        for item in old:
+            if isinstance(item, dict):
+                old_by_key.setdefault(tuple(item.get(k) for k in keys), item)
+    for position, item in enumerate(value):
+        old_item = None
+        if keys and isinstance(item, dict):
+            old_item = old_by_key.get(tuple(item.get(k) for k in keys))
+        _validate(
+            node.items,
+            item,
+            old_item,
+            paths.index(chain, position),
+            correlated and old_item is not None,
+            results,
+            ratchet_parent=False,
+        )
+
+
+def _expressions(
+    node: RuleNode,
+    value: Any,
+    old: Any,
+    chain: Chain,
+    ratchet: bool,
+    results: RuleResults,
+) -> None:
+    self_value = to_cel(value, node.schema, node.resource_root)
+    old_value = to_cel(old, node.schema, node.resource_root) if old is not None else None
+    data: dict[str, Any] = {"self": self_value, "__hasOldSelf": old is not None}
+    if old is not None:
+        data["oldSelf"] = old_value
+        data["__oldSelf"] = old_value
+    where = paths.field_path(chain)
+    type_value = go_quote(node.type_name)
+    for compiled in compiled_rules(node):
+        rule = compiled.rule
+        if compiled.error:
+            results.errors.append(
+                RuleError(
+                    where,
+                    Reason.INVALID,
+                    f"{where}: Invalid value: {type_value}: rule compile error: {compiled.error}",
+                    chain,
+                )
+            )
+            continue
+        if compiled.transition and old is None and not rule.optional_old_self:
+            continue
+        outcome = run(compiled.program, data)
+        if outcome.error:
+            if outcome.error.startswith("no such overload"):
+                detail = (
+                    f"'{outcome.error}': call arguments did not match a supported operator, "
+                    f"function or macro signature for rule: {rule.error_string}"
+                )
+            else:
+                detail = f"{outcome.error} evaluating rule: {rule.error_string}"
+            results.errors.append(
+                RuleError(
+                    where,
+                    Reason.INVALID,
+                    f"{where}: Invalid value: {type_value}: {detail}",
+                    chain,
+                    compiled.transition,
+                )
+            )
+            continue
+        if outcome.value is True:
+            continue
+        at = _rule_chain(chain, rule.field_path, node.schema)
+        detail = _message(compiled, data) or rule.default_message
+        error = _reason_error(paths.field_path(at), type_value, detail, rule.reason, at)
+        error = RuleError(error.field, error.reason, error.message, at, compiled.transition)
+        if not compiled.transition and ratchet:
+            results.warnings.append(error.message)
+        else:
+            results.errors.append(error)
+
+
+def _message(compiled: CompiledRule, data: dict[str, Any]) -> str:
+    """``validation.go: evalMessageExpression``; "" falls back to the rule's message."""
+    if compiled.message_program is None:
+        return ""
+    outcome = run(compiled.message_program, data)
+    if outcome.error or not isinstance(outcome.value, str):
+        return ""
+    text = outcome.value.strip()
+    if not text or "\n" in text or len(text.encode()) > MAX_MESSAGE_EXPRESSION_BYTES:
+        return ""
+    return text
+
+
+def _reason_error(where: str, type_value: str, detail: str, reason: str, at: Chain) -> RuleError:
+    """``validation.go: fieldErrorForReason``."""
+    if reason == Reason.FORBIDDEN:
+        return RuleError(where, reason, f"{where}: Forbidden: {detail}", at)
+    if reason == Reason.REQUIRED:
+        return RuleError(where, reason, f"{where}: Required value: {detail}", at)
+    if reason == Reason.DUPLICATE:
+        return RuleError(where, reason, f"{where}: Duplicate value: {type_value}", at)
+    return RuleError(where, Reason.INVALID, f"{where}: Invalid value: {type_value}: {detail}", at)
+
+
+def _rule_chain(chain: Chain, field_path: str, schema: SchemaNode | None) -> Chain:
+    """The rule's ``fieldPath`` (``.a.b``, ``['k']``) appended (``ValidFieldPath``).
+
+    A step names a property where the schema has properties, else it is a key of
+    the additionalProperties map (printed ``[key]``).
+    """
+    if not field_path:
+        return chain
+    for name in _field_path_steps(field_path):
+        if schema is not None and schema.properties:
+            chain = paths.child(chain, name)
+            schema = schema.properties.get(name)
+        else:
+            chain = paths.map_key(chain, name)
+            schema = schema.additional if schema is not None else None
+    return chain
+
+
+def _field_path_steps(text: str) -> list[str]:
+    steps: list[str] = []
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if char == ".":
+            end = position + 1
+            while end < len(text) and text[end] not in ".[":
+                end += 1
+            steps.append(text[position + 1 : end])
+            position = end
+        elif char == "[" and text[position + 1 : position + 2] == "'":
+            end = position + 2
+            while end < len(text) and not (text[end] == "'" and text[end - 1] != "\\"):
+                end += 1
+            steps.append(_unescape(text[position + 2 : end]))
+            position = end + 2
+        else:
+            break  # the server refuses such a CRD
+    return steps
+
+
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+
+
+def _unescape(text: str) -> str:
+    out: list[str] = []
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if char == "\\" and position + 1 < len(text):
+            following = text[position + 1]
+            out.append(_ESCAPES.get(following, following))
+            position += 2
+        else:
+            out.append(char)
+            position += 1
+    return "".join(out)

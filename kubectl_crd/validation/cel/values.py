@@ -1,0 +1,139 @@
+"""Decoded JSON values as CEL sees them, typed by their structural schema.
+
+``apiserver/pkg/cel/common/values.go: UnstructuredToVal`` and
+``apiextensions-apiserver/.../schema/cel/model``: an object with properties is an
+object whose fields are the escaped property names (undeclared and unescapable
+ones are not visible); additionalProperties make a map keyed by the raw keys;
+``number`` values are doubles even when written as integers; strings of format
+``date-time``/``date`` are timestamps, ``duration`` durations, ``byte`` bytes; a
+resource root (the object itself, an embedded resource) shows ``apiVersion``,
+``kind`` and only ``metadata.name`` and ``metadata.generateName``
+(``model.WithTypeAndObjectMeta``); int-or-string and preserve-unknown-fields values
+are dynamic, taken as they are.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime
+from typing import Any
+
+from google.protobuf import duration_pb2, timestamp_pb2
+
+from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+from kubectl_crd.validation.cel.escaping import escape
+from kubectl_crd.validation.compiled import SchemaNode
+
+_ROOT_FIELDS = ("apiVersion", "kind")
+_META_FIELDS = ("name", "generateName")
+
+
+def to_cel(value: Any, schema: SchemaNode | None, resource_root: bool = False) -> Any:
+    """``value`` converted for the engine under ``schema`` (None: dynamic)."""
+    if value is None:
+        return None
+    if schema is None:
+        return dynamic(value)
+    types = schema.types
+    if len(types) != 1:
+        return dynamic(value)  # int-or-string and untyped nodes
+    kind = types[0]
+    if kind == "object" and isinstance(value, dict):
+        if resource_root or schema.embedded:
+            return _resource(value, schema)
+        if schema.properties:
+            return _object(value, schema)
+        if schema.additional is not None:
+            additional = schema.additional
+            return {str(k): to_cel(v, additional) for k, v in value.items()}
+        if schema.preserve_unknown:
+            return dynamic(value)
+        return {}
+    if kind == "array" and isinstance(value, list):
+        items = schema.items
+        return [to_cel(v, items) for v in value]
+    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if kind == "string" and isinstance(value, str) and schema.format:
+        return _formatted(value, schema.format)
+    return value
+
+
+def _object(value: dict[str, Any], schema: SchemaNode) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        child = schema.properties.get(key)
+        if child is None:
+            continue
+        name = escape(key)
+        if name is not None:
+            out[name] = to_cel(item, child)
+    return out
+
+
+def _resource(value: dict[str, Any], schema: SchemaNode) -> dict[str, Any]:
+    out = _object(value, schema) if schema.properties else {}
+    for key in _ROOT_FIELDS:
+        if key in value:
+            out[key] = dynamic(value[key])
+    metadata = value.get("metadata")
+    if isinstance(metadata, dict):
+        out["metadata"] = {k: dynamic(metadata[k]) for k in _META_FIELDS if k in metadata}
+    else:
+        out.pop("metadata", None)
+    return out
+
+
+def _formatted(value: str, format_name: str) -> Any:
+    if format_name in ("date-time", "datetime"):
+        parsed = _datetime(value)
+        if parsed is not None:
+            stamp = timestamp_pb2.Timestamp()
+            stamp.FromDatetime(parsed)
+            return stamp
+    elif format_name == "date":
+        try:
+            day = datetime.date.fromisoformat(value)
+        except ValueError:
+            return value
+        stamp = timestamp_pb2.Timestamp()
+        stamp.FromDatetime(datetime.datetime(day.year, day.month, day.day))
+        return stamp
+    elif format_name == "duration":
+        try:
+            nanoseconds = parse_go_duration(value)
+        except DurationSyntaxError:
+            return value
+        duration = duration_pb2.Duration()
+        duration.FromNanoseconds(nanoseconds)
+        return duration
+    elif format_name == "byte":
+        try:
+            return base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            return value
+    return value
+
+
+def _datetime(text: str) -> datetime.datetime | None:
+    try:
+        parsed = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(datetime.UTC).replace(tzinfo=None)
+    return parsed
+
+
+def dynamic(value: Any) -> Any:
+    """A value under preserve-unknown-fields or int-or-string: JSON as it is.
+
+    As plain dicts and lists: the engine takes no subclasses (the reader's
+    position-keeping mappings are ones).
+    """
+    if isinstance(value, dict):
+        return {str(k): dynamic(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [dynamic(v) for v in value]
+    return value
