@@ -50,10 +50,14 @@ def _where(result: DocumentResult, error: FieldError | None = None) -> Location:
 
 
 def error_text(error: FieldError) -> str:
-    """The error as the API server words it, and a note when it would not say it yet."""
+    """The error as the API server words it, and a note when it would not say it yet,
+    or when it comes from a transition rule (one that compares with oldSelf)."""
+    text = error.message
+    if error.transition:
+        text += " (transition rule)"
     if error.blocked:
-        return f"{error.message} (reported once the errors before it are fixed)"
-    return error.message
+        text += " (reported once the errors before it are fixed)"
+    return text
 
 
 class HumanPrinter:
@@ -179,6 +183,7 @@ def result_record(result: DocumentResult) -> dict[str, Any]:
         "kind": result.kind,
         "name": result.name,
         **({"namespace": result.namespace} if result.namespace else {}),
+        **({"operation": "update"} if result.operation == "update" else {}),
         **({"message": result.message} if result.message else {}),
         "errors": [error_record(result, error) for error in result.errors],
         "warnings": list(result.warnings),
@@ -195,6 +200,7 @@ def error_record(result: DocumentResult, error: FieldError) -> dict[str, Any]:
         "line": line,
         "column": column,
         "blocked": error.blocked,
+        **({"transition": True} if error.transition else {}),
     }
 
 

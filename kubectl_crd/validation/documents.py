@@ -13,6 +13,10 @@ an unknown kind or a broken CRD is a result like any other and never hides the o
 - ``empty``: a document with nothing in it.
 
 CRDs found among the inputs apply to the resources beside them.
+
+With ``old`` (an ``OldObjects``: what ``--old`` files or the cluster hold), a document
+whose object exists there is validated as an update of it (transition rules,
+ratcheting); the others as creates.
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ STATUSES: tuple[DocumentStatus, ...] = ("valid", "invalid", "error", "skipped", 
 
 #: The stage of errors found in a CRD given as input (the server's CRD validation).
 CRD_STAGE = "crd"
+
+#: The stored object an input updates, if any: given the CRD that serves it and the
+#: input's content, the old object as the server holds it (pruned, defaulted), or None.
+OldObjects = Callable[[CustomResourceDefinition, dict[str, Any]], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +67,7 @@ class DocumentResult:
     warnings: tuple[str, ...] = ()
     message: str = ""
     stored: Any = None
+    operation: Literal["create", "update"] = "create"
 
     @property
     def title(self) -> str:
@@ -126,6 +135,7 @@ def validate_documents(
     *,
     missing: MissingPolicy = "error",
     field_validation: str = FieldValidation.STRICT,
+    old: OldObjects | None = None,
 ) -> Iterator[DocumentResult]:
     """A result per document, in input order. CRDs among ``documents`` join ``index``
     before any resource is checked, so their order in the input does not matter."""
@@ -134,7 +144,9 @@ def validate_documents(
     for position, document in enumerate(pending):
         assert document is not None
         pending[position] = None  # let each document go once it is checked
-        yield validate_document(document, index, missing=missing, field_validation=field_validation)
+        yield validate_document(
+            document, index, missing=missing, field_validation=field_validation, old=old
+        )
 
 
 def validate_document(
@@ -143,6 +155,7 @@ def validate_document(
     *,
     missing: MissingPolicy = "error",
     field_validation: str = FieldValidation.STRICT,
+    old: OldObjects | None = None,
 ) -> DocumentResult:
     content = document.content
     base: dict[str, Any] = {
@@ -190,10 +203,48 @@ def validate_document(
         if missing == "error":
             return DocumentResult(status="error", message=note, **base)
         return DocumentResult(status="skipped", message=note if missing == "warn" else "", **base)
+    stored = old(crd, content) if old is not None else None
     result = validate_custom_resource(
-        content, crd, field_validation=field_validation, decode_errors=duplicates
+        content, crd, field_validation=field_validation, decode_errors=duplicates, old=stored
     )
+    if stored is not None:
+        base["operation"] = "update"
     return _from_validation(result, base)
+
+
+def old_objects_from(documents: Iterable[Document], index: CRDIndex) -> OldObjects:
+    """``--old FILE``: the objects of ``documents`` as the server would have stored them
+    when they were created, found by group, kind, namespace and name."""
+    pending = list(documents)
+    stored: dict[tuple[str, str, str, str], Any] = {}
+
+    def load() -> None:
+        # on first use, when the index holds the CRDs found among the new inputs too
+        for document in pending:
+            content = document.content
+            if not isinstance(content, dict) or is_crd_object(content):
+                continue
+            group = str(content.get("apiVersion") or "").rpartition("/")[0]
+            crd = index.lookup(group, str(content.get("kind") or ""))
+            if crd is None:
+                continue
+            created = validate_custom_resource(content, crd, rules=False)
+            stored.setdefault(_identity(crd, content), created.object)
+        pending.clear()
+
+    def lookup(crd: CustomResourceDefinition, content: dict[str, Any]) -> Any:
+        if pending:
+            load()
+        return stored.get(_identity(crd, content))
+
+    return lookup
+
+
+def _identity(crd: CustomResourceDefinition, content: dict[str, Any]) -> tuple[str, str, str, str]:
+    metadata = content.get("metadata")
+    meta = metadata if isinstance(metadata, dict) else {}
+    namespace = str(meta.get("namespace") or "") if crd.namespaced else ""
+    return (crd.group, crd.names.kind, namespace, str(meta.get("name") or ""))
 
 
 def _from_validation(result: ValidationResult, base: dict[str, Any]) -> DocumentResult:

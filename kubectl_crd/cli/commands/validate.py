@@ -22,7 +22,7 @@ from kubectl_crd.model.errors import ExitCode, UsageError
 if TYPE_CHECKING:
     from kubectl_crd.io import Document
     from kubectl_crd.model.crd import CustomResourceDefinition
-    from kubectl_crd.validation.documents import DocumentResult, MissingPolicy
+    from kubectl_crd.validation.documents import DocumentResult, MissingPolicy, OldObjects
 
 FORMATS = ("human", "json", "yaml", "junit", "sarif", "github")
 
@@ -62,6 +62,21 @@ FLAGS = (
         show_default=True,
         choices=("Strict", "Warn", "Ignore"),
     ),
+    Flag(
+        ("--old",),
+        "old_paths",
+        REPEATED,
+        "Validate as updates: an input whose object (kind, namespace, name) is in these "
+        "files is checked as an update of it (transition rules with oldSelf, ratcheting).",
+        metavar="PATH",
+    ),
+    Flag(
+        ("--against-cluster",),
+        "against_cluster",
+        SWITCH,
+        "Validate as updates of the live objects: each input that exists in the cluster "
+        "is checked as an update of it; the others as creates.",
+    ),
     output_flag(FORMATS, default="human"),
     Flag(
         ("--show-defaults",),
@@ -85,18 +100,21 @@ FLAGS = (
     ),
 )
 
-HELP = """Validate custom resources offline, as the API server would on create.
+HELP = """Validate custom resources offline, as the API server would on create or update.
 
 \b
 Examples:
   kubectl crd validate -f manifests/ --crd crds/
   kubectl crd validate -f cr.yaml --offline -o json
   kustomize build . | kubectl crd validate -f - -o github
+  kubectl crd validate -f new/ --old old/ --crd crds/
 
 Every error is reported with the API server's field path, reason and message at
 file:line:column. CRDs come from --crd, from the inputs, and from the cluster of the
 current context for kinds no given CRD serves (not with --offline). Built-in kinds
-are skipped.
+are skipped. With --old or --against-cluster, objects that already exist are
+validated as updates: CEL transition rules (oldSelf) run, and errors at values that
+did not change are only warnings (ratcheting).
 """
 
 
@@ -113,9 +131,13 @@ def command(
     show_defaults: bool,
     summary: bool,
     watch: bool,
+    old_paths: tuple[str, ...],
+    against_cluster: bool,
 ) -> None:
     if not filenames:
         raise UsageError('must specify at least one file with -f (use "-f -" for stdin)')
+    if old_paths and against_cluster:
+        raise UsageError("--old and --against-cluster cannot be used together")
     if show_defaults and output == "human":
         output = "yaml"
     if watch and (output != "human" or "-" in filenames):
@@ -125,6 +147,8 @@ def command(
     colour = None if sys.stdout.isatty() else False
     printer = PRINTERS[output](sys.stdout, colour=colour, summary=summary, err=sys.stderr)
     run = _Run(app, filenames, crd_paths, offline, missing, field_validation)
+    run.old_paths = old_paths
+    run.against_cluster = app if against_cluster else None
     kept: list[DocumentResult] = []  # only --watch needs them all; otherwise they stream
     failed = False
     for result in run.results():
@@ -156,10 +180,16 @@ class _Run:
         self.missing = cast("MissingPolicy", missing)
         self.field_validation = field_validation
         self.cluster = None if offline else _cluster_crds(app)
+        self.old_paths: tuple[str, ...] = ()
+        self.against_cluster: Application | None = None
 
     def results(self) -> Iterator[DocumentResult]:
         from kubectl_crd.sources.files import FileSource
-        from kubectl_crd.validation.documents import CRDIndex, validate_documents
+        from kubectl_crd.validation.documents import (
+            CRDIndex,
+            old_objects_from,
+            validate_documents,
+        )
 
         files = FileSource(self.crd_paths)
         given = files.crds()
@@ -167,8 +197,17 @@ class _Run:
             print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
         index = CRDIndex(given, fallback=self.cluster)
         documents = _documents(self.filenames)
+        old: OldObjects | None = None
+        if self.old_paths:
+            old = old_objects_from(_documents(self.old_paths), index)
+        elif self.against_cluster is not None:
+            old = _live_objects(self.against_cluster)
         return validate_documents(
-            documents, index, missing=self.missing, field_validation=self.field_validation
+            documents,
+            index,
+            missing=self.missing,
+            field_validation=self.field_validation,
+            old=old,
         )
 
 
@@ -218,6 +257,38 @@ def _documents(filenames: tuple[str, ...]) -> Iterator[Document]:
             yield document
         if not found:
             yield Document(path, 0, Location(path))
+
+
+def _live_objects(app: Application) -> OldObjects:
+    """``--against-cluster``: the live object of each input, read with one GET (None when
+    the server has no such object: the input is then a create)."""
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.model.errors import ApiError
+
+    client: KubeClient | None = None
+
+    def lookup(crd: CustomResourceDefinition, content: dict[str, object]) -> object:
+        nonlocal client
+        if client is None:
+            client = KubeClient(app.cluster)
+        metadata = content.get("metadata")
+        meta = metadata if isinstance(metadata, dict) else {}
+        name = str(meta.get("name") or "")
+        if not name:
+            return None  # generateName: always a create
+        version = str(content.get("apiVersion") or "").rpartition("/")[2]
+        path = f"/apis/{crd.group}/{version}/"
+        if crd.namespaced:
+            namespace = str(meta.get("namespace") or client.namespace)
+            path += f"namespaces/{namespace}/"
+        try:
+            return client.get(f"{path}{crd.names.plural}/{name}")
+        except ApiError as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    return lookup
 
 
 def _cluster_crds(app: Application) -> Callable[[], list[CustomResourceDefinition]]:
