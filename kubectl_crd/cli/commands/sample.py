@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag, output_flag
@@ -97,7 +99,9 @@ def run(
     sample = build_sample(
         match.crd,
         version,
-        SampleOptions(name=name, namespace=app.namespace, all_fields=all_fields),
+        SampleOptions(
+            name=name, namespace=app.namespace, all_fields=all_fields, rule_check=_rule_holds
+        ),
     )
     for problem in sample.problems:
         print(f"warning: {problem}", file=sys.stderr)
@@ -109,3 +113,12 @@ def run(
         text = dump_yaml(sample.value, comments=sample.comments, header=sample.header())
     sys.stdout.write(text)
     sys.stdout.flush()
+
+
+def _rule_holds(
+    rule: str, value: object, schema: Mapping[str, Any], resource_root: bool
+) -> bool | None:
+    """The validation engine's answer; imported on the first rule (start-up stays fast)."""
+    from kubectl_crd.validation.cel.sampling import rule_holds
+
+    return rule_holds(rule, value, schema, resource_root)

@@ -8,18 +8,20 @@ One module per step, stdlib only:
   ``io.dump_yaml`` writes as commented YAML, and ``select_version``
   picks the version as the command's ``--api-version`` asks.
 - ``regex_examples``: strings that match an RE2 ``pattern`` (parsed with RE2's syntax).
-- ``cel_subset``: a partial evaluator of ``x-kubernetes-validations`` rules, enough to
-  notice a rule that rejects a skeleton and try another.
+
+CEL rules are evaluated by the ``RuleCheck`` a caller passes in ``SampleOptions``
+(the command passes ``validation.cel.sampling.rule_holds``, the validation engine's).
 
 Siblings of ``model.explain``, never importing it (an import-linter contract says so).
 """
 
 from kubectl_crd.model.sample.skeleton import (
     CelRule,
+    RuleCheck,
     Sample,
     SampleOptions,
     build_sample,
     select_version,
 )
 
-__all__ = ["CelRule", "Sample", "SampleOptions", "build_sample", "select_version"]
+__all__ = ["CelRule", "RuleCheck", "Sample", "SampleOptions", "build_sample", "select_version"]

@@ -22,11 +22,12 @@ What goes in, and why (mirrors what the API server checks on create, see
 - ``oneOf``/``anyOf``/``allOf``/``not`` are honoured by trying the branches' required fields
   and property constraints until the value conforms (``_Conformance``, a checker of the
   OpenAPI value validations only; it is not the validator of ``kubectl crd validate``).
-- CEL (``x-kubernetes-validations``) is evaluated by ``cel_subset``, a partial evaluator:
-  a skeleton whose rule is known to fail is repaired where the rule names optional
+- CEL (``x-kubernetes-validations``) is evaluated by the ``RuleCheck`` the caller gives in
+  ``SampleOptions`` (the command hands in the validation engine's; model code cannot
+  import it): a skeleton whose rule fails is repaired where the rule names optional
   fields, and every rule on the sample's fields is listed in ``Sample.cel_rules`` with
-  its outcome (``holds`` is ``None`` where the subset cannot tell), so that the header
-  names the rules left unchecked.
+  its outcome (``holds`` is ``None`` where it cannot be told: no check given, or a rule
+  that does not compile), so that the header names the rules left unchecked.
 
 Field order is alphabetical below the root (the API server stores ``properties`` as a Go
 map and serves it sorted, and ``kubectl explain`` lists fields that way), so a sample is
@@ -45,13 +46,13 @@ import itertools
 import math
 import re
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
 from kubectl_crd.model.records import record
-from kubectl_crd.model.sample import cel_subset, regex_examples
+from kubectl_crd.model.sample import regex_examples
 from kubectl_crd.model.schema import COMPOSITION_KEYWORDS, Path, Schema
 
 _MAX_BRANCH_COMBINATIONS = 64
@@ -108,11 +109,18 @@ _FORMAT_EXAMPLES: dict[str, tuple[str, ...]] = {
 _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
+#: Whether a CEL rule holds for a value under a schema node (the last argument: the
+#: node is a resource root, which shows ``apiVersion``, ``kind`` and ``metadata``):
+#: True, False (fails, or errs as the server would report), None (cannot be told).
+RuleCheck = Callable[[str, Any, Mapping[str, Any], bool], "bool | None"]
+
+
 @record
 class SampleOptions:
     name: str | None = None
     namespace: str | None = None
     all_fields: bool = False
+    rule_check: RuleCheck | None = None
 
 
 @record
@@ -120,7 +128,7 @@ class CelRule:
     path: str  # the field the rule sits on, ``spec.foo`` (``<root>`` for the object)
     rule: str
     message: str = ""
-    holds: bool | None = None  # None: beyond ``cel_subset``, only the server can tell
+    holds: bool | None = None  # None: not evaluated here, only the server can tell
 
 
 @record
@@ -158,7 +166,7 @@ def build_sample(
     crd: CustomResourceDefinition, version: CRDVersion, options: SampleOptions | None = None
 ) -> Sample:
     options = options or SampleOptions()
-    generator = _Generator(all_fields=options.all_fields)
+    generator = _Generator(all_fields=options.all_fields, rule_check=options.rule_check)
     schema = version.schema
     properties = _properties(schema)
     skip = {"apiVersion", "kind", "metadata"}
@@ -184,7 +192,7 @@ def build_sample(
         "metadata": metadata,
     }
     value.update(body)
-    annotator = _Annotator()
+    annotator = _Annotator(options.rule_check)
     annotator.walk(value, schema, (), None)
     return Sample(
         crd_name=crd.name,
@@ -270,8 +278,9 @@ def _object_name(wanted: str | None, crd: CustomResourceDefinition, meta_props: 
 
 
 class _Generator:
-    def __init__(self, *, all_fields: bool) -> None:
+    def __init__(self, *, all_fields: bool, rule_check: RuleCheck | None = None) -> None:
         self.all_fields = all_fields
+        self.rule_check = rule_check
         # (path, message); an empty message marks a value that only fails a CEL rule,
         # which the annotator reports with the rule's own message.
         self.problems: list[tuple[Path, str]] = []
@@ -289,7 +298,9 @@ class _Generator:
             conforms = self._conforms(schema, candidate)
             if first is _MISSING:
                 first, first_conforms = candidate, conforms
-            if conforms and all(cel_subset.evaluate(r, candidate) is not False for r in rules):
+            if conforms and all(
+                _holds(self.rule_check, r, candidate, schema, not path) is not False for r in rules
+            ):
                 return candidate
             del self.problems[mark:]
         if first_conforms:
@@ -516,7 +527,7 @@ class _Generator:
         formats = _format_examples(merged)
         # The schema's pattern, then regexes of ``self.matches('...')`` CEL rules.
         patterns = [merged["pattern"]] if isinstance(merged.get("pattern"), str) else []
-        patterns += [p for r in _cel_rules(merged) if (p := cel_subset.matches_pattern(r))]
+        patterns += [p for r in _cel_rules(merged) if (p := _matches_pattern(r))]
         if not formats and name.lower().endswith(("url", "uri")):
             formats = _FORMAT_EXAMPLES["uri"]  # jwksUri, webhookURL: CEL rules may parse it
         if patterns:
@@ -627,7 +638,43 @@ _SELF_FIELD = re.compile(r"\bself\.([A-Za-z_][A-Za-z0-9_]*)")
 
 def _fields_named_by(rules: Sequence[str]) -> set[str]:
     """``self.<field>`` names in CEL rules, unescaped (``__namespace__`` -> ``namespace``)."""
-    return {cel_subset.unescape(m) for rule in rules for m in _SELF_FIELD.findall(rule)}
+    return {_unescape(m) for rule in rules for m in _SELF_FIELD.findall(rule)}
+
+
+_ESCAPED = {"__dash__": "-", "__dot__": ".", "__slash__": "/", "__underscores__": "__"}
+_RESERVED_NAME = re.compile(r"^__([a-z]+)__$")
+
+
+def _unescape(name: str) -> str:
+    """A CEL field name as the property it stands for (``apiserver/pkg/cel/escaping.go``)."""
+    for escaped, plain in _ESCAPED.items():
+        name = name.replace(escaped, plain)
+    match = _RESERVED_NAME.match(name)
+    return match.group(1) if match else name
+
+
+_MATCHES = re.compile(
+    r"""^\s*self\.matches\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*\)\s*$"""
+)
+_LITERAL_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"'}
+
+
+def _matches_pattern(rule: str) -> str | None:
+    """The regex of a rule that is exactly ``self.matches('...')``, else ``None``.
+
+    Pattern text for the string generator (a static reading of the rule, not evaluation).
+    """
+    match = _MATCHES.match(rule)
+    if match is None:
+        return None
+    body = match.group(1) if match.group(1) is not None else match.group(2)
+    return re.sub(r"\\(.)", lambda m: _LITERAL_ESCAPES.get(m.group(1), "\\" + m.group(1)), body)
+
+
+def _holds(
+    check: RuleCheck | None, rule: str, value: Any, schema: Schema, resource_root: bool
+) -> bool | None:
+    return None if check is None else check(rule, value, schema, resource_root)
 
 
 def _junctor_lists(schema: Schema, junctor: str) -> Iterator[list[Any]]:
@@ -993,7 +1040,8 @@ def _format_ok(fmt: str, value: str) -> bool:
 class _Annotator:
     """Comments and the CEL rules for the fields a finished sample contains."""
 
-    def __init__(self) -> None:
+    def __init__(self, rule_check: RuleCheck | None = None) -> None:
+        self.rule_check = rule_check
         self.comments: dict[Path, tuple[str, ...]] = {}
         self.cel_rules: list[CelRule] = []
 
@@ -1006,7 +1054,7 @@ class _Annotator:
                     _dotted(path) or "<root>",
                     rule["rule"],
                     str(rule.get("message") or ""),
-                    cel_subset.evaluate(rule["rule"], value),
+                    _holds(self.rule_check, rule["rule"], value, schema, not path),
                 )
             )
         if path and isinstance(path[-1], str) and parent is not None:
@@ -1034,7 +1082,7 @@ class _Annotator:
 
 class _CelOnly(_Annotator):
     def __init__(self, outer: _Annotator) -> None:
-        super().__init__()
+        super().__init__(outer.rule_check)
         self.cel_rules = outer.cel_rules
 
 

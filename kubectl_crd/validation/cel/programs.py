@@ -49,12 +49,12 @@ class CompiledRule:
 def compiled_rules(node: RuleNode) -> tuple[CompiledRule, ...]:
     """The node's rules compiled, once (kept on the node)."""
     if node.programs is None:
-        node.programs = tuple(_compile(rule) for rule in node.rules)
+        node.programs = tuple(compile_rule(rule) for rule in node.rules)
     programs: tuple[CompiledRule, ...] = node.programs
     return programs
 
 
-def _compile(rule: Rule) -> CompiledRule:
+def compile_rule(rule: Rule) -> CompiledRule:
     text = rule.rule
     transition = rule.transition
     if rule.optional_old_self and transition:

@@ -15,7 +15,11 @@ from openapi_schema_validator import OAS30Validator
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
 from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
+from kubectl_crd.validation.cel.sampling import rule_holds
 from tests.crd_factory import make_crd
+
+# CEL rules evaluated by the validation engine, as the sample command wires it
+ENGINE = SampleOptions(rule_check=rule_holds)
 
 S = {"type": "string"}
 INT = {"type": "integer"}
@@ -353,14 +357,14 @@ def test_status_is_skipped_with_the_status_subresource() -> None:
     assert without.value["status"] == {"phase": "example"}
     raw["spec"]["versions"][0]["subresources"] = {"status": {}}
     crd = CustomResourceDefinition.from_object(raw)
-    assert "status" not in build_sample(crd, crd.preferred_version).value
+    assert "status" not in build_sample(crd, crd.preferred_version, ENGINE).value
 
 
 def test_metadata_name_constraints_are_honoured() -> None:
     crd = crd_with_spec(
         obj({}), metadata={"type": "object", "properties": {"name": {**S, "maxLength": 5}}}
     )
-    name = build_sample(crd, crd.preferred_version).value["metadata"]["name"]
+    name = build_sample(crd, crd.preferred_version, ENGINE).value["metadata"]["name"]
     assert len(name) <= 5
 
 
@@ -374,7 +378,7 @@ def test_descriptions_and_hints_become_comments() -> None:
         description="The spec.",
     )
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version)
+    sample = build_sample(crd, crd.preferred_version, ENGINE)
     assert sample.comments[("spec",)] == ("The spec.",)
     assert sample.comments[("spec", "mode")] == (
         "How to run.",
@@ -396,18 +400,24 @@ def test_cel_rules_are_evaluated_where_possible_and_listed_otherwise() -> None:
         **{
             "x-kubernetes-validations": [
                 {"rule": "has(self.a)", "message": "a!"},
-                {"rule": "self.a.trim() == 'example'"},  # beyond the subset
+                {"rule": "self.a.trim() == 'example'"},
+                {"rule": "self.a.noSuchFunction()"},  # does not compile: unknown
                 {"rule": "self.a == oldSelf.a"},  # transition rule: not run on create
             ]
         },
     )
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version)
+    sample = build_sample(crd, crd.preferred_version, ENGINE)
     assert [(r.path, r.rule, r.holds) for r in sample.cel_rules] == [
         ("spec", "has(self.a)", True),
-        ("spec", "self.a.trim() == 'example'", None),
+        ("spec", "self.a.trim() == 'example'", True),
+        ("spec", "self.a.noSuchFunction()", None),
         ("spec.a", "self != 'x'", True),
     ]
+    # without the engine nothing is told, and the header says so
+    unchecked = build_sample(crd, crd.preferred_version, SampleOptions())
+    assert {r.holds for r in unchecked.cel_rules} == {None}
+    assert "Not evaluated here: 4 CEL rule(s) on spec, spec.a." in unchecked.header()
     assert "Not evaluated here: 1 CEL rule(s) on spec." in sample.header()
     assert sample.problems == ()
 
@@ -491,7 +501,7 @@ CEL_CASES = [
 )
 def test_optional_fields_are_added_for_cel_rules(spec: dict[str, Any], expected: Any) -> None:
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version)
+    sample = build_sample(crd, crd.preferred_version, ENGINE)
     assert sample.value["spec"] == expected
     assert sample.problems == ()
     assert all(r.holds for r in sample.cel_rules)
@@ -572,7 +582,8 @@ def test_all_fields_leaves_out_what_excludes_each_other(
     spec: dict[str, Any], expected: Any
 ) -> None:
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version, SampleOptions(all_fields=True))
+    options = SampleOptions(all_fields=True, rule_check=rule_holds)
+    sample = build_sample(crd, crd.preferred_version, options)
     assert sample.value["spec"] == expected
     assert sample.problems == ()
     assert OAS30Validator(crd.preferred_version.schema).is_valid(sample.value)
@@ -585,14 +596,14 @@ def test_a_rule_that_cannot_hold_is_a_warning() -> None:
         **{"x-kubernetes-validations": [{"rule": "self.a == 'z' && false", "message": "never"}]},
     )
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version)
+    sample = build_sample(crd, crd.preferred_version, ENGINE)
     assert sample.problems == ("spec: CEL rule fails: never",)
 
 
 def test_impossible_schemas_are_reported_not_hidden() -> None:
     spec = obj({"s": {**S, "pattern": "^[a-z]{5}$", "maxLength": 2}}, ["s"])
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version)
+    sample = build_sample(crd, crd.preferred_version, ENGINE)
     assert len(sample.problems) == 1
     assert sample.problems[0].startswith("spec.s: no value satisfying pattern")
     assert any(line.startswith("WARNING: spec.s") for line in sample.header())
@@ -601,7 +612,7 @@ def test_impossible_schemas_are_reported_not_hidden() -> None:
 def test_a_pattern_beyond_the_supported_subset_is_named() -> None:
     spec = obj({"s": {**S, "pattern": "^(a)\\1$"}}, ["s"])  # a backreference: not RE2
     crd = crd_with_spec(spec)
-    sample = build_sample(crd, crd.preferred_version)
+    sample = build_sample(crd, crd.preferred_version, ENGINE)
     assert sample.problems == (
         "spec.s: pattern '^(a)\\1$' is beyond the RE2 subset this tool can generate strings "
         "for; fill in a matching value by hand",
