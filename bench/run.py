@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "fast-path": ("fast_path_bench.py", ["--runs", "1"], True),
     "validate": ("validate_bench.py", ["--smoke"], True),
+    "cel": ("cel_bench.py", ["--smoke"], True),
     "explain": ("explain_bench.py", ["--runs", "1"], False),
     "live": ("live_bench.py", ["--runs", "1", "--objects", "5"], False),
     "scale": ("scale_bench.py", ["--runs", "1", "--objects", "5"], False),
