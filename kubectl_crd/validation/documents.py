@@ -269,7 +269,39 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
             location=exc.location or document.location,
         )
         return DocumentResult(status="invalid", errors=(error,), **base)
+    rule_errors = _crd_rule_errors(document)
+    if rule_errors:
+        return DocumentResult(status="invalid", errors=tuple(rule_errors), **base)
     return DocumentResult(status="valid", stored=document.content, **base)
+
+
+def _crd_rule_errors(document: Document) -> list[FieldError]:
+    """CEL rules the server would refuse when the CRD is written (they do not compile)."""
+    from kubectl_crd.io.positions import locate
+    from kubectl_crd.validation.cel.tree import mentions_rules
+
+    content = document.content
+    versions = content.get("spec", {}).get("versions") if isinstance(content, dict) else None
+    if not isinstance(versions, list) or not any(
+        isinstance(v, dict)
+        and isinstance(v.get("schema"), dict)
+        and isinstance(v["schema"].get("openAPIV3Schema"), dict)
+        and mentions_rules(v["schema"]["openAPIV3Schema"])
+        for v in versions
+    ):
+        return []
+    from kubectl_crd.validation.cel.typing import crd_rule_errors
+
+    return [
+        FieldError(
+            field=field,
+            reason=Reason.INVALID,
+            message=message,
+            stage=CRD_STAGE,
+            location=locate(content, where) or document.location,
+        )
+        for field, message, where in crd_rule_errors(content)
+    ]
 
 
 def _crd_or_none(document: Document) -> CustomResourceDefinition | None:

@@ -58,7 +58,7 @@ def compile_rule(rule: Rule) -> CompiledRule:
     text = rule.rule
     transition = rule.transition
     if rule.optional_old_self and transition:
-        text = _replace_old_self(text)
+        text = optional_old_self(text)
     try:
         program = _environment().compile(text)
     except RuntimeError as exc:
@@ -72,7 +72,7 @@ def compile_rule(rule: Rule) -> CompiledRule:
     return CompiledRule(rule, program, message_program, transition=transition)
 
 
-def _replace_old_self(expression: str) -> str:
+def optional_old_self(expression: str) -> str:
     """``oldSelf`` outside string literals replaced by the optional form."""
     out: list[str] = []
     position = 0

@@ -172,6 +172,17 @@ def _build(
 _cache: dict[int, tuple[Mapping[str, Any], RuleNode | None]] = {}
 
 
+def mentions_rules(value: Any) -> bool:
+    """Whether ``x-kubernetes-validations`` appears anywhere in a raw schema: a cheap
+    look before compiling it (a ``default`` or ``example`` may hold the word too, so
+    ``rule_tree`` has the last word)."""
+    if isinstance(value, Mapping):
+        return "x-kubernetes-validations" in value or any(mentions_rules(v) for v in value.values())
+    if isinstance(value, list):
+        return any(mentions_rules(v) for v in value)
+    return False
+
+
 def has_rules(schema: Mapping[str, Any]) -> bool:
     """Whether a version's schema has any x-kubernetes-validations rule to run."""
     return rule_tree(schema) is not None

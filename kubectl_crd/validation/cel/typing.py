@@ -1,0 +1,512 @@
+"""Rules type-checked against their schema, as the API server does when a CRD is written.
+
+``apiserver/pkg/cel/common/schemas.go: SchemaDeclType`` gives ``self`` the type of its
+schema node: objects with their (escaped) properties, maps, lists, strings, bytes,
+timestamps and durations by format, int-or-string as ``dyn``; untyped nodes, and lists
+and maps of them, are not visible. The engine type-checks against protobuf messages,
+so every object node becomes a message generated here (package
+``kubectl_crd.gen.s<hash>``); where protobuf cannot say a CEL type (a list of lists, a
+map of lists) the value is ``google.protobuf.Value``, which CEL reads as ``dyn``: such
+rules are checked less strictly than by the server, never more.
+
+The checker's words are cel-cpp's; ``compile_error_text`` puts them in cel-go's
+(``undefined field 'x'``, member calls as ``'int.()'``), and cross-type numeric
+comparisons, which Kubernetes enables since 1.28, are not errors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cel_expr_python import cel
+from google.protobuf import descriptor_pb2
+
+from kubectl_crd.validation.cel.escaping import escape
+from kubectl_crd.validation.cel.programs import compile_error_text, optional_old_self
+from kubectl_crd.validation.cel.tree import Rule, RuleNode, rule_tree
+from kubectl_crd.validation.compiled import SchemaNode
+
+_F = descriptor_pb2.FieldDescriptorProto
+_SCALARS = {
+    "string": (_F.TYPE_STRING, "string"),
+    "boolean": (_F.TYPE_BOOL, "bool"),
+    "integer": (_F.TYPE_INT64, "int"),
+    "number": (_F.TYPE_DOUBLE, "double"),
+}
+_WELL_KNOWN = {
+    "date": ".google.protobuf.Timestamp",
+    "date-time": ".google.protobuf.Timestamp",
+    "duration": ".google.protobuf.Duration",
+}
+_CEL_WELL_KNOWN = {
+    ".google.protobuf.Timestamp": "google.protobuf.Timestamp",
+    ".google.protobuf.Duration": "google.protobuf.Duration",
+    ".google.protobuf.Value": "dyn",
+}
+_DYN = ".google.protobuf.Value"
+
+
+@dataclass(frozen=True, slots=True)
+class _Decl:
+    """A node's CEL type: its signature, and how a protobuf field holds it."""
+
+    signature: str  # "int", "list(string)", "kubectl_crd.gen.s1.M3", "dyn"
+    field_type: int  # a FieldDescriptorProto type
+    type_name: str = ""  # for messages: ".pkg.Name"
+    repeated: bool = False
+    map_value: _Decl | None = None
+    item: _Decl | None = None
+
+    def cel_type(self) -> Any:
+        """The engine's type (built from parts: a signature string would make ``list``
+        an opaque type the checker cannot range over)."""
+        if self.item is not None:
+            return cel.Type.List(self.item.cel_type())
+        if self.map_value is not None:
+            return cel.Type.Map(cel.Type.STRING, self.map_value.cel_type())
+        simple = _SIMPLE.get(self.signature)
+        return simple() if simple is not None else cel.Type(self.signature)
+
+
+_SIMPLE = {
+    "dyn": lambda: cel.Type.DYN,
+    "string": lambda: cel.Type.STRING,
+    "bool": lambda: cel.Type.BOOL,
+    "int": lambda: cel.Type.INT,
+    "double": lambda: cel.Type.DOUBLE,
+    "bytes": lambda: cel.Type.BYTES,
+    "google.protobuf.Timestamp": lambda: cel.Type.TIMESTAMP,
+    "google.protobuf.Duration": lambda: cel.Type.DURATION,
+}
+
+
+class _Generator:
+    """Messages for one schema, in one generated file."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self.file = descriptor_pb2.FileDescriptorProto(
+            name=f"kubectl_crd/gen/{package}.proto", package=package, syntax="proto2"
+        )
+        self.file.dependency.extend(
+            [
+                "google/protobuf/struct.proto",
+                "google/protobuf/timestamp.proto",
+                "google/protobuf/duration.proto",
+            ]
+        )
+        self.types: dict[tuple[int, bool], _Decl | None] = {}
+        self.count = 0
+
+    def decl(self, node: SchemaNode, resource_root: bool) -> _Decl | None:
+        key = (id(node), resource_root)
+        if key not in self.types:
+            self.types[key] = None  # a schema is a tree; this only guards odd inputs
+            self.types[key] = self._decl(node, resource_root)
+        return self.types[key]
+
+    def _decl(self, node: SchemaNode, resource_root: bool) -> _Decl | None:
+        if node.types == ("integer", "string"):
+            return _Decl("dyn", _F.TYPE_MESSAGE, _DYN)
+        kind = node.types[0] if len(node.types) == 1 else ""
+        if kind == "array":
+            if node.items is None:
+                return None
+            item = self.decl(node.items, node.items.embedded)
+            if item is None:
+                return None
+            if item.repeated or item.map_value is not None:
+                # protobuf has no list of lists: the field holds dyn items, the type is exact
+                return _Decl(
+                    f"list({item.signature})", _F.TYPE_MESSAGE, _DYN, repeated=True, item=item
+                )
+            return _Decl(
+                f"list({item.signature})",
+                item.field_type,
+                item.type_name,
+                repeated=True,
+                item=item,
+            )
+        if kind == "object":
+            if node.additional is not None and not node.properties:
+                value = self.decl(node.additional, node.additional.embedded)
+                if value is None:
+                    return None
+                return _Decl(
+                    f"map(string, {value.signature})", _F.TYPE_MESSAGE, "", map_value=value
+                )
+            return self._message(node, resource_root or node.embedded)
+        if kind == "string":
+            if node.format == "byte":
+                return _Decl("bytes", _F.TYPE_BYTES)
+            well_known = _WELL_KNOWN.get(node.format)
+            if well_known:
+                return _Decl(_CEL_WELL_KNOWN[well_known], _F.TYPE_MESSAGE, well_known)
+        scalar = _SCALARS.get(kind)
+        if scalar is None:
+            return None
+        return _Decl(scalar[1], scalar[0])
+
+    def _message(self, node: SchemaNode, resource_root: bool) -> _Decl:
+        self.count += 1
+        name = f"M{self.count}"
+        message = self.file.message_type.add(name=name)
+        fields: dict[str, _Decl] = {}
+        for key, child in node.properties.items():
+            escaped = escape(key)
+            decl = self.decl(child, child.embedded)
+            if escaped is not None and decl is not None:
+                fields[escaped] = decl
+        if resource_root:
+            fields["apiVersion"] = _Decl("string", _F.TYPE_STRING)
+            fields["kind"] = _Decl("string", _F.TYPE_STRING)
+            fields["metadata"] = self._metadata()
+        for number, (field_name, decl) in enumerate(sorted(fields.items()), start=1):
+            self._field(message, name, field_name, number, decl)
+        return _Decl(f"{self.package}.{name}", _F.TYPE_MESSAGE, f".{self.package}.{name}")
+
+    def _metadata(self) -> _Decl:
+        self.count += 1
+        name = f"M{self.count}"
+        message = self.file.message_type.add(name=name)
+        for number, field_name in enumerate(("generateName", "name"), start=1):
+            message.field.add(
+                name=field_name, number=number, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL
+            )
+        return _Decl(f"{self.package}.{name}", _F.TYPE_MESSAGE, f".{self.package}.{name}")
+
+    def _field(
+        self,
+        message: descriptor_pb2.DescriptorProto,
+        message_name: str,
+        field_name: str,
+        number: int,
+        decl: _Decl,
+    ) -> None:
+        if decl.map_value is not None:
+            value = decl.map_value
+            if value.repeated or value.map_value is not None:
+                value = _Decl("dyn", _F.TYPE_MESSAGE, _DYN)
+            entry_name = _map_entry_name(field_name)
+            entry = message.nested_type.add(name=entry_name)
+            entry.options.map_entry = True
+            entry.field.add(name="key", number=1, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL)
+            value_field = entry.field.add(
+                name="value", number=2, type=value.field_type, label=_F.LABEL_OPTIONAL
+            )
+            if value.type_name:
+                value_field.type_name = value.type_name
+            message.field.add(
+                name=field_name,
+                number=number,
+                type=_F.TYPE_MESSAGE,
+                type_name=f".{self.package}.{message_name}.{entry_name}",
+                label=_F.LABEL_REPEATED,
+            )
+            return
+        added = message.field.add(
+            name=field_name,
+            number=number,
+            type=decl.field_type,
+            label=_F.LABEL_REPEATED if decl.repeated else _F.LABEL_OPTIONAL,
+        )
+        if decl.type_name:
+            added.type_name = decl.type_name
+
+
+def _map_entry_name(field_name: str) -> str:
+    """protobuf's name for a map field's entry type: the field in CamelCase + ``Entry``
+    (descriptor.cc refuses any other as "map_entry should not be set explicitly")."""
+    parts = field_name.split("_")
+    camel = "".join(p[:1].upper() + p[1:] for p in parts if p)
+    return f"{camel}Entry"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProblem:
+    """A rule (or its messageExpression) the server would refuse when the CRD is written."""
+
+    schema_path: str  # ".properties[spec].x-kubernetes-validations[0]", from the version's schema
+    rule: Rule
+    index: int
+    field: str  # "rule" or "messageExpression"
+    detail: str  # "compilation failed: ERROR: <input>:1:5: undefined field 'x'\n | ..."
+
+
+def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
+    """Every rule of a version's schema that does not type-check, in schema order."""
+    tree = rule_tree(schema)
+    if tree is None:
+        return []
+    digest = hashlib.sha256(json.dumps(schema, sort_keys=True, default=str).encode()).hexdigest()
+    generator = _Generator(f"kubectl_crd.gen.s{digest[:16]}")
+    located = list(_walk(tree, "", True))
+    declared = [(path, node, generator.decl(node.schema, root)) for path, node, root in located]
+    from kubectl_crd.validation.cel.environment import build_environment
+
+    try:
+        build_environment({}, files=(generator.file,))
+    except (TypeError, RuntimeError):  # a schema protobuf cannot describe: not checked
+        return []
+    problems: list[RuleProblem] = []
+    environments: dict[tuple[str, bool], Any] = {}  # one per type of self: NewEnv costs ~2 ms
+
+    def environment(decl: _Decl) -> Any:
+        if decl.signature not in environments:
+            self_type = decl.cel_type()
+            # an optionalOldSelf rule is compiled rewritten, as programs runs it: the
+            # engine takes no optional-typed variable
+            environments[decl.signature] = build_environment(
+                {
+                    "self": self_type,
+                    "oldSelf": self_type,
+                    "__oldSelf": self_type,
+                    "__hasOldSelf": cel.Type.BOOL,
+                },
+                files=(generator.file,),
+            )
+        return environments[decl.signature]
+
+    for path, node, decl in declared:
+        if decl is None:
+            continue
+        for index, rule in enumerate(node.rules):
+            env = environment(decl)
+            for field_name, text in (
+                ("rule", rule.rule),
+                ("messageExpression", rule.message_expression),
+            ):
+                if not text:
+                    continue
+                compiled = text
+                if field_name == "rule" and rule.optional_old_self and rule.transition:
+                    compiled = optional_old_self(text)
+                try:
+                    env.compile(compiled)
+                    detail = literal_errors(text)
+                except RuntimeError as exc:
+                    detail = checker_error_text(str(exc), text)
+                if detail:
+                    if field_name == "messageExpression":
+                        detail = "messageExpression " + detail
+                    problems.append(RuleProblem(path, rule, index, field_name, detail))
+            if rule.optional_old_self and not rule.transition:
+                problems.append(
+                    RuleProblem(
+                        path,
+                        rule,
+                        index,
+                        "optionalOldSelf",
+                        "may not be set if oldSelf is not used in rule",
+                    )
+                )
+    return problems
+
+
+def crd_rule_errors(crd: Mapping[str, Any]) -> list[tuple[str, str, list[str | int]]]:
+    """``(field, message, path)`` of every rule the server refuses when the CRD is written.
+
+    ``path`` is where the rule is written in the CRD document (keys and indexes).
+
+    The field is where the server points: ``spec.validation.openAPIV3Schema`` when every
+    version has the same schema (the internal CRD keeps one schema then), else
+    ``spec.versions[i].schema.openAPIV3Schema``; then the node and the rule's member.
+    """
+    spec = crd.get("spec")
+    versions = spec.get("versions") if isinstance(spec, Mapping) else None
+    if not isinstance(versions, list):
+        return []
+    schemas = [_version_schema(v) for v in versions]
+    if schemas and all(s is not None and s == schemas[0] for s in schemas):
+        located = [("spec.validation.openAPIV3Schema", 0, schemas[0])]
+    else:
+        located = [
+            (f"spec.versions[{i}].schema.openAPIV3Schema", i, schema)
+            for i, schema in enumerate(schemas)
+            if schema is not None
+        ]
+    errors: list[tuple[str, str, list[str | int]]] = []
+    for prefix, position, schema in located:
+        assert schema is not None
+        for problem in rule_problems(schema):
+            field = (
+                f"{prefix}{problem.schema_path}.x-kubernetes-validations[{problem.index}]"
+                f".{problem.field}"
+            )
+            value = "true" if problem.field == "optionalOldSelf" else _rule_json(problem.rule)
+            where: list[str | int] = ["spec", "versions", position, "schema", "openAPIV3Schema"]
+            where += _segments(problem.schema_path)
+            where += ["x-kubernetes-validations", problem.index, problem.field]
+            errors.append((field, f"{field}: Invalid value: {value}: {problem.detail}", where))
+    return errors
+
+
+_SCHEMA_STEP = re.compile(
+    r"\.(properties)\[([^\]]*)\]|\.(items|additionalProperties)|\.(allOf)\[(\d+)\]"
+)
+
+
+def _segments(schema_path: str) -> list[str | int]:
+    out: list[str | int] = []
+    for match in _SCHEMA_STEP.finditer(schema_path):
+        if match.group(1):
+            out += ["properties", match.group(2)]
+        elif match.group(3):
+            out.append(match.group(3))
+        else:
+            out += ["allOf", int(match.group(5))]
+    return out
+
+
+def _version_schema(version: Any) -> Mapping[str, Any] | None:
+    if not isinstance(version, Mapping):
+        return None
+    holder = version.get("schema")
+    schema = holder.get("openAPIV3Schema") if isinstance(holder, Mapping) else None
+    return schema if isinstance(schema, Mapping) else None
+
+
+def _rule_json(rule: Rule) -> str:
+    """``json.Marshal`` of the internal ``apiextensions.ValidationRule``, in its field order."""
+    from kubectl_crd.model.govalues import go_json
+
+    reason = go_json(rule.reason) if rule.reason else "null"
+    optional = "true" if rule.optional_old_self else "null"
+    return (
+        f'{{"Rule":{go_json(rule.rule)},"Message":{go_json(rule.message)},'
+        f'"MessageExpression":{go_json(rule.message_expression)},"Reason":{reason},'
+        f'"FieldPath":{go_json(rule.field_path)},"OptionalOldSelf":{optional}}}'
+    )
+
+
+# cel-go's literal validators (cel.ValidateDurationLiterals, ...TimestampLiterals,
+# ...RegexLiterals), which Kubernetes enables since 1.29: a constant argument that
+# cannot be parsed is a compile error at the literal.
+_LITERAL_CALL = re.compile(
+    r"""(?P<call>\bduration|\btimestamp|\.matches|\bmatches)\(\s*(?:[^,()'"]*,\s*)?"""
+    r"""(?P<literal>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*\)"""
+)
+
+
+def literal_errors(expression: str) -> str:
+    """Compile errors of constant duration, timestamp and regex arguments, or ""."""
+    found: list[str] = []
+    for match in _LITERAL_CALL.finditer(expression):
+        call = match.group("call").lstrip(".")
+        text = _literal_text(match.group("literal"))
+        if text is None or _literal_ok(call, text):
+            continue
+        start = match.start("literal")
+        line = expression.count("\n", 0, start) + 1
+        line_start = expression.rfind("\n", 0, start) + 1
+        column = start - line_start + 1
+        source = expression.split("\n")[line - 1]
+        caret = "." * (column - 1) + "^"
+        found.append(
+            f"ERROR: <input>:{line}:{column}: invalid {call} argument\n | {source}\n | {caret}"
+        )
+    return "compilation failed: " + "\n".join(found) if found else ""
+
+
+def _literal_text(literal: str) -> str | None:
+    body = literal[1:-1]
+    if "\\" in body:
+        try:
+            return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
+        except UnicodeDecodeError:
+            return None
+    return body
+
+
+def _literal_ok(call: str, text: str) -> bool:
+    if call == "duration":
+        from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+
+        try:
+            parse_go_duration(text)
+        except DurationSyntaxError:
+            return False
+        return True
+    if call == "timestamp":
+        import datetime
+
+        try:
+            datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            return False
+        return True
+    from kubectl_crd.validation.regexps import error as regexp_error
+    from kubectl_crd.validation.regexps import go_regexp
+
+    try:
+        go_regexp(text)
+    except regexp_error:
+        return False
+    return True
+
+
+def _walk(node: RuleNode, path: str, root: bool) -> Iterator[tuple[str, RuleNode, bool]]:
+    yield path, node, root
+    for name, child in node.properties.items():
+        yield from _walk(child, f"{path}.properties[{name}]", child.resource_root)
+    if node.additional is not None:
+        yield from _walk(
+            node.additional, f"{path}.additionalProperties", node.additional.resource_root
+        )
+    if node.items is not None:
+        yield from _walk(node.items, f"{path}.items", node.items.resource_root)
+    for index, branch in enumerate(node.all_of):
+        yield from _walk(branch, f"{path}.allOf[{index}]", root)
+
+
+_ERROR_BLOCK = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*?)\n \| (.*?)\n \| ([. ]*\^)", re.S)
+_CROSS_NUMERIC = re.compile(
+    r"found no matching overload for '_(?:<|<=|>|>=)_' applied to '\((?:int|uint|double), (?:int|uint|double)\)'"
+)
+_NOT_IN_STRUCT = re.compile(r" not found in struct '[^']*'")
+_APPLIED = re.compile(r"found no matching overload for '([^']+)' applied to '\((.*)\)'")
+
+
+def checker_error_text(engine_text: str, expression: str) -> str:
+    """cel-cpp's compile errors in cel-go's words; "" when Kubernetes would accept it."""
+    kept: list[str] = []
+    for match in _ERROR_BLOCK.finditer(engine_text):
+        line, column, message, source, caret = match.groups()
+        if _CROSS_NUMERIC.fullmatch(message) or "'*error*'" in message:
+            # cross-type numeric comparisons are allowed in Kubernetes; an error about
+            # the type of an earlier error is cel-cpp's echo, which cel-go does not print
+            continue
+        message = _NOT_IN_STRUCT.sub("", message)
+        applied = _APPLIED.fullmatch(message)
+        if applied and _member_call(expression, int(line), int(column)):
+            function, arguments = applied.groups()
+            receiver, _, rest = arguments.partition(", ")
+            message = (
+                f"found no matching overload for '{function}' applied to '{receiver}.({rest})'"
+            )
+        kept.append(f"ERROR: <input>:{line}:{column}: {message}\n | {source}\n | {caret}")
+    if not kept and "ERROR: <input>" in engine_text:
+        return ""
+    if not kept:
+        return compile_error_text(engine_text)
+    return "compilation failed: " + "\n".join(kept)
+
+
+def _member_call(expression: str, line: int, column: int) -> bool:
+    """Whether the call the checker points at (its ``(``) is ``target.name(...)``."""
+    lines = expression.split("\n")
+    if line > len(lines):
+        return False
+    text = lines[line - 1]
+    position = column - 1
+    if position >= len(text) or text[position] != "(":
+        return False
+    start = position
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return start > 0 and text[start - 1] == "."

@@ -1,0 +1,160 @@
+"""Rules the API server refuses when a CRD is written, and ours: the same fields and words.
+
+Each CRD below has rules that do not compile (unknown fields, type errors, syntax,
+bad literals, a messageExpression that does not compile, optionalOldSelf without
+oldSelf), in one version or in versions with different schemas. The server's answer is
+a dry-run create's Status causes; ours is ``validation.cel.typing.crd_rule_errors``.
+And every corpus CRD, all of which the server accepts (test_corpus_crds_install), has
+no rule we refuse.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.io import read_inputs
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.model.crd import is_crd_object
+from kubectl_crd.model.errors import ApiError
+from kubectl_crd.model.schema import plain
+from kubectl_crd.validation.cel.typing import crd_rule_errors
+from tests.integration.envtest import ControlPlane
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO / "../shared/corpus"
+
+SPEC_PROPERTIES = {
+    "num": {"type": "integer"},
+    "ratio": {"type": "number"},
+    "s": {"type": "string", "maxLength": 5},
+    "d": {"type": "string", "format": "duration"},
+    "t": {"type": "string", "format": "date-time"},
+    "tags": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 8}},
+    "labels": {"type": "object", "additionalProperties": {"type": "string"}, "maxProperties": 4},
+    "ref": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "my-field": {"type": "integer"}},
+    },
+    "grid": {
+        "type": "array",
+        "maxItems": 2,
+        "items": {"type": "array", "maxItems": 2, "items": {"type": "integer"}},
+    },
+    "io": {"x-kubernetes-int-or-string": True},
+}
+
+# (rule, messageExpression, optionalOldSelf): each is one x-kubernetes-validations entry on spec
+RULES: list[dict[str, Any]] = [
+    {"rule": "self.nope == 1"},
+    {"rule": "self.num == 'x'"},
+    {"rule": "self.num > 1.5"},  # cross-type numeric comparison: accepted
+    {"rule": "self.ratio < 2"},  # accepted
+    {"rule": "self.num ++ 1"},
+    {"rule": "self.s.matches('[')"},
+    {"rule": "self.d > duration('1x')"},
+    {"rule": "self.t < timestamp('yesterday')"},
+    {"rule": "self.tags.all(t, t.size() < 3)"},  # accepted
+    {"rule": "self.tags.all(t, t + 1 > 0)"},
+    {"rule": "self.labels.all(k, self.labels[k] == 1)"},
+    {"rule": "self.ref.name.size() > 0 && self.ref.my__dash__field > 0"},  # accepted
+    {"rule": "self.ref.my_field > 0"},
+    {"rule": "self.count.size() > 1"},
+    {"rule": "self.num.size() > 1"},
+    {"rule": "self.grid.all(row, row.all(c, c > 0))"},  # accepted
+    {"rule": "self.io == 1 || self.io == 'a'"},  # accepted: dyn
+    {"rule": "true", "messageExpression": "self.nope"},
+    {"rule": "true", "messageExpression": "'n: ' + self.s"},  # accepted
+    {"rule": "self.s == 'a'", "optionalOldSelf": True},
+    {"rule": "!oldSelf.hasValue() || self.num >= oldSelf.value().num", "optionalOldSelf": True},
+    {"rule": "self.metadata.name == 'x'"},  # spec is not a resource root
+]
+
+
+def crd(name: str, versions: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{name}s.cel.example.com"},
+        "spec": {
+            "group": "cel.example.com",
+            "scope": "Namespaced",
+            "names": {"plural": f"{name}s", "singular": name, "kind": name.capitalize()},
+            "versions": versions,
+        },
+    }
+
+
+def version(name: str, rules: list[dict[str, Any]], *, storage: bool) -> dict[str, Any]:
+    spec = {"type": "object", "properties": SPEC_PROPERTIES, "x-kubernetes-validations": rules}
+    root: dict[str, Any] = {"type": "object", "properties": {"spec": spec}}
+    root["x-kubernetes-validations"] = [
+        {"rule": "self.metadata.name.size() < 60 && self.kind == 'Widget'"},  # accepted
+        {"rule": "self.metadata.labels.size() > 0"},
+    ]
+    return {
+        "name": name,
+        "served": True,
+        "storage": storage,
+        "schema": {"openAPIV3Schema": root},
+    }
+
+
+CASES = {
+    "one": crd("one", [version("v1", RULES, storage=True)]),
+    "two": crd(
+        "two",
+        [
+            version("v1", RULES[:8], storage=True),
+            version("v2", RULES[8:], storage=False),
+        ],
+    ),
+}
+
+
+def server_causes(client: KubeClient, document: dict[str, Any]) -> list[str]:
+    try:
+        client.request(
+            "POST",
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+            query={"dryRun": "All"},
+            body=document,
+        )
+    except ApiError as exc:
+        causes = exc.status_object.get("details", {}).get("causes", [])  # type: ignore[union-attr]
+        return [
+            f"{c['field']}: {c['message']}"
+            for c in causes
+            if "x-kubernetes-validations" in c.get("field", "")
+        ]
+    return []
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_compile_errors_are_the_servers(apiserver: ControlPlane, case: str) -> None:
+    document = copy.deepcopy(CASES[case])
+    with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
+        expected = server_causes(client, document)
+    ours = [message for _, message, _ in crd_rule_errors(document)]
+    assert expected, "the server accepted a CRD built to be refused"
+    print(f"{case}: {len(expected)} server errors, {len(ours)} ours")
+    assert sorted(ours) == sorted(expected)
+
+
+def test_no_corpus_rule_is_refused() -> None:
+    refused: list[str] = []
+    checked = 0
+    for path in sorted((CORPUS / "crds").glob("*/*.yaml")):
+        for document in read_inputs([str(path)]):
+            content = document.content
+            if not isinstance(content, dict) or not is_crd_object(content):
+                continue
+            checked += 1
+            refused += [f"{path.name}: {m[:300]}" for _, m, _ in crd_rule_errors(plain(content))]
+    print(f"{checked} corpus CRDs checked, {len(refused)} rules refused")
+    assert checked > 200
+    assert refused == []
