@@ -254,7 +254,7 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
     except (TypeError, RuntimeError):  # a schema protobuf cannot describe: not checked
         return []
     problems: list[RuleProblem] = []
-    environments: dict[tuple[str, bool], Any] = {}  # one per type of self: NewEnv costs ~2 ms
+    environments: dict[str, Any] = {}  # one per type of self: NewEnv costs ~2 ms
 
     def environment(decl: _Decl) -> Any:
         if decl.signature not in environments:
