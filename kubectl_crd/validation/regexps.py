@@ -21,3 +21,35 @@ def go_regexp(pattern: str) -> Any:
     options = re2.Options()
     options.log_errors = False
     return re2.compile(pattern, options)
+
+
+# RE2's words for a refused pattern and Go's (regexp/syntax ErrorCode)
+_GO_CODES = {
+    "missing ]": "missing closing ]",
+    "missing )": "missing closing )",
+    "unexpected )": "unexpected )",
+    "bad repetition operator": "invalid nested repetition operator",
+    "no argument for repetition operator": "missing argument to repetition operator",
+    "invalid escape sequence": "invalid escape sequence",
+    "invalid character class range": "invalid character class range",
+    "invalid repetition size": "invalid repeat count",
+    "trailing \\": "trailing backslash at end of expression",
+    "invalid UTF-8": "invalid UTF-8",
+    "invalid named capture group": "invalid named capture",
+    "pattern too large - compile failed": "expression too large",
+}
+
+
+def go_error_text(exc: Exception) -> str:
+    """Go's ``error parsing regexp: <code>: `<expr>``` for an RE2 refusal."""
+    raw = exc.args[0] if exc.args else ""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    code, sep, expr = text.partition(": ")
+    if text in _GO_CODES:
+        code, expr = text, ""
+    go_code = _GO_CODES.get(code, code)
+    return (
+        f"error parsing regexp: {go_code}: `{expr}`"
+        if sep and expr
+        else f"error parsing regexp: {go_code}"
+    )

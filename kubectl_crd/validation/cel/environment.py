@@ -1,9 +1,11 @@
-"""The CEL environment of CRD validation rules, built once per process.
+"""The CEL environment of CRD validation rules, built once per set of variables.
 
-``apiserver/pkg/cel/environment/base.go``: the libraries by release; this module
-registers every ``library`` module's functions with the engine. Message types live in
-one descriptor pool: the libraries' opaque types and, for type-checking a CRD's rules,
-the messages ``typing`` generates for its schema (``files``).
+``apiserver/pkg/cel/environment/base.go`` (Kubernetes 1.34): the standard library with
+the extensions cel-cpp carries itself (strings v2 as Kubernetes pins it, optional
+types, sets, two-variable comprehensions), and the Kubernetes libraries of
+``library`` registered as Python functions. Message types live in one descriptor
+pool: the libraries' opaque types and, for type-checking a CRD's rules, the messages
+``typing`` generates for its schema (``files``).
 """
 
 from __future__ import annotations
@@ -13,13 +15,43 @@ from functools import cache
 from typing import Any
 
 from cel_expr_python import cel
-from cel_expr_python.ext import ext_optional, ext_strings
 from google.protobuf import descriptor_pool
 
+from kubectl_crd.validation.cel.library import (
+    formats,
+    lists,
+    network,
+    quantity,
+    regex,
+    semver,
+    types,
+    urls,
+)
+from kubectl_crd.validation.cel.library.base import Library
 
-@cache
-def _extensions() -> tuple[Any, ...]:
-    return (ext_strings.ExtStrings(), ext_optional.ExtOptional())
+LIBRARIES: tuple[Library, ...] = (
+    regex.LIBRARY,
+    lists.LIBRARY,
+    urls.LIBRARY,
+    quantity.LIBRARY,
+    network.LIBRARY,
+    formats.LIBRARY,
+    semver.LIBRARY,
+)
+
+# The extensions of Kubernetes' CRD environment that cel-cpp implements: strings at
+# version 2 as base.go pins it (no reverse()), optional types, sets, two-variable
+# comprehensions. ext.Lists (sort, flatten, range...) is not in a 1.34 server's CRD
+# environment: it refuses such rules as undeclared references.
+_CONFIG = """
+extensions:
+  - name: "optional"
+    version: 2
+  - name: "strings"
+    version: 2
+  - name: "sets"
+  - name: "two-var-comprehensions"
+"""
 
 
 @cache
@@ -29,7 +61,27 @@ def _pool() -> Any:
     pool = descriptor_pool.DescriptorPool()
     for module in (struct_pb2, timestamp_pb2, duration_pb2):
         pool.AddSerializedFile(module.DESCRIPTOR.serialized_pb)
+    for file in types.files():
+        pool.Add(file)
+    types.bind(pool)
     return pool
+
+
+@cache
+def _functions() -> tuple[Any, ...]:
+    overloads: dict[str, list[Any]] = {}
+    for library in LIBRARIES:
+        for name, found in library.functions:
+            overloads.setdefault(name, []).extend(found)
+    return tuple(cel.FunctionDecl(name, found) for name, found in overloads.items())
+
+
+def prepare(expression: str) -> str:
+    """An expression as this engine compiles it: ``format``'s ``validate`` rewritten to
+    give an optional (``library.formats.rewrite``)."""
+    from kubectl_crd.validation.cel.library.formats import rewrite
+
+    return rewrite(expression)
 
 
 def build_environment(variables: Mapping[str, Any], *, files: Sequence[Any] = ()) -> Any:
@@ -44,5 +96,8 @@ def build_environment(variables: Mapping[str, Any], *, files: Sequence[Any] = ()
         except KeyError:
             pool.Add(file)
     return cel.NewEnv(
-        descriptor_pool=pool, variables=dict(variables), extensions=list(_extensions())
+        descriptor_pool=pool,
+        config=cel.NewEnvConfigFromYaml(_CONFIG),
+        variables=dict(variables),
+        functions=list(_functions()),
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 from cel_expr_python import cel
 
-from kubectl_crd.validation.cel.environment import build_environment
+from kubectl_crd.validation.cel.environment import build_environment, prepare
 from kubectl_crd.validation.cel.tree import _STRINGS, Rule, RuleNode
 
 _OPTIONAL_OLD_SELF = "(__hasOldSelf ? optional.of(__oldSelf) : optional.none())"
@@ -60,13 +60,13 @@ def compile_rule(rule: Rule) -> CompiledRule:
     if rule.optional_old_self and transition:
         text = optional_old_self(text)
     try:
-        program = _environment().compile(text)
+        program = _environment().compile(prepare(text))
     except RuntimeError as exc:
         return CompiledRule(rule, error=compile_error_text(str(exc)), transition=transition)
     message_program = None
     if rule.message_expression:
         try:
-            message_program = _environment().compile(rule.message_expression)
+            message_program = _environment().compile(prepare(rule.message_expression))
         except RuntimeError:
             message_program = None  # the server refuses such a CRD; fall back to the message
     return CompiledRule(rule, program, message_program, transition=transition)
@@ -113,12 +113,15 @@ def run(program: Any, data: dict[str, Any]) -> Outcome:
         return Outcome(error=runtime_error_text(str(exc)))
     if result.type() == cel.Type.ERROR:
         return Outcome(error=runtime_error_text(str(result.value())))
-    return Outcome(value=result.value())
+    return Outcome(value=result.plain_value())
 
 
 # cel-cpp's runtime error texts and cel-go's (interpreter, common/types/err.go)
 _NOT_FOUND = re.compile(r'^Key not found in map : "?(.*?)"?$')
 _NO_OVERLOAD = re.compile(r"^No matching overloads? found")
+_INDEX = re.compile(r"^Index error: index=(-?\d+) size=\d+$")
+_CEL_TYPE = r"(string|int|uint|double|bool|bytes|timestamp|duration)"
+_CONVERSION = re.compile(rf"^cannot convert {_CEL_TYPE} to {_CEL_TYPE}$")
 
 
 def runtime_error_text(engine_text: str) -> str:
@@ -130,4 +133,10 @@ def runtime_error_text(engine_text: str) -> str:
         return "no such overload"
     if body == "divide by zero":
         return "division by zero"
+    index = _INDEX.match(body)
+    if index:
+        return f"index out of bounds: {index.group(1)}"
+    conversion = _CONVERSION.match(body)
+    if conversion:
+        return f"type conversion error from '{conversion.group(1)}' to '{conversion.group(2)}'"
     return body

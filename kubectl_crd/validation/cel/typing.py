@@ -247,7 +247,7 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
     generator = _Generator(f"kubectl_crd.gen.s{digest[:16]}")
     located = list(_walk(tree, "", True))
     declared = [(path, node, generator.decl(node.schema, root)) for path, node, root in located]
-    from kubectl_crd.validation.cel.environment import build_environment
+    from kubectl_crd.validation.cel.environment import build_environment, prepare
 
     try:
         build_environment({}, files=(generator.file,))
@@ -287,7 +287,7 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
                 if field_name == "rule" and rule.optional_old_self and rule.transition:
                     compiled = optional_old_self(text)
                 try:
-                    env.compile(compiled)
+                    env.compile(prepare(compiled))
                     detail = literal_errors(text)
                 except RuntimeError as exc:
                     detail = checker_error_text(str(exc), text)
