@@ -33,7 +33,16 @@ KINDS = (
     "generate-name",
     "bad-labels",
     "bad-embedded",
+    "cel-drop-field",
+    "cel-empty-value",
+    "cel-add-field",
+    "cel-change-value",
 )
+#: the kinds that exercise x-kubernetes-validations rules: at a node with rules, one
+#: change at a time to what the rules read
+CEL_KINDS = ("cel-drop-field", "cel-empty-value", "cel-add-field", "cel-change-value")
+_EMPTY = {"string": "", "integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}
+_FILLED = {"string": "x", "integer": 1, "number": 1.5, "boolean": True, "array": [], "object": {}}
 
 
 def _walk(node: SchemaNode, value: Any, path: Path) -> Iterator[tuple[SchemaNode, Any, Path]]:
@@ -91,14 +100,27 @@ _BAD_FORMAT = {
 }
 
 
-def mutations(node: SchemaNode, obj: dict[str, Any], limit: int = 2) -> Iterator[tuple[str, Any]]:
+def mutations(
+    node: SchemaNode,
+    obj: dict[str, Any],
+    limit: int = 2,
+    *,
+    ruled: frozenset[int] = frozenset(),
+    cel_limit: int = 0,
+) -> Iterator[tuple[str, Any]]:
+    """``ruled`` holds the ids of the schema nodes that carry rules; ``cel_limit`` how
+    many places each CEL kind takes."""
     yield "original", obj
     places = list(_walk(node, obj, ()))
     counts: dict[str, int] = {}
 
     def take(kind: str) -> bool:
         counts[kind] = counts.get(kind, 0) + 1
-        return counts[kind] <= limit
+        return counts[kind] <= (cel_limit if kind in CEL_KINDS else limit)
+
+    for sub, value, path in places:
+        if id(sub) in ruled:
+            yield from _cel_mutations(sub, value, path, obj, take)
 
     for sub, value, path in places:
         if not path:
@@ -208,3 +230,41 @@ def _insertions(
             yield "missing-required", _set(obj, where, {})
         elif sub.types == ("integer", "string") and take("wrong-type"):
             yield "wrong-type", _set(obj, where, True)
+
+
+def _kind(node: SchemaNode) -> str:
+    return node.types[0] if len(node.types) == 1 else "string"
+
+
+def _cel_mutations(
+    node: SchemaNode, value: Any, path: Path, obj: Any, take: Any
+) -> Iterator[tuple[str, Any]]:
+    """Changes a node's rules read: its fields dropped, emptied, added, or its value changed."""
+    if isinstance(value, dict) and node.properties:
+        for key in list(value):
+            if key not in node.properties:
+                continue
+            child = node.properties[key]
+            if key not in node.required and take("cel-drop-field"):
+                yield "cel-drop-field", _delete(obj, (*path, key))
+            empty = _EMPTY.get(_kind(child))
+            if empty is not None and value[key] != empty and take("cel-empty-value"):
+                yield "cel-empty-value", _set(obj, (*path, key), copy.deepcopy(empty))
+            if child.enum and take("cel-change-value"):
+                others = [e for e in child.enum if e != value[key]]
+                if others:
+                    yield "cel-change-value", _set(obj, (*path, key), others[-1])
+        for key, child in node.properties.items():
+            if key not in value and take("cel-add-field"):
+                filled = child.enum[0] if child.enum else _FILLED.get(_kind(child), "x")
+                yield "cel-add-field", _set(obj, (*path, key), copy.deepcopy(filled))
+    elif path:
+        empty = _EMPTY.get(_kind(node))
+        if empty is not None and value != empty and take("cel-empty-value"):
+            yield "cel-empty-value", _set(obj, path, copy.deepcopy(empty))
+        if isinstance(value, list) and value and take("cel-change-value"):
+            yield "cel-change-value", _set(obj, path, [*value, copy.deepcopy(value[0])])
+        elif isinstance(value, str) and take("cel-change-value"):
+            yield "cel-change-value", _set(obj, path, value + "-x")
+        elif isinstance(value, int) and not isinstance(value, bool) and take("cel-change-value"):
+            yield "cel-change-value", _set(obj, path, value + 1000)
