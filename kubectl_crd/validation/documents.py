@@ -278,7 +278,11 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
 def _crd_rule_errors(document: Document) -> list[FieldError]:
     """CEL rules the server would refuse when the CRD is written (they do not compile)."""
     from kubectl_crd.io.positions import locate
+    from kubectl_crd.validation.cel.availability import engine_missing
     from kubectl_crd.validation.cel.tree import mentions_rules
+
+    if engine_missing():
+        return []
 
     content = document.content
     versions = content.get("spec", {}).get("versions") if isinstance(content, dict) else None

@@ -241,7 +241,11 @@ def validate_custom_resource(
     found(Stage.EMBEDDED, validate_embedded(node, obj))
     found(Stage.LIST_TYPE, validate_list_types(node, obj))
     if rules and has_rules(version.schema):
-        if any(e.reason in BLOCKING_REASONS for e in validation):
+        from kubectl_crd.validation.cel.availability import NOT_CHECKED, engine_missing
+
+        if engine_missing():
+            warnings.append(NOT_CHECKED)
+        elif any(e.reason in BLOCKING_REASONS for e in validation):
             validation.append(
                 FieldError("<nil>", Reason.INVALID, CEL_NOT_RUN, Stage.CEL, None, blocked)
             )

@@ -118,7 +118,12 @@ def run(
 def _rule_holds(
     rule: str, value: object, schema: Mapping[str, Any], resource_root: bool
 ) -> bool | None:
-    """The validation engine's answer; imported on the first rule (start-up stays fast)."""
+    """The validation engine's answer; imported on the first rule (start-up stays fast).
+    Without the engine on this platform, rules are not evaluated (the header says so)."""
+    from kubectl_crd.validation.cel.availability import engine_missing
+
+    if engine_missing():
+        return None
     from kubectl_crd.validation.cel.sampling import rule_holds
 
     return rule_holds(rule, value, schema, resource_root)

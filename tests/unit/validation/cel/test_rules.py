@@ -226,3 +226,20 @@ def test_unchanged_invalid_values_are_ratcheted_to_warnings() -> None:
     # a changed value is not ratcheted: too long (a blocking error), so no rule runs
     assert [e.reason for e in changed.errors] == [Reason.TOO_LONG, Reason.INVALID]
     assert changed.errors[1].message.startswith("<nil>: Invalid value: null: some validation")
+
+
+def test_without_the_engine_the_rules_are_reported_unchecked(monkeypatch: Any) -> None:
+    import sys
+
+    from kubectl_crd.validation.cel import availability
+
+    monkeypatch.setitem(sys.modules, "cel_expr_python", None)
+    monkeypatch.setitem(sys.modules, "cel_expr_python.cel", None)
+    availability.engine_missing.cache_clear()
+    try:
+        crd = crd_with(obj([{"rule": "false"}]))
+        result = validate_custom_resource(widget({}), crd)
+        assert result.valid
+        assert result.warnings == (availability.NOT_CHECKED,)
+    finally:
+        availability.engine_missing.cache_clear()
