@@ -136,6 +136,9 @@ def runtime_error_text(engine_text: str) -> str:
     index = _INDEX.match(body)
     if index:
         return f"index out of bounds: {index.group(1)}"
+    if body in ("String to Duration conversion failed", "String to Timestamp conversion failed"):
+        kind = "Duration" if "Duration" in body else "Timestamp"
+        return f"type conversion error from 'string' to 'google.protobuf.{kind}'"
     conversion = _CONVERSION.match(body)
     if conversion:
         return f"type conversion error from '{conversion.group(1)}' to '{conversion.group(2)}'"
