@@ -34,6 +34,16 @@ EXAMPLE_CRDS = str(REPO / "examples" / "crds")
 COMMAND_LINES: dict[str, list[str]] = {
     "explain": ["explain", "crontab.spec", "--crd", EXAMPLE_CRDS],
     "sample": ["sample", "crontab", "--crd", EXAMPLE_CRDS],
+    "scale": [
+        "scale",
+        "-f",
+        str(REPO / "examples" / "resources" / "crontab-nightly.yaml"),
+        "--local",
+        "--crd",
+        EXAMPLE_CRDS,
+        "--replicas",
+        "2",
+    ],
 }
 
 _FAST = "import sys; from kubectl_crd.cli.root import main; main(sys.argv[1:])"

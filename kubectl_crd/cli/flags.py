@@ -40,7 +40,17 @@ COUNT: Final = "count"
 class Flag:
     """One flag: its spellings, the parameter it fills, and its help."""
 
-    __slots__ = ("choices", "default", "dest", "help", "kind", "metavar", "names", "show_default")
+    __slots__ = (
+        "choices",
+        "default",
+        "dest",
+        "help",
+        "kind",
+        "metavar",
+        "names",
+        "no_value",
+        "show_default",
+    )
 
     def __init__(
         self,
@@ -53,9 +63,13 @@ class Flag:
         default: object = None,
         show_default: bool = False,
         choices: tuple[str, ...] = (),
+        no_value: str | None = None,
     ) -> None:
         self.names = names
         self.choices = choices
+        # pflag's NoOptDefVal: given without =VALUE, the flag means this and never takes
+        # the next argument (kubectl's bare --dry-run is --dry-run=client)
+        self.no_value = no_value
         self.dest = dest
         self.kind = kind
         self.help = help
@@ -153,6 +167,8 @@ def parse_flags(
             continue
         if equals:
             value = inline
+        elif flag.no_value is not None:
+            value = flag.no_value
         elif index < len(argv):
             value = argv[index]
             index += 1

@@ -39,7 +39,9 @@ def click_option(flag: Flag, *, hidden: bool = False) -> click.Option:
             settings["type"] = click.IntRange(min=0)
         elif flag.choices:
             settings["type"] = click.Choice(flag.choices)
-    return click.Option([*flag.names, flag.dest], **settings)
+    option = click.Option([*flag.names, flag.dest], **settings)
+    option.no_value = flag.no_value  # type: ignore[attr-defined]  # read by KubectlCommand
+    return option
 
 
 def click_options(
@@ -76,9 +78,18 @@ def attached_short_values(command: click.Command, ctx: click.Context, args: list
 
 
 class KubectlCommand(click.Command):
-    """A click command that reads kubectl's ``-x=VALUE`` spelling."""
+    """A click command that reads kubectl's ``-x=VALUE`` spelling, and a bare flag with a
+    ``no_value`` (pflag's NoOptDefVal) as that value."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        bare = {
+            name: str(getattr(param, "no_value", None))
+            for param in self.get_params(ctx)
+            if getattr(param, "no_value", None) is not None
+            for name in getattr(param, "opts", ())
+        }
+        if bare:
+            args = [f"{arg}={bare[arg]}" if arg in bare else arg for arg in args]
         return super().parse_args(ctx, attached_short_values(self, ctx, args))
 
 

@@ -69,11 +69,9 @@ _TOUCH_AFTER_NS = 24 * 3600 * 1_000_000_000
 
 def cache_dir() -> str:
     """Where parsed values are stored (the directory may not exist yet)."""
-    root = os.environ.get("KUBECTL_CRD_CACHE_DIR")
-    if not root:
-        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        root = os.path.join(xdg, "kubectl-crd")
-    return os.path.join(root, "parsed")
+    from kubectl_crd.model.cachefiles import cache_root
+
+    return os.path.join(cache_root(), "parsed")
 
 
 def load_documents_cached(
@@ -327,22 +325,6 @@ def _write_entry(entry: str, documents: list[Document]) -> bool:
 
 
 def _write_atomically(path: str, data: bytes) -> bool:
-    import contextlib
-    import tempfile
+    from kubectl_crd.model.cachefiles import write_atomically
 
-    directory = os.path.dirname(path)
-    temporary = ""
-    try:
-        os.makedirs(directory, exist_ok=True)
-        # A unique temporary file in the same directory, renamed over the target, so a
-        # reader sees either the old file or the whole new one.
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".parsed-", suffix=".tmp")
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, path)
-    except OSError:
-        if temporary:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-        return False
-    return True
+    return write_atomically(path, data, prefix=".parsed-")

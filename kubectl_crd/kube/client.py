@@ -37,6 +37,7 @@ from kubectl_crd.model.errors import (
     ClusterError,
     ClusterUnreachableError,
     CredentialError,
+    InvalidObjectError,
     KubeconfigError,
     ResourceExpiredError,
     UnauthorizedError,
@@ -675,9 +676,33 @@ def _status_error(status: int, body: Any, method: str, path: str = "") -> ApiErr
             reason=reason or "Unauthorized",
             status_object=status_object,
         )
+    if reason == "Invalid" and isinstance(status_object.get("details"), dict):
+        return _invalid(status, status_object)
     line = f"Error from server ({reason}): {message}" if reason else f"Error from server: {message}"
     kind = ResourceExpiredError if status == 410 or reason in ("Expired", "Gone") else ApiError
     return kind(line, status=status, reason=reason, status_object=status_object)
+
+
+def _invalid(status: int, status_object: dict[str, Any]) -> InvalidObjectError:
+    """A 422 Invalid in kubectl's words (``checkErr`` and ``MultilineError`` in
+    ``k8s.io/kubectl/pkg/cmd/util/helpers.go``): no ``Error from server`` prefix, the
+    causes after the object's name, one ``* cause`` line each when there are several."""
+    details: dict[str, Any] = status_object["details"]
+    head = "The request is invalid"
+    if details.get("kind") or details.get("name"):
+        head = f'The {details.get("kind", "")} "{details.get("name", "")}" is invalid'
+    causes = [
+        f"{c.get('field', '')}: {c.get('message', '')}"
+        for c in details.get("causes") or ()
+        if isinstance(c, dict)
+    ]
+    if len(causes) == 1:
+        line = f"{head}: {causes[0]}"
+    elif causes:
+        line = f"{head}: \n" + "\n".join(f"* {cause}" for cause in causes)
+    else:
+        line = head
+    return InvalidObjectError(line, status=status, reason="Invalid", status_object=status_object)
 
 
 def _scrub(exc: BaseException, secrets: tuple[str, ...]) -> None:

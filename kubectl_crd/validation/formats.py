@@ -13,6 +13,8 @@ import ipaddress
 import re
 from collections.abc import Callable
 from datetime import date
+from functools import cache
+from typing import Any
 
 from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
 from kubectl_crd.validation.regexps import go_regexp
@@ -40,9 +42,15 @@ def kept_format(format_name: str) -> str:
     return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
 
 
-_HOSTNAME = go_regexp(
-    r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$"
-)
+@cache
+def _hostname() -> Any:
+    """govalidator's hostname regex, compiled on first use: its Unicode classes make RE2
+    take over 100 ms to compile it, which no command should pay at start-up."""
+    return go_regexp(
+        r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$"
+    )
+
+
 _UUID = {
     "uuid": go_regexp(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
     "uuid3": go_regexp(r"(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$"),
@@ -235,7 +243,7 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "uri": _is_request_uri,
     "email": _is_email,
     "hostname": lambda s: (
-        bool(_HOSTNAME.search(s)) and len(s) <= 255 and all(len(p) <= 63 for p in s.split("."))
+        bool(_hostname().search(s)) and len(s) <= 255 and all(len(p) <= 63 for p in s.split("."))
     ),
     "ipv4": _is_ipv4,
     "ipv6": _is_ipv6,

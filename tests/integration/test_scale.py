@@ -28,9 +28,10 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.cli.commands.scale import Precondition, ScaleTarget, scale_object
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.resolving import ref_of
+from kubectl_crd.kube.scaling import Precondition, ScaleTarget, scale_object
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import ScalePreconditionError
 from tests.cli_runner import run_cli
@@ -269,7 +270,7 @@ def _target(plane: ControlPlane, ns: str) -> ScaleTarget:
         get(plane, "customresourcedefinition/foos.samplecontroller.k8s.io")
         | {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition"}
     )
-    return ScaleTarget(crd, "v1alpha1", ns, "example")
+    return ScaleTarget(ref_of(crd), "v1alpha1", ns, "example")
 
 
 def _config(plane: ControlPlane) -> ClusterConfig:
@@ -581,26 +582,49 @@ def test_output_yaml_shows_the_scaled_object(plane: ControlPlane, ns: str) -> No
     assert "managedFields" not in result.stdout
 
 
-def test_requests_of_one_scale(plane: ControlPlane, ns: str) -> None:
-    """Discovery, the one CRD, one PATCH of /scale: no list of every CRD (2 s with the
-    corpus installed), no GET or write of the object itself."""
+def test_requests_of_one_scale(plane: ControlPlane, ns: str, tmp_path: Path) -> None:
+    """One PATCH of /scale once discovery is cached (kubectl keeps it six hours too):
+    no CRD read, no list of every CRD (2 s with the corpus installed), no GET or write
+    of the object itself; with a cold cache, discovery first. A CRD created after the
+    cache was written is found by asking again."""
     create(plane, ns, foo("example", 1))
-    mark = plane.audit_mark()
-    assert ours(plane, "fo/example", "--replicas", "2", "-n", ns).returncode == 0
-    requests = [
-        (event["verb"], event["requestURI"].split("?")[0])
-        for event in plane.audit_events(mark)
-        if event.get("stage") == "ResponseComplete"
-        and event.get("userAgent", "").startswith("kubectl-crd/")
-    ]
-    assert requests == [
-        ("get", "/apis"),
-        (
-            "get",
-            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/foos.samplecontroller.k8s.io",
-        ),
-        ("patch", f"/apis/samplecontroller.k8s.io/v1alpha1/namespaces/{ns}/foos/example/scale"),
-    ]
+    env = {
+        "KUBECONFIG": str(plane.kubeconfig),
+        "KUBECTL_CRD_DEBUG": "0",
+        "KUBECTL_CRD_CACHE_DIR": str(tmp_path / "cache"),
+    }
+
+    def requests_of(*args: str) -> list[tuple[str, str]]:
+        mark = plane.audit_mark()
+        result = run_cli("scale", *args, env=env)
+        assert result.returncode == 0, result.stderr
+        return [
+            (event["verb"], event["requestURI"].split("?")[0])
+            for event in plane.audit_events(mark)
+            if event.get("stage") == "ResponseComplete"
+            and event.get("userAgent", "").startswith("kubectl-crd/")
+        ]
+
+    patch = ("patch", f"/apis/samplecontroller.k8s.io/v1alpha1/namespaces/{ns}/foos/example/scale")
+    assert requests_of("fo/example", "--replicas", "2", "-n", ns) == [("get", "/apis"), patch]
+    assert requests_of("fo/example", "--replicas", "3", "-n", ns) == [patch]
+    assert (
+        json.loads(plane.kubectl("get", "foo", "example", "-n", ns, "-o", "json").stdout)["spec"][
+            "replicas"
+        ]
+        == 3
+    )
+    # a CRD the cached discovery does not know yet: discovery is asked again
+    plane.install_crds([Path(__file__).parents[2] / "examples" / "crds" / "crontab.yaml"])
+    crontab = {
+        "apiVersion": "stable.example.com/v1",
+        "kind": "CronTab",
+        "metadata": {"name": "c"},
+        "spec": {"cronSpec": "* * * * */5", "image": "x", "replicas": 1},
+    }
+    create(plane, ns, json.dumps(crontab))
+    scaled = ("patch", f"/apis/stable.example.com/v1/namespaces/{ns}/crontabs/c/scale")
+    assert requests_of("crontab/c", "--replicas", "2", "-n", ns) == [("get", "/apis"), scaled]
 
 
 def test_a_built_in_resource_is_sent_to_kubectl_scale(plane: ControlPlane, ns: str) -> None:

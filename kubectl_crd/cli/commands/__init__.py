@@ -68,7 +68,7 @@ COMMANDS: dict[str, Command] = {
         Command("sample", "Print a skeleton custom resource for a CRD.", fast_path=True),
         Command("validate", "Validate custom resources against their CRDs, offline."),
         Command("get", "Show custom resources with the CRD's printer columns."),
-        Command("scale", "Scale custom resources through the /scale subresource."),
+        Command("scale", "Scale custom resources through the /scale subresource.", fast_path=True),
         Command("dev", "Run a Python reconciler locally with hot reload."),
     )
 }
@@ -83,7 +83,8 @@ def declared_command(name: str) -> DeclaredCommand:
 
 if TYPE_CHECKING:
     # mypy checks each fast-path module against the protocol here.
-    from kubectl_crd.cli.commands import explain, sample
+    from kubectl_crd.cli.commands import explain, sample, scale
 
     _EXPLAIN: DeclaredCommand = explain
     _SAMPLE: DeclaredCommand = sample
+    _SCALE: DeclaredCommand = scale

@@ -16,7 +16,7 @@ import pytest
 
 from kubectl_crd.cli import root
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.commands import explain, sample
+from kubectl_crd.cli.commands import explain, sample, scale
 from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, VALUE, Flag, parse_flags
 from kubectl_crd.cli.group import run_click
 
@@ -93,6 +93,34 @@ SAMPLE_PIECES: list[list[str]] = [
     ["--", "x"],
 ]
 
+SCALE_PIECES: list[list[str]] = [
+    ["--replicas", "3"],
+    ["--replicas=0"],
+    ["--current-replicas", "2"],
+    ["--resource-version=7"],
+    ["-l", "app=demo"],
+    ["--selector=app=demo"],
+    ["--all"],
+    ["-A"],
+    ["-f", "foo.yaml"],
+    ["--filename=dir/"],
+    ["-oname"],
+    ["-o", "yaml"],
+    ["--wait"],
+    ["--timeout", "2m"],
+    ["--local"],
+    ["--crd", "a.yaml"],
+    ["--dry-run"],  # pflag's NoOptDefVal: client, and the next word is not its value
+    ["--dry-run=server"],
+    ["--dry-run", "server"],  # "server" is then a positional, as in kubectl
+    ["--dry-run=none"],
+    # forms the small parser declines, or that are errors
+    ["--dry-run=maybe"],
+    ["--replicas"],
+    ["--wait=1"],
+    ["-Al", "x"],
+]
+
 #: Global flags may follow the command name, as kubectl's persistent flags do.
 AFTER_THE_COMMAND: list[list[str]] = [
     ["--context", "after"],
@@ -107,7 +135,7 @@ AFTER_THE_COMMAND: list[list[str]] = [
 POSITIONALS: list[list[str]] = [["crontab"], ["crontabs.spec.cronSpec"], [], ["a", "b"]]
 
 
-PIECES = {"explain": EXPLAIN_PIECES, "sample": SAMPLE_PIECES}
+PIECES = {"explain": EXPLAIN_PIECES, "sample": SAMPLE_PIECES, "scale": SCALE_PIECES}
 
 
 def command_lines(command: str) -> Iterator[list[str]]:
@@ -138,6 +166,7 @@ def recorded(monkeypatch: pytest.MonkeyPatch, parse: str, args: list[str]) -> li
 
     monkeypatch.setattr(explain, "run", record)
     monkeypatch.setattr(sample, "run", record)
+    monkeypatch.setattr(scale, "run", record)
     if parse == "small":
         return calls if root.run_declared(list(args)) else "declined"
     try:
@@ -199,7 +228,7 @@ def test_plain_command_lines_never_import_click(
         ["explain", "-h"],
         ["--version"],
         ["sample", "crontab", "-o", "xml"],
-        ["scale", "crontab"],
+        ["validate", "-f", "x.yaml"],
         ["explain", "crontab", "--no-such-flag"],
         ["explain", "--max-depth", "-1", "x"],
     ],

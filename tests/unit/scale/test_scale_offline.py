@@ -9,6 +9,7 @@ the cluster behaviour is tested against the real server in
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +18,14 @@ import pytest
 from kubectl_crd.cli.commands.scale import (
     CURRENT_REPLICAS_INVALID,
     REPLICAS_REQUIRED,
-    Precondition,
-    ScaleTarget,
-    WaitProgress,
-    check_scalable,
-    get_field,
-    go_json,
-    invalid_error,
     parse_current_replicas,
     parse_replicas,
-    set_field,
     split_resource_args,
 )
 from kubectl_crd.io import read_inputs
+from kubectl_crd.kube.client import _status_error
+from kubectl_crd.kube.resolving import ref_of
+from kubectl_crd.kube.scaling import Precondition, ScaleTarget
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import (
     ApiError,
@@ -38,6 +34,8 @@ from kubectl_crd.model.errors import (
     NoScaleSubresourceError,
     ScalePreconditionError,
 )
+from kubectl_crd.model.scaling import check_scalable, get_field, set_field
+from kubectl_crd.output.scaling import WaitProgress, describe_scale, kubectl_json
 from tests.cli_runner import run_cli
 
 DATA = Path(__file__).parent / "data"
@@ -149,12 +147,17 @@ def test_set_field_makes_the_maps_on_the_way_as_the_server_does() -> None:
 
 def test_target_paths_and_names() -> None:
     crd = foo_crd()
-    target = ScaleTarget(crd, "v1alpha1", "ns1", "example")
+    ref = ref_of(crd)
+    assert ref.scale_versions == ("v1alpha1",) and ref.versions == ("v1beta1", "v1alpha1")
+    target = ScaleTarget(ref, "v1alpha1", "ns1", "example")
     assert target.kind_name == "foo.samplecontroller.k8s.io/example"
     assert target.scale_path == (
         "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/ns1/foos/example/scale"
     )
-    assert target.scale.status_replicas_path == ".status.availableReplicas"
+    paths = crd.version("v1alpha1").subresources.scale  # type: ignore[union-attr]
+    assert paths is not None
+    described = describe_scale(target, {"spec": {"replicas": 2}, "status": {}}, paths)
+    assert "  status replicas:  0          .status.availableReplicas" in described.splitlines()
 
 
 def test_a_version_without_scale_is_explained_with_the_stanza() -> None:
@@ -179,21 +182,18 @@ def _invalid(causes: list[dict[str, str]]) -> ApiError:
         "message": "ignored",
         "details": {"kind": "Foo", "name": "x", "causes": causes},
     }
-    return ApiError(
-        "Error from server (Invalid): ignored", status=422, reason="Invalid", status_object=status
-    )
+    return _status_error(422, status, "PATCH")
 
 
 def test_invalid_answers_read_as_kubectl_prints_them() -> None:
-    one = invalid_error(_invalid([{"field": "spec.replicas", "message": "Invalid value: 11: m"}]))
+    one = _invalid([{"field": "spec.replicas", "message": "Invalid value: 11: m"}])
     assert isinstance(one, InvalidObjectError)
     assert one.kubectl_line == 'The Foo "x" is invalid: spec.replicas: Invalid value: 11: m'
-    two = invalid_error(
-        _invalid([{"field": "a", "message": "m1"}, {"field": "b", "message": "m2"}])
-    )
+    two = _invalid([{"field": "a", "message": "m1"}, {"field": "b", "message": "m2"}])
     assert two.kubectl_line == 'The Foo "x" is invalid: \n* a: m1\n* b: m2'
-    other = ApiError("Error from server (NotFound): x", status=404, reason="NotFound")
-    assert invalid_error(other) is other
+    other = _status_error(404, {"kind": "Status", "reason": "NotFound", "message": "x"}, "GET")
+    assert not isinstance(other, InvalidObjectError)
+    assert other.kubectl_line == "Error from server (NotFound): x"
 
 
 # -- the command, offline --------------------------------------------------------------
@@ -278,7 +278,7 @@ class _Terminal(io.StringIO):
 
 
 def _target_named(name: str) -> ScaleTarget:
-    return ScaleTarget(foo_crd(), "v1alpha1", "ns", name)
+    return ScaleTarget(ref_of(foo_crd()), "v1alpha1", "ns", name)
 
 
 def test_wait_progress_piped_is_one_line_per_change() -> None:
@@ -292,7 +292,8 @@ def test_wait_progress_piped_is_one_line_per_change() -> None:
     assert stream.getvalue() == "a: 0/3 replicas\nb: 1/3 replicas\n"
 
 
-def test_wait_progress_on_a_terminal_rewrites_one_line() -> None:
+def test_wait_progress_on_a_terminal_is_a_live_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
     stream = _Terminal()
     progress = WaitProgress(stream, 2)
     a = _target_named("a")
@@ -300,15 +301,14 @@ def test_wait_progress_on_a_terminal_rewrites_one_line() -> None:
     progress.report(a, "a: 3/3 replicas")
     progress.finished(a)
     progress.close()
-    assert stream.getvalue() == (
-        "\r\x1b[K[0/2 ready] a: 0/3 replicas"
-        "\r\x1b[K[0/2 ready] a: 3/3 replicas"
-        "\r\x1b[K[1/2 ready] a: 3/3 replicas\n"
-    )
+    text = stream.getvalue()
+    # the last frame: the count, and the object ready with its latest state; no colour
+    assert "1/2 ready" in text and "ready  a: 3/3 replicas" in text
+    assert not re.search(r"\x1b\[(?:\d+;)*3[0-7]m", text)  # no colour codes with NO_COLOR
 
 
 def test_json_as_go_writes_it() -> None:
-    assert go_json({"b": "<&>", "a": "é"}) == (
+    assert kubectl_json({"b": "<&>", "a": "é"}) == (
         '{\n    "a": "é",\n    "b": "\\u003c\\u0026\\u003e"\n}'
     )
 

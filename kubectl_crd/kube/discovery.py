@@ -1,0 +1,194 @@
+"""The cluster's resources from aggregated discovery, cached on disk as kubectl caches them.
+
+kubectl reads ``/apis`` once and keeps it under ``~/.kube/cache/discovery`` for six
+hours (``cmd/util/kubectl_match_version.go`` and client-go's ``disk.CachedDiscoveryClient``),
+refreshing it when a name is not found in it. Here the aggregated form
+(``apidiscovery.k8s.io/v2``, one answer with every group's resources) is kept under
+``<cache>/discovery/<host_port>.json`` with the same lifetime and the same refresh on a
+miss, so a command that names a resource (``scale``, ``get``) needs no discovery
+request at all on a warm cache, and never reads a CRD just to find its plural.
+
+``ResourceRef`` is what discovery says of a custom resource: enough to build its
+paths and to know which versions serve ``/scale``, without the CRD's schema.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kubectl_crd.model.cachefiles import cache_root, write_atomically
+from kubectl_crd.model.records import record
+
+#: kubectl's discovery client asks for the aggregated form first (client-go
+#: ``discovery/aggregated_discovery.go``): one answer with every group's resources.
+AGGREGATED_DISCOVERY = (
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
+)
+#: client-go's cached discovery lifetime as kubectl sets it (six hours).
+CACHE_TTL_SECONDS = 6 * 3600
+
+
+@record
+class ResourceRef:
+    """A resource as discovery (or its CRD) names it."""
+
+    group: str
+    kind: str
+    plural: str
+    singular: str
+    namespaced: bool
+    short_names: tuple[str, ...] = ()
+    #: served versions, the preferred first
+    versions: tuple[str, ...] = ()
+    #: the versions that serve the /scale subresource
+    scale_versions: tuple[str, ...] = ()
+
+    @property
+    def crd_name(self) -> str:
+        return f"{self.plural}.{self.group}"
+
+    def matches(self, wanted: str) -> tuple[int, str | None] | None:
+        """kubectl's forms (``model.lookup``): names, ``name.group``,
+        ``name.version.group``; tier 0 for plural/singular/kind, 1 for short names."""
+        exact = {self.plural.lower(), self.singular.lower(), self.kind.lower()}
+        short = {s.lower() for s in self.short_names}
+        group = self.group.lower()
+        for tier, pool in ((0, exact), (1, short)):
+            if wanted in pool:
+                return tier, None
+            for name in pool:
+                if wanted == f"{name}.{group}":
+                    return tier, None
+                for version in self.versions:
+                    if wanted == f"{name}.{version.lower()}.{group}":
+                        return tier, version
+        return None
+
+
+class Discovery:
+    """Aggregated discovery of one server, from the disk cache while it is fresh."""
+
+    def __init__(
+        self,
+        request: Callable[..., Any],
+        server: str,
+        *,
+        cache_dir: str | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self._request = request
+        # as kubectl names its directory per server (computeDiscoverCacheDir): the
+        # address with every other character made an underscore; no hash (_hashlib
+        # costs ~3 ms at start-up)
+        name = re.sub(r"[^A-Za-z0-9.\-]", "_", server.removeprefix("https://"))
+        directory = cache_dir if cache_dir is not None else os.path.join(cache_root(), "discovery")
+        self._path = os.path.join(directory, f"{name}.json")
+        self._now = now
+        self._groups: list[Mapping[str, Any]] | None = None
+        self._fresh = False  # read from the server in this process
+
+    def groups(self, *, refresh: bool = False) -> list[Mapping[str, Any]] | None:
+        """The groups, or None when the server has no aggregated discovery."""
+        if self._groups is not None and not (refresh and not self._fresh):
+            return self._groups
+        if not refresh:
+            cached = self._read_cache()
+            if cached is not None:
+                self._groups = cached
+                return cached
+        answer = self._request("GET", "/apis", accept=AGGREGATED_DISCOVERY)
+        if not isinstance(answer, Mapping) or answer.get("kind") != "APIGroupDiscoveryList":
+            return None
+        self._groups = list(answer.get("items") or ())
+        self._fresh = True
+        write_atomically(
+            self._path,
+            json.dumps({"time": self._now(), "items": self._groups}).encode(),
+            prefix=".discovery-",
+        )
+        return self._groups
+
+    def find(self, wanted: str) -> list[tuple[int, ResourceRef, str | None]]:
+        """The resources ``wanted`` names (tier, resource, version asked for); on a miss
+        in a cached answer, the server is asked again (a CRD created since)."""
+        found = self._find(wanted, refresh=False)
+        if not found and not self._fresh:
+            found = self._find(wanted, refresh=True)
+        return found
+
+    def find_kind(self, group: str, kind: str) -> ResourceRef | None:
+        for refresh in (False, True):
+            if refresh and self._fresh:
+                break
+            for resource in self._resources(refresh=refresh):
+                if resource.group == group and resource.kind == kind:
+                    return resource
+        return None
+
+    def _find(self, wanted: str, *, refresh: bool) -> list[tuple[int, ResourceRef, str | None]]:
+        found = []
+        for resource in self._resources(refresh=refresh):
+            match = resource.matches(wanted)
+            if match is not None:
+                found.append((match[0], resource, match[1]))
+        return found
+
+    def _resources(self, *, refresh: bool) -> list[ResourceRef]:
+        groups = self.groups(refresh=refresh)
+        return resources_of(groups or ())
+
+    def _read_cache(self) -> list[Mapping[str, Any]] | None:
+        try:
+            with open(self._path, "rb") as file:
+                data = json.loads(file.read())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+            return None
+        age = self._now() - float(data.get("time") or 0)
+        if not 0 <= age < CACHE_TTL_SECONDS:
+            return None
+        return list(data["items"])
+
+
+def resources_of(groups: Sequence[Mapping[str, Any]]) -> list[ResourceRef]:
+    """One ``ResourceRef`` per (group, plural) of an aggregated discovery answer."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for group in groups:
+        name = str((group.get("metadata") or {}).get("name") or "")
+        for version in group.get("versions") or ():
+            version_name = str(version.get("version") or "")
+            for resource in version.get("resources") or ():
+                plural = str(resource.get("resource") or "")
+                entry = merged.setdefault(
+                    (name, plural),
+                    {
+                        "group": name,
+                        "kind": str((resource.get("responseKind") or {}).get("kind") or ""),
+                        "plural": plural,
+                        "singular": str(resource.get("singularResource") or ""),
+                        "namespaced": resource.get("scope") == "Namespaced",
+                        "short_names": tuple(resource.get("shortNames") or ()),
+                        "versions": [],
+                        "scale_versions": [],
+                    },
+                )
+                entry["versions"].append(version_name)
+                subresources = {s.get("subresource") for s in resource.get("subresources") or ()}
+                if "scale" in subresources:
+                    entry["scale_versions"].append(version_name)
+    return [
+        ResourceRef(
+            **{
+                **entry,
+                "versions": tuple(entry["versions"]),
+                "scale_versions": tuple(entry["scale_versions"]),
+            }
+        )
+        for entry in merged.values()
+    ]

@@ -1,0 +1,240 @@
+"""Scaling custom resources through ``/scale`` as kubectl's scaler does, as a library.
+
+Mirrors the scaler of ``k8s.io/kubectl/pkg/scale/scale.go``: every write goes to
+``/apis/GROUP/VERSION/[namespaces/NS/]PLURAL/NAME/scale`` (an ``autoscaling/v1 Scale``),
+never to ``spec`` itself.
+
+- Without a precondition: one merge PATCH ``{"spec":{"replicas":N}}`` of the Scale.
+- With ``--current-replicas`` or ``--resource-version``: GET the Scale, check, PUT it
+  back with the resourceVersion read; a 409 Conflict starts over from the GET (every
+  second, up to five minutes, as kubectl's ``ScaleCondition``), so another writer's
+  change is checked again and never overwritten.
+- ``wait_for_replicas`` is kubectl's ``WaitForScaleHasDesiredReplicas``.
+
+Several objects are scaled concurrently, one connection per thread (``ClientPool``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from kubectl_crd.kube.client import MERGE_PATCH, KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.discovery import ResourceRef
+from kubectl_crd.model.errors import (
+    ApiError,
+    KubectlCrdError,
+    ScalePreconditionError,
+    ScaleTimeoutError,
+)
+from kubectl_crd.model.records import record
+
+#: kubectl's scaler: retry a conflicting write every second for up to five minutes
+#: (``scale.NewRetryParams(1*time.Second, 5*time.Minute)`` in ``cmd/scale/scale.go``).
+RETRY_INTERVAL = 1.0
+RETRY_TIMEOUT = 300.0
+#: Objects scaled at once (one connection each).
+CONCURRENCY = 8
+
+
+@record
+class ScaleTarget:
+    """One object to scale: its resource, the served version used, namespace and name.
+
+    ``spec_replicas_path`` is the CRD's specReplicasPath when it was read (it explains
+    a Scale the server cannot read); discovery alone does not give it.
+    """
+
+    resource: ResourceRef
+    version: str
+    namespace: str
+    name: str
+    spec_replicas_path: str = ""
+
+    @property
+    def kind_name(self) -> str:
+        """kubectl's printed name: ``foo.samplecontroller.k8s.io/example``."""
+        return f"{self.resource.kind.lower()}.{self.resource.group}/{self.name}"
+
+    @property
+    def object_path(self) -> str:
+        where = f"/namespaces/{self.namespace}" if self.resource.namespaced else ""
+        return (
+            f"/apis/{self.resource.group}/{self.version}{where}/{self.resource.plural}/{self.name}"
+        )
+
+    @property
+    def scale_path(self) -> str:
+        return self.object_path + "/scale"
+
+
+@record
+class Precondition:
+    """``scale.ScalePrecondition``: ``size`` -1 and ``resource_version`` "" check nothing."""
+
+    size: int = -1
+    resource_version: str = ""
+
+    @property
+    def given(self) -> bool:
+        return self.size != -1 or bool(self.resource_version)
+
+    def check(self, scale: Mapping[str, Any]) -> None:
+        """kubectl's ``ScalePrecondition.validate``, in its order and words."""
+        replicas = int((scale.get("spec") or {}).get("replicas") or 0)
+        if self.size != -1 and replicas != self.size:
+            raise ScalePreconditionError(f"Expected replicas to be {self.size}, was {replicas}")
+        actual = str((scale.get("metadata") or {}).get("resourceVersion") or "")
+        if self.resource_version and actual != self.resource_version:
+            raise ScalePreconditionError(
+                f"Expected resource version to be {self.resource_version}, was {actual}"
+            )
+
+
+class ClientPool:
+    """One ``KubeClient`` per thread: a client holds one connection and is not shared."""
+
+    def __init__(self, config: ClusterConfig, first: KubeClient) -> None:
+        import threading
+
+        self._config = config
+        self._local = threading.local()
+        self._local.client = first
+        self._clients = [first]
+
+    def client(self) -> KubeClient:
+        client: KubeClient | None = getattr(self._local, "client", None)
+        if client is None:
+            client = KubeClient(self._config)
+            self._local.client = client
+            self._clients.append(client)
+        return client
+
+    def close(self) -> None:
+        for client in self._clients:
+            client.close()
+
+
+def scale_object(
+    client: KubeClient,
+    target: ScaleTarget,
+    replicas: int,
+    precondition: Precondition,
+    *,
+    server_dry_run: bool,
+    sleep: Callable[[float], None] = time.sleep,
+) -> dict[str, Any]:
+    """Scale one object the way kubectl's ``genericScaler.Scale`` does; the new Scale."""
+    query = {"dryRun": "All"} if server_dry_run else None
+    if not precondition.given:
+        result: dict[str, Any] = client.request(
+            "PATCH",
+            target.scale_path,
+            query=query,
+            body={"spec": {"replicas": replicas}},
+            content_type=MERGE_PATCH,
+        )
+        return result
+    deadline = time.monotonic() + RETRY_TIMEOUT
+    while True:
+        scale = read_scale(client, target)
+        precondition.check(scale)
+        # the resourceVersion read stays in metadata: the PUT is conditional on it
+        scale.setdefault("spec", {})["replicas"] = replicas
+        try:
+            updated: dict[str, Any] = client.request(
+                "PUT", target.scale_path, query=query, body=scale
+            )
+            return updated
+        except ApiError as exc:
+            # scale.go ScaleCondition: retry only on update conflicts, from the read
+            if exc.status != 409 or time.monotonic() >= deadline:
+                raise
+        sleep(RETRY_INTERVAL)
+
+
+def read_scale(client: KubeClient, target: ScaleTarget) -> dict[str, Any]:
+    try:
+        scale: dict[str, Any] = client.request("GET", target.scale_path)
+    except ApiError as exc:
+        raise _missing_spec_path(exc, target) from exc
+    return scale
+
+
+def _missing_spec_path(error: ApiError, target: ScaleTarget) -> ApiError:
+    """The API server's 500 for an object without specReplicasPath (``ScaleREST`` in
+    ``apiextensions-apiserver/pkg/registry/customresource/etcd.go``), explained under
+    the server's own line."""
+    message = str(error.status_object.get("message", ""))
+    named = re.search(r'"([^"]+)" does not exist', message)
+    path = target.spec_replicas_path or (named.group(1) if named else "specReplicasPath")
+    if error.status == 500 and "does not exist" in message:
+        return ApiError(
+            f"{error.kubectl_line}\n{target.kind_name} has no {path} (the CRD's "
+            f"specReplicasPath) yet, so its Scale cannot be read: scale it without "
+            f"--current-replicas/--resource-version to set it, or set {path} in the object.",
+            status=error.status,
+            reason=error.reason,
+            status_object=error.status_object,
+        )
+    return error
+
+
+def wait_for_replicas(
+    client: KubeClient,
+    target: ScaleTarget,
+    replicas: int,
+    timeout: float,
+    report: Callable[[ScaleTarget, str], None],
+    *,
+    interval: float = 1.0,
+) -> None:
+    """kubectl's ``WaitForScaleHasDesiredReplicas``: done when spec == status == N, or
+    when spec no longer is N (someone else scaled); a line each time the status moves."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        scale = read_scale(client, target)
+        spec = int((scale.get("spec") or {}).get("replicas") or 0)
+        status = scale.get("status") or {}
+        current = int(status.get("replicas") or 0)
+        selector = str(status.get("selector") or "")
+        state = (spec, current, selector)
+        if state != last:
+            where = f" selector {selector}" if selector else ""
+            report(target, f"{target.kind_name}: {current}/{spec} replicas{where}")
+            last = state
+        if spec != replicas:
+            report(target, f"{target.kind_name}: spec replicas changed to {spec} by another writer")
+            return
+        if current == replicas:
+            return
+        if time.monotonic() + interval > deadline:
+            raise ScaleTimeoutError(f'timed out waiting for "{target.name}" to be synced')
+        time.sleep(interval)
+
+
+def run_all(
+    pool: ClientPool,
+    targets: Sequence[ScaleTarget],
+    work: Callable[[KubeClient, ScaleTarget], Any],
+) -> list[Any | KubectlCrdError]:
+    """``work`` on every target, concurrently past one; results in the targets' order."""
+    if len(targets) <= 1:
+        return [_attempt(work, pool.client(), target) for target in targets]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(CONCURRENCY, len(targets))) as executor:
+        return list(executor.map(lambda target: _attempt(work, pool.client(), target), targets))
+
+
+def _attempt(
+    work: Callable[[KubeClient, ScaleTarget], Any], client: KubeClient, target: ScaleTarget
+) -> Any | KubectlCrdError:
+    try:
+        return work(client, target)
+    except KubectlCrdError as exc:
+        return exc
