@@ -142,21 +142,27 @@ def command(
         output = "yaml"
     if watch and (output != "human" or "-" in filenames):
         raise UsageError("--watch needs files (not stdin) and the human output")
+    from kubectl_crd.io import expand_paths
+    from kubectl_crd.output.progress import file_progress
     from kubectl_crd.output.validation import PRINTERS
 
-    colour = None if sys.stdout.isatty() else False
-    printer = PRINTERS[output](sys.stdout, colour=colour, summary=summary, err=sys.stderr)
     run = _Run(app, filenames, crd_paths, offline, missing, field_validation)
     run.old_paths = old_paths
     run.against_cluster = app if against_cluster else None
     kept: list[DocumentResult] = []  # only --watch needs them all; otherwise they stream
     failed = False
-    for result in run.results():
-        printer.write(result)
-        failed = failed or result.status in ("invalid", "error")
-        if watch:
-            kept.append(result)
-    printer.flush()
+    files = 0 if watch or "-" in filenames else sum(1 for _ in expand_paths(filenames))
+    colour = None if sys.stdout.isatty() else False
+    with file_progress(files) as progress:
+        # made inside: with a bar on the terminal, sys.stdout is its redirection
+        printer = PRINTERS[output](sys.stdout, colour=colour, summary=summary, err=sys.stderr)
+        for result in run.results():
+            progress.advance(result.source)
+            printer.write(result)
+            failed = failed or result.status in ("invalid", "error")
+            if watch:
+                kept.append(result)
+        printer.flush()
     if watch:
         _watch(run, kept, colour)
     if failed:
