@@ -269,33 +269,19 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
             location=exc.location or document.location,
         )
         return DocumentResult(status="invalid", errors=(error,), **base)
-    rule_errors = _crd_rule_errors(document)
-    if rule_errors:
-        return DocumentResult(status="invalid", errors=tuple(rule_errors), **base)
+    found = _crd_errors(document)
+    if found:
+        return DocumentResult(status="invalid", errors=tuple(found), **base)
     return DocumentResult(status="valid", stored=document.content, **base)
 
 
-def _crd_rule_errors(document: Document) -> list[FieldError]:
-    """CEL rules the server would refuse when the CRD is written (they do not compile)."""
+def _crd_errors(document: Document) -> list[FieldError]:
+    """What the server refuses when the CRD is written, beyond its structure: defaults,
+    scale paths, printer columns, CEL rules (``validation.crds``)."""
     from kubectl_crd.io.positions import locate
-    from kubectl_crd.validation.cel.availability import engine_missing
-    from kubectl_crd.validation.cel.tree import mentions_rules
-
-    if engine_missing():
-        return []
+    from kubectl_crd.validation.crds import crd_errors
 
     content = document.content
-    versions = content.get("spec", {}).get("versions") if isinstance(content, dict) else None
-    if not isinstance(versions, list) or not any(
-        isinstance(v, dict)
-        and isinstance(v.get("schema"), dict)
-        and isinstance(v["schema"].get("openAPIV3Schema"), dict)
-        and mentions_rules(v["schema"]["openAPIV3Schema"])
-        for v in versions
-    ):
-        return []
-    from kubectl_crd.validation.cel.typing import crd_rule_errors
-
     return [
         FieldError(
             field=field,
@@ -304,7 +290,7 @@ def _crd_rule_errors(document: Document) -> list[FieldError]:
             stage=CRD_STAGE,
             location=locate(content, where) or document.location,
         )
-        for field, message, where in crd_rule_errors(content)
+        for field, message, where in crd_errors(content)
     ]
 
 

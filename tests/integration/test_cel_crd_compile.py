@@ -3,7 +3,8 @@
 Each CRD below has rules that do not compile (unknown fields, type errors, syntax,
 bad literals, a messageExpression that does not compile, optionalOldSelf without
 oldSelf), in one version or in versions with different schemas. The server's answer is
-a dry-run create's Status causes; ours is ``validation.cel.typing.crd_rule_errors``.
+a dry-run create's Status causes; ours is ``validation.crds.crd_errors``. The same
+for defaults that break their own schema, scale paths and printer columns.
 And every corpus CRD, all of which the server accepts (test_corpus_crds_install), has
 no rule we refuse.
 """
@@ -22,7 +23,7 @@ from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.crd import is_crd_object
 from kubectl_crd.model.errors import ApiError
 from kubectl_crd.model.schema import plain
-from kubectl_crd.validation.cel.typing import crd_rule_errors
+from kubectl_crd.validation.crds import crd_errors
 from tests.integration.envtest import ControlPlane
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,7 +117,9 @@ CASES = {
 }
 
 
-def server_causes(client: KubeClient, document: dict[str, Any]) -> list[str]:
+def server_causes(
+    client: KubeClient, document: dict[str, Any], within: str = "x-kubernetes-validations"
+) -> list[str]:
     try:
         client.request(
             "POST",
@@ -126,11 +129,7 @@ def server_causes(client: KubeClient, document: dict[str, Any]) -> list[str]:
         )
     except ApiError as exc:
         causes = exc.status_object.get("details", {}).get("causes", [])  # type: ignore[union-attr]
-        return [
-            f"{c['field']}: {c['message']}"
-            for c in causes
-            if "x-kubernetes-validations" in c.get("field", "")
-        ]
+        return [f"{c['field']}: {c['message']}" for c in causes if within in c.get("field", "")]
     return []
 
 
@@ -139,7 +138,9 @@ def test_compile_errors_are_the_servers(apiserver: ControlPlane, case: str) -> N
     document = copy.deepcopy(CASES[case])
     with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
         expected = server_causes(client, document)
-    ours = [message for _, message, _ in crd_rule_errors(document)]
+    ours = [
+        message for field, message, _ in crd_errors(document) if "x-kubernetes-validations" in field
+    ]
     assert expected, "the server accepted a CRD built to be refused"
     print(f"{case}: {len(expected)} server errors, {len(ours)} ours")
     assert sorted(ours) == sorted(expected)
@@ -154,7 +155,82 @@ def test_no_corpus_rule_is_refused() -> None:
             if not isinstance(content, dict) or not is_crd_object(content):
                 continue
             checked += 1
-            refused += [f"{path.name}: {m[:300]}" for _, m, _ in crd_rule_errors(plain(content))]
-    print(f"{checked} corpus CRDs checked, {len(refused)} rules refused")
+            refused += [f"{path.name}: {m[:300]}" for _, m, _ in crd_errors(plain(content))]
+    print(f"{checked} corpus CRDs checked, {len(refused)} refused")
     assert checked > 200
     assert refused == []
+
+
+DEFAULTS_AND_PATHS = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "defs.cel.example.com"},
+    "spec": {
+        "group": "cel.example.com",
+        "scope": "Namespaced",
+        "names": {"plural": "defs", "singular": "def", "kind": "Def"},
+        "versions": [
+            {
+                "name": name,
+                "served": True,
+                "storage": name == "v1",
+                "subresources": {
+                    "scale": {
+                        "specReplicasPath": ".spec.replicas" if name == "v1" else ".status.x",
+                        "statusReplicasPath": ".spec.replicas",
+                        "labelSelectorPath": ".metadata.labels",
+                    }
+                },
+                "additionalPrinterColumns": [
+                    {"name": "Ok", "type": "integer", "jsonPath": ".spec.replicas"},
+                    {"name": "Typ", "type": "widget", "jsonPath": ".spec.replicas"},
+                    {"name": "Fmt", "type": "string", "format": "url", "jsonPath": ".spec.mode"},
+                ],
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "properties": {
+                            "spec": {
+                                "type": "object",
+                                "properties": {
+                                    "replicas": {"type": "integer", "default": "three"},
+                                    "mode": {"type": "string", "enum": ["a", "b"], "default": "c"},
+                                    "size": {"type": "integer", "maximum": 5, "default": 9},
+                                    "tags": {
+                                        "type": "array",
+                                        "maxItems": 1,
+                                        "items": {"type": "string", "pattern": "^[a-z]+$"},
+                                        "default": ["ok", "NO"],
+                                    },
+                                    "obj": {
+                                        "type": "object",
+                                        "default": {"name": 1, "extra": True},
+                                        "properties": {"name": {"type": "string"}},
+                                    },
+                                },
+                            },
+                            "status": {"type": "object", "properties": {"x": {"type": "integer"}}},
+                        },
+                    }
+                },
+            }
+            for name in ("v1", "v2")
+        ],
+    },
+}
+
+
+def test_defaults_scale_paths_and_columns_are_the_servers(apiserver: ControlPlane) -> None:
+    for document in (DEFAULTS_AND_PATHS, _one_version(DEFAULTS_AND_PATHS)):
+        with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
+            expected = server_causes(client, copy.deepcopy(document), within="")
+        ours = [message for _, message, _ in crd_errors(document)]
+        assert expected, "the server accepted a CRD built to be refused"
+        print(f"{len(expected)} server errors, {len(ours)} ours")
+        assert sorted(ours) == sorted(expected)
+
+
+def _one_version(document: dict[str, Any]) -> dict[str, Any]:
+    one = copy.deepcopy(document)
+    one["spec"]["versions"] = one["spec"]["versions"][:1]
+    return one

@@ -308,70 +308,7 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
     return problems
 
 
-def crd_rule_errors(crd: Mapping[str, Any]) -> list[tuple[str, str, list[str | int]]]:
-    """``(field, message, path)`` of every rule the server refuses when the CRD is written.
-
-    ``path`` is where the rule is written in the CRD document (keys and indexes).
-
-    The field is where the server points: ``spec.validation.openAPIV3Schema`` when every
-    version has the same schema (the internal CRD keeps one schema then), else
-    ``spec.versions[i].schema.openAPIV3Schema``; then the node and the rule's member.
-    """
-    spec = crd.get("spec")
-    versions = spec.get("versions") if isinstance(spec, Mapping) else None
-    if not isinstance(versions, list):
-        return []
-    schemas = [_version_schema(v) for v in versions]
-    if schemas and all(s is not None and s == schemas[0] for s in schemas):
-        located = [("spec.validation.openAPIV3Schema", 0, schemas[0])]
-    else:
-        located = [
-            (f"spec.versions[{i}].schema.openAPIV3Schema", i, schema)
-            for i, schema in enumerate(schemas)
-            if schema is not None
-        ]
-    errors: list[tuple[str, str, list[str | int]]] = []
-    for prefix, position, schema in located:
-        assert schema is not None
-        for problem in rule_problems(schema):
-            field = (
-                f"{prefix}{problem.schema_path}.x-kubernetes-validations[{problem.index}]"
-                f".{problem.field}"
-            )
-            value = "true" if problem.field == "optionalOldSelf" else _rule_json(problem.rule)
-            where: list[str | int] = ["spec", "versions", position, "schema", "openAPIV3Schema"]
-            where += _segments(problem.schema_path)
-            where += ["x-kubernetes-validations", problem.index, problem.field]
-            errors.append((field, f"{field}: Invalid value: {value}: {problem.detail}", where))
-    return errors
-
-
-_SCHEMA_STEP = re.compile(
-    r"\.(properties)\[([^\]]*)\]|\.(items|additionalProperties)|\.(allOf)\[(\d+)\]"
-)
-
-
-def _segments(schema_path: str) -> list[str | int]:
-    out: list[str | int] = []
-    for match in _SCHEMA_STEP.finditer(schema_path):
-        if match.group(1):
-            out += ["properties", match.group(2)]
-        elif match.group(3):
-            out.append(match.group(3))
-        else:
-            out += ["allOf", int(match.group(5))]
-    return out
-
-
-def _version_schema(version: Any) -> Mapping[str, Any] | None:
-    if not isinstance(version, Mapping):
-        return None
-    holder = version.get("schema")
-    schema = holder.get("openAPIV3Schema") if isinstance(holder, Mapping) else None
-    return schema if isinstance(schema, Mapping) else None
-
-
-def _rule_json(rule: Rule) -> str:
+def rule_json(rule: Rule) -> str:
     """``json.Marshal`` of the internal ``apiextensions.ValidationRule``, in its field order."""
     from kubectl_crd.model.govalues import go_json
 
