@@ -136,16 +136,28 @@ def validate_documents(
     missing: MissingPolicy = "error",
     field_validation: str = FieldValidation.STRICT,
     old: OldObjects | None = None,
+    crds_indexed: bool = False,
 ) -> Iterator[DocumentResult]:
     """A result per document, in input order. CRDs among ``documents`` join ``index``
-    before any resource is checked, so their order in the input does not matter."""
+    before any resource is checked, so their order in the input does not matter.
+
+    ``crds_indexed``: the caller has already added them (``crds_among``, a first pass
+    over files it can read twice); the documents then stream, one at a time, and the
+    memory a run needs does not grow with its input.
+    """
+    if crds_indexed:
+        for streamed in documents:
+            yield validate_document(
+                streamed, index, missing=missing, field_validation=field_validation, old=old
+            )
+        return
     pending: list[Document | None] = list(documents)
-    index.add(crd for crd in (_crd_or_none(d) for d in pending if d) if crd is not None)
-    for position, document in enumerate(pending):
-        assert document is not None
+    index.add(crds_among(d for d in pending if d))
+    for position, held in enumerate(pending):
+        assert held is not None
         pending[position] = None  # let each document go once it is checked
         yield validate_document(
-            document, index, missing=missing, field_validation=field_validation, old=old
+            held, index, missing=missing, field_validation=field_validation, old=old
         )
 
 
@@ -292,6 +304,14 @@ def _crd_errors(document: Document) -> list[FieldError]:
         )
         for field, message, where in crd_errors(content)
     ]
+
+
+def crds_among(documents: Iterable[Document]) -> Iterator[CustomResourceDefinition]:
+    """The CRDs of ``documents`` (those that parse), one at a time."""
+    for document in documents:
+        crd = _crd_or_none(document)
+        if crd is not None:
+            yield crd
 
 
 def _crd_or_none(document: Document) -> CustomResourceDefinition | None:

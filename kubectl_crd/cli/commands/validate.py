@@ -193,6 +193,7 @@ class _Run:
         from kubectl_crd.sources.files import FileSource
         from kubectl_crd.validation.documents import (
             CRDIndex,
+            crds_among,
             old_objects_from,
             validate_documents,
         )
@@ -202,6 +203,12 @@ class _Run:
         for problem in files.problems():
             print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
         index = CRDIndex(given, fallback=self.cluster)
+        # Files are read twice, CRDs first, so that the documents then stream (memory
+        # flat in the size of the input; the second read comes from the parse cache);
+        # stdin can be read once only, and is held.
+        streaming = "-" not in self.filenames
+        if streaming:
+            index.add(crds_among(_documents(_defining_crds(self.filenames))))
         documents = _documents(self.filenames)
         old: OldObjects | None = None
         if self.old_paths:
@@ -214,6 +221,7 @@ class _Run:
             missing=self.missing,
             field_validation=self.field_validation,
             old=old,
+            crds_indexed=streaming,
         )
 
 
@@ -248,6 +256,22 @@ def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None
 
 def _key(result: DocumentResult) -> tuple[str, int, int]:
     return (result.source, result.index, -1 if result.item is None else result.item)
+
+
+def _defining_crds(filenames: tuple[str, ...]) -> tuple[str, ...]:
+    """The input files that may define a CRD: a byte search, so that the first pass
+    parses only those (the word cannot be missing from a file that has one)."""
+    from kubectl_crd.io import expand_paths
+
+    found = []
+    for path in expand_paths(filenames):
+        try:
+            with open(path, "rb") as file:
+                if b"CustomResourceDefinition" in file.read():
+                    found.append(path)
+        except OSError:
+            continue  # the second pass reports it
+    return tuple(found)
 
 
 def _documents(filenames: tuple[str, ...]) -> Iterator[Document]:
