@@ -1,8 +1,13 @@
-"""``explain``'s renderers beyond kubectl's plaintext, and the details section.
+"""``explain``'s output formats, each a printer behind ``write(target)`` / ``flush()``.
 
-- ``RENDERERS``: ``-o json`` and ``-o yaml`` (the explained schema node with its path,
-  ``model.explain.document``) and ``-o markdown`` (reference docs for the resource or
-  a subtree, ``model.explain.markdown``).
+The same small interface as ``output.validation``'s printers (kubeconform's
+``pkg/output``): the command resolves the target and hands it to the printer of
+``-o``; no command formats text itself.
+
+- ``RENDERERS``: ``-o plaintext`` (kubectl's, ``model.explain.plaintext``), ``-o json``
+  and ``-o yaml`` (the explained schema node with its path, ``model.explain.document``)
+  and ``-o markdown`` (reference docs for the resource or a subtree,
+  ``model.explain.markdown``); ``ExplainPrinter`` writes one of them.
 - ``write_details``: the "beyond kubectl explain" section printed after kubectl's
   plaintext, behind a separator line, unless ``--kubectl`` is given
   (``model.explain.detailtext``); coloured on a terminal (``output.terminal``).
@@ -33,6 +38,12 @@ if TYPE_CHECKING:
         def max_depth(self) -> int: ...
 
 
+def render_plaintext(target: ExplainTarget, flags: ExplainFlags) -> str:
+    from kubectl_crd.model.explain import render_plaintext as plaintext
+
+    return plaintext(target, recursive=flags.recursive, max_depth=flags.max_depth)
+
+
 def render_json(target: ExplainTarget, flags: ExplainFlags) -> str:
     import json
 
@@ -54,12 +65,36 @@ def render_markdown(target: ExplainTarget, flags: ExplainFlags) -> str:
     return markdown(target)
 
 
-#: The ``-o`` formats added to kubectl's (``explain.RENDERERS`` takes them in).
+#: ``-o`` value -> renderer. kubectl's ``plaintext-openapiv2`` (its OpenAPI v2 renderer)
+#: is deliberately absent: the server's v3 document is what we reproduce.
 RENDERERS: dict[str, Callable[[ExplainTarget, ExplainFlags], str]] = {
+    "plaintext": render_plaintext,
     "json": render_json,
     "yaml": render_yaml,
     "markdown": render_markdown,
 }
+
+
+class ExplainPrinter:
+    """One ``-o`` format: ``write`` an explained target, ``flush`` at the end. With
+    ``details``, kubectl's plaintext is followed by the section kubectl leaves out."""
+
+    def __init__(
+        self, output: str, flags: ExplainFlags, stream: TextIO, *, details: bool = False
+    ) -> None:
+        self._render = RENDERERS[output]
+        self._flags = flags
+        self._stream = stream
+        self._details = details
+
+    def write(self, target: ExplainTarget) -> None:
+        self._stream.write(self._render(target, self._flags))
+        if self._details:
+            self._stream.flush()
+            write_details(target, self._flags, self._stream)
+
+    def flush(self) -> None:
+        self._stream.flush()
 
 
 def write_details(target: ExplainTarget, flags: ExplainFlags, stream: TextIO | None = None) -> None:

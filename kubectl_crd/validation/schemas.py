@@ -28,3 +28,12 @@ def compile_schema(schema: Mapping[str, Any]) -> SchemaNode:
     prune_defaults(node)
     _cache[key] = (schema, node)
     return node
+
+
+def conforms(value: Any, schema: Mapping[str, Any]) -> bool:
+    """Whether ``value`` passes the OpenAPI stage against ``schema`` (types, enum, RE2
+    patterns, formats, bounds, required, junctors): the check ``kubectl crd sample``
+    chooses its candidate values with (``SampleOptions.schema_check``)."""
+    from kubectl_crd.validation.openapi import validate_schema
+
+    return not validate_schema(compile_schema(schema), value)

@@ -34,6 +34,7 @@ SURFACES = {
         "RuleCheck",
         "Sample",
         "SampleOptions",
+        "SchemaCheck",
         "build_sample",
         "select_version",
     ],

@@ -9,8 +9,9 @@ output, and what its layout cannot say (free-form fields, int-or-string) is prin
 as ``note:`` lines on stderr, so it stays diffable against kubectl.
 
 ``-i`` is ``explore``, the fuzzy finder (``model.explain.finder`` ranks,
-``output.explorer`` draws). Output formats are dispatched in one place, ``RENDERERS``: each maps an
-``ExplainTarget`` and the options to the text written to stdout. The flags are
+``output.explorer`` draws). Output formats are printers (``output.explain``:
+``ExplainPrinter`` over ``RENDERERS``), behind the same ``write``/``flush`` interface as
+validate's. The flags are
 declared in ``FLAGS`` and the command is ``run``, free of click: ``root`` parses a plain
 command line itself and ``group`` builds the click command from the same declarations.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import (
@@ -37,8 +38,8 @@ from kubectl_crd.model.errors import (
     ResourceLookupError,
     UsageError,
 )
-from kubectl_crd.model.explain import ExplainTarget, render_header, render_plaintext, resolve_target
-from kubectl_crd.output.explain import RENDERERS as EXTRA_RENDERERS
+from kubectl_crd.model.explain import ExplainTarget, render_header, resolve_target
+from kubectl_crd.output.explain import RENDERERS
 
 
 class ExplainOptions:
@@ -48,17 +49,6 @@ class ExplainOptions:
         self.recursive = recursive
         self.max_depth = max_depth
 
-
-def _plaintext(target: ExplainTarget, options: ExplainOptions) -> str:
-    return render_plaintext(target, recursive=options.recursive, max_depth=options.max_depth)
-
-
-#: ``-o`` value -> renderer. kubectl's ``plaintext-openapiv2`` (its OpenAPI v2 renderer)
-#: is deliberately absent: the server's v3 document is what we reproduce.
-RENDERERS: dict[str, Callable[[ExplainTarget, ExplainOptions], str]] = {
-    "plaintext": _plaintext,
-}
-RENDERERS.update(EXTRA_RENDERERS)  # json, yaml, markdown
 
 _NO_RESOURCE = (
     'You must specify the type of resource to explain. Use "kubectl crd explain '
@@ -124,8 +114,7 @@ def run(
         raise UsageError("We accept only this format: explain RESOURCE")
     if max_depth and not recursive:
         raise UsageError("--max-depth requires --recursive")
-    renderer = RENDERERS.get(output)
-    if renderer is None:
+    if output not in RENDERERS:
         raise KubectlCrdError(f"unrecognized format: {output}")
     source = app.crd_source(crd_paths)
     crds = source.crds()
@@ -147,16 +136,16 @@ def run(
         if problems:
             exc.message += _skipped_hint(problems)
         raise
-    text = renderer(target, options)
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    if output == "plaintext" and not kubectl_only:
-        from kubectl_crd.output.explain import write_details
+    from kubectl_crd.output.explain import ExplainPrinter
 
-        write_details(target, options)  # holds the notes too
-        return
-    for note in target.notes():
-        print(f"note: {note}", file=sys.stderr)
+    # the details section after kubectl's plaintext holds the notes too
+    details = output == "plaintext" and not kubectl_only
+    printer = ExplainPrinter(output, options, sys.stdout, details=details)
+    printer.write(target)
+    printer.flush()
+    if not details:
+        for note in target.notes():
+            print(f"note: {note}", file=sys.stderr)
 
 
 def _skipped_hint(problems: Sequence[KubectlCrdError]) -> str:

@@ -100,7 +100,11 @@ def run(
         match.crd,
         version,
         SampleOptions(
-            name=name, namespace=app.namespace, all_fields=all_fields, rule_check=_rule_holds
+            name=name,
+            namespace=app.namespace,
+            all_fields=all_fields,
+            rule_check=_rule_holds,
+            schema_check=_conforms,
         ),
     )
     for problem in sample.problems:
@@ -127,3 +131,10 @@ def _rule_holds(
     from kubectl_crd.validation.cel.sampling import rule_holds
 
     return rule_holds(rule, value, schema, resource_root)
+
+
+def _conforms(value: object, schema: Mapping[str, Any]) -> bool:
+    """The validation engine's OpenAPI stage; imported on first use."""
+    from kubectl_crd.validation.schemas import conforms
+
+    return conforms(value, schema)

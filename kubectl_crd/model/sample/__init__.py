@@ -9,8 +9,9 @@ One module per step, stdlib only:
   picks the version as the command's ``--api-version`` asks.
 - ``regex_examples``: strings that match an RE2 ``pattern`` (parsed with RE2's syntax).
 
-CEL rules are evaluated by the ``RuleCheck`` a caller passes in ``SampleOptions``
-(the command passes ``validation.cel.sampling.rule_holds``, the validation engine's).
+CEL rules and the OpenAPI value validations are judged by the ``RuleCheck`` and
+``SchemaCheck`` a caller passes in ``SampleOptions`` (the command passes the validation
+engine's: ``validation.cel.sampling.rule_holds`` and ``validation.schemas.conforms``).
 
 Siblings of ``model.explain``, never importing it (an import-linter contract says so).
 """
@@ -20,8 +21,17 @@ from kubectl_crd.model.sample.skeleton import (
     RuleCheck,
     Sample,
     SampleOptions,
+    SchemaCheck,
     build_sample,
     select_version,
 )
 
-__all__ = ["CelRule", "RuleCheck", "Sample", "SampleOptions", "build_sample", "select_version"]
+__all__ = [
+    "CelRule",
+    "RuleCheck",
+    "Sample",
+    "SampleOptions",
+    "SchemaCheck",
+    "build_sample",
+    "select_version",
+]

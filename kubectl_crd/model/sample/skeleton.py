@@ -20,8 +20,9 @@ What goes in, and why (mirrors what the API server checks on create, see
   (whose keys are always filled in) and unique for ``set``; maps get ``minProperties``
   entries; embedded resources get ``apiVersion``/``kind``/``metadata``.
 - ``oneOf``/``anyOf``/``allOf``/``not`` are honoured by trying the branches' required fields
-  and property constraints until the value conforms (``_Conformance``, a checker of the
-  OpenAPI value validations only; it is not the validator of ``kubectl crd validate``).
+  and property constraints until the value conforms, as judged by the ``SchemaCheck``
+  the caller gives (the command hands in the validation engine's OpenAPI stage; model
+  code cannot import it). Without one, every candidate is taken as conforming.
 - CEL (``x-kubernetes-validations``) is evaluated by the ``RuleCheck`` the caller gives in
   ``SampleOptions`` (the command hands in the validation engine's; model code cannot
   import it): a skeleton whose rule fails is repaired where the rule names optional
@@ -37,11 +38,7 @@ the same whether its CRD came from a file or from the cluster. The root starts w
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
-import datetime
-import ipaddress
 import itertools
 import math
 import re
@@ -115,12 +112,18 @@ _INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 RuleCheck = Callable[[str, Any, Mapping[str, Any], bool], "bool | None"]
 
 
+#: Whether a value satisfies a schema node's OpenAPI value validations (types, enum,
+#: pattern, format, bounds, required, junctors), as the API server would judge it.
+SchemaCheck = Callable[[Any, Mapping[str, Any]], bool]
+
+
 @record
 class SampleOptions:
     name: str | None = None
     namespace: str | None = None
     all_fields: bool = False
     rule_check: RuleCheck | None = None
+    schema_check: SchemaCheck | None = None
 
 
 @record
@@ -166,7 +169,11 @@ def build_sample(
     crd: CustomResourceDefinition, version: CRDVersion, options: SampleOptions | None = None
 ) -> Sample:
     options = options or SampleOptions()
-    generator = _Generator(all_fields=options.all_fields, rule_check=options.rule_check)
+    generator = _Generator(
+        all_fields=options.all_fields,
+        rule_check=options.rule_check,
+        schema_check=options.schema_check,
+    )
     schema = version.schema
     properties = _properties(schema)
     skip = {"apiVersion", "kind", "metadata"}
@@ -182,7 +189,9 @@ def build_sample(
     if not isinstance(body, dict):
         body = {}
     metadata: dict[str, Any] = {
-        "name": _object_name(options.name, crd, _properties(properties.get("metadata") or {}))
+        "name": _object_name(
+            options.name, crd, _properties(properties.get("metadata") or {}), generator
+        )
     }
     if options.namespace and crd.namespaced:
         metadata["namespace"] = options.namespace
@@ -259,17 +268,22 @@ def select_version(
     return version_obj
 
 
-def _object_name(wanted: str | None, crd: CustomResourceDefinition, meta_props: Schema) -> str:
+def _object_name(
+    wanted: str | None,
+    crd: CustomResourceDefinition,
+    meta_props: Schema,
+    generator: _Generator,
+) -> str:
     if wanted:
         return wanted
     name = re.sub(r"[^a-z0-9.-]+", "-", f"example-{crd.names.singular.lower()}").strip("-.")
     name_schema = meta_props.get("name")
     if isinstance(name_schema, Mapping):
         # A CRD may only constrain metadata.name (maxLength, pattern) in v1.
-        checker = _Conformance()
-        if not checker.conforms(name, name_schema):
-            for candidate in _Generator(all_fields=False).string_candidates(name_schema, 0):
-                if _DNS1123_SUBDOMAIN.match(candidate) and checker.conforms(candidate, name_schema):
+        conforms = generator.schema_check
+        if not conforms(name, name_schema):
+            for candidate in generator.string_candidates(name_schema, 0):
+                if _DNS1123_SUBDOMAIN.match(candidate) and conforms(candidate, name_schema):
                     return candidate
     return name[:253]
 
@@ -277,14 +291,24 @@ def _object_name(wanted: str | None, crd: CustomResourceDefinition, meta_props: 
 # --------------------------------------------------------------------- generation
 
 
+def _conforms_to_anything(value: Any, schema: Mapping[str, Any]) -> bool:
+    return True
+
+
 class _Generator:
-    def __init__(self, *, all_fields: bool, rule_check: RuleCheck | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        all_fields: bool,
+        rule_check: RuleCheck | None = None,
+        schema_check: SchemaCheck | None = None,
+    ) -> None:
         self.all_fields = all_fields
         self.rule_check = rule_check
+        self.schema_check: SchemaCheck = schema_check or _conforms_to_anything
         # (path, message); an empty message marks a value that only fails a CEL rule,
         # which the annotator reports with the rule's own message.
         self.problems: list[tuple[Path, str]] = []
-        self.checker = _Conformance()
 
     def value(
         self, schema: Schema, path: Path, variant: int = 0, forced: Sequence[str] = ()
@@ -327,7 +351,7 @@ class _Generator:
             if isinstance(candidate, dict):
                 return _within(len(candidate), merged, "minProperties", "maxProperties")
             return _within(len(candidate), merged, "minItems", "maxItems")
-        return self.checker.conforms(candidate, schema)
+        return self.schema_check(candidate, schema)
 
     def _what(self, schema: Schema) -> str:
         parts = [
@@ -882,156 +906,9 @@ def _dotted(path: Path) -> str:
 # -------------------------------------------------------------- conformance
 
 
-class _Conformance:
-    """Does a value satisfy a schema's OpenAPI value validations (no CEL, no list types)?
-
-    Only used to choose among candidate values; the API server stays the judge.
-    """
-
-    def conforms(self, value: Any, schema: Any) -> bool:
-        if not isinstance(schema, Mapping):
-            return True
-        if value is None:
-            return schema.get("nullable") is True
-        if not self._type_ok(value, schema):
-            return False
-        enum = schema.get("enum")
-        if isinstance(enum, list) and value not in enum:
-            return False
-        if isinstance(value, str) and not self._string_ok(value, schema):
-            return False
-        if _is_number(value) and not self._number_ok(value, schema):
-            return False
-        if isinstance(value, list) and not self._array_ok(value, schema):
-            return False
-        if isinstance(value, dict) and not self._object_ok(value, schema):
-            return False
-        return self._junctors_ok(value, schema)
-
-    def _type_ok(self, value: Any, schema: Schema) -> bool:
-        if _is_true(schema, "x-kubernetes-int-or-string"):
-            return isinstance(value, (int, str)) and not isinstance(value, bool)
-        kind = schema.get("type")
-        if not kind:
-            return True
-        if kind == "object":
-            return isinstance(value, dict)
-        if kind == "array":
-            return isinstance(value, list)
-        if kind == "string":
-            return isinstance(value, str)
-        if kind == "boolean":
-            return isinstance(value, bool)
-        if kind == "integer":
-            return (isinstance(value, int) and not isinstance(value, bool)) or (
-                isinstance(value, float) and value.is_integer()
-            )
-        if kind == "number":
-            return isinstance(value, (int, float)) and not isinstance(value, bool)
-        return True
-
-    def _string_ok(self, value: str, schema: Schema) -> bool:
-        if not _within(len(value), schema, "minLength", "maxLength"):
-            return False
-        pattern = schema.get("pattern")
-        if isinstance(pattern, str):
-            try:
-                if not regex_examples.matches(pattern, value):
-                    return False
-            except regex_examples.PatternSyntaxError:
-                return True  # cannot tell: let the server decide
-        fmt = schema.get("format")
-        return not isinstance(fmt, str) or _format_ok(fmt, value)
-
-    def _number_ok(self, value: float, schema: Schema) -> bool:
-        low, high = _number(schema, "minimum"), _number(schema, "maximum")
-        if low is not None and (
-            value < low or (schema.get("exclusiveMinimum") is True and value == low)
-        ):
-            return False
-        if high is not None and (
-            value > high or (schema.get("exclusiveMaximum") is True and value == high)
-        ):
-            return False
-        step = schema.get("multipleOf")
-        if isinstance(step, (int, float)) and step > 0:
-            quotient = value / step
-            if abs(quotient - round(quotient)) > 1e-9:
-                return False
-        return True
-
-    def _array_ok(self, value: list[Any], schema: Schema) -> bool:
-        if not _within(len(value), schema, "minItems", "maxItems"):
-            return False
-        items = schema.get("items")
-        return not isinstance(items, Mapping) or all(self.conforms(v, items) for v in value)
-
-    def _object_ok(self, value: dict[str, Any], schema: Schema) -> bool:
-        if any(r not in value for r in _strings(schema.get("required"))):
-            return False
-        if not _within(len(value), schema, "minProperties", "maxProperties"):
-            return False
-        properties = _properties(schema)
-        additional = schema.get("additionalProperties")
-        for key, item in value.items():
-            sub = properties.get(key, additional if key not in properties else None)
-            if isinstance(sub, Mapping) and not self.conforms(item, sub):
-                return False
-        return True
-
-    def _junctors_ok(self, value: Any, schema: Schema) -> bool:
-        all_of = schema.get("allOf")
-        if isinstance(all_of, list) and not all(self.conforms(value, s) for s in all_of):
-            return False
-        any_of = schema.get("anyOf")
-        if isinstance(any_of, list) and any_of and not any(self.conforms(value, s) for s in any_of):
-            return False
-        one_of = schema.get("oneOf")
-        if (
-            isinstance(one_of, list)
-            and one_of
-            and sum(1 for s in one_of if self.conforms(value, s)) != 1
-        ):
-            return False
-        not_ = schema.get("not")
-        return not (isinstance(not_, Mapping) and self.conforms(value, not_))
-
-
 def _within(count: int, schema: Schema, low_key: str, high_key: str) -> bool:
     low, high = _int(schema, low_key), _int(schema, high_key)
     return (low is None or count >= low) and (high is None or count <= high)
-
-
-_UUID = re.compile(
-    r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
-)
-_DURATION = re.compile(r"^[-+]?(\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w)\s*)+$")
-
-
-def _format_ok(fmt: str, value: str) -> bool:
-    """The formats whose outcome decides between branches (``anyOf: [ipv4, ipv6]``)."""
-    try:
-        if fmt == "ipv4":
-            ipaddress.IPv4Address(value)
-        elif fmt == "ipv6":
-            ipaddress.IPv6Address(value)
-        elif fmt == "cidr":
-            ipaddress.ip_network(value, strict=False)
-        elif fmt == "byte":
-            base64.b64decode(value, validate=True)
-        elif fmt in ("date-time", "datetime"):
-            datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-        elif fmt == "date":
-            datetime.date.fromisoformat(value)
-        elif fmt.startswith("uuid"):
-            return bool(_UUID.match(value))
-        elif fmt == "duration":
-            return bool(_DURATION.match(value))
-        elif fmt == "hostname":
-            return bool(_DNS1123_SUBDOMAIN.match(value.lower())) and len(value) <= 255
-    except (ValueError, binascii.Error):
-        return False
-    return True
 
 
 # --------------------------------------------------------------- annotation

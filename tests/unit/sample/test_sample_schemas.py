@@ -16,10 +16,16 @@ from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
 from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
 from kubectl_crd.validation.cel.sampling import rule_holds
+from kubectl_crd.validation.schemas import conforms
 from tests.crd_factory import make_crd
 
-# CEL rules evaluated by the validation engine, as the sample command wires it
-ENGINE = SampleOptions(rule_check=rule_holds)
+
+def engine(**settings: Any) -> SampleOptions:
+    """Options with the validation engine's checks, as the sample command wires them."""
+    return SampleOptions(rule_check=rule_holds, schema_check=conforms, **settings)
+
+
+ENGINE = engine()
 
 S = {"type": "string"}
 INT = {"type": "integer"}
@@ -40,116 +46,116 @@ def obj(
 
 # (id, spec schema, options, expected spec)
 CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
-    ("optional fields are left out", obj({"a": S, "b": INT}), SampleOptions(), {}),
-    ("required string", obj({"a": S, "b": INT}, ["a"]), SampleOptions(), {"a": "example"}),
-    ("required integer is 1", obj({"n": INT}, ["n"]), SampleOptions(), {"n": 1}),
-    ("boolean", obj({"on": {"type": "boolean"}}, ["on"]), SampleOptions(), {"on": False}),
-    ("number", obj({"x": {"type": "number"}}, ["x"]), SampleOptions(), {"x": 1}),
+    ("optional fields are left out", obj({"a": S, "b": INT}), engine(), {}),
+    ("required string", obj({"a": S, "b": INT}, ["a"]), engine(), {"a": "example"}),
+    ("required integer is 1", obj({"n": INT}, ["n"]), engine(), {"n": 1}),
+    ("boolean", obj({"on": {"type": "boolean"}}, ["on"]), engine(), {"on": False}),
+    ("number", obj({"x": {"type": "number"}}, ["x"]), engine(), {"x": 1}),
     (
         "nested required objects",
         obj({"a": obj({"b": obj({"c": S}, ["c"]), "z": S}, ["b"])}, ["a"]),
-        SampleOptions(),
+        engine(),
         {"a": {"b": {"c": "example"}}},
     ),
     (
         "optional field with a default",
         obj({"d": {**S, "default": "x"}}),
-        SampleOptions(),
+        engine(),
         {"d": "x"},
     ),
     (
         "required field with a default",
         obj({"d": {**INT, "default": 7}}, ["d"]),
-        SampleOptions(),
+        engine(),
         {"d": 7},
     ),
     (
         "object default is used as is",
         obj({"o": {**obj({"a": S}), "default": {"a": "z"}}}),
-        SampleOptions(),
+        engine(),
         {"o": {"a": "z"}},
     ),
-    ("first enum value", obj({"e": {**S, "enum": ["B", "A"]}}, ["e"]), SampleOptions(), {"e": "B"}),
+    ("first enum value", obj({"e": {**S, "enum": ["B", "A"]}}, ["e"]), engine(), {"e": "B"}),
     (
         "enum null is skipped",
         obj({"e": {**S, "nullable": True, "enum": [None, "A"]}}, ["e"]),
-        SampleOptions(),
+        engine(),
         {"e": "A"},
     ),
-    ("minimum", obj({"n": {**INT, "minimum": 5}}, ["n"]), SampleOptions(), {"n": 5}),
-    ("maximum", obj({"n": {**INT, "maximum": -3}}, ["n"]), SampleOptions(), {"n": -3}),
+    ("minimum", obj({"n": {**INT, "minimum": 5}}, ["n"]), engine(), {"n": 5}),
+    ("maximum", obj({"n": {**INT, "maximum": -3}}, ["n"]), engine(), {"n": -3}),
     (
         "exclusive minimum",
         obj({"n": {**INT, "minimum": 1, "exclusiveMinimum": True}}, ["n"]),
-        SampleOptions(),
+        engine(),
         {"n": 2},
     ),
     (
         "multipleOf",
         obj({"n": {**INT, "minimum": 3, "multipleOf": 5}}, ["n"]),
-        SampleOptions(),
+        engine(),
         {"n": 5},
     ),
     (
         "number exclusive maximum",
         obj({"x": {"type": "number", "maximum": 0, "exclusiveMaximum": True}}, ["x"]),
-        SampleOptions(),
+        engine(),
         {"x": -0.5},
     ),
     (
         "minLength pads",
         obj({"s": {**S, "minLength": 10}}, ["s"]),
-        SampleOptions(),
+        engine(),
         {"s": "examplexxx"},
     ),
-    ("maxLength cuts", obj({"s": {**S, "maxLength": 3}}, ["s"]), SampleOptions(), {"s": "exa"}),
+    ("maxLength cuts", obj({"s": {**S, "maxLength": 3}}, ["s"]), engine(), {"s": "exa"}),
     (
         "pattern",
         obj({"s": {**S, "pattern": "^[0-9]+[mMgG]?$"}}, ["s"]),
-        SampleOptions(),
+        engine(),
         {"s": "1"},
     ),
     (
         "pattern with lengths",
         obj({"s": {**S, "pattern": "^[a-z]+$", "minLength": 9, "maxLength": 9}}, ["s"]),
-        SampleOptions(),
+        engine(),
         {"s": "aaaaaaaaa"},
     ),
     (
         "format date-time",
         obj({"t": {**S, "format": "date-time"}}, ["t"]),
-        SampleOptions(),
+        engine(),
         {"t": "2024-01-01T00:00:00Z"},
     ),
     (
         "format byte",
         obj({"b": {**S, "format": "byte"}}, ["b"]),
-        SampleOptions(),
+        engine(),
         {"b": "ZXhhbXBsZQ=="},
     ),
     (
         "format int32 stays in range",
         obj({"n": {**INT, "format": "int32", "minimum": -5, "maximum": 0}}, ["n"]),
-        SampleOptions(),
+        engine(),
         {"n": 0},
     ),
-    ("int-or-string", obj({"p": INT_OR_STRING}, ["p"]), SampleOptions(), {"p": 1}),
+    ("int-or-string", obj({"p": INT_OR_STRING}, ["p"]), engine(), {"p": 1}),
     (
         "int-or-string with a string default",
         obj({"p": {**INT_OR_STRING, "default": "25%"}}),
-        SampleOptions(),
+        engine(),
         {"p": "25%"},
     ),
     (
         "array without minItems is empty",
         obj({"l": {"type": "array", "items": S}}, ["l"]),
-        SampleOptions(),
+        engine(),
         {"l": []},
     ),
     (
         "array minItems",
         obj({"l": {"type": "array", "items": S, "minItems": 2}}, ["l"]),
-        SampleOptions(),
+        engine(),
         {"l": ["example", "example-2"]},
     ),
     (
@@ -158,7 +164,7 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
             {"l": {"type": "array", "items": S, "minItems": 3, "x-kubernetes-list-type": "set"}},
             ["l"],
         ),
-        SampleOptions(),
+        engine(),
         {"l": ["example", "example-2", "example-3"]},
     ),
     (
@@ -174,7 +180,7 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
             },
             ["l"],
         ),
-        SampleOptions(),
+        engine(),
         {"l": ["x", "y"]},
     ),
     (
@@ -194,25 +200,25 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
             },
             ["ports"],
         ),
-        SampleOptions(),
+        engine(),
         {"ports": [{"port": 1, "protocol": "TCP"}, {"port": 2, "protocol": "example-2"}]},
     ),
     (
         "map minProperties",
         obj({"m": {"type": "object", "additionalProperties": INT, "minProperties": 1}}, ["m"]),
-        SampleOptions(),
+        engine(),
         {"m": {"example-key": 1}},
     ),
     (
         "object minProperties takes optional fields",
         obj({"o": obj({"b": S, "a": INT}, minProperties=1)}, ["o"]),
-        SampleOptions(),
+        engine(),
         {"o": {"b": "example"}},
     ),
     (
         "preserve-unknown-fields",
         obj({"x": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}, ["x"]),
-        SampleOptions(),
+        engine(),
         {"x": {}},
     ),
     (
@@ -227,19 +233,19 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
             },
             ["r"],
         ),
-        SampleOptions(),
+        engine(),
         {"r": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "example"}}},
     ),
     (
         "oneOf required alternatives",
         obj({"a": S, "b": S}, oneOf=[{"required": ["a"]}, {"required": ["b"]}]),
-        SampleOptions(),
+        engine(),
         {"a": "example"},
     ),
     (
         "anyOf required alternatives",
         obj({"a": S, "b": S}, anyOf=[{"required": ["b"]}, {"required": ["a"]}]),
-        SampleOptions(),
+        engine(),
         {"b": "example"},
     ),
     (
@@ -252,7 +258,7 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
                 {"required": ["b"]},
             ],
         ),
-        SampleOptions(),
+        engine(),
         {},
     ),
     (
@@ -270,13 +276,13 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
                 {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}},
             ],
         ),
-        SampleOptions(),
+        engine(),
         {"type": "Hostname", "value": "example"},
     ),
     (
         "allOf constraints are merged",
         obj({"n": {**INT, "allOf": [{"minimum": 3}, {"maximum": 4}]}}, ["n"]),
-        SampleOptions(),
+        engine(),
         {"n": 3},
     ),
     (
@@ -288,13 +294,13 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
                 "m": {"type": "object", "additionalProperties": S},
             }
         ),
-        SampleOptions(all_fields=True),
+        engine(all_fields=True),
         {"a": "example", "l": [1], "m": {"example-key": "example"}},
     ),
     (
         "all fields respects maxItems 0",
         obj({"l": {"type": "array", "items": INT, "maxItems": 0}}),
-        SampleOptions(all_fields=True),
+        engine(all_fields=True),
         {"l": []},
     ),
 ]
@@ -322,21 +328,21 @@ def test_spec_per_schema_feature(
 
 def test_envelope_name_and_namespace() -> None:
     crd = crd_with_spec(obj({}))
-    sample = build_sample(crd, crd.preferred_version, SampleOptions(namespace="team-a"))
+    sample = build_sample(crd, crd.preferred_version, engine(namespace="team-a"))
     assert sample.value == {
         "apiVersion": "example.com/v1",
         "kind": "Widget",
         "metadata": {"name": "example-widget", "namespace": "team-a"},
         "spec": {},
     }
-    named = build_sample(crd, crd.preferred_version, SampleOptions(name="w1"))
+    named = build_sample(crd, crd.preferred_version, engine(name="w1"))
     assert named.value["metadata"] == {"name": "w1"}
 
 
 def test_cluster_scoped_kinds_get_no_namespace() -> None:
     raw = make_crd("Widget", "example.com", scope="Cluster")
     crd = CustomResourceDefinition.from_object(raw)
-    sample = build_sample(crd, crd.preferred_version, SampleOptions(namespace="team-a"))
+    sample = build_sample(crd, crd.preferred_version, engine(namespace="team-a"))
     assert sample.value["metadata"] == {"name": "example-widget"}
 
 
@@ -415,7 +421,7 @@ def test_cel_rules_are_evaluated_where_possible_and_listed_otherwise() -> None:
         ("spec.a", "self != 'x'", True),
     ]
     # without the engine nothing is told, and the header says so
-    unchecked = build_sample(crd, crd.preferred_version, SampleOptions())
+    unchecked = build_sample(crd, crd.preferred_version, SampleOptions(schema_check=conforms))
     assert {r.holds for r in unchecked.cel_rules} == {None}
     assert "Not evaluated here: 4 CEL rule(s) on spec, spec.a." in unchecked.header()
     assert "Not evaluated here: 1 CEL rule(s) on spec." in sample.header()
@@ -582,7 +588,7 @@ def test_all_fields_leaves_out_what_excludes_each_other(
     spec: dict[str, Any], expected: Any
 ) -> None:
     crd = crd_with_spec(spec)
-    options = SampleOptions(all_fields=True, rule_check=rule_holds)
+    options = engine(all_fields=True)
     sample = build_sample(crd, crd.preferred_version, options)
     assert sample.value["spec"] == expected
     assert sample.problems == ()
@@ -624,10 +630,10 @@ def test_output_is_deterministic_and_sorted() -> None:
     crd = crd_with_spec(spec, data=obj({"k": S}, ["k"]))
     raw = crd.raw
     crd_required = CustomResourceDefinition.from_object({**raw})
-    first = build_sample(crd_required, crd_required.preferred_version).value
+    first = build_sample(crd_required, crd_required.preferred_version, ENGINE).value
     assert list(first["spec"]) == ["alpha", "mid", "zeta"]
     assert list(first)[:3] == ["apiVersion", "kind", "metadata"]
-    assert first == build_sample(crd_required, crd_required.preferred_version).value
+    assert first == build_sample(crd_required, crd_required.preferred_version, ENGINE).value
 
 
 @pytest.mark.parametrize(
