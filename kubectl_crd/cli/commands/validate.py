@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, cast
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import CRD_PATHS, REPEATED, SWITCH, VALUE, Flag, output_flag
+from kubectl_crd.cli.flags import COUNT, CRD_PATHS, REPEATED, SWITCH, VALUE, Flag, output_flag
 from kubectl_crd.cli.options import click_options, kubectl_command
 from kubectl_crd.model.errors import ExitCode, UsageError
 
@@ -92,6 +92,14 @@ FLAGS = (
         "End the human output with a count of documents by status.",
     ),
     Flag(
+        ("-j", "--jobs"),
+        "jobs",
+        COUNT,
+        "Validate files in this many processes at once (0: one per CPU). Not for stdin.",
+        default=1,
+        show_default=True,
+    ),
+    Flag(
         ("-w", "--watch"),
         "watch",
         SWITCH,
@@ -133,6 +141,7 @@ def command(
     watch: bool,
     old_paths: tuple[str, ...],
     against_cluster: bool,
+    jobs: int,
 ) -> None:
     if not filenames:
         raise UsageError('must specify at least one file with -f (use "-f -" for stdin)')
@@ -149,6 +158,8 @@ def command(
     run = _Run(app, filenames, crd_paths, offline, missing, field_validation)
     run.old_paths = old_paths
     run.against_cluster = app if against_cluster else None
+    run.jobs = jobs if jobs else (os.cpu_count() or 1)
+    run.keep_stored = output == "yaml"
     kept: list[DocumentResult] = []  # only --watch needs them all; otherwise they stream
     failed = False
     files = 0 if watch or "-" in filenames else sum(1 for _ in expand_paths(filenames))
@@ -188,6 +199,8 @@ class _Run:
         self.cluster = None if offline else _cluster_crds(app)
         self.old_paths: tuple[str, ...] = ()
         self.against_cluster: Application | None = None
+        self.jobs = 1
+        self.keep_stored = True
 
     def results(self) -> Iterator[DocumentResult]:
         from kubectl_crd.sources.files import FileSource
@@ -209,12 +222,27 @@ class _Run:
         streaming = "-" not in self.filenames
         if streaming:
             index.add(crds_among(_documents(_defining_crds(self.filenames))))
-        documents = _documents(self.filenames)
         old: OldObjects | None = None
         if self.old_paths:
             old = old_objects_from(_documents(self.old_paths), index)
         elif self.against_cluster is not None:
             old = _live_objects(self.against_cluster)
+        from kubectl_crd.validation.parallel import can_fork, validate_files
+
+        if streaming and self.jobs > 1 and can_fork():
+            from kubectl_crd.io import expand_paths
+
+            return validate_files(
+                list(expand_paths(self.filenames)),
+                lambda path: _documents((path,)),
+                index,
+                self.jobs,
+                missing=self.missing,
+                field_validation=self.field_validation,
+                old=old,
+                keep_stored=self.keep_stored,
+            )
+        documents = _documents(self.filenames)
         return validate_documents(
             documents,
             index,

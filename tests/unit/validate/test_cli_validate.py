@@ -363,3 +363,20 @@ def test_watch_needs_files_and_the_human_output() -> None:
         result = validate(*args, stdin="")
         assert result.returncode == 2
         assert "--watch needs files (not stdin) and the human output" in result.stderr
+
+
+@pytest.mark.parametrize("output", ["human", "json", "yaml"])
+def test_jobs_give_the_same_output_in_the_same_order(tmp_path: Path, output: str) -> None:
+    for number in range(12):
+        documents = [VALID.replace("good", f"good-{number}")]
+        if number % 3 == 0:
+            documents.append(INVALID.replace("bad", f"bad-{number}"))
+        write(tmp_path, f"{number:02d}.yaml", *documents)
+    write(tmp_path, "crd.yaml", CRONTAB_CRD.read_text())  # a CRD among the inputs too
+    one = validate("-f", str(tmp_path), "--offline", "-o", output)
+    several = validate("-f", str(tmp_path), "--offline", "-o", output, "-j", "3")
+    assert one.returncode == several.returncode == 1
+    assert several.stdout == one.stdout and several.stderr == one.stderr
+    # the four invalid objects are reported (on stderr for -o yaml, which prints the valid)
+    reported = one.stderr if output == "yaml" else one.stdout
+    assert all(f"bad-{number}" in reported for number in (0, 3, 6, 9))
