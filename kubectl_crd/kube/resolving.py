@@ -47,7 +47,9 @@ class Resolver:
         *,
         client: KubeClient | None = None,
         discovery: Discovery | None = None,
+        command: str = "scale",
     ) -> None:
+        self._command = command  # the kubectl command a built-in resource is for
         self._given = list(crds)
         self._client = client
         self._discovery = discovery
@@ -64,7 +66,7 @@ class Resolver:
                     if is_builtin_group(ref.group):
                         raise ResourceNotFoundError(
                             f'"{argument}" is {ref.plural}.{ref.group or "core"}, a built-in '
-                            "resource, not a custom resource: use kubectl scale",
+                            f"resource, not a custom resource: use kubectl {self._command}",
                             query=argument,
                         )
                     return ref, version or ref.versions[0]

@@ -99,6 +99,10 @@ FLAG_SETS: list[list[str]] = [
     ["--sort-by", ".metadata.labels.example\\.com/tier"],
     ["-o", "jsonpath={range .items[*]}{.metadata.name}:{.spec.count} {.spec.object}{'\\n'}{end}"],
     ["-o", "custom-columns=N:.metadata.name,T:.spec.text,H:.spec.servers[*].hosts,R:.spec.ratio"],
+    ["--chunk-size", "2"],  # pages joined as kubectl joins them
+    ["--chunk-size", "0", "-o", "wide"],
+    ["--field-selector", "metadata.name!=w0"],
+    ["--field-selector", "metadata.namespace=nowhere"],  # "No resources found" on both
 ]
 
 

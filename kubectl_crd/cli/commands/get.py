@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.cli.flags import COUNT, CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
 from kubectl_crd.cli.options import click_options, kubectl_command
 from kubectl_crd.model.errors import ExitCode, UsageError
 
@@ -46,6 +46,22 @@ FLAGS = (
         VALUE,
         "Label selector to filter on (cluster only).",
         metavar="SELECTOR",
+    ),
+    Flag(
+        ("--field-selector",),
+        "field_selector",
+        VALUE,
+        "Field selector to filter on (cluster only): metadata.name, metadata.namespace "
+        "and the CRD's selectableFields, e.g. --field-selector metadata.name=a.",
+        metavar="SELECTOR",
+    ),
+    Flag(
+        ("--chunk-size",),
+        "chunk_size",
+        COUNT,
+        "List from the cluster in pages of this many objects (0: all at once), as kubectl.",
+        default=500,
+        show_default=True,
     ),
     Flag(
         ("-o", "--output"),
@@ -100,6 +116,8 @@ def command(
     crd_paths: tuple[str, ...],
     all_namespaces: bool,
     selector: str | None,
+    field_selector: str | None,
+    chunk_size: int,
     output: str,
     no_headers: bool,
     sort_by: str | None,
@@ -114,6 +132,8 @@ def command(
         "crd_paths": crd_paths,
         "all_namespaces": all_namespaces,
         "selector": selector,
+        "field_selector": field_selector,
+        "chunk_size": chunk_size,
         "output": output,
         "no_headers": no_headers,
         "sort_by": sort_by,
@@ -345,17 +365,25 @@ def _from_cluster(
 ) -> tuple[CustomResourceDefinition, CRDVersion, list[Any], bool]:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.model.errors import ApiError
-    from kubectl_crd.sources.base import find_crd
-    from kubectl_crd.sources.cluster import ClusterSource
-    from kubectl_crd.sources.files import FileSource
 
     client = KubeClient(app.cluster)
-    source: Any = FileSource(options["crd_paths"]) if options["crd_paths"] else None
-    if source is None:
-        source = ClusterSource(client)
-    match = find_crd(source, resource)
-    crd = match.crd
-    version = _version(crd, match.version)
+    if options["crd_paths"]:
+        from kubectl_crd.sources.base import find_crd
+        from kubectl_crd.sources.files import FileSource
+
+        match = find_crd(FileSource(options["crd_paths"]), resource)
+        crd, wanted = match.crd, match.version
+    else:
+        # the cached discovery names the resource; only its CRD is read (for the
+        # printer columns), never the list of every CRD
+        from kubectl_crd.kube.discovery import Discovery
+        from kubectl_crd.kube.resolving import Resolver
+
+        discovery = Discovery(client.request, client.server)
+        resolver = Resolver(client=client, discovery=discovery, command="get")
+        ref, wanted = resolver.by_argument(resource)
+        crd = resolver.crd(ref)
+    version = _version(crd, wanted)
     base = f"/apis/{crd.group}/{version.name}"
     if crd.namespaced and not options["all_namespaces"]:
         base += f"/namespaces/{client.namespace}"
@@ -373,6 +401,18 @@ def _from_cluster(
     query: dict[str, object] = {}
     if options["selector"]:
         query["labelSelector"] = options["selector"]
-    listed = client.request("GET", base, query=query)
-    objects = list(listed.get("items") or []) if isinstance(listed, dict) else []
+    if options["field_selector"]:
+        query["fieldSelector"] = options["field_selector"]
+    if options["chunk_size"]:
+        query["limit"] = options["chunk_size"]
+    while True:
+        # kubectl's resource.Builder with RequestChunksOf: pages joined by continue
+        listed = client.request("GET", base, query=query)
+        if not isinstance(listed, dict):
+            break
+        objects.extend(listed.get("items") or [])
+        token = (listed.get("metadata") or {}).get("continue")
+        if not token or not options["chunk_size"]:
+            break
+        query["continue"] = token
     return crd, version, objects, failed
