@@ -24,6 +24,7 @@ def test_the_registry_is_pinned() -> None:
         ("sample", True),
         ("validate", False),
         ("get", False),
+        ("columns", False),
         ("scale", True),
         ("dev", False),
     ]
