@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "explain": ("explain_bench.py", ["--runs", "1"], False),
     "live": ("live_bench.py", ["--runs", "1", "--objects", "5"], False),
     "scale": ("scale_bench.py", ["--runs", "1", "--objects", "5"], False),
+    "get": ("get_bench.py", ["--runs", "1", "--objects", "5", "--offline-objects", "20"], False),
 }
 
 

@@ -1,0 +1,119 @@
+"""Benchmark: ``kubectl crd get`` against ``kubectl get``, live and offline.
+
+Starts a kube-apiserver like the integration-test fixture, installs
+``examples/crds/crontab.yaml`` with ``--objects`` CronTabs, and times as new processes,
+alternating, with a bearer-token kubeconfig:
+
+- one object: ``kubectl get crontab crontab-000`` and ours;
+- every object: ``kubectl get crontabs`` and ours (LIST in pages of 500 for both);
+- offline: ``kubectl crd get crontabs -f DIR`` over ``--offline-objects`` CronTabs in
+  files (pruned, defaulted, the columns computed), against no peer: the target is
+  a time (under 1 s for 10,000).
+
+Targets (issue 11): live get at most 1.5x ``kubectl get``; 10,000 objects rendered
+offline in under 1 s.
+
+    .venv/bin/python bench/get_bench.py [--runs 11] [--objects 1000] [--offline-objects 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from live_bench import (  # noqa: E402
+    CRONTAB,
+    DROPPED_ENV,
+    EXAMPLE_CRD,
+    FAILURES,
+    OURS,
+    row,
+    timed,
+)
+
+from tests.integration.cluster_access import token_kubeconfig  # noqa: E402
+from tests.integration.envtest import ControlPlane, ensure_assets, newest_kubectl  # noqa: E402
+
+NAMESPACE = "bench"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument("--objects", type=int, default=1000)
+    parser.add_argument("--offline-objects", type=int, default=10000)
+    args = parser.parse_args()
+    kubectl = newest_kubectl()
+    work = Path(tempfile.mkdtemp(prefix="get-bench-"))
+    offline = work / "offline"
+    offline.mkdir()
+    for start in range(0, args.offline_objects, 100):
+        batch = "---\n".join(
+            CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=i % 10)
+            for i in range(start, min(start + 100, args.offline_objects))
+        )
+        (offline / f"{start:06d}.yaml").write_text(batch)
+    plane = ControlPlane(ensure_assets())
+    try:
+        plane.start()
+        plane.install_crds([EXAMPLE_CRD])
+        plane.kubectl("create", "namespace", NAMESPACE)
+        for start in range(0, args.objects, 200):
+            objects = "---\n".join(
+                CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=1)
+                for i in range(start, min(start + 200, args.objects))
+            )
+            plane.kubectl("apply", "--server-side", "-f", "-", input=objects)
+        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        env.update(
+            KUBECONFIG=str(token_kubeconfig(plane, work / "token.kubeconfig")),
+            HOME=str(work / "home"),
+        )
+        cache = f"--cache-dir={work / 'kube-cache'}"
+        commands = {
+            "kubectl get (one)": [kubectl, cache, "get", "crontab", "crontab-000", "-n", NAMESPACE],
+            "kubectl-crd get (one)": [*OURS, "get", "crontab", "crontab-000", "-n", NAMESPACE],
+            f"kubectl get ({args.objects})": [kubectl, cache, "get", "crontabs", "-n", NAMESPACE],
+            f"kubectl-crd get ({args.objects})": [*OURS, "get", "crontabs", "-n", NAMESPACE],
+            f"kubectl-crd get -f ({args.offline_objects}, offline)": [
+                *OURS,
+                "get",
+                "crontabs",
+                "-f",
+                str(offline),
+                "--crd",
+                str(EXAMPLE_CRD),
+            ],
+        }
+        for command in commands.values():  # warm caches and bytecode
+            timed(command, env)
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, command in commands.items():
+                times[name].append(timed(command, env)[0])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        plane.stop()
+    print(
+        f"get: {args.objects} CronTabs live; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'':<56} {'median':>7} {'min':>7} {'max':>7}    {'runs':>4} {'/kubectl':>7}")
+    names = list(times)
+    for kubectl_name, ours_name in ((names[0], names[1]), (names[2], names[3])):
+        print(row(kubectl_name, times[kubectl_name]))
+        print(row(ours_name, times[ours_name], times[kubectl_name]))
+    print(row(names[4], times[names[4]]))
+    for command, failure in FAILURES.items():
+        print(f"FAILED: {command}: {failure}")
+
+
+if __name__ == "__main__":
+    main()
