@@ -34,6 +34,14 @@ EXAMPLE_CRDS = str(REPO / "examples" / "crds")
 COMMAND_LINES: dict[str, list[str]] = {
     "explain": ["explain", "crontab.spec", "--crd", EXAMPLE_CRDS],
     "sample": ["sample", "crontab", "--crd", EXAMPLE_CRDS],
+    "get": [
+        "get",
+        "crontabs",
+        "-f",
+        str(REPO / "examples" / "resources" / "crontab-nightly.yaml"),
+        "--crd",
+        EXAMPLE_CRDS,
+    ],
     "scale": [
         "scale",
         "-f",

@@ -8,10 +8,13 @@ alternating, with a bearer-token kubeconfig:
 - every object: ``kubectl get crontabs`` and ours (LIST in pages of 500 for both);
 - offline: ``kubectl crd get crontabs -f DIR`` over ``--offline-objects`` CronTabs in
   files (pruned, defaulted, the columns computed), against no peer: the target is
-  a time (under 1 s for 10,000).
+  a time (under 1 s for 10,000);
+- watch: ``kubectl get crontabs -w --watch-only`` and ours run side by side while an
+  object is patched ``--runs`` times; the delay from the PATCH's answer to the row on
+  each one's stdout (the server sends the event about when it answers).
 
 Targets (issue 11): live get at most 1.5x ``kubectl get``; 10,000 objects rendered
-offline in under 1 s.
+offline in under 1 s; ``-w`` shows a change within 100 ms of the server's event.
 
     .venv/bin/python bench/get_bench.py [--runs 11] [--objects 1000] [--offline-objects 10000]
 """
@@ -21,8 +24,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -99,6 +106,13 @@ def main() -> None:
         for _ in range(args.runs):
             for name, command in commands.items():
                 times[name].append(timed(command, env)[0])
+        watch = ["get", "crontabs", "-n", NAMESPACE, "--watch-only"]
+        delays = watch_delays(
+            plane,
+            {"kubectl get -w": [kubectl, cache, *watch], "kubectl-crd get -w": [*OURS, *watch]},
+            env,
+            args.runs,
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
         plane.stop()
@@ -111,8 +125,54 @@ def main() -> None:
         print(row(kubectl_name, times[kubectl_name]))
         print(row(ours_name, times[ours_name], times[kubectl_name]))
     print(row(names[4], times[names[4]]))
+    for name, values in delays.items():
+        print(
+            f"{name + ' (PATCH answered to row shown)':<56} {statistics.median(values):7.1f} "
+            f"{min(values):7.1f} {max(values):7.1f} ms {len(values):4d}"
+        )
     for command, failure in FAILURES.items():
         print(f"FAILED: {command}: {failure}")
+
+
+def watch_delays(
+    plane: ControlPlane, commands: dict[str, list[str]], env: dict[str, str], runs: int
+) -> dict[str, list[float]]:
+    """Milliseconds from each PATCH's answer to the row on each watcher's stdout."""
+    from kubectl_crd.kube.client import MERGE_PATCH, KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
+
+    seen: dict[str, list[float]] = {name: [] for name in commands}
+    processes = {
+        name: subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        for name, command in commands.items()
+    }
+
+    def read(name: str, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            if "crontab-000" in line:
+                seen[name].append(time.perf_counter())
+
+    readers = [threading.Thread(target=read, args=item, daemon=True) for item in processes.items()]
+    for reader in readers:
+        reader.start()
+    time.sleep(3)  # both are watching
+    client = KubeClient(ClusterConfig(kubeconfig=env["KUBECONFIG"]))
+    path = f"/apis/stable.example.com/v1/namespaces/{NAMESPACE}/crontabs/crontab-000"
+    answered: list[float] = []
+    for run in range(runs):
+        body = {"spec": {"replicas": 2 + run % 8}}
+        client.request("PATCH", path, body=body, content_type=MERGE_PATCH)
+        answered.append(time.perf_counter())
+        time.sleep(0.5)
+    for process in processes.values():
+        process.terminate()
+        process.wait()
+    client.close()
+    return {
+        name: [(shown - sent) * 1000 for shown, sent in zip(times, answered, strict=False)]
+        for name, times in seen.items()
+    }
 
 
 if __name__ == "__main__":

@@ -208,6 +208,7 @@ class KubeClient:
         path: str,
         *,
         query: Mapping[str, object] | None = None,
+        accept: str = "application/json",
     ) -> Iterator[WatchEvent]:
         """A watch as a stream of events, read line by line on its own connection.
 
@@ -216,7 +217,7 @@ class KubeClient:
         the answer or as an ERROR event, raises ``ResourceExpiredError``.
         """
         params = {"watch": "true", **(query or {})}
-        return self._watch_events(path, params)
+        return self._watch_events(path, params, accept)
 
     def close(self) -> None:
         if self._http is not None:
@@ -225,11 +226,13 @@ class KubeClient:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _watch_events(self, path: str, params: Mapping[str, object]) -> Iterator[WatchEvent]:
+    def _watch_events(
+        self, path: str, params: Mapping[str, object], accept: str
+    ) -> Iterator[WatchEvent]:
         connection = self._new_connection(timeout=None)
         try:
             response = self._send_on(
-                connection, "GET", self._target(path, params), None, "", "application/json"
+                connection, "GET", self._target(path, params), None, "", accept
             )
             if response.status >= 400:
                 data = response.read()

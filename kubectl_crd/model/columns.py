@@ -14,32 +14,39 @@ tableconvertor.go`` (the cells the server sends for ``kubectl get``) and
   result is a nil cell.
 
 ``cell_text`` is the other side: how kubectl's table printer writes a cell it decoded from
-the server's JSON.
+the server's JSON; ``server_table`` reads such a Table (what live ``kubectl crd get``
+asks the server for, as kubectl does). The JSONPath and Go-value modules are imported
+only where a path is compiled or a value formatted: a live table needs neither.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
 
-from kubectl_crd.model.durations import human_duration
-from kubectl_crd.model.govalues import go_float_v, go_json
-from kubectl_crd.model.jsonpath import JSONPath, JSONPathError, go_print
+from kubectl_crd.model.records import record
 
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
     from kubectl_crd.model.crd import PrinterColumn
+    from kubectl_crd.model.jsonpath import JSONPath
+
+    #: a table row: its cells and the object it shows (what labels, namespace and
+    #: ``--sort-by`` read; only the metadata in a server Table without ``includeObject``)
+    Row = tuple[list["Cell"], Any]
 
 __all__ = [
     "Cell",
     "ColumnPlan",
+    "Row",
     "TableColumn",
     "cell_text",
     "plan_columns",
     "row_cells",
+    "server_table",
 ]
 
 Cell = str | int | float | bool | None
@@ -47,7 +54,7 @@ Cell = str | int | float | bool | None
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
-@dataclass(frozen=True)
+@record
 class TableColumn:
     """One ``columnDefinitions`` entry of the server's Table."""
 
@@ -58,7 +65,7 @@ class TableColumn:
     priority: int = 0
 
 
-@dataclass(frozen=True)
+@record
 class ColumnPlan:
     """The Table's columns and the compiled path of each column after NAME."""
 
@@ -75,6 +82,8 @@ _DEFAULT_AGE: tuple[tuple[str, str, str, str, int], ...] = (
 
 def plan_columns(printer_columns: Sequence[PrinterColumn]) -> ColumnPlan:
     """``tableconvertor.New`` for one version's ``additionalPrinterColumns``."""
+    from kubectl_crd.model.jsonpath import JSONPath, JSONPathError
+
     specs = [(c.name, c.type, c.json_path, c.format, c.priority) for c in printer_columns]
     if not specs:
         specs = [(n, t, p, f, prio) for n, t, p, f, prio in _DEFAULT_AGE]
@@ -117,6 +126,9 @@ def row_cells(plan: ColumnPlan, obj: Any, now: datetime | None = None) -> list[C
 
 
 def _string_cell(value: Any) -> str:
+    from kubectl_crd.model.govalues import go_json
+    from kubectl_crd.model.jsonpath import go_print
+
     if isinstance(value, (dict, list)):
         return go_json(value)
     return go_print(value)
@@ -178,6 +190,8 @@ def parse_rfc3339(text: str) -> datetime | None:
 def date_cell(value: str, now: datetime | None = None) -> str:
     """A ``date`` cell: ``metav1.Time.UnmarshalQueryParameter`` then
     ``ConvertToHumanReadableDateType`` (``""``/``"null"`` is the zero time: ``<unknown>``)."""
+    from kubectl_crd.model.durations import human_duration
+
     if value in ("", "null"):
         return "<unknown>"
     parsed = parse_rfc3339(value)
@@ -203,6 +217,8 @@ def cell_text(cell: Cell) -> str:
         return "true" if cell else "false"
     if isinstance(cell, int):
         return str(cell)
+    from kubectl_crd.model.govalues import go_float_v, go_json
+
     encoded = go_json(cell)
     if re.fullmatch(r"-?\d+", encoded) and _INT64_MIN <= int(encoded) <= _INT64_MAX:
         return encoded
@@ -216,3 +232,32 @@ def _first_line(text: str) -> str:
         if char in "\f\n\r":
             return text[:position] + "..."
     return text
+
+
+def server_table(document: Any) -> tuple[tuple[TableColumn, ...], list[Row]]:
+    """A ``meta.k8s.io/v1`` Table as the server sent it: its column definitions and its
+    rows (cells as JSON decoded them: whole numbers int, others float, as kubectl's
+    decoder gives int64 and float64), each with its ``object`` (``{}`` when absent)."""
+    if not isinstance(document, dict):
+        return (), []
+    columns = tuple(
+        TableColumn(
+            str(c.get("name", "")),
+            str(c.get("type", "")),
+            str(c.get("format", "")),
+            str(c.get("description", "")),
+            int(c.get("priority") or 0),
+        )
+        for c in document.get("columnDefinitions") or ()
+        if isinstance(c, dict)
+    )
+    rows: list[Row] = []
+    for row in document.get("rows") or ():
+        if isinstance(row, dict):
+            cells = [
+                c if isinstance(c, (str, int, float, bool)) else None
+                for c in row.get("cells") or ()
+            ]
+            obj = row.get("object")
+            rows.append((cells, obj if isinstance(obj, dict) else {}))
+    return columns, rows

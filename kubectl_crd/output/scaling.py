@@ -1,9 +1,7 @@
 """What ``kubectl crd scale`` prints: Scales, objects as kubectl writes them, and progress.
 
 - ``describe_scale``: the current Scale beside the CRD's paths it comes from;
-- ``kubectl_json``: ``kubectl -o json``'s layout (``json.MarshalIndent`` with four
-  spaces, keys sorted as Go sorts map keys, ``<``, ``>``, ``&`` escaped);
-- ``write_object``: an object as ``-o json|yaml`` prints it (managedFields hidden);
+- objects as ``-o json|yaml`` print them: ``output.objects``;
 - ``WaitProgress``: ``--wait``'s progress, a rich live display on a terminal (one row
   per object, spec against status replicas) and one plain line per change when piped;
   no colour with ``NO_COLOR``.
@@ -11,7 +9,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -39,25 +36,6 @@ def describe_scale(target: ScaleTarget, scale: Mapping[str, Any], paths: ScaleSu
         f"  {'resourceVersion:':<17} {(scale.get('metadata') or {}).get('resourceVersion', '')}"
     )
     return "\n".join(lines)
-
-
-def kubectl_json(obj: Any) -> str:
-    """kubectl's ``-o json``: four-space indent, sorted keys, UTF-8 kept, HTML escapes."""
-    text = json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def write_object(stream: TextIO, obj: Any, output: str) -> None:
-    """An object as ``-o json`` or ``-o yaml`` prints it; kubectl hides managedFields
-    unless ``--show-managed-fields`` (``get.go``, the printers)."""
-    if isinstance(obj, dict) and isinstance(obj.get("metadata"), dict):
-        obj["metadata"].pop("managedFields", None)
-    if output == "json":
-        stream.write(kubectl_json(obj) + "\n")
-    else:
-        from kubectl_crd.io import dump_yaml
-
-        stream.write(dump_yaml(obj))
 
 
 class WaitProgress:

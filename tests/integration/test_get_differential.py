@@ -196,13 +196,16 @@ def ages_close(ours: str, theirs: str) -> bool:
     return bool(a and b and abs(int(a.group(1)) - int(b.group(1))) <= 2)
 
 
-def run_both(plane: ControlPlane, *args: str) -> tuple[str, str, str]:
+def run_both(
+    plane: ControlPlane, *args: str, ours_only: tuple[str, ...] = ()
+) -> tuple[str, str, str]:
     """kubectl get and kubectl crd get started together (so that ages are read in the
-    same second): kubectl's stdout, ours, and our stderr."""
+    same second): kubectl's stdout, ours, and our stderr. ``ours_only`` flags go to ours
+    (``--crd``: the table computed here, not the server's)."""
     config = [f"--kubeconfig={plane.kubeconfig}", f"--context={plane.context}"]
     commands = [
         [plane.kubectl_binary, "get", *args, *config],
-        [*KUBECTL_CRD, "get", *args, *config],
+        [*KUBECTL_CRD, "get", *args, *config, *ours_only],
     ]
     running = [
         subprocess.Popen(
@@ -282,37 +285,39 @@ def test_cells_and_text_match_the_server_and_kubectl(
                     )
         text_checked.append(crd.names.plural + "." + crd.group)
 
-    for resource in text_checked:
-        every = resource.endswith(".cells.example.com")
-        for flags in FLAG_SETS if every else FLAG_SETS[:2]:
-            scope = [] if "-A" in flags else ["-n", namespace]
-            for _attempt in range(3):
-                real, ours, _ = run_both(apiserver, resource, *scope, *flags)
-                if ours == real:
-                    break
-                time.sleep(0.2)
-            real_lines = real.splitlines()
-            if "-A" in flags:  # other tests' namespaces may hold objects too
-                real_lines = [
-                    line for i, line in enumerate(real_lines) if i == 0 or namespace in line
-                ]
-            our_lines = ours.splitlines()
-            lines += len(real_lines)
-            if "-A" in flags:
-                # widths depend on the other namespaces' rows, compare the words
-                real_lines = [" ".join(line.split()) for line in real_lines]
-                our_lines = [
-                    " ".join(line.split())
-                    for i, line in enumerate(our_lines)
-                    if i == 0 or namespace in line
-                ]
-            if our_lines != real_lines:
-                problems.append(
-                    f"kubectl get {resource} {' '.join(flags)}:\n--- kubectl\n"
-                    + "\n".join(real_lines)
-                    + "\n--- ours\n"
-                    + "\n".join(our_lines)
-                )
+    # the live table is the server's (as kubectl's); with --crd it is computed here from
+    # the listed objects, so the purpose-made CRD's lines are compared both ways
+    runs = [(resource, flags, ()) for resource in text_checked for flags in FLAG_SETS[:2]]
+    widgets_resource = next(r for r in text_checked if r.endswith(".cells.example.com"))
+    runs += [(widgets_resource, flags, ()) for flags in FLAG_SETS[2:]]
+    runs += [(widgets_resource, flags, ("--crd", str(widget_crd))) for flags in FLAG_SETS]
+    for resource, flags, ours_only in runs:
+        scope = [] if "-A" in flags else ["-n", namespace]
+        for _attempt in range(3):
+            real, ours, _ = run_both(apiserver, resource, *scope, *flags, ours_only=ours_only)
+            if ours == real:
+                break
+            time.sleep(0.2)
+        real_lines = real.splitlines()
+        if "-A" in flags:  # other tests' namespaces may hold objects too
+            real_lines = [line for i, line in enumerate(real_lines) if i == 0 or namespace in line]
+        our_lines = ours.splitlines()
+        lines += len(real_lines)
+        if "-A" in flags:
+            # widths depend on the other namespaces' rows, compare the words
+            real_lines = [" ".join(line.split()) for line in real_lines]
+            our_lines = [
+                " ".join(line.split())
+                for i, line in enumerate(our_lines)
+                if i == 0 or namespace in line
+            ]
+        if our_lines != real_lines:
+            problems.append(
+                f"kubectl get {resource} {' '.join(flags)} {' '.join(ours_only)}:\n--- kubectl\n"
+                + "\n".join(real_lines)
+                + "\n--- ours\n"
+                + "\n".join(our_lines)
+            )
     print(
         f"\nget differential: {cells - mismatched}/{cells} cells of {objects_seen} objects "
         f"({len(text_checked)} resources) agree with the server's Table; "

@@ -67,7 +67,7 @@ COMMANDS: dict[str, Command] = {
         ),
         Command("sample", "Print a skeleton custom resource for a CRD.", fast_path=True),
         Command("validate", "Validate custom resources against their CRDs, offline."),
-        Command("get", "Show custom resources with the CRD's printer columns."),
+        Command("get", "Show custom resources with the CRD's printer columns.", fast_path=True),
         Command("columns", "Show a CRD's printer columns, checked against its schema."),
         Command("scale", "Scale custom resources through the /scale subresource.", fast_path=True),
         Command("dev", "Run a Python reconciler locally with hot reload."),

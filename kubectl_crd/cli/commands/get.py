@@ -2,28 +2,46 @@
 ``kubectl get`` shows them.
 
 From files (``-f``), each object is first pruned and defaulted by the validation engine as
-the API server would store it; an object the server would reject is still shown, with its
-error on stderr. Without ``-f``, the objects are listed from the cluster and the columns
-are computed locally by ``model.columns`` (the same code as offline, so both agree; the
-server's Table is what the differential tests compare against). Exit codes: 0, 1 for
-errors (unknown resource, unreachable cluster, rejected objects), 2 for bad arguments.
+the API server would store it, and its cells are computed by ``model.columns``; an object
+the server would reject is still shown, with its error on stderr.
+
+From the cluster, the table is the server's own: like kubectl, the list (or get) asks for
+a ``meta.k8s.io/v1`` Table (``Accept: application/json;as=Table;...``), so the cells are
+the server's whatever its release, one request reads them, and the CRD is never read
+(the cached discovery names the resource). ``model.columns`` computes the same cells
+(``tests/integration/test_get_differential.py`` compares it with the server's Table on
+every cell); it is used live only with ``--crd``, to preview a CRD under development
+against the cluster's objects. Other outputs (``-o json|yaml|name|jsonpath|
+custom-columns``) read the objects themselves, as kubectl does.
+
+``-w``/``--watch`` lists, then watches from the list's resourceVersion (``--watch-only``
+skips the printing of the list); each event is one row, written and flushed at once.
+Piped, the rows are appended as kubectl appends them (its tab writer remembers column
+widths, ``output.table.TabWriter``); on a terminal, the table is redrawn in place
+(beyond kubectl), a row per object, deleted ones dropped.
+
+Exit codes: 0, 1 for errors (unknown resource, unreachable cluster, rejected objects),
+2 for bad arguments.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any
-
-import click
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import COUNT, CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
-from kubectl_crd.cli.options import click_options, kubectl_command
 from kubectl_crd.model.errors import ExitCode, UsageError
 
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
+
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.model.columns import Row, TableColumn
     from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+    from kubectl_crd.output.table import TableOptions
 
 FLAGS = (
     Flag(
@@ -92,7 +110,28 @@ FLAGS = (
         "A label key to show as a column (repeatable, or comma-separated).",
         metavar="KEY",
     ),
+    Flag(
+        ("-w", "--watch"),
+        "watch",
+        SWITCH,
+        "After listing/getting the requested object, watch for changes (cluster only).",
+    ),
+    Flag(
+        ("--watch-only",),
+        "watch_only",
+        SWITCH,
+        "Watch for changes to the requested object(s), without listing/getting first.",
+    ),
+    Flag(
+        ("--output-watch-events",),
+        "output_watch_events",
+        SWITCH,
+        "Output watch event objects when --watch or --watch-only is used. Existing "
+        "objects are output as initial ADDED events.",
+    ),
 )
+
+ARGUMENT = "arguments"
 
 HELP = """Show custom resources with their CRD's printer columns, as kubectl get does.
 
@@ -101,97 +140,129 @@ Examples:
   kubectl crd get crontabs -f examples/ --crd crds/
   kubectl crd get crontabs -A -o wide
   kubectl crd get ct my-cron -o jsonpath='{.spec.schedule}'
+  kubectl crd get crontabs -w
 
 With -f, objects are pruned and defaulted as the API server would store them first;
 without -f they are listed from the cluster of the current context.
 """
 
 
-@kubectl_command("get", help=HELP)
-@click.argument("arguments", nargs=-1, metavar="RESOURCE [NAME...]")
-@click_options(FLAGS)
-def command(
-    app: Application,
-    filenames: tuple[str, ...],
-    crd_paths: tuple[str, ...],
-    all_namespaces: bool,
-    selector: str | None,
-    field_selector: str | None,
-    chunk_size: int,
-    output: str,
-    no_headers: bool,
-    sort_by: str | None,
-    show_labels: bool,
-    label_columns: tuple[str, ...],
-    arguments: tuple[str, ...],
-) -> None:
+def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
+    """``kubectl crd get``: the flags' values by their names in ``FLAGS``."""
     if not arguments:
         raise UsageError("You must specify the type of resource to get.")
-    options = {
-        "filenames": filenames,
-        "crd_paths": crd_paths,
-        "all_namespaces": all_namespaces,
-        "selector": selector,
-        "field_selector": field_selector,
-        "chunk_size": chunk_size,
-        "output": output,
-        "no_headers": no_headers,
-        "sort_by": sort_by,
-        "show_labels": show_labels,
-        "label_columns": label_columns,
-    }
-    run(app, arguments[0], arguments[1:], options)
-
-
-def run(
-    app: Application,
-    resource: str,
-    names: tuple[str, ...],
-    options: dict[str, Any],
-) -> None:
-    """The command's body, separate from click's argument handling."""
-    from kubectl_crd.model.columns import plan_columns
-    from kubectl_crd.output.table import TableOptions, render_table
-
+    resource, names = arguments[0], arguments[1:]
     output: str = options["output"]
     _check_output(output)
-    crd, version, objects, failed = (
-        _from_files(app, resource, names, options)
-        if options["filenames"]
-        else _from_cluster(app, resource, names, options)
-    )
-    if not objects:
-        if not failed:
-            scope = "" if options["all_namespaces"] or not crd.namespaced else None
-            if scope is None:
+    watching = options["watch"] or options["watch_only"]
+    if options["filenames"]:
+        if watching:
+            raise UsageError("--watch needs a cluster: it cannot be used with -f")
+        _show(app, _from_files(app, resource, names, options), options, single=len(names) == 1)
+        return
+    from kubectl_crd.kube.client import KubeClient
+
+    with KubeClient(app.cluster) as client:
+        live = _Live.resolve(app, client, resource, options)
+        if watching:
+            if len(names) > 1:
+                raise UsageError(
+                    "watch is only supported on individual resources and resource "
+                    f"collections, but {len(names)} resources were found"
+                )
+            _watch(client, live, names, options)
+            return
+        listing = live.read(names, options)
+    _show(app, listing, options, single=len(names) == 1)
+
+
+class _Listing:
+    """What a get shows: the kind's naming, and either a table's columns and rows (a
+    server Table, or cells computed locally) or the objects themselves."""
+
+    def __init__(
+        self,
+        namespaced: bool,
+        qualified: str,
+        columns: tuple[TableColumn, ...] = (),
+        rows: list[Row] | None = None,
+        objects: list[Any] | None = None,
+        failed: bool = False,
+        problem: str | None = None,
+    ) -> None:
+        self.namespaced = namespaced
+        self.qualified = qualified  # "singular.group", what -o name prefixes
+        self.columns = columns
+        self.rows = rows if rows is not None else []
+        self.objects = objects if objects is not None else []
+        self.failed = failed
+        self.problem = problem  # a printer column the server could not compile
+        self._resource_version = ""
+
+    @property
+    def empty(self) -> bool:
+        return not self.rows and not self.objects
+
+    @property
+    def resource_version(self) -> str:
+        """Where a watch after this listing starts (the last page's or object's)."""
+        return self._resource_version
+
+    def seen(self, page: Any) -> None:
+        metadata = page.get("metadata") if isinstance(page, dict) else None
+        if isinstance(metadata, dict) and metadata.get("resourceVersion"):
+            self._resource_version = str(metadata["resourceVersion"])
+
+
+def _show(app: Application, listing: _Listing, options: dict[str, Any], *, single: bool) -> None:
+    from kubectl_crd.output.table import render_rows
+
+    output: str = options["output"]
+    if listing.empty:
+        if not listing.failed:
+            if options["all_namespaces"] or not listing.namespaced:
+                print("No resources found", file=sys.stderr)
+            else:
                 namespace = app.namespace or "default"
                 print(f"No resources found in {namespace} namespace.", file=sys.stderr)
-            else:
-                print("No resources found", file=sys.stderr)
-        if failed:
+        if listing.failed:
             sys.exit(ExitCode.ERROR)
         return
-    if options["sort_by"]:
-        from kubectl_crd.output.table import sort_objects
-
-        objects = sort_objects(objects, _compiled(_relaxed(options["sort_by"])))
+    if listing.problem:
+        print(f"warning: {listing.problem}", file=sys.stderr)
     if output in ("", "wide"):
-        plan = plan_columns(version.printer_columns)
-        if plan.problem:
-            print(f"warning: {plan.problem}", file=sys.stderr)
-        labels = tuple(k.strip() for keys in options["label_columns"] for k in keys.split(","))
-        table = TableOptions(
-            wide=output == "wide",
-            all_namespaces=options["all_namespaces"] and crd.namespaced,
-            no_headers=options["no_headers"],
-            show_labels=options["show_labels"],
-            label_columns=tuple(k for k in labels if k),
-        )
-        sys.stdout.write(render_table(plan, objects, table))
+        rows = listing.rows
+        if options["sort_by"]:
+            from kubectl_crd.output.table import sort_objects
+
+            rows = sort_objects(rows, _compiled(_relaxed(options["sort_by"])), of=_row_object)
+        sys.stdout.write(render_rows(listing.columns, rows, _table_options(options, listing)))
     else:
-        sys.stdout.write(_formatted(output, crd, objects, single=len(names) == 1))
-    if failed:
+        objects = listing.objects
+        if options["sort_by"]:
+            from kubectl_crd.output.table import sort_objects
+
+            objects = sort_objects(objects, _compiled(_relaxed(options["sort_by"])))
+        sys.stdout.write(_formatted(output, listing.qualified, objects, single=single))
+    if listing.failed:
         sys.exit(ExitCode.ERROR)
+
+
+def _row_object(row: Row) -> Any:
+    return row[1]
+
+
+def _table_options(options: dict[str, Any], listing: _Listing) -> TableOptions:
+    from kubectl_crd.output.table import TableOptions
+
+    labels = tuple(k.strip() for keys in options["label_columns"] for k in keys.split(","))
+    return TableOptions(
+        wide=options["output"] == "wide",
+        all_namespaces=options["all_namespaces"] and listing.namespaced,
+        no_headers=options["no_headers"],
+        show_labels=options["show_labels"],
+        label_columns=tuple(k for k in labels if k),
+    )
 
 
 def _check_output(output: str) -> None:
@@ -204,27 +275,27 @@ def _check_output(output: str) -> None:
     )
 
 
-def _formatted(
-    output: str, crd: CustomResourceDefinition, objects: list[Any], *, single: bool
-) -> str:
+def _formatted(output: str, qualified: str, objects: list[Any], *, single: bool) -> str:
     """``-o name|json|yaml|jsonpath=|custom-columns=`` as kubectl prints them."""
     from kubectl_crd.model.jsonpath import JSONPath, go_print, print_results
 
     if output == "name":
-        resource = f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
-        return "".join(f"{resource}/{_name(obj)}\n" for obj in objects)
+        return "".join(f"{qualified}/{_name(obj)}\n" for obj in objects)
+    from kubectl_crd.output.objects import kubectl_json, without_managed_fields
+
+    shown = [without_managed_fields(obj) for obj in objects]
     document: Any = (
-        objects[0]
+        shown[0]
         if single
         else {
             "apiVersion": "v1",
-            "items": objects,
+            "items": shown,
             "kind": "List",
             "metadata": {"resourceVersion": ""},
         }
     )
     if output == "json":
-        return json.dumps(document, indent=4, ensure_ascii=False) + "\n"
+        return kubectl_json(document) + "\n"
     if output == "yaml":
         from kubectl_crd.io import dump_yaml
 
@@ -292,19 +363,23 @@ def _version(crd: CustomResourceDefinition, wanted: str | None) -> CRDVersion:
     return crd.preferred_version
 
 
+def _qualified(crd: CustomResourceDefinition) -> str:
+    return f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
+
+
 def _from_files(
     app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
-) -> tuple[CustomResourceDefinition, CRDVersion, list[Any], bool]:
+) -> _Listing:
     from kubectl_crd.io import expand_paths, read_inputs
+    from kubectl_crd.model.columns import plan_columns
+    from kubectl_crd.output.table import computed_rows
     from kubectl_crd.sources.base import find_crd
     from kubectl_crd.sources.fake import FakeSource
     from kubectl_crd.sources.files import FileSource
-    from kubectl_crd.validation.documents import CRDIndex, validate_document
+    from kubectl_crd.validation.documents import CRDIndex, _crd_or_none, validate_document
 
     documents = list(read_inputs(list(expand_paths(options["filenames"]))))
     given = list(FileSource(options["crd_paths"]).crds())
-    from kubectl_crd.validation.documents import _crd_or_none
-
     given.extend(crd for crd in map(_crd_or_none, documents) if crd is not None)
     if not given and not options["crd_paths"]:
         from kubectl_crd.sources.cluster import ClusterSource
@@ -337,7 +412,16 @@ def _from_files(
         reasons = "; ".join(str(error) for error in result.errors) or result.message
         print(f"error: {result.location}: {result.title}: {reasons}", file=sys.stderr)
         objects.append(_plain(content))
-    return crd, version, objects, failed
+    plan = plan_columns(version.printer_columns)
+    return _Listing(
+        crd.namespaced,
+        _qualified(crd),
+        plan.columns,
+        list(computed_rows(plan, objects)),
+        objects,
+        failed,
+        plan.problem,
+    )
 
 
 def _as_created(obj: Any, namespaced: bool, namespace: str | None) -> Any:
@@ -360,59 +444,236 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def _from_cluster(
-    app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
-) -> tuple[CustomResourceDefinition, CRDVersion, list[Any], bool]:
-    from kubectl_crd.kube.client import KubeClient
-    from kubectl_crd.model.errors import ApiError
+class _Live:
+    """A resource on the cluster: its path, and how its table is made (the server's Table,
+    or with ``--crd`` the given CRD's columns computed here)."""
 
-    client = KubeClient(app.cluster)
-    if options["crd_paths"]:
-        from kubectl_crd.sources.base import find_crd
-        from kubectl_crd.sources.files import FileSource
+    def __init__(
+        self,
+        client: KubeClient,
+        path: str,
+        namespaced: bool,
+        qualified: str,
+        crd_version: CRDVersion | None,
+    ) -> None:
+        self.client = client
+        self.path = path
+        self.namespaced = namespaced
+        self.qualified = qualified
+        self.crd_version = crd_version
 
-        match = find_crd(FileSource(options["crd_paths"]), resource)
-        crd, wanted = match.crd, match.version
-    else:
-        # the cached discovery names the resource; only its CRD is read (for the
-        # printer columns), never the list of every CRD
-        from kubectl_crd.kube.discovery import Discovery
-        from kubectl_crd.kube.resolving import Resolver
+    @classmethod
+    def resolve(
+        cls, app: Application, client: KubeClient, resource: str, options: dict[str, Any]
+    ) -> _Live:
+        crd_version = None
+        if options["crd_paths"]:
+            from kubectl_crd.sources.base import find_crd
+            from kubectl_crd.sources.files import FileSource
 
-        discovery = Discovery(client.request, client.server)
-        resolver = Resolver(client=client, discovery=discovery, command="get")
-        ref, wanted = resolver.by_argument(resource)
-        crd = resolver.crd(ref)
-    version = _version(crd, wanted)
-    base = f"/apis/{crd.group}/{version.name}"
-    if crd.namespaced and not options["all_namespaces"]:
-        base += f"/namespaces/{client.namespace}"
-    base += f"/{crd.names.plural}"
-    objects: list[Any] = []
-    failed = False
+            match = find_crd(FileSource(options["crd_paths"]), resource)
+            crd = match.crd
+            crd_version = _version(crd, match.version)
+            group, version, plural = crd.group, crd_version.name, crd.names.plural
+            namespaced, qualified = crd.namespaced, _qualified(crd)
+        else:
+            # the cached discovery names the resource; the CRD is never read
+            from kubectl_crd.kube.discovery import Discovery
+            from kubectl_crd.kube.resolving import Resolver
+
+            discovery = Discovery(client.request, client.server)
+            resolver = Resolver(client=client, discovery=discovery, command="get")
+            ref, version = resolver.by_argument(resource)
+            group, plural, namespaced = ref.group, ref.plural, ref.namespaced
+            qualified = f"{ref.singular or ref.kind.lower()}.{ref.group}"
+        path = f"/apis/{group}/{version}"
+        if namespaced and not options["all_namespaces"]:
+            path += f"/namespaces/{client.namespace}"
+        return cls(client, f"{path}/{plural}", namespaced, qualified, crd_version)
+
+    def server_tables(self, options: dict[str, Any]) -> bool:
+        """Whether the server makes the table (a human-readable output, no ``--crd``)."""
+        return options["output"] in ("", "wide") and self.crd_version is None
+
+    def read(self, names: tuple[str, ...], options: dict[str, Any]) -> _Listing:
+        """The named objects, or the list (in pages of ``--chunk-size``)."""
+        from kubectl_crd.model.errors import ApiError
+
+        listing = _Listing(self.namespaced, self.qualified)
+        pages: list[Any] = []
+        if names:
+            for name in names:
+                try:
+                    pages.append(self._get(f"{self.path}/{name}", {}, options))
+                except ApiError as exc:
+                    print(exc.kubectl_line, file=sys.stderr)
+                    listing.failed = True
+        else:
+            pages.extend(self._pages(options))
+        self._collect(listing, pages, options)
+        return listing
+
+    def query(self, options: dict[str, Any]) -> dict[str, object]:
+        query: dict[str, object] = {}
+        if options["selector"]:
+            query["labelSelector"] = options["selector"]
+        if options["field_selector"]:
+            query["fieldSelector"] = options["field_selector"]
+        return query
+
+    def _get(self, path: str, query: dict[str, object], options: dict[str, Any]) -> Any:
+        if not self.server_tables(options):
+            return self.client.request("GET", path, query=query)
+        if options["sort_by"]:
+            # get.go: sorting needs the whole object, not the Table's metadata
+            query = {**query, "includeObject": "Object"}
+        from kubectl_crd.kube.client import TABLE_ACCEPT
+
+        return self.client.request("GET", path, query=query, accept=TABLE_ACCEPT)
+
+    def _pages(self, options: dict[str, Any]) -> Iterator[Any]:
+        """kubectl's resource.Builder with ``RequestChunksOf``: pages joined by continue."""
+        query = self.query(options)
+        if options["chunk_size"]:
+            query["limit"] = options["chunk_size"]
+        while True:
+            page = self._get(self.path, query, options)
+            yield page
+            token = ((page.get("metadata") or {}) if isinstance(page, dict) else {}).get("continue")
+            if not token or not options["chunk_size"]:
+                return
+            query["continue"] = token
+
+    def _collect(self, listing: _Listing, pages: Iterable[Any], options: dict[str, Any]) -> None:
+        """Pages (Tables, lists or single objects) into the listing's rows or objects."""
+        from kubectl_crd.model.columns import server_table
+
+        for page in pages:
+            if not isinstance(page, dict):
+                continue
+            listing.seen(page)
+            if page.get("kind") == "Table":
+                columns, rows = server_table(page)
+                listing.columns = listing.columns or columns
+                listing.rows.extend(rows)
+            elif "items" in page:
+                listing.objects.extend(page.get("items") or [])
+            else:
+                listing.objects.append(page)
+        if self.crd_version is not None and options["output"] in ("", "wide"):
+            from kubectl_crd.model.columns import plan_columns
+            from kubectl_crd.output.table import computed_rows
+
+            plan = plan_columns(self.crd_version.printer_columns)
+            listing.columns, listing.problem = plan.columns, plan.problem
+            listing.rows = list(computed_rows(plan, listing.objects))
+
+
+def _watch(
+    client: KubeClient, live: _Live, names: tuple[str, ...], options: dict[str, Any]
+) -> None:
+    """``-w``/``--watch-only``: the list (printed unless watch-only), then a watch from its
+    resourceVersion, each event printed and flushed as it arrives (``get.go: watch``)."""
+    from kubectl_crd.kube.client import TABLE_ACCEPT
+    from kubectl_crd.model.columns import server_table
+
+    query = live.query(options)
     if names:
-        for name in names:
-            try:
-                objects.append(client.request("GET", f"{base}/{name}"))
-            except ApiError as exc:
-                print(exc.kubectl_line, file=sys.stderr)
-                failed = True
-        return crd, version, objects, failed
-    query: dict[str, object] = {}
-    if options["selector"]:
-        query["labelSelector"] = options["selector"]
-    if options["field_selector"]:
-        query["fieldSelector"] = options["field_selector"]
-    if options["chunk_size"]:
-        query["limit"] = options["chunk_size"]
-    while True:
-        # kubectl's resource.Builder with RequestChunksOf: pages joined by continue
-        listed = client.request("GET", base, query=query)
-        if not isinstance(listed, dict):
-            break
-        objects.extend(listed.get("items") or [])
-        token = (listed.get("metadata") or {}).get("continue")
-        if not token or not options["chunk_size"]:
-            break
-        query["continue"] = token
-    return crd, version, objects, failed
+        # get.go: a named watch is the collection's watch narrowed to that name
+        query["fieldSelector"] = f"metadata.name={names[0]}"
+    listing = live.read(names, options)
+    if listing.failed:
+        sys.exit(ExitCode.ERROR)
+    resource_version = listing.resource_version
+    printer = _WatchPrinter(live, options, listing)
+    try:
+        if not options["watch_only"]:
+            printer.initial(listing)
+        tables = live.server_tables(options)
+        accept = TABLE_ACCEPT if tables else "application/json"
+        watch_query = {**query, "resourceVersion": resource_version}
+        for event in client.watch(live.path, query=watch_query, accept=accept):
+            if event.type not in ("ADDED", "MODIFIED", "DELETED"):
+                continue
+            if tables:
+                columns, rows = server_table(event.object)
+                printer.rows(event.type, rows, columns)
+            else:
+                printer.object(event.type, event.object)
+    finally:
+        printer.close()
+
+
+class _WatchPrinter:
+    """Prints a watch's initial objects and events in the chosen output format."""
+
+    def __init__(self, live: _Live, options: dict[str, Any], listing: _Listing) -> None:
+        self._live = live
+        self._options = options
+        self._output: str = options["output"]
+        self._events: bool = options["output_watch_events"]
+        self._table: Any = None
+        self._objects_printed = 0
+        if listing.columns:
+            self._table_for(listing.columns, listing)
+
+    def _table_for(self, columns: tuple[TableColumn, ...], listing: _Listing) -> Any:
+        if self._table is None:
+            from kubectl_crd.output.table import WatchTable
+
+            self._table = WatchTable(
+                columns,
+                _table_options(self._options, listing),
+                sys.stdout,
+                events=self._events,
+                live=sys.stdout.isatty(),
+            )
+        return self._table
+
+    def initial(self, listing: _Listing) -> None:
+        if self._output in ("", "wide"):
+            if listing.rows:
+                self._table_for(listing.columns, listing).write(
+                    [("ADDED", row) for row in listing.rows]
+                )
+            return
+        for obj in listing.objects:
+            self.object("ADDED", obj)
+
+    def rows(self, event: str, rows: list[Row], columns: tuple[TableColumn, ...]) -> None:
+        listing = _Listing(self._live.namespaced, self._live.qualified)
+        self._table_for(columns, listing).write([(event, row) for row in rows])
+
+    def object(self, event: str, obj: Any) -> None:
+        if self._output in ("", "wide"):
+            # --crd: the given CRD's columns computed here for each object
+            from kubectl_crd.model.columns import plan_columns
+            from kubectl_crd.output.table import computed_rows
+
+            assert self._live.crd_version is not None
+            plan = plan_columns(self._live.crd_version.printer_columns)
+            self.rows(event, list(computed_rows(plan, [obj])), plan.columns)
+            return
+        sys.stdout.write(self._formatted(event, obj))
+        sys.stdout.flush()
+        self._objects_printed += 1
+
+    def _formatted(self, event: str, obj: Any) -> str:
+        if self._events and self._output in ("json", "yaml"):
+            # kubectl prints metav1.WatchEvent: the object as the server sent it
+            document = {"type": event, "object": obj}
+            if self._output == "json":
+                from kubectl_crd.output.objects import kubectl_json
+
+                return kubectl_json(document, compact=True) + "\n"
+            from kubectl_crd.io import dump_yaml
+
+            return ("---\n" if self._objects_printed else "") + dump_yaml(document)
+        text = _formatted(self._output, self._live.qualified, [obj], single=True)
+        if self._output == "yaml" and self._objects_printed:
+            return "---\n" + text
+        return text
+
+    def close(self) -> None:
+        if self._table is not None:
+            self._table.close()

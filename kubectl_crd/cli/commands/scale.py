@@ -408,7 +408,8 @@ def _scale(
     wait_seconds: float,
 ) -> bool:
     from kubectl_crd.kube.scaling import read_scale, run_all, scale_object, wait_for_replicas
-    from kubectl_crd.output.scaling import WaitProgress, write_object
+    from kubectl_crd.output.objects import write_object
+    from kubectl_crd.output.scaling import WaitProgress
 
     suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(dry_run, "")
 
@@ -475,7 +476,8 @@ def _show(
     pool: ClientPool, resolver: Resolver, targets: Sequence[ScaleTarget], output: str
 ) -> bool:
     from kubectl_crd.kube.scaling import read_scale, run_all
-    from kubectl_crd.output.scaling import describe_scale, write_object
+    from kubectl_crd.output.objects import write_object
+    from kubectl_crd.output.scaling import describe_scale
 
     results = run_all(pool, targets, read_scale)
     failed = False
@@ -511,7 +513,7 @@ def _scale_local(
     from kubectl_crd.kube.resolving import Resolver
     from kubectl_crd.model.crd import is_crd_object
     from kubectl_crd.model.scaling import set_field
-    from kubectl_crd.output.scaling import kubectl_json
+    from kubectl_crd.output.objects import kubectl_json
     from kubectl_crd.validation import validate_custom_resource
 
     documents = list(read_inputs(list(filenames)))

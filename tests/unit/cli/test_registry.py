@@ -23,7 +23,7 @@ def test_the_registry_is_pinned() -> None:
         ("explain", True),
         ("sample", True),
         ("validate", False),
-        ("get", False),
+        ("get", True),
         ("columns", False),
         ("scale", True),
         ("dev", False),

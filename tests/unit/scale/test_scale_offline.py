@@ -35,7 +35,8 @@ from kubectl_crd.model.errors import (
     ScalePreconditionError,
 )
 from kubectl_crd.model.scaling import check_scalable, get_field, set_field
-from kubectl_crd.output.scaling import WaitProgress, describe_scale, kubectl_json
+from kubectl_crd.output.objects import kubectl_json
+from kubectl_crd.output.scaling import WaitProgress, describe_scale
 from tests.cli_runner import run_cli
 
 DATA = Path(__file__).parent / "data"

@@ -1,0 +1,42 @@
+"""Objects as kubectl writes them with ``-o json`` and ``-o yaml``, for every command.
+
+- ``kubectl_json``: ``kubectl -o json``'s layout (``json.MarshalIndent`` with four
+  spaces, keys sorted as Go sorts map keys, ``<``, ``>``, ``&`` escaped); ``compact``
+  is ``json.Marshal``'s one line with the keys in the order given (a watch event);
+- ``without_managed_fields``: kubectl hides ``metadata.managedFields`` unless
+  ``--show-managed-fields`` (``get.go``: ``printers.OmitManagedFieldsPrinter``);
+- ``write_object``: both, to a stream.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+
+def kubectl_json(obj: Any, *, compact: bool = False) -> str:
+    """kubectl's ``-o json`` text of ``obj`` (no final newline)."""
+    if compact:
+        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    else:
+        text = json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def without_managed_fields(obj: Any) -> Any:
+    """``obj`` without ``metadata.managedFields`` (a shallow copy when it had them)."""
+    metadata = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(metadata, dict) or "managedFields" not in metadata:
+        return obj
+    return {**obj, "metadata": {k: v for k, v in metadata.items() if k != "managedFields"}}
+
+
+def write_object(stream: TextIO, obj: Any, output: str) -> None:
+    """An object as ``-o json`` or ``-o yaml`` prints it."""
+    shown = without_managed_fields(obj)
+    if output == "json":
+        stream.write(kubectl_json(shown) + "\n")
+    else:
+        from kubectl_crd.io import dump_yaml
+
+        stream.write(dump_yaml(shown))
