@@ -190,6 +190,12 @@ def resolve(tag: str, text: str) -> Any:
     raise ScalarError(f"cannot decode {short_tag(rtag)} `{text}` as a {short_tag(tag)}")
 
 
+def resolve_tag(text: str) -> str:
+    """The tag go-yaml v2 gives ``text`` written plain (its encoder quotes a string
+    whose tag would not be ``str``)."""
+    return _resolve_untyped("", text)[0]
+
+
 def resolve_plain(text: str) -> Any:
     """``resolve("", text)``: a plain scalar without a tag."""
     return _resolve_untyped("", text)[1]

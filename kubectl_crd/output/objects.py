@@ -5,7 +5,8 @@
   is ``json.Marshal``'s one line with the keys in the order given (a watch event);
 - ``without_managed_fields``: kubectl hides ``metadata.managedFields`` unless
   ``--show-managed-fields`` (``get.go``: ``printers.OmitManagedFieldsPrinter``);
-- ``write_object``: both, to a stream.
+- ``kubectl_yaml``: ``kubectl -o yaml``'s bytes (``io.goyaml``: go-yaml v2's emitter);
+- ``write_object``: an object in either, to a stream.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ def without_managed_fields(obj: Any) -> Any:
 def write_object(stream: TextIO, obj: Any, output: str) -> None:
     """An object as ``-o json`` or ``-o yaml`` prints it."""
     shown = without_managed_fields(obj)
-    if output == "json":
-        stream.write(kubectl_json(shown) + "\n")
-    else:
-        from kubectl_crd.io import dump_yaml
+    stream.write(kubectl_json(shown) + "\n" if output == "json" else kubectl_yaml(shown))
 
-        stream.write(dump_yaml(shown))
+
+def kubectl_yaml(obj: Any) -> str:
+    """kubectl's ``-o yaml`` text of ``obj`` (``io.goyaml``)."""
+    from kubectl_crd.io.goyaml import kubectl_yaml as go_yaml
+
+    return go_yaml(obj)

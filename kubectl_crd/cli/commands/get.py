@@ -281,7 +281,7 @@ def _formatted(output: str, qualified: str, objects: list[Any], *, single: bool)
 
     if output == "name":
         return "".join(f"{qualified}/{_name(obj)}\n" for obj in objects)
-    from kubectl_crd.output.objects import kubectl_json, without_managed_fields
+    from kubectl_crd.output.objects import kubectl_json, kubectl_yaml, without_managed_fields
 
     shown = [without_managed_fields(obj) for obj in objects]
     document: Any = (
@@ -297,9 +297,7 @@ def _formatted(output: str, qualified: str, objects: list[Any], *, single: bool)
     if output == "json":
         return kubectl_json(document) + "\n"
     if output == "yaml":
-        from kubectl_crd.io import dump_yaml
-
-        return dump_yaml(document)
+        return kubectl_yaml(document)
     if output.startswith("jsonpath="):
         template = output.removeprefix("jsonpath=")
         path = _compiled(template)
@@ -666,9 +664,9 @@ class _WatchPrinter:
                 from kubectl_crd.output.objects import kubectl_json
 
                 return kubectl_json(document, compact=True) + "\n"
-            from kubectl_crd.io import dump_yaml
+            from kubectl_crd.output.objects import kubectl_yaml
 
-            return ("---\n" if self._objects_printed else "") + dump_yaml(document)
+            return ("---\n" if self._objects_printed else "") + kubectl_yaml(document)
         text = _formatted(self._output, self._live.qualified, [obj], single=True)
         if self._output == "yaml" and self._objects_printed:
             return "---\n" + text

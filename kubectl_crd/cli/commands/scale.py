@@ -550,11 +550,11 @@ def _scale_local(
         elif output == "json":
             print(kubectl_json(changed))
         else:
-            from kubectl_crd.io import dump_yaml
+            from kubectl_crd.output.objects import kubectl_yaml
 
             if len(rendered) > 1:
                 sys.stdout.write("---\n")
-            sys.stdout.write(dump_yaml(changed))
+            sys.stdout.write(kubectl_yaml(changed))
 
 
 def _local_crds(
