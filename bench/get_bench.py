@@ -9,6 +9,7 @@ alternating, with a bearer-token kubeconfig:
 - offline: ``kubectl crd get crontabs -f DIR`` over ``--offline-objects`` CronTabs in
   files (pruned, defaulted, the columns computed), against no peer: the target is
   a time (under 1 s for 10,000);
+- memory: the peak resident memory of each live get above (the list in pages);
 - watch: ``kubectl get crontabs -w --watch-only`` and ours run side by side while an
   object is patched ``--runs`` times; the delay from the PATCH's answer to the row on
   each one's stdout (the server sends the event about when it answers).
@@ -106,6 +107,7 @@ def main() -> None:
         for _ in range(args.runs):
             for name, command in commands.items():
                 times[name].append(timed(command, env)[0])
+        memory = {name: peak_kb(commands[name], env) for name in list(commands)[:4]}
         watch = ["get", "crontabs", "-n", NAMESPACE, "--watch-only"]
         delays = watch_delays(
             plane,
@@ -125,6 +127,7 @@ def main() -> None:
         print(row(kubectl_name, times[kubectl_name]))
         print(row(ours_name, times[ours_name], times[kubectl_name]))
     print(row(names[4], times[names[4]]))
+    print("peak memory (MB): " + ", ".join(f"{k} {v / 1024:.0f}" for k, v in memory.items()))
     for name, values in delays.items():
         print(
             f"{name + ' (PATCH answered to row shown)':<56} {statistics.median(values):7.1f} "
@@ -132,6 +135,20 @@ def main() -> None:
         )
     for command, failure in FAILURES.items():
         print(f"FAILED: {command}: {failure}")
+
+
+def peak_kb(command: list[str], env: dict[str, str]) -> int:
+    """The peak resident memory of one run of ``command``, in KiB (a fresh parent, so
+    ``RUSAGE_CHILDREN`` is that run's alone)."""
+    probe = (
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *command], capture_output=True, text=True, env=env
+    )
+    return int(done.stdout.strip() or 0)
 
 
 def watch_delays(

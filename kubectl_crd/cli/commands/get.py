@@ -172,6 +172,11 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
                 )
             _watch(client, live, names, options)
             return
+        if options["output"] == "name" and not names and not options["sort_by"]:
+            # nothing to align: each page's names are printed as it comes
+            if not live.print_names(options):
+                _show(app, _Listing(live.namespaced, live.qualified), options, single=False)
+            return
         listing = live.read(names, options)
     _show(app, listing, options, single=len(names) == 1)
 
@@ -511,6 +516,17 @@ class _Live:
         self._collect(listing, pages, options)
         return listing
 
+    def print_names(self, options: dict[str, Any]) -> int:
+        """``-o name`` page by page, so a long listing never holds its objects; the
+        number of names printed."""
+        printed = 0
+        for page in self._pages(options):
+            items = page.get("items") if isinstance(page, dict) else None
+            if items:
+                sys.stdout.write(_formatted("name", self.qualified, items, single=False))
+                printed += len(items)
+        return printed
+
     def query(self, options: dict[str, Any]) -> dict[str, object]:
         query: dict[str, object] = {}
         if options["selector"]:
@@ -525,6 +541,10 @@ class _Live:
         if options["sort_by"]:
             # get.go: sorting needs the whole object, not the Table's metadata
             query = {**query, "includeObject": "Object"}
+        elif not (options["all_namespaces"] or options["label_columns"] or options["show_labels"]):
+            # only the cells are shown: no metadata per row (kubectl asks for it anyway),
+            # so a long listing holds cells, not objects
+            query = {**query, "includeObject": "None"}
         from kubectl_crd.kube.client import TABLE_ACCEPT
 
         return self.client.request("GET", path, query=query, accept=TABLE_ACCEPT)
