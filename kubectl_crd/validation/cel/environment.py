@@ -19,6 +19,7 @@ from google.protobuf import descriptor_pool
 
 from kubectl_crd.validation.cel.library import (
     formats,
+    indexing,
     lists,
     network,
     quantity,
@@ -32,6 +33,7 @@ from kubectl_crd.validation.cel.library.base import Library
 LIBRARIES: tuple[Library, ...] = (
     regex.LIBRARY,
     lists.LIBRARY,
+    indexing.LIBRARY,
     urls.LIBRARY,
     quantity.LIBRARY,
     network.LIBRARY,
@@ -78,10 +80,11 @@ def _functions() -> tuple[Any, ...]:
 
 def prepare(expression: str) -> str:
     """An expression as this engine compiles it: ``format``'s ``validate`` rewritten to
-    give an optional (``library.formats.rewrite``)."""
+    give an optional (``library.formats.rewrite``), ``indexOf`` and ``lastIndexOf``
+    renamed to reach lists too (``library.indexing.rewrite``)."""
     from kubectl_crd.validation.cel.library.formats import rewrite
 
-    return rewrite(expression)
+    return indexing.rewrite(rewrite(expression))
 
 
 def build_environment(variables: Mapping[str, Any], *, files: Sequence[Any] = ()) -> Any:

@@ -86,7 +86,9 @@ def optional_old_self(expression: str) -> str:
 
 def compile_error_text(engine_text: str) -> str:
     """The engine's compile error as cel-go words it (``compilation failed: ERROR: ...``)."""
-    body = _strip_status(engine_text)
+    from kubectl_crd.validation.cel.library.indexing import original_name
+
+    body = original_name(_strip_status(engine_text))
     body = re.sub(r" \[INVALID_ARGUMENT\]$", "", body)
     return f"compilation failed: {body}"
 
@@ -125,6 +127,12 @@ _CONVERSION = re.compile(rf"^cannot convert {_CEL_TYPE} to {_CEL_TYPE}$")
 
 
 def runtime_error_text(engine_text: str) -> str:
+    from kubectl_crd.validation.cel.library.indexing import original_name
+
+    return _runtime_error_text(original_name(engine_text))
+
+
+def _runtime_error_text(engine_text: str) -> str:
     body = _strip_status(engine_text)
     found = _NOT_FOUND.match(body)
     if found:

@@ -411,6 +411,9 @@ _APPLIED = re.compile(r"found no matching overload for '([^']+)' applied to '\((
 
 def checker_error_text(engine_text: str, expression: str) -> str:
     """cel-cpp's compile errors in cel-go's words; "" when Kubernetes would accept it."""
+    from kubectl_crd.validation.cel.library.indexing import original_name
+
+    engine_text = original_name(engine_text)
     kept: list[str] = []
     for match in _ERROR_BLOCK.finditer(engine_text):
         line, column, message, source, caret = match.groups()

@@ -1,4 +1,5 @@
-"""``library/lists.go``: ``isSorted``, ``sum``, ``min``, ``max`` (not ``indexOf``/``lastIndexOf``).
+"""``library/lists.go``: ``isSorted``, ``sum``, ``min``, ``max``; ``indexOf`` and
+``lastIndexOf`` are in ``indexing`` (they share their names with the strings extension).
 
 The engine dispatches on runtime kinds only (a list is a list whatever its items), so
 each function has one overload over ``list(dyn)``; the checker is thus more lenient
@@ -43,40 +44,6 @@ def largest(items: list[Any]) -> Any:
     return max(items)
 
 
-def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) != isinstance(b, bool):
-        return False
-    return bool(a == b)
-
-
-def index_of(items: list[Any], wanted: Any) -> int:
-    if isinstance(wanted, list):
-        width = len(wanted)
-        for start in range(len(items) - width + 1):
-            if all(_equal(items[start + i], wanted[i]) for i in range(width)):
-                return start
-        return -1
-    for position, item in enumerate(items):
-        if _equal(item, wanted):
-            return position
-    return -1
-
-
-def last_index_of(items: list[Any], wanted: Any) -> int:
-    if isinstance(wanted, list):
-        width = len(wanted)
-        if width == 0:
-            return len(items)
-        for start in range(len(items) - width, -1, -1):
-            if all(_equal(items[start + i], wanted[i]) for i in range(width)):
-                return start
-        return -1
-    for position in range(len(items) - 1, -1, -1):
-        if _equal(items[position], wanted):
-            return position
-    return -1
-
-
 def _member(name: str, overload: str, result: Any, impl: Any, *extra: Any) -> Any:
     return (name, [cel.Overload(overload, result, [LIST, *extra], is_member=True, impl=impl)])
 
@@ -89,7 +56,5 @@ LIBRARY = Library(
         _member("sum", "list_sum", T.DYN, total),
         _member("min", "list_min", T.DYN, smallest),
         _member("max", "list_max", T.DYN, largest),
-        # indexOf and lastIndexOf on lists cannot be declared: the strings extension
-        # owns the names and the engine refuses a second declaration
     ),
 )

@@ -1,0 +1,159 @@
+"""``indexOf`` and ``lastIndexOf``: on lists (Kubernetes' ``library/lists.go``) and on
+strings (cel-go's strings extension, as Kubernetes 1.34 vendors it).
+
+The engine's strings extension owns both names for strings and refuses a second
+declaration, so a list could not have them. Rules are therefore compiled with
+``.indexOf(``/``.lastIndexOf(`` rewritten (outside string literals) to
+``.__indexOf(``/``.__lastIndexOf(`` (``rewrite``), which this module declares for both:
+
+- on a list, the position of the first (last) element equal to the argument under CEL's
+  equality (numbers equal across int, uint and double; ``true`` is not ``1``; lists and
+  maps element by element), or -1; one overload per kind of argument, since the engine
+  matches Python functions on kinds and not on ``dyn``;
+- on a string, cel-go v0.26's ``indexOfOffset``/``lastIndexOfOffset``: positions in
+  code points; ``""`` found at the offset; an offset past the end gives -1; a negative
+  offset is the error ``index out of range: N``.
+
+Checker messages name ``indexOf`` again (``original_name``); a compile error's column
+after a rewritten call is off by two (the engine saw ``__``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cel_expr_python import cel
+
+from kubectl_crd.validation.cel.library.base import Library
+
+T = cel.Type
+LIST = T.List(T.DYN)
+_NAMES = {"indexOf": "__indexOf", "lastIndexOf": "__lastIndexOf"}
+_CALL = re.compile(r"\.(indexOf|lastIndexOf)\s*\(")
+
+
+def cel_equal(a: Any, b: Any) -> bool:
+    """CEL's ``==`` on plain values (heterogeneous numeric equality)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(cel_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(cel_equal(a[k], b[k]) for k in a)
+    if type(a) is not type(b) and not (isinstance(a, str) and isinstance(b, str)):
+        return False
+    return bool(a == b)
+
+
+def list_index_of(items: list[Any], wanted: Any) -> int:
+    for position, item in enumerate(items):
+        if cel_equal(item, wanted):
+            return position
+    return -1
+
+
+def list_last_index_of(items: list[Any], wanted: Any) -> int:
+    for position in range(len(items) - 1, -1, -1):
+        if cel_equal(items[position], wanted):
+            return position
+    return -1
+
+
+def string_index_of(text: str, sub: str, offset: int = 0) -> int:
+    if sub == "":
+        return offset
+    if offset < 0:
+        raise ValueError(f"index out of range: {offset}")
+    if offset >= len(text):
+        return -1
+    return text.find(sub, offset)
+
+
+def string_last_index_of(text: str, sub: str, offset: int | None = None) -> int:
+    if offset is None:
+        if sub == "":
+            return len(text)
+        if len(text.encode()) < len(sub.encode()):
+            return -1
+        offset = len(text) - 1
+    if sub == "":
+        return offset
+    if offset < 0:
+        raise ValueError(f"index out of range: {offset}")
+    if offset >= len(text):
+        return -1
+    return text.rfind(sub, 0, min(offset, len(text) - len(sub)) + len(sub))
+
+
+# the kinds an element can have; the engine matches a Python function on them
+_ELEMENT_KINDS = (
+    ("int", T.INT),
+    ("uint", T.UINT),
+    ("double", T.DOUBLE),
+    ("string", T.STRING),
+    ("bool", T.BOOL),
+    ("bytes", T.BYTES),
+    ("null", T.NULL),
+    ("list", LIST),
+    ("map", T.Map(T.DYN, T.DYN)),
+    ("duration", T.DURATION),
+    ("timestamp", T.TIMESTAMP),
+)
+
+
+def _overloads(name: str, on_list: Any, on_string: Any) -> list[Any]:
+    overloads = [
+        cel.Overload(f"list_{name}_{kind}", T.INT, [LIST, cel_type], is_member=True, impl=on_list)
+        for kind, cel_type in _ELEMENT_KINDS
+    ]
+    overloads.append(
+        cel.Overload(f"string_{name}", T.INT, [T.STRING, T.STRING], is_member=True, impl=on_string)
+    )
+    overloads.append(
+        cel.Overload(
+            f"string_{name}_offset",
+            T.INT,
+            [T.STRING, T.STRING, T.INT],
+            is_member=True,
+            impl=on_string,
+        )
+    )
+    return overloads
+
+
+def rewrite(expression: str) -> str:
+    """``.indexOf(`` and ``.lastIndexOf(`` outside string literals renamed."""
+    if "IndexOf" not in expression and "indexOf" not in expression:
+        return expression
+    from kubectl_crd.validation.cel.tree import _STRINGS
+
+    out: list[str] = []
+    position = 0
+    for match in _STRINGS.finditer(expression):
+        out.append(_rename(expression[position : match.start()]))
+        out.append(match.group())
+        position = match.end()
+    out.append(_rename(expression[position:]))
+    return "".join(out)
+
+
+def _rename(code: str) -> str:
+    return _CALL.sub(lambda m: m.group().replace(m.group(1), _NAMES[m.group(1)], 1), code)
+
+
+def original_name(text: str) -> str:
+    """An engine message with the rewritten names as the rule wrote them."""
+    return text.replace("__lastIndexOf", "lastIndexOf").replace("__indexOf", "indexOf")
+
+
+LIBRARY = Library(
+    "lists",
+    "base",
+    (
+        ("__indexOf", _overloads("index_of", list_index_of, string_index_of)),
+        ("__lastIndexOf", _overloads("last_index_of", list_last_index_of, string_last_index_of)),
+    ),
+)
