@@ -23,7 +23,13 @@ if TYPE_CHECKING:
     )
     from kubectl_crd.io.documents import Document, expand_lists, is_list_object
     from kubectl_crd.io.dumping import dump_yaml
-    from kubectl_crd.io.inputs import EXTENSIONS, expand_paths, read_inputs
+    from kubectl_crd.io.inputs import (
+        EXTENSIONS,
+        expand_paths,
+        files_defining_crds,
+        input_documents,
+        read_inputs,
+    )
     from kubectl_crd.io.loading import MAX_DEPTH, load_documents
     from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, locate, locate_field
     from kubectl_crd.io.reading import STDIN, STDIN_SOURCE
@@ -43,7 +49,9 @@ __all__ = [
     "dump_yaml",
     "expand_lists",
     "expand_paths",
+    "files_defining_crds",
     "has_mark",
+    "input_documents",
     "is_list_object",
     "load_documents",
     "load_documents_cached",
@@ -68,6 +76,8 @@ _HOMES = {
     "STDIN": "reading",
     "STDIN_SOURCE": "reading",
     "expand_paths": "inputs",
+    "files_defining_crds": "inputs",
+    "input_documents": "inputs",
     "read_inputs": "inputs",
     "MAX_DEPTH": "loading",
     "load_documents": "loading",

@@ -63,6 +63,34 @@ def read_inputs(
                 yield from expand_lists(_read_file(found, cached))
 
 
+def input_documents(paths: Sequence[str]) -> Iterator[Document]:
+    """Every document of every input; a file with none is one empty document (kubeconform's
+    "empty" status), so that it is reported instead of silently passing."""
+    for path in expand_paths(paths):
+        found = False
+        for document in read_inputs([path]):
+            found = True
+            yield document
+        if not found:
+            yield Document(path, 0, Location(path))
+
+
+def files_defining_crds(paths: Sequence[str]) -> tuple[str, ...]:
+    """The input files that may define a CRD: a byte search, so that a first pass for
+    the CRDs parses only those (the word cannot be missing from a file that has one)."""
+    found = []
+    for path in expand_paths(paths):
+        if path == STDIN:
+            continue
+        try:
+            with open(path, "rb") as file:
+                if b"CustomResourceDefinition" in file.read():
+                    found.append(path)
+        except OSError:
+            continue  # the second pass reports it
+    return tuple(found)
+
+
 def _read_file(path: str, cached: bool) -> list[Document]:
     if cached:
         from kubectl_crd.io.caching import load_documents_cached

@@ -115,6 +115,10 @@ class CRDIndex:
             if known is not crd and not same_definition(known, crd):
                 self._conflicts.setdefault(key, [known]).append(crd)
 
+    def known(self) -> list[CustomResourceDefinition]:
+        """The CRDs given or found so far (one per group and kind)."""
+        return list(self._by_kind.values())
+
     def conflict(self, group: str, kind: str) -> str:
         """Why a kind cannot be checked: its CRD is defined differently in two files."""
         crds = self._conflicts.get((group, kind))

@@ -6,7 +6,8 @@ CRD index and the reader are set up once in the parent and inherited by ``fork``
 workers (nothing to pickle but file names and results); each worker validates whole
 files, and the results come back in input order as they are ready, so printing
 streams as with one process. Where ``fork`` does not exist (Windows), or for stdin,
-the caller validates in-process.
+the caller validates in-process. ``map_files`` is the general form (``get -f`` renders
+its objects with it).
 """
 
 from __future__ import annotations
@@ -14,31 +15,39 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from kubectl_crd.io.documents import Document
 from kubectl_crd.validation.documents import CRDIndex, DocumentResult, validate_document
 
-#: What the workers inherit: how to read a file, the CRD index, validate_document's options.
-_INHERITED: tuple[Callable[[str], Iterable[Document]], CRDIndex, dict[str, Any]] | None = None
+T = TypeVar("T")
+
+#: What the workers inherit (through fork, never pickled): the function run on each file.
+_WORK: Callable[[str], list[Any]] | None = None
 
 
 def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _validate_file(path: str) -> list[DocumentResult]:
-    assert _INHERITED is not None
-    read, index, options = _INHERITED
-    keep_stored = options.get("keep_stored", False)
-    results = []
-    for document in read(path):
-        result = validate_document(
-            document, index, **{k: v for k, v in options.items() if k != "keep_stored"}
-        )
-        # the stored object is the bulk of a result; only -o yaml prints it
-        results.append(result if keep_stored else replace(result, stored=None))
-    return results
+def _run_work(path: str) -> list[Any]:
+    assert _WORK is not None
+    return _WORK(path)
+
+
+def map_files(paths: Iterable[str], work: Callable[[str], list[T]], jobs: int) -> Iterator[T]:
+    """``work(path)`` for every path, ``jobs`` forked processes at once; the items of
+    each file's list in input order, as they are ready. ``work`` and what it closes over
+    are inherited by the workers; only paths and results cross between processes."""
+    global _WORK
+    _WORK = work
+    context = multiprocessing.get_context("fork")
+    try:
+        with context.Pool(jobs) as pool:
+            for results in pool.imap(_run_work, paths, chunksize=2):
+                yield from results
+    finally:
+        _WORK = None
 
 
 def validate_files(
@@ -49,12 +58,14 @@ def validate_files(
     **options: Any,
 ) -> Iterator[DocumentResult]:
     """``validate_document`` on every document of every file, ``jobs`` processes at once."""
-    global _INHERITED
-    _INHERITED = (read, index, options)
-    context = multiprocessing.get_context("fork")
-    try:
-        with context.Pool(jobs) as pool:
-            for results in pool.imap(_validate_file, paths, chunksize=2):
-                yield from results
-    finally:
-        _INHERITED = None
+    keep_stored = options.pop("keep_stored", False)
+
+    def validate_file(path: str) -> list[DocumentResult]:
+        results = []
+        for document in read(path):
+            result = validate_document(document, index, **options)
+            # the stored object is the bulk of a result; only -o yaml prints it
+            results.append(result if keep_stored else replace(result, stored=None))
+        return results
+
+    return map_files(paths, validate_file, jobs)

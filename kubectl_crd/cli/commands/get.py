@@ -373,58 +373,121 @@ def _qualified(crd: CustomResourceDefinition) -> str:
 def _from_files(
     app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
 ) -> _Listing:
-    from kubectl_crd.io import expand_paths, read_inputs
+    """The objects of the files, as the server would store them, with their cells.
+
+    The files are read twice, CRDs first (as ``validate`` reads them), then each file's
+    objects of the resource are validated and their cells computed, in forked
+    processes when there are several files and CPUs (``validation.parallel``).
+    """
+    import os
+
+    from kubectl_crd.io import expand_paths, files_defining_crds, input_documents
     from kubectl_crd.model.columns import plan_columns
-    from kubectl_crd.output.table import computed_rows
     from kubectl_crd.sources.base import find_crd
     from kubectl_crd.sources.fake import FakeSource
     from kubectl_crd.sources.files import FileSource
-    from kubectl_crd.validation.documents import CRDIndex, _crd_or_none, validate_document
+    from kubectl_crd.validation.documents import CRDIndex, crds_among
+    from kubectl_crd.validation.parallel import can_fork, map_files
 
-    documents = list(read_inputs(list(expand_paths(options["filenames"]))))
-    given = list(FileSource(options["crd_paths"]).crds())
-    given.extend(crd for crd in map(_crd_or_none, documents) if crd is not None)
+    filenames: tuple[str, ...] = options["filenames"]
+    index = CRDIndex(FileSource(options["crd_paths"]).crds())
+    held = None  # stdin can be read only once
+    if "-" in filenames:
+        held = list(input_documents(filenames))
+        index.add(crds_among(held))
+    else:
+        index.add(crds_among(input_documents(files_defining_crds(filenames))))
+    given = index.known()
     if not given and not options["crd_paths"]:
         from kubectl_crd.sources.cluster import ClusterSource
 
         given = list(ClusterSource(app.cluster).crds())
+        index.add(given)
     match = find_crd(FakeSource(given), resource)
     crd = match.crd
-    version = _version(crd, match.version)
-    index = CRDIndex(given)
-    objects: list[Any] = []
-    failed = False
-    for document in documents:
+    plan = plan_columns(_version(crd, match.version).printer_columns)
+    render = _FileObjects(crd, plan, index, names, app.namespace, options["all_namespaces"])
+    paths = list(expand_paths(filenames)) if held is None else []
+    jobs = min(len(paths), os.cpu_count() or 1)
+    if jobs > 1 and can_fork():
+        entries: Iterable[tuple[Row, str]] = map_files(paths, render.file, jobs)
+    else:
+        documents = held if held is not None else render.documents(filenames)
+        entries = (entry for document in documents for entry in render(document))
+    listing = _Listing(crd.namespaced, _qualified(crd), plan.columns, problem=plan.problem)
+    for row, error in entries:
+        if error:
+            print(error, file=sys.stderr)
+            listing.failed = True
+        listing.rows.append(row)
+        listing.objects.append(row[1])
+    return listing
+
+
+class _FileObjects:
+    """One document's row (its object as the server would store it, and its cells), or
+    none when it is not an object asked for; the error line of an object the server
+    would reject (shown anyway, as written)."""
+
+    def __init__(
+        self,
+        crd: CustomResourceDefinition,
+        plan: Any,
+        index: Any,
+        names: tuple[str, ...],
+        namespace: str | None,
+        all_namespaces: bool,
+    ) -> None:
+        self._crd = crd
+        self._plan = plan
+        self._index = index
+        self._names = names
+        self._default_namespace = namespace  # what the server gives an object without one
+        self._namespace = namespace if crd.namespaced and not all_namespaces else None
+
+    def file(self, path: str) -> list[tuple[Row, str]]:
+        return [entry for document in self.documents((path,)) for entry in self(document)]
+
+    @staticmethod
+    def documents(paths: tuple[str, ...]) -> Iterable[Any]:
+        """The files' documents through the parsed-value cache (``io.caching``): without
+        per-node positions on a hit, which only a rejected object needs (reparsed then)."""
+        from kubectl_crd.io import read_inputs
+
+        return read_inputs(paths, cached=True)
+
+    def __call__(self, document: Any) -> list[tuple[Row, str]]:
+        from kubectl_crd.model.columns import row_cells
+        from kubectl_crd.validation.documents import validate_document
+
         content = document.content
-        if not isinstance(content, dict):
-            continue
-        api_version = str(content.get("apiVersion", ""))
-        if content.get("kind") != crd.names.kind or api_version.split("/")[0] != crd.group:
-            continue
-        if names and _name(content) not in names:
-            continue
-        if app.namespace and crd.namespaced and not options["all_namespaces"]:
+        if not isinstance(content, dict) or content.get("kind") != self._crd.names.kind:
+            return []
+        if str(content.get("apiVersion", "")).split("/")[0] != self._crd.group:
+            return []
+        if self._names and _name(content) not in self._names:
+            return []
+        if self._namespace:
             metadata = content.get("metadata") or {}
-            if (metadata.get("namespace") or "default") != app.namespace:
-                continue
-        result = validate_document(document, index)
+            if (metadata.get("namespace") or "default") != self._namespace:
+                return []
+        result = validate_document(document, self._index)
+        if result.status != "valid" and not document.has_positions:
+            from kubectl_crd.io import reload_with_positions
+
+            # the error's file:line:column: the document parsed again with positions
+            document = reload_with_positions(document)
+            result = validate_document(document, self._index)
         if result.status == "valid" and result.stored is not None:
-            objects.append(_as_created(result.stored, crd.namespaced, app.namespace))
-            continue
-        failed = True
-        reasons = "; ".join(str(error) for error in result.errors) or result.message
-        print(f"error: {result.location}: {result.title}: {reasons}", file=sys.stderr)
-        objects.append(_plain(content))
-    plan = plan_columns(version.printer_columns)
-    return _Listing(
-        crd.namespaced,
-        _qualified(crd),
-        plan.columns,
-        list(computed_rows(plan, objects)),
-        objects,
-        failed,
-        plan.problem,
-    )
+            obj = _as_created(result.stored, self._crd.namespaced, self._default_namespace)
+            return [((row_cells(self._plan, obj), obj), "")]
+        # one line per reason, at the offending node (validate's words and positions)
+        lines = [
+            f"error: {error.location or result.location}: {result.title}: {error.message}"
+            for error in result.errors
+        ] or [f"error: {result.location}: {result.title}: {result.message}"]
+        obj = _plain(content)
+        return [((row_cells(self._plan, obj), obj), "\n".join(lines))]
 
 
 def _as_created(obj: Any, namespaced: bool, namespace: str | None) -> Any:
@@ -444,7 +507,9 @@ def _as_created(obj: Any, namespaced: bool, namespace: str | None) -> Any:
 
 def _plain(value: Any) -> Any:
     """A decoded document as plain dicts and lists."""
-    return json.loads(json.dumps(value))
+    from kubectl_crd.model.schema import plain
+
+    return plain(value)
 
 
 class _Live:

@@ -20,7 +20,6 @@ from kubectl_crd.cli.options import click_options, kubectl_command
 from kubectl_crd.model.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
-    from kubectl_crd.io import Document
     from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.validation.documents import DocumentResult, MissingPolicy, OldObjects
 
@@ -203,6 +202,7 @@ class _Run:
         self.keep_stored = True
 
     def results(self) -> Iterator[DocumentResult]:
+        from kubectl_crd.io import files_defining_crds, input_documents
         from kubectl_crd.sources.files import FileSource
         from kubectl_crd.validation.documents import (
             CRDIndex,
@@ -221,10 +221,10 @@ class _Run:
         # stdin can be read once only, and is held.
         streaming = "-" not in self.filenames
         if streaming:
-            index.add(crds_among(_documents(_defining_crds(self.filenames))))
+            index.add(crds_among(input_documents(files_defining_crds(self.filenames))))
         old: OldObjects | None = None
         if self.old_paths:
-            old = old_objects_from(_documents(self.old_paths), index)
+            old = old_objects_from(input_documents(self.old_paths), index)
         elif self.against_cluster is not None:
             old = _live_objects(self.against_cluster)
         from kubectl_crd.validation.parallel import can_fork, validate_files
@@ -234,7 +234,7 @@ class _Run:
 
             return validate_files(
                 list(expand_paths(self.filenames)),
-                lambda path: _documents((path,)),
+                lambda path: input_documents((path,)),
                 index,
                 self.jobs,
                 missing=self.missing,
@@ -242,7 +242,7 @@ class _Run:
                 old=old,
                 keep_stored=self.keep_stored,
             )
-        documents = _documents(self.filenames)
+        documents = input_documents(self.filenames)
         return validate_documents(
             documents,
             index,
@@ -284,37 +284,6 @@ def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None
 
 def _key(result: DocumentResult) -> tuple[str, int, int]:
     return (result.source, result.index, -1 if result.item is None else result.item)
-
-
-def _defining_crds(filenames: tuple[str, ...]) -> tuple[str, ...]:
-    """The input files that may define a CRD: a byte search, so that the first pass
-    parses only those (the word cannot be missing from a file that has one)."""
-    from kubectl_crd.io import expand_paths
-
-    found = []
-    for path in expand_paths(filenames):
-        try:
-            with open(path, "rb") as file:
-                if b"CustomResourceDefinition" in file.read():
-                    found.append(path)
-        except OSError:
-            continue  # the second pass reports it
-    return tuple(found)
-
-
-def _documents(filenames: tuple[str, ...]) -> Iterator[Document]:
-    """Every document of every input; a file with none is one empty document (kubeconform's
-    "empty" status), so that it is reported instead of silently passing."""
-    from kubectl_crd.io import Document, expand_paths, read_inputs
-    from kubectl_crd.model.errors import Location
-
-    for path in expand_paths(filenames):
-        found = False
-        for document in read_inputs([path]):
-            found = True
-            yield document
-        if not found:
-            yield Document(path, 0, Location(path))
 
 
 def _live_objects(app: Application) -> OldObjects:
