@@ -274,6 +274,15 @@ def validate_custom_resource(
 _MISSING = object()
 
 
+def default_as_read(obj: Any, version: CRDVersion) -> None:
+    """Default ``obj`` (a stored object, plain) as the API server does when it reads it
+    back from etcd: the storage decoder applies the structural defaults again
+    (``apiextensions-apiserver: customresource_handler.go``, the storage codec's
+    ``schemaCoercingConverter`` and defaulting), so a default of ``status``, which a
+    create drops, is there when the object is read."""
+    apply_defaults(obj, compile_schema(version.schema))
+
+
 def _unchanged(obj: Any, old: Any, chain: Chain) -> bool:
     """Whether the value an error is about equals the old object's (missing in both counts).
 

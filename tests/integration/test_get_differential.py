@@ -29,8 +29,10 @@ from kubectl_crd.kube.client import TABLE_ACCEPT, KubeClient
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.columns import cell_text, plan_columns, row_cells
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.schema import plain
 from kubectl_crd.sources.files import FileSource
 from kubectl_crd.validation.documents import CRDIndex, validate_document
+from kubectl_crd.validation.pipeline import default_as_read
 from tests.integration.envtest import ControlPlane, plan_rounds
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
@@ -108,13 +110,7 @@ FLAG_SETS: list[list[str]] = [
 
 # Offline cells that differ from the server's, with the reason; an entry that no longer
 # differs fails the test, so the list cannot go stale. Keys: "<crd> <column>".
-KNOWN_OFFLINE_GAPS: dict[str, str] = {
-    "gateways.gateway.networking.k8s.io Programmed": (
-        "the Gateway CRD gives `status` a default (conditions Accepted/Programmed Unknown); "
-        "the server applies it when it reads the object back, the validation engine's "
-        "stored object leaves a missing status out (validation, not get)"
-    ),
-}
+KNOWN_OFFLINE_GAPS: dict[str, str] = {}
 
 
 def widget_documents(namespace: str) -> list[dict[str, Any]]:
@@ -172,8 +168,9 @@ def corpus_samples(
 def offline_objects(
     files: list[Path], crds: list[CustomResourceDefinition], namespace: str
 ) -> dict[tuple[str, str, str], Any]:
-    """Every object of ``files`` as our validation engine says the server stores it,
-    by (group, kind, name)."""
+    """Every object of ``files`` as our validation engine says the server stores it and
+    then returns it (defaulted again as read, as ``get -f`` shows it), by (group, kind,
+    name)."""
     index = CRDIndex(crds)
     stored: dict[tuple[str, str, str], Any] = {}
     for document in read_inputs([str(f) for f in files]):
@@ -182,9 +179,13 @@ def offline_objects(
             continue
         result = validate_document(document, index)
         if result.status == "valid" and result.stored is not None:
-            group = str(content.get("apiVersion", "")).split("/")[0]
+            group, _, version = str(content.get("apiVersion", "")).partition("/")
             key = (group, str(content.get("kind")), str(content["metadata"].get("name")))
-            stored.setdefault(key, result.stored)  # kubectl create: the first one wins
+            crd = index.lookup(group, str(content.get("kind")))
+            assert crd is not None
+            obj = plain(result.stored)
+            default_as_read(obj, next(v for v in crd.versions if v.name == version))
+            stored.setdefault(key, obj)  # kubectl create: the first one wins
     return stored
 
 

@@ -366,6 +366,11 @@ def _version(crd: CustomResourceDefinition, wanted: str | None) -> CRDVersion:
     return crd.preferred_version
 
 
+def _version_of(content: dict[str, Any]) -> str:
+    """The version of an object's ``apiVersion`` (``group/version``)."""
+    return str(content.get("apiVersion", "")).partition("/")[2]
+
+
 def _qualified(crd: CustomResourceDefinition) -> str:
     return f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
 
@@ -479,7 +484,10 @@ class _FileObjects:
             document = reload_with_positions(document)
             result = validate_document(document, self._index)
         if result.status == "valid" and result.stored is not None:
+            from kubectl_crd.validation.pipeline import default_as_read
+
             obj = _as_created(result.stored, self._crd.namespaced, self._default_namespace)
+            default_as_read(obj, _version(self._crd, _version_of(content)))
             return [((row_cells(self._plan, obj), obj), "")]
         # one line per reason, at the offending node (validate's words and positions)
         lines = [
