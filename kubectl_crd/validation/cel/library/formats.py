@@ -1,6 +1,7 @@
 """``library/format.go`` (Kubernetes 1.31): named formats and their ``validate``.
 
-``format.dns1123Label()`` (and the others) give a ``kubernetes.NamedFormat``;
+``format.dns1123Label()`` (and the others) give a ``kubernetes.NamedFormat``, and
+``format.named(name)`` an optional one;
 ``<format>.validate(string)`` returns an optional list of error texts (none when
 valid), made by ``rewrite``.
 """
@@ -83,6 +84,12 @@ FORMATS: dict[str, Callable[[str], list[str]]] = {
 }
 
 
+def named(name: str) -> list[object]:
+    """``format.named``: the format of that name as a list of one, or an empty list
+    for a name there is none of (``rewrite`` makes it the server's optional)."""
+    return [make("kubernetes.NamedFormat", name)] if name in FORMATS else []
+
+
 def validate(named: object, value: str) -> list[list[str]]:
     """The errors as a list of one list, or an empty list when the value is valid:
     ``rewrite`` indexes it with ``[?0]``, which makes the server's optional of them."""
@@ -91,28 +98,30 @@ def validate(named: object, value: str) -> list[list[str]]:
     return [errors] if errors else []
 
 
-_VALIDATE = re.compile(r"\.validate\(")
+_OPTIONAL_CALLS = re.compile(r"\.validate\(|(?<![\w.])format\.named\(")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def rewrite(expression: str) -> str:
-    """``X.validate(s)`` as ``X.__validate(s)[?0]``: the server's optional list of errors.
+    """``X.validate(s)`` as ``X.__validate(s)[?0]`` (the server's optional list of
+    errors) and ``format.named(n)`` as ``format.__named(n)[?0]`` (an optional format).
 
     The engine takes no optional values from Python; an optional index into a list of
     zero or one element is one.
     """
-    if ".validate(" not in expression:
+    if ".validate(" not in expression and "format.named(" not in expression:
         return expression
     out: list[str] = []
     position = 0
-    for match in _VALIDATE.finditer(expression):
+    for match in _OPTIONAL_CALLS.finditer(expression):
         if match.start() < position:
             continue
         close = _closing(expression, match.end())
         if close < 0:
             break
+        name = "format.__named(" if match.group().startswith("format") else ".__validate("
         out.append(expression[position : match.start()])
-        out.append(".__validate(" + rewrite(expression[match.end() : close]) + ")[?0]")
+        out.append(name + rewrite(expression[match.end() : close]) + ")[?0]")
         position = close + 1
     out.append(expression[position:])
     return "".join(out)
@@ -149,6 +158,7 @@ LIBRARY = Library(
             (f"format.{name}", [cel.Overload(f"format_{name}", NAMED, [], impl=_named(name))])
             for name in FORMATS
         ),
+        ("format.__named", [cel.Overload("format_named", T.List(NAMED), [T.STRING], impl=named)]),
         (
             "__validate",
             [
