@@ -228,10 +228,11 @@ def cell_text(cell: Cell) -> str:
 def _first_line(text: str) -> str:
     """``printers.multilineString`` style cut: the text up to ``\\f``, ``\\n`` or ``\\r``,
     followed by ``...``."""
-    for position, char in enumerate(text):
-        if char in "\f\n\r":
-            return text[:position] + "..."
-    return text
+    found = _LINE_BREAK.search(text)
+    return text if found is None else text[: found.start()] + "..."
+
+
+_LINE_BREAK = re.compile(r"[\f\n\r]")
 
 
 def server_table(document: Any) -> tuple[tuple[TableColumn, ...], list[Row]]:

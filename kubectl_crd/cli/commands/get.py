@@ -412,6 +412,14 @@ def _from_files(
     crd = match.crd
     plan = plan_columns(_version(crd, match.version).printer_columns)
     render = _FileObjects(crd, plan, index, names, app.namespace, options["all_namespaces"])
+    # a plain table shows cells only: the objects stay in the workers
+    render.keep_objects = bool(
+        options["output"] not in ("", "wide")
+        or options["sort_by"]
+        or options["all_namespaces"]
+        or options["label_columns"]
+        or options["show_labels"]
+    )
     paths = list(expand_paths(filenames)) if held is None else []
     jobs = min(len(paths), os.cpu_count() or 1)
     if jobs > 1 and can_fork():
@@ -449,6 +457,7 @@ class _FileObjects:
         self._names = names
         self._default_namespace = namespace  # what the server gives an object without one
         self._namespace = namespace if crd.namespaced and not all_namespaces else None
+        self.keep_objects = True
 
     def file(self, path: str) -> list[tuple[Row, str]]:
         return [entry for document in self.documents((path,)) for entry in self(document)]
@@ -488,14 +497,15 @@ class _FileObjects:
 
             obj = _as_created(result.stored, self._crd.namespaced, self._default_namespace)
             default_as_read(obj, _version(self._crd, _version_of(content)))
-            return [((row_cells(self._plan, obj), obj), "")]
+            return [((row_cells(self._plan, obj), obj if self.keep_objects else {}), "")]
         # one line per reason, at the offending node (validate's words and positions)
         lines = [
             f"error: {error.location or result.location}: {result.title}: {error.message}"
             for error in result.errors
         ] or [f"error: {result.location}: {result.title}: {result.message}"]
         obj = _plain(content)
-        return [((row_cells(self._plan, obj), obj), "\n".join(lines))]
+        shown = obj if self.keep_objects else {}
+        return [((row_cells(self._plan, obj), shown), "\n".join(lines))]
 
 
 def _as_created(obj: Any, namespaced: bool, namespace: str | None) -> Any:
