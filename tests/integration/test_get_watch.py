@@ -21,6 +21,7 @@ from tests.integration.test_get_differential import KUBECTL_CRD, ages_close
 
 REPO = Path(__file__).resolve().parents[2]
 CRONTAB_CRD = REPO / "examples" / "crds" / "crontab.yaml"
+RESOURCE = "crontabs.stable.example.com"
 
 CRONTAB = """apiVersion: stable.example.com/v1
 kind: CronTab
@@ -80,7 +81,8 @@ def test_watch_prints_what_kubectl_prints(apiserver: ControlPlane, namespace: st
     config = [f"--kubeconfig={apiserver.kubeconfig}", f"--context={apiserver.context}"]
     running: list[tuple[list[str], subprocess.Popen[str], subprocess.Popen[str]]] = []
     for ours, theirs in FLAG_SETS:
-        scope = ["crontabs", "-n", namespace]
+        # qualified: other tests install CronTab CRDs of other groups on the same server
+        scope = [RESOURCE, "-n", namespace]
         started = [
             subprocess.Popen(
                 command,
@@ -98,7 +100,7 @@ def test_watch_prints_what_kubectl_prints(apiserver: ControlPlane, namespace: st
     time.sleep(3)  # every watcher has listed and is watching
     _apply(apiserver, namespace, "a-much-longer-name-than-the-others", "*/10 * * * *", 3)
     _apply(apiserver, namespace, "first", "0 1 * * *", 7)
-    apiserver.kubectl("delete", "crontab", "second", "-n", namespace)
+    apiserver.kubectl("delete", RESOURCE, "second", "-n", namespace)
     time.sleep(3)
     problems: list[str] = []
     lines = 0
@@ -125,7 +127,7 @@ def test_watch_of_a_missing_object_fails_as_kubectl(
     config = [f"--kubeconfig={apiserver.kubeconfig}", f"--context={apiserver.context}"]
     results = [
         subprocess.run(
-            [*command, "get", "crontabs", "nope", "-w", "-n", namespace, *config],
+            [*command, "get", RESOURCE, "nope", "-w", "-n", namespace, *config],
             capture_output=True,
             text=True,
             env=apiserver.env(),

@@ -197,7 +197,11 @@ def test_yaml_is_kubectls_for_crds_and_awkward_objects(
 
     config = [f"--kubeconfig={apiserver.kubeconfig}", f"--context={apiserver.context}"]
     compared = 0
-    for args in (["things"], ["thing", "strings"], ["things", "-l", "app=yaml-test"]):
+    for args in (
+        ["things.yaml.example.com"],
+        ["things.yaml.example.com", "strings"],
+        ["things.yaml.example.com", "-l", "app=yaml-test"],
+    ):
         command = [*args, "-n", namespace, "-o", "yaml", *config]
         theirs = subprocess.run(
             [apiserver.kubectl_binary, "get", *command],
