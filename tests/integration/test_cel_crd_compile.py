@@ -73,6 +73,18 @@ RULES: list[dict[str, Any]] = [
     {"rule": "self.s == 'a'", "optionalOldSelf": True},
     {"rule": "!oldSelf.hasValue() || self.num >= oldSelf.value().num", "optionalOldSelf": True},
     {"rule": "self.metadata.name == 'x'"},  # spec is not a resource root
+    # homogeneous aggregate literals (the checker's option and the AST validator)
+    {"rule": "[1, 'a'].size() == 2"},
+    {"rule": "{'a': 1, 'b': 'x'}.size() == 2"},
+    {"rule": "[1, 2.0].size() == 2"},
+    {"rule": "[1, dyn('a')].size() == 2"},
+    {"rule": "[[1], ['a']].size() == 2"},
+    {"rule": "{1: 'a', 'b': 'c'}.size() == 2"},
+    {"rule": "self.tags.exists(t, [t, 1].size() == 2)"},
+    {"rule": "[self.tags, ['x']].size() == 2"},  # accepted: list(string) twice
+    {"rule": "'%s %d'.format(['a', 1]) == 'a 1'"},  # accepted: format is exempt
+    {"rule": "[self.io, 1].size() == 2"},
+    {"rule": "[1, 'a', 2.0].size() == 3 && {'k': [1, 'b']}.size() == 1"},
 ]
 
 

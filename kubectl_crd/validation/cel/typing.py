@@ -287,8 +287,11 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
                 if field_name == "rule" and rule.optional_old_self and rule.transition:
                     compiled = optional_old_self(text)
                 try:
-                    env.compile(prepare(compiled))
-                    detail = literal_errors(text)
+                    prepared = prepare(compiled)
+                    program = env.compile(prepared)
+                    # positions in the checked tree are the compiled text's: checked
+                    # only when no rewrite moved them
+                    detail = literal_errors(text, program if prepared == text else None)
                 except RuntimeError as exc:
                     detail = checker_error_text(str(exc), text)
                 if detail:
@@ -330,24 +333,37 @@ _LITERAL_CALL = re.compile(
 )
 
 
-def literal_errors(expression: str) -> str:
-    """Compile errors of constant duration, timestamp and regex arguments, or ""."""
-    found: list[str] = []
+def literal_errors(expression: str, program: Any = None) -> str:
+    """The compile errors of Kubernetes' AST validators, or "": constant duration,
+    timestamp and regex arguments that do not parse, and, given the compiled
+    ``program`` of ``expression`` itself, list and map literals of mixed types
+    (``checked.homogeneous_literal_errors``); cel-go reports them by position."""
+    found: list[tuple[int, str]] = []
     for match in _LITERAL_CALL.finditer(expression):
         call = match.group("call").lstrip(".")
         text = _literal_text(match.group("literal"))
         if text is None or _literal_ok(call, text):
             continue
-        start = match.start("literal")
-        line = expression.count("\n", 0, start) + 1
-        line_start = expression.rfind("\n", 0, start) + 1
-        column = start - line_start + 1
-        source = expression.split("\n")[line - 1]
-        caret = "." * (column - 1) + "^"
-        found.append(
-            f"ERROR: <input>:{line}:{column}: invalid {call} argument\n | {source}\n | {caret}"
-        )
-    return "compilation failed: " + "\n".join(found) if found else ""
+        found.append((match.start("literal"), f"invalid {call} argument"))
+    if program is not None:
+        from kubectl_crd.validation.cel.checked import homogeneous_literal_errors, read_checked
+
+        found.extend(homogeneous_literal_errors(read_checked(program.serialize())))
+    if not found:
+        return ""
+    return "compilation failed: " + "\n".join(
+        _error_block(expression, offset, message) for offset, message in sorted(found)
+    )
+
+
+def _error_block(expression: str, offset: int, message: str) -> str:
+    """cel-go's ``ERROR: <input>:L:C: message`` with the source line and a caret."""
+    line = expression.count("\n", 0, offset) + 1
+    line_start = expression.rfind("\n", 0, offset) + 1
+    column = offset - line_start + 1
+    source = expression.split("\n")[line - 1]
+    caret = "." * (column - 1) + "^"
+    return f"ERROR: <input>:{line}:{column}: {message}\n | {source}\n | {caret}"
 
 
 def _literal_text(literal: str) -> str | None:

@@ -1,0 +1,285 @@
+"""A compiled rule's checked syntax tree, read from the engine's ``CheckedExpr``.
+
+``Expression.serialize()`` gives a ``google.protobuf.Any`` holding a
+``cel.expr.CheckedExpr`` (``cel/expr/checked.proto``, ``syntax.proto``): the
+expression tree, the type the checker gave every node (``type_map``) and each node's
+offset in the source (``source_info.positions``). No Python classes for those protos
+ship with the engine, so this module reads the protobuf wire format itself, keeping
+only what the checks of the API server's environment need: node kinds, children,
+called function names, list and map literal elements, types and positions.
+
+Used by ``homogeneous_literal_errors``: Kubernetes compiles rules with cel-go's
+``HomogeneousAggregateLiterals`` and its AST validator of the same name
+(``apiserver/pkg/cel/environment/base.go``): every element of a list literal, and
+every key and every value of a map literal, must have the same type as the first
+(``Type.IsEquivalentType``; ``dyn`` is not ``int``), except inside a ``format`` call
+(the strings extension exempts it); a mismatch is the compile error
+``expected type 'A' but found 'B'`` at the element. cel-cpp has neither check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+_PRIMITIVES = {1: "bool", 2: "int", 3: "uint", 4: "double", 5: "string", 6: "bytes"}
+_WELL_KNOWN = {1: "any", 2: "google.protobuf.Timestamp", 3: "google.protobuf.Duration"}
+
+
+def _fields(data: bytes) -> list[tuple[int, Any]]:
+    """A message's fields in order: (number, value); varints as int, length-delimited
+    as bytes, fixed-width as raw bytes."""
+    out: list[tuple[int, Any]] = []
+    position = 0
+    size = len(data)
+    while position < size:
+        key, position = _varint(data, position)
+        number, wire = key >> 3, key & 7
+        value: Any
+        if wire == 0:
+            value, position = _varint(data, position)
+        elif wire == 2:
+            length, position = _varint(data, position)
+            value = data[position : position + length]
+            position += length
+        elif wire == 1:
+            value = data[position : position + 8]
+            position += 8
+        elif wire == 5:
+            value = data[position : position + 4]
+            position += 4
+        else:
+            raise ValueError(f"unsupported wire type {wire}")
+        out.append((number, value))
+    return out
+
+
+def _varint(data: bytes, position: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = data[position]
+        position += 1
+        result |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            return result, position
+        shift += 7
+
+
+def _signed(value: int) -> int:
+    """An int64 read from a varint."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+@dataclass(frozen=True)
+class CelType:
+    """A checked type, as cel-go's ``FormatCELType`` writes it (``name``), compared as
+    ``IsEquivalentType`` compares (by that structure)."""
+
+    name: str
+    parameters: tuple[CelType, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.parameters:
+            return self.name
+        return f"{self.name}({', '.join(str(p) for p in self.parameters)})"
+
+
+def _type(data: bytes) -> CelType:
+    for number, value in _fields(data):
+        if number == 1:
+            return CelType("dyn")
+        if number == 2:
+            return CelType("null_type")
+        if number == 3:
+            return CelType(_PRIMITIVES.get(value, "?"))
+        if number == 4:
+            return CelType("wrapper", (CelType(_PRIMITIVES.get(value, "?")),))
+        if number == 5:
+            return CelType(_WELL_KNOWN.get(value, "?"))
+        if number == 6:
+            elem = next((_type(v) for n, v in _fields(value) if n == 1), CelType("dyn"))
+            return CelType("list", (elem,))
+        if number == 7:
+            parts = {n: _type(v) for n, v in _fields(value)}
+            return CelType("map", (parts.get(1, CelType("dyn")), parts.get(2, CelType("dyn"))))
+        if number == 9:
+            return CelType(value.decode())
+        if number == 10:
+            return CelType(value.decode())
+        if number == 11:
+            return CelType("type", (_type(value),) if value else ())
+        if number == 12:
+            return CelType("*error*")
+        if number == 14:
+            name = ""
+            parameters: list[CelType] = []
+            for n, v in _fields(value):
+                if n == 1:
+                    name = v.decode()
+                elif n == 2:
+                    parameters.append(_type(v))
+            return CelType(name, tuple(parameters))
+    return CelType("dyn")
+
+
+@dataclass
+class Node:
+    """One expression node: its id, kind and children (for a call, ``function``; for a
+    list literal, its elements; for a map literal, (key, value) pairs)."""
+
+    id: int
+    kind: str  # const, ident, select, call, list, map, struct, comprehension
+    function: str = ""
+    children: list[Node] = field(default_factory=list)
+    elements: list[Node] = field(default_factory=list)
+    optional_indices: tuple[int, ...] = ()
+    entries: list[tuple[Node, Node, bool]] = field(default_factory=list)
+
+
+_KINDS = {
+    3: "const",
+    4: "ident",
+    5: "select",
+    6: "call",
+    7: "list",
+    8: "struct",
+    9: "comprehension",
+}
+
+
+def _expr(data: bytes) -> Node:
+    node = Node(0, "const")
+    for number, value in _fields(data):
+        if number == 2:
+            node.id = _signed(value)
+        elif number in _KINDS:
+            node.kind = _KINDS[number]
+            _fill(node, number, value)
+    return node
+
+
+def _fill(node: Node, number: int, data: bytes) -> None:
+    parts = _fields(data)
+    if number == 5:
+        node.children = [_expr(v) for n, v in parts if n == 1]
+    elif number == 6:
+        for n, v in parts:
+            if n in (1, 3):
+                node.children.append(_expr(v))
+            elif n == 2:
+                node.function = v.decode()
+    elif number == 7:
+        node.elements = [_expr(v) for n, v in parts if n == 1]
+        node.optional_indices = tuple(_optional_indices(parts))
+    elif number == 8:
+        message = next((v.decode() for n, v in parts if n == 1), "")
+        if not message:
+            node.kind = "map"
+        for n, v in parts:
+            if n != 2:
+                continue
+            key = value = None
+            optional = False
+            for en, ev in _fields(v):
+                if en == 3:
+                    key = _expr(ev)
+                elif en == 4:
+                    value = _expr(ev)
+                elif en == 5:
+                    optional = bool(ev)
+            if value is not None:
+                if key is not None:
+                    node.entries.append((key, value, optional))
+                node.children.extend(x for x in (key, value) if x is not None)
+    elif number == 9:
+        node.children = [_expr(v) for n, v in parts if n in (2, 4, 5, 6, 7)]
+
+
+def _optional_indices(parts: list[tuple[int, Any]]) -> list[int]:
+    found: list[int] = []
+    for n, v in parts:
+        if n != 2:
+            continue
+        if isinstance(v, bytes):  # packed
+            position = 0
+            while position < len(v):
+                index, position = _varint(v, position)
+                found.append(index)
+        else:
+            found.append(v)
+    return found
+
+
+@dataclass
+class CheckedRule:
+    """What the checks need of a compiled rule."""
+
+    root: Node
+    types: dict[int, CelType]
+    positions: dict[int, int]
+
+
+def read_checked(serialized: bytes) -> CheckedRule:
+    """``Expression.serialize()``'s bytes, read."""
+    payload = next(v for n, v in _fields(serialized) if n == 2)  # Any.value
+    root = Node(0, "const")
+    types: dict[int, CelType] = {}
+    positions: dict[int, int] = {}
+    for number, value in _fields(payload):
+        if number == 4:
+            root = _expr(value)
+        elif number == 3:
+            entry = dict(_fields(value))
+            types[_signed(entry.get(1, 0))] = _type(entry.get(2, b""))
+        elif number == 5:
+            for n, v in _fields(value):
+                if n == 4:
+                    entry = dict(_fields(v))
+                    positions[_signed(entry.get(1, 0))] = entry.get(2, 0)
+    return CheckedRule(root, types, positions)
+
+
+def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
+    """(source offset, message) of every literal element whose type is not the first's."""
+    found: list[tuple[int, str]] = []
+
+    def mismatch(expected: CelType, node: Node) -> None:
+        actual = checked.types.get(node.id, CelType("dyn"))
+        found.append(
+            (checked.positions.get(node.id, 0), f"expected type '{expected}' but found '{actual}'")
+        )
+
+    def element_type(node: Node, optional: bool) -> CelType:
+        found_type = checked.types.get(node.id, CelType("dyn"))
+        if optional and found_type.parameters:
+            return found_type.parameters[0]
+        return found_type
+
+    def visit(node: Node, exempt: bool) -> None:
+        inside_format = exempt or (node.kind == "call" and node.function == "format")
+        if node.kind == "list" and not exempt:
+            first: CelType | None = None
+            for index, element in enumerate(node.elements):
+                kind = element_type(element, index in node.optional_indices)
+                if first is None:
+                    first = kind
+                elif kind != first:
+                    mismatch(first, element)
+                    break
+        if node.kind == "map" and not exempt:
+            key_type = value_type = None
+            for key, value, optional in node.entries:
+                kt, vt = element_type(key, False), element_type(value, optional)
+                if key_type is None:
+                    key_type, value_type = kt, vt
+                    continue
+                if kt != key_type:
+                    mismatch(key_type, key)
+                if vt != value_type:
+                    assert value_type is not None
+                    mismatch(value_type, value)
+        for child in (*node.children, *node.elements):
+            visit(child, inside_format)
+
+    visit(checked.root, False)
+    return found
