@@ -62,14 +62,19 @@ def list_last_index_of(items: list[Any], wanted: Any) -> int:
     return -1
 
 
-def string_index_of(text: str, sub: str, offset: int = 0) -> int:
+def _searched(text: str, sub: str, offset: int) -> int | None:
+    """cel-go's guards of both offset searches: the answer they give without searching
+    (``""`` is found at the offset, past the end is -1), or None to search."""
     if sub == "":
         return offset
     if offset < 0:
         raise ValueError(f"index out of range: {offset}")
-    if offset >= len(text):
-        return -1
-    return text.find(sub, offset)
+    return -1 if offset >= len(text) else None
+
+
+def string_index_of(text: str, sub: str, offset: int = 0) -> int:
+    answer = _searched(text, sub, offset)
+    return text.find(sub, offset) if answer is None else answer
 
 
 def string_last_index_of(text: str, sub: str, offset: int | None = None) -> int:
@@ -79,12 +84,9 @@ def string_last_index_of(text: str, sub: str, offset: int | None = None) -> int:
         if len(text.encode()) < len(sub.encode()):
             return -1
         offset = len(text) - 1
-    if sub == "":
-        return offset
-    if offset < 0:
-        raise ValueError(f"index out of range: {offset}")
-    if offset >= len(text):
-        return -1
+    answer = _searched(text, sub, offset)
+    if answer is not None:
+        return answer
     return text.rfind(sub, 0, min(offset, len(text) - len(sub)) + len(sub))
 
 
