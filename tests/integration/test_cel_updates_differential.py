@@ -273,3 +273,129 @@ def test_ratcheting_agrees_with_the_api_server(isolated_apiserver: ControlPlane)
                 assert sorted(warnings) == sorted(ours.warnings), (spec, warnings, ours.warnings)
             checked += 1
     assert checked == 4
+
+
+LISTS_CRD: dict[str, Any] = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "frozens.cel.example.com"},
+    "spec": {
+        "group": "cel.example.com",
+        "scope": "Namespaced",
+        "names": {"plural": "frozens", "singular": "frozen", "kind": "Frozen"},
+        "versions": [
+            {
+                "name": "v1",
+                "served": True,
+                "storage": True,
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "properties": {
+                            "spec": {
+                                "type": "object",
+                                "x-kubernetes-validations": [
+                                    {"rule": "self == oldSelf", "message": "spec is immutable"}
+                                ],
+                                "properties": {
+                                    "tags": {
+                                        "type": "array",
+                                        "x-kubernetes-list-type": "set",
+                                        "maxItems": 5,
+                                        "items": {"type": "string", "maxLength": 5},
+                                        "x-kubernetes-validations": [
+                                            {"rule": "self == oldSelf", "message": "tags"}
+                                        ],
+                                    },
+                                    "ports": {
+                                        "type": "array",
+                                        "x-kubernetes-list-type": "map",
+                                        "x-kubernetes-list-map-keys": ["name"],
+                                        "maxItems": 5,
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["name"],
+                                            "properties": {
+                                                "name": {"type": "string", "maxLength": 5},
+                                                "port": {"type": "integer"},
+                                                "hosts": {
+                                                    "type": "array",
+                                                    "x-kubernetes-list-type": "set",
+                                                    "maxItems": 3,
+                                                    "items": {"type": "string", "maxLength": 5},
+                                                },
+                                            },
+                                        },
+                                        "x-kubernetes-validations": [
+                                            {"rule": "(oldSelf == self)", "message": "ports"}
+                                        ],
+                                    },
+                                    "order": {
+                                        "type": "array",
+                                        "maxItems": 5,
+                                        "items": {"type": "string", "maxLength": 5},
+                                        "x-kubernetes-validations": [
+                                            {"rule": "self == oldSelf", "message": "order"}
+                                        ],
+                                    },
+                                },
+                            }
+                        },
+                    }
+                },
+            }
+        ],
+    },
+}
+
+
+def test_immutable_set_and_map_lists_ignore_order_as_the_server_does(
+    isolated_apiserver: ControlPlane,
+) -> None:
+    """``self == oldSelf`` on set and map lists (and on an object holding them) compares
+    them without order, as the server's list types do; an atomic list keeps its order."""
+    plane = isolated_apiserver
+    plane.kubectl("create", "namespace", NAMESPACE, check=False)
+    collection = f"/apis/cel.example.com/v1/namespaces/{NAMESPACE}/frozens"
+    config = ClusterConfig(kubeconfig=str(plane.kubeconfig))
+    old_spec = {
+        "tags": ["a", "b", "c"],
+        "ports": [
+            {"name": "p1", "port": 1, "hosts": ["h1", "h2"]},
+            {"name": "p2", "port": 2},
+        ],
+        "order": ["x", "y"],
+    }
+    updates = [
+        {**old_spec, "tags": ["c", "a", "b"]},  # set reordered: equal
+        {**old_spec, "ports": [old_spec["ports"][1], old_spec["ports"][0]]},  # map reordered
+        {
+            **old_spec,
+            "ports": [{"name": "p1", "port": 1, "hosts": ["h2", "h1"]}, old_spec["ports"][1]],
+        },  # a set inside a map list reordered
+        {**old_spec, "tags": ["a", "b", "d"]},  # set changed
+        {**old_spec, "ports": [{"name": "p1", "port": 9}, old_spec["ports"][1]]},  # entry changed
+        {**old_spec, "order": ["y", "x"]},  # atomic list reordered: not equal
+    ]
+    with KubeClient(config) as client:
+        client.request(
+            "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body=LISTS_CRD
+        )
+        plane.wait_established(["frozens.cel.example.com"])
+        crd = CustomResourceDefinition.from_object(LISTS_CRD)
+        obj = {
+            "apiVersion": "cel.example.com/v1",
+            "kind": "Frozen",
+            "metadata": {"name": "f"},
+            "spec": old_spec,
+        }
+        stored = client.request("POST", collection, body=obj)
+        verdicts = []
+        for spec in updates:
+            body = {**obj, "metadata": {**stored["metadata"]}, "spec": spec}
+            server_ok, causes, _ = _send(client, "PUT", f"{collection}/f", body, dry=True)
+            ours = validate_custom_resource(body, crd, old=stored)
+            assert _compare(ours, server_ok, causes) == [], (spec, causes, ours.errors)
+            verdicts.append(server_ok)
+    # the cases mean what they say: three reorderings accepted, three changes refused
+    assert verdicts == [True, True, True, False, False, False]

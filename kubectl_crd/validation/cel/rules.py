@@ -20,12 +20,13 @@ per-object budget are not enforced.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_crd.model.govalues import go_quote
 from kubectl_crd.validation import paths
-from kubectl_crd.validation.cel.programs import CompiledRule, compiled_rules, run
+from kubectl_crd.validation.cel.programs import CompiledRule, Outcome, compiled_rules, run
 from kubectl_crd.validation.cel.tree import RuleNode, rule_tree
 from kubectl_crd.validation.cel.values import to_cel
 from kubectl_crd.validation.compiled import SchemaNode
@@ -74,6 +75,56 @@ def _equal(value: Any, old: Any) -> bool:
     if isinstance(value, list):
         return len(value) == len(old) and all(_equal(a, b) for a, b in zip(value, old, strict=True))
     return bool(value == old)
+
+
+#: ``self == oldSelf`` (either way round, spaces and parentheses aside): the usual
+#: immutability rule, evaluated by ``schema_equal`` instead of the engine
+_IMMUTABILITY = re.compile(r"\s*\(?\s*(self\s*==\s*oldSelf|oldSelf\s*==\s*self)\s*\)?\s*")
+
+
+def schema_equal(value: Any, old: Any, schema: SchemaNode | None) -> bool:
+    """CEL's ``==`` on two values of ``schema`` as Kubernetes gives them to rules
+    (``apiserver/pkg/cel/common/values.go``): a ``x-kubernetes-list-type: set`` list
+    equals another with the same elements in any order, a ``map`` list one with the
+    same entries by key in any order (``unstructuredSetList``/``unstructuredMapList``
+    ``Equal``); objects field by field, other lists in order; numbers across int and
+    double; ``true`` is not ``1``."""
+    if isinstance(value, dict) and isinstance(old, dict):
+        if value.keys() != old.keys():
+            return False
+        for key, item in value.items():
+            sub = None
+            if schema is not None:
+                sub = schema.properties.get(key) if schema.properties else None
+                sub = sub if sub is not None else schema.additional
+            if not schema_equal(item, old[key], sub):
+                return False
+        return True
+    if isinstance(value, list) and isinstance(old, list):
+        if len(value) != len(old):
+            return False
+        items = schema.items if schema is not None else None
+        list_type = schema.list_type if schema is not None else None
+        if list_type == "set":
+            return all(any(schema_equal(a, b, items) for b in old) for a in value)
+        if list_type == "map" and schema is not None and schema.map_keys:
+            keys = schema.map_keys
+            by_key = {
+                tuple(repr(b.get(k)) for k in keys): b for b in old if isinstance(b, dict)
+            }
+            for a in value:
+                if not isinstance(a, dict):
+                    return False
+                match = by_key.get(tuple(repr(a.get(k)) for k in keys))
+                if match is None or not schema_equal(a, match, items):
+                    return False
+            return True
+        return all(schema_equal(a, b, items) for a, b in zip(value, old, strict=True))
+    if isinstance(value, bool) or isinstance(old, bool):
+        return isinstance(value, bool) and isinstance(old, bool) and value == old
+    if isinstance(value, (int, float)) and isinstance(old, (int, float)):
+        return value == old
+    return type(value) is type(old) and bool(value == old)
 
 
 def _validate(
@@ -203,7 +254,11 @@ def _expressions(
             continue
         if compiled.transition and old is None and not rule.optional_old_self:
             continue
-        outcome = run(compiled.program, data)
+        if old is not None and _IMMUTABILITY.fullmatch(rule.rule):
+            # the engine's lists are ordered; the server's set and map lists are not
+            outcome = Outcome(value=schema_equal(value, old, node.schema))
+        else:
+            outcome = run(compiled.program, data)
         if outcome.error:
             if outcome.error.startswith("no such overload"):
                 detail = (
