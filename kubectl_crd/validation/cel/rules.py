@@ -109,9 +109,7 @@ def schema_equal(value: Any, old: Any, schema: SchemaNode | None) -> bool:
             return all(any(schema_equal(a, b, items) for b in old) for a in value)
         if list_type == "map" and schema is not None and schema.map_keys:
             keys = schema.map_keys
-            by_key = {
-                tuple(repr(b.get(k)) for k in keys): b for b in old if isinstance(b, dict)
-            }
+            by_key = {tuple(repr(b.get(k)) for k in keys): b for b in old if isinstance(b, dict)}
             for a in value:
                 if not isinstance(a, dict):
                     return False
