@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
 
 from kubectl_crd.model.records import record
 
@@ -164,6 +165,7 @@ _RFC3339 = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)  # objects made together share their timestamps
 def parse_rfc3339(text: str) -> datetime | None:
     """Go's ``time.Parse(time.RFC3339, text)``; None when Go would fail."""
     match = _RFC3339.match(text)

@@ -439,6 +439,13 @@ class JSONPath:
         self.template = template
         self.allow_missing_keys = allow_missing_keys
         self._root = _Parser(template).parse()
+        # a plain field chain (``{.spec.replicas}``, most printer columns): ``first``
+        # walks it directly, with the same answers as the general evaluation
+        self._fields: tuple[str, ...] | None = None
+        if len(self._root.nodes) == 1 and isinstance(self._root.nodes[0], _List):
+            chain = self._root.nodes[0].nodes
+            if chain and all(isinstance(n, _Field) and n.name for n in chain):
+                self._fields = tuple(n.name for n in chain)
         self._stack: list[list[Any]] = []
         self._cur: list[Any] = []
         self._begin_range = self._in_range = self._end_range = 0
@@ -451,6 +458,13 @@ class JSONPath:
     def first(self, data: Any) -> tuple[bool, Any]:
         """The apiextensions-apiserver column lookup: ``results[0][0]``, or (False, None)
         when the lookup fails, finds nothing, or finds an empty first list."""
+        if self._fields is not None:
+            value = data
+            for name in self._fields:
+                if not isinstance(value, dict) or name not in value:
+                    return False, None
+                value = value[name]
+            return True, value
         try:
             results = self.find_results(data)
         except JSONPathError:

@@ -214,25 +214,22 @@ def _check_string(node: SchemaNode, data: str, chain: Chain, problems: list[Prob
     # stringValidator stops at its first failure: maxLength, minLength, pattern
     if node.max_length is None and node.min_length is None and not node.pattern:
         return
-    name = paths.dotted(chain)
     if node.max_length is not None and len(data) > node.max_length:
+        name = paths.dotted(chain)
         message = f"{name} in body should be at most {node.max_length} chars long"
         _add(problems, (_TOO_LONG, name, data, node.max_length, message, chain))
         return
     if node.min_length is not None and len(data) < node.min_length:
+        name = paths.dotted(chain)
         message = f"{name} in body should be at least {node.min_length} chars long"
         _add(problems, (_OTHER, name, data, None, message, chain))
         return
-    if node.pattern:
+    if node.pattern and (node.pattern_re is None or node.pattern_re.search(data) is None):
+        name = paths.dotted(chain)
+        message = f"{name} in body should match '{node.pattern}'"
         if node.pattern_re is None:
-            message = (
-                f"{name} in body should match '{node.pattern}, but pattern is invalid: "
-                f"{node.pattern_error}'"
-            )
-            _add(problems, (_OTHER, name, data, None, message, chain))
-        elif node.pattern_re.search(data) is None:
-            message = f"{name} in body should match '{node.pattern}'"
-            _add(problems, (_OTHER, name, data, None, message, chain))
+            message = message[:-1] + f", but pattern is invalid: {node.pattern_error}'"
+        _add(problems, (_OTHER, name, data, None, message, chain))
 
 
 def _check_number(

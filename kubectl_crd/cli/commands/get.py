@@ -458,6 +458,10 @@ class _FileObjects:
         self._default_namespace = namespace  # what the server gives an object without one
         self._namespace = namespace if crd.namespaced and not all_namespaces else None
         self.keep_objects = True
+        from datetime import UTC, datetime
+
+        self._now = datetime.now(UTC)
+        self._created = self._now.strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def file(self, path: str) -> list[tuple[Row, str]]:
         return [entry for document in self.documents((path,)) for entry in self(document)]
@@ -495,9 +499,13 @@ class _FileObjects:
         if result.status == "valid" and result.stored is not None:
             from kubectl_crd.validation.pipeline import default_as_read
 
-            obj = _as_created(result.stored, self._crd.namespaced, self._default_namespace)
+            # the stored object is the pipeline's own copy: plain already when the
+            # document came from the parsed-value cache
+            obj = result.stored if not document.has_positions else _plain(result.stored)
+            _as_created(obj, self._created, self._crd.namespaced, self._default_namespace)
             default_as_read(obj, _version(self._crd, _version_of(content)))
-            return [((row_cells(self._plan, obj), obj if self.keep_objects else {}), "")]
+            cells = row_cells(self._plan, obj, self._now)
+            return [((cells, obj if self.keep_objects else {}), "")]
         # one line per reason, at the offending node (validate's words and positions)
         lines = [
             f"error: {error.location or result.location}: {result.title}: {error.message}"
@@ -505,22 +513,17 @@ class _FileObjects:
         ] or [f"error: {result.location}: {result.title}: {result.message}"]
         obj = _plain(content)
         shown = obj if self.keep_objects else {}
-        return [((row_cells(self._plan, obj), shown), "\n".join(lines))]
+        return [((row_cells(self._plan, obj, self._now), shown), "\n".join(lines))]
 
 
-def _as_created(obj: Any, namespaced: bool, namespace: str | None) -> Any:
-    """What the server adds on create and the columns may show: the creation time
-    (now, so AGE reads ``0s``) and, for a namespaced kind, the namespace."""
-    stored = _plain(obj)
-    metadata = stored.setdefault("metadata", {})
+def _as_created(obj: dict[str, Any], created: str, namespaced: bool, namespace: str | None) -> None:
+    """Add what the server adds on create and the columns may show: the creation time
+    (``created``: now, so AGE reads ``0s``) and, for a namespaced kind, the namespace."""
+    metadata = obj.setdefault("metadata", {})
     if isinstance(metadata, dict):
-        from datetime import UTC, datetime
-
-        now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        metadata.setdefault("creationTimestamp", now)
+        metadata.setdefault("creationTimestamp", created)
         if namespaced:
             metadata.setdefault("namespace", namespace or "default")
-    return stored
 
 
 def _plain(value: Any) -> Any:

@@ -236,11 +236,10 @@ def _expressions(
     if old is not None:
         data["oldSelf"] = old_value
         data["__oldSelf"] = old_value
-    where = paths.field_path(chain)
-    type_value = go_quote(node.type_name)
     for compiled in compiled_rules(node):
         rule = compiled.rule
         if compiled.error:
+            where, type_value = paths.field_path(chain), go_quote(node.type_name)
             results.errors.append(
                 RuleError(
                     where,
@@ -257,6 +256,9 @@ def _expressions(
             outcome = Outcome(value=schema_equal(value, old, node.schema))
         else:
             outcome = run(compiled.program, data)
+        if outcome.value is True:
+            continue
+        where, type_value = paths.field_path(chain), go_quote(node.type_name)
         if outcome.error:
             if outcome.error.startswith("no such overload"):
                 detail = (
@@ -274,8 +276,6 @@ def _expressions(
                     compiled.transition,
                 )
             )
-            continue
-        if outcome.value is True:
             continue
         at = _rule_chain(chain, rule.field_path, node.schema)
         detail = _message(compiled, data) or rule.default_message

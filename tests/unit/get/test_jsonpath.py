@@ -127,6 +127,22 @@ def test_first_is_the_printer_column_lookup() -> None:
     assert JSONPath("{.nope}", allow_missing_keys=True).first(STORE) == (False, None)
 
 
+@pytest.mark.parametrize("allow_missing_keys", [True, False])
+@pytest.mark.parametrize(
+    "template",
+    ["{.a}", "{.a.b}", "{.a.b.c}", "{.n}", "{.n.x}", "{.l}", "{.l.x}", "{.s.x}", "{.z.y}"],
+)
+def test_first_on_a_field_chain_answers_as_the_general_evaluation(
+    template: str, allow_missing_keys: bool
+) -> None:
+    data = {"a": {"b": {"c": 0}}, "n": None, "l": [{"x": 1}], "s": "text", "z": {"y": False}}
+    fast = JSONPath(template, allow_missing_keys=allow_missing_keys)
+    general = JSONPath(template, allow_missing_keys=allow_missing_keys)
+    general._fields = None  # the shortcut off: the client-go evaluation
+    assert fast._fields is not None
+    assert fast.first(data) == general.first(data)
+
+
 @pytest.mark.parametrize(
     ("value", "text"),
     [
