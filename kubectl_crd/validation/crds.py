@@ -8,7 +8,8 @@ matter to a CRD's author, with the server's field paths and texts:
 - the scale subresource's paths (``specReplicasPath`` under ``.spec``,
   ``statusReplicasPath`` under ``.status``, ``labelSelectorPath`` under either);
 - printer columns' ``type`` and ``format``;
-- CEL rules that do not type-check (``cel.typing``).
+- CEL rules that do not type-check (``cel.typing``), or whose estimated cost is over
+  the per-rule or per-CRD limit (``cel.cost``).
 
 Where the server keeps one schema, one set of subresources or of printer columns for
 all versions (they are the same in every version), it names ``spec.validation``,
@@ -76,13 +77,20 @@ def _rules(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]
     problems: list[CRDProblem] = []
     steps = {path: place for path, place, _ in _nodes(schema, "", [])}
     for problem in rule_problems(schema):
+        if problem.index < 0:  # the schema's total cost
+            problems.append((prefix, f"{prefix}: Forbidden: {problem.detail}", list(where)))
+            continue
         field = (
             f"{prefix}{problem.schema_path}.x-kubernetes-validations[{problem.index}]"
             f".{problem.field}"
         )
-        value = "true" if problem.field == "optionalOldSelf" else rule_json(problem.rule)
         at = [*where, *steps.get(problem.schema_path, []), "x-kubernetes-validations"]
         at += [problem.index, problem.field]
+        if problem.forbidden:
+            problems.append((field, f"{field}: Forbidden: {problem.detail}", at))
+            continue
+        assert problem.rule is not None
+        value = "true" if problem.field == "optionalOldSelf" else rule_json(problem.rule)
         problems.append((field, f"{field}: Invalid value: {value}: {problem.detail}", at))
     return problems
 

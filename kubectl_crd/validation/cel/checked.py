@@ -125,7 +125,11 @@ def _type(data: bytes) -> CelType:
 @dataclass
 class Node:
     """One expression node: its id, kind and children (for a call, ``function``; for a
-    list literal, its elements; for a map literal, (key, value) pairs)."""
+    list literal, its elements; for a map literal, (key, value) pairs).
+
+    What the cost estimator needs besides: an identifier's or a selected field's
+    ``name``, a presence test (``test_only``), a call's ``target`` and ``args`` apart, a
+    constant's ``value``, and a comprehension's parts (``comprehension``)."""
 
     id: int
     kind: str  # const, ident, select, call, list, map, struct, comprehension
@@ -134,6 +138,34 @@ class Node:
     elements: list[Node] = field(default_factory=list)
     optional_indices: tuple[int, ...] = ()
     entries: list[tuple[Node, Node, bool]] = field(default_factory=list)
+    name: str = ""
+    test_only: bool = False
+    target: Node | None = None
+    args: list[Node] = field(default_factory=list)
+    value: Any = None
+    comprehension: Comprehension | None = None
+
+
+@dataclass
+class Comprehension:
+    """``cel.expr.Expr.Comprehension``: what a macro (``all``, ``map``...) expands to."""
+
+    iter_var: str
+    iter_var2: str
+    accu_var: str
+    iter_range: Node
+    accu_init: Node
+    loop_condition: Node
+    loop_step: Node
+    result: Node
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A literal: its CEL kind (``string``, ``bytes``, ``int``, ``null``...) and value."""
+
+    kind: str
+    value: Any
 
 
 _KINDS = {
@@ -158,14 +190,44 @@ def _expr(data: bytes) -> Node:
     return node
 
 
+_CONSTANTS = {
+    1: "null",
+    2: "bool",
+    3: "int",
+    4: "uint",
+    5: "double",
+    6: "string",
+    7: "bytes",
+    8: "duration",
+    9: "timestamp",
+}
+
+
 def _fill(node: Node, number: int, data: bytes) -> None:
     parts = _fields(data)
-    if number == 5:
+    if number == 3:
+        for n, v in parts:
+            if n in _CONSTANTS:
+                if n == 6:
+                    v = v.decode("utf-8", "surrogatepass")
+                node.value = Constant(_CONSTANTS[n], v)
+        if node.value is None:
+            node.value = Constant("null", None)
+    elif number == 4:
+        node.name = next((v.decode() for n, v in parts if n == 1), "")
+    elif number == 5:
         node.children = [_expr(v) for n, v in parts if n == 1]
+        node.name = next((v.decode() for n, v in parts if n == 2), "")
+        node.test_only = any(n == 3 and v for n, v in parts)
     elif number == 6:
         for n, v in parts:
             if n in (1, 3):
-                node.children.append(_expr(v))
+                child = _expr(v)
+                node.children.append(child)
+                if n == 1:
+                    node.target = child
+                else:
+                    node.args.append(child)
             elif n == 2:
                 node.function = v.decode()
     elif number == 7:
@@ -192,7 +254,16 @@ def _fill(node: Node, number: int, data: bytes) -> None:
                     node.entries.append((key, value, optional))
                 node.children.extend(x for x in (key, value) if x is not None)
     elif number == 9:
-        node.children = [_expr(v) for n, v in parts if n in (2, 4, 5, 6, 7)]
+        names = {n: v.decode() for n, v in parts if n in (1, 3, 8)}
+        nodes = {n: _expr(v) for n, v in parts if n in (2, 4, 5, 6, 7)}
+        node.children = [nodes[n] for n in (2, 4, 5, 6, 7) if n in nodes]
+        empty = Node(0, "const", value=Constant("null", None))
+        node.comprehension = Comprehension(
+            names.get(1, ""),
+            names.get(8, ""),
+            names.get(3, ""),
+            *(nodes.get(n, empty) for n in (2, 4, 5, 6, 7)),
+        )
 
 
 def _optional_indices(parts: list[tuple[int, Any]]) -> list[int]:
@@ -217,6 +288,7 @@ class CheckedRule:
     root: Node
     types: dict[int, CelType]
     positions: dict[int, int]
+    overloads: dict[int, tuple[str, ...]] = field(default_factory=dict)  # call id: ids
 
 
 def read_checked(serialized: bytes) -> CheckedRule:
@@ -225,9 +297,16 @@ def read_checked(serialized: bytes) -> CheckedRule:
     root = Node(0, "const")
     types: dict[int, CelType] = {}
     positions: dict[int, int] = {}
+    overloads: dict[int, tuple[str, ...]] = {}
     for number, value in _fields(payload):
         if number == 4:
             root = _expr(value)
+        elif number == 2:
+            entry = dict(_fields(value))
+            reference = _fields(entry.get(2, b""))
+            ids = tuple(v.decode() for n, v in reference if n == 3)
+            if ids:
+                overloads[_signed(entry.get(1, 0))] = ids
         elif number == 3:
             entry = dict(_fields(value))
             types[_signed(entry.get(1, 0))] = _type(entry.get(2, b""))
@@ -236,7 +315,7 @@ def read_checked(serialized: bytes) -> CheckedRule:
                 if n == 4:
                     entry = dict(_fields(v))
                     positions[_signed(entry.get(1, 0))] = entry.get(2, 0)
-    return CheckedRule(root, types, positions)
+    return CheckedRule(root, types, positions, overloads)
 
 
 def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:

@@ -12,6 +12,10 @@ rules are checked less strictly than by the server, never more.
 The checker's words are cel-cpp's; ``compile_error_text`` puts them in cel-go's
 (``undefined field 'x'``, member calls as ``'int.()'``), and cross-type numeric
 comparisons, which Kubernetes enables since 1.28, are not errors.
+
+Each rule that compiles is also costed (``cost``) as the server does next: its
+estimate times the number of places its node may occur, against the per-rule limit,
+and all of a schema's rules and messageExpressions together against the per-CRD one.
 """
 
 from __future__ import annotations
@@ -229,30 +233,56 @@ def _map_entry_name(field_name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RuleProblem:
-    """A rule (or its messageExpression) the server would refuse when the CRD is written."""
+    """A rule (or its messageExpression) the server would refuse when the CRD is written.
+
+    ``forbidden`` problems are about cost (``field.Forbidden``), the others about the
+    rule's value (``field.Invalid``); an ``index`` of -1 is the schema's total cost."""
 
     schema_path: str  # ".properties[spec].x-kubernetes-validations[0]", from the version's schema
-    rule: Rule
+    rule: Rule | None
     index: int
     field: str  # "rule" or "messageExpression"
     detail: str  # "compilation failed: ERROR: <input>:1:5: undefined field 'x'\n | ..."
+    forbidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCost:
+    """A rule's (or messageExpression's) estimated cost: once (``cost``), and as the
+    server counts it against the limits (``total``: a rule's times the number of
+    places it may run)."""
+
+    schema_path: str
+    index: int
+    field: str
+    cost: int
+    total: int
 
 
 def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
-    """Every rule of a version's schema that does not type-check, in schema order."""
+    """Every rule of a version's schema that does not type-check, or costs too much, in
+    schema order (the total's problems last)."""
+    return check_rules(schema)[0]
+
+
+def check_rules(schema: Mapping[str, Any]) -> tuple[list[RuleProblem], list[RuleCost]]:
+    """``rule_problems``, and the estimated cost of every rule that compiles."""
     tree = rule_tree(schema)
     if tree is None:
-        return []
+        return [], []
     digest = hashlib.sha256(json.dumps(schema, sort_keys=True, default=str).encode()).hexdigest()
     generator = _Generator(f"kubectl_crd.gen.s{digest[:16]}")
-    located = list(_walk(tree, "", True))
-    declared = [(path, node, generator.decl(node.schema, root)) for path, node, root in located]
+    located = list(_walk(tree, "", True, 1))
+    declared = [
+        (path, node, generator.decl(node.schema, root), root, cardinality)
+        for path, node, root, cardinality in located
+    ]
     from kubectl_crd.validation.cel.environment import build_environment, prepare
 
     try:
         build_environment({}, files=(generator.file,))
     except (TypeError, RuntimeError):  # a schema protobuf cannot describe: not checked
-        return []
+        return [], []
     problems: list[RuleProblem] = []
     environments: dict[str, Any] = {}  # one per type of self: NewEnv costs ~2 ms
 
@@ -272,9 +302,11 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
             )
         return environments[decl.signature]
 
-    for path, node, decl in declared:
+    costs = _CostTotal()
+    for path, node, decl, root, cardinality in declared:
         if decl is None:
             continue
+        sizes = costs.sizes(node, root)
         for index, rule in enumerate(node.rules):
             env = environment(decl)
             for field_name, text in (
@@ -286,6 +318,7 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
                 compiled = text
                 if field_name == "rule" and rule.optional_old_self and rule.transition:
                     compiled = optional_old_self(text)
+                program = None
                 try:
                     prepared = prepare(compiled)
                     program = env.compile(prepared)
@@ -294,10 +327,16 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
                     detail = literal_errors(text, program if prepared == text else None)
                 except RuntimeError as exc:
                     detail = checker_error_text(str(exc), text)
+                if not detail and program is not None and compiled == text and sizes is not None:
+                    problems += costs.observe(
+                        program, sizes, cardinality, path, rule, index, field_name
+                    )
                 if detail:
                     if field_name == "messageExpression":
                         detail = "messageExpression " + detail
                     problems.append(RuleProblem(path, rule, index, field_name, detail))
+                    if field_name == "rule":
+                        break  # compilation.go stops before the messageExpression
             if rule.optional_old_self and not rule.transition:
                 problems.append(
                     RuleProblem(
@@ -308,7 +347,73 @@ def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
                         "may not be set if oldSelf is not used in rule",
                     )
                 )
-    return problems
+    return problems + costs.total_problems(), costs.observed
+
+
+class _CostTotal:
+    """Each rule's estimated cost against the per-rule limit, and their total against the
+    per-CRD one (``validation.go``, ``cel_validation.go: TotalCost``)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.most_expensive: list[tuple[int, str, Rule, int, str]] = []
+        self.observed: list[RuleCost] = []
+
+    @staticmethod
+    def sizes(node: RuleNode, root: bool) -> Any:
+        from kubectl_crd.validation.cel.cost import decl_size
+
+        return decl_size(node.schema, root)
+
+    def observe(
+        self,
+        program: Any,
+        sizes: Any,
+        cardinality: int | None,
+        path: str,
+        rule: Rule,
+        index: int,
+        field_name: str,
+    ) -> list[RuleProblem]:
+        from kubectl_crd.validation.cel import cost as costs
+        from kubectl_crd.validation.cel.checked import read_checked
+
+        once = costs.estimate_cost(read_checked(program.serialize()), sizes)[1]
+        estimate = once
+        if field_name == "rule":
+            # a rule runs once per place its node may be (getExpressionCost); where
+            # that is unbounded, as often as the smallest such value fits a request
+            if cardinality is None:
+                cardinality = costs.max_cardinality(sizes.min_size)
+            estimate = costs.times_with_guard(once, cardinality)
+        self.observed.append(RuleCost(path, index, field_name, once, estimate))
+        self.total = min(self.total + estimate, costs.MAX_UINT64)
+        if estimate >= costs.PER_CRD_LIMIT // 100:
+            self.most_expensive.append((estimate, path, rule, index, field_name))
+            self.most_expensive.sort(key=lambda entry: -entry[0])
+            del self.most_expensive[4:]
+        if estimate <= costs.PER_EXPRESSION_LIMIT:
+            return []
+        name = "estimated rule cost" if field_name == "rule" else "estimated messageExpression cost"
+        message = costs.cost_error_message(name, estimate, costs.PER_EXPRESSION_LIMIT)
+        return [RuleProblem(path, rule, index, field_name, message, forbidden=True)]
+
+    def total_problems(self) -> list[RuleProblem]:
+        from kubectl_crd.validation.cel import cost as costs
+
+        if self.total <= costs.PER_CRD_LIMIT:
+            return []
+        message = "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"
+        found = [
+            RuleProblem(path, rule, index, field_name, message, forbidden=True)
+            for _, path, rule, index, field_name in self.most_expensive
+        ]
+        total = costs.cost_error_message(
+            "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
+            self.total,
+            costs.PER_CRD_LIMIT,
+        )
+        return [*found, RuleProblem("", None, -1, "", total, forbidden=True)]
 
 
 def rule_json(rule: Rule) -> str:
@@ -403,18 +508,26 @@ def _literal_ok(call: str, text: str) -> bool:
     return True
 
 
-def _walk(node: RuleNode, path: str, root: bool) -> Iterator[tuple[str, RuleNode, bool]]:
-    yield path, node, root
+def _walk(
+    node: RuleNode, path: str, root: bool, cardinality: int | None
+) -> Iterator[tuple[str, RuleNode, bool, int | None]]:
+    """Every rule node, whether it is a resource root, and how many times it may occur
+    in an object (``CELSchemaContext.MaxCardinality``; None: unbounded)."""
+    from kubectl_crd.validation.cel.cost import max_elements, times_with_guard
+
+    yield path, node, root, cardinality
+    below = max_elements(node.schema)
+    inner = None if cardinality is None or below is None else times_with_guard(cardinality, below)
     for name, child in node.properties.items():
-        yield from _walk(child, f"{path}.properties[{name}]", child.resource_root)
+        yield from _walk(child, f"{path}.properties[{name}]", child.resource_root, inner)
     if node.additional is not None:
         yield from _walk(
-            node.additional, f"{path}.additionalProperties", node.additional.resource_root
+            node.additional, f"{path}.additionalProperties", node.additional.resource_root, inner
         )
     if node.items is not None:
-        yield from _walk(node.items, f"{path}.items", node.items.resource_root)
+        yield from _walk(node.items, f"{path}.items", node.items.resource_root, inner)
     for index, branch in enumerate(node.all_of):
-        yield from _walk(branch, f"{path}.allOf[{index}]", root)
+        yield from _walk(branch, f"{path}.allOf[{index}]", root, cardinality)
 
 
 _ERROR_BLOCK = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*?)\n \| (.*?)\n \| ([. ]*\^)", re.S)
