@@ -274,13 +274,21 @@ def validate_custom_resource(
 _MISSING = object()
 
 
-def default_as_read(obj: Any, version: CRDVersion) -> None:
+def default_as_read(obj: Any, version: CRDVersion, *, created: bool = False) -> None:
     """Default ``obj`` (a stored object, plain) as the API server does when it reads it
     back from etcd: the storage decoder applies the structural defaults again
     (``apiextensions-apiserver: customresource_handler.go``, the storage codec's
     ``schemaCoercingConverter`` and defaulting), so a default of ``status``, which a
-    create drops, is there when the object is read."""
-    apply_defaults(obj, compile_schema(version.schema))
+    create drops, is there when the object is read.
+
+    ``created``: ``obj`` is what ``validate_custom_resource`` just stored, defaulted but
+    for the status it dropped, so only a ``status`` default can change it."""
+    node = compile_schema(version.schema)
+    if created and isinstance(obj, dict):
+        status = node.properties.get("status")
+        if "status" in obj or status is None or not status.has_default:
+            return
+    apply_defaults(obj, node)
 
 
 def _unchanged(obj: Any, old: Any, chain: Chain) -> bool:

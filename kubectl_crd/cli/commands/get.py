@@ -503,7 +503,7 @@ class _FileObjects:
             # document came from the parsed-value cache
             obj = result.stored if not document.has_positions else _plain(result.stored)
             _as_created(obj, self._created, self._crd.namespaced, self._default_namespace)
-            default_as_read(obj, _version(self._crd, _version_of(content)))
+            default_as_read(obj, _version(self._crd, _version_of(content)), created=True)
             cells = row_cells(self._plan, obj, self._now)
             return [((cells, obj if self.keep_objects else {}), "")]
         # one line per reason, at the offending node (validate's words and positions)

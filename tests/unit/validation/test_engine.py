@@ -364,3 +364,23 @@ def test_a_large_pattern_prints_nothing_on_stderr(capfd: pytest.CaptureFixture[s
     schema = obj_schema(h={"type": "string", "format": "hostname"})
     assert run(schema, {"h": "ünïcode.example.com" * 3}).valid
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("created", [True, False])
+def test_read_back_defaults_the_status_a_create_dropped(created: bool) -> None:
+    from kubectl_crd.validation.pipeline import default_as_read
+
+    crd = make_crd(obj_schema(a={"type": "string", "default": "d"}), status=True)
+    version = crd.versions[0]
+    status = version.schema["properties"]["status"]
+    status.update(default={"phase": "New"}, properties={"n": {"type": "integer", "default": 1}})
+    obj = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {}}
+    stored = validate_custom_resource(obj, crd).object
+    assert "status" not in stored  # a create drops it
+    default_as_read(stored, version, created=created)
+    assert stored["status"] == {"phase": "New", "n": 1}
+    assert stored["spec"] == {"a": "d"}
+    # a stored object with a status is defaulted already when just created
+    stored["status"] = {}
+    default_as_read(stored, version, created=created)
+    assert stored["status"] == ({} if created else {"n": 1})
