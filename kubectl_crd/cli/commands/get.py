@@ -499,9 +499,12 @@ class _FileObjects:
         if result.status == "valid" and result.stored is not None:
             from kubectl_crd.validation.pipeline import default_as_read
 
-            # the stored object is the pipeline's own copy: plain already when the
-            # document came from the parsed-value cache
-            obj = result.stored if not document.has_positions else _plain(result.stored)
+            # the stored object is the pipeline's own copy, plain already when the
+            # document came from the parsed-value cache; a parsed one (YamlMap, a dict
+            # that also knows positions) is made plain only to be kept
+            obj = result.stored
+            if document.has_positions and self.keep_objects:
+                obj = _plain(obj)
             _as_created(obj, self._created, self._crd.namespaced, self._default_namespace)
             default_as_read(obj, _version(self._crd, _version_of(content)), created=True)
             cells = row_cells(self._plan, obj, self._now)
