@@ -27,7 +27,7 @@ from kubectl_crd.model.schema import plain
 from kubectl_crd.validation.cel.typing import check_rules
 from kubectl_crd.validation.crds import crd_errors
 from tests.integration.envtest import ControlPlane
-from tests.integration.test_cel_crd_compile import server_causes
+from tests.integration.test_cel_crd_compile import crd, server_causes
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "../shared/corpus"
@@ -165,24 +165,8 @@ def cost_crd(name: str, wraps: dict[str, tuple[int, list[dict[str, Any]]]]) -> d
         "type": "object",
         "properties": {"spec": {"type": "object", "properties": properties}},
     }
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{name}s.cost.example.com"},
-        "spec": {
-            "group": "cost.example.com",
-            "scope": "Namespaced",
-            "names": {"plural": f"{name}s", "singular": name, "kind": name.capitalize()},
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {"openAPIV3Schema": root},
-                }
-            ],
-        },
-    }
+    version = {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": root}}
+    return crd(name, [version], group="cost.example.com")
 
 
 def once(rule: dict[str, Any]) -> int:
@@ -261,17 +245,17 @@ def corpus_schemas() -> Iterator[tuple[str, dict[str, Any]]]:
 PAD_RULE = "self.n > 1"  # 3 per run (ident, select, comparison)
 
 
-def padded(crd: dict[str, Any]) -> dict[str, Any] | None:
+def padded(definition: dict[str, Any]) -> dict[str, Any] | None:
     """The CRD with rules added to every version's schema so that our estimate of its
     total comes to 1.2 times the per-CRD limit; None when it has no rule to show."""
     totals = []
-    for version in crd["spec"]["versions"]:
+    for version in definition["spec"]["versions"]:
         schema = (version.get("schema") or {}).get("openAPIV3Schema")
         costs = check_rules(schema)[1] if schema else []
         totals.append(sum(c.total for c in costs) if costs else None)
     if all(t is None for t in totals):
         return None
-    padded_crd = copy.deepcopy(crd)
+    padded_crd = copy.deepcopy(definition)
     for version, total in zip(padded_crd["spec"]["versions"], totals, strict=True):
         if total is None:
             continue
@@ -293,8 +277,8 @@ def test_corpus_schema_totals_are_the_servers(apiserver: ControlPlane) -> None:
     disagreements: list[str] = []
     compared = 0
     with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
-        for name, crd in corpus_schemas():
-            document = padded(crd)
+        for name, definition in corpus_schemas():
+            document = padded(definition)
             if document is None:
                 continue
             document["metadata"].pop("resourceVersion", None)

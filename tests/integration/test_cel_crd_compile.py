@@ -88,13 +88,15 @@ RULES: list[dict[str, Any]] = [
 ]
 
 
-def crd(name: str, versions: list[dict[str, Any]]) -> dict[str, Any]:
+def crd(
+    name: str, versions: list[dict[str, Any]], group: str = "cel.example.com"
+) -> dict[str, Any]:
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{name}s.cel.example.com"},
+        "metadata": {"name": f"{name}s.{group}"},
         "spec": {
-            "group": "cel.example.com",
+            "group": group,
             "scope": "Namespaced",
             "names": {"plural": f"{name}s", "singular": name, "kind": name.capitalize()},
             "versions": versions,
