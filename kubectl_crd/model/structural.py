@@ -18,18 +18,25 @@ if TYPE_CHECKING:
 
 #: Bump whenever the rules below change: a file's CRDs that passed the check are not
 #: checked again while its content is unchanged (``sources.files``), unless this changes.
-RULES_VERSION = 1
+RULES_VERSION = 2
 
-# Inside logical junctors only value validations are allowed.
-_FORBIDDEN_IN_COMPOSITIONS = (
-    "type",
-    "default",
-    "description",
-    "nullable",
-    "additionalProperties",
-    "x-kubernetes-preserve-unknown-fields",
-    "x-kubernetes-embedded-resource",
-    "x-kubernetes-int-or-string",
+# Inside logical junctors only value validations are allowed; each other keyword is
+# refused with its own words (schema/validation.go: validateNestedValueValidation),
+# when it says something (an empty description, nullable: false pass).
+_FORBIDDEN_IN_COMPOSITIONS: tuple[tuple[str, str], ...] = (
+    ("type", "must be empty to be structural"),
+    ("additionalProperties", "must be undefined to be structural"),
+    ("default", "must be undefined to be structural"),
+    ("title", "must be empty to be structural"),
+    ("description", "must be empty to be structural"),
+    ("nullable", "must be false to be structural"),
+    ("x-kubernetes-preserve-unknown-fields", "must be false to be structural"),
+    ("x-kubernetes-embedded-resource", "must be false to be structural"),
+    ("x-kubernetes-int-or-string", "must be false to be structural"),
+    ("x-kubernetes-list-map-keys", "must be empty to be structural"),
+    ("x-kubernetes-list-type", "must be undefined to be structural"),
+    ("x-kubernetes-map-type", "must be undefined to be structural"),
+    ("x-kubernetes-validations", "must be empty to be structural"),
 )
 
 
@@ -117,14 +124,22 @@ def _check_value_validation(
 ) -> None:
     if not _is_mapping(node):
         return
-    for key in _FORBIDDEN_IN_COMPOSITIONS:
+    for key, words in _FORBIDDEN_IN_COMPOSITIONS:
         # int-or-string is spelled anyOf: [{type: integer}, {type: string}] by convention.
         if key == "type" and int_or_string:
             continue
-        if key in node:
-            errors.append(f"{_text(where)}.{key}: Forbidden: must be empty to be structural")
-    for name, child in (node.get("properties") or {}).items():
+        value = node.get(key)
+        if value is not None and value is not False and value != "" and value != []:
+            errors.append(f"{_text(where)}.{key}: Forbidden: {words}")
+    properties = node.get("properties") or {}
+    for name, child in properties.items():
         _check_value_validation(child, (where, _PROPERTY, name), errors)
+    if "metadata" in properties:
+        # no restricting metadata from the side (validateNestedValueValidation)
+        errors.append(
+            f"{_text((where, _PROPERTY, 'metadata'))}: Forbidden: "
+            "must not be specified in a nested context"
+        )
     if _is_mapping(node.get("items")):
         _check_value_validation(node["items"], (where, ".items", ""), errors)
     for junctor in COMPOSITION_KEYWORDS:

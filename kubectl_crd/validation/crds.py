@@ -65,6 +65,29 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     return problems
 
 
+def structural_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
+    """Every way the CRD's schemas are not structural, as the server names them (one
+    error each; ``CustomResourceDefinition.from_object`` stops at the first)."""
+    from kubectl_crd.model.structural import structural_schema_errors
+
+    spec = crd.get("spec")
+    versions = spec.get("versions") if isinstance(spec, Mapping) else None
+    if not isinstance(versions, list):
+        return []
+    problems: list[CRDProblem] = []
+    for prefix, position, schema in _shared(
+        versions, lambda v: (v.get("schema") or {}).get("openAPIV3Schema"), "spec.validation"
+    ):
+        if not isinstance(schema, Mapping):
+            continue
+        if not prefix.startswith("spec.validation"):
+            prefix += ".schema"
+        where: list[str | int] = ["spec", "versions", position, "schema", "openAPIV3Schema"]
+        for message in structural_schema_errors(schema, f"{prefix}.openAPIV3Schema"):
+            problems.append((message.partition(": ")[0], message, where))
+    return problems
+
+
 def _rules(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]:
     """The schema's CEL rules that do not compile, as the server words them."""
     from kubectl_crd.validation.cel.availability import engine_missing

@@ -277,6 +277,12 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
     try:
         CustomResourceDefinition.from_object(document.content, document.location)
     except CRDError as exc:
+        from kubectl_crd.validation.crds import structural_errors
+
+        # a schema that is not structural: every reason, as the server lists them
+        found = _as_field_errors(document, structural_errors(document.content))
+        if found:
+            return DocumentResult(status="invalid", errors=tuple(found), **base)
         error = FieldError(
             field="",
             reason=Reason.INVALID,
@@ -294,19 +300,23 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
 def _crd_errors(document: Document) -> list[FieldError]:
     """What the server refuses when the CRD is written, beyond its structure: defaults,
     scale paths, printer columns, CEL rules (``validation.crds``)."""
-    from kubectl_crd.io.positions import locate
     from kubectl_crd.validation.crds import crd_errors
 
-    content = document.content
+    return _as_field_errors(document, crd_errors(document.content))
+
+
+def _as_field_errors(document: Document, problems: list[Any]) -> list[FieldError]:
+    from kubectl_crd.io.positions import locate
+
     return [
         FieldError(
             field=field,
             reason=Reason.INVALID,
             message=message,
             stage=CRD_STAGE,
-            location=locate(content, where) or document.location,
+            location=locate(document.content, where) or document.location,
         )
-        for field, message, where in crd_errors(content)
+        for field, message, where in problems
     ]
 
 
