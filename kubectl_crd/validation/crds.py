@@ -9,7 +9,14 @@ matter to a CRD's author, with the server's field paths and texts:
   ``statusReplicasPath`` under ``.status``, ``labelSelectorPath`` under either);
 - printer columns' ``type`` and ``format``;
 - CEL rules that do not type-check (``cel.typing``), or whose estimated cost is over
-  the per-rule or per-CRD limit (``cel.cost``).
+  the per-rule or per-CRD limit (``cel.cost``);
+- the OpenAPI checks of each schema node (list and map types and keys, keywords that
+  are not supported, the fields of each rule, regular expressions).
+
+In the server's order: a schema that cannot be converted to a structural one is said
+to be so only when nothing else is wrong; defaults are checked only in a structural
+schema, rules only when the defaults are right, and a node's rules only when no
+schema error is at or below it.
 
 Where the server keeps one schema, one set of subresources or of printer columns for
 all versions (they are the same in every version), it names ``spec.validation``,
@@ -50,8 +57,9 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
         root: list[str | int] = ["spec", "versions", position, "schema", "openAPIV3Schema"]
         if not prefix.startswith("spec.validation"):
             prefix += ".schema"
-        problems += _defaults(f"{prefix}.openAPIV3Schema", root, schema)
-        problems += _rules(f"{prefix}.openAPIV3Schema", root, schema)
+        if not isinstance(schema, Mapping):
+            continue
+        problems += _schema_errors(f"{prefix}.openAPIV3Schema", root, schema)
     for prefix, position, subresources in _shared(
         versions, lambda v: v.get("subresources"), "spec"
     ):
@@ -65,31 +73,122 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     return problems
 
 
-def structural_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
-    """Every way the CRD's schemas are not structural, as the server names them (one
-    error each; ``CustomResourceDefinition.from_object`` stops at the first)."""
+def _structural(prefix: str, where: list[str | int], schema: Mapping[str, Any]) -> list[CRDProblem]:
+    """Every way the schema is not structural, as the server names them (one error each;
+    ``CustomResourceDefinition.from_object`` stops at the first)."""
     from kubectl_crd.model.structural import structural_schema_errors
 
+    return [
+        (message.partition(": ")[0], message, where)
+        for message in structural_schema_errors(schema, prefix)
+    ]
+
+
+def _schema_errors(
+    prefix: str, where: list[str | int], schema: Mapping[str, Any]
+) -> list[CRDProblem]:
+    """One version's schema checked in the server's order (``validation.go``): a schema
+    that cannot be converted is said to be so only when nothing else is wrong; else
+    the structural checks, then (when those pass) its defaults, then (when those
+    pass) its rules; the OpenAPI checks in every case."""
+    found = _openapi_errors(prefix, where, schema)
+    openapi = [(f, m, w) for f, m, w, _ in found]
+    conversion = _conversion_error(schema)
+    if conversion:
+        return openapi or [(prefix, f'{prefix}: Invalid value: "": {conversion}', where)]
+    structural = _structural(prefix, where, schema) + _pattern_errors(prefix, where, schema)
+    if structural:
+        return structural + openapi
+    defaults = _defaults(prefix, where, schema)
+    if defaults:
+        return defaults + openapi
+    return openapi + _rules(prefix, where, schema, {node for _, _, _, node in found})
+
+
+# structuralschema.NewStructural refuses these (convert.go), first found first
+_NOT_CONVERTED = (
+    ("id", "OpenAPIV3Schema 'id' is not supported"),
+    ("$ref", "OpenAPIV3Schema '$ref' is not supported"),
+    ("patternProperties", "OpenAPIV3Schema 'patternProperties' is not supported"),
+    ("dependencies", "OpenAPIV3Schema 'dependencies' is not supported"),
+    ("additionalItems", "OpenAPIV3Schema 'additionalItems' is not supported"),
+    ("definitions", "OpenAPIV3Schema 'definitions' is not supported"),
+)
+
+
+def _conversion_error(node: Any) -> str:
+    """Why the schema cannot be converted to a structural one, or ""."""
+    if not isinstance(node, Mapping):
+        return ""
+    if node.get("x-kubernetes-preserve-unknown-fields") is False:
+        return "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined"
+    for key, words in _NOT_CONVERTED:
+        if node.get(key) not in (None, "", {}, []):
+            return words
+    if isinstance(node.get("items"), list):
+        return "OpenAPIV3Schema 'items' must be a schema, but is an array"
+    children: list[Any] = list((node.get("properties") or {}).values())
+    children += [node.get(k) for k in ("items", "additionalProperties", "not")]
+    for junctor in ("allOf", "anyOf", "oneOf"):
+        value = node.get(junctor)
+        children += value if isinstance(value, list) else []
+    for child in children:
+        found = _conversion_error(child)
+        if found:
+            return found
+    return ""
+
+
+def _pattern_errors(
+    prefix: str, where: list[str | int], node: Any, path: str = ""
+) -> list[CRDProblem]:
+    """``ValidateStructural``: every ``pattern`` a Go regular expression."""
+    if not isinstance(node, Mapping):
+        return []
+    from kubectl_crd.validation.regexps import error as regexp_error
+    from kubectl_crd.validation.regexps import go_error_text, go_regexp
+
+    found: list[CRDProblem] = []
+    pattern = node.get("pattern")
+    if isinstance(pattern, str) and pattern:
+        try:
+            go_regexp(pattern)
+        except regexp_error as exc:
+            field = f"{prefix}{path}.pattern"
+            message = (
+                f"{field}: Invalid value: {bad_value(pattern)}: must be a valid regular "
+                f"expression, but isn't: {go_error_text(exc)}"
+            )
+            found.append((field, message, where))
+    for name, child in sorted((node.get("properties") or {}).items()):
+        found += _pattern_errors(prefix, where, child, f"{path}.properties[{name}]")
+    for key in ("items", "additionalProperties", "not"):
+        found += _pattern_errors(prefix, where, node.get(key), f"{path}.{key}")
+    for junctor in ("allOf", "anyOf", "oneOf"):
+        branches = node.get(junctor)
+        for index, branch in enumerate(branches if isinstance(branches, list) else []):
+            found += _pattern_errors(prefix, where, branch, f"{path}.{junctor}[{index}]")
+    return found
+
+
+def is_structural(crd: Mapping[str, Any]) -> bool:
+    """Whether every version's schema is structural."""
     spec = crd.get("spec")
     versions = spec.get("versions") if isinstance(spec, Mapping) else None
     if not isinstance(versions, list):
-        return []
-    problems: list[CRDProblem] = []
-    for prefix, position, schema in _shared(
+        return True
+    for _, _, schema in _shared(
         versions, lambda v: (v.get("schema") or {}).get("openAPIV3Schema"), "spec.validation"
     ):
-        if not isinstance(schema, Mapping):
-            continue
-        if not prefix.startswith("spec.validation"):
-            prefix += ".schema"
-        where: list[str | int] = ["spec", "versions", position, "schema", "openAPIV3Schema"]
-        for message in structural_schema_errors(schema, f"{prefix}.openAPIV3Schema"):
-            problems.append((message.partition(": ")[0], message, where))
-    return problems
+        if isinstance(schema, Mapping) and _structural("", [], schema):
+            return False
+    return True
 
 
-def _rules(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]:
-    """The schema's CEL rules that do not compile, as the server words them."""
+def _rules(prefix: str, where: list[str | int], schema: Any, blocked: set[str]) -> list[CRDProblem]:
+    """The schema's CEL rules that do not compile or cost too much, as the server words
+    them; not those at or above a node with a schema error (``blocked``: the server
+    compiles a node's rules only when its subtree has none)."""
     from kubectl_crd.validation.cel.availability import engine_missing
     from kubectl_crd.validation.cel.tree import mentions_rules
 
@@ -97,9 +196,12 @@ def _rules(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]
         return []
     from kubectl_crd.validation.cel.typing import rule_json, rule_problems
 
+    def skipped(path: str) -> bool:
+        return any(node == path or node.startswith(path + ".") for node in blocked)
+
     problems: list[CRDProblem] = []
     steps = {path: place for path, place, _ in _nodes(schema, "", [])}
-    for problem in rule_problems(schema):
+    for problem in rule_problems(schema, skipped if blocked else None):
         if problem.index < 0:  # the schema's total cost
             problems.append((prefix, f"{prefix}: Forbidden: {problem.detail}", list(where)))
             continue
@@ -116,6 +218,352 @@ def _rules(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]
         value = "true" if problem.field == "optionalOldSelf" else rule_json(problem.rule)
         problems.append((field, f"{field}: Invalid value: {value}: {problem.detail}", at))
     return problems
+
+
+#: (field, message, where in the document, the path of the node it is about)
+_SchemaProblem = tuple[str, str, list[str | int], str]
+
+_UNSUPPORTED = (
+    ("id", "id is not supported"),
+    ("additionalItems", "additionalItems is not supported"),
+    ("patternProperties", "patternProperties is not supported"),
+    ("definitions", "definitions is not supported"),
+    ("dependencies", "dependencies is not supported"),
+    ("$ref", "$ref is not supported"),
+)
+_OPENAPI_TYPES = ("array", "boolean", "integer", "number", "object", "string")
+_META_FIELDS = ("apiVersion", "kind", "metadata")
+_RULE_REASONS = (
+    "FieldValueDuplicate",
+    "FieldValueForbidden",
+    "FieldValueInvalid",
+    "FieldValueRequired",
+)
+
+
+def _openapi_errors(prefix: str, where: list[str | int], schema: Any) -> list[_SchemaProblem]:
+    """``validation.go: ValidateCustomResourceDefinitionOpenAPISchema``'s schema errors."""
+    problems: list[_SchemaProblem] = []
+    _check_openapi(schema, "", [], prefix, where, problems, root=True)
+    return problems
+
+
+def _check_openapi(
+    node: Any,
+    path: str,
+    steps: list[str | int],
+    prefix: str,
+    where: list[str | int],
+    problems: list[_SchemaProblem],
+    *,
+    root: bool = False,
+    in_meta: bool = False,  # in an apiVersion, kind or metadata of a resource
+    no_defaults: str = "",  # why defaults are refused here ("in top-level metadata")
+) -> None:
+    if not isinstance(node, Mapping):
+        return
+
+    def add(child: str, body: str) -> None:
+        field = f"{prefix}{path}{child}"
+        problems.append((field, f"{field}: {body}", [*where, *steps], path))
+
+    def walk(child: Any, at: str, at_steps: list[str | int], inner: bool, reason: str) -> None:
+        _check_openapi(
+            child, at, at_steps, prefix, where, problems, in_meta=inner, no_defaults=reason
+        )
+
+    schema_type = node.get("type")
+    type_text = schema_type if isinstance(schema_type, str) else ""
+    # specStandardValidatorV3.validate (what the conversion refuses is reported apart)
+    if type_text and type_text not in _OPENAPI_TYPES:
+        add(
+            ".type",
+            f"Unsupported value: {bad_value(type_text)}: supported values: {_quoted(_OPENAPI_TYPES)}",
+        )
+    if node.get("default") is not None and no_defaults:
+        add(".default", f"Forbidden: must not be set {no_defaults}")
+    for key, words in _UNSUPPORTED:
+        if node.get(key) not in (None, "", {}, []):
+            add(f".{key}", f"Forbidden: {words}")
+    if type_text == "null":
+        add(".type", "Forbidden: type cannot be set to null, use nullable as an alternative")
+    if isinstance(node.get("items"), list) and node["items"]:
+        add(".items", "Forbidden: items must be a schema object and not an array")
+    if in_meta and node.get("x-kubernetes-embedded-resource") is True:
+        add(
+            ".x-kubernetes-embedded-resource", "Forbidden: must not be used inside of resource meta"
+        )
+    if node.get("uniqueItems") is True:
+        add(
+            ".uniqueItems",
+            "Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
+        )
+    # additionalProperties beside properties: model.structural reports it (no schema
+    # can be walked with both)
+    properties = node.get("properties")
+    properties = properties if isinstance(properties, Mapping) else {}
+    additional = node.get("additionalProperties")
+    if isinstance(additional, Mapping):
+        reason = "inside additionalProperties applying to object metadata" if in_meta else ""
+        walk(
+            additional,
+            f"{path}.additionalProperties",
+            [*steps, "additionalProperties"],
+            in_meta,
+            reason or no_defaults,
+        )
+    for name in sorted(properties):
+        inner, reason = in_meta, no_defaults
+        if (root or node.get("x-kubernetes-embedded-resource") is True) and name in _META_FIELDS:
+            inner = True
+            reason = f"in top-level {name}" if root else reason
+        walk(
+            properties[name],
+            f"{path}.properties[{name}]",
+            [*steps, "properties", name],
+            inner,
+            reason,
+        )
+    for junctor in ("not", "allOf", "oneOf", "anyOf"):
+        value = node.get(junctor)
+        branches = (
+            [value] if isinstance(value, Mapping) else value if isinstance(value, list) else []
+        )
+        for index, branch in enumerate(branches):
+            if junctor == "not":
+                walk(branch, f"{path}.not", [*steps, "not"], in_meta, no_defaults)
+            else:
+                walk(
+                    branch,
+                    f"{path}.{junctor}[{index}]",
+                    [*steps, junctor, index],
+                    in_meta,
+                    no_defaults,
+                )
+    items = node.get("items")
+    item_schema = items if isinstance(items, Mapping) else None
+    if item_schema is not None:
+        walk(item_schema, f"{path}.items", [*steps, "items"], in_meta, no_defaults)
+    if node.get("x-kubernetes-preserve-unknown-fields") is False:
+        add(
+            ".x-kubernetes-preserve-unknown-fields",
+            "Invalid value: false: must be true or undefined",
+        )
+    map_type = node.get("x-kubernetes-map-type")
+    if map_type is not None:
+        if type_text != "object":
+            if not type_text:
+                add(".type", "Required value: must be object if x-kubernetes-map-type is specified")
+            else:
+                add(
+                    ".type",
+                    f"Invalid value: {bad_value(type_text)}: must be object if x-kubernetes-map-type is specified",
+                )
+        if map_type not in ("atomic", "granular"):
+            add(
+                ".x-kubernetes-map-type",
+                f"Unsupported value: {bad_value(map_type)}: supported values: {_quoted(('atomic', 'granular'))}",
+            )
+    list_type = node.get("x-kubernetes-list-type")
+    if list_type is not None and type_text != "array":
+        if not type_text:
+            add(".type", "Required value: must be array if x-kubernetes-list-type is specified")
+        else:
+            add(
+                ".type",
+                f"Invalid value: {bad_value(type_text)}: must be array if x-kubernetes-list-type is specified",
+            )
+    elif list_type == "set" and item_schema is not None:
+        item_type = item_schema.get("type")
+        if item_type == "array":
+            inner_list = item_schema.get("x-kubernetes-list-type")
+            if inner_list is not None and inner_list != "atomic":
+                add(
+                    ".items.x-kubernetes-list-type",
+                    f"Invalid value: {bad_value(inner_list)}: must be atomic as item of a list with x-kubernetes-list-type=set",
+                )
+        elif item_type == "object" and item_schema.get("x-kubernetes-map-type") != "atomic":
+            # the server shows the items' list type here, which an object has not: null
+            shown = go_json(item_schema.get("x-kubernetes-list-type"))
+            add(
+                ".items.x-kubernetes-map-type",
+                f"Invalid value: {shown}: must be atomic as item of a list with x-kubernetes-list-type=set",
+            )
+    if list_type is not None and list_type not in ("atomic", "set", "map"):
+        add(
+            ".x-kubernetes-list-type",
+            f"Unsupported value: {bad_value(list_type)}: supported values: {_quoted(('atomic', 'set', 'map'))}",
+        )
+    _check_list_map_keys(node, list_type, item_schema, add)
+    _check_rule_fields(node, add)
+
+
+def _check_list_map_keys(
+    node: Mapping[str, Any], list_type: Any, item_schema: Any, add: Any
+) -> None:
+    """The keys of a ``map`` list (``validation.go``, ``validateMapListKeysMapSet``)."""
+    keys = node.get("x-kubernetes-list-map-keys")
+    keys = [str(k) for k in keys] if isinstance(keys, list) else []
+    if keys:
+        if list_type is None:
+            add(
+                ".x-kubernetes-list-type",
+                "Required value: must be map if x-kubernetes-list-map-keys is non-empty",
+            )
+        elif list_type != "map":
+            add(
+                ".x-kubernetes-list-type",
+                f"Invalid value: {bad_value(list_type)}: must be map if x-kubernetes-list-map-keys is non-empty",
+            )
+    item_properties = (item_schema.get("properties") or {}) if item_schema is not None else {}
+    if list_type == "map":
+        if not keys:
+            add(
+                ".x-kubernetes-list-map-keys",
+                "Required value: must not be empty if x-kubernetes-list-type is map",
+            )
+        if node.get("items") is None:
+            add(".items", "Required value: must have a schema if x-kubernetes-list-type is map")
+        if item_schema is not None and item_schema.get("type") != "object":
+            shown = bad_value(str(item_schema.get("type") or ""))
+            add(
+                ".items.type",
+                f"Invalid value: {shown}: must be object if parent array's x-kubernetes-list-type is map",
+            )
+        if item_schema is not None and item_schema.get("type") == "object":
+            seen: set[str] = set()
+            for key in keys:
+                if key in item_properties:
+                    if (item_properties[key] or {}).get("type") in ("array", "object"):
+                        add(
+                            f".items.properties[{key}].type",
+                            'Invalid value: "object": must be a scalar type if parent array\'s x-kubernetes-list-type is map',
+                        )
+                else:
+                    add(
+                        ".x-kubernetes-list-map-keys",
+                        f"Invalid value: {go_json(keys)}: entries must all be names of item properties",
+                    )
+                if key in seen:
+                    add(
+                        ".x-kubernetes-list-map-keys",
+                        f"Invalid value: {go_json(keys)}: must not contain duplicate entries",
+                    )
+                seen.add(key)
+    if item_schema is None or list_type not in ("set", "map"):
+        return
+    if item_schema.get("nullable") is True:
+        add(
+            ".items.nullable",
+            f"Forbidden: cannot be nullable when x-kubernetes-list-type is {list_type}",
+        )
+    if list_type == "map":
+        required = item_schema.get("required") or []
+        for key in keys:
+            key_schema = item_properties.get(key)
+            if not isinstance(key_schema, Mapping):
+                continue
+            if key not in required and key_schema.get("default") is None:
+                add(
+                    f".items.properties[{key}].default",
+                    "Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
+                )
+            if key_schema.get("nullable") is True:
+                add(
+                    f".items.properties[{key}].nullable",
+                    "Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
+                )
+
+
+def _quoted(values: tuple[str, ...]) -> str:
+    return ", ".join(f'"{v}"' for v in values)
+
+
+def _check_rule_fields(node: Mapping[str, Any], add: Any) -> None:
+    """The fields of each ``x-kubernetes-validations`` entry, before any is compiled."""
+    rules = node.get("x-kubernetes-validations")
+    if not isinstance(rules, list):
+        return
+    for index, rule in enumerate(rules):
+        if not isinstance(rule, Mapping):
+            continue
+        at = f".x-kubernetes-validations[{index}]"
+        text = str(rule.get("rule") or "")
+        message = str(rule.get("message") or "")
+        if not text.strip():
+            add(f"{at}.rule", "Required value: rule is not specified")
+        elif message and not message.strip():
+            add(
+                f"{at}.message",
+                f"Invalid value: {bad_value(message)}: must be non-empty if specified",
+            )
+        elif _has_newlines(message.strip()):
+            add(
+                f"{at}.message",
+                f"Invalid value: {bad_value(message)}: must not contain line breaks",
+            )
+        elif _has_newlines(text.strip()) and not message.strip():
+            add(
+                f"{at}.message",
+                "Required value: message must be specified if rule contains line breaks",
+            )
+        expression = str(rule.get("messageExpression") or "")
+        if expression and not expression.strip():
+            add(
+                f"{at}.messageExpression",
+                "Required value: messageExpression must be non-empty if specified",
+            )
+        reason = rule.get("reason")
+        if reason is not None and reason not in _RULE_REASONS:
+            add(
+                f"{at}.reason",
+                f"Unsupported value: {bad_value(reason)}: supported values: {_quoted(_RULE_REASONS)}",
+            )
+        field_path = rule.get("fieldPath")
+        if isinstance(field_path, str) and field_path:
+            if not field_path.strip():
+                add(
+                    f"{at}.fieldPath",
+                    f"Invalid value: {bad_value(field_path)}: must be non-empty if specified",
+                )
+            if _has_newlines(field_path):
+                add(
+                    f"{at}.fieldPath",
+                    f"Invalid value: {bad_value(field_path)}: must not contain line breaks",
+                )
+            if not _field_path_valid(node, field_path):
+                add(
+                    f"{at}.fieldPath",
+                    f"Invalid value: {bad_value(field_path)}: must be a valid path",
+                )
+
+
+def _field_path_valid(node: Mapping[str, Any], text: str) -> bool:
+    """``ValidFieldPath``: each step a property where the node has properties, else a
+    key of its additionalProperties map (a schema that cannot be converted passes)."""
+    from kubectl_crd.validation.paths import field_path_steps
+
+    if _conversion_error(node):
+        return True
+    steps = field_path_steps(text)
+    if steps is None:
+        return False
+    current: Any = node
+    for name, _ in steps:
+        properties = current.get("properties") if isinstance(current, Mapping) else None
+        if properties:
+            current = properties.get(name)
+            if current is None:
+                return False
+        elif isinstance(current, Mapping) and current.get("additionalProperties") is not None:
+            current = current.get("additionalProperties")
+        else:
+            return False
+    return True
+
+
+def _has_newlines(text: str) -> bool:
+    return "\n" in text or "\r" in text
 
 
 def _shared(versions: list[Any], part: Any, top: str) -> Iterator[tuple[str, int, Any]]:

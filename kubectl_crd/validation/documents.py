@@ -277,11 +277,11 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
     try:
         CustomResourceDefinition.from_object(document.content, document.location)
     except CRDError as exc:
-        from kubectl_crd.validation.crds import structural_errors
+        from kubectl_crd.validation.crds import is_structural
 
-        # a schema that is not structural: every reason, as the server lists them
-        found = _as_field_errors(document, structural_errors(document.content))
-        if found:
+        if not is_structural(document.content):
+            # every reason, and the other errors of the CRD, as the server lists them
+            found = _crd_errors(document)
             return DocumentResult(status="invalid", errors=tuple(found), **base)
         error = FieldError(
             field="",

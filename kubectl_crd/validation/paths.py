@@ -63,3 +63,71 @@ def field_path(chain: Chain) -> str:
         else:
             parts.append(segment)
     return "".join(parts) or "<nil>"
+
+
+def field_path_steps(text: str) -> list[tuple[str, bool]] | None:
+    """A rule's ``fieldPath`` (``.spec.a``, ``['x.y']``) as (name, written in brackets)
+    steps, or None when it is not one (``cel/validation.go: ValidFieldPath``'s scanner:
+    ``.`` then a name, or ``[`` a single-quoted string ``]``)."""
+    tokens = _field_path_tokens(text)
+    steps: list[tuple[str, bool]] = []
+    position = 0
+    while position < len(tokens):
+        token = tokens[position]
+        if token == "[":
+            quoted = tokens[position + 1] if position + 1 < len(tokens) else ""
+            closing = tokens[position + 2] if position + 2 < len(tokens) else ""
+            if len(quoted) < 2 or quoted[0] != "'" or quoted[-1] != "'" or closing != "]":
+                return None
+            steps.append((_unescape(quoted[1:-1]), True))
+            position += 3
+        elif token == ".":
+            if position + 1 >= len(tokens):
+                return None
+            steps.append((tokens[position + 1], False))
+            position += 2
+        else:
+            return None
+    return steps
+
+
+def _field_path_tokens(text: str) -> list[str]:
+    """The delimiters ``.``, ``[`` and ``]`` alone; a single-quoted string whole (to its
+    first unescaped quote); any other run of characters up to a delimiter."""
+    tokens: list[str] = []
+    position = 0
+    while position < len(text):
+        if text[position] == "'":
+            end = position + 1
+            while end < len(text) and not (text[end] == "'" and text[end - 1] != "\\"):
+                end += 1
+            tokens.append(text[position : end + 1])
+            position = end + 1
+        elif text[position] in ".[]":
+            tokens.append(text[position])
+            position += 1
+        else:
+            end = position
+            while end < len(text) and text[end] not in ".[]":
+                end += 1
+            tokens.append(text[position:end])
+            position = end
+    return tokens
+
+
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+
+
+def _unescape(text: str) -> str:
+    out: list[str] = []
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if char == "\\" and position + 1 < len(text):
+            following = text[position + 1]
+            out.append(_ESCAPES.get(following, following))
+            position += 2
+        else:
+            out.append(char)
+            position += 1
+    return "".join(out)

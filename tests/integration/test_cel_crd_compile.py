@@ -301,3 +301,112 @@ def test_nested_value_validations_are_refused_in_the_servers_words(apiserver: Co
         print(f"{len(expected)} server errors, {len(ours)} ours")
         assert len(expected) > 10
         assert ours == expected
+
+
+SCHEMA_CHECKS: dict[str, Any] = {
+    "lt": {"type": "string", "x-kubernetes-list-type": "set"},
+    "ltmap": {
+        "type": "array",
+        "x-kubernetes-list-type": "map",
+        "items": {"type": "object", "properties": {"k": {"type": "string"}}},
+    },
+    "keys": {
+        "type": "array",
+        "x-kubernetes-list-map-keys": ["k"],
+        "items": {"type": "object", "properties": {"k": {"type": "string"}}},
+    },
+    "badlt": {"type": "array", "x-kubernetes-list-type": "bag", "items": {"type": "string"}},
+    "mt": {"type": "string", "x-kubernetes-map-type": "atomic"},
+    "badmt": {"type": "object", "x-kubernetes-map-type": "deep"},
+    "pat": {"type": "string", "pattern": "(["},
+    "setobj": {
+        "type": "array",
+        "x-kubernetes-list-type": "set",
+        "items": {"type": "object", "nullable": True, "properties": {"k": {"type": "string"}}},
+    },
+    "setlist": {
+        "type": "array",
+        "x-kubernetes-list-type": "set",
+        "items": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+    },
+    "mk": {
+        "type": "array",
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["k", "z", "k", "nope"],
+        "items": {
+            "type": "object",
+            "required": ["k"],
+            "properties": {"k": {"type": "string", "nullable": True}, "z": {"type": "object"}},
+        },
+    },
+    "mapitems": {
+        "type": "array",
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["k"],
+        "items": {"type": "string"},
+    },
+    "uniq": {"type": "array", "uniqueItems": True, "items": {"type": "string"}},
+    "pu": {"type": "object", "x-kubernetes-preserve-unknown-fields": False},
+    "fields": {
+        "type": "string",
+        "x-kubernetes-validations": [
+            {"rule": " "},
+            {"rule": "true", "message": " "},
+            {"rule": "true", "message": "a\nb"},
+            {"rule": "self ==\n'a'"},
+            {"rule": "true", "messageExpression": " "},
+            {"rule": "true", "reason": "FieldValueGone"},
+            {"rule": "true", "fieldPath": " "},
+        ],
+    },
+    # compiled: the rules of nodes without schema errors below them still are
+    "rules": {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "x-kubernetes-validations": [{"rule": "self.nope == 1"}],
+    },
+}
+
+
+def test_schema_checks_are_the_servers(apiserver: ControlPlane) -> None:
+    """``ValidateCustomResourceDefinitionOpenAPISchema``: list and map types and keys,
+    unsupported keywords, the fields of each rule, regular expressions; a node's rules
+    are compiled only when no schema error is at or below it."""
+    from kubectl_crd.io import load_documents
+    from kubectl_crd.validation.documents import CRDIndex, validate_document
+
+    spec = {"type": "object", "properties": SCHEMA_CHECKS}
+    spec["x-kubernetes-validations"] = [{"rule": "self.nope == 1"}]  # not compiled
+    root = {
+        "type": "object",
+        "properties": {
+            "spec": spec,
+            "metadata": {"type": "object", "default": {"name": "x"}},
+        },
+    }
+    # with x-kubernetes-preserve-unknown-fields: false the schema cannot be converted
+    # (no structural checks, defaults or rules); without it and the bad pattern (a
+    # structural error), the rules of nodes with no schema error at or below them are
+    # compiled
+    convertible = copy.deepcopy(root)
+    del convertible["properties"]["spec"]["properties"]["pu"]
+    del convertible["properties"]["spec"]["properties"]["pat"]  # a structural error too
+    del convertible["properties"]["metadata"]
+    for schema, least in ((root, 25), (convertible, 20)):
+        version = {
+            "name": "v1",
+            "served": True,
+            "storage": True,
+            "schema": {"openAPIV3Schema": schema},
+        }
+        document = crd("checks", [version])
+        with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
+            expected = sorted(server_causes(client, copy.deepcopy(document), within=""))
+        parsed = load_documents(json.dumps(document), "crd.json")[0]
+        ours = sorted(e.message for e in validate_document(parsed, CRDIndex([])).errors)
+        print(f"{len(expected)} server errors, {len(ours)} ours")
+        missing = [m for m in expected if m not in ours]
+        extra = [m for m in ours if m not in expected]
+        assert not missing and not extra, f"missing: {missing}\nextra: {extra}"
+        assert len(expected) > least
+    assert any("undefined field 'nope'" in m for m in expected)  # the rule beside the errors

@@ -319,7 +319,7 @@ def _rule_chain(chain: Chain, field_path: str, schema: SchemaNode | None) -> Cha
     """
     if not field_path:
         return chain
-    for name in _field_path_steps(field_path):
+    for name, _ in paths.field_path_steps(field_path) or []:
         if schema is not None and schema.properties:
             chain = paths.child(chain, name)
             schema = schema.properties.get(name)
@@ -327,43 +327,3 @@ def _rule_chain(chain: Chain, field_path: str, schema: SchemaNode | None) -> Cha
             chain = paths.map_key(chain, name)
             schema = schema.additional if schema is not None else None
     return chain
-
-
-def _field_path_steps(text: str) -> list[str]:
-    steps: list[str] = []
-    position = 0
-    while position < len(text):
-        char = text[position]
-        if char == ".":
-            end = position + 1
-            while end < len(text) and text[end] not in ".[":
-                end += 1
-            steps.append(text[position + 1 : end])
-            position = end
-        elif char == "[" and text[position + 1 : position + 2] == "'":
-            end = position + 2
-            while end < len(text) and not (text[end] == "'" and text[end - 1] != "\\"):
-                end += 1
-            steps.append(_unescape(text[position + 2 : end]))
-            position = end + 2
-        else:
-            break  # the server refuses such a CRD
-    return steps
-
-
-_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-
-
-def _unescape(text: str) -> str:
-    out: list[str] = []
-    position = 0
-    while position < len(text):
-        char = text[position]
-        if char == "\\" and position + 1 < len(text):
-            following = text[position + 1]
-            out.append(_ESCAPES.get(following, following))
-            position += 2
-        else:
-            out.append(char)
-            position += 1
-    return "".join(out)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,13 +259,18 @@ class RuleCost:
     total: int
 
 
-def rule_problems(schema: Mapping[str, Any]) -> list[RuleProblem]:
+def rule_problems(
+    schema: Mapping[str, Any], skipped: Callable[[str], bool] | None = None
+) -> list[RuleProblem]:
     """Every rule of a version's schema that does not type-check, or costs too much, in
-    schema order (the total's problems last)."""
-    return check_rules(schema)[0]
+    schema order (the total's problems last); not the rules of nodes ``skipped`` says
+    (by their path, ``.properties[spec]``)."""
+    return check_rules(schema, skipped)[0]
 
 
-def check_rules(schema: Mapping[str, Any]) -> tuple[list[RuleProblem], list[RuleCost]]:
+def check_rules(
+    schema: Mapping[str, Any], skipped: Callable[[str], bool] | None = None
+) -> tuple[list[RuleProblem], list[RuleCost]]:
     """``rule_problems``, and the estimated cost of every rule that compiles."""
     tree = rule_tree(schema)
     if tree is None:
@@ -304,7 +309,7 @@ def check_rules(schema: Mapping[str, Any]) -> tuple[list[RuleProblem], list[Rule
 
     costs = _CostTotal()
     for path, node, decl, root, cardinality in declared:
-        if decl is None:
+        if decl is None or (skipped is not None and skipped(path)):
             continue
         sizes = costs.sizes(node, root)
         for index, rule in enumerate(node.rules):
