@@ -117,8 +117,30 @@ _TIME_FORMATS = {  # format: (MaxElements, MinSerializedSize)
 }
 
 
-def decl_size(node: SchemaNode, resource_root: bool) -> DeclSize | None:
-    """``SchemaDeclType``'s sizes; None where CEL does not see the node."""
+def decl_size(
+    node: SchemaNode,
+    resource_root: bool,
+    memo: dict[tuple[int, bool], DeclSize | None] | None = None,
+) -> DeclSize | None:
+    """``SchemaDeclType``'s sizes; None where CEL does not see the node. ``memo`` keeps
+    each node's, for a caller that asks for nested nodes of one schema."""
+    if memo is None:
+        return _decl_size(node, resource_root, {})
+    return _decl_size(node, resource_root, memo)
+
+
+def _decl_size(
+    node: SchemaNode, resource_root: bool, memo: dict[tuple[int, bool], DeclSize | None]
+) -> DeclSize | None:
+    key = (id(node), resource_root)
+    if key not in memo:
+        memo[key] = _computed_size(node, resource_root, memo)
+    return memo[key]
+
+
+def _computed_size(
+    node: SchemaNode, resource_root: bool, memo: dict[tuple[int, bool], DeclSize | None]
+) -> DeclSize | None:
     if node.types == ("integer", "string"):
         if node.max_length is not None:
             return DeclSize(max(node.max_length, 0) * 4)
@@ -127,7 +149,7 @@ def decl_size(node: SchemaNode, resource_root: bool) -> DeclSize | None:
     if kind == "array":
         if node.items is None:
             return None
-        item = decl_size(node.items, node.items.embedded)
+        item = _decl_size(node.items, node.items.embedded, memo)
         if item is None:
             return None
         if node.max_items is not None:
@@ -137,7 +159,7 @@ def decl_size(node: SchemaNode, resource_root: bool) -> DeclSize | None:
         return DeclSize(count, 2, elem=item)
     if kind == "object":
         if node.additional is not None and not node.properties:
-            value = decl_size(node.additional, node.additional.embedded)
+            value = _decl_size(node.additional, node.additional.embedded, memo)
             if value is None:
                 return None
             if node.max_properties is not None:
@@ -145,7 +167,7 @@ def decl_size(node: SchemaNode, resource_root: bool) -> DeclSize | None:
             else:
                 count = (MAX_REQUEST_SIZE_BYTES - 2) // (value.min_size + 6)
             return DeclSize(count, 2, elem=value, key=DeclSize(0, _MIN_STRING_SIZE))
-        return _object(node, resource_root or node.embedded)
+        return _object(node, resource_root or node.embedded, memo)
     if kind == "string":
         if node.format == "byte":
             length = node.max_length
@@ -165,12 +187,14 @@ def decl_size(node: SchemaNode, resource_root: bool) -> DeclSize | None:
     return None
 
 
-def _object(node: SchemaNode, resource_root: bool) -> DeclSize:
+def _object(
+    node: SchemaNode, resource_root: bool, memo: dict[tuple[int, bool], DeclSize | None]
+) -> DeclSize:
     fields: dict[str, DeclSize] = {}
     min_size = 2  # {}
     required = set(node.required)
     for name, child in node.properties.items():
-        child_size = decl_size(child, child.embedded)
+        child_size = _decl_size(child, child.embedded, memo)
         if child_size is None:
             continue
         escaped = escape(name)

@@ -30,6 +30,7 @@ from typing import Any
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
+from kubectl_crd.validation.cel.checked import CheckedRule, homogeneous_literal_errors, read_checked
 from kubectl_crd.validation.cel.escaping import escape
 from kubectl_crd.validation.cel.programs import compile_error_text, optional_old_self
 from kubectl_crd.validation.cel.tree import Rule, RuleNode, rule_tree
@@ -323,18 +324,18 @@ def check_rules(
                 compiled = text
                 if field_name == "rule" and rule.optional_old_self and rule.transition:
                     compiled = optional_old_self(text)
-                program = None
+                checked_tree = None
                 try:
                     prepared = prepare(compiled)
-                    program = env.compile(prepared)
+                    checked_tree = read_checked(env.compile(prepared).serialize())
                     # positions in the checked tree are the compiled text's: checked
                     # only when no rewrite moved them
-                    detail = literal_errors(text, program if prepared == text else None)
+                    detail = literal_errors(text, checked_tree if prepared == text else None)
                 except RuntimeError as exc:
                     detail = checker_error_text(str(exc), text)
-                if not detail and program is not None and compiled == text and sizes is not None:
+                if not detail and checked_tree and compiled == text and sizes is not None:
                     problems += costs.observe(
-                        program, sizes, cardinality, path, rule, index, field_name
+                        checked_tree, sizes, cardinality, path, rule, index, field_name
                     )
                 if detail:
                     if field_name == "messageExpression":
@@ -363,16 +364,16 @@ class _CostTotal:
         self.total = 0
         self.most_expensive: list[tuple[int, str, Rule, int, str]] = []
         self.observed: list[RuleCost] = []
+        self.size_memo: dict[tuple[int, bool], Any] = {}  # the schema's sizes, computed once
 
-    @staticmethod
-    def sizes(node: RuleNode, root: bool) -> Any:
+    def sizes(self, node: RuleNode, root: bool) -> Any:
         from kubectl_crd.validation.cel.cost import decl_size
 
-        return decl_size(node.schema, root)
+        return decl_size(node.schema, root, self.size_memo)
 
     def observe(
         self,
-        program: Any,
+        tree: CheckedRule,
         sizes: Any,
         cardinality: int | None,
         path: str,
@@ -381,9 +382,8 @@ class _CostTotal:
         field_name: str,
     ) -> list[RuleProblem]:
         from kubectl_crd.validation.cel import cost as costs
-        from kubectl_crd.validation.cel.checked import read_checked
 
-        once = costs.estimate_cost(read_checked(program.serialize()), sizes)[1]
+        once = costs.estimate_cost(tree, sizes)[1]
         estimate = once
         if field_name == "rule":
             # a rule runs once per place its node may be (getExpressionCost); where
@@ -443,10 +443,10 @@ _LITERAL_CALL = re.compile(
 )
 
 
-def literal_errors(expression: str, program: Any = None) -> str:
+def literal_errors(expression: str, checked: CheckedRule | None = None) -> str:
     """The compile errors of Kubernetes' AST validators, or "": constant duration,
-    timestamp and regex arguments that do not parse, and, given the compiled
-    ``program`` of ``expression`` itself, list and map literals of mixed types
+    timestamp and regex arguments that do not parse, and, given the checked tree of
+    ``expression`` itself, list and map literals of mixed types
     (``checked.homogeneous_literal_errors``); cel-go reports them by position."""
     found: list[tuple[int, str]] = []
     for match in _LITERAL_CALL.finditer(expression):
@@ -455,10 +455,8 @@ def literal_errors(expression: str, program: Any = None) -> str:
         if text is None or _literal_ok(call, text):
             continue
         found.append((match.start("literal"), f"invalid {call} argument"))
-    if program is not None:
-        from kubectl_crd.validation.cel.checked import homogeneous_literal_errors, read_checked
-
-        found.extend(homogeneous_literal_errors(read_checked(program.serialize())))
+    if checked is not None:
+        found.extend(homogeneous_literal_errors(checked))
     if not found:
         return ""
     return "compilation failed: " + "\n".join(
