@@ -63,12 +63,13 @@ def read_inputs(
                 yield from expand_lists(_read_file(found, cached))
 
 
-def input_documents(paths: Sequence[str]) -> Iterator[Document]:
+def input_documents(paths: Sequence[str], *, cached: bool = False) -> Iterator[Document]:
     """Every document of every input; a file with none is one empty document (kubeconform's
-    "empty" status), so that it is reported instead of silently passing."""
+    "empty" status), so that it is reported instead of silently passing. ``cached``: as
+    ``read_inputs``."""
     for path in expand_paths(paths):
         found = False
-        for document in read_inputs([path]):
+        for document in read_inputs([path], cached=cached):
             found = True
             yield document
         if not found:

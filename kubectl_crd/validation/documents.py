@@ -151,7 +151,7 @@ def validate_documents(
     """
     if crds_indexed:
         for streamed in documents:
-            yield validate_document(
+            yield validate_located(
                 streamed, index, missing=missing, field_validation=field_validation, old=old
             )
         return
@@ -160,9 +160,23 @@ def validate_documents(
     for position, held in enumerate(pending):
         assert held is not None
         pending[position] = None  # let each document go once it is checked
-        yield validate_document(
+        yield validate_located(
             held, index, missing=missing, field_validation=field_validation, old=old
         )
+
+
+def validate_located(document: Document, index: CRDIndex, **options: Any) -> DocumentResult:
+    """``validate_document``, for a document from the parsed-value cache too: one that
+    turns out invalid is parsed again with positions, so that each error has its
+    file:line:column (the cache keeps values only)."""
+    result = validate_document(document, index, **options)
+    if result.status == "invalid" and not document.has_positions:
+        from kubectl_crd.io import reload_with_positions
+
+        located = reload_with_positions(document)
+        if located is not document:
+            result = validate_document(located, index, **options)
+    return result
 
 
 def validate_document(

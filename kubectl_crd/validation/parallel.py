@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from kubectl_crd.io.documents import Document
-from kubectl_crd.validation.documents import CRDIndex, DocumentResult, validate_document
+from kubectl_crd.validation.documents import CRDIndex, DocumentResult, validate_located
 
 T = TypeVar("T")
 
@@ -63,7 +63,7 @@ def validate_files(
     def validate_file(path: str) -> list[DocumentResult]:
         results = []
         for document in read(path):
-            result = validate_document(document, index, **options)
+            result = validate_located(document, index, **options)
             # the stored object is the bulk of a result; only -o yaml prints it
             results.append(result if keep_stored else replace(result, stored=None))
         return results

@@ -476,7 +476,7 @@ class _FileObjects:
 
     def __call__(self, document: Any) -> list[tuple[Row, str]]:
         from kubectl_crd.model.columns import row_cells
-        from kubectl_crd.validation.documents import validate_document
+        from kubectl_crd.validation.documents import validate_located
 
         content = document.content
         if not isinstance(content, dict) or content.get("kind") != self._crd.names.kind:
@@ -489,13 +489,7 @@ class _FileObjects:
             metadata = content.get("metadata") or {}
             if (metadata.get("namespace") or "default") != self._namespace:
                 return []
-        result = validate_document(document, self._index)
-        if result.status != "valid" and not document.has_positions:
-            from kubectl_crd.io import reload_with_positions
-
-            # the error's file:line:column: the document parsed again with positions
-            document = reload_with_positions(document)
-            result = validate_document(document, self._index)
+        result = validate_located(document, self._index)
         if result.status == "valid" and result.stored is not None:
             from kubectl_crd.validation.pipeline import default_as_read
 

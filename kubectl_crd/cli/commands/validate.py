@@ -217,11 +217,13 @@ class _Run:
             print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
         index = CRDIndex(given, fallback=self.cluster)
         # Files are read twice, CRDs first, so that the documents then stream (memory
-        # flat in the size of the input; the second read comes from the parse cache);
+        # flat in the size of the input); both reads go through the parsed-value cache
+        # (an invalid document is parsed again for its positions: validate_located);
         # stdin can be read once only, and is held.
         streaming = "-" not in self.filenames
         if streaming:
-            index.add(crds_among(input_documents(files_defining_crds(self.filenames))))
+            crd_files = files_defining_crds(self.filenames)
+            index.add(crds_among(input_documents(crd_files, cached=True)))
         old: OldObjects | None = None
         if self.old_paths:
             old = old_objects_from(input_documents(self.old_paths), index)
@@ -234,7 +236,7 @@ class _Run:
 
             return validate_files(
                 list(expand_paths(self.filenames)),
-                lambda path: input_documents((path,)),
+                lambda path: input_documents((path,), cached=True),
                 index,
                 self.jobs,
                 missing=self.missing,
@@ -242,7 +244,7 @@ class _Run:
                 old=old,
                 keep_stored=self.keep_stored,
             )
-        documents = input_documents(self.filenames)
+        documents = input_documents(self.filenames, cached=True)
         return validate_documents(
             documents,
             index,

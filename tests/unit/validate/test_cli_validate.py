@@ -104,6 +104,24 @@ def test_an_invalid_resource_exits_1_with_the_server_message_at_its_line_and_a_c
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_second_run_from_the_parse_cache_says_the_same_at_the_same_places(
+    tmp_path: Path, jobs: str
+) -> None:
+    """Inputs are read through the parsed-value cache, which keeps values only: an
+    invalid document is parsed again for its positions."""
+    cache = tmp_path / "cache"
+    env = {"KUBECTL_CRD_CACHE_DIR": str(cache)}
+    files = [write(tmp_path, f"f{i}.yaml", VALID, INVALID) for i in range(2)]
+    args = ("--crd", CRDS, "--offline", "-j", jobs, *(a for f in files for a in ("-f", f)))
+    first = validate(*args, env=env)
+    assert any(cache.rglob("*")), "nothing was cached"
+    second = validate(*args, env=env)
+    assert first.returncode == second.returncode == 1
+    assert first.stdout == second.stdout
+    assert f"{files[1]}:16:13: error: CronTab/bad: spec.replicas" in second.stdout
+
+
 def test_summary_counts_every_status(tmp_path: Path) -> None:
     path = write(tmp_path, "all.yaml", VALID, INVALID, BUILTIN, UNKNOWN_KIND)
     empty = write(tmp_path, "empty.yaml", "# nothing here\n")
