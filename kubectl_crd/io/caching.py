@@ -104,9 +104,18 @@ def load_documents_cached(
 
     documents = load_documents(data, path)
     if all(document.error is None for document in documents):
-        if _write_entry(entry, documents):
+        written = _write_entry(entry, documents)
+        if written:
             _record_digest(root, identity, digest)
-            prune(root)
+            # a prune stats every entry: done on a process's first write, then each time
+            # an eighth of the limit has been written (a run over thousands of new
+            # files paid it for each of them: seconds)
+            unpruned = _WRITTEN.get(root, -1)
+            if unpruned < 0 or unpruned + written > MAX_BYTES // 8:
+                _WRITTEN[root] = 0
+                prune(root)
+            else:
+                _WRITTEN[root] = unpruned + written
         documents = [replace(document, digest=digest) for document in documents]
     return documents
 
@@ -269,6 +278,10 @@ def _item_positions(document: Document) -> list[int] | None:
     return positions
 
 
+#: Bytes this process has written to each cache directory since it last pruned it.
+_WRITTEN: dict[str, int] = {}
+
+
 def prune(root: str, max_bytes: int | None = None) -> None:
     """Keep the cache under ``max_bytes`` (``MAX_BYTES``): drop the files of other
     cache formats and leftover temporary files, then the least recently used files
@@ -310,7 +323,8 @@ def prune(root: str, max_bytes: int | None = None) -> None:
         total -= size
 
 
-def _write_entry(entry: str, documents: list[Document]) -> bool:
+def _write_entry(entry: str, documents: list[Document]) -> int:
+    """The bytes written, 0 when nothing was."""
     try:
         values = marshal.dumps(
             [
@@ -319,9 +333,9 @@ def _write_entry(entry: str, documents: list[Document]) -> bool:
             ]
         )
     except (ValueError, RecursionError):
-        return False
-    checksum = zlib.crc32(values).to_bytes(_CHECKSUM_SIZE, "big")
-    return _write_atomically(entry, _HEADER + checksum + values)
+        return 0
+    data = _HEADER + zlib.crc32(values).to_bytes(_CHECKSUM_SIZE, "big") + values
+    return len(data) if _write_atomically(entry, data) else 0
 
 
 def _write_atomically(path: str, data: bytes) -> bool:
