@@ -38,16 +38,15 @@ from kubectl_crd.validation.pruning import prune
 #: (field, message, where in the CRD document)
 CRDProblem = tuple[str, str, list[str | int]]
 
-COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
-COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
-
 
 def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
+    from kubectl_crd.validation.crd_spec import spec_errors
+
+    problems: list[CRDProblem] = spec_errors(crd)
     spec = crd.get("spec")
     versions = spec.get("versions") if isinstance(spec, Mapping) else None
     if not isinstance(versions, list):
-        return []
-    problems: list[CRDProblem] = []
+        return problems
     schemas = list(
         _shared(
             versions, lambda v: (v.get("schema") or {}).get("openAPIV3Schema"), "spec.validation"
@@ -93,6 +92,11 @@ def _schema_errors(
     pass) its rules; the OpenAPI checks in every case."""
     found = _openapi_errors(prefix, where, schema)
     openapi = [(f, m, w) for f, m, w, _ in found]
+    if schema.get("nullable") is True:
+        field = f"{prefix}.nullable"
+        openapi.insert(
+            0, (field, f"{field}: Forbidden: nullable cannot be true at the root", where)
+        )
     conversion = _conversion_error(schema)
     if conversion:
         return openapi or [(prefix, f'{prefix}: Invalid value: "": {conversion}', where)]
@@ -169,20 +173,6 @@ def _pattern_errors(
         for index, branch in enumerate(branches if isinstance(branches, list) else []):
             found += _pattern_errors(prefix, where, branch, f"{path}.{junctor}[{index}]")
     return found
-
-
-def is_structural(crd: Mapping[str, Any]) -> bool:
-    """Whether every version's schema is structural."""
-    spec = crd.get("spec")
-    versions = spec.get("versions") if isinstance(spec, Mapping) else None
-    if not isinstance(versions, list):
-        return True
-    for _, _, schema in _shared(
-        versions, lambda v: (v.get("schema") or {}).get("openAPIV3Schema"), "spec.validation"
-    ):
-        if isinstance(schema, Mapping) and _structural("", [], schema):
-            return False
-    return True
 
 
 def _rules(prefix: str, where: list[str | int], schema: Any, blocked: set[str]) -> list[CRDProblem]:
@@ -659,30 +649,12 @@ def _scale(prefix: str, where: list[str | int], subresources: Any) -> list[CRDPr
 
 
 def _columns(prefix: str, where: list[str | int], columns: Any) -> list[CRDProblem]:
+    from kubectl_crd.validation.crd_spec import column_errors
+
     if not isinstance(columns, list):
         return []
     problems: list[CRDProblem] = []
     for index, column in enumerate(columns):
-        if not isinstance(column, Mapping):
-            continue
-        kind = column.get("type")
-        if isinstance(kind, str) and kind and kind not in COLUMN_TYPES:
-            field = f"{prefix}[{index}].type"
-            problems.append(
-                (
-                    field,
-                    f"{field}: Invalid value: {bad_value(kind)}: must be one of {','.join(COLUMN_TYPES)}",
-                    [*where, index, "type"],
-                )
-            )
-        form = column.get("format")
-        if isinstance(form, str) and form and form not in COLUMN_FORMATS:
-            field = f"{prefix}[{index}].format"
-            problems.append(
-                (
-                    field,
-                    f"{field}: Invalid value: {bad_value(form)}: must be one of {','.join(COLUMN_FORMATS)}",
-                    [*where, index, "format"],
-                )
-            )
+        if isinstance(column, Mapping):
+            problems += column_errors(f"{prefix}[{index}]", column, [*where, index])
     return problems

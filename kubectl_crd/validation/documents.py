@@ -288,15 +288,14 @@ def _from_validation(result: ValidationResult, base: dict[str, Any]) -> Document
 
 
 def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
+    """A CRD as the API server checks one it is sent (``validation.crds``); what our CRD
+    reader refuses beyond that is the one error then."""
+    found = _crd_errors(document)
+    if found:
+        return DocumentResult(status="invalid", errors=tuple(found), **base)
     try:
         CustomResourceDefinition.from_object(document.content, document.location)
     except CRDError as exc:
-        from kubectl_crd.validation.crds import is_structural
-
-        if not is_structural(document.content):
-            # every reason, and the other errors of the CRD, as the server lists them
-            found = _crd_errors(document)
-            return DocumentResult(status="invalid", errors=tuple(found), **base)
         error = FieldError(
             field="",
             reason=Reason.INVALID,
@@ -305,15 +304,13 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
             location=exc.location or document.location,
         )
         return DocumentResult(status="invalid", errors=(error,), **base)
-    found = _crd_errors(document)
-    if found:
-        return DocumentResult(status="invalid", errors=tuple(found), **base)
     return DocumentResult(status="valid", stored=document.content, **base)
 
 
 def _crd_errors(document: Document) -> list[FieldError]:
-    """What the server refuses when the CRD is written, beyond its structure: defaults,
-    scale paths, printer columns, CEL rules (``validation.crds``)."""
+    """What the server refuses when the CRD is written: its names and versions, its
+    schemas (structure, OpenAPI checks, defaults, CEL rules), scale paths and printer
+    columns (``validation.crds``)."""
     from kubectl_crd.validation.crds import crd_errors
 
     return _as_field_errors(document, crd_errors(document.content))

@@ -410,3 +410,109 @@ def test_schema_checks_are_the_servers(apiserver: ControlPlane) -> None:
         assert not missing and not extra, f"missing: {missing}\nextra: {extra}"
         assert len(expected) > least
     assert any("undefined field 'nope'" in m for m in expected)  # the rule beside the errors
+
+
+def _widget_crd() -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {
+                "plural": "widgets",
+                "singular": "widget",
+                "kind": "Widget",
+                "listKind": "WidgetList",
+            },
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {"openAPIV3Schema": {"type": "object"}},
+                }
+            ],
+        },
+    }
+
+
+def _changed(change: Any) -> dict[str, Any]:
+    document = _widget_crd()
+    change(document)
+    return document
+
+
+def _version(name: str, storage: bool) -> dict[str, Any]:
+    return {
+        "name": name,
+        "served": True,
+        "storage": storage,
+        "schema": {"openAPIV3Schema": {"type": "object"}},
+    }
+
+
+# common mistakes in a CRD's own fields, each alone
+CRD_MISTAKES: dict[str, Any] = {
+    "name not plural.group": lambda d: d["metadata"].update(name="gadgets.example.com"),
+    "no storage version": lambda d: d["spec"]["versions"][0].update(storage=False),
+    "two storage versions": lambda d: d["spec"]["versions"].append(_version("v2", True)),
+    "a version twice": lambda d: d["spec"]["versions"].append(_version("v1", False)),
+    "version name": lambda d: d["spec"]["versions"][0].update(name="V1"),
+    "scope": lambda d: d["spec"].update(scope="Global"),
+    "plural upper case": lambda d: (
+        d["spec"]["names"].update(plural="Widgets"),
+        d["metadata"].update(name="Widgets.example.com"),
+    ),
+    "kind lower case (accepted)": lambda d: d["spec"]["names"].update(kind="widget"),
+    "kind as listKind": lambda d: d["spec"]["names"].update(listKind="Widget"),
+    "group": lambda d: (
+        d["spec"].update(group="Example_com"),
+        d["metadata"].update(name="widgets.Example_com"),
+    ),
+    "group without a dot": lambda d: (
+        d["spec"].update(group="example"),
+        d["metadata"].update(name="widgets.example"),
+    ),
+    "short name": lambda d: d["spec"]["names"].update(shortNames=["W!"]),
+    "category": lambda d: d["spec"]["names"].update(categories=["All Of"]),
+    "no schema": lambda d: d["spec"]["versions"][0].pop("schema"),
+    "storage version not served (accepted)": lambda d: d["spec"]["versions"][0].update(
+        served=False
+    ),
+    "column path": lambda d: d["spec"]["versions"][0].update(
+        additionalPrinterColumns=[{"name": "X", "type": "string", "jsonPath": "spec.x"}]
+    ),
+    "column without name": lambda d: d["spec"]["versions"][0].update(
+        additionalPrinterColumns=[{"type": "string", "jsonPath": ".spec.x"}]
+    ),
+    "deprecation warning, not deprecated": lambda d: d["spec"]["versions"][0].update(
+        deprecationWarning="x"
+    ),
+    "deprecation warning, control character": lambda d: d["spec"]["versions"][0].update(
+        deprecated=True, deprecationWarning="a\tb"
+    ),
+    "nullable root": lambda d: d["spec"]["versions"][0]["schema"]["openAPIV3Schema"].update(
+        nullable=True
+    ),
+}
+
+
+def test_crd_mistakes_are_reported_as_the_server_reports_them(apiserver: ControlPlane) -> None:
+    """A CRD's names, group, scope, versions, columns, deprecation warnings and root
+    schema, each mistake alone: the same causes as a dry-run create."""
+    from kubectl_crd.io import load_documents
+    from kubectl_crd.validation.documents import CRDIndex, validate_document
+
+    disagreements: list[str] = []
+    with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
+        for name, change in CRD_MISTAKES.items():
+            document = _changed(change)
+            expected = sorted(server_causes(client, copy.deepcopy(document), within=""))
+            parsed = load_documents(json.dumps(document), "crd.json")[0]
+            ours = sorted(e.message for e in validate_document(parsed, CRDIndex([])).errors)
+            if ours != expected:
+                disagreements.append(f"{name}\n  ours:   {ours}\n  server: {expected}")
+    print(f"{len(CRD_MISTAKES) - len(disagreements)}/{len(CRD_MISTAKES)} CRDs answered alike")
+    assert not disagreements, "\n".join(disagreements)

@@ -1,0 +1,288 @@
+"""The checks of a CRD as a whole, before its schemas, as the API server words them.
+
+``apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go``:
+``ValidateCustomResourceDefinition`` (the name rule ``plural.group`` on ObjectMeta),
+``validateCustomResourceDefinitionSpec`` (group, scope, versions, names),
+``validateCustomResourceDefinitionVersion`` (deprecation warnings, the root schema),
+``ValidateCustomResourceDefinitionNames``, ``ValidateCustomResourceColumnDefinition``
+and ``ValidateCustomResourceDefinitionStoredVersions`` as a create leaves them (the
+registry records the first storage version as stored). Paths are the internal
+object's: ``spec.version`` is the first version's name, a column's path is
+``JSONPath``, and what all versions share (schema, subresources, columns) is named at
+``spec.validation``, ``spec.subresources``, ``spec.additionalPrinterColumns``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.validation.names import dns1035_label, dns1123_subdomain
+
+#: (field, message, where in the CRD document)
+CRDProblem = tuple[str, str, list[str | int]]
+
+COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
+COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
+_SCOPES = ("Cluster", "Namespaced")
+
+
+def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
+    """Everything wrong with the CRD outside its schemas' contents, in the server's words."""
+    problems: list[CRDProblem] = []
+
+    def add(field: str, body: str, where: list[str | int]) -> None:
+        problems.append((field, f"{field}: {body}", where))
+
+    metadata = _mapping(crd.get("metadata"))
+    spec = _mapping(crd.get("spec"))
+    names = _mapping(spec.get("names"))
+    group = _text(spec.get("group"))
+    plural = _text(names.get("plural"))
+    name = _text(metadata.get("name"))
+    if name:
+        for message in dns1123_subdomain(name):
+            add(
+                "metadata.name",
+                f"Invalid value: {bad_value(name)}: {message}",
+                ["metadata", "name"],
+            )
+        if name != f"{plural}.{group}":
+            add(
+                "metadata.name",
+                f'Invalid value: {bad_value(name)}: must be spec.names.plural+"."+spec.group',
+                ["metadata", "name"],
+            )
+    if not group:
+        add("spec.group", "Required value", ["spec", "group"])
+    elif dns1123_subdomain(group):
+        add(
+            "spec.group",
+            f"Invalid value: {bad_value(group)}: {','.join(dns1123_subdomain(group))}",
+            ["spec", "group"],
+        )
+    elif "." not in group:
+        add(
+            "spec.group",
+            f"Invalid value: {bad_value(group)}: should be a domain with at least one dot",
+            ["spec", "group"],
+        )
+    scope = _text(spec.get("scope"))
+    if not scope:
+        add("spec.scope", "Required value", ["spec", "scope"])
+    elif scope not in _SCOPES:
+        supported = ", ".join(f'"{s}"' for s in _SCOPES)
+        add(
+            "spec.scope",
+            f"Unsupported value: {bad_value(scope)}: supported values: {supported}",
+            ["spec", "scope"],
+        )
+    versions = spec.get("versions")
+    versions = [v for v in versions if isinstance(v, Mapping)] if isinstance(versions, list) else []
+    if not isinstance(spec.get("validation"), Mapping):
+        for index, version in enumerate(versions):
+            if not isinstance(_mapping(version.get("schema")).get("openAPIV3Schema"), Mapping):
+                field = f"spec.versions[{index}].schema.openAPIV3Schema"
+                add(field, "Required value", ["spec", "versions", index])
+    _versions(versions, add)
+    _names(names, add)
+    return problems
+
+
+def _versions(versions: list[Mapping[str, Any]], add: Any) -> None:
+    seen: set[str] = set()
+    unique = True
+    for index, version in enumerate(versions):
+        name = _text(version.get("name"))
+        unique = unique and name not in seen
+        seen.add(name)
+        where: list[str | int] = ["spec", "versions", index]
+        for message in dns1035_label(name):
+            add(
+                f"spec.versions[{index}].name",
+                f"Invalid value: {bad_value(name)}: {message}",
+                [*where, "name"],
+            )
+        warning = version.get("deprecationWarning")
+        if warning is not None:
+            for message in _deprecation_warning_errors(
+                version.get("deprecated") is True, str(warning)
+            ):
+                add(
+                    f"spec.versions[{index}].deprecationWarning",
+                    f"Invalid value: {bad_value(str(warning))}: {message}",
+                    [*where, "deprecationWarning"],
+                )
+    storage = [_text(v.get("name")) for v in versions if v.get("storage") is True]
+    shown = _internal_versions(versions)
+    if not unique:
+        add(
+            "spec.versions",
+            f"Invalid value: {shown}: must contain unique version names",
+            ["spec", "versions"],
+        )
+    if len(storage) != 1:
+        add(
+            "spec.versions",
+            f"Invalid value: {shown}: must have exactly one version marked as storage version",
+            ["spec", "versions"],
+        )
+    first = _text(versions[0].get("name")) if versions else ""
+    if first:
+        for message in dns1035_label(first):
+            add(
+                "spec.version",
+                f"Invalid value: {bad_value(first)}: {message}",
+                ["spec", "versions", 0, "name"],
+            )
+    # status.storedVersions, as a create records it: the first storage version
+    if not storage:
+        add(
+            "status.storedVersions",
+            "Invalid value: null: must have at least one stored version",
+            ["spec", "versions"],
+        )
+    for other in storage[1:]:
+        if other != storage[0]:
+            add(
+                "status.storedVersions",
+                f"Invalid value: {go_json([storage[0]])}: must have the storage version {other}",
+                ["spec", "versions"],
+            )
+
+
+def _internal_versions(versions: list[Mapping[str, Any]]) -> str:
+    """How ``field.Invalid`` prints the internal versions: Go's field names, and null for
+    a schema, subresources, columns and selectable fields (moved to the top level when
+    the versions share them; a per-version one would be printed in full, which is left
+    out here)."""
+    fields = (
+        ("Name", lambda v: _text(v.get("name"))),
+        ("Served", lambda v: v.get("served") is True),
+        ("Storage", lambda v: v.get("storage") is True),
+        ("Deprecated", lambda v: v.get("deprecated") is True),
+        ("DeprecationWarning", lambda v: v.get("deprecationWarning")),
+        ("Schema", lambda v: None),
+        ("Subresources", lambda v: None),
+        ("AdditionalPrinterColumns", lambda v: None),
+        ("SelectableFields", lambda v: None),
+    )
+    # a Go struct: its fields in their declared order (go_json sorts a map's keys)
+    shown = [
+        "{" + ",".join(f'"{name}":{go_json(value(v))}' for name, value in fields) + "}"
+        for v in versions
+    ]
+    return "[" + ",".join(shown) + "]"
+
+
+def _deprecation_warning_errors(deprecated: bool, warning: str) -> list[str]:
+    """``validateDeprecationWarning``."""
+    if not deprecated:
+        return ["can only be set for deprecated versions"]
+    errors = []
+    if len(warning.encode()) > 256:
+        errors.append("must be <= 256 characters long")
+    if not warning:
+        errors.append("must not be an empty string")
+    for position, char in enumerate(warning):
+        if not char.isprintable():  # Go's unicode.IsPrint; a control character is not either
+            offset = len(warning[:position].encode())  # Go ranges over bytes
+            errors.append(
+                "must only contain printable UTF-8 characters; non-printable character "
+                f"found at index {offset}"
+            )
+            break
+    return errors
+
+
+def _names(names: Mapping[str, Any], add: Any) -> None:
+    """The required names, then ``ValidateCustomResourceDefinitionNames``."""
+    values = {key: _text(names.get(key)) for key in ("plural", "singular", "kind", "listKind")}
+    # v1 defaulting (SetDefaults_CustomResourceDefinitionSpec) comes first
+    values["singular"] = values["singular"] or values["kind"].lower()
+    if not values["listKind"] and values["kind"]:
+        values["listKind"] = values["kind"] + "List"
+    for key, value in values.items():
+        if not value:
+            add(f"spec.names.{key}", "Required value", ["spec", "names", key])
+    for key in ("plural", "singular"):
+        value = values[key]
+        if value and dns1035_label(value):
+            add(
+                f"spec.names.{key}",
+                f"Invalid value: {bad_value(value)}: {','.join(dns1035_label(value))}",
+                ["spec", "names", key],
+            )
+    for key in ("kind", "listKind"):
+        value = values[key]
+        if value and dns1035_label(value.lower()):
+            add(
+                f"spec.names.{key}",
+                f"Invalid value: {bad_value(value)}: may have mixed case, but should otherwise "
+                f"match: {','.join(dns1035_label(value.lower()))}",
+                ["spec", "names", key],
+            )
+    for key in ("shortNames", "categories"):
+        listed = names.get(key)
+        for index, item in enumerate(listed if isinstance(listed, list) else []):
+            text = _text(item)
+            if dns1035_label(text):
+                add(
+                    f"spec.names.{key}[{index}]",
+                    f"Invalid value: {bad_value(text)}: {','.join(dns1035_label(text))}",
+                    ["spec", "names", key, index],
+                )
+    if values["kind"] and values["kind"] == values["listKind"]:
+        add(
+            "spec.names.listKind",
+            f"Invalid value: {bad_value(values['listKind'])}: kind and listKind may not be the same",
+            ["spec", "names", "listKind"],
+        )
+
+
+def column_errors(
+    field: str, column: Mapping[str, Any], where: list[str | int]
+) -> list[CRDProblem]:
+    """``ValidateCustomResourceColumnDefinition`` of one column at ``field``."""
+    problems: list[CRDProblem] = []
+
+    def add(child: str, body: str, at: str) -> None:
+        problems.append((f"{field}.{child}", f"{field}.{child}: {body}", [*where, at]))
+
+    if not _text(column.get("name")):
+        add("name", "Required value", "name")
+    kind = _text(column.get("type"))
+    if not kind:
+        add("type", f"Required value: must be one of {','.join(COLUMN_TYPES)}", "type")
+    elif kind not in COLUMN_TYPES:
+        add(
+            "type",
+            f"Invalid value: {bad_value(kind)}: must be one of {','.join(COLUMN_TYPES)}",
+            "type",
+        )
+    form = _text(column.get("format"))
+    if form and form not in COLUMN_FORMATS:
+        add(
+            "format",
+            f"Invalid value: {bad_value(form)}: must be one of {','.join(COLUMN_FORMATS)}",
+            "format",
+        )
+    path = _text(column.get("jsonPath"))
+    if not path:
+        add("JSONPath", "Required value", "jsonPath")
+    elif not path.startswith("."):
+        add(
+            "JSONPath",
+            f"Invalid value: {bad_value(path)}: must be a simple json path starting with .",
+            "jsonPath",
+        )
+    return problems
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
