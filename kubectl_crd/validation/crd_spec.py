@@ -87,7 +87,163 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
                 add(field, "Required value", ["spec", "versions", index])
     _versions(versions, add)
     _names(names, add)
+    _conversion(spec.get("conversion"), add)
+    if spec.get("preserveUnknownFields") is True:
+        add(
+            "spec.preserveUnknownFields",
+            "Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields "
+            "to true in spec.versions[*].schema instead",
+            ["spec", "preserveUnknownFields"],
+        )
     return problems
+
+
+_REVIEW_VERSIONS = ("v1", "v1beta1")
+
+
+def _conversion(conversion: Any, add: Any) -> None:
+    """``validateCustomResourceConversion`` of the v1 fields (``webhook.clientConfig``
+    and ``webhook.conversionReviewVersions`` are the internal
+    ``webhookClientConfig`` and ``conversionReviewVersions``)."""
+    if not isinstance(conversion, Mapping):
+        return
+    at: list[str | int] = ["spec", "conversion"]
+    strategy = _text(conversion.get("strategy")) or "None"  # the v1 default
+    if strategy not in ("None", "Webhook"):
+        add(
+            "spec.conversion.strategy",
+            f'Unsupported value: {bad_value(strategy)}: supported values: "None", "Webhook"',
+            [*at, "strategy"],
+        )
+    webhook = _mapping(conversion.get("webhook"))
+    client = webhook.get("clientConfig")
+    versions = webhook.get("conversionReviewVersions")
+    versions = [_text(v) for v in versions] if isinstance(versions, list) else []
+    field = "spec.conversion.webhookClientConfig"
+    if strategy != "Webhook":
+        if isinstance(client, Mapping):
+            add(field, "Forbidden: should not be set when strategy is not set to Webhook", at)
+        if versions:
+            add(
+                "spec.conversion.conversionReviewVersions",
+                "Forbidden: should not be set when strategy is not set to Webhook",
+                at,
+            )
+        return
+    if not isinstance(client, Mapping):
+        add(field, "Required value: required when strategy is set to Webhook", at)
+    elif ("url" in client and client["url"] is not None) == isinstance(
+        client.get("service"), Mapping
+    ):
+        add(field, "Required value: exactly one of url or service is required", at)
+    elif isinstance(client.get("service"), Mapping):
+        _webhook_service(client["service"], add, [*at, "webhook", "clientConfig", "service"])
+    else:
+        _webhook_url(_text(client.get("url")), add, [*at, "webhook", "clientConfig", "url"])
+    _review_versions(versions, add, [*at, "webhook", "conversionReviewVersions"])
+
+
+def _webhook_url(text: str, add: Any, where: list[str | int]) -> None:
+    """``webhook.ValidateWebhookURL`` with https required."""
+    from urllib.parse import urlsplit
+
+    field = "spec.conversion.webhookClientConfig.url"
+    form = "; desired format: https://host[/path]"
+    parts = urlsplit(text)
+    if parts.scheme != "https":
+        add(
+            field,
+            f"Invalid value: {bad_value(parts.scheme)}: 'https' is the only allowed URL scheme{form}",
+            where,
+        )
+    if not parts.netloc.rpartition("@")[2]:
+        add(field, f'Invalid value: "": host must be specified{form}', where)
+    if "@" in parts.netloc:
+        # the server shows the user information whole; a password is never printed here
+        shown = bad_value(parts.username or "")
+        add(field, f"Invalid value: {shown}: user information is not permitted in the URL", where)
+    if parts.fragment:
+        add(
+            field,
+            f"Invalid value: {bad_value(parts.fragment)}: fragments are not permitted in the URL",
+            where,
+        )
+    if parts.query:
+        add(
+            field,
+            f"Invalid value: {bad_value(parts.query)}: query parameters are not permitted in the URL",
+            where,
+        )
+
+
+def _webhook_service(service: Mapping[str, Any], add: Any, where: list[str | int]) -> None:
+    """``webhook.ValidateWebhookService``, as the CRD validation calls it: with the name
+    and the namespace swapped (upstream passes them in the wrong order), so an empty
+    namespace is reported as the name, and the reverse."""
+    field = "spec.conversion.webhookClientConfig.service"
+    if not _text(service.get("namespace")):
+        add(f"{field}.name", "Required value", where)
+    if not _text(service.get("name")):
+        add(f"{field}.namespace", "Required value", where)
+    port = service.get("port", 443)  # the v1 default
+    if isinstance(port, int) and not 1 <= port <= 65535:
+        add(
+            f"{field}.port",
+            f"Invalid value: {port}: port is not valid: must be between 1 and 65535, inclusive",
+            where,
+        )
+    path = service.get("path")
+    if not isinstance(path, str) or path in ("", "/"):
+        return
+    if path == "//":
+        add(
+            f"{field}.path", f"Invalid value: {bad_value(path)}: segment[0] may not be empty", where
+        )
+        return
+    if not path.startswith("/"):
+        add(f"{field}.path", f"Invalid value: {bad_value(path)}: must start with a '/'", where)
+    rest = path[1:]
+    rest = rest[:-1] if rest.endswith("/") else rest
+    for index, step in enumerate(rest.split("/")):
+        if not step:
+            add(
+                f"{field}.path",
+                f"Invalid value: {bad_value(path)}: segment[{index}] may not be empty",
+                where,
+            )
+            continue
+        for failure in dns1123_subdomain(step):
+            add(
+                f"{field}.path",
+                f"Invalid value: {bad_value(path)}: segment[{index}]: {failure}",
+                where,
+            )
+
+
+def _review_versions(versions: list[str], add: Any, where: list[str | int]) -> None:
+    """``validateConversionReviewVersions`` (a recognized version required on create)."""
+    field = "spec.conversion.conversionReviewVersions"
+    if not versions:
+        add(field, "Required value", where)
+        return
+    seen: set[str] = set()
+    for index, version in enumerate(versions):
+        if version in seen:
+            add(
+                f"{field}[{index}]",
+                f"Invalid value: {bad_value(version)}: duplicate version",
+                where,
+            )
+            continue
+        seen.add(version)
+        for failure in dns1035_label(version):
+            add(f"{field}[{index}]", f"Invalid value: {bad_value(version)}: {failure}", where)
+    if not any(v in _REVIEW_VERSIONS for v in versions):
+        add(
+            field,
+            f"Invalid value: {go_json(versions)}: must include at least one of v1, v1beta1",
+            where,
+        )
 
 
 def _versions(versions: list[Mapping[str, Any]], add: Any) -> None:

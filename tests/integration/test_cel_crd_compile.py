@@ -496,7 +496,46 @@ CRD_MISTAKES: dict[str, Any] = {
     "nullable root": lambda d: d["spec"]["versions"][0]["schema"]["openAPIV3Schema"].update(
         nullable=True
     ),
+    "preserveUnknownFields": lambda d: d["spec"].update(preserveUnknownFields=True),
+    # conversion
+    "strategy": lambda d: d["spec"].update(conversion={"strategy": "Magic"}),
+    "webhook without its fields": lambda d: d["spec"].update(conversion={"strategy": "Webhook"}),
+    "url and service": lambda d: d["spec"].update(
+        conversion=_webhook(
+            {"url": "https://x.example.com/c", "service": {"name": "s", "namespace": "n"}}
+        )
+    ),
+    "neither url nor service": lambda d: d["spec"].update(conversion=_webhook({})),
+    "review versions": lambda d: d["spec"].update(
+        conversion=_webhook({"service": {"name": "s", "namespace": "n"}}, ["v3", "v3", "V1"])
+    ),
+    "no review versions": lambda d: d["spec"].update(
+        conversion=_webhook({"service": {"name": "s", "namespace": "n"}}, [])
+    ),
+    "url over http": lambda d: d["spec"].update(
+        conversion=_webhook({"url": "http://x.example.com/c"})
+    ),
+    "url with a fragment and a query": lambda d: d["spec"].update(
+        conversion=_webhook({"url": "https://x.example.com/c?a=1#f"})
+    ),
+    # upstream passes the service's name and namespace in the wrong order
+    "service": lambda d: d["spec"].update(
+        conversion=_webhook(
+            {"service": {"name": "S!", "namespace": "", "path": "x//y/", "port": 70000}}
+        )
+    ),
+    "webhook fields with strategy None": lambda d: d["spec"].update(
+        conversion={"strategy": "None", **_webhook({"service": {"name": "s", "namespace": "n"}})}
+    ),
 }
+
+
+def _webhook(client: dict[str, Any], versions: list[str] | None = None) -> dict[str, Any]:
+    review = ["v1"] if versions is None else versions
+    return {
+        "strategy": "Webhook",
+        "webhook": {"conversionReviewVersions": review, "clientConfig": client},
+    }
 
 
 def test_crd_mistakes_are_reported_as_the_server_reports_them(apiserver: ControlPlane) -> None:
