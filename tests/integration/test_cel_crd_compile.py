@@ -413,29 +413,7 @@ def test_schema_checks_are_the_servers(apiserver: ControlPlane) -> None:
 
 
 def _widget_crd() -> dict[str, Any]:
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {
-            "group": "example.com",
-            "scope": "Namespaced",
-            "names": {
-                "plural": "widgets",
-                "singular": "widget",
-                "kind": "Widget",
-                "listKind": "WidgetList",
-            },
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {"openAPIV3Schema": {"type": "object"}},
-                }
-            ],
-        },
-    }
+    return crd("widget", [_version("v1", True)], group="example.com")
 
 
 def _changed(change: Any) -> dict[str, Any]:
