@@ -28,6 +28,12 @@ COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int6
 _SCOPES = ("Cluster", "Namespaced")
 
 
+def unsupported(value: str, supported: tuple[str, ...]) -> str:
+    """``field.NotSupported``'s text after the path."""
+    listed = ", ".join(f'"{v}"' for v in supported)
+    return f"Unsupported value: {bad_value(value)}: supported values: {listed}"
+
+
 def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     """Everything wrong with the CRD outside its schemas' contents, in the server's words."""
     problems: list[CRDProblem] = []
@@ -56,10 +62,10 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
             )
     if not group:
         add("spec.group", "Required value", ["spec", "group"])
-    elif dns1123_subdomain(group):
+    elif failures := dns1123_subdomain(group):
         add(
             "spec.group",
-            f"Invalid value: {bad_value(group)}: {','.join(dns1123_subdomain(group))}",
+            f"Invalid value: {bad_value(group)}: {','.join(failures)}",
             ["spec", "group"],
         )
     elif "." not in group:
@@ -72,12 +78,7 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     if not scope:
         add("spec.scope", "Required value", ["spec", "scope"])
     elif scope not in _SCOPES:
-        supported = ", ".join(f'"{s}"' for s in _SCOPES)
-        add(
-            "spec.scope",
-            f"Unsupported value: {bad_value(scope)}: supported values: {supported}",
-            ["spec", "scope"],
-        )
+        add("spec.scope", unsupported(scope, _SCOPES), ["spec", "scope"])
     versions = spec.get("versions")
     versions = [v for v in versions if isinstance(v, Mapping)] if isinstance(versions, list) else []
     if not isinstance(spec.get("validation"), Mapping):
@@ -99,6 +100,7 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
 
 
 _REVIEW_VERSIONS = ("v1", "v1beta1")
+_STRATEGIES = ("None", "Webhook")
 
 
 def _conversion(conversion: Any, add: Any) -> None:
@@ -109,12 +111,8 @@ def _conversion(conversion: Any, add: Any) -> None:
         return
     at: list[str | int] = ["spec", "conversion"]
     strategy = _text(conversion.get("strategy")) or "None"  # the v1 default
-    if strategy not in ("None", "Webhook"):
-        add(
-            "spec.conversion.strategy",
-            f'Unsupported value: {bad_value(strategy)}: supported values: "None", "Webhook"',
-            [*at, "strategy"],
-        )
+    if strategy not in _STRATEGIES:
+        add("spec.conversion.strategy", unsupported(strategy, _STRATEGIES), [*at, "strategy"])
     webhook = _mapping(conversion.get("webhook"))
     client = webhook.get("clientConfig")
     versions = webhook.get("conversionReviewVersions")
@@ -364,29 +362,29 @@ def _names(names: Mapping[str, Any], add: Any) -> None:
             add(f"spec.names.{key}", "Required value", ["spec", "names", key])
     for key in ("plural", "singular"):
         value = values[key]
-        if value and dns1035_label(value):
+        if value and (failures := dns1035_label(value)):
             add(
                 f"spec.names.{key}",
-                f"Invalid value: {bad_value(value)}: {','.join(dns1035_label(value))}",
+                f"Invalid value: {bad_value(value)}: {','.join(failures)}",
                 ["spec", "names", key],
             )
     for key in ("kind", "listKind"):
         value = values[key]
-        if value and dns1035_label(value.lower()):
+        if value and (failures := dns1035_label(value.lower())):
             add(
                 f"spec.names.{key}",
                 f"Invalid value: {bad_value(value)}: may have mixed case, but should otherwise "
-                f"match: {','.join(dns1035_label(value.lower()))}",
+                f"match: {','.join(failures)}",
                 ["spec", "names", key],
             )
     for key in ("shortNames", "categories"):
         listed = names.get(key)
         for index, item in enumerate(listed if isinstance(listed, list) else []):
             text = _text(item)
-            if dns1035_label(text):
+            if failures := dns1035_label(text):
                 add(
                     f"spec.names.{key}[{index}]",
-                    f"Invalid value: {bad_value(text)}: {','.join(dns1035_label(text))}",
+                    f"Invalid value: {bad_value(text)}: {','.join(failures)}",
                     ["spec", "names", key, index],
                 )
     if values["kind"] and values["kind"] == values["listKind"]:

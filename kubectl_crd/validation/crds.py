@@ -32,11 +32,9 @@ from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json
 from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.crd_spec import CRDProblem, unsupported
 from kubectl_crd.validation.openapi import validate_schema
 from kubectl_crd.validation.pruning import prune
-
-#: (field, message, where in the CRD document)
-CRDProblem = tuple[str, str, list[str | int]]
 
 
 def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
@@ -131,16 +129,25 @@ def _conversion_error(node: Any) -> str:
             return words
     if isinstance(node.get("items"), list):
         return "OpenAPIV3Schema 'items' must be a schema, but is an array"
-    children: list[Any] = list((node.get("properties") or {}).values())
-    children += [node.get(k) for k in ("items", "additionalProperties", "not")]
-    for junctor in ("allOf", "anyOf", "oneOf"):
-        value = node.get(junctor)
-        children += value if isinstance(value, list) else []
-    for child in children:
+    for child, _ in _subschemas(node, ""):
         found = _conversion_error(child)
         if found:
             return found
     return ""
+
+
+def _subschemas(node: Mapping[str, Any], path: str) -> Iterator[tuple[Any, str]]:
+    """The schemas inside ``node`` (properties by name, items, additionalProperties,
+    not, allOf, anyOf, oneOf) with the paths the server prints."""
+    properties = node.get("properties")
+    for name, child in sorted((properties if isinstance(properties, Mapping) else {}).items()):
+        yield child, f"{path}.properties[{name}]"
+    for key in ("items", "additionalProperties", "not"):
+        yield node.get(key), f"{path}.{key}"
+    for junctor in ("allOf", "anyOf", "oneOf"):
+        branches = node.get(junctor)
+        for index, branch in enumerate(branches if isinstance(branches, list) else []):
+            yield branch, f"{path}.{junctor}[{index}]"
 
 
 def _pattern_errors(
@@ -164,14 +171,8 @@ def _pattern_errors(
                 f"expression, but isn't: {go_error_text(exc)}"
             )
             found.append((field, message, where))
-    for name, child in sorted((node.get("properties") or {}).items()):
-        found += _pattern_errors(prefix, where, child, f"{path}.properties[{name}]")
-    for key in ("items", "additionalProperties", "not"):
-        found += _pattern_errors(prefix, where, node.get(key), f"{path}.{key}")
-    for junctor in ("allOf", "anyOf", "oneOf"):
-        branches = node.get(junctor)
-        for index, branch in enumerate(branches if isinstance(branches, list) else []):
-            found += _pattern_errors(prefix, where, branch, f"{path}.{junctor}[{index}]")
+    for child, child_path in _subschemas(node, path):
+        found += _pattern_errors(prefix, where, child, child_path)
     return found
 
 
@@ -268,7 +269,7 @@ def _check_openapi(
     if type_text and type_text not in _OPENAPI_TYPES:
         add(
             ".type",
-            f"Unsupported value: {bad_value(type_text)}: supported values: {_quoted(_OPENAPI_TYPES)}",
+            unsupported(type_text, _OPENAPI_TYPES),
         )
     if node.get("default") is not None and no_defaults:
         add(".default", f"Forbidden: must not be set {no_defaults}")
@@ -352,7 +353,7 @@ def _check_openapi(
         if map_type not in ("atomic", "granular"):
             add(
                 ".x-kubernetes-map-type",
-                f"Unsupported value: {bad_value(map_type)}: supported values: {_quoted(('atomic', 'granular'))}",
+                unsupported(map_type, ("atomic", "granular")),
             )
     list_type = node.get("x-kubernetes-list-type")
     if list_type is not None and type_text != "array":
@@ -382,7 +383,7 @@ def _check_openapi(
     if list_type is not None and list_type not in ("atomic", "set", "map"):
         add(
             ".x-kubernetes-list-type",
-            f"Unsupported value: {bad_value(list_type)}: supported values: {_quoted(('atomic', 'set', 'map'))}",
+            unsupported(list_type, ("atomic", "set", "map")),
         )
     _check_list_map_keys(node, list_type, item_schema, add)
     _check_rule_fields(node, add)
@@ -465,10 +466,6 @@ def _check_list_map_keys(
                 )
 
 
-def _quoted(values: tuple[str, ...]) -> str:
-    return ", ".join(f'"{v}"' for v in values)
-
-
 def _check_rule_fields(node: Mapping[str, Any], add: Any) -> None:
     """The fields of each ``x-kubernetes-validations`` entry, before any is compiled."""
     rules = node.get("x-kubernetes-validations")
@@ -507,7 +504,7 @@ def _check_rule_fields(node: Mapping[str, Any], add: Any) -> None:
         if reason is not None and reason not in _RULE_REASONS:
             add(
                 f"{at}.reason",
-                f"Unsupported value: {bad_value(reason)}: supported values: {_quoted(_RULE_REASONS)}",
+                unsupported(reason, _RULE_REASONS),
             )
         field_path = rule.get("fieldPath")
         if isinstance(field_path, str) and field_path:

@@ -59,10 +59,12 @@ def _add(a: Range, b: Range) -> Range:
 
 
 def _multiply(a: Range, b: Range) -> Range:
-    return _times(a[0], b[0]), _times(a[1], b[1])
+    return times_with_guard(a[0], b[0]), times_with_guard(a[1], b[1])
 
 
-def _times(x: int, y: int) -> int:
+def times_with_guard(x: int, y: int) -> int:
+    """``multiplyUint64NoOverflow``, and ``validation.go: multiplyWithOverflowGuard``
+    (the same product, saturating at the largest uint64)."""
     if y != 0 and x > MAX_UINT64 // y:
         return MAX_UINT64
     return x * y
@@ -124,9 +126,7 @@ def decl_size(
 ) -> DeclSize | None:
     """``SchemaDeclType``'s sizes; None where CEL does not see the node. ``memo`` keeps
     each node's, for a caller that asks for nested nodes of one schema."""
-    if memo is None:
-        return _decl_size(node, resource_root, {})
-    return _decl_size(node, resource_root, memo)
+    return _decl_size(node, resource_root, {} if memo is None else memo)
 
 
 def _decl_size(
@@ -248,13 +248,6 @@ def max_elements(node: SchemaNode) -> int | None:
     if kind == "array":
         return max(node.max_items, 0) if node.max_items is not None else None
     return 1
-
-
-def times_with_guard(cost: int, cardinality: int) -> int:
-    """``multiplyWithOverflowGuard``."""
-    if cost == 0:
-        return 0
-    return min(cost * cardinality, MAX_UINT64)
 
 
 def cost_error_message(name: str, cost: int, limit: int) -> str:
@@ -524,6 +517,15 @@ class _Coster:
         if entry is not None:
             self.entries[destination.id] = entry
 
+    def union_entries(self, node: Node, first: Node, second: Node) -> None:
+        """``entrySizeEstimate.union``: ``node``'s entries are either operand's (none
+        when one has none), in the first one's kind of container."""
+        one, other = self.entry_size(first), self.entry_size(second)
+        if one is not None and other is not None:
+            self.entries[node.id] = _Entry(
+                one.container, _union(one.key, other.key), _union(one.value, other.value)
+            )
+
     def cost_list(self, node: Node) -> Range:
         total: Range = (0, 0)
         item: Range = (0 if not node.elements else MAX_UINT64, 0)
@@ -678,26 +680,12 @@ class _Coster:
             return (left[0], _add(left, right)[1]), None
         if overload == "conditional":
             size = _union(sizes[1], sizes[2])
-            first = self.entry_size(node.args[1])
-            second = self.entry_size(node.args[2])
-            if first is not None and second is not None:
-                self.entries[node.id] = _Entry(
-                    first.container,
-                    _union(first.key, second.key),
-                    _union(first.value, second.value),
-                )
+            self.union_entries(node, node.args[1], node.args[2])
             condition, when_true, when_false = argument_costs
             return _add(condition, _union(when_true, when_false)), size
         if overload in ("add_string", "add_bytes", "add_list") and len(operands) == 2:
             size = _add(sizes[0], sizes[1])
-            first = self.entry_size(node.args[0])
-            second = self.entry_size(node.args[1])
-            if first is not None and second is not None:
-                self.entries[node.id] = _Entry(
-                    first.container,
-                    _union(first.key, second.key),
-                    _union(first.value, second.value),
-                )
+            self.union_entries(node, node.args[0], node.args[1])
             if overload == "add_list":
                 return _add((1, 1), arguments), size
             return _add(_by_factor(size, _STRING_TRAVERSAL), arguments), size
