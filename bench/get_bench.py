@@ -39,19 +39,18 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from live_bench import (  # noqa: E402
-    CRONTAB,
-    DROPPED_ENV,
     EXAMPLE_CRD,
     FAILURES,
+    NAMESPACE,
     OURS,
+    crontabs,
     row,
+    serve_crontabs,
     timed,
+    token_env,
 )
 
-from tests.integration.cluster_access import token_kubeconfig  # noqa: E402
 from tests.integration.envtest import ControlPlane, ensure_assets, newest_kubectl  # noqa: E402
-
-NAMESPACE = "bench"
 
 
 def main() -> None:
@@ -65,27 +64,13 @@ def main() -> None:
     offline = work / "offline"
     offline.mkdir()
     for start in range(0, args.offline_objects, 100):
-        batch = "---\n".join(
-            CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=i % 10)
-            for i in range(start, min(start + 100, args.offline_objects))
-        )
+        batch = crontabs(range(start, min(start + 100, args.offline_objects)), lambda i: i % 10)
         (offline / f"{start:06d}.yaml").write_text(batch)
     plane = ControlPlane(ensure_assets())
     try:
         plane.start()
-        plane.install_crds([EXAMPLE_CRD])
-        plane.kubectl("create", "namespace", NAMESPACE)
-        for start in range(0, args.objects, 200):
-            objects = "---\n".join(
-                CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=1)
-                for i in range(start, min(start + 200, args.objects))
-            )
-            plane.kubectl("apply", "--server-side", "-f", "-", input=objects)
-        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
-        env.update(
-            KUBECONFIG=str(token_kubeconfig(plane, work / "token.kubeconfig")),
-            HOME=str(work / "home"),
-        )
+        serve_crontabs(plane, args.objects, lambda i: 1)
+        env = token_env(plane, work)
         cache = f"--cache-dir={work / 'kube-cache'}"
         commands = {
             "kubectl get (one)": [kubectl, cache, "get", "crontab", "crontab-000", "-n", NAMESPACE],

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -83,6 +84,33 @@ spec:
 
 #: The first error of each failing command: its rows are marked, not left out.
 FAILURES: dict[str, str] = {}
+
+
+def crontabs(indexes: range, replicas: Callable[[int], int]) -> str:
+    """The CronTabs numbered ``indexes`` in NAMESPACE, as one YAML stream."""
+    return "---\n".join(
+        CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=replicas(i))
+        for i in indexes
+    )
+
+
+def serve_crontabs(plane: ControlPlane, count: int, replicas: Callable[[int], int]) -> None:
+    """The example CRD installed and ``count`` CronTabs created, 200 to a request."""
+    plane.install_crds([EXAMPLE_CRD])
+    plane.kubectl("create", "namespace", NAMESPACE)
+    for start in range(0, count, 200):
+        stream = crontabs(range(start, min(start + 200, count)), replicas)
+        plane.kubectl("apply", "--server-side", "-f", "-", input=stream)
+
+
+def token_env(plane: ControlPlane, work: Path) -> dict[str, str]:
+    """This environment for a timed tool: a token kubeconfig, its own HOME."""
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    env.update(
+        KUBECONFIG=str(token_kubeconfig(plane, work / "token.kubeconfig")),
+        HOME=str(work / "home"),
+    )
+    return env
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
@@ -149,14 +177,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="live-bench-"))
     try:
         plane.start()
-        plane.install_crds([EXAMPLE_CRD])
+        serve_crontabs(plane, args.objects, lambda i: i % 5)
         plane.wait_explainable(EXPLAIN_PATH)
-        plane.kubectl("create", "namespace", NAMESPACE)
-        objects = "---\n".join(
-            CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=i % 5)
-            for i in range(args.objects)
-        )
-        plane.kubectl("apply", "--server-side", "-f", "-", input=objects)
         list_path = f"/apis/stable.example.com/v1/namespaces/{NAMESPACE}/{RESOURCE}"
 
         kubeconfigs = {

@@ -29,19 +29,16 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from live_bench import (  # noqa: E402
-    CRONTAB,
-    DROPPED_ENV,
-    EXAMPLE_CRD,
     FAILURES,
+    NAMESPACE,
     OURS,
     row,
+    serve_crontabs,
     timed,
+    token_env,
 )
 
-from tests.integration.cluster_access import token_kubeconfig  # noqa: E402
 from tests.integration.envtest import ControlPlane, ensure_assets, newest_kubectl  # noqa: E402
-
-NAMESPACE = "bench"
 
 
 def main() -> None:
@@ -54,18 +51,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="scale-bench-"))
     try:
         plane.start()
-        plane.install_crds([EXAMPLE_CRD])
-        plane.kubectl("create", "namespace", NAMESPACE)
-        objects = "---\n".join(
-            CRONTAB.format(index=i, namespace=NAMESPACE, minutes=1 + i % 59, replicas=1)
-            for i in range(args.objects)
-        )
-        plane.kubectl("apply", "--server-side", "-f", "-", input=objects)
-        env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
-        env.update(
-            KUBECONFIG=str(token_kubeconfig(plane, work / "token.kubeconfig")),
-            HOME=str(work / "home"),
-        )
+        serve_crontabs(plane, args.objects, lambda i: 1)
+        env = token_env(plane, work)
         cache = f"--cache-dir={work / 'kube-cache'}"
 
         def commands(replicas: int) -> dict[str, list[str]]:

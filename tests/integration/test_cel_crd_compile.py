@@ -25,6 +25,7 @@ from kubectl_crd.model.crd import is_crd_object
 from kubectl_crd.model.errors import ApiError
 from kubectl_crd.model.schema import plain
 from kubectl_crd.validation.crds import crd_errors
+from tests.crd_factory import make_crd
 from tests.integration.envtest import ControlPlane
 
 REPO = Path(__file__).resolve().parents[2]
@@ -92,17 +93,10 @@ RULES: list[dict[str, Any]] = [
 def crd(
     name: str, versions: list[dict[str, Any]], group: str = "cel.example.com"
 ) -> dict[str, Any]:
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{name}s.{group}"},
-        "spec": {
-            "group": group,
-            "scope": "Namespaced",
-            "names": {"plural": f"{name}s", "singular": name, "kind": name.capitalize()},
-            "versions": versions,
-        },
-    }
+    """A CRD named after ``name`` (kind ``Name``, plural ``names``) with these versions."""
+    document = make_crd(name.capitalize(), group)
+    document["spec"]["versions"] = versions
+    return document
 
 
 def version(name: str, rules: list[dict[str, Any]], *, storage: bool) -> dict[str, Any]:
