@@ -46,9 +46,10 @@ def command(
 ) -> None:
     from kubectl_crd.model.columncheck import check_column_path
     from kubectl_crd.model.columns import plan_columns
-    from kubectl_crd.model.sample import SampleOptions, build_sample
+    from kubectl_crd.model.sample import build_sample
     from kubectl_crd.output.table import TableOptions, render_table, tabwriter
     from kubectl_crd.sources.base import find_crd
+    from kubectl_crd.validation.sample_checks import checked_sample_options
 
     match = find_crd(app.crd_source(crd_paths), resource)
     crd = match.crd
@@ -81,9 +82,7 @@ def command(
                     ]
                 )
             sys.stdout.write(tabwriter(rows))
-        sample = build_sample(
-            crd, version, SampleOptions(rule_check=_rule_holds, schema_check=_conforms)
-        )
+        sample = build_sample(crd, version, checked_sample_options())
         plan = plan_columns(columns)
         shown = {**sample.value, "metadata": {**sample.value["metadata"]}}
         # as just created: the AGE column shows 0s rather than <unknown>
@@ -94,19 +93,3 @@ def command(
     sys.stdout.flush()
     if flagged:
         sys.exit(ExitCode.ERROR)
-
-
-def _rule_holds(rule: str, value: object, schema: object, resource_root: bool) -> bool | None:
-    from kubectl_crd.validation.cel.availability import engine_missing
-
-    if engine_missing():
-        return None
-    from kubectl_crd.validation.cel.sampling import rule_holds
-
-    return rule_holds(rule, value, schema, resource_root)  # type: ignore[arg-type]
-
-
-def _conforms(value: object, schema: object) -> bool:
-    from kubectl_crd.validation.schemas import conforms
-
-    return conforms(value, schema)  # type: ignore[arg-type]

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
-from typing import Any
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag, output_flag
@@ -77,8 +75,9 @@ def run(
             else f"sample takes one RESOURCE, not {len(resource)}: {' '.join(resource)}"
         )
     from kubectl_crd.io import dump_yaml
-    from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
+    from kubectl_crd.model.sample import build_sample, select_version
     from kubectl_crd.sources.base import find_crd
+    from kubectl_crd.validation.sample_checks import checked_sample_options
 
     source = app.crd_source(crd_paths)
     try:
@@ -99,13 +98,7 @@ def run(
     sample = build_sample(
         match.crd,
         version,
-        SampleOptions(
-            name=name,
-            namespace=app.namespace,
-            all_fields=all_fields,
-            rule_check=_rule_holds,
-            schema_check=_conforms,
-        ),
+        checked_sample_options(name=name, namespace=app.namespace, all_fields=all_fields),
     )
     for problem in sample.problems:
         print(f"warning: {problem}", file=sys.stderr)
@@ -117,24 +110,3 @@ def run(
         text = dump_yaml(sample.value, comments=sample.comments, header=sample.header())
     sys.stdout.write(text)
     sys.stdout.flush()
-
-
-def _rule_holds(
-    rule: str, value: object, schema: Mapping[str, Any], resource_root: bool
-) -> bool | None:
-    """The validation engine's answer; imported on the first rule (start-up stays fast).
-    Without the engine on this platform, rules are not evaluated (the header says so)."""
-    from kubectl_crd.validation.cel.availability import engine_missing
-
-    if engine_missing():
-        return None
-    from kubectl_crd.validation.cel.sampling import rule_holds
-
-    return rule_holds(rule, value, schema, resource_root)
-
-
-def _conforms(value: object, schema: Mapping[str, Any]) -> bool:
-    """The validation engine's OpenAPI stage; imported on first use."""
-    from kubectl_crd.validation.schemas import conforms
-
-    return conforms(value, schema)

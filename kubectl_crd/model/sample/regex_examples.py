@@ -1,12 +1,12 @@
-"""Strings that match a CRD ``pattern``: a small RE2 parser, matcher and example generator.
+"""Strings that match a CRD ``pattern``: a small RE2 parser and example generator.
 
 CRD patterns are Go RE2 expressions evaluated with search semantics (a match anywhere
 in the value passes, ``apiextensions-apiserver`` uses ``regexp.MatchString``). Python's
 ``re`` is not a faithful stand-in: it rejects RE2's mid-pattern flags such as
 ``^((?i)january|...)`` (kueue and velero use them) and it backtracks where RE2 does
-not. So this module parses the RE2 subset that CRDs use into a tiny syntax tree, and
-uses that tree both to *generate* candidate strings and to *check* a candidate
-(a set-of-positions matcher, linear enough for the short strings we make).
+not. So this module parses the RE2 subset that CRDs use into a tiny syntax tree and
+*generates* candidate strings from it; *checking* a candidate is RE2's own job (the
+caller injects the validation engine's matcher, see ``examples``).
 
 Pure and stdlib-only. ``examples`` never raises for a pattern it cannot parse: it
 yields nothing, and the caller reports the pattern as too hard.
@@ -20,7 +20,7 @@ classes with ranges, negation and ``[:alpha:]``-style names, ``.``, groups (capt
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from kubectl_crd.model.records import record
 
@@ -396,59 +396,6 @@ def parse(pattern: str) -> Node:
         raise PatternSyntaxError(str(exc)) from exc
 
 
-# ------------------------------------------------------------------------- matcher
-
-
-def matches(pattern: str | Node, value: str) -> bool:
-    """RE2 search semantics: does the pattern match anywhere in ``value``?"""
-    node = parse(pattern) if isinstance(pattern, str) else pattern
-    return any(_ends(node, value, start) for start in range(len(value) + 1))
-
-
-def _ends(node: Node, text: str, pos: int) -> frozenset[int]:
-    if isinstance(node, CharSet):
-        if pos < len(text) and text[pos] in node:
-            return frozenset((pos + 1,))
-        return frozenset()
-    if isinstance(node, Assert):
-        return frozenset((pos,)) if _assert_holds(node.kind, text, pos) else frozenset()
-    if isinstance(node, Seq):
-        current = frozenset((pos,))
-        for item in node.items:
-            current = frozenset(e for p in current for e in _ends(item, text, p))
-            if not current:
-                break
-        return current
-    if isinstance(node, Alt):
-        return frozenset(e for branch in node.branches for e in _ends(branch, text, pos))
-    # Repeat
-    reached: set[int] = set()
-    frontier = frozenset((pos,))
-    if node.min == 0:
-        reached.add(pos)
-    count = 0
-    limit = node.max if node.max is not None else len(text) - pos + 1
-    while frontier and count < limit:
-        count += 1
-        frontier = frozenset(e for p in frontier for e in _ends(node.node, text, p))
-        if count >= node.min:
-            new = frontier - reached
-            reached |= frontier
-            if node.max is None:
-                frontier = frozenset(new)
-    return frozenset(reached)
-
-
-def _assert_holds(kind: str, text: str, pos: int) -> bool:
-    if kind == "^":
-        return pos == 0
-    if kind == "$":
-        return pos == len(text)
-    before = pos > 0 and text[pos - 1] in _WORD
-    after = pos < len(text) and text[pos] in _WORD
-    return (before != after) == (kind == "b")
-
-
 # ----------------------------------------------------------------------- generator
 
 
@@ -459,12 +406,16 @@ def examples(
     max_length: int | None = None,
     preferred: tuple[str, ...] = (),
     limit: int = 400,
+    matches: Callable[[str], bool] | None = None,
 ) -> Iterator[str]:
     """Distinct strings matching ``pattern`` within the length bounds, nicest first.
 
-    ``preferred`` placeholders (``"example"``, a URL, ...) come first when they match;
-    then strings built from the pattern itself. Every string yielded has been checked
-    with the matcher, so a generator shortcut can never produce a wrong example.
+    ``preferred`` placeholders (``"example"``, a URL, ...) come first when they match
+    (so only with ``matches``);
+    then strings built from the pattern itself. The generator ignores anchors and
+    may overshoot, so each string is checked with ``matches`` (injected: Go's RE2
+    ``regexp.MatchString`` from the validation engine, which ``model`` cannot import)
+    before it is yielded; without one, the strings are unchecked candidates.
     """
     try:
         node = parse(pattern)
@@ -477,10 +428,11 @@ def examples(
             candidate not in seen
             and len(candidate) >= min_length
             and (max_length is None or len(candidate) <= max_length)
-            and matches(node, candidate)
+            and (matches is None or matches(candidate))
         )
 
-    for candidate in preferred:
+    # A placeholder owes nothing to the pattern: without a matcher it cannot be offered.
+    for candidate in preferred if matches else ():
         if fits(candidate):
             seen.add(candidate)
             yield candidate

@@ -39,6 +39,7 @@ the same whether its CRD came from a file or from the cluster. The root starts w
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import math
 import re
@@ -117,6 +118,11 @@ RuleCheck = Callable[[str, Any, Mapping[str, Any], bool], "bool | None"]
 SchemaCheck = Callable[[Any, Mapping[str, Any]], bool]
 
 
+#: Whether an RE2 pattern matches somewhere in a string, as Go's
+#: ``regexp.MatchString`` (the OpenAPI ``pattern`` check) answers.
+PatternMatch = Callable[[str, str], bool]
+
+
 @record
 class SampleOptions:
     name: str | None = None
@@ -124,6 +130,7 @@ class SampleOptions:
     all_fields: bool = False
     rule_check: RuleCheck | None = None
     schema_check: SchemaCheck | None = None
+    pattern_match: PatternMatch | None = None
 
 
 @record
@@ -173,6 +180,7 @@ def build_sample(
         all_fields=options.all_fields,
         rule_check=options.rule_check,
         schema_check=options.schema_check,
+        pattern_match=options.pattern_match,
     )
     schema = version.schema
     properties = _properties(schema)
@@ -302,10 +310,12 @@ class _Generator:
         all_fields: bool,
         rule_check: RuleCheck | None = None,
         schema_check: SchemaCheck | None = None,
+        pattern_match: PatternMatch | None = None,
     ) -> None:
         self.all_fields = all_fields
         self.rule_check = rule_check
         self.schema_check: SchemaCheck = schema_check or _conforms_to_anything
+        self.pattern_match = pattern_match
         # (path, message); an empty message marks a value that only fails a CEL rule,
         # which the annotator reports with the rule's own message.
         self.problems: list[tuple[Path, str]] = []
@@ -558,6 +568,9 @@ class _Generator:
             preferred = (*formats, *_PREFERRED_STRINGS)
             found: list[str] = []
             for pattern in patterns:
+                matches = (
+                    functools.partial(self.pattern_match, pattern) if self.pattern_match else None
+                )
                 found += itertools.islice(
                     itertools.chain(
                         regex_examples.examples(
@@ -565,9 +578,10 @@ class _Generator:
                             min_length=max(min_length, 1),
                             max_length=max_length,
                             preferred=preferred,
+                            matches=matches,
                         ),
                         regex_examples.examples(
-                            pattern, min_length=min_length, max_length=max_length
+                            pattern, min_length=min_length, max_length=max_length, matches=matches
                         ),
                     ),
                     variant + 8,

@@ -1,13 +1,24 @@
-"""Examples for CRD patterns: every example matches, and the matcher agrees with RE2 semantics."""
+"""Examples for CRD patterns: every example matches under RE2 (Go's regexp), the matcher
+the sample command injects; ``pattern_matches`` answers as Go's ``regexp.MatchString``."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from kubectl_crd.model.sample.regex_examples import PatternSyntaxError, examples, matches, parse
+from kubectl_crd.model.sample.regex_examples import PatternSyntaxError, examples, parse
+from kubectl_crd.validation.regexps import pattern_matches
+
+
+def checked_examples(pattern: str, **bounds: Any) -> Iterator[str]:
+    """``examples`` with the RE2 matcher injected, as ``kubectl crd sample`` runs it."""
+    return examples(pattern, matches=functools.partial(pattern_matches, pattern), **bounds)
+
 
 DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 QUANTITY = (
@@ -50,11 +61,11 @@ FIRST_EXAMPLES = [
 @pytest.mark.parametrize(("pattern", "expected"), FIRST_EXAMPLES)
 def test_first_example(pattern: str, expected: str) -> None:
     preferred = ("example", "https://example.com", "1", "1s")
-    found = list(itertools.islice(examples(pattern, preferred=preferred, min_length=1), 5))
+    found = list(itertools.islice(checked_examples(pattern, preferred=preferred, min_length=1), 5))
     assert found[0] == expected
     assert len(set(found)) == len(found)
     for value in found:
-        assert matches(pattern, value)
+        assert pattern_matches(pattern, value)
         if pattern not in RE2_ONLY:
             assert re.search(pattern, value), value
 
@@ -65,7 +76,7 @@ def test_first_example(pattern: str, expected: str) -> None:
 )
 def test_length_bounds_are_respected(pattern: str, min_length: int, max_length: int | None) -> None:
     found = list(
-        itertools.islice(examples(pattern, min_length=min_length, max_length=max_length), 3)
+        itertools.islice(checked_examples(pattern, min_length=min_length, max_length=max_length), 3)
     )
     assert found
     for value in found:
@@ -101,8 +112,12 @@ def test_length_bounds_are_respected(pattern: str, min_length: int, max_length: 
         ("^$", "", True),
     ],
 )
-def test_matcher(pattern: str, value: str, expected: bool) -> None:
-    assert matches(pattern, value) is expected
+def test_pattern_matches_is_go_regexp(pattern: str, value: str, expected: bool) -> None:
+    assert pattern_matches(pattern, value) is expected
+
+
+def test_a_pattern_re2_refuses_matches_nothing() -> None:
+    assert pattern_matches(r"(a)\1", "aa") is False
 
 
 @pytest.mark.parametrize("pattern", ["(abc", "[a-", "a**", r"(a)\1", "x{3,2}", "(?z)a"])
@@ -113,4 +128,13 @@ def test_outside_the_supported_subset(pattern: str) -> None:
 
 
 def test_impossible_bounds_give_nothing() -> None:
-    assert list(examples("^[a-z]{5}$", max_length=3)) == []
+    assert list(checked_examples("^[a-z]{5}$", max_length=3)) == []
+
+
+def test_the_injected_matcher_decides() -> None:
+    # Generation ignores anchors, so "a^b" (which matches nothing) yields "ab" unchecked;
+    # RE2 refuses it, and a placeholder is never offered without a matcher.
+    assert list(examples("a^b")) == ["ab"]
+    assert list(checked_examples("a^b")) == []
+    assert list(examples("^[0-9]+$", preferred=("example",)))[:1] == ["0"]
+    assert list(checked_examples("^[a-z]+$", preferred=("example",)))[:1] == ["example"]

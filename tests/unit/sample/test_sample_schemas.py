@@ -15,14 +15,14 @@ from openapi_schema_validator import OAS30Validator
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import ResourceLookupError
 from kubectl_crd.model.sample import SampleOptions, build_sample, select_version
-from kubectl_crd.validation.cel.sampling import rule_holds
+from kubectl_crd.validation.sample_checks import checked_sample_options
 from kubectl_crd.validation.schemas import conforms
 from tests.crd_factory import make_crd
 
 
 def engine(**settings: Any) -> SampleOptions:
     """Options with the validation engine's checks, as the sample command wires them."""
-    return SampleOptions(rule_check=rule_holds, schema_check=conforms, **settings)
+    return checked_sample_options(**settings)
 
 
 ENGINE = engine()

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from cel_expr_python import cel
 
 from kubectl_crd.validation.cel.library.base import Library
+from kubectl_crd.validation.regexps import cached_go_regexp, go_error_text
 from kubectl_crd.validation.regexps import error as regexp_error
-from kubectl_crd.validation.regexps import go_error_text, go_regexp
 
 T = cel.Type
 
 
-@lru_cache(maxsize=512)
 def _compiled(pattern: str) -> Any:
     try:
-        return go_regexp(pattern)
+        return cached_go_regexp(pattern)
     except regexp_error as exc:
         raise ValueError(go_error_text(exc)) from None
 
