@@ -5,12 +5,11 @@ root is an embedded resource (``apiVersion``, ``kind`` and ``metadata`` are left
 ObjectMeta coercion), ``x-kubernetes-preserve-unknown-fields`` keeps unknown keys but
 still prunes inside declared ones, and the pruned paths come back sorted, as the
 server lists them in ``strict decoding error: unknown field "spec.foo"``. Defaults
-are pruned the same way once per compiled schema (``defaulting/prune.go``).
+are pruned the same way, each on first use (``defaulting/prune.go``).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from kubectl_crd.validation import paths
@@ -83,20 +82,11 @@ def _skip_prune(obj: Any, node: SchemaNode, chain: Chain, found: list[tuple[str,
                 _skip_prune(value, items, paths.index(chain, position), found)
 
 
-def prune_defaults(node: SchemaNode) -> None:
-    """Prune every default value against its own node (``defaulting/prune.go``)."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if current.has_default:
-            value = copy.deepcopy(current.default)
-            _prune(value, current, None, current.embedded, [])
-            current.default = value
-        pending.extend(current.properties.values())
-        if current.additional is not None:
-            pending.append(current.additional)
-        if current.items is not None:
-            pending.append(current.items)
+def pruned_default(value: Any, node: SchemaNode) -> Any:
+    """A node's default pruned against the node itself (``defaulting/prune.go``), which
+    the server does when the CRD is written; ``value`` is the caller's copy."""
+    _prune(value, node, None, node.embedded, [])
+    return value
 
 
 def drop_non_nullable_nulls(obj: Any, node: SchemaNode | None) -> None:

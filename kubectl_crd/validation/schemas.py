@@ -3,8 +3,9 @@
 The API server prunes every ``default`` of a structural schema when the CRD is
 written (``structuraldefaulting.PruneDefaults``, ``apiextensions-apiserver``'s
 ``pkg/apiserver/schema/defaulting/prune.go``), so a default with unknown fields is
-stored without them. Here that happens once, right after ``compiled`` builds the
-tree; ``pruning`` does the work. Kept apart from both so neither imports the other.
+stored without them. Here a default is pruned once, when a stage first reads it
+(``compiled`` builds the tree lazily; ``pruning`` does the work). Kept apart from
+both so neither imports the other.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kubectl_crd.validation.compiled import SchemaNode
-from kubectl_crd.validation.pruning import prune_defaults
+from kubectl_crd.validation.compiled import SchemaNode, SchemaTree
+from kubectl_crd.validation.pruning import pruned_default
 
 _cache: dict[int, tuple[Mapping[str, Any], SchemaNode]] = {}
 
@@ -24,8 +25,7 @@ def compile_schema(schema: Mapping[str, Any]) -> SchemaNode:
     cached = _cache.get(key)
     if cached is not None and cached[0] is schema:
         return cached[1]
-    node = SchemaNode(schema)
-    prune_defaults(node)
+    node = SchemaNode(schema, SchemaTree(prune_default=pruned_default))
     _cache[key] = (schema, node)
     return node
 

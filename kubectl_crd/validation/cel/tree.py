@@ -131,6 +131,8 @@ def _build(
     resource_root: bool,
     map_type: str = "",
 ) -> RuleNode | None:
+    if not schema.has_rules:
+        return None  # no rule here or below: the subtree's nodes need not be compiled
     node = RuleNode(schema, type_name, _rules(validation), resource_root)
     node.map_type = map_type
     items = validation.get("items")

@@ -14,6 +14,9 @@ from kubectl_crd.io import load_documents
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.govalues import bad_value, go_float_v, go_json
 from kubectl_crd.validation import FieldValidation, Reason, Stage, validate_custom_resource
+from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.openapi import validate_schema
+from kubectl_crd.validation.schemas import compile_schema
 
 
 def make_crd(spec_schema: dict[str, Any], *, status: bool = False) -> CustomResourceDefinition:
@@ -139,6 +142,42 @@ def test_defaulting_nulls_and_status() -> None:
     assert result.object["spec"] == {"a": "d", "o": {"x": 3}, "z": None}
     with_status = run(schema, {}, status=True)
     assert "status" not in with_status.object
+
+
+def test_a_default_is_stored_pruned_against_its_own_schema() -> None:
+    # defaulting/prune.go: the server prunes defaults when the CRD is written, so the
+    # unknown "junk" never reaches a stored object (and is not an unknown-field error).
+    schema = obj_schema(
+        o={
+            "type": "object",
+            "default": {"x": 1, "junk": 2},
+            "properties": {"x": {"type": "integer"}},
+        }
+    )
+    result = run(schema, {})
+    assert result.valid, result.errors
+    assert result.object["spec"] == {"o": {"x": 1}}
+    assert schema["properties"]["o"]["default"] == {"x": 1, "junk": 2}  # the CRD is not touched
+
+
+def test_schema_nodes_are_compiled_when_a_stage_reaches_them() -> None:
+    wide = {f"f{n}": obj_schema(deep=obj_schema(x={"type": "string"})) for n in range(50)}
+    schema = {"type": "object", "properties": {"spec": obj_schema(**wide)}}
+    root = compile_schema(schema)
+    tree = root.tree
+    validate_schema(root, {"spec": {"f7": {"deep": {"x": 1}}}})
+    spec = root.properties["spec"].properties
+    compiled = [name for name, node in spec.items() if _has_slot(node, "properties")]
+    assert compiled == ["f7"]
+    assert root.tree is tree and not root.subtree_defaults and not root.has_rules
+
+
+def _has_slot(node: SchemaNode, name: str) -> bool:
+    try:
+        object.__getattribute__(node, name)
+    except AttributeError:
+        return False
+    return True
 
 
 def test_metadata_rules() -> None:
