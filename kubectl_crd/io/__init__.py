@@ -19,7 +19,9 @@ if TYPE_CHECKING:
         cache_dir,
         has_mark,
         load_documents_cached,
+        load_value,
         reload_with_positions,
+        store_value,
     )
     from kubectl_crd.io.documents import Document, expand_lists, is_list_object
     from kubectl_crd.io.dumping import dump_yaml
@@ -55,10 +57,12 @@ __all__ = [
     "is_list_object",
     "load_documents",
     "load_documents_cached",
+    "load_value",
     "locate",
     "locate_field",
     "read_inputs",
     "reload_with_positions",
+    "store_value",
 ]
 
 # public name -> the module under kubectl_crd.io that defines it
@@ -67,7 +71,9 @@ _HOMES = {
     "cache_dir": "caching",
     "has_mark": "caching",
     "load_documents_cached": "caching",
+    "load_value": "caching",
     "reload_with_positions": "caching",
+    "store_value": "caching",
     "Document": "documents",
     "expand_lists": "documents",
     "is_list_object": "documents",

@@ -224,20 +224,9 @@ def _read_entry(entry: str, path: str, digest: str) -> list[Document] | None:
             used = os.fstat(file.fileno()).st_mtime_ns
         if time.time_ns() - used > _TOUCH_AFTER_NS:
             os.utime(entry)  # recently used: pruned last
-        begin = len(_HEADER) + _CHECKSUM_SIZE
-        if data[: len(_HEADER)] != _HEADER or zlib.crc32(data[begin:]).to_bytes(
-            _CHECKSUM_SIZE, "big"
-        ) != bytes(data[len(_HEADER) : begin]):
+        rows = _unframed(data)
+        if rows is None:
             return None  # half-written by an older version, damaged, or not ours
-        # The collector would walk the young values over and over while they are
-        # being built, for nothing: they are all reachable.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            rows = marshal.loads(data[begin:])
-        finally:
-            if collecting:
-                gc.enable()
         documents = [_cached_document(path, digest, *row) for row in rows]
     except (OSError, ValueError, EOFError, KeyError, TypeError, RecursionError):
         return None  # missing, or not what we wrote after all: parse again
@@ -334,8 +323,59 @@ def _write_entry(entry: str, documents: list[Document]) -> int:
         )
     except (ValueError, RecursionError):
         return 0
-    data = _HEADER + zlib.crc32(values).to_bytes(_CHECKSUM_SIZE, "big") + values
+    data = _framed(values)
     return len(data) if _write_atomically(entry, data) else 0
+
+
+def _framed(values: bytes) -> bytes:
+    """Marshal data behind the header and its CRC-32."""
+    return _HEADER + zlib.crc32(values).to_bytes(_CHECKSUM_SIZE, "big") + values
+
+
+def _unframed(data: memoryview) -> Any:
+    """What ``_framed`` framed, decoded; ``None`` for anything else. Raises what
+    ``marshal.loads`` raises for data that passed the checks but is not marshal."""
+    begin = len(_HEADER) + _CHECKSUM_SIZE
+    if data[: len(_HEADER)] != _HEADER or zlib.crc32(data[begin:]).to_bytes(
+        _CHECKSUM_SIZE, "big"
+    ) != bytes(data[len(_HEADER) : begin]):
+        return None
+    # The collector would walk the young values over and over while they are
+    # being built, for nothing: they are all reachable.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return marshal.loads(data[begin:])
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def load_value(name: str, *, directory: str | None = None) -> Any:
+    """What ``store_value(name, ...)`` stored (``None`` when nothing readable is there).
+
+    For what a caller derives from content it names by digest (a rule's traced
+    program): plain values (``marshal``'s), in the same directory, format and
+    pruning as the parsed values."""
+    try:
+        with open(_value_path(name, directory), "rb") as file:
+            return _unframed(memoryview(file.read()))
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def store_value(name: str, value: Any, *, directory: str | None = None) -> None:
+    """Keep ``value`` under ``name`` (letters, digits, dashes); a directory that cannot
+    be written only costs speed."""
+    try:
+        data = _framed(marshal.dumps(value))
+    except ValueError:
+        return
+    _write_atomically(_value_path(name, directory), data)
+
+
+def _value_path(name: str, directory: str | None) -> str:
+    return os.path.join(directory or cache_dir(), f"v{CACHE_FORMAT}-value-{name}.marshal")
 
 
 def _write_atomically(path: str, data: bytes) -> bool:

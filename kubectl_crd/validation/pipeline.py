@@ -253,7 +253,10 @@ def validate_custom_resource(
             # imported here: the engine loads only for a CRD that has rules
             from kubectl_crd.validation.cel.rules import run_rules
 
-            outcome = run_rules(version.schema, obj, old if isinstance(old, dict) else None)
+            # an object that broke its schema's bounds may outrun the cost estimates
+            exact = any(e.stage == Stage.SCHEMA for e in validation)
+            old_object = old if isinstance(old, dict) else None
+            outcome = run_rules(version.schema, obj, old_object, exact=exact)
             for rule_error in outcome.errors:
                 validation.append(
                     FieldError(

@@ -31,6 +31,7 @@ SURFACES = {
     ],
     "kubectl_crd.model.sample": [
         "CelRule",
+        "PatternMatch",
         "RuleCheck",
         "Sample",
         "SampleOptions",

@@ -7,17 +7,18 @@ One module per step, stdlib only:
   ``oneOf``/``anyOf`` branches) with the comment lines per field, which
   ``io.dump_yaml`` writes as commented YAML, and ``select_version``
   picks the version as the command's ``--api-version`` asks.
-- ``regex_examples``: strings that match an RE2 ``pattern`` (parsed with RE2's syntax).
+- ``regex_examples``: candidate strings for an RE2 ``pattern`` (parsed with RE2's syntax).
 
-CEL rules and the OpenAPI value validations are judged by the ``RuleCheck`` and
-``SchemaCheck`` a caller passes in ``SampleOptions`` (the command passes the validation
-engine's: ``validation.cel.sampling.rule_holds`` and ``validation.schemas.conforms``).
+CEL rules, the OpenAPI value validations and RE2 patterns are judged by the
+``RuleCheck``, ``SchemaCheck`` and ``PatternMatch`` a caller passes in ``SampleOptions``
+(the commands pass the validation engine's, ``validation.sample_checks``).
 
 Siblings of ``model.explain``, never importing it (an import-linter contract says so).
 """
 
 from kubectl_crd.model.sample.skeleton import (
     CelRule,
+    PatternMatch,
     RuleCheck,
     Sample,
     SampleOptions,
@@ -28,6 +29,7 @@ from kubectl_crd.model.sample.skeleton import (
 
 __all__ = [
     "CelRule",
+    "PatternMatch",
     "RuleCheck",
     "Sample",
     "SampleOptions",

@@ -87,8 +87,11 @@ def prepare(expression: str) -> str:
     return indexing.rewrite(rewrite(expression))
 
 
-def build_environment(variables: Mapping[str, Any], *, files: Sequence[Any] = ()) -> Any:
-    """A ``cel.Env`` with ``variables`` (name to ``cel.Type``) and every library.
+def build_environment(
+    variables: Mapping[str, Any], *, files: Sequence[Any] = (), functions: Sequence[Any] = ()
+) -> Any:
+    """A ``cel.Env`` with ``variables`` (name to ``cel.Type``), every library and
+    ``functions`` (``cel.FunctionDecl``, e.g. ``runtime_cost``'s tracing calls).
 
     ``files`` are ``FileDescriptorProto`` messages added to the pool once (by name).
     """
@@ -102,5 +105,5 @@ def build_environment(variables: Mapping[str, Any], *, files: Sequence[Any] = ()
         descriptor_pool=pool,
         config=cel.NewEnvConfigFromYaml(_CONFIG),
         variables=dict(variables),
-        functions=list(_functions()),
+        functions=[*_functions(), *functions],
     )

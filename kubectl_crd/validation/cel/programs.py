@@ -23,16 +23,43 @@ _OPTIONAL_OLD_SELF = "(__hasOldSelf ? optional.of(__oldSelf) : optional.none())"
 _OLD_SELF_WORD = re.compile(r"(?<![\w.])oldSelf\b")
 
 
+_VARIABLES = {
+    "self": cel.Type.DYN,
+    "oldSelf": cel.Type.DYN,
+    "__oldSelf": cel.Type.DYN,
+    "__hasOldSelf": cel.Type.BOOL,
+}
+
+
 @cache
 def _environment() -> Any:
-    return build_environment(
-        {
-            "self": cel.Type.DYN,
-            "oldSelf": cel.Type.DYN,
-            "__oldSelf": cel.Type.DYN,
-            "__hasOldSelf": cel.Type.BOOL,
-        }
-    )
+    return build_environment(_VARIABLES)
+
+
+@cache
+def _traced_environment() -> Any:
+    from kubectl_crd.validation.cel.runtime_cost import tracing_functions
+
+    return build_environment(_VARIABLES, functions=tracing_functions())
+
+
+_plans: dict[int, tuple[Any, Any]] = {}
+
+
+def run_costed(program: Any, source: str, data: dict[str, Any]) -> tuple[Outcome, int | None]:
+    """``run``, and what the run cost as cel-go counts it (``runtime_cost``); ``None``
+    when the program could not be traced. The traced program is built once (``source``,
+    the text compiled, names it across runs)."""
+    from kubectl_crd.validation.cel.runtime_cost import cost_plan, traced_run
+
+    cached = _plans.get(id(program))
+    if cached is None or cached[0] is not program:
+        cached = (program, cost_plan(program, source, _traced_environment()))
+        _plans[id(program)] = cached
+    plan = cached[1]
+    if plan is None:
+        return run(program, data), None
+    return traced_run(plan, data, run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +71,8 @@ class CompiledRule:
     message_program: Any = None
     error: str = ""
     transition: bool = False
+    source: str = ""  # the text the engine compiled (after ``prepare``)
+    message_source: str = ""
 
 
 def compiled_rules(node: RuleNode) -> tuple[CompiledRule, ...]:
@@ -59,17 +88,26 @@ def compile_rule(rule: Rule) -> CompiledRule:
     transition = rule.transition
     if rule.optional_old_self and transition:
         text = optional_old_self(text)
+    source = prepare(text)
     try:
-        program = _environment().compile(prepare(text))
+        program = _environment().compile(source)
     except RuntimeError as exc:
         return CompiledRule(rule, error=compile_error_text(str(exc)), transition=transition)
     message_program = None
-    if rule.message_expression:
+    message_source = prepare(rule.message_expression) if rule.message_expression else ""
+    if message_source:
         try:
-            message_program = _environment().compile(prepare(rule.message_expression))
+            message_program = _environment().compile(message_source)
         except RuntimeError:
             message_program = None  # the server refuses such a CRD; fall back to the message
-    return CompiledRule(rule, program, message_program, transition=transition)
+    return CompiledRule(
+        rule,
+        program,
+        message_program,
+        transition=transition,
+        source=source,
+        message_source=message_source,
+    )
 
 
 def optional_old_self(expression: str) -> str:

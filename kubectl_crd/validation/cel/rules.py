@@ -14,8 +14,15 @@ old value, is ratcheted: the server sends it as a warning, not an error
 The server visits the keys of a map in Go's random order; here they are visited in the
 order they are written, so the output is the same on every run.
 
-Not done here: runtime cost (cel-cpp keeps no cost): the per-call limit and the
-per-object budget are not enforced.
+Runtime cost: a rule whose run costs more than ``PER_CALL_LIMIT`` stops the rules, and
+so does an object whose runs together cost more than ``RUNTIME_COST_BUDGET``, with the
+server's messages. cel-cpp counts no cost; counting it (``runtime_cost``) makes a run
+about twice as slow. So the first ``COUNTED_RUNS`` objects of a schema are counted;
+after them the rules run uncounted, adding up each run's estimated cost
+(``typing.rule_estimates``, the estimate the server checks when the CRD is written,
+an upper bound, worth computing once many objects share it); only when that sum could
+break a limit, or a rule has no estimate, or the object failed its schema (its sizes
+may exceed the schema's bounds), do they run again, counted.
 """
 
 from __future__ import annotations
@@ -26,7 +33,13 @@ from typing import Any
 
 from kubectl_crd.model.govalues import go_quote
 from kubectl_crd.validation import paths
-from kubectl_crd.validation.cel.programs import CompiledRule, Outcome, compiled_rules, run
+from kubectl_crd.validation.cel.programs import (
+    CompiledRule,
+    Outcome,
+    compiled_rules,
+    run,
+    run_costed,
+)
 from kubectl_crd.validation.cel.tree import RuleNode, rule_tree
 from kubectl_crd.validation.cel.values import to_cel
 from kubectl_crd.validation.compiled import SchemaNode
@@ -35,6 +48,18 @@ from kubectl_crd.validation.results import Reason
 
 # config.go: MaxEvaluatedMessageExpressionSizeBytes
 MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024
+# apiserver/pkg/apis/cel/config.go: PerCallLimit, RuntimeCELCostBudget
+PER_CALL_LIMIT = 1_000_000
+RUNTIME_COST_BUDGET = 10_000_000
+
+_OUT_OF_BUDGET = (
+    "validation failed due to running out of cost budget, no further validation rules will be run"
+)
+_MESSAGE_OUT_OF_BUDGET = (
+    "messageExpression evaluation failed due to running out of cost budget, "
+    "no further validation rules will be run"
+)
+_CANCELLED = "operation cancelled: actual cost limit exceeded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,17 +77,53 @@ class RuleError:
 class RuleResults:
     errors: list[RuleError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # exact: each run's cost is counted and charged to ``remaining``; else each run's
+    # estimate is added to ``estimated`` (from ``estimates``) to see if counting is needed
+    exact: bool = False
+    remaining: int = RUNTIME_COST_BUDGET
+    estimated: int = 0
+    estimates: dict[tuple[int, int, str], int] = field(default_factory=dict)
+    stopped: bool = False  # no further rule runs (out of budget, or counting is needed)
+    needs_exact: bool = False
+
+    def estimate(self, node: RuleNode, index: int, kind: str) -> None:
+        """Add a run's estimate; stop when the limits could be reached."""
+        cost = self.estimates.get((id(node), index, kind))
+        if cost is None or cost > PER_CALL_LIMIT:
+            self.needs_exact = True
+        else:
+            self.estimated += cost
+            self.needs_exact = self.estimated > RUNTIME_COST_BUDGET
+        self.stopped = self.needs_exact
 
 
-def run_rules(schema: Any, obj: Any, old: Any = None) -> RuleResults:
+#: Objects of a schema whose runs are all counted before estimates take over: typing a
+#: schema's rules for their estimates costs more (up to 150 ms for a Gateway API route)
+#: than counting a few objects' runs.
+COUNTED_RUNS = 200
+_runs: dict[int, int] = {}  # rule tree: objects validated
+
+
+def run_rules(schema: Any, obj: Any, old: Any = None, *, exact: bool = False) -> RuleResults:
     """Every rule of ``schema`` (a version's openAPIV3Schema) against ``obj``.
 
     ``old`` is the stored object on an update; transition rules and ratcheting apply then.
+    ``exact``: count every run's cost (the object may break the schema's size bounds).
     """
-    results = RuleResults()
     tree = rule_tree(schema)
-    if tree is not None:
+    if tree is None:
+        return RuleResults()
+    runs = _runs.get(id(tree), 0) + 1
+    _runs[id(tree)] = runs
+    if not exact and runs > COUNTED_RUNS:
+        from kubectl_crd.validation.cel.typing import rule_estimates
+
+        results = RuleResults(estimates=rule_estimates(schema))
         _validate(tree, obj, old, None, old is not None, results, ratchet_parent=False)
+        if not results.needs_exact:
+            return results
+    results = RuleResults(exact=True)
+    _validate(tree, obj, old, None, old is not None, results, ratchet_parent=False)
     return results
 
 
@@ -135,7 +196,7 @@ def _validate(
     *,
     ratchet_parent: bool,
 ) -> None:
-    if value is None:
+    if value is None or results.stopped:
         return
     ratchet = _equal(value, old) if correlated and old is not None else ratchet_parent
     if node.rules:
@@ -230,16 +291,19 @@ def _expressions(
     ratchet: bool,
     results: RuleResults,
 ) -> None:
+    where, type_value = paths.field_path(chain), go_quote(node.type_name)
+    if results.exact and results.remaining <= 0:
+        _stop(results, where, f"{where}: Invalid value: {type_value}: {_OUT_OF_BUDGET}", chain)
+        return
     self_value = to_cel(value, node.schema, node.resource_root)
     old_value = to_cel(old, node.schema, node.resource_root) if old is not None else None
     data: dict[str, Any] = {"self": self_value, "__hasOldSelf": old is not None}
     if old is not None:
         data["oldSelf"] = old_value
         data["__oldSelf"] = old_value
-    for compiled in compiled_rules(node):
+    for index, compiled in enumerate(compiled_rules(node)):
         rule = compiled.rule
         if compiled.error:
-            where, type_value = paths.field_path(chain), go_quote(node.type_name)
             results.errors.append(
                 RuleError(
                     where,
@@ -254,11 +318,25 @@ def _expressions(
         if old is not None and _IMMUTABILITY.fullmatch(rule.rule):
             # the engine's lists are ordered; the server's set and map lists are not
             outcome = Outcome(value=schema_equal(value, old, node.schema))
+            cost: int | None = _immutability_cost(value, old)
+        elif results.exact:
+            outcome, cost = run_costed(compiled.program, compiled.source, data)
         else:
-            outcome = run(compiled.program, data)
+            outcome, cost = run(compiled.program, data), None
+        if not _charge(results, node, index, "rule", cost):
+            _stop(results, where, f"{where}: Invalid value: {type_value}: {_OUT_OF_BUDGET}", chain)
+            return
+        if results.stopped:
+            return
+        if cost is not None and cost > PER_CALL_LIMIT:
+            detail = (
+                f"'{_CANCELLED}': no further validation rules will be run due to call cost "
+                f"exceeds limit for rule: {rule.error_string}"
+            )
+            _stop(results, where, f"{where}: Invalid value: {type_value}: {detail}", chain)
+            return
         if outcome.value is True:
             continue
-        where, type_value = paths.field_path(chain), go_quote(node.type_name)
         if outcome.error:
             if outcome.error.startswith("no such overload"):
                 detail = (
@@ -278,26 +356,79 @@ def _expressions(
             )
             continue
         at = _rule_chain(chain, rule.field_path, node.schema)
-        detail = _message(compiled, data) or rule.default_message
-        error = _reason_error(paths.field_path(at), type_value, detail, rule.reason, at)
+        message, stop = _message(compiled, data, results, node, index)
+        if stop:
+            # an Invalid messageExpression error (the budget, the per-call limit): the
+            # rules stop after it
+            field_path = paths.field_path(at)
+            detail = f"{field_path}: Invalid value: {type_value}: {stop}"
+            error = RuleError(field_path, Reason.INVALID, detail, at)
+        else:
+            detail = message or rule.default_message
+            error = _reason_error(paths.field_path(at), type_value, detail, rule.reason, at)
         error = RuleError(error.field, error.reason, error.message, at, compiled.transition)
         if not compiled.transition and ratchet:
             results.warnings.append(error.message)
         else:
             results.errors.append(error)
+        if stop or results.stopped:
+            results.stopped = True
+            return
 
 
-def _message(compiled: CompiledRule, data: dict[str, Any]) -> str:
-    """``validation.go: evalMessageExpression``; "" falls back to the rule's message."""
+def _charge(results: RuleResults, node: RuleNode, index: int, kind: str, cost: int | None) -> bool:
+    """Charge a run to the budget (exact), or add its estimate; False when the run costs
+    more than what is left (``validation.go``: the rules stop there)."""
+    if not results.exact:
+        results.estimate(node, index, kind)
+        return True
+    if cost is None:
+        return True  # not counted (a program the tracer could not rewrite)
+    charged = PER_CALL_LIMIT + 1 if cost > PER_CALL_LIMIT else cost  # cancelled at the limit
+    if charged > results.remaining:
+        return False
+    results.remaining -= charged
+    return True
+
+
+def _stop(results: RuleResults, where: str, message: str, chain: Chain) -> None:
+    results.errors.append(RuleError(where, Reason.INVALID, message, chain))
+    results.stopped = True
+
+
+def _immutability_cost(value: Any, old: Any) -> int:
+    """``self == oldSelf``: two variables and ``_==_`` (``runtime_cost.call_cost``)."""
+    from kubectl_crd.validation.cel.runtime_cost import call_cost
+
+    return 2 + call_cost("_==_", [value, old])
+
+
+def _message(
+    compiled: CompiledRule, data: dict[str, Any], results: RuleResults, node: RuleNode, index: int
+) -> tuple[str, str]:
+    """``validation.go: evalMessageExpression``: the message ("" falls back to the rule's
+    message), and the detail of an error that stops the rules (the budget, the per-call
+    limit), else ""."""
     if compiled.message_program is None:
-        return ""
-    outcome = run(compiled.message_program, data)
+        return "", ""
+    if results.exact:
+        outcome, cost = run_costed(compiled.message_program, compiled.message_source, data)
+    else:
+        outcome, cost = run(compiled.message_program, data), None
+    if not _charge(results, node, index, "messageExpression", cost):
+        return "", _MESSAGE_OUT_OF_BUDGET
+    if cost is not None and cost > PER_CALL_LIMIT:
+        expression = go_quote(compiled.rule.message_expression)
+        return "", (
+            "no further validation rules will be run due to call cost exceeds limit for "
+            f"messageExpression: {expression}"
+        )
     if outcome.error or not isinstance(outcome.value, str):
-        return ""
+        return "", ""
     text = outcome.value.strip()
     if not text or "\n" in text or len(text.encode()) > MAX_MESSAGE_EXPRESSION_BYTES:
-        return ""
-    return text
+        return "", ""
+    return text, ""
 
 
 def _reason_error(where: str, type_value: str, detail: str, reason: str, at: Chain) -> RuleError:

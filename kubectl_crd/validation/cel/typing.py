@@ -356,6 +356,31 @@ def check_rules(
     return problems + costs.total_problems(), costs.observed
 
 
+_estimates: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int, str], int]]] = {}
+
+
+def rule_estimates(schema: Mapping[str, Any]) -> dict[tuple[int, int, str], int]:
+    """The estimated cost of one evaluation of each rule (``rule``) and message
+    expression (``messageExpression``) of a version's schema, by ``(id(rule node),
+    index, field)``: an upper bound of what a run costs, so that runs whose estimates
+    stay within the limits need no exact count (``runtime_cost``). Computed once per
+    schema mapping; a rule this engine could not type has none."""
+    key = id(schema)
+    cached = _estimates.get(key)
+    if cached is not None and cached[0] is schema:
+        return cached[1]
+    found: dict[tuple[int, int, str], int] = {}
+    tree = rule_tree(schema)
+    if tree is not None:
+        nodes = {path: node for path, node, _, _ in _walk(tree, "", True, 1)}
+        for cost in check_rules(schema)[1]:
+            node = nodes.get(cost.schema_path)
+            if node is not None:
+                found[(id(node), cost.index, cost.field)] = cost.cost
+    _estimates[key] = (schema, found)
+    return found
+
+
 class _CostTotal:
     """Each rule's estimated cost against the per-rule limit, and their total against the
     per-CRD one (``validation.go``, ``cel_validation.go: TotalCost``)."""

@@ -32,10 +32,12 @@ def test_public_names() -> None:
             "is_list_object",
             "load_documents",
             "load_documents_cached",
+            "load_value",
             "locate",
             "locate_field",
             "read_inputs",
             "reload_with_positions",
+            "store_value",
         ]
     )
     for name in io_package.__all__:
