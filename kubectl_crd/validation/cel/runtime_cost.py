@@ -201,9 +201,17 @@ class _Rewriter:
 
     # -- building -----------------------------------------------------------------
 
-    def call(self, function: str, args: Sequence[bytes], type_bytes: bytes, *ids: str) -> bytes:
+    def call(
+        self,
+        function: str,
+        args: Sequence[bytes],
+        type_bytes: bytes,
+        *ids: str,
+        target: bytes | None = None,
+    ) -> bytes:
         node = self.new_id(type_bytes, *ids)
-        payload = _message(2, function.encode()) + b"".join(_message(3, a) for a in args)
+        payload = _message(1, target) if target is not None else b""
+        payload += _message(2, function.encode()) + b"".join(_message(3, a) for a in args)
         return _number(_ID, node) + _message(_CALL, payload)
 
     def constant(self, kind: int, value: int, type_bytes: bytes) -> bytes:
@@ -358,17 +366,21 @@ class _Rewriter:
             first, second = operand_positions
             codes = {first: self.value(target, scope), second: self.counted_value(args[0])}
             return _Planned(rebuilt(codes))
-        if function in ("_[_]", "_[?_]") and len(args) == 2:
+        if function in ("_[_]", "_[?_]", "_?._") and len(args) == 2:
             if _call_name(args[0]) in ("__validate", "format.__named"):
                 # formats.rewrite's optional index: not in the server's expression
                 wrapped = self.expr(args[0], scope)
                 return _Planned(rebuilt({operand_positions[0]: wrapped.code}), root=wrapped.root)
             operand = self.expr(args[0], scope)
             index = self.expr(args[1], scope)  # a qualifier: an attribute's root is free
-            self.charge(scope, 1)
             root = operand.root if operand.attr else 1
             codes = {operand_positions[0]: operand.code, operand_positions[1]: index.code}
-            return _Planned(rebuilt(codes), attr=True, root=root)
+            if function == "_[_]":
+                self.charge(scope, 1)
+                return _Planned(rebuilt(codes), attr=True, root=root)
+            # an optional qualifier is observed only when the field or key is there
+            # (evalWatchConstQual.QualifyIfPresent)
+            return _Planned(self.when_present(rebuilt(codes), node_id), attr=True, root=root)
         if function in _CONVERSIONS and len(args) == 1 and target is None:
             planned = self.expr(args[0], scope)
             if planned.const:
@@ -402,6 +414,42 @@ class _Rewriter:
             return _Planned(self.measured_call(node_id, function, target, args, scope))
         self.charge(scope, 1)
         return _Planned(rebuilt({i: self.value(parts[i][1], scope) for i in operand_positions}))
+
+    def when_present(self, optional: bytes, node_id: int) -> bytes:
+        """``optional`` with its qualifier's cost counted when it has a value:
+        ``cel.bind(v, optional, !v.hasValue() || __tick(s) ? v : v)``."""
+        scope = self.new_scope()
+        self.charge(scope, 1)
+        name = f"@present{scope}"
+        optional_type = self.type_of(node_id)
+        has_value = self.call(
+            "hasValue", [], _BOOL_TYPE, "optional_hasValue", target=self.ident(name, optional_type)
+        )
+        absent = self.call("!_", [has_value], _BOOL_TYPE, "logical_not")
+        tick = self.call("__tick", [self.constant(3, scope, _INT_TYPE)], _BOOL_TYPE, "__tick_int")
+        counted = self.call("_||_", [absent, tick], _BOOL_TYPE, "logical_or")
+        body = self.call(
+            "_?_:_",
+            [counted, self.ident(name, optional_type), self.ident(name, optional_type)],
+            optional_type,
+            "conditional",
+        )
+        return self.bind(name, optional, body, optional_type)
+
+    def bind(self, name: str, value: bytes, body: bytes, result_type: bytes) -> bytes:
+        """``cel.bind(name, value, body)``: the comprehension the macro expands to."""
+        comprehension = _encode(
+            [
+                (1, b"#unused"),
+                (2, self.node(self.new_id(_DYN_TYPE), _LIST, b"")),
+                (3, name.encode()),
+                (4, value),
+                (5, self.constant(2, 0, _BOOL_TYPE)),
+                (6, self.ident(name, self.type_of(_id_of(value)))),
+                (7, body),
+            ]
+        )
+        return self.node(self.new_id(result_type), _COMPREHENSION, comprehension)
 
     def measured_call(
         self,
@@ -445,18 +493,7 @@ class _Rewriter:
         )
         bound = [self.value(operand, scope) for operand in operands]  # evaluated in order
         for j in reversed(range(len(operands))):
-            comprehension = _encode(
-                [
-                    (1, b"#unused"),
-                    (2, self.node(self.new_id(_DYN_TYPE), _LIST, b"")),
-                    (3, names[j].encode()),
-                    (4, bound[j]),
-                    (5, self.constant(2, 0, _BOOL_TYPE)),
-                    (6, self.ident(names[j], types[j])),
-                    (7, body),
-                ]
-            )
-            body = self.node(self.new_id(result_type), _COMPREHENSION, comprehension)
+            body = self.bind(names[j], bound[j], body, result_type)
         return body
 
 
