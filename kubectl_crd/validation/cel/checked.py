@@ -6,7 +6,9 @@ expression tree, the type the checker gave every node (``type_map``) and each no
 offset in the source (``source_info.positions``). No Python classes for those protos
 ship with the engine, so this module reads the protobuf wire format itself, keeping
 only what the checks of the API server's environment need: node kinds, children,
-called function names, list and map literal elements, types and positions.
+called function names, list and map literal elements, types and positions; and
+writes fields back (``encode_fields``) for the rewrites of ``runtime_cost`` and
+``environment.runnable``.
 
 Used by ``homogeneous_literal_errors``: Kubernetes compiles rules with cel-go's
 ``HomogeneousAggregateLiterals`` and its AST validator of the same name
@@ -19,6 +21,7 @@ every key and every value of a map literal, must have the same type as the first
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +71,42 @@ def _varint(data: bytes, position: int) -> tuple[int, int]:
 def _signed(value: int) -> int:
     """An int64 read from a varint."""
     return value - (1 << 64) if value >= 1 << 63 else value
+
+
+# -- writing: what runtime_cost and environment.runnable rewrite ---------------------
+
+_SMALL = [bytes((n,)) for n in range(128)]
+
+
+def _write_varint(value: int) -> bytes:
+    if 0 <= value < 128:
+        return _SMALL[value]
+    value &= (1 << 64) - 1  # an int64 as protobuf writes it
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def varint_field(number: int, value: int) -> bytes:
+    return _write_varint(number << 3) + _write_varint(value)
+
+
+def message_field(number: int, payload: bytes) -> bytes:
+    """A length-delimited field: a message, a string or bytes."""
+    return _write_varint(number << 3 | 2) + _write_varint(len(payload)) + payload
+
+
+def encode_fields(fields: Sequence[tuple[int, Any]]) -> bytes:
+    """Fields as ``_fields`` reads them (varints as int, the rest as bytes), written."""
+    return b"".join(
+        varint_field(n, v) if isinstance(v, int) else message_field(n, v) for n, v in fields
+    )
 
 
 @dataclass(frozen=True)
@@ -362,3 +401,55 @@ def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
 
     visit(checked.root, False)
     return found
+
+
+def rename_calls(serialized: bytes, old: str, new: str, overloads: tuple[str, ...]) -> bytes:
+    """``Expression.serialize()``'s bytes with every call of ``old`` calling ``new``,
+    its reference naming ``overloads``."""
+    outer = _fields(serialized)
+    payload = next(v for n, v in outer if n == 2)
+    renamed: set[int] = set()
+    parts = [(n, _renamed(v, old, new, renamed) if n == 4 else v) for n, v in _fields(payload)]
+    reference = b"".join(message_field(3, o.encode()) for o in overloads)
+    kept = []
+    for number, value in parts:
+        if number == 2 and _signed(dict(_fields(value)).get(1, 0)) in renamed:
+            continue  # the old reference: replaced below
+        kept.append((number, value))
+    kept += [(2, varint_field(1, node) + message_field(2, reference)) for node in sorted(renamed)]
+    return encode_fields([(n, encode_fields(kept) if n == 2 else v) for n, v in outer])
+
+
+# the fields holding expressions, by expression kind (syntax.proto); 8's are in entries
+_CHILDREN = {5: (1,), 6: (1, 3), 7: (1,), 9: (2, 4, 5, 6, 7)}
+
+
+def _renamed(data: bytes, old: str, new: str, renamed: set[int]) -> bytes:
+    node = 0
+    out: list[tuple[int, Any]] = []
+    for number, value in _fields(data):
+        if number == 2:
+            node = _signed(value)
+        elif number in _CHILDREN:
+            children = _CHILDREN[number]
+            fields = []
+            for n, v in _fields(value):
+                if n in children:
+                    v = _renamed(v, old, new, renamed)
+                elif number == 6 and n == 2 and v == old.encode():
+                    v = new.encode()
+                    renamed.add(node)
+                fields.append((n, v))
+            value = encode_fields(fields)
+        elif number == 8:
+            fields = []
+            for n, v in _fields(value):
+                if n == 2:  # an entry: its map key (3) and value (4)
+                    v = encode_fields(
+                        [(k, _renamed(x, old, new, renamed) if k in (3, 4) else x)
+                         for k, x in _fields(v)]
+                    )  # fmt: skip
+                fields.append((n, v))
+            value = encode_fields(fields)
+        out.append((number, value))
+    return encode_fields(out)

@@ -10,6 +10,7 @@ pool: the libraries' opaque types and, for type-checking a CRD's rules, the mess
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -18,6 +19,7 @@ from cel_expr_python import cel
 from google.protobuf import descriptor_pool
 
 from kubectl_crd.validation.cel.library import (
+    comprehensions,
     formats,
     indexing,
     lists,
@@ -39,6 +41,7 @@ LIBRARIES: tuple[Library, ...] = (
     network.LIBRARY,
     formats.LIBRARY,
     semver.LIBRARY,
+    comprehensions.LIBRARY,
 )
 
 # The extensions of Kubernetes' CRD environment that cel-cpp implements: strings at
@@ -76,6 +79,49 @@ def _functions() -> tuple[Any, ...]:
         for name, found in library.functions:
             overloads.setdefault(name, []).extend(found)
     return tuple(cel.FunctionDecl(name, found) for name, found in overloads.items())
+
+
+# the checker's words for string() of an IP or a CIDR, at the call's "("
+_STRING_OF_ADDRESS = re.compile(
+    r"<input>:(\d+):(\d+): found no matching overload for 'string' applied to "
+    r"'\((net\.IP|net\.CIDR)\)'"
+)
+
+
+def compile_expression(environment: Any, text: str) -> tuple[Any, str]:
+    """``environment.compile(text)``, and the text compiled: Kubernetes' IP and CIDR
+    libraries add ``string(ip)`` and ``string(cidr)``, which cel-cpp cannot declare
+    beside the standard ``string()``, so each call the checker refuses for that is
+    renamed (``library.network.STRING_OF``) and the text compiled again."""
+    from kubectl_crd.validation.cel.library.network import STRING_OF
+
+    while True:
+        try:
+            return environment.compile(text), text
+        except RuntimeError as exc:
+            found = _STRING_OF_ADDRESS.search(str(exc))
+            if found is None:
+                raise
+            line, column = int(found.group(1)), int(found.group(2))
+            lines = text.split("\n")
+            at = sum(len(x) + 1 for x in lines[: line - 1]) + column - 1
+            if text[at - len("string") : at] != "string" or text[at : at + 1] != "(":
+                raise
+            text = text[: at - len("string")] + STRING_OF[found.group(3)] + text[at:]
+
+
+def runnable(program: Any, environment: Any) -> Any:
+    """A compiled program as this engine can run it: calls of ``cel.@mapInsert``
+    (``transformMap``, ``transformMapEntry``), which cel-cpp declares but does not
+    bind, renamed to ``library.comprehensions.MAP_INSERT``, which is bound."""
+    from kubectl_crd.validation.cel.checked import rename_calls
+    from kubectl_crd.validation.cel.library.comprehensions import MAP_INSERT, OVERLOAD_IDS
+
+    serialized = program.serialize()
+    if b"cel.@mapInsert" not in serialized:
+        return program
+    renamed = rename_calls(serialized, "cel.@mapInsert", MAP_INSERT, OVERLOAD_IDS)
+    return environment.deserialize(renamed)
 
 
 def prepare(expression: str) -> str:

@@ -16,7 +16,12 @@ from typing import Any
 
 from cel_expr_python import cel
 
-from kubectl_crd.validation.cel.environment import build_environment, prepare
+from kubectl_crd.validation.cel.environment import (
+    build_environment,
+    compile_expression,
+    prepare,
+    runnable,
+)
 from kubectl_crd.validation.cel.tree import _STRINGS, Rule, RuleNode
 
 _OPTIONAL_OLD_SELF = "(__hasOldSelf ? optional.of(__oldSelf) : optional.none())"
@@ -88,16 +93,19 @@ def compile_rule(rule: Rule) -> CompiledRule:
     transition = rule.transition
     if rule.optional_old_self and transition:
         text = optional_old_self(text)
-    source = prepare(text)
     try:
-        program = _environment().compile(source)
+        program, source = compile_expression(_environment(), prepare(text))
+        program = runnable(program, _environment())
     except RuntimeError as exc:
         return CompiledRule(rule, error=compile_error_text(str(exc)), transition=transition)
     message_program = None
-    message_source = prepare(rule.message_expression) if rule.message_expression else ""
-    if message_source:
+    message_source = ""
+    if rule.message_expression:
         try:
-            message_program = _environment().compile(message_source)
+            message_program, message_source = compile_expression(
+                _environment(), prepare(rule.message_expression)
+            )
+            message_program = runnable(message_program, _environment())
         except RuntimeError:
             message_program = None  # the server refuses such a CRD; fall back to the message
     return CompiledRule(

@@ -38,7 +38,13 @@ from typing import Any
 
 from cel_expr_python import cel
 
-from kubectl_crd.validation.cel.checked import _fields, _signed
+from kubectl_crd.validation.cel.checked import (
+    _fields,
+    _signed,
+    encode_fields,
+    message_field,
+    varint_field,
+)
 
 # cel-go common/cost.go
 _STRING_TRAVERSAL = 0.1
@@ -90,44 +96,10 @@ _ID, _CONST, _IDENT, _SELECT, _CALL, _LIST, _STRUCT, _COMPREHENSION = 2, 3, 4, 5
 _MAX_OPERANDS = 8
 
 
-# ------------------------------------------------------------------ the wire format
-
-
-_SMALL = [bytes((n,)) for n in range(128)]
-
-
-def _varint(value: int) -> bytes:
-    if 0 <= value < 128:
-        return _SMALL[value]
-    value &= (1 << 64) - 1  # int64 as protobuf writes it
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _number(number: int, value: int) -> bytes:
-    return _varint(number << 3) + _varint(value)
-
-
-def _message(number: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
-def _encode(fields: Sequence[tuple[int, Any]]) -> bytes:
-    """Fields as ``checked._fields`` reads them (varints as int, the rest as bytes)."""
-    return b"".join(_number(n, v) if isinstance(v, int) else _message(n, v) for n, v in fields)
-
-
-_BOOL_TYPE = _number(3, 1)  # Type.primitive = BOOL
-_INT_TYPE = _number(3, 2)  # Type.primitive = INT64
-_NULL_TYPE = _number(2, 0)  # Type.null
-_DYN_TYPE = _message(1, b"")  # Type.dyn
+_BOOL_TYPE = varint_field(3, 1)  # Type.primitive = BOOL
+_INT_TYPE = varint_field(3, 2)  # Type.primitive = INT64
+_NULL_TYPE = varint_field(2, 0)  # Type.null
+_DYN_TYPE = message_field(1, b"")  # Type.dyn
 
 
 # --------------------------------------------------------------------- the plan
@@ -210,15 +182,19 @@ class _Rewriter:
         target: bytes | None = None,
     ) -> bytes:
         node = self.new_id(type_bytes, *ids)
-        payload = _message(1, target) if target is not None else b""
-        payload += _message(2, function.encode()) + b"".join(_message(3, a) for a in args)
-        return _number(_ID, node) + _message(_CALL, payload)
+        payload = message_field(1, target) if target is not None else b""
+        payload += message_field(2, function.encode()) + b"".join(message_field(3, a) for a in args)
+        return varint_field(_ID, node) + message_field(_CALL, payload)
 
     def constant(self, kind: int, value: int, type_bytes: bytes) -> bytes:
-        return _number(_ID, self.new_id(type_bytes)) + _message(_CONST, _number(kind, value))
+        return varint_field(_ID, self.new_id(type_bytes)) + message_field(
+            _CONST, varint_field(kind, value)
+        )
 
     def ident(self, name: str, type_bytes: bytes) -> bytes:
-        return _number(_ID, self.new_id(type_bytes)) + _message(_IDENT, _message(1, name.encode()))
+        return varint_field(_ID, self.new_id(type_bytes)) + message_field(
+            _IDENT, message_field(1, name.encode())
+        )
 
     def counted(self, expr: bytes, expr_id: int, scope: int) -> bytes:
         """``__tick(scope) ? expr : null``: runs ``expr`` once, and counts it."""
@@ -268,7 +244,7 @@ class _Rewriter:
 
     @staticmethod
     def node(node_id: int, kind: int, payload: bytes) -> bytes:
-        return _number(_ID, node_id) + _message(kind, payload)
+        return varint_field(_ID, node_id) + message_field(kind, payload)
 
     def select(self, node_id: int, data: bytes, scope: int) -> _Planned:
         parts = _fields(data)
@@ -276,7 +252,7 @@ class _Rewriter:
         operand = next((v for n, v in parts if n == 1), b"")
         planned = self.expr(operand, scope)
         code = self.node(
-            node_id, _SELECT, _encode([(n, planned.code if n == 1 else v) for n, v in parts])
+            node_id, _SELECT, encode_fields([(n, planned.code if n == 1 else v) for n, v in parts])
         )
         self.charge(scope, 1)  # the field's qualifier (a presence test's too)
         if test_only:
@@ -288,7 +264,7 @@ class _Rewriter:
         if kind == _STRUCT and any(n == 1 and v for n, v in parts):  # a message
             self.charge(scope, _STRUCT_CREATE)
             out = [(n, self.entries(v, scope)[0] if n == 2 else v) for n, v in parts]
-            return _Planned(self.node(node_id, kind, _encode(out)))
+            return _Planned(self.node(node_id, kind, encode_fields(out)))
         folded = True
         out = []
         for number, value in parts:
@@ -308,7 +284,7 @@ class _Rewriter:
                 out.append((number, value))
         if not folded:
             self.charge(scope, _LIST_CREATE if kind == _LIST else _MAP_CREATE)
-        return _Planned(self.node(node_id, kind, _encode(out)), const=folded)
+        return _Planned(self.node(node_id, kind, encode_fields(out)), const=folded)
 
     def entries(self, data: bytes, scope: int) -> tuple[bytes, bool]:
         constant = True
@@ -322,7 +298,7 @@ class _Rewriter:
             else:
                 constant = constant and not (number == 5 and value)
                 out.append((number, value))
-        return _encode(out), constant
+        return encode_fields(out), constant
 
     def comprehension(self, data: bytes, scope: int) -> bytes:
         out: list[tuple[int, Any]] = []
@@ -333,7 +309,7 @@ class _Rewriter:
                 out.append((number, self.value(value, scope)))
             else:
                 out.append((number, value))
-        return _encode(out)
+        return encode_fields(out)
 
     def call_expr(self, node_id: int, data: bytes, scope: int) -> _Planned:
         parts = _fields(data)
@@ -343,7 +319,7 @@ class _Rewriter:
 
         def rebuilt(codes: dict[int, bytes]) -> bytes:
             """The call with its operands (by position among fields) replaced."""
-            payload = _encode([(n, codes.get(i, v)) for i, (n, v) in enumerate(parts)])
+            payload = encode_fields([(n, codes.get(i, v)) for i, (n, v) in enumerate(parts)])
             return self.node(node_id, _CALL, payload)
 
         operand_positions = [i for i, (n, _) in enumerate(parts) if n in (1, 3)]
@@ -438,7 +414,7 @@ class _Rewriter:
 
     def bind(self, name: str, value: bytes, body: bytes, result_type: bytes) -> bytes:
         """``cel.bind(name, value, body)``: the comprehension the macro expands to."""
-        comprehension = _encode(
+        comprehension = encode_fields(
             [
                 (1, b"#unused"),
                 (2, self.node(self.new_id(_DYN_TYPE), _LIST, b"")),
@@ -472,9 +448,9 @@ class _Rewriter:
         variables = [self.ident(n, t) for n, t in zip(names, types, strict=True)]
         call_parts = []
         if target is not None:
-            call_parts.append(_message(1, variables[0]))
-        call_parts.append(_message(2, function.encode()))
-        call_parts += [_message(3, v) for v in variables[1 if target is not None else 0 :]]
+            call_parts.append(message_field(1, variables[0]))
+        call_parts.append(message_field(2, function.encode()))
+        call_parts += [message_field(3, v) for v in variables[1 if target is not None else 0 :]]
         call = self.node(node_id, _CALL, b"".join(call_parts))
         done = self.call("__done", [self.constant(3, index, _INT_TYPE)], _BOOL_TYPE, "__done_int")
         condition = done
@@ -715,16 +691,16 @@ def _rewritten(serialized: bytes) -> tuple[bytes, list[int], list[_Measured]] | 
         return None
     rewriter = _Rewriter(types, highest)
     rewritten = rewriter.value(expr, 0)
-    added = [_message(4, rewritten)]
+    added = [message_field(4, rewritten)]
     for node, overloads in rewriter.references:
-        reference = b"".join(_message(3, o.encode()) for o in overloads)
-        added.append(_message(2, _number(1, node) + _message(2, reference)))
+        reference = b"".join(message_field(3, o.encode()) for o in overloads)
+        added.append(message_field(2, varint_field(1, node) + message_field(2, reference)))
     for node, type_bytes in rewriter.new_types:
-        added.append(_message(3, _number(1, node) + _message(2, type_bytes)))
+        added.append(message_field(3, varint_field(1, node) + message_field(2, type_bytes)))
     # the other fields as they were, the expression replaced, the new entries after
-    kept = [_message(n, v) if n != 4 else b"" for n, v in parts]
+    kept = [message_field(n, v) if n != 4 else b"" for n, v in parts]
     outer_out = [(n, b"".join(kept) + b"".join(added) if n == 2 else v) for n, v in outer]
-    return _encode(outer_out), rewriter.scope_costs, rewriter.measured
+    return encode_fields(outer_out), rewriter.scope_costs, rewriter.measured
 
 
 def traced_run(

@@ -283,7 +283,11 @@ def check_rules(
         (path, node, generator.decl(node.schema, root), root, cardinality)
         for path, node, root, cardinality in located
     ]
-    from kubectl_crd.validation.cel.environment import build_environment, prepare
+    from kubectl_crd.validation.cel.environment import (
+        build_environment,
+        compile_expression,
+        prepare,
+    )
 
     try:
         build_environment({}, files=(generator.file,))
@@ -326,8 +330,8 @@ def check_rules(
                     compiled = optional_old_self(text)
                 checked_tree = None
                 try:
-                    prepared = prepare(compiled)
-                    checked_tree = read_checked(env.compile(prepared).serialize())
+                    program, prepared = compile_expression(env, prepare(compiled))
+                    checked_tree = read_checked(program.serialize())
                     # positions in the checked tree are the compiled text's: checked
                     # only when no rewrite moved them
                     detail = literal_errors(text, checked_tree if prepared == text else None)

@@ -4,5 +4,6 @@ Each module exposes ``LIBRARY``, a ``Library``: the function declarations with t
 Python implementations and the release that brought them. Their opaque values
 (``kubernetes.Quantity``, ``net.IP``...) are messages of ``types``. The extensions
 cel-cpp already has (strings, optional, sets, lists, two-variable comprehensions) are
-named in ``environment``'s configuration instead.
+named in ``environment``'s configuration instead; ``comprehensions`` only implements
+the ``cel.@mapInsert`` that cel-cpp's two-variable comprehensions leave unbound.
 """

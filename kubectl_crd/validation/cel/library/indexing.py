@@ -148,7 +148,9 @@ def _rename(code: str) -> str:
 
 def original_name(text: str) -> str:
     """An engine message with the rewritten names as the rule wrote them."""
-    return text.replace("__lastIndexOf", "lastIndexOf").replace("__indexOf", "indexOf")
+    text = text.replace("__lastIndexOf", "lastIndexOf").replace("__indexOf", "indexOf")
+    # environment.compile_expression's renames
+    return text.replace("__stringOfIP(", "string(").replace("__stringOfCIDR(", "string(")
 
 
 LIBRARY = Library(

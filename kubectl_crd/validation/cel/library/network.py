@@ -135,7 +135,12 @@ def is_global_unicast(value: object) -> bool:
     )
 
 
+#: This engine's names for ``string()`` of an IP and of a CIDR
+STRING_OF = {"net.IP": "__stringOfIP", "net.CIDR": "__stringOfCIDR"}
+
+
 def ip_string(value: object) -> str:
+    """``string(ip)``, ``string(cidr)``: the text the value holds, canonical."""
     return value.value  # type: ignore[attr-defined, no-any-return]
 
 
@@ -253,6 +258,14 @@ LIBRARY = Library(
         # string(ip) and string(cidr) cannot be declared: the standard library owns
         # string() and the engine refuses a second declaration
         ("cidr", [cel.Overload("string_to_cidr", CIDR, [T.STRING], impl=cidr)]),
+        # string(ip), string(cidr): cel-cpp cannot add overloads to the standard string(),
+        # so environment.compile_expression renames such calls to these (one name per
+        # type: the runtime tells two message types apart by neither)
+        (STRING_OF["net.IP"], [cel.Overload("ip_to_string", T.STRING, [IP], impl=ip_string)]),
+        (
+            STRING_OF["net.CIDR"],
+            [cel.Overload("cidr_to_string", T.STRING, [CIDR], impl=ip_string)],
+        ),
         ("isCIDR", [cel.Overload("is_cidr", T.BOOL, [T.STRING], impl=is_cidr)]),
         (
             "containsIP",
