@@ -624,19 +624,17 @@ PLAN_FORMAT = 1
 @cache
 def _plan_version() -> str:
     """What a kept plan depends on besides its rule: this module's code (a plan made
-    by other code is not trusted), this package's and the engine's versions."""
+    by other code is not trusted), this package's version and the engine's build (its
+    file's size and time: importlib.metadata would cost 10 ms)."""
     import hashlib
-    from importlib.metadata import PackageNotFoundError, version
+    import os
 
-    parts = [str(PLAN_FORMAT)]
+    from kubectl_crd import __version__
+
     with open(__file__, "rb") as code:
-        parts.append(hashlib.sha256(code.read()).hexdigest()[:16])
-    for package in ("kubectl-crd", "cel-expr-python"):
-        try:
-            parts.append(version(package))
-        except PackageNotFoundError:
-            parts.append("?")
-    return " ".join(parts)
+        digest = hashlib.sha256(code.read()).hexdigest()[:16]
+    engine = os.stat(cel.__file__)
+    return f"{PLAN_FORMAT} {digest} {__version__} {engine.st_size} {engine.st_mtime_ns}"
 
 
 def cost_plan(program: Any, source: str, environment: Any) -> CostPlan | None:
