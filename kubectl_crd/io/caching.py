@@ -102,7 +102,7 @@ def load_documents_cached(
         return cached
     from kubectl_crd.io.loading import load_documents
 
-    documents = load_documents(data, path)
+    documents = load_documents(data, path, positions=False)
     if all(document.error is None for document in documents):
         written = _write_entry(entry, documents)
         if written:
@@ -317,7 +317,13 @@ def _write_entry(entry: str, documents: list[Document]) -> int:
     try:
         values = marshal.dumps(
             [
-                [d.index, d.location.line, d.location.column, plain(d.content), _item_positions(d)]
+                [
+                    d.index,
+                    d.location.line,
+                    d.location.column,
+                    plain(d.content) if d.has_positions else d.content,
+                    _item_positions(d),
+                ]
                 for d in documents
             ]
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from typing import Any
 
 import pytest
 
@@ -116,3 +117,33 @@ def test_containers_behave_as_plain_values() -> None:
         assert clone == content
         assert clone["spec"].value_location("name") == at(5, 9)
     assert "YamlMap(" in repr(content)
+
+
+PLAIN_CASES = {
+    "values": TEXT + "---\nkind: Other\nitems: [1, {a: &x [b]}, *x]\n",
+    "duplicate key": "kind: A\nspec: 1\nspec: 2\n",
+    "merge": "base: &b {x: 1}\nkind: A\nspec:\n  <<: *b\n  y: 2\n",
+    "list": "kind: List\nitems:\n- kind: A\n- kind: B\n",
+    "syntax error": "kind: A\n---\nkind: [\n",
+}
+
+
+@pytest.mark.parametrize("text", PLAIN_CASES.values(), ids=PLAIN_CASES.keys())
+def test_a_plain_build_is_the_same_values(text: str) -> None:
+    """``positions=False`` builds plain values equal to the positioned ones; where only
+    positions can tell (a duplicate key's first line, a merge, a List's items, errors)
+    the file is read with them."""
+    from kubectl_crd.io import load_documents
+
+    with_positions = load_documents(text, "test.yaml")
+    plain = load_documents(text, "test.yaml", positions=False)
+
+    def described(documents: list[Any]) -> list[Any]:
+        return [(d.index, d.location, [(str(e), e.location) for e in d.errors]) for d in documents]
+
+    assert described(plain) == described(with_positions)
+    assert [d.content for d in plain] == [d.content for d in with_positions]
+    needs_positions = any(
+        not d.ok or d.content.get("kind") == "List" or "<<" in text for d in with_positions
+    )
+    assert all(d.has_positions == needs_positions for d in plain if d.content is not None)
