@@ -291,9 +291,8 @@ def _expressions(
     ratchet: bool,
     results: RuleResults,
 ) -> None:
-    where, type_value = paths.field_path(chain), go_quote(node.type_name)
     if results.exact and results.remaining <= 0:
-        _stop(results, where, f"{where}: Invalid value: {type_value}: {_OUT_OF_BUDGET}", chain)
+        _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
         return
     self_value = to_cel(value, node.schema, node.resource_root)
     old_value = to_cel(old, node.schema, node.resource_root) if old is not None else None
@@ -304,14 +303,7 @@ def _expressions(
     for index, compiled in enumerate(compiled_rules(node)):
         rule = compiled.rule
         if compiled.error:
-            results.errors.append(
-                RuleError(
-                    where,
-                    Reason.INVALID,
-                    f"{where}: Invalid value: {type_value}: rule compile error: {compiled.error}",
-                    chain,
-                )
-            )
+            results.errors.append(_invalid(node, chain, f"rule compile error: {compiled.error}"))
             continue
         if compiled.transition and old is None and not rule.optional_old_self:
             continue
@@ -324,7 +316,7 @@ def _expressions(
         else:
             outcome, cost = run(compiled.program, data), None
         if not _charge(results, node, index, "rule", cost):
-            _stop(results, where, f"{where}: Invalid value: {type_value}: {_OUT_OF_BUDGET}", chain)
+            _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
             return
         if results.stopped:
             return
@@ -333,7 +325,7 @@ def _expressions(
                 f"'{_CANCELLED}': no further validation rules will be run due to call cost "
                 f"exceeds limit for rule: {rule.error_string}"
             )
-            _stop(results, where, f"{where}: Invalid value: {type_value}: {detail}", chain)
+            _stop(results, _invalid(node, chain, detail))
             return
         if outcome.value is True:
             continue
@@ -345,26 +337,17 @@ def _expressions(
                 )
             else:
                 detail = f"{outcome.error} evaluating rule: {rule.error_string}"
-            results.errors.append(
-                RuleError(
-                    where,
-                    Reason.INVALID,
-                    f"{where}: Invalid value: {type_value}: {detail}",
-                    chain,
-                    compiled.transition,
-                )
-            )
+            results.errors.append(_invalid(node, chain, detail, compiled.transition))
             continue
         at = _rule_chain(chain, rule.field_path, node.schema)
         message, stop = _message(compiled, data, results, node, index)
         if stop:
             # an Invalid messageExpression error (the budget, the per-call limit): the
             # rules stop after it
-            field_path = paths.field_path(at)
-            detail = f"{field_path}: Invalid value: {type_value}: {stop}"
-            error = RuleError(field_path, Reason.INVALID, detail, at)
+            error = _invalid(node, at, stop)
         else:
             detail = message or rule.default_message
+            type_value = go_quote(node.type_name)
             error = _reason_error(paths.field_path(at), type_value, detail, rule.reason, at)
         error = RuleError(error.field, error.reason, error.message, at, compiled.transition)
         if not compiled.transition and ratchet:
@@ -391,8 +374,15 @@ def _charge(results: RuleResults, node: RuleNode, index: int, kind: str, cost: i
     return True
 
 
-def _stop(results: RuleResults, where: str, message: str, chain: Chain) -> None:
-    results.errors.append(RuleError(where, Reason.INVALID, message, chain))
+def _invalid(node: RuleNode, chain: Chain, detail: str, transition: bool = False) -> RuleError:
+    """``field.Invalid(fldPath, sts.Type, detail)``: the value shown is the node's type."""
+    where = paths.field_path(chain)
+    message = f"{where}: Invalid value: {go_quote(node.type_name)}: {detail}"
+    return RuleError(where, Reason.INVALID, message, chain, transition)
+
+
+def _stop(results: RuleResults, error: RuleError) -> None:
+    results.errors.append(error)
     results.stopped = True
 
 
