@@ -18,11 +18,12 @@ Runtime cost: a rule whose run costs more than ``PER_CALL_LIMIT`` stops the rule
 so does an object whose runs together cost more than ``RUNTIME_COST_BUDGET``, with the
 server's messages. cel-cpp counts no cost; counting it (``runtime_cost``) makes a run
 about twice as slow. So the first ``COUNTED_RUNS`` objects of a schema are counted;
-after them the rules run uncounted, adding up each run's estimated cost
-(``typing.rule_estimates``, the estimate the server checks when the CRD is written,
-an upper bound, worth computing once many objects share it); only when that sum could
-break a limit, or a rule has no estimate, or the object failed its schema (its sizes
-may exceed the schema's bounds), do they run again, counted.
+after them the rules run uncounted, adding up each node's estimate (its rules' and
+messages' estimated costs, ``typing.estimate_rules``: the estimate the server checks
+when the CRD is written, an upper bound, worth computing once many objects share it);
+only when that sum could break a limit, or a rule has no estimate or one over the
+per-call limit, or the object failed its schema (its sizes may exceed the schema's
+bounds), do they run again, counted.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from kubectl_crd.validation.cel.programs import (
     run,
     run_costed,
 )
-from kubectl_crd.validation.cel.tree import RuleNode, rule_tree
+from kubectl_crd.validation.cel.tree import NOT_ESTIMATED, RuleNode, rule_tree
 from kubectl_crd.validation.cel.values import to_cel
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
@@ -73,35 +74,23 @@ class RuleError:
     transition: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class RuleResults:
     errors: list[RuleError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    # exact: each run's cost is counted and charged to ``remaining``; else each run's
-    # estimate is added to ``estimated`` (from ``estimates``) to see if counting is needed
+    # exact: each run's cost is counted and charged to ``remaining``; else each node's
+    # estimate is added to ``estimated`` to see whether counting is needed
     exact: bool = False
     remaining: int = RUNTIME_COST_BUDGET
     estimated: int = 0
-    estimates: dict[tuple[int, int, str], int] = field(default_factory=dict)
     stopped: bool = False  # no further rule runs (out of budget, or counting is needed)
     needs_exact: bool = False
-
-    def estimate(self, node: RuleNode, index: int, kind: str) -> None:
-        """Add a run's estimate; stop when the limits could be reached."""
-        cost = self.estimates.get((id(node), index, kind))
-        if cost is None or cost > PER_CALL_LIMIT:
-            self.needs_exact = True
-        else:
-            self.estimated += cost
-            self.needs_exact = self.estimated > RUNTIME_COST_BUDGET
-        self.stopped = self.needs_exact
 
 
 #: Objects of a schema whose runs are all counted before estimates take over: typing a
 #: schema's rules for their estimates costs more (up to 150 ms for a Gateway API route)
 #: than counting a few objects' runs.
 COUNTED_RUNS = 200
-_runs: dict[int, int] = {}  # rule tree: objects validated
 
 
 def run_rules(schema: Any, obj: Any, old: Any = None, *, exact: bool = False) -> RuleResults:
@@ -113,12 +102,13 @@ def run_rules(schema: Any, obj: Any, old: Any = None, *, exact: bool = False) ->
     tree = rule_tree(schema)
     if tree is None:
         return RuleResults()
-    runs = _runs.get(id(tree), 0) + 1
-    _runs[id(tree)] = runs
-    if not exact and runs > COUNTED_RUNS:
-        from kubectl_crd.validation.cel.typing import rule_estimates
+    tree.runs += 1
+    if not exact and tree.runs > COUNTED_RUNS:
+        if tree.estimate == NOT_ESTIMATED:
+            from kubectl_crd.validation.cel.typing import estimate_rules
 
-        results = RuleResults(estimates=rule_estimates(schema))
+            estimate_rules(schema, PER_CALL_LIMIT)
+        results = RuleResults()
         _validate(tree, obj, old, None, old is not None, results, ratchet_parent=False)
         if not results.needs_exact:
             return results
@@ -291,16 +281,26 @@ def _expressions(
     ratchet: bool,
     results: RuleResults,
 ) -> None:
-    if results.exact and results.remaining <= 0:
-        _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
-        return
+    if results.exact:
+        if results.remaining <= 0:
+            _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
+            return
+    else:
+        estimate = node.estimate
+        if estimate is None or estimate < 0:
+            results.needs_exact = results.stopped = True
+            return
+        results.estimated += estimate
+        if results.estimated > RUNTIME_COST_BUDGET:
+            results.needs_exact = results.stopped = True
+            return
     self_value = to_cel(value, node.schema, node.resource_root)
     old_value = to_cel(old, node.schema, node.resource_root) if old is not None else None
     data: dict[str, Any] = {"self": self_value, "__hasOldSelf": old is not None}
     if old is not None:
         data["oldSelf"] = old_value
         data["__oldSelf"] = old_value
-    for index, compiled in enumerate(compiled_rules(node)):
+    for compiled in compiled_rules(node):
         rule = compiled.rule
         if compiled.error:
             results.errors.append(_invalid(node, chain, f"rule compile error: {compiled.error}"))
@@ -310,15 +310,13 @@ def _expressions(
         if old is not None and _IMMUTABILITY.fullmatch(rule.rule):
             # the engine's lists are ordered; the server's set and map lists are not
             outcome = Outcome(value=schema_equal(value, old, node.schema))
-            cost: int | None = _immutability_cost(value, old)
+            cost: int | None = _immutability_cost(value, old) if results.exact else None
         elif results.exact:
             outcome, cost = run_costed(compiled.program, compiled.source, data)
         else:
             outcome, cost = run(compiled.program, data), None
-        if not _charge(results, node, index, "rule", cost):
+        if not _charge(results, cost):
             _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
-            return
-        if results.stopped:
             return
         if cost is not None and cost > PER_CALL_LIMIT:
             detail = (
@@ -340,7 +338,7 @@ def _expressions(
             results.errors.append(_invalid(node, chain, detail, compiled.transition))
             continue
         at = _rule_chain(chain, rule.field_path, node.schema)
-        message, stop = _message(compiled, data, results, node, index)
+        message, stop = _message(compiled, data, results)
         if stop:
             # an Invalid messageExpression error (the budget, the per-call limit): the
             # rules stop after it
@@ -359,14 +357,12 @@ def _expressions(
             return
 
 
-def _charge(results: RuleResults, node: RuleNode, index: int, kind: str, cost: int | None) -> bool:
-    """Charge a run to the budget (exact), or add its estimate; False when the run costs
-    more than what is left (``validation.go``: the rules stop there)."""
-    if not results.exact:
-        results.estimate(node, index, kind)
-        return True
+def _charge(results: RuleResults, cost: int | None) -> bool:
+    """Charge a counted run to the budget; False when it costs more than what is left
+    (``validation.go``: the rules stop there). An uncounted run (estimated per node,
+    or a program the tracer could not rewrite) is not charged."""
     if cost is None:
-        return True  # not counted (a program the tracer could not rewrite)
+        return True
     charged = PER_CALL_LIMIT + 1 if cost > PER_CALL_LIMIT else cost  # cancelled at the limit
     if charged > results.remaining:
         return False
@@ -393,9 +389,7 @@ def _immutability_cost(value: Any, old: Any) -> int:
     return 2 + call_cost("_==_", [value, old])
 
 
-def _message(
-    compiled: CompiledRule, data: dict[str, Any], results: RuleResults, node: RuleNode, index: int
-) -> tuple[str, str]:
+def _message(compiled: CompiledRule, data: dict[str, Any], results: RuleResults) -> tuple[str, str]:
     """``validation.go: evalMessageExpression``: the message ("" falls back to the rule's
     message), and the detail of an error that stops the rules (the budget, the per-call
     limit), else ""."""
@@ -405,7 +399,7 @@ def _message(
         outcome, cost = run_costed(compiled.message_program, compiled.message_source, data)
     else:
         outcome, cost = run(compiled.message_program, data), None
-    if not _charge(results, node, index, "messageExpression", cost):
+    if not _charge(results, cost):
         return "", _MESSAGE_OUT_OF_BUDGET
     if cost is not None and cost > PER_CALL_LIMIT:
         expression = go_quote(compiled.rule.message_expression)

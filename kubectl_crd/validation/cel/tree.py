@@ -58,18 +58,23 @@ class Rule:
         return message if message else f"failed rule: {self.rule.strip()}"
 
 
+NOT_ESTIMATED = -1
+
+
 class RuleNode:
     """The rules at one schema node and the nodes below that have rules."""
 
     __slots__ = (
         "additional",
         "all_of",
+        "estimate",
         "items",
         "map_type",
         "programs",
         "properties",
         "resource_root",
         "rules",
+        "runs",
         "schema",
         "type_name",
     )
@@ -93,6 +98,10 @@ class RuleNode:
         self.all_of: tuple[RuleNode, ...] = ()
         self.map_type = ""  # x-kubernetes-map-type: "atomic" maps do not correlate
         self.programs: Any = None  # filled by programs.compiled_rules on first use
+        # the estimated cost of running all the node's rules and messages once
+        # (typing.estimate_rules; NOT_ESTIMATED before, None when it cannot be told)
+        self.estimate: int | None = NOT_ESTIMATED
+        self.runs = 0  # of a tree's root: the objects validated against it (rules.run_rules)
 
 
 def _rules(raw: Mapping[str, Any]) -> tuple[Rule, ...]:

@@ -360,29 +360,29 @@ def check_rules(
     return problems + costs.total_problems(), costs.observed
 
 
-_estimates: dict[int, tuple[Mapping[str, Any], dict[tuple[int, int, str], int]]] = {}
-
-
-def rule_estimates(schema: Mapping[str, Any]) -> dict[tuple[int, int, str], int]:
-    """The estimated cost of one evaluation of each rule (``rule``) and message
-    expression (``messageExpression``) of a version's schema, by ``(id(rule node),
-    index, field)``: an upper bound of what a run costs, so that runs whose estimates
-    stay within the limits need no exact count (``runtime_cost``). Computed once per
-    schema mapping; a rule this engine could not type has none."""
-    key = id(schema)
-    cached = _estimates.get(key)
-    if cached is not None and cached[0] is schema:
-        return cached[1]
-    found: dict[tuple[int, int, str], int] = {}
+def estimate_rules(schema: Mapping[str, Any], per_call_limit: int) -> None:
+    """Set each rule node's ``estimate``: what running all its rules and messages once
+    may cost at most (the estimate the server checks when the CRD is written), so that
+    objects whose estimates stay within the limits need no exact count
+    (``rules.run_rules``); ``None`` where a rule has no estimate (it does not type
+    here) or one over ``per_call_limit``."""
     tree = rule_tree(schema)
-    if tree is not None:
-        nodes = {path: node for path, node, _, _ in _walk(tree, "", True, 1)}
-        for cost in check_rules(schema)[1]:
-            node = nodes.get(cost.schema_path)
-            if node is not None:
-                found[(id(node), cost.index, cost.field)] = cost.cost
-    _estimates[key] = (schema, found)
-    return found
+    if tree is None:
+        return
+    costs = {(c.schema_path, c.index, c.field): c.cost for c in check_rules(schema)[1]}
+    for path, node, _, _ in _walk(tree, "", True, 1):
+        total: int | None = 0
+        for index, rule in enumerate(node.rules):
+            for field, text in (
+                ("rule", rule.rule),
+                ("messageExpression", rule.message_expression),
+            ):
+                cost = costs.get((path, index, field)) if text else 0
+                if total is None or cost is None or cost > per_call_limit:
+                    total = None
+                else:
+                    total += cost
+        node.estimate = total
 
 
 class _CostTotal:
