@@ -32,6 +32,7 @@ from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import ApiError
 from kubectl_crd.validation import validate_custom_resource
 from kubectl_crd.validation.cel import rules as cel_rules
+from tests import crd_factory
 from tests.integration.envtest import ControlPlane
 
 GROUP = "runtime.cost.example.com"
@@ -188,29 +189,10 @@ def make_crd() -> dict[str, Any]:
             **copy.deepcopy(construct.schema),
             "x-kubernetes-validations": field_rule(construct.rule, construct.message_expression),
         }
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"costs.{GROUP}"},
-        "spec": {
-            "group": GROUP,
-            "scope": "Namespaced",
-            "names": {"plural": "costs", "singular": "cost", "kind": "Cost"},
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {
-                        "openAPIV3Schema": {
-                            "type": "object",
-                            "properties": {"spec": {"type": "object", "properties": properties}},
-                        }
-                    },
-                }
-            ],
-        },
-    }
+    spec = {"type": "object", "properties": properties}
+    return crd_factory.make_crd(
+        "Cost", GROUP, schema={"type": "object", "properties": {"spec": spec}}
+    )
 
 
 def resource(spec: dict[str, Any], name: str = "c") -> dict[str, Any]:
