@@ -19,6 +19,7 @@ from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.errors import ApiError
 from kubectl_crd.validation.cel.programs import compile_rule, run
 from kubectl_crd.validation.cel.tree import Rule
+from tests import crd_factory
 from tests.integration.envtest import ControlPlane
 
 # (library, expression); the object's spec is {"s": "Hello-World", "n": 3, "l": [3, 1, 2]}
@@ -243,31 +244,10 @@ def test_libraries_agree_with_the_server(apiserver: ControlPlane) -> None:
             rule = f"({expression}) == {literal(value)}"
         rules.append({"rule": rule, "message": message})
         expected[message] = (library, expression, value, error)
-    crd = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "libs.cel.example.com"},
-        "spec": {
-            "group": "cel.example.com",
-            "scope": "Namespaced",
-            "names": {"plural": "libs", "singular": "lib", "kind": "Lib"},
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {
-                        "openAPIV3Schema": {
-                            "type": "object",
-                            "properties": {
-                                "spec": {**SPEC_SCHEMA, "x-kubernetes-validations": rules}
-                            },
-                        }
-                    },
-                }
-            ],
-        },
-    }
+    spec_schema = {**SPEC_SCHEMA, "x-kubernetes-validations": rules}
+    crd = crd_factory.make_crd(
+        "Lib", "cel.example.com", schema={"type": "object", "properties": {"spec": spec_schema}}
+    )
     with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
         client.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body=crd)
         apiserver.wait_established(["libs.cel.example.com"])

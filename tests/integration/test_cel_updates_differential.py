@@ -26,6 +26,7 @@ from kubectl_crd.sources.files import FileSource
 from kubectl_crd.validation import validate_custom_resource
 from kubectl_crd.validation.cel.tree import RuleNode, rule_tree
 from kubectl_crd.validation.schemas import compile_schema
+from tests import crd_factory
 from tests.integration.envtest import ControlPlane, plan_rounds
 from tests.integration.validation_mutations import CEL_KINDS, mutations
 
@@ -163,38 +164,23 @@ def test_transition_rules_agree_with_the_api_server(
     assert problems == []
 
 
-RATCHET_CRD = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "ratchets.cel.example.com"},
-    "spec": {
-        "group": "cel.example.com",
-        "scope": "Namespaced",
-        "names": {"plural": "ratchets", "singular": "ratchet", "kind": "Ratchet"},
-        "versions": [
-            {
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "schema": {
-                    "openAPIV3Schema": {
-                        "type": "object",
-                        "properties": {
-                            "spec": {
-                                "type": "object",
-                                "properties": {
-                                    "code": {"type": "string"},
-                                    "note": {"type": "string"},
-                                    "size": {"type": "integer"},
-                                },
-                            }
-                        },
-                    }
-                },
-            }
-        ],
+def _spec_crd(kind: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """A cel.example.com CRD whose one version has ``spec``."""
+    schema = {"type": "object", "properties": {"spec": spec}}
+    return crd_factory.make_crd(kind, "cel.example.com", schema=schema)
+
+
+RATCHET_CRD = _spec_crd(
+    "Ratchet",
+    {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string"},
+            "note": {"type": "string"},
+            "size": {"type": "integer"},
+        },
     },
-}
+)
 
 
 def test_ratcheting_agrees_with_the_api_server(isolated_apiserver: ControlPlane) -> None:
@@ -275,78 +261,49 @@ def test_ratcheting_agrees_with_the_api_server(isolated_apiserver: ControlPlane)
     assert checked == 4
 
 
-LISTS_CRD: dict[str, Any] = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "frozens.cel.example.com"},
-    "spec": {
-        "group": "cel.example.com",
-        "scope": "Namespaced",
-        "names": {"plural": "frozens", "singular": "frozen", "kind": "Frozen"},
-        "versions": [
-            {
-                "name": "v1",
-                "served": True,
-                "storage": True,
-                "schema": {
-                    "openAPIV3Schema": {
-                        "type": "object",
-                        "properties": {
-                            "spec": {
-                                "type": "object",
-                                "x-kubernetes-validations": [
-                                    {"rule": "self == oldSelf", "message": "spec is immutable"}
-                                ],
-                                "properties": {
-                                    "tags": {
-                                        "type": "array",
-                                        "x-kubernetes-list-type": "set",
-                                        "maxItems": 5,
-                                        "items": {"type": "string", "maxLength": 5},
-                                        "x-kubernetes-validations": [
-                                            {"rule": "self == oldSelf", "message": "tags"}
-                                        ],
-                                    },
-                                    "ports": {
-                                        "type": "array",
-                                        "x-kubernetes-list-type": "map",
-                                        "x-kubernetes-list-map-keys": ["name"],
-                                        "maxItems": 5,
-                                        "items": {
-                                            "type": "object",
-                                            "required": ["name"],
-                                            "properties": {
-                                                "name": {"type": "string", "maxLength": 5},
-                                                "port": {"type": "integer"},
-                                                "hosts": {
-                                                    "type": "array",
-                                                    "x-kubernetes-list-type": "set",
-                                                    "maxItems": 3,
-                                                    "items": {"type": "string", "maxLength": 5},
-                                                },
-                                            },
-                                        },
-                                        "x-kubernetes-validations": [
-                                            {"rule": "(oldSelf == self)", "message": "ports"}
-                                        ],
-                                    },
-                                    "order": {
-                                        "type": "array",
-                                        "maxItems": 5,
-                                        "items": {"type": "string", "maxLength": 5},
-                                        "x-kubernetes-validations": [
-                                            {"rule": "self == oldSelf", "message": "order"}
-                                        ],
-                                    },
-                                },
-                            }
+LISTS_CRD = _spec_crd(
+    "Frozen",
+    {
+        "type": "object",
+        "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "spec is immutable"}],
+        "properties": {
+            "tags": {
+                "type": "array",
+                "x-kubernetes-list-type": "set",
+                "maxItems": 5,
+                "items": {"type": "string", "maxLength": 5},
+                "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "tags"}],
+            },
+            "ports": {
+                "type": "array",
+                "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"],
+                "maxItems": 5,
+                "items": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": {"type": "string", "maxLength": 5},
+                        "port": {"type": "integer"},
+                        "hosts": {
+                            "type": "array",
+                            "x-kubernetes-list-type": "set",
+                            "maxItems": 3,
+                            "items": {"type": "string", "maxLength": 5},
                         },
-                    }
+                    },
                 },
-            }
-        ],
+                "x-kubernetes-validations": [{"rule": "(oldSelf == self)", "message": "ports"}],
+            },
+            "order": {
+                "type": "array",
+                "maxItems": 5,
+                "items": {"type": "string", "maxLength": 5},
+                "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "order"}],
+            },
+        },
     },
-}
+)
 
 
 def test_immutable_set_and_map_lists_ignore_order_as_the_server_does(
