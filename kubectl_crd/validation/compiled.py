@@ -58,6 +58,7 @@ class SchemaNode:
         "has_default",
         "has_rules",
         "items",
+        "leaf",
         "list_type",
         "map_keys",
         "max_items",
@@ -136,6 +137,7 @@ class SchemaNode:
             tuple(str(k) for k in keys) if isinstance(keys, list) else ()
         )
         self.has_default = "default" in raw and raw["default"] is not None
+        self.leaf = _leaf(self, raw)
         self.raw = raw
         self.tree = tree if tree is not None else SchemaTree()
 
@@ -194,6 +196,33 @@ class SchemaNode:
         for child in _structural_children(raw):
             below |= _scan(child, memo)
         self.subtree_defaults = bool(below & _DEFAULT)
+
+
+# A scalar node that checks only its type: (the Python type of a value that passes,
+# kube-openapi's match count for it, as openapi.validate_node counts: type 2, junctors 2,
+# the kind's validator (string 1, number 2, boolean none), enum 1, and 1).
+_LEAF_TYPES = {"string": (str, 7), "integer": (int, 8), "boolean": (bool, 6)}
+_NOT_LEAF_KEYS = ("allOf", "anyOf", "oneOf", "not", "properties", "items", "additionalProperties")
+
+
+def _leaf(node: SchemaNode, raw: Mapping[str, Any]) -> tuple[type, int] | None:
+    """``_LEAF_TYPES``' entry for a node whose only check on a non-null value is its
+    type (no enum, pattern, length, bounds, checked format or branches), else None."""
+    if len(node.types) != 1 or node.types[0] not in _LEAF_TYPES:
+        return None
+    if (
+        node.enum is not None
+        or node.pattern
+        or node.max_length is not None
+        or node.min_length is not None
+        or node.maximum is not None
+        or node.minimum is not None
+        or node.multiple_of is not None
+        or node.format_check is not None
+        or any(key in raw for key in _NOT_LEAF_KEYS)
+    ):
+        return None
+    return _LEAF_TYPES[node.types[0]]
 
 
 _CHILD_SLOTS = frozenset(

@@ -130,6 +130,9 @@ def validate_node(node: SchemaNode, data: Any, chain: Chain, problems: list[Prob
             _enum_problem(node, data, chain, problems)
         return count
 
+    leaf = node.leaf
+    if leaf is not None and type(data) is leaf[0]:
+        return leaf[1]  # a scalar of the node's type, which checks nothing else
     count = 0
     kind = _kind(data)
     # 1. type

@@ -423,3 +423,52 @@ def test_read_back_defaults_the_status_a_create_dropped(created: bool) -> None:
     stored["status"] = {}
     default_as_read(stored, version, created=created)
     assert stored["status"] == ({} if created else {"n": 1})
+
+
+LEAVES = [
+    {"type": "string"},
+    {"type": "string", "format": "email-ish"},  # a format nobody checks
+    {"type": "integer"},
+    {"type": "integer", "format": "int32"},
+    {"type": "integer", "format": "int64"},
+    {"type": "boolean"},
+    {"type": "string", "nullable": True},
+]
+
+
+@pytest.mark.parametrize("schema", LEAVES)
+@pytest.mark.parametrize("value", ["x", "", 1, 0, -5, 1.0, 1.5, True, False, None, [1], {"a": 1}])
+def test_a_leaf_counts_and_checks_as_the_full_walk(schema: dict[str, Any], value: Any) -> None:
+    """The type-only fast path gives the full walk's problems and match count."""
+    from kubectl_crd.validation.openapi import validate_node
+
+    fast = SchemaNode(schema)
+    slow = SchemaNode(schema)
+    slow.leaf = None
+    assert fast.leaf is not None
+    found: tuple[list[Any], list[Any]] = ([], [])
+    counts = [validate_node(n, value, None, p) for n, p in zip((fast, slow), found, strict=True)]
+    assert counts[0] == counts[1]
+    assert found[0] == found[1]
+
+
+def test_a_checked_scalar_is_not_a_leaf() -> None:
+    for schema in (
+        {"type": "string", "enum": ["a"]},
+        {"type": "string", "maxLength": 3},
+        {"type": "string", "format": "date-time"},
+        {"type": "integer", "maximum": 3},
+        {"type": "string", "anyOf": [{"maxLength": 2}]},
+        {"x-kubernetes-int-or-string": True},
+    ):
+        assert SchemaNode(schema).leaf is None, schema
+
+
+def test_a_plain_document_is_copied_without_shared_parts() -> None:
+    from kubectl_crd.validation.pipeline import _copied
+
+    shared = {"k": [1, 2]}
+    content = {"a": shared, "b": shared, "n": 1.5, "t": True}
+    copied = _copied(content)
+    assert copied == content and copied["a"] is not copied["b"]
+    assert copied["a"] is not shared and type(copied["t"]) is bool
