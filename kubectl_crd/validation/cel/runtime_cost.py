@@ -11,9 +11,11 @@ Counting every node would cost a call per node; instead the tree is cut into
 and ``||``, the branches of ``?:``, a comprehension's loop condition and loop step
 each start one, counted by wrapping it as ``__tick(scope) ? e : null`` (``__tick``
 answers true, so ``e`` runs once and keeps its type; nothing is converted). A node
-costs what ``interpreter/runtimecost.go`` charges (an identifier or a field 1, a
-presence test 0 in Kubernetes, ``&&``, ``||``, ``?:`` and comprehensions 0, a list
-literal 10, a map 30, a message 40, a call 1), times its scope's count. A call whose
+costs what cel-go's planner makes of it and ``interpreter/runtimecost.go`` charges
+(``_Rewriter`` says how: attributes and their qualifiers, presence tests, optional
+qualifiers only when present, constants folded by ``OptOptimize``, ``&&``, ``||``,
+``?:`` and comprehensions free, a list literal 10, a map 30, a call 1), times its
+scope's count. A call whose
 cost depends on its arguments' sizes (``==``, ``matches``, ``startsWith``, the
 Kubernetes library's string and list functions...) has its operands bound to
 variables and handed to ``__measure`` before the call (``cel.bind``'s comprehension);
