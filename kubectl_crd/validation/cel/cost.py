@@ -33,17 +33,17 @@ PER_EXPRESSION_LIMIT = 10_000_000  # StaticEstimatedCostLimit
 PER_CRD_LIMIT = 100_000_000  # StaticEstimatedCRDCostLimit
 
 _UNKNOWN: Range = (0, MAX_UINT64)
-_STRING_TRAVERSAL = 0.1  # cel-go common/cost.go
-_REGEX_STRING_LENGTH = 0.25
-_LIST_CREATE = 10
-_MAP_CREATE = 30
-_STRUCT_CREATE = 40
+STRING_TRAVERSAL = 0.1  # cel-go common/cost.go
+REGEX_STRING_LENGTH = 0.25
+LIST_CREATE = 10
+MAP_CREATE = 30
+STRUCT_CREATE = 40
 _MAX_FORMAT_SIZE = 64  # apiserver/pkg/cel/limits.go
-_MAX_NAME_FORMAT_REGEX_SIZE = 128
-_ACCUMULATORS = ("__result__", "@result")
+MAX_NAME_FORMAT_REGEX_SIZE = 128  # the longest named format's regex (library/format.go)
+ACCUMULATORS = ("__result__", "@result")
 
 # this engine's names for functions it reaches through a rewrite (``environment.prepare``)
-_ORIGINAL_NAMES = {
+ORIGINAL_NAMES = {
     "__indexOf": "indexOf",
     "__lastIndexOf": "lastIndexOf",
     "__validate": "validate",
@@ -412,7 +412,7 @@ class _Coster:
     def operand(self, node: Node) -> _Operand:
         """``newAstNode``: paths from an accumulator are not the schema's."""
         path: list[str] | None = self.path(node)
-        if path and path[0] in _ACCUMULATORS:
+        if path and path[0] in ACCUMULATORS:
             path = None
         return _Operand(path, self.type_of(node), node, self.compute_size(node))
 
@@ -445,7 +445,7 @@ class _Coster:
             total: Range = (0, 0)
             for child in node.children:
                 total = _add(total, self.cost(child))
-            return _add(total, _fixed(_STRUCT_CREATE))
+            return _add(total, _fixed(STRUCT_CREATE))
         if kind == "comprehension":
             assert node.comprehension is not None
             if _is_bind(node):
@@ -464,7 +464,7 @@ class _Coster:
         return total
 
     def cost_call(self, node: Node) -> Range:
-        function = _ORIGINAL_NAMES.get(node.function, node.function)
+        function = ORIGINAL_NAMES.get(node.function, node.function)
         if function == "dyn" and node.args:
             argument = node.args[0]
             cost = self.cost(argument)
@@ -533,7 +533,7 @@ class _Coster:
             total = _add(total, self.cost(element))
             item = _union(item, self.size_or_unknown(element))
         self.entries[node.id] = _Entry("list", (1, 1), item)
-        return _add(total, _fixed(_LIST_CREATE))
+        return _add(total, _fixed(LIST_CREATE))
 
     def cost_map(self, node: Node) -> Range:
         total: Range = (0, 0)
@@ -546,7 +546,7 @@ class _Coster:
             key = _union(key, self.size_or_unknown(entry_key))
             value = _union(value, self.size_or_unknown(entry_value))
         self.entries[node.id] = _Entry("map", key, value)
-        return _add(total, _fixed(_MAP_CREATE))
+        return _add(total, _fixed(MAP_CREATE))
 
     def push_local(self, name: str, node: Node) -> None:
         self.push(name, _Local(self.path(node), self.compute_size(node), self.entry_size(node)))
@@ -646,34 +646,34 @@ class _Coster:
         """``coster.functionCost``'s own cases; everything else costs 1."""
         sizes = [self.operand_size(o) for o in operands]
         if overload == "string_format" and target is not None:
-            return _add(_by_factor(self.operand_size(target), _STRING_TRAVERSAL), arguments), None
+            return _add(_by_factor(self.operand_size(target), STRING_TRAVERSAL), arguments), None
         if overload == "string_to_bytes" and len(operands) == 1:
             size = sizes[0]
             # Go's unsigned arithmetic wraps here (no guard in cost.go)
-            return _add(_by_factor(size, _STRING_TRAVERSAL), arguments), (
+            return _add(_by_factor(size, STRING_TRAVERSAL), arguments), (
                 size[0],
                 (size[1] * 4) % (1 << 64),
             )
         if overload == "bytes_to_string" and len(operands) == 1:
             size = sizes[0]
-            return _add(_by_factor(size, _STRING_TRAVERSAL), arguments), (size[0] // 4, size[1])
+            return _add(_by_factor(size, STRING_TRAVERSAL), arguments), (size[0] // 4, size[1])
         if overload == "strings_quote" and len(operands) == 1:
             size = sizes[0]
-            return _add(_by_factor(size, _STRING_TRAVERSAL), arguments), (
+            return _add(_by_factor(size, STRING_TRAVERSAL), arguments), (
                 (size[0] + 2) % (1 << 64),
                 (size[1] * 2 + 2) % (1 << 64),
             )
         if overload in ("starts_with_string", "ends_with_string") and len(operands) == 1:
-            return _add(_by_factor(sizes[0], _STRING_TRAVERSAL), arguments), None
+            return _add(_by_factor(sizes[0], STRING_TRAVERSAL), arguments), None
         if overload == "in_list" and len(operands) == 2:
             return _add(_by_factor(sizes[1], 1), arguments), None
         if overload == "matches_string" and target is not None and len(operands) == 1:
-            text = _by_factor(_add(self.operand_size(target), (1, 1)), _STRING_TRAVERSAL)
-            regex = _by_factor(sizes[0], _REGEX_STRING_LENGTH)
+            text = _by_factor(_add(self.operand_size(target), (1, 1)), STRING_TRAVERSAL)
+            regex = _by_factor(sizes[0], REGEX_STRING_LENGTH)
             return _add(_multiply(text, regex), arguments), None
         if overload == "contains_string" and target is not None and len(operands) == 1:
-            text = _by_factor(self.operand_size(target), _STRING_TRAVERSAL)
-            part = _by_factor(sizes[0], _STRING_TRAVERSAL)
+            text = _by_factor(self.operand_size(target), STRING_TRAVERSAL)
+            part = _by_factor(sizes[0], STRING_TRAVERSAL)
             return _add(_multiply(text, part), arguments), None
         if overload in ("logical_or", "logical_and"):
             left, right = argument_costs[0], argument_costs[1]
@@ -688,11 +688,11 @@ class _Coster:
             self.union_entries(node, node.args[0], node.args[1])
             if overload == "add_list":
                 return _add((1, 1), arguments), size
-            return _add(_by_factor(size, _STRING_TRAVERSAL), arguments), size
+            return _add(_by_factor(size, STRING_TRAVERSAL), arguments), size
         if overload in _COMPARISONS:
             smallest = min(sizes[0][1], sizes[1][1])
             least = 1 if smallest > 0 else 0
-            return _add(_by_factor((least, smallest), _STRING_TRAVERSAL), arguments), None
+            return _add(_by_factor((least, smallest), STRING_TRAVERSAL), arguments), None
         return _add((1, 1), arguments), None
 
     def library_cost(
@@ -709,19 +709,19 @@ class _Coster:
             if element is not None:
                 element_cost: Range = (1, 1)
                 if _kind(element.type) in ("string", "bytes"):
-                    element_cost = _add(element_cost, _by_factor(size(element), _STRING_TRAVERSAL))
+                    element_cost = _add(element_cost, _by_factor(size(element), STRING_TRAVERSAL))
                 return _multiply(size(target), element_cost), None
-            return _by_factor(size(target), _STRING_TRAVERSAL), None
+            return _by_factor(size(target), STRING_TRAVERSAL), None
         if function in ("url", "jsonpatch.escapeKey"):
             if len(operands) != 1:
                 return None
             found = size(operands[0])
-            return _by_factor(found, _STRING_TRAVERSAL), found
+            return _by_factor(found, STRING_TRAVERSAL), found
         if function in ("lowerAscii", "upperAscii", "substring", "trim"):
             if target is None:
                 return None
             found = size(target)
-            return _by_factor(found, _STRING_TRAVERSAL), found
+            return _by_factor(found, STRING_TRAVERSAL), found
         if function == "replace":
             if target is None or len(operands) < 2:
                 return None
@@ -739,7 +739,7 @@ class _Coster:
                     and limit.value.kind == "int"
                 ):
                     most = limit.value.value % (1 << 64)
-            return _by_factor(found, 2 * _STRING_TRAVERSAL), (0, most)
+            return _by_factor(found, 2 * STRING_TRAVERSAL), (0, most)
         if function == "join":
             if target is None:
                 return None
@@ -751,43 +751,43 @@ class _Coster:
             if operands:
                 separators = (max(count[0] - 1, 0), max(count[1] - 1, 0))
                 joined = _add(joined, _multiply(size(operands[0]), separators))
-            return _by_factor(joined, _STRING_TRAVERSAL), joined
+            return _by_factor(joined, STRING_TRAVERSAL), joined
         if function in ("find", "findAll"):
             if target is None or not operands:
                 return None
             found = size(target)
-            text = _by_factor(_add(found, (1, 1)), _STRING_TRAVERSAL)
-            regex = _by_factor(size(operands[0]), _REGEX_STRING_LENGTH)
+            text = _by_factor(_add(found, (1, 1)), STRING_TRAVERSAL)
+            regex = _by_factor(size(operands[0]), REGEX_STRING_LENGTH)
             return _multiply(text, regex), (0, found[1])
         if function in ("cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver"):
             if not operands:
                 return None
-            return _by_factor(size(operands[0]), _STRING_TRAVERSAL), None
+            return _by_factor(size(operands[0]), STRING_TRAVERSAL), None
         if function == "ip":
             if overload == "cidr_ip":
                 return (1, 1), None
             if not operands:
                 return None
-            return _by_factor(size(operands[0]), _STRING_TRAVERSAL), None
+            return _by_factor(size(operands[0]), STRING_TRAVERSAL), None
         if function == "ip.isCanonical":
             if not operands:
                 return None
-            return _by_factor(size(operands[0]), 2 * _STRING_TRAVERSAL), None
+            return _by_factor(size(operands[0]), 2 * STRING_TRAVERSAL), None
         if function in ("containsIP", "containsCIDR"):
             if not operands:
                 return None
-            compared = _by_factor(_add((4, 16), (4, 16)), _STRING_TRAVERSAL)
+            compared = _by_factor(_add((4, 16), (4, 16)), STRING_TRAVERSAL)
             if function == "containsCIDR":
-                compared = _add(compared, _by_factor((4, 16), _STRING_TRAVERSAL))
+                compared = _add(compared, _by_factor((4, 16), STRING_TRAVERSAL))
                 compared = _add(compared, (1, 1))
             if overload in ("cidr_contains_ip_string", "cidr_contains_cidr_string"):
-                compared = _add(compared, _by_factor(size(operands[0]), _STRING_TRAVERSAL))
+                compared = _add(compared, _by_factor(size(operands[0]), STRING_TRAVERSAL))
             return compared, None
         if function == "validate":
             if not operands:
                 return None
-            text = _by_factor(size(operands[0]), _STRING_TRAVERSAL)
-            return _by_factor(text, _MAX_NAME_FORMAT_REGEX_SIZE * _REGEX_STRING_LENGTH), None
+            text = _by_factor(size(operands[0]), STRING_TRAVERSAL)
+            return _by_factor(text, MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH), None
         if function == "_==_" and len(operands) == 2:
             return self.equality_cost(operands[0], operands[1])
         return None
@@ -810,7 +810,7 @@ class _Coster:
         else:
             count_min = _go_uint(math.ceil(float(text[0]) / float(old[1])))
         size = _add(_multiply((count_min, count_max), new), (retained_min, retained_max))
-        return _by_factor(text, 2 * _STRING_TRAVERSAL), size
+        return _by_factor(text, 2 * STRING_TRAVERSAL), size
 
     def equality_cost(self, left: _Operand, right: _Operand) -> tuple[Range, Range | None] | None:
         if left.type != right.type:
@@ -819,12 +819,12 @@ class _Coster:
         if name in ("net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver"):
             return (1, 1), None
         if name == "kubernetes.NamedFormat":
-            return _by_factor((1, _MAX_FORMAT_SIZE), _STRING_TRAVERSAL), None
+            return _by_factor((1, _MAX_FORMAT_SIZE), STRING_TRAVERSAL), None
         if name == "kubernetes.URL":
             size: Range = (1, 1)
             if right.computed is not None:
                 size = _union(right.computed, right.computed)  # sic: the right side twice
-            return _by_factor((1, size[1]), _STRING_TRAVERSAL), None
+            return _by_factor((1, size[1]), STRING_TRAVERSAL), None
         return None
 
     def list_element(self, target: _Operand) -> _Operand | None:

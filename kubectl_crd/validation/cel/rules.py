@@ -311,10 +311,8 @@ def _expressions(
             # the engine's lists are ordered; the server's set and map lists are not
             outcome = Outcome(value=schema_equal(value, old, node.schema))
             cost: int | None = _immutability_cost(value, old) if results.exact else None
-        elif results.exact:
-            outcome, cost = run_costed(compiled.program, compiled.source, data)
         else:
-            outcome, cost = run(compiled.program, data), None
+            outcome, cost = _evaluate(compiled.program, compiled.source, data, results)
         if not _charge(results, cost):
             _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
             return
@@ -352,9 +350,18 @@ def _expressions(
             results.warnings.append(error.message)
         else:
             results.errors.append(error)
-        if stop or results.stopped:
+        if stop:
             results.stopped = True
             return
+
+
+def _evaluate(
+    program: Any, source: str, data: dict[str, Any], results: RuleResults
+) -> tuple[Outcome, int | None]:
+    """A run of ``program``, with its cost when the results count (else ``None``)."""
+    if results.exact:
+        return run_costed(program, source, data)
+    return run(program, data), None
 
 
 def _charge(results: RuleResults, cost: int | None) -> bool:
@@ -395,10 +402,7 @@ def _message(compiled: CompiledRule, data: dict[str, Any], results: RuleResults)
     limit), else ""."""
     if compiled.message_program is None:
         return "", ""
-    if results.exact:
-        outcome, cost = run_costed(compiled.message_program, compiled.message_source, data)
-    else:
-        outcome, cost = run(compiled.message_program, data), None
+    outcome, cost = _evaluate(compiled.message_program, compiled.message_source, data, results)
     if not _charge(results, cost):
         return "", _MESSAGE_OUT_OF_BUDGET
     if cost is not None and cost > PER_CALL_LIMIT:

@@ -47,13 +47,16 @@ from kubectl_crd.validation.cel.checked import (
     message_field,
     varint_field,
 )
-
-# cel-go common/cost.go
-_STRING_TRAVERSAL = 0.1
-_REGEX_STRING_LENGTH = 0.25
-_LIST_CREATE = 10
-_MAP_CREATE = 30
-_STRUCT_CREATE = 40
+from kubectl_crd.validation.cel.cost import (
+    ACCUMULATORS,
+    LIST_CREATE,
+    MAP_CREATE,
+    MAX_NAME_FORMAT_REGEX_SIZE,
+    ORIGINAL_NAMES,
+    REGEX_STRING_LENGTH,
+    STRING_TRAVERSAL,
+    STRUCT_CREATE,
+)
 
 #: ``format.MaxRegexSize`` of each named format (``apiserver/pkg/cel/library/format.go``)
 FORMAT_REGEX_SIZES = {
@@ -72,24 +75,19 @@ FORMAT_REGEX_SIZES = {
     "datetime": 71,
 }
 
-# this engine's names for what ``environment.prepare`` rewrites
-_ORIGINAL_NAMES = {"__indexOf": "indexOf", "__lastIndexOf": "lastIndexOf", "__validate": "validate"}
-
 #: Functions whose cost depends on their operands (cel-go's ``costCall`` cases, the
 #: Kubernetes ``CallCost`` cases that read arguments, the sets trackers)
 _MEASURED = frozenset(
     {
         "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_+_", "@in",
         "startsWith", "endsWith", "matches", "contains", "string", "bytes", "format",
-        "strings.quote", "isSorted", "sum", "max", "min", "__indexOf", "__lastIndexOf",
-        "indexOf", "lastIndexOf", "url", "lowerAscii", "upperAscii", "substring", "trim",
+        "strings.quote", "isSorted", "sum", "max", "min", "__indexOf", "__lastIndexOf", "url", "lowerAscii", "upperAscii", "substring", "trim",
         "jsonpatch.escapeKey", "replace", "split", "join", "find", "findAll", "cidr", "isIP",
         "isCIDR", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "quantity",
         "isQuantity", "semver", "isSemver", "__validate", "sets.contains", "sets.intersects",
         "sets.equivalent",
     }
 )  # fmt: skip
-_ACCUMULATORS = ("__result__", "@result")
 _FREE_CALLS = frozenset({"_&&_", "_||_", "_?_:_"})
 _SETS_FACTORS = {"sets.contains": 1.0, "sets.intersects": 1.0, "sets.equivalent": 2.0}
 
@@ -113,7 +111,9 @@ class _Measured:
 
     function: str  # as the server names it
     operands: int  # the target, if any, and the arguments
-    format_regex_size: int = 128  # ``validate``: of the format, when the rule names it
+    format_regex_size: int = (
+        MAX_NAME_FORMAT_REGEX_SIZE  # ``validate``: of the format, when the rule names it
+    )
 
 
 @dataclass
@@ -264,7 +264,7 @@ class _Rewriter:
     def literal(self, node_id: int, kind: int, data: bytes, scope: int) -> _Planned:
         parts = _fields(data)
         if kind == _STRUCT and any(n == 1 and v for n, v in parts):  # a message
-            self.charge(scope, _STRUCT_CREATE)
+            self.charge(scope, STRUCT_CREATE)
             out = [(n, self.entries(v, scope)[0] if n == 2 else v) for n, v in parts]
             return _Planned(self.node(node_id, kind, encode_fields(out)))
         folded = True
@@ -285,7 +285,7 @@ class _Rewriter:
             else:
                 out.append((number, value))
         if not folded:
-            self.charge(scope, _LIST_CREATE if kind == _LIST else _MAP_CREATE)
+            self.charge(scope, LIST_CREATE if kind == _LIST else MAP_CREATE)
         return _Planned(self.node(node_id, kind, encode_fields(out)), const=folded)
 
     def entries(self, data: bytes, scope: int) -> tuple[bytes, bool]:
@@ -387,7 +387,7 @@ class _Rewriter:
                     rebuilt({operand_positions[0]: element, operand_positions[1]: args[1]})
                 )
         # a macro's list append is AddList, cost 1: not measured (no copy of the list per step)
-        accumulating = function == "_+_" and bool(args) and _ident_name(args[0]) in _ACCUMULATORS
+        accumulating = function == "_+_" and bool(args) and _ident_name(args[0]) in ACCUMULATORS
         if function in _MEASURED and not accumulating and len(operand_positions) <= _MAX_OPERANDS:
             return _Planned(self.measured_call(node_id, function, target, args, scope))
         self.charge(scope, 1)
@@ -439,10 +439,10 @@ class _Rewriter:
     ) -> bytes:
         """``cel.bind`` each operand, measure them, then make the call on the variables."""
         index = len(self.measured)
-        name = _ORIGINAL_NAMES.get(function, function)
-        size = 128
+        name = ORIGINAL_NAMES.get(function, function)
+        size = MAX_NAME_FORMAT_REGEX_SIZE
         if name == "validate" and target is not None:
-            size = FORMAT_REGEX_SIZES.get(_format_name(target) or "", 128)
+            size = FORMAT_REGEX_SIZES.get(_format_name(target) or "", size)
         operands = ([target] if target is not None else []) + args
         self.measured.append(_Measured(name, len(operands), size))
         names = [f"@cost{index}_{j}" for j in range(len(operands))]
@@ -740,7 +740,7 @@ def _ceil(value: float) -> int:
 def _traversal(value: Any) -> int:
     """``library/cost.go: traversalCost`` (Go converts a float to uint by truncation)."""
     if isinstance(value, str | bytes | bytearray):
-        return int(len(value) * _STRING_TRAVERSAL)
+        return int(len(value) * STRING_TRAVERSAL)
     if isinstance(value, list):
         return sum(_traversal(item) for item in value)
     if isinstance(value, dict):
@@ -752,7 +752,9 @@ def _text(value: Any) -> bool:
     return isinstance(value, str | bytes | bytearray)
 
 
-def call_cost(function: str, args: Sequence[Any], format_regex_size: int = 128) -> int:
+def call_cost(
+    function: str, args: Sequence[Any], format_regex_size: int = MAX_NAME_FORMAT_REGEX_SIZE
+) -> int:
     """``CostTracker.costCall``: the sets trackers, Kubernetes' ``CallCost`` by function
     name, then cel-go's cases by overload (told here by the operands' kinds)."""
     sizes = [_size(a) for a in args]
@@ -773,60 +775,60 @@ def _kubernetes_cost(
     if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"):
         return _traversal(args[0])
     if function in ("url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey"):
-        return _ceil(sizes[0] * _STRING_TRAVERSAL)
+        return _ceil(sizes[0] * STRING_TRAVERSAL)
     if function in ("replace", "split"):
-        return _ceil(sizes[0] * 2 * _STRING_TRAVERSAL)
+        return _ceil(sizes[0] * 2 * STRING_TRAVERSAL)
     if function == "join":
         items = args[0] if isinstance(args[0], list) else []
         separator = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
         texts = [item for item in items if isinstance(item, str)]
         length = sum(len(t) for t in texts) + len(separator) * max(0, len(texts) - 1)
-        return _ceil(length * 2 * _STRING_TRAVERSAL)
+        return _ceil(length * 2 * STRING_TRAVERSAL)
     if function in ("find", "findAll") and len(args) >= 2:
-        text_cost = _ceil((1.0 + sizes[0]) * _STRING_TRAVERSAL)
-        return text_cost * _ceil(sizes[1] * _REGEX_STRING_LENGTH)
+        text_cost = _ceil((1.0 + sizes[0]) * STRING_TRAVERSAL)
+        return text_cost * _ceil(sizes[1] * REGEX_STRING_LENGTH)
     if function in ("cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver"):
-        return _ceil(sizes[0] * _STRING_TRAVERSAL)
+        return _ceil(sizes[0] * STRING_TRAVERSAL)
     if function == "ip":
         # cidr.ip() (overload cidr_ip) reads a field; ip(string) parses
-        return _ceil(sizes[0] * _STRING_TRAVERSAL) if _text(args[0]) else 1
+        return _ceil(sizes[0] * STRING_TRAVERSAL) if _text(args[0]) else 1
     if function == "ip.isCanonical":
-        return _ceil(sizes[0] * 2 * _STRING_TRAVERSAL)
+        return _ceil(sizes[0] * 2 * STRING_TRAVERSAL)
     if function in ("containsIP", "containsCIDR") and len(args) >= 2:
-        cost = _ceil((sizes[0] + sizes[0]) * _STRING_TRAVERSAL)
+        cost = _ceil((sizes[0] + sizes[0]) * STRING_TRAVERSAL)
         if function == "containsCIDR":
-            cost += _ceil(sizes[0] * _STRING_TRAVERSAL) + 1
+            cost += _ceil(sizes[0] * STRING_TRAVERSAL) + 1
         if _text(args[1]):
-            cost += _ceil(sizes[1] * _STRING_TRAVERSAL)
+            cost += _ceil(sizes[1] * STRING_TRAVERSAL)
         return cost
     if function == "validate" and len(args) >= 2:
-        text_cost = _ceil((1.0 + sizes[1]) * _STRING_TRAVERSAL)
-        return text_cost * _ceil(format_regex_size * _REGEX_STRING_LENGTH)
+        text_cost = _ceil((1.0 + sizes[1]) * STRING_TRAVERSAL)
+        return text_cost * _ceil(format_regex_size * REGEX_STRING_LENGTH)
     return None
 
 
 def _standard_cost(function: str, args: Sequence[Any], sizes: list[int]) -> int:
     if function in ("startsWith", "endsWith", "format", "strings.quote") and args:
         if _text(args[0]):
-            return _ceil(sizes[0] * _STRING_TRAVERSAL)
+            return _ceil(sizes[0] * STRING_TRAVERSAL)
     elif function in ("bytes", "string") and len(args) == 1:
         # StringToBytes, BytesToString; other conversions are O(1)
         source = str if function == "bytes" else bytes | bytearray
         if isinstance(args[0], source):
-            return _ceil(sizes[0] * _STRING_TRAVERSAL)
+            return _ceil(sizes[0] * STRING_TRAVERSAL)
     elif function == "@in" and len(args) == 2 and isinstance(args[1], list):
         return sizes[1]
     elif function in ("_==_", "_!=_") and len(args) == 2:
-        return _ceil(min(sizes) * _STRING_TRAVERSAL)
+        return _ceil(min(sizes) * STRING_TRAVERSAL)
     elif function in ("_<_", "_<=_", "_>_", "_>=_") and len(args) == 2:
         if _text(args[0]) and _text(args[1]):
-            return _ceil(min(sizes) * _STRING_TRAVERSAL)
+            return _ceil(min(sizes) * STRING_TRAVERSAL)
     elif function == "_+_" and len(args) == 2:
         if _text(args[0]) and _text(args[1]):
-            return _ceil((sizes[0] + sizes[1]) * _STRING_TRAVERSAL)
+            return _ceil((sizes[0] + sizes[1]) * STRING_TRAVERSAL)
     elif function == "matches" and len(args) == 2:
-        text_cost = _ceil((1.0 + sizes[0]) * _STRING_TRAVERSAL)
-        return text_cost * _ceil(sizes[1] * _REGEX_STRING_LENGTH)
+        text_cost = _ceil((1.0 + sizes[0]) * STRING_TRAVERSAL)
+        return text_cost * _ceil(sizes[1] * REGEX_STRING_LENGTH)
     elif function == "contains" and len(args) == 2 and _text(args[0]):
-        return _ceil(sizes[0] * _STRING_TRAVERSAL) * _ceil(sizes[1] * _STRING_TRAVERSAL)
+        return _ceil(sizes[0] * STRING_TRAVERSAL) * _ceil(sizes[1] * STRING_TRAVERSAL)
     return 1
