@@ -1059,10 +1059,14 @@ def _request_timeout(ctx: FormContext) -> Access:
         kubeconfig_document(cluster=cluster, user={"token": token.token}),
     )
     expect = Expect(
-        # Go's text depends on the phase the deadline hits, which varies run to run.
+        # Go's text depends on the phase the deadline hits, which varies run to run:
+        # net/http adds " (Client.Timeout exceeded while awaiting headers)" to the
+        # context's error when the deadline hits while it waits for the headers.
         error=_UNABLE_TO_CONNECT
         + "("
         + re.escape("context deadline exceeded")
+        + "|"
+        + re.escape("context deadline exceeded (Client.Timeout exceeded while awaiting headers)")
         + "|"
         + re.escape(
             "net/http: request canceled while waiting for connection "
