@@ -333,12 +333,14 @@ def _finished(
                 f"document is not a mapping/object: it is {_describe(root)}", location=location
             ),
         )
+    if not problems:  # every field given: the record's fast path (once per document)
+        return Document(source, index, location, root, None, None, (), "")
     return Document(
         source,
         index,
         location,
         content=root,
-        error=problems[0] if problems else None,
+        error=problems[0],
         more_errors=tuple(problems[1:]),
     )
 
@@ -484,6 +486,7 @@ class _Builder:
         stream_end = events.StreamEndEvent
         line_base = self.line_offset + 1
         plain_values = self._plain_values
+        plain_keys = self._plain_keys
         stack = self.stack
         positions = self.positions
         while True:
@@ -495,9 +498,20 @@ class _Builder:
                 self.count += 1
                 frame = stack[-1] if stack else None
                 text = event.value
-                tag = event.tag
+                # the slot behind ruamel's ``tag`` property (a Tag object), read
+                # without the property's call: most scalars have no tag
+                tag = event.ctag
+                if tag is not None:
+                    tag = str(tag)
+                plain = tag is None and event.implicit[0]
                 if frame is not None and frame.is_map and frame.key is _NO_KEY:
-                    self._scalar_key(frame, event, text, tag, position)
+                    # the common key (plain, no anchor, seen before) without a call
+                    key = plain_keys.get(text) if plain and event.anchor is None else None
+                    if key is None:
+                        self._scalar_key(frame, event, text, tag, position)
+                    else:
+                        frame.key, frame.merge = key, False
+                        frame.key_position = position
                     continue
                 # An empty value: libyaml marks it after the colon, the pure-Python
                 # parser at the next token, possibly lines later. Use the key's line.
@@ -508,7 +522,7 @@ class _Builder:
                     and unpack(position)[0] > unpack(frame.key_position)[0]
                 ):
                     position = frame.key_position
-                if tag is None and event.implicit[0]:
+                if plain:
                     value = plain_values.get(text, _NO_KEY)
                     if value is _NO_KEY:
                         try:
@@ -525,19 +539,19 @@ class _Builder:
                 if event.anchor is not None:
                     # Keep the value before the JSON round trip: an alias used as a
                     # key is converted the key way ("1e+06", not "1000000").
-                    if tag is None and event.implicit[0]:
+                    if plain:
                         raw = resolve_plain(text)
                     self.anchors[event.anchor] = ("scalar", raw, 1)
-                self._add(value, position)
             elif kind is mapping_end or kind is sequence_end:
-                frame = stack.pop()
-                container = frame.container
-                if not frame.is_map and positions:
-                    container.set_positions(frame.positions)
-                if frame.anchor is not None:
-                    size = self.count - frame.count_at_start
-                    self.anchors[frame.anchor] = ("container", container, size)
-                self._add(container, frame.start)
+                ended = stack.pop()
+                value = ended.container
+                position = ended.start
+                if not ended.is_map and positions:
+                    value.set_positions(ended.positions)
+                if ended.anchor is not None:
+                    size = self.count - ended.count_at_start
+                    self.anchors[ended.anchor] = ("container", value, size)
+                frame = stack[-1] if stack else None
             elif kind is mapping_start or kind is sequence_start:
                 mark = event.start_mark
                 position = pack(mark.line + line_base, mark.column + 1)
@@ -573,10 +587,12 @@ class _Builder:
                 else:
                     opened = YamlList(source=self.source, start=position)
                 stack.append(_Frame(opened, position, self.count - 1, anchor, is_map))
+                continue
             elif kind is alias_event:
                 mark = event.start_mark
                 position = pack(mark.line + line_base, mark.column + 1)
                 self._alias(event.anchor, position)
+                continue
             elif kind is document_start:
                 self._start_document()
                 stack = self.stack
@@ -585,11 +601,27 @@ class _Builder:
                 mark = event.start_mark
                 self.document_line = mark.line
                 self.document_start = Location(self.source, mark.line + line_base, mark.column + 1)
+                continue
             elif kind is document_end:
                 self._end_document()
                 self.in_document = False
+                continue
             elif kind is stream_end:
                 return True
+            else:  # the stream's start
+                continue
+            # a scalar or a finished mapping or sequence: added to its parent; the
+            # common cases of a plain build as _add would, without the call
+            if frame is not None and not positions:
+                if not frame.is_map:
+                    frame.container.append(value)
+                    continue
+                key = frame.key
+                if not frame.merge and key not in frame.container:
+                    frame.container[key] = value
+                    frame.key = _NO_KEY
+                    continue
+            self._add(value, position)
 
     def _raw_scalar(self, text: str, tag: str | None, position: int) -> Any:
         if tag is None or tag == "!":
@@ -616,12 +648,6 @@ class _Builder:
         self, frame: _Frame, event: Any, text: str, tag: str | None, position: int
     ) -> None:
         plain = tag is None and event.implicit[0]
-        if plain and event.anchor is None:
-            key = self._plain_keys.get(text)
-            if key is not None:
-                frame.key, frame.merge = key, False
-                frame.key_position = position
-                return
         # go-yaml v2 isMerge: a plain "<<" (or one tagged !!merge) is a merge key.
         if (plain and text == "<<") or tag == MERGE_TAG:
             frame.key, frame.merge = "<<", True

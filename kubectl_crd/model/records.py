@@ -88,9 +88,16 @@ def fields(record_or_class: object) -> tuple[Field, ...]:
 
 def replace(obj: T, /, **changes: Any) -> T:
     """A copy of the record ``obj`` with ``changes`` (like ``dataclasses.replace``)."""
-    for each in fields(obj):
-        changes.setdefault(each.name, getattr(obj, each.name))
-    return type(obj)(**changes)
+    values = [
+        changes.pop(each.name) if each.name in changes else getattr(obj, each.name)
+        for each in fields(obj)
+    ]
+    if changes:
+        unexpected = next(iter(changes))
+        raise TypeError(
+            f"{type(obj).__qualname__}() got an unexpected keyword argument {unexpected!r}"
+        )
+    return type(obj)(*values)  # every field by position: the constructor's fast path
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
