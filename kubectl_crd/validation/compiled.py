@@ -24,7 +24,7 @@ from typing import Any
 
 from kubectl_crd.validation.formats import format_checker, kept_format
 from kubectl_crd.validation.regexps import error as regexp_error
-from kubectl_crd.validation.regexps import go_regexp
+from kubectl_crd.validation.regexps import go_regexp, searcher
 
 _INT_TYPES = ("integer",)
 
@@ -75,6 +75,7 @@ class SchemaNode:
         "one_of",
         "pattern",
         "pattern_error",
+        "pattern_found",
         "pattern_re",
         "preserve_unknown",
         "properties",
@@ -119,12 +120,15 @@ class SchemaNode:
         pattern = get("pattern")
         self.pattern = pattern if isinstance(pattern, str) and pattern else ""
         self.pattern_re: Any = None
+        self.pattern_found: Callable[[str], bool] | None = None
         self.pattern_error = ""
         if self.pattern:
             try:
                 self.pattern_re = go_regexp(self.pattern)
             except regexp_error as exc:  # the server refuses such CRDs; say why if one slips by
                 self.pattern_error = str(exc)
+            else:
+                self.pattern_found = searcher(self.pattern_re)
         required = get("required")
         self.required: tuple[str, ...] = (
             tuple(str(r) for r in required) if isinstance(required, list) else ()

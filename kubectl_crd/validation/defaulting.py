@@ -14,6 +14,14 @@ from typing import Any
 from kubectl_crd.validation.compiled import SchemaNode
 
 
+def _copy(default: Any) -> Any:
+    """A default for one more place: a mapping or list copied, a scalar itself
+    (immutable; ``copy.deepcopy`` of one costs a dispatch per field defaulted)."""
+    if isinstance(default, dict | list):
+        return copy.deepcopy(default)
+    return default
+
+
 def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
     if node is None or not node.subtree_defaults:
         return
@@ -22,7 +30,7 @@ def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
             if not prop.has_default:
                 continue
             if key not in obj or (obj[key] is None and not prop.nullable):
-                obj[key] = copy.deepcopy(prop.default)
+                obj[key] = _copy(prop.default)
         additional = node.additional
         for key, value in obj.items():
             declared = node.properties.get(key)
@@ -31,7 +39,7 @@ def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
                     apply_defaults(value, declared)
             elif additional is not None:
                 if value is None and not additional.nullable:
-                    value = obj[key] = copy.deepcopy(additional.default)
+                    value = obj[key] = _copy(additional.default)
                 if isinstance(value, dict | list):
                     apply_defaults(value, additional)
     elif isinstance(obj, list):
@@ -40,6 +48,6 @@ def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
             return
         for position, value in enumerate(obj):
             if value is None and not items.nullable:
-                value = obj[position] = copy.deepcopy(items.default)
+                value = obj[position] = _copy(items.default)
             if isinstance(value, dict | list):
                 apply_defaults(value, items)

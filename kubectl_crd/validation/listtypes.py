@@ -22,7 +22,7 @@ Found = list[tuple[str, str, str, Chain]]  # (field, reason, message, chain)
 
 def validate_list_types(node: SchemaNode, obj: Any) -> Found:
     found: Found = []
-    if isinstance(obj, dict):
+    if node.subtree_list_types and isinstance(obj, dict):
         _object(node, obj, None, found)
     return found
 

@@ -62,21 +62,25 @@ def _json_kind(value: Any) -> str:
     return "object"
 
 
+#: the JSON kind each ObjectMeta field type decodes from (an int64 from an integer only)
+_DECODES_FROM = {
+    _STRING: "string",
+    "types.UID": "string",
+    "int64": "number",
+    "v1.Time": "string",
+    "map[string]string": "object",
+    "[]string": "array",
+    "[]v1.OwnerReference": "array",
+    "[]v1.ManagedFieldsEntry": "array",
+}
+
+
 def _decode_error(field: str, go_type: str, value: Any) -> str | None:
     """The encoding/json error of one ObjectMeta field, or None when it decodes."""
     kind = _json_kind(value)
     if kind == "null":
         return None
-    ok = {
-        _STRING: kind == "string",
-        "types.UID": kind == "string",
-        "int64": kind == "number" and isinstance(value, int),
-        "v1.Time": kind == "string",
-        "map[string]string": kind == "object",
-        "[]string": kind == "array",
-        "[]v1.OwnerReference": kind == "array",
-        "[]v1.ManagedFieldsEntry": kind == "array",
-    }[go_type]
+    ok = kind == _DECODES_FROM[go_type] and (go_type != "int64" or isinstance(value, int))
     if not ok:
         shown = "number " + str(value) if go_type == "int64" and kind == "number" else kind
         return f"json: cannot unmarshal {shown} into Go struct field ObjectMeta.{field} of type {go_type}"
@@ -112,8 +116,8 @@ def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]
     error = None
     for key, value in metadata.items():
         go_type = OBJECT_META_FIELDS.get(key)
-        where = paths.child(chain, key)
         if go_type is None:
+            where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
             continue
         if error is None:
@@ -279,7 +283,7 @@ def coerce_embedded(node: SchemaNode, obj: Any, *, root: bool = True) -> None:
 def validate_embedded(node: SchemaNode, obj: Any) -> Found:
     """``objectmeta.Validate`` below the root: every x-kubernetes-embedded-resource value."""
     found: Found = []
-    if isinstance(obj, dict):
+    if node.subtree_embedded and isinstance(obj, dict):
         for key, value in obj.items():
             prop = node.properties.get(key)
             if prop is not None:

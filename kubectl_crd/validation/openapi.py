@@ -39,8 +39,22 @@ Problem = tuple[int, str, Any, Any, str, Chain]
 _MAX_JSON_INT = float(1 << 53)
 
 
+#: ``_kind`` of the plain decoded types, looked up before the isinstance chain
+_KINDS = {
+    bool: "boolean",
+    str: "string",
+    int: "integer",
+    float: "number",
+    list: "array",
+    dict: "object",
+}
+
+
 def _kind(value: Any) -> str:
     """kube-openapi's schemaInfoForType name for a decoded JSON value."""
+    known = _KINDS.get(type(value))
+    if known is not None:
+        return known
     if value is True or value is False:
         return "boolean"
     if isinstance(value, str):
@@ -227,10 +241,10 @@ def _check_string(node: SchemaNode, data: str, chain: Chain, problems: list[Prob
         message = f"{name} in body should be at least {node.min_length} chars long"
         _add(problems, (_OTHER, name, data, None, message, chain))
         return
-    if node.pattern and (node.pattern_re is None or node.pattern_re.search(data) is None):
+    if node.pattern and (node.pattern_found is None or not node.pattern_found(data)):
         name = paths.dotted(chain)
         message = f"{name} in body should match '{node.pattern}'"
-        if node.pattern_re is None:
+        if node.pattern_found is None:
             message = message[:-1] + f", but pattern is invalid: {node.pattern_error}'"
         _add(problems, (_OTHER, name, data, None, message, chain))
 
@@ -244,9 +258,9 @@ def _check_number(
     # checks kube-openapi added in 2026 are not this server's behaviour.)
     if node.multiple_of is None and node.minimum is None and node.maximum is None:
         return
-    name = paths.dotted(chain)
     is_int = isinstance(data, int)
     if node.multiple_of is not None:
+        name = paths.dotted(chain)
         problem, shown = _multiple_of(name, data, node.multiple_of, native=is_int)
         if problem:
             _add(problems, (_OTHER, name, shown, None, problem, chain))
@@ -265,6 +279,7 @@ def _check_number(
             failed = value <= limit if exclusive else value < limit
             word = "greater than" if exclusive else "greater than or equal to"
         if failed:
+            name = paths.dotted(chain)
             message = f"{name} in body should be {word} {go_v(limit)}"
             _add(problems, (_OTHER, name, data, None, message, chain))
 

@@ -93,14 +93,15 @@ def drop_non_nullable_nulls(obj: Any, node: SchemaNode | None) -> None:
     """Delete ``null`` map values of non-nullable fields without a default.
 
     ``defaulting/prunenulls.go``; list items are never deleted, and a field with a
-    default keeps its null for defaulting to replace.
+    default keeps its null for defaulting to replace. Nothing is dropped where no
+    schema applies, so such parts are not walked.
     """
+    if node is None:
+        return
     if isinstance(obj, dict):
         for key in list(obj):
             value = obj[key]
-            schema = None
-            if node is not None:
-                schema = node.properties.get(key) or node.additional
+            schema = node.properties.get(key) or node.additional
             if (
                 value is None
                 and schema is not None
@@ -108,10 +109,12 @@ def drop_non_nullable_nulls(obj: Any, node: SchemaNode | None) -> None:
                 and not schema.has_default
             ):
                 del obj[key]
-            elif isinstance(value, dict | list):
+            elif schema is not None and isinstance(value, dict | list):
                 drop_non_nullable_nulls(value, schema)
     elif isinstance(obj, list):
-        items = node.items if node is not None else None
+        items = node.items
+        if items is None:
+            return
         for value in obj:
             if isinstance(value, dict | list):
                 drop_non_nullable_nulls(value, items)

@@ -9,12 +9,16 @@ never print. The match result is the same either way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 import re2
 
 error = re2.error
+
+#: RE2's own span for "no match" (``re2/__init__.py``: ``_NULL_SPAN``)
+_NO_MATCH = (-1, -1)
 
 
 def go_regexp(pattern: str) -> Any:
@@ -30,14 +34,37 @@ def cached_go_regexp(pattern: str) -> Any:
     return go_regexp(pattern)
 
 
+def searcher(regexp: Any) -> Callable[[str], bool]:
+    """Go's ``regexp.MatchString`` for a compiled ``regexp``: whether it matches
+    somewhere in a text. google-re2's ``search`` is Python that decodes every span and
+    builds a match object (~3.5 us a call); the RE2 object it wraps answers the same
+    question on the UTF-8 text in ~0.5 us, and the OpenAPI ``pattern`` check asks it
+    for every value. Should the wrapper's inner object change, ``search`` is used."""
+    inner = getattr(regexp, "_regexp", None)
+    if inner is None or not hasattr(inner, "Match"):
+        return lambda text: regexp.search(text) is not None
+    unanchored = re2._Anchor.UNANCHORED
+
+    def found(text: str) -> bool:
+        data = text.encode()
+        return bool(inner.Match(unanchored, data, 0, len(data))[0] != _NO_MATCH)
+
+    return found
+
+
 def pattern_matches(pattern: str, value: str) -> bool:
     """Go's ``regexp.MatchString``: the pattern matches somewhere in ``value`` (what
     the OpenAPI ``pattern`` check asks); ``False`` for a pattern RE2 refuses. The
     sample generator checks its examples with it (``SampleOptions.pattern_match``)."""
     try:
-        return cached_go_regexp(pattern).search(value) is not None
+        return _cached_searcher(pattern)(value)
     except error:
         return False
+
+
+@lru_cache(maxsize=1024)
+def _cached_searcher(pattern: str) -> Callable[[str], bool]:
+    return searcher(cached_go_regexp(pattern))
 
 
 # RE2's words for a refused pattern and Go's (regexp/syntax ErrorCode)
