@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
-from kubectl_crd.model.govalues import go_json, go_v
+from kubectl_crd.model.govalues import go_json, go_print
 from kubectl_crd.model.records import record
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "JSONPath",
@@ -355,18 +358,6 @@ def parse_jsonpath(template: str) -> JSONPath:
 
 
 # --- Go formatting of values ----------------------------------------------------------
-
-
-def go_print(value: Any) -> str:
-    """``fmt.Fprint`` of a value: scalars as the JSONPath printer writes them, lists as
-    ``[a b]`` and maps as ``map[k:v]`` in key order (custom-columns prints these)."""
-    if isinstance(value, list):
-        return "[" + " ".join(go_print(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{go_print(value[k])}" for k in sorted(value)) + "]"
-    if value is None:
-        return "<nil>"
-    return go_v(value)
 
 
 def _go_type(value: Any) -> str:

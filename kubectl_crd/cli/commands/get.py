@@ -282,7 +282,8 @@ def _check_output(output: str) -> None:
 
 def _formatted(output: str, qualified: str, objects: list[Any], *, single: bool) -> str:
     """``-o name|json|yaml|jsonpath=|custom-columns=`` as kubectl prints them."""
-    from kubectl_crd.model.jsonpath import JSONPath, go_print, print_results
+    from kubectl_crd.model.govalues import go_print
+    from kubectl_crd.model.jsonpath import JSONPath, print_results
 
     if output == "name":
         return "".join(f"{qualified}/{_name(obj)}\n" for obj in objects)
@@ -462,6 +463,14 @@ class _FileObjects:
 
         self._now = datetime.now(UTC)
         self._created = self._now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        # what each object needs, imported once here rather than per object
+        from kubectl_crd.model.columns import row_cells
+        from kubectl_crd.validation.documents import validate_located
+        from kubectl_crd.validation.pipeline import default_as_read
+
+        self._row_cells = row_cells
+        self._validate = validate_located
+        self._default_as_read = default_as_read
 
     def file(self, path: str) -> list[tuple[Row, str]]:
         return [entry for document in self.documents((path,)) for entry in self(document)]
@@ -475,9 +484,7 @@ class _FileObjects:
         return read_inputs(paths, cached=True)
 
     def __call__(self, document: Any) -> list[tuple[Row, str]]:
-        from kubectl_crd.model.columns import row_cells
-        from kubectl_crd.validation.documents import validate_located
-
+        row_cells = self._row_cells
         content = document.content
         if not isinstance(content, dict) or content.get("kind") != self._crd.names.kind:
             return []
@@ -489,10 +496,8 @@ class _FileObjects:
             metadata = content.get("metadata") or {}
             if (metadata.get("namespace") or "default") != self._namespace:
                 return []
-        result = validate_located(document, self._index)
+        result = self._validate(document, self._index)
         if result.status == "valid" and result.stored is not None:
-            from kubectl_crd.validation.pipeline import default_as_read
-
             # the stored object is the pipeline's own copy, plain already when the
             # document came from the parsed-value cache; a parsed one (YamlMap, a dict
             # that also knows positions) is made plain only to be kept
@@ -500,7 +505,7 @@ class _FileObjects:
             if document.has_positions and self.keep_objects:
                 obj = _plain(obj)
             _as_created(obj, self._created, self._crd.namespaced, self._default_namespace)
-            default_as_read(obj, _version(self._crd, _version_of(content)), created=True)
+            self._default_as_read(obj, _version(self._crd, _version_of(content)), created=True)
             cells = row_cells(self._plan, obj, self._now)
             return [((cells, obj if self.keep_objects else {}), "")]
         # one line per reason, at the offending node (validate's words and positions)
