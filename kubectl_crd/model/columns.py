@@ -227,6 +227,8 @@ def cell_text(cell: Cell) -> str:
 def _first_line(text: str) -> str:
     """``printers.multilineString`` style cut: the text up to ``\\f``, ``\\n`` or ``\\r``,
     followed by ``...``."""
+    if "\n" not in text and "\r" not in text and "\f" not in text:
+        return text  # the usual cell, without a regex search
     found = _LINE_BREAK.search(text)
     return text if found is None else text[: found.start()] + "..."
 

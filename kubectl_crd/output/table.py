@@ -155,11 +155,15 @@ def table_lines(
 ) -> list[list[str]]:
     """The table as lines of cell texts, the header line first unless ``--no-headers``."""
     shown = [i for i, c in enumerate(columns) if options.wide or c.priority == 0]
+    with_labels = bool(options.label_columns) or options.show_labels
     lines: list[list[str]] = []
     for cells, obj in rows:
         line = [cell_text(cells[i]) if i < len(cells) else "" for i in shown]
         if options.all_namespaces:
             line.insert(0, _namespace(obj))
+        if not with_labels:
+            lines.append(line)
+            continue
         labels = _labels(obj)
         line.extend(labels.get(key, "") for key in options.label_columns)
         if options.show_labels:
