@@ -7,6 +7,8 @@ only, so both layers can share it.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 
 
@@ -19,17 +21,33 @@ def cache_root() -> str:
     return os.path.join(xdg, "kubectl-crd")
 
 
+#: Directories this process has made (or found) already: not made again per write.
+_MADE: set[str] = set()
+#: Numbers the temporary files of this process (its pid names the process).
+_WRITES = itertools.count()
+
+
 def write_atomically(path: str, data: bytes, *, prefix: str = ".cache-") -> bool:
     """Write ``path`` so that a reader sees the old file or the whole new one; False
-    when it could not be written (a cache is never worth an error)."""
-    import contextlib
-    import tempfile  # ~5 ms: only when a cache file is written
+    when it could not be written (a cache is never worth an error).
 
+    The temporary file is named by the process and a counter and created exclusively
+    (``O_EXCL``: never an existing file or a link), as ``tempfile.mkstemp`` would, for a
+    fraction of its cost: a first ``get -f`` over 100 new files writes 200 of them."""
     directory = os.path.dirname(path)
     temporary = ""
     try:
-        os.makedirs(directory, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=prefix, suffix=".tmp")
+        if directory not in _MADE:
+            os.makedirs(directory, exist_ok=True)
+            _MADE.add(directory)
+        name = os.path.join(directory, f"{prefix}{os.getpid()}-{next(_WRITES)}.tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOSE_ON_EXEC | _BINARY
+        try:
+            handle = os.open(name, flags, 0o600)
+        except FileNotFoundError:  # the directory was removed since: made again
+            os.makedirs(directory, exist_ok=True)
+            handle = os.open(name, flags, 0o600)
+        temporary = name
         with os.fdopen(handle, "wb") as file:
             file.write(data)
         os.replace(temporary, path)
@@ -39,3 +57,7 @@ def write_atomically(path: str, data: bytes, *, prefix: str = ".cache-") -> bool
                 os.unlink(temporary)
         return False
     return True
+
+
+_CLOSE_ON_EXEC = getattr(os, "O_CLOEXEC", 0)
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
