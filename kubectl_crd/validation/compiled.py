@@ -49,8 +49,10 @@ class SchemaNode:
         "all_of",
         "any_of",
         "default",
+        "defaulted_properties",
         "embedded",
         "enum",
+        "enum_strings",
         "exclusive_maximum",
         "exclusive_minimum",
         "format",
@@ -106,6 +108,8 @@ class SchemaNode:
         self.format_check = format_checker(self.format) if self.format else None
         enum = get("enum")
         self.enum: list[Any] | None = list(enum) if isinstance(enum, list) and enum else None
+        # what a string value can equal (openapi._enum_matches: only an equal string)
+        self.enum_strings = frozenset(v for v in self.enum or () if type(v) is str)
         self.maximum = _number(get("maximum"))
         self.minimum = _number(get("minimum"))
         self.exclusive_maximum = get("exclusiveMaximum") is True
@@ -146,11 +150,16 @@ class SchemaNode:
         self.tree = tree if tree is not None else SchemaTree()
 
     def __getattr__(self, name: str) -> Any:
-        # Only called for a slot not yet set: the children, the subtree flags or the default.
+        # Only called for a slot not yet set: the children, the subtree flags, the
+        # properties with a default, or the default.
         if name in _CHILD_SLOTS:
             self._compile_children()
         elif name in _FLAG_SLOTS:
             self._set_flags()
+        elif name == "defaulted_properties":
+            self.defaulted_properties = tuple(
+                (key, prop) for key, prop in self.properties.items() if prop.has_default
+            )
         elif name == "default":
             default = self.raw.get("default")
             prune = self.tree.prune_default

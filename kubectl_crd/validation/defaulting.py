@@ -26,9 +26,7 @@ def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
     if node is None or not node.subtree_defaults:
         return
     if isinstance(obj, dict):
-        for key, prop in node.properties.items():
-            if not prop.has_default:
-                continue
+        for key, prop in node.defaulted_properties:
             if key not in obj or (obj[key] is None and not prop.nullable):
                 obj[key] = _copy(prop.default)
         additional = node.additional

@@ -155,7 +155,9 @@ def validate_node(node: SchemaNode, data: Any, chain: Chain, problems: list[Prob
             count += 1
         count += 1
     # 2. allOf / anyOf / oneOf / not
-    count += _check_junctors(node, data, chain, problems) + 2
+    if node.uses_junctors:
+        count += _check_junctors(node, data, chain, problems)
+    count += 2
     # 3. string, 4. format
     if kind == "string":
         _check_string(node, data, chain, problems)
@@ -175,8 +177,12 @@ def validate_node(node: SchemaNode, data: Any, chain: Chain, problems: list[Prob
     # 6. array
     elif kind == "array":
         count += _check_array(node, data, chain, problems) + 2
-    # 7. enum
-    if node.enum is not None and not any(_enum_matches(data, a) for a in node.enum):
+    # 7. enum (a string matches only an equal string member: a set lookup)
+    if node.enum is not None and not (
+        data in node.enum_strings
+        if type(data) is str
+        else any(_enum_matches(data, a) for a in node.enum)
+    ):
         _enum_problem(node, data, chain, problems)
     count += 1
     # 8. object
@@ -199,6 +205,8 @@ def _check_type(
     node: SchemaNode, data: Any, kind: str, chain: Chain, problems: list[Problem]
 ) -> bool:
     types = node.types
+    if kind in types:
+        return True  # neither format rule below can fail then
     value_format = (
         "int64" if kind == "integer" else "float64" if kind == "number" else ""
     )  # schemaInfoForType for int64 / float64 values
@@ -353,8 +361,6 @@ def _check_object(
 
 
 def _check_junctors(node: SchemaNode, data: Any, chain: Chain, problems: list[Problem]) -> int:
-    if not node.uses_junctors:
-        return 0
     name = paths.dotted(chain)
     count = 0
     quoted = go_quote(name)

@@ -154,14 +154,21 @@ class Outcome:
     error: str = ""
 
 
+_ERROR_TYPE = cel.Type.ERROR
+
+#: The outcome of most runs: a rule that holds (outcomes are frozen, so one is shared)
+_HOLDS = Outcome(value=True)
+
+
 def run(program: Any, data: dict[str, Any]) -> Outcome:
     try:
         result = program.eval(data=data)
     except RuntimeError as exc:
         return Outcome(error=runtime_error_text(str(exc)))
-    if result.type() == cel.Type.ERROR:
+    if result.type() == _ERROR_TYPE:
         return Outcome(error=runtime_error_text(str(result.value())))
-    return Outcome(value=result.plain_value())
+    value = result.plain_value()
+    return _HOLDS if value is True else Outcome(value=value)
 
 
 # cel-cpp's runtime error texts and cel-go's (interpreter, common/types/err.go)
