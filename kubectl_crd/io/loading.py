@@ -444,18 +444,26 @@ class _Builder:
         self.index = first_index - 1
         self.in_document = False
         self.document_line = 0
-        self.document_start: Location | None = None
+        self.document_start = 0  # the current document's "---" (packed), 0 when none
         # Memo of plain scalars: CRDs repeat "string", "object", "type" thousands of times.
         self._plain_values: dict[str, Any] = {}
         self._plain_keys: dict[str, str] = {}
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, Any] = {}
+        self.problems: list[YamlError] = []
         self._start_document()
 
     def _start_document(self) -> None:
-        self.stack: list[_Frame] = []
-        self.anchors: dict[str, Any] = {}
+        # the last document left its stack empty and kept neither its anchors nor its
+        # problems: new ones only where it had some (this runs once per document)
+        if self.stack:
+            self.stack = []
+        if self.anchors:
+            self.anchors = {}
+        if self.problems:
+            self.problems = []
         self.root: Any = None
         self.root_position = 0
-        self.problems: list[YamlError] = []
         self.count = 1
         self.alias_count = 0
 
@@ -467,7 +475,7 @@ class _Builder:
         """Where the current document starts: its first node, else its ``---``."""
         if self.root_position:
             return self._location(self.root_position)
-        return self.document_start
+        return self._location(self.document_start) if self.document_start else None
 
     def _location(self, position: int) -> Location:
         line, column = unpack(position)
@@ -600,7 +608,7 @@ class _Builder:
                 self.in_document = True
                 mark = event.start_mark
                 self.document_line = mark.line
-                self.document_start = Location(self.source, mark.line + line_base, mark.column + 1)
+                self.document_start = pack(mark.line + line_base, mark.column + 1)
                 continue
             elif kind is document_end:
                 self._end_document()

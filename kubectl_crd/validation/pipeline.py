@@ -35,7 +35,7 @@ from typing import Any
 from kubectl_crd.io.positions import copy_tree, locate
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError, Location
-from kubectl_crd.model.govalues import bad_value
+from kubectl_crd.model.govalues import bad_value, go_print
 from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.cel.availability import NOT_CHECKED, engine_missing
@@ -387,7 +387,7 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
             # unstructured.NestedFieldNoCopy: a non-map on the way is an error
             where = "." + ".".join(fields[: position + 1])
             message = (
-                f"{where} accessor error: {_go_plain_v(value)} is of the type "
+                f"{where} accessor error: {go_print(value)} is of the type "
                 f"{_go_type(value)}, expected map[string]interface{{}}"
             )
             return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
@@ -418,7 +418,7 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
     if value is None:
         return []
     go_type = _go_type(value)
-    shown = _go_plain_v(value)
+    shown = go_print(value)
     dotted = "." + ".".join(fields)
     message = f"{dotted} accessor error: {shown} is of the type {go_type}, expected int64"
     return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
@@ -435,20 +435,3 @@ def _go_type(value: Any) -> str:
     if isinstance(value, int):
         return "int64"
     return _GO_TYPES.get(type(value).__name__, "string")
-
-
-def _go_plain_v(value: Any) -> str:
-    """``%v`` of a decoded JSON value (slices as ``[a b]``, maps as ``map[k:v]``)."""
-    if isinstance(value, list):
-        return "[" + " ".join(_go_plain_v(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{_go_plain_v(value[k])}" for k in sorted(value)) + "]"
-    if value is None:
-        return "<nil>"
-    from kubectl_crd.model.govalues import go_v
-
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool | int | float):
-        return go_v(value)
-    return bad_value(value)
