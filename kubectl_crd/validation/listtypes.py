@@ -35,7 +35,7 @@ def _object(node: SchemaNode, obj: dict[str, Any], chain: Chain, found: Found) -
     if node.properties:
         for key, value in obj.items():
             sub = node.properties.get(key)
-            if sub is not None:
+            if sub is not None and sub.subtree_list_types:
                 _value(sub, value, paths.child(chain, key), found)
 
 

@@ -11,6 +11,7 @@ and kind required, names as path segments).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from kubectl_crd.model.govalues import bad_value
@@ -179,7 +180,7 @@ def validate_object_meta(
         )
     labels = metadata.get("labels") or {}
     for key, value in labels.items():
-        for message in names.qualified_name(key):
+        for message in _label_key_problems(key):
             add("labels", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}")
         for message in names.label_value(value or ""):
             add("labels", Reason.INVALID, f"Invalid value: {bad_value(value or '')}: {message}")
@@ -205,13 +206,22 @@ def validate_object_meta(
     return found
 
 
+@lru_cache(maxsize=4096)
+def _label_key_problems(key: str) -> tuple[str, ...]:
+    """``names.qualified_name`` of a label key, kept: objects share their label keys."""
+    return tuple(names.qualified_name(key))
+
+
 _STANDARD_FINALIZERS = frozenset({"orphan", "foregroundDeletion", "kubernetes"})
 
 
 def finalizer_warnings(metadata: dict[str, Any]) -> list[str]:
     """``strategy.go: generateWarningsFromObj`` for a create."""
     warnings: list[str] = []
-    for finalizer in sorted(set(metadata.get("finalizers") or ())):
+    finalizers = metadata.get("finalizers")
+    if not finalizers:
+        return warnings
+    for finalizer in sorted(set(finalizers)):
         if not isinstance(finalizer, str):
             continue
         prefix = f"metadata.finalizers: {bad_value(finalizer)}: "

@@ -379,7 +379,7 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
     """``validator.go: ValidateScaleSpec/Status`` with ``unstructured.NestedInt64``."""
     if not json_path:
         return []
-    fields = json_path.removeprefix(".").split(".")
+    fields = _path_fields(json_path)
     value: Any = obj
     chain: Chain = None
     for position, key in enumerate(fields):
@@ -422,6 +422,12 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
     dotted = "." + ".".join(fields)
     message = f"{dotted} accessor error: {shown} is of the type {go_type}, expected int64"
     return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
+
+
+@cache
+def _path_fields(json_path: str) -> tuple[str, ...]:
+    """The fields of a scale path such as ``.spec.replicas`` (a CRD has two)."""
+    return tuple(json_path.removeprefix(".").split("."))
 
 
 def _go_type(value: Any) -> str:

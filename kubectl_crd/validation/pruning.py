@@ -51,10 +51,12 @@ def _prune(
             if embedded and key in _META_FIELDS:
                 continue
             prop = properties.get(key)
+            if prop is None:
+                prop = additional
             if prop is not None:
-                _prune(obj[key], prop, paths.child(chain, key), False, found)
-            elif additional is not None:
-                _prune(obj[key], additional, paths.child(chain, key), False, found)
+                value = obj[key]
+                if isinstance(value, dict | list):  # nothing to prune in a scalar
+                    _prune(value, prop, paths.child(chain, key), False, found)
             else:
                 if key not in _META_FIELDS or chain is not None:
                     _record(chain, key, found)
