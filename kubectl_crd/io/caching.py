@@ -102,7 +102,7 @@ def load_documents_cached(
         return cached
     from kubectl_crd.io.loading import load_documents
 
-    documents = load_documents(data, path, positions=False)
+    documents = load_documents(data, path, positions=False, digest=digest)
     if all(document.error is None for document in documents):
         written = _write_entry(entry, documents)
         if written:
@@ -116,7 +116,8 @@ def load_documents_cached(
                 prune(root)
             else:
                 _WRITTEN[root] = unpruned + written
-        documents = [replace(document, digest=digest) for document in documents]
+        # a plain build has given them the digest; a List's file was read with positions
+        documents = [d if d.digest == digest else replace(d, digest=digest) for d in documents]
     return documents
 
 

@@ -107,20 +107,23 @@ def _parser_api() -> _ParserApi:
     return api
 
 
-def load_documents(data: bytes | str, source: str, *, positions: bool = True) -> list[Document]:
+def load_documents(
+    data: bytes | str, source: str, *, positions: bool = True, digest: str = ""
+) -> list[Document]:
     """Every non-empty document in ``data``, in order; problems are in ``Document.error``.
 
     ``positions=False``: plain ``dict`` and ``list`` values, as the parsed-value cache
     keeps them (a fifth faster to build, and nothing to strip before caching); a file
     whose documents have problems, or that holds a List, is read with positions all
-    the same, so that its errors and its items point at their nodes.
+    the same, so that its errors and its items point at their nodes. ``digest``: the
+    file's, given to each document of a plain build (``Document.digest``).
     """
     text, problem = decode_text(data, source)
     if problem is not None:
         return [Document(source, 0, problem.location or Location(source), error=problem)]
     if not positions:
         try:
-            documents = _load_text(text, source, positions=False)
+            documents = _load_text(text, source, positions=False, digest=digest)
         except _NeedsPositions:
             pass
         else:
@@ -165,12 +168,14 @@ def _binary_error(source: str) -> YamlError:
     )
 
 
-def _load_text(text: str, source: str, *, positions: bool = True) -> list[Document]:
+def _load_text(
+    text: str, source: str, *, positions: bool = True, digest: str = ""
+) -> list[Document]:
     api = _parser_api()
     documents: list[Document] = []
     chunk, line_offset, index = text, 0, 0
     while True:
-        builder = _Builder(source, line_offset, index, api, positions=positions)
+        builder = _Builder(source, line_offset, index, api, positions=positions, digest=digest)
         try:
             builder.run(api.new(chunk))
         except _Fatal as fatal:
@@ -324,7 +329,12 @@ def _load_json_stream(text: str, source: str, api: _ParserApi) -> list[Document]
 
 
 def _finished(
-    source: str, index: int, location: Location, root: Any, problems: list[YamlError]
+    source: str,
+    index: int,
+    location: Location,
+    root: Any,
+    problems: list[YamlError],
+    digest: str = "",
 ) -> Document:
     if not isinstance(root, dict):
         problems.insert(
@@ -334,7 +344,7 @@ def _finished(
             ),
         )
     if not problems:  # every field given: the record's fast path (once per document)
-        return Document(source, index, location, root, None, None, (), "")
+        return Document(source, index, location, root, None, None, (), digest)
     return Document(
         source,
         index,
@@ -435,9 +445,11 @@ class _Builder:
         api: _ParserApi,
         *,
         positions: bool = True,
+        digest: str = "",
     ) -> None:
         self.source = source
         self.positions = positions
+        self.digest = digest
         self.line_offset = line_offset
         self.api = api
         self.documents: list[Document] = []
@@ -787,5 +799,6 @@ class _Builder:
                 self._location(self.root_position),
                 self.root,
                 self.problems,
+                self.digest,
             )
         )
