@@ -50,6 +50,7 @@ class SchemaNode:
         "any_of",
         "default",
         "defaulted_properties",
+        "defaults_below",
         "embedded",
         "enum",
         "enum_strings",
@@ -151,7 +152,7 @@ class SchemaNode:
 
     def __getattr__(self, name: str) -> Any:
         # Only called for a slot not yet set: the children, the subtree flags, the
-        # properties with a default, or the default.
+        # properties with a default or with defaults below, or the default.
         if name in _CHILD_SLOTS:
             self._compile_children()
         elif name in _FLAG_SLOTS:
@@ -159,6 +160,10 @@ class SchemaNode:
         elif name == "defaulted_properties":
             self.defaulted_properties = tuple(
                 (key, prop) for key, prop in self.properties.items() if prop.has_default
+            )
+        elif name == "defaults_below":
+            self.defaults_below = tuple(
+                (key, prop) for key, prop in self.properties.items() if prop.subtree_defaults
             )
         elif name == "default":
             default = self.raw.get("default")

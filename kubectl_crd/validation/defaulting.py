@@ -29,13 +29,14 @@ def apply_defaults(obj: Any, node: SchemaNode | None) -> None:
         for key, prop in node.defaulted_properties:
             if key not in obj or (obj[key] is None and not prop.nullable):
                 obj[key] = _copy(prop.default)
+        # then inside each value (those just defaulted too), where a default can apply
+        for key, prop in node.defaults_below:
+            value = obj.get(key)
+            if isinstance(value, dict | list):
+                apply_defaults(value, prop)
         additional = node.additional
-        for key, value in obj.items():
-            declared = node.properties.get(key)
-            if declared is not None:
-                if isinstance(value, dict | list):
-                    apply_defaults(value, declared)
-            elif additional is not None:
+        if additional is not None:  # a structural schema has no properties beside it
+            for key, value in obj.items():
                 if value is None and not additional.nullable:
                     value = obj[key] = _copy(additional.default)
                 if isinstance(value, dict | list):
