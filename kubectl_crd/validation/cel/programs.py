@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from cel_expr_python import cel
@@ -51,7 +51,9 @@ def _traced_environment() -> Any:
 _plans: dict[int, tuple[Any, Any]] = {}
 
 
-def run_costed(program: Any, source: str, data: dict[str, Any]) -> tuple[Outcome, int | None]:
+def run_costed(
+    program: Any, source: str, data: dict[str, Any] | Bindings
+) -> tuple[Outcome, int | None]:
     """``run``, and what the run cost as cel-go counts it (``runtime_cost``); ``None``
     when the program could not be traced. The traced program is built once (``source``,
     the text compiled, names it across runs)."""
@@ -64,7 +66,7 @@ def run_costed(program: Any, source: str, data: dict[str, Any]) -> tuple[Outcome
     plan = cached[1]
     if plan is None:
         return run(program, data), None
-    return traced_run(plan, data, run)
+    return traced_run(plan, data, partial(run, environment=_traced_environment()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +162,34 @@ _ERROR_TYPE = cel.Type.ERROR
 _HOLDS = Outcome(value=True)
 
 
-def run(program: Any, data: dict[str, Any]) -> Outcome:
+class Bindings:
+    """The variables of a node's runs (``self``, ``oldSelf``...), given to the engine
+    once per environment as an ``Activation`` that its programs share: the engine
+    converts a variable's value on the first use and keeps it, where ``eval(data=...)``
+    converts it for every program (a ``self`` of 50 list items: 36 us each time)."""
+
+    __slots__ = ("_activations", "data")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self._activations: dict[int, Any] = {}
+
+    def activation(self, environment: Any) -> Any:
+        key = id(environment)  # environments are built once (cached) and kept
+        found = self._activations.get(key)
+        if found is None:
+            found = self._activations[key] = environment.Activation(data=self.data)
+        return found
+
+
+def run(program: Any, data: dict[str, Any] | Bindings, environment: Any = None) -> Outcome:
+    """``program`` (compiled in ``environment``, the rules' by default) run on ``data``,
+    through the ``Bindings``' shared activation when given those."""
     try:
-        result = program.eval(data=data)
+        if isinstance(data, Bindings):
+            result = program.eval(activation=data.activation(environment or _environment()))
+        else:
+            result = program.eval(data=data)
     except RuntimeError as exc:
         return Outcome(error=runtime_error_text(str(exc)))
     if result.type() == _ERROR_TYPE:

@@ -35,6 +35,7 @@ from typing import Any
 from kubectl_crd.model.govalues import go_quote
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.cel.programs import (
+    Bindings,
     CompiledRule,
     Outcome,
     compiled_rules,
@@ -85,6 +86,8 @@ class RuleResults:
     estimated: int = 0
     stopped: bool = False  # no further rule runs (out of budget, or counting is needed)
     needs_exact: bool = False
+    # the object's values as converted for the engine (values.to_cel's memo)
+    converted: dict[tuple[int, int, bool], Any] = field(default_factory=dict)
 
 
 #: Objects of a schema whose runs are all counted before estimates take over: typing a
@@ -108,10 +111,13 @@ def run_rules(schema: Any, obj: Any, old: Any = None, *, exact: bool = False) ->
             from kubectl_crd.validation.cel.typing import estimate_rules
 
             estimate_rules(schema, PER_CALL_LIMIT)
-        results = RuleResults()
+        estimated = RuleResults()
+        _validate(tree, obj, old, None, old is not None, estimated, ratchet_parent=False)
+        if not estimated.needs_exact:
+            return estimated
+        results = RuleResults(exact=True, converted=estimated.converted)
         _validate(tree, obj, old, None, old is not None, results, ratchet_parent=False)
-        if not results.needs_exact:
-            return results
+        return results
     results = RuleResults(exact=True)
     _validate(tree, obj, old, None, old is not None, results, ratchet_parent=False)
     return results
@@ -294,12 +300,14 @@ def _expressions(
         if results.estimated > RUNTIME_COST_BUDGET:
             results.needs_exact = results.stopped = True
             return
-    self_value = to_cel(value, node.schema, node.resource_root)
-    old_value = to_cel(old, node.schema, node.resource_root) if old is not None else None
-    data: dict[str, Any] = {"self": self_value, "__hasOldSelf": old is not None}
+    memo = results.converted
+    self_value = to_cel(value, node.schema, node.resource_root, memo)
+    old_value = to_cel(old, node.schema, node.resource_root, memo) if old is not None else None
+    variables: dict[str, Any] = {"self": self_value, "__hasOldSelf": old is not None}
     if old is not None:
-        data["oldSelf"] = old_value
-        data["__oldSelf"] = old_value
+        variables["oldSelf"] = old_value
+        variables["__oldSelf"] = old_value
+    data = Bindings(variables)  # one activation for all the node's programs
     for compiled in compiled_rules(node):
         rule = compiled.rule
         if compiled.error:
@@ -356,7 +364,7 @@ def _expressions(
 
 
 def _evaluate(
-    program: Any, source: str, data: dict[str, Any], results: RuleResults
+    program: Any, source: str, data: Bindings, results: RuleResults
 ) -> tuple[Outcome, int | None]:
     """A run of ``program``, with its cost when the results count (else ``None``)."""
     if results.exact:
@@ -396,7 +404,7 @@ def _immutability_cost(value: Any, old: Any) -> int:
     return 2 + call_cost("_==_", [value, old])
 
 
-def _message(compiled: CompiledRule, data: dict[str, Any], results: RuleResults) -> tuple[str, str]:
+def _message(compiled: CompiledRule, data: Bindings, results: RuleResults) -> tuple[str, str]:
     """``validation.go: evalMessageExpression``: the message ("" falls back to the rule's
     message), and the detail of an error that stops the rules (the budget, the per-call
     limit), else ""."""

@@ -703,9 +703,7 @@ def _rewritten(serialized: bytes) -> tuple[bytes, list[int], list[_Measured]] | 
     return encode_fields(outer_out), rewriter.scope_costs, rewriter.measured
 
 
-def traced_run(
-    plan: CostPlan, data: dict[str, Any], run: Callable[[Any, dict[str, Any]], Any]
-) -> tuple[Any, int]:
+def traced_run(plan: CostPlan, data: Any, run: Callable[[Any, Any], Any]) -> tuple[Any, int]:
     """``run(program, data)`` of the traced program, and the cost of that run."""
     trace = _Trace(plan)
     _current.append(trace)

@@ -29,8 +29,17 @@ _ROOT_FIELDS = ("apiVersion", "kind")
 _META_FIELDS = ("name", "generateName")
 
 
-def to_cel(value: Any, schema: SchemaNode | None, resource_root: bool = False) -> Any:
-    """``value`` converted for the engine under ``schema`` (None: dynamic)."""
+def to_cel(
+    value: Any,
+    schema: SchemaNode | None,
+    resource_root: bool = False,
+    memo: dict[tuple[int, int, bool], Any] | None = None,
+) -> Any:
+    """``value`` converted for the engine under ``schema`` (None: dynamic).
+
+    ``memo`` keeps the conversions of one object's run of its rules (by the ids of the
+    value and the schema, both alive throughout): a node below another with rules is
+    converted once, as part of the one above."""
     if value is None:
         return None
     if schema is None:
@@ -40,19 +49,36 @@ def to_cel(value: Any, schema: SchemaNode | None, resource_root: bool = False) -
         return dynamic(value)  # int-or-string and untyped nodes
     kind = types[0]
     if kind == "object" and isinstance(value, dict):
+        key = (id(value), id(schema), resource_root)
+        if memo is not None:
+            done = memo.get(key)
+            if done is not None:
+                return done
         if resource_root or schema.embedded:
-            return _resource(value, schema)
-        if schema.properties:
-            return _object(value, schema)
-        if schema.additional is not None:
+            converted: Any = _resource(value, schema, memo)
+        elif schema.properties:
+            converted = _object(value, schema, memo)
+        elif schema.additional is not None:
             additional = schema.additional
-            return {str(k): to_cel(v, additional) for k, v in value.items()}
-        if schema.preserve_unknown:
-            return dynamic(value)
-        return {}
+            converted = {str(k): to_cel(v, additional, False, memo) for k, v in value.items()}
+        elif schema.preserve_unknown:
+            converted = dynamic(value)
+        else:
+            converted = {}
+        if memo is not None:
+            memo[key] = converted
+        return converted
     if kind == "array" and isinstance(value, list):
+        key = (id(value), id(schema), False)
+        if memo is not None:
+            done = memo.get(key)
+            if done is not None:
+                return done
         items = schema.items
-        return [to_cel(v, items) for v in value]
+        converted = [to_cel(v, items, False, memo) for v in value]
+        if memo is not None:
+            memo[key] = converted
+        return converted
     if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if kind == "string" and isinstance(value, str) and schema.format:
@@ -60,7 +86,9 @@ def to_cel(value: Any, schema: SchemaNode | None, resource_root: bool = False) -
     return value
 
 
-def _object(value: dict[str, Any], schema: SchemaNode) -> dict[str, Any]:
+def _object(
+    value: dict[str, Any], schema: SchemaNode, memo: dict[tuple[int, int, bool], Any] | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, item in value.items():
         child = schema.properties.get(key)
@@ -68,12 +96,14 @@ def _object(value: dict[str, Any], schema: SchemaNode) -> dict[str, Any]:
             continue
         name = escape(key)
         if name is not None:
-            out[name] = to_cel(item, child)
+            out[name] = to_cel(item, child, False, memo)
     return out
 
 
-def _resource(value: dict[str, Any], schema: SchemaNode) -> dict[str, Any]:
-    out = _object(value, schema) if schema.properties else {}
+def _resource(
+    value: dict[str, Any], schema: SchemaNode, memo: dict[tuple[int, int, bool], Any] | None
+) -> dict[str, Any]:
+    out = _object(value, schema, memo) if schema.properties else {}
     for key in _ROOT_FIELDS:
         if key in value:
             out[key] = dynamic(value[key])
