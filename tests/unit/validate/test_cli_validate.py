@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -349,8 +350,12 @@ def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
     for name, stream in (("out", process.stdout), ("err", process.stderr)):
         threading.Thread(target=pump, args=(name, stream), daemon=True).start()
 
-    def until(predicate: object, timeout: float = 20) -> list[tuple[str, str]]:
-        seen = []
+    Seen = list[tuple[str, str]]
+
+    def until(predicate: Callable[[Seen], bool], timeout: float = 20) -> Seen:
+        """The lines read until ``predicate`` holds of all of them (two streams read by
+        two threads: their lines arrive here in either order)."""
+        seen: Seen = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
@@ -358,19 +363,27 @@ def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
             except queue.Empty:
                 continue
             seen.append(item)
-            if predicate(item):  # type: ignore[operator]
+            if predicate(seen):
                 return seen
         raise AssertionError(f"not seen in {timeout} s: {seen}")
 
+    def printed(stream: str, text: str) -> Callable[[Seen], bool]:
+        return lambda seen: any(name == stream and text in line for name, line in seen)
+
     try:
-        first = until(lambda item: item == ("err", "watching for changes (Ctrl-C to stop)"))
-        assert any("less than or equal to 10" in text for _, text in first)
+        # the first run's report (stdout), and the watch's notice after it (stderr)
+        until(
+            lambda seen: (
+                printed("out", "less than or equal to 10")(seen)
+                and ("err", "watching for changes (Ctrl-C to stop)") in seen
+            )
+        )
         time.sleep(0.3)
         path.write_text(VALID.replace("name: good", "name: bad"))
-        after_fix = until(lambda item: item[0] == "out" and "valid: CronTab/bad" in item[1])
+        after_fix = until(printed("out", "valid: CronTab/bad"))
         assert not any("less than or equal to 10" in text for _, text in after_fix)
         path.write_text(INVALID)
-        until(lambda item: item[0] == "out" and "less than or equal to 10" in item[1])
+        until(printed("out", "less than or equal to 10"))
     finally:
         process.terminate()
         process.wait(timeout=10)
