@@ -206,7 +206,7 @@ def _check_type(
 ) -> bool:
     types = node.types
     if kind in types:
-        return True  # neither format rule below can fail then
+        return True  # neither rule below can fail then (so they need not ask again)
     value_format = (
         "int64" if kind == "integer" else "float64" if kind == "number" else ""
     )  # schemaInfoForType for int64 / float64 values
@@ -217,7 +217,7 @@ def _check_type(
     if (
         scalar
         and fmt
-        and not (kind in types or value_format == fmt or is_float_int or is_int_float)
+        and not (value_format == fmt or is_float_int or is_int_float)
         and not (fmt == "int64" and value_format == "int32")
     ):
         name = paths.dotted(chain)
@@ -228,7 +228,7 @@ def _check_type(
         return False
     if not ("number" in types or "integer" in types) and fmt and not scalar:
         return True
-    if not (kind in types or is_float_int or is_int_float):
+    if not (is_float_int or is_int_float):
         name = paths.dotted(chain)
         _add(problems, (_TYPE, name, kind, None, _type_message(name, node.type_text, kind), chain))
         return False

@@ -43,7 +43,7 @@ from kubectl_crd.validation.cel.programs import (
     run_costed,
 )
 from kubectl_crd.validation.cel.tree import NOT_ESTIMATED, RuleNode, rule_tree
-from kubectl_crd.validation.cel.values import to_cel
+from kubectl_crd.validation.cel.values import Conversions, to_cel
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
@@ -87,7 +87,7 @@ class RuleResults:
     stopped: bool = False  # no further rule runs (out of budget, or counting is needed)
     needs_exact: bool = False
     # the object's values as converted for the engine (values.to_cel's memo)
-    converted: dict[tuple[int, int, bool], Any] = field(default_factory=dict)
+    converted: Conversions = field(default_factory=dict)
 
 
 #: Objects of a schema whose runs are all counted before estimates take over: typing a

@@ -79,13 +79,13 @@ FORMAT_REGEX_SIZES = {
 #: Kubernetes ``CallCost`` cases that read arguments, the sets trackers)
 _MEASURED = frozenset(
     {
-        "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_+_", "@in",
-        "startsWith", "endsWith", "matches", "contains", "string", "bytes", "format",
-        "strings.quote", "isSorted", "sum", "max", "min", "__indexOf", "__lastIndexOf", "url", "lowerAscii", "upperAscii", "substring", "trim",
-        "jsonpatch.escapeKey", "replace", "split", "join", "find", "findAll", "cidr", "isIP",
-        "isCIDR", "ip", "ip.isCanonical", "containsIP", "containsCIDR", "quantity",
-        "isQuantity", "semver", "isSemver", "__validate", "sets.contains", "sets.intersects",
-        "sets.equivalent",
+        "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_+_", "@in", "startsWith",
+        "endsWith", "matches", "contains", "string", "bytes", "format", "strings.quote",
+        "isSorted", "sum", "max", "min", "__indexOf", "__lastIndexOf", "url", "lowerAscii",
+        "upperAscii", "substring", "trim", "jsonpatch.escapeKey", "replace", "split",
+        "join", "find", "findAll", "cidr", "isIP", "isCIDR", "ip", "ip.isCanonical",
+        "containsIP", "containsCIDR", "quantity", "isQuantity", "semver", "isSemver",
+        "__validate", "sets.contains", "sets.intersects", "sets.equivalent",
     }
 )  # fmt: skip
 _FREE_CALLS = frozenset({"_&&_", "_||_", "_?_:_"})
@@ -111,9 +111,8 @@ class _Measured:
 
     function: str  # as the server names it
     operands: int  # the target, if any, and the arguments
-    format_regex_size: int = (
-        MAX_NAME_FORMAT_REGEX_SIZE  # ``validate``: of the format, when the rule names it
-    )
+    # ``validate``: the format's regex size, when the rule names the format
+    format_regex_size: int = MAX_NAME_FORMAT_REGEX_SIZE
 
 
 @dataclass

@@ -25,6 +25,10 @@ from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
 from kubectl_crd.validation.cel.escaping import escape
 from kubectl_crd.validation.compiled import SchemaNode
 
+#: One object's values as converted, by the ids of the value and its schema and
+#: whether it is a resource's root (``to_cel``'s memo)
+Conversions = dict[tuple[int, int, bool], Any]
+
 _ROOT_FIELDS = ("apiVersion", "kind")
 _META_FIELDS = ("name", "generateName")
 
@@ -33,7 +37,7 @@ def to_cel(
     value: Any,
     schema: SchemaNode | None,
     resource_root: bool = False,
-    memo: dict[tuple[int, int, bool], Any] | None = None,
+    memo: Conversions | None = None,
 ) -> Any:
     """``value`` converted for the engine under ``schema`` (None: dynamic).
 
@@ -48,36 +52,15 @@ def to_cel(
     if len(types) != 1:
         return dynamic(value)  # int-or-string and untyped nodes
     kind = types[0]
-    if kind == "object" and isinstance(value, dict):
+    if (kind == "object" and isinstance(value, dict)) or (
+        kind == "array" and isinstance(value, list)
+    ):
+        if memo is None:
+            return _container(value, schema, resource_root, memo)
         key = (id(value), id(schema), resource_root)
-        if memo is not None:
-            done = memo.get(key)
-            if done is not None:
-                return done
-        if resource_root or schema.embedded:
-            converted: Any = _resource(value, schema, memo)
-        elif schema.properties:
-            converted = _object(value, schema, memo)
-        elif schema.additional is not None:
-            additional = schema.additional
-            converted = {str(k): to_cel(v, additional, False, memo) for k, v in value.items()}
-        elif schema.preserve_unknown:
-            converted = dynamic(value)
-        else:
-            converted = {}
-        if memo is not None:
-            memo[key] = converted
-        return converted
-    if kind == "array" and isinstance(value, list):
-        key = (id(value), id(schema), False)
-        if memo is not None:
-            done = memo.get(key)
-            if done is not None:
-                return done
-        items = schema.items
-        converted = [to_cel(v, items, False, memo) for v in value]
-        if memo is not None:
-            memo[key] = converted
+        converted = memo.get(key)
+        if converted is None:
+            converted = memo[key] = _container(value, schema, resource_root, memo)
         return converted
     if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
@@ -86,9 +69,28 @@ def to_cel(
     return value
 
 
-def _object(
-    value: dict[str, Any], schema: SchemaNode, memo: dict[tuple[int, int, bool], Any] | None
-) -> dict[str, Any]:
+def _container(
+    value: dict[str, Any] | list[Any],
+    schema: SchemaNode,
+    resource_root: bool,
+    memo: Conversions | None,
+) -> Any:
+    """``to_cel`` of an object or a list of its schema's type."""
+    if isinstance(value, list):
+        return [to_cel(v, schema.items, False, memo) for v in value]
+    if resource_root or schema.embedded:
+        return _resource(value, schema, memo)
+    if schema.properties:
+        return _object(value, schema, memo)
+    if schema.additional is not None:
+        additional = schema.additional
+        return {str(k): to_cel(v, additional, False, memo) for k, v in value.items()}
+    if schema.preserve_unknown:
+        return dynamic(value)
+    return {}
+
+
+def _object(value: dict[str, Any], schema: SchemaNode, memo: Conversions | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, item in value.items():
         child = schema.properties.get(key)
@@ -101,7 +103,7 @@ def _object(
 
 
 def _resource(
-    value: dict[str, Any], schema: SchemaNode, memo: dict[tuple[int, int, bool], Any] | None
+    value: dict[str, Any], schema: SchemaNode, memo: Conversions | None
 ) -> dict[str, Any]:
     out = _object(value, schema, memo) if schema.properties else {}
     for key in _ROOT_FIELDS:
