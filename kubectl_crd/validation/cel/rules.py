@@ -307,8 +307,11 @@ def _expressions(
     if old is not None:
         variables["oldSelf"] = old_value
         variables["__oldSelf"] = old_value
-    data = Bindings(variables)  # one activation for all the node's programs
-    for compiled in compiled_rules(node):
+    programs = compiled_rules(node)
+    # one Activation for all the node's programs; a lone program is given the variables
+    # as they are (it converts them once either way, and an Activation costs ~2 us more)
+    data: dict[str, Any] | Bindings = Bindings(variables) if len(programs) > 1 else variables
+    for compiled in programs:
         rule = compiled.rule
         if compiled.error:
             results.errors.append(_invalid(node, chain, f"rule compile error: {compiled.error}"))
@@ -364,7 +367,7 @@ def _expressions(
 
 
 def _evaluate(
-    program: Any, source: str, data: Bindings, results: RuleResults
+    program: Any, source: str, data: dict[str, Any] | Bindings, results: RuleResults
 ) -> tuple[Outcome, int | None]:
     """A run of ``program``, with its cost when the results count (else ``None``)."""
     if results.exact:
@@ -404,7 +407,9 @@ def _immutability_cost(value: Any, old: Any) -> int:
     return 2 + call_cost("_==_", [value, old])
 
 
-def _message(compiled: CompiledRule, data: Bindings, results: RuleResults) -> tuple[str, str]:
+def _message(
+    compiled: CompiledRule, data: dict[str, Any] | Bindings, results: RuleResults
+) -> tuple[str, str]:
     """``validation.go: evalMessageExpression``: the message ("" falls back to the rule's
     message), and the detail of an error that stops the rules (the budget, the per-call
     limit), else ""."""

@@ -91,15 +91,39 @@ def _container(
 
 
 def _object(value: dict[str, Any], schema: SchemaNode, memo: Conversions | None) -> dict[str, Any]:
+    fields = _fields(schema)
     out: dict[str, Any] = {}
     for key, item in value.items():
-        child = schema.properties.get(key)
-        if child is None:
-            continue
-        name = escape(key)
-        if name is not None:
-            out[name] = to_cel(item, child, False, memo)
+        field = fields.get(key)
+        if field is not None:
+            name, child, unconverted = field
+            out[name] = item if unconverted else to_cel(item, child, False, memo)
     return out
+
+
+#: ``_fields`` of each object schema met, by its id (schema nodes live as long as their
+#: compiled schema, kept by ``schemas.compile_schema``)
+_FIELD_PLANS: dict[int, tuple[SchemaNode, dict[str, tuple[str, SchemaNode, bool]]]] = {}
+
+
+def _fields(schema: SchemaNode) -> dict[str, tuple[str, SchemaNode, bool]]:
+    """The properties rules can see, by name: the CEL name, the schema, and whether
+    ``to_cel`` gives any value back as it is (the one type integer, boolean, or string
+    without a format), so that it is not called for those."""
+    found = _FIELD_PLANS.get(id(schema))
+    if found is None or found[0] is not schema:
+        plan = {}
+        for key, child in schema.properties.items():
+            name = escape(key)
+            if name is not None:
+                types = child.types
+                unconverted = len(types) == 1 and (
+                    types[0] in ("integer", "boolean")
+                    or (types[0] == "string" and not child.format)
+                )
+                plan[key] = (name, child, unconverted)
+        found = _FIELD_PLANS[id(schema)] = (schema, plan)
+    return found[1]
 
 
 def _resource(
