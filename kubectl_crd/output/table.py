@@ -73,11 +73,31 @@ class TabWriter:
         self._remembered: list[int] = []
 
     def format(self, lines: Sequence[Sequence[str]]) -> str:
+        if lines and lines[0] and all(len(line) == len(lines[0]) for line in lines):
+            uniform = self._format_uniform(lines)
+            if uniform is not None:
+                return uniform
         text = "".join("\t".join(line) + "\n" for line in lines)
         rows = [row.split("\t") for row in text.split("\n")[:-1]]
         out: list[str] = []
         self._format_block(rows, 0, len(rows), [], out)
         return "".join(out)
+
+    def _format_uniform(self, lines: Sequence[Sequence[str]]) -> str | None:
+        """``format`` of lines with the same number of cells, none holding a tab or a
+        line break (a table's usual shape): each column but the last is then one block
+        of every line, so its width is its widest cell's; None for other lines."""
+        columns = list(zip(*lines, strict=True))
+        widths: list[int] = []
+        for column in columns:
+            text = "".join(column)
+            if "\t" in text or "\n" in text:
+                return None
+            if len(widths) < len(columns) - 1:
+                widest = max(map(len, column))
+                widths.append(self._remember(widths, max(_MIN_WIDTH, widest + _PADDING)))
+        line_format = "".join(f"{{:<{width}}}" for width in widths) + "{}\n"
+        return "".join([line_format.format(*line) for line in lines])
 
     def _format_block(
         self, rows: list[list[str]], start: int, end: int, widths: list[int], out: list[str]

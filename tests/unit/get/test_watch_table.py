@@ -82,3 +82,32 @@ def test_server_table_reads_columns_cells_and_objects() -> None:
     assert [(c.name, c.priority) for c in columns] == [("Name", 0), ("Ratio", 1)]
     assert rows == [(["a", 1.5], {"metadata": {"name": "a"}}), (["b", None, None], {})]
     assert server_table("not a table") == ((), [])
+
+
+class _BlockByBlock(TabWriter):
+    """The writer without its shortcut for tables of equal lines: every table goes
+    through the general column-block algorithm."""
+
+    def _format_uniform(self, lines: object) -> None:
+        return None
+
+
+def test_equal_lines_are_written_as_the_column_block_algorithm_writes_them() -> None:
+    import random
+
+    chooser = random.Random(11)
+    cells = ["", "a", "NAME", "x" * 7, "long-cell-value", "ünïcode", "{0}", "%s", "  "]
+    for _ in range(300):
+        width = chooser.randint(1, 5)
+        flushes = [
+            [[chooser.choice(cells) for _ in range(width)] for _ in range(chooser.randint(1, 6))]
+            for _ in range(chooser.randint(1, 3))
+        ]
+        fast, general = TabWriter(), _BlockByBlock()
+        for lines in flushes:  # later flushes keep the widths remembered (watch)
+            assert fast.format(lines) == general.format(lines), lines
+
+
+def test_tables_with_tabs_line_breaks_or_empty_lines_take_the_general_way() -> None:
+    for lines in ([["a\tb", "c"], ["d", "e"]], [["a\nb", "c"], ["d", "e"]], [[], []]):
+        assert TabWriter().format(lines) == _BlockByBlock().format(lines)
