@@ -107,7 +107,10 @@ class CustomResourceDefinition:
         return next((v for v in self.versions if v.storage), None)
 
     def version(self, name: str) -> CRDVersion | None:
-        return next((v for v in self.versions if v.name == name), None)
+        for version in self.versions:  # a loop, not next(generator): asked once an object
+            if version.name == name:
+                return version
+        return None
 
     def gvk(self, version: str) -> GroupVersionKind:
         return GroupVersionKind(self.group, version, self.names.kind)
@@ -140,7 +143,7 @@ def same_definition(a: CustomResourceDefinition, b: CustomResourceDefinition) ->
 def is_crd_object(obj: object) -> bool:
     """True for anything that claims to be a CRD, whatever its apiVersion."""
     return (
-        isinstance(obj, Mapping)
+        isinstance(obj, (dict, Mapping))  # dict first: a dict needs no ABC check
         and obj.get("kind") == CRD_KIND
         and str(obj.get("apiVersion", "")).startswith("apiextensions.k8s.io/")
     )
