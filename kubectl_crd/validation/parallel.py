@@ -78,8 +78,11 @@ class _Worker:
         self.buffer = bytearray()
 
     def send(self, index: int) -> None:
-        os.write(self.tasks, _TASK.pack(index))
         self.pending.append(index)
+        # a worker gone (it can die before the first indexes are all sent) ends its
+        # results pipe with this index pending, and _gather says why
+        with contextlib.suppress(BrokenPipeError):
+            os.write(self.tasks, _TASK.pack(index))
 
     def frames(self) -> Iterator[tuple[int, bool, bytes]]:
         """The complete frames in the buffer, taken out of it."""

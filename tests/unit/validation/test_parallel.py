@@ -83,6 +83,33 @@ def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
     assert _children() == set()
 
 
+def test_a_worker_dead_before_all_its_indexes_are_sent_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the second worker dies on its first file; the next index sent to it finds its
+    # task pipe closed: that is the death reported, not a BrokenPipeError
+    sent: list[int] = []
+    send = parallel._Worker.send
+
+    def slow_send(worker: parallel._Worker, index: int) -> None:
+        if len(sent) == 2:
+            time.sleep(0.3)  # both first indexes are in: the fatal one has killed its worker
+        sent.append(index)
+        send(worker, index)
+
+    monkeypatch.setattr(parallel._Worker, "send", slow_send)
+
+    def work(path: str) -> list[str]:
+        if path == "fatal":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return [path]
+
+    with pytest.raises(parallel.WorkerError, match="killed by signal 9"):
+        list(parallel.map_files(["a", "fatal", "c", "d", "e"], work, 2))
+    assert sent[:4] == [0, 1, 2, 3]
+    assert _children() == set()
+
+
 def test_stopping_early_stops_the_workers() -> None:
     def work(path: str) -> list[str]:
         time.sleep(0.01)
