@@ -26,6 +26,7 @@ import json
 import re
 from collections.abc import Callable
 
+from kubectl_crd.io.blockyaml import read_block_yaml
 from kubectl_crd.io.documents import Document, is_list_object
 from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, pack, unpack
 from kubectl_crd.io.scalars import (
@@ -122,14 +123,19 @@ def load_documents(
     if problem is not None:
         return [Document(source, 0, problem.location or Location(source), error=problem)]
     if not positions:
-        try:
-            documents = _load_text(text, source, positions=False, digest=digest)
-        except _NeedsPositions:
-            pass
-        else:
-            # a List's items keep where each was written (expand_lists)
-            if all(d.error is None and not is_list_object(d.content) for d in documents):
-                return documents
+        # the usual shape of a manifest without libyaml's events (``blockyaml``), else
+        # libyaml's plain build
+        found = read_block_yaml(text, source, digest)
+        if found is None:
+            try:
+                found = _load_text(text, source, positions=False, digest=digest)
+            except _NeedsPositions:
+                found = None
+        # a List's items keep where each was written (expand_lists)
+        if found is not None and all(
+            d.error is None and not is_list_object(d.content) for d in found
+        ):
+            return found
     return _load_text(text, source)
 
 

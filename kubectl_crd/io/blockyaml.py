@@ -1,0 +1,416 @@
+"""The shape most manifests are written in, read without libyaml: block mappings and
+sequences of one-line scalars, line by line, for a plain build (no per-node positions).
+
+Why: a first ``get -f`` or ``validate`` over new files spends about a third of its time
+turning libyaml's events into values (each event a Python object, 0.7 us). No library
+on the package index does better for this job: ``rapidyaml`` parses in C++ but walking
+its tree from Python costs as much as the events, PyYAML's binding makes the same event
+objects, and none resolves scalars the way go-yaml v2 does. This reader takes the common
+case at about twice the speed and says ``None`` for everything else, which
+``loading.load_documents`` then reads with libyaml as before.
+
+What it reads (anything else, and anything the full loader would report, gives
+``None``): lines of ``key: value``, ``key:`` with a nested block or nothing (null),
+``- `` sequence entries (nested ``- - x`` and ``- key: value`` included, and sequences
+at their key's indentation), ``---`` between documents, blank and comment lines; values
+that are plain scalars on one line (resolved by ``scalars`` as the full loader does),
+single-quoted ones, double-quoted ones without escapes, and one-line flow collections
+of those. Tabs, carriage returns, characters libyaml refuses or treats as line breaks,
+anchors, aliases, tags, block scalars, multi-line scalars, complex or merge keys,
+duplicate keys, directives, ``...``, a root that is not a mapping, a value Kubernetes
+refuses: ``None``. ``tests/unit/io/test_blockyaml.py`` compares every answer with the
+full loader's over the corpus and over thousands of mutations of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kubectl_crd.io.documents import Document
+from kubectl_crd.io.scalars import ScalarError, json_key, json_value, resolve_plain
+from kubectl_crd.model.errors import Location
+
+TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
+if TYPE_CHECKING:
+    from typing import Any
+
+#: What may start a plain scalar here: not an indicator (``-`` is checked apart)
+_INDICATORS = frozenset("?:,[]{}#&*!|>'\"%@`")
+#: Characters libyaml refuses, or reads as line breaks (NEL, LS, PS), in non-ASCII text
+_UNUSUAL = re.compile(
+    "[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]"
+)
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
+#: A flow collection's plain scalar: up to a flow indicator or a comment
+_FLOW_PLAIN = re.compile(r"[^,\[\]{}#:]+")
+#: Keys longer than this are left to the full loader (libyaml's limit for a simple key
+#: is 1024 characters from its start to its ``:``)
+_MAX_KEY = 1000
+#: Nesting beyond this is left to the full loader (its ``MAX_DEPTH``)
+_MAX_DEPTH = 400
+
+
+class _Unsupported(Exception):
+    """Not in the shape this reader takes: the full loader reads the text."""
+
+
+class _Frame:
+    """A block mapping or sequence being built: its column, and whether a value is
+    still due (``key:`` or ``-`` with nothing after it on the line)."""
+
+    __slots__ = ("column", "container", "is_map", "key", "pending")
+
+    def __init__(self, column: int, container: Any, is_map: bool) -> None:
+        self.column = column
+        self.container = container
+        self.is_map = is_map
+        self.key = ""
+        self.pending = False
+
+
+def read_block_yaml(text: str, source: str, digest: str = "") -> list[Document] | None:
+    """The documents of ``text`` as a plain build of the full loader gives them
+    (``loading.load_documents(..., positions=False)``), or None when ``text`` is not
+    in the shape this reader takes."""
+    if "\t" in text or "\r" in text:
+        return None
+    if (_CONTROL if text.isascii() else _UNUSUAL).search(text):
+        return None
+    try:
+        return _Reader(source, digest).read(text)
+    except (_Unsupported, ScalarError, RecursionError):
+        return None
+
+
+class _Reader:
+    def __init__(self, source: str, digest: str) -> None:
+        self.source = source
+        self.digest = digest
+        self.documents: list[Document] = []
+        self.index = -1
+        self.in_document = False
+        self.stack: list[_Frame] = []
+        self.root: Any = None
+        self.root_location: Location | None = None
+        # scalar values by the text written (the rest of a line after "key: ", or a
+        # flow collection's plain scalar), and keys: manifests repeat both
+        self.scalars: dict[str, Any] = {}
+        self.keys: dict[str, str] = {}
+
+    def read(self, text: str) -> list[Document]:
+        for number, line in enumerate(text.split("\n"), 1):
+            content = line.lstrip(" ")
+            if not content or content[0] == "#":
+                continue
+            column = len(line) - len(content)
+            if column == 0 and (content.startswith("---") or content.startswith("...")):
+                if content.rstrip(" ") != "---":
+                    raise _Unsupported  # "--- value", "...", "---x"
+                self._end_document()
+                self.index += 1
+                self.in_document = True
+                continue
+            if not self.in_document:
+                self.index += 1
+                self.in_document = True
+            opened = False
+            while content[0] == "-" and (len(content) == 1 or content[1] == " "):
+                self._entry(column, number)
+                opened = True
+                rest = content[1:].lstrip(" ")
+                if not rest or rest[0] == "#":
+                    content = ""
+                    break
+                column += len(content) - len(rest)
+                content = rest
+            if content:
+                self._content(column, content, number, opened)
+        self._end_document()
+        return self.documents
+
+    # -- structure -------------------------------------------------------------------
+
+    def _entry(self, column: int, number: int) -> None:
+        """A ``-`` at ``column``: a new entry of the sequence there."""
+        stack = self.stack
+        while True:
+            if not stack:
+                raise _Unsupported  # a sequence at the root: not a mapping
+            top = stack[-1]
+            if top.column > column:
+                self._close(stack.pop())
+                continue
+            if top.column == column:
+                if not top.is_map:
+                    if top.pending:
+                        top.container.append(None)
+                    top.pending = True
+                    return
+                if not top.pending:
+                    raise _Unsupported
+                # a sequence at its key's indentation
+            elif not top.pending:
+                raise _Unsupported
+            frame = _Frame(column, [], False)
+            self._fill(top, frame.container)
+            self._push(frame)
+            frame.pending = True
+            return
+
+    def _key(self, column: int, key: str, number: int) -> _Frame:
+        """A ``key:`` at ``column``: the mapping it belongs to, its key set."""
+        stack = self.stack
+        while True:
+            if not stack:
+                if self.root is not None:
+                    raise _Unsupported  # a second root node
+                frame = _Frame(column, {}, True)
+                self.root = frame.container
+                self.root_location = Location(self.source, number, column + 1)
+                self._push(frame)
+                break
+            top = stack[-1]
+            if top.column > column:
+                self._close(stack.pop())
+                continue
+            if top.column == column:
+                if top.is_map:
+                    if top.pending:
+                        top.container[top.key] = None
+                        top.pending = False
+                    frame = top
+                    break
+                # a key below a sequence at its key's indentation ends the sequence
+                self._close(stack.pop())
+                if not stack or not stack[-1].is_map or stack[-1].column != column:
+                    raise _Unsupported
+                continue
+            if not top.pending:
+                raise _Unsupported  # deeper than a value can be: a continuation line
+            frame = _Frame(column, {}, True)
+            self._fill(top, frame.container)
+            self._push(frame)
+            break
+        if key in frame.container:
+            raise _Unsupported  # a duplicate: the full loader reports it
+        frame.key = key
+        return frame
+
+    def _push(self, frame: _Frame) -> None:
+        if len(self.stack) >= _MAX_DEPTH:
+            raise _Unsupported
+        self.stack.append(frame)
+
+    @staticmethod
+    def _fill(frame: _Frame, value: Any) -> None:
+        """Give ``frame`` the value it was waiting for."""
+        if frame.is_map:
+            frame.container[frame.key] = value
+        else:
+            frame.container.append(value)
+        frame.pending = False
+
+    def _close(self, frame: _Frame) -> None:
+        if frame.pending:
+            self._fill(frame, None)
+
+    def _end_document(self) -> None:
+        while self.stack:
+            self._close(self.stack.pop())
+        if self.root is not None:
+            location = self.root_location or Location(self.source)
+            self.documents.append(
+                Document(self.source, self.index, location, self.root, None, None, (), self.digest)
+            )
+        self.root = None
+        self.root_location = None
+        self.in_document = False
+
+    # -- a line's content ------------------------------------------------------------
+
+    def _content(self, column: int, content: str, number: int, opened: bool) -> None:
+        """``key: value``, ``key:``, or (after a ``-`` on this line) a scalar."""
+        first = content[0]
+        if first == "'" or first == '"':
+            text, end = _quoted(content, 0)
+            rest = content[end:]
+            if rest[:1] != ":" or (len(rest) > 1 and rest[1] != " "):
+                if not opened or self.stack[-1].is_map:
+                    raise _Unsupported
+                _end_of_line(rest)
+                self._fill(self.stack[-1], text)
+                return
+            if end > _MAX_KEY:
+                raise _Unsupported
+            key = text
+            after = rest[1:]
+        else:
+            # the key ends at the first ":" followed by a space or the end of the line
+            colon = content.find(": ")
+            if colon < 0:
+                if content[-1] != ":":
+                    if not opened or self.stack[-1].is_map:
+                        raise _Unsupported  # a scalar alone on its line
+                    self._fill(self.stack[-1], self._value(content))
+                    return
+                colon = len(content) - 1
+            plain_key = content[:colon]
+            key = self.keys.get(plain_key)  # type: ignore[assignment]
+            if key is None:
+                key = self._new_key(plain_key)
+            after = content[colon + 1 :]  # " value", or nothing
+        stack = self.stack
+        top = stack[-1] if stack else None
+        if (
+            top is not None
+            and top.column == column
+            and top.is_map
+            and not top.pending
+            and key not in top.container
+        ):
+            frame = top  # the next key of the mapping being read: the usual line
+            frame.key = key
+        else:
+            frame = self._key(column, key, number)
+        text = after.lstrip(" ")
+        if not text or text[0] == "#":
+            frame.pending = True
+            return
+        value = self.scalars.get(text, self)
+        frame.container[key] = self._value(text) if value is self else value
+
+    def _new_key(self, text: str) -> str:
+        """A plain key met for the first time: checked, resolved, kept."""
+        first = text[:1]
+        if (
+            not first
+            or first in _INDICATORS
+            or first == "-"
+            or " #" in text
+            or text.endswith(" ")
+            or text == "<<"
+            or len(text) > _MAX_KEY
+        ):
+            raise _Unsupported
+        key = self.keys[text] = json_key(resolve_plain(text))
+        return key
+
+    def _value(self, text: str) -> Any:
+        """A value written after ``key: `` or ``- ``, to the end of the line."""
+        first = text[0]
+        if first == "'" or first == '"':
+            value, end = _quoted(text, 0)
+            _end_of_line(text[end:])
+        elif first == "[" or first == "{":
+            value, end = self._flow(text, 0)
+            _end_of_line(text[end:])
+            return value  # a new container each time: not kept
+        else:
+            if first in _INDICATORS or (first == "-" and (len(text) == 1 or text[1] == " ")):
+                raise _Unsupported
+            plain = text
+            comment = plain.find(" #")
+            if comment >= 0:
+                plain = plain[:comment]
+            plain = plain.rstrip(" ")
+            if ": " in plain or plain.endswith(":"):
+                raise _Unsupported
+            value = json_value(resolve_plain(plain))
+        self.scalars[text] = value
+        return value
+
+    def _plain(self, text: str) -> Any:
+        """A flow collection's plain scalar (no quotes, comment or flow indicator in it,
+        so it means what the same text after ``key: `` means)."""
+        value = self.scalars.get(text, self)
+        if value is self:
+            value = self.scalars[text] = json_value(resolve_plain(text))
+        return value
+
+    def _flow(self, text: str, position: int) -> tuple[Any, int]:
+        """A one-line flow collection at ``position``: its value and where it ends."""
+        closing = "]" if text[position] == "[" else "}"
+        is_map = closing == "}"
+        out: Any = {} if is_map else []
+        position = _skip_spaces(text, position + 1)
+        if text[position : position + 1] == closing:
+            return out, position + 1
+        while True:
+            if is_map:
+                key, position = self._flow_scalar(text, position, key=True)
+                if text[position : position + 2] != ": ":
+                    raise _Unsupported
+                position = _skip_spaces(text, position + 2)
+                if key in out:
+                    raise _Unsupported
+                out[key], position = self._flow_item(text, position)
+            else:
+                item, position = self._flow_item(text, position)
+                out.append(item)
+            position = _skip_spaces(text, position)
+            mark = text[position : position + 1]
+            if mark == closing:
+                return out, position + 1
+            if mark != ",":
+                raise _Unsupported
+            position = _skip_spaces(text, position + 1)
+            if text[position : position + 1] in (closing, ","):
+                raise _Unsupported  # a trailing or doubled comma
+
+    def _flow_item(self, text: str, position: int) -> tuple[Any, int]:
+        if text[position : position + 1] in ("[", "{"):
+            return self._flow(text, position)
+        return self._flow_scalar(text, position, key=False)
+
+    def _flow_scalar(self, text: str, position: int, *, key: bool) -> tuple[Any, int]:
+        first = text[position : position + 1]
+        if first in ("'", '"'):
+            return _quoted(text, position)
+        found = _FLOW_PLAIN.match(text, position)
+        if found is None or first in _INDICATORS or first == "-":
+            raise _Unsupported
+        plain = found.group().rstrip(" ")
+        if not plain:
+            raise _Unsupported
+        end = position + len(plain)
+        if key:
+            resolved = self.keys.get(plain)
+            if resolved is None:
+                resolved = self.keys[plain] = json_key(resolve_plain(plain))
+            if plain == "<<" or len(plain) > _MAX_KEY:
+                raise _Unsupported
+            return resolved, end
+        return self._plain(plain), end
+
+
+def _quoted(text: str, position: int) -> tuple[str, int]:
+    """The quoted scalar at ``position`` (closed on this line) and where it ends."""
+    quote = text[position]
+    if quote == '"':
+        end = text.find('"', position + 1)
+        if end < 0 or "\\" in text[position + 1 : end]:
+            raise _Unsupported  # multi-line, or escapes (libyaml's rules are its own)
+        return text[position + 1 : end], end + 1
+    parts = []
+    start = position + 1
+    while True:
+        end = text.find("'", start)
+        if end < 0:
+            raise _Unsupported
+        parts.append(text[start:end])
+        if text[end + 1 : end + 2] != "'":
+            return "'".join(parts), end + 1
+        start = end + 2
+
+
+def _end_of_line(rest: str) -> None:
+    """What may follow a value on its line: spaces, then a comment after a space."""
+    stripped = rest.lstrip(" ")
+    if stripped and (stripped[0] != "#" or stripped == rest):
+        raise _Unsupported
+
+
+def _skip_spaces(text: str, position: int) -> int:
+    while text[position : position + 1] == " ":
+        position += 1
+    return position

@@ -1,0 +1,220 @@
+"""The block reader (``io.blockyaml``) against the full loader: where it answers, the
+same documents as libyaml's plain build (values with their types, indexes, locations,
+digests); where it cannot be sure, no answer."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.io.blockyaml import read_block_yaml
+from kubectl_crd.io.documents import Document
+from kubectl_crd.io.loading import _load_text, decode_text, load_documents
+
+from .yaml_scalar_cases import KEY_CASES, REJECTED_KEYS, REJECTED_SCALARS, SCALAR_CASES
+
+
+def _typed(value: Any) -> Any:
+    """``value`` with every part's type spelled out, key order kept."""
+    if isinstance(value, dict):
+        return [(key, _typed(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    return (type(value).__name__, value)
+
+
+def _shape(documents: list[Document]) -> list[Any]:
+    return [
+        (d.source, d.index, d.location, d.item, d.digest, d.error, _typed(d.content))
+        for d in documents
+    ]
+
+
+def _libyaml(text: str) -> list[Document] | None:
+    """The full loader's plain build, or None where it fails or reports a problem."""
+    try:
+        documents = _load_text(text, "in.yaml", positions=False, digest="d")
+    except Exception:
+        return None
+    if any(d.error is not None for d in documents):
+        return None
+    return documents
+
+
+def _agrees(text: str) -> bool:
+    """Whether the block reader answers for ``text``; asserts it answers as libyaml."""
+    fast = read_block_yaml(text, "in.yaml", "d")
+    if fast is None:
+        return False
+    full = _libyaml(text)
+    assert full is not None, f"accepted what the full loader refuses:\n{text}"
+    assert _shape(fast) == _shape(full), text
+    return True
+
+
+ACCEPTED = [
+    "a: 1\n",
+    "a: 1\nb: two\n",
+    "a:\n  b:\n    c: x\n  d: y\n",
+    "a:\nb: 1\n",  # null
+    "a:   # nothing\nb: 1\n",
+    "list:\n- a\n- b\n",  # a sequence at its key's indentation
+    "list:\n  - a\n  - b\nnext: 1\n",
+    "list:\n- name: a\n  port: 1\n- name: b\n",
+    "list:\n- - a\n  - b\n- - c\n",
+    "list:\n-\n  a: 1\n- \n",
+    "q: 'it''s'\nd: \"double # not a comment\"\n",
+    "'quoted key': 1\n\"other\": 2\n",
+    "image: registry.example/app:1.2 # comment\nurl: http://x/y#z\n",
+    "flow: {a: 1, b: [x, 'y', \"z\"], c: {}}\nempty: []\n",
+    "---\na: 1\n---\nb: 2\n",
+    "# leading comment\n---\na: 1\n",
+    "a: 1\n---\n# only a comment\n---\nb: 2\n---\n",
+    "  indented: root\n  same: level\n",
+    "args:\n- --verbose\n- -v\n",
+    "yes: on\n1: 2\n0x10: 1.5\nnothing: ~\n",
+    "emoji: ünïcödé ✓\n",
+    "a: 1   \nb:    spaced   value  \n",
+]
+
+REFUSED = [
+    "a: 1\na: 2\n",  # a duplicate key: the full loader reports it
+    "a: &x 1\nb: *x\n",
+    "a: !!str 1\n",
+    "a: |\n  text\n",
+    "a: >\n  text\n",
+    "a: multi\n  line\n",
+    "a:\n  plain on its own line\n",
+    'a: "esc\\n"\n',
+    "a: 'open\n  quote'\n",
+    "a: [1,\n  2]\n",
+    "a:\tb\n",
+    "a: 1\r\nb: 2\r\n",
+    "- a\n- b\n",  # the root is not a mapping
+    "just a scalar\n",
+    "a: 1\n...\n",
+    "%YAML 1.1\n---\na: 1\n",
+    "--- a: 1\n",
+    "<<: {a: 1}\n",
+    "? complex\n: key\n",
+    "a: b: c\n",
+    "a: 1\n  b: 2\n",
+    "a:\n    b: 1\n  c: 2\n",
+    "a: .inf\n",
+    "~: null key\n",
+    "a: @reserved\n",
+    "a: [a, b, ]\n",
+    "a: {b: 1, b: 2}\n",
+    "a: \x85\n",
+    "a: x\u2028y\n",
+    "a: \x07\n",
+    "k" * 1001 + ": long key\n",
+    "{a: 1}\n",
+    '{"a": 1}\n',
+]
+
+
+@pytest.mark.parametrize("text", ACCEPTED)
+def test_the_usual_shapes_are_read_as_libyaml_reads_them(text: str) -> None:
+    assert _agrees(text)
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_anything_else_is_left_to_the_full_loader(text: str) -> None:
+    assert read_block_yaml(text, "in.yaml") is None
+
+
+@pytest.mark.parametrize(("written", "expected"), SCALAR_CASES)
+def test_scalars_resolve_as_kubernetes_reads_them(written: str, expected: Any) -> None:
+    for text in (f"v: {written}\n", f"l:\n- {written}\n"):
+        if _agrees(text):
+            documents = read_block_yaml(text, "in.yaml")
+            assert documents is not None
+            value = next(iter(documents[0].content.values()))
+            value = value[0] if isinstance(value, list) else value
+            assert _typed(value) == _typed(expected)
+    _agrees(f"f: [{written}]\n")  # in a flow sequence: as libyaml reads it, if at all
+
+
+@pytest.mark.parametrize(("written", "expected"), KEY_CASES)
+def test_keys_read_as_kubernetes_reads_them(written: str, expected: str) -> None:
+    if _agrees(f"{written}: v\n"):
+        documents = read_block_yaml(f"{written}: v\n", "in.yaml")
+        assert documents is not None
+        assert list(documents[0].content) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"v: {written}\n" for written, _ in REJECTED_SCALARS]
+    + [f"{key}: v\n" for key in REJECTED_KEYS],
+)
+def test_what_kubernetes_refuses_is_left_to_the_full_loader(text: str) -> None:
+    assert read_block_yaml(text, "in.yaml") is None
+
+
+def _corpus_texts(corpus_dir: Path) -> list[tuple[Path, str]]:
+    texts = []
+    for part in ("samples", "crds"):
+        for path in sorted((corpus_dir / part).rglob("*")):
+            if path.suffix in (".yaml", ".yml") and path.is_file():
+                text, problem = decode_text(path.read_bytes(), str(path))
+                if problem is None:
+                    texts.append((path, text))
+    return texts
+
+
+def test_corpus_files_are_read_as_libyaml_reads_them(corpus_dir: Path) -> None:
+    texts = _corpus_texts(corpus_dir)
+    samples = [text for path, text in texts if "samples" in path.parts]
+    accepted = sum(_agrees(text) for _, text in texts)
+    # most published samples have the usual shape: the reader is really used
+    assert accepted > len(samples) // 2, (accepted, len(samples))
+
+
+_MUTATIONS = [" ", "  ", "-", "- ", ":", ": ", "#", " #", "'", '"', "{", "}", "[", "]", ","]
+_MUTATIONS += ["\n", "\n  ", "a", "1", "&a ", "*a", "!", "|", ">", "?", "%", "@", "\\", "---\n"]
+
+
+def _mutated(text: str, chooser: random.Random) -> str:
+    lines = text.split("\n")
+    row = chooser.randrange(len(lines))
+    line = lines[row]
+    choice = chooser.randrange(4)
+    if choice == 0:  # insert something YAML gives a meaning
+        at = chooser.randint(0, len(line))
+        lines[row] = line[:at] + chooser.choice(_MUTATIONS) + line[at:]
+    elif choice == 1 and line:  # delete a character
+        at = chooser.randrange(len(line))
+        lines[row] = line[:at] + line[at + 1 :]
+    elif choice == 2:  # indent or outdent
+        lines[row] = " " * chooser.choice([1, 2, 4]) + line if chooser.random() < 0.6 else line[2:]
+    else:  # repeat a line (duplicate keys, extra entries)
+        lines.insert(row, line)
+    return "\n".join(lines)
+
+
+def test_mutated_corpus_files_are_read_as_libyaml_reads_them_or_left(corpus_dir: Path) -> None:
+    chooser = random.Random(26)
+    texts = [text for path, text in _corpus_texts(corpus_dir) if "samples" in path.parts]
+    texts = [text for text in texts if len(text) < 4000 and read_block_yaml(text, "x")]
+    accepted = 0
+    for _ in range(4000):
+        text = chooser.choice(texts)
+        for _ in range(chooser.randint(1, 3)):
+            text = _mutated(text, chooser)
+        accepted += _agrees(text)
+    assert accepted > 500  # mutations the reader still takes: the comparison had work
+
+
+def test_a_plain_build_uses_the_reader_and_keeps_what_the_loader_promises() -> None:
+    text = "apiVersion: v1\nkind: List\nitems:\n- kind: A\n"
+    # a List is read with positions all the same (its items keep where they were written)
+    documents = load_documents(text, "in.yaml", positions=False, digest="d")
+    assert documents[0].has_positions
+    documents = load_documents("a: 1\n", "in.yaml", positions=False, digest="d")
+    assert documents[0].content == {"a": 1} and not documents[0].has_positions
+    assert documents[0].digest == "d"
