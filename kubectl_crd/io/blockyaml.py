@@ -96,10 +96,17 @@ class _Reader:
         # flow collection's plain scalar), and keys: manifests repeat both
         self.scalars: dict[str, Any] = {}
         self.keys: dict[str, str] = {}
+        self.literal: _Literal | None = None  # a "|" block scalar being read
+        self.unbroken = 0  # the number of a last line without a line break
 
     def read(self, text: str) -> list[Document]:
-        for number, line in enumerate(text.split("\n"), 1):
+        lines = text.split("\n")
+        # the last line has no line break when the text does not end with one
+        self.unbroken = len(lines) if lines[-1] else 0
+        for number, line in enumerate(lines, 1):
             content = line.lstrip(" ")
+            if self.literal is not None and self._literal_line(line, content, number):
+                continue
             if not content or content[0] == "#":
                 continue
             column = len(line) - len(content)
@@ -215,6 +222,8 @@ class _Reader:
             self._fill(frame, None)
 
     def _end_document(self) -> None:
+        if self.literal is not None:
+            self._end_literal()
         while self.stack:
             self._close(self.stack.pop())
         if self.root is not None:
@@ -225,6 +234,48 @@ class _Reader:
         self.root = None
         self.root_location = None
         self.in_document = False
+
+    # -- literal block scalars -------------------------------------------------------
+
+    def _literal_line(self, line: str, content: str, number: int) -> bool:
+        """A line while a ``|`` scalar is open: True when it is part of it, False when
+        it ends it (the line is then read as any other)."""
+        literal = self.literal
+        assert literal is not None
+        if not content:  # an empty line (spaces only): part of the text, or trailing
+            literal.blanks = max(literal.blanks, len(line))
+            literal.lines.append("")
+            return True
+        column = len(line) - len(content)
+        if not literal.indent:
+            # the first non-empty line sets the indentation (libyaml's auto-detection);
+            # a line too little indented leaves the scalar empty
+            if column < literal.minimum:
+                self._end_literal()
+                return False
+            literal.indent = column
+        if column < literal.indent:
+            self._end_literal()
+            return False
+        literal.lines.append(line[literal.indent :])
+        literal.last = number
+        return True
+
+    def _end_literal(self) -> None:
+        """``|`` keeps the lines and the last one's line break, ``|-`` no final break."""
+        literal = self.literal
+        assert literal is not None
+        self.literal = None
+        if literal.blanks > literal.indent:
+            raise _Unsupported  # spaces beyond the indentation on an empty line
+        lines = literal.lines
+        while lines and not lines[-1]:
+            lines.pop()  # trailing empty lines: chomped away
+        if not lines:
+            raise _Unsupported  # an empty scalar: libyaml's rules for it are subtle
+        text = "\n".join(lines)
+        broken = not literal.strip and literal.last != self.unbroken
+        literal.container[literal.key] = text + "\n" if broken else text
 
     # -- a line's content ------------------------------------------------------------
 
@@ -275,6 +326,9 @@ class _Reader:
         text = after.lstrip(" ")
         if not text or text[0] == "#":
             frame.pending = True
+            return
+        if text[0] == "|":
+            self.literal = _Literal(frame.container, key, _literal_strips(text), frame.column + 1)
             return
         value = self.scalars.get(text, self)
         frame.container[key] = self._value(text) if value is self else value
@@ -367,7 +421,12 @@ class _Reader:
         if first in ("'", '"'):
             return _quoted(text, position)
         found = _FLOW_PLAIN.match(text, position)
-        if found is None or first in _INDICATORS or first == "-":
+        if (
+            found is None
+            or first in _INDICATORS
+            # "-" starts a plain scalar when a character of one follows it ("-c")
+            or (first == "-" and found.group()[1:2] in ("", " "))
+        ):
             raise _Unsupported
         plain = found.group().rstrip(" ")
         if not plain:
@@ -414,3 +473,30 @@ def _skip_spaces(text: str, position: int) -> int:
     while text[position : position + 1] == " ":
         position += 1
     return position
+
+
+class _Literal:
+    """A ``key: |`` or ``key: |-`` value being read: its lines so far, the indentation
+    they share (0 until the first non-empty one), and the least it may be."""
+
+    __slots__ = ("blanks", "container", "indent", "key", "last", "lines", "minimum", "strip")
+
+    def __init__(self, container: dict[str, Any], key: str, strip: bool, minimum: int) -> None:
+        self.container = container
+        self.key = key
+        self.strip = strip
+        self.minimum = minimum
+        self.indent = 0
+        self.lines: list[str] = []
+        self.blanks = 0  # the longest empty line's spaces
+        self.last = 0  # the number of the last non-empty line
+
+
+def _literal_strips(header: str) -> bool:
+    """Whether a literal's header (``|`` or ``|-``, then a comment or nothing) strips
+    the final line break; other headers (``|+``, indentation digits) are not read here."""
+    strip = header[1:2] == "-"
+    _end_of_line(header[1 + strip :])
+    if header[1 + strip : 2 + strip] not in ("", " "):
+        raise _Unsupported
+    return strip

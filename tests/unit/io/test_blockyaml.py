@@ -78,14 +78,28 @@ ACCEPTED = [
     "yes: on\n1: 2\n0x10: 1.5\nnothing: ~\n",
     "emoji: ünïcödé ✓\n",
     "a: 1   \nb:    spaced   value  \n",
+    "command: [sh, -c, 'echo hi']\n",
+    "script: |\n  echo one\n    indented # not a comment\n\n  # nor this\nnext: 1\n",
+    "script: |-\n  no final break\n\n\nnext: 1\n",
+    "script: |  # a comment\n\n  after an empty line\n",
+    "steps:\n- name: a\n  script: |\n    run\n- name: b\n",
+    "script: |\n  the last line without a break",
+    "a: |\n  text\n---\nb: 1\n",
 ]
 
 REFUSED = [
     "a: 1\na: 2\n",  # a duplicate key: the full loader reports it
     "a: &x 1\nb: *x\n",
     "a: !!str 1\n",
-    "a: |\n  text\n",
     "a: >\n  text\n",
+    "a: |+\n  kept\n\n",
+    "a: |2\n   text\n",
+    "a: |\nb: 1\n",  # an empty literal
+    "a: |\n  text\n    \n",  # spaces beyond the indentation on an empty line
+    "a: |\n     \n  text\n",  # a leading empty line longer than the indentation
+    "l:\n- |\n  text\n",
+    "a: |x\n  text\n",
+    "a: [- x]\n",
     "a: multi\n  line\n",
     "a:\n  plain on its own line\n",
     'a: "esc\\n"\n',
