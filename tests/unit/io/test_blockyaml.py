@@ -186,7 +186,7 @@ def test_corpus_files_are_read_as_libyaml_reads_them(corpus_dir: Path) -> None:
     samples = [text for path, text in texts if "samples" in path.parts]
     accepted = sum(_agrees(text) for _, text in texts)
     # most published samples have the usual shape: the reader is really used
-    assert accepted > len(samples) // 2, (accepted, len(samples))
+    assert accepted > len(samples) * 3 // 4, (accepted, len(samples))
 
 
 _MUTATIONS = [" ", "  ", "-", "- ", ":", ": ", "#", " #", "'", '"', "{", "}", "[", "]", ","]
