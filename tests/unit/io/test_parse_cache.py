@@ -10,6 +10,7 @@ import sys
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -247,8 +248,37 @@ def test_reload_with_positions(cache: Path, tmp_path: Path) -> None:
     assert positioned.content == cached.content
     assert positioned.locate(["kind"]) == Location(path, 9, 7)
     assert reload_with_positions(positioned) is positioned
+    # the file read last is kept: its other documents need no second parse
+    assert reload_with_positions(load_documents_cached(path)[0]).has_positions
     os.unlink(path)
-    assert reload_with_positions(cached) is cached
+    assert reload_with_positions(cached) == positioned  # that same content, kept
+    other = write(tmp_path / "b.yaml", TEXT + "\n")
+    unread = load_documents_cached(other)[1]
+    os.unlink(other)
+    assert reload_with_positions(unread) is unread  # gone, and never read again
+
+
+def test_reloading_the_rejected_documents_of_a_file_parses_it_once(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kubectl_crd.io import loading
+
+    text = "".join(f"---\nkind: K\nnum: {i}\n" for i in range(50))
+    path = write(tmp_path / "many.yaml", text)
+    load_documents_cached(path)
+    documents = load_documents_cached(path)
+    assert not any(d.has_positions for d in documents)
+    parses: list[str] = []
+    real = loading.load_documents
+
+    def counted(data: Any, source: str, **options: Any) -> Any:
+        parses.append(source)
+        return real(data, source, **options)
+
+    monkeypatch.setattr(loading, "load_documents", counted)
+    located = [reload_with_positions(d) for d in documents]
+    assert parses == [path]
+    assert [d.locate(["num"]) for d in located] == [Location(path, 3 * i + 3, 6) for i in range(50)]
 
 
 @pytest.mark.parametrize(
