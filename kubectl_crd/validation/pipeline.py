@@ -220,14 +220,9 @@ def validate_custom_resource(
     # 4. validation -------------------------------------------------------------------
     validation: list[FieldError] = []
 
-    def found(
-        stage: str, items: Sequence[tuple[str, str, str, Chain]], *, parent: bool = False
-    ) -> None:
+    def found(stage: str, items: Sequence[tuple[str, str, str, Chain]]) -> None:
         for field, reason, message, chain in items:
-            at = chain
-            if reason == Reason.REQUIRED and parent:
-                at = chain
-            validation.append(FieldError(field, reason, message, stage, where(at), blocked))
+            validation.append(FieldError(field, reason, message, stage, where(chain), blocked))
 
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     if decode_failure is None:
@@ -236,7 +231,7 @@ def validate_custom_resource(
     schema_errors = validate_schema(node, obj)
     if isinstance(old, dict):
         schema_errors = [e for e in schema_errors if not _unchanged(obj, old, e[3])]
-    found(Stage.SCHEMA, schema_errors, parent=True)
+    found(Stage.SCHEMA, schema_errors)
     scale = version.subresources.scale
     if scale is not None:
         found(Stage.SCALE, _scale_errors(obj, scale.spec_replicas_path))
