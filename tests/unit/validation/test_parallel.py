@@ -72,14 +72,16 @@ def test_an_exception_that_does_not_pickle_comes_back_as_its_traceback() -> None
         list(parallel.map_files(["a"], work, 1))
 
 
-def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
-    def work(path: str) -> list[str]:
-        if path == "fatal":
-            os.kill(os.getpid(), signal.SIGKILL)
-        return [path]
+def _killed_by_fatal(path: str) -> list[str]:
+    """A file's work that kills its worker process at the file named "fatal"."""
+    if path == "fatal":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return [path]
 
+
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
     with pytest.raises(parallel.WorkerError, match="killed by signal 9"):
-        list(parallel.map_files(["a", "fatal", "c", "d", "e"], work, 2))
+        list(parallel.map_files(["a", "fatal", "c", "d", "e"], _killed_by_fatal, 2))
     assert _children() == set()
 
 
@@ -98,14 +100,8 @@ def test_a_worker_dead_before_all_its_indexes_are_sent_is_an_error(
         send(worker, index)
 
     monkeypatch.setattr(parallel._Worker, "send", slow_send)
-
-    def work(path: str) -> list[str]:
-        if path == "fatal":
-            os.kill(os.getpid(), signal.SIGKILL)
-        return [path]
-
     with pytest.raises(parallel.WorkerError, match="killed by signal 9"):
-        list(parallel.map_files(["a", "fatal", "c", "d", "e"], work, 2))
+        list(parallel.map_files(["a", "fatal", "c", "d", "e"], _killed_by_fatal, 2))
     assert sent[:4] == [0, 1, 2, 3]
     assert _children() == set()
 
