@@ -1,7 +1,7 @@
 """The shape most manifests are written in, read without libyaml: block mappings and
-sequences of one-line scalars, line by line, for a plain build (no per-node positions).
+sequences of scalars, line by line, for a plain build (no per-node positions).
 
-Why: a first ``get -f`` or ``validate`` over new files spends about a third of its time
+Why: a first ``get -f`` or ``validate`` over new files spent about a third of its time
 turning libyaml's events into values (each event a Python object, 0.7 us). No library
 on the package index does better for this job: ``rapidyaml`` parses in C++ but walking
 its tree from Python costs as much as the events, PyYAML's binding makes the same event
@@ -13,10 +13,12 @@ What it reads (anything else, and anything the full loader would report, gives
 ``None``): lines of ``key: value``, ``key:`` with a nested block or nothing (null),
 ``- `` sequence entries (nested ``- - x`` and ``- key: value`` included, and sequences
 at their key's indentation), ``---`` between documents, blank and comment lines; values
-that are plain scalars on one line (resolved by ``scalars`` as the full loader does),
-single-quoted ones, double-quoted ones without escapes, and one-line flow collections
-of those. Tabs, carriage returns, characters libyaml refuses or treats as line breaks,
-anchors, aliases, tags, block scalars, multi-line scalars, complex or merge keys,
+that are plain scalars (resolved by ``scalars`` as the full loader does; a mapping's
+plain value may go on over more indented lines, folded as libyaml folds them),
+single-quoted ones and double-quoted ones without escapes on one line, one-line flow
+collections of those, and ``|`` or ``|-`` literals as a mapping's values. Tabs,
+carriage returns, characters libyaml refuses or treats as line breaks, anchors,
+aliases, tags, folded (``>``) and kept (``|+``) block scalars, complex or merge keys,
 duplicate keys, directives, ``...``, a root that is not a mapping, a value Kubernetes
 refuses: ``None``. ``tests/unit/io/test_blockyaml.py`` compares every answer with the
 full loader's over the corpus and over thousands of mutations of it.
@@ -46,6 +48,9 @@ _FLOW_PLAIN = re.compile(r"[^,\[\]{}#:]+")
 #: Keys longer than this are left to the full loader (libyaml's limit for a simple key
 #: is 1024 characters from its start to its ``:``)
 _MAX_KEY = 1000
+#: A plain scalar over more lines than half this is left to the full loader (each line
+#: resolves the text so far again)
+_MAX_FOLDED = 200
 #: Nesting beyond this is left to the full loader (its ``MAX_DEPTH``)
 _MAX_DEPTH = 400
 
@@ -98,9 +103,13 @@ class _Reader:
         self.keys: dict[str, str] = {}
         self.literal: _Literal | None = None  # a "|" block scalar being read
         self.unbroken = 0  # the number of a last line without a line break
+        self.lines: list[str] = []
+        # the last value written after "key: ", and its line (its parts once it goes on)
+        self.last_value: str | list[str] = ""
+        self.last_line = 0
 
     def read(self, text: str) -> list[Document]:
-        lines = text.split("\n")
+        lines = self.lines = text.split("\n")
         # the last line has no line break when the text does not end with one
         self.unbroken = len(lines) if lines[-1] else 0
         for number, line in enumerate(lines, 1):
@@ -300,6 +309,8 @@ class _Reader:
             colon = content.find(": ")
             if colon < 0:
                 if content[-1] != ":":
+                    if not opened and self._continues(column, content, number):
+                        return
                     if not opened or self.stack[-1].is_map:
                         raise _Unsupported  # a scalar alone on its line
                     self._fill(self.stack[-1], self._value(content))
@@ -332,6 +343,32 @@ class _Reader:
             return
         value = self.scalars.get(text, self)
         frame.container[key] = self._value(text) if value is self else value
+        self.last_value = text  # a plain one may go on over the next lines
+        self.last_line = number
+
+    def _continues(self, column: int, content: str, number: int) -> bool:
+        """Whether ``content`` goes on with the plain value written last, a line or some
+        empty lines above it and less indented (a line break is then a space, each
+        empty line a line break, as libyaml folds a multi-line plain scalar)."""
+        top = self.stack[-1] if self.stack else None
+        if top is None or not top.is_map or top.pending or column <= top.column:
+            return False
+        between = self.lines[self.last_line : number - 1]
+        if any(line.strip(" ") for line in between):
+            return False  # not right below it: a comment, or other content, came between
+        value = self.last_value
+        if isinstance(value, str):
+            if not _first_plain(value) or " #" in value:
+                return False
+            value = self.last_value = [value.rstrip(" ")]
+        text = content.rstrip(" ")
+        if not _first_plain(text) or " #" in text or len(value) > _MAX_FOLDED:
+            raise _Unsupported  # an indicator, a comment; or very many lines
+        value.append("\n" * len(between) if between else " ")
+        value.append(text)
+        top.container[top.key] = json_value(resolve_plain("".join(value)))
+        self.last_line = number
+        return True
 
     def _new_key(self, text: str) -> str:
         """A plain key met for the first time: checked, resolved, kept."""
@@ -500,3 +537,9 @@ def _literal_strips(header: str) -> bool:
     if header[1 + strip : 2 + strip] not in ("", " "):
         raise _Unsupported
     return strip
+
+
+def _first_plain(text: str) -> bool:
+    """Whether ``text`` starts as a plain scalar in a block does (no indicator first)."""
+    first = text[0]
+    return first not in _INDICATORS and not (first == "-" and (len(text) == 1 or text[1] == " "))

@@ -85,6 +85,12 @@ ACCEPTED = [
     "steps:\n- name: a\n  script: |\n    run\n- name: b\n",
     "script: |\n  the last line without a break",
     "a: |\n  text\n---\nb: 1\n",
+    "a: multi\n  line\n",
+    "description: one\n  two  \n\n  three\n      four\n\n\nnext: 1\n",
+    "x:\n- a: b\n    c\n  d: e\n",
+    "n: 1\n  2\n",  # "1 2": a string
+    "a: b\n c\nd: e\n   f\n",
+    "a: trailing   \n  spaces   \n",
 ]
 
 REFUSED = [
@@ -100,8 +106,13 @@ REFUSED = [
     "l:\n- |\n  text\n",
     "a: |x\n  text\n",
     "a: [- x]\n",
-    "a: multi\n  line\n",
     "a:\n  plain on its own line\n",
+    "a: b\n  - c\n",
+    "a: b # c\n  d\n",
+    "a: b\n  # c\n  d\n",
+    "a: 'q'\n  more\n",
+    "a: b\n  c # d\n",
+    "a: b\n  [c]\n",
     'a: "esc\\n"\n',
     "a: 'open\n  quote'\n",
     "a: [1,\n  2]\n",
