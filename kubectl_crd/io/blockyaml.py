@@ -48,6 +48,8 @@ _FLOW_PLAIN = re.compile(r"[^,\[\]{}#:]+")
 #: Keys longer than this are left to the full loader (libyaml's limit for a simple key
 #: is 1024 characters from its start to its ``:``)
 _MAX_KEY = 1000
+#: No column: what no line's indentation is more than
+_NO_COLUMN = 1 << 30
 #: A plain scalar over more lines than half this is left to the full loader (each line
 #: resolves the text so far again)
 _MAX_FOLDED = 200
@@ -107,6 +109,7 @@ class _Reader:
         # the last value written after "key: ", and its line (its parts once it goes on)
         self.last_value: str | list[str] = ""
         self.last_line = 0
+        self.last_column = _NO_COLUMN  # its mapping's (none after a key without a value)
 
     def read(self, text: str) -> list[Document]:
         lines = self.lines = text.split("\n")
@@ -119,6 +122,8 @@ class _Reader:
             if not content or content[0] == "#":
                 continue
             column = len(line) - len(content)
+            if column > self.last_column and self._continues(column, content, number):
+                continue
             if column == 0 and (content.startswith("---") or content.startswith("...")):
                 if content.rstrip(" ") != "---":
                     raise _Unsupported  # "--- value", "...", "---x"
@@ -309,8 +314,6 @@ class _Reader:
             colon = content.find(": ")
             if colon < 0:
                 if content[-1] != ":":
-                    if not opened and self._continues(column, content, number):
-                        return
                     if not opened or self.stack[-1].is_map:
                         raise _Unsupported  # a scalar alone on its line
                     self._fill(self.stack[-1], self._value(content))
@@ -337,14 +340,18 @@ class _Reader:
         text = after.lstrip(" ")
         if not text or text[0] == "#":
             frame.pending = True
+            self.last_column = _NO_COLUMN
             return
         if text[0] == "|":
             self.literal = _Literal(frame.container, key, _literal_strips(text), frame.column + 1)
+            self.last_column = _NO_COLUMN
             return
         value = self.scalars.get(text, self)
         frame.container[key] = self._value(text) if value is self else value
-        self.last_value = text  # a plain one may go on over the next lines
+        # a plain value may go on over the next lines, more indented than its key
+        self.last_value = text
         self.last_line = number
+        self.last_column = frame.column
 
     def _continues(self, column: int, content: str, number: int) -> bool:
         """Whether ``content`` goes on with the plain value written last, a line or some
@@ -361,9 +368,10 @@ class _Reader:
             if not _first_plain(value) or " #" in value:
                 return False
             value = self.last_value = [value.rstrip(" ")]
+        # any text goes on with it, indicators first included, but a key or a comment
         text = content.rstrip(" ")
-        if not _first_plain(text) or " #" in text or len(value) > _MAX_FOLDED:
-            raise _Unsupported  # an indicator, a comment; or very many lines
+        if ": " in text or text.endswith(":") or " #" in text or len(value) > _MAX_FOLDED:
+            raise _Unsupported
         value.append("\n" * len(between) if between else " ")
         value.append(text)
         top.container[top.key] = json_value(resolve_plain("".join(value)))

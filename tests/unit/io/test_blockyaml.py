@@ -91,6 +91,7 @@ ACCEPTED = [
     "n: 1\n  2\n",  # "1 2": a string
     "a: b\n c\nd: e\n   f\n",
     "a: trailing   \n  spaces   \n",
+    "a: b\n  - c\n  [d] 'e' &f *g ? h | i > j %k @l `m` ! n , o :p\nz: 1\n",
 ]
 
 REFUSED = [
@@ -107,12 +108,10 @@ REFUSED = [
     "a: |x\n  text\n",
     "a: [- x]\n",
     "a:\n  plain on its own line\n",
-    "a: b\n  - c\n",
     "a: b # c\n  d\n",
     "a: b\n  # c\n  d\n",
     "a: 'q'\n  more\n",
     "a: b\n  c # d\n",
-    "a: b\n  [c]\n",
     'a: "esc\\n"\n',
     "a: 'open\n  quote'\n",
     "a: [1,\n  2]\n",
