@@ -15,8 +15,9 @@ What it reads (anything else, and anything the full loader would report, gives
 at their key's indentation), ``---`` between documents, blank and comment lines; values
 that are plain scalars (resolved by ``scalars`` as the full loader does; a mapping's
 plain value may go on over more indented lines, folded as libyaml folds them),
-single-quoted ones and double-quoted ones without escapes on one line, one-line flow
-collections of those, and ``|`` or ``|-`` literals as a mapping's values. Tabs,
+single-quoted ones (a mapping's may go on over more indented lines), double-quoted ones
+without escapes on one line, one-line flow collections of those, and ``|`` or ``|-``
+literals as a mapping's values. Tabs,
 carriage returns, characters libyaml refuses or treats as line breaks, anchors,
 aliases, tags, folded (``>``) and kept (``|+``) block scalars, complex or merge keys,
 duplicate keys, directives, ``...``, a root that is not a mapping, a value Kubernetes
@@ -34,6 +35,7 @@ from kubectl_crd.model.errors import Location
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 #: What may start a plain scalar here: not an indicator (``-`` is checked apart)
@@ -103,7 +105,11 @@ class _Reader:
         # flow collection's plain scalar), and keys: manifests repeat both
         self.scalars: dict[str, Any] = {}
         self.keys: dict[str, str] = {}
-        self.literal: _Literal | None = None  # a "|" block scalar being read
+        # a value over several lines being read (a "|" literal, a single-quoted scalar),
+        # and what reads its lines: a line it does not take ends it
+        self.literal: _Literal | None = None
+        self.quoted: _Literal | None = None
+        self.consume: Callable[[str, str, int], bool] | None = None
         self.unbroken = 0  # the number of a last line without a line break
         self.lines: list[str] = []
         # the last value written after "key: ", and its line (its parts once it goes on)
@@ -117,7 +123,7 @@ class _Reader:
         self.unbroken = len(lines) if lines[-1] else 0
         for number, line in enumerate(lines, 1):
             content = line.lstrip(" ")
-            if self.literal is not None and self._literal_line(line, content, number):
+            if self.consume is not None and self.consume(line, content, number):
                 continue
             if not content or content[0] == "#":
                 continue
@@ -238,6 +244,8 @@ class _Reader:
     def _end_document(self) -> None:
         if self.literal is not None:
             self._end_literal()
+        if self.quoted is not None:
+            raise _Unsupported  # a quote not closed: the full loader says where
         while self.stack:
             self._close(self.stack.pop())
         if self.root is not None:
@@ -279,7 +287,7 @@ class _Reader:
         """``|`` keeps the lines and the last one's line break, ``|-`` no final break."""
         literal = self.literal
         assert literal is not None
-        self.literal = None
+        self.literal = self.consume = None
         if literal.blanks > literal.indent:
             raise _Unsupported  # spaces beyond the indentation on an empty line
         lines = literal.lines
@@ -290,6 +298,31 @@ class _Reader:
         text = "\n".join(lines)
         broken = not literal.strip and literal.last != self.unbroken
         literal.container[literal.key] = text + "\n" if broken else text
+
+    # -- single-quoted scalars over several lines ------------------------------------
+
+    def _quoted_line(self, line: str, content: str, number: int) -> bool:
+        """A line of a single-quoted value that began above: folded as libyaml folds
+        it (a line break is a space, each empty line a line break, the spaces around
+        a break dropped), up to the closing quote."""
+        quoted = self.quoted
+        assert quoted is not None
+        if not content:
+            quoted.blanks += 1
+            return True
+        if len(line) - len(content) < quoted.minimum:
+            raise _Unsupported  # less indented than its key: the full loader decides
+        part, end = _single_quoted_part(content, 0)
+        quoted.lines.append("\n" * quoted.blanks if quoted.blanks else " ")
+        quoted.blanks = 0
+        if end is None:
+            quoted.lines.append(part.rstrip(" "))
+            return True
+        quoted.lines.append(part)
+        _end_of_line(content[end:])
+        quoted.container[quoted.key] = "".join(quoted.lines)
+        self.quoted = self.consume = None
+        return True
 
     # -- a line's content ------------------------------------------------------------
 
@@ -344,8 +377,17 @@ class _Reader:
             return
         if text[0] == "|":
             self.literal = _Literal(frame.container, key, _literal_strips(text), frame.column + 1)
+            self.consume = self._literal_line
             self.last_column = _NO_COLUMN
             return
+        if text[0] == "'":
+            first, closed = _single_quoted_part(text, 1)
+            if closed is None:  # it goes on over the next lines
+                quoted = self.quoted = _Literal(frame.container, key, False, frame.column + 1)
+                quoted.lines.append(first.rstrip(" "))
+                self.consume = self._quoted_line
+                self.last_column = _NO_COLUMN
+                return
         value = self.scalars.get(text, self)
         frame.container[key] = self._value(text) if value is self else value
         # a plain value may go on over the next lines, more indented than its key
@@ -495,12 +537,21 @@ def _quoted(text: str, position: int) -> tuple[str, int]:
         if end < 0 or "\\" in text[position + 1 : end]:
             raise _Unsupported  # multi-line, or escapes (libyaml's rules are its own)
         return text[position + 1 : end], end + 1
+    part, closed = _single_quoted_part(text, position + 1)
+    if closed is None:
+        raise _Unsupported
+    return part, closed
+
+
+def _single_quoted_part(text: str, start: int) -> tuple[str, int | None]:
+    """A single-quoted scalar's text from ``start`` (``''`` read as ``'``) up to its
+    closing quote, and where the quote ends; None for the end when the line ends first."""
     parts = []
-    start = position + 1
     while True:
         end = text.find("'", start)
         if end < 0:
-            raise _Unsupported
+            parts.append(text[start:])
+            return "'".join(parts), None
         parts.append(text[start:end])
         if text[end + 1 : end + 2] != "'":
             return "'".join(parts), end + 1

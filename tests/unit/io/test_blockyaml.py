@@ -92,6 +92,9 @@ ACCEPTED = [
     "a: b\n c\nd: e\n   f\n",
     "a: trailing   \n  spaces   \n",
     "a: b\n  - c\n  [d] 'e' &f *g ? h | i > j %k @l `m` ! n , o :p\nz: 1\n",
+    "a: 'open\n  quote'\n",
+    "a: 'it''s   \n\n   over  ''lines''  \n  here  '  # done\nb: 1\n",
+    "a: '\n  starts on the next line'\n",
 ]
 
 REFUSED = [
@@ -113,7 +116,10 @@ REFUSED = [
     "a: 'q'\n  more\n",
     "a: b\n  c # d\n",
     'a: "esc\\n"\n',
-    "a: 'open\n  quote'\n",
+    "a: 'open\nquote'\n",  # less indented than its key's mapping (libyaml takes it)
+    "a: 'never closed\n  b: c\n",
+    "a:  'x\n--- y'\n",
+    "a: 'x\n  y' z\n",  # text after the closing quote
     "a: [1,\n  2]\n",
     "a:\tb\n",
     "a: 1\r\nb: 2\r\n",
