@@ -15,8 +15,8 @@ What it reads (anything else, and anything the full loader would report, gives
 at their key's indentation), ``---`` between documents, blank and comment lines; values
 that are plain scalars (resolved by ``scalars`` as the full loader does; a mapping's
 plain value may go on over more indented lines, folded as libyaml folds them),
-single-quoted ones (a mapping's may go on over more indented lines), double-quoted ones
-without escapes on one line, one-line flow collections of those, and ``|`` or ``|-``
+quoted ones (libyaml's escapes in double quotes; a mapping's quoted value may go on
+over more indented lines), one-line flow collections of those, and ``|`` or ``|-``
 literals as a mapping's values. Tabs,
 carriage returns, characters libyaml refuses or treats as line breaks, anchors,
 aliases, tags, folded (``>``) and kept (``|+``) block scalars, complex or merge keys,
@@ -50,6 +50,29 @@ _FLOW_PLAIN = re.compile(r"[^,\[\]{}#:]+")
 #: Keys longer than this are left to the full loader (libyaml's limit for a simple key
 #: is 1024 characters from its start to its ``:``)
 _MAX_KEY = 1000
+#: A double-quoted scalar's special characters, and libyaml's escapes
+_DOUBLE_SPECIAL = re.compile(r'["\\]')
+_ESCAPES = {
+    "0": "\x00",
+    "a": "\x07",
+    "b": "\x08",
+    "t": "\t",
+    "n": "\n",
+    "v": "\x0b",
+    "f": "\x0c",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_HEX_DIGITS = re.compile("[0-9a-fA-F]+")
 #: No column: what no line's indentation is more than
 _NO_COLUMN = 1 << 30
 #: A plain scalar over more lines than half this is left to the full loader (each line
@@ -108,7 +131,7 @@ class _Reader:
         # a value over several lines being read (a "|" literal, a single-quoted scalar),
         # and what reads its lines: a line it does not take ends it
         self.literal: _Literal | None = None
-        self.quoted: _Literal | None = None
+        self.quoted: _Quoted | None = None
         self.consume: Callable[[str, str, int], bool] | None = None
         self.unbroken = 0  # the number of a last line without a line break
         self.lines: list[str] = []
@@ -302,9 +325,10 @@ class _Reader:
     # -- single-quoted scalars over several lines ------------------------------------
 
     def _quoted_line(self, line: str, content: str, number: int) -> bool:
-        """A line of a single-quoted value that began above: folded as libyaml folds
-        it (a line break is a space, each empty line a line break, the spaces around
-        a break dropped), up to the closing quote."""
+        """A line of a quoted value that began above: folded as libyaml folds it (a
+        line break is a space, each empty line a line break, the spaces around a break
+        dropped; after an escaped break, ``\\`` at a line's end, nothing), up to the
+        closing quote."""
         quoted = self.quoted
         assert quoted is not None
         if not content:
@@ -312,15 +336,18 @@ class _Reader:
             return True
         if len(line) - len(content) < quoted.minimum:
             raise _Unsupported  # less indented than its key: the full loader decides
-        part, end = _single_quoted_part(content, 0)
-        quoted.lines.append("\n" * quoted.blanks if quoted.blanks else " ")
+        part, end, escaped = _quoted_part(content, 0, quoted.quote)
+        if quoted.blanks:
+            quoted.parts.append("\n" * quoted.blanks)
+        elif not quoted.escaped:
+            quoted.parts.append(" ")
+        quoted.parts.append(part)
         quoted.blanks = 0
+        quoted.escaped = escaped
         if end is None:
-            quoted.lines.append(part.rstrip(" "))
             return True
-        quoted.lines.append(part)
         _end_of_line(content[end:])
-        quoted.container[quoted.key] = "".join(quoted.lines)
+        quoted.container[quoted.key] = "".join(quoted.parts)
         self.quoted = self.consume = None
         return True
 
@@ -380,16 +407,19 @@ class _Reader:
             self.consume = self._literal_line
             self.last_column = _NO_COLUMN
             return
-        if text[0] == "'":
-            first, closed = _single_quoted_part(text, 1)
-            if closed is None:  # it goes on over the next lines
-                quoted = self.quoted = _Literal(frame.container, key, False, frame.column + 1)
-                quoted.lines.append(first.rstrip(" "))
-                self.consume = self._quoted_line
-                self.last_column = _NO_COLUMN
-                return
         value = self.scalars.get(text, self)
-        frame.container[key] = self._value(text) if value is self else value
+        if value is self:
+            if text[0] == "'" or text[0] == '"':
+                first, closed, escaped = _quoted_part(text, 1, text[0])
+                if closed is None:  # it goes on over the next lines
+                    self.quoted = _Quoted(frame.container, key, text[0], frame.column + 1)
+                    self.quoted.parts.append(first)
+                    self.quoted.escaped = escaped
+                    self.consume = self._quoted_line
+                    self.last_column = _NO_COLUMN
+                    return
+            value = self._value(text)
+        frame.container[key] = value
         # a plain value may go on over the next lines, more indented than its key
         self.last_value = text
         self.last_line = number
@@ -531,16 +561,50 @@ class _Reader:
 
 def _quoted(text: str, position: int) -> tuple[str, int]:
     """The quoted scalar at ``position`` (closed on this line) and where it ends."""
-    quote = text[position]
-    if quote == '"':
-        end = text.find('"', position + 1)
-        if end < 0 or "\\" in text[position + 1 : end]:
-            raise _Unsupported  # multi-line, or escapes (libyaml's rules are its own)
-        return text[position + 1 : end], end + 1
-    part, closed = _single_quoted_part(text, position + 1)
+    part, closed, _ = _quoted_part(text, position + 1, text[position])
     if closed is None:
         raise _Unsupported
     return part, closed
+
+
+def _quoted_part(text: str, start: int, quote: str) -> tuple[str, int | None, bool]:
+    """A quoted scalar's text from ``start`` to its closing quote or the line's end
+    (then without the spaces before the break), where the quote ends (None when the
+    line ends first), and whether the line ends in an escaped line break."""
+    if quote == "'":
+        part, end = _single_quoted_part(text, start)
+        return (part if end is not None else part.rstrip(" ")), end, False
+    end = text.find('"', start)
+    if end >= 0 and text.find("\\", start, end) < 0:
+        return text[start:end], end + 1, False  # the usual: closed, no escapes
+    out = []
+    position = start
+    while True:
+        found = _DOUBLE_SPECIAL.search(text, position)
+        if found is None:
+            out.append(text[position:].rstrip(" "))
+            return "".join(out), None, False
+        index = found.start()
+        out.append(text[position:index])
+        if text[index] == '"':
+            return "".join(out), index + 1, False
+        if index + 1 == len(text):
+            return "".join(out), None, True  # "\\" ends the line: the break is escaped
+        code = text[index + 1]
+        simple = _ESCAPES.get(code)
+        if simple is not None:
+            out.append(simple)
+            position = index + 2
+            continue
+        width = _HEX_ESCAPES.get(code, 0)
+        digits = text[index + 2 : index + 2 + width]
+        if not width or len(digits) != width or not _HEX_DIGITS.fullmatch(digits):
+            raise _Unsupported  # not an escape libyaml knows: it reports it
+        value = int(digits, 16)
+        if 0xD800 <= value <= 0xDFFF or value > 0x10FFFF:
+            raise _Unsupported
+        out.append(chr(value))
+        position = index + 2 + width
 
 
 def _single_quoted_part(text: str, start: int) -> tuple[str, int | None]:
@@ -602,3 +666,19 @@ def _first_plain(text: str) -> bool:
     """Whether ``text`` starts as a plain scalar in a block does (no indicator first)."""
     first = text[0]
     return first not in _INDICATORS and not (first == "-" and (len(text) == 1 or text[1] == " "))
+
+
+class _Quoted:
+    """A mapping's quoted value going on over several lines: its parts so far, the
+    empty lines since the last, whether the last ended in an escaped line break."""
+
+    __slots__ = ("blanks", "container", "escaped", "key", "minimum", "parts", "quote")
+
+    def __init__(self, container: dict[str, Any], key: str, quote: str, minimum: int) -> None:
+        self.container = container
+        self.key = key
+        self.quote = quote
+        self.minimum = minimum
+        self.parts: list[str] = []
+        self.blanks = 0
+        self.escaped = False

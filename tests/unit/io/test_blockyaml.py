@@ -95,6 +95,10 @@ ACCEPTED = [
     "a: 'open\n  quote'\n",
     "a: 'it''s   \n\n   over  ''lines''  \n  here  '  # done\nb: 1\n",
     "a: '\n  starts on the next line'\n",
+    'a: "esc\\n"\n',
+    'e: "\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\"\\/\\\\\\N\\_\\L\\P\\x41\\u00e9\\U0001F600"\n',
+    'd: "folded  \n  over\n\n  lines \\\n  joined\\\n\n  \\ spaced\\  \n  end"  # c\nz: 1\n',
+    '"k\\x41": v\nf: ["\\t", {"\\u00e9": 1}]\n',
 ]
 
 REFUSED = [
@@ -115,11 +119,16 @@ REFUSED = [
     "a: b\n  # c\n  d\n",
     "a: 'q'\n  more\n",
     "a: b\n  c # d\n",
-    'a: "esc\\n"\n',
     "a: 'open\nquote'\n",  # less indented than its key's mapping (libyaml takes it)
     "a: 'never closed\n  b: c\n",
     "a:  'x\n--- y'\n",
     "a: 'x\n  y' z\n",  # text after the closing quote
+    'a: "\\q"\n',  # not an escape
+    'a: "\\ud800"\n',  # a surrogate
+    'a: "\\x4"\n',
+    'a: "\\u12_4"\n',
+    'a: "open\nquote"\n',  # less indented than its key's mapping
+    '"multi\n  line key": v\n',
     "a: [1,\n  2]\n",
     "a:\tb\n",
     "a: 1\r\nb: 2\r\n",
