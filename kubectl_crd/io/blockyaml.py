@@ -45,8 +45,9 @@ _UNUSUAL = re.compile(
     "[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]"
 )
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
-#: A flow collection's plain scalar: up to a flow indicator or a comment
-_FLOW_PLAIN = re.compile(r"[^,\[\]{}#:]+")
+#: A flow collection's plain scalar: up to a flow indicator or a comment (libyaml's
+#: flow indicators include "?", which ends a plain scalar there: "[x?y]" is refused)
+_FLOW_PLAIN = re.compile(r"[^,\[\]{}#:?]+")
 #: Keys longer than this are left to the full loader (libyaml's limit for a simple key
 #: is 1024 characters from its start to its ``:``)
 _MAX_KEY = 1000
@@ -165,7 +166,7 @@ class _Reader:
                 self.in_document = True
             opened = False
             while content[0] == "-" and (len(content) == 1 or content[1] == " "):
-                self._entry(column, number)
+                self._entry(column)
                 opened = True
                 rest = content[1:].lstrip(" ")
                 if not rest or rest[0] == "#":
@@ -180,7 +181,7 @@ class _Reader:
 
     # -- structure -------------------------------------------------------------------
 
-    def _entry(self, column: int, number: int) -> None:
+    def _entry(self, column: int) -> None:
         """A ``-`` at ``column``: a new entry of the sequence there."""
         stack = self.stack
         while True:

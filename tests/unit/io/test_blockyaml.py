@@ -124,6 +124,7 @@ REFUSED = [
     "a:  'x\n--- y'\n",
     "a: 'x\n  y' z\n",  # text after the closing quote
     'a: "\\q"\n',  # not an escape
+    "a: [x?y]\n",  # "?" ends a plain scalar in a flow collection, for libyaml
     'a: "\\ud800"\n',  # a surrogate
     'a: "\\x4"\n',
     'a: "\\u12_4"\n',
@@ -257,3 +258,19 @@ def test_a_plain_build_uses_the_reader_and_keeps_what_the_loader_promises() -> N
     documents = load_documents("a: 1\n", "in.yaml", positions=False, digest="d")
     assert documents[0].content == {"a": 1} and not documents[0].has_positions
     assert documents[0].digest == "d"
+
+
+_PIECES = ["a", "1", "-", "?", ":", ": ", ",", ", ", " ", "[", "]", "{", "}", "#", " #", "'", '"']
+_PIECES += ["!", "&", "*", "|", ">", "%", "@", "`", ".", "\\", "''", "x y", "~", "0x1"]
+
+
+@pytest.mark.parametrize("opening", ["a: [", "a: {", "a: ", "- ", "'k': "])
+def test_random_lines_of_indicators_are_read_as_libyaml_reads_them_or_left(
+    opening: str,
+) -> None:
+    chooser = random.Random(opening)
+    closing = {"a: [": "]", "a: {": "}"}.get(opening, "")
+    for _ in range(1500):
+        middle = "".join(chooser.choice(_PIECES) for _ in range(chooser.randint(1, 8)))
+        text = f"{opening}{middle}{closing}\n"
+        _agrees(text if opening != "- " else f"l:\n{text}")
