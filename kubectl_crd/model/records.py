@@ -119,7 +119,8 @@ def _build(cls: type[T], order: bool) -> type[T]:
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         if len(args) == len(names) and not kwargs:  # the common case, made fast
-            self.__dict__.update(zip(names, args, strict=True))
+            # the lengths were just compared: no strict check
+            self.__dict__.update(zip(names, args, strict=False))
             return
         if len(args) > len(names):
             raise TypeError(
