@@ -129,8 +129,8 @@ class _Reader:
         # flow collection's plain scalar), and keys: manifests repeat both
         self.scalars: dict[str, Any] = {}
         self.keys: dict[str, str] = {}
-        # a value over several lines being read (a "|" literal, a single-quoted scalar),
-        # and what reads its lines: a line it does not take ends it
+        # a value over several lines being read (a "|" literal, a quoted scalar), and
+        # what reads its lines: a line it does not take ends it
         self.literal: _Literal | None = None
         self.quoted: _Quoted | None = None
         self.consume: Callable[[str, str, int], bool] | None = None
@@ -226,9 +226,7 @@ class _Reader:
                 continue
             if top.column == column:
                 if top.is_map:
-                    if top.pending:
-                        top.container[top.key] = None
-                        top.pending = False
+                    self._close(top)  # a key above without a value: null
                     frame = top
                     break
                 # a key below a sequence at its key's indentation ends the sequence
@@ -323,7 +321,7 @@ class _Reader:
         broken = not literal.strip and literal.last != self.unbroken
         literal.container[literal.key] = text + "\n" if broken else text
 
-    # -- single-quoted scalars over several lines ------------------------------------
+    # -- quoted scalars over several lines -------------------------------------------
 
     def _quoted_line(self, line: str, content: str, number: int) -> bool:
         """A line of a quoted value that began above: folded as libyaml folds it (a
@@ -478,7 +476,7 @@ class _Reader:
             _end_of_line(text[end:])
             return value  # a new container each time: not kept
         else:
-            if first in _INDICATORS or (first == "-" and (len(text) == 1 or text[1] == " ")):
+            if not _first_plain(text):
                 raise _Unsupported
             plain = text
             comment = plain.find(" #")
@@ -552,11 +550,7 @@ class _Reader:
         end = position + len(plain)
         if key:
             resolved = self.keys.get(plain)
-            if resolved is None:
-                resolved = self.keys[plain] = json_key(resolve_plain(plain))
-            if plain == "<<" or len(plain) > _MAX_KEY:
-                raise _Unsupported
-            return resolved, end
+            return (self._new_key(plain) if resolved is None else resolved), end
         return self._plain(plain), end
 
 
@@ -657,9 +651,7 @@ def _literal_strips(header: str) -> bool:
     """Whether a literal's header (``|`` or ``|-``, then a comment or nothing) strips
     the final line break; other headers (``|+``, indentation digits) are not read here."""
     strip = header[1:2] == "-"
-    _end_of_line(header[1 + strip :])
-    if header[1 + strip : 2 + strip] not in ("", " "):
-        raise _Unsupported
+    _end_of_line(header[1 + strip :])  # so "|+", "|2", "|x" are refused
     return strip
 
 
