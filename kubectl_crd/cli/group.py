@@ -18,14 +18,24 @@ import click
 from kubectl_crd import __version__
 from kubectl_crd.cli.app import GLOBAL_FLAGS, Application, debug_from_env
 from kubectl_crd.cli.commands import COMMANDS, declared_command
-from kubectl_crd.cli.options import attached_short_values, click_options, kubectl_command
+from kubectl_crd.cli.options import (
+    FlagValueError,
+    attached_short_values,
+    click_options,
+    kubectl_command,
+    with_context,
+)
+from kubectl_crd.model.errors import ExitCode, UsageError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class LazyGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        return super().parse_args(ctx, attached_short_values(self, ctx, args))
+        return with_context(
+            ctx,
+            lambda: super(LazyGroup, self).parse_args(ctx, attached_short_values(self, ctx, args)),
+        )
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -38,6 +48,15 @@ class LazyGroup(click.Group):
             return built_command(cmd_name)
         command: click.Command = importlib.import_module(entry.module_name).command
         return command
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if not name.startswith("-") and self.get_command(ctx, name) is None:
+            # cobra's words (kubectl: 'unknown command "x" for "kubectl"')
+            raise click.UsageError(f'unknown command "{name}" for "{ctx.command_path}"', ctx)
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):
@@ -93,6 +112,51 @@ def run_click(args: list[str]) -> None:
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        # bare `kubectl crd`: the help on stdout and success, as bare kubectl
+        click.echo(exc.ctx.get_help())
+        sys.exit(ExitCode.OK)
+    except click.UsageError as exc:
+        print(*usage_error_lines(exc), sep="\n", file=sys.stderr)
+        sys.exit(UsageError.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        print(f"error: {exc.format_message()}", file=sys.stderr)
         sys.exit(exc.exit_code)
+
+
+def usage_error_lines(exc: click.UsageError) -> tuple[str, str]:
+    """A command line click refused, in kubectl's two lines: the error, and where help is.
+
+    Flag errors are pflag's (``github.com/spf13/pflag/flag.go``: ``unknown flag: --x``,
+    ``unknown shorthand flag: 'x' in -x``, ``flag needs an argument: 'o' in -o``,
+    ``invalid argument "v" for "-o, --output" flag: ...``) followed by cobra's ``See
+    'kubectl get --help' for usage.``; argument errors are kubectl's ``UsageErrorf``
+    (``k8s.io/kubectl/pkg/cmd/util/helpers.go``), followed by ``See 'kubectl create
+    configmap -h' for help and examples``.
+    """
+    path = exc.ctx.command_path if exc.ctx is not None else "kubectl crd"
+    flag_hint = f"See '{path} --help' for usage."
+    if isinstance(exc, click.NoSuchOption):
+        name = exc.option_name
+        if name.startswith("--"):
+            return f"error: unknown flag: {name}", flag_hint
+        return f"error: unknown shorthand flag: '{name[1:]}' in {name}", flag_hint
+    if isinstance(exc, click.BadOptionUsage):
+        name = exc.option_name
+        if name.startswith("--"):
+            return f"error: flag needs an argument: {name}", flag_hint
+        return f"error: flag needs an argument: '{name[1:]}' in {name}", flag_hint
+    if isinstance(exc, FlagValueError):
+        return f"error: {exc.message}", flag_hint
+    command = exc.ctx.command.name if exc.ctx is not None else "kubectl crd"
+    if isinstance(exc, click.MissingParameter) and isinstance(exc.param, click.Argument):
+        # kubectl logs: "POD or TYPE/NAME is a required argument for the logs command"
+        argument = (exc.param.name or "").upper()
+        message = f"{argument} is a required argument for the {command} command"
+    elif isinstance(exc, click.BadParameter) and exc.param is not None:
+        message = f"invalid {exc.param.human_readable_name}: {exc.message}"
+    else:
+        message = exc.message
+    if exc.ctx is not None and isinstance(exc.ctx.command, click.Group):
+        return f"error: {message}", flag_hint
+    return f"error: {message}", f"See '{path} -h' for help and examples"

@@ -36,12 +36,68 @@ def click_option(flag: Flag, *, hidden: bool = False) -> click.Option:
         settings["default"] = flag.default
         settings["show_default"] = flag.show_default
         if flag.kind == COUNT:
-            settings["type"] = click.IntRange(min=0)
+            settings["type"] = COUNT_VALUE
         elif flag.choices:
-            settings["type"] = click.Choice(flag.choices)
+            settings["type"] = OneOf(flag.choices)
     option = click.Option([*flag.names, flag.dest], **settings)
     option.no_value = flag.no_value  # type: ignore[attr-defined]  # read by KubectlCommand
     return option
+
+
+def flag_label(param: click.Parameter) -> str:
+    """pflag's name for a flag in its errors: ``-o, --output``, or ``--output`` alone."""
+    opts = getattr(param, "opts", ())
+    short = [opt for opt in opts if len(opt) == 2]
+    long = [opt for opt in opts if len(opt) > 2]
+    return ", ".join((*short[:1], *long[:1])) or str(param.name)
+
+
+class FlagValueError(click.BadParameter):
+    """A flag's value refused in pflag's words (``invalid argument "x" for "--replicas"
+    flag: ...``, ``FlagSet.Set`` in ``github.com/spf13/pflag/flag.go``)."""
+
+    def __init__(self, value: str, param: click.Parameter, reason: str) -> None:
+        super().__init__(
+            f'invalid argument "{value}" for "{flag_label(param)}" flag: {reason}', param=param
+        )
+
+
+class OneOf(click.Choice):  # type: ignore[type-arg]  # generic from click 8.3
+    """``click.Choice`` refusing in pflag's words (pflag has no choice type: kubectl checks
+    such values itself, with the same frame)."""
+
+    name = "choice"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value in self.choices or param is None:
+            return super().convert(value, param, ctx)
+        raise FlagValueError(
+            str(value), param, "must be one of " + ", ".join(map(str, self.choices))
+        )
+
+
+class Count(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3
+    """A non-negative integer, read as pflag's ``IntVar`` reads it (``strconv.ParseInt``)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int):
+            return value
+        text = str(value)
+        if not (text.isascii() and text.lstrip("+-").isdigit()):
+            if param is None:
+                self.fail(f"{text!r} is not an integer", param, ctx)
+            raise FlagValueError(text, param, f'strconv.ParseInt: parsing "{text}": invalid syntax')
+        number = int(text)
+        if number < 0:
+            if param is None:
+                self.fail(f"{number} is negative", param, ctx)
+            raise FlagValueError(text, param, "must be 0 or more")
+        return number
+
+
+COUNT_VALUE = Count()
 
 
 def click_options(
@@ -58,28 +114,55 @@ def click_options(
     return decorate
 
 
+#: What Go's ``strconv.ParseBool`` reads, for a switch given ``=VALUE`` (pflag's bool flags).
+_GO_BOOLS = dict.fromkeys(("1", "t", "T", "TRUE", "true", "True"), True) | dict.fromkeys(
+    ("0", "f", "F", "FALSE", "false", "False"), False
+)
+
+
 def attached_short_values(command: click.Command, ctx: click.Context, args: list[str]) -> list[str]:
-    """``-o=json`` read as ``-ojson``: pflag (kubectl) takes a short flag's ``=VALUE`` as
-    its value where click would keep the ``=``. Only short options that take a value."""
-    takes_value = {
-        name
+    """pflag's spellings that click reads otherwise: ``-o=json`` as ``-ojson`` (click would
+    keep the ``=``), and a switch given a value (``--recursive=false``, ``-R=true``) as
+    pflag's bool flag reads it: given for true, left out for false, any other value refused
+    in pflag's words."""
+    options = {
+        name: param
         for param in command.get_params(ctx)
-        if isinstance(param, click.Option) and not param.is_flag
+        if isinstance(param, click.Option)
         for name in param.opts
-        if len(name) == 2
     }
     normalised: list[str] = []
     for arg in args:
-        if arg[:2] in takes_value and arg[2:3] == "=":
-            normalised.extend((arg[:2], arg[3:]))
-        else:
+        name, equals, value = arg.partition("=")
+        param = options.get(name) if equals and arg.startswith("-") else None
+        if param is None:
             normalised.append(arg)
+        elif not param.is_flag:
+            normalised.extend((name, value) if len(name) == 2 else (arg,))
+        elif value not in _GO_BOOLS:
+            raise FlagValueError(
+                value, param, f'strconv.ParseBool: parsing "{value}": invalid syntax'
+            )
+        elif _GO_BOOLS[value]:
+            normalised.append(name)
     return normalised
+
+
+def with_context(ctx: click.Context, parse: Callable[[], list[str]]) -> list[str]:
+    """``parse()``, its usage errors tied to ``ctx`` (click's parser raises some without
+    one, and the error's help line names the command)."""
+    try:
+        return parse()
+    except click.UsageError as exc:
+        if exc.ctx is None:
+            exc.ctx = ctx
+        raise
 
 
 class KubectlCommand(click.Command):
     """A click command that reads kubectl's ``-x=VALUE`` spelling, and a bare flag with a
-    ``no_value`` (pflag's NoOptDefVal) as that value."""
+    ``no_value`` (pflag's NoOptDefVal) as that value; extra positionals are kubectl's
+    ``Unexpected args: [...]`` (``k8s.io/kubectl/pkg/cmd/create/create.go``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         bare = {
@@ -90,7 +173,17 @@ class KubectlCommand(click.Command):
         }
         if bare:
             args = [f"{arg}={bare[arg]}" if arg in bare else arg for arg in args]
-        return super().parse_args(ctx, attached_short_values(self, ctx, args))
+        # extra positionals are refused below in kubectl's words, not click's
+        ctx.allow_extra_args = True
+        rest = with_context(
+            ctx,
+            lambda: super(KubectlCommand, self).parse_args(
+                ctx, attached_short_values(self, ctx, args)
+            ),
+        )
+        if ctx.args:
+            raise click.UsageError(f"Unexpected args: [{' '.join(ctx.args)}]", ctx)
+        return rest
 
 
 def kubectl_command(

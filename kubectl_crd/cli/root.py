@@ -5,7 +5,8 @@ a fast-path command (``cli.commands``) in the plain forms is parsed here without
 (``cli.flags``) and run at once, so ``kubectl crd explain --crd ...`` does not pay
 click's 20-25 ms import; anything else (help, usage errors, the other commands) goes
 to click (``cli.group``), which reads the same flag declarations. Errors leave through ``main``: a one-line
-``error: ...`` on stderr and kubectl's exit codes; a traceback only with ``--debug``
+``error: ...`` on stderr (a usage error adds kubectl's help line: ``cli.group``) and
+kubectl's exit codes (1; 3 for an internal error); a traceback only with ``--debug``
 or ``KUBECTL_CRD_DEBUG=1``.
 """
 

@@ -7,7 +7,7 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
 ``tests/unit/model/test_errors.py`` pins this tree to the classes.
 
     KubectlCrdError                      exit 1 unless said otherwise
-    ├── UsageError                       exit 2: bad flags or arguments
+    ├── UsageError                       bad flags or arguments (exit 1, as kubectl)
     │   └── FieldPathSyntaxError         ... a RESOURCE.path that is not a plain field path
     ├── NotAvailableError                a command that is not built yet
     ├── InputError                       a file or document cannot be read
@@ -57,11 +57,15 @@ if TYPE_CHECKING:
 
 
 class ExitCode:
-    """Process exit codes, following kubectl (1 for errors) and kubectl-validate (2, 3)."""
+    """Process exit codes, following kubectl: 1 for every error it reports, bad flags and
+    arguments included (``DefaultErrorExitCode`` in ``k8s.io/kubectl/pkg/cmd/util/
+    helpers.go``: ``kubectl get -o bogus``, ``kubectl scale --replicas=x`` and ``kubectl
+    get --bogus`` all exit 1); 3 for an internal error, as kubectl-validate."""
 
     OK = 0
     ERROR = 1
-    USAGE = 2
+    # kubectl-validate exits 2 for bad arguments; a kubectl plugin answers as kubectl does
+    USAGE = 1
     INTERNAL = 3
 
 

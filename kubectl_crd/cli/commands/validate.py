@@ -4,7 +4,7 @@ Reads files, directories (recursively) and ``-`` (stdin); takes CRDs from ``--cr
 from the inputs themselves, and from the cluster when a kind has no CRD otherwise
 (unless ``--offline``); runs ``validation.documents`` and hands every result to the
 printer of ``-o``. Exit codes: 0 when nothing is invalid, 1 when something is invalid
-or unreadable, 2 for bad arguments, 3 for internal errors.
+or unreadable or the arguments are bad (as kubectl), 3 for internal errors.
 """
 
 from __future__ import annotations

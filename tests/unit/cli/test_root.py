@@ -38,12 +38,6 @@ def test_placeholder_command_says_so_in_one_line_and_exits_1() -> None:
     assert result.stdout == ""
 
 
-def test_unknown_command_is_a_usage_error() -> None:
-    result = run("frobnicate")
-    assert result.returncode == 2
-    assert "No such command 'frobnicate'" in result.stderr
-
-
 @pytest.mark.parametrize("how", [("--debug",), ()])
 def test_traceback_only_with_debug(how: tuple[str, ...]) -> None:
     env = {"KUBECTL_CRD_DEBUG": "0"}

@@ -74,11 +74,11 @@ def test_free_form_fields_get_a_note_on_stderr_not_on_stdout(cache: Path) -> Non
             1,
             "error: unrecognized format: plaintext-openapiv2",
         ),
-        ([], 2, "error: You must specify the type of resource to explain."),
-        (["widgets", "wd"], 2, "error: We accept only this format: explain RESOURCE"),
-        (["widgets", "--max-depth", "1"], 2, "error: --max-depth requires --recursive"),
+        ([], 1, "error: You must specify the type of resource to explain."),
+        (["widgets", "wd"], 1, "error: We accept only this format: explain RESOURCE"),
+        (["widgets", "--max-depth", "1"], 1, "error: --max-depth requires --recursive"),
         (["nothing"], 1, 'error: the server doesn\'t have a resource type "nothing"'),
-        (["widgets.spec[0]"], 2, "error: invalid jsonpath syntax, first node must be field node"),
+        (["widgets.spec[0]"], 1, "error: invalid jsonpath syntax, first node must be field node"),
     ],
 )
 def test_errors_and_exit_codes(args: list[str], code: int, message: str, cache: Path) -> None:

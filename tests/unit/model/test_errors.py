@@ -58,7 +58,7 @@ def test_every_error_is_defined_in_the_one_module() -> None:
 
 
 def test_exit_codes() -> None:
-    assert errors.UsageError("x").exit_code == ExitCode.USAGE == 2
+    assert errors.UsageError("x").exit_code == ExitCode.USAGE == 1  # as kubectl
     assert errors.FieldPathSyntaxError("x").exit_code == ExitCode.USAGE
     assert errors.ApiError("x").exit_code == ExitCode.ERROR == 1
     assert ExitCode.INTERNAL == 3

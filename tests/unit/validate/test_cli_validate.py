@@ -254,9 +254,9 @@ def test_github_annotations_escape_their_properties(tmp_path: Path) -> None:
     "args",
     [(), ("-f", "x.yaml", "-o", "xml"), ("-f", "x.yaml", "--missing", "maybe")],
 )
-def test_usage_errors_exit_2(args: tuple[str, ...]) -> None:
+def test_usage_errors_exit_1_as_kubectl(args: tuple[str, ...]) -> None:
     result = validate(*args)
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "Traceback" not in result.stderr
 
 
@@ -392,7 +392,7 @@ def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
 def test_watch_needs_files_and_the_human_output() -> None:
     for args in (("-w", "-f", "-"), ("-w", "-f", "x.yaml", "-o", "json")):
         result = validate(*args, stdin="")
-        assert result.returncode == 2
+        assert result.returncode == 1
         assert "--watch needs files (not stdin) and the human output" in result.stderr
 
 
