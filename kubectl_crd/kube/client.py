@@ -15,6 +15,13 @@ matters to a user:
   ten times (``checkWait``, ``maxRetries``);
 - ``Warning`` headers (code 299) go to ``on_warning``, by default printed as kubectl
   does: ``Warning: TEXT`` on stderr, each text once;
+- one client may serve several threads: each thread keeps its own connection (as Go's
+  transport hands one idle connection to one request at a time), and the kubeconfig,
+  the credential and the TLS context are built and refreshed under one lock; a rotated
+  client certificate makes each thread dial again at its next request, never closes a
+  connection another thread is reading;
+- every socket has Go's TCP keep-alive (``transport.py``); a watch may be given a read
+  deadline (``read_timeout``) and be ended from another thread (``WatchStream.close``);
 - an error status becomes ``Error from server (Reason): message`` from the server's
   ``Status``, or client-go's generic text for the HTTP code (``NewGenericServerResponse``
   in ``k8s.io/apimachinery/pkg/api/errors/errors.go``).
@@ -29,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 
 from kubectl_crd.kube.config import ClusterConfig
@@ -63,6 +71,7 @@ __all__ = [
     "KubeClient",
     "KubeconfigError",
     "WatchEvent",
+    "WatchStream",
 ]
 
 CRD_LIST_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
@@ -96,6 +105,38 @@ class WatchEvent:
         return f"WatchEvent({self.type!r}, resourceVersion={self.resource_version!r})"
 
 
+class WatchStream:
+    """The events of one watch request, an iterator of ``WatchEvent``.
+
+    ``close()`` may be called from any thread: it shuts the socket down, so a read
+    blocked in the consuming thread returns and the iteration ends (no error).
+    """
+
+    def __init__(
+        self,
+        client: KubeClient,
+        path: str,
+        params: Mapping[str, object],
+        accept: str,
+        read_timeout: float | None,
+    ) -> None:
+        self.closed = False
+        self.connection: ServerConnection | None = None
+        self._events = client._watch_events(self, path, params, accept, read_timeout)
+
+    def __iter__(self) -> WatchStream:
+        return self
+
+    def __next__(self) -> WatchEvent:
+        return next(self._events)
+
+    def close(self) -> None:
+        self.closed = True
+        connection = self.connection
+        if connection is not None:
+            connection.abort()
+
+
 def _print_warning(text: str) -> None:
     print(f"Warning: {text}", file=sys.stderr)
 
@@ -122,7 +163,11 @@ class KubeClient:
         self.warnings: list[str] = []
         self._connection: Connection | None = None
         self._credentials: Credentials | None = None
-        self._http: ServerConnection | None = None
+        #: one kept-alive connection per thread, and every connection made (for close)
+        self._local = threading.local()
+        self._opened: list[ServerConnection] = []
+        #: guards the lazily built configuration, credential, TLS context and warnings
+        self._lock = threading.RLock()
         self._tls_context: ssl.SSLContext | None = None
         self._client_certificate: tuple[bytes, bytes] | None = None
         self._extra_headers: list[tuple[str, str]] = []
@@ -149,7 +194,9 @@ class KubeClient:
         if self._connection is None:
             from kubectl_crd.kube.kubeconfig import resolve_connection
 
-            self._connection = resolve_connection(self.config, self.environ)
+            with self._lock:
+                if self._connection is None:
+                    self._connection = resolve_connection(self.config, self.environ)
         return self._connection
 
     @property
@@ -172,11 +219,15 @@ class KubeClient:
         if self._credentials is None:
             from kubectl_crd.kube.credentials import credentials_for, impersonation_headers
 
-            connection = self.connection
-            self._credentials = credentials_for(
-                connection, environ=self._environ, stdin_is_terminal=self._stdin_is_terminal
-            )
-            self._extra_headers = impersonation_headers(connection)
+            with self._lock:
+                if self._credentials is None:
+                    connection = self.connection
+                    self._extra_headers = impersonation_headers(connection)
+                    self._credentials = credentials_for(
+                        connection,
+                        environ=self._environ,
+                        stdin_is_terminal=self._stdin_is_terminal,
+                    )
         return self._credentials
 
     # -- requests ----------------------------------------------------------------------
@@ -209,27 +260,44 @@ class KubeClient:
         *,
         query: Mapping[str, object] | None = None,
         accept: str = "application/json",
-    ) -> Iterator[WatchEvent]:
+        read_timeout: float | None = None,
+    ) -> WatchStream:
         """A watch as a stream of events, read line by line on its own connection.
 
         ``query`` adds to ``watch=true`` (``resourceVersion``, ``allowWatchBookmarks``,
         ``timeoutSeconds``, selectors). BOOKMARK events are passed on. A 410 Gone, as
         the answer or as an ERROR event, raises ``ResourceExpiredError``.
+        ``read_timeout`` bounds each read (kubectl sets none: ``--request-timeout`` is
+        not applied to watches): a connection silent that long is taken for dead and
+        the stream fails with ``ClusterUnreachableError``. The request is sent at the
+        first ``next()``.
         """
         params = {"watch": "true", **(query or {})}
-        return self._watch_events(path, params, accept)
+        return WatchStream(self, path, params, accept, read_timeout)
 
     def close(self) -> None:
-        if self._http is not None:
-            self._http.close()
-            self._http = None
+        """Close every connection this client made, in every thread (a thread's next
+        request dials again)."""
+        with self._lock:
+            opened, self._opened = self._opened, []
+        for connection in opened:
+            connection.close()
+        self._local = threading.local()
 
     # -- internals ---------------------------------------------------------------------
 
     def _watch_events(
-        self, path: str, params: Mapping[str, object], accept: str
+        self,
+        stream: WatchStream,
+        path: str,
+        params: Mapping[str, object],
+        accept: str,
+        read_timeout: float | None,
     ) -> Iterator[WatchEvent]:
-        connection = self._new_connection(timeout=None)
+        if stream.closed:
+            return
+        connection = self._new_connection(timeout=read_timeout)
+        stream.connection = connection
         try:
             response = self._send_on(
                 connection, "GET", self._target(path, params), None, "", accept
@@ -246,6 +314,8 @@ class KubeClient:
                 try:
                     line = response.readline()
                 except OSError as exc:
+                    if stream.closed:
+                        return
                     raise self._unreachable(exc) from exc
                 if not line:
                     return
@@ -264,7 +334,12 @@ class KubeClient:
                 if kind == "ERROR":
                     raise _status_error(int(obj.get("code") or 500), obj, "GET", path)
                 yield WatchEvent(kind, obj)
+        except ClusterError:
+            if stream.closed:
+                return  # closed from another thread: the stream just ends
+            raise
         finally:
+            stream.connection = None
             connection.close()
 
     def _target(self, path: str, query: Mapping[str, object] | None) -> str:
@@ -317,14 +392,17 @@ class KubeClient:
             try:
                 data = response.read()
             except OSError as exc:
-                self.close()
+                response_connection = getattr(self._local, "http", None)
+                if response_connection is not None:
+                    response_connection.close()
                 raise self._unreachable(exc) from exc
             self._warnings(response.headers)
             status = response.status
             if status == 401:
                 # exec.go / token_source.go: fetch the credential again for the next
                 # request; the rejected one is not sent again (kubectl fails it too).
-                self.credentials.refresh_after_unauthorized()
+                with self._lock:
+                    self.credentials.refresh_after_unauthorized()
             wait = _retry_after(status, response.getheader("Retry-After"))
             if wait is not None and retries < MAX_RETRIES:
                 retries += 1
@@ -335,9 +413,12 @@ class KubeClient:
     def _send(
         self, method: str, target: str, payload: bytes | None, content_type: str, accept: str
     ) -> Response:
-        if self._http is None:
-            self._http = self._new_connection(timeout=self.config.timeout_seconds)
-        connection = self._http
+        connection: ServerConnection | None = getattr(self._local, "http", None)
+        if connection is None:
+            connection = self._new_connection(timeout=self.config.timeout_seconds)
+            self._local.http = connection
+            with self._lock:
+                self._opened.append(connection)
         try:
             response = self._send_on(connection, method, target, payload, content_type, accept)
         except ConnectionError:
@@ -360,10 +441,16 @@ class KubeClient:
     ) -> Response:
         credentials = self.credentials
         try:
-            authorization = credentials.authorization()
-            if connection.sock is None and connection.tls_context is not None:
-                self._refresh_tls_if_needed()
-                connection.tls_context = self._tls_context
+            with self._lock:
+                authorization = credentials.authorization()
+                if connection.tls_context is not None:
+                    if connection.sock is None:
+                        self._refresh_tls_if_needed()
+                    if connection.tls_context is not self._tls_context:
+                        # a rotated certificate needs a new handshake: this thread's
+                        # connection only, the others notice at their next request
+                        connection.close()
+                        connection.tls_context = self._tls_context
         except ClusterError as exc:
             _scrub(exc, credentials.secrets())
             raise
@@ -467,7 +554,8 @@ class KubeClient:
             )
         tls = server.scheme == "https"
         if tls:
-            self._refresh_tls_if_needed()
+            with self._lock:
+                self._refresh_tls_if_needed()
         proxy = proxy_for(connection.server, connection.proxy_url, self.environ)
         proxy_authorization = ""
         if proxy is not None and proxy.username is not None:
@@ -517,18 +605,19 @@ class KubeClient:
                 cert_pem=connection.client_certificate_data,
                 key_pem=connection.client_key_data,
             )
-        if self._tls_context is not None and self._http is not None:
-            self._http.close()  # a rotated certificate needs a new handshake
-            self._http.tls_context = context
+        # connections made with the old context dial again at their next request
+        # (_send_on compares contexts)
         self._tls_context = context
         self._client_certificate = plugin_certificate
 
     def _warnings(self, headers: Headers) -> None:
         for value in headers.get_all("Warning") or ():
             for text in _warning_texts(value):
-                if text not in self.warnings:
+                with self._lock:
+                    if text in self.warnings:
+                        continue
                     self.warnings.append(text)
-                    self._on_warning(text)
+                self._on_warning(text)
 
 
 def _hostport(host: str, port: int) -> str:

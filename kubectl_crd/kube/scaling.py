@@ -12,6 +12,7 @@ never to ``spec`` itself.
 - ``wait_for_replicas`` is kubectl's ``WaitForScaleHasDesiredReplicas``.
 
 Several objects are scaled concurrently, one connection per thread (``ClientPool``).
+Every path and request goes through ``resources.ResourceClient`` (``ScaleTarget.calls``).
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kubectl_crd.kube.client import MERGE_PATCH, KubeClient
+from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.discovery import ResourceRef
+from kubectl_crd.kube.resources import ResourceClient, resource_path
 from kubectl_crd.model.errors import (
     ApiError,
     KubectlCrdError,
@@ -59,16 +61,30 @@ class ScaleTarget:
         """kubectl's printed name: ``foo.samplecontroller.k8s.io/example``."""
         return f"{self.resource.kind.lower()}.{self.resource.group}/{self.name}"
 
-    @property
-    def object_path(self) -> str:
-        where = f"/namespaces/{self.namespace}" if self.resource.namespaced else ""
-        return (
-            f"/apis/{self.resource.group}/{self.version}{where}/{self.resource.plural}/{self.name}"
+    def calls(self, client: KubeClient) -> ResourceClient:
+        """The resource client of this target's resource, version and namespace."""
+        return ResourceClient.for_ref(
+            client, self.resource, self.version, namespace=self.namespace or None
         )
 
     @property
+    def object_path(self) -> str:
+        return self._path("")
+
+    @property
     def scale_path(self) -> str:
-        return self.object_path + "/scale"
+        return self._path("scale")
+
+    def _path(self, subresource: str) -> str:
+        namespace = self.namespace if self.resource.namespaced else ""
+        return resource_path(
+            self.resource.group,
+            self.version,
+            self.resource.plural,
+            namespace=namespace,
+            name=self.name,
+            subresource=subresource,
+        )
 
 
 @record
@@ -128,16 +144,11 @@ def scale_object(
     sleep: Callable[[float], None] = time.sleep,
 ) -> dict[str, Any]:
     """Scale one object the way kubectl's ``genericScaler.Scale`` does; the new Scale."""
-    query = {"dryRun": "All"} if server_dry_run else None
+    calls = target.calls(client)
     if not precondition.given:
-        result: dict[str, Any] = client.request(
-            "PATCH",
-            target.scale_path,
-            query=query,
-            body={"spec": {"replicas": replicas}},
-            content_type=MERGE_PATCH,
+        return calls.patch_scale(
+            target.name, {"spec": {"replicas": replicas}}, dry_run=server_dry_run
         )
-        return result
     deadline = time.monotonic() + RETRY_TIMEOUT
     while True:
         scale = read_scale(client, target)
@@ -145,10 +156,7 @@ def scale_object(
         # the resourceVersion read stays in metadata: the PUT is conditional on it
         scale.setdefault("spec", {})["replicas"] = replicas
         try:
-            updated: dict[str, Any] = client.request(
-                "PUT", target.scale_path, query=query, body=scale
-            )
-            return updated
+            return calls.update_scale(target.name, scale, dry_run=server_dry_run)
         except ApiError as exc:
             # scale.go ScaleCondition: retry only on update conflicts, from the read
             if exc.status != 409 or time.monotonic() >= deadline:
@@ -158,7 +166,7 @@ def scale_object(
 
 def read_scale(client: KubeClient, target: ScaleTarget) -> dict[str, Any]:
     try:
-        scale: dict[str, Any] = client.request("GET", target.scale_path)
+        scale = target.calls(client).get_scale(target.name)
     except ApiError as exc:
         raise _missing_spec_path(exc, target) from exc
     return scale

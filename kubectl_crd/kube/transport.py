@@ -19,6 +19,7 @@ are mapped to Go's ``crypto/x509`` texts (``certificate signed by unknown author
 
 from __future__ import annotations
 
+import contextlib
 import io
 import socket
 import ssl
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
 
 #: client-go's dialer timeout (transport/cache.go: net.Dialer{Timeout: 30 * time.Second})
 DIAL_TIMEOUT_SECONDS = 30.0
+#: client-go's TLS handshake bound (apimachinery util/net/http.go SetTransportDefaults:
+#: TLSHandshakeTimeout 10 s)
+TLS_HANDSHAKE_TIMEOUT_SECONDS = 10.0
+#: Go's TCP keep-alive defaults (net/tcpsockopt, net.Dialer KeepAlive 0 = on: 15 s idle,
+#: 15 s between probes, 9 probes), which client-go's dialer keeps: a peer that vanished
+#: without a FIN is noticed after about 2.5 minutes even when no deadline is set.
+KEEPALIVE_IDLE_SECONDS = 15
+KEEPALIVE_INTERVAL_SECONDS = 15
+KEEPALIVE_PROBES = 9
 _MAX_LINE = 1 << 16
 _MAX_HEADERS = 200
 
@@ -305,6 +315,19 @@ class ServerConnection:
             self.sock = None
         self._response = None
 
+    def abort(self) -> None:
+        """Shut the socket down from any thread: a read blocked in another thread ends at
+        once (end of stream). ``close`` is left to the thread that reads: closing a file
+        descriptor another thread reads from is not safe."""
+        sock = self.sock
+        raw = getattr(sock, "outer", sock)  # a TLS session inside a proxy's
+        if raw is None:
+            return
+        # socket.socket's own shutdown: SSLSocket.shutdown drops its TLS object, which a
+        # read in progress in another thread still uses
+        with contextlib.suppress(OSError):
+            socket.socket.shutdown(raw, socket.SHUT_RDWR)
+
     def connect(self) -> None:
         dial_timeout = DIAL_TIMEOUT_SECONDS
         if self.timeout is not None:
@@ -331,8 +354,11 @@ class ServerConnection:
         else:
             sock = _dial(self.host, self.port, dial_timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.settimeout(self.timeout)
         if self.tls_context is not None:
+            handshake = TLS_HANDSHAKE_TIMEOUT_SECONDS
+            if self.timeout is not None:
+                handshake = min(handshake, float(self.timeout))
+            sock.settimeout(handshake)
             try:
                 sock = self.tls_context.wrap_socket(sock, server_hostname=_sni(self.server_name))
             except TimeoutError:
@@ -341,6 +367,7 @@ class ServerConnection:
             except OSError:
                 sock.close()
                 raise
+        sock.settimeout(self.timeout)
         self.sock = sock
         self.reader = sock.makefile("rb")  # type: ignore[assignment]
         self.reused = False
@@ -468,9 +495,27 @@ class _TLSInTLSReader(io.RawIOBase):
 
 def _dial(host: str, port: int, timeout: float) -> socket.socket:
     try:
-        return socket.create_connection((host, port), timeout)
+        sock = socket.create_connection((host, port), timeout)
     except OSError as exc:
         raise DialError(host, port, exc) from exc
+    set_keepalive(sock)
+    return sock
+
+
+def set_keepalive(sock: socket.socket) -> None:
+    """TCP keep-alive as Go's dialer sets it (see ``KEEPALIVE_IDLE_SECONDS``); options a
+    platform lacks are left at its defaults."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (
+        ("TCP_KEEPIDLE", KEEPALIVE_IDLE_SECONDS),  # Linux
+        ("TCP_KEEPALIVE", KEEPALIVE_IDLE_SECONDS),  # macOS
+        ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_SECONDS),
+        ("TCP_KEEPCNT", KEEPALIVE_PROBES),
+    ):
+        option = getattr(socket, name, None)
+        if option is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, option, value)
 
 
 def _go_dial_text(host: str, port: int, exc: OSError) -> str:

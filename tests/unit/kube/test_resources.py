@@ -1,0 +1,90 @@
+"""The resource client's pure parts: every path is built by ``resource_path``.
+
+The calls themselves are tested against the real API server
+(``tests/integration/test_resource_client.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_crd.kube.discovery import ResourceRef
+from kubectl_crd.kube.resources import PatchType, ResourceClient, resource_path
+
+# (group, version, plural, namespace, name, subresource) -> path
+PATHS = [
+    (("", "v1", "configmaps", "", "", ""), "/api/v1/configmaps"),
+    (("", "v1", "configmaps", "ns", "", ""), "/api/v1/namespaces/ns/configmaps"),
+    (("", "v1", "namespaces", "", "ns", ""), "/api/v1/namespaces/ns"),
+    (("apps", "v1", "deployments", "ns", "web", "scale"),
+     "/apis/apps/v1/namespaces/ns/deployments/web/scale"),
+    (("stable.example.com", "v1", "crontabs", "", "c", "status"),
+     "/apis/stable.example.com/v1/crontabs/c/status"),
+    # path segments escaped as Go's url.PathEscape: ':' and '@' stay, ' ', '/', '%' do not
+    (("rbac.authorization.k8s.io", "v1", "clusterroles", "", "system:a@b", ""),
+     "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a@b"),
+    (("g", "v1", "things", "n s", "a/b%c", ""), "/apis/g/v1/namespaces/n%20s/things/a%2Fb%25c"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("parts", "expected"), PATHS)
+def test_resource_path(parts: tuple[str, str, str, str, str, str], expected: str) -> None:
+    group, version, plural, namespace, name, subresource = parts
+    assert (
+        resource_path(
+            group, version, plural, namespace=namespace, name=name, subresource=subresource
+        )
+        == expected
+    )
+
+
+def test_a_subresource_needs_a_name_and_a_path_a_version() -> None:
+    with pytest.raises(ValueError, match="subresource"):
+        resource_path("g", "v1", "things", subresource="status")
+    with pytest.raises(ValueError, match="version"):
+        resource_path("g", "", "things")
+
+
+def _ref(namespaced: bool) -> ResourceRef:
+    return ResourceRef(
+        group="stable.example.com",
+        kind="CronTab",
+        plural="crontabs",
+        singular="crontab",
+        namespaced=namespaced,
+        versions=("v2", "v1"),
+    )
+
+
+def test_namespaces_of_collection_and_object_paths() -> None:
+    every = ResourceClient.for_ref(None, _ref(True))  # type: ignore[arg-type]
+    assert every.api_version == "stable.example.com/v2"
+    assert every.collection_path == "/apis/stable.example.com/v2/crontabs"
+    # an object's own namespace, else the one given, else the client's
+    assert every._object_path({"metadata": {"name": "a", "namespace": "x"}}, "", None) == (
+        "/apis/stable.example.com/v2/namespaces/x/crontabs/a"
+    )
+    with pytest.raises(ValueError, match="namespaced"):
+        every.path("a")
+    ns = every.in_namespace("ns")
+    assert ns.collection_path == "/apis/stable.example.com/v2/namespaces/ns/crontabs"
+    assert ns.path("a", subresource="scale") == (
+        "/apis/stable.example.com/v2/namespaces/ns/crontabs/a/scale"
+    )
+    assert ns.path("a", namespace="other") == (
+        "/apis/stable.example.com/v2/namespaces/other/crontabs/a"
+    )
+    # a cluster-scoped resource ignores every namespace
+    cluster = ResourceClient.for_ref(None, _ref(False), "v1", namespace="ns")  # type: ignore[arg-type]
+    assert cluster.collection_path == "/apis/stable.example.com/v1/crontabs"
+    assert cluster._object_path({"metadata": {"name": "a", "namespace": "x"}}, "status", None) == (
+        "/apis/stable.example.com/v1/crontabs/a/status"
+    )
+
+
+def test_patch_types_are_the_servers_content_types() -> None:
+    assert {t.name: t.value for t in PatchType} == {
+        "MERGE": "application/merge-patch+json",
+        "JSON": "application/json-patch+json",
+        "STRATEGIC": "application/strategic-merge-patch+json",
+        "APPLY": "application/apply-patch+yaml",
+    }
