@@ -1,6 +1,6 @@
 """Our validation against the real API server, error for error, on the corpus samples.
 
-Every sample object in ``../shared/corpus/samples`` (INDEX.json names its CRD) and
+Every sample object in the corpus's ``samples`` (``tests.corpus``; INDEX.json names its CRD) and
 systematic mutations of it (``validation_mutations``) are validated by
 ``kubectl_crd.validation`` and sent to the API server as a server-side dry-run create
 with ``fieldValidation=Strict`` (stdlib ``http.client`` with the fixture's client
@@ -13,7 +13,8 @@ the server visits map keys in random order, so errors are compared as multisets.
 CI runs a deterministic subset (one sample per CRD version, one place per mutation
 kind); ``KUBECTL_CRD_VALIDATION_FULL=1`` runs every sample and two places per kind.
 The test prints an agreement table by mutation kind and every disagreement, then
-asserts the targets: verdict 100%, (path, reason) and message text at least 99%.
+asserts that they all agree: verdicts, (path, reason) pairs and message texts (CI's subset
+of 2026-11-26: 3,190 cases and 3,610 errors, 100% each).
 """
 
 from __future__ import annotations
@@ -418,8 +419,8 @@ def _report_and_assert(tallies: dict[str, Tally], kinds: Sequence[str] = KINDS) 
     message = total.message_agree / max(total.errors, 1)
     assert total.cases > 0
     assert verdict == 1.0, f"verdict agreement {verdict:.2%}"
-    assert path_reason >= 0.99, f"(path, reason) agreement {path_reason:.2%}"
-    assert message >= 0.99, f"message agreement {message:.2%}"
+    assert path_reason == 1.0, f"(path, reason) agreement {path_reason:.2%}"
+    assert message == 1.0, f"message agreement {message:.2%}"
     print(f"warnings on accepted creates: {total.warnings_agree}/{total.warning_cases} identical")
     assert total.warnings_agree == total.warning_cases
 

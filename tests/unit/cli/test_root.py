@@ -22,6 +22,20 @@ def test_help_lists_the_commands_and_global_flags() -> None:
         assert text in result.stdout
 
 
+def test_help_says_which_commands_are_not_built_yet() -> None:
+    """A placeholder command (``cli.placeholder``) is listed as such, not as a feature."""
+    listed = run("--help").stdout
+    placeholders = [
+        name
+        for name in ("explain", "sample", "validate", "get", "columns", "scale", "dev")
+        if "is not available yet" in run(name, "x", env={"KUBECONFIG": "/nonexistent"}).stderr
+    ]
+    assert placeholders == ["dev"]
+    for name in placeholders:
+        (line,) = [line for line in listed.splitlines() if line.strip().startswith(name + " ")]
+        assert "Not available yet (planned)" in line
+
+
 def test_version() -> None:
     from kubectl_crd import __version__
 
