@@ -49,6 +49,56 @@ def _where(result: DocumentResult, error: FieldError | None = None) -> Location:
     return result.location
 
 
+def rejected(kind: str, name: str) -> str:
+    """How an object the API server would refuse is named, in kubectl's words:
+    ``The CronTab "broken" is invalid``.
+
+    The one wording of a rejected object, for ``validate``, ``get -f`` and ``scale
+    --local`` alike (``rejection_line``, ``problem_lines``), each of its errors a line::
+
+        file:8:13: error: The CronTab "broken" is invalid: spec.replicas: Invalid value: ...
+
+    Of the three wordings these commands had, this keeps what each did best: the
+    ``file:line:column: error:`` prefix of ``validate`` (what editors, CI problem
+    matchers and ``grep`` read: GCC's shape, which VS Code's ``$gcc`` matcher and
+    Vim's and Emacs's error formats parse, severity included, so the line of a
+    rejected object reads as ``error`` beside validate's ``warning`` and ``skipped``
+    lines), and after it the sentence kubectl itself prints for a 422 Invalid answer
+    (``cmdutil.CheckErr``: ``The CronTab "broken" is invalid: spec.x: ...``), which
+    ``scale --local`` used, so a user who knows kubectl's message finds it word for
+    word. ``get -f``'s ``error: file:l:c: CronTab/broken:`` put the severity first,
+    where no editor looks for it, and ``CronTab/broken`` is no name kubectl prints.
+    Several errors are one line each, at the node each one is about (kubectl joins
+    them as ``[a, b]`` on one line: a list nobody can jump to).
+    """
+    return f'The {kind} "{name}" is invalid'
+
+
+def rejection_text(kind: str, name: str, error: FieldError) -> str:
+    """One error of a rejected object, without its place (SARIF and GitHub give that
+    apart): ``The CronTab "broken" is invalid: spec.replicas: ...``."""
+    return f"{rejected(kind, name)}: {error_text(error)}"
+
+
+def rejection_line(where: Location, kind: str, name: str, error: FieldError) -> str:
+    """One error of a rejected object, as a line (see ``rejected``)."""
+    return f"{where}: error: {rejection_text(kind, name, error)}"
+
+
+def problem_lines(result: DocumentResult) -> list[str]:
+    """Why a document was not accepted, plain text, a line for each error of an invalid
+    object (``rejection_line``), or one for a document that could not be checked; none
+    for a valid one. What ``HumanPrinter`` says of it, without colours or excerpts."""
+    if result.status == "invalid":
+        return [
+            rejection_line(_where(result, error), result.kind, result.name, error)
+            for error in result.errors
+        ]
+    if result.status == "error":
+        return [f"{result.location}: error: {result.title}: {result.message}"]
+    return []
+
+
 def error_text(error: FieldError) -> str:
     """The error as the API server words it, and a note when it would not say it yet,
     or when it comes from a transition rule (one that compares with oldSelf)."""
@@ -112,7 +162,7 @@ class HumanPrinter:
                 (
                     (f"{where}: ", Style.PATH),
                     ("error: ", Style.WARNING),
-                    (f"{title}: ", Style.LABEL),
+                    (f"{rejected(result.kind, result.name)}: ", Style.LABEL),
                     (error_text(error), Style.MUTED if error.blocked else Style.PLAIN),
                 )
             )
@@ -334,7 +384,10 @@ class SarifPrinter:
     def write(self, result: DocumentResult) -> None:
         for error in result.errors:
             self._add(
-                error.reason, "error", f"{result.title}: {error_text(error)}", _where(result, error)
+                error.reason,
+                "error",
+                rejection_text(result.kind, result.name, error),
+                _where(result, error),
             )
         if result.status == "error":
             self._add(
@@ -401,7 +454,8 @@ class GithubPrinter:
 
     def write(self, result: DocumentResult) -> None:
         for error in result.errors:
-            self._command("error", _where(result, error), f"{result.title}: {error_text(error)}")
+            text = rejection_text(result.kind, result.name, error)
+            self._command("error", _where(result, error), text)
         if result.status == "error":
             self._command("error", result.location, f"{result.title}: {result.message}")
         elif result.status == "skipped" and result.message:

@@ -31,7 +31,8 @@ def test_a_rejected_object_is_shown_with_its_errors_at_their_nodes(tmp_path: Pat
         ["also", "0", "3"],
     ]
     assert result.stderr == (
-        f"error: {tmp_path / 'b.yaml'}:4:57: CronTab/bad: spec.replicas: Invalid value: 50: "
+        f'{tmp_path / "b.yaml"}:4:57: error: The CronTab "bad" is invalid: '
+        "spec.replicas: Invalid value: 50: "
         "spec.replicas in body should be less than or equal to 10\n"
     )
     # again: the files now come from the parsed-value cache, without positions, and the

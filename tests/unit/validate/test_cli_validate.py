@@ -97,7 +97,7 @@ def test_an_invalid_resource_exits_1_with_the_server_message_at_its_line_and_a_c
     lines = result.stdout.splitlines()
     assert lines[0] == path
     assert lines[1] == (
-        f"{path}:8:13: error: CronTab/bad: spec.replicas: Invalid value: 200: "
+        f'{path}:8:13: error: The CronTab "bad" is invalid: spec.replicas: Invalid value: 200: '
         "spec.replicas in body should be less than or equal to 10"
     )
     assert lines[2] == "    8 |   replicas: 200"
@@ -120,7 +120,7 @@ def test_a_second_run_from_the_parse_cache_says_the_same_at_the_same_places(
     second = validate(*args, env=env)
     assert first.returncode == second.returncode == 1
     assert first.stdout == second.stdout
-    assert f"{files[1]}:16:13: error: CronTab/bad: spec.replicas" in second.stdout
+    assert f'{files[1]}:16:13: error: The CronTab "bad" is invalid: spec.replicas' in second.stdout
 
 
 def test_summary_counts_every_status(tmp_path: Path) -> None:
@@ -239,6 +239,8 @@ def test_sarif_has_a_result_per_error_with_its_region(tmp_path: Path) -> None:
     location = finding["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == path
     assert location["region"] == {"startLine": 8, "startColumn": 13}
+    # the one wording of a rejected object (output.validation.rejected)
+    assert finding["message"]["text"].startswith('The CronTab "bad" is invalid: spec.replicas: ')
 
 
 def test_github_annotations_escape_their_properties(tmp_path: Path) -> None:
@@ -248,6 +250,7 @@ def test_github_annotations_escape_their_properties(tmp_path: Path) -> None:
     escaped = path.replace(":", "%3A").replace(",", "%2C")
     assert line.startswith(f"::error file={escaped},line=8,col=13,title=kubectl-crd validate::")
     assert line.endswith("spec.replicas in body should be less than or equal to 10")
+    assert '::The CronTab "bad" is invalid: spec.replicas: Invalid value: 200: ' in line
 
 
 @pytest.mark.parametrize(
