@@ -15,7 +15,7 @@ What it reads (anything else, and anything the full loader would report, gives
 at their key's indentation), ``---`` between documents, blank and comment lines; values
 that are plain scalars (resolved by ``scalars`` as the full loader does; a mapping's
 plain value may go on over more indented lines, folded as libyaml folds them),
-quoted ones (libyaml's escapes in double quotes; a mapping's quoted value may go on
+quoted ones (the escapes libyaml and go-yaml share, in double quotes; a mapping's quoted value may go on
 over more indented lines), one-line flow collections of those, and ``|`` or ``|-``
 literals as a mapping's values. Tabs,
 carriage returns, characters libyaml refuses or treats as line breaks, anchors,
@@ -51,7 +51,8 @@ _FLOW_PLAIN = re.compile(r"[^,\[\]{}#:?]+")
 #: Keys longer than this are left to the full loader (libyaml's limit for a simple key
 #: is 1024 characters from its start to its ``:``)
 _MAX_KEY = 1000
-#: A double-quoted scalar's special characters, and libyaml's escapes
+#: A double-quoted scalar's special characters, and the escapes libyaml and go-yaml v2
+#: share (go-yaml has no "\/", libyaml no "\'": both are left to the full loader)
 _DOUBLE_SPECIAL = re.compile(r'["\\]')
 _ESCAPES = {
     "0": "\x00",
@@ -65,7 +66,6 @@ _ESCAPES = {
     "e": "\x1b",
     " ": " ",
     '"': '"',
-    "/": "/",
     "\\": "\\",
     "N": "\x85",
     "_": "\xa0",

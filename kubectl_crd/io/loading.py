@@ -100,13 +100,38 @@ def _parser_api() -> _ParserApi:
 
         api = _ParserApi(new_c, events, (RuamelError,), ReaderError, offsets_in_bytes=True)
     else:
-        from ruamel.yaml.loader import BaseLoader
-
-        def new_python(text: str) -> Callable[[], Any]:
-            return BaseLoader(text).get_event  # type: ignore[no-any-return]
-
-        api = _ParserApi(new_python, events, (RuamelError,), ReaderError, offsets_in_bytes=False)
+        api = _python_api(events, RuamelError, ReaderError)
     _api_cache[BACKEND] = api
+    return api
+
+
+def _python_api(events: Any, ruamel_error: type[BaseException], reader_error: Any) -> _ParserApi:
+    from ruamel.yaml.loader import BaseLoader
+
+    # go-yaml v2 (scannerc.go) reads "\'" in double quotes as "'", which libyaml 0.2.5
+    # refuses; "\/" is refused by go-yaml and checked by the builder for both parsers.
+    escapes = {**BaseLoader.ESCAPE_REPLACEMENTS, "'": "'"}
+
+    def new_python(text: str) -> Callable[[], Any]:
+        # YAML 1.1 as go-yaml: "?" ends a plain scalar in a flow collection
+        loader = BaseLoader(text, version=(1, 1))
+        loader.ESCAPE_REPLACEMENTS = escapes
+        return loader.get_event  # type: ignore[no-any-return]
+
+    return _ParserApi(new_python, events, (ruamel_error,), reader_error, offsets_in_bytes=False)
+
+
+def _go_yaml_parser() -> _ParserApi:
+    """ruamel's pure-Python parser: what a document that libyaml 0.2.5 refuses and
+    go-yaml v2 reads is read with (see ``_reads_as_go_yaml``)."""
+    cached = _api_cache.get("python")
+    if cached is not None:
+        return cached
+    from ruamel.yaml import events
+    from ruamel.yaml.error import YAMLError as RuamelError
+    from ruamel.yaml.reader import ReaderError
+
+    api = _api_cache["python"] = _python_api(events, RuamelError, ReaderError)
     return api
 
 
@@ -124,6 +149,10 @@ def load_documents(
     text, problem = decode_text(data, source)
     if problem is not None:
         return [Document(source, 0, problem.location or Location(source), error=problem)]
+    if text.startswith("---") or "\n---" in text:
+        stop = _bad_separator(text)
+        if stop is not None:
+            return _until_bad_separator(text, source, stop, positions, digest)
     if not positions:
         # the usual shape of a manifest without libyaml's events (``blockyaml``), else
         # libyaml's plain build
@@ -141,8 +170,44 @@ def load_documents(
     return _load_text(text, source)
 
 
+# A line that starts with "---": kubectl's YAMLReader (k8s.io/apimachinery
+# pkg/util/yaml/decoder.go) ends a document there, and refuses the line unless what
+# follows the dashes is blank or a comment.
+_DASHES_LINE = re.compile(r"^---(.*)$", re.MULTILINE)
+
+
+def _bad_separator(text: str) -> re.Match[str] | None:
+    for match in _DASHES_LINE.finditer(text):
+        rest = match.group(1).strip()
+        if rest and rest[0] != "#":
+            return match
+    return None
+
+
+def _until_bad_separator(
+    text: str, source: str, stop: re.Match[str], positions: bool, digest: str
+) -> list[Document]:
+    """What kubectl reads of a stream with a line it refuses as a document separator:
+    the documents before the one that line ends, then an error (kubectl stops there)."""
+    piece_start = 0
+    for match in _DASHES_LINE.finditer(text, 0, stop.start()):
+        if not match.group(1).strip() or match.group(1).strip()[0] == "#":
+            piece_start = match.end()
+    documents = load_documents(text[:piece_start], source, positions=positions, digest=digest)
+    line = text.count("\n", 0, stop.start()) + 1
+    error = YamlError(
+        f"invalid Yaml document separator: {stop.group(1).strip()} (kubectl ends a document"
+        ' at every line that starts with "---" and refuses this file too)',
+        location=Location(source, line, 1),
+    )
+    index = documents[-1].index + 1 if documents else 0
+    documents.append(Document(source, index, error.location or Location(source), error=error))
+    return documents
+
+
 def decode_text(data: bytes | str, source: str) -> tuple[str, YamlError | None]:
-    """The text of a YAML or JSON input, or why it is not one (binary, invalid UTF-8)."""
+    """The text of a YAML or JSON input as kubectl reads it (every line ended by a line
+    break), or why it is not one (binary, invalid UTF-8)."""
     if isinstance(data, str):
         text = data.removeprefix("\ufeff")
     else:
@@ -166,6 +231,10 @@ def decode_text(data: bytes | str, source: str) -> tuple[str, YamlError | None]:
             )
     if "\x00" in text:
         return "", _binary_error(source)
+    if text and text[-1] != "\n":
+        # kubectl's LineReader ends every line with "\n", the last one too: a block
+        # scalar at the end of a file keeps its line break ("|" clips to one)
+        text += "\n"
     return text, None
 
 
@@ -183,10 +252,17 @@ def _load_text(
     documents: list[Document] = []
     chunk, line_offset, index = text, 0, 0
     while True:
-        builder = _Builder(source, line_offset, index, api, positions=positions, digest=digest)
+        builder = _Builder(
+            source, line_offset, index, api, positions=positions, digest=digest, chunk=chunk
+        )
         try:
             builder.run(api.new(chunk))
         except _Fatal as fatal:
+            if isinstance(fatal, _GoYamlFatal) and line_offset == 0 and text.lstrip()[:1] == "{":
+                # kubectl reads a stream that starts with "{" as JSON first
+                from_json = _load_json_stream(text, source, api)
+                if from_json is not None:
+                    return from_json
             # The parser could go on, but skipping to the next "---" is as good and
             # does not make a slow parser wade through a 100k-deep nest first.
             documents.extend(builder.documents)
@@ -198,8 +274,20 @@ def _load_text(
                 from_json = _load_json_stream(text, source, api)
                 if from_json is not None:
                     return from_json
+            if _reads_as_go_yaml(exc, chunk, api):
+                api = _go_yaml_parser()
+                continue
             documents.extend(builder.documents)
             error, error_line = _syntax_error(exc, source, chunk, line_offset, api)
+            if builder.explicit_end and not builder.in_document:
+                # go-yaml reads one document of what kubectl cut at "---" lines: after
+                # a "..." it reads nothing more until the next "---" (libyaml wants one)
+                resume = _next_separator(chunk, error_line)
+                if resume is None:
+                    return documents
+                offset, lines = resume
+                chunk, line_offset, index = chunk[offset:], line_offset + lines, builder.index + 1
+                continue
         else:
             documents.extend(builder.documents)
             return documents
@@ -214,6 +302,22 @@ def _load_text(
             return documents
         offset, lines = resume
         chunk, line_offset, index = chunk[offset:], line_offset + lines, failed + 1
+
+
+def _reads_as_go_yaml(exc: BaseException, chunk: str, api: _ParserApi) -> bool:
+    """Whether libyaml refused what go-yaml v2 reads: a ":" inside a flow plain scalar
+    (``[a:b]``, ``{k: 12:30}``; libyaml 0.2.5 refuses it, go-yaml's scanner reads on)
+    and the ``\\'`` escape. ruamel's pure-Python parser reads both as go-yaml does."""
+    if api.offsets_in_bytes is False:
+        return False  # already the pure-Python parser
+    problem = getattr(exc, "problem", None)
+    if problem == "found unexpected ':'":
+        return True
+    mark = getattr(exc, "problem_mark", None)
+    if problem != "found unknown escape character" or mark is None:
+        return False
+    line: str = chunk.split("\n", mark.line + 1)[mark.line]
+    return line[mark.column : mark.column + 2] == "\\'"
 
 
 def _next_separator(chunk: str, after_line: int) -> tuple[int, int] | None:
@@ -313,7 +417,7 @@ def _load_json_stream(text: str, source: str, api: _ParserApi) -> list[Document]
         line = text.count("\n", 0, start)
         column = start - (text.rfind("\n", 0, start) + 1)
         # Indenting the value by its column keeps libyaml's columns exact.
-        builder = _Builder(source, line, index, api)
+        builder = _Builder(source, line, index, api, go_yaml=False)
         try:
             builder.run(api.new(" " * column + text[start:end]))
         except _Fatal as fatal:
@@ -373,6 +477,24 @@ def _describe(value: Any) -> str:
     return "a string"
 
 
+def _go_yaml_error(where: Location, problem: str) -> YamlError:
+    """What go-yaml v2 alone refuses, worded as kubectl reports it."""
+    return YamlError(
+        f"error converting YAML to JSON: yaml: {problem} (kubectl and the API server "
+        "refuse this file too)",
+        location=where,
+    )
+
+
+def _directive_error(where: Location) -> YamlError:
+    return YamlError(
+        'a %YAML or %TAG directive: kubectl cuts the stream at the next "---" line, leaves '
+        "the directive without its document and refuses this file (error converting YAML "
+        "to JSON: yaml: did not find expected <document start>)",
+        location=where,
+    )
+
+
 class _NeedsPositions(Exception):
     """A positionless build met what only positions can tell (a duplicate key's first
     line, a merge): the file is read again with them."""
@@ -384,6 +506,10 @@ class _Fatal(Exception):
     def __init__(self, error: YamlError) -> None:
         super().__init__(error.message)
         self.error = error
+
+
+class _GoYamlFatal(_Fatal):
+    """What go-yaml v2 refuses and libyaml reads (not JSON's rules)."""
 
 
 # Sentinels: a mapping waiting for its next key, and an anchor whose node is still open.
@@ -454,8 +580,16 @@ class _Builder:
         *,
         positions: bool = True,
         digest: str = "",
+        chunk: str = "",
+        go_yaml: bool = True,
     ) -> None:
         self.source = source
+        # go-yaml's own refusals apply (not to what kubectl reads as JSON)
+        self.go_yaml = go_yaml
+        self.chunk = chunk
+        self._chunk_lines: list[str] | None = None
+        self.explicit_end = False  # the last document ended with "..."
+        self.end_line = -1  # where the last document ended (0-based, in the chunk)
         self.positions = positions
         self.digest = digest
         self.line_offset = line_offset
@@ -562,6 +696,8 @@ class _Builder:
                         raise _Fatal(YamlError(str(value), location=self._location(position)))
                     raw = None
                 else:
+                    if "/" in text and event.style == '"' and self.go_yaml:
+                        self._refuse_slash_escape(event)
                     raw = self._raw_scalar(text, tag, position)
                     value = self._json_value(raw, position)
                 if event.anchor is not None:
@@ -626,13 +762,18 @@ class _Builder:
                 stack = self.stack
                 self.index += 1
                 self.in_document = True
+                self.explicit_end = False
                 mark = event.start_mark
                 self.document_line = mark.line
                 self.document_start = pack(mark.line + line_base, mark.column + 1)
+                if (event.version or event.tags) and not self._after_document(mark.line):
+                    raise _Fatal(_directive_error(self._location(self.document_start)))
                 continue
             elif kind is document_end:
                 self._end_document()
                 self.in_document = False
+                self.explicit_end = bool(event.explicit)
+                self.end_line = event.start_mark.line
                 continue
             elif kind is stream_end:
                 return True
@@ -676,8 +817,10 @@ class _Builder:
         self, frame: _Frame, event: Any, text: str, tag: str | None, position: int
     ) -> None:
         plain = tag is None and event.implicit[0]
-        # go-yaml v2 isMerge: a plain "<<" (or one tagged !!merge) is a merge key.
-        if (plain and text == "<<") or tag == MERGE_TAG:
+        if not plain and "/" in text and event.style == '"' and self.go_yaml:
+            self._refuse_slash_escape(event)
+        # go-yaml v2 isMerge: "<<", plain or tagged !!merge, is a merge key.
+        if text == "<<" and (plain or tag == MERGE_TAG):
             frame.key, frame.merge = "<<", True
         else:
             raw = resolve_plain(text) if plain else self._raw_scalar(text, tag, position)
@@ -687,6 +830,50 @@ class _Builder:
             if event.anchor is not None:
                 self.anchors[event.anchor] = ("scalar", raw, 1)
         frame.key_position = position
+
+    def _refuse_slash_escape(self, event: Any) -> None:
+        """go-yaml v2 has no ``\\/`` escape (libyaml 0.2.5 and YAML 1.2 have): a
+        double-quoted scalar with one is refused by kubectl and the API server."""
+        if self._chunk_lines is None:
+            self._chunk_lines = self.chunk.split("\n")
+        start, end = event.start_mark, event.end_mark
+        line, column = start.line, start.column + 1
+        while (line, column) < (end.line, end.column):
+            text = self._chunk_lines[line]
+            found = text.find("\\", column)
+            if found < 0 or (line == end.line and found >= end.column):
+                line, column = line + 1, 0
+                continue
+            if text[found + 1 : found + 2] == "/":
+                where = Location(self.source, line + 1 + self.line_offset, found + 1)
+                # go-yaml's scanner errors give the 1-based line in kubectl's piece, or
+                # none on its first line (yaml.v2 decode.go, parser.fail)
+                piece_line = line - self._piece_start(line) + 1
+                problem = "found unknown escape character"
+                if piece_line > 1:
+                    problem = f"line {piece_line}: {problem}"
+                raise _GoYamlFatal(_go_yaml_error(where, problem))
+            column = found + 2
+
+    def _after_document(self, line: int) -> bool:
+        """Whether kubectl's piece holding ``line`` (a directive's) starts with an earlier
+        document: go-yaml reads that one alone and never meets the directive."""
+        if self.end_line < 0:
+            return False
+        if self._chunk_lines is None:
+            self._chunk_lines = self.chunk.split("\n")
+        return self._piece_start(line) <= self.end_line
+
+    def _piece_start(self, line: int) -> int:
+        """The first line (of the chunk) of the piece kubectl cuts ``line`` into: the
+        one after the nearest "---" line above, or that line itself when it starts the
+        stream (kubectl keeps a separator that ends nothing)."""
+        lines = self._chunk_lines or []
+        for above in range(line, -1, -1):
+            match = _DASHES_LINE.match(lines[above])
+            if match and (not match.group(1).strip() or match.group(1).strip()[0] == "#"):
+                return above if above + self.line_offset == 0 else above + 1
+        return 0
 
     def _alias(self, name: str, position: int) -> None:
         anchor = self.anchors.get(name)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from kubectl_crd.io import load_documents, read_inputs
 
-# The one corpus file with a problem: a duplicated metadata.annotations key.
+# The corpus files with a problem: a duplicated metadata.annotations key, and a "\/"
+# escape that go-yaml v2 (so kubectl and the API server) refuses.
 DUPLICATE_KEY_SAMPLE = "samples/argo-workflows/k8s-patch-json-workflow.yaml"
+SLASH_ESCAPE_SAMPLE = "samples/external-secrets/conjur-external-secret-find.yaml"
 
 
 def problems_in(corpus_dir: Path, part: str) -> tuple[int, list[str]]:
@@ -32,12 +34,19 @@ def test_every_crd_file_loads(corpus_dir: Path) -> None:
     assert problems == []
 
 
-def test_every_sample_loads_and_the_duplicate_key_is_reported(corpus_dir: Path) -> None:
+def test_every_sample_loads_and_the_two_kubectl_refuses_are_reported(corpus_dir: Path) -> None:
     files, problems = problems_in(corpus_dir, "samples")
     assert files >= 1312
-    assert len(problems) == 1
+    assert len(problems) == 2
     assert problems[0].startswith(f"{corpus_dir / DUPLICATE_KEY_SAMPLE}:13:3: ")
     assert 'duplicate field "annotations" at line 13 (first at line 6)' in problems[0]
+    # kubectl create: "error converting YAML to JSON: yaml: line 17: found unknown
+    # escape character"; the column is the backslash's
+    assert problems[1] == (
+        f"{corpus_dir / SLASH_ESCAPE_SAMPLE}:17:25: error converting YAML to JSON: yaml: "
+        "line 17: found unknown escape character (kubectl and the API server refuse this "
+        "file too)"
+    )
 
 
 def test_each_crd_file_is_one_crd(corpus_dir: Path) -> None:
