@@ -9,6 +9,8 @@ field path, reason and message, and warnings. Commands (validate, get, scale
 
 One module per stage, each naming the upstream file it mirrors:
 
+- ``admission``: what the server does to an object on a write (``Admission``: create,
+  update, status update, delete; the fields it sets, the status split, finalizers)
 - ``pipeline``: the order of the stages, strictness, blocking, creates and updates
 - ``cel``: the x-kubernetes-validations rules (the engine loads only when a CRD has them)
 - ``compiled``: a version's schema as a tree of ``SchemaNode``s
@@ -25,6 +27,7 @@ One module per stage, each naming the upstream file it mirrors:
 - ``results``: the result data (``ValidationResult``, ``FieldError``, reasons, stages)
 """
 
+from kubectl_crd.validation.admission import Admission, AdmissionResult
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.pipeline import CEL_NOT_RUN, validate_custom_resource
 from kubectl_crd.validation.results import (
@@ -39,6 +42,8 @@ from kubectl_crd.validation.schemas import compile_schema
 
 __all__ = [
     "BLOCKING_REASONS",
+    "Admission",
+    "AdmissionResult",
     "CEL_NOT_RUN",
     "FieldError",
     "FieldValidation",

@@ -44,7 +44,8 @@ OBJECT_META_FIELDS: dict[str, str] = {
 
 ANNOTATIONS_LIMIT = 256 * 1024
 # generateName's random suffix is 5 characters from this alphabet
-# (apiserver/pkg/storage/names/generate.go); offline we write "xxxxx".
+# (apiserver/pkg/storage/names/generate.go, utilrand.String); offline we write "xxxxx".
+NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 GENERATED_SUFFIX = "xxxxx"
 _MAX_GENERATED_PREFIX = 58
 
@@ -135,8 +136,10 @@ def coerce_metadata(metadata: dict[str, Any]) -> None:
             del metadata[key]  # omitempty
 
 
-def generated_name(generate_name: str) -> str:
-    return generate_name[:_MAX_GENERATED_PREFIX] + GENERATED_SUFFIX
+def generated_name(generate_name: str, suffix: str = GENERATED_SUFFIX) -> str:
+    """``names.SimpleNameGenerator.GenerateName``: the prefix cut to 58 characters, then
+    ``suffix`` (5 random characters on the server, ``xxxxx`` offline)."""
+    return generate_name[:_MAX_GENERATED_PREFIX] + suffix
 
 
 def validate_object_meta(

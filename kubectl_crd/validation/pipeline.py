@@ -21,6 +21,11 @@ PrepareForUpdate``, ``ValidateUpdate``): with a status subresource the old
 equal to its old value is ratcheted (``ratcheting.go``, KEP-4008): schema errors
 are dropped, CEL errors become warnings.
 
+``prepare`` replaces that status split with the caller's own ``PrepareForCreate`` /
+``PrepareForUpdate`` (``validation.admission`` passes the fields the server sets and
+the status subresource's strategy), run on the decoded, pruned, defaulted copy just
+before validation, as ``rest.BeforeCreate`` / ``BeforeUpdate`` run it.
+
 Stages after the first failing one still run, but their errors are marked
 ``blocked``: the server would have answered with the earlier stage's errors alone.
 """
@@ -87,6 +92,7 @@ def validate_custom_resource(
     decode_errors: Sequence[InputError] = (),
     rules: bool = True,
     old: Any = None,
+    prepare: Callable[[Any], None] | None = None,
 ) -> ValidationResult:
     """Validate one decoded object as a server-side create of it would.
 
@@ -95,6 +101,8 @@ def validate_custom_resource(
     ``decode_errors`` are the reader's duplicate-key errors for this document.
     ``rules=False`` leaves the CEL rules out (they are then not checked at all).
     ``old`` makes it an update of that stored object (a decoded mapping).
+    ``prepare`` changes the decoded, defaulted copy in place before validation, instead
+    of the main resource's status split (see the module docstring).
     """
     where = _locator(content)
     errors: list[FieldError] = []
@@ -210,7 +218,9 @@ def validate_custom_resource(
         coerce_metadata(metadata)
     coerce_embedded(node, obj)
     apply_defaults(obj, node)
-    if version.subresources.status:
+    if prepare is not None:
+        prepare(obj)
+    elif version.subresources.status:
         # the main resource never writes status: dropped on create, kept from the
         # old object on update (strategy.go: PrepareForCreate, PrepareForUpdate)
         obj.pop("status", None)
@@ -227,7 +237,14 @@ def validate_custom_resource(
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
     if decode_failure is None:
         found(Stage.OBJECT_META, validate_object_meta(meta, None))
-        warnings.extend(finalizer_warnings(meta))
+        # an update warns only about the finalizers it adds (strategy.go: generateWarningsFromObj)
+        old_meta = old.get("metadata") if isinstance(old, dict) else None
+        if isinstance(old_meta, dict) and old_meta.get("finalizers"):
+            kept = set(old_meta["finalizers"])
+            added = [f for f in meta.get("finalizers") or () if f not in kept]
+            warnings.extend(finalizer_warnings({"finalizers": added}))
+        else:
+            warnings.extend(finalizer_warnings(meta))
     schema_errors = validate_schema(node, obj)
     if isinstance(old, dict):
         schema_errors = [e for e in schema_errors if not _unchanged(obj, old, e[3])]

@@ -121,6 +121,9 @@ class ValidationResult:
             return reported[0].message
         if reported[0].stage == Stage.DECODING:
             return "strict decoding error: " + ", ".join(e.message for e in reported)
-        if len(reported) == 1:
-            return reported[0].message
-        return "[" + ", ".join(e.message for e in reported) + "]"
+        # field.ErrorList.ToAggregate drops repeated messages (an update's metadata
+        # errors come twice as causes, once in the message)
+        messages = list(dict.fromkeys(e.message for e in reported))
+        if len(messages) == 1:
+            return messages[0]
+        return "[" + ", ".join(messages) + "]"

@@ -1,0 +1,754 @@
+"""What the API server does to one custom resource on a write, as a library call.
+
+``Admission(crd)`` answers a create, an update, a ``status`` update or a delete of one
+object the way kube-apiserver answers it, without a cluster: the object as the server
+would return it, or the refusal with the server's code, message and causes. It is the
+step ``get -f`` (a manifest shown as created), ``scale --local`` and the dev loop's
+in-process store share; the store keeps ``AdmissionResult.stored`` and answers reads
+with ``Admission.read``.
+
+Mirrored upstream files (kubernetes/kubernetes, staging/src/k8s.io/...):
+
+- ``apiserver/pkg/registry/generic/registry/store.go``: ``create`` (system fields, a
+  generated name), ``Update`` (the resourceVersion check, no-op updates, the delete of
+  an object whose last finalizer an update removes), ``Delete`` and
+  ``updateForGracefulDeletionAndFinalizers`` / ``markAsDeleting`` (deletionTimestamp,
+  deletionGracePeriodSeconds 0, generation + 1, the garbage collector's finalizers);
+- ``apiserver/pkg/registry/rest/create.go`` and ``update.go``: ``BeforeCreate`` (the
+  request's namespace), ``BeforeUpdate`` (generation, uid, creationTimestamp and
+  deletion fields kept from the old object, ``ValidateObjectMetaAccessorUpdate``);
+- ``apiextensions-apiserver/pkg/registry/customresource/strategy.go`` and
+  ``status_strategy.go``: with a status subresource a create drops ``.status``, a
+  main-resource update keeps the old ``.status``, a ``status`` update keeps everything
+  of the old object but ``.status``; generation 1 on create, + 1 when anything but
+  ``metadata`` changes (so, with the subresource, only a spec change bumps it);
+- the decoding, pruning, defaulting and validation (schema, CEL, transition rules,
+  ratcheting) are ``validation.pipeline.validate_custom_resource``'s, called here.
+
+What the step leaves out, deliberately: ``managedFields`` (a request's are dropped and
+none are added: server-side apply's bookkeeping is not modelled), conversion between
+versions (an object is validated in the version its apiVersion names), admission
+webhooks and namespace lifecycle (a namespace need not exist), and graceful deletion
+(custom resources have none: a delete is immediate or waits for finalizers).
+"""
+
+from __future__ import annotations
+
+import itertools
+import marshal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+from kubectl_crd.model.errors import InputError
+from kubectl_crd.model.govalues import go_quote
+from kubectl_crd.validation.objectmeta import NAME_ALPHABET, generated_name
+from kubectl_crd.validation.pipeline import default_as_read, validate_custom_resource
+from kubectl_crd.validation.results import (
+    FieldError,
+    FieldValidation,
+    Reason,
+    Stage,
+    ValidationResult,
+)
+
+if TYPE_CHECKING:  # random, uuid and datetime load on first use (start-up time)
+    import random
+    from datetime import datetime
+
+Operation = Literal["create", "update", "status", "delete"]
+
+#: ``metav1.DeletionPropagation`` (``DeleteOptions.propagationPolicy``)
+PropagationPolicy = Literal["Orphan", "Background", "Foreground"]
+
+# the garbage collector's finalizers (apimachinery/pkg/apis/meta/v1/types.go)
+ORPHAN_FINALIZER = "orphan"
+FOREGROUND_FINALIZER = "foregroundDeletion"
+
+_OPTIMISTIC_LOCK = (
+    "the object has been modified; please apply your changes to the latest version and try again"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AdmissionResult:
+    """The server's answer to one write, as plain data.
+
+    ``code`` is the HTTP status (201 for a create, 200 otherwise; 400, 404, 409, 422 or
+    500 when refused) and ``reason`` the ``Status`` reason of a refusal (``Invalid``,
+    ``BadRequest``, ``Conflict``, ``NotFound``; none for a 500). ``errors`` are the
+    refusal's causes in the server's order (a 422's ``details.causes``, a strict
+    decoding failure's fields), ``message`` the ``Status`` message, ``warnings`` the
+    ``Warning`` headers. ``validation`` is the pipeline's full result (blocked errors
+    and input positions included) when the write got that far.
+
+    On success ``object`` is the object as the server returns it and as a read returns
+    it (defaulted as read); ``stored`` is what storage keeps, for the caller's store;
+    ``response`` is the body the server answers with (``object``, or for a delete that
+    removes the object a ``Status`` of kind ``Success``). ``written``: storage changed
+    and the object got a new resourceVersion (a no-op update writes nothing).
+    ``removed``: the object is gone (a delete without finalizers left, or an update
+    that took away the last finalizer of an object being deleted); ``object`` is then
+    its last state.
+    """
+
+    operation: Operation
+    code: int
+    object: Any = None
+    stored: Any = None
+    response: Any = None
+    errors: tuple[FieldError, ...] = ()
+    warnings: tuple[str, ...] = ()
+    message: str = ""
+    reason: str = ""
+    written: bool = False
+    removed: bool = False
+    validation: ValidationResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.code < 400
+
+
+def _counter() -> Callable[[], str]:
+    """resourceVersions 1, 2, 3, ... (``next`` on ``itertools.count`` is atomic)."""
+    count = itertools.count(1)
+
+    def next_version() -> str:
+        return str(next(count))
+
+    return next_version
+
+
+def _timestamp(clock: Callable[[], datetime]) -> str:
+    """``metav1.Time`` as JSON: RFC 3339 in UTC, whole seconds."""
+    from datetime import UTC
+
+    return clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _now() -> datetime:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)
+
+
+def _uuid4() -> str:
+    """A random uid, as ``uuid.NewUUID`` gives the server's objects."""
+    import uuid
+
+    return str(uuid.uuid4())
+
+
+class Admission:
+    """The API server's write path for the custom resources of one CRD.
+
+    ``resource_versions`` gives the next resourceVersion (a store shares its counter
+    across kinds, as etcd's revision is shared); ``clock``, ``uids`` and ``rng`` make
+    timestamps, uids and generated names deterministic in tests. Safe to share between
+    threads as long as the callables are (the default counter is).
+    """
+
+    def __init__(
+        self,
+        crd: CustomResourceDefinition,
+        *,
+        resource_versions: Callable[[], str] | None = None,
+        clock: Callable[[], datetime] = _now,
+        uids: Callable[[], str] = _uuid4,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.crd = crd
+        self._next_version = resource_versions or _counter()
+        self._clock = clock
+        self._uids = uids
+        if rng is None:
+            import random
+
+            rng = random.Random()
+        self._rng = rng
+
+    # -- reads --------------------------------------------------------------------------
+
+    def read(self, stored: Any) -> Any:
+        """A stored object as a read returns it: a copy, defaulted again by the storage
+        decoder (``pipeline.default_as_read``), so a default of ``status``, which a
+        create drops, is there."""
+        obj = _plain_copy(stored)
+        version = self._version_of(obj)
+        if version is not None:
+            default_as_read(obj, version)
+        return obj
+
+    # -- writes -------------------------------------------------------------------------
+
+    def create(
+        self,
+        content: Any,
+        *,
+        namespace: str | None = None,
+        field_validation: str = FieldValidation.STRICT,
+        decode_errors: Sequence[InputError] = (),
+    ) -> AdmissionResult:
+        """POST of ``content`` to the collection of ``namespace`` (the request's; by
+        default the object's own, else ``default``, as kubectl picks it)."""
+        operation: Operation = "create"
+        refused = self._type_problem(operation, content)
+        if refused is not None:
+            return refused
+        meta = content.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
+        if self.crd.namespaced:
+            written_ns = meta.get("namespace") or ""
+            request_ns = namespace or written_ns or "default"
+            if written_ns and written_ns != request_ns:
+                return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)
+        else:
+            request_ns = ""
+        created = _timestamp(self._clock)
+        uid = self._uids()
+        suffix = "".join(self._rng.choice(NAME_ALPHABET) for _ in range(5))
+        status_subresource = False
+        version = self._version_of(content)
+        if version is not None:
+            status_subresource = version.subresources.status
+
+        def prepare(obj: Any) -> None:
+            # store.go: create (FillObjectMetaSystemFields, the generated name);
+            # rest/create.go: BeforeCreate (the namespace); strategy.go: PrepareForCreate
+            metadata = _metadata_of(obj)
+            if metadata is None:
+                return
+            metadata["creationTimestamp"] = created
+            metadata["uid"] = uid
+            generate = metadata.get("generateName")
+            if generate and isinstance(generate, str) and not metadata.get("name"):
+                metadata["name"] = generated_name(generate, suffix)
+            if request_ns:
+                metadata["namespace"] = request_ns
+            else:
+                metadata.pop("namespace", None)
+            for dropped in ("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields"):
+                metadata.pop(dropped, None)
+            if status_subresource:
+                obj.pop("status", None)
+            metadata["generation"] = 1
+
+        result = validate_custom_resource(
+            content,
+            self.crd,
+            field_validation=field_validation,
+            decode_errors=decode_errors,
+            prepare=prepare,
+        )
+        if not result.valid:
+            return self._invalid(operation, result)
+        obj = _plain(result.object)
+        if meta.get("resourceVersion"):
+            # etcd3/store.go: Create refuses an object that carries one, after validation
+            message = "resourceVersion should not be set on objects to be created"
+            # an internal error: its Status names no reason
+            return _refusal(operation, 500, "", message, validation=result)
+        obj["metadata"]["resourceVersion"] = self._next_version()
+        return AdmissionResult(
+            operation,
+            201,
+            object=(shown := self.read(obj)),
+            stored=obj,
+            response=shown,
+            warnings=result.warnings,
+            written=True,
+            validation=result,
+        )
+
+    def update(
+        self,
+        content: Any,
+        old: Any,
+        *,
+        field_validation: str = FieldValidation.STRICT,
+        decode_errors: Sequence[InputError] = (),
+    ) -> AdmissionResult:
+        """PUT of ``content`` to the object stored as ``old`` (``stored`` of an earlier
+        result): the main resource, whose write keeps the old ``.status`` when the
+        version has a status subresource."""
+        return self._update("update", content, old, field_validation, decode_errors)
+
+    def update_status(
+        self,
+        content: Any,
+        old: Any,
+        *,
+        field_validation: str = FieldValidation.STRICT,
+        decode_errors: Sequence[InputError] = (),
+    ) -> AdmissionResult:
+        """PUT of ``content`` to ``/status`` of the object stored as ``old``: only
+        ``.status`` is taken (an absent one removes it); spec and every metadata field
+        (labels, annotations, finalizers, ownerReferences, ...) stay the old ones."""
+        return self._update("status", content, old, field_validation, decode_errors)
+
+    def delete(
+        self,
+        old: Any,
+        *,
+        propagation_policy: PropagationPolicy | None = None,
+        uid: str | None = None,
+        resource_version: str | None = None,
+    ) -> AdmissionResult:
+        """DELETE of the object stored as ``old``; ``uid`` and ``resource_version`` are
+        the request's preconditions.
+
+        With finalizers (the object's, plus ``foregroundDeletion`` or ``orphan`` that
+        the propagation policy adds) the object stays, marked as being deleted; without
+        any it is removed and the server answers with a ``Status``."""
+        operation: Operation = "delete"
+        existing = self.read(old)
+        meta = _metadata_of(existing) or {}
+        name = str(meta.get("name") or "")
+        # rest/delete.go: BeforeDelete's preconditions, worded with the kind (not the resource)
+        qualified_kind = f"{self.crd.names.kind}.{self.crd.group}"
+        if uid is not None and uid != meta.get("uid"):
+            detail = (
+                f"the UID in the precondition ({uid}) does not match the UID in record "
+                f"({meta.get('uid', '')}). The object might have been deleted and then recreated"
+            )
+            return _refusal(operation, 409, "Conflict", _conflict(qualified_kind, name, detail))
+        if resource_version is not None and resource_version != meta.get("resourceVersion"):
+            detail = (
+                f"the ResourceVersion in the precondition ({resource_version}) does not match "
+                f"the ResourceVersion in record ({meta.get('resourceVersion', '')}). "
+                "The object might have been modified"
+            )
+            return _refusal(operation, 409, "Conflict", _conflict(qualified_kind, name, detail))
+        finalizers = _gc_finalizers(list(meta.get("finalizers") or ()), propagation_policy)
+        if finalizers:
+            # store.go: updateForGracefulDeletionAndFinalizers, markAsDeleting
+            meta["finalizers"] = finalizers
+            if "deletionTimestamp" not in meta:
+                generation = meta.get("generation")
+                if isinstance(generation, int) and generation > 0:
+                    meta["generation"] = generation + 1
+                meta["deletionTimestamp"] = _timestamp(self._clock)
+            meta["deletionGracePeriodSeconds"] = 0
+            return self._stored(operation, existing, old)
+        # deleted now: watchers get the last state at the delete's resourceVersion; the
+        # client gets a Status (the custom resource store does not return the object)
+        meta.pop("finalizers", None)
+        meta["resourceVersion"] = self._next_version()
+        return AdmissionResult(
+            operation,
+            200,
+            object=existing,
+            response=self._deleted_status(name, str(meta.get("uid") or "")),
+            written=True,
+            removed=True,
+        )
+
+    # -- the update path ----------------------------------------------------------------
+
+    def _update(
+        self,
+        operation: Operation,
+        content: Any,
+        old: Any,
+        field_validation: str,
+        decode_errors: Sequence[InputError],
+    ) -> AdmissionResult:
+        refused = self._type_problem(operation, content)
+        if refused is not None:
+            return refused
+        version = self._version_of(content)
+        status_subresource = version is not None and version.subresources.status
+        if operation == "status" and not status_subresource:
+            # no /status endpoint is installed for such a version
+            message = "the server could not find the requested resource"
+            return _refusal(operation, 404, "NotFound", message)
+        existing = self.read(old)
+        old_meta = _metadata_of(existing) or {}
+        name = str(old_meta.get("name") or "")
+        new_meta = content.get("metadata")
+        new_meta = new_meta if isinstance(new_meta, dict) else {}
+        # endpoints/handlers/update.go: the body names the object of the URL
+        if new_meta.get("name", "") != name:
+            message = (
+                f"the name of the object ({new_meta.get('name', '')}) does not match "
+                f"the name on the URL ({name})"
+            )
+            return _refusal(operation, 400, "BadRequest", message)
+        if self.crd.namespaced and new_meta.get("namespace") not in (
+            None,
+            "",
+            old_meta.get("namespace"),
+        ):
+            return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)
+
+        def prepare(obj: Any) -> None:
+            metadata = _metadata_of(obj)
+            if metadata is None:
+                return
+            metadata.pop("managedFields", None)
+            if operation == "status":
+                # status_strategy.go: PrepareForUpdate takes the old object whole, then
+                # the new status (or none)
+                status = obj.get("status", _MISSING)
+                obj.clear()
+                obj.update(_plain_copy(existing))
+                if status is _MISSING:
+                    obj.pop("status", None)
+                else:
+                    obj["status"] = status
+                return
+            # rest/update.go: BeforeUpdate; strategy.go: PrepareForUpdate
+            if self.crd.namespaced:
+                metadata["namespace"] = old_meta.get("namespace", "")
+            else:
+                metadata.pop("namespace", None)
+            _set_or_drop(metadata, "generation", old_meta.get("generation"))
+            if status_subresource:
+                if "status" in existing:
+                    obj["status"] = existing["status"]
+                else:
+                    obj.pop("status", None)
+            if not _same(_non_metadata(obj), _non_metadata(existing)):
+                metadata["generation"] = int(old_meta.get("generation") or 0) + 1
+            if not metadata.get("uid") and old_meta.get("uid"):
+                metadata["uid"] = old_meta["uid"]
+            if old_meta.get("creationTimestamp"):
+                metadata["creationTimestamp"] = old_meta["creationTimestamp"]
+            if old_meta.get("deletionTimestamp"):
+                metadata["deletionTimestamp"] = old_meta["deletionTimestamp"]
+            if "deletionGracePeriodSeconds" in old_meta and (
+                metadata.get("deletionGracePeriodSeconds") is None
+            ):
+                metadata["deletionGracePeriodSeconds"] = old_meta["deletionGracePeriodSeconds"]
+
+        result = validate_custom_resource(
+            content,
+            self.crd,
+            field_validation=field_validation,
+            decode_errors=decode_errors,
+            old=existing,
+            prepare=prepare,
+        )
+        reported = result.reported
+        if reported and reported[0].stage in (Stage.DECODING, Stage.TYPE_META):
+            return self._invalid(operation, result)  # the body did not decode
+        # store.go: Update's preconditions (the body's uid) and optimistic lock
+        qualified_resource = f"{self.crd.names.plural}.{self.crd.group}"
+        body_uid = new_meta.get("uid")
+        if body_uid and body_uid != old_meta.get("uid"):
+            detail = (
+                "StorageError: invalid object, Code: 4, Key: "
+                f"{self._key(old_meta)}, ResourceVersion: 0, AdditionalErrorMsg: "
+                f"Precondition failed: UID in precondition: {body_uid}, "
+                f"UID in object meta: {old_meta.get('uid', '')}"
+            )
+            return _refusal(operation, 409, "Conflict", _conflict(qualified_resource, name, detail))
+        body_version = new_meta.get("resourceVersion")
+        if not body_version:
+            field = "metadata.resourceVersion"
+            error = FieldError(
+                field,
+                Reason.INVALID,
+                f"{field}: Invalid value: 0: must be specified for an update",
+                Stage.OBJECT_META,
+            )
+            message = f'{qualified_resource} "{name}" is invalid: {error.message}'
+            return _refusal(operation, 422, "Invalid", message, errors=(error,))
+        if body_version != old_meta.get("resourceVersion"):
+            message = _conflict(qualified_resource, name, _OPTIMISTIC_LOCK)
+            return _refusal(operation, 409, "Conflict", message)
+        obj = _plain(result.object)
+        meta = _metadata_of(obj) or {}
+        # ValidateObjectMetaAccessorUpdate runs twice (rest/update.go validateCommonFields,
+        # then the validator's ValidateUpdate / ValidateStatusUpdate): its causes come twice
+        meta_errors = _metadata_update_errors(meta, old_meta)
+        errors = _with_metadata_errors(result.errors, meta_errors)
+        if any(not e.blocked for e in errors):
+            checked = ValidationResult(object=result.object, errors=errors, warnings=())
+            return self._invalid(operation, checked, warnings=result.warnings)
+        warnings = result.warnings if operation == "update" else ()
+        if (
+            not meta.get("finalizers")
+            and old_meta.get("deletionTimestamp")
+            and (not old_meta.get("deletionGracePeriodSeconds"))
+        ):
+            # store.go: ShouldDeleteDuringUpdate; the client gets the object it sent, as updated
+            return AdmissionResult(
+                operation,
+                200,
+                object=obj,
+                response=obj,
+                warnings=warnings,
+                written=True,
+                removed=True,
+                validation=result,
+            )
+        return self._stored(operation, obj, old, warnings=warnings, validation=result)
+
+    # -- pieces -------------------------------------------------------------------------
+
+    def _stored(
+        self,
+        operation: Operation,
+        obj: dict[str, Any],
+        old: Any,
+        *,
+        warnings: tuple[str, ...] = (),
+        validation: ValidationResult | None = None,
+    ) -> AdmissionResult:
+        """Store ``obj`` over ``old``: etcd3's GuaranteedUpdate writes nothing when the
+        encoded object is unchanged, and the resourceVersion stays."""
+        if _same(obj, old):
+            shown = self.read(old)
+            return AdmissionResult(
+                operation,
+                200,
+                object=shown,
+                stored=old,
+                response=shown,
+                warnings=warnings,
+                validation=validation,
+            )
+        obj["metadata"]["resourceVersion"] = self._next_version()
+        shown = self.read(obj)
+        return AdmissionResult(
+            operation,
+            200,
+            object=shown,
+            stored=obj,
+            response=shown,
+            warnings=warnings,
+            written=True,
+            validation=validation,
+        )
+
+    def _invalid(
+        self,
+        operation: Operation,
+        result: ValidationResult,
+        *,
+        warnings: tuple[str, ...] = (),
+    ) -> AdmissionResult:
+        """The server's refusal of what the pipeline found: 400 when the body did not
+        decode (strict decoding, malformed metadata), else 422 with the causes."""
+        reported = result.reported
+        obj = result.object if isinstance(result.object, dict) else {}
+        metadata = obj.get("metadata")
+        name = str(metadata.get("name") or "") if isinstance(metadata, dict) else ""
+        kind = self.crd.names.kind
+        first = reported[0]
+        if first.stage in (Stage.DECODING, Stage.TYPE_META) or first.reason == Reason.BAD_REQUEST:
+            version = str(obj.get("apiVersion", "")).rpartition("/")[2]
+            message = (
+                f'{kind} in version "{version}" cannot be handled as a {kind}: '
+                f"{result.server_message}"
+            )
+            return _refusal(
+                operation, 400, "BadRequest", message, errors=reported, validation=result
+            )
+        message = f'{kind}.{self.crd.group} "{name}" is invalid: {result.server_message}'
+        return AdmissionResult(
+            operation,
+            422,
+            errors=reported,
+            warnings=warnings,
+            message=message,
+            reason="Invalid",
+            response=_failure(422, "Invalid", message),
+            validation=result,
+        )
+
+    def _type_problem(self, operation: Operation, content: Any) -> AdmissionResult | None:
+        if isinstance(content, dict):
+            return None
+        message = "Object 'Kind' is missing in the request body: it is not a mapping"
+        return _refusal(operation, 400, "BadRequest", message)
+
+    def _version_of(self, obj: Any) -> CRDVersion | None:
+        api_version = obj.get("apiVersion") if isinstance(obj, dict) else None
+        group, _, name = str(api_version or "").rpartition("/")
+        return self.crd.version(name) if group == self.crd.group else None
+
+    def _key(self, meta: dict[str, Any]) -> str:
+        """The etcd key the server names in a storage error."""
+        parts = ["/registry", self.crd.group, self.crd.names.plural]
+        if self.crd.namespaced:
+            parts.append(str(meta.get("namespace") or ""))
+        parts.append(str(meta.get("name") or ""))
+        return "/".join(parts)
+
+    def _deleted_status(self, name: str, uid: str) -> dict[str, Any]:
+        return {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Success",
+            "details": {
+                "name": name,
+                "group": self.crd.group,
+                "kind": self.crd.names.plural,
+                "uid": uid,
+            },
+        }
+
+
+_MISSING: Any = object()
+_NAMESPACE_MISMATCH = (
+    "the namespace of the provided object does not match the namespace sent on the request"
+)
+
+
+def _metadata_of(obj: Any) -> dict[str, Any] | None:
+    """The object's metadata mapping, made when absent; None when it is not a mapping
+    (the pipeline then reports the decoding error)."""
+    if not isinstance(obj, dict):
+        return None
+    metadata = obj.get("metadata")
+    if metadata is None:
+        metadata = obj["metadata"] = {}
+    return metadata if isinstance(metadata, dict) else None
+
+
+def _set_or_drop(mapping: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        mapping.pop(key, None)
+    else:
+        mapping[key] = value
+
+
+def _non_metadata(obj: dict[str, Any]) -> dict[str, Any]:
+    """strategy.go: copyNonMetadata, what a generation bump is decided on."""
+    return {key: value for key, value in obj.items() if key != "metadata"}
+
+
+def _gc_finalizers(finalizers: list[str], policy: PropagationPolicy | None) -> list[str]:
+    """store.go: deletionFinalizersForGarbageCollection for a kind without a default
+    policy: the policy replaces the garbage collector's finalizers; without one, those
+    already on the object stay."""
+    orphan = foreground = False
+    if policy == "Orphan":
+        orphan = True
+    elif policy == "Foreground":
+        foreground = True
+    elif policy is None:
+        for finalizer in finalizers:
+            if finalizer == ORPHAN_FINALIZER:
+                orphan = True
+                break
+            if finalizer == FOREGROUND_FINALIZER:
+                foreground = True
+                break
+    kept = [f for f in finalizers if f not in (ORPHAN_FINALIZER, FOREGROUND_FINALIZER)]
+    if orphan:
+        kept.append(ORPHAN_FINALIZER)
+    if foreground:
+        kept.append(FOREGROUND_FINALIZER)
+    if set(kept) == set(finalizers):
+        return finalizers  # unchanged: the object's own order stays
+    return kept
+
+
+def _metadata_update_errors(meta: dict[str, Any], old_meta: dict[str, Any]) -> list[FieldError]:
+    """What ``ValidateObjectMetaAccessorUpdate`` (apimachinery/pkg/api/validation/
+    objectmeta.go) can still find after ``BeforeUpdate`` copied the server's fields
+    over: finalizers added to an object being deleted."""
+    errors: list[FieldError] = []
+    if old_meta.get("deletionTimestamp"):
+        known = set(old_meta.get("finalizers") or ())
+        added = sorted({f for f in meta.get("finalizers") or () if f not in known})
+        if added:
+            field = "metadata.finalizers"
+            listed = ", ".join(go_quote(f) for f in added)
+            message = (
+                f"{field}: Forbidden: no new finalizers can be added if the object is being "
+                f"deleted, found new finalizers []string{{{listed}}}"
+            )
+            errors.append(FieldError(field, Reason.FORBIDDEN, message, Stage.OBJECT_META))
+    return errors
+
+
+def _with_metadata_errors(
+    errors: tuple[FieldError, ...], meta_errors: list[FieldError]
+) -> tuple[FieldError, ...]:
+    """The pipeline's errors with the metadata update's in the server's place: after
+    ``ValidateObjectMetaAccessor``'s, once for each of its two callers."""
+    if not meta_errors:
+        return errors
+    at = 0
+    for position, error in enumerate(errors):
+        if error.stage in (Stage.TYPE_META, Stage.DECODING, Stage.OBJECT_META):
+            at = position + 1
+    return (*errors[:at], *meta_errors, *meta_errors, *errors[at:])
+
+
+def _conflict(qualified: str, name: str, detail: str) -> str:
+    return f'Operation cannot be fulfilled on {qualified} "{name}": {detail}'
+
+
+def _failure(code: int, reason: str, message: str) -> dict[str, Any]:
+    status: dict[str, Any] = {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+    }
+    if reason:
+        status["reason"] = reason
+    status["code"] = code
+    return status
+
+
+def _refusal(
+    operation: Operation,
+    code: int,
+    reason: str,
+    message: str,
+    *,
+    errors: tuple[FieldError, ...] = (),
+    validation: ValidationResult | None = None,
+) -> AdmissionResult:
+    return AdmissionResult(
+        operation,
+        code,
+        errors=errors,
+        message=message,
+        reason=reason,
+        response=_failure(code, reason, message),
+        validation=validation,
+    )
+
+
+def _plain(obj: Any) -> Any:
+    """The pipeline's copy as plain dicts and lists (it keeps a ``YamlMap``'s type)."""
+    if type(obj) is dict:
+        return obj
+    from kubectl_crd.model.schema import plain
+
+    return plain(obj)
+
+
+def _plain_copy(obj: Any) -> Any:
+    """A deep copy as plain dicts and lists (marshal, in C, for plain JSON values)."""
+    if type(obj) is dict:
+        try:
+            return marshal.loads(marshal.dumps(obj, 2))
+        except ValueError:
+            pass
+    from kubectl_crd.model.schema import plain
+
+    return plain(obj)
+
+
+def _same(left: Any, right: Any) -> bool:
+    """``apiequality.Semantic.DeepEqual`` of decoded JSON: Python's ``==`` would take
+    ``True`` for ``1`` and ``1`` for ``1.0``, which Go's int64, float64 and bool are not."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(_same(v, right[k]) for k, v in left.items())
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(_same, left, right))
+    return bool(left == right)

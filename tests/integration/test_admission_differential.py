@@ -1,0 +1,414 @@
+"""The admission step against the real API server: the same writes, the same answers.
+
+One script of writes (creates, updates of the main resource, ``status`` updates and
+deletes, with and without finalizers, accepted and refused) runs against the real
+kube-apiserver and against ``validation.admission.Admission`` with a dict as its store,
+for three CRDs: namespaced with a status subresource, namespaced without one, and
+cluster-scoped. Each side builds its next request body from its own last answer, as a
+client does. After every step the answers must agree: the HTTP code, the object (apart
+from uid, timestamps and managedFields; whether the resourceVersion changed, not its
+value; a generated name's random suffix), the refusal's message and causes (field,
+reason, message, in order) and the warnings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import ApiError
+from kubectl_crd.validation.admission import Admission, AdmissionResult
+from tests import crd_factory
+from tests.integration.envtest import ControlPlane
+
+GROUP = "admission.example.com"
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "spec": {
+            "type": "object",
+            "properties": {
+                "size": {"type": "integer", "default": 1},
+                "code": {
+                    "type": "string",
+                    "maxLength": 5,
+                    "x-kubernetes-validations": [
+                        {"rule": "self == oldSelf", "message": "code is immutable"}
+                    ],
+                },
+                "note": {"type": "string"},
+            },
+            "x-kubernetes-validations": [
+                {"rule": "self.size >= 0", "message": "size must not be negative"}
+            ],
+        },
+        "status": {
+            "type": "object",
+            "default": {},
+            "properties": {"phase": {"type": "string", "default": "New"}},
+        },
+    },
+}
+
+
+def _crd(kind: str, *, status: bool, scope: str = "Namespaced") -> dict[str, Any]:
+    crd = crd_factory.make_crd(kind, GROUP, schema=copy.deepcopy(SCHEMA), scope=scope)
+    if status:
+        crd["spec"]["versions"][0]["subresources"] = {"status": {}}
+    return crd
+
+
+CRDS = {
+    "status": _crd("Widget", status=True),
+    "plain": _crd("Gadget", status=False),
+    "cluster": _crd("Gizmo", status=True, scope="Cluster"),
+}
+
+TIMESTAMPS = ("creationTimestamp", "deletionTimestamp")
+
+
+@dataclass
+class Answer:
+    """One side's answer, normalised for comparison."""
+
+    code: int
+    body: Any
+    warnings: list[str] = field(default_factory=list)
+
+
+def _normal(obj: Any, generate_name: str = "") -> Any:
+    """An object without what differs by nature: uid, timestamps (present or not),
+    managedFields, the resourceVersion's value, a generated name's suffix."""
+    obj = copy.deepcopy(obj)
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if isinstance(meta, dict):
+        for key in ("uid", "managedFields", "resourceVersion"):
+            meta.pop(key, None)
+        for key in TIMESTAMPS:
+            if key in meta:
+                assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", meta[key]), meta[key]
+                meta[key] = "<set>"
+        name = meta.get("name", "")
+        if generate_name and name.startswith(generate_name):
+            suffix = name[len(generate_name) :]
+            assert re.fullmatch(r"[bcdfghjklmnpqrstvwxz2456789]{5}", suffix), name
+            meta["name"] = generate_name + "xxxxx"
+    details = obj.get("details") if isinstance(obj, dict) else None
+    if isinstance(details, dict) and "uid" in details:
+        details["uid"] = "<set>" if details["uid"] else ""
+    return obj
+
+
+class Server:
+    """The real API server, through the project's client."""
+
+    def __init__(self, client: KubeClient, crd: dict[str, Any], namespace: str) -> None:
+        self.client = client
+        plural = crd["spec"]["names"]["plural"]
+        namespaced = crd["spec"]["scope"] == "Namespaced"
+        self.collection = f"/apis/{GROUP}/v1/" + (
+            f"namespaces/{namespace}/{plural}" if namespaced else plural
+        )
+        self.last: dict[str, Any] = {}
+
+    def send(self, method: str, path: str, body: Any = None) -> Answer:
+        self.client.warnings.clear()
+        try:
+            # kubectl's default --validate=strict
+            query = {"fieldValidation": "Strict"} if method != "DELETE" else None
+            answer = self.client.request(method, self.collection + path, body=body, query=query)
+            code = 201 if method == "POST" else 200
+        except ApiError as exc:
+            answer, code = dict(exc.status_object), exc.status
+        return Answer(code, answer, list(self.client.warnings))
+
+    def create(self, body: Any) -> Answer:
+        return self.send("POST", "", body)
+
+    def update(self, name: str, body: Any, *, status: bool = False) -> Answer:
+        return self.send("PUT", f"/{name}" + ("/status" if status else ""), body)
+
+    def delete(self, name: str, options: Any = None) -> Answer:
+        return self.send("DELETE", f"/{name}", options)
+
+
+class Ours:
+    """The admission step over a dict of stored objects."""
+
+    def __init__(self, crd: dict[str, Any], namespace: str) -> None:
+        self.admission = Admission(CustomResourceDefinition.from_object(crd))
+        self.namespace = namespace if crd["spec"]["scope"] == "Namespaced" else None
+        self.stored: dict[str, Any] = {}
+        self.last: dict[str, Any] = {}
+
+    def _answer(self, result: AdmissionResult, name: str) -> Answer:
+        if result.ok:
+            if result.removed:
+                self.stored.pop(name, None)
+            else:
+                self.stored[str(result.object["metadata"]["name"])] = result.stored
+            return Answer(result.code, result.response, list(result.warnings))
+        body = dict(result.response)
+        if result.code == 422:
+            causes = [
+                {"field": e.field, "message": e.message.split(": ", 1)[1], "reason": e.reason}
+                for e in result.errors
+            ]
+            body["details"] = {"causes": causes}
+        return Answer(result.code, body, list(result.warnings))
+
+    def create(self, body: Any) -> Answer:
+        result = self.admission.create(copy.deepcopy(body), namespace=self.namespace)
+        return self._answer(result, "")
+
+    def update(self, name: str, body: Any, *, status: bool = False) -> Answer:
+        old = self.stored.get(name)
+        if old is None:
+            return Answer(404, {"reason": "NotFound", "code": 404})
+        write = self.admission.update_status if status else self.admission.update
+        return self._answer(write(copy.deepcopy(body), old), name)
+
+    def delete(self, name: str, options: Any = None) -> Answer:
+        old = self.stored.get(name)
+        if old is None:
+            return Answer(404, {"reason": "NotFound", "code": 404})
+        policy = (options or {}).get("propagationPolicy")
+        return self._answer(self.admission.delete(old, propagation_policy=policy), name)
+
+
+def _compare(step: str, server: Answer, ours: Answer, rv_before: tuple[Any, Any]) -> list[str]:
+    problems = []
+    if server.code != ours.code:
+        problems.append(f"{step}: code server {server.code} ours {ours.code}: {server.body}")
+        return problems
+    if server.code >= 400:
+        left = {k: _uids(server.body.get(k)) for k in ("message", "reason", "code")}
+        right = {k: _uids(ours.body.get(k)) for k in ("message", "reason", "code")}
+        if server.code == 404:
+            left.pop("message")
+            right.pop("message")
+        if left != right:
+            problems.append(f"{step}: refusal server {left} ours {right}")
+        causes = (server.body.get("details") or {}).get("causes") or []
+        mine = (ours.body.get("details") or {}).get("causes") or []
+        if causes != mine:
+            problems.append(f"{step}: causes server {causes} ours {mine}")
+        return problems
+    generate = ""
+    meta = server.body.get("metadata") or {}
+    if meta.get("generateName"):
+        generate = meta["generateName"]
+    if _normal(server.body, generate) != _normal(ours.body, generate):
+        problems.append(
+            f"{step}: object server {_normal(server.body, generate)} "
+            f"ours {_normal(ours.body, generate)}"
+        )
+    if server.body.get("kind") != "Status":
+        changed = [
+            (answer.body.get("metadata") or {}).get("resourceVersion") != before
+            for answer, before in zip((server, ours), rv_before, strict=True)
+        ]
+        if changed[0] != changed[1]:
+            problems.append(
+                f"{step}: resourceVersion changed on server {changed[0]}, ours {changed[1]}"
+            )
+    if sorted(server.warnings) != sorted(ours.warnings):
+        problems.append(f"{step}: warnings server {server.warnings} ours {ours.warnings}")
+    return problems
+
+
+def _uids(text: Any) -> Any:
+    """A message with every UUID (the two sides' uids differ) as <uid>."""
+    if not isinstance(text, str):
+        return text
+    return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uid>", text)
+
+
+Step = Callable[[dict[str, Any]], Any]
+
+
+def _edit(change: Callable[[dict[str, Any]], None]) -> Step:
+    def body(last: dict[str, Any]) -> Any:
+        edited = copy.deepcopy(last)
+        edited.get("metadata", {}).pop("managedFields", None)
+        change(edited)
+        return edited
+
+    return body
+
+
+def _status_spec_and_labels(obj: dict[str, Any]) -> None:
+    obj["status"] = {"phase": "Ready"}
+    obj["spec"] = {**obj["spec"], "note": "n"}
+    obj["metadata"].update(labels={"other": "x"}, finalizers=["example.com/z"])
+
+
+def _obj(kind: str, **metadata: Any) -> dict[str, Any]:
+    return {"apiVersion": f"{GROUP}/v1", "kind": kind, "metadata": metadata}
+
+
+def _script(kind: str, status: bool, namespace: str) -> list[tuple[str, str, str, Any]]:
+    """(label, operation, object name, body or body-from-last) for one CRD."""
+
+    def with_spec(spec: dict[str, Any], **metadata: Any) -> dict[str, Any]:
+        return {**_obj(kind, **metadata), "spec": spec, "status": {"phase": "Given"}}
+
+    def set_(path: str, value: Any) -> Step:
+        def change(obj: dict[str, Any]) -> None:
+            *parents, last = path.split(".")
+            node = obj
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[last] = value
+
+        return _edit(change)
+
+    def drop(path: str) -> Step:
+        def change(obj: dict[str, Any]) -> None:
+            *parents, last = path.split(".")
+            node = obj
+            for part in parents:
+                node = node[part]
+            node.pop(last, None)
+
+        return _edit(change)
+
+    return [
+        (
+            "create with finalizer, status and server fields",
+            "create",
+            "a",
+            with_spec(
+                {"code": "x"},
+                name="a",
+                finalizers=["example.com/keep", "plain"],
+                labels={"app": "a"},
+                generation=7,
+                uid="not-a-uid",
+            ),
+        ),
+        ("no-op update", "update", "a", _edit(lambda o: None)),
+        ("second no-op update", "update", "a", _edit(lambda o: None)),
+        ("metadata-only update", "update", "a", set_("metadata.labels.tier", "web")),
+        ("spec update", "update", "a", set_("spec.size", 3)),
+        ("status through the main resource", "update", "a", set_("status.phase", "Main")),
+        (
+            "status update also changing spec and labels",
+            "status",
+            "a",
+            _edit(_status_spec_and_labels),
+        ),
+        ("status update dropping status", "status", "a", drop("status")),
+        ("transition rule broken", "update", "a", set_("spec.code", "y")),
+        ("CEL rule broken", "update", "a", set_("spec.size", -1)),
+        ("too long blocks CEL", "update", "a", set_("spec.code", "toolong")),
+        ("unknown field", "update", "a", set_("spec.bogus", 1)),
+        ("stale resourceVersion", "update", "a", set_("metadata.resourceVersion", "1")),
+        ("no resourceVersion", "update", "a", drop("metadata.resourceVersion")),
+        (
+            "another uid",
+            "update",
+            "a",
+            set_("metadata.uid", "0a9d8f6c-0000-4000-8000-000000000000"),
+        ),
+        ("new finalizer warned", "update", "a", set_("metadata.finalizers", ["plain", "fresh"])),
+        ("delete with finalizers", "delete", "a", None),
+        ("delete again", "delete", "a", None),
+        (
+            "finalizer added while deleting",
+            "update",
+            "a",
+            set_("metadata.finalizers", ["plain", "fresh", "example.com/more"]),
+        ),
+        ("status update while deleting", "status", "a", set_("status.phase", "Gone")),
+        ("spec update while deleting", "update", "a", set_("spec.note", "late")),
+        ("one finalizer removed", "update", "a", set_("metadata.finalizers", ["fresh"])),
+        ("last finalizer removed", "update", "a", set_("metadata.finalizers", [])),
+        ("update of a removed object", "update", "a", _edit(lambda o: None)),
+        ("create without finalizers", "create", "b", with_spec({}, name="b")),
+        ("delete without finalizers", "delete", "b", None),
+        ("create for foreground delete", "create", "c", with_spec({"code": "c"}, name="c")),
+        ("foreground delete", "delete", "c", {"propagationPolicy": "Foreground"}),
+        ("orphan delete while deleting", "delete", "c", {"propagationPolicy": "Orphan"}),
+        ("generateName", "create", "", with_spec({"size": 2}, generateName="gen-")),
+        ("create invalid", "create", "d", with_spec({"size": -1, "code": "abcdefg"}, name="d")),
+        ("create CEL rule broken", "create", "d", with_spec({"size": -2}, name="d")),
+        ("create unknown field", "create", "d", with_spec({"bogus": True}, name="d")),
+        (
+            "create with resourceVersion",
+            "create",
+            "d",
+            with_spec({}, name="d", resourceVersion="5"),
+        ),
+        (
+            "create in another namespace",
+            "create",
+            "d",
+            with_spec({}, name="d", namespace=namespace + "-other"),
+        ),
+        ("create bad name", "create", "d", with_spec({}, name="D_d")),
+    ]
+
+
+@pytest.mark.parametrize("case", sorted(CRDS))
+def test_admission_agrees_with_the_api_server(
+    apiserver: ControlPlane, namespace: str, case: str
+) -> None:
+    crd = CRDS[case]
+    name = crd["metadata"]["name"]
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, on_warning=lambda text: None) as client:
+        try:
+            client.request(
+                "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body=crd
+            )
+        except ApiError as exc:
+            if exc.status != 409:
+                raise
+        apiserver.wait_established([name])
+        server = Server(client, crd, namespace)
+        ours = Ours(crd, namespace)
+        kind = crd["spec"]["names"]["kind"]
+        status = "subresources" in crd["spec"]["versions"][0]
+        problems: list[str] = []
+        steps = 0
+        refused = 0
+        for label, operation, target, body in _script(kind, status, namespace):
+            sides = (server, ours)
+            before = tuple(
+                (side.last.get(target) or {}).get("metadata", {}).get("resourceVersion")
+                for side in sides
+            )
+            answers = []
+            for side in sides:
+                last = side.last.get(target) or {}
+                sent = body(last) if callable(body) else copy.deepcopy(body)
+                if operation == "create":
+                    answer = side.create(sent)
+                elif operation == "delete":
+                    answer = side.delete(target, sent)
+                else:
+                    answer = side.update(target, sent, status=operation == "status")
+                if answer.code < 300 and answer.body.get("kind") == kind:
+                    side.last[target] = answer.body
+                answers.append(answer)
+            steps += 1
+            refused += answers[0].code >= 400
+            problems += _compare(f"{case} / {label}", answers[0], answers[1], before)
+        print(f"\n{case}: {steps} writes, {refused} refused by the server")
+        with contextlib.suppress(ApiError):
+            client.request(
+                "DELETE", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
+            )
+    assert problems == [], "\n".join(problems)
+    assert refused >= 10
