@@ -121,22 +121,21 @@ class Server:
         )
         self.last: dict[str, Any] = {}
 
-    def send(self, method: str, path: str, body: Any = None) -> Answer:
+    def send(self, method: str, path: str, body: Any = None, validation: str = "") -> Answer:
         self.client.warnings.clear()
         try:
-            # kubectl's default --validate=strict
-            query = {"fieldValidation": "Strict"} if method != "DELETE" else None
+            query = {"fieldValidation": validation} if validation else None
             answer = self.client.request(method, self.collection + path, body=body, query=query)
             code = 201 if method == "POST" else 200
         except ApiError as exc:
             answer, code = dict(exc.status_object), exc.status
         return Answer(code, answer, list(self.client.warnings))
 
-    def create(self, body: Any) -> Answer:
-        return self.send("POST", "", body)
+    def create(self, body: Any, validation: str) -> Answer:
+        return self.send("POST", "", body, validation)
 
-    def update(self, name: str, body: Any, *, status: bool = False) -> Answer:
-        return self.send("PUT", f"/{name}" + ("/status" if status else ""), body)
+    def update(self, name: str, body: Any, validation: str, *, status: bool = False) -> Answer:
+        return self.send("PUT", f"/{name}" + ("/status" if status else ""), body, validation)
 
     def delete(self, name: str, options: Any = None) -> Answer:
         return self.send("DELETE", f"/{name}", options)
@@ -167,23 +166,32 @@ class Ours:
             body["details"] = {"causes": causes}
         return Answer(result.code, body, list(result.warnings))
 
-    def create(self, body: Any) -> Answer:
-        result = self.admission.create(copy.deepcopy(body), namespace=self.namespace)
+    def create(self, body: Any, validation: str) -> Answer:
+        result = self.admission.create(
+            copy.deepcopy(body), namespace=self.namespace, field_validation=validation
+        )
         return self._answer(result, "")
 
-    def update(self, name: str, body: Any, *, status: bool = False) -> Answer:
+    def update(self, name: str, body: Any, validation: str, *, status: bool = False) -> Answer:
         old = self.stored.get(name)
         if old is None:
             return Answer(404, {"reason": "NotFound", "code": 404})
         write = self.admission.update_status if status else self.admission.update
-        return self._answer(write(copy.deepcopy(body), old), name)
+        return self._answer(write(copy.deepcopy(body), old, field_validation=validation), name)
 
     def delete(self, name: str, options: Any = None) -> Answer:
         old = self.stored.get(name)
         if old is None:
             return Answer(404, {"reason": "NotFound", "code": 404})
-        policy = (options or {}).get("propagationPolicy")
-        return self._answer(self.admission.delete(old, propagation_policy=policy), name)
+        options = options or {}
+        preconditions = options.get("preconditions") or {}
+        result = self.admission.delete(
+            old,
+            propagation_policy=options.get("propagationPolicy"),
+            uid=preconditions.get("uid"),
+            resource_version=preconditions.get("resourceVersion"),
+        )
+        return self._answer(result, name)
 
 
 def _compare(step: str, server: Answer, ours: Answer, rv_before: tuple[Any, Any]) -> list[str]:
@@ -199,8 +207,14 @@ def _compare(step: str, server: Answer, ours: Answer, rv_before: tuple[Any, Any]
             right.pop("message")
         if left != right:
             problems.append(f"{step}: refusal server {left} ours {right}")
-        causes = (server.body.get("details") or {}).get("causes") or []
-        mine = (ours.body.get("details") or {}).get("causes") or []
+        causes = [
+            {key: _uids(value) for key, value in cause.items()}
+            for cause in (server.body.get("details") or {}).get("causes") or []
+        ]
+        mine = [
+            {key: _uids(value) for key, value in cause.items()}
+            for cause in (ours.body.get("details") or {}).get("causes") or []
+        ]
         if causes != mine:
             problems.append(f"{step}: causes server {causes} ours {mine}")
         return problems
@@ -228,10 +242,14 @@ def _compare(step: str, server: Answer, ours: Answer, rv_before: tuple[Any, Any]
 
 
 def _uids(text: Any) -> Any:
-    """A message with every UUID (the two sides' uids differ) as <uid>."""
+    """A message with what differs by nature replaced: every UUID (the two sides' uids)
+    as <uid>, a stored resourceVersion as <rv>, the name generated from ``Gen_`` with
+    its suffix as ``xxxxx``."""
     if not isinstance(text, str):
         return text
-    return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uid>", text)
+    text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uid>", text)
+    text = re.sub(r"ResourceVersion in record \(\d+\)", "ResourceVersion in record (<rv>)", text)
+    return re.sub(r"Gen_[bcdfghjklmnpqrstvwxz2456789]{5}", "Gen_xxxxx", text)
 
 
 Step = Callable[[dict[str, Any]], Any]
@@ -257,8 +275,9 @@ def _obj(kind: str, **metadata: Any) -> dict[str, Any]:
     return {"apiVersion": f"{GROUP}/v1", "kind": kind, "metadata": metadata}
 
 
-def _script(kind: str, status: bool, namespace: str) -> list[tuple[str, str, str, Any]]:
-    """(label, operation, object name, body or body-from-last) for one CRD."""
+def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
+    """(label, operation, object name, body or body-from-last[, fieldValidation]) for
+    one CRD; a delete's body is its DeleteOptions."""
 
     def with_spec(spec: dict[str, Any], **metadata: Any) -> dict[str, Any]:
         return {**_obj(kind, **metadata), "spec": spec, "status": {"phase": "Given"}}
@@ -313,6 +332,9 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[str, str, str
         ("CEL rule broken", "update", "a", set_("spec.size", -1)),
         ("too long blocks CEL", "update", "a", set_("spec.code", "toolong")),
         ("unknown field", "update", "a", set_("spec.bogus", 1)),
+        ("unknown field, fieldValidation=Warn", "update", "a", set_("spec.bogus", 1), "Warn"),
+        ("unknown field, fieldValidation=Ignore", "update", "a", set_("spec.bogus", 2), "Ignore"),
+        ("name differs from the URL", "update", "a", set_("metadata.name", "zz")),
         ("stale resourceVersion", "update", "a", set_("metadata.resourceVersion", "1")),
         ("no resourceVersion", "update", "a", drop("metadata.resourceVersion")),
         (
@@ -322,6 +344,18 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[str, str, str
             set_("metadata.uid", "0a9d8f6c-0000-4000-8000-000000000000"),
         ),
         ("new finalizer warned", "update", "a", set_("metadata.finalizers", ["plain", "fresh"])),
+        (
+            "delete with another uid",
+            "delete",
+            "a",
+            {"preconditions": {"uid": "0a9d8f6c-0000-4000-8000-000000000000"}},
+        ),
+        (
+            "delete with a stale resourceVersion",
+            "delete",
+            "a",
+            {"preconditions": {"resourceVersion": "1"}},
+        ),
         ("delete with finalizers", "delete", "a", None),
         ("delete again", "delete", "a", None),
         (
@@ -357,6 +391,25 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[str, str, str
             with_spec({}, name="d", namespace=namespace + "-other"),
         ),
         ("create bad name", "create", "d", with_spec({}, name="D_d")),
+        ("create bad generateName", "create", "", with_spec({}, generateName="Gen_")),
+        (
+            "create with deletion fields",
+            "create",
+            "e",
+            with_spec(
+                {},
+                name="e",
+                deletionTimestamp="2020-01-01T00:00:00Z",
+                deletionGracePeriodSeconds=30,
+            ),
+        ),
+        (
+            "create with unknown metadata, Warn",
+            "create",
+            "f",
+            with_spec({}, name="f", bogus=1),
+            "Warn",
+        ),
     ]
 
 
@@ -383,7 +436,8 @@ def test_admission_agrees_with_the_api_server(
         problems: list[str] = []
         steps = 0
         refused = 0
-        for label, operation, target, body in _script(kind, status, namespace):
+        for label, operation, target, body, *options in _script(kind, status, namespace):
+            validation = options[0] if options else "Strict"  # kubectl's --validate=strict
             sides = (server, ours)
             before = tuple(
                 (side.last.get(target) or {}).get("metadata", {}).get("resourceVersion")
@@ -394,11 +448,11 @@ def test_admission_agrees_with_the_api_server(
                 last = side.last.get(target) or {}
                 sent = body(last) if callable(body) else copy.deepcopy(body)
                 if operation == "create":
-                    answer = side.create(sent)
+                    answer = side.create(sent, validation)
                 elif operation == "delete":
                     answer = side.delete(target, sent)
                 else:
-                    answer = side.update(target, sent, status=operation == "status")
+                    answer = side.update(target, sent, validation, status=operation == "status")
                 if answer.code < 300 and answer.body.get("kind") == kind:
                     side.last[target] = answer.body
                 answers.append(answer)
