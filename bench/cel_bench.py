@@ -17,7 +17,6 @@ programs are compiled once per schema (the first run's compile time is shown apa
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -25,8 +24,11 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
 sys.path.insert(0, str(REPO))
+
+from tests.corpus import corpus_path, require_corpus  # noqa: E402  (the one setting)
+
+CORPUS = corpus_path()
 
 from kubectl_crd.io import read_inputs  # noqa: E402
 from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object  # noqa: E402
@@ -89,6 +91,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--smoke", action="store_true", help="a tiny set, one run")
     options = parser.parse_args()
+    require_corpus()
     runs, count = (1, 50) if options.smoke else (options.runs, options.count)
     base = load(PROJECTS)
     if not base:

@@ -17,7 +17,6 @@ which is what each offers out of the box.
 from __future__ import annotations
 
 import contextlib
-import os
 import statistics
 import sys
 import time
@@ -26,8 +25,11 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
 sys.path.insert(0, str(REPO))
+
+from tests.corpus import corpus_path, require_corpus  # noqa: E402  (the one setting)
+
+CORPUS = corpus_path()
 
 from kubectl_crd.io import read_inputs  # noqa: E402
 from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object  # noqa: E402
@@ -132,6 +134,7 @@ def engines() -> list[Engine]:
 
 
 def main() -> None:
+    require_corpus()
     try:
         found = engines()
     except ImportError as exc:

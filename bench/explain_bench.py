@@ -44,6 +44,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests.corpus import corpus_path, require_corpus  # noqa: E402
 from tests.integration.envtest import (  # noqa: E402
     ControlPlane,
     EnvtestError,
@@ -51,7 +52,7 @@ from tests.integration.envtest import (  # noqa: E402
     newest_kubectl,
 )
 
-CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
+CORPUS = corpus_path()
 CRD_FILE = CORPUS / "crds" / "argo-workflows" / "argoproj.io_workflows.yaml"
 DEEP_PATH = (
     "workflows.spec.templateDefaults.dag.tasks.hooks.arguments.artifacts.http.auth"
@@ -114,6 +115,7 @@ def main() -> None:
     parser.add_argument("--kubeconfig", help="use this cluster instead of starting one")
     parser.add_argument("--path", default=DEEP_PATH, help="the RESOURCE.field.path to explain")
     args = parser.parse_args()
+    require_corpus()
 
     kubectl = newest_kubectl()
     plane: ControlPlane | None = None

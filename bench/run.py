@@ -33,6 +33,11 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
 }
 
 
+#: The benchmarks that read the CRD corpus (``tests.corpus``): without it, the run stops
+#: before the first one with a line saying where it is expected.
+NEEDS_CORPUS = {"validate", "cel", "explain"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", metavar="NAME", help=", ".join(BENCHMARKS))
@@ -45,6 +50,11 @@ def main() -> None:
     names = options.names or [
         name for name, (_, _, in_smoke) in BENCHMARKS.items() if in_smoke or not options.smoke
     ]
+    if NEEDS_CORPUS.intersection(names):
+        sys.path.insert(0, str(HERE.parent))
+        from tests.corpus import require_corpus
+
+        require_corpus()
     failed = []
     for name in names:
         script, smoke_args, _ = BENCHMARKS[name]

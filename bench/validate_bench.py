@@ -46,10 +46,13 @@ REPO = Path(__file__).resolve().parents[1]
 #: As an installed package runs: bytecode cached (a sandbox may set PYTHONDONTWRITEBYTECODE,
 #: which makes every run compile the package again).
 INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-CORPUS = REPO / os.environ.get("KUBECTL_CRD_CORPUS", "../shared/corpus")
 SCRIPT = Path(sys.executable).with_name("kubectl-crd")
 OURS = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd"]
 sys.path.insert(0, str(REPO))
+
+from tests.corpus import corpus_path, require_corpus  # noqa: E402  (the one setting)
+
+CORPUS = corpus_path()
 
 from kubectl_crd.io import read_inputs  # noqa: E402  (Kubernetes' YAML rules, unlike PyYAML's)
 from kubectl_crd.model.schema import plain  # noqa: E402
@@ -161,6 +164,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, one run")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
+    require_corpus()
     if options.smoke:
         options.runs, options.count = 1, 50
     crds = crd_files()

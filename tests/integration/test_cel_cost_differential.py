@@ -29,9 +29,6 @@ from kubectl_crd.validation.crds import crd_errors
 from tests.integration.envtest import ControlPlane
 from tests.integration.test_cel_crd_compile import crd, server_causes
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "../shared/corpus"
-
 ITEM: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -234,8 +231,8 @@ def test_the_schema_total_is_the_servers(apiserver: ControlPlane) -> None:
     assert ours == theirs
 
 
-def corpus_schemas() -> Iterator[tuple[str, dict[str, Any]]]:
-    for path in sorted((CORPUS / "crds").glob("*/*.yaml")):
+def corpus_schemas(corpus: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    for path in sorted((corpus / "crds").glob("*/*.yaml")):
         for document in read_inputs([str(path)]):
             content = document.content
             if isinstance(content, dict) and is_crd_object(content):
@@ -273,11 +270,11 @@ def padded(definition: dict[str, Any]) -> dict[str, Any] | None:
     return padded_crd
 
 
-def test_corpus_schema_totals_are_the_servers(apiserver: ControlPlane) -> None:
+def test_corpus_schema_totals_are_the_servers(apiserver: ControlPlane, corpus_dir: Path) -> None:
     disagreements: list[str] = []
     compared = 0
     with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
-        for name, definition in corpus_schemas():
+        for name, definition in corpus_schemas(corpus_dir):
             document = padded(definition)
             if document is None:
                 continue

@@ -28,9 +28,6 @@ from kubectl_crd.validation.crds import crd_errors
 from tests.crd_factory import make_crd
 from tests.integration.envtest import ControlPlane
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "../shared/corpus"
-
 SPEC_PROPERTIES = {
     "num": {"type": "integer"},
     "ratio": {"type": "number"},
@@ -155,10 +152,10 @@ def test_compile_errors_are_the_servers(apiserver: ControlPlane, case: str) -> N
     assert sorted(ours) == sorted(expected)
 
 
-def test_no_corpus_rule_is_refused() -> None:
+def test_no_corpus_rule_is_refused(corpus_dir: Path) -> None:
     refused: list[str] = []
     checked = 0
-    for path in sorted((CORPUS / "crds").glob("*/*.yaml")):
+    for path in sorted((corpus_dir / "crds").glob("*/*.yaml")):
         for document in read_inputs([str(path)]):
             content = document.content
             if not isinstance(content, dict) or not is_crd_object(content):

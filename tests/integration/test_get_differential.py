@@ -35,7 +35,6 @@ from kubectl_crd.validation.documents import CRDIndex, validate_document
 from kubectl_crd.validation.pipeline import default_as_read
 from tests.integration.envtest import ControlPlane, plan_rounds
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 SCRIPT = Path(sys.executable).with_name("kubectl-crd")
 KUBECTL_CRD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd"]
 MAX_CORPUS_CRDS = 16  # keeps the install (the slow part) near 20 s
@@ -136,8 +135,8 @@ def widget_documents(namespace: str) -> list[dict[str, Any]]:
     return out
 
 
-def corpus_crds() -> list[CustomResourceDefinition]:
-    source = FileSource([str(p) for p in sorted((CORPUS / "crds").glob("*/*.yaml"))])
+def corpus_crds(corpus: Path) -> list[CustomResourceDefinition]:
+    source = FileSource([str(p) for p in sorted((corpus / "crds").glob("*/*.yaml"))])
     crds = [crd for crd in source.crds() if any(v.printer_columns for v in crd.versions)]
     by_file = {(crd.location.file if crd.location else "", crd.name): crd for crd in crds}
     first = plan_rounds((Path(file), name) for file, name in by_file)[0]
@@ -145,22 +144,22 @@ def corpus_crds() -> list[CustomResourceDefinition]:
 
 
 def corpus_samples(
-    crds: list[CustomResourceDefinition],
+    corpus: Path, crds: list[CustomResourceDefinition]
 ) -> tuple[list[Path], list[CustomResourceDefinition]]:
     """Sample files whose CRDs are all among ``crds``, and those CRDs (at most
     ``MAX_CORPUS_CRDS`` files of them)."""
     files = {str(Path(crd.location.file).resolve()) for crd in crds if crd.location}
     chosen: list[Path] = []
     used: set[str] = set()
-    for entry in json.loads((CORPUS / "samples" / "INDEX.json").read_text()):
+    for entry in json.loads((corpus / "samples" / "INDEX.json").read_text()):
         docs = entry.get("docs") or []
-        crd_files = {str((CORPUS / c).resolve()) for d in docs for c in d.get("crd") or []}
+        crd_files = {str((corpus / c).resolve()) for d in docs for c in d.get("crd") or []}
         if not docs or not crd_files or not crd_files <= files or entry.get("expect") == "invalid":
             continue
         if len(used | crd_files) > MAX_CORPUS_CRDS:
             continue
         used |= crd_files
-        chosen.append(CORPUS / entry["file"])
+        chosen.append(corpus / entry["file"])
     kept = [c for c in crds if c.location and str(Path(c.location.file).resolve()) in used]
     return chosen, kept
 
@@ -220,11 +219,11 @@ def run_both(
 
 
 def test_cells_and_text_match_the_server_and_kubectl(
-    apiserver: ControlPlane, namespace: str, tmp_path: Path
+    apiserver: ControlPlane, namespace: str, tmp_path: Path, corpus_dir: Path
 ) -> None:
     widget_crd = tmp_path / "widgets-crd.yaml"
     widget_crd.write_text(COLUMNS_CRD)
-    samples, crds = corpus_samples(corpus_crds())
+    samples, crds = corpus_samples(corpus_dir, corpus_crds(corpus_dir))
     apiserver.install_crds([widget_crd, *sorted({c.location.file for c in crds if c.location})])
     widgets = tmp_path / "widgets.yaml"
     widgets.write_text(yaml.safe_dump_all(widget_documents(namespace)))

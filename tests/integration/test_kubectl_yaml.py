@@ -26,7 +26,6 @@ from kubectl_crd.io.goyaml import kubectl_yaml
 from tests.integration.envtest import ControlPlane
 from tests.integration.test_get_differential import KUBECTL_CRD
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 MAX_CORPUS_CRDS = 40
 
 ANYTHING_CRD = """apiVersion: apiextensions.k8s.io/v1
@@ -171,18 +170,18 @@ def _diff(theirs: str, ours: str) -> str:
     return "".join(lines)
 
 
-def corpus_crd_files() -> list[Path]:
-    files = sorted((CORPUS / "crds").rglob("*.yaml"))
+def corpus_crd_files(corpus: Path) -> list[Path]:
+    files = sorted((corpus / "crds").rglob("*.yaml"))
     step = max(1, len(files) // MAX_CORPUS_CRDS)
     return files[::step][:MAX_CORPUS_CRDS]
 
 
 def test_yaml_is_kubectls_for_crds_and_awkward_objects(
-    apiserver: ControlPlane, namespace: str, tmp_path: Path
+    apiserver: ControlPlane, namespace: str, tmp_path: Path, corpus_dir: Path
 ) -> None:
     crd_file = tmp_path / "things-crd.yaml"
     crd_file.write_text(ANYTHING_CRD)
-    apiserver.install_crds([crd_file, *corpus_crd_files()])
+    apiserver.install_crds([crd_file, *corpus_crd_files(corpus_dir)])
     objects = tmp_path / "things.yaml"
     objects.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": things()}))
     apiserver.kubectl("create", "-n", namespace, "-f", str(objects))

@@ -38,13 +38,13 @@ from tests.cli_runner import run_cli
 from tests.integration.envtest import ControlPlane, newest_kubectl
 
 DATA = Path(__file__).parents[1] / "unit" / "scale" / "data"
-CORPUS = Path(__file__).parents[3] / "shared" / "corpus"
-BRIDGE_CRD = CORPUS / "crds" / "strimzi" / "046-Crd-kafkabridge.yaml"
-BRIDGE_SAMPLE = CORPUS / "samples" / "strimzi" / "bridge__kafka-bridge.yaml"
+#: strimzi's KafkaBridge, under the corpus directory (the ``corpus_dir`` fixture)
+BRIDGE_CRD = Path("crds", "strimzi", "046-Crd-kafkabridge.yaml")
+BRIDGE_SAMPLE = Path("samples", "strimzi", "bridge__kafka-bridge.yaml")
 FOO_API = "samplecontroller.k8s.io/v1alpha1"
 
 
-def _crds(tmp: Path) -> list[Path]:
+def _crds(tmp: Path, corpus: Path) -> list[Path]:
     two_versions = (DATA / "foo-crd.yaml").read_text()
     alpha_only = (
         two_versions[: two_versions.index("    - name: v1beta1")]
@@ -76,14 +76,14 @@ def _crds(tmp: Path) -> list[Path]:
         path = tmp / f"{name}.yaml"
         path.write_text(text)
         paths.append(path)
-    return [*paths, BRIDGE_CRD]
+    return [*paths, corpus / BRIDGE_CRD]
 
 
 @pytest.fixture(scope="module")
 def plane(
-    isolated_apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory
+    isolated_apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path
 ) -> ControlPlane:
-    isolated_apiserver.install_crds(_crds(tmp_path_factory.mktemp("scale-crds")))
+    isolated_apiserver.install_crds(_crds(tmp_path_factory.mktemp("scale-crds"), corpus_dir))
     return isolated_apiserver
 
 
@@ -218,8 +218,8 @@ def test_cluster_scoped_with_its_own_paths(plane: ControlPlane) -> None:
     assert "status replicas:  0          .status.size" in shown.stdout
 
 
-def test_corpus_crd_kafkabridge(plane: ControlPlane, ns: str) -> None:
-    plane.kubectl("create", "-n", ns, "-f", str(BRIDGE_SAMPLE))
+def test_corpus_crd_kafkabridge(plane: ControlPlane, ns: str, corpus_dir: Path) -> None:
+    plane.kubectl("create", "-n", ns, "-f", str(corpus_dir / BRIDGE_SAMPLE))
     result = ours(plane, "kafkabridge/my-bridge", "--replicas", "3", "-n", ns)
     assert result.stdout == "kafkabridge.kafka.strimzi.io/my-bridge scaled\n", result.stderr
     assert replicas_of(plane, "kafkabridge/my-bridge", ns) == 3

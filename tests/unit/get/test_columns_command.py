@@ -11,7 +11,6 @@ from kubectl_crd.model.columncheck import check_column_path
 from tests.cli_runner import run_cli
 
 REPO = Path(__file__).resolve().parents[3]
-CORPUS = REPO / "../shared/corpus"
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -69,10 +68,9 @@ def test_the_example_crontab_columns_and_preview() -> None:
     assert preview.split()[0] == "example-crontab" and preview.split()[-1] == "0s"
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="the corpus is not there")
-def test_a_column_that_can_never_show_is_flagged() -> None:
+def test_a_column_that_can_never_show_is_flagged(corpus_dir: Path) -> None:
     # Velero's PodVolumeBackup keeps the node in .spec.node; its column reads .status.node
-    crd = CORPUS / "crds" / "velero" / "velero.io_podvolumebackups.yaml"
+    crd = corpus_dir / "crds" / "velero" / "velero.io_podvolumebackups.yaml"
     result = run_cli("columns", "podvolumebackups", "--crd", str(crd))
     assert result.returncode == 1
     assert "never matches: the schema has no field 'node' at .status" in result.stdout
