@@ -55,7 +55,7 @@ from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Generator, Iterator
     from typing import Any
 
     from kubectl_crd.kube.client import WatchStream
@@ -206,6 +206,7 @@ class Reflector:
         min_watch_timeout: float = MIN_WATCH_TIMEOUT_SECONDS,
         read_timeout_margin: float = READ_TIMEOUT_MARGIN_SECONDS,
         backoff: Backoff | None = None,
+        connect_backoff: Backoff | None = None,
         on_error: Callable[[ClusterError], None] | None = None,
         random: Callable[[], float] = _random.random,
         clock: Callable[[], float] = time.monotonic,
@@ -219,7 +220,7 @@ class Reflector:
         self.read_timeout_margin = read_timeout_margin
         self.backoff = backoff or Backoff(random=random, clock=clock)
         #: reflector.go initConnBackoffManager: refused watches and 429s back off apart
-        self.connect_backoff = Backoff(random=random, clock=clock)
+        self.connect_backoff = connect_backoff or Backoff(random=random, clock=clock)
         self.on_error = on_error
         self._random = random
         self._clock = clock
@@ -237,8 +238,9 @@ class Reflector:
 
     # -- the loop ----------------------------------------------------------------------
 
-    def events(self) -> Iterator[ReflectorEvent]:
-        """List, report, watch, report; again after every error, until ``stop``."""
+    def events(self) -> Generator[ReflectorEvent, None, None]:
+        """List, report, watch, report; again after every error, until ``stop`` (or until
+        the generator is closed)."""
         stopper = threading.Thread(target=self._watch_stop, name="reflector-stop", daemon=True)
         stopper.start()
         try:
@@ -443,7 +445,7 @@ def list_then_watch(
     field_selector: str | None = None,
     page_size: int = DEFAULT_PAGE_SIZE,
     on_error: Callable[[ClusterError], None] | None = None,
-) -> Iterator[ReflectorEvent]:
+) -> Generator[ReflectorEvent, None, None]:
     """The events of ``resource``'s objects until ``stop`` is set (see the module
     docstring); ``Reflector`` gives access to the store and the counters."""
     return Reflector(

@@ -22,6 +22,11 @@ What it promises:
   ``PR_SET_PDEATHSIG`` = SIGKILL (Linux), so even a SIGKILLed pytest takes them along;
   ``stop()`` (kube-apiserver first, then etcd) also runs from ``atexit`` and from a
   SIGTERM/SIGHUP handler as a backstop.
+- ``ControlPlane(apiserver_args=[...])`` adds kube-apiserver flags (a short
+  ``--etcd-compaction-interval`` for a test of 410 Gone); ``stop_apiserver()`` and
+  ``start_apiserver()`` restart kube-apiserver alone, on the same port, certificates and
+  etcd; ``extra_apiserver()`` runs a second kube-apiserver on the same etcd (an HA
+  control plane's other member), with a kubeconfig of its own.
 
 No third-party imports: the tests must be able to report a broken environment clearly.
 """
@@ -443,8 +448,10 @@ class ControlPlane:
         start_timeout: float = DEFAULT_START_TIMEOUT,
         stop_timeout: float = DEFAULT_STOP_TIMEOUT,
         kubectl: str | None = None,
+        apiserver_args: Sequence[str] = (),
     ) -> None:
         self.assets = assets
+        self.apiserver_args = tuple(apiserver_args)
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
         self.kubectl_binary = kubectl or os.environ.get("KUBECTL") or "kubectl"
@@ -456,6 +463,8 @@ class ControlPlane:
         self.startup_seconds = 0.0
         self._etcd: _Process | None = None
         self._apiserver: _Process | None = None
+        self._extra: list[_Process] = []
+        self._etcd_url = ""
         self._pki: PKI | None = None
 
     @property
@@ -510,16 +519,54 @@ class ControlPlane:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
     def _stop_processes(self) -> None:
-        for proc in (self._apiserver, self._etcd):
+        for proc in (*self._extra, self._apiserver, self._etcd):
             if proc is not None:
                 proc.stop(self.stop_timeout)
+        self._extra = []
+
+    def stop_apiserver(self, grace: float | None = None) -> None:
+        """Stop kube-apiserver alone: SIGTERM, then SIGKILL after ``grace`` seconds (an
+        open watch holds a graceful shutdown for up to a minute); etcd keeps running."""
+        if self._apiserver is not None:
+            self._apiserver.stop(self.stop_timeout if grace is None else grace)
+
+    def start_apiserver(self) -> None:
+        """Start kube-apiserver again on the same port, certificates and etcd; returns
+        when ``/readyz`` answers 200."""
+        if self._apiserver is not None and self._apiserver.alive():
+            raise EnvtestError("kube-apiserver is running")
+        port = self.port
+        deadline = time.monotonic() + self.start_timeout
+        self._apiserver = _spawn(
+            "kube-apiserver",
+            self._apiserver_argv(port, self.audit_log),
+            self.workdir / "kube-apiserver.log",
+        )
+        self._wait_ready(self._apiserver, deadline, lambda: self._apiserver_ready(self.server))
+
+    def extra_apiserver(self) -> tuple[str, Path]:
+        """A second kube-apiserver on this plane's etcd: its server URL and a kubeconfig
+        for it (admin by client certificate). ``stop()`` stops it too."""
+        (port,) = _free_ports(1)
+        server = f"https://127.0.0.1:{port}"
+        name = f"kube-apiserver-{port}"
+        proc = _spawn(
+            name,
+            self._apiserver_argv(port, self.workdir / f"audit-{port}.log"),
+            self.workdir / f"{name}.log",
+        )
+        self._extra.append(proc)
+        deadline = time.monotonic() + self.start_timeout
+        self._wait_ready(proc, deadline, lambda: self._apiserver_ready(server))
+        kubeconfig = self.workdir / f"kubeconfig-{port}"
+        self._write_kubeconfig(server, kubeconfig)
+        return server, kubeconfig
 
     def _start_processes(self, attempt: int) -> None:
-        assert self._pki is not None
-        pki = self._pki
         etcd_client, etcd_peer, secure_port = _free_ports(3)
         data = self.workdir / f"etcd-data-{attempt}"
         etcd_url = f"http://127.0.0.1:{etcd_client}"
+        self._etcd_url = etcd_url
         peer_url = f"http://127.0.0.1:{etcd_peer}"
         self.server = f"https://127.0.0.1:{secure_port}"
         deadline = time.monotonic() + self.start_timeout
@@ -540,39 +587,43 @@ class ControlPlane:
         )
         self._wait_ready(self._etcd, deadline, lambda: self._etcd_healthy(etcd_client))
 
-        cert_dir = self.workdir / "apiserver-certs"
-        cert_dir.mkdir(exist_ok=True)
-        token_file = self.tokens.write(self.workdir / "tokens.csv")
-        audit_policy = self.workdir / "audit-policy.yaml"
-        audit_policy.write_text(_AUDIT_POLICY)
+        self.tokens.write(self.workdir / "tokens.csv")
+        (self.workdir / "audit-policy.yaml").write_text(_AUDIT_POLICY)
         self._apiserver = _spawn(
             "kube-apiserver",
-            [
-                str(self.assets / "kube-apiserver"),
-                # controller-runtime envtest's defaults (APIServerDefaultArgs) ...
-                "--service-cluster-ip-range=10.0.0.0/24",
-                "--allow-privileged=true",
-                "--disable-admission-plugins=ServiceAccount",
-                "--authorization-mode=RBAC",
-                f"--cert-dir={cert_dir}",
-                f"--secure-port={secure_port}",
-                "--bind-address=127.0.0.1",
-                f"--etcd-servers={etcd_url}",
-                f"--service-account-issuer={self.server}/",
-                f"--service-account-key-file={pki.service_account_pub}",
-                f"--service-account-signing-key-file={pki.service_account_key}",
-                # ... and our admin authentication and serving certificate.
-                f"--client-ca-file={pki.ca_cert}",
-                f"--tls-cert-file={pki.server_cert}",
-                f"--tls-private-key-file={pki.server_key}",
-                f"--token-auth-file={token_file}",
-                f"--audit-policy-file={audit_policy}",
-                f"--audit-log-path={self.audit_log}",  # mode "blocking": written before replying
-            ],
+            self._apiserver_argv(secure_port, self.audit_log),
             self.workdir / "kube-apiserver.log",
         )
-        self._wait_ready(self._apiserver, deadline, self._apiserver_ready)
-        self._write_kubeconfig()
+        self._wait_ready(self._apiserver, deadline, lambda: self._apiserver_ready(self.server))
+        self._write_kubeconfig(self.server, self.kubeconfig)
+
+    def _apiserver_argv(self, secure_port: int, audit_log: Path) -> list[str]:
+        pki = self.pki
+        cert_dir = self.workdir / "apiserver-certs"
+        cert_dir.mkdir(exist_ok=True)
+        return [
+            str(self.assets / "kube-apiserver"),
+            # controller-runtime envtest's defaults (APIServerDefaultArgs) ...
+            "--service-cluster-ip-range=10.0.0.0/24",
+            "--allow-privileged=true",
+            "--disable-admission-plugins=ServiceAccount",
+            "--authorization-mode=RBAC",
+            f"--cert-dir={cert_dir}",
+            f"--secure-port={secure_port}",
+            "--bind-address=127.0.0.1",
+            f"--etcd-servers={self._etcd_url}",
+            f"--service-account-issuer={self.server}/",
+            f"--service-account-key-file={pki.service_account_pub}",
+            f"--service-account-signing-key-file={pki.service_account_key}",
+            # ... and our admin authentication and serving certificate.
+            f"--client-ca-file={pki.ca_cert}",
+            f"--tls-cert-file={pki.server_cert}",
+            f"--tls-private-key-file={pki.server_key}",
+            f"--token-auth-file={self.workdir / 'tokens.csv'}",
+            f"--audit-policy-file={self.workdir / 'audit-policy.yaml'}",
+            f"--audit-log-path={audit_log}",  # mode "blocking": written before replying
+            *self.apiserver_args,
+        ]
 
     def _wait_ready(self, proc: _Process, deadline: float, ready: Callable[[], bool]) -> None:
         while True:
@@ -612,11 +663,11 @@ class ControlPlane:
         except (OSError, ValueError, http.client.HTTPException):
             return False
 
-    def _apiserver_ready(self) -> bool:
+    def _apiserver_ready(self, server: str) -> bool:
         assert self._pki is not None
         context = ssl.create_default_context(cafile=str(self._pki.ca_cert))
         context.load_cert_chain(str(self._pki.client_cert), str(self._pki.client_key))
-        host, port = self.server.removeprefix("https://").rsplit(":", 1)
+        host, port = server.removeprefix("https://").rsplit(":", 1)
         try:
             conn = http.client.HTTPSConnection(host, int(port), context=context, timeout=5)
             conn.request("GET", "/readyz")
@@ -624,7 +675,7 @@ class ControlPlane:
         except (OSError, http.client.HTTPException):
             return False
 
-    def _write_kubeconfig(self) -> None:
+    def _write_kubeconfig(self, server: str, path: Path) -> None:
         assert self._pki is not None
         config = {
             "apiVersion": "v1",
@@ -633,7 +684,7 @@ class ControlPlane:
                 {
                     "name": self.context,
                     "cluster": {
-                        "server": self.server,
+                        "server": server,
                         "certificate-authority-data": _b64(self._pki.ca_cert),
                     },
                 }
@@ -657,7 +708,7 @@ class ControlPlane:
             "preferences": {},
         }
         # JSON is YAML: kubectl, client-go and the Python client all read it.
-        self.kubeconfig.write_text(json.dumps(config, indent=2) + "\n")
+        path.write_text(json.dumps(config, indent=2) + "\n")
 
     # -- audit -------------------------------------------------------------------------
 
