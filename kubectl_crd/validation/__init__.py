@@ -42,9 +42,9 @@ from kubectl_crd.validation.schemas import compile_schema
 
 __all__ = [
     "BLOCKING_REASONS",
+    "CEL_NOT_RUN",
     "Admission",
     "AdmissionResult",
-    "CEL_NOT_RUN",
     "FieldError",
     "FieldValidation",
     "Reason",

@@ -319,12 +319,18 @@ def default_as_read(obj: Any, version: CRDVersion, *, created: bool = False) -> 
 
     ``created``: ``obj`` is what ``validate_custom_resource`` just stored, defaulted but
     for the status it dropped, so only a ``status`` default can change it."""
-    node = compile_schema(version.schema)
-    if created and isinstance(obj, dict):
-        status = node.properties.get("status")
-        if "status" in obj or status is None or not status.has_default:
-            return
-    apply_defaults(obj, node)
+    if created and not read_adds_status(obj, version):
+        return
+    apply_defaults(obj, compile_schema(version.schema))
+
+
+def read_adds_status(obj: Any, version: CRDVersion) -> bool:
+    """Whether reading back ``obj``, just created (defaulted but for the status a
+    status subresource dropped), would change it: only a ``status`` default can."""
+    if not isinstance(obj, dict) or "status" in obj:
+        return False
+    status = compile_schema(version.schema).properties.get("status")
+    return status is not None and status.has_default
 
 
 def _unchanged(obj: Any, old: Any, chain: Chain) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import threading
+import uuid
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -60,7 +61,7 @@ def admission(**options: Any) -> Admission:
     return Admission(
         options.pop("crd", None) or crd(**options),
         resource_versions=lambda: str(next(versions)),
-        clock=lambda: NOW,
+        clock=NOW.timestamp,
         uids=lambda: next(uids),
         rng=random.Random(7),
     )
@@ -113,7 +114,7 @@ def test_create_without_status_subresource_keeps_status() -> None:
 
 def test_timestamps_are_utc_whole_seconds() -> None:
     local = datetime(2026, 1, 2, 5, 4, 5, 999999, tzinfo=timezone(timedelta(hours=2)))
-    step = Admission(crd(), clock=lambda: local)
+    step = Admission(crd(), clock=local.timestamp)
     meta = step.create(widget()).object["metadata"]
     assert meta["creationTimestamp"] == "2026-01-02T03:04:05Z"
 
@@ -124,7 +125,9 @@ def test_default_uids_and_resource_versions() -> None:
     second = step.create(widget(name="b")).object["metadata"]
     assert (first["resourceVersion"], second["resourceVersion"]) == ("1", "2")
     assert first["uid"] != second["uid"]
-    assert len(first["uid"]) == 36 and first["uid"][14] == "4"  # a version-4 UUID
+    for meta in (first, second):
+        uid = uuid.UUID(meta["uid"])
+        assert (str(uid), uid.version, uid.variant) == (meta["uid"], 4, uuid.RFC_4122)
 
 
 def test_default_counter_is_shared_safely_between_threads() -> None:

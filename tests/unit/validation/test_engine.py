@@ -370,6 +370,7 @@ def test_public_api_is_pinned() -> None:
     import kubectl_crd.validation as validation
 
     assert sorted(validation.__all__) == [
+        "Admission", "AdmissionResult",
         "BLOCKING_REASONS", "CEL_NOT_RUN", "FieldError", "FieldValidation",
         "Reason", "SchemaNode", "Stage", "ValidationResult", "compile_schema",
         "validate_custom_resource",
