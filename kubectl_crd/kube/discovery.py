@@ -10,6 +10,14 @@ request at all on a warm cache, and never reads a CRD just to find its plural.
 
 ``ResourceRef`` is what discovery says of a custom resource: enough to build its
 paths and to know which versions serve ``/scale``, without the CRD's schema.
+
+The core group (``v1``: ConfigMap, Pod, Service, ...) is served at ``/api``, apart from
+``/apis``; it is read (aggregated, or ``/api/v1`` from a server without aggregated
+discovery) and cached the same way, but only when a name could be one of its
+resources (``CORE_NAMES``) or its group is asked for, so a command on a custom
+resource makes no more requests than before. Where it is read it comes first, as in
+kubectl's ``PriorityRESTMapper``: ``service`` is the core Service even when a CRD
+(knative's) also calls its kind Service.
 """
 
 from __future__ import annotations
@@ -31,6 +39,21 @@ AGGREGATED_DISCOVERY = (
 )
 #: client-go's cached discovery lifetime as kubectl sets it (six hours).
 CACHE_TTL_SECONDS = 6 * 3600
+#: Every name of the core group's resources (plural, singular, kind, short names,
+#: lowercased) as kube-apiserver serves them; pinned to the server's ``/api`` by
+#: ``tests/integration/test_resource_client.py``. Only decides whether ``/api`` is read.
+# fmt: off
+CORE_NAMES = frozenset((
+    "bindings", "binding", "componentstatuses", "componentstatus", "cs",
+    "configmaps", "configmap", "cm", "endpoints", "ep", "events", "event", "ev",
+    "limitranges", "limitrange", "limits", "namespaces", "namespace", "ns",
+    "nodes", "node", "no", "persistentvolumeclaims", "persistentvolumeclaim", "pvc",
+    "persistentvolumes", "persistentvolume", "pv", "pods", "pod", "po",
+    "podtemplates", "podtemplate", "replicationcontrollers", "replicationcontroller",
+    "rc", "resourcequotas", "resourcequota", "quota", "secrets", "secret",
+    "serviceaccounts", "serviceaccount", "sa", "services", "service", "svc",
+))
+# fmt: on
 
 
 @record
@@ -88,8 +111,10 @@ class Discovery:
         name = re.sub(r"[^A-Za-z0-9.\-]", "_", server.removeprefix("https://"))
         directory = cache_dir if cache_dir is not None else os.path.join(cache_root(), "discovery")
         self._path = os.path.join(directory, f"{name}.json")
+        self._core_path = os.path.join(directory, f"{name}.core.json")
         self._now = now
         self._groups: list[Mapping[str, Any]] | None = None
+        self._core: list[ResourceRef] | None = None
         self._fresh = False  # read from the server in this process
 
     def groups(self, *, refresh: bool = False) -> list[Mapping[str, Any]] | None:
@@ -97,7 +122,7 @@ class Discovery:
         if self._groups is not None and not (refresh and not self._fresh):
             return self._groups
         if not refresh:
-            cached = self._read_cache()
+            cached = self._read_cache(self._path)
             if cached is not None:
                 self._groups = cached
                 return cached
@@ -113,15 +138,61 @@ class Discovery:
         )
         return self._groups
 
+    def core(self) -> list[ResourceRef]:
+        """The core group's resources (``/api``), from the disk cache while it is fresh."""
+        if self._core is None:
+            groups = self._read_cache(self._core_path)
+            if groups is None:
+                groups = self._read_core()
+                write_atomically(
+                    self._core_path,
+                    json.dumps({"time": self._now(), "items": groups}).encode(),
+                    prefix=".discovery-",
+                )
+            self._core = resources_of(groups)
+        return self._core
+
+    def _read_core(self) -> list[Mapping[str, Any]]:
+        answer = self._request("GET", "/api", accept=AGGREGATED_DISCOVERY)
+        if isinstance(answer, Mapping) and answer.get("kind") == "APIGroupDiscoveryList":
+            return list(answer.get("items") or ())
+        # no aggregated discovery: /api/v1's APIResourceList, in the aggregated shape
+        listing = self._request("GET", "/api/v1")
+        resources: dict[str, dict[str, Any]] = {}
+        for entry in (listing or {}).get("resources") or ():
+            name = str(entry.get("name") or "")
+            plural, _, subresource = name.partition("/")
+            if subresource:
+                if plural in resources:
+                    resources[plural]["subresources"].append({"subresource": subresource})
+                continue
+            resources[plural] = {
+                "resource": plural,
+                "responseKind": {"kind": entry.get("kind") or ""},
+                "singularResource": entry.get("singularName") or "",
+                "scope": "Namespaced" if entry.get("namespaced") else "Cluster",
+                "shortNames": list(entry.get("shortNames") or ()),
+                "subresources": [],
+            }
+        version = {"version": "v1", "resources": list(resources.values())}
+        return [{"metadata": {"name": ""}, "versions": [version]}]
+
     def find(self, wanted: str) -> list[tuple[int, ResourceRef, str | None]]:
         """The resources ``wanted`` names (tier, resource, version asked for); on a miss
-        in a cached answer, the server is asked again (a CRD created since)."""
+        in a cached answer, the server is asked again (a CRD created since). A core
+        resource it names is the only answer (kubectl's priority)."""
+        if wanted.split(".", 1)[0] in CORE_NAMES:
+            core = _matching(self.core(), wanted)
+            if core:
+                return core
         found = self._find(wanted, refresh=False)
         if not found and not self._fresh:
             found = self._find(wanted, refresh=True)
         return found
 
     def find_kind(self, group: str, kind: str) -> ResourceRef | None:
+        if not group:
+            return next((r for r in self.core() if r.kind == kind), None)
         for refresh in (False, True):
             if refresh and self._fresh:
                 break
@@ -131,20 +202,15 @@ class Discovery:
         return None
 
     def _find(self, wanted: str, *, refresh: bool) -> list[tuple[int, ResourceRef, str | None]]:
-        found = []
-        for resource in self._resources(refresh=refresh):
-            match = resource.matches(wanted)
-            if match is not None:
-                found.append((match[0], resource, match[1]))
-        return found
+        return _matching(self._resources(refresh=refresh), wanted)
 
     def _resources(self, *, refresh: bool) -> list[ResourceRef]:
         groups = self.groups(refresh=refresh)
         return resources_of(groups or ())
 
-    def _read_cache(self) -> list[Mapping[str, Any]] | None:
+    def _read_cache(self, path: str) -> list[Mapping[str, Any]] | None:
         try:
-            with open(self._path, "rb") as file:
+            with open(path, "rb") as file:
                 data = json.loads(file.read())
         except (OSError, ValueError):
             return None
@@ -154,6 +220,17 @@ class Discovery:
         if not 0 <= age < CACHE_TTL_SECONDS:
             return None
         return list(data["items"])
+
+
+def _matching(
+    resources: Sequence[ResourceRef], wanted: str
+) -> list[tuple[int, ResourceRef, str | None]]:
+    found = []
+    for resource in resources:
+        match = resource.matches(wanted)
+        if match is not None:
+            found.append((match[0], resource, match[1]))
+    return found
 
 
 def resources_of(groups: Sequence[Mapping[str, Any]]) -> list[ResourceRef]:

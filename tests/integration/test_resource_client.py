@@ -24,6 +24,7 @@ import pytest
 
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.discovery import CORE_NAMES, Discovery
 from kubectl_crd.kube.reflector import Backoff, EventType, Reflector, ReflectorEvent
 from kubectl_crd.kube.resources import PatchType, PropagationPolicy, ResourceClient
 from kubectl_crd.model.errors import ApiError, ClusterError, ResourceExpiredError
@@ -303,6 +304,58 @@ def test_strategic_merge_is_refused_for_a_custom_resource(
     assert crontabs.patch_scale("c", {"spec": {"replicas": 4}})["spec"]["replicas"] == 4
     status = crontabs.patch_status("c", {"status": {"replicas": 4}})
     assert status["status"]["replicas"] == 4 and status["spec"]["replicas"] == 4
+
+
+# -- discovery of the core group ------------------------------------------------------
+
+
+def test_discovery_resolves_core_and_group_kinds(client: KubeClient, tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def request(method: str, path: str, **options: Any) -> Any:
+        asked.append(path)
+        return client.request(method, path, **options)
+
+    discovery = Discovery(request, client.server, cache_dir=str(tmp_path))
+    # a name no core resource has: /api is not read (one request on a cold cache)
+    assert discovery.find("customresourcedefinitions")[0][1].group == "apiextensions.k8s.io"
+    assert asked == ["/apis"]
+    configmap = discovery.find_kind("", "ConfigMap")
+    assert configmap is not None and (configmap.plural, configmap.namespaced) == (
+        "configmaps",
+        True,
+    )
+    assert asked == ["/apis", "/api"]
+    deployment = discovery.find_kind("apps", "Deployment")
+    assert deployment is not None and deployment.versions[0] == "v1"
+    assert deployment.scale_versions == ("v1",)
+    # the core group first, as kubectl's priority: "events" is v1 Event, not events.k8s.io's
+    (found,) = discovery.find("events")
+    assert (found[1].group, found[1].kind) == ("", "Event")
+    assert [ref.plural for _, ref, _ in discovery.find("svc")] == ["services"]
+    assert [ref.group for _, ref, _ in discovery.find("deploy")] == ["apps"]
+    # everything from the disk cache in a new process's discovery
+    again = Discovery(request, client.server, cache_dir=str(tmp_path))
+    assert again.find_kind("", "Namespace") is not None and len(asked) == 2
+    assert again.find("pods")[0][1].plural == "pods" and len(asked) == 2
+    # every name of a core resource is in CORE_NAMES, and nothing else is
+    names = set()
+    for ref in discovery.core():
+        names |= {ref.plural, ref.singular, ref.kind.lower(), *ref.short_names}
+    assert names == CORE_NAMES
+
+
+def test_core_discovery_without_the_aggregated_form(client: KubeClient, tmp_path: Path) -> None:
+    """A server that answers /api without the aggregated form: /api/v1 gives the same."""
+
+    def plain(method: str, path: str, **options: Any) -> Any:
+        options.pop("accept", None)
+        return client.request(method, path, **options)
+
+    aggregated = Discovery(client.request, client.server, cache_dir=str(tmp_path / "a"))
+    listed = Discovery(plain, client.server, cache_dir=str(tmp_path / "b"))
+    assert sorted(listed.core(), key=repr) == sorted(aggregated.core(), key=repr)
+    assert len(aggregated.core()) >= 17
 
 
 # -- the reflector on a control plane of its own ----------------------------------------
