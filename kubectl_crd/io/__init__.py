@@ -4,7 +4,9 @@ Values are decoded the way Kubernetes decodes them (go-yaml v2 and a JSON round
 trip, see ``scalars``), every mapping and sequence knows the file, line and column of
 its parts (``YamlMap``, ``YamlList``, ``locate``), and a document that cannot be read
 is a ``Document`` with an ``error``, never an exception. ``dump_yaml`` writes plain
-data back as YAML (stdlib only). Importing this package does not import ruamel.yaml;
+data back as YAML (stdlib only). ``filewatch.changes`` yields the files saved under
+some paths (the only module that imports watchdog, pinned by an import-linter
+contract); ``cachefiles`` says where caches live and writes their files atomically. Importing this package does not import ruamel.yaml;
 parsing does, on first use; and no name is imported before it is used (PEP 562
 ``__getattr__``), so reading a cached CRD never loads the YAML decoder's modules.
 """

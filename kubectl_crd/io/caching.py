@@ -69,7 +69,7 @@ _TOUCH_AFTER_NS = 24 * 3600 * 1_000_000_000
 
 def cache_dir() -> str:
     """Where parsed values are stored (the directory may not exist yet)."""
-    from kubectl_crd.model.cachefiles import cache_root
+    from kubectl_crd.io.cachefiles import cache_root
 
     return os.path.join(cache_root(), "parsed")
 
@@ -401,6 +401,6 @@ def _value_path(name: str, directory: str | None) -> str:
 
 
 def _write_atomically(path: str, data: bytes) -> bool:
-    from kubectl_crd.model.cachefiles import write_atomically
+    from kubectl_crd.io.cachefiles import write_atomically
 
     return write_atomically(path, data, prefix=".parsed-")

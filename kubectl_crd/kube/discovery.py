@@ -29,8 +29,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kubectl_crd.model.cachefiles import cache_root, write_atomically
+from kubectl_crd.io.cachefiles import cache_root, write_atomically
 from kubectl_crd.model.records import record
+from kubectl_crd.model.resourcenames import match_resource_name
 
 #: kubectl's discovery client asks for the aggregated form first (client-go
 #: ``discovery/aggregated_discovery.go``): one answer with every group's resources.
@@ -76,21 +77,10 @@ class ResourceRef:
         return f"{self.plural}.{self.group}"
 
     def matches(self, wanted: str) -> tuple[int, str | None] | None:
-        """kubectl's forms (``model.lookup``): names, ``name.group``,
+        """kubectl's forms (``model.resourcenames``): names, ``name.group``,
         ``name.version.group``; tier 0 for plural/singular/kind, 1 for short names."""
-        exact = {self.plural.lower(), self.singular.lower(), self.kind.lower()}
-        short = {s.lower() for s in self.short_names}
-        group = self.group.lower()
-        for tier, pool in ((0, exact), (1, short)):
-            if wanted in pool:
-                return tier, None
-            for name in pool:
-                if wanted == f"{name}.{group}":
-                    return tier, None
-                for version in self.versions:
-                    if wanted == f"{name}.{version.lower()}.{group}":
-                        return tier, version
-        return None
+        names = (self.plural, self.singular, self.kind)
+        return match_resource_name(wanted, names, self.short_names, self.group, self.versions)
 
 
 class Discovery:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import AmbiguousResourceError, ResourceNotFoundError
 from kubectl_crd.model.records import record
+from kubectl_crd.model.resourcenames import match_resource_name
 
 
 @record
@@ -64,19 +65,13 @@ def resolve_resource(crds: Iterable[CustomResourceDefinition], query: str) -> Re
 
 def _match(crd: CustomResourceDefinition, wanted: str) -> tuple[int, str | None] | None:
     names = crd.names
-    exact = {names.plural.lower(), names.singular.lower(), names.kind.lower()}
-    short = {s.lower() for s in names.short_names}
-    group = crd.group.lower()
-    for tier, pool in ((0, exact), (1, short)):
-        if wanted in pool:
-            return tier, None
-        for name in pool:
-            if wanted == f"{name}.{group}":
-                return tier, None
-            for version in crd.versions:
-                if wanted == f"{name}.{version.name.lower()}.{group}":
-                    return tier, version.name
-    return None
+    return match_resource_name(
+        wanted,
+        (names.plural, names.singular, names.kind),
+        names.short_names,
+        crd.group,
+        [version.name for version in crd.versions],
+    )
 
 
 def differing_definitions_message(crds: Iterable[CustomResourceDefinition]) -> str:

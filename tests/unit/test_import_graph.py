@@ -61,3 +61,57 @@ def test_the_package_has_no_import_cycles() -> None:
     graph = package_graph()
     assert len(graph) > 60  # the whole package was read
     assert strongly_connected(graph) == []
+
+
+def _contracts() -> list[dict[str, object]]:
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    settings = tomllib.loads(pyproject.read_text())
+    contracts: list[dict[str, object]] = settings["tool"]["importlinter"]["contracts"]
+    return contracts
+
+
+def test_every_package_has_its_place_in_the_layers() -> None:
+    """A new package can't slip past the layer contract: each one is in a layer, in the
+    order the engine and its dashboard need (reconcile below output)."""
+    import pkgutil
+
+    import kubectl_crd
+
+    (layers,) = [
+        c
+        for c in _contracts()
+        if c["type"] == "layers" and "containers" not in c and "kubectl_crd.cli" in c["layers"]  # type: ignore[operator]
+    ]
+    placed = [
+        [name.strip().removeprefix("kubectl_crd.") for name in str(layer).split("|")]
+        for layer in layers["layers"]  # type: ignore[attr-defined]
+    ]
+    assert placed == [
+        ["cli"],
+        ["output"],
+        ["reconcile"],
+        ["sources", "validation"],
+        ["io", "kube"],
+        ["model"],
+    ]
+    packages = {info.name for info in pkgutil.iter_modules(kubectl_crd.__path__) if info.ispkg}
+    assert packages == {name for layer in placed for name in layer}
+
+
+def test_watchdog_and_the_fake_source_are_pinned() -> None:
+    names = {c["name"] for c in _contracts()}
+    assert "only io.filewatch imports watchdog" in names
+    assert "the fake CRD source is for tests: no product module imports it" in names
+    built = grimp.build_graph("kubectl_crd", "watchdog")
+    importers = {m for m in built.find_modules_that_directly_import("watchdog")}
+    importers |= {
+        m
+        for m in built.modules
+        if m.startswith("kubectl_crd")
+        for imported in built.find_modules_directly_imported_by(m)
+        if imported.startswith("watchdog")
+    }
+    assert importers == {"kubectl_crd.io.filewatch"}

@@ -225,10 +225,9 @@ def _from_files(
     """
     from kubectl_crd.io import files_defining_crds, input_documents
     from kubectl_crd.model.columns import plan_columns
+    from kubectl_crd.model.lookup import resolve_resource
     from kubectl_crd.output.printing import Listing
     from kubectl_crd.output.validation import problem_lines
-    from kubectl_crd.sources.base import find_crd
-    from kubectl_crd.sources.fake import FakeSource
     from kubectl_crd.sources.files import FileSource
     from kubectl_crd.validation.documents import CRDIndex, crds_among
     from kubectl_crd.validation.listing import FileObjects, served_version
@@ -247,7 +246,7 @@ def _from_files(
 
         given = list(ClusterSource(app.cluster).crds())
         index.add(given)
-    match = find_crd(FakeSource(given), resource)
+    match = resolve_resource(given, resource)
     crd = match.crd
     plan = plan_columns(served_version(crd, match.version).printer_columns)
     objects = FileObjects(

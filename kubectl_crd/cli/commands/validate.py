@@ -263,7 +263,7 @@ def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None
 
     from kubectl_crd.io import EXTENSIONS
     from kubectl_crd.output.validation import HumanPrinter
-    from kubectl_crd.reconcile.watching import changes
+    from kubectl_crd.io.filewatch import changes
 
     def outcome(result: DocumentResult) -> object:
         return (result.status, result.message, result.warnings, [e.message for e in result.errors])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_crd.model import cachefiles
+from kubectl_crd.io import cachefiles
 
 
 def test_writes_then_replaces_and_leaves_no_temporary_file(tmp_path: Path) -> None:

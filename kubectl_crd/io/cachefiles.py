@@ -2,7 +2,8 @@
 
 ``${KUBECTL_CRD_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/kubectl-crd}``: parsed CRD files
 (``io.caching``) and the cluster's discovery (``kube.discovery``) live under it. Stdlib
-only, so both layers can share it.
+only; it writes files, so it is io's, and kube's discovery cache is the one import from
+kube into io that the layer contract allows (``pyproject.toml``).
 """
 
 from __future__ import annotations
