@@ -4,8 +4,9 @@
 object the way kube-apiserver answers it, without a cluster: the object as the server
 would return it, or the refusal with the server's code, message and causes. It is the
 step ``get -f`` (a manifest shown as created), ``scale --local`` and the dev loop's
-in-process store share; the store keeps ``AdmissionResult.stored`` and answers reads
-with ``Admission.read``.
+in-process store share; the store keeps ``AdmissionResult.stored``, answers reads with
+``Admission.read``, and a missing or taken name with ``not_found`` / ``already_exists``
+(uniqueness is the store's to know).
 
 Mirrored upstream files (kubernetes/kubernetes, staging/src/k8s.io/...):
 
@@ -335,14 +336,18 @@ class Admission:
                 f"the UID in the precondition ({uid}) does not match the UID in record "
                 f"({meta.get('uid', '')}). The object might have been deleted and then recreated"
             )
-            return _refusal(operation, 409, "Conflict", _conflict(qualified_kind, name, detail))
+            message = _conflict(qualified_kind, name, detail)
+            details = self._details(name, self.crd.names.kind)
+            return _refusal(operation, 409, "Conflict", message, details=details)
         if resource_version is not None and resource_version != meta.get("resourceVersion"):
             detail = (
                 f"the ResourceVersion in the precondition ({resource_version}) does not match "
                 f"the ResourceVersion in record ({meta.get('resourceVersion', '')}). "
                 "The object might have been modified"
             )
-            return _refusal(operation, 409, "Conflict", _conflict(qualified_kind, name, detail))
+            message = _conflict(qualified_kind, name, detail)
+            details = self._details(name, self.crd.names.kind)
+            return _refusal(operation, 409, "Conflict", message, details=details)
         finalizers = _gc_finalizers(list(meta.get("finalizers") or ()), propagation_policy)
         if finalizers:
             # store.go: updateForGracefulDeletionAndFinalizers, markAsDeleting
@@ -384,8 +389,7 @@ class Admission:
         status_subresource = version is not None and version.subresources.status
         if operation == "status" and not status_subresource:
             # no /status endpoint is installed for such a version
-            message = "the server could not find the requested resource"
-            return _refusal(operation, 404, "NotFound", message)
+            return self.not_found(_metadata_name(content), operation)
         existing = self.read(old)
         old_meta = _metadata_of(existing) or {}
         name = str(old_meta.get("name") or "")
@@ -466,7 +470,8 @@ class Admission:
                 f"Precondition failed: UID in precondition: {body_uid}, "
                 f"UID in object meta: {old_meta.get('uid', '')}"
             )
-            return _refusal(operation, 409, "Conflict", _conflict(qualified_resource, name, detail))
+            message = _conflict(qualified_resource, name, detail)
+            return _refusal(operation, 409, "Conflict", message, details=self._details(name))
         body_version = new_meta.get("resourceVersion")
         if not body_version:
             field = "metadata.resourceVersion"
@@ -477,10 +482,11 @@ class Admission:
                 Stage.OBJECT_META,
             )
             message = f'{qualified_resource} "{name}" is invalid: {error.message}'
-            return _refusal(operation, 422, "Invalid", message, errors=(error,))
+            details = {**self._details(name), "causes": _causes((error,))}
+            return _refusal(operation, 422, "Invalid", message, errors=(error,), details=details)
         if body_version != old_meta.get("resourceVersion"):
             message = _conflict(qualified_resource, name, _OPTIMISTIC_LOCK)
-            return _refusal(operation, 409, "Conflict", message)
+            return _refusal(operation, 409, "Conflict", message, details=self._details(name))
         obj = _plain(result.object)
         meta = _metadata_of(obj) or {}
         # ValidateObjectMetaAccessorUpdate runs twice (rest/update.go validateCommonFields,
@@ -571,6 +577,7 @@ class Admission:
                 operation, 400, "BadRequest", message, errors=reported, validation=result
             )
         message = f'{kind}.{self.crd.group} "{name}" is invalid: {result.server_message}'
+        details = {**self._details(name, kind), "causes": _causes(reported)}
         return AdmissionResult(
             operation,
             422,
@@ -578,9 +585,35 @@ class Admission:
             warnings=warnings,
             message=message,
             reason="Invalid",
-            response=_failure(422, "Invalid", message),
+            response=_failure(422, "Invalid", message, details),
             validation=result,
         )
+
+    # -- what the caller's store answers ------------------------------------------------
+
+    def not_found(self, name: str, operation: Operation = "update") -> AdmissionResult:
+        """The server's 404 for an object the store does not hold (a read, update, status
+        update or delete of it), and for ``/status`` of a version without that
+        subresource (whose endpoint the server does not install)."""
+        message = f'{self.crd.names.plural}.{self.crd.group} "{name}" not found'
+        return _refusal(operation, 404, "NotFound", message, details=self._details(name))
+
+    def already_exists(self, name: str, existing: Any = None) -> AdmissionResult:
+        """The server's 409 for a create whose name the store already holds (``existing``,
+        the stored object, says whether it is being deleted). For a generated name the
+        server tries again with another suffix, up to 8 times (store.go:
+        ``maxNameGenerationCreateAttempts``): so may the caller."""
+        message = f'{self.crd.names.plural}.{self.crd.group} "{name}" already exists'
+        meta = _metadata_of(existing) if isinstance(existing, dict) else None
+        if meta and meta.get("deletionTimestamp"):
+            message = f"object is being deleted: {message}"
+        details = self._details(name)
+        return _refusal("create", 409, "AlreadyExists", message, details=details)
+
+    def _details(self, name: str, kind: str = "") -> dict[str, Any]:
+        """``Status.details``: the object's name, group and kind (the resource unless
+        the error names the kind)."""
+        return {"name": name, "group": self.crd.group, "kind": kind or self.crd.names.plural}
 
     def _type_problem(self, operation: Operation, content: Any) -> AdmissionResult | None:
         if isinstance(content, dict):
@@ -716,7 +749,10 @@ def _conflict(qualified: str, name: str, detail: str) -> str:
     return f'Operation cannot be fulfilled on {qualified} "{name}": {detail}'
 
 
-def _failure(code: int, reason: str, message: str) -> dict[str, Any]:
+def _failure(
+    code: int, reason: str, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The ``Status`` of a refusal, as the server words it."""
     status: dict[str, Any] = {
         "kind": "Status",
         "apiVersion": "v1",
@@ -726,8 +762,28 @@ def _failure(code: int, reason: str, message: str) -> dict[str, Any]:
     }
     if reason:
         status["reason"] = reason
+    if details:
+        status["details"] = details
     status["code"] = code
     return status
+
+
+def _causes(errors: Sequence[FieldError]) -> list[dict[str, str]]:
+    """``details.causes``: each error's reason, its message without the field in front,
+    and its field."""
+    return [
+        {
+            "reason": error.reason,
+            "message": error.message.removeprefix(f"{error.field}: "),
+            "field": error.field,
+        }
+        for error in errors
+    ]
+
+
+def _metadata_name(content: Any) -> str:
+    meta = content.get("metadata") if isinstance(content, dict) else None
+    return str(meta.get("name") or "") if isinstance(meta, dict) else ""
 
 
 def _refusal(
@@ -738,6 +794,7 @@ def _refusal(
     *,
     errors: tuple[FieldError, ...] = (),
     validation: ValidationResult | None = None,
+    details: dict[str, Any] | None = None,
 ) -> AdmissionResult:
     return AdmissionResult(
         operation,
@@ -745,7 +802,7 @@ def _refusal(
         errors=errors,
         message=message,
         reason=reason,
-        response=_failure(code, reason, message),
+        response=_failure(code, reason, message, details),
         validation=validation,
     )
 

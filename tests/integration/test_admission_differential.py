@@ -156,33 +156,29 @@ class Ours:
                 self.stored.pop(name, None)
             else:
                 self.stored[str(result.object["metadata"]["name"])] = result.stored
-            return Answer(result.code, result.response, list(result.warnings))
-        body = dict(result.response)
-        if result.code == 422:
-            causes = [
-                {"field": e.field, "message": e.message.split(": ", 1)[1], "reason": e.reason}
-                for e in result.errors
-            ]
-            body["details"] = {"causes": causes}
-        return Answer(result.code, body, list(result.warnings))
+        return Answer(result.code, result.response, list(result.warnings))
 
     def create(self, body: Any, validation: str) -> Answer:
         result = self.admission.create(
             copy.deepcopy(body), namespace=self.namespace, field_validation=validation
         )
+        if result.ok:
+            name = result.object["metadata"]["name"]
+            if name in self.stored:  # the store's part: names are unique
+                result = self.admission.already_exists(name, self.stored[name])
         return self._answer(result, "")
 
     def update(self, name: str, body: Any, validation: str, *, status: bool = False) -> Answer:
         old = self.stored.get(name)
         if old is None:
-            return Answer(404, {"reason": "NotFound", "code": 404})
+            return self._answer(self.admission.not_found(name), name)
         write = self.admission.update_status if status else self.admission.update
         return self._answer(write(copy.deepcopy(body), old, field_validation=validation), name)
 
     def delete(self, name: str, options: Any = None) -> Answer:
         old = self.stored.get(name)
         if old is None:
-            return Answer(404, {"reason": "NotFound", "code": 404})
+            return self._answer(self.admission.not_found(name, "delete"), name)
         options = options or {}
         preconditions = options.get("preconditions") or {}
         result = self.admission.delete(
@@ -200,11 +196,12 @@ def _compare(step: str, server: Answer, ours: Answer, rv_before: tuple[Any, Any]
         problems.append(f"{step}: code server {server.code} ours {ours.code}: {server.body}")
         return problems
     if server.code >= 400:
-        left = {k: _uids(server.body.get(k)) for k in ("message", "reason", "code")}
-        right = {k: _uids(ours.body.get(k)) for k in ("message", "reason", "code")}
-        if server.code == 404:
-            left.pop("message")
-            right.pop("message")
+        keys = ("kind", "apiVersion", "status", "message", "reason", "code")
+        left = {k: _uids(server.body.get(k)) for k in keys}
+        right = {k: _uids(ours.body.get(k)) for k in keys}
+        for side, answer in ((left, server), (right, ours)):
+            details = answer.body.get("details") or {}
+            side["details"] = {k: _uids(v) for k, v in details.items() if k != "causes"}
         if left != right:
             problems.append(f"{step}: refusal server {left} ours {right}")
         causes = [
@@ -369,11 +366,14 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
         ("one finalizer removed", "update", "a", set_("metadata.finalizers", ["fresh"])),
         ("last finalizer removed", "update", "a", set_("metadata.finalizers", [])),
         ("update of a removed object", "update", "a", _edit(lambda o: None)),
+        ("delete of a removed object", "delete", "a", None),
         ("create without finalizers", "create", "b", with_spec({}, name="b")),
+        ("create of an existing name", "create", "b", with_spec({}, name="b")),
         ("delete without finalizers", "delete", "b", None),
         ("create for foreground delete", "create", "c", with_spec({"code": "c"}, name="c")),
         ("foreground delete", "delete", "c", {"propagationPolicy": "Foreground"}),
         ("orphan delete while deleting", "delete", "c", {"propagationPolicy": "Orphan"}),
+        ("create over an object being deleted", "create", "c", with_spec({}, name="c")),
         ("generateName", "create", "", with_spec({"size": 2}, generateName="gen-")),
         ("create invalid", "create", "d", with_spec({"size": -1, "code": "abcdefg"}, name="d")),
         ("create CEL rule broken", "create", "d", with_spec({"size": -2}, name="d")),

@@ -468,3 +468,77 @@ def test_update_keeps_the_servers_fields_whatever_the_body_says() -> None:
     for key in ("creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds"):
         assert meta[key] == before[key], key
     assert meta["labels"] == {"a": "b"}
+
+
+def test_the_stores_refusals() -> None:
+    step = admission()
+    first = created(step)
+    missing = step.not_found("gone", "delete")
+    assert (missing.operation, missing.code, missing.reason) == ("delete", 404, "NotFound")
+    assert missing.response["details"] == {
+        "name": "gone",
+        "group": "example.com",
+        "kind": "widgets",
+    }
+    assert missing.message == 'widgets.example.com "gone" not found'
+    taken = step.already_exists("w", first.stored)
+    assert (taken.code, taken.message) == (409, 'widgets.example.com "w" already exists')
+    deleting = step.delete(created(step, name="f", finalizers=["example.com/f"]).stored)
+    assert step.already_exists("f", deleting.stored).message == (
+        'object is being deleted: widgets.example.com "f" already exists'
+    )
+
+
+def test_a_refusals_response_is_the_servers_status() -> None:
+    step = admission()
+    result = step.create({**widget(), "spec": {"size": "big"}})
+    assert result.response == {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": result.message,
+        "reason": "Invalid",
+        "details": {
+            "name": "w",
+            "group": "example.com",
+            "kind": "Widget",
+            "causes": [
+                {
+                    "reason": "FieldValueTypeInvalid",
+                    "message": 'Invalid value: "string": spec.size in body must be of type '
+                    'integer: "string"',
+                    "field": "spec.size",
+                },
+                {
+                    "reason": "FieldValueInvalid",
+                    "message": "Invalid value: null: some validation rules were not checked "
+                    "because the object was invalid; correct the existing errors to complete "
+                    "validation",
+                    "field": "<nil>",
+                },
+            ],
+        },
+        "code": 422,
+    }
+
+
+def test_ratcheting_through_an_update() -> None:
+    import copy
+
+    loose = admission()
+    first = created(loose, name="r")  # spec.size defaults to 1
+    schema = copy.deepcopy(SCHEMA)
+    schema["properties"]["spec"]["properties"]["size"]["maximum"] = 0
+    raw = crd_factory.make_crd("Widget", "example.com", schema=schema)
+    raw["spec"]["versions"][0]["subresources"] = {"status": {}}
+    tight = admission(crd=CustomResourceDefinition.from_object(raw))
+    assert tight.create(widget(name="new")).code == 422
+    # the stored size breaks the tightened schema; left alone, it is not held against the update
+    kept = tight.update(
+        _edit(first, lambda o: o["metadata"].update(labels={"a": "b"})), first.stored
+    )
+    assert kept.ok, kept.message
+    changed = tight.update(_edit(first, lambda o: o["spec"].update(size=2)), first.stored)
+    assert changed.code == 422
+    assert [(e.field, e.reason) for e in changed.errors] == [("spec.size", Reason.INVALID)]
