@@ -18,7 +18,16 @@ nearly as fast as kubectl. Modules, from the flags down to the wire:
 - ``transport``: one HTTP/1.1 connection (direct or through a CONNECT proxy) and
   transport failures in kubectl's words.
 - ``client``: ``KubeClient``: JSON requests, watch streams, retries, warnings, and API
-  status errors in kubectl's words.
+  status errors in kubectl's words; one client serves several threads.
+- ``discovery``: every group's resources (``/apis``, and the core group at ``/api``),
+  cached on disk for six hours as kubectl caches them.
+- ``resolving``: RESOURCE arguments and documents to the resources they name.
+- ``resources``: ``ResourceClient``, every call on one resource (get, paged list and
+  Table, create, update, patch, server-side apply, delete, ``/status``, ``/scale``),
+  its URLs built in one place (``resource_path``).
+- ``reflector``: ``list_then_watch``, client-go's Reflector: list, watch, resume,
+  relist on 410 Gone, backoff, events as plain records.
+- ``scaling``: kubectl's scaler on ``/scale``.
 
 Errors are the ``ClusterError`` tree of ``kubectl_crd.model.errors``; each carries the
 line kubectl prints (``kubectl_line``) and never a credential.

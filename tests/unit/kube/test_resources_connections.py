@@ -1,0 +1,143 @@
+"""What the resource client and the reflector rely on below them: a connection per
+thread, Go's TCP keep-alive, a watch's read deadline, and a watch ended from another
+thread. Loopback servers stand in where the real API server cannot be made to stay
+silent."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.transport import ServerConnection
+from kubectl_crd.model.errors import ClusterUnreachableError
+from tests.unit.kube.conftest import ScriptedServer, write_kubeconfig
+
+
+def _client(tmp_path: Path, url: str) -> KubeClient:
+    kubeconfig = write_kubeconfig(
+        tmp_path / "kubeconfig",
+        clusters={"c": {"server": url}},
+        users={"u": {"token": "t"}},
+        contexts={"x": {"cluster": "c", "user": "u"}},
+        current="x",
+    )
+    return KubeClient(ClusterConfig(kubeconfig=str(kubeconfig)), environ={"HOME": str(tmp_path)})
+
+
+class SilentWatchServer:
+    """Answers one request with the head of a chunked 200, then says nothing more."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.accepted: list[socket.socket] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            self.accepted.append(conn)
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n"
+            )
+
+    def close(self) -> None:
+        self.listener.close()
+        for conn in self.accepted:
+            conn.close()
+
+
+@pytest.fixture
+def silent_server() -> Iterator[SilentWatchServer]:
+    server = SilentWatchServer()
+    yield server
+    server.close()
+
+
+def test_sockets_have_gos_keepalive(silent_server: SilentWatchServer) -> None:
+    connection = ServerConnection(
+        "127.0.0.1", int(silent_server.url.rsplit(":", 1)[1]), tls_context=None, server_name=""
+    )
+    connection.connect()
+    sock = connection.sock
+    assert sock is not None
+    try:
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_KEEPIDLE"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 15
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL) == 15
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT) == 9
+    finally:
+        connection.close()
+
+
+def test_a_silent_watch_fails_at_its_read_deadline(
+    tmp_path: Path, silent_server: SilentWatchServer
+) -> None:
+    stream = _client(tmp_path, silent_server.url).watch("/api/v1/configmaps", read_timeout=0.3)
+    began = time.monotonic()
+    with pytest.raises(ClusterUnreachableError) as caught:
+        next(stream)
+    assert 0.25 < time.monotonic() - began < 3
+    assert caught.value.kubectl_line == (
+        "Unable to connect to the server: net/http: request canceled "
+        "(Client.Timeout exceeded while awaiting headers)"
+    )
+
+
+def test_a_watch_closed_from_another_thread_ends_at_once(
+    tmp_path: Path, silent_server: SilentWatchServer
+) -> None:
+    stream = _client(tmp_path, silent_server.url).watch("/api/v1/configmaps")
+    events: list[object] = ["not read"]
+    reader = threading.Thread(target=lambda: events.__setitem__(0, list(stream)), daemon=True)
+    reader.start()
+    time.sleep(0.3)
+    began = time.monotonic()
+    stream.close()
+    reader.join(3)
+    assert not reader.is_alive() and time.monotonic() - began < 1
+    assert events == [[]]  # no error: the stream just ends
+    # closed before it started: no request at all
+    closed = _client(tmp_path, silent_server.url).watch("/x")
+    closed.close()
+    assert list(closed) == [] and len(silent_server.accepted) == 1
+
+
+def test_one_client_many_threads_one_connection_each(
+    tmp_path: Path, scripted_server: ScriptedServer
+) -> None:
+    client = _client(tmp_path, scripted_server.url)
+    ports: dict[str, list[int]] = {}
+    barrier = threading.Barrier(4)
+
+    def work(name: str) -> None:
+        barrier.wait()
+        for _ in range(3):
+            client.request("GET", f"/api/v1/namespaces/{name}")
+
+    threads = [threading.Thread(target=work, args=(f"n{i}",)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    for request in scripted_server.requests:
+        ports.setdefault(request["path"].rsplit("/", 1)[1], []).append(request["client_port"])
+    assert sorted(ports) == ["n0", "n1", "n2", "n3"]
+    # each thread kept its connection alive; no two threads shared one
+    assert all(len(set(used)) == 1 for used in ports.values())
+    assert len({used[0] for used in ports.values()}) == 4
+    client.close()
+    assert client._opened == []
