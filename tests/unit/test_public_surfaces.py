@@ -29,6 +29,7 @@ SURFACES = {
         "type_guess",
         "walk",
     ],
+    "kubectl_crd.reconcile": ["Context", "Result", "TerminalError"],
     "kubectl_crd.model.sample": [
         "CelRule",
         "PatternMatch",
