@@ -88,14 +88,15 @@ class AdmissionResult:
     ``Warning`` headers. ``validation`` is the pipeline's full result (blocked errors
     and input positions included) when the write got that far.
 
-    On success ``object`` is the object as the server returns it and as a read returns
-    it (defaulted as read); ``stored`` is what storage keeps, for the caller's store;
-    ``response`` is the body the server answers with (``object``, or for a delete that
-    removes the object a ``Status`` of kind ``Success``). ``written``: storage changed
-    and the object got a new resourceVersion (a no-op update writes nothing).
-    ``removed``: the object is gone (a delete without finalizers left, or an update
-    that took away the last finalizer of an object being deleted); ``object`` is then
-    its last state. ``object``, ``stored`` and ``response`` may be one dict (a create
+    On success ``object`` is the object as watchers see it after the write (defaulted
+    as read: the ADDED, MODIFIED or DELETED event's object when ``written``);
+    ``stored`` is what storage keeps, for the caller's store; ``response`` is the body
+    the client gets: the object as read, except when the object is removed: a delete
+    answers a ``Status`` of kind ``Success``, an update that took away the last
+    finalizer the object as updated (at its old resourceVersion). ``written``: storage
+    changed and ``object`` has a new resourceVersion (a no-op update writes nothing, and
+    watchers see no event). ``removed``: the object is gone (``stored`` is None) and
+    ``object`` is its stored state at the delete's resourceVersion. ``object``, ``stored`` and ``response`` may be one dict (a create
     whose read adds nothing): treat them as read-only and copy before changing one, as
     with an informer's cached objects.
     """
@@ -359,9 +360,10 @@ class Admission:
                 meta["deletionTimestamp"] = self._timestamp()
             meta["deletionGracePeriodSeconds"] = 0
             return self._stored(operation, existing, old)
-        # deleted now: watchers get the last state at the delete's resourceVersion; the
-        # client gets a Status (the custom resource store does not return the object)
-        meta.pop("finalizers", None)
+        # deleted now: watchers get the stored state (garbage collector finalizers that
+        # the policy would have dropped included: that update is never written) at the
+        # delete's resourceVersion (etcd3/watcher.go); the client gets a Status (the
+        # custom resource store does not return the object)
         meta["resourceVersion"] = self._next_version()
         return AdmissionResult(
             operation,
@@ -502,11 +504,16 @@ class Admission:
             and old_meta.get("deletionTimestamp")
             and (not old_meta.get("deletionGracePeriodSeconds"))
         ):
-            # store.go: ShouldDeleteDuringUpdate; the client gets the object it sent, as updated
+            # store.go: ShouldDeleteDuringUpdate, deleteWithoutFinalizers: the update is not
+            # written, the stored object is deleted; watchers get that object (its
+            # finalizers still on) at the delete's resourceVersion, the client the object
+            # it sent, as updated
+            last = self.read(old)
+            last["metadata"]["resourceVersion"] = self._next_version()
             return AdmissionResult(
                 operation,
                 200,
-                object=obj,
+                object=last,
                 response=obj,
                 warnings=warnings,
                 written=True,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -149,8 +150,13 @@ class Ours:
         self.namespace = namespace if crd["spec"]["scope"] == "Namespaced" else None
         self.stored: dict[str, Any] = {}
         self.last: dict[str, Any] = {}
+        #: the watch events the writes make: (type, object)
+        self.events: list[tuple[str, Any]] = []
 
     def _answer(self, result: AdmissionResult, name: str) -> Answer:
+        if result.ok and result.written:
+            kind = "ADDED" if result.operation == "create" else "MODIFIED"
+            self.events.append(("DELETED" if result.removed else kind, result.object))
         if result.ok:
             if result.removed:
                 self.stored.pop(name, None)
@@ -247,6 +253,45 @@ def _uids(text: Any) -> Any:
     text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uid>", text)
     text = re.sub(r"ResourceVersion in record \(\d+\)", "ResourceVersion in record (<rv>)", text)
     return re.sub(r"Gen_[bcdfghjklmnpqrstvwxz2456789]{5}", "Gen_xxxxx", text)
+
+
+def _watched(client: KubeClient, collection: str, since: str) -> list[tuple[str, Any]]:
+    """The events of a watch from ``since`` that ends after a second: every write since."""
+    query = {"watch": "1", "resourceVersion": since, "timeoutSeconds": "1"}
+    text = client.request("GET", collection, query=query)
+    if isinstance(text, dict):  # one event only: decoded already
+        return [(text["type"], text["object"])]
+    decoder = json.JSONDecoder()
+    events, at = [], 0
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        event, at = decoder.raw_decode(text, at)
+        events.append((event["type"], event["object"]))
+    return events
+
+
+def _compare_events(
+    case: str, server: list[tuple[str, Any]], ours: list[tuple[str, Any]]
+) -> list[str]:
+    """The same events (type and object) in the same order, each side's resourceVersions
+    rising: a write the server makes no event for (a no-op) makes none here."""
+    problems = []
+    for name, events in (("server", server), ("ours", ours)):
+        versions = [int(obj["metadata"]["resourceVersion"]) for _, obj in events]
+        if versions != sorted(set(versions)):
+            problems.append(f"{case}: {name}'s event resourceVersions do not rise: {versions}")
+
+    def normal(events: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        return [
+            (kind, _normal(obj, obj["metadata"].get("generateName", ""))) for kind, obj in events
+        ]
+
+    if normal(server) != normal(ours):
+        problems.append(f"{case}: watch events server {normal(server)}\nours {normal(ours)}")
+    print(f"{case}: {len(server)} watch events")
+    return problems
 
 
 Step = Callable[[dict[str, Any]], Any]
@@ -431,6 +476,7 @@ def test_admission_agrees_with_the_api_server(
         apiserver.wait_established([name])
         server = Server(client, crd, namespace)
         ours = Ours(crd, namespace)
+        start = client.request("GET", server.collection)["metadata"]["resourceVersion"]
         kind = crd["spec"]["names"]["kind"]
         status = "subresources" in crd["spec"]["versions"][0]
         problems: list[str] = []
@@ -460,6 +506,7 @@ def test_admission_agrees_with_the_api_server(
             refused += answers[0].code >= 400
             problems += _compare(f"{case} / {label}", answers[0], answers[1], before)
         print(f"\n{case}: {steps} writes, {refused} refused by the server")
+        problems += _compare_events(case, _watched(client, server.collection, start), ours.events)
         with contextlib.suppress(ApiError):
             client.request(
                 "DELETE", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"

@@ -376,9 +376,21 @@ def test_delete_with_finalizers_then_the_last_one_removed() -> None:
     )
     last = step.update(_edit(one, lambda o: o["metadata"].pop("finalizers")), one.stored)
     assert (last.code, last.removed) == (200, True)
-    # the client gets the object it sent, as updated, with its resourceVersion
-    assert last.object["metadata"]["resourceVersion"] == one.object["metadata"]["resourceVersion"]
-    assert "finalizers" not in last.object["metadata"]
+    # the client gets the object it sent, as updated, with its resourceVersion; watchers
+    # get the stored object (its finalizer still on) at the delete's resourceVersion
+    old_version = one.object["metadata"]["resourceVersion"]
+    assert last.response["metadata"]["resourceVersion"] == old_version
+    assert "finalizers" not in last.response["metadata"]
+    assert last.object["metadata"]["finalizers"] == ["example.com/b"]
+    assert int(last.object["metadata"]["resourceVersion"]) == int(old_version) + 1
+    assert last.stored is None
+
+
+def test_an_immediate_delete_shows_watchers_the_stored_finalizers() -> None:
+    step = admission()
+    first = created(step, finalizers=["orphan"])
+    result = step.delete(first.stored, propagation_policy="Background")
+    assert (result.removed, result.object["metadata"]["finalizers"]) == (True, ["orphan"])
 
 
 def test_delete_preconditions() -> None:
