@@ -85,7 +85,7 @@ class AdmissionResult:
     ``BadRequest``, ``Conflict``, ``NotFound``; none for a 500). ``errors`` are the
     refusal's causes in the server's order (a 422's ``details.causes``, a strict
     decoding failure's fields), ``message`` the ``Status`` message, ``warnings`` the
-    ``Warning`` headers. ``validation`` is the pipeline's full result (blocked errors
+    ``Warning`` headers of an accepted write (a refusal's are left out). ``validation`` is the pipeline's full result (blocked errors
     and input positions included) when the write got that far.
 
     On success ``object`` is the object as watchers see it after the write (defaulted
@@ -96,9 +96,11 @@ class AdmissionResult:
     finalizer the object as updated (at its old resourceVersion). ``written``: storage
     changed and ``object`` has a new resourceVersion (a no-op update writes nothing, and
     watchers see no event). ``removed``: the object is gone (``stored`` is None) and
-    ``object`` is its stored state at the delete's resourceVersion. ``object``, ``stored`` and ``response`` may be one dict (a create
-    whose read adds nothing): treat them as read-only and copy before changing one, as
-    with an informer's cached objects.
+    ``object`` is its stored state at the delete's resourceVersion.
+
+    ``object``, ``stored`` and ``response`` may be one dict (a create whose read adds
+    nothing): treat them as read-only and copy before changing one, as with an
+    informer's cached objects.
     """
 
     operation: Operation
@@ -161,8 +163,8 @@ class Admission:
     ``resource_versions`` gives the next resourceVersion (a store shares its counter
     across kinds, as etcd's revision is shared); ``clock``, ``uids`` and ``rng`` make
     timestamps (``clock`` gives POSIX seconds), uids and generated names deterministic
-    in tests. Safe to share between
-    threads as long as the callables are (the default counter is).
+    in tests. Safe to share between threads as long as the callables are (the default
+    ones are).
     """
 
     def __init__(
@@ -497,8 +499,10 @@ class Admission:
         errors = _with_metadata_errors(result.errors, meta_errors)
         if any(not e.blocked for e in errors):
             checked = ValidationResult(object=result.object, errors=errors, warnings=())
-            return self._invalid(operation, checked, warnings=result.warnings)
-        warnings = result.warnings if operation == "update" else ()
+            return self._invalid(operation, checked)
+        # a status write adds no finalizer (they are the old ones), so its warnings are
+        # the decoder's and the ratcheted rules' (status_strategy.go: WarningsOnUpdate)
+        warnings = result.warnings
         if (
             not meta.get("finalizers")
             and old_meta.get("deletionTimestamp")
@@ -559,13 +563,7 @@ class Admission:
             validation=validation,
         )
 
-    def _invalid(
-        self,
-        operation: Operation,
-        result: ValidationResult,
-        *,
-        warnings: tuple[str, ...] = (),
-    ) -> AdmissionResult:
+    def _invalid(self, operation: Operation, result: ValidationResult) -> AdmissionResult:
         """The server's refusal of what the pipeline found: 400 when the body did not
         decode (strict decoding, malformed metadata), else 422 with the causes."""
         reported = result.reported
@@ -589,7 +587,6 @@ class Admission:
             operation,
             422,
             errors=reported,
-            warnings=warnings,
             message=message,
             reason="Invalid",
             response=_failure(422, "Invalid", message, details),
