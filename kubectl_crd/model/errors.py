@@ -24,6 +24,9 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
     │   ├── NoScaleSubresourceError      ... the CRD version has no scale subresource
     │   ├── ScalePreconditionError       ... --current-replicas / --resource-version failed
     │   └── ScaleTimeoutError            ... --wait/--timeout ran out before spec == status
+    ├── ReconcilerError                  the dev loop's reconciler module cannot be used
+    │   ├── ReconcilerLoadError          ... it does not import or declares wrongly (file:line, caret)
+    │   └── ReconcilerResultError        ... reconcile returned what is not a result
     └── ClusterError                     talking to the API server failed
         ├── KubeconfigError              ... kubeconfig missing, unreadable, or no such context
         ├── ClusterUnreachableError      ... no connection, TLS problems
@@ -207,6 +210,44 @@ class ScalePreconditionError(ScaleError):
 
 class ScaleTimeoutError(ScaleError):
     """``timed out waiting for "NAME" to be synced`` (``WaitForScaleHasDesiredReplicas``)."""
+
+
+class ReconcilerError(KubectlCrdError):
+    """A user's reconciler module (``kubectl crd dev FILE``) the loop cannot use. The
+    location is in the user's file; ``source_line`` and ``caret`` show the place as
+    Python's own traceback line does (the line without its indent, ``^`` under the
+    column range), printed under the message."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        location: Location | None = None,
+        source_line: str = "",
+        caret: str = "",
+    ) -> None:
+        super().__init__(message, location=location)
+        self.source_line = source_line
+        self.caret = caret
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        if self.source_line:
+            text += f"\n    {self.source_line}"
+            if self.caret:
+                text += f"\n    {self.caret}"
+        return text
+
+
+class ReconcilerLoadError(ReconcilerError):
+    """The reconciler, or a module of its own that it imports, does not compile or
+    import, or its declarations (``FOR``, ``OWNS``, ``WATCHES``, ``reconcile``) are not
+    usable: ``reconciler.py:12:5: SyntaxError: invalid syntax``."""
+
+
+class ReconcilerResultError(ReconcilerError):
+    """``reconcile`` (or a metacontroller hook) returned what is not a result; the
+    location is the function's ``def`` line."""
 
 
 class ClusterError(KubectlCrdError):
