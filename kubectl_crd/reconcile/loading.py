@@ -1,0 +1,884 @@
+"""The user's reconciler module, imported in isolation, its declarations checked, its
+results made into ``Result``.
+
+``load_reconciler(path)`` imports the file as ``kubectl_crd_dev_<n>.<stem>``, a fresh
+module each time (``n`` counts loads), inside a package of that unique name whose path
+is the file's directory, so ``from . import helpers`` works too. While it imports, the
+directory is on ``sys.path`` and a finder placed before the standard path finder
+serves the modules of the user's directory tree from their source (never a
+``__pycache__`` file: a ``.pyc`` is trusted when the source's size and whole-second
+mtime are unchanged, and an editor saving ``1`` -> ``2`` within a second keeps both).
+The user's own modules (a file under the reconciler's directory, outside the
+interpreter's prefixes, site-packages and this package) that an earlier load imported
+are taken out of ``sys.modules`` first, so an edit to a helper takes effect on the next
+load; the modules the load imports from that tree are found by comparing
+``sys.modules`` before and after and are the reconciler's ``watched_files``. A load that
+fails takes its new modules out again and puts the earlier ones back: ``sys.modules``
+is as it was, and code loaded before keeps running. Loads are serialised (a lock):
+``sys.path`` and ``sys.modules`` are process-wide. A module of the user's first imported
+later, inside ``reconcile``, is looked up on the ``sys.path`` of that moment (the
+directory is no longer on it): import helpers at the top of the file.
+
+What a module declares:
+
+- ``FOR``: the resource it reconciles, ``plural.group/version``
+  (``foos.samplecontroller.k8s.io/v1alpha1``) or ``group/version/Kind``;
+- ``OWNS`` (optional): the resources of its children, ``apps/v1/Deployment``,
+  ``v1/ConfigMap`` (``version/Kind`` for the core group), or plural forms;
+- ``WATCHES`` (optional): a mapping from other resources to a function taking a changed
+  object and returning the parents to reconcile, as ``(namespace, name)`` pairs, names
+  (in the object's namespace), or parent objects;
+- ``reconcile(obj, ctx)``, returning ``None``, a ``Result`` or a plain dict with only
+  ``children``, ``status``, ``requeue_after``;
+- ``finalize(obj, ctx)`` (optional): clean-up before the object goes; the loop keeps
+  a finalizer on objects while it exists. It returns ``None`` or ``True`` when done,
+  ``False`` when not yet (it is called again), or a result like ``reconcile``'s, whose
+  dict form may add ``finalized``.
+
+Metacontroller hooks (``metacontroller.py``): a module whose ``reconcile`` takes a
+single argument, or that defines ``sync(request)`` and no ``reconcile``, is a sync hook;
+a ``finalize`` taking a single argument is a finalize hook. A hook is given
+metacontroller's request and returns its response; its ``OWNS`` must name kinds
+(``apps/v1/Deployment``), since the request keys children by ``Kind.apiVersion``.
+
+Every error is one ``ReconcilerLoadError`` or ``ReconcilerResultError`` with the place in
+the user's file (``reconciler.py:12:5: SyntaxError: invalid syntax``, the line and a
+caret), never a traceback of the loader.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kubectl_crd.model.errors import Location, ReconcilerLoadError, ReconcilerResultError
+from kubectl_crd.model.records import record
+from kubectl_crd.reconcile import metacontroller
+from kubectl_crd.reconcile.api import Result
+
+if TYPE_CHECKING:
+    import types
+    from importlib.machinery import ModuleSpec
+
+__all__ = [
+    "Finalization",
+    "LoadedReconciler",
+    "ResourceSpec",
+    "UserFrame",
+    "load_reconciler",
+    "parse_resource",
+]
+
+#: the keys of ``reconcile``'s plain dict form (``finalized`` is ``finalize``'s too)
+RESULT_KEYS = ("children", "status", "requeue_after")
+
+_LOCK = threading.Lock()
+_GENERATIONS = itertools.count(1)
+_PACKAGE_PREFIX = "kubectl_crd_dev_"
+#: top-level names of the user's modules that loads imported (any directory): taken out
+#: of ``sys.modules`` before each load, so that ``import helpers`` never finds another
+#: directory's ``helpers`` or an older one
+_IMPORTED: set[str] = set()
+
+
+# -- resources -------------------------------------------------------------------------
+
+_GROUP = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_LABEL = r"[a-z]([-a-z0-9]*[a-z0-9])?"
+_KIND = r"[A-Z][A-Za-z0-9]*"
+# Kubernetes' own version names (v1, v1beta2, v2alpha1): told apart from a plural
+_KUBE_VERSION = re.compile(r"v[0-9]+((alpha|beta)[0-9]+)?")
+
+
+@record
+class ResourceSpec:
+    """A resource as a reconciler names it; ``name`` is a Kind when ``is_kind``, else a
+    plural. The cluster (a backend's discovery) resolves it."""
+
+    text: str
+    group: str
+    version: str
+    name: str
+    is_kind: bool
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_resource(text: object) -> ResourceSpec:
+    """``plural.group/version``, ``plural/version`` (core), ``group/version/Kind``,
+    ``version/Kind`` (core; a plural in place of the Kind too); ``ValueError`` with the
+    forms when it is none of them."""
+    if not isinstance(text, str):
+        raise ValueError(f"{text!r} is not a string like 'apps/v1/Deployment'")
+    parts = text.split("/")
+    group = version = name = ""
+    # a Kind only where kubectl's apiVersion/Kind spelling puts it: last, after a slash
+    kind_allowed = True
+    if len(parts) == 3:
+        group, version, name = parts
+    elif len(parts) == 2 and _KUBE_VERSION.fullmatch(parts[0]):
+        version, name = parts
+    elif len(parts) == 2:
+        name, _, group = parts[0].partition(".")
+        version = parts[1]
+        kind_allowed = False
+    is_kind = kind_allowed and bool(re.fullmatch(_KIND, name))
+    if not (
+        re.fullmatch(_LABEL, version)
+        and (is_kind or re.fullmatch(_LABEL, name))
+        and (not group or re.fullmatch(_GROUP, group))
+    ):
+        raise ValueError(
+            f"{text!r} is not a resource: write plural.group/version "
+            "(foos.example.com/v1), group/version/Kind (apps/v1/Deployment) "
+            "or version/Kind (v1/ConfigMap)"
+        )
+    return ResourceSpec(text, group, version, name, is_kind)
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+@record
+class Finalization:
+    """What one ``finalize`` call wants: the result to apply, and whether clean-up is
+    done (the loop removes its finalizer only then)."""
+
+    result: Result
+    finalized: bool
+
+
+@record
+class UserFrame:
+    """Where in the user's files an exception was raised: the innermost frame there."""
+
+    file: str
+    line: int
+    column: int = 0
+    source_line: str = ""
+    caret: str = ""
+
+    @property
+    def location(self) -> Location:
+        return Location(self.file, self.line, self.column)
+
+
+class LoadedReconciler:
+    """One load of a reconciler module: its declarations, and calls into it that return
+    ``Result`` whatever form the user's function answered in."""
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        display: str,
+        module: types.ModuleType,
+        generation: int,
+        for_resource: ResourceSpec,
+        owns: tuple[ResourceSpec, ...],
+        watches: tuple[tuple[ResourceSpec, Callable[[Any], Any]], ...],
+        reconcile: Callable[..., Any],
+        finalize: Callable[..., Any] | None,
+        sync_hook: bool,
+        finalize_hook: bool,
+        watched_files: tuple[str, ...],
+        user_file: Callable[[str], bool],
+    ) -> None:
+        self.path = path
+        self.display = display
+        self.module = module
+        self.generation = generation
+        self.for_resource = for_resource
+        self.owns = owns
+        self.watches = watches
+        self.sync_hook = sync_hook
+        self.finalize_hook = finalize_hook
+        self.watched_files = watched_files
+        self._reconcile = reconcile
+        self._finalize = finalize
+        self._user_file = user_file
+        self._watch_functions = {spec.text: function for spec, function in watches}
+        self._first_call: Callable[[float], None] | None = None
+        self._first_call_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"<LoadedReconciler {self.display} #{self.generation} FOR {self.for_resource}>"
+
+    @property
+    def has_finalize(self) -> bool:
+        return self._finalize is not None
+
+    @property
+    def resources(self) -> tuple[ResourceSpec, ...]:
+        """Every resource the loop watches for this reconciler: FOR, OWNS, WATCHES."""
+        return (self.for_resource, *self.owns, *(spec for spec, _ in self.watches))
+
+    def call(self, obj: Mapping[str, Any], ctx: Any) -> Result:
+        """Reconcile ``obj``; the user's exceptions (``TerminalError`` included) pass
+        through, a result that is not one raises ``ReconcilerResultError``."""
+        self._note_call()
+        if self.sync_hook:
+            request = self._hook_request(obj, ctx, finalizing=False)
+            return self._from_hook(self._reconcile, self._reconcile(request))[0]
+        return _result(self._reconcile(obj, ctx), self._reconcile, "reconcile")
+
+    def finalize(self, obj: Mapping[str, Any], ctx: Any) -> Finalization:
+        """Run ``finalize`` for an object being deleted (``has_finalize`` must be true)."""
+        function = self._finalize
+        if function is None:
+            raise TypeError(f"{self.display} defines no finalize")
+        self._note_call()
+        if self.finalize_hook:
+            request = self._hook_request(obj, ctx, finalizing=True)
+            result, finalized = self._from_hook(function, function(request))
+            return Finalization(result, finalized)
+        value = function(obj, ctx)
+        if value is None or isinstance(value, bool):
+            return Finalization(Result(), value is not False)
+        finalized = True
+        if isinstance(value, Mapping) and "finalized" in value:
+            finalized = value["finalized"]
+            if not isinstance(finalized, bool):
+                raise _result_error(
+                    function, f"returned finalized {finalized!r}; use True or False"
+                )
+            value = {key: item for key, item in value.items() if key != "finalized"}
+        return Finalization(_result(value, function, "finalize", extra=("finalized",)), finalized)
+
+    def parents_of(
+        self, resource: ResourceSpec | str, obj: Mapping[str, Any]
+    ) -> list[tuple[str, str]]:
+        """The ``(namespace, name)`` keys of the parents that ``WATCHES[resource]`` maps
+        ``obj`` to."""
+        function = self._watch_functions[str(resource)]
+        answer = function(obj)
+        if answer is None:
+            return []
+        namespace = (obj.get("metadata") or {}).get("namespace") or ""
+        if isinstance(answer, str | Mapping | tuple) and _parent_key(answer, namespace):
+            answer = [answer]  # one parent
+        keys: list[tuple[str, str]] = []
+        if isinstance(answer, Iterable) and not isinstance(answer, str | Mapping):
+            for item in answer:
+                key = _parent_key(item, namespace)
+                if key is None:
+                    raise _result_error(
+                        function,
+                        f"returned {item!r} for a parent; use (namespace, name), a name "
+                        "or the parent object",
+                    )
+                keys.append(key)
+            return keys
+        raise _result_error(
+            function,
+            f"returned {_a(answer)}; use a list of (namespace, name) pairs, names or objects",
+        )
+
+    def user_frame(self, error: BaseException) -> UserFrame | None:
+        """The innermost frame of ``error``'s traceback in the user's files (the
+        reconciler's directory tree), for the error display; ``None`` when it was
+        raised elsewhere only."""
+        return user_frame(error, self._user_file)
+
+    def user_traceback(self, error: BaseException) -> str:
+        """``error``'s traceback from the first frame in the user's files on (the loop's
+        own frames left out), as Python prints it."""
+        import traceback
+
+        frames = traceback.extract_tb(error.__traceback__)
+        for index, frame in enumerate(frames):
+            if self._user_file(frame.filename):
+                frames = traceback.StackSummary.from_list(frames[index:])
+                break
+        text = "Traceback (most recent call last):\n" + "".join(frames.format())
+        return text + "".join(traceback.format_exception_only(type(error), error))
+
+    def on_first_call(self, callback: Callable[[float], None] | None) -> None:
+        """Have ``callback(time.time())`` called once, when the loop first calls into this
+        code (``call`` or ``finalize``): the hot reloader's latency ends there."""
+        with self._first_call_lock:
+            self._first_call = callback
+
+    def _note_call(self) -> None:
+        if self._first_call is None:
+            return
+        with self._first_call_lock:
+            callback, self._first_call = self._first_call, None
+        if callback is not None:
+            callback(time.time())
+
+    def _hook_request(
+        self, obj: Mapping[str, Any], ctx: Any, *, finalizing: bool
+    ) -> dict[str, Any]:
+        child_types = [
+            (spec.text, metacontroller.type_key(spec.name, spec.api_version)) for spec in self.owns
+        ]
+        children = metacontroller.collect_children(obj, ctx, child_types)
+        return metacontroller.request(obj, children, finalizing=finalizing)
+
+    def _from_hook(self, function: Callable[..., Any], response: object) -> tuple[Result, bool]:
+        try:
+            plain, finalized = metacontroller.read_response(response)
+        except ValueError as error:
+            raise _result_error(function, str(error)) from None
+        return _result(plain, function, _name(function)), finalized
+
+
+def _result(
+    value: object, function: Callable[..., Any], name: str, *, extra: Sequence[str] = ()
+) -> Result:
+    """``value`` as a ``Result``: ``None``, a ``Result``, or a dict of ``RESULT_KEYS``."""
+    if value is None:
+        return Result()
+    if isinstance(value, Result):
+        children, status, requeue_after = value.children, value.status, value.requeue_after
+    elif isinstance(value, Mapping):
+        unknown = sorted(str(key) for key in value if key not in RESULT_KEYS)
+        if unknown:
+            allowed = ", ".join((*RESULT_KEYS, *extra))
+            raise _result_error(
+                function,
+                f"returned a dict with unknown key{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(repr(key) for key in unknown)} (allowed: {allowed})",
+            )
+        children = value.get("children") or ()
+        status = value.get("status")
+        requeue_after = value.get("requeue_after")
+    else:
+        raise _result_error(
+            function,
+            f"returned {_a(value)}; expected None, a Result, or a dict with "
+            f"{', '.join(RESULT_KEYS)}",
+        )
+    if isinstance(children, str | bytes | Mapping) or not isinstance(children, Iterable):
+        raise _result_error(function, f"returned children as {_a(children)}; use a list of objects")
+    children = tuple(children)
+    for index, child in enumerate(children):
+        problem = _child_problem(child)
+        if problem:
+            raise _result_error(function, f"returned children[{index}] {problem}")
+    if status is not None and not isinstance(status, Mapping):
+        raise _result_error(function, f"returned status as {_a(status)}; use a dict or None")
+    if requeue_after is not None:
+        import datetime
+
+        if isinstance(requeue_after, datetime.timedelta):
+            requeue_after = requeue_after.total_seconds()
+        if isinstance(requeue_after, bool) or not isinstance(requeue_after, int | float):
+            raise _result_error(
+                function, f"returned requeue_after {requeue_after!r}; use a number of seconds"
+            )
+        if requeue_after < 0:
+            raise _result_error(function, f"returned requeue_after {requeue_after}; use 0 or more")
+        requeue_after = float(requeue_after)
+    return Result(children=children, status=status, requeue_after=requeue_after)
+
+
+def _child_problem(child: object) -> str:
+    if not isinstance(child, Mapping):
+        return f"as {_a(child)}; a child is an object (a dict)"
+    missing = [key for key in ("apiVersion", "kind") if not child.get(key)]
+    metadata = child.get("metadata")
+    if not isinstance(metadata, Mapping) or not metadata.get("name"):
+        missing.append("metadata.name")
+    if missing:
+        return f"without {', '.join(missing)}"
+    return ""
+
+
+def _parent_key(item: object, namespace: str) -> tuple[str, str] | None:
+    if isinstance(item, str):
+        return (namespace, item) if item else None
+    if isinstance(item, Mapping):
+        metadata = item.get("metadata") or {}
+        name = metadata.get("name")
+        return (metadata.get("namespace") or "", name) if isinstance(name, str) and name else None
+    if (
+        isinstance(item, tuple | list)
+        and len(item) == 2
+        and all(isinstance(part, str) for part in item)
+        and item[1]
+    ):
+        return (item[0], item[1])
+    return None
+
+
+def _a(value: object) -> str:
+    """``a list``, ``an int``, ``None``: a value's type for a message."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _name(function: Callable[..., Any]) -> str:
+    return getattr(function, "__name__", "the function")
+
+
+def _result_error(function: Callable[..., Any], message: str) -> ReconcilerResultError:
+    """An error at ``function``'s ``def`` line: ``reconciler.py:7: reconcile returned ...``."""
+    code = getattr(_unwrap(function), "__code__", None)
+    location = None
+    if code is not None:
+        location = Location(_display(code.co_filename), code.co_firstlineno)
+    return ReconcilerResultError(f"{_name(function)} {message}", location=location)
+
+
+def _unwrap(function: Callable[..., Any]) -> Callable[..., Any]:
+    seen = 0
+    while hasattr(function, "__wrapped__") and seen < 100:
+        function = function.__wrapped__
+        seen += 1
+    return function
+
+
+# -- where an error is -----------------------------------------------------------------
+
+
+def _display(path: str) -> str:
+    """A path as the user reads it: relative to the working directory when below it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def _excerpt(raw: str, start: int, end: int) -> tuple[str, str]:
+    """A source line without its indent, and a caret under columns ``start``..``end``
+    (0-based characters of ``raw``), as Python's traceback draws them."""
+    shown = raw.strip()
+    if not shown:
+        return "", ""
+    indent = len(raw) - len(raw.lstrip())
+    start = min(max(start - indent, 0), len(shown) - 1)
+    end = min(max(end - indent, start + 1), len(shown))
+    return shown, " " * start + "^" * (end - start)
+
+
+def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFrame | None:
+    """The innermost frame of ``error``'s traceback in a file ``user_file`` accepts;
+    for a ``SyntaxError`` in such a file, the error's own place."""
+    import linecache
+    import traceback
+
+    if isinstance(error, SyntaxError) and error.filename and user_file(error.filename):
+        line = error.lineno or 0
+        raw = (error.text or "").rstrip("\n")
+        column = error.offset or 0
+        end = error.end_offset if error.end_lineno == error.lineno and error.end_offset else 0
+        shown, caret = _excerpt(raw, column - 1, max(end - 1, column)) if raw else ("", "")
+        return UserFrame(_display(error.filename), line, column, shown, caret)
+    found = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if user_file(frame.filename):
+            found = frame
+    if found is None or not found.lineno:
+        return None
+    linecache.checkcache(found.filename)
+    raw = linecache.getline(found.filename, found.lineno).rstrip("\n")
+    column, shown, caret = 0, raw.strip(), ""
+    if raw and found.colno is not None:
+        # the code object's positions are UTF-8 byte offsets
+        encoded = raw.encode()
+        start = len(encoded[: found.colno].decode(errors="replace"))
+        end = start + 1
+        if found.end_lineno == found.lineno and found.end_colno is not None:
+            end = len(encoded[: found.end_colno].decode(errors="replace"))
+        shown, caret = _excerpt(raw, start, end)
+        column = start + 1
+    return UserFrame(_display(found.filename), found.lineno, column, shown, caret)
+
+
+def _load_error(error: BaseException, user_file: Callable[[str], bool]) -> ReconcilerLoadError:
+    """``error``, raised while importing, as ``file:line:col: Type: message`` with the
+    line and a caret."""
+    if isinstance(error, SyntaxError):
+        message = f"{type(error).__name__}: {error.msg}"
+    else:
+        import traceback
+
+        lines = traceback.format_exception_only(type(error), error)
+        message = "".join(lines).strip().splitlines()[-1]
+    frame = user_frame(error, user_file)
+    if frame is None:
+        return ReconcilerLoadError(message)
+    return ReconcilerLoadError(
+        message, location=frame.location, source_line=frame.source_line, caret=frame.caret
+    )
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+class _UserFiles:
+    """Which files are the user's: under ``root``, and not the interpreter's, an
+    installed package's, or this tool's."""
+
+    def __init__(self, directory: str) -> None:
+        import site
+
+        # the directory as given and as resolved: module files and code objects carry
+        # one or the other, and a string test costs nothing beside a realpath per module
+        self.root = os.path.realpath(directory)
+        self._inside = (self.root + os.sep, os.path.abspath(directory) + os.sep)
+        outside = {sys.prefix, sys.base_prefix, sys.exec_prefix, _package_dir()}
+        user_site = getattr(site, "USER_SITE", None)
+        if user_site:
+            outside.add(user_site)
+        self._outside = tuple(
+            each + os.sep for path in outside if path for each in {path, os.path.realpath(path)}
+        )
+
+    def __call__(self, path: str) -> bool:
+        if not path.startswith(self._inside) and path.rstrip(os.sep) != self.root:
+            return False
+        parts = path.split(os.sep)
+        if "site-packages" in parts or "dist-packages" in parts:
+            return False
+        return not path.startswith(self._outside)
+
+
+def _package_dir() -> str:
+    import kubectl_crd
+
+    return os.path.dirname(os.path.realpath(kubectl_crd.__file__ or ""))
+
+
+def _module_file(module: object) -> str:
+    path = getattr(module, "__file__", None)
+    return path if isinstance(path, str) else ""
+
+
+def _fresh_loader_class() -> type:
+    from importlib.machinery import SourceFileLoader
+
+    class FreshSourceLoader(SourceFileLoader):
+        """Compiles the source each time; never reads or writes ``__pycache__``."""
+
+        def get_code(self, fullname: str) -> types.CodeType:
+            path = self.get_filename(fullname)
+            return self.source_to_code(self.get_data(path), path)  # type: ignore[arg-type]
+
+    return FreshSourceLoader
+
+
+class _FreshFinder:
+    """A meta path finder for the user's tree only, with ``FreshSourceLoader``."""
+
+    def __init__(self, root: str, user_file: _UserFiles, loader: type) -> None:
+        self.root = root
+        self.user_file = user_file
+        self.loader = loader
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: object = None
+    ) -> ModuleSpec | None:
+        from importlib.machinery import SOURCE_SUFFIXES, FileFinder
+
+        places = [self.root] if path is None else [p for p in path if self.user_file(p)]
+        for place in places:
+            spec = FileFinder(place, (self.loader, SOURCE_SUFFIXES)).find_spec(fullname)
+            if spec is not None and spec.loader is not None:
+                return spec
+        return None
+
+
+def load_reconciler(path: str) -> LoadedReconciler:
+    """Import the reconciler at ``path`` in isolation and check what it declares;
+    ``ReconcilerLoadError`` when it cannot be used (see the module doc)."""
+    absolute = os.path.abspath(path)
+    display = _display(absolute)
+    try:
+        with open(absolute, "rb") as handle:
+            handle.read(0)
+    except OSError as error:
+        raise ReconcilerLoadError(
+            (error.strerror or str(error)).lower(), location=Location(display)
+        ) from None
+    with _LOCK:
+        return _load(absolute, display)
+
+
+def _load(absolute: str, display: str) -> LoadedReconciler:
+    import importlib
+    import importlib.util
+    import types
+    from importlib.machinery import ModuleSpec, PathFinder
+
+    user_file = _UserFiles(os.path.dirname(absolute))
+    root = user_file.root
+    generation = next(_GENERATIONS)
+    package = f"{_PACKAGE_PREFIX}{generation}"
+    stem = re.sub(r"\W|^(?=\d)", "_", os.path.splitext(os.path.basename(absolute))[0])
+    name = f"{package}.{stem}"
+
+    before = set(sys.modules)
+    # an earlier load's modules of this tree: out, so this load imports them afresh
+    evicted = {
+        key: module
+        for key, module in list(sys.modules.items())
+        if not key.startswith(_PACKAGE_PREFIX)
+        and (key in _IMPORTED or user_file(_module_file(module)))
+    }
+    for key in evicted:
+        del sys.modules[key]
+
+    parent = types.ModuleType(package)
+    parent.__path__ = [root]
+    parent.__package__ = package
+    parent.__spec__ = ModuleSpec(package, None, is_package=True)
+    parent.__spec__.submodule_search_locations = [root]
+    loader_class = _fresh_loader_class()
+    loader = loader_class(name, absolute)
+    spec = importlib.util.spec_from_file_location(name, absolute, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    finder = _FreshFinder(root, user_file, loader_class)
+    position = next(
+        (i for i, each in enumerate(sys.meta_path) if each is PathFinder), len(sys.meta_path)
+    )
+    sys.meta_path.insert(position, finder)  # type: ignore[arg-type]
+    sys.path.insert(0, root)
+    importlib.invalidate_caches()
+    sys.modules[package] = parent
+    sys.modules[name] = module
+    try:
+        try:
+            loader.exec_module(module)
+        finally:
+            sys.meta_path.remove(finder)  # type: ignore[arg-type]
+            if sys.path and sys.path[0] == root:
+                del sys.path[0]
+            elif root in sys.path:
+                sys.path.remove(root)
+        imported = {
+            key: _module_file(sys.modules[key])
+            for key in set(sys.modules) - before
+            if key in sys.modules and user_file(_module_file(sys.modules[key]))
+        }
+        local = sorted(set(imported.values()) - {absolute})
+        loaded = _declarations(
+            module,
+            path=absolute,
+            display=display,
+            generation=generation,
+            watched_files=(absolute, *local),
+            user_file=user_file,
+        )
+        _IMPORTED.update(key for key in imported if not key.startswith(_PACKAGE_PREFIX))
+        return loaded
+    except BaseException as error:
+        for key in set(sys.modules) - before:
+            if (
+                key == package
+                or key.startswith(f"{package}.")
+                or user_file(_module_file(sys.modules.get(key)))
+            ):
+                sys.modules.pop(key, None)
+        sys.modules.update(evicted)  # the earlier load's modules, as they were
+        if isinstance(error, ReconcilerLoadError):
+            raise
+        if not isinstance(error, Exception) and not isinstance(error, SystemExit):
+            raise
+        raise _load_error(error, user_file) from None
+
+
+_HOW = (
+    "declare FOR = 'plural.group/version' (as 'foos.samplecontroller.k8s.io/v1alpha1') "
+    "and def reconcile(obj, ctx)"
+)
+
+
+def _declarations(
+    module: types.ModuleType,
+    *,
+    path: str,
+    display: str,
+    generation: int,
+    watched_files: tuple[str, ...],
+    user_file: _UserFiles,
+) -> LoadedReconciler:
+    names = vars(module)
+
+    def fail(message: str, declared: str | None = None) -> ReconcilerLoadError:
+        place = _declaration_place(path, declared) if declared else None
+        if place is None:
+            return ReconcilerLoadError(message, location=Location(display))
+        line, column, shown, caret = place
+        return ReconcilerLoadError(
+            message,
+            location=Location(display, line, column),
+            source_line=shown,
+            caret=caret,
+        )
+
+    if "FOR" not in names:
+        raise fail(f"no FOR: {_HOW}")
+    try:
+        for_resource = parse_resource(names["FOR"])
+    except ValueError as error:
+        raise fail(f"FOR: {error}", "FOR") from None
+    owns_value = names.get("OWNS", ())
+    if isinstance(owns_value, str):
+        owns_value = [owns_value]
+    if not isinstance(owns_value, list | tuple | set | frozenset):
+        raise fail(f"OWNS is {_a(owns_value)}; use a list like ['apps/v1/Deployment']", "OWNS")
+    try:
+        owns = tuple(parse_resource(each) for each in owns_value)
+    except ValueError as error:
+        raise fail(f"OWNS: {error}", "OWNS") from None
+    watches_value = names.get("WATCHES", {})
+    if not isinstance(watches_value, Mapping):
+        raise fail(
+            f"WATCHES is {_a(watches_value)}; use a dict of resource -> function(obj) "
+            "returning the parents' (namespace, name)",
+            "WATCHES",
+        )
+    watches = []
+    for key, function in watches_value.items():
+        try:
+            spec = parse_resource(key)
+        except ValueError as error:
+            raise fail(f"WATCHES: {error}", "WATCHES") from None
+        if _arity(function, 1) is not True:
+            raise fail(
+                f"WATCHES[{key!r}] is not a function of one object (obj) -> parents", "WATCHES"
+            )
+        watches.append((spec, function))
+
+    reconcile = names.get("reconcile")
+    sync = names.get("sync")
+    if reconcile is None and callable(sync) and _arity(sync, 1):
+        reconcile = sync
+    if reconcile is None:
+        raise fail(f"no reconcile function: {_HOW}")
+    shape = _arity(reconcile, 2)
+    if shape is None:
+        name = _name(reconcile) if callable(reconcile) else "reconcile"
+        raise fail(f"{name} {_takes(reconcile)}; {_SHAPES}", name)
+    sync_hook = shape is False
+    finalize = names.get("finalize")
+    finalize_hook = False
+    if finalize is not None:
+        finalize_shape = _arity(finalize, 2)
+        if finalize_shape is None:
+            raise fail(f"finalize {_takes(finalize)}; {_SHAPES}", "finalize")
+        finalize_hook = finalize_shape is False
+    if (sync_hook or finalize_hook) and any(not spec.is_kind for spec in owns):
+        plural = next(spec for spec in owns if not spec.is_kind)
+        raise fail(
+            f"OWNS: {plural.text!r}: a metacontroller hook needs kinds, as "
+            "'apps/v1/Deployment' (its request keys children by Kind.apiVersion)",
+            "OWNS",
+        )
+    return LoadedReconciler(
+        path=path,
+        display=display,
+        module=module,
+        generation=generation,
+        for_resource=for_resource,
+        owns=owns,
+        watches=tuple(watches),
+        reconcile=reconcile,
+        finalize=finalize,
+        sync_hook=sync_hook,
+        finalize_hook=finalize_hook,
+        watched_files=watched_files,
+        user_file=user_file,
+    )
+
+
+_SHAPES = "it must take (obj, ctx), or one metacontroller request (request)"
+
+
+def _takes(function: object) -> str:
+    """``takes (obj, ctx, extra)``, or ``is not callable``, for a message."""
+    import inspect
+
+    if not callable(function):
+        return f"is {_a(function)}, not a function"
+    try:
+        return f"takes {inspect.signature(function)}"
+    except (TypeError, ValueError):
+        return "takes arguments that cannot be read"
+
+
+def _arity(function: object, wanted: int) -> bool | None:
+    """True when ``function`` takes ``wanted`` positional arguments, False when it takes
+    only one (a metacontroller hook, for ``wanted`` 2), None when neither."""
+    import inspect
+
+    if not callable(function):
+        return None
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+
+    def takes(count: int) -> bool:
+        try:
+            signature.bind(*range(count))
+        except TypeError:
+            return False
+        return True
+
+    if takes(wanted):
+        return True
+    if wanted != 1 and takes(1):
+        return False
+    return None
+
+
+def _declaration_place(path: str, name: str) -> tuple[int, int, str, str] | None:
+    """Line, column, source line and caret of the top-level statement that binds
+    ``name`` (its value, for an assignment)."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        tree = ast.parse(source, path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    node: ast.expr | ast.stmt | None = None
+    for statement in tree.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and any(
+                isinstance(target, ast.Name) and target.id == name for target in statement.targets
+            )
+        ) or (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id == name
+            and statement.value is not None
+        ):
+            node = statement.value
+        elif (
+            isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.name == name
+        ):
+            node = statement
+    if node is None or not hasattr(node, "lineno"):
+        return None
+    lines = source.splitlines()
+    raw = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+    end = node.end_col_offset if node.end_lineno == node.lineno else len(raw)
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        start = raw.find("def ")
+        end = len(raw.rstrip().rstrip(":"))
+    else:
+        start = node.col_offset
+    shown, caret = _excerpt(raw, start, end or start + 1)
+    return node.lineno, start + 1, shown, caret

@@ -1,0 +1,534 @@
+"""The reconciler loader: declarations, one-line errors with a caret, results normalised,
+and each load isolated (fresh helpers, a failed load leaving ``sys.modules`` as it was)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import sys
+import textwrap
+import traceback  # noqa: F401  (loaded before the sys.modules comparisons below)
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.model.errors import ReconcilerLoadError, ReconcilerResultError
+from kubectl_crd.reconcile import Result
+from kubectl_crd.reconcile.loading import (
+    Finalization,
+    LoadedReconciler,
+    load_reconciler,
+    parse_resource,
+)
+
+FOR = 'FOR = "foos.samplecontroller.k8s.io/v1alpha1"\n'
+
+
+@pytest.fixture(autouse=True)
+def _here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # messages show paths relative to the working directory
+    monkeypatch.chdir(tmp_path)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def load_error(path: Path) -> ReconcilerLoadError:
+    with pytest.raises(ReconcilerLoadError) as caught:
+        load_reconciler(str(path))
+    return caught.value
+
+
+def dev_modules() -> set[str]:
+    return {name for name in sys.modules if name.startswith("kubectl_crd_dev_")}
+
+
+# -- declarations ----------------------------------------------------------------------
+
+
+def test_declarations_are_read(tmp_path: Path) -> None:
+    write(
+        tmp_path / "rec.py",
+        """\
+        FOR = "foos.samplecontroller.k8s.io/v1alpha1"
+        OWNS = ["apps/v1/Deployment", "v1/ConfigMap"]
+        WATCHES = {"v1/Secret": lambda secret: [secret["metadata"]["name"]]}
+
+        def reconcile(obj, ctx):
+            return None
+
+        def finalize(obj, ctx):
+            return True
+        """,
+    )
+    loaded = load_reconciler("rec.py")
+    assert loaded.for_resource == parse_resource("foos.samplecontroller.k8s.io/v1alpha1")
+    assert loaded.for_resource.name == "foos"
+    assert loaded.for_resource.api_version == "samplecontroller.k8s.io/v1alpha1"
+    assert [str(spec) for spec in loaded.owns] == ["apps/v1/Deployment", "v1/ConfigMap"]
+    assert [(spec.api_version, spec.name, spec.is_kind) for spec in loaded.owns] == [
+        ("apps/v1", "Deployment", True),
+        ("v1", "ConfigMap", True),
+    ]
+    assert [str(spec) for spec, _ in loaded.watches] == ["v1/Secret"]
+    assert [str(spec) for spec in loaded.resources] == [
+        "foos.samplecontroller.k8s.io/v1alpha1",
+        "apps/v1/Deployment",
+        "v1/ConfigMap",
+        "v1/Secret",
+    ]
+    assert loaded.has_finalize and not loaded.sync_hook and not loaded.finalize_hook
+    assert loaded.watched_files == (str(tmp_path / "rec.py"),)
+
+
+@pytest.mark.parametrize(
+    ("text", "group", "version", "name", "is_kind"),
+    [
+        (
+            "foos.samplecontroller.k8s.io/v1alpha1",
+            "samplecontroller.k8s.io",
+            "v1alpha1",
+            "foos",
+            False,
+        ),
+        ("apps/v1/Deployment", "apps", "v1", "Deployment", True),
+        ("v1/ConfigMap", "", "v1", "ConfigMap", True),
+        ("v1/configmaps", "", "v1", "configmaps", False),
+        ("configmaps/v1", "", "v1", "configmaps", False),
+        ("deployments.apps/v1", "apps", "v1", "deployments", False),
+        ("example.com/v2beta1/Widget", "example.com", "v2beta1", "Widget", True),
+    ],
+)
+def test_resource_forms(text: str, group: str, version: str, name: str, is_kind: bool) -> None:
+    spec = parse_resource(text)
+    assert (spec.group, spec.version, spec.name, spec.is_kind) == (group, version, name, is_kind)
+    assert str(spec) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["foos", "apps/Deployment", "a/b/c/d", "Foos.example.com/v1", "foos.example.com/", ""]
+)
+def test_resource_forms_refused(text: str) -> None:
+    with pytest.raises(ValueError, match=r"is not a resource: write plural\.group/version"):
+        parse_resource(text)
+
+
+def test_missing_for(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", "def reconcile(obj, ctx):\n    pass\n")
+    assert str(load_error(tmp_path / "rec.py")) == (
+        "rec.py: no FOR: declare FOR = 'plural.group/version' "
+        "(as 'foos.samplecontroller.k8s.io/v1alpha1') and def reconcile(obj, ctx)"
+    )
+
+
+def test_bad_owns_points_at_the_value(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + 'OWNS = ["apps/Deployment"]\ndef reconcile(obj, ctx): pass\n')
+    error = load_error(tmp_path / "rec.py")
+    assert str(error).splitlines() == [
+        "rec.py:2:8: OWNS: 'apps/Deployment' is not a resource: write plural.group/version "
+        "(foos.example.com/v1), group/version/Kind (apps/v1/Deployment) or version/Kind "
+        "(v1/ConfigMap)",
+        '    OWNS = ["apps/Deployment"]',
+        "           ^^^^^^^^^^^^^^^^^^^",
+    ]
+    assert (error.location.line, error.location.column) == (2, 8)  # type: ignore[union-attr]
+
+
+def test_owns_not_a_list(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + "OWNS = 3\ndef reconcile(obj, ctx): pass\n")
+    assert str(load_error(tmp_path / "rec.py")).splitlines()[0] == (
+        "rec.py:2:8: OWNS is an int; use a list like ['apps/v1/Deployment']"
+    )
+
+
+def test_bad_watches(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + 'WATCHES = {"v1/Secret": 5}\ndef reconcile(obj, ctx): pass\n')
+    assert str(load_error(tmp_path / "rec.py")).splitlines()[0] == (
+        "rec.py:2:11: WATCHES['v1/Secret'] is not a function of one object (obj) -> parents"
+    )
+
+
+def test_missing_reconcile(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR)
+    assert str(load_error(tmp_path / "rec.py")).startswith("rec.py: no reconcile function: ")
+
+
+def test_reconcile_not_callable(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + "reconcile = 3\n")
+    assert str(load_error(tmp_path / "rec.py")).splitlines() == [
+        "rec.py:2:13: reconcile is an int, not a function; it must take (obj, ctx), or one "
+        "metacontroller request (request)",
+        "    reconcile = 3",
+        "                ^",
+    ]
+
+
+def test_reconcile_wrong_arity(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + "\ndef reconcile(obj, ctx, extra):\n    return None\n")
+    assert str(load_error(tmp_path / "rec.py")).splitlines() == [
+        "rec.py:3:1: reconcile takes (obj, ctx, extra); it must take (obj, ctx), or one "
+        "metacontroller request (request)",
+        "    def reconcile(obj, ctx, extra):",
+        "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    ]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert str(load_error(tmp_path / "nope.py")) == "nope.py: no such file or directory"
+
+
+# -- errors while importing ------------------------------------------------------------
+
+
+def test_syntax_error_with_caret(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + "def reconcile(obj, ctx):\n    x = = 1\n")
+    error = load_error(tmp_path / "rec.py")
+    # Python's own traceback shows the same line and caret
+    assert str(error) == "rec.py:3:9: SyntaxError: invalid syntax\n    x = = 1\n        ^"
+    assert "loading.py" not in str(error) and error.__cause__ is None
+
+
+def test_syntax_error_in_a_helper_module_is_placed_there(tmp_path: Path) -> None:
+    write(tmp_path / "helpers.py", "def f(:\n    pass\n")
+    write(tmp_path / "rec.py", "import helpers\n" + FOR + "def reconcile(obj, ctx): pass\n")
+    error = load_error(tmp_path / "rec.py")
+    assert str(error).splitlines()[0] == "helpers.py:1:7: SyntaxError: invalid syntax"
+    assert "helpers" not in sys.modules
+
+
+def test_import_error(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", "import os\nimport nosuch_module_xyz\n")
+    assert str(load_error(tmp_path / "rec.py")).splitlines() == [
+        "rec.py:2:1: ModuleNotFoundError: No module named 'nosuch_module_xyz'",
+        "    import nosuch_module_xyz",
+        "    ^^^^^^^^^^^^^^^^^^^^^^^^",
+    ]
+
+
+def test_exception_at_import_in_a_helper(tmp_path: Path) -> None:
+    write(tmp_path / "helpers.py", "values = {}\n\nTABLE = values['missing']\n")
+    write(tmp_path / "rec.py", "import helpers\n" + FOR + "def reconcile(obj, ctx): pass\n")
+    assert str(load_error(tmp_path / "rec.py")).splitlines() == [
+        "helpers.py:3:9: KeyError: 'missing'",
+        "    TABLE = values['missing']",
+        "            ^^^^^^^^^^^^^^^^^",
+    ]
+
+
+def test_system_exit_at_import_is_a_load_error(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", "import sys\nsys.exit(4)\n")
+    assert str(load_error(tmp_path / "rec.py")).splitlines()[0] == "rec.py:2:1: SystemExit: 4"
+
+
+# -- isolation -------------------------------------------------------------------------
+
+
+def test_two_versions_of_one_file_coexist(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "rec.py", FOR + "def reconcile(obj, ctx):\n    return {'status': {'v': 1}}\n"
+    )
+    first = load_reconciler(str(path))
+    write(path, FOR + "def reconcile(obj, ctx):\n    return {'status': {'v': 2}}\n")
+    second = load_reconciler(str(path))
+    assert first.module is not second.module
+    assert first.module.__name__ != second.module.__name__
+    assert first.module.__name__.startswith("kubectl_crd_dev_")
+    assert first.module.__name__.endswith(".rec")
+    assert first.call({}, None).status == {"v": 1}
+    assert second.call({}, None).status == {"v": 2}
+
+
+def test_an_edited_helper_is_imported_afresh(tmp_path: Path) -> None:
+    write(tmp_path / "helpers.py", "VALUE = 1\n")
+    write(tmp_path / "pkg" / "__init__.py", "")
+    write(tmp_path / "pkg" / "deep.py", "WORD = 'a'\n")
+    path = write(
+        tmp_path / "rec.py",
+        """\
+        import helpers
+        from pkg import deep
+        FOR = "foos.samplecontroller.k8s.io/v1alpha1"
+        def reconcile(obj, ctx):
+            return {"status": {"v": helpers.VALUE, "w": deep.WORD}}
+        """,
+    )
+    first = load_reconciler(str(path))
+    assert set(first.watched_files) == {
+        str(path),
+        str(tmp_path / "helpers.py"),
+        str(tmp_path / "pkg" / "__init__.py"),
+        str(tmp_path / "pkg" / "deep.py"),
+    }
+    # the same size, within the same second: a .pyc would be trusted and stale
+    write(tmp_path / "helpers.py", "VALUE = 2\n")
+    write(tmp_path / "pkg" / "deep.py", "WORD = 'b'\n")
+    second = load_reconciler(str(path))
+    assert second.call({}, None).status == {"v": 2, "w": "b"}
+    assert first.call({}, None).status == {"v": 1, "w": "a"}  # old code keeps its modules
+    assert not (tmp_path / "__pycache__").exists()
+    assert not (tmp_path / "pkg" / "__pycache__").exists()
+
+
+def test_relative_imports_of_the_directory(tmp_path: Path) -> None:
+    write(tmp_path / "shared.py", "N = 1\n")
+    path = write(
+        tmp_path / "rec.py",
+        "from . import shared\n"
+        + FOR
+        + "def reconcile(obj, ctx):\n    return {'requeue_after': shared.N}\n",
+    )
+    first = load_reconciler(str(path))
+    write(tmp_path / "shared.py", "N = 5\n")
+    second = load_reconciler(str(path))
+    assert (first.call({}, None).requeue_after, second.call({}, None).requeue_after) == (1.0, 5.0)
+    assert str(tmp_path / "shared.py") in second.watched_files
+
+
+def test_directory_on_sys_path_only_while_importing(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "rec.py",
+        "import sys\nSEEN = list(sys.path)\n" + FOR + "def reconcile(obj, ctx): pass\n",
+    )
+    before = list(sys.path)
+    loaded = load_reconciler(str(path))
+    assert os.path.realpath(tmp_path) in loaded.module.SEEN
+    assert sys.path == before
+
+
+def test_a_failed_load_leaves_sys_modules_as_it_was(tmp_path: Path) -> None:
+    write(tmp_path / "helpers.py", "VALUE = 1\n")
+    path = write(
+        tmp_path / "rec.py",
+        "import helpers\n"
+        + FOR
+        + "def reconcile(obj, ctx):\n    return {'status': {'v': helpers.VALUE}}\n",
+    )
+    good = load_reconciler(str(path))
+    helpers_before = sys.modules["helpers"]
+    before = set(sys.modules)
+    # the broken edit imports a new helper, a changed one, then fails
+    write(tmp_path / "helpers.py", "VALUE = 2\n")
+    write(tmp_path / "other.py", "X = 1\n")
+    write(path, "import helpers\nimport other\n" + FOR + "raise RuntimeError('half way')\n")
+    error = load_error(path)
+    assert str(error).splitlines()[0] == "rec.py:4:1: RuntimeError: half way"
+    assert set(sys.modules) == before
+    assert sys.modules["helpers"] is helpers_before
+    assert "other" not in sys.modules
+    assert good.call({}, None).status == {"v": 1}
+    # a declaration error is a failed load too
+    write(path, "import other\nOWNS = 1\n")
+    load_error(path)
+    assert set(sys.modules) == before
+
+
+def test_sys_modules_holds_only_the_latest_helpers(tmp_path: Path) -> None:
+    write(tmp_path / "helpers.py", "VALUE = 1\n")
+    path = write(tmp_path / "rec.py", "import helpers\n" + FOR + "def reconcile(obj, ctx): pass\n")
+    load_reconciler(str(path))
+    first = sys.modules["helpers"]
+    second_load = load_reconciler(str(path))
+    assert sys.modules["helpers"] is not first
+    assert second_load.module.helpers is sys.modules["helpers"]
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+def loaded_returning(tmp_path: Path, expression: str) -> LoadedReconciler:
+    path = write(
+        tmp_path / "rec.py",
+        "import datetime\nfrom kubectl_crd.reconcile import Result\n"
+        + FOR
+        + f"\ndef reconcile(obj, ctx):\n    return {expression}\n",
+    )
+    return load_reconciler(str(path))
+
+
+CHILD = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("None", Result()),
+        ("{}", Result()),
+        ("{'status': {'ready': True}}", Result(status={"ready": True})),
+        ("{'requeue_after': 3}", Result(requeue_after=3.0)),
+        ("{'requeue_after': datetime.timedelta(minutes=1)}", Result(requeue_after=60.0)),
+        (f"{{'children': [{CHILD!r}]}}", Result(children=(CHILD,))),
+        (f"{{'children': ({CHILD!r} for _ in range(2))}}", Result(children=(CHILD, CHILD))),
+        (
+            f"Result(children=[{CHILD!r}], requeue_after=1)",
+            Result(children=(CHILD,), requeue_after=1.0),
+        ),
+        ("{'children': None, 'status': None}", Result()),
+    ],
+)
+def test_results_are_normalised(tmp_path: Path, expression: str, expected: Result) -> None:
+    result = loaded_returning(tmp_path, expression).call({}, None)
+    assert isinstance(result, Result)
+    assert result == expected
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        (
+            "[obj]",
+            "reconcile returned a list; expected None, a Result, or a dict with children, status, requeue_after",
+        ),
+        (
+            "'done'",
+            "reconcile returned a str; expected None, a Result, or a dict with children, status, requeue_after",
+        ),
+        (
+            "{'childs': [], 'state': 1}",
+            "reconcile returned a dict with unknown keys 'childs', 'state' (allowed: children, status, requeue_after)",
+        ),
+        ("{'children': {'a': 1}}", "reconcile returned children as a dict; use a list of objects"),
+        (
+            "{'children': ['x']}",
+            "reconcile returned children[0] as a str; a child is an object (a dict)",
+        ),
+        (
+            "{'children': [{'kind': 'ConfigMap'}]}",
+            "reconcile returned children[0] without apiVersion, metadata.name",
+        ),
+        ("{'status': 'ok'}", "reconcile returned status as a str; use a dict or None"),
+        (
+            "{'requeue_after': '5s'}",
+            "reconcile returned requeue_after '5s'; use a number of seconds",
+        ),
+        (
+            "{'requeue_after': True}",
+            "reconcile returned requeue_after True; use a number of seconds",
+        ),
+        ("{'requeue_after': -1}", "reconcile returned requeue_after -1; use 0 or more"),
+    ],
+)
+def test_bad_results_name_the_type_and_the_function(
+    tmp_path: Path, expression: str, message: str
+) -> None:
+    loaded = loaded_returning(tmp_path, expression)
+    with pytest.raises(ReconcilerResultError) as caught:
+        loaded.call({}, None)
+    assert str(caught.value) == f"rec.py:5: {message}"
+
+
+def test_user_exceptions_pass_through_with_the_users_frame(tmp_path: Path) -> None:
+    write(tmp_path / "helpers.py", "def ratio(obj):\n    return 1 / obj['spec']['zero']\n")
+    path = write(
+        tmp_path / "rec.py",
+        "import helpers\n"
+        + FOR
+        + "def reconcile(obj, ctx):\n    return {'requeue_after': helpers.ratio(obj)}\n",
+    )
+    loaded = load_reconciler(str(path))
+    with pytest.raises(ZeroDivisionError) as caught:
+        loaded.call({"spec": {"zero": 0}}, None)
+    frame = loaded.user_frame(caught.value)
+    assert frame is not None
+    assert (frame.file, frame.line, frame.column) == ("helpers.py", 2, 12)
+    assert frame.source_line == "return 1 / obj['spec']['zero']"
+    assert frame.caret == "       ^^^^^^^^^^^^^^^^^^^^^^^"
+    text = loaded.user_traceback(caught.value)
+    assert text.startswith(
+        f'Traceback (most recent call last):\n  File "{path}", line 4, in reconcile\n'
+    )
+    assert "loading.py" not in text
+    assert text.endswith("ZeroDivisionError: division by zero\n")
+
+
+def test_a_frame_outside_the_users_files_is_not_theirs(tmp_path: Path) -> None:
+    loaded = loaded_returning(tmp_path, "None")
+    try:
+        {}["x"]
+    except KeyError as error:
+        assert loaded.user_frame(error) is None
+
+
+# -- finalize and watches --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("None", Finalization(Result(), True)),
+        ("True", Finalization(Result(), True)),
+        ("False", Finalization(Result(), False)),
+        (
+            "{'finalized': False, 'requeue_after': 2}",
+            Finalization(Result(requeue_after=2.0), False),
+        ),
+        (
+            "{'status': {'phase': 'Deleting'}}",
+            Finalization(Result(status={"phase": "Deleting"}), True),
+        ),
+        ("Result(requeue_after=1)", Finalization(Result(requeue_after=1.0), True)),
+    ],
+)
+def test_finalize_forms(tmp_path: Path, expression: str, expected: Finalization) -> None:
+    path = write(
+        tmp_path / "rec.py",
+        "from kubectl_crd.reconcile import Result\n"
+        + FOR
+        + f"def reconcile(obj, ctx): pass\ndef finalize(obj, ctx):\n    return {expression}\n",
+    )
+    assert load_reconciler(str(path)).finalize({}, None) == expected
+
+
+def test_finalize_refuses_a_bad_finalized(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "rec.py",
+        FOR
+        + "def reconcile(obj, ctx): pass\ndef finalize(obj, ctx):\n    return {'finalized': 'yes'}\n",
+    )
+    with pytest.raises(
+        ReconcilerResultError, match=r"^rec.py:3: finalize returned finalized 'yes'"
+    ):
+        load_reconciler(str(path)).finalize({}, None)
+
+
+def test_watches_map_objects_to_parent_keys(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "rec.py",
+        FOR
+        + """\
+WATCHES = {
+    "v1/Secret": lambda secret: secret["data"]["parents"],
+    "v1/ConfigMap": lambda cm: ("other", "one"),
+    "v1/Service": lambda svc: None,
+    "v1/Pod": lambda pod: 7,
+}
+def reconcile(obj, ctx): pass
+""",
+    )
+    loaded = load_reconciler(str(path))
+    secret: dict[str, Any] = {
+        "metadata": {"namespace": "ns", "name": "s"},
+        "data": {"parents": ["a", ("x", "b"), {"metadata": {"namespace": "y", "name": "c"}}]},
+    }
+    assert loaded.parents_of("v1/Secret", secret) == [("ns", "a"), ("x", "b"), ("y", "c")]
+    assert loaded.parents_of(parse_resource("v1/ConfigMap"), secret) == [("other", "one")]
+    assert loaded.parents_of("v1/Service", secret) == []
+    with pytest.raises(
+        ReconcilerResultError, match=r"^rec.py:6: <lambda> returned an int; use a list"
+    ):
+        loaded.parents_of("v1/Pod", secret)
+    secret["data"]["parents"] = [3]
+    with pytest.raises(ReconcilerResultError, match=r"<lambda> returned 3 for a parent"):
+        loaded.parents_of("v1/Secret", secret)
+
+
+def test_first_call_is_reported_once(tmp_path: Path) -> None:
+    loaded = loaded_returning(tmp_path, "None")
+    seen: list[float] = []
+    loaded.on_first_call(seen.append)
+    loaded.call({}, None)
+    loaded.call({}, None)
+    assert len(seen) == 1 and seen[0] > datetime.datetime(2020, 1, 1).timestamp()
