@@ -23,7 +23,8 @@ What the loader promises:
   more than a comment ends the reading (kubectl stops there), ``\\'`` and a ``:``
   inside a flow plain scalar are read (ruamel's YAML 1.1 Python parser takes a chunk
   that libyaml 0.2.5 refuses for them), the last line ends with a line break, and
-  after ``...`` nothing is read until the next ``---``; held to go-yaml by
+  after a document ends (``...``, or a line less indented than its root) nothing is
+  read until the next ``---``; held to go-yaml by
   ``tests/unit/io/test_goyaml_differential.py``;
 - empty documents (only comments) are skipped;
 - ruamel.yaml is imported on first use only, so callers that never parse (a
@@ -114,6 +115,7 @@ def _parser_api() -> _ParserApi:
 
 
 def _python_api(events: Any, ruamel_error: type[BaseException], reader_error: Any) -> _ParserApi:
+    from ruamel.yaml.docinfo import DocInfo
     from ruamel.yaml.loader import BaseLoader
 
     # go-yaml v2 (scannerc.go) reads "\'" in double quotes as "'", which libyaml 0.2.5
@@ -124,6 +126,8 @@ def _python_api(events: Any, ruamel_error: type[BaseException], reader_error: An
         # YAML 1.1 as go-yaml: "?" ends a plain scalar in a flow collection
         loader = BaseLoader(text, version=(1, 1))
         loader.ESCAPE_REPLACEMENTS = escapes
+        # what ruamel's own YAML() sets up, and its scanner writes directives into
+        loader.doc_infos = [DocInfo()]  # type: ignore[attr-defined]
         return loader.get_event  # type: ignore[no-any-return]
 
     return _ParserApi(new_python, events, (ruamel_error,), reader_error, offsets_in_bytes=False)
@@ -162,9 +166,9 @@ def load_documents(
         # takes no "---" line but a bare one), else libyaml's plain build
         found = read_block_yaml(text, source, digest)
         if found is None:
-            stop = _bad_separator(text)
+            stop = _kubectl_stop(text)
             if stop is not None:
-                return _until_bad_separator(text, source, stop, positions, digest)
+                return _until_kubectl_stops(text, source, stop, positions, digest)
             try:
                 found = _load_text(text, source, positions=False, digest=digest)
             except _NeedsPositions:
@@ -174,9 +178,9 @@ def load_documents(
             d.error is None and not is_list_object(d.content) for d in found
         ):
             return found
-    stop = _bad_separator(text)
+    stop = _kubectl_stop(text)
     if stop is not None:
-        return _until_bad_separator(text, source, stop, positions, digest)
+        return _until_kubectl_stops(text, source, stop, positions, digest)
     return _load_text(text, source)
 
 
@@ -186,42 +190,68 @@ def load_documents(
 _DASHES_LINE = re.compile(r"^---(.*)$", re.MULTILINE)
 
 
-def _bad_separator(text: str) -> tuple[int, str] | None:
-    """Where the first line kubectl refuses as a separator starts, and what follows its
-    dashes; ``str.find`` from one such line to the next (a regexp's ``^`` costs 20x)."""
-    if text.startswith("---"):
-        start = 0
-    else:
-        found = text.find("\n---")
-        start = found + 1 if found >= 0 else -1
-    while start >= 0:
-        end = text.find("\n", start)
-        rest = text[start + 3 : end if end >= 0 else len(text)].strip()
-        if rest and rest[0] != "#":
-            return start, rest
-        found = text.find("\n---", start + 3)
-        start = found + 1 if found >= 0 else -1
+def _line_starts(text: str, marker: str) -> list[int]:
+    """Offsets of the lines that start with ``marker`` (``str.find``: a MULTILINE
+    regexp's ``^`` costs 20 times as much)."""
+    found = [0] if text.startswith(marker) else []
+    at = text.find("\n" + marker)
+    while at >= 0:
+        found.append(at + 1)
+        at = text.find("\n" + marker, at + 1 + len(marker))
+    return found
+
+
+def _kubectl_stop(text: str) -> tuple[int, YamlError] | None:
+    """Where kubectl stops reading ``text`` before go-yaml sees it: the start of the
+    piece (the part between two "---" lines) it refuses, and why. A "---" line with
+    more than a comment after it is refused with the piece it ends; a piece whose first
+    line with content is "..." is refused by go-yaml ("did not find expected node
+    content"): libyaml reads both as part of the stream. ``None`` when neither occurs."""
+    marks = sorted(_line_starts(text, "---") + _line_starts(text, "..."))
+    piece_start = 0
+    for offset in marks:
+        end = text.find("\n", offset)
+        line_text = text[offset : end if end >= 0 else len(text)]
+        rest = line_text[3:].strip()
+        line = text.count("\n", 0, offset) + 1
+        if line_text.startswith("---"):
+            if rest and rest[0] != "#":
+                return piece_start, YamlError(
+                    f"invalid Yaml document separator: {rest} (kubectl ends a document at"
+                    ' every line that starts with "---" and refuses this file too)',
+                    location=_location_at(line),
+                )
+            if offset > piece_start:  # kubectl keeps a separator that ends nothing
+                piece_start = end + 1 if end >= 0 else len(text)
+        elif line_text[3:4] in ("", " ", "\t", "\r") and _only_comments(text[piece_start:offset]):
+            return piece_start, YamlError(
+                'a document that starts with "...": kubectl cuts the stream at "---" lines, '
+                "and go-yaml refuses this piece (error converting YAML to JSON: yaml: did not "
+                "find expected node content): kubectl refuses this file too",
+                location=_location_at(line),
+            )
     return None
 
 
-def _until_bad_separator(
-    text: str, source: str, stop: tuple[int, str], positions: bool, digest: str
+def _location_at(line: int) -> Location:
+    return Location("", line, 1)
+
+
+def _only_comments(text: str) -> bool:
+    return all(not line.strip() or line.lstrip()[0] == "#" for line in text.split("\n"))
+
+
+def _until_kubectl_stops(
+    text: str, source: str, stop: tuple[int, YamlError], positions: bool, digest: str
 ) -> list[Document]:
-    """What kubectl reads of a stream with a line it refuses as a document separator:
-    the documents before the one that line ends, then an error (kubectl stops there)."""
-    offset, rest = stop
-    piece_start = 0
-    for match in _DASHES_LINE.finditer(text, 0, offset):
-        if not match.group(1).strip() or match.group(1).strip()[0] == "#":
-            piece_start = match.end()
+    """What kubectl reads of a stream it stops reading (``_kubectl_stop``): the
+    documents before the piece it refuses, then the error."""
+    piece_start, error = stop
     documents = load_documents(text[:piece_start], source, positions=positions, digest=digest)
-    error = YamlError(
-        f"invalid Yaml document separator: {rest} (kubectl ends a document at every line"
-        ' that starts with "---" and refuses this file too)',
-        location=Location(source, text.count("\n", 0, offset) + 1, 1),
-    )
+    where = Location(source, error.location.line if error.location else 0, 1)
+    error = YamlError(error.message, location=where)
     index = documents[-1].index + 1 if documents else 0
-    documents.append(Document(source, index, error.location or Location(source), error=error))
+    documents.append(Document(source, index, where, error=error))
     return documents
 
 
@@ -299,10 +329,11 @@ def _load_text(
                 continue
             documents.extend(builder.documents)
             error, error_line = _syntax_error(exc, source, chunk, line_offset, api)
-            if builder.explicit_end and not builder.in_document:
-                # go-yaml reads one document of what kubectl cut at "---" lines: after
-                # a "..." it reads nothing more until the next "---" (libyaml wants one)
-                resume = _next_separator(chunk, error_line)
+            if builder.ended and not builder.in_document:
+                # go-yaml reads one document of each piece kubectl cuts at "---" lines:
+                # what follows a document's end (a "...", or a line less indented than
+                # its root) is not read until the next "---" (libyaml wants one there)
+                resume = _next_separator(chunk, builder.end_line)
                 if resume is None:
                     return documents
                 offset, lines = resume
@@ -608,8 +639,9 @@ class _Builder:
         self.go_yaml = go_yaml
         self.chunk = chunk
         self._chunk_lines: list[str] | None = None
-        self.explicit_end = False  # the last document ended with "..."
-        self.end_line = -1  # where the last document ended (0-based, in the chunk)
+        self.ended = False  # a document ended (the parser is between documents)
+        self.end_line = 0  # where (0-based, in the chunk)
+        self.last_root_line = -1  # where the last document's root was (0-based, in the chunk)
         self.positions = positions
         self.digest = digest
         self.line_offset = line_offset
@@ -782,17 +814,16 @@ class _Builder:
                 stack = self.stack
                 self.index += 1
                 self.in_document = True
-                self.explicit_end = False
                 mark = event.start_mark
                 self.document_line = mark.line
                 self.document_start = pack(mark.line + line_base, mark.column + 1)
-                if (event.version or event.tags) and not self._after_document(mark.line):
-                    raise _Fatal(_directive_error(self._location(self.document_start)))
+                if event.version or event.tags:
+                    self._directive(mark.line)
                 continue
             elif kind is document_end:
                 self._end_document()
                 self.in_document = False
-                self.explicit_end = bool(event.explicit)
+                self.ended = True
                 self.end_line = event.start_mark.line
                 continue
             elif kind is stream_end:
@@ -875,14 +906,22 @@ class _Builder:
                 raise _GoYamlFatal(_go_yaml_error(where, problem))
             column = found + 2
 
-    def _after_document(self, line: int) -> bool:
-        """Whether kubectl's piece holding ``line`` (a directive's) starts with an earlier
-        document: go-yaml reads that one alone and never meets the directive."""
-        if self.end_line < 0:
-            return False
+    def _directive(self, start_line: int) -> None:
+        """A document with directives: refused, unless kubectl's piece holding them
+        starts with an earlier document (go-yaml reads that one alone and never meets
+        them). ``start_line``: the document's start (libyaml's is its first directive,
+        the Python parser's its "---")."""
         if self._chunk_lines is None:
             self._chunk_lines = self.chunk.split("\n")
-        return self._piece_start(line) <= self.end_line
+        line = start_line
+        for above in range(start_line, self.last_root_line, -1):
+            if self._chunk_lines[above].startswith("%"):
+                line = above
+        if self.last_root_line >= 0 and self._piece_start(line) <= self.last_root_line:
+            return
+        self.document_line = line
+        where = Location(self.source, line + 1 + self.line_offset, 1)
+        raise _Fatal(_directive_error(where))
 
     def _piece_start(self, line: int) -> int:
         """The first line (of the chunk) of the piece kubectl cuts ``line`` into: the
@@ -1005,6 +1044,8 @@ class _Builder:
                 self._set(target, key, item, key_position, value_position, frame.key_position)
 
     def _end_document(self) -> None:
+        if self.root is not None:
+            self.last_root_line = unpack(self.root_position)[0] - 1 - self.line_offset
         if self.root is None and not self.problems:
             return
         self.documents.append(

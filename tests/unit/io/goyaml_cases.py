@@ -6,11 +6,14 @@ here: the converter is the oracle. The streams cover what YAML readers disagree 
 escapes, tabs, anchors and merge keys, duplicate keys, numbers, timestamps, YAML 1.1
 booleans, nulls, tags, block scalars, flow collections, and where a stream is cut into
 documents. ``generated_streams()`` also places every scalar of ``yaml_scalar_cases``
-(values and keys) in several positions.
+(values and keys) in several positions; ``mutated_streams()`` makes random ones.
 """
 
 from __future__ import annotations
 
+import random
+
+from tests.unit.io.yaml_mutations import PIECES, mutated
 from tests.unit.io.yaml_scalar_cases import (
     KEY_CASES,
     REJECTED_KEYS,
@@ -514,4 +517,32 @@ def generated_streams() -> list[str]:
                 f'v: "a\n  {escape} b"\n',
             ]
         )
+    return list(dict.fromkeys(streams))
+
+
+# Random lines add these to the block reader's pieces: go-yaml's and libyaml's escapes,
+# cuts and directives. Not tabs: ruamel's Python parser (which reads the flow
+# collections libyaml 0.2.5 refuses, "[a:b]") ends a flow plain scalar at a tab and
+# go-yaml does not ("[\'<TAB>:]" is ["\'<TAB>:"] for go-yaml, [{"\'": null}] for us):
+# a known difference, left out; tabs elsewhere are in STREAMS.
+_OPENINGS = [("a: [", "]"), ("a: {", "}"), ("a: ", ""), ("- ", ""), ("'k': ", ""), ('a: "', '"')]
+_MORE_PIECES = ["\\/", "\\'", "\n", "\n  ", "\n---\n", "\n...\n", "\n%", "\n# c\n"]
+
+
+def mutated_streams(texts: list[str], seed: int, mutations: int, lines: int) -> list[str]:
+    """Corpus samples with one to three mutations each, and random lines of
+    indicators after six openings (a flow sequence and mapping, a value, a sequence
+    entry, a quoted key, a double-quoted scalar)."""
+    chooser = random.Random(seed)
+    streams = []
+    for _ in range(mutations):
+        text = chooser.choice(texts)
+        for _ in range(chooser.randint(1, 3)):
+            text = mutated(text, chooser)
+        streams.append(text)
+    pieces = PIECES + _MORE_PIECES
+    for opening, closing in _OPENINGS:
+        for _ in range(lines):
+            middle = "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 8)))
+            streams.append(f"{opening}{middle}{closing}\n")
     return list(dict.fromkeys(streams))

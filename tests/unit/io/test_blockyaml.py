@@ -12,8 +12,9 @@ import pytest
 
 from kubectl_crd.io.blockyaml import read_block_yaml
 from kubectl_crd.io.documents import Document
-from kubectl_crd.io.loading import _load_text, decode_text, load_documents
+from kubectl_crd.io.loading import _load_text, load_documents
 
+from .yaml_mutations import PIECES, corpus_texts, mutated
 from .yaml_scalar_cases import KEY_CASES, REJECTED_KEYS, REJECTED_SCALARS, SCALAR_CASES
 
 
@@ -198,56 +199,23 @@ def test_what_kubernetes_refuses_is_left_to_the_full_loader(text: str) -> None:
     assert read_block_yaml(text, "in.yaml") is None
 
 
-def _corpus_texts(corpus_dir: Path) -> list[tuple[Path, str]]:
-    texts = []
-    for part in ("samples", "crds"):
-        for path in sorted((corpus_dir / part).rglob("*")):
-            if path.suffix in (".yaml", ".yml") and path.is_file():
-                text, problem = decode_text(path.read_bytes(), str(path))
-                if problem is None:
-                    texts.append((path, text))
-    return texts
-
-
 def test_corpus_files_are_read_as_libyaml_reads_them(corpus_dir: Path) -> None:
-    texts = _corpus_texts(corpus_dir)
+    texts = corpus_texts(corpus_dir)
     samples = [text for path, text in texts if "samples" in path.parts]
     accepted = sum(_agrees(text) for _, text in texts)
     # most published samples have the usual shape: the reader is really used
     assert accepted > len(samples) * 3 // 4, (accepted, len(samples))
 
 
-_MUTATIONS = [" ", "  ", "-", "- ", ":", ": ", "#", " #", "'", '"', "{", "}", "[", "]", ","]
-_MUTATIONS += ["\n", "\n  ", "a", "1", "&a ", "*a", "!", "|", ">", "?", "%", "@", "\\", "---\n"]
-
-
-def _mutated(text: str, chooser: random.Random) -> str:
-    lines = text.split("\n")
-    row = chooser.randrange(len(lines))
-    line = lines[row]
-    choice = chooser.randrange(4)
-    if choice == 0:  # insert something YAML gives a meaning
-        at = chooser.randint(0, len(line))
-        lines[row] = line[:at] + chooser.choice(_MUTATIONS) + line[at:]
-    elif choice == 1 and line:  # delete a character
-        at = chooser.randrange(len(line))
-        lines[row] = line[:at] + line[at + 1 :]
-    elif choice == 2:  # indent or outdent
-        lines[row] = " " * chooser.choice([1, 2, 4]) + line if chooser.random() < 0.6 else line[2:]
-    else:  # repeat a line (duplicate keys, extra entries)
-        lines.insert(row, line)
-    return "\n".join(lines)
-
-
 def test_mutated_corpus_files_are_read_as_libyaml_reads_them_or_left(corpus_dir: Path) -> None:
     chooser = random.Random(26)
-    texts = [text for path, text in _corpus_texts(corpus_dir) if "samples" in path.parts]
+    texts = [text for path, text in corpus_texts(corpus_dir) if "samples" in path.parts]
     texts = [text for text in texts if len(text) < 4000 and read_block_yaml(text, "x")]
     accepted = 0
     for _ in range(4000):
         text = chooser.choice(texts)
         for _ in range(chooser.randint(1, 3)):
-            text = _mutated(text, chooser)
+            text = mutated(text, chooser)
         accepted += _agrees(text)
     assert accepted > 500  # mutations the reader still takes: the comparison had work
 
@@ -262,10 +230,6 @@ def test_a_plain_build_uses_the_reader_and_keeps_what_the_loader_promises() -> N
     assert documents[0].digest == "d"
 
 
-_PIECES = ["a", "1", "-", "?", ":", ": ", ",", ", ", " ", "[", "]", "{", "}", "#", " #", "'", '"']
-_PIECES += ["!", "&", "*", "|", ">", "%", "@", "`", ".", "\\", "''", "x y", "~", "0x1"]
-
-
 @pytest.mark.parametrize("opening", ["a: [", "a: {", "a: ", "- ", "'k': "])
 def test_random_lines_of_indicators_are_read_as_libyaml_reads_them_or_left(
     opening: str,
@@ -273,6 +237,6 @@ def test_random_lines_of_indicators_are_read_as_libyaml_reads_them_or_left(
     chooser = random.Random(opening)
     closing = {"a: [": "]", "a: {": "}"}.get(opening, "")
     for _ in range(1500):
-        middle = "".join(chooser.choice(_PIECES) for _ in range(chooser.randint(1, 8)))
+        middle = "".join(chooser.choice(PIECES) for _ in range(chooser.randint(1, 8)))
         text = f"{opening}{middle}{closing}\n"
         _agrees(text if opening != "- " else f"l:\n{text}")

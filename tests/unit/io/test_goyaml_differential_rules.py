@@ -78,17 +78,43 @@ def test_a_block_scalar_at_the_end_of_a_file_keeps_its_line_break() -> None:
     assert contents("a: |-\n  x") == [{"a": "x"}]
 
 
+@pytest.mark.usefixtures("backend")
 def test_a_directive_is_refused_as_kubectl_cuts_it_from_its_document() -> None:
     [error] = errors("%YAML 1.1\n---\na: 1\n")[:1]
     assert error.startswith("f.yaml:1:1: a %YAML or %TAG directive: kubectl cuts the stream")
     # after a document in the same piece, go-yaml never reads it
     assert contents("a: |\n  x\n%YAML 1.1\n---\nb: 1\n") == [{"a": "x\n"}, {"b": 1}]
+    # the directive's line, whichever parser reads it (ruamel's Python parser, which
+    # takes what libyaml refuses, once failed on a directive with an AttributeError)
+    assert errors("a: [b:c]\n---\n# c\n%TAG !e! tag:x,2000:\n---\nb: !e!c 1\n")[0].startswith(
+        "f.yaml:4:1: a %YAML or %TAG directive"
+    )
 
 
 @pytest.mark.usefixtures("backend")
 def test_what_follows_a_document_end_is_not_read_until_the_next_separator() -> None:
+    # go-yaml reads one document of each piece: what follows its end is not read
     assert contents("a: 1\n...\nb: 2\n") == [{"a": 1}]
     assert contents("a: 1\n...\nb: [\n---\nc: 3\n") == [{"a": 1}, {"c": 3}]
+    assert contents("  a: 1\nb: 2\n") == [{"a": 1}]
+
+
+def test_what_follows_a_document_end_is_skipped_whatever_libyaml_finds_there() -> None:
+    # libyaml's scanner meets the open quote after the "..." has ended the document
+    # (ruamel's pure-Python parser meets it first, and reports it)
+    assert contents('a: |\n...\n">.\n---\nc: 3\n') == [{"a": ""}, {"c": 3}]
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("positions", [True, False])
+def test_a_piece_that_starts_with_a_document_end_is_refused(positions: bool) -> None:
+    documents = load_documents("a: 1\n---\n# c\n...\nb: 2\n", "f.yaml", positions=positions)
+    assert [d.content for d in documents] == [{"a": 1}, None]
+    assert str(documents[1].error).startswith(
+        'f.yaml:4:1: a document that starts with "...": kubectl cuts the stream'
+    )
+    # a "---" that ends nothing stays in its piece: "---\n..." is an empty document
+    assert contents("---\n...\na: 1\n") == []
 
 
 @pytest.mark.usefixtures("backend")

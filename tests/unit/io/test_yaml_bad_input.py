@@ -171,7 +171,9 @@ def test_documents_must_be_mappings(text: str, what: str) -> None:
 
 
 @pytest.mark.usefixtures("backend")
-@pytest.mark.parametrize("text", ["", "\n", "# only a comment\n", "---\n---\n# c\n...\n", "~\n"])
+# ("---\n---\n# c\n...\n" is not empty for kubectl: its piece after the second "---"
+# starts with "...", which go-yaml refuses; test_goyaml_differential_rules has it)
+@pytest.mark.parametrize("text", ["", "\n", "# only a comment\n", "---\n---\n# c\n", "~\n"])
 def test_empty_documents_are_skipped(text: str) -> None:
     assert load(text) == []
 
