@@ -3,7 +3,9 @@
 ``validate --watch`` re-validates what was saved, and the dev loop's hot reload will
 stand on the same generator. An editor's save is often several events (write to a
 temporary file, rename, touch); ``changes`` collects the events that arrive within
-``settle`` seconds of each other and yields their paths once.
+``settle`` seconds of each other and yields their paths once. A ``stop`` event ends it
+from another thread (the dev loop's reloader stops with the loop): the generator returns
+within ``settle`` seconds of it being set, its observer stopped.
 """
 
 from __future__ import annotations
@@ -12,15 +14,23 @@ import os
 import queue
 from collections.abc import Iterator, Sequence
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import threading
+
 
 def changes(
-    paths: Sequence[str], *, settle: float = 0.1, extensions: Sequence[str] = ()
+    paths: Sequence[str],
+    *,
+    settle: float = 0.1,
+    extensions: Sequence[str] = (),
+    stop: threading.Event | None = None,
 ) -> Iterator[set[str]]:
     """Each batch of changed files under ``paths`` (files or directories, recursively).
 
     A file given by name is matched whatever its extension; files found in a directory
     only with one of ``extensions`` (any, when empty). Runs until the caller stops
-    iterating; the observer thread stops with it.
+    iterating or ``stop`` is set; the observer thread stops with it.
     """
     from watchdog.events import FileSystemEvent, FileSystemEventHandler
     from watchdog.observers import Observer
@@ -59,8 +69,12 @@ def changes(
             observer.schedule(handler, directory, recursive=os.path.isdir(path))
     observer.start()
     try:
-        while True:
-            batch = {events.get()}
+        while stop is None or not stop.is_set():
+            try:
+                first = events.get(timeout=None if stop is None else settle)
+            except queue.Empty:
+                continue
+            batch = {first}
             while True:
                 try:
                     batch.add(events.get(timeout=settle))

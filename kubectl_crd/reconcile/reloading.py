@@ -1,0 +1,217 @@
+"""Hot reload: a saved reconciler is loaded beside the running one and swapped in, the
+controller's cache and watches kept.
+
+``HotReloader`` watches the reconciler's ``watched_files`` (the file and the modules of
+its own that it imports) and any extra paths through ``io.filewatch`` (the one file
+watcher), a save's burst of events settled into one batch. Each batch loads the code
+again in isolation (``loading.load_reconciler``): when that fails, the running code
+stays and ``ReloadFailed`` says where (file, line, the line and a caret); when it
+succeeds, the swap target (the controller's ``swap``, a plain callable here, so the
+reloader knows nothing of the controller) installs it, and ``ReloadSucceeded`` reports
+the latency from the file's write (its mtime) to the first call into the new code, or
+to the swap when the swap says nothing was requeued. A swap that raises (the new code
+names a resource the cluster does not serve, say) is a failed reload too.
+
+Nothing here kills processes or restarts the interpreter: kopf's answer to a code change
+is a restart and a new LIST of everything (nolar/kopf#1083); the point of this module is
+that the loop never pays that.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+
+from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
+from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
+from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kubectl_crd.reconcile.events import EventSink
+
+__all__ = ["HotReloader"]
+
+#: a file's mtime older than this before its batch arrived is not the save's time
+#: (a copied file keeps its old mtime): the batch's arrival is used instead
+_MTIME_TRUSTED = 10.0
+
+
+class HotReloader:
+    """Reload ``loaded`` on every save, until ``stop()``.
+
+    ``swap(new)`` installs new code (the controller's ``swap``); it may return the
+    number of cached objects it requeued, or a record with ``requeued``,
+    ``watches_started`` and ``watches_stopped`` (as ``events.Swapped``): with 0
+    requeued, the latency ends at the swap; otherwise at the first call into the new
+    code (or after ``first_call_wait`` seconds without one, at the swap).
+    """
+
+    def __init__(
+        self,
+        loaded: LoadedReconciler,
+        swap: Callable[[LoadedReconciler], object],
+        sink: EventSink,
+        *,
+        extra: Sequence[str] = (),
+        settle: float = 0.05,
+        load: Callable[[str], LoadedReconciler] = load_reconciler,
+        first_call_wait: float = 10.0,
+    ) -> None:
+        self._current = loaded
+        self._swap = swap
+        self._sink = sink
+        self._extra = tuple(os.path.abspath(path) for path in extra)
+        self._settle = settle
+        self._load = load
+        self._first_call_wait = first_call_wait
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def current(self) -> LoadedReconciler:
+        """The code the controller runs now (the last that loaded and swapped)."""
+        return self._current
+
+    def paths(self) -> tuple[str, ...]:
+        """What is watched: the reconciler's files and the extra paths."""
+        return (*self._current.watched_files, *self._extra)
+
+    def start(self) -> threading.Thread:
+        """Run the reloader in a daemon thread."""
+        thread = threading.Thread(target=self.run, name="kubectl-crd-reloader", daemon=True)
+        self._thread = thread
+        thread.start()
+        return thread
+
+    def stop(self, timeout: float | None = 5.0) -> None:
+        """Stop watching (from any thread); waits for the reloader's thread."""
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def run(self) -> None:
+        """Watch and reload until ``stop()``; the watcher starts again over a new set of
+        files when a reload changes what the reconciler imports."""
+        from kubectl_crd.io.filewatch import changes
+
+        while not self._stop.is_set():
+            watched = self.paths()
+            batches = changes(watched, settle=self._settle, stop=self._stop)
+            try:
+                for batch in batches:
+                    self.reload(batch, arrived=time.time())
+                    if self.paths() != watched:
+                        break
+            finally:
+                close = getattr(batches, "close", None)  # a generator: stops the observer
+                if close is not None:
+                    close()
+
+    def reload(self, changed: Iterable[str] = (), *, arrived: float | None = None) -> bool:
+        """Load the code again and swap it in; False (and ``ReloadFailed``) when it
+        does not load or the swap refuses it. ``changed``: the files whose change
+        caused it, their mtime being where the latency starts."""
+        with self._lock:
+            arrived = time.time() if arrived is None else arrived
+            changed = sorted(changed)
+            written = _written_at(changed, arrived)
+            path = self._current.path
+            shown = self._current.display
+            self._sink(ReloadStarted(path=shown, changed=tuple(_display(p) for p in changed)))
+            try:
+                new = self._load(path)
+            except Exception as error:  # a bug of ours too must not end the loop
+                self._sink(_failed(shown, error))
+                return False
+            report = _Report(self._sink, shown, written)
+            new.on_first_call(report.first_call)
+            try:
+                answer = self._swap(new)
+            except Exception as error:  # the controller refused it: the old code runs on
+                new.on_first_call(None)
+                self._sink(_failed(shown, error))
+                return False
+            swapped = time.time()
+            self._current = new
+            requeued = answer if isinstance(answer, int) else getattr(answer, "requeued", None)
+            report.watches = (
+                tuple(getattr(answer, "watches_started", ())),
+                tuple(getattr(answer, "watches_stopped", ())),
+            )
+            if requeued == 0:
+                new.on_first_call(None)
+                report.send(swapped)
+            elif requeued is None:
+                timer = threading.Timer(self._first_call_wait, report.send, (swapped,))
+                timer.daemon = True
+                timer.start()
+            return True
+
+
+class _Report:
+    """``ReloadSucceeded``, sent once: at the first call, or at the swap."""
+
+    def __init__(self, sink: EventSink, path: str, written: float) -> None:
+        self._sink = sink
+        self._path = path
+        self._written = written
+        self._sent = False
+        self._lock = threading.Lock()
+        self.watches: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    def first_call(self, when: float) -> None:
+        self.send(when)
+
+    def send(self, when: float) -> None:
+        with self._lock:
+            if self._sent:
+                return
+            self._sent = True
+        started, stopped = self.watches
+        self._sink(
+            ReloadSucceeded(
+                path=self._path,
+                latency=max(when - self._written, 0.0),
+                watches_started=started,
+                watches_stopped=stopped,
+            )
+        )
+
+
+def _written_at(changed: Sequence[str], arrived: float) -> float:
+    """When the save happened: the newest mtime of the changed files, when it is
+    believable (not after the batch arrived, not long before)."""
+    times = []
+    for path in changed:
+        try:
+            times.append(os.stat(path).st_mtime)
+        except OSError:
+            continue
+    newest = max(times, default=arrived)
+    return newest if arrived - _MTIME_TRUSTED <= newest <= arrived else arrived
+
+
+def _failed(path: str, error: Exception) -> ReloadFailed:
+    if isinstance(error, ReconcilerError):
+        location = error.location
+        caret = f"{error.source_line}\n{error.caret}" if error.source_line else ""
+        return ReloadFailed(
+            path=path,
+            error=str(error).splitlines()[0],
+            file=location.file if location else "",
+            line=location.line if location else 0,
+            caret=caret,
+        )
+    if isinstance(error, KubectlCrdError):
+        return ReloadFailed(path=path, error=str(error))
+    return ReloadFailed(path=path, error=f"{type(error).__name__}: {error}")
+
+
+def _display(path: str) -> str:
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
