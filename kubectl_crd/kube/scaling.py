@@ -11,7 +11,7 @@ never to ``spec`` itself.
   change is checked again and never overwritten.
 - ``wait_for_replicas`` is kubectl's ``WaitForScaleHasDesiredReplicas``.
 
-Several objects are scaled concurrently, one connection per thread (``ClientPool``).
+Several objects are scaled concurrently on one client, one connection per thread.
 Every path and request goes through ``resources.ResourceClient`` (``ScaleTarget.calls``).
 """
 
@@ -111,27 +111,19 @@ class Precondition:
 
 
 class ClientPool:
-    """One ``KubeClient`` per thread: a client holds one connection and is not shared."""
+    """The client every thread uses: one ``KubeClient`` is safe across threads (each
+    thread gets its own connection inside it), so the kubeconfig is read and an exec
+    plugin run once, not once a thread."""
 
     def __init__(self, config: ClusterConfig, first: KubeClient) -> None:
-        import threading
-
         self._config = config
-        self._local = threading.local()
-        self._local.client = first
-        self._clients = [first]
+        self._client = first
 
     def client(self) -> KubeClient:
-        client: KubeClient | None = getattr(self._local, "client", None)
-        if client is None:
-            client = KubeClient(self._config)
-            self._local.client = client
-            self._clients.append(client)
-        return client
+        return self._client
 
     def close(self) -> None:
-        for client in self._clients:
-            client.close()
+        self._client.close()
 
 
 def scale_object(
