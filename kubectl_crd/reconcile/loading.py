@@ -33,7 +33,10 @@ What a module declares:
 - ``finalize(obj, ctx)`` (optional): clean-up before the object goes; the loop keeps
   a finalizer on objects while it exists. It returns ``None`` or ``True`` when done,
   ``False`` when not yet (it is called again), or a result like ``reconcile``'s, whose
-  dict form may add ``finalized``.
+  dict form may add ``finalized``;
+- ``FINALIZER`` (optional): that finalizer's name, a qualified name as Kubernetes checks
+  it (``example.com/cleanup``; apimachinery's ``IsQualifiedName``); the controller's
+  default otherwise.
 
 Metacontroller hooks (``metacontroller.py``): a module whose ``reconcile`` takes a
 single argument, or that defines ``sync(request)`` and no ``reconcile``, is a sync hook;
@@ -57,7 +60,12 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kubectl_crd.model.errors import Location, ReconcilerLoadError, ReconcilerResultError
+from kubectl_crd.model.errors import (
+    Location,
+    ReconcilerError,
+    ReconcilerLoadError,
+    ReconcilerResultError,
+)
 from kubectl_crd.model.records import record
 from kubectl_crd.reconcile import metacontroller
 from kubectl_crd.reconcile.api import Result
@@ -94,6 +102,11 @@ _LABEL = r"[a-z]([-a-z0-9]*[a-z0-9])?"
 _KIND = r"[A-Z][A-Za-z0-9]*"
 # Kubernetes' own version names (v1, v1beta2, v2alpha1): told apart from a plural
 _KUBE_VERSION = re.compile(r"v[0-9]+((alpha|beta)[0-9]+)?")
+# apimachinery's IsQualifiedName: an optional DNS-subdomain prefix and a 63-character name
+_QUALIFIED = re.compile(
+    r"(?:(?=[^/]{1,253}/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"(?=.{1,63}$)[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?"
+)
 
 
 @record
@@ -194,6 +207,7 @@ class LoadedReconciler:
         finalize_hook: bool,
         watched_files: tuple[str, ...],
         user_file: Callable[[str], bool],
+        finalizer: str | None = None,
     ) -> None:
         self.path = path
         self.display = display
@@ -205,6 +219,8 @@ class LoadedReconciler:
         self.sync_hook = sync_hook
         self.finalize_hook = finalize_hook
         self.watched_files = watched_files
+        #: the module's ``FINALIZER``, or None for the controller's default
+        self.finalizer = finalizer
         self._reconcile = reconcile
         self._finalize = finalize
         self._user_file = user_file
@@ -293,16 +309,18 @@ class LoadedReconciler:
 
     def user_traceback(self, error: BaseException) -> str:
         """``error``'s traceback from the first frame in the user's files on (the loop's
-        own frames left out), as Python prints it."""
+        own frames left out), as Python prints it; just the error's line when no frame
+        is the user's."""
         import traceback
 
         frames = traceback.extract_tb(error.__traceback__)
+        last = "".join(traceback.format_exception_only(type(error), error))
         for index, frame in enumerate(frames):
             if self._user_file(frame.filename):
-                frames = traceback.StackSummary.from_list(frames[index:])
-                break
-        text = "Traceback (most recent call last):\n" + "".join(frames.format())
-        return text + "".join(traceback.format_exception_only(type(error), error))
+                shown = traceback.StackSummary.from_list(frames[index:])
+                return "Traceback (most recent call last):\n" + "".join(shown.format()) + last
+        # raised by the loop on the user's behalf (a result that is not one): no frames
+        return str(error) + "\n" if isinstance(error, ReconcilerError) else last
 
     def on_first_call(self, callback: Callable[[float], None] | None) -> None:
         """Have ``callback(time.time())`` called once, when the loop first calls into this
@@ -473,6 +491,9 @@ def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFr
     import linecache
     import traceback
 
+    if isinstance(error, ReconcilerError) and error.location is not None:
+        place = error.location
+        return UserFrame(place.file, place.line, place.column, error.source_line, error.caret)
     if isinstance(error, SyntaxError) and error.filename and user_file(error.filename):
         line = error.lineno or 0
         raw = (error.text or "").rstrip("\n")
@@ -776,6 +797,15 @@ def _declarations(
         if finalize_shape is None:
             raise fail(f"finalize {_takes(finalize)}; {_SHAPES}", "finalize")
         finalize_hook = finalize_shape is False
+    finalizer = names.get("FINALIZER")
+    if finalizer is not None and not (
+        isinstance(finalizer, str) and _QUALIFIED.fullmatch(finalizer)
+    ):
+        raise fail(
+            f"FINALIZER {finalizer!r} is not a finalizer name; use a qualified name, "
+            "as 'example.com/cleanup'",
+            "FINALIZER",
+        )
     if (sync_hook or finalize_hook) and any(not spec.is_kind for spec in owns):
         plural = next(spec for spec in owns if not spec.is_kind)
         raise fail(
@@ -797,6 +827,7 @@ def _declarations(
         finalize_hook=finalize_hook,
         watched_files=watched_files,
         user_file=user_file,
+        finalizer=finalizer,
     )
 
 

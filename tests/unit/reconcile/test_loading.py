@@ -532,3 +532,31 @@ def test_first_call_is_reported_once(tmp_path: Path) -> None:
     loaded.call({}, None)
     loaded.call({}, None)
     assert len(seen) == 1 and seen[0] > datetime.datetime(2020, 1, 1).timestamp()
+
+
+def test_a_bad_result_is_placed_at_the_function_without_the_loops_frames(tmp_path: Path) -> None:
+    loaded = loaded_returning(tmp_path, "[obj]")
+    with pytest.raises(ReconcilerResultError) as caught:
+        loaded.call({}, None)
+    frame = loaded.user_frame(caught.value)
+    assert frame is not None and (frame.file, frame.line) == ("rec.py", 5)
+    assert loaded.user_traceback(caught.value) == (
+        "rec.py:5: reconcile returned a list; expected None, a Result, or a dict with "
+        "children, status, requeue_after\n"
+    )
+
+
+def test_finalizer_name(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "rec.py",
+        FOR + "FINALIZER = 'example.com/cleanup'\ndef reconcile(obj, ctx): pass\n"
+        "def finalize(obj, ctx): pass\n",
+    )
+    assert load_reconciler(str(path)).finalizer == "example.com/cleanup"
+    write(path, FOR + "def reconcile(obj, ctx): pass\n")
+    assert load_reconciler(str(path)).finalizer is None
+    write(path, FOR + "FINALIZER = 'Example.com/a b'\ndef reconcile(obj, ctx): pass\n")
+    assert str(load_error(path)).splitlines()[0] == (
+        "rec.py:2:13: FINALIZER 'Example.com/a b' is not a finalizer name; use a qualified "
+        "name, as 'example.com/cleanup'"
+    )
