@@ -71,6 +71,8 @@ class ResourceRef:
     versions: tuple[str, ...] = ()
     #: the versions that serve the /scale subresource
     scale_versions: tuple[str, ...] = ()
+    #: the versions that serve the /status subresource (the dev loop writes status there)
+    status_versions: tuple[str, ...] = ()
 
     @property
     def crd_name(self) -> str:
@@ -243,18 +245,22 @@ def resources_of(groups: Sequence[Mapping[str, Any]]) -> list[ResourceRef]:
                         "short_names": tuple(resource.get("shortNames") or ()),
                         "versions": [],
                         "scale_versions": [],
+                        "status_versions": [],
                     },
                 )
                 entry["versions"].append(version_name)
                 subresources = {s.get("subresource") for s in resource.get("subresources") or ()}
                 if "scale" in subresources:
                     entry["scale_versions"].append(version_name)
+                if "status" in subresources:
+                    entry["status_versions"].append(version_name)
     return [
         ResourceRef(
             **{
                 **entry,
                 "versions": tuple(entry["versions"]),
                 "scale_versions": tuple(entry["scale_versions"]),
+                "status_versions": tuple(entry["status_versions"]),
             }
         )
         for entry in merged.values()

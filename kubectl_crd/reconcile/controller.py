@@ -1,0 +1,1074 @@
+"""The dev loop's controller: informers, a work queue, workers, and the writes a result asks for.
+
+controller-runtime's contract (``pkg/internal/controller/controller.go``,
+``pkg/handler``, ``pkg/predicate``) run on threads:
+
+- Informers (``informers.py``) for the reconciler's ``FOR`` resource, each ``OWNS``
+  resource and each ``WATCHES`` resource; ``-n`` limits every watch to one namespace,
+  ``-l`` only the ``FOR`` watch. Workers start once every informer has listed, so the
+  first reconcile of each object sees its children (a restart over converged objects
+  makes no write).
+- What enqueues a ``FOR`` key: an add, a delete, a resync, and an update that changes
+  ``metadata.generation`` (``GenerationChangedPredicate``: a status-only write, the
+  loop's own included, does not), its ``deletionTimestamp`` or its ``finalizers`` (what
+  the finalizer flow needs; the predicate alone would miss the latter two on an object
+  whose generation does not move), or any update of an object without a generation
+  (a ConfigMap). An owned child's event enqueues its controller owner
+  (``handler.EnqueueRequestForOwner`` with ``OnlyControllerOwner``); a watched object's
+  event enqueues what ``WATCHES`` maps it to. An event that is the echo of the loop's
+  own write (the resourceVersion that write returned) enqueues nothing: a reconcile has
+  already seen that state.
+- ``-j N`` workers take keys from the ``WorkQueue`` (a key is never reconciled by two at
+  once). A worker calls the reconciler with a copy of the cached object and a
+  ``Context``, then makes the writes of its ``Result``:
+
+  * each desired child is server-side applied (field manager ``kubectl-crd-dev``,
+    ``force``, as controllers apply) with its namespace defaulted to the parent's and a
+    controller ``ownerReference`` to the parent; a child whose cached copy already
+    holds every desired value, and whose fields this manager owns are exactly the
+    desired ones (its ``managedFields``), is not sent: a converged object costs nothing;
+  * owned children (of an ``OWNS`` resource, controller owner this parent) that are
+    no longer desired are deleted, in the background, with a uid precondition;
+  * the status replaces ``.status`` (metacontroller's semantics) through ``/status``
+    when the version has the subresource, with ``observedGeneration`` set to the
+    generation reconciled; otherwise through the object itself and without
+    ``observedGeneration`` (without the subresource every status write moves the
+    generation, so it could never match). It is sent as a merge patch only when it
+    differs from the cached status.
+
+- After a reconcile: success forgets the key's failures, and ``requeue_after`` adds it
+  again after that long; an exception (or a refused write) requeues it with the
+  rate limiter's backoff; ``TerminalError`` is reported and not retried until the
+  object changes. A reconcile that runs past ``reconcile_timeout`` is reported; a
+  thread cannot be killed, so its key is reconciled again once it returns.
+- Finalizers: when the reconciler has ``finalize``, the loop's finalizer (the
+  reconciler's ``finalizer`` attribute, else ``FINALIZER``) is added before an object's
+  first reconcile; once the object is being deleted, ``finalize`` runs, and the
+  finalizer is removed when it reports it is done. An object being deleted is not
+  reconciled. ``stop(remove_finalizers=True)`` takes the finalizer off every object
+  before the loop exits, so no object is left undeletable with no loop running.
+- ``swap(new)`` replaces the reconciler at once (a hot reload): new informers are
+  started and listed before the swap, the ones no longer needed stopped after it, the
+  others (and their caches) kept; every cached ``FOR`` object is enqueued with its
+  failures forgotten.
+
+The controller draws nothing: it tells its sink ``events.py`` records.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any, Protocol
+
+from kubectl_crd.model.errors import ApiError, KubectlCrdError
+from kubectl_crd.reconcile.api import Result, TerminalError
+from kubectl_crd.reconcile.events import (
+    Log,
+    Outcome,
+    ReconcileFinished,
+    ReconcileStarted,
+    ReconcileTimedOut,
+    Requeued,
+    Stopped,
+    Stopping,
+    Swapped,
+    Write,
+    WriteFailed,
+)
+from kubectl_crd.reconcile.informers import (
+    Informer,
+    copy_json,
+    object_key,
+)
+from kubectl_crd.reconcile.workqueue import WorkQueue
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kubectl_crd.reconcile.api import Context
+    from kubectl_crd.reconcile.backends import Backend, ResourceInfo
+    from kubectl_crd.reconcile.events import EventSink, ObjectKey
+    from kubectl_crd.reconcile.workqueue import RateLimiter
+
+__all__ = [
+    "FIELD_MANAGER",
+    "FINALIZER",
+    "Controller",
+    "ReconcilerLike",
+    "managed_paths",
+    "merge_patch",
+    "needs_apply",
+    "object_paths",
+    "subset",
+]
+
+#: the one field manager of the loop's writes
+FIELD_MANAGER = "kubectl-crd-dev"
+#: the loop's finalizer, unless the reconciler names its own (``finalizer``)
+FINALIZER = "kubectl-crd.dev/finalizer"
+#: how often in-flight reconciles are checked against the timeout
+_WATCHDOG_SECONDS = 0.1
+
+
+class FinalizationLike(Protocol):
+    @property
+    def result(self) -> Result: ...
+
+    @property
+    def finalized(self) -> bool: ...
+
+
+class ReconcilerLike(Protocol):
+    """What the controller needs of a reconciler (``loading.LoadedReconciler`` is one).
+
+    Resources are anything whose ``str()`` is a spelling ``Backend.resolve`` takes
+    (``loading.ResourceSpec``, or a plain string).
+    """
+
+    @property
+    def for_resource(self) -> object: ...
+
+    @property
+    def owns(self) -> Sequence[object]: ...
+
+    @property
+    def watches(self) -> Sequence[tuple[object, Callable[[Any], Any]]]: ...
+
+    @property
+    def has_finalize(self) -> bool: ...
+
+    def call(self, obj: Mapping[str, Any], ctx: Any) -> Result: ...
+
+    def finalize(self, obj: Mapping[str, Any], ctx: Any) -> FinalizationLike: ...
+
+    def parents_of(self, resource: Any, obj: Mapping[str, Any]) -> list[tuple[str, str]]: ...
+
+
+# -- what a write would change (pure) ---------------------------------------------------
+
+
+def subset(desired: Any, actual: Any) -> bool:
+    """Every value of ``desired`` is in ``actual``: mappings by key (``actual`` may hold
+    more: what the server or others set), lists item by item with the same length,
+    scalars equal (``True`` is not ``1``)."""
+    if isinstance(desired, Mapping):
+        if not isinstance(actual, Mapping):
+            return False
+        for key, value in desired.items():
+            if value is None:
+                if actual.get(key) is not None:
+                    return False
+            elif key not in actual or not subset(value, actual[key]):
+                return False
+        return True
+    if isinstance(desired, list | tuple):
+        if not isinstance(actual, list) or len(actual) != len(desired):
+            return False
+        return all(subset(d, a) for d, a in zip(desired, actual, strict=True))
+    if isinstance(desired, bool) or isinstance(actual, bool):
+        return desired is actual
+    return bool(desired == actual)
+
+
+#: identity fields: in an applied object, never in its managedFields
+_IDENTITY = {("apiVersion",), ("kind",), ("metadata", "name"), ("metadata", "namespace")}
+
+
+def object_paths(obj: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    """The field paths an apply of ``obj`` sets, down through mappings; a list or a
+    scalar ends a path (as a managedFields entry's keys cannot be told apart below a
+    list without the schema)."""
+    paths: set[tuple[str, ...]] = set()
+    for key, value in obj.items():
+        path = (*prefix, key)
+        if isinstance(value, Mapping) and value:
+            paths |= object_paths(value, path)
+        elif path not in _IDENTITY:
+            paths.add(path)
+    return paths
+
+
+def _fields_paths(fields: Mapping[str, Any], prefix: tuple[str, ...]) -> set[tuple[str, ...]]:
+    paths: set[tuple[str, ...]] = set()
+    for key, value in fields.items():
+        if not key.startswith("f:"):
+            continue
+        path = (*prefix, key[2:])
+        inner = value if isinstance(value, Mapping) else {}
+        if any(k.startswith("f:") for k in inner):
+            paths |= _fields_paths(inner, path)
+        else:
+            paths.add(path)  # a leaf, or a list ("k:", "v:", "i:" below)
+    return paths
+
+
+def managed_paths(
+    obj: Mapping[str, Any], manager: str, subresource: str = ""
+) -> set[tuple[str, ...]] | None:
+    """The field paths ``manager`` owns by apply in ``obj``'s ``managedFields``
+    (``fieldsV1``, cut as ``object_paths`` cuts them); ``None`` when it owns none."""
+    found: set[tuple[str, ...]] | None = None
+    for entry in (obj.get("metadata") or {}).get("managedFields") or ():
+        if (
+            entry.get("manager") == manager
+            and entry.get("operation") == "Apply"
+            and (entry.get("subresource") or "") == subresource
+        ):
+            found = (found or set()) | _fields_paths(entry.get("fieldsV1") or {}, ())
+    return found
+
+
+def needs_apply(desired: Mapping[str, Any], cached: Mapping[str, Any] | None, manager: str) -> bool:
+    """Whether applying ``desired`` could change ``cached``: not when ``cached`` holds
+    every desired value and ``manager`` owns exactly the desired fields (an apply that
+    leaves out a field the manager owns removes it, so that is a change too)."""
+    if cached is None:
+        return True
+    # a list's items come without apiVersion and kind (a watch's objects have them):
+    # the resource they were read from already says both
+    body = {key: value for key, value in desired.items() if key not in ("apiVersion", "kind")}
+    if not subset(body, cached):
+        return True
+    return managed_paths(cached, manager) != object_paths(desired)
+
+
+def merge_patch(old: Any, new: Any) -> Any:
+    """The JSON merge patch (RFC 7386) that turns ``old`` into ``new``: keys gone from
+    ``new`` set to null, mappings patched key by key, anything else replaced."""
+    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+        return copy_json(new)
+    patch: dict[str, Any] = {}
+    for key in old:
+        if key not in new:
+            patch[key] = None
+    for key, value in new.items():
+        if key not in old:
+            patch[key] = copy_json(value)
+        elif old[key] != value:
+            patch[key] = merge_patch(old[key], value)
+    return patch
+
+
+# -- the controller -----------------------------------------------------------------------
+
+
+class _Dispatch:
+    """An informer's handler: its events go to the controller with its resource."""
+
+    def __init__(self, controller: Controller, info: ResourceInfo) -> None:
+        self.controller = controller
+        self.info = info
+
+    def on_add(self, informer: Informer, obj: dict[str, Any]) -> None:
+        self.controller._changed(self.info, None, obj)
+
+    def on_update(self, informer: Informer, old: dict[str, Any], new: dict[str, Any]) -> None:
+        self.controller._changed(self.info, old, new)
+
+    def on_delete(self, informer: Informer, obj: dict[str, Any]) -> None:
+        self.controller._changed(self.info, obj, None)
+
+    def on_resync(self, informer: Informer, obj: dict[str, Any]) -> None:
+        if self.info == self.controller._for_info:
+            self.controller.enqueue(object_key(obj))
+
+
+class _LogHandler(logging.Handler):
+    """Turns the reconciler's log records into ``Log`` events with the worker's key."""
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__()
+        self.controller = controller
+
+    def emit(self, record: logging.LogRecord) -> None:
+        key = getattr(self.controller._local, "key", ("", ""))
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: show it as it is
+            message = str(record.msg)
+        self.controller._emit(Log(key, record.levelno, message))
+
+
+class _Resources:
+    """The resolved resources of one reconciler."""
+
+    def __init__(self, backend: Backend, reconciler: ReconcilerLike) -> None:
+        self.for_info = backend.resolve(str(reconciler.for_resource))
+        self.owns = tuple(dict.fromkeys(backend.resolve(str(spec)) for spec in reconciler.owns))
+        self.watches: dict[ResourceInfo, list[object]] = {}
+        for spec, _ in reconciler.watches:
+            self.watches.setdefault(backend.resolve(str(spec)), []).append(spec)
+        #: every spelling the reconciler used, for ctx.get / ctx.list
+        self.by_spec = {str(reconciler.for_resource): self.for_info}
+        self.by_spec.update({str(spec): backend.resolve(str(spec)) for spec in reconciler.owns})
+        self.by_spec.update(
+            {str(spec): backend.resolve(str(spec)) for spec, _ in reconciler.watches}
+        )
+
+    def roles(self) -> dict[ResourceInfo, str]:
+        roles: dict[ResourceInfo, list[str]] = {self.for_info: ["for"]}
+        for info in self.owns:
+            roles.setdefault(info, []).append("owns")
+        for info in self.watches:
+            roles.setdefault(info, []).append("watches")
+        return {info: ",".join(names) for info, names in roles.items()}
+
+
+class Controller:
+    """The loop for one reconciler (see the module docstring).
+
+    ``start()`` resolves the resources (``ResourceNotFoundError`` for one the backend
+    does not serve), starts the informers, waits until they have listed (up to
+    ``sync_timeout``), then starts ``workers`` threads. ``stop()`` ends it.
+    ``kubernetes_client`` builds the object ``ctx.kubernetes`` gives (called once, on
+    first use).
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        reconciler: ReconcilerLike,
+        sink: EventSink | None = None,
+        *,
+        workers: int = 4,
+        namespace: str | None = None,
+        selector: str | None = None,
+        dry_run: bool = False,
+        field_manager: str = FIELD_MANAGER,
+        reconcile_timeout: float | None = 30.0,
+        resync: float | None = None,
+        sync_timeout: float = 60.0,
+        rate_limiter: RateLimiter[ObjectKey] | None = None,
+        kubernetes_client: Callable[[], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if workers < 1:
+            raise ValueError("a controller needs at least one worker")
+        self.backend = backend
+        self.sink = sink
+        self.workers = workers
+        self.namespace = namespace or None
+        self.selector = selector or None
+        self.dry_run = dry_run
+        self.field_manager = field_manager
+        self.reconcile_timeout = reconcile_timeout
+        self.resync = resync
+        self.sync_timeout = sync_timeout
+        self._kubernetes_factory = kubernetes_client
+        self._kubernetes: Any = None
+        self._clock = clock
+        self.queue: WorkQueue[ObjectKey] = WorkQueue(rate_limiter, clock=clock)
+        self._reconciler = reconciler
+        self._resources: _Resources | None = None
+        self._informers: dict[ResourceInfo, Informer] = {}
+        self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
+        self._swap_lock = threading.Lock()
+        self._lock = threading.Lock()
+        #: key -> [started, timed-out-reported] of reconciles in flight
+        self._in_flight: dict[ObjectKey, list[Any]] = {}
+        #: (resource, key) -> the resourceVersion the loop's last write there returned
+        self._own_writes: dict[tuple[ResourceInfo, ObjectKey], str] = {}
+        self._local = threading.local()
+        self.log = logging.Logger("reconciler", logging.DEBUG)
+        self.log.addHandler(_LogHandler(self))
+        self.log.propagate = False
+        #: counters: reconciles, writes, errors
+        self.stats = {"reconciles": 0, "writes": 0, "errors": 0}
+
+    # -- the reconciler and its resources --------------------------------------------------
+
+    @property
+    def reconciler(self) -> ReconcilerLike:
+        return self._reconciler
+
+    @property
+    def _for_info(self) -> ResourceInfo | None:
+        return self._resources.for_info if self._resources is not None else None
+
+    @property
+    def finalizer(self) -> str:
+        return str(getattr(self._reconciler, "finalizer", None) or FINALIZER)
+
+    def informer(self, resource: str | ResourceInfo) -> Informer | None:
+        """The informer of a resource (a reconciler's spelling or a ``ResourceInfo``)."""
+        if not isinstance(resource, str):
+            return self._informers.get(resource)
+        resources = self._resources
+        info = resources.by_spec.get(resource) if resources is not None else None
+        if info is None:
+            try:
+                info = self.backend.resolve(resource)
+            except KubectlCrdError:
+                return None
+        return self._informers.get(info)
+
+    @property
+    def informers(self) -> dict[ResourceInfo, Informer]:
+        return dict(self._informers)
+
+    # -- life ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        resources = _Resources(self.backend, self._reconciler)
+        self._resources = resources
+        started = self._start_informers(resources.roles())
+        self._wait_synced(started)
+        for index in range(self.workers):
+            thread = threading.Thread(target=self._work, name=f"worker-{index}", daemon=True)
+            self._threads.append(thread)
+        if self.reconcile_timeout:
+            self._threads.append(
+                threading.Thread(target=self._watchdog, name="reconcile-timeout", daemon=True)
+            )
+        for thread in self._threads:
+            thread.start()
+
+    def _start_informers(self, roles: Mapping[ResourceInfo, str]) -> list[Informer]:
+        started = []
+        for info, role in roles.items():
+            if info in self._informers:
+                continue
+            informer = Informer(
+                self.backend,
+                info,
+                _Dispatch(self, info),
+                name=str(info),
+                role=role,
+                namespace=self.namespace,
+                # -l limits what is reconciled; children and watched objects are all seen
+                label_selector=self.selector if role.startswith("for") else None,
+                resync=self.resync if role.startswith("for") else None,
+                sink=self.sink,
+            )
+            self._informers[info] = informer
+            informer.start()
+            started.append(informer)
+        return started
+
+    def _wait_synced(self, informers: Iterable[Informer]) -> bool:
+        deadline = time.monotonic() + self.sync_timeout
+        synced = True
+        for informer in informers:
+            synced &= informer.wait_synced(max(0.0, deadline - time.monotonic()))
+        return synced
+
+    def wait_idle(self, timeout: float = 10.0, settle: float = 0.0) -> bool:
+        """Wait until nothing is queued or in flight (delayed keys aside) for ``settle``
+        seconds; for tests and benches."""
+        deadline = time.monotonic() + timeout
+        quiet_since: float | None = None
+        while time.monotonic() < deadline:
+            busy = len(self.queue) or self.queue.processing()
+            if busy:
+                quiet_since = None
+            else:
+                now = time.monotonic()
+                quiet_since = quiet_since or now
+                if now - quiet_since >= settle:
+                    return True
+            time.sleep(0.005)
+        return False
+
+    def stop(
+        self,
+        *,
+        graceful: bool = True,
+        timeout: float | None = 30.0,
+        remove_finalizers: bool = False,
+    ) -> Stopped:
+        """Finish the reconciles in flight (with ``graceful``), stop the workers and the
+        watches; with ``remove_finalizers``, take the loop's finalizer off every object
+        first. The ``Stopped`` event says which objects still carry it."""
+        self._emit(Stopping(len(self.queue.processing())))
+        self._stopping.set()
+        self.queue.shutdown(drain=graceful, timeout=timeout)
+        for thread in self._threads:
+            thread.join(timeout if graceful else 0.1)
+        removed: tuple[ObjectKey, ...] = ()
+        if remove_finalizers:
+            removed = tuple(self.remove_finalizers())
+        for informer in self._informers.values():
+            informer.stop()
+        stopped = Stopped(tuple(self.finalizers_left()), removed)
+        self._emit(stopped)
+        return stopped
+
+    def finalizers_left(self) -> list[ObjectKey]:
+        """The cached ``FOR`` objects that carry the loop's finalizer."""
+        informer = self._informers.get(self._for_info) if self._for_info else None
+        if informer is None:
+            return []
+        return sorted(
+            object_key(obj)
+            for obj in informer.cache.objects()
+            if self.finalizer in ((obj.get("metadata") or {}).get("finalizers") or ())
+        )
+
+    def remove_finalizers(self) -> list[ObjectKey]:
+        """Take the loop's finalizer off every cached ``FOR`` object (the CLI's
+        ``--remove-finalizers-on-exit``); the keys it was taken from."""
+        info = self._for_info
+        informer = self._informers.get(info) if info is not None else None
+        if info is None or informer is None:
+            return []
+        removed = []
+        writes = _Writes()
+        for key in self.finalizers_left():
+            obj = informer.cache.peek(key)
+            if obj is not None and self._remove_finalizer(key, info, obj, writes):
+                removed.append(key)
+        self.stats["writes"] += writes.count
+        return removed
+
+    # -- swapping the reconciler -----------------------------------------------------------
+
+    def swap(self, new: ReconcilerLike) -> Swapped:
+        """Run ``new`` from now on (see the module docstring); resolving its resources
+        may raise ``ResourceNotFoundError``, in which case nothing changed."""
+        with self._swap_lock:
+            resources = _Resources(self.backend, new)
+            old_roles = self._resources.roles() if self._resources is not None else {}
+            new_roles = resources.roles()
+            started = self._start_informers(new_roles)
+            self._wait_synced(started)
+            for info, role in new_roles.items():
+                self._informers[info].role = role
+            self._reconciler = new
+            self._resources = resources
+            stopped = [info for info in old_roles if info not in new_roles]
+            for info in stopped:
+                informer = self._informers.pop(info, None)
+                if informer is not None:
+                    informer.stop()
+            keys = self._informers[resources.for_info].cache.keys()
+            for key in keys:
+                self.queue.forget(key)
+                self.queue.add(key)
+            swapped = Swapped(
+                len(keys),
+                tuple(str(informer.info) for informer in started),
+                tuple(str(info) for info in stopped),
+            )
+        self._emit(swapped)
+        return swapped
+
+    # -- enqueueing -----------------------------------------------------------------------
+
+    def enqueue(self, key: ObjectKey) -> None:
+        """Reconcile ``key`` soon ("reconcile this object now")."""
+        self.queue.add(key)
+
+    def _own_echo(self, info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
+        """``obj`` is exactly what the loop's last write to it returned."""
+        version = (obj.get("metadata") or {}).get("resourceVersion")
+        with self._lock:
+            mine = self._own_writes.get((info, object_key(obj)))
+            if mine is not None and mine == version:
+                del self._own_writes[(info, object_key(obj))]
+                return True
+        return False
+
+    def _changed(
+        self, info: ResourceInfo, old: dict[str, Any] | None, new: dict[str, Any] | None
+    ) -> None:
+        resources = self._resources
+        if resources is None:
+            return
+        current = new if new is not None else old
+        assert current is not None
+        if new is not None and old is not None and self._own_echo(info, new):
+            return
+        if info == resources.for_info and (
+            old is None or new is None or _for_update_matters(old, new)
+        ):
+            self.queue.add(object_key(current))
+        if info in resources.owns:
+            for obj in (old, new):
+                if obj is not None:
+                    key = self._owner_key(obj, resources.for_info)
+                    if key is not None:
+                        self.queue.add(key)
+        specs = resources.watches.get(info)
+        if specs:
+            reconciler = self._reconciler
+            for spec in specs:
+                for key in reconciler.parents_of(spec, current):
+                    self.queue.add((str(key[0]), str(key[1])))
+
+    def _owner_key(self, child: Mapping[str, Any], owner: ResourceInfo) -> ObjectKey | None:
+        for ref in (child.get("metadata") or {}).get("ownerReferences") or ():
+            if not isinstance(ref, Mapping) or ref.get("controller") is not True:
+                continue
+            group = str(ref.get("apiVersion") or "").rpartition("/")[0]
+            if ref.get("kind") == owner.kind and group == owner.group:
+                namespace = (child.get("metadata") or {}).get("namespace") or ""
+                return (str(namespace) if owner.namespaced else "", str(ref.get("name") or ""))
+        return None
+
+    # -- workers ---------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while not self._stopping.is_set():
+            key = self.queue.get(timeout=0.25)
+            if key is None:
+                if self.queue.shutting_down:
+                    return
+                continue
+            try:
+                if not self._stopping.is_set():
+                    self._local.key = key
+                    self._process(key)
+            except Exception as exc:  # the loop's own bug: reported, the worker lives
+                self._emit(
+                    ReconcileFinished(key, Outcome.ERROR, 0.0, 0, f"internal error: {exc!r}")
+                )
+                self.queue.add_rate_limited(key)
+            finally:
+                self._local.key = ("", "")
+                self.queue.done(key)
+
+    def _watchdog(self) -> None:
+        timeout = self.reconcile_timeout
+        assert timeout
+        while not self._stopping.wait(_WATCHDOG_SECONDS):
+            now = self._clock()
+            late = []
+            with self._lock:
+                for key, state in self._in_flight.items():
+                    if not state[1] and now - state[0] > timeout:
+                        state[1] = True
+                        late.append((key, now - state[0]))
+            for key, elapsed in late:
+                self._emit(ReconcileTimedOut(key, elapsed, timeout))
+
+    def _process(self, key: ObjectKey) -> None:
+        reconciler = self._reconciler
+        resources = self._resources
+        assert resources is not None
+        info = resources.for_info
+        informer = self._informers.get(info)
+        cached = informer.cache.peek(key) if informer is not None else None
+        started = self._clock()
+        if cached is None:
+            self.queue.forget(key)
+            self._emit(ReconcileFinished(key, Outcome.GONE, 0.0))
+            return
+        metadata = cached.get("metadata") or {}
+        self._emit(
+            ReconcileStarted(
+                key,
+                str(reconciler.for_resource),
+                int(metadata.get("generation") or 0),
+                str(metadata.get("resourceVersion") or ""),
+            )
+        )
+        with self._lock:
+            self._in_flight[key] = [started, False]
+        self.stats["reconciles"] += 1
+        writes = _Writes()
+        outcome = Outcome.SUCCESS
+        error: BaseException | None = None
+        requeue_after: float | None = None
+        try:
+            obj = copy_json(cached)
+            ctx = _Context(self, key, obj, info)
+            if metadata.get("deletionTimestamp"):
+                requeue_after = self._finalize(key, info, obj, ctx, reconciler, writes)
+            else:
+                if reconciler.has_finalize and self.finalizer not in (
+                    metadata.get("finalizers") or ()
+                ):
+                    obj = self._add_finalizer(key, info, obj, writes)
+                    ctx = _Context(self, key, obj, info)
+                result = reconciler.call(obj, ctx)
+                requeue_after = result.requeue_after
+                self._write(key, info, obj, result, writes, resources)
+        except TerminalError as exc:
+            outcome, error = Outcome.TERMINAL, exc
+        except Exception as exc:
+            outcome, error = Outcome.ERROR, exc
+        finally:
+            with self._lock:
+                state = self._in_flight.pop(key, [started, False])
+        duration = self._clock() - started
+        if writes.failures and error is None:
+            outcome = Outcome.ERROR
+        self.stats["writes"] += writes.count
+        text, file, line, trace = self._describe(error, writes, reconciler)
+        self._emit(
+            ReconcileFinished(
+                key, outcome, duration, writes.count, text, file, line, trace, requeue_after
+            )
+        )
+        if outcome is Outcome.ERROR:
+            self.stats["errors"] += 1
+            delay = self.queue.add_rate_limited(key)
+            self._emit(Requeued(key, delay, "error", self.queue.num_requeues(key)))
+            return
+        self.queue.forget(key)
+        if state[1]:  # it ran past the timeout: once more, now that it returned
+            self.queue.add(key)
+            self._emit(Requeued(key, 0.0, "timeout"))
+        elif requeue_after is not None and requeue_after > 0:
+            self.queue.add_after(key, requeue_after)
+            self._emit(Requeued(key, requeue_after, "requeue_after"))
+
+    def _describe(
+        self, error: BaseException | None, writes: _Writes, reconciler: ReconcilerLike
+    ) -> tuple[str, str, int, str]:
+        if error is None or isinstance(error, _WriteRefused):
+            if writes.failures:
+                return f"{len(writes.failures)} write(s) refused: {writes.failures[0]}", "", 0, ""
+            return "", "", 0, ""
+        text = f"{type(error).__name__}: {error}"
+        file, line = "", 0
+        frame_of = getattr(reconciler, "user_frame", None)
+        frame = frame_of(error) if frame_of is not None else None
+        if frame is not None:
+            file, line = str(frame.file), int(frame.line)
+        else:
+            import traceback
+
+            frames = traceback.extract_tb(error.__traceback__)
+            if frames:
+                file, line = frames[-1].filename, frames[-1].lineno or 0
+        trace_of = getattr(reconciler, "user_traceback", None)
+        if trace_of is not None:
+            trace = str(trace_of(error))
+        else:
+            import traceback
+
+            trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        return text, file, line, trace
+
+    # -- finalizers ------------------------------------------------------------------------
+
+    def _add_finalizer(
+        self, key: ObjectKey, info: ResourceInfo, obj: dict[str, Any], writes: _Writes
+    ) -> dict[str, Any]:
+        metadata = obj.get("metadata") or {}
+        finalizers = [*(metadata.get("finalizers") or ()), self.finalizer]
+        patch = {
+            "metadata": {
+                "finalizers": finalizers,
+                "resourceVersion": metadata.get("resourceVersion"),
+            }
+        }
+        written = self._send(
+            writes, key, "add-finalizer", info, key,
+            lambda: self.backend.patch(info, key[0], key[1], patch, dry_run=self.dry_run),
+            patch,
+        )  # fmt: skip
+        if written is None:  # refused: the reconcile fails and is retried
+            raise _WriteRefused()
+        return written if not self.dry_run else obj
+
+    def _remove_finalizer(
+        self, key: ObjectKey, info: ResourceInfo, obj: Mapping[str, Any], writes: _Writes
+    ) -> bool:
+        metadata = obj.get("metadata") or {}
+        remaining = [f for f in metadata.get("finalizers") or () if f != self.finalizer]
+        patch = {
+            "metadata": {
+                "finalizers": remaining,
+                "resourceVersion": metadata.get("resourceVersion"),
+            }
+        }
+        written = self._send(
+            writes, key, "remove-finalizer", info, key,
+            lambda: self.backend.patch(info, key[0], key[1], patch, dry_run=self.dry_run),
+            patch,
+        )  # fmt: skip
+        return written is not None
+
+    def _finalize(
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        obj: dict[str, Any],
+        ctx: _Context,
+        reconciler: ReconcilerLike,
+        writes: _Writes,
+    ) -> float | None:
+        """An object being deleted: ``finalize``, then off with the finalizer."""
+        if self.finalizer not in ((obj.get("metadata") or {}).get("finalizers") or ()):
+            return None  # not ours to hold: nothing to do while it goes
+        if reconciler.has_finalize:
+            done = reconciler.finalize(obj, ctx)
+            if done.result.status is not None:
+                self._write_status(key, info, obj, done.result.status, writes)
+            if not done.finalized:
+                after = done.result.requeue_after
+                if after is None:
+                    raise _NotFinalized()
+                return after
+        self._remove_finalizer(key, info, obj, writes)
+        return None
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def _send(
+        self,
+        writes: _Writes,
+        key: ObjectKey,
+        verb: str,
+        info: ResourceInfo,
+        target: ObjectKey,
+        call: Callable[[], dict[str, Any] | None],
+        body: Mapping[str, Any] | None,
+    ) -> dict[str, Any] | None:
+        """One write: counted, told to the sink, its echo remembered; a refusal is told
+        as ``WriteFailed`` and answered ``None`` (the reconcile goes on, then fails)."""
+        try:
+            written = call()
+        except ApiError as exc:
+            writes.failures.append(f"{verb} {info.kind} {target[1]}: {exc.message}")
+            self._emit(WriteFailed(key, verb, info.kind, *target, exc.message, exc.status))
+            return None
+        writes.count += 1
+        self._emit(Write(key, verb, info.kind, *target, self.dry_run, body))
+        if isinstance(written, dict) and not self.dry_run:
+            version = (written.get("metadata") or {}).get("resourceVersion")
+            if version:
+                with self._lock:
+                    self._own_writes[(info, object_key(written))] = str(version)
+        return written if isinstance(written, dict) else {}
+
+    def _write(
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        parent: Mapping[str, Any],
+        result: Result,
+        writes: _Writes,
+        resources: _Resources,
+    ) -> None:
+        metadata = parent.get("metadata") or {}
+        uid = str(metadata.get("uid") or "")
+        desired: set[tuple[str, str, str, str]] = set()
+        for index, child in enumerate(result.children):
+            applied, child_info = self._child(index, child, parent, info)
+            child_key = object_key(applied)
+            desired.add((child_info.group, child_info.kind, *child_key))
+            informer = self._informers.get(child_info)
+            cached = informer.cache.peek(child_key) if informer is not None else None
+            if not needs_apply(applied, cached, self.field_manager):
+                continue
+            apply = partial(
+                self.backend.apply,
+                child_info,
+                applied,
+                field_manager=self.field_manager,
+                force=True,
+                dry_run=self.dry_run,
+            )
+            self._send(writes, key, "apply", child_info, child_key, apply, applied)
+        if uid:
+            for owned_info in resources.owns:
+                informer = self._informers.get(owned_info)
+                if informer is None:
+                    continue
+                for child in informer.cache.owned_by(uid):
+                    child_meta = child.get("metadata") or {}
+                    child_key = object_key(child)
+                    if (owned_info.group, owned_info.kind, *child_key) in desired:
+                        continue
+                    if child_meta.get("deletionTimestamp"):
+                        continue  # already going
+                    delete = partial(
+                        self.backend.delete,
+                        owned_info,
+                        *child_key,
+                        uid=child_meta.get("uid"),
+                        dry_run=self.dry_run,
+                    )
+                    self._send(writes, key, "delete", owned_info, child_key, delete, None)
+        if result.status is not None:
+            self._write_status(key, info, parent, result.status, writes)
+
+    def _child(
+        self, index: int, child: Mapping[str, Any], parent: Mapping[str, Any], info: ResourceInfo
+    ) -> tuple[dict[str, Any], ResourceInfo]:
+        """The object to apply for one desired child, and its resource."""
+        if not isinstance(child, Mapping):
+            raise TypeError(f"child #{index} is {type(child).__name__}, not an object")
+        api_version, kind = child.get("apiVersion"), child.get("kind")
+        child_meta = child.get("metadata")
+        name = child_meta.get("name") if isinstance(child_meta, Mapping) else None
+        if not (isinstance(api_version, str) and api_version) or not (
+            isinstance(kind, str) and kind
+        ):
+            raise ValueError(f"child #{index} needs apiVersion and kind")
+        if not (isinstance(name, str) and name):
+            raise ValueError(f"child #{index} ({kind}) needs metadata.name")
+        child_info = self.backend.resolve_kind(api_version, kind)
+        applied = copy_json(dict(child))
+        meta = applied["metadata"]
+        parent_meta = parent.get("metadata") or {}
+        if child_info.namespaced:
+            meta.setdefault("namespace", parent_meta.get("namespace") or "default")
+        else:
+            meta.pop("namespace", None)
+        owner = {
+            "apiVersion": info.api_version,
+            "kind": info.kind,
+            "name": parent_meta.get("name"),
+            "uid": parent_meta.get("uid"),
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
+        refs = [
+            ref
+            for ref in meta.get("ownerReferences") or ()
+            if not (isinstance(ref, Mapping) and ref.get("uid") == owner["uid"])
+        ]
+        meta["ownerReferences"] = [*refs, owner]
+        return applied, child_info
+
+    def _write_status(
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        status: Mapping[str, Any],
+        writes: _Writes,
+    ) -> None:
+        desired = copy_json(dict(status))
+        if info.has_status:
+            desired["observedGeneration"] = (obj.get("metadata") or {}).get("generation")
+        informer = self._informers.get(info)
+        latest = informer.cache.peek(key) if informer is not None else None
+        current = (latest if latest is not None else obj).get("status")
+        if current == desired:
+            return
+        patch = {"status": merge_patch(current or {}, desired)}
+        subresource = "status" if info.has_status else ""
+        self._send(
+            writes, key, "status", info, key,
+            lambda: self.backend.patch(
+                info, key[0], key[1], patch, subresource=subresource, dry_run=self.dry_run
+            ),
+            patch,
+        )  # fmt: skip
+
+    # -- context ---------------------------------------------------------------------------
+
+    def kubernetes_client(self) -> Any:
+        with self._lock:
+            if self._kubernetes is None:
+                if self._kubernetes_factory is None:
+                    raise RuntimeError("this loop's backend has no kubernetes client")
+                self._kubernetes = self._kubernetes_factory()
+            return self._kubernetes
+
+    def _emit(self, event: Any) -> None:
+        if self.sink is not None:
+            self.sink(event)
+
+
+class _WriteRefused(Exception):
+    """A write the reconcile needed first (the finalizer) was refused (told already)."""
+
+
+class _NotFinalized(Exception):
+    """``finalize`` said it is not done and asked for no particular delay."""
+
+    def __str__(self) -> str:
+        return "finalize is not done yet"
+
+
+class _Writes:
+    __slots__ = ("count", "failures")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.failures: list[str] = []
+
+
+def _for_update_matters(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:
+    """The ``FOR`` update filter (module docstring)."""
+    old_meta = old.get("metadata") or {}
+    new_meta = new.get("metadata") or {}
+    generation = new_meta.get("generation")
+    if not generation:
+        return bool(old_meta.get("resourceVersion") != new_meta.get("resourceVersion"))
+    return bool(
+        old_meta.get("generation") != generation
+        or old_meta.get("deletionTimestamp") != new_meta.get("deletionTimestamp")
+        or old_meta.get("finalizers") != new_meta.get("finalizers")
+    )
+
+
+class _Context:
+    """``api.Context`` for one reconcile."""
+
+    def __init__(
+        self, controller: Controller, key: ObjectKey, obj: Mapping[str, Any], info: ResourceInfo
+    ) -> None:
+        self._controller = controller
+        self._key = key
+        self._obj = obj
+        self._info = info
+        self.log = controller.log
+        self.namespace = key[0]
+
+    def event(
+        self,
+        reason: str,
+        message: str,
+        *,
+        type: str = "Normal",
+        obj: Mapping[str, Any] | None = None,
+    ) -> None:
+        from kubectl_crd.reconcile.events import KubernetesEventFailed
+
+        involved = obj if obj is not None else self._obj
+        if obj is None and "apiVersion" not in involved:
+            involved = {**involved, "apiVersion": self._info.api_version, "kind": self._info.kind}
+        try:
+            self._controller.backend.record_event(
+                involved, reason, message, type=type, dry_run=self._controller.dry_run
+            )
+        except KubectlCrdError as exc:
+            self._controller._emit(KubernetesEventFailed(self._key, reason, str(exc)))
+
+    def _cache(self, resource: str) -> tuple[Informer, ResourceInfo]:
+        informer = self._controller.informer(resource)
+        if informer is None:
+            raise LookupError(
+                f"{resource} is not watched by this loop: name it in FOR, OWNS or WATCHES"
+            )
+        return informer, informer.info
+
+    def get(self, resource: str, name: str, namespace: str | None = None) -> dict[str, Any] | None:
+        informer, info = self._cache(resource)
+        where = (namespace if namespace is not None else self.namespace) if info.namespaced else ""
+        return informer.cache.get(where, name)
+
+    def list(
+        self,
+        resource: str,
+        namespace: str | None = None,
+        labels: str | Mapping[str, str] | None = None,
+    ) -> list[dict[str, Any]]:
+        informer, info = self._cache(resource)
+        where: str | None
+        if not info.namespaced or namespace == "*":
+            where = None
+        else:
+            where = namespace if namespace is not None else self.namespace
+        return informer.cache.list(where, labels)
+
+    @property
+    def kubernetes(self) -> Any:
+        return self._controller.kubernetes_client()
+
+
+if TYPE_CHECKING:
+
+    def _is_a_context(ctx: _Context) -> Context:
+        return ctx  # mypy checks that _Context is what the public API promises

@@ -1,0 +1,548 @@
+"""The dev loop's controller against the real API server.
+
+A small CRD (``widgets.dev.example.com``, status subresource) and reconcilers written
+here as plain objects with the controller's ``ReconcilerLike`` shape. What the server
+holds afterwards is the oracle (children, their ownerReferences, status with
+observedGeneration), and its audit log counts the requests the loop made: a restart over
+converged objects makes no write, a swap of the reconciler no new LIST.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.discovery import Discovery
+from kubectl_crd.kube.resources import ResourceClient
+from kubectl_crd.model.errors import ApiError
+from kubectl_crd.model.records import record
+from kubectl_crd.reconcile.api import Result, TerminalError
+from kubectl_crd.reconcile.backends import ClusterBackend
+from kubectl_crd.reconcile.controller import FINALIZER, Controller
+from kubectl_crd.reconcile.events import (
+    Outcome,
+    ReconcileFinished,
+    ReconcileTimedOut,
+    Requeued,
+    Write,
+    WriteFailed,
+)
+from tests.crd_factory import make_crd
+from tests.integration.envtest import ControlPlane
+
+GROUP = "dev.example.com"
+FOR = f"widgets.{GROUP}/v1"
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "spec": {
+            "type": "object",
+            "properties": {
+                "replicas": {"type": "integer"},
+                "message": {"type": "string"},
+            },
+        },
+        "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def widgets_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    crd = make_crd("Widget", GROUP, schema=SCHEMA)
+    crd["spec"]["versions"][0]["subresources"] = {"status": {}}
+    path = tmp_path_factory.mktemp("crd") / "widgets.json"
+    path.write_text(json.dumps(crd))
+    (name,) = apiserver.install_crds([path])
+    return name
+
+
+@pytest.fixture
+def client(apiserver: ControlPlane, tmp_path: Path, widgets_crd: str) -> Iterator[KubeClient]:
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
+        yield made
+
+
+@pytest.fixture
+def backend(client: KubeClient, tmp_path: Path) -> ClusterBackend:
+    discovery = Discovery(client.request, client.server, cache_dir=str(tmp_path / "cache"))
+    return ClusterBackend(client, discovery)
+
+
+@pytest.fixture
+def widgets(client: KubeClient, namespace: str) -> ResourceClient:
+    return ResourceClient(client, GROUP, "v1", "widgets", namespaced=True, namespace=namespace)
+
+
+@pytest.fixture
+def configmaps(client: KubeClient, namespace: str) -> ResourceClient:
+    return ResourceClient(client, "", "v1", "configmaps", namespaced=True, namespace=namespace)
+
+
+@record
+class Finalization:
+    result: Result
+    finalized: bool
+
+
+class Reconciler:
+    """A reconciler as the controller takes one (``loading.LoadedReconciler``'s shape)."""
+
+    def __init__(
+        self,
+        reconcile: Callable[[dict[str, Any], Any], Any],
+        *,
+        owns: Sequence[str] = ("v1/ConfigMap",),
+        finalize: Callable[[dict[str, Any], Any], bool] | None = None,
+        watches: Sequence[tuple[str, Callable[[Any], Any]]] = (),
+    ) -> None:
+        self.for_resource = FOR
+        self.owns = tuple(owns)
+        self.watches = tuple(watches)
+        self._reconcile = reconcile
+        self._finalize = finalize
+        self.calls: list[tuple[str, str]] = []
+        self.lock = threading.Lock()
+
+    @property
+    def has_finalize(self) -> bool:
+        return self._finalize is not None
+
+    def call(self, obj: Mapping[str, Any], ctx: Any) -> Result:
+        with self.lock:
+            self.calls.append((obj["metadata"]["name"], str(obj["metadata"].get("generation"))))
+        answer = self._reconcile(dict(obj), ctx)
+        return answer if isinstance(answer, Result) else Result(**(answer or {}))
+
+    def finalize(self, obj: Mapping[str, Any], ctx: Any) -> Finalization:
+        assert self._finalize is not None
+        return Finalization(Result(), self._finalize(dict(obj), ctx))
+
+    def parents_of(self, resource: Any, obj: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return list(dict(self.watches)[str(resource)](obj))
+
+
+def configmap_child(obj: Mapping[str, Any], ctx: Any) -> dict[str, Any]:
+    """One ConfigMap per widget with its message, and a status saying so."""
+    name = obj["metadata"]["name"]
+    message = obj["spec"].get("message", "")
+    return {
+        "children": [
+            {
+                "apiVersion": "v1",
+                "kind": "ConfigMap",
+                "metadata": {"name": f"{name}-config", "labels": {"widget": name}},
+                "data": {"message": message},
+            }
+        ],
+        "status": {"message": message, "ready": True},
+    }
+
+
+class Events:
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, event: Any) -> None:
+        with self.lock:
+            self.items.append(event)
+
+    def of(self, kind: type) -> list[Any]:
+        with self.lock:
+            return [event for event in self.items if isinstance(event, kind)]
+
+
+def widget(name: str, **spec: Any) -> dict[str, Any]:
+    return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name}, "spec": spec}
+
+
+def eventually(check: Callable[[], Any], timeout: float = 15.0) -> Any:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = check()
+        except (ApiError, AssertionError, KeyError) as exc:
+            last = exc
+        else:
+            if last:
+                return last
+        time.sleep(0.02)
+    raise AssertionError(f"not within {timeout} s: last {last!r}")
+
+
+def get_or_none(resource: ResourceClient, name: str) -> dict[str, Any] | None:
+    try:
+        return resource.get(name)
+    except ApiError as exc:
+        if exc.status == 404:
+            return None
+        raise
+
+
+@pytest.fixture
+def run(
+    backend: ClusterBackend, namespace: str
+) -> Iterator[Callable[..., tuple[Controller, Events]]]:
+    started: list[Controller] = []
+
+    def start(reconciler: Reconciler, **options: Any) -> tuple[Controller, Events]:
+        events = Events()
+        options.setdefault("workers", 2)
+        controller = Controller(backend, reconciler, events, namespace=namespace, **options)
+        controller.start()
+        started.append(controller)
+        return controller, events
+
+    yield start
+    for controller in started:
+        if not controller._stopping.is_set():
+            controller.stop(remove_finalizers=True)
+
+
+def writes_in(plane: ControlPlane, mark: int, namespace: str) -> list[tuple[str, str]]:
+    return [
+        (event["verb"], event["requestURI"].split("?")[0])
+        for event in plane.audit_events(mark)
+        if event.get("stage") == "ResponseComplete"
+        and event.get("userAgent", "").startswith("kubectl-crd/")
+        and event["verb"] in ("create", "update", "patch", "delete")
+        and f"/namespaces/{namespace}/" in event["requestURI"]
+    ]
+
+
+def lists_in(plane: ControlPlane, mark: int) -> list[str]:
+    return [
+        event["requestURI"]
+        for event in plane.audit_events(mark)
+        if event.get("userAgent", "").startswith("kubectl-crd/")
+        and event["verb"] in ("list", "watch")
+        and event.get("stage") in ("ResponseComplete", "ResponseStarted")
+    ]
+
+
+# -- the loop ----------------------------------------------------------------------------
+
+
+def test_children_with_owner_references_and_status_with_observed_generation(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient, namespace: str
+) -> None:
+    created = widgets.create(widget("one", message="hello"))
+    run(Reconciler(configmap_child))
+
+    child = eventually(lambda: get_or_none(configmaps, "one-config"))
+    assert child["metadata"]["namespace"] == namespace
+    assert child["data"] == {"message": "hello"}
+    assert child["metadata"]["labels"] == {"widget": "one"}
+    assert child["metadata"]["ownerReferences"] == [
+        {
+            "apiVersion": f"{GROUP}/v1",
+            "kind": "Widget",
+            "name": "one",
+            "uid": created["metadata"]["uid"],
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
+    ]
+    managers = {entry["manager"] for entry in child["metadata"]["managedFields"]}
+    assert managers == {"kubectl-crd-dev"}
+    status = eventually(lambda: widgets.get("one").get("status"))
+    assert status == {"message": "hello", "ready": True, "observedGeneration": 1}
+
+    # an update: the child and the status follow, observedGeneration with them
+    widgets.patch("one", {"spec": {"message": "again"}})
+    eventually(lambda: configmaps.get("one-config")["data"] == {"message": "again"})
+    eventually(lambda: widgets.get("one")["status"]["observedGeneration"] == 2)
+    assert widgets.get("one")["status"]["message"] == "again"
+
+
+def test_a_child_deleted_by_hand_is_recreated(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    widgets.create(widget("two", message="x"))
+    run(Reconciler(configmap_child))
+    first = eventually(lambda: get_or_none(configmaps, "two-config"))
+    configmaps.delete("two-config")
+    again = eventually(
+        lambda: (
+            (found := get_or_none(configmaps, "two-config"))
+            and found["metadata"]["uid"] != first["metadata"]["uid"]
+            and found
+        )
+    )
+    assert again["data"] == {"message": "x"}
+
+
+def test_children_no_longer_desired_are_deleted(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    def replicas(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        name = obj["metadata"]["name"]
+        return {
+            "children": [
+                {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"{name}-{n}"}}
+                for n in range(obj["spec"]["replicas"])
+            ]
+        }
+
+    widgets.create(widget("three", replicas=3))
+    # a ConfigMap of someone else's in the namespace: never touched
+    configmaps.create({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "three-9"}})
+    run(Reconciler(replicas))
+
+    def names() -> set[str]:
+        return {obj["metadata"]["name"] for obj in configmaps.items()} - {"kube-root-ca.crt"}
+
+    eventually(lambda: names() == {"three-0", "three-1", "three-2", "three-9"})
+    widgets.patch("three", {"spec": {"replicas": 1}})
+    eventually(lambda: names() == {"three-0", "three-9"})
+
+
+def test_a_raising_reconciler_is_retried_with_backoff_and_recovers(
+    run: Any, widgets: ResourceClient
+) -> None:
+    failures = iter(range(4))
+
+    def flaky(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        if next(failures, None) is not None:
+            raise RuntimeError("not yet")
+        return {"status": {"ok": True}}
+
+    widgets.create(widget("four"))
+    _, events = run(Reconciler(flaky, owns=()))
+    eventually(lambda: (widgets.get("four").get("status") or {}).get("ok"))
+    outcomes = [event.outcome for event in events.of(ReconcileFinished)]
+    assert outcomes[:5] == [Outcome.ERROR] * 4 + [Outcome.SUCCESS]
+    errors = [event for event in events.of(ReconcileFinished) if event.outcome is Outcome.ERROR]
+    assert errors[0].error == "RuntimeError: not yet"
+    assert errors[0].file == __file__
+    delays = [event.after for event in events.of(Requeued) if event.reason == "error"]
+    assert delays == [0.005, 0.01, 0.02, 0.04]  # client-go's per-key exponential
+
+
+def test_a_terminal_error_is_not_retried(run: Any, widgets: ResourceClient) -> None:
+    def terminal(obj: dict[str, Any], ctx: Any) -> None:
+        raise TerminalError("bad spec")
+
+    widgets.create(widget("five"))
+    reconciler = Reconciler(terminal, owns=())
+    _controller, events = run(reconciler)
+    eventually(lambda: events.of(ReconcileFinished))
+    time.sleep(0.3)
+    assert [event.outcome for event in events.of(ReconcileFinished)] == [Outcome.TERMINAL]
+    assert events.of(Requeued) == []
+    assert len(reconciler.calls) == 1
+
+
+def test_a_restart_over_converged_objects_makes_no_write(
+    apiserver: ControlPlane,
+    run: Any,
+    widgets: ResourceClient,
+    configmaps: ResourceClient,
+    namespace: str,
+) -> None:
+    names = [f"w{n}" for n in range(10)]
+    for name in names:
+        widgets.create(widget(name, message=name))
+    first, _ = run(Reconciler(configmap_child))
+    eventually(
+        lambda: all(
+            (widgets.get(name).get("status") or {}).get("observedGeneration") == 1 for name in names
+        )
+    )
+    eventually(lambda: len(list(configmaps.items(label_selector="widget"))) == 10)
+    assert first.wait_idle(timeout=10, settle=0.3)
+    first.stop()
+
+    mark = apiserver.audit_mark()
+    reconciler = Reconciler(configmap_child)
+    second, events = run(reconciler)
+    eventually(lambda: {name for name, _ in reconciler.calls} == set(names))
+    assert second.wait_idle(timeout=10, settle=0.3)
+    second.stop()
+    assert writes_in(apiserver, mark, namespace) == []
+    assert events.of(Write) == []
+    assert {event.outcome for event in events.of(ReconcileFinished)} == {Outcome.SUCCESS}
+
+
+def test_status_only_writes_do_not_enqueue(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    widgets.create(widget("six", message="m"))
+    reconciler = Reconciler(configmap_child)
+    controller, _ = run(reconciler)
+    eventually(lambda: (widgets.get("six").get("status") or {}).get("observedGeneration") == 1)
+    assert controller.wait_idle(timeout=10, settle=0.3)
+    calls = len(reconciler.calls)
+    # someone else writes the status: no reconcile (the generation did not change)
+    widgets.patch_status("six", {"status": {"extra": "by hand"}})
+    time.sleep(0.4)
+    assert len(reconciler.calls) == calls
+    # a label on the child: its owner is reconciled, and makes no write
+    configmaps.patch("six-config", {"metadata": {"labels": {"other": "x"}}})
+    eventually(lambda: len(reconciler.calls) == calls + 1)
+
+
+def test_swap_changes_behaviour_without_listing_again(
+    apiserver: ControlPlane, run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    for name in ("s1", "s2"):
+        widgets.create(widget(name, message=name))
+    controller, _events = run(Reconciler(configmap_child))
+    eventually(lambda: len(list(configmaps.items(label_selector="widget"))) == 2)
+    assert controller.wait_idle(timeout=10, settle=0.3)
+
+    def shouting(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        result = configmap_child(obj, ctx)
+        result["children"][0]["data"]["message"] = obj["spec"]["message"].upper()
+        return result
+
+    mark = apiserver.audit_mark()
+    swapped = controller.swap(Reconciler(shouting))
+    assert swapped.requeued == 2
+    assert swapped.watches_started == swapped.watches_stopped == ()
+    eventually(lambda: configmaps.get("s1-config")["data"] == {"message": "S1"})
+    eventually(lambda: configmaps.get("s2-config")["data"] == {"message": "S2"})
+    assert lists_in(apiserver, mark) == []
+
+
+def test_swap_starts_and_stops_only_the_watches_that_changed(
+    apiserver: ControlPlane, run: Any, widgets: ResourceClient, namespace: str
+) -> None:
+    widgets.create(widget("t1", message="x"))
+    controller, _ = run(Reconciler(configmap_child))
+    assert controller.wait_idle(timeout=10, settle=0.2)
+    mark = apiserver.audit_mark()
+    swapped = controller.swap(Reconciler(configmap_child, owns=("v1/ConfigMap", "v1/Secret")))
+    assert swapped.watches_started == ("secrets/v1",)
+    listed = lists_in(apiserver, mark)
+    assert listed and all("/secrets" in uri for uri in listed)
+    swapped = controller.swap(Reconciler(configmap_child, owns=("v1/ConfigMap",)))
+    assert swapped.watches_stopped == ("secrets/v1",)
+
+
+def test_a_child_the_server_rejects_is_reported_and_the_loop_goes_on(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    def invalid_for_bad(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        name = obj["metadata"]["name"]
+        child = "Not_A_Name" if name == "bad" else f"{name}-config"
+        return {
+            "children": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": child}}]
+        }
+
+    widgets.create(widget("bad"))
+    widgets.create(widget("good"))
+    _, events = run(Reconciler(invalid_for_bad))
+    eventually(lambda: get_or_none(configmaps, "good-config"))
+    failed = eventually(lambda: events.of(WriteFailed))
+    assert failed[0].name == "Not_A_Name"
+    assert failed[0].status == 422
+    assert 'ConfigMap "Not_A_Name" is invalid' in failed[0].message
+    bad = [e for e in events.of(ReconcileFinished) if e.key[1] == "bad"]
+    assert bad[0].outcome is Outcome.ERROR
+    assert "Not_A_Name" in bad[0].error
+
+
+def test_finalize_runs_before_the_object_goes(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    finalized: list[str] = []
+
+    def finalize(obj: dict[str, Any], ctx: Any) -> bool:
+        finalized.append(obj["metadata"]["name"])
+        return True
+
+    widgets.create(widget("seven", message="m"))
+    run(Reconciler(configmap_child, finalize=finalize))
+    eventually(lambda: widgets.get("seven")["metadata"].get("finalizers") == [FINALIZER])
+    eventually(lambda: get_or_none(configmaps, "seven-config"))
+    widgets.delete("seven")
+    eventually(lambda: get_or_none(widgets, "seven") is None)
+    assert finalized == ["seven"]
+
+
+def test_stop_can_remove_the_finalizers_it_added(run: Any, widgets: ResourceClient) -> None:
+    widgets.create(widget("eight"))
+    controller, _ = run(Reconciler(configmap_child, finalize=lambda obj, ctx: True))
+    eventually(lambda: widgets.get("eight")["metadata"].get("finalizers") == [FINALIZER])
+    assert controller.wait_idle(timeout=10, settle=0.2)
+    stopped = controller.stop(remove_finalizers=True)
+    assert stopped.finalizers_removed == ((widgets.namespace, "eight"),)
+    assert "finalizers" not in widgets.get("eight")["metadata"]
+
+
+def test_dry_run_sends_every_write_as_a_server_dry_run(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    widgets.create(widget("nine", message="m"))
+    _controller, events = run(Reconciler(configmap_child), dry_run=True)
+    eventually(lambda: {event.verb for event in events.of(Write)} == {"apply", "status"})
+    assert all(event.dry_run for event in events.of(Write))
+    assert events.of(WriteFailed) == []
+    assert get_or_none(configmaps, "nine-config") is None
+    assert "status" not in widgets.get("nine")
+
+
+def test_a_reconcile_past_its_timeout_is_reported_and_run_again(
+    run: Any, widgets: ResourceClient
+) -> None:
+    slow_calls: list[float] = []
+
+    def slow(obj: dict[str, Any], ctx: Any) -> None:
+        slow_calls.append(time.monotonic())
+        if len(slow_calls) == 1:
+            time.sleep(0.5)
+
+    widgets.create(widget("ten"))
+    _, events = run(Reconciler(slow, owns=()), reconcile_timeout=0.2)
+    timed_out = eventually(lambda: events.of(ReconcileTimedOut))
+    assert timed_out[0].key[1] == "ten" and timed_out[0].elapsed >= 0.2
+    eventually(lambda: len(slow_calls) == 2)
+    assert [e.reason for e in events.of(Requeued)] == ["timeout"]
+
+
+def test_context_reads_the_cache_and_records_events(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient, client: KubeClient
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def reader(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        result = configmap_child(obj, ctx)
+        seen["get"] = ctx.get("v1/ConfigMap", "other")
+        seen["list"] = [o["metadata"]["name"] for o in ctx.list("v1/ConfigMap", labels="app=x")]
+        seen["widgets"] = len(ctx.list(FOR, namespace="*"))
+        ctx.event("Seen", "reconciled by the test")
+        ctx.log.info("reconciling %s", obj["metadata"]["name"])
+        return result
+
+    configmaps.create(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "other", "labels": {"app": "x"}},
+            "data": {"a": "b"},
+        }
+    )
+    widgets.create(widget("eleven", message="m"))
+    run(Reconciler(reader))
+    eventually(lambda: "list" in seen)
+    assert seen["get"]["data"] == {"a": "b"}
+    assert seen["list"] == ["other"]
+    assert seen["widgets"] >= 1
+    events = eventually(
+        lambda: client.request("GET", f"/api/v1/namespaces/{widgets.namespace}/events")["items"]
+    )
+    assert events[0]["reason"] == "Seen"
+    assert events[0]["involvedObject"]["name"] == "eleven"
+    assert events[0]["involvedObject"]["kind"] == "Widget"
