@@ -208,12 +208,14 @@ def _kubectl_stop(text: str) -> tuple[int, YamlError] | None:
     line with content is "..." is refused by go-yaml ("did not find expected node
     content"): libyaml reads both as part of the stream. ``None`` when neither occurs."""
     marks = sorted(_line_starts(text, "---") + _line_starts(text, "..."))
-    piece_start = 0
+    piece_start = counted = 0
+    line = 1
     for offset in marks:
         end = text.find("\n", offset)
         line_text = text[offset : end if end >= 0 else len(text)]
         rest = line_text[3:].strip()
-        line = text.count("\n", 0, offset) + 1
+        line += text.count("\n", counted, offset)  # counted on from the last mark
+        counted = offset
         if line_text.startswith("---"):
             if rest and rest[0] != "#":
                 return piece_start, YamlError(
