@@ -72,7 +72,30 @@ def test_paged_list_of_1000_objects_created_from_eight_threads(
     listed = apiserver.kubectl("get", "configmaps", "-n", namespace, "-o", "name").stdout.split()
     assert listed == [f"configmap/{name}" for name in names]
 
+    # the requests are kubectl's for --chunk-size (the audit log shows both)
+    def chunked_requests(user_agent: str, mark: int) -> list[tuple[str, list[str]]]:
+        seen = []
+        for event in apiserver.audit_events(mark):
+            uri = event["requestURI"]
+            if event.get("stage") != "ResponseComplete" or "/configmaps" not in uri:
+                continue
+            if not event.get("userAgent", "").startswith(user_agent):
+                continue
+            path, _, query = uri.partition("?")
+            keys = sorted(
+                pair if pair.startswith("limit=") else pair.split("=", 1)[0]
+                for pair in query.split("&")
+            )
+            seen.append((path, keys))
+        return seen
+
+    mark = apiserver.audit_mark()
+    apiserver.kubectl("get", "configmaps", "-n", namespace, "-o", "name", "--chunk-size=150")
+    kubectls = chunked_requests("kubectl/", mark)
+    mark = apiserver.audit_mark()
     pages = list(configmaps.pages(limit=150))
+    assert chunked_requests("kubectl-crd/", mark) == kubectls
+    assert [keys for _, keys in kubectls] == [["limit=150"]] + [["continue", "limit=150"]] * 6
     assert [len(page["items"]) for page in pages] == [150] * 6 + [100]
     assert all(page["metadata"].get("continue") for page in pages[:-1])
     assert not pages[-1]["metadata"].get("continue")
