@@ -480,8 +480,9 @@ def _excerpt(raw: str, start: int, end: int) -> tuple[str, str]:
     if not shown:
         return "", ""
     indent = len(raw) - len(raw.lstrip())
-    start = min(max(start - indent, 0), len(shown) - 1)
-    end = min(max(end - indent, start + 1), len(shown))
+    # one column past the end is a place too ("expected ':'" points there)
+    start = min(max(start - indent, 0), len(shown))
+    end = max(min(end - indent, len(shown)), start + 1)
     return shown, " " * start + "^" * (end - start)
 
 

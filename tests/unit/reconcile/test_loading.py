@@ -560,3 +560,13 @@ def test_finalizer_name(tmp_path: Path) -> None:
         "rec.py:2:13: FINALIZER 'Example.com/a b' is not a finalizer name; use a qualified "
         "name, as 'example.com/cleanup'"
     )
+
+
+def test_a_caret_past_the_end_of_the_line(tmp_path: Path) -> None:
+    write(tmp_path / "rec.py", FOR + "def reconcile(obj, ctx)\n    pass\n")
+    # as Python shows it: the caret one column past the closing parenthesis
+    assert str(load_error(tmp_path / "rec.py")).splitlines() == [
+        "rec.py:2:24: SyntaxError: expected ':'",
+        "    def reconcile(obj, ctx)",
+        "                           ^",
+    ]
