@@ -250,3 +250,27 @@ def test_latency_over_repeated_saves(tmp_path: Path) -> None:
         f" max {latencies[-1] * 1000:.1f} ms"
     )
     assert len(latencies) >= 20 and latencies[-1] < HANG_GUARD
+
+
+def test_an_editors_atomic_save_is_seen(tmp_path: Path) -> None:
+    """Editors that write a temporary file and rename it over the original (vim's
+    backupcopy=no, JetBrains' safe write) change the directory entry, not the file."""
+    path = tmp_path / "rec.py"
+    path.write_text(version(1))
+    sink, swaps = Sink(), Swaps()
+    reloader = HotReloader(load_reconciler(str(path)), swaps, sink)
+    reloader.start()
+    deadline = time.monotonic() + HANG_GUARD
+    try:
+        while not sink.of(ReloadSucceeded) and time.monotonic() < deadline:
+            temporary = tmp_path / ".rec.py.swp"
+            temporary.write_text(version(2))
+            os.replace(temporary, path)
+            with sink._changed:
+                sink._changed.wait_for(lambda: bool(sink.of(ReloadSucceeded)), 1.0)
+        assert sink.of(ReloadSucceeded), sink.events
+        assert reloader.current.call({}, None).status == {"version": 2}
+        # the temporary file is not the reconciler's: no reload started for it alone
+        assert all(event.changed == ("rec.py",) for event in sink.of(ReloadStarted))
+    finally:
+        reloader.stop()
