@@ -45,12 +45,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError
 from kubectl_crd.model.govalues import go_quote
+from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.objectmeta import NAME_ALPHABET, generated_name
 from kubectl_crd.validation.pipeline import (
     default_as_read,
     read_adds_status,
     validate_custom_resource,
 )
+from kubectl_crd.validation.pruning import prune
 from kubectl_crd.validation.results import (
     FieldError,
     FieldValidation,
@@ -58,6 +60,7 @@ from kubectl_crd.validation.results import (
     Stage,
     ValidationResult,
 )
+from kubectl_crd.validation.schemas import compile_schema
 
 if TYPE_CHECKING:  # random loads on first use (start-up time)
     import random
@@ -189,18 +192,45 @@ class Admission:
 
     # -- reads --------------------------------------------------------------------------
 
-    def read(self, stored: Any) -> Any:
-        """A stored object as a read returns it: a copy, defaulted again by the storage
-        decoder (``pipeline.default_as_read``), so a default of ``status``, which a
-        create drops, is there."""
-        return self._read(stored)
+    def read(self, stored: Any, version: str | None = None) -> Any:
+        """A stored object as a read of ``version`` (by default the one it is stored in)
+        returns it: a copy, pruned and defaulted again by the storage decoder
+        (``customresource_handler.go``: the storage codec's coercer and defaulter), so a
+        default of ``status``, which a create drops, is there, and an object written in
+        another version fits the storage version's schema.
 
-    def _read(self, stored: Any, *, created: bool = False) -> Any:
+        In another version it is then converted as the ``None`` conversion strategy
+        converts (only apiVersion changes: ``apiserver/conversion/nop_converter.go``),
+        and pruned and defaulted by the version read (``schemaCoercingConverter``). A
+        ``Webhook`` strategy's conversion is not run."""
+        return self._read(stored, version)
+
+    def _read(self, stored: Any, version: str | None = None, *, created: bool = False) -> Any:
+        """``read``; ``created``: ``stored`` was just written by the pipeline in the
+        version read, so it is pruned and defaulted already but for a status default."""
         obj = _plain_copy(stored)
-        version = self._version_of(obj)
-        if version is not None:
-            default_as_read(obj, version, created=created)
+        own = self._version_of(obj)
+        if own is None:
+            return obj
+        if created:
+            default_as_read(obj, own, created=True)
+            return obj
+        _coerce(obj, own)  # decoded as stored
+        if version is not None and version != own.name:
+            obj["apiVersion"] = f"{self.crd.group}/{version}"
+            target = self.crd.version(version)
+            if target is not None:
+                _coerce(obj, target)  # converted, then made fit the version read
         return obj
+
+    def _to_storage(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """``obj`` as storage keeps it: in the storage version (the ``None`` conversion:
+        a new apiVersion, the rest shared with ``obj``)."""
+        storage = self.crd.storage_version
+        own = self._version_of(obj)
+        if storage is None or own is None or own.name == storage.name:
+            return obj
+        return {**obj, "apiVersion": f"{self.crd.group}/{storage.name}"}
 
     # -- writes -------------------------------------------------------------------------
 
@@ -272,16 +302,19 @@ class Admission:
             # an internal error: its Status names no reason
             return _refusal(operation, 500, "", message, validation=result)
         obj["metadata"]["resourceVersion"] = self._next_version()
-        # reading back can only add a status default: without one, what a read returns
-        # is what is stored, and the two are one dict (copied only when they differ)
-        shown = obj
-        if version is not None and read_adds_status(obj, version):
+        stored = self._to_storage(obj)
+        # reading back in the same version can only add a status default: without one,
+        # what a read returns is what is stored, and the two are one dict
+        shown = stored
+        if stored is not obj:
+            shown = self._read(stored, version.name if version else None)
+        elif version is not None and read_adds_status(obj, version):
             shown = self._read(obj, created=True)
         return AdmissionResult(
             operation,
             201,
             object=shown,
-            stored=obj,
+            stored=stored,
             response=shown,
             warnings=result.warnings,
             written=True,
@@ -321,9 +354,11 @@ class Admission:
         propagation_policy: PropagationPolicy | None = None,
         uid: str | None = None,
         resource_version: str | None = None,
+        version: str | None = None,
     ) -> AdmissionResult:
         """DELETE of the object stored as ``old``; ``uid`` and ``resource_version`` are
-        the request's preconditions.
+        the request's preconditions, ``version`` the one the answer is in (by default the
+        one the object is stored in).
 
         With finalizers (the object's, plus ``foregroundDeletion`` or ``orphan`` that
         the propagation policy adds) the object stays, marked as being deleted; without
@@ -361,7 +396,7 @@ class Admission:
                     meta["generation"] = generation + 1
                 meta["deletionTimestamp"] = self._timestamp()
             meta["deletionGracePeriodSeconds"] = 0
-            return self._stored(operation, existing, old)
+            return self._stored(operation, existing, old, version)
         # deleted now: watchers get the stored state (garbage collector finalizers that
         # the policy would have dropped included: that update is never written) at the
         # delete's resourceVersion (etcd3/watcher.go); the client gets a Status (the
@@ -370,7 +405,7 @@ class Admission:
         return AdmissionResult(
             operation,
             200,
-            object=existing,
+            object=self._read(existing, version) if version else existing,
             response=self._deleted_status(name, str(meta.get("uid") or "")),
             written=True,
             removed=True,
@@ -394,7 +429,8 @@ class Admission:
         if operation == "status" and not status_subresource:
             # no /status endpoint is installed for such a version
             return self.not_found(_metadata_name(content), operation)
-        existing = self.read(old)
+        request_version = version.name if version is not None else None
+        existing = self._read(old, request_version)
         old_meta = _metadata_of(existing) or {}
         name = str(old_meta.get("name") or "")
         new_meta = content.get("metadata")
@@ -512,7 +548,7 @@ class Admission:
             # written, the stored object is deleted; watchers get that object (its
             # finalizers still on) at the delete's resourceVersion, the client the object
             # it sent, as updated
-            last = self.read(old)
+            last = self._read(old, request_version)
             last["metadata"]["resourceVersion"] = self._next_version()
             return AdmissionResult(
                 operation,
@@ -524,7 +560,9 @@ class Admission:
                 removed=True,
                 validation=result,
             )
-        return self._stored(operation, obj, old, warnings=warnings, validation=result)
+        return self._stored(
+            operation, obj, old, request_version, warnings=warnings, validation=result
+        )
 
     # -- pieces -------------------------------------------------------------------------
 
@@ -533,14 +571,17 @@ class Admission:
         operation: Operation,
         obj: dict[str, Any],
         old: Any,
+        version: str | None,
         *,
         warnings: tuple[str, ...] = (),
         validation: ValidationResult | None = None,
     ) -> AdmissionResult:
-        """Store ``obj`` over ``old``: etcd3's GuaranteedUpdate writes nothing when the
-        encoded object is unchanged, and the resourceVersion stays."""
+        """Store ``obj`` over ``old`` and answer in ``version``: etcd3's GuaranteedUpdate
+        writes nothing when the encoded object is unchanged, and the resourceVersion
+        stays."""
+        obj = self._to_storage(obj)
         if _same(obj, old):
-            shown = self.read(old)
+            shown = self._read(old, version)
             return AdmissionResult(
                 operation,
                 200,
@@ -551,7 +592,7 @@ class Admission:
                 validation=validation,
             )
         obj["metadata"]["resourceVersion"] = self._next_version()
-        shown = self.read(obj)
+        shown = self._read(obj, version)
         return AdmissionResult(
             operation,
             200,
@@ -664,6 +705,13 @@ _MISSING: Any = object()
 _NAMESPACE_MISMATCH = (
     "the namespace of the provided object does not match the namespace sent on the request"
 )
+
+
+def _coerce(obj: Any, version: CRDVersion) -> None:
+    """Prune and default ``obj`` by ``version``'s schema, as the storage codec does."""
+    node = compile_schema(version.schema)
+    prune(obj, node)
+    apply_defaults(obj, node)
 
 
 def _metadata_of(obj: Any) -> dict[str, Any] | None:

@@ -554,3 +554,56 @@ def test_ratcheting_through_an_update() -> None:
     changed = tight.update(_edit(first, lambda o: o["spec"].update(size=2)), first.stored)
     assert changed.code == 422
     assert [(e.field, e.reason) for e in changed.errors] == [("spec.size", Reason.INVALID)]
+
+
+def _two_versions() -> CustomResourceDefinition:
+    """v1 stores; v2 serves a schedule as an object where v1 has a string, and only v1
+    gives a field a default (as kubebuilder's multiversion tutorial and crossplane's
+    XRDs do)."""
+    import copy
+
+    raw = crd_factory.make_crd("Widget", "example.com", versions=("v1", "v2"), storage="v1")
+    v1, v2 = raw["spec"]["versions"]
+    v1_spec = {
+        "type": "object",
+        "properties": {
+            "schedule": {"type": "string"},
+            "policy": {"type": "string", "default": "Keep"},
+        },
+    }
+    v2_spec = {
+        "type": "object",
+        "properties": {
+            "schedule": {"type": "object", "properties": {"minute": {"type": "string"}}},
+            "policy": {"type": "string"},
+        },
+    }
+    for version, spec in ((v1, v1_spec), (v2, v2_spec)):
+        version["schema"]["openAPIV3Schema"] = {
+            "type": "object",
+            "properties": {"spec": copy.deepcopy(spec)},
+        }
+    return CustomResourceDefinition.from_object(raw)
+
+
+def test_a_served_version_is_stored_in_the_storage_version() -> None:
+    step = admission(crd=_two_versions())
+    body = {**widget(), "apiVersion": "example.com/v2", "spec": {"schedule": {"minute": "*/1"}}}
+    body.pop("status")
+    result = step.create(body)
+    assert result.ok, result.message
+    # stored as v1 (the None conversion changes only apiVersion) ...
+    assert result.stored["apiVersion"] == "example.com/v1"
+    assert result.stored["spec"] == {"schedule": {"minute": "*/1"}}
+    # ... read back in v2 through v1's schema: v1 prunes the object it takes for a string
+    # and adds its default (kube-apiserver 1.34 answers the same for the corpus samples)
+    assert result.object["apiVersion"] == "example.com/v2"
+    assert result.object["spec"] == {"schedule": {}, "policy": "Keep"}
+    assert step.read(result.stored)["spec"] == {"schedule": {}, "policy": "Keep"}
+    assert step.read(result.stored)["apiVersion"] == "example.com/v1"
+    # an update in v2 answers in v2, stores in v1; as read, nothing changed: no write
+    again = step.update(result.object, result.stored)
+    assert again.object["apiVersion"] == "example.com/v2"
+    assert again.stored["apiVersion"] == "example.com/v1"
+    deleted = step.delete(again.stored, version="v2")
+    assert deleted.object["apiVersion"] == "example.com/v2" and deleted.removed
