@@ -24,13 +24,21 @@ Mirrored upstream files (kubernetes/kubernetes, staging/src/k8s.io/...):
   of the old object but ``.status``; generation 1 on create, + 1 when anything but
   ``metadata`` changes (so, with the subresource, only a spec change bumps it);
 - the decoding, pruning, defaulting and validation (schema, CEL, transition rules,
-  ratcheting) are ``validation.pipeline.validate_custom_resource``'s, called here.
+  ratcheting) are ``validation.pipeline.validate_custom_resource``'s, called here, in
+  the version the request's apiVersion names;
+- ``apiextensions-apiserver/pkg/apiserver/customresource_handler.go`` and
+  ``conversion/nop_converter.go``: objects are stored in the storage version and read
+  through its schema, converted as the ``None`` strategy converts.
 
 What the step leaves out, deliberately: ``managedFields`` (a request's are dropped and
-none are added: server-side apply's bookkeeping is not modelled), conversion between
-versions (an object is validated in the version its apiVersion names), admission
+none are added: server-side apply's bookkeeping is not modelled), ``Webhook``
+conversion (objects are converted as by ``None``), the ``scale`` subresource, admission
 webhooks and namespace lifecycle (a namespace need not exist), and graceful deletion
 (custom resources have none: a delete is immediate or waits for finalizers).
+
+``tests/integration/test_admission_differential.py`` holds it to kube-apiserver: a
+script of writes on three CRDs (answers and watch events) and a sample of every corpus
+CRD version.
 """
 
 from __future__ import annotations
