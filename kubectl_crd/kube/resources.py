@@ -20,8 +20,8 @@ kubectl's REST helper (``k8s.io/kubectl/pkg/cmd/util/...``, ``resource/helper.go
 
 Paths: ``/api/v1/...`` for the core group, ``/apis/GROUP/VERSION/...`` for every other,
 ``namespaces/NS/`` before the plural of a namespaced resource; names are
-percent-encoded as a path segment (client-go's ``url.PathEscape``). Errors are those
-of ``KubeClient`` (kubectl's lines), nothing is retried here.
+percent-encoded as Go's ``URL.EscapedPath`` encodes client-go's request paths. Errors
+are those of ``KubeClient`` (kubectl's lines), nothing is retried here.
 """
 
 from __future__ import annotations
@@ -74,9 +74,11 @@ class PropagationPolicy(enum.Enum):
     FOREGROUND = "Foreground"
 
 
-# RFC 3986 pchar without '/': what Go's url.PathEscape leaves as it is
+# what Go's URL.EscapedPath leaves as it is in a path (net/url shouldEscape, encodePath:
+# unreserved characters and the reserved ones but '?'), less '/': client-go refuses a
+# name with '/' (IsValidPathSegmentName), here it stays inside its segment
 _PATH_SAFE = frozenset(
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@"
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~$&+,;=:@"
 )
 
 

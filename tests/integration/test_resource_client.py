@@ -13,6 +13,7 @@ gets a real 410 Gone from etcd and the reflector lists again.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -327,6 +328,20 @@ def test_strategic_merge_is_refused_for_a_custom_resource(
     assert crontabs.patch_scale("c", {"spec": {"replicas": 4}})["spec"]["replicas"] == 4
     status = crontabs.patch_status("c", {"status": {"replicas": 4}})
     assert status["status"]["replicas"] == 4 and status["spec"]["replicas"] == 4
+
+
+def test_object_paths_are_escaped_as_kubectls(apiserver: ControlPlane, namespace: str) -> None:
+    """The URL kubectl requests for each odd name (``-v=6`` logs it) is ours."""
+    names = ["a:b", "a@b", "a+b", "a=b", "a!b", "a*b", "a'b", "a(b)", "a b", "a,b", "a;b",
+             "a$b", "a&b", "a~b", "a?b", "a#b", "é"]  # fmt: skip
+    result = apiserver.kubectl(
+        "get", "configmap", *names, "-n", namespace, "-v=6", "--ignore-not-found", check=False
+    )
+    prefix = f"/api/v1/namespaces/{namespace}/configmaps/"
+    # each URL is logged twice (request, response): the first of each, in order
+    requested = list(dict.fromkeys(re.findall(re.escape(prefix) + r'([^\s"?]+)', result.stderr)))
+    configmaps = ResourceClient(None, "", "v1", "configmaps", namespaced=True, namespace=namespace)  # type: ignore[arg-type]
+    assert requested == [configmaps.path(name).removeprefix(prefix) for name in names]
 
 
 # -- discovery of the core group ------------------------------------------------------

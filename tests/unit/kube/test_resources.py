@@ -19,9 +19,10 @@ PATHS = [
      "/apis/apps/v1/namespaces/ns/deployments/web/scale"),
     (("stable.example.com", "v1", "crontabs", "", "c", "status"),
      "/apis/stable.example.com/v1/crontabs/c/status"),
-    # path segments escaped as Go's url.PathEscape: ':' and '@' stay, ' ', '/', '%' do not
-    (("rbac.authorization.k8s.io", "v1", "clusterroles", "", "system:a@b", ""),
-     "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a@b"),
+    # escaped as Go's URL.EscapedPath: ':', '@', '+', '=' stay; ' ', '/', '%', '!', '?' do not
+    (("rbac.authorization.k8s.io", "v1", "clusterroles", "", "system:a@b+c=d", ""),
+     "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:a@b+c=d"),
+    (("g", "v1", "things", "", "x!y?z", ""), "/apis/g/v1/things/x%21y%3Fz"),
     (("g", "v1", "things", "n s", "a/b%c", ""), "/apis/g/v1/namespaces/n%20s/things/a%2Fb%25c"),
 ]  # fmt: skip
 
