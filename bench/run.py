@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "fast-path": ("fast_path_bench.py", ["--runs", "1"], True),
     "validate": ("validate_bench.py", ["--smoke"], True),
+    "validate-jobs": ("validate_jobs_bench.py", ["--smoke"], True),
     "cel": ("cel_bench.py", ["--smoke"], True),
     "explain": ("explain_bench.py", ["--runs", "1"], False),
     "live": ("live_bench.py", ["--runs", "1", "--objects", "5"], False),
@@ -35,7 +36,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
 
 #: The benchmarks that read the CRD corpus (``tests.corpus``): without it, the run stops
 #: before the first one with a line saying where it is expected.
-NEEDS_CORPUS = {"validate", "cel", "explain"}
+NEEDS_CORPUS = {"validate", "validate-jobs", "cel", "explain"}
 
 
 def main() -> None:

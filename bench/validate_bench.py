@@ -11,8 +11,9 @@ Gateway API channels do not both define a kind). Each tool runs as a new process
 tools alternating run by run; each row gives resources per second from the median wall
 time, min and max, and the peak memory (max RSS) of the tool's process.
 
-- ours: ``kubectl-crd validate --offline --crd DIR -f DIR -o json`` (the installed
-  script next to this Python);
+- ours: ``kubectl-crd validate --offline --crd DIR -f DIR -o json -j 1`` (the installed
+  script next to this Python; one process, as kubeconform's ``-n 1``: its default of a
+  worker per CPU is measured by ``validate_jobs_bench.py``);
 - kubeconform: ``-n 1`` (one core, as the target asks), ``-strict``, fed the JSON
   Schemas its own converter (``openapi2jsonschema.py``) makes from the same CRDs;
 - kubectl-validate: ``--local-crds DIR``.
@@ -202,6 +203,8 @@ def main() -> None:
                 str(d),
                 "-o",
                 "json",
+                "-j",
+                "1",  # one process, as kubeconform's -n 1 (validate_jobs_bench: the workers)
             ],
         }
         notes = []

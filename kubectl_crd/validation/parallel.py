@@ -41,8 +41,50 @@ _FRAME = struct.Struct("<I?Q")
 _IN_FLIGHT = 2
 
 
+#: From this many bytes of input on, ``validate`` without ``-j`` uses workers (one per
+#: idle CPU). From ``bench/validate_jobs_bench.py``'s CPU columns (224 CRDs, resources
+#: of ~600 bytes): one process spends ~0.8 ms a resource; workers add ~0.25 s in all
+#: (the forked workers copy the pages of the CRD index they touch) and ~0.3 ms a
+#: resource (results pickled back), so two idle CPUs win from ~500 resources (~300 KB),
+#: four from ~120. Bytes, not files: a corpus file holds 1 to 100 resources.
+MIN_BYTES_FOR_WORKERS = 256 * 1024
+
+
 def can_fork() -> bool:
     return hasattr(os, "fork")
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def idle_cpus() -> int:
+    """The usable CPUs that other work does not keep busy: their number less the whole
+    part of the last minute's load average (at least 1). Workers cost about a quarter
+    more CPU in all than one process (results pickled, pages copied after the fork), so
+    on CPUs kept busy by other work they are slower, not faster (the bench's rows at
+    load 5 to 7 on 2 CPUs)."""
+    cpus = usable_cpus()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows; or no load average to read
+        return cpus
+    return max(1, min(cpus, cpus - int(load)))
+
+
+def workers_for(files: int, size: int, jobs: int | None) -> int:
+    """How many processes validate ``files`` files of ``size`` bytes in all: ``jobs`` when
+    given (0: one per usable CPU); by default one per idle CPU from
+    ``MIN_BYTES_FOR_WORKERS`` on, else one; never more than there are files."""
+    if jobs is None:
+        jobs = idle_cpus() if size >= MIN_BYTES_FOR_WORKERS else 1
+    elif jobs == 0:
+        jobs = usable_cpus()
+    return max(1, min(jobs, files))
 
 
 class WorkerError(RuntimeError):

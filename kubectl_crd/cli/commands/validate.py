@@ -9,6 +9,7 @@ or unreadable or the arguments are bad (as kubectl), 3 for internal errors.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -94,9 +95,8 @@ FLAGS = (
         ("-j", "--jobs"),
         "jobs",
         COUNT,
-        "Validate files in this many processes at once (0: one per CPU). Not for stdin.",
-        default=1,
-        show_default=True,
+        "Validate files in this many processes at once (0: one per CPU). By default one per "
+        "idle CPU (not kept busy by other work) from 256 KiB of input on, else 1. Not for stdin.",
     ),
     Flag(
         ("-w", "--watch"),
@@ -140,7 +140,7 @@ def command(
     watch: bool,
     old_paths: tuple[str, ...],
     against_cluster: bool,
-    jobs: int,
+    jobs: int | None,
 ) -> None:
     if not filenames:
         raise UsageError('must specify at least one file with -f (use "-f -" for stdin)')
@@ -153,15 +153,17 @@ def command(
     from kubectl_crd.io import expand_paths
     from kubectl_crd.output.progress import file_progress
     from kubectl_crd.output.validation import PRINTERS
+    from kubectl_crd.validation.parallel import workers_for
 
     run = _Run(app, filenames, crd_paths, offline, missing, field_validation)
     run.old_paths = old_paths
     run.against_cluster = app if against_cluster else None
-    run.jobs = jobs if jobs else (os.cpu_count() or 1)
+    paths = [] if "-" in filenames else list(expand_paths(filenames))
+    run.jobs = workers_for(len(paths), _size(paths), jobs)
     run.keep_stored = output == "yaml"
     kept: list[DocumentResult] = []  # only --watch needs them all; otherwise they stream
     failed = False
-    files = 0 if watch or "-" in filenames else sum(1 for _ in expand_paths(filenames))
+    files = 0 if watch else len(paths)
     colour = None if sys.stdout.isatty() else False
     with file_progress(files) as progress:
         # made inside: with a bar on the terminal, sys.stdout is its redirection
@@ -177,6 +179,15 @@ def command(
         _watch(run, kept, colour)
     if failed:
         sys.exit(ExitCode.ERROR)
+
+
+def _size(paths: list[str]) -> int:
+    """The bytes of ``paths`` (one stat each), to choose the default ``-j`` on."""
+    size = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            size += os.stat(path).st_size
+    return size
 
 
 class _Run:
@@ -262,8 +273,8 @@ def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None
     import time
 
     from kubectl_crd.io import EXTENSIONS
-    from kubectl_crd.output.validation import HumanPrinter
     from kubectl_crd.io.filewatch import changes
+    from kubectl_crd.output.validation import HumanPrinter
 
     def outcome(result: DocumentResult) -> object:
         return (result.status, result.message, result.warnings, [e.message for e in result.errors])

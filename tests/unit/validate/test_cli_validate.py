@@ -407,10 +407,87 @@ def test_jobs_give_the_same_output_in_the_same_order(tmp_path: Path, output: str
             documents.append(INVALID.replace("bad", f"bad-{number}"))
         write(tmp_path, f"{number:02d}.yaml", *documents)
     write(tmp_path, "crd.yaml", CRONTAB_CRD.read_text())  # a CRD among the inputs too
-    one = validate("-f", str(tmp_path), "--offline", "-o", output)
+    one = validate("-f", str(tmp_path), "--offline", "-o", output, "-j", "1")
     several = validate("-f", str(tmp_path), "--offline", "-o", output, "-j", "3")
-    assert one.returncode == several.returncode == 1
+    default = validate("-f", str(tmp_path), "--offline", "-o", output)  # one per CPU
+    assert one.returncode == several.returncode == default.returncode == 1
     assert several.stdout == one.stdout and several.stderr == one.stderr
+    assert default.stdout == one.stdout and default.stderr == one.stderr
     # the four invalid objects are reported (on stderr for -o yaml, which prints the valid)
     reported = one.stderr if output == "yaml" else one.stdout
     assert all(f"bad-{number}" in reported for number in (0, 3, 6, 9))
+
+
+BIG = 256 * 1024  # MIN_BYTES_FOR_WORKERS
+
+
+@pytest.mark.parametrize(
+    ("files", "size", "jobs", "cpus", "load", "workers"),
+    [
+        (1, BIG, None, 4, 0.0, 1),  # one file: one process
+        (40, BIG - 1, None, 4, 0.0, 1),  # below: forking costs more than it saves
+        (4, BIG, None, 4, 0.0, 4),
+        (400, 40 * BIG, None, 2, 0.0, 2),
+        (400, 40 * BIG, None, 2, 0.9, 2),
+        (400, 40 * BIG, None, 2, 1.2, 1),  # one CPU busy with other work
+        (400, 40 * BIG, None, 2, 6.5, 1),  # all busy: one process costs less CPU
+        (400, 40 * BIG, None, 8, 3.5, 5),
+        (400, 40 * BIG, None, 1, 0.0, 1),
+        (6, 40 * BIG, None, 8, 0.0, 6),  # never more workers than files
+        (400, 40 * BIG, 1, 8, 0.0, 1),
+        (400, 40 * BIG, 3, 8, 7.0, 3),  # given: as given, whatever the load
+        (400, 0, 0, 8, 7.0, 8),
+        (2, 0, 0, 8, 0.0, 2),
+        (0, 0, None, 8, 0.0, 1),  # stdin
+        (0, 0, 0, 8, 0.0, 1),
+    ],
+)
+def test_default_workers_by_input_size_and_load(
+    monkeypatch: pytest.MonkeyPatch,
+    files: int,
+    size: int,
+    jobs: int | None,
+    cpus: int,
+    load: float,
+    workers: int,
+) -> None:
+    from kubectl_crd.validation import parallel
+
+    assert parallel.MIN_BYTES_FOR_WORKERS == BIG
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: cpus)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, load, load))
+    assert parallel.workers_for(files, size, jobs) == workers
+
+
+def test_help_states_the_default_the_code_uses() -> None:
+    from kubectl_crd.cli.commands.validate import FLAGS
+    from kubectl_crd.validation.parallel import MIN_BYTES_FOR_WORKERS
+
+    (jobs,) = [flag for flag in FLAGS if flag.dest == "jobs"]
+    assert f"from {MIN_BYTES_FOR_WORKERS // 1024} KiB of input on" in jobs.help
+    assert jobs.default is None
+
+
+def test_the_command_asks_for_workers_by_the_input_files_and_their_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kubectl_crd.cli.root import main
+    from kubectl_crd.validation import parallel
+
+    asked: list[tuple[int, int, int | None]] = []
+    real = parallel.workers_for
+
+    def recorded(files: int, size: int, jobs: int | None) -> int:
+        asked.append((files, size, jobs))
+        return real(files, size, jobs)
+
+    monkeypatch.setattr(parallel, "workers_for", recorded)
+    monkeypatch.setenv("KUBECTL_CRD_CACHE_DIR", str(tmp_path / "cache"))
+    for number in range(5):
+        write(tmp_path, f"{number}.yaml", VALID.replace("good", f"good-{number}"))
+    for more in ((), ("-j", "2")):
+        with pytest.raises(SystemExit) as exit:
+            main(["validate", "-f", str(tmp_path), "--crd", CRDS, "--offline", *more])
+        assert exit.value.code == 0
+    size = sum(path.stat().st_size for path in tmp_path.glob("*.yaml"))
+    assert asked == [(5, size, None), (5, size, 2)]
