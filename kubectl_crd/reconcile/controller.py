@@ -97,6 +97,7 @@ __all__ = [
     "FIELD_MANAGER",
     "FINALIZER",
     "Controller",
+    "FinalizeNotDone",
     "ReconcilerLike",
     "managed_paths",
     "merge_patch",
@@ -412,11 +413,15 @@ class Controller:
 
     # -- life ------------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, *, run_workers: bool = True) -> None:
+        """Watch, wait for the caches, then work; with ``run_workers=False`` only the
+        informers run and keys queue up (for tests of what enqueues what)."""
         resources = _Resources(self.backend, self._reconciler)
         self._resources = resources
         started = self._start_informers(resources.roles())
         self._wait_synced(started)
+        if not run_workers:
+            return
         for index in range(self.workers):
             thread = threading.Thread(target=self._work, name=f"worker-{index}", daemon=True)
             self._threads.append(thread)
@@ -486,8 +491,10 @@ class Controller:
         self._emit(Stopping(len(self.queue.processing())))
         self._stopping.set()
         self.queue.shutdown(drain=graceful, timeout=timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
         for thread in self._threads:
-            thread.join(timeout if graceful else 0.1)
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            thread.join(left if graceful else 0.1)
         removed: tuple[ObjectKey, ...] = ()
         if remove_finalizers:
             removed = tuple(self.remove_finalizers())
@@ -521,7 +528,7 @@ class Controller:
             obj = informer.cache.peek(key)
             if obj is not None and self._remove_finalizer(key, info, obj, writes):
                 removed.append(key)
-        self.stats["writes"] += writes.count
+        self._count(writes=writes.count)
         return removed
 
     # -- swapping the reconciler -----------------------------------------------------------
@@ -546,7 +553,9 @@ class Controller:
                     informer.stop()
             keys = self._informers[resources.for_info].cache.keys()
             for key in keys:
+                # the new code is tried at once: no backoff, no delayed retry of the old
                 self.queue.forget(key)
+                self.queue.discard_waiting(key)
                 self.queue.add(key)
             swapped = Swapped(
                 len(keys),
@@ -580,7 +589,7 @@ class Controller:
             return
         current = new if new is not None else old
         assert current is not None
-        if new is not None and old is not None and self._own_echo(info, new):
+        if new is not None and self._own_echo(info, new):
             return
         if info == resources.for_info and (
             old is None or new is None or _for_update_matters(old, new)
@@ -668,7 +677,6 @@ class Controller:
         )
         with self._lock:
             self._in_flight[key] = [started, False]
-        self.stats["reconciles"] += 1
         writes = _Writes()
         outcome = Outcome.SUCCESS
         error: BaseException | None = None
@@ -697,7 +705,7 @@ class Controller:
         duration = self._clock() - started
         if writes.failures and error is None:
             outcome = Outcome.ERROR
-        self.stats["writes"] += writes.count
+        self._count(reconciles=1, writes=writes.count, errors=int(outcome is Outcome.ERROR))
         text, file, line, trace = self._describe(error, writes, reconciler)
         self._emit(
             ReconcileFinished(
@@ -705,11 +713,12 @@ class Controller:
             )
         )
         if outcome is Outcome.ERROR:
-            self.stats["errors"] += 1
             delay = self.queue.add_rate_limited(key)
             self._emit(Requeued(key, delay, "error", self.queue.num_requeues(key)))
             return
         self.queue.forget(key)
+        if outcome is Outcome.TERMINAL:
+            return  # not retried until the object changes
         if state[1]:  # it ran past the timeout: once more, now that it returned
             self.queue.add(key)
             self._emit(Requeued(key, 0.0, "timeout"))
@@ -804,7 +813,7 @@ class Controller:
             if not done.finalized:
                 after = done.result.requeue_after
                 if after is None:
-                    raise _NotFinalized()
+                    raise FinalizeNotDone("finalize is not done yet")
                 return after
         self._remove_finalizer(key, info, obj, writes)
         return None
@@ -965,6 +974,11 @@ class Controller:
                 self._kubernetes = self._kubernetes_factory()
             return self._kubernetes
 
+    def _count(self, **counts: int) -> None:
+        with self._lock:
+            for name, value in counts.items():
+                self.stats[name] += value
+
     def _emit(self, event: Any) -> None:
         if self.sink is not None:
             self.sink(event)
@@ -974,11 +988,9 @@ class _WriteRefused(Exception):
     """A write the reconcile needed first (the finalizer) was refused (told already)."""
 
 
-class _NotFinalized(Exception):
-    """``finalize`` said it is not done and asked for no particular delay."""
-
-    def __str__(self) -> str:
-        return "finalize is not done yet"
+class FinalizeNotDone(Exception):
+    """``finalize`` said it is not done and asked for no particular delay: it is called
+    again after the backoff."""
 
 
 class _Writes:

@@ -291,6 +291,12 @@ class WorkQueue(Generic[K]):
             heapq.heappush(self._waiting, (due, next(self._sequence), item))
             self._cond.notify()  # a waiting get() may have to wake earlier
 
+    def discard_waiting(self, item: K) -> None:
+        """Drop ``item``'s delayed add, if any (not in client-go: the dev loop's swap
+        adds every key at once and has no use for the old code's retry)."""
+        with self._cond:
+            self._due.pop(item, None)  # its heap entry is skipped as superseded
+
     def _move_due(self) -> float | None:
         """Queue the keys that are due; the next due time of the rest (lock held)."""
         now = self._clock()

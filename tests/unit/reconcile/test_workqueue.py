@@ -312,3 +312,16 @@ def test_shutdown_drops_waiting_keys() -> None:
     queue.shutdown()
     clock.advance(2.0)
     assert queue.get(timeout=0) is None
+
+
+def test_discard_waiting_drops_a_delayed_add() -> None:
+    clock = FakeClock()
+    queue: WorkQueue[str] = WorkQueue(clock=clock)
+    queue.add_after("a", 1.0)
+    queue.add_after("b", 1.0)
+    queue.discard_waiting("a")
+    clock.advance(1.0)
+    assert drain(queue) == ["b"]
+    queue.add_after("a", 1.0)  # a later delayed add works again
+    clock.advance(1.0)
+    assert drain(queue) == ["a"]

@@ -1,0 +1,399 @@
+"""The controller's rules, hermetically: what enqueues which key, and the writes a result
+turns into. The backend is ``fakes.FakeBackend`` (scripted events, recorded writes);
+``tests/integration/test_dev_controller.py`` runs the same loop against the API server.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kubectl_crd.model.errors import ApiError
+from kubectl_crd.reconcile.api import Result, TerminalError
+from kubectl_crd.reconcile.controller import FINALIZER, Controller
+from kubectl_crd.reconcile.events import (
+    Outcome,
+    ReconcileFinished,
+    Requeued,
+    Swapped,
+    WriteFailed,
+)
+from tests.unit.reconcile.fakes import (
+    CONFIGMAPS,
+    SECRETS,
+    WIDGETS,
+    FakeBackend,
+    FakeReconciler,
+    configmap,
+    widget,
+)
+
+
+class Sink(list[Any]):
+    def __call__(self, event: Any) -> None:
+        self.append(event)
+
+    def of(self, kind: type) -> list[Any]:
+        return [event for event in self if isinstance(event, kind)]
+
+
+@pytest.fixture
+def backend() -> FakeBackend:
+    return FakeBackend()
+
+
+@pytest.fixture
+def controllers() -> Iterator[list[Controller]]:
+    made: list[Controller] = []
+    yield made
+    for controller in made:
+        controller.stop(timeout=2)
+
+
+def make(
+    backend: FakeBackend,
+    controllers: list[Controller],
+    reconciler: FakeReconciler,
+    *,
+    run_workers: bool = True,
+    **options: Any,
+) -> tuple[Controller, Sink]:
+    sink = Sink()
+    controller = Controller(backend, reconciler, sink, workers=1, **options)
+    controller.start(run_workers=run_workers)
+    controllers.append(controller)
+    return controller, sink
+
+
+def queued(controller: Controller, settle: float = 0.05) -> list[tuple[str, str]]:
+    time.sleep(settle)  # the informer thread hands its events on
+    keys = []
+    while (key := controller.queue.get(timeout=0)) is not None:
+        keys.append(key)
+        controller.queue.done(key)
+    return keys
+
+
+def settled(controller: Controller) -> None:
+    time.sleep(0.05)
+    assert controller.wait_idle(timeout=5, settle=0.05)
+
+
+# -- what enqueues ---------------------------------------------------------------------
+
+
+def test_listed_objects_are_enqueued_before_work_starts(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+    controller, _ = make(backend, controllers, FakeReconciler(), run_workers=False)
+    assert sorted(queued(controller)) == [("ns", "a"), ("ns", "b")]
+
+
+def test_for_updates_enqueue_only_when_generation_deletion_or_finalizers_change(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, _ = make(backend, controllers, FakeReconciler(), run_workers=False)
+    assert queued(controller) == [("ns", "a")]
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="2"))  # a status write
+    assert queued(controller) == []
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="3", generation=2))
+    assert queued(controller) == [("ns", "a")]
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="4", generation=2, finalizers=["x"]))
+    assert queued(controller) == [("ns", "a")]
+    backend.send(
+        WIDGETS,
+        "MODIFIED",
+        widget("a", rv="5", generation=2, finalizers=["x"], deletionTimestamp="t"),
+    )
+    assert queued(controller) == [("ns", "a")]
+    backend.send(WIDGETS, "DELETED", widget("a", rv="6"))
+    assert queued(controller) == [("ns", "a")]
+
+
+def test_child_events_enqueue_the_controller_owner(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    controller, _ = make(backend, controllers, FakeReconciler(), run_workers=False)
+    backend.send(CONFIGMAPS, "ADDED", configmap("c1", owner="p"))
+    assert queued(controller) == [("ns", "p")]
+    backend.send(CONFIGMAPS, "MODIFIED", configmap("c1", owner="p", rv="2"))
+    assert queued(controller) == [("ns", "p")]
+    backend.send(CONFIGMAPS, "DELETED", configmap("c1", owner="p", rv="3"))
+    assert queued(controller) == [("ns", "p")]
+    backend.send(CONFIGMAPS, "ADDED", configmap("free"))  # no owner
+    not_controller = configmap("c2", owner="p")
+    not_controller["metadata"]["ownerReferences"][0]["controller"] = False
+    backend.send(CONFIGMAPS, "ADDED", not_controller)
+    other_kind = configmap("c3", owner="p")
+    other_kind["metadata"]["ownerReferences"][0]["kind"] = "Gadget"
+    backend.send(CONFIGMAPS, "ADDED", other_kind)
+    assert queued(controller) == []
+
+
+def test_watched_objects_enqueue_what_the_mapping_says(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    def parents(obj: dict[str, Any]) -> list[tuple[str, str]]:
+        return [("ns", name) for name in obj["metadata"]["labels"]["for"].split(",")]
+
+    reconciler = FakeReconciler(watches=(("v1/Secret", parents),))
+    controller, _ = make(backend, controllers, reconciler, run_workers=False)
+    secret = {"metadata": {"name": "s", "namespace": "ns", "labels": {"for": "x,y"}}}
+    backend.send(SECRETS, "ADDED", secret)
+    assert sorted(queued(controller)) == [("ns", "x"), ("ns", "y")]
+
+
+def test_the_echo_of_the_loops_own_write_enqueues_nothing(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-c")]})
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    assert reconciler.calls == ["a"]
+    (apply,) = [call for call in backend.calls if call[0] == "apply"]
+    # the child's event with the resourceVersion the apply answered: already seen
+    echo = {**apply[3], "metadata": {**apply[3]["metadata"], "resourceVersion": "100"}}
+    backend.send(CONFIGMAPS, "ADDED", echo)
+    settled(controller)
+    assert reconciler.calls == ["a"]
+    # someone else's change to the child: its owner is reconciled
+    changed = {**echo, "metadata": {**echo["metadata"], "resourceVersion": "555"}}
+    backend.send(CONFIGMAPS, "MODIFIED", changed)
+    settled(controller)
+    assert reconciler.calls == ["a", "a"]
+
+
+# -- the writes of a result --------------------------------------------------------------
+
+
+def cm_child(name: str, **data: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": data}
+
+
+def test_children_are_applied_with_namespace_and_controller_reference(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-c", k="v")]})
+    controller, sink = make(backend, controllers, reconciler)
+    settled(controller)
+    (call,) = backend.calls
+    verb, plural, name, body, options = call
+    assert (verb, plural, name) == ("apply", "configmaps", "a-c")
+    assert options == {"field_manager": "kubectl-crd-dev", "force": True}
+    assert body["metadata"]["namespace"] == "ns"
+    assert body["metadata"]["ownerReferences"] == [
+        {
+            "apiVersion": "dev.example.com/v1",
+            "kind": "Widget",
+            "name": "a",
+            "uid": "uid-a",
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
+    ]
+    assert body["data"] == {"k": "v"}
+    (finished,) = sink.of(ReconcileFinished)
+    assert (finished.outcome, finished.writes) == (Outcome.SUCCESS, 1)
+
+
+def test_undesired_owned_children_are_deleted_with_their_uid(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    going = configmap("a-going", owner="a", deletionTimestamp="t")
+    backend.initial[CONFIGMAPS] = [
+        configmap("a-keep", owner="a"),
+        configmap("a-old", owner="a"),
+        configmap("b-other", owner="b"),
+        configmap("free"),
+        going,
+    ]
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-keep")]})
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    deletes = [call for call in backend.calls if call[0] == "delete"]
+    assert [(call[2], call[4]) for call in deletes] == [("a-old", {"uid": "uid-a-old"})]
+
+
+def test_status_goes_to_the_subresource_with_observed_generation_only_when_different(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    converged = widget("same", generation=3, status={"ok": True, "observedGeneration": 3})
+    converged["status"] = converged["metadata"].pop("status")
+    stale = widget("stale", generation=2)
+    stale["status"] = {"ok": False, "old": 1, "observedGeneration": 1}
+    backend.initial[WIDGETS] = [converged, stale]
+    controller, _ = make(
+        backend, controllers, FakeReconciler(lambda o, c: {"status": {"ok": True}})
+    )
+    settled(controller)
+    (patch,) = backend.calls
+    assert patch[:3] == ("patch", "widgets", "stale")
+    assert patch[3]["patch"] == {"status": {"ok": True, "old": None, "observedGeneration": 2}}
+    assert patch[4] == {"subresource": "status"}
+
+
+def test_a_finalizer_is_added_before_the_first_reconcile_and_removed_after_finalize(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    finalized: list[str] = []
+    backend.initial[WIDGETS] = [
+        widget("new"),
+        widget("going", finalizers=["other", FINALIZER], deletionTimestamp="t"),
+        widget("not-ours", finalizers=["other"], deletionTimestamp="t"),
+    ]
+
+    def finalize(obj: dict[str, Any], ctx: Any) -> bool:
+        finalized.append(obj["metadata"]["name"])
+        return True
+
+    reconciler = FakeReconciler(finalize=finalize)
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    patches = {call[2]: call[3]["patch"]["metadata"] for call in backend.calls}
+    assert patches == {
+        "new": {"finalizers": [FINALIZER], "resourceVersion": "1"},
+        "going": {"finalizers": ["other"], "resourceVersion": "1"},
+    }
+    assert finalized == ["going"]
+    assert reconciler.calls == ["new"]  # objects being deleted are not reconciled
+
+
+def test_finalize_not_done_is_called_again(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    answers = iter([False, True])
+    backend.initial[WIDGETS] = [widget("going", finalizers=[FINALIZER], deletionTimestamp="t")]
+    reconciler = FakeReconciler(finalize=lambda obj, ctx: next(answers))
+    controller, sink = make(backend, controllers, reconciler)
+    time.sleep(0.1)
+    settled(controller)
+    outcomes = [event.outcome for event in sink.of(ReconcileFinished)]
+    assert outcomes == [Outcome.ERROR, Outcome.SUCCESS]
+    assert sink.of(ReconcileFinished)[0].error == "FinalizeNotDone: finalize is not done yet"
+    assert [call[0] for call in backend.calls] == ["patch"]
+
+
+def test_errors_back_off_terminal_errors_do_not(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    failures = iter(range(3))
+
+    def answer(obj: dict[str, Any], ctx: Any) -> None:
+        if obj["metadata"]["name"] == "terminal":
+            raise TerminalError("never")
+        if next(failures, None) is not None:
+            raise ValueError("again")
+
+    backend.initial[WIDGETS] = [widget("flaky"), widget("terminal")]
+    controller, sink = make(backend, controllers, FakeReconciler(answer))
+    time.sleep(0.1)
+    settled(controller)
+    assert [(e.key[1], e.after, e.failures) for e in sink.of(Requeued)] == [
+        ("flaky", 0.005, 1),
+        ("flaky", 0.01, 2),
+        ("flaky", 0.02, 3),
+    ]
+    terminal = [e for e in sink.of(ReconcileFinished) if e.key[1] == "terminal"]
+    assert [e.outcome for e in terminal] == [Outcome.TERMINAL]
+    assert terminal[0].error == "TerminalError: never"
+    assert controller.queue.num_requeues(("ns", "flaky")) == 0  # forgotten on success
+
+
+def test_bad_children_and_refused_writes_fail_the_reconcile_not_the_loop(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    def refuse(verb: str, obj: Any) -> Exception | None:
+        if obj["metadata"]["name"] == "Bad":
+            return ApiError('ConfigMap "Bad" is invalid', status=422)
+        return None
+
+    backend.refuse = refuse
+    backend.initial[WIDGETS] = [widget("a"), widget("nokind")]
+
+    def answer(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        if obj["metadata"]["name"] == "nokind":
+            return {"children": [{"metadata": {"name": "x"}}]}
+        return {"children": [cm_child("Bad"), cm_child("good")], "requeue_after": 60}
+
+    controller, sink = make(backend, controllers, FakeReconciler(answer))
+    settled(controller)
+    # the other child is still written (on each retry: the fake never lists it back)
+    assert {call[2] for call in backend.calls} == {"good"}
+    (failed,) = sink.of(WriteFailed)[:1]
+    assert (failed.name, failed.status, failed.verb) == ("Bad", 422, "apply")
+    by_key = {e.key[1]: e for e in sink.of(ReconcileFinished)}
+    assert by_key["a"].outcome is Outcome.ERROR
+    assert "Bad" in by_key["a"].error
+    assert by_key["nokind"].error == "ValueError: child #0 needs apiVersion and kind"
+
+
+def test_requeue_after_adds_the_key_again_later(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(lambda obj, ctx: Result(requeue_after=0.05))
+    _controller, sink = make(backend, controllers, reconciler)
+    time.sleep(0.3)
+    assert len(reconciler.calls) >= 3
+    assert {e.reason for e in sink.of(Requeued)} == {"requeue_after"}
+
+
+def test_swap_requeues_everything_and_changes_only_the_watches_that_differ(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+    first = FakeReconciler(lambda obj, ctx: (_ for _ in ()).throw(RuntimeError("old code")))
+    controller, _sink = make(backend, controllers, first)
+    time.sleep(0.05)
+    assert controller.queue.num_requeues(("ns", "a")) >= 1
+    second = FakeReconciler(owns=("v1/Secret",))
+    swapped = controller.swap(second)
+    assert swapped == Swapped(2, ("secrets/v1",), ("configmaps/v1",))
+    settled(controller)
+    assert sorted(second.calls) == ["a", "b"]
+    assert controller.queue.num_requeues(("ns", "a")) == 0
+    assert backend.watches.count(WIDGETS) == 1  # the FOR watch was kept
+    assert list(controller.informers) == [WIDGETS, SECRETS]
+
+
+def test_context_reads_copies_from_the_cache(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    backend.initial[CONFIGMAPS] = [
+        configmap("one", labels={"app": "x"}),
+        configmap("two", labels={"app": "y"}),
+    ]
+    seen: dict[str, Any] = {}
+
+    def answer(obj: dict[str, Any], ctx: Any) -> None:
+        one = ctx.get("v1/ConfigMap", "one")
+        one["metadata"]["name"] = "changed"  # a copy: the cache keeps its own
+        seen["again"] = ctx.get("v1/ConfigMap", "one")["metadata"]["name"]
+        seen["selected"] = [o["metadata"]["name"] for o in ctx.list("v1/ConfigMap", labels="app=y")]
+        seen["missing"] = ctx.get("v1/ConfigMap", "nope")
+        seen["elsewhere"] = ctx.list("v1/ConfigMap", namespace="other")
+        try:
+            ctx.get("apps/v1/Deployment", "d")
+        except LookupError as exc:
+            seen["unwatched"] = str(exc)
+        ctx.event("Seen", "hello")
+
+    controller, _ = make(backend, controllers, FakeReconciler(answer))
+    settled(controller)
+    assert seen == {
+        "again": "one",
+        "selected": ["two"],
+        "missing": None,
+        "elsewhere": [],
+        "unwatched": "apps/v1/Deployment is not watched by this loop: name it in FOR, OWNS or WATCHES",
+    }
+    assert ("event", "a", "Seen", "hello") in backend.calls
