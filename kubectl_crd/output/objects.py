@@ -1,18 +1,18 @@
-"""Objects as kubectl writes them with ``-o json`` and ``-o yaml``, for every command.
+"""Objects as kubectl writes them with ``-o json`` and ``-o yaml``: the text of one
+document, for ``output.printing``'s printer (which every command prints objects with).
 
 - ``kubectl_json``: ``kubectl -o json``'s layout (``json.MarshalIndent`` with four
   spaces, keys sorted as Go sorts map keys, ``<``, ``>``, ``&`` escaped); ``compact``
   is ``json.Marshal``'s one line with the keys in the order given (a watch event);
 - ``without_managed_fields``: kubectl hides ``metadata.managedFields`` unless
   ``--show-managed-fields`` (``get.go``: ``printers.OmitManagedFieldsPrinter``);
-- ``kubectl_yaml``: ``kubectl -o yaml``'s bytes (``io.goyaml``: go-yaml v2's emitter);
-- ``write_object``: an object in either, to a stream.
+- ``kubectl_yaml``: ``kubectl -o yaml``'s bytes (``io.goyaml``: go-yaml v2's emitter).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import Any
 
 
 def kubectl_json(obj: Any, *, compact: bool = False) -> str:
@@ -30,12 +30,6 @@ def without_managed_fields(obj: Any) -> Any:
     if not isinstance(metadata, dict) or "managedFields" not in metadata:
         return obj
     return {**obj, "metadata": {k: v for k, v in metadata.items() if k != "managedFields"}}
-
-
-def write_object(stream: TextIO, obj: Any, output: str) -> None:
-    """An object as ``-o json`` or ``-o yaml`` prints it."""
-    shown = without_managed_fields(obj)
-    stream.write(kubectl_json(shown) + "\n" if output == "json" else kubectl_yaml(shown))
 
 
 def kubectl_yaml(obj: Any) -> str:

@@ -1,7 +1,8 @@
 """What ``kubectl crd scale`` prints: Scales, objects as kubectl writes them, and progress.
 
 - ``describe_scale``: the current Scale beside the CRD's paths it comes from;
-- objects as ``-o json|yaml`` print them: ``output.objects``;
+- ``ScaleReport``: each object's outcome, objects through ``output.printing``'s
+  printer (``-o name|json|yaml``, kubectl's ``NAME scaled`` without ``-o``);
 - ``WaitProgress``: ``--wait``'s progress, a rich live display on a terminal (one row
   per object, spec against status replicas) and one plain line per change when piped;
   no colour with ``NO_COLOR``.
@@ -9,11 +10,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TextIO
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kubectl_crd.kube.scaling import ScaleTarget
 from kubectl_crd.model.crd import ScaleSubresource
+
+if TYPE_CHECKING:
+    from kubectl_crd.model.errors import KubectlCrdError
 
 
 def describe_scale(target: ScaleTarget, scale: Mapping[str, Any], paths: ScaleSubresource) -> str:
@@ -91,3 +95,49 @@ class WaitProgress:
             state = Text("ready", style="green") if done else Text("waiting", style="yellow")
             table.add_row(state, Text(line))
         return table
+
+
+class ScaleReport:
+    """What ``scale`` prints of each object, as ``kubectl scale`` prints it, one
+    ``write(target, result)`` each: a failure as kubectl's error line on ``err``; else
+    ``-o name|json|yaml`` through ``output.printing`` (the object, or a Scale), and
+    without ``-o`` the name and ``operation`` (``foo.example.com/a scaled``), or, with
+    ``paths`` (show mode: the CRD's scale paths of a target), the Scale described."""
+
+    def __init__(
+        self,
+        output: str,
+        stream: TextIO,
+        err: TextIO,
+        *,
+        operation: str = "",
+        paths: Callable[[ScaleTarget], ScaleSubresource] | None = None,
+    ) -> None:
+        from kubectl_crd.output.printing import ObjectPrinter
+
+        self._output = output
+        self._stream = stream
+        self._err = err
+        self._paths = paths
+        self._printer = ObjectPrinter(output, stream, streaming=True, operation=operation)
+        self.failed = False
+
+    def write(self, target: ScaleTarget, result: Any) -> None:
+        from kubectl_crd.model.errors import KubectlCrdError
+
+        if isinstance(result, KubectlCrdError):
+            self.error(result)
+        elif self._paths is not None and not self._output:
+            self._stream.write(describe_scale(target, result, self._paths(target)) + "\n")
+        else:
+            from kubectl_crd.output.printing import Named
+
+            self._printer.write(Named(target.kind_name, result))
+
+    def error(self, error: KubectlCrdError) -> None:
+        """An object's failure, in kubectl's words."""
+        print(error.kubectl_line, file=self._err)
+        self.failed = True
+
+    def flush(self) -> None:
+        self._printer.flush()

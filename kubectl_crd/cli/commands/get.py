@@ -38,9 +38,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.resources import ResourceClient
     from kubectl_crd.model.columns import ColumnPlan
     from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
-    from kubectl_crd.output.printing import Listing, ListingFormat
+    from kubectl_crd.output.printing import Listing, ListingFormat, WatchPrinter
 
 FLAGS = (
     Flag(
@@ -168,16 +169,16 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
                     "watch is only supported on individual resources and resource "
                     f"collections, but {len(names)} resources were found"
                 )
-            _watch(client, live, names, options, settings)
+            _watch(live, names, options["watch_only"], settings)
             return
         if settings.output == "name" and not names and not settings.sort_by:
             # nothing to align: each page's names are printed as it comes
-            if not live.print_names(options):
+            if not live.print_names():
                 from kubectl_crd.output.printing import Listing
 
                 _show(app, Listing(live.namespaced, live.qualified), settings, single=False)
             return
-        listing = live.read(names, options)
+        listing = live.read(names)
     _show(app, listing, settings, single=len(names) == 1)
 
 
@@ -276,27 +277,45 @@ def _from_files(
 
 
 class _Live:
-    """A resource on the cluster: its path, and how its table is made (the server's Table,
-    or with ``--crd`` the given CRD's columns computed here)."""
+    """A resource on the cluster (``kube.resources.ResourceClient``), and how its table is
+    made: the server's Table, or with ``--crd`` the given CRD's columns computed here."""
 
     def __init__(
         self,
-        client: KubeClient,
-        path: str,
-        namespaced: bool,
+        resource: ResourceClient,
         qualified: str,
         crd_version: CRDVersion | None,
+        options: dict[str, Any],
     ) -> None:
-        self.client = client
-        self.path = path
-        self.namespaced = namespaced
+        self.resource = resource
+        self.namespaced = resource.namespaced
         self.qualified = qualified
         self.crd_version = crd_version
+        self.selectors: dict[str, Any] = {
+            "label_selector": options["selector"],
+            "field_selector": options["field_selector"],
+        }
+        #: the server makes the table (a human-readable output, no --crd)
+        self.tables = options["output"] in ("", "wide") and crd_version is None
+        self._include: str | None = None
+        if self.tables and options["sort_by"]:
+            # get.go: sorting needs the whole object, not the Table's metadata
+            self._include = "Object"
+        elif self.tables and not (
+            options["all_namespaces"] or options["label_columns"] or options["show_labels"]
+        ):
+            # only the cells are shown: no metadata per row (kubectl asks for it anyway),
+            # so a long listing holds cells, not objects
+            self._include = "None"
+        self._chunk_size: int = options["chunk_size"]
+        self._table_output = options["output"] in ("", "wide")
 
     @classmethod
     def resolve(
         cls, app: Application, client: KubeClient, resource: str, options: dict[str, Any]
     ) -> _Live:
+        from kubectl_crd.kube.resources import ResourceClient
+
         crd_version = None
         if options["crd_paths"]:
             from kubectl_crd.sources.base import find_crd
@@ -318,14 +337,11 @@ class _Live:
             ref, version = resolver.by_argument(resource)
             group, plural, namespaced = ref.group, ref.plural, ref.namespaced
             qualified = f"{ref.singular or ref.kind.lower()}.{ref.group}"
-        path = f"/apis/{group}/{version}"
-        if namespaced and not options["all_namespaces"]:
-            path += f"/namespaces/{client.namespace}"
-        return cls(client, f"{path}/{plural}", namespaced, qualified, crd_version)
-
-    def server_tables(self, options: dict[str, Any]) -> bool:
-        """Whether the server makes the table (a human-readable output, no ``--crd``)."""
-        return options["output"] in ("", "wide") and self.crd_version is None
+        namespace = None if options["all_namespaces"] else client.namespace
+        resources = ResourceClient(
+            client, group, version, plural, namespaced=namespaced, namespace=namespace
+        )
+        return cls(resources, qualified, crd_version, options)
 
     def plan(self) -> ColumnPlan | None:
         """With ``--crd``, the given CRD's columns, computed here."""
@@ -335,111 +351,87 @@ class _Live:
 
         return plan_columns(self.crd_version.printer_columns)
 
-    def read(self, names: tuple[str, ...], options: dict[str, Any]) -> Listing:
+    def read(self, names: tuple[str, ...]) -> Listing:
         """The named objects, or the list (in pages of ``--chunk-size``)."""
         from kubectl_crd.model.errors import ApiError
         from kubectl_crd.output.printing import Listing
 
         listing = Listing(self.namespaced, self.qualified)
         pages: list[Any] = []
-        if names:
-            for name in names:
-                try:
-                    pages.append(self._get(f"{self.path}/{name}", {}, options))
-                except ApiError as exc:
-                    print(exc.kubectl_line, file=sys.stderr)
-                    listing.failed = True
-        else:
-            pages.extend(self._pages(options))
+        for name in names:
+            try:
+                pages.append(
+                    self.resource.get(name, table=self.tables, include_object=self._include)
+                )
+            except ApiError as exc:
+                print(exc.kubectl_line, file=sys.stderr)
+                listing.failed = True
+        if not names:
+            pages.extend(self.pages())
         for page in pages:
             listing.add_page(page)
         plan = self.plan()
-        if plan is not None and options["output"] in ("", "wide"):
+        if plan is not None and self._table_output:
             listing.compute_rows(plan)
         return listing
 
-    def print_names(self, options: dict[str, Any]) -> int:
+    def pages(self) -> Iterator[dict[str, Any]]:
+        """kubectl's resource.Builder with ``RequestChunksOf``: pages joined by continue."""
+        return self.resource.pages(
+            **self.selectors,
+            limit=self._chunk_size or None,
+            table=self.tables,
+            include_object=self._include,
+        )
+
+    def print_names(self) -> int:
         """``-o name`` page by page, so a long listing never holds its objects; the
         number of names printed."""
         from kubectl_crd.output.printing import ObjectPrinter
 
         printer = ObjectPrinter("name", sys.stdout, qualified=self.qualified)
-        for page in self._pages(options):
-            for obj in (page.get("items") if isinstance(page, dict) else None) or ():
+        for page in self.pages():
+            for obj in page.get("items") or ():
                 printer.write(obj)
         printer.flush()
         return printer.printed
 
-    def query(self, options: dict[str, Any]) -> dict[str, object]:
-        query: dict[str, object] = {}
-        if options["selector"]:
-            query["labelSelector"] = options["selector"]
-        if options["field_selector"]:
-            query["fieldSelector"] = options["field_selector"]
-        return query
+    def watch(self, names: tuple[str, ...], listing: Listing, printer: WatchPrinter) -> None:
+        """Events from the listing's resourceVersion, each printed as it arrives; a named
+        watch is the collection's narrowed to that name (``get.go``)."""
+        from kubectl_crd.model.columns import server_table
 
-    def _get(self, path: str, query: dict[str, object], options: dict[str, Any]) -> Any:
-        if not self.server_tables(options):
-            return self.client.request("GET", path, query=query)
-        if options["sort_by"]:
-            # get.go: sorting needs the whole object, not the Table's metadata
-            query = {**query, "includeObject": "Object"}
-        elif not (options["all_namespaces"] or options["label_columns"] or options["show_labels"]):
-            # only the cells are shown: no metadata per row (kubectl asks for it anyway),
-            # so a long listing holds cells, not objects
-            query = {**query, "includeObject": "None"}
-        from kubectl_crd.kube.client import TABLE_ACCEPT
-
-        return self.client.request("GET", path, query=query, accept=TABLE_ACCEPT)
-
-    def _pages(self, options: dict[str, Any]) -> Iterator[Any]:
-        """kubectl's resource.Builder with ``RequestChunksOf``: pages joined by continue."""
-        query = self.query(options)
-        if options["chunk_size"]:
-            query["limit"] = options["chunk_size"]
-        while True:
-            page = self._get(self.path, query, options)
-            yield page
-            token = ((page.get("metadata") or {}) if isinstance(page, dict) else {}).get("continue")
-            if not token or not options["chunk_size"]:
-                return
-            query["continue"] = token
-
-
-def _watch(
-    client: KubeClient,
-    live: _Live,
-    names: tuple[str, ...],
-    options: dict[str, Any],
-    settings: ListingFormat,
-) -> None:
-    """``-w``/``--watch-only``: the list (printed unless watch-only), then a watch from its
-    resourceVersion, each event printed and flushed as it arrives (``get.go: watch``)."""
-    from kubectl_crd.kube.client import TABLE_ACCEPT
-    from kubectl_crd.model.columns import server_table
-    from kubectl_crd.output.printing import WatchPrinter
-
-    query = live.query(options)
-    if names:
-        # get.go: a named watch is the collection's watch narrowed to that name
-        query["fieldSelector"] = f"metadata.name={names[0]}"
-    listing = live.read(names, options)
-    if listing.failed:
-        sys.exit(ExitCode.ERROR)
-    printer = WatchPrinter(listing, settings, sys.stdout, plan=live.plan())
-    try:
-        if not options["watch_only"]:
-            printer.initial(listing)
-        tables = live.server_tables(options)
-        accept = TABLE_ACCEPT if tables else "application/json"
-        watch_query = {**query, "resourceVersion": listing.resource_version}
-        for event in client.watch(live.path, query=watch_query, accept=accept):
+        selectors = dict(self.selectors)
+        if names:
+            selectors["field_selector"] = f"metadata.name={names[0]}"
+        events = self.resource.watch(
+            resource_version=listing.resource_version,
+            allow_bookmarks=False,  # kubectl get -w asks for none
+            table=self.tables,
+            **selectors,
+        )
+        for event in events:
             if event.type not in ("ADDED", "MODIFIED", "DELETED"):
                 continue
-            if tables:
+            if self.tables:
                 columns, rows = server_table(event.object)
                 printer.rows(event.type, columns, rows)
             else:
                 printer.write(event.type, event.object)
+
+
+def _watch(live: _Live, names: tuple[str, ...], watch_only: bool, settings: ListingFormat) -> None:
+    """``-w``/``--watch-only``: the list (printed unless watch-only), then a watch from its
+    resourceVersion, each event printed and flushed as it arrives (``get.go: watch``)."""
+    from kubectl_crd.output.printing import WatchPrinter
+
+    listing = live.read(names)
+    if listing.failed:
+        sys.exit(ExitCode.ERROR)
+    printer = WatchPrinter(listing, settings, sys.stdout, plan=live.plan())
+    try:
+        if not watch_only:
+            printer.initial(listing)
+        live.watch(names, listing, printer)
     finally:
         printer.flush()

@@ -4,8 +4,9 @@ Mirrors ``kubectl scale`` (``k8s.io/kubectl/pkg/cmd/scale/scale.go``) for custom
 resources, with its flags, messages and exit codes. This module reads the flags and
 wires the pieces: ``kube.resolving`` finds the resources (cached aggregated discovery,
 no CRD read to scale), ``kube.scaling`` scales them as kubectl's scaler does (never a
-write to ``spec``), ``output.scaling`` prints; ``--local`` changes files offline with
-``model.scaling`` and validates them with ``validation``.
+write to ``spec``), ``output.scaling`` reports each object (objects through
+``output.printing``); ``--local`` changes files offline with ``validation.scaling``,
+a rejected object worded as ``validate`` words it (``output.validation.rejected``).
 
 Beyond kubectl: with no ``--replicas`` it shows the current Scale and the CRD's scale
 paths; ``--wait`` follows spec against status replicas until they agree; a version
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.resolving import Resolver
     from kubectl_crd.kube.scaling import ClientPool, Precondition, ScaleTarget
-    from kubectl_crd.model.crd import CustomResourceDefinition
+    from kubectl_crd.model.crd import CustomResourceDefinition, ScaleSubresource
 
 #: ``--wait`` without ``--timeout``.
 DEFAULT_WAIT_TIMEOUT = 300.0
@@ -408,8 +409,7 @@ def _scale(
     wait_seconds: float,
 ) -> bool:
     from kubectl_crd.kube.scaling import read_scale, run_all, scale_object, wait_for_replicas
-    from kubectl_crd.output.objects import write_object
-    from kubectl_crd.output.scaling import WaitProgress
+    from kubectl_crd.output.scaling import ScaleReport, WaitProgress
 
     suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(dry_run, "")
 
@@ -427,20 +427,13 @@ def _scale(
         raise KubectlCrdError(
             _no_objects([str(r.status_object.get("message", "")) for r in results])  # type: ignore[union-attr]
         )
-    failed = False
+    report = ScaleReport(output, sys.stdout, sys.stderr, operation=f"scaled{suffix}")
     for target, result in zip(targets, results, strict=True):
-        if isinstance(result, KubectlCrdError):
-            print(result.kubectl_line, file=sys.stderr)
-            failed = True
-        elif output == "name":
-            print(target.kind_name)
-        elif output in ("json", "yaml") and dry_run != "client":
-            write_object(sys.stdout, result, output)
-        elif output in ("json", "yaml"):
-            write_object(sys.stdout, pool.client().request("GET", target.object_path), output)
-        else:
-            print(f"{target.kind_name} scaled{suffix}")
-    sys.stdout.flush()
+        fetched = output in ("json", "yaml") and dry_run == "client"
+        if fetched and not isinstance(result, KubectlCrdError):  # the object, not its Scale
+            result = pool.client().request("GET", target.object_path)
+        report.write(target, result)
+    report.flush()
     if wait_seconds and dry_run == "none":
         done = [t for t, r in zip(targets, results, strict=True) if not isinstance(r, Exception)]
 
@@ -454,9 +447,8 @@ def _scale(
         progress.close()
         for result in waits:
             if isinstance(result, KubectlCrdError):
-                print(result.kubectl_line, file=sys.stderr)
-                failed = True
-    return failed
+                report.error(result)
+    return report.failed
 
 
 def _no_objects(reasons: Sequence[str]) -> str:
@@ -476,24 +468,18 @@ def _show(
     pool: ClientPool, resolver: Resolver, targets: Sequence[ScaleTarget], output: str
 ) -> bool:
     from kubectl_crd.kube.scaling import read_scale, run_all
-    from kubectl_crd.output.objects import write_object
-    from kubectl_crd.output.scaling import describe_scale
+    from kubectl_crd.output.scaling import ScaleReport
 
-    results = run_all(pool, targets, read_scale)
-    failed = False
-    for target, result in zip(targets, results, strict=True):
-        if isinstance(result, KubectlCrdError):
-            print(result.kubectl_line, file=sys.stderr)
-            failed = True
-        elif output == "name":
-            print(target.kind_name)
-        elif output in ("json", "yaml"):
-            write_object(sys.stdout, result, output)
-        else:
-            served = resolver.crd(target.resource).version(target.version)
-            assert served is not None and served.subresources.scale is not None
-            print(describe_scale(target, result, served.subresources.scale))
-    return failed
+    def paths(target: ScaleTarget) -> ScaleSubresource:
+        served = resolver.crd(target.resource).version(target.version)
+        assert served is not None and served.subresources.scale is not None
+        return served.subresources.scale
+
+    report = ScaleReport(output, sys.stdout, sys.stderr, paths=paths)
+    for target, result in zip(targets, run_all(pool, targets, read_scale), strict=True):
+        report.write(target, result)
+    report.flush()
+    return report.failed
 
 
 # -- offline ---------------------------------------------------------------------------
@@ -509,12 +495,12 @@ def _scale_local(
     """``--local``: specReplicasPath changed in each document, validated, printed."""
     if not filenames:
         raise UsageError('--local needs the objects with -f (use "-f -" for stdin)')
-    from kubectl_crd.io import copy_tree, read_inputs
+    from kubectl_crd.io import read_inputs
     from kubectl_crd.kube.resolving import Resolver
     from kubectl_crd.model.crd import is_crd_object
-    from kubectl_crd.model.scaling import set_field
-    from kubectl_crd.output.objects import kubectl_json
-    from kubectl_crd.validation import validate_custom_resource
+    from kubectl_crd.output.printing import Named, ObjectPrinter
+    from kubectl_crd.output.validation import rejection_line
+    from kubectl_crd.validation.scaling import scaled_locally
 
     documents = list(read_inputs(list(filenames)))
     for document in documents:
@@ -523,38 +509,27 @@ def _scale_local(
     objects = [d for d in documents if not is_crd_object(d.content)]
     crds = _local_crds(app, crd_paths, [d.content for d in documents if is_crd_object(d.content)])
     resolver = Resolver(crds)
-    rendered: list[tuple[str, dict[str, Any]]] = []
+    rendered: list[Named] = []
     invalid = False
     for document in objects:
         obj = document.content
         ref, version = resolver.by_document(obj, document.source)
         resolver.check_scalable(ref, version)
         crd = resolver.crd(ref)
-        scale = crd.version(version).subresources.scale  # type: ignore[union-attr]
-        assert scale is not None
-        changed: dict[str, Any] = copy_tree(obj)
-        set_field(changed, scale.spec_replicas_path, count)
-        result = validate_custom_resource(changed, crd)
-        name = f"{crd.names.kind.lower()}.{crd.group}/{(obj.get('metadata') or {}).get('name')}"
-        title = f'The {crd.names.kind} "{(obj.get("metadata") or {}).get("name", "")}" is invalid'
-        for error in result.reported:
-            where = f"{error.location}: " if error.location else ""
-            print(f"{where}{title}: {error.message}", file=sys.stderr)
+        changed, result = scaled_locally(obj, crd, version, count)
+        name = str((obj.get("metadata") or {}).get("name") or "")
+        for error in result.errors:
+            where = error.location or document.location
+            print(rejection_line(where, crd.names.kind, name, error), file=sys.stderr)
             invalid = True
-        rendered.append((name, changed))
+        rendered.append(Named(f"{crd.names.kind.lower()}.{crd.group}/{name}", changed))
     if invalid:
         sys.exit(ExitCode.ERROR)
-    for name, changed in rendered:
-        if output == "name":
-            print(name)
-        elif output == "json":
-            print(kubectl_json(changed))
-        else:
-            from kubectl_crd.output.objects import kubectl_yaml
-
-            if len(rendered) > 1:
-                sys.stdout.write("---\n")
-            sys.stdout.write(kubectl_yaml(changed))
+    # the files' objects as written (managedFields kept), yaml without -o
+    printer = ObjectPrinter(output or "yaml", sys.stdout, streaming=True, managed_fields=True)
+    for named in rendered:
+        printer.write(named)
+    printer.flush()
 
 
 def _local_crds(

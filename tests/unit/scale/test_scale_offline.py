@@ -36,7 +36,7 @@ from kubectl_crd.model.errors import (
 )
 from kubectl_crd.model.scaling import check_scalable, get_field, set_field
 from kubectl_crd.output.objects import kubectl_json
-from kubectl_crd.output.scaling import WaitProgress, describe_scale
+from kubectl_crd.output.scaling import ScaleReport, WaitProgress, describe_scale
 from tests.cli_runner import run_cli
 
 DATA = Path(__file__).parent / "data"
@@ -216,7 +216,7 @@ def test_local_refuses_a_value_over_the_schema_maximum() -> None:
     assert result.returncode == 1
     assert result.stdout == ""
     assert result.stderr.splitlines()[0] == (
-        f'{FOOS}:8:13: The Foo "one" is invalid: spec.replicas: Invalid value: 11: '
+        f'{FOOS}:8:13: error: The Foo "one" is invalid: spec.replicas: Invalid value: 11: '
         "spec.replicas in body should be less than or equal to 10"
     )
     assert len(result.stderr.splitlines()) == 2  # one per object
@@ -325,3 +325,52 @@ def test_local_with_a_kind_no_crd_serves() -> None:
         'no matches for kind "Bogus" in version "samplecontroller.k8s.io/v1alpha1"',
         "ensure CRDs are installed first",
     ]
+
+
+# -- what --local prints: output.printing's printer --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("output", "check"),
+    [
+        (
+            "name",
+            lambda out: out == "foo.samplecontroller.k8s.io/one\nfoo.samplecontroller.k8s.io/two\n",
+        ),
+        # kubectl's YAML printer: a separator between objects, none before the first
+        ("yaml", lambda out: not out.startswith("---") and out.count("---\n") == 1),
+        ("", lambda out: not out.startswith("---") and out.count("---\n") == 1),
+        # one indented object after another, as kubectl's JSON printer writes each
+        ("json", lambda out: out.count('\n{\n    "apiVersion"') == 1 and out.startswith("{\n")),
+    ],
+)
+def test_local_prints_each_object_as_kubectls_printers_do(output: str, check: Any) -> None:
+    args = ["-o", output] if output else []
+    result = run_cli(
+        "scale", "--local", "-f", str(FOOS), "--crd", str(FOO_CRD), "--replicas", "4", *args
+    )
+    assert result.returncode == 0, result.stderr
+    assert check(result.stdout), result.stdout
+
+
+def test_a_scale_report_names_prints_and_fails_each_object() -> None:
+    target = ScaleTarget(ref_of(foo_crd()), "v1alpha1", "ns", "a")
+    out, err = io.StringIO(), io.StringIO()
+    report = ScaleReport("", out, err, operation="scaled (server dry run)")
+    report.write(target, None)
+    report.write(target, KubectlCrdError("it broke"))
+    report.flush()
+    assert out.getvalue() == "foo.samplecontroller.k8s.io/a scaled (server dry run)\n"
+    assert err.getvalue() == "error: it broke\n"
+    assert report.failed
+    scale = {"kind": "Scale", "metadata": {"name": "a"}, "spec": {"replicas": 2}}
+    shown = io.StringIO()
+    paths = foo_crd().version("v1alpha1").subresources.scale  # type: ignore[union-attr]
+    assert paths is not None
+    described = ScaleReport("", shown, err, paths=lambda _: paths)
+    described.write(target, scale)
+    assert shown.getvalue() == describe_scale(target, scale, paths) + "\n"
+    as_json = io.StringIO()
+    ScaleReport("json", as_json, err).write(target, scale)
+    assert as_json.getvalue() == kubectl_json(scale) + "\n"
+    assert not described.failed
