@@ -6,9 +6,10 @@ its parts (``YamlMap``, ``YamlList``, ``locate``), and a document that cannot be
 is a ``Document`` with an ``error``, never an exception. ``dump_yaml`` writes plain
 data back as YAML (stdlib only). ``filewatch.changes`` yields the files saved under
 some paths (the only module that imports watchdog, pinned by an import-linter
-contract); ``cachefiles`` says where caches live and writes their files atomically. Importing this package does not import ruamel.yaml;
-parsing does, on first use; and no name is imported before it is used (PEP 562
-``__getattr__``), so reading a cached CRD never loads the YAML decoder's modules.
+contract); ``cachefiles`` says where caches live and writes their files atomically.
+Importing this package does not import ruamel.yaml; parsing does, on first use; and no
+name is imported before it is used (PEP 562 ``__getattr__``), so reading a cached CRD
+never loads the YAML decoder's modules.
 """
 
 from __future__ import annotations

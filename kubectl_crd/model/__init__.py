@@ -9,7 +9,8 @@ The CRD core:
   schema is structural with the API server's messages; ``versions`` sorts versions
   as Kubernetes does; ``gvk`` has the group/version/kind and resource types.
 - ``lookup``: a RESOURCE argument (kind, plural, singular, short name, NAME.group)
-  matched against CRDs, with candidates and nearest names.
+  matched against CRDs, with candidates and nearest names; ``resourcenames``: the one
+  name matcher, which discovery (``kube.discovery``) uses too.
 - ``errors``: the one exception tree of the tool, and its exit codes.
 - ``records``: ``@record``, the value classes of ``model`` and ``io``.
 - ``durations``: Go's ``time.ParseDuration``; ``styled``: text tagged with semantic
