@@ -31,7 +31,6 @@ from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Any, TextIO
 
     from kubectl_crd.model.columns import ColumnPlan, Row, TableColumn
@@ -452,23 +451,31 @@ class WatchPrinter:
                 self._table_for(listing.columns).write([("ADDED", row) for row in listing.rows])
             return
         for obj in listing.objects:
-            self.write("ADDED", obj)
+            self.write(_Event("ADDED", obj))
 
-    def rows(self, event: str, columns: tuple[TableColumn, ...], rows: Iterable[Row]) -> None:
-        """A server Table's rows, for one event."""
-        self._table_for(columns).write([(event, row) for row in rows])
+    def write(self, event: Any) -> None:
+        """One watch event (anything with ``type`` and ``object``): a server Table's
+        rows, an object's row computed with ``plan``, or the object printed; bookmarks
+        and other types are not printed (``get.go`` prints added, modified, deleted)."""
+        if event.type not in ("ADDED", "MODIFIED", "DELETED"):
+            return
+        if not self._settings.table:
+            self._objects.write(event)
+            return
+        obj = event.object
+        if isinstance(obj, dict) and obj.get("kind") == "Table":
+            from kubectl_crd.model.columns import server_table
 
-    def write(self, event: str, obj: Any) -> None:
-        """One event's object."""
-        if self._settings.table:
+            columns, rows = server_table(obj)
+        else:
             from kubectl_crd.output.table import computed_rows
 
             assert self._plan is not None, "a table of objects needs the CRD's columns"
-            self.rows(event, self._plan.columns, computed_rows(self._plan, [obj]))
-            return
-        self._objects.write(_Event(event, obj))
+            columns, rows = self._plan.columns, list(computed_rows(self._plan, [obj]))
+        self._table_for(columns).write([(event.type, row) for row in rows])
 
     def flush(self) -> None:
+        """The end of the watch (a terminal's live table stops redrawing)."""
         if self._table is not None:
             self._table.close()
             self._table = None

@@ -37,11 +37,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any
 
-    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.client import KubeClient, WatchStream
     from kubectl_crd.kube.resources import ResourceClient
     from kubectl_crd.model.columns import ColumnPlan
     from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
-    from kubectl_crd.output.printing import Listing, ListingFormat, WatchPrinter
+    from kubectl_crd.output.printing import Listing, ListingFormat
 
 FLAGS = (
     Flag(
@@ -396,28 +396,18 @@ class _Live:
         printer.flush()
         return printer.printed
 
-    def watch(self, names: tuple[str, ...], listing: Listing, printer: WatchPrinter) -> None:
-        """Events from the listing's resourceVersion, each printed as it arrives; a named
-        watch is the collection's narrowed to that name (``get.go``)."""
-        from kubectl_crd.model.columns import server_table
-
+    def watch(self, names: tuple[str, ...], resource_version: str) -> WatchStream:
+        """Events after ``resource_version``; a named watch is the collection's narrowed
+        to that name (``get.go``)."""
         selectors = dict(self.selectors)
         if names:
             selectors["field_selector"] = f"metadata.name={names[0]}"
-        events = self.resource.watch(
-            resource_version=listing.resource_version,
+        return self.resource.watch(
+            resource_version=resource_version,
             allow_bookmarks=False,  # kubectl get -w asks for none
             table=self.tables,
             **selectors,
         )
-        for event in events:
-            if event.type not in ("ADDED", "MODIFIED", "DELETED"):
-                continue
-            if self.tables:
-                columns, rows = server_table(event.object)
-                printer.rows(event.type, columns, rows)
-            else:
-                printer.write(event.type, event.object)
 
 
 def _watch(live: _Live, names: tuple[str, ...], watch_only: bool, settings: ListingFormat) -> None:
@@ -432,6 +422,7 @@ def _watch(live: _Live, names: tuple[str, ...], watch_only: bool, settings: List
     try:
         if not watch_only:
             printer.initial(listing)
-        live.watch(names, listing, printer)
+        for event in live.watch(names, listing.resource_version):
+            printer.write(event)
     finally:
         printer.flush()

@@ -189,7 +189,31 @@ def test_a_watch_of_objects_streams_each_event() -> None:
     listing = Listing(True, QUALIFIED, objects=[crontab("a", 1)])
     printer = WatchPrinter(listing, settings, stream, live=False)
     printer.initial(listing)
-    printer.write("MODIFIED", crontab("a", 2))
+    printer.write(Event("BOOKMARK", {"metadata": {"resourceVersion": "8"}}))
+    printer.write(Event("MODIFIED", crontab("a", 2)))
     printer.flush()
     assert stream.getvalue().count("---\n") == 1
     assert stream.getvalue().count("kind: CronTab") == 2
+
+
+def test_a_watch_of_server_tables_prints_each_events_rows() -> None:
+    def table(name: str, replicas: int) -> dict[str, Any]:
+        return {
+            "kind": "Table",
+            "columnDefinitions": [
+                {"name": "Name", "type": "string", "format": "name"},
+                {"name": "Replicas", "type": "integer"},
+            ],
+            "rows": [{"cells": [name, replicas], "object": {"metadata": {"name": name}}}],
+        }
+
+    stream = io.StringIO()
+    settings = ListingFormat(watch_events=True)
+    printer = WatchPrinter(Listing(True, QUALIFIED), settings, stream, live=False)
+    printer.write(Event("ADDED", table("a", 1)))
+    printer.write(Event("BOOKMARK", {"kind": "Table", "metadata": {}}))
+    printer.write(Event("DELETED", table("a-longer-name", 2)))
+    printer.flush()
+    assert stream.getvalue() == (
+        "EVENT      NAME   REPLICAS\nADDED      a      1\nDELETED    a-longer-name   2\n"
+    )
