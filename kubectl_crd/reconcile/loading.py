@@ -69,6 +69,7 @@ from kubectl_crd.model.errors import (
 from kubectl_crd.model.records import record
 from kubectl_crd.reconcile import metacontroller
 from kubectl_crd.reconcile.api import Result
+from kubectl_crd.reconcile.backends import parse_resource_spec
 
 if TYPE_CHECKING:
     import types
@@ -100,8 +101,6 @@ _IMPORTED: set[str] = set()
 _GROUP = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
 _LABEL = r"[a-z]([-a-z0-9]*[a-z0-9])?"
 _KIND = r"[A-Z][A-Za-z0-9]*"
-# Kubernetes' own version names (v1, v1beta2, v2alpha1): told apart from a plural
-_KUBE_VERSION = re.compile(r"v[0-9]+((alpha|beta)[0-9]+)?")
 # apimachinery's IsQualifiedName: an optional DNS-subdomain prefix and a 63-character name
 _QUALIFIED = re.compile(
     r"(?:(?=[^/]{1,253}/)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
@@ -130,26 +129,15 @@ class ResourceSpec:
 
 def parse_resource(text: object) -> ResourceSpec:
     """``plural.group/version``, ``plural/version`` (core), ``group/version/Kind``,
-    ``version/Kind`` (core; a plural in place of the Kind too); ``ValueError`` with the
-    forms when it is none of them."""
+    ``version/Kind`` (core; a plural in place of the Kind too), as the backends read
+    them (``backends.parse_resource_spec``), each part a name Kubernetes would take;
+    ``ValueError`` with the forms when it is none of them."""
     if not isinstance(text, str):
         raise ValueError(f"{text!r} is not a string like 'apps/v1/Deployment'")
-    parts = text.split("/")
-    group = version = name = ""
-    # a Kind only where kubectl's apiVersion/Kind spelling puts it: last, after a slash
-    kind_allowed = True
-    if len(parts) == 3:
-        group, version, name = parts
-    elif len(parts) == 2 and _KUBE_VERSION.fullmatch(parts[0]):
-        version, name = parts
-    elif len(parts) == 2:
-        name, _, group = parts[0].partition(".")
-        version = parts[1]
-        kind_allowed = False
-    is_kind = kind_allowed and bool(re.fullmatch(_KIND, name))
+    group, version, name, is_kind = parse_resource_spec(text)
     if not (
         re.fullmatch(_LABEL, version)
-        and (is_kind or re.fullmatch(_LABEL, name))
+        and re.fullmatch(_KIND if is_kind else _LABEL, name)
         and (not group or re.fullmatch(_GROUP, group))
     ):
         raise ValueError(
