@@ -94,6 +94,12 @@ _PACKAGE_PREFIX = "kubectl_crd_dev_"
 #: of ``sys.modules`` before each load, so that ``import helpers`` never finds another
 #: directory's ``helpers`` or an older one
 _IMPORTED: set[str] = set()
+#: per reconciler file, the packages of its loads still in ``sys.modules``: the newest
+#: two (the code running and the one before, which may still be finishing a call);
+#: older ones are dropped, so a module holding big data at import is not kept once per
+#: save for the whole session
+_GENERATIONS_KEPT = 2
+_LOADED: dict[str, list[str]] = {}
 
 
 # -- resources -------------------------------------------------------------------------
@@ -688,6 +694,7 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
             user_file=user_file,
         )
         _IMPORTED.update(key for key in imported if not key.startswith(_PACKAGE_PREFIX))
+        _forget_old_generations(absolute, package)
         return loaded
     except BaseException as error:
         for key in set(sys.modules) - before:
@@ -703,6 +710,15 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
         if not isinstance(error, Exception) and not isinstance(error, SystemExit):
             raise
         raise _load_error(error, user_file) from None
+
+
+def _forget_old_generations(path: str, package: str) -> None:
+    packages = _LOADED.setdefault(path, [])
+    packages.append(package)
+    while len(packages) > _GENERATIONS_KEPT:
+        old = packages.pop(0)
+        for key in [key for key in sys.modules if key == old or key.startswith(f"{old}.")]:
+            del sys.modules[key]
 
 
 _HOW = (

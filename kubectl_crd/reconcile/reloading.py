@@ -97,6 +97,17 @@ class HotReloader:
     def run(self) -> None:
         """Watch and reload until ``stop()``; the watcher starts again over a new set of
         files when a reload changes what the reconciler imports."""
+        try:
+            self._watch()
+        except Exception as error:  # no inotify watch left, say: the loop runs on
+            self._sink(
+                ReloadFailed(
+                    path=self._current.display,
+                    error=f"watching files failed, hot reload is off: {type(error).__name__}: {error}",
+                )
+            )
+
+    def _watch(self) -> None:
         from kubectl_crd.io.filewatch import changes
 
         while not self._stop.is_set():

@@ -570,3 +570,24 @@ def test_a_caret_past_the_end_of_the_line(tmp_path: Path) -> None:
         "    def reconcile(obj, ctx)",
         "                           ^",
     ]
+
+
+def test_old_loads_are_not_kept_for_the_whole_session(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    path = write(
+        tmp_path / "rec.py", FOR + "BIG = bytearray(1000)\ndef reconcile(obj, ctx): pass\n"
+    )
+    first = load_reconciler(str(path))
+    first_name = first.module.__name__
+    gone = weakref.ref(first.module)
+    del first
+    loads = [load_reconciler(str(path)) for _ in range(4)]
+    gc.collect()
+    assert gone() is None  # nothing of ours holds the first load's module
+    assert first_name not in sys.modules
+    # the newest two loads stay importable by name (the running code and the one before)
+    assert {each.module.__name__ for each in loads[-2:]} <= set(sys.modules)
+    assert loads[0].module.__name__ not in sys.modules
+    assert loads[0].call({}, None) == Result()  # a load that is still held keeps working

@@ -274,3 +274,40 @@ def test_an_editors_atomic_save_is_seen(tmp_path: Path) -> None:
         assert all(event.changed == ("rec.py",) for event in sink.of(ReloadStarted))
     finally:
         reloader.stop()
+
+
+def test_a_refusal_of_ours_is_shown_in_its_own_words(tmp_path: Path) -> None:
+    from kubectl_crd.model.errors import ResourceNotFoundError
+
+    path = tmp_path / "rec.py"
+    path.write_text(version(1))
+    sink = Sink()
+
+    def refuse(new: LoadedReconciler) -> None:
+        raise ResourceNotFoundError('the server doesn\'t have a resource type "foos"', query="foos")
+
+    assert not HotReloader(load_reconciler(str(path)), refuse, sink).reload([str(path)])
+    assert sink.of(ReloadFailed)[0].error == 'the server doesn\'t have a resource type "foos"'
+
+
+def test_a_watcher_that_cannot_start_turns_hot_reload_off_with_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kubectl_crd.io import filewatch
+
+    def no_watches(*args: object, **kwargs: object) -> Any:
+        raise OSError(28, "inotify watch limit reached")
+
+    monkeypatch.setattr(filewatch, "changes", no_watches)
+    path = tmp_path / "rec.py"
+    path.write_text(version(1))
+    sink = Sink()
+    reloader = HotReloader(load_reconciler(str(path)), Swaps(), sink)
+    reloader.start().join(HANG_GUARD)
+    assert sink.events == [
+        ReloadFailed(
+            path="rec.py",
+            error="watching files failed, hot reload is off: OSError: [Errno 28] inotify "
+            "watch limit reached",
+        )
+    ]
