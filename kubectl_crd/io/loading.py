@@ -190,15 +190,9 @@ def load_documents(
 _DASHES_LINE = re.compile(r"^---(.*)$", re.MULTILINE)
 
 
-def _line_starts(text: str, marker: str) -> list[int]:
-    """Offsets of the lines that start with ``marker`` (``str.find``: a MULTILINE
-    regexp's ``^`` costs 20 times as much)."""
-    found = [0] if text.startswith(marker) else []
-    at = text.find("\n" + marker)
-    while at >= 0:
-        found.append(at + 1)
-        at = text.find("\n" + marker, at + 1 + len(marker))
-    return found
+# Where a line starts with "---" or "...": a search for the line break first (faster
+# than str.find for each marker, and than a MULTILINE "^" 5 times over)
+_MARK_LINE = re.compile(r"\n(?:---|\.\.\.)")
 
 
 def _kubectl_stop(text: str) -> tuple[int, YamlError] | None:
@@ -207,7 +201,9 @@ def _kubectl_stop(text: str) -> tuple[int, YamlError] | None:
     more than a comment after it is refused with the piece it ends; a piece whose first
     line with content is "..." is refused by go-yaml ("did not find expected node
     content"): libyaml reads both as part of the stream. ``None`` when neither occurs."""
-    marks = sorted(_line_starts(text, "---") + _line_starts(text, "..."))
+    marks = [match.start() + 1 for match in _MARK_LINE.finditer(text)]
+    if text.startswith(("---", "...")):
+        marks.insert(0, 0)
     piece_start = counted = 0
     line = 1
     for offset in marks:
