@@ -25,6 +25,8 @@ One module per stage, each naming the upstream file it mirrors:
 - ``listtypes``: list-type set and map uniqueness
 - ``paths``: where a node is, and the server's spellings of it
 - ``results``: the result data (``ValidationResult``, ``FieldError``, reasons, stages)
+- ``listing``: ``get -f``'s rows, each file object as the server would store it
+- ``scaling``: ``scale --local``, an object with new spec replicas, checked
 """
 
 from kubectl_crd.validation.admission import Admission, AdmissionResult
