@@ -199,6 +199,7 @@ def validate_object_meta(
             Reason.TOO_LONG,
             f"Too long: may not be more than {ANNOTATIONS_LIMIT} bytes",
         )
+    found.extend(_owner_reference_problems(metadata.get("ownerReferences"), meta_chain))
     for finalizer in metadata.get("finalizers") or ():
         for message in names.qualified_name(finalizer or ""):
             add(
@@ -207,6 +208,74 @@ def validate_object_meta(
                 f"Invalid value: {bad_value(finalizer or '')}: {message}",
             )
     return found
+
+
+def _owner_reference_problems(references: Any, meta_chain: Chain) -> Found:
+    """``ValidateOwnerReferences`` (apimachinery/pkg/api/validation/objectmeta.go): each
+    reference needs a version, kind, name and uid (the errors' paths name no index, as
+    the server's do), and one reference at most is the controller."""
+    found: Found = []
+    if not isinstance(references, list):
+        return found
+    chain = paths.child(meta_chain, "ownerReferences")
+    field = paths.field_path(chain)
+    controller = ""
+    for position, ref in enumerate(references):
+        if not isinstance(ref, dict):
+            continue
+        at = paths.index(chain, position)
+        version = _owner_version(str(ref.get("apiVersion") or ""))
+        for key, empty, message in (
+            ("apiVersion", not version, "version must not be empty"),
+            ("kind", not ref.get("kind"), "must not be empty"),
+            ("name", not ref.get("name"), "must not be empty"),
+            ("uid", not ref.get("uid"), "must not be empty"),
+        ):
+            if empty:
+                value = bad_value(str(ref.get(key) or ""))
+                found.append(
+                    (
+                        f"{field}.{key}",
+                        Reason.INVALID,
+                        f"{field}.{key}: Invalid value: {value}: {message}",
+                        paths.child(at, key),
+                    )
+                )
+        if ref.get("controller") is True:
+            current = f"{ref.get('kind') or ''}/{ref.get('name') or ''}"
+            if controller:
+                message = (
+                    f"{field}: Invalid value: {_go_owner_references(references)}: Only one "
+                    'reference can have Controller set to true. Found "true" in references '
+                    f"for {controller} and {current}"
+                )
+                found.append((field, Reason.INVALID, message, chain))
+            else:
+                controller = current
+    return found
+
+
+def _owner_version(api_version: str) -> str:
+    """The version of ``schema.FromAPIVersionAndKind``: "" when it does not parse."""
+    if api_version.count("/") > 1:
+        return ""
+    return api_version.rpartition("/")[2]
+
+
+def _go_owner_references(references: list[Any]) -> str:
+    """A ``[]metav1.OwnerReference`` as ``field.Invalid`` prints it: its JSON (the
+    struct's field order; controller and blockOwnerDeletion only when set)."""
+    from kubectl_crd.model.govalues import go_json
+
+    items = []
+    for ref in references:
+        ref = ref if isinstance(ref, dict) else {}
+        fields = [(key, str(ref.get(key) or "")) for key in ("apiVersion", "kind", "name", "uid")]
+        fields += [
+            (k, ref[k]) for k in ("controller", "blockOwnerDeletion") if ref.get(k) is not None
+        ]
+        items.append("{" + ",".join(f"{go_json(k)}:{go_json(v)}" for k, v in fields) + "}")
+    return "[" + ",".join(items) + "]"
 
 
 @lru_cache(maxsize=4096)

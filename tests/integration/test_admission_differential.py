@@ -255,6 +255,7 @@ def _uids(text: Any) -> Any:
         return text
     text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uid>", text)
     text = re.sub(r"ResourceVersion in record \(\d+\)", "ResourceVersion in record (<rv>)", text)
+    text = re.sub(r"\(\*bool\)\(0x[0-9a-f]+\)", "(*bool)(0x...)", text)  # Go's pointers
     return re.sub(r"Gen_[bcdfghjklmnpqrstvwxz2456789]{5}", "Gen_xxxxx", text)
 
 
@@ -318,6 +319,9 @@ def _status_spec_and_labels(obj: dict[str, Any]) -> None:
 
 def _obj(kind: str, **metadata: Any) -> dict[str, Any]:
     return {"apiVersion": f"{GROUP}/v1", "kind": kind, "metadata": metadata}
+
+
+OWNER = {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner"}
 
 
 def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
@@ -447,6 +451,33 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
             with_spec({}, name="d", namespace=namespace + "-other"),
         ),
         ("create bad name", "create", "d", with_spec({}, name="D_d")),
+        (
+            "owner reference without uid",
+            "create",
+            "d",
+            with_spec({}, name="d", ownerReferences=[OWNER]),
+        ),
+        (
+            "owner references: two controllers and no version",
+            "create",
+            "d",
+            with_spec(
+                {},
+                name="d",
+                ownerReferences=[
+                    {**OWNER, "uid": "u1", "controller": True},
+                    {**OWNER, "name": "two", "uid": "u2", "controller": True},
+                    {**OWNER, "apiVersion": "a/b/c", "uid": "u3", "blockOwnerDeletion": False},
+                    {"apiVersion": "v1", "uid": "u4"},
+                ],
+            ),
+        ),
+        (
+            "owner reference accepted",
+            "create",
+            "g",
+            with_spec({}, name="g", ownerReferences=[{**OWNER, "uid": "u1", "controller": True}]),
+        ),
         ("create bad generateName", "create", "", with_spec({}, generateName="Gen_")),
         (
             "create with deletion fields",

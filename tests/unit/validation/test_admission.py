@@ -607,3 +607,31 @@ def test_a_served_version_is_stored_in_the_storage_version() -> None:
     assert again.stored["apiVersion"] == "example.com/v1"
     deleted = step.delete(again.stored, version="v2")
     assert deleted.object["apiVersion"] == "example.com/v2" and deleted.removed
+
+
+def test_owner_references_are_validated() -> None:
+    owner = {"apiVersion": "v1", "kind": "ConfigMap", "name": "o", "uid": "u1"}
+    step = admission()
+    ok = step.create(widget(ownerReferences=[{**owner, "controller": True}]))
+    assert ok.ok and ok.object["metadata"]["ownerReferences"][0]["controller"] is True
+    bad = step.create(
+        widget(
+            ownerReferences=[
+                {**owner, "controller": True},
+                {**owner, "name": "p", "controller": True, "blockOwnerDeletion": False},
+                {"apiVersion": "a/b/c", "uid": "u3"},
+            ]
+        )
+    )
+    assert [(e.field, e.message.partition(": Invalid value: ")[2][-40:]) for e in bad.errors] == [
+        ("metadata.ownerReferences", "ferences for ConfigMap/o and ConfigMap/p"),
+        ("metadata.ownerReferences.apiVersion", '"a/b/c": version must not be empty'),
+        ("metadata.ownerReferences.kind", '"": must not be empty'),
+        ("metadata.ownerReferences.name", '"": must not be empty'),
+    ]
+    # the list as Go prints it: JSON in the struct's field order, unset pointers left out
+    assert (
+        '[{"apiVersion":"v1","kind":"ConfigMap","name":"o","uid":"u1","controller":true},'
+        '{"apiVersion":"v1","kind":"ConfigMap","name":"p","uid":"u1","controller":true,'
+        '"blockOwnerDeletion":false},{"apiVersion":"a/b/c","kind":"","name":"","uid":"u3"}]'
+    ) in bad.errors[0].message
