@@ -10,14 +10,14 @@ serves the modules of the user's directory tree from their source (never a
 mtime are unchanged, and an editor saving ``1`` -> ``2`` within a second keeps both).
 The user's own modules (a file under the reconciler's directory, outside the
 interpreter's prefixes, site-packages and this package) that an earlier load imported
-are taken out of ``sys.modules`` first, so an edit to a helper takes effect on the next
-load; the modules the load imports from that tree are found by comparing
-``sys.modules`` before and after and are the reconciler's ``watched_files``. A load that
-fails takes its new modules out again and puts the earlier ones back: ``sys.modules``
-is as it was, and code loaded before keeps running. Loads are serialised (a lock):
-``sys.path`` and ``sys.modules`` are process-wide. A module of the user's first imported
-later, inside ``reconcile``, is looked up on the ``sys.path`` of that moment (the
-directory is no longer on it): import helpers at the top of the file.
+(of any file) are taken out of ``sys.modules`` first, so an edit to a helper takes
+effect on the next load; the modules the load imports from that tree are found by
+comparing ``sys.modules`` before and after and are the reconciler's ``watched_files``.
+A load that fails takes its new modules out again and puts the earlier ones back:
+``sys.modules`` is as it was, and code loaded before keeps running. Loads are
+serialised (a lock): ``sys.path`` and ``sys.modules`` are process-wide. A module of the
+user's first imported later, inside ``reconcile``, is looked up on the ``sys.path`` of
+that moment (the directory is no longer on it): import helpers at the top of the file.
 
 What a module declares:
 
@@ -641,13 +641,10 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
     name = f"{package}.{stem}"
 
     before = set(sys.modules)
-    # an earlier load's modules of this tree: out, so this load imports them afresh
-    evicted = {
-        key: module
-        for key, module in list(sys.modules.items())
-        if not key.startswith(_PACKAGE_PREFIX)
-        and (key in _IMPORTED or user_file(_module_file(module)))
-    }
+    # the user's modules earlier loads imported: out, so this load imports them afresh.
+    # Only those: a module of the tree that something else imported (the test suite of
+    # a reconciler kept beside it, say) is not the loader's to take away.
+    evicted = {key: sys.modules[key] for key in _IMPORTED if key in sys.modules}
     for key in evicted:
         del sys.modules[key]
 

@@ -591,3 +591,19 @@ def test_old_loads_are_not_kept_for_the_whole_session(tmp_path: Path) -> None:
     assert {each.module.__name__ for each in loads[-2:]} <= set(sys.modules)
     assert loads[0].module.__name__ not in sys.modules
     assert loads[0].call({}, None) == Result()  # a load that is still held keeps working
+
+
+def test_a_module_of_the_tree_imported_by_someone_else_is_left_alone(tmp_path: Path) -> None:
+    write(tmp_path / "owned_by_tests.py", "X = 1\n")
+    path = write(tmp_path / "rec.py", FOR + "def reconcile(obj, ctx): pass\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import owned_by_tests  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(tmp_path))
+    try:
+        load_reconciler(str(path))
+        load_reconciler(str(path))
+        assert sys.modules["owned_by_tests"] is owned_by_tests
+    finally:
+        del sys.modules["owned_by_tests"]
