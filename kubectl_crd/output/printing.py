@@ -160,8 +160,7 @@ class ObjectPrinter:
         self._printed += 1
         if self._output in ("", "name") and self._sort is None:
             # nothing to gather: a name is printed as it comes, as a page of a list is
-            suffix = f" {self._operation}" if self._operation and not self._output else ""
-            self._stream.write(f"{name}{suffix}\n")
+            self._stream.write(self._name_line(name))
         elif self._streaming:
             self._stream.write(self._one(obj, event))
         else:
@@ -198,14 +197,17 @@ class ObjectPrinter:
 
     def _listing(self, entries: list[tuple[str, Any]]) -> str:
         if self._output in ("", "name"):
-            suffix = f" {self._operation}" if self._operation and not self._output else ""
-            return "".join(f"{name}{suffix}\n" for name, _ in entries)
+            return "".join(self._name_line(name) for name, _ in entries)
         return self._formatted([obj for _, obj in entries], single=self._single)
+
+    def _name_line(self, name: str) -> str:
+        """``-o name``'s line, or without ``-o`` the name and the operation."""
+        if self._operation and not self._output:
+            return f"{name} {self._operation}\n"
+        return f"{name}\n"
 
     def _formatted(self, objects: list[Any], *, single: bool) -> str:
         """``-o json|yaml|jsonpath=|custom-columns=`` text of the objects."""
-        if self._output == "name":
-            return "".join(f"{self._qualified}/{_name(obj)}\n" for obj in objects)
         if self._output.startswith("custom-columns="):
             return self._custom_columns_text(objects)
         from kubectl_crd.output.objects import kubectl_json, kubectl_yaml, without_managed_fields
