@@ -443,8 +443,14 @@ class Admission:
         name = str(old_meta.get("name") or "")
         new_meta = content.get("metadata")
         new_meta = new_meta if isinstance(new_meta, dict) else {}
-        # endpoints/handlers/update.go: the body names the object of the URL
-        if new_meta.get("name", "") != name:
+        # endpoints/handlers/rest.go: checkName, the body names the object of the URL
+        if not new_meta.get("name"):
+            message = (
+                f"the name of the object ({name} based on URL) was undeterminable: "
+                "name must be provided"
+            )
+            return _refusal(operation, 400, "BadRequest", message)
+        if new_meta.get("name") != name:
             message = (
                 f"the name of the object ({new_meta.get('name', '')}) does not match "
                 f"the name on the URL ({name})"

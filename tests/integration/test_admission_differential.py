@@ -392,6 +392,8 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
         ("unknown field, fieldValidation=Warn", "update", "a", set_("spec.bogus", 1), "Warn"),
         ("unknown field, fieldValidation=Ignore", "update", "a", set_("spec.bogus", 2), "Ignore"),
         ("name differs from the URL", "update", "a", set_("metadata.name", "zz")),
+        ("no name in the body", "update", "a", drop("metadata.name")),
+        ("another namespace in the body", "update", "a", set_("metadata.namespace", "elsewhere")),
         ("stale resourceVersion", "update", "a", set_("metadata.resourceVersion", "1")),
         ("no resourceVersion", "update", "a", drop("metadata.resourceVersion")),
         (
