@@ -332,10 +332,9 @@ def run(
     dry_run: str,
 ) -> None:
     if output not in ("", "name", "json", "yaml"):
-        raise KubectlCrdError(
-            f'unable to match a printer suitable for the output format "{output}", '
-            "allowed formats are: json,name,yaml"
-        )
+        from kubectl_crd.output.printing import unknown_output
+
+        raise KubectlCrdError(unknown_output(output, "json,name,yaml"))
     # kubectl's GetDryRunStrategy still reads the old boolean spelling
     dry_run = {"true": "client", "false": "none"}.get(dry_run, dry_run)
     count = parse_replicas(replicas)
