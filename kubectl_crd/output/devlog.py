@@ -1,0 +1,353 @@
+"""The dev loop's log: each engine event (``reconcile.events``) as one line, or as JSON.
+
+``DevLog`` is an ``EventSink``: the engine's threads call it with plain records and it
+writes them to one stream under a lock, a whole line (and the lines that belong to it:
+a caret under a broken line, a traceback, a dry run's body) at a time, so lines from
+two workers never interleave.
+
+Two formats:
+
+- ``text``, for a person: ``HH:MM:SS.mmm`` then what happened in kubectl's lower-case
+  words (``reconciled default/foo in 3.2ms, 2 writes``, ``configmap default/foo-cm
+  applied``, the server's own line for a refused write). Colour only when the stream is
+  a terminal and ``NO_COLOR`` is unset (``output.terminal.colour_wanted``); the coloured
+  text is the plain text plus SGR codes. Reconcile starts and objects found gone are
+  shown with ``verbose`` only, as is the traceback of a failed reconcile (its last line,
+  the user's file:line, is always shown).
+- ``json``, for a program: one JSON object per line, every event, with ``time`` (Unix
+  seconds), ``event`` (the record's class name) and the record's fields; keys are
+  ``namespace/name`` strings (``events.key_text``), enums their value.
+
+The log draws nothing else (issue 27's dashboard renders the same events live).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import threading
+import time
+
+from kubectl_crd.model.records import fields
+from kubectl_crd.model.styled import Style
+from kubectl_crd.output.terminal import ansi_line, colour_wanted
+from kubectl_crd.reconcile import events as ev
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any, TextIO
+
+    from kubectl_crd.model.styled import Line
+
+__all__ = ["FORMATS", "DevLog", "event_json", "event_lines"]
+
+#: the values of ``--log-format``
+FORMATS = ("text", "json")
+
+_OK = Style.TYPE  # green
+_BAD = Style.REQUIRED  # red
+_KEY = Style.PATH  # bold cyan
+_WRITE = Style.LABEL  # blue
+_RELOAD = Style.NOTE  # magenta
+_TIME = Style.MUTED
+_WARN = Style.WARNING
+_CODE = Style.CODE
+_P = Style.PLAIN
+
+
+def duration_text(seconds: float) -> str:
+    """A short duration: ``850us``, ``3.2ms``, ``120ms``, ``1.52s``, ``2m05s``."""
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f}us"
+    if seconds < 0.01:
+        return f"{seconds * 1e3:.1f}ms"
+    if seconds < 1:
+        return f"{seconds * 1e3:.0f}ms"
+    if seconds < 60:
+        return f"{seconds:.2f}s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}m{rest:02d}s"
+
+
+def _key(key: ev.ObjectKey) -> tuple[str, Style]:
+    return (ev.key_text(key), _KEY)
+
+
+def _object(kind: str, namespace: str, name: str) -> str:
+    """``configmap default/x``: kubectl's ``kind/name`` reads badly with a namespace."""
+    where = f"{namespace}/{name}" if namespace else name
+    return f"{kind.lower()} {where}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _indented(text: str, style: Style = _P) -> list[Line]:
+    return [(("    " + line, style),) for line in text.rstrip("\n").splitlines()]
+
+
+def _where(file: str, line: int) -> str:
+    return f"{file}:{line}: " if file and line else (f"{file}: " if file else "")
+
+
+_VERB_DONE = {
+    "apply": "applied",
+    "status": "status written",
+    "delete": "deleted",
+    "add-finalizer": "finalizer added",
+    "remove-finalizer": "finalizer removed",
+}
+
+
+def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
+    """The text lines of one event (without the time stamp); none for an event this
+    verbosity does not show."""
+    if isinstance(event, ev.ReconcileStarted):
+        if not verbose:
+            return []
+        generation = f" (generation {event.generation})" if event.generation else ""
+        return [(("reconciling ", _P), _key(event.key), (generation, _P))]
+    if isinstance(event, ev.ReconcileFinished):
+        return _finished(event, verbose)
+    if isinstance(event, ev.ReconcileTimedOut):
+        return [
+            (
+                ("still reconciling ", _WARN),
+                _key(event.key),
+                (
+                    f" after {duration_text(event.elapsed)} (--reconcile-timeout "
+                    f"{duration_text(event.timeout)}); it is reconciled again when it returns",
+                    _WARN,
+                ),
+            )
+        ]
+    if isinstance(event, ev.Requeued):
+        if event.reason == "swap":
+            return []
+        why = {
+            "error": f"backoff, {_plural(event.failures, 'failure')} in a row",
+            "requeue_after": "requeue_after",
+            "timeout": "it ran past the timeout",
+        }.get(event.reason, event.reason)
+        return [
+            (("requeued ", _P), _key(event.key), (f" in {duration_text(event.after)} ({why})", _P))
+        ]
+    if isinstance(event, ev.Write):
+        done = _VERB_DONE.get(event.verb, event.verb)
+        dry = " (server dry run)" if event.dry_run else ""
+        lines: list[Line] = [
+            (
+                ("  ", _P),
+                (_object(event.kind, event.namespace, event.name), _WRITE),
+                (f" {done}{dry}", _P),
+            )
+        ]
+        if event.dry_run and event.body is not None:
+            lines.extend(_indented(json.dumps(event.body, indent=2, sort_keys=True), _CODE))
+        return lines
+    if isinstance(event, ev.WriteFailed):
+        status = f" ({event.status})" if event.status else ""
+        return [
+            (
+                ("  ", _P),
+                (_object(event.kind, event.namespace, event.name), _WRITE),
+                (f" {event.verb} refused{status}: {event.message}", _BAD),
+            )
+        ]
+    if isinstance(event, ev.KubernetesEventFailed):
+        return [
+            (
+                ("  event ", _WARN),
+                (event.reason, _WARN),
+                (" on ", _WARN),
+                _key(event.key),
+                (f" not recorded: {event.message}", _WARN),
+            )
+        ]
+    if isinstance(event, ev.Log):
+        level = logging.getLevelName(event.level).lower()
+        style = (
+            _BAD
+            if event.level >= logging.ERROR
+            else _WARN
+            if event.level >= logging.WARNING
+            else _P
+        )
+        return [(_key(event.key), (f" {level}: ", style), (event.message, _P))]
+    if isinstance(event, ev.WatchStarted):
+        return [(("watching ", _P), (event.resource, _KEY), (f" ({event.role})", _P))]
+    if isinstance(event, ev.WatchSynced):
+        return [
+            (
+                ("listed ", _P),
+                (event.resource, _KEY),
+                (f": {_plural(event.objects, 'object')} in {duration_text(event.elapsed)}", _P),
+            )
+        ]
+    if isinstance(event, ev.WatchError):
+        return [
+            (
+                ("watch of ", _WARN),
+                (event.resource, _KEY),
+                (f" failed, retrying: {event.message}", _WARN),
+            )
+        ]
+    if isinstance(event, ev.WatchStopped):
+        return [(("stopped watching ", _P), (event.resource, _KEY))]
+    if isinstance(event, ev.ReloadStarted):
+        changed = f" ({', '.join(event.changed)} changed)" if event.changed else ""
+        return [((f"reloading {event.path}{changed}", _RELOAD),)]
+    if isinstance(event, ev.ReloadSucceeded):
+        lines = [((f"reloaded {event.path} in {duration_text(event.latency)}", _RELOAD),)]
+        for resource in event.watches_started:
+            lines.append((("  now watching ", _P), (resource, _KEY)))
+        for resource in event.watches_stopped:
+            lines.append((("  no longer watching ", _P), (resource, _KEY)))
+        return lines
+    if isinstance(event, ev.ReloadFailed):
+        lines = [
+            (
+                (f"reload of {event.path} failed, the running code stays: ", _BAD),
+                (_where(event.file, event.line) + event.error, _BAD),
+            )
+        ]
+        if event.caret:
+            lines.extend(_indented(event.caret, _CODE))
+        return lines
+    if isinstance(event, ev.Swapped):
+        return [((f"new code runs: {_plural(event.requeued, 'object')} requeued", _RELOAD),)]
+    if isinstance(event, ev.Stopping):
+        flight = f", finishing {event.in_flight} in flight" if event.in_flight else ""
+        return [((f"stopping{flight}", _P),)]
+    if isinstance(event, ev.Stopped):
+        lines = [(("stopped", _P),)]
+        if event.finalizers_removed:
+            keys = ", ".join(map(ev.key_text, event.finalizers_removed))
+            lines.append(((f"removed the loop's finalizer from {keys}", _P),))
+        if event.finalizers_left:
+            keys = ", ".join(map(ev.key_text, event.finalizers_left))
+            lines.append(
+                (
+                    (
+                        f"warning: {_plural(len(event.finalizers_left), 'object')} still "
+                        f"carry the loop's finalizer and cannot be deleted until a loop "
+                        f"removes it: {keys} (run again with --remove-finalizers-on-exit)",
+                        _WARN,
+                    ),
+                )
+            )
+        return lines
+    return [((f"{type(event).__name__}", _P),)]
+
+
+def _finished(event: ev.ReconcileFinished, verbose: bool) -> list[Line]:
+    took = duration_text(event.duration)
+    if event.outcome is ev.Outcome.GONE:
+        return [(_key(event.key), (" is gone", _P))] if verbose else []
+    if event.outcome is ev.Outcome.SUCCESS:
+        writes = f", {_plural(event.writes, 'write')}" if event.writes else ", no writes"
+        return [(("reconciled ", _OK), _key(event.key), (f" in {took}{writes}", _P))]
+    label = "terminal error in " if event.outcome is ev.Outcome.TERMINAL else "error in "
+    tail = " (not retried until it changes)" if event.outcome is ev.Outcome.TERMINAL else ""
+    lines: list[Line] = [
+        (
+            (label, _BAD),
+            _key(event.key),
+            (f" after {took}: ", _P),
+            (_where(event.file, event.line) + event.error, _BAD),
+            (tail, _P),
+        )
+    ]
+    if verbose and event.traceback:
+        lines.extend(_indented(event.traceback, _P))
+    return lines
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, ev.Outcome):
+        return value.value
+    if isinstance(value, tuple):
+        if len(value) == 2 and all(isinstance(part, str) for part in value):
+            return ev.key_text(value)  # type: ignore[arg-type]
+        return [_jsonable(item) for item in value]
+    return value
+
+
+def event_json(event: ev.Event, *, now: float) -> dict[str, Any]:
+    """One event as a JSON object: ``time``, ``event`` and the record's fields."""
+    body: dict[str, Any] = {"time": round(now, 6), "event": type(event).__name__}
+    for each in fields(event):
+        value = getattr(event, each.name)
+        if each.name in ("finalizers_left", "finalizers_removed"):
+            body[each.name] = [ev.key_text(key) for key in value]
+        elif each.name in ("changed", "watches_started", "watches_stopped"):
+            body[each.name] = list(value)
+        else:
+            body[each.name] = _jsonable(value)
+    return body
+
+
+class DevLog:
+    """An ``EventSink`` writing each event to ``stream`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        format: str = "text",
+        colour: bool | None = None,
+        verbose: bool = False,
+        timestamps: bool = True,
+        clock: Callable[[], float] = time.time,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        if format not in FORMATS:
+            raise ValueError(f"unknown log format {format!r}")
+        self.stream = stream if stream is not None else sys.stderr
+        self.format = format
+        self.colour = colour_wanted(self.stream, environ) if colour is None else colour
+        self.verbose = verbose
+        self.timestamps = timestamps
+        self._clock = clock
+        self._lock = threading.Lock()
+
+    def __call__(self, event: ev.Event) -> None:
+        now = self._clock()
+        if self.format == "json":
+            text = json.dumps(event_json(event, now=now), default=str) + "\n"
+        else:
+            lines = event_lines(event, verbose=self.verbose)
+            if not lines:
+                return
+            text = self._text(lines, now)
+        with self._lock:
+            self.stream.write(text)
+            self.stream.flush()
+
+    def note(self, message: str, *, warning: bool = False) -> None:
+        """A line of the command's own (the envtest kubeconfig, how to stop)."""
+        style = _WARN if warning else _P
+        if self.format == "json":
+            kind = "warning" if warning else "note"
+            text = json.dumps({"time": round(self._clock(), 6), "event": kind, "message": message})
+            text += "\n"
+        else:
+            text = self._text([((message, style),)], self._clock())
+        with self._lock:
+            self.stream.write(text)
+            self.stream.flush()
+
+    def _text(self, lines: list[Line], now: float) -> str:
+        stamp = ""
+        if self.timestamps:
+            millis = int(now * 1000) % 1000
+            stamp = time.strftime("%H:%M:%S", time.localtime(now)) + f".{millis:03d} "
+        out = []
+        for index, spans in enumerate(lines):
+            prefix = stamp if index == 0 else " " * len(stamp)
+            line: Line = ((prefix, _TIME), *spans) if prefix else spans
+            out.append(ansi_line(line) if self.colour else "".join(chunk for chunk, _ in line))
+        return "\n".join(out) + "\n"
