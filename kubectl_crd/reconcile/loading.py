@@ -591,12 +591,14 @@ def _fresh_loader_class() -> type:
 
 
 class _FreshFinder:
-    """A meta path finder for the user's tree only, with ``FreshSourceLoader``."""
+    """A meta path finder for the user's tree only, with ``FreshSourceLoader``; one
+    ``FileFinder`` per directory for the load (each lists its directory once)."""
 
     def __init__(self, root: str, user_file: _UserFiles, loader: type) -> None:
         self.root = root
         self.user_file = user_file
         self.loader = loader
+        self._finders: dict[str, Any] = {}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: object = None
@@ -605,9 +607,12 @@ class _FreshFinder:
 
         places = [self.root] if path is None else [p for p in path if self.user_file(p)]
         for place in places:
-            spec = FileFinder(place, (self.loader, SOURCE_SUFFIXES)).find_spec(fullname)
+            finder = self._finders.get(place)
+            if finder is None:
+                finder = self._finders[place] = FileFinder(place, (self.loader, SOURCE_SUFFIXES))
+            spec = finder.find_spec(fullname)
             if spec is not None and spec.loader is not None:
-                return spec
+                return spec  # type: ignore[no-any-return]
         return None
 
 
