@@ -270,7 +270,8 @@ class LoadedReconciler:
         self, resource: ResourceSpec | str, obj: Mapping[str, Any]
     ) -> list[tuple[str, str]]:
         """The ``(namespace, name)`` keys of the parents that ``WATCHES[resource]`` maps
-        ``obj`` to."""
+        ``obj`` to. The function may return a list of names (in ``obj``'s namespace),
+        ``(namespace, name)`` pairs or parent objects, one of those alone, or None."""
         function = self._watch_functions[str(resource)]
         answer = function(obj)
         if answer is None:
@@ -328,7 +329,11 @@ class LoadedReconciler:
         with self._first_call_lock:
             callback, self._first_call = self._first_call, None
         if callback is not None:
-            callback(time.time())
+            import contextlib
+
+            # a report of ours failing is not the user's reconcile failing
+            with contextlib.suppress(Exception):
+                callback(time.time())
 
     def _hook_request(
         self, obj: Mapping[str, Any], ctx: Any, *, finalizing: bool

@@ -607,3 +607,13 @@ def test_a_module_of_the_tree_imported_by_someone_else_is_left_alone(tmp_path: P
         assert sys.modules["owned_by_tests"] is owned_by_tests
     finally:
         del sys.modules["owned_by_tests"]
+
+
+def test_a_failing_first_call_report_does_not_fail_the_reconcile(tmp_path: Path) -> None:
+    loaded = loaded_returning(tmp_path, "{'status': {'ok': True}}")
+
+    def broken(when: float) -> None:
+        raise RuntimeError("sink down")
+
+    loaded.on_first_call(broken)
+    assert loaded.call({}, None) == Result(status={"ok": True})
