@@ -5,6 +5,17 @@ the names are those of ``api.py``, pinned by ``tests/unit/test_public_surfaces.p
 The engine's modules (each says what it promises in its docstring) sit
 below ``output`` and above ``sources``/``validation``: they emit plain events and draw
 nothing.
+
+- ``api``: the public reconciler API (``Result``, ``TerminalError``, ``Context``);
+- ``events``: the plain records the engine emits to one ``EventSink``;
+- ``workqueue``: client-go's deduplicating, rate-limited work queue;
+- ``backends``: what the controller needs of a cluster (``ClusterBackend``);
+- ``informers``: list-then-watch into a cache per resource, with handlers;
+- ``metacontroller``: metacontroller sync hooks' request and response;
+- ``loading``: the user's reconciler file imported in isolation, its declarations
+  checked, its answers made ``Result``s;
+- ``controller``: the loop (informers, queue, workers, writes, finalizers, ``swap``);
+- ``reloading``: hot reload on save, through the controller's ``swap``.
 """
 
 from kubectl_crd.reconcile.api import Context, Result, TerminalError
