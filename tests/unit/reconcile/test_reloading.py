@@ -134,19 +134,25 @@ def test_latency_ends_at_the_first_call_of_the_new_code(tmp_path: Path) -> None:
     path = tmp_path / "rec.py"
     path.write_text(version(1))
     sink = Sink()
-    delay = 0.2
+    go = threading.Event()
+    worker: list[threading.Thread] = []
 
     def swap(new: LoadedReconciler) -> int:
-        # a worker picks a requeued key a little later
-        threading.Timer(delay, new.call, ({}, None)).start()
+        # a worker picks a requeued key when the test lets it
+        thread = threading.Thread(target=lambda: go.wait(HANG_GUARD) and new.call({}, None))
+        thread.start()
+        worker.append(thread)
         return 3
 
     reloader = HotReloader(load_reconciler(str(path)), swap, sink)
     path.write_text(version(2))
     assert reloader.reload([str(path)], arrived=time.time())
+    time.sleep(0.2)
     assert sink.of(ReloadSucceeded) == []  # not before the first call
+    go.set()
     (succeeded,) = sink.wait(ReloadSucceeded)
-    assert succeeded.latency >= delay - 0.001  # the write came before the reload
+    worker[0].join(HANG_GUARD)
+    assert succeeded.latency >= 0.2  # from the write, before the reload, to the call
     assert succeeded.latency < HANG_GUARD
 
 
