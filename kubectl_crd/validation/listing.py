@@ -12,8 +12,6 @@ processes (``validation.parallel``); only rows and results cross back.
 
 from __future__ import annotations
 
-from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
-
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -21,6 +19,7 @@ if TYPE_CHECKING:
 
     from kubectl_crd.io.documents import Document
     from kubectl_crd.model.columns import ColumnPlan, Row
+    from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
     from kubectl_crd.validation.documents import CRDIndex, DocumentResult
 
     #: A document's row, and the result of a document the server would reject (None

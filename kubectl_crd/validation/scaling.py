@@ -11,12 +11,11 @@ create of the changed copy.
 
 from __future__ import annotations
 
-from kubectl_crd.model.crd import CustomResourceDefinition
-
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.validation.results import ValidationResult
 
 __all__ = ["scaled_locally"]
