@@ -44,6 +44,7 @@ __all__ = [
     "ObjectPrinter",
     "WatchPrinter",
     "compiled_jsonpath",
+    "no_resources",
     "print_listing",
     "relaxed_jsonpath",
     "unknown_output",
