@@ -946,7 +946,8 @@ class Controller:
         status: Mapping[str, Any],
         writes: _Writes,
     ) -> None:
-        desired = copy_json(dict(status))
+        # a null is "no such field" to a merge patch: what the server keeps has none
+        desired = _without_nulls(status)
         if info.has_status:
             desired["observedGeneration"] = (obj.get("metadata") or {}).get("generation")
         informer = self._informers.get(info)
@@ -999,6 +1000,15 @@ class _Writes:
     def __init__(self) -> None:
         self.count = 0
         self.failures: list[str] = []
+
+
+def _without_nulls(value: Any) -> Any:
+    """A copy of JSON data without the null members of its mappings."""
+    if isinstance(value, Mapping):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_without_nulls(item) for item in value]
+    return value
 
 
 def _for_update_matters(old: Mapping[str, Any], new: Mapping[str, Any]) -> bool:

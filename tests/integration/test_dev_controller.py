@@ -546,3 +546,35 @@ def test_context_reads_the_cache_and_records_events(
     assert events[0]["reason"] == "Seen"
     assert events[0]["involvedObject"]["name"] == "eleven"
     assert events[0]["involvedObject"]["kind"] == "Widget"
+
+
+def test_a_watched_object_reconciles_the_parents_its_mapping_names(
+    run: Any, widgets: ResourceClient, client: KubeClient, namespace: str
+) -> None:
+    secrets = ResourceClient(client, "", "v1", "secrets", namespaced=True, namespace=namespace)
+
+    def parents(secret: dict[str, Any]) -> list[tuple[str, str]]:
+        labels = secret["metadata"].get("labels") or {}
+        return [(secret["metadata"]["namespace"], labels["widget"])] if "widget" in labels else []
+
+    def from_secret(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        secret = ctx.get("v1/Secret", f"{obj['metadata']['name']}-secret")
+        return {
+            "status": {"secret": (secret or {}).get("stringData") or (secret or {}).get("data")}
+        }
+
+    widgets.create(widget("twelve"))
+    run(Reconciler(from_secret, owns=(), watches=(("v1/Secret", parents),)))
+    # a null in the status is no field, as the merge patch stores it
+    eventually(lambda: widgets.get("twelve").get("status") == {"observedGeneration": 1})
+    secrets.create(
+        {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "metadata": {"name": "twelve-secret", "labels": {"widget": "twelve"}},
+            "data": {"k": "dg=="},
+        }
+    )
+    eventually(lambda: widgets.get("twelve")["status"]["secret"] == {"k": "dg=="})
+    secrets.patch("twelve-secret", {"data": {"k": "dw=="}})
+    eventually(lambda: widgets.get("twelve")["status"]["secret"] == {"k": "dw=="})

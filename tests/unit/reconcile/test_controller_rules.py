@@ -230,8 +230,9 @@ def test_status_goes_to_the_subresource_with_observed_generation_only_when_diffe
     stale = widget("stale", generation=2)
     stale["status"] = {"ok": False, "old": 1, "observedGeneration": 1}
     backend.initial[WIDGETS] = [converged, stale]
+    # a null member is no field (a merge patch stores none): "same" is converged
     controller, _ = make(
-        backend, controllers, FakeReconciler(lambda o, c: {"status": {"ok": True}})
+        backend, controllers, FakeReconciler(lambda o, c: {"status": {"ok": True, "gone": None}})
     )
     settled(controller)
     (patch,) = backend.calls
