@@ -231,6 +231,33 @@ def test_a_broken_save_keeps_the_old_code_reconciling(
     eventually(lambda: codes(configmaps, ["late"]) == ["v3"])
 
 
+def test_a_save_that_owns_more_starts_only_that_watch(
+    apiserver: ControlPlane,
+    loop: Any,
+    gadgets: ResourceClient,
+    configmaps: ResourceClient,
+    tmp_path: Path,
+) -> None:
+    gadgets.create(gadget("one", message="m"))
+    path = tmp_path / "reconciler.py"
+    path.write_text(reconciler("v1"))
+    _, _, events = loop(path)
+    eventually(lambda: codes(configmaps, ["one"]) == ["v1"])
+    mark = apiserver.audit_mark()
+    owning_secrets = reconciler("v2").replace(
+        'OWNS = ["v1/ConfigMap"]', 'OWNS = ["v1/ConfigMap", "v1/Secret"]'
+    )
+    succeeded = save_until(events, ReloadSucceeded, 1, path, owning_secrets)
+    assert (succeeded.watches_started, succeeded.watches_stopped) == (("secrets/v1",), ())
+    eventually(lambda: codes(configmaps, ["one"]) == ["v2"])
+    # the one new informer lists and watches Secrets; nothing else is listed again
+    requests = audited(apiserver, mark, ("list", "watch"))
+    assert requests and all("/secrets" in request for request in requests), requests
+    # and back: its watch stops
+    succeeded = save_until(events, ReloadSucceeded, 2, path, reconciler("v3"))
+    assert (succeeded.watches_started, succeeded.watches_stopped) == ((), ("secrets/v1",))
+
+
 HOOK = f"""\
 # A metacontroller CompositeController sync hook, as it would be served by a webhook
 FOR = "{FOR}"
