@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 # Bump when decoding rules or the entry layout change, so stale entries are not trusted.
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4  # 4: go-yaml v2's verdicts ("\/" refused, a final line break kept)
 # What an entry starts with; the CRC-32 of the marshal data follows (4 bytes, big
 # endian), then the data.
 _HEADER = b"kubectl-crd parsed values %d, marshal %d\n" % (CACHE_FORMAT, marshal.version)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from kubectl_crd.io import load_value
+from kubectl_crd.io.caching import CACHE_FORMAT
 from kubectl_crd.validation.cel import rules as cel_rules
 from kubectl_crd.validation.cel.programs import compile_rule, run, run_costed
 from kubectl_crd.validation.cel.runtime_cost import call_cost
@@ -81,7 +82,7 @@ def test_a_plan_is_kept_across_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert run_costed(compiled.program, compiled.source, {"self": "kept across"})[1] == 6
     kept = list(tmp_path.rglob("*celplan-*"))
     assert len(kept) == 1
-    name = kept[0].name.removeprefix("v3-value-").removesuffix(".marshal")
+    name = kept[0].name.removeprefix(f"v{CACHE_FORMAT}-value-").removesuffix(".marshal")
     traced, scope_costs, measured = load_value(name, directory=str(kept[0].parent))
     assert (
         isinstance(traced, bytes)
