@@ -81,8 +81,10 @@ class _ParserApi:
 _api_cache: dict[str, _ParserApi] = {}
 
 
-def _parser_api() -> _ParserApi:
-    cached = _api_cache.get(BACKEND)
+def _parser_api(backend: str = "") -> _ParserApi:
+    """The parser of ``backend`` ("c" or "python"; ``BACKEND`` when not given)."""
+    backend = backend or BACKEND
+    cached = _api_cache.get(backend)
     if cached is not None:
         return cached
     from ruamel.yaml import events
@@ -90,7 +92,7 @@ def _parser_api() -> _ParserApi:
     from ruamel.yaml.reader import ReaderError
 
     c_parser: Any = None
-    if BACKEND == "c":
+    if backend == "c":
         import importlib
 
         # ruamel.yaml.cyaml's own order: the old libyaml binding, then the bundled one.
@@ -110,7 +112,7 @@ def _parser_api() -> _ParserApi:
         api = _ParserApi(new_c, events, (RuamelError,), ReaderError, offsets_in_bytes=True)
     else:
         api = _python_api(events, RuamelError, ReaderError)
-    _api_cache[BACKEND] = api
+    _api_cache[backend] = api
     return api
 
 
@@ -131,20 +133,6 @@ def _python_api(events: Any, ruamel_error: type[BaseException], reader_error: An
         return loader.get_event  # type: ignore[no-any-return]
 
     return _ParserApi(new_python, events, (ruamel_error,), reader_error, offsets_in_bytes=False)
-
-
-def _go_yaml_parser() -> _ParserApi:
-    """ruamel's pure-Python parser: what a document that libyaml 0.2.5 refuses and
-    go-yaml v2 reads is read with (see ``_reads_as_go_yaml``)."""
-    cached = _api_cache.get("python")
-    if cached is not None:
-        return cached
-    from ruamel.yaml import events
-    from ruamel.yaml.error import YAMLError as RuamelError
-    from ruamel.yaml.reader import ReaderError
-
-    api = _api_cache["python"] = _python_api(events, RuamelError, ReaderError)
-    return api
 
 
 def load_documents(
@@ -184,23 +172,25 @@ def load_documents(
     return _load_text(text, source)
 
 
-# A line that starts with "---": kubectl's YAMLReader (k8s.io/apimachinery
-# pkg/util/yaml/decoder.go) ends a document there, and refuses the line unless what
-# follows the dashes is blank or a comment.
-_DASHES_LINE = re.compile(r"^---(.*)$", re.MULTILINE)
-
-
 # Where a line starts with "---" or "...": a search for the line break first (faster
 # than str.find for each marker, and than a MULTILINE "^" 5 times over)
 _MARK_LINE = re.compile(r"\n(?:---|\.\.\.)")
 
 
-def _kubectl_stop(text: str) -> tuple[int, YamlError] | None:
+def _ends_a_document(rest: str) -> bool:
+    """Whether a "---" line followed by ``rest`` is a separator for kubectl: its
+    YAMLReader (k8s.io/apimachinery pkg/util/yaml/decoder.go) ends a document at every
+    line that starts with "---", and refuses one with more than a comment after it."""
+    rest = rest.strip()
+    return not rest or rest[0] == "#"
+
+
+def _kubectl_stop(text: str) -> tuple[int, int, str] | None:
     """Where kubectl stops reading ``text`` before go-yaml sees it: the start of the
-    piece (the part between two "---" lines) it refuses, and why. A "---" line with
-    more than a comment after it is refused with the piece it ends; a piece whose first
-    line with content is "..." is refused by go-yaml ("did not find expected node
-    content"): libyaml reads both as part of the stream. ``None`` when neither occurs."""
+    piece (the part between two "---" lines) it refuses, the line why, and why. A "---"
+    line with more than a comment after it is refused with the piece it ends; a piece
+    whose first line with content is "..." is refused by go-yaml ("did not find
+    expected node content"): libyaml reads both as part of the stream."""
     marks = [match.start() + 1 for match in _MARK_LINE.finditer(text)]
     if text.startswith(("---", "...")):
         marks.insert(0, 0)
@@ -208,31 +198,32 @@ def _kubectl_stop(text: str) -> tuple[int, YamlError] | None:
     line = 1
     for offset in marks:
         end = text.find("\n", offset)
-        line_text = text[offset : end if end >= 0 else len(text)]
-        rest = line_text[3:].strip()
+        rest = text[offset + 3 : end if end >= 0 else len(text)]
         line += text.count("\n", counted, offset)  # counted on from the last mark
         counted = offset
-        if line_text.startswith("---"):
-            if rest and rest[0] != "#":
-                return piece_start, YamlError(
-                    f"invalid Yaml document separator: {rest} (kubectl ends a document at"
-                    ' every line that starts with "---" and refuses this file too)',
-                    location=_location_at(line),
+        if text.startswith("---", offset):
+            if not _ends_a_document(rest):
+                return (
+                    piece_start,
+                    line,
+                    (
+                        f"invalid Yaml document separator: {rest.strip()} (kubectl ends a "
+                        'document at every line that starts with "---" and refuses this file too)'
+                    ),
                 )
             if offset > piece_start:  # kubectl keeps a separator that ends nothing
                 piece_start = end + 1 if end >= 0 else len(text)
-        elif line_text[3:4] in ("", " ", "\t", "\r") and _only_comments(text[piece_start:offset]):
-            return piece_start, YamlError(
-                'a document that starts with "...": kubectl cuts the stream at "---" lines, '
-                "and go-yaml refuses this piece (error converting YAML to JSON: yaml: did not "
-                "find expected node content): kubectl refuses this file too",
-                location=_location_at(line),
+        elif rest[:1] in ("", " ", "\t", "\r") and _only_comments(text[piece_start:offset]):
+            return (
+                piece_start,
+                line,
+                (
+                    'a document that starts with "...": kubectl cuts the stream at "---" lines, '
+                    "and go-yaml refuses this piece (error converting YAML to JSON: yaml: did not "
+                    "find expected node content): kubectl refuses this file too"
+                ),
             )
     return None
-
-
-def _location_at(line: int) -> Location:
-    return Location("", line, 1)
 
 
 def _only_comments(text: str) -> bool:
@@ -240,16 +231,15 @@ def _only_comments(text: str) -> bool:
 
 
 def _until_kubectl_stops(
-    text: str, source: str, stop: tuple[int, YamlError], positions: bool, digest: str
+    text: str, source: str, stop: tuple[int, int, str], positions: bool, digest: str
 ) -> list[Document]:
     """What kubectl reads of a stream it stops reading (``_kubectl_stop``): the
     documents before the piece it refuses, then the error."""
-    piece_start, error = stop
+    piece_start, line, message = stop
     documents = load_documents(text[:piece_start], source, positions=positions, digest=digest)
-    where = Location(source, error.location.line if error.location else 0, 1)
-    error = YamlError(error.message, location=where)
+    where = Location(source, line, 1)
     index = documents[-1].index + 1 if documents else 0
-    documents.append(Document(source, index, where, error=error))
+    documents.append(Document(source, index, where, error=YamlError(message, location=where)))
     return documents
 
 
@@ -323,7 +313,7 @@ def _load_text(
                 if from_json is not None:
                     return from_json
             if _reads_as_go_yaml(exc, chunk, api):
-                api = _go_yaml_parser()
+                api = _parser_api("python")
                 continue
             documents.extend(builder.documents)
             error, error_line = _syntax_error(exc, source, chunk, line_offset, api)
@@ -356,7 +346,8 @@ def _load_text(
 def _reads_as_go_yaml(exc: BaseException, chunk: str, api: _ParserApi) -> bool:
     """Whether libyaml refused what go-yaml v2 reads: a ":" inside a flow plain scalar
     (``[a:b]``, ``{k: 12:30}``; libyaml 0.2.5 refuses it, go-yaml's scanner reads on)
-    and the ``\\'`` escape. ruamel's pure-Python parser reads both as go-yaml does."""
+    and the ``\\'`` escape. ruamel's pure-Python parser (``_python_api``) reads both
+    as go-yaml does: the chunk is read again with it."""
     if api.offsets_in_bytes is False:
         return False  # already the pure-Python parser
     problem = getattr(exc, "problem", None)
@@ -927,8 +918,7 @@ class _Builder:
         stream (kubectl keeps a separator that ends nothing)."""
         lines = self._chunk_lines or []
         for above in range(line, -1, -1):
-            match = _DASHES_LINE.match(lines[above])
-            if match and (not match.group(1).strip() or match.group(1).strip()[0] == "#"):
+            if lines[above].startswith("---") and _ends_a_document(lines[above][3:]):
                 return above if above + self.line_offset == 0 else above + 1
         return 0
 
