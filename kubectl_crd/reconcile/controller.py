@@ -64,7 +64,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
-from kubectl_crd.model.errors import ApiError, KubectlCrdError
+from kubectl_crd.model.errors import ApiError, ClusterError, KubectlCrdError
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.events import (
     Log,
@@ -373,6 +373,10 @@ class Controller:
         self._in_flight: dict[ObjectKey, list[Any]] = {}
         #: (resource, key) -> the resourceVersion the loop's last write there returned
         self._own_writes: dict[tuple[ResourceInfo, ObjectKey], str] = {}
+        #: (resource, key) -> the watch events that came while a write to it was in flight
+        self._held: dict[
+            tuple[ResourceInfo, ObjectKey], list[tuple[dict[str, Any] | None, dict[str, Any]]]
+        ] = {}
         self._local = threading.local()
         self.log = logging.Logger("reconciler", logging.DEBUG)
         self.log.addHandler(_LogHandler(self))
@@ -571,6 +575,21 @@ class Controller:
         """Reconcile ``key`` soon ("reconcile this object now")."""
         self.queue.add(key)
 
+    def _release(self, slot: tuple[ResourceInfo, ObjectKey], version: str | None) -> None:
+        """The write to ``slot`` answered ``version`` (None: it failed): the events held
+        meanwhile go on, but for its echo; if the echo has not come yet, it is awaited."""
+        with self._lock:
+            held = self._held.pop(slot, [])
+            echoed = False
+            for _, new in held:
+                if version and (new.get("metadata") or {}).get("resourceVersion") == version:
+                    echoed = True
+            if version and not echoed:
+                self._own_writes[slot] = version
+        for old, new in held:
+            if not (version and (new.get("metadata") or {}).get("resourceVersion") == version):
+                self._changed(slot[0], old, new)
+
     def _own_echo(self, info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
         """``obj`` is exactly what the loop's last write to it returned."""
         version = (obj.get("metadata") or {}).get("resourceVersion")
@@ -589,8 +608,15 @@ class Controller:
             return
         current = new if new is not None else old
         assert current is not None
-        if new is not None and self._own_echo(info, new):
-            return
+        if new is not None:
+            slot = (info, object_key(new))
+            with self._lock:
+                held = self._held.get(slot)
+                if held is not None:  # a write to it is in flight: see _send
+                    held.append((old, new))
+                    return
+            if self._own_echo(info, new):
+                return
         if info == resources.for_info and (
             old is None or new is None or _for_update_matters(old, new)
         ):
@@ -830,21 +856,33 @@ class Controller:
         call: Callable[[], dict[str, Any] | None],
         body: Mapping[str, Any] | None,
     ) -> dict[str, Any] | None:
-        """One write: counted, told to the sink, its echo remembered; a refusal is told
-        as ``WriteFailed`` and answered ``None`` (the reconcile goes on, then fails)."""
+        """One write: counted, told to the sink, its echo remembered; a refusal (or a
+        server out of reach) is told as ``WriteFailed`` and answered ``None`` (the
+        reconcile goes on, then fails and is retried).
+
+        While the write is in flight, the target's watch events are held: the echo of
+        this very write can arrive before its answer does, and is recognised only by
+        the resourceVersion the answer carries."""
+        slot = (info, target)
+        if not self.dry_run:
+            with self._lock:
+                self._held.setdefault(slot, [])
         try:
             written = call()
-        except ApiError as exc:
-            writes.failures.append(f"{verb} {info.kind} {target[1]}: {exc.message}")
-            self._emit(WriteFailed(key, verb, info.kind, *target, exc.message, exc.status))
+        except ClusterError as exc:
+            self._release(slot, None)
+            status = exc.status if isinstance(exc, ApiError) else 0
+            line = exc.message if isinstance(exc, ApiError) else exc.kubectl_line
+            writes.failures.append(f"{verb} {info.kind} {target[1]}: {line}")
+            self._emit(WriteFailed(key, verb, info.kind, *target, line, status))
             return None
         writes.count += 1
         self._emit(Write(key, verb, info.kind, *target, self.dry_run, body))
-        if isinstance(written, dict) and not self.dry_run:
+        version = None
+        if isinstance(written, dict):
             version = (written.get("metadata") or {}).get("resourceVersion")
-            if version:
-                with self._lock:
-                    self._own_writes[(info, object_key(written))] = str(version)
+        if not self.dry_run:
+            self._release(slot, str(version) if version else None)
         return written if isinstance(written, dict) else {}
 
     def _write(

@@ -35,6 +35,8 @@ class FakeBackend:
         self.calls: list[tuple[Any, ...]] = []
         self.watches: list[ResourceInfo] = []
         self.refuse: Callable[[str, Mapping[str, Any]], Exception | None] = lambda verb, obj: None
+        #: called with each write's answer before the write returns (an echo to feed)
+        self.on_write: Callable[[str, ResourceInfo, dict[str, Any]], None] | None = None
         self._versions = itertools.count(100)
         self.lock = threading.Lock()
 
@@ -131,6 +133,8 @@ class FakeBackend:
         self.calls.append((verb, info.plural, obj["metadata"]["name"], obj, options))
         answer: dict[str, Any] = dict(obj)
         answer["metadata"] = {**obj["metadata"], "resourceVersion": str(next(self._versions))}
+        if self.on_write is not None:
+            self.on_write(verb, info, answer)
         return answer
 
     def writes(self) -> list[tuple[str, str, str]]:

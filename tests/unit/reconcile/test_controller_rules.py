@@ -169,6 +169,31 @@ def test_the_echo_of_the_loops_own_write_enqueues_nothing(
     assert reconciler.calls == ["a", "a"]
 
 
+@pytest.mark.parametrize("someone_else_too", [False, True])
+def test_an_echo_that_comes_before_the_writes_answer_enqueues_nothing(
+    backend: FakeBackend, controllers: list[Controller], someone_else_too: bool
+) -> None:
+    applies: list[str] = []
+
+    def echo_first(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        applies.append(verb)
+        if applies != ["apply"]:  # the first apply only (the fake never lists the child)
+            return
+        backend.send(info, "ADDED", answer)
+        if someone_else_too:
+            other = {**answer, "metadata": {**answer["metadata"], "resourceVersion": "7"}}
+            backend.send(info, "MODIFIED", other)
+        time.sleep(0.1)  # the informer hands the events on while the write is in flight
+
+    backend.on_write = echo_first
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-c")]})
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    # the echo was held, then dropped; a change someone made meanwhile reconciles again
+    assert reconciler.calls == (["a", "a"] if someone_else_too else ["a"])
+
+
 # -- the writes of a result --------------------------------------------------------------
 
 
