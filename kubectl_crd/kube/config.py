@@ -1,5 +1,5 @@
-"""Connection settings from kubectl's global flags: kubeconfig, context, namespace and
-request timeout.
+"""Connection settings from kubectl's global flags: kubeconfig, context, namespace,
+request timeout, and impersonation (``--as``, ``--as-group``).
 
 Pure data; the kubeconfig is only read when a client needs it (``kubeconfig.py``), so
 holding a ``ClusterConfig`` costs nothing.
@@ -17,6 +17,9 @@ class ClusterConfig:
     context: str | None = None
     namespace: str | None = None
     request_timeout: str | None = None
+    #: kubectl's --as and --as-group (impersonation), over the kubeconfig's
+    impersonate_user: str | None = None
+    impersonate_groups: tuple[str, ...] = ()
 
     @property
     def timeout_seconds(self) -> float | None:

@@ -379,6 +379,12 @@ def resolve_connection(flags: ClusterConfig, environ: Mapping[str, str]) -> Conn
         # client_config.go getUserIdentificationPartialConfig reads the file up front
         # (later reads go through the cached file token source): a missing file fails.
         _check_readable(str(values["token_file"]))
+    # kubectl's --as and --as-group override the user's as and as-groups
+    # (clientcmd's ConfigOverrides, AuthInfo.Impersonate and ImpersonateGroups)
+    if flags.impersonate_user:
+        values["impersonate_user"] = flags.impersonate_user
+    if flags.impersonate_groups:
+        values["impersonate_groups"] = tuple(flags.impersonate_groups)
     return Connection(**values)  # type: ignore[arg-type]
 
 

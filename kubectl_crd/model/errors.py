@@ -27,6 +27,7 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
     ├── ReconcilerError                  the dev loop's reconciler module cannot be used
     │   ├── ReconcilerLoadError          ... it does not import or declares wrongly (file:line, caret)
     │   └── ReconcilerResultError        ... reconcile returned what is not a result
+    ├── ControlPlaneError                the local control plane of dev --envtest cannot run
     └── ClusterError                     talking to the API server failed
         ├── KubeconfigError              ... kubeconfig missing, unreadable, or no such context
         ├── ClusterUnreachableError      ... no connection, TLS problems
@@ -248,6 +249,11 @@ class ReconcilerLoadError(ReconcilerError):
 class ReconcilerResultError(ReconcilerError):
     """``reconcile`` (or a metacontroller hook) returned what is not a result; the
     location is the function's ``def`` line."""
+
+
+class ControlPlaneError(KubectlCrdError):
+    """``kubectl crd dev --envtest``: no kube-apiserver and etcd to run (the message
+    says how to get them), or they did not start (the tail of their logs)."""
 
 
 class ClusterError(KubectlCrdError):

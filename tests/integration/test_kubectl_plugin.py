@@ -68,12 +68,12 @@ def test_plugin_errors_keep_exit_codes_through_kubectl(tmp_path: Path) -> None:
     assert usage.stderr == (
         "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n"
     )
-    placeholder = subprocess.run(
-        ["kubectl", "crd", "dev", "x"],
+    missing = subprocess.run(
+        ["kubectl", "crd", "dev", "x.py"],
         capture_output=True,
         text=True,
         env=_plugin_env(tmp_path),
         check=False,
     )
-    assert placeholder.returncode == 1
-    assert placeholder.stderr.startswith('error: "kubectl crd dev" is not available yet')
+    assert missing.returncode == 1
+    assert missing.stderr == "error: x.py: no such file or directory\n"

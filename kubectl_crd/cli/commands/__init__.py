@@ -70,7 +70,7 @@ COMMANDS: dict[str, Command] = {
         Command("get", "Show custom resources with the CRD's printer columns.", fast_path=True),
         Command("columns", "Show a CRD's printer columns, checked against its schema."),
         Command("scale", "Scale custom resources through the /scale subresource.", fast_path=True),
-        Command("dev", "Not available yet (planned): run a Python reconciler with hot reload."),
+        Command("dev", "Run a Python reconciler in a local loop that reloads it on save."),
     )
 }
 

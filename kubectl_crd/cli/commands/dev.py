@@ -1,5 +1,411 @@
-"""`kubectl crd dev`: not built yet; the placeholder says so and exits 1."""
+"""``kubectl crd dev FILE``: a local reconcile loop that hot-reloads a Python reconciler.
 
-from kubectl_crd.cli.placeholder import not_available
+The command parses flags (``dev_options``, a pure function) and wires the engine in one
+place (``run_loop``): the reconciler loaded (``reconcile.loading``), a backend on the
+cluster of the kubeconfig or on a local control plane (``--envtest``,
+``reconcile.controlplane``), the ``Controller``, the ``HotReloader`` swapping saved code
+in, and ``output.devlog`` printing the engine's events. It runs until Ctrl-C (or
+SIGTERM): the reconciles in flight finish, the watches stop, and objects still carrying
+the loop's finalizer are named (``--remove-finalizers-on-exit`` takes it off them).
 
-command = not_available("dev", "planned, not built yet")
+Errors at start are one line each and exit 1: the file missing, or not importing (its
+file:line:column, the line and a caret), a resource the cluster does not serve or a CRD
+not installed, an unreachable cluster, no envtest binaries (how to get them). Once the
+loop runs, nothing the reconciler does ends it: errors are log lines.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from kubectl_crd.cli.app import Application
+from kubectl_crd.cli.flags import COUNT, CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.cli.options import click_options, kubectl_command
+from kubectl_crd.model.errors import UsageError
+from kubectl_crd.model.records import record
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from kubectl_crd.output.devlog import DevLog
+    from kubectl_crd.reconcile.controlplane import LocalControlPlane
+    from kubectl_crd.reconcile.events import Event
+
+FLAGS = (
+    Flag(
+        ("--crd",),
+        "crd_paths",
+        REPEATED,
+        "With --envtest: CRD files or directories to install in the local control plane "
+        "before the loop starts (repeatable).",
+        metavar=CRD_PATHS.metavar,
+    ),
+    Flag(
+        ("-A", "--all-namespaces"),
+        "all_namespaces",
+        SWITCH,
+        "Reconcile objects in every namespace (default: the -n namespace, else the context's).",
+    ),
+    Flag(
+        ("-l", "--selector"),
+        "selector",
+        VALUE,
+        "Reconcile only the objects this label selector matches (children and watched "
+        "objects are all seen).",
+        metavar="SELECTOR",
+    ),
+    Flag(
+        ("-j", "--jobs"),
+        "jobs",
+        COUNT,
+        "Reconcile this many objects at once (never one object twice at once).",
+        default=4,
+        show_default=True,
+    ),
+    Flag(
+        ("--dry-run",),
+        "dry_run",
+        SWITCH,
+        "Send every write as a server dry run (the server checks it, nothing is stored) "
+        "and print what it would write.",
+    ),
+    Flag(
+        ("--as",),
+        "as_user",
+        VALUE,
+        "Username to impersonate for every request (run with the rights the controller "
+        "will have in the cluster).",
+        metavar="USER",
+    ),
+    Flag(
+        ("--as-group",),
+        "as_groups",
+        REPEATED,
+        "Group to impersonate, with --as (repeatable).",
+        metavar="GROUP",
+    ),
+    Flag(
+        ("--reconcile-timeout",),
+        "reconcile_timeout",
+        VALUE,
+        "Report a reconcile still running after this long (0: never); its object is "
+        "reconciled again once it returns.",
+        metavar="DURATION",
+        default="30s",
+        show_default=True,
+    ),
+    Flag(
+        ("--resync",),
+        "resync",
+        VALUE,
+        "Reconcile every cached object again this often, from the cache (default: never).",
+        metavar="DURATION",
+    ),
+    Flag(
+        ("--watch-extra",),
+        "watch_extra",
+        REPEATED,
+        "Reload the reconciler when this file or directory changes too (repeatable); the "
+        "reconciler's own modules are watched already.",
+        metavar="PATH",
+    ),
+    Flag(
+        ("--field-manager",),
+        "field_manager",
+        VALUE,
+        "The field manager of the loop's server-side applies.",
+        metavar="NAME",
+        default="kubectl-crd-dev",
+        show_default=True,
+    ),
+    Flag(
+        ("--envtest",),
+        "envtest",
+        SWITCH,
+        "Run against a local control plane (etcd and kube-apiserver, no controllers) "
+        "started for this run and stopped on exit; it prints a kubeconfig for kubectl.",
+    ),
+    Flag(
+        ("--remove-finalizers-on-exit",),
+        "remove_finalizers_on_exit",
+        SWITCH,
+        "On exit, take the loop's finalizer off every object, so none is left undeletable "
+        "with no loop running.",
+    ),
+    Flag(
+        ("--log-format",),
+        "log_format",
+        VALUE,
+        "Log lines for a person (text) or one JSON object per event (json).",
+        default="text",
+        show_default=True,
+        choices=("text", "json"),
+    ),
+    Flag(
+        ("-v", "--verbose"),
+        "verbose",
+        SWITCH,
+        "Also log each reconcile's start and a failed reconcile's traceback.",
+    ),
+)
+
+HELP = """Run a Python reconciler against a cluster, reloading it on every save.
+
+\b
+Examples:
+  kubectl crd dev reconciler.py -n demo
+  kubectl crd dev reconciler.py --envtest --crd crds/
+  kubectl crd dev reconciler.py -A --dry-run --as system:serviceaccount:ops:my-controller
+
+FILE declares FOR (the resource it reconciles, e.g. foos.example.com/v1), optionally
+OWNS (its children's kinds, e.g. v1/ConfigMap) and WATCHES, and reconcile(obj, ctx),
+which returns the desired children, status and requeue_after (a dict, a Result from
+kubectl_crd.reconcile, or None). Children are server-side applied with a controller
+ownerReference, undesired owned children deleted, status written with
+observedGeneration; a write that would change nothing is not sent. Saving FILE (or a
+module of its own it imports) loads the new code beside the running one and swaps it
+in, keeping the cache and the watches; code that does not load is reported with
+file:line and the old code runs on. Ctrl-C finishes the reconciles in flight and exits.
+"""
+
+
+@record
+class DevOptions:
+    """The command line, checked (``dev_options``)."""
+
+    file: str
+    crd_paths: tuple[str, ...] = ()
+    all_namespaces: bool = False
+    selector: str | None = None
+    jobs: int = 4
+    dry_run: bool = False
+    as_user: str | None = None
+    as_groups: tuple[str, ...] = ()
+    #: seconds; None for no timeout / no resync
+    reconcile_timeout: float | None = 30.0
+    resync: float | None = None
+    watch_extra: tuple[str, ...] = ()
+    field_manager: str = "kubectl-crd-dev"
+    envtest: bool = False
+    remove_finalizers_on_exit: bool = False
+    log_format: str = "text"
+    verbose: bool = False
+
+
+def _seconds(flag: str, value: str | None) -> float | None:
+    """A Go duration (``30s``, ``1m30s``) or whole seconds; None for empty or zero."""
+    if value is None or value == "":
+        return None
+    from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+
+    if value.isascii() and value.isdigit():
+        return float(value) or None
+    try:
+        nanoseconds = parse_go_duration(value)
+    except DurationSyntaxError as exc:
+        raise UsageError(f"invalid argument {value!r} for {flag}: {exc}") from None
+    if nanoseconds < 0:
+        raise UsageError(f"invalid argument {value!r} for {flag}: must not be negative")
+    return nanoseconds / 1e9 or None
+
+
+def dev_options(
+    file: str,
+    *,
+    crd_paths: tuple[str, ...] = (),
+    all_namespaces: bool = False,
+    selector: str | None = None,
+    jobs: int = 4,
+    dry_run: bool = False,
+    as_user: str | None = None,
+    as_groups: tuple[str, ...] = (),
+    reconcile_timeout: str | None = "30s",
+    resync: str | None = None,
+    watch_extra: tuple[str, ...] = (),
+    field_manager: str = "kubectl-crd-dev",
+    envtest: bool = False,
+    remove_finalizers_on_exit: bool = False,
+    log_format: str = "text",
+    verbose: bool = False,
+) -> DevOptions:
+    """The flags checked and converted; ``UsageError`` for what cannot run."""
+    if jobs < 1:
+        raise UsageError("-j/--jobs must be at least 1")
+    if crd_paths and not envtest:
+        raise UsageError(
+            "--crd installs CRDs in the --envtest control plane; for a cluster, "
+            "install them with kubectl apply -f"
+        )
+    if as_groups and not as_user:
+        # client-go's transport.New, as kubectl says it
+        raise UsageError("requesting uid, groups or user-extra for  without impersonating a user")
+    if not field_manager:
+        raise UsageError("--field-manager must not be empty")
+    if selector is not None:
+        from kubectl_crd.model.labels import parse_selector
+
+        try:
+            parse_selector(selector)
+        except ValueError as exc:
+            raise UsageError(f"invalid -l/--selector {selector!r}: {exc}") from None
+    return DevOptions(
+        file=file,
+        crd_paths=crd_paths,
+        all_namespaces=all_namespaces,
+        selector=selector or None,
+        jobs=jobs,
+        dry_run=dry_run,
+        as_user=as_user or None,
+        as_groups=as_groups,
+        reconcile_timeout=_seconds("--reconcile-timeout", reconcile_timeout),
+        resync=_seconds("--resync", resync),
+        watch_extra=watch_extra,
+        field_manager=field_manager,
+        envtest=envtest,
+        remove_finalizers_on_exit=remove_finalizers_on_exit,
+        log_format=log_format,
+        verbose=verbose,
+    )
+
+
+@kubectl_command("dev", help=HELP)
+@click.argument("file", nargs=1)
+@click_options(FLAGS)
+def command(app: Application, file: str, **flags: object) -> None:
+    options = dev_options(file, **flags)  # type: ignore[arg-type]
+    run_loop(app, options)
+
+
+def run_loop(app: Application, options: DevOptions) -> None:
+    """Load, connect, run until Ctrl-C or SIGTERM, stop (see the module docstring)."""
+    import os
+    import signal
+    import threading
+
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
+    from kubectl_crd.kube.discovery import Discovery
+    from kubectl_crd.model.errors import ResourceNotFoundError
+    from kubectl_crd.output.devlog import DevLog
+    from kubectl_crd.reconcile.backends import ClusterBackend
+    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.loading import load_reconciler
+    from kubectl_crd.reconcile.reloading import HotReloader
+
+    log = DevLog(sys.stdout, format=options.log_format, verbose=options.verbose)
+    loaded = load_reconciler(options.file)
+    # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
+    signal.signal(signal.SIGTERM, _interrupt)
+    plane = None
+    try:
+        kubeconfig, context = app.kubeconfig, app.context
+        cache_dir = None
+        sink: Callable[[Event], None] = log
+        if options.envtest:
+            plane = _start_control_plane(options, log)
+            kubeconfig, context = plane.kubeconfig, None
+            cache_dir = os.path.join(plane.workdir, "discovery")
+            sink = _forget_finalizers(log)  # the objects go with the control plane
+        config = ClusterConfig(
+            kubeconfig=kubeconfig,
+            context=context,
+            namespace=app.namespace,
+            request_timeout=app.request_timeout,
+            impersonate_user=options.as_user,
+            impersonate_groups=options.as_groups,
+        )
+        # the server's warnings (an unknown field in a child) as log lines
+        client = KubeClient(
+            config, on_warning=lambda text: log.note(f"Warning: {text}", warning=True)
+        )
+        namespace = None if options.all_namespaces else client.namespace
+        backend = ClusterBackend(
+            client, Discovery(client.request, client.server, cache_dir=cache_dir)
+        )
+
+        def official() -> object:
+            from kubectl_crd.kube.official import official_client
+
+            return official_client(config)
+
+        controller = Controller(
+            backend,
+            loaded,
+            sink,
+            workers=options.jobs,
+            namespace=namespace,
+            selector=options.selector,
+            dry_run=options.dry_run,
+            field_manager=options.field_manager,
+            reconcile_timeout=options.reconcile_timeout,
+            resync=options.resync,
+            kubernetes_client=official,
+        )
+        scope = "every namespace" if namespace is None else f"namespace {namespace}"
+        log.note(f"{loaded.display}: reconciling {loaded.for_resource} in {scope}")
+        try:
+            controller.start()
+        except ResourceNotFoundError as exc:
+            backend.close()
+            raise ResourceNotFoundError(
+                f"{exc.message} (is its CRD installed? kubectl apply -f it, or run with "
+                "--envtest --crd FILE)",
+                query=exc.query,
+            ) from exc
+        reloader = HotReloader(loaded, controller.swap, sink, extra=options.watch_extra)
+        reloader.start()
+        log.note(f"watching {loaded.display} for changes; Ctrl-C to stop")
+        stopped = threading.Event()
+        try:
+            while not stopped.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+        reloader.stop()
+        controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
+        backend.close()
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if plane is not None:
+            plane.stop()
+            log.note("stopped the local control plane")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _start_control_plane(options: DevOptions, log: DevLog) -> LocalControlPlane:
+    from kubectl_crd.reconcile.controlplane import LocalControlPlane, find_assets
+
+    assets = find_assets()
+    log.note(f"starting a local control plane (etcd, kube-apiserver from {assets})")
+    plane = LocalControlPlane(assets)
+    plane.start()
+    try:
+        names = plane.install_crds(options.crd_paths)
+    except BaseException:
+        plane.stop()
+        raise
+    if names:
+        log.note("installed " + ", ".join(names))
+    log.note(
+        f"control plane at {plane.server} (no controllers: no garbage collection); "
+        f"kubectl --kubeconfig {plane.kubeconfig} get ..."
+    )
+    return plane
+
+
+def _forget_finalizers(log: DevLog) -> Callable[[Event], None]:
+    """The log, without the finalizers-left warning: with --envtest the objects are
+    thrown away with the control plane."""
+    from kubectl_crd.model.records import replace
+    from kubectl_crd.reconcile.events import Stopped
+
+    def sink(event: Event) -> None:
+        log(replace(event, finalizers_left=()) if isinstance(event, Stopped) else event)
+
+    return sink

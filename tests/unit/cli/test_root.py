@@ -23,17 +23,16 @@ def test_help_lists_the_commands_and_global_flags() -> None:
 
 
 def test_help_says_which_commands_are_not_built_yet() -> None:
-    """A placeholder command (``cli.placeholder``) is listed as such, not as a feature."""
+    """A placeholder command (``cli.placeholder``) is listed as such, not as a feature;
+    today every command is built."""
     listed = run("--help").stdout
     placeholders = [
         name
         for name in ("explain", "sample", "validate", "get", "columns", "scale", "dev")
         if "is not available yet" in run(name, "x", env={"KUBECONFIG": "/nonexistent"}).stderr
     ]
-    assert placeholders == ["dev"]
-    for name in placeholders:
-        (line,) = [line for line in listed.splitlines() if line.strip().startswith(name + " ")]
-        assert "Not available yet (planned)" in line
+    assert placeholders == []
+    assert "Not available yet" not in listed
 
 
 def test_version() -> None:
@@ -44,12 +43,15 @@ def test_version() -> None:
 
 
 def test_placeholder_command_says_so_in_one_line_and_exits_1() -> None:
-    result = run("dev", "foo", "--replicas=3")
-    assert result.returncode == 1
-    assert result.stderr.splitlines() == [
-        'error: "kubectl crd dev" is not available yet in this release (planned, not built yet)'
-    ]
-    assert result.stdout == ""
+    from kubectl_crd.cli.placeholder import not_available
+    from kubectl_crd.model.errors import NotAvailableError
+
+    with pytest.raises(NotAvailableError) as raised:
+        not_available("later", "planned").main(["x", "--replicas=3"], standalone_mode=False)
+    assert raised.value.kubectl_line == (
+        'error: "kubectl crd later" is not available yet in this release (planned)'
+    )
+    assert raised.value.exit_code == 1
 
 
 @pytest.mark.parametrize("how", [("--debug",), ()])

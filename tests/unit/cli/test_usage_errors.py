@@ -17,8 +17,8 @@ from tests.cli_runner import run_cli
 
 CRDS = str(Path(__file__).parents[3] / "examples" / "crds")
 
-#: Commands that parse flags (dev is a placeholder: it refuses everything in one line).
-PARSING = [name for name in COMMANDS if name != "dev"]
+#: Commands that parse flags: all of them.
+PARSING = list(COMMANDS)
 
 
 def flag_help(command: str) -> str:
@@ -115,6 +115,14 @@ CASES += [
         ("error: RESOURCE is a required argument for the columns command", usage_help("columns")),
     ),
     (("columns", "a", "b"), ("error: Unexpected args: [b]", usage_help("columns"))),
+    (("dev",), ("error: FILE is a required argument for the dev command", usage_help("dev"))),
+    (
+        ("dev", "r.py", "--log-format", "xml"),
+        (
+            'error: invalid argument "xml" for "--log-format" flag: must be one of text, json',
+            flag_help("dev"),
+        ),
+    ),
 ]
 
 

@@ -1,0 +1,431 @@
+"""A local control plane for ``kubectl crd dev --envtest``: etcd and kube-apiserver, nothing else.
+
+What controller-runtime's envtest does (``pkg/envtest``, ``pkg/internal/testing/
+controlplane``), for a person rather than a test: the binaries come from
+``KUBEBUILDER_ASSETS``, from where ``setup-envtest`` keeps them
+(``${XDG_DATA_HOME:-~/.local/share}/kubebuilder-envtest/k8s/<version>-<os>-<arch>``,
+``~/Library/Application Support/io.kubebuilder.envtest/k8s/...`` on macOS), from this
+project's ``hack/envtest-assets.sh`` cache (``~/.cache/kubectl-crd/envtest/k8s-...``),
+or from envtest's default ``/usr/local/kubebuilder/bin``; ``find_assets`` says in one
+line how to get them when none has both.
+
+``LocalControlPlane.start()`` runs both on loopback only, on free ports, in a temporary
+directory, with envtest's kube-apiserver flags (``APIServerDefaultArgs``). Unlike the
+test suite's control plane (``tests/integration/envtest.py``, which makes a PKI with the
+openssl CLI) it needs no tool beyond the two binaries: kube-apiserver makes its own
+self-signed serving certificate in ``--cert-dir`` for ``--advertise-address=127.0.0.1``,
+its key also signs service-account tokens, and the user is an admin (``system:masters``)
+by a random bearer token in a ``--token-auth-file``. The kubeconfig it writes (mode 0600,
+in the 0700 temporary directory) trusts that certificate and carries that token; only its
+path is ever printed. ``install_crds`` applies CRD files server-side and waits until
+each is Established. ``stop()`` stops kube-apiserver, then etcd (SIGTERM, then SIGKILL),
+and removes the directory; it also runs at interpreter exit, and on Linux both processes
+get ``PR_SET_PDEATHSIG`` so a killed ``kubectl crd`` takes them along.
+
+There is no kube-controller-manager: no garbage collection (children of a deleted
+parent stay), no namespace deletion, no pods.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import http.client
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+
+from kubectl_crd.model.errors import ControlPlaneError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+
+__all__ = ["LocalControlPlane", "asset_places", "find_assets"]
+
+BINARIES = ("kube-apiserver", "etcd")
+#: the admin's name in the token file and the kubeconfig
+ADMIN_USER = "kubectl-crd-dev"
+CONTEXT = "envtest"
+FIELD_MANAGER = "kubectl-crd-dev"
+
+HOW_TO_GET = (
+    "no kube-apiserver and etcd for --envtest: set KUBEBUILDER_ASSETS to a directory "
+    "holding both, or fetch them with controller-runtime's setup-envtest "
+    "(go install sigs.k8s.io/controller-runtime/tools/setup-envtest@latest; "
+    "setup-envtest use), or build them with this project's hack/envtest-assets.sh (needs Go)"
+)
+
+
+def _has_binaries(directory: str) -> bool:
+    return all(os.access(os.path.join(directory, name), os.X_OK) for name in BINARIES)
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    """``1.34.4-linux-amd64`` or ``k8s-v1.34.4-etcd-...``: the Kubernetes version's numbers."""
+    digits = name.removeprefix("k8s-").removeprefix("v").split("-")[0]
+    return tuple(int(part) for part in digits.split(".") if part.isdigit())
+
+
+def asset_places(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Where the binaries are looked for, in order (the newest version first in each
+    versioned place)."""
+    env = os.environ if environ is None else environ
+    home = env.get("HOME") or os.path.expanduser("~")
+    places: list[str] = []
+    if env.get("KUBEBUILDER_ASSETS"):
+        places.append(env["KUBEBUILDER_ASSETS"])
+    data = env.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    roots = [os.path.join(data, "kubebuilder-envtest", "k8s")]
+    if sys.platform == "darwin":
+        roots.append(
+            os.path.join(home, "Library", "Application Support", "io.kubebuilder.envtest", "k8s")
+        )
+    cache = env.get("KUBECTL_CRD_ENVTEST_CACHE") or os.path.join(
+        env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "kubectl-crd", "envtest"
+    )
+    roots.append(cache)
+    for root in roots:
+        try:
+            names = [name for name in os.listdir(root) if not name.endswith(".lock")]
+        except OSError:
+            continue
+        names.sort(key=_version_key, reverse=True)
+        places.extend(os.path.join(root, name) for name in names)
+    places.append("/usr/local/kubebuilder/bin")
+    return places
+
+
+def find_assets(environ: Mapping[str, str] | None = None) -> str:
+    """The first place with both binaries; ``ControlPlaneError`` (how to get them) else."""
+    for place in asset_places(environ):
+        if _has_binaries(place):
+            return place
+    env = os.environ if environ is None else environ
+    if env.get("KUBEBUILDER_ASSETS"):
+        raise ControlPlaneError(
+            f"KUBEBUILDER_ASSETS={env['KUBEBUILDER_ASSETS']} lacks kube-apiserver or etcd; "
+            + HOW_TO_GET
+        )
+    raise ControlPlaneError(HOW_TO_GET)
+
+
+def _free_ports(count: int) -> list[int]:
+    """Ports the kernel just handed out on 127.0.0.1 (held together, so distinct)."""
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for sock in socks:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in socks]
+
+
+def _tail(path: str, lines: int = 15) -> str:
+    try:
+        with open(path, errors="replace") as handle:
+            kept = handle.read().rstrip().splitlines()[-lines:]
+    except OSError:
+        return ""
+    return "\n".join(line[:300] for line in kept)
+
+
+def _die_with_us() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to SIGKILL the child when this process dies
+    (``PR_SET_PDEATHSIG``), so no etcd outlives a killed loop."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (linux/prctl.h)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
+
+
+class _PortTaken(Exception):
+    pass
+
+
+class _Process:
+    def __init__(self, name: str, argv: Sequence[str], log: str) -> None:
+        self.name = name
+        self.log = log
+        with open(log, "wb") as out:
+            self.popen = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                # the terminal's Ctrl-C reaches the loop only; it stops these in order
+                start_new_session=True,
+                preexec_fn=_die_with_us(),
+                close_fds=True,
+            )
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def stop(self, timeout: float) -> None:
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 10.0)):
+            if not self.alive():
+                return
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, sig)  # start_new_session: pgid == pid
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(wait)
+
+
+class LocalControlPlane:
+    """etcd and kube-apiserver in a temporary directory (see the module docstring)."""
+
+    def __init__(
+        self,
+        assets: str,
+        *,
+        start_timeout: float = 60.0,
+        stop_timeout: float = 10.0,
+    ) -> None:
+        self.assets = assets
+        self.start_timeout = start_timeout
+        self.stop_timeout = stop_timeout
+        self.workdir = ""
+        self.kubeconfig = ""
+        self.server = ""
+        self._token = ""
+        self._processes: list[_Process] = []
+
+    def __enter__(self) -> LocalControlPlane:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def pids(self) -> list[int]:
+        """The process ids of etcd and kube-apiserver (running or not)."""
+        return [process.pid for process in self._processes]
+
+    def start(self) -> None:
+        """Start both; returns once kube-apiserver's ``/readyz`` answers 200."""
+        if not _has_binaries(self.assets):
+            raise ControlPlaneError(f"{self.assets} lacks kube-apiserver or etcd; " + HOW_TO_GET)
+        self.workdir = tempfile.mkdtemp(prefix="kubectl-crd-envtest-")
+        atexit.register(self.stop)
+        try:
+            for attempt in range(3):  # a port taken between choosing and binding it
+                try:
+                    self._start(attempt)
+                    break
+                except _PortTaken:
+                    self._stop_processes()
+            else:
+                raise ControlPlaneError("the control plane's ports kept being taken")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, attempt: int) -> None:
+        etcd_port, peer_port, secure_port = _free_ports(3)
+        work = self.workdir
+        etcd_url = f"http://127.0.0.1:{etcd_port}"
+        peer_url = f"http://127.0.0.1:{peer_port}"
+        deadline = time.monotonic() + self.start_timeout
+        etcd = _Process(
+            "etcd",
+            [
+                os.path.join(self.assets, "etcd"),
+                f"--data-dir={os.path.join(work, f'etcd-{attempt}')}",
+                f"--listen-client-urls={etcd_url}",
+                f"--advertise-client-urls={etcd_url}",
+                f"--listen-peer-urls={peer_url}",
+                f"--initial-advertise-peer-urls={peer_url}",
+                f"--initial-cluster=default={peer_url}",
+                "--unsafe-no-fsync=true",  # as envtest: the data is thrown away
+            ],
+            os.path.join(work, "etcd.log"),
+        )
+        self._processes.append(etcd)
+        self._wait(etcd, deadline, lambda: _etcd_healthy(etcd_port))
+
+        self._token = secrets.token_hex(24)
+        tokens = os.path.join(work, "tokens.csv")
+        with open(os.open(tokens, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+            out.write(f'{self._token},{ADMIN_USER},{ADMIN_USER},"system:masters"\n')
+        certs = os.path.join(work, "certs")
+        key = os.path.join(certs, "apiserver.key")
+        self.server = f"https://127.0.0.1:{secure_port}"
+        apiserver = _Process(
+            "kube-apiserver",
+            [
+                os.path.join(self.assets, "kube-apiserver"),
+                # controller-runtime envtest's APIServerDefaultArgs ...
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--allow-privileged=true",
+                "--disable-admission-plugins=ServiceAccount",
+                "--authorization-mode=RBAC",
+                f"--cert-dir={certs}",
+                f"--secure-port={secure_port}",
+                "--bind-address=127.0.0.1",
+                f"--etcd-servers={etcd_url}",
+                f"--service-account-issuer={self.server}/",
+                # ... the serving certificate kube-apiserver makes itself for this
+                # address (cert-dir/apiserver.crt and .key, before the flags below are
+                # read), and its key for service-account tokens
+                "--advertise-address=127.0.0.1",
+                f"--service-account-key-file={key}",
+                f"--service-account-signing-key-file={key}",
+                f"--token-auth-file={tokens}",
+            ],
+            os.path.join(work, "kube-apiserver.log"),
+        )
+        self._processes.append(apiserver)
+        ca = os.path.join(certs, "apiserver.crt")
+        self._wait(apiserver, deadline, lambda: self._ready(ca))
+        self._write_kubeconfig(ca)
+
+    def _wait(self, process: _Process, deadline: float, ready: Callable[[], bool]) -> None:
+        while True:
+            if not process.alive():
+                log = _tail(process.log, 200)
+                if "address already in use" in log:
+                    raise _PortTaken(process.name)
+                raise ControlPlaneError(
+                    f"{process.name} exited {process.popen.returncode} while starting; "
+                    f"its log ends:\n{_tail(process.log)}"
+                )
+            if ready():
+                return
+            if time.monotonic() > deadline:
+                raise ControlPlaneError(
+                    f"{process.name} was not ready within {self.start_timeout:.0f} s; "
+                    f"its log ends:\n{_tail(process.log)}"
+                )
+            time.sleep(0.1)
+
+    def _ready(self, ca: str) -> bool:
+        if not os.path.exists(ca):
+            return False
+        try:
+            context = ssl.create_default_context(cafile=ca)
+            port = int(self.server.rsplit(":", 1)[1])
+            conn = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=5)
+            conn.request("GET", "/readyz", headers={"Authorization": f"Bearer {self._token}"})
+            return conn.getresponse().status == 200
+        except (OSError, ssl.SSLError, http.client.HTTPException):
+            return False
+
+    def _write_kubeconfig(self, ca: str) -> None:
+        config = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [
+                {"name": CONTEXT, "cluster": {"server": self.server, "certificate-authority": ca}}
+            ],
+            "users": [{"name": ADMIN_USER, "user": {"token": self._token}}],
+            "contexts": [
+                {
+                    "name": CONTEXT,
+                    "context": {"cluster": CONTEXT, "user": ADMIN_USER, "namespace": "default"},
+                }
+            ],
+            "current-context": CONTEXT,
+            "preferences": {},
+        }
+        path = os.path.join(self.workdir, "kubeconfig")
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+            out.write(json.dumps(config, indent=2) + "\n")  # JSON is YAML
+        self.kubeconfig = path
+
+    def install_crds(self, paths: Iterable[str], *, timeout: float = 60.0) -> list[str]:
+        """Apply every CRD in ``paths`` (files or directories) server-side and wait until
+        each is Established; the names, in order. A document that is not a CRD, or that
+        cannot be read, is an error at its file."""
+        from kubectl_crd.io import input_documents
+        from kubectl_crd.kube.client import KubeClient
+        from kubectl_crd.kube.config import ClusterConfig
+        from kubectl_crd.kube.resources import ResourceClient
+        from kubectl_crd.model.errors import InputError
+
+        documents = []
+        for document in input_documents(list(paths)):
+            if document.error is not None:
+                raise document.error
+            content = document.content
+            if content is None:
+                continue
+            if not isinstance(content, dict) or content.get("kind") != "CustomResourceDefinition":
+                raise InputError(
+                    f"{document.location}: --crd takes CustomResourceDefinitions, "
+                    f"not {content.get('kind') if isinstance(content, dict) else 'this'}"
+                )
+            documents.append(json.loads(json.dumps(content)))
+        if not documents:
+            return []
+        with KubeClient(ClusterConfig(kubeconfig=self.kubeconfig)) as client:
+            crds = ResourceClient(
+                client, "apiextensions.k8s.io", "v1", "customresourcedefinitions", namespaced=False
+            )
+            names = []
+            for crd in documents:
+                applied = crds.apply(crd, field_manager=FIELD_MANAGER, force=True)
+                names.append(str(applied["metadata"]["name"]))
+            deadline = time.monotonic() + timeout
+            waiting = list(names)
+            while waiting:
+                crd = crds.get(waiting[0])
+                conditions = {
+                    str(c.get("type")): str(c.get("status"))
+                    for c in (crd.get("status") or {}).get("conditions") or ()
+                }
+                if conditions.get("Established") == "True":
+                    waiting.pop(0)
+                    continue
+                if time.monotonic() > deadline:
+                    raise ControlPlaneError(
+                        f"CustomResourceDefinition {waiting[0]} is not Established after "
+                        f"{timeout:.0f} s: {conditions}"
+                    )
+                time.sleep(0.1)
+        return names
+
+    def stop(self) -> None:
+        """Stop kube-apiserver, then etcd, and remove the directory (again: a no-op)."""
+        self._stop_processes()
+        with contextlib.suppress(Exception):
+            atexit.unregister(self.stop)
+        if self.workdir and os.path.isdir(self.workdir):
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _stop_processes(self) -> None:
+        for process in reversed(self._processes):
+            process.stop(self.stop_timeout)
+
+
+def _etcd_healthy(port: int) -> bool:
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn.request("GET", "/health")
+        response = conn.getresponse()
+        return response.status == 200 and json.loads(response.read()).get("health") == "true"
+    except (OSError, ValueError, http.client.HTTPException):
+        return False
