@@ -64,7 +64,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
-from kubectl_crd.model.errors import ApiError, ClusterError, KubectlCrdError
+from kubectl_crd.model.errors import ApiError, ClusterError, KubectlCrdError, UsageError
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.events import (
     Log,
@@ -348,6 +348,13 @@ class Controller:
     ) -> None:
         if workers < 1:
             raise ValueError("a controller needs at least one worker")
+        if selector:
+            from kubectl_crd.model.labels import LabelSelectorError, parse_selector
+
+            try:
+                parse_selector(selector)  # refused here, not by every relist of the watch
+            except LabelSelectorError as exc:
+                raise UsageError(f"invalid label selector: {exc}") from None
         self.backend = backend
         self.sink = sink
         self.workers = workers
@@ -367,6 +374,7 @@ class Controller:
         self._informers: dict[ResourceInfo, Informer] = {}
         self._threads: list[threading.Thread] = []
         self._stopping = threading.Event()
+        self._stopped: Stopped | None = None
         self._swap_lock = threading.Lock()
         self._lock = threading.Lock()
         #: key -> [started, timed-out-reported] of reconciles in flight
@@ -420,6 +428,8 @@ class Controller:
     def start(self, *, run_workers: bool = True) -> None:
         """Watch, wait for the caches, then work; with ``run_workers=False`` only the
         informers run and keys queue up (for tests of what enqueues what)."""
+        if self._resources is not None:
+            raise RuntimeError("the controller is started already")
         resources = _Resources(self.backend, self._reconciler)
         self._resources = resources
         started = self._start_informers(resources.roles())
@@ -491,7 +501,13 @@ class Controller:
     ) -> Stopped:
         """Finish the reconciles in flight (with ``graceful``), stop the workers and the
         watches; with ``remove_finalizers``, take the loop's finalizer off every object
-        first. The ``Stopped`` event says which objects still carry it."""
+        first. The ``Stopped`` event says which objects still carry it; a second call
+        answers the same."""
+        with self._lock:
+            if self._stopped is not None:
+                return self._stopped
+            if self._stopping.is_set():
+                raise RuntimeError("the controller is stopping in another thread")
         self._emit(Stopping(len(self.queue.processing())))
         self._stopping.set()
         self.queue.shutdown(drain=graceful, timeout=timeout)
@@ -502,9 +518,10 @@ class Controller:
         removed: tuple[ObjectKey, ...] = ()
         if remove_finalizers:
             removed = tuple(self.remove_finalizers())
-        for informer in self._informers.values():
+        for informer in list(self._informers.values()):
             informer.stop()
         stopped = Stopped(tuple(self.finalizers_left()), removed)
+        self._stopped = stopped
         self._emit(stopped)
         return stopped
 

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.model.errors import ApiError
+from kubectl_crd.model.errors import ApiError, UsageError
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.controller import FINALIZER, Controller
 from kubectl_crd.reconcile.events import (
     Outcome,
     ReconcileFinished,
     Requeued,
+    Stopped,
     Swapped,
     WriteFailed,
 )
@@ -423,3 +424,23 @@ def test_context_reads_copies_from_the_cache(
         "unwatched": "apps/v1/Deployment is not watched by this loop: name it in FOR, OWNS or WATCHES",
     }
     assert ("event", "a", "Seen", "hello") in backend.calls
+
+
+def test_a_bad_selector_is_refused_before_anything_starts(backend: FakeBackend) -> None:
+    with pytest.raises(UsageError, match="invalid label selector"):
+        Controller(backend, FakeReconciler(), selector="app in (a b)")
+    assert backend.watches == []
+
+
+def test_start_once_and_stop_answers_the_same_each_time(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    backend.initial[WIDGETS] = [widget("a", finalizers=[FINALIZER])]
+    controller, sink = make(backend, controllers, FakeReconciler(lambda obj, ctx: None))
+    with pytest.raises(RuntimeError, match="started already"):
+        controller.start()
+    settled(controller)
+    first = controller.stop()
+    assert first.finalizers_left == (("ns", "a"),)
+    assert controller.stop() is first
+    assert len(sink.of(Stopped)) == 1
