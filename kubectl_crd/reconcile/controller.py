@@ -36,6 +36,10 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
     generation, so it could never match). It is sent as a merge patch only when it
     differs from the cached status.
 
+  A child of a kind not in ``OWNS`` (or outside the ``-n`` namespace) is in no cache:
+  it is applied on every reconcile and never deleted by the loop; declare its kind in
+  ``OWNS`` to have it compared, and cleaned up, like the others.
+
 - After a reconcile: success forgets the key's failures, and ``requeue_after`` adds it
   again after that long; an exception (or a refused write) requeues it with the
   rate limiter's backoff; ``TerminalError`` is reported and not retried until the
