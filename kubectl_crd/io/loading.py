@@ -283,9 +283,30 @@ def _binary_error(source: str) -> YamlError:
     )
 
 
+# "---#": a separator with a comment for kubectl, a plain scalar for libyaml, which
+# wants a blank after the dashes; one is put there (the line holds nothing else)
+_DASHES_COMMENT = re.compile(r"^---#", re.MULTILINE)
+
+
+def _spaced_separators(text: str) -> str:
+    """``text`` with a blank after the dashes of each "---#" line that ends a document
+    for kubectl (one that ends nothing, first in the stream or right after another
+    separator, stays in its piece, where go-yaml reads it as libyaml does)."""
+    parts, done = [], 0
+    for match in _DASHES_COMMENT.finditer(text):
+        start = match.start()
+        previous = text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)]
+        if start and not (previous.startswith("---") and _ends_a_document(previous[3:])):
+            parts.append(text[done : start + 3] + " ")
+            done = start + 3
+    return "".join(parts) + text[done:] if parts else text
+
+
 def _load_text(
     text: str, source: str, *, positions: bool = True, digest: str = ""
 ) -> list[Document]:
+    if "---#" in text:
+        text = _spaced_separators(text)
     api = _parser_api()
     documents: list[Document] = []
     chunk, line_offset, index = text, 0, 0

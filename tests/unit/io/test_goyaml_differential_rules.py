@@ -129,6 +129,8 @@ def test_a_line_starting_with_dashes_ends_the_stream_as_kubectl_reads_it(positio
         'line that starts with "---" and refuses this file too)'
     )
     assert contents("a: 1\n--- # c\nb: 2\n--- \nc: 3\n") == [{"a": 1}, {"b": 2}, {"c": 3}]
+    # "---#" is a separator with a comment for kubectl (libyaml wants a blank)
+    assert contents("a: 1\n---#c\nb: 2\n") == [{"a": 1}, {"b": 2}]
 
 
 @pytest.mark.usefixtures("backend")
