@@ -1,0 +1,327 @@
+"""``kubectl crd dev`` end to end: the command in a subprocess against the real API server.
+
+A reconciler file in ``tmp_path`` makes one ConfigMap per custom resource and writes
+status. The oracle is what the server holds (children with their controller
+ownerReference, status with observedGeneration) and its audit log (the loop's requests
+carry the ``kubectl-crd/`` user agent): editing the file changes the children without a
+new LIST or WATCH, a broken edit prints its file:line and leaves the old code
+reconciling, and SIGINT (Ctrl-C) ends the loop with exit code 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.crd_factory import make_crd
+from tests.integration.envtest import ControlPlane
+
+GROUP = "cli.dev.example.com"
+FOR = f"gizmos.{GROUP}/v1"
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "spec": {"type": "object", "properties": {"message": {"type": "string"}}},
+        "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+    },
+}
+HANG_GUARD = 60.0
+
+RECONCILER = """\
+FOR = "gizmos.cli.dev.example.com/v1"
+OWNS = ["v1/ConfigMap"]
+VERSION = "{version}"
+
+
+def reconcile(obj, ctx):
+    name = obj["metadata"]["name"]
+    message = obj["spec"].get("message", "")
+    child = {{
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {{"name": name + "-{suffix}"}},
+        "data": {{"message": message, "version": VERSION}},
+    }}
+    return {{"children": [child], "status": {{"message": message, "version": VERSION}}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def gizmos_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    crd = make_crd("Gizmo", GROUP, schema=SCHEMA)
+    crd["spec"]["versions"][0]["subresources"] = {"status": {}}
+    path = tmp_path_factory.mktemp("crd") / "gizmos.json"
+    path.write_text(json.dumps(crd))
+    (name,) = apiserver.install_crds([path])
+    return name
+
+
+class Loop:
+    """``kubectl crd dev`` running in a subprocess; its output lines kept as they come."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kubectl_crd", "dev", *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self._readers = [
+            threading.Thread(target=self._read, args=(self.proc.stdout, self.out), daemon=True),
+            threading.Thread(target=self._read, args=(self.proc.stderr, self.err), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    @staticmethod
+    def _read(stream: Any, into: list[str]) -> None:
+        for line in stream:
+            into.append(line.rstrip("\n"))
+
+    def output(self) -> str:
+        return "\n".join(self.out) + "\n--- stderr ---\n" + "\n".join(self.err)
+
+    def wait_for_line(self, contains: str, *, after: int = 0) -> str:
+        def found() -> str | None:
+            return next((line for line in self.out[after:] if contains in line), None)
+
+        return eventually(found, f"a line with {contains!r}", self)
+
+    def interrupt(self, timeout: float = HANG_GUARD) -> int:
+        self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(timeout)
+        for reader in self._readers:
+            reader.join(5)
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def eventually(check: Callable[[], Any], what: str, loop: Loop | None = None) -> Any:
+    deadline = time.monotonic() + HANG_GUARD
+    while True:
+        value = check()
+        if value:
+            return value
+        if loop is not None and loop.proc.poll() is not None:
+            pytest.fail(
+                f"the loop exited {loop.proc.returncode} waiting for {what}:\n{loop.output()}"
+            )
+        if time.monotonic() > deadline:
+            extra = f":\n{loop.output()}" if loop is not None else ""
+            pytest.fail(f"no {what} within {HANG_GUARD:.0f} s{extra}")
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def loop_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    env["HOME"] = str(tmp_path)  # the discovery cache of this test alone
+    return env
+
+
+def configmaps(apiserver: ControlPlane, namespace: str) -> dict[str, dict[str, Any]]:
+    listed = json.loads(
+        apiserver.kubectl("get", "configmaps", "-n", namespace, "-o", "json").stdout
+    )
+    return {
+        item["metadata"]["name"]: item
+        for item in listed["items"]
+        if item["metadata"]["name"] != "kube-root-ca.crt"
+    }
+
+
+def gizmo(apiserver: ControlPlane, namespace: str, name: str) -> dict[str, Any]:
+    got = apiserver.kubectl("get", f"gizmos.{GROUP}", name, "-n", namespace, "-o", "json")
+    return json.loads(got.stdout)  # type: ignore[no-any-return]
+
+
+def create_gizmo(apiserver: ControlPlane, namespace: str, name: str, message: str) -> None:
+    body = {
+        "apiVersion": f"{GROUP}/v1",
+        "kind": "Gizmo",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"message": message},
+    }
+    apiserver.kubectl("apply", "-f", "-", input=json.dumps(body))
+
+
+def loop_requests(apiserver: ControlPlane, mark: int, verbs: tuple[str, ...]) -> list[str]:
+    return [
+        f"{event['verb']} {event['requestURI'].split('?')[0]}"
+        for event in apiserver.audit_events(mark)
+        if event.get("userAgent", "").startswith("kubectl-crd/") and event["verb"] in verbs
+    ]
+
+
+def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_edit_and_stops_on_ctrl_c(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    reconciler = tmp_path / "rec.py"
+    reconciler.write_text(RECONCILER.format(version="1", suffix="cm"))
+    create_gizmo(apiserver, namespace, "one", "hello")
+    loop = Loop(
+        ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig), "-j", "2"],
+        tmp_path,
+        loop_env,
+    )
+    try:
+        loop.wait_for_line("watching rec.py for changes")
+        create_gizmo(apiserver, namespace, "two", "world")
+
+        # children with a controller ownerReference, status with observedGeneration
+        def converged(suffix: str, version: str) -> bool:
+            children = configmaps(apiserver, namespace)
+            wanted = {f"one-{suffix}", f"two-{suffix}"}
+            if set(children) != wanted:
+                return False
+            return all(children[name]["data"]["version"] == version for name in wanted) and all(
+                (gizmo(apiserver, namespace, name).get("status") or {}).get("version") == version
+                for name in ("one", "two")
+            )
+
+        eventually(lambda: converged("cm", "1"), "children and status of version 1", loop)
+        child = configmaps(apiserver, namespace)["one-cm"]
+        parent = gizmo(apiserver, namespace, "one")
+        (owner,) = child["metadata"]["ownerReferences"]
+        assert (owner["kind"], owner["name"], owner["uid"], owner["controller"]) == (
+            "Gizmo",
+            "one",
+            parent["metadata"]["uid"],
+            True,
+        )
+        assert child["data"]["message"] == "hello"
+        assert parent["status"]["observedGeneration"] == parent["metadata"]["generation"]
+        assert any(f"reconciled {namespace}/one in " in line for line in loop.out), loop.output()
+
+        # an edit: new children (renamed), the old ones deleted, no new LIST or WATCH
+        mark = apiserver.audit_mark()
+        seen = len(loop.out)
+        reconciler.write_text(RECONCILER.format(version="2", suffix="config"))
+        loop.wait_for_line("reloaded rec.py in ", after=seen)
+        eventually(lambda: converged("config", "2"), "children and status of version 2", loop)
+        assert loop_requests(apiserver, mark, ("list", "watch")) == []
+        writes = loop_requests(apiserver, mark, ("create", "update", "patch", "delete"))
+        # a set: a child's delete event may enqueue its parent again before the echo of
+        # the parent's status write is in the cache, and that reconcile sends the same
+        # status once more (the controller's; the server stores nothing new)
+        assert set(writes) == set(
+            [
+                f"patch /api/v1/namespaces/{namespace}/configmaps/one-config",
+                f"patch /api/v1/namespaces/{namespace}/configmaps/two-config",
+                f"delete /api/v1/namespaces/{namespace}/configmaps/one-cm",
+                f"delete /api/v1/namespaces/{namespace}/configmaps/two-cm",
+                f"patch /apis/{GROUP}/v1/namespaces/{namespace}/gizmos/one/status",
+                f"patch /apis/{GROUP}/v1/namespaces/{namespace}/gizmos/two/status",
+            ]
+        )
+
+        # a broken edit: its file:line printed, the version 2 code keeps reconciling
+        seen = len(loop.out)
+        reconciler.write_text(RECONCILER.format(version="3", suffix="x") + "def broken(:\n")
+        failed = loop.wait_for_line("reload of rec.py failed", after=seen)
+        line_number = RECONCILER.count("\n") + 1
+        assert f"rec.py:{line_number}:" in failed and "SyntaxError" in failed
+        apiserver.kubectl(
+            "patch", f"gizmos.{GROUP}", "one", "-n", namespace, "--type=merge",
+            "-p", '{"spec": {"message": "changed"}}',
+        )  # fmt: skip
+        eventually(
+            lambda: configmaps(apiserver, namespace)["one-config"]["data"]["message"] == "changed",
+            "the change reconciled by the running code",
+            loop,
+        )
+        assert configmaps(apiserver, namespace)["one-config"]["data"]["version"] == "2"
+
+        # Ctrl-C: a clean stop, exit code 0
+        assert loop.interrupt() == 0, loop.output()
+        assert loop.out[-1].endswith(" stopped"), loop.output()
+        assert not any("Traceback" in line for line in loop.err), loop.output()
+    finally:
+        loop.kill()
+
+
+def test_a_crd_that_is_not_installed_is_one_line_and_exit_1(
+    apiserver: ControlPlane, tmp_path: Path, loop_env: dict[str, str]
+) -> None:
+    reconciler = tmp_path / "rec.py"
+    reconciler.write_text(
+        'FOR = "nothings.nowhere.example.com/v1"\n\ndef reconcile(obj, ctx):\n    pass\n'
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kubectl_crd",
+            "dev",
+            "rec.py",
+            "--kubeconfig",
+            str(apiserver.kubeconfig),
+        ],
+        cwd=tmp_path,
+        env=loop_env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        'error: the server doesn\'t have a resource type "nothings.nowhere.example.com" '
+        "(is its CRD installed? kubectl apply -f it, or run with --envtest --crd FILE)"
+    ]
+
+
+def test_dry_run_prints_the_writes_and_stores_nothing(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    (tmp_path / "rec.py").write_text(RECONCILER.format(version="1", suffix="cm"))
+    create_gizmo(apiserver, namespace, "dry", "hi")
+    loop = Loop(
+        [
+            "rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig),
+            "--dry-run", "--log-format", "json",
+        ],
+        tmp_path,
+        loop_env,
+    )  # fmt: skip
+    try:
+        loop.wait_for_line('"event": "ReconcileFinished"')
+        assert loop.interrupt() == 0, loop.output()
+    finally:
+        loop.kill()
+    events = [json.loads(line) for line in loop.out]  # every line is JSON
+    writes = [event for event in events if event["event"] == "Write"]
+    assert {(w["verb"], w["name"], w["dry_run"]) for w in writes} == {
+        ("apply", "dry-cm", True),
+        ("status", "dry", True),
+    }
+    assert configmaps(apiserver, namespace) == {}
+    assert "status" not in gizmo(apiserver, namespace, "dry")
+    assert events[-1]["event"] == "Stopped"
