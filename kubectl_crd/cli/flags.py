@@ -92,6 +92,78 @@ CRD_PATHS = Flag(
 )
 
 
+# The flags of kubectl's resource builder that several commands take (get, scale, and
+# the dev loop next), declared once here as kopf declares its logging options once
+# (``kopf/_core/actions/loggers.py``: ``logging_options``): a command lists these in its
+# ``FLAGS``, and both parsers read the same declaration. Their help is kubectl's.
+
+#: ``-l/--selector``: a label selector (``kubectl get --help``).
+SELECTOR = Flag(
+    ("-l", "--selector"),
+    "selector",
+    VALUE,
+    "Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin' "
+    "(e.g. -l key1=value1,key2=value2); objects on the cluster only.",
+    metavar="SELECTOR",
+    default="",
+)
+
+#: ``--field-selector``: a field selector (``kubectl get --help``).
+FIELD_SELECTOR = Flag(
+    ("--field-selector",),
+    "field_selector",
+    VALUE,
+    "Selector (field query) to filter on: metadata.name, metadata.namespace and the "
+    "CRD's selectableFields, e.g. --field-selector metadata.name=a; objects on the "
+    "cluster only.",
+    metavar="SELECTOR",
+    default="",
+)
+
+#: ``-A/--all-namespaces``.
+ALL_NAMESPACES = Flag(
+    ("-A", "--all-namespaces"),
+    "all_namespaces",
+    SWITCH,
+    "If present, list the requested object(s) across all namespaces. Namespace in "
+    "current context is ignored even if specified with --namespace.",
+)
+
+#: ``--chunk-size``: list in pages, as kubectl.
+CHUNK_SIZE = Flag(
+    ("--chunk-size",),
+    "chunk_size",
+    COUNT,
+    "List from the cluster in pages of this many objects (0: all at once), as kubectl.",
+    default=500,
+    show_default=True,
+)
+
+
+def filename_flag(help: str) -> Flag:
+    """``-f/--filename PATH`` (repeatable), with what the command does with the files."""
+    return Flag(("-f", "--filename"), "filenames", REPEATED, help, metavar="PATH")
+
+
+#: The object printer's formats (``output.printing``), for ``object_output_flag``.
+OBJECT_FORMATS = ("name", "json", "yaml")
+
+
+def object_output_flag(*formats: str, help: str = "") -> Flag:
+    """kubectl's ``-o/--output`` of a command that prints objects: ``formats`` (the object
+    printer's by default), empty by default (the command's own output), checked by the
+    command to word the error as kubectl does."""
+    shown = formats or OBJECT_FORMATS
+    return Flag(
+        ("-o", "--output"),
+        "output",
+        VALUE,
+        help or "Output format: " + ", ".join(shown) + ".",
+        metavar="FORMAT",
+        default="",
+    )
+
+
 def api_version_flag(help: str) -> Flag:
     """``--api-version GROUP/VERSION``, with the command's own help text."""
     return Flag(("--api-version",), "api_version", VALUE, help, metavar="GROUP/VERSION")

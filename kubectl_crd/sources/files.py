@@ -48,23 +48,29 @@ class FileSource:
             checked = bool(documents) and has_mark(documents[0], STRUCTURAL_MARK)
             known = len(self._problems)
             for document in documents:
-                crd = self._crd_of(document, checked)
+                crd = crd_of(document, self._problems, checked=checked)
                 if crd is not None and not any(same_definition(crd, c) for c in crds):
                     crds.append(crd)
             if not checked and len(self._problems) == known and documents:
                 add_mark(documents[0], STRUCTURAL_MARK)
         return crds
 
-    def _crd_of(self, document: Document, checked: bool) -> CustomResourceDefinition | None:
-        if document.error is not None:
-            self._problems.append(document.error)
-            return None
-        if not is_crd_object(document.content):
-            return None
-        try:
-            return CustomResourceDefinition.from_object(
-                document.content, document.location, check_structural=not checked
-            )
-        except CRDError as exc:
-            self._problems.append(exc)
-            return None
+
+def crd_of(
+    document: Document, problems: list[KubectlCrdError], *, checked: bool = False
+) -> CustomResourceDefinition | None:
+    """The CRD ``document`` defines; None for another kind of object, and for a broken
+    CRD, whose error joins ``problems``. ``checked``: its structural schema is known
+    good (the cache's mark), so the walk is skipped."""
+    if document.error is not None:
+        problems.append(document.error)
+        return None
+    if not is_crd_object(document.content):
+        return None
+    try:
+        return CustomResourceDefinition.from_object(
+            document.content, document.location, check_structural=not checked
+        )
+    except CRDError as exc:
+        problems.append(exc)
+        return None

@@ -29,12 +29,24 @@ from __future__ import annotations
 import sys
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import COUNT, CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.cli.flags import (
+    ALL_NAMESPACES,
+    CHUNK_SIZE,
+    CRD_PATHS,
+    FIELD_SELECTOR,
+    REPEATED,
+    SELECTOR,
+    SWITCH,
+    VALUE,
+    Flag,
+    filename_flag,
+    object_output_flag,
+)
 from kubectl_crd.model.errors import ExitCode, UsageError
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
     from kubectl_crd.kube.client import KubeClient, WatchStream
@@ -44,51 +56,13 @@ if TYPE_CHECKING:
     from kubectl_crd.output.printing import Listing, ListingFormat
 
 FLAGS = (
-    Flag(
-        ("-f", "--filename"),
-        "filenames",
-        REPEATED,
-        "Files or directories (read recursively) with the objects to show, offline.",
-        metavar="PATH",
-    ),
+    filename_flag("Files or directories (read recursively) with the objects to show, offline."),
     CRD_PATHS,
-    Flag(
-        ("-A", "--all-namespaces"),
-        "all_namespaces",
-        SWITCH,
-        "List the requested objects across all namespaces.",
-    ),
-    Flag(
-        ("-l", "--selector"),
-        "selector",
-        VALUE,
-        "Label selector to filter on (cluster only).",
-        metavar="SELECTOR",
-    ),
-    Flag(
-        ("--field-selector",),
-        "field_selector",
-        VALUE,
-        "Field selector to filter on (cluster only): metadata.name, metadata.namespace "
-        "and the CRD's selectableFields, e.g. --field-selector metadata.name=a.",
-        metavar="SELECTOR",
-    ),
-    Flag(
-        ("--chunk-size",),
-        "chunk_size",
-        COUNT,
-        "List from the cluster in pages of this many objects (0: all at once), as kubectl.",
-        default=500,
-        show_default=True,
-    ),
-    Flag(
-        ("-o", "--output"),
-        "output",
-        VALUE,
-        "Output format: wide, name, json, yaml, jsonpath=TEMPLATE, custom-columns=SPEC.",
-        metavar="FORMAT",
-        default="",
-    ),
+    ALL_NAMESPACES,
+    SELECTOR,
+    FIELD_SELECTOR,
+    CHUNK_SIZE,
+    object_output_flag("wide", "name", "json", "yaml", "jsonpath=TEMPLATE", "custom-columns=SPEC"),
     Flag(("--no-headers",), "no_headers", SWITCH, "Do not print headers."),
     Flag(
         ("--sort-by",),
@@ -215,6 +189,17 @@ def _qualified(crd: CustomResourceDefinition) -> str:
     return f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
 
 
+def _cluster_crds(app: Application) -> Callable[[], Sequence[CustomResourceDefinition]]:
+    """What reads the cluster's CRDs (``sources.cluster``), when asked."""
+
+    def read() -> Sequence[CustomResourceDefinition]:
+        from kubectl_crd.sources.cluster import ClusterSource
+
+        return ClusterSource(app.cluster).crds()
+
+    return read
+
+
 def _from_files(
     app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
 ) -> Listing:
@@ -224,29 +209,20 @@ def _from_files(
     The files are read twice, CRDs first (as ``validate`` reads them), then each file's
     objects of the resource.
     """
-    from kubectl_crd.io import files_defining_crds, input_documents
+    from kubectl_crd.io import input_documents
     from kubectl_crd.model.columns import plan_columns
     from kubectl_crd.model.lookup import resolve_resource
     from kubectl_crd.output.printing import Listing
     from kubectl_crd.output.validation import problem_lines
-    from kubectl_crd.sources.files import FileSource
-    from kubectl_crd.validation.documents import CRDIndex, crds_among
+    from kubectl_crd.sources.inputs import InputCRDs
+    from kubectl_crd.validation.documents import CRDIndex
     from kubectl_crd.validation.listing import FileObjects, served_version
 
     filenames: tuple[str, ...] = options["filenames"]
-    index = CRDIndex(FileSource(options["crd_paths"]).crds())
-    held = None  # stdin can be read only once
-    if "-" in filenames:
-        held = list(input_documents(filenames))
-        index.add(crds_among(held))
-    else:
-        index.add(crds_among(input_documents(files_defining_crds(filenames))))
+    held = list(input_documents(filenames)) if "-" in filenames else None  # read once
+    crds = InputCRDs(options["crd_paths"], filenames, documents=held, cluster=_cluster_crds(app))
+    index = CRDIndex(crds.crds())
     given = index.known()
-    if not given and not options["crd_paths"]:
-        from kubectl_crd.sources.cluster import ClusterSource
-
-        given = list(ClusterSource(app.cluster).crds())
-        index.add(given)
     match = resolve_resource(given, resource)
     crd = match.crd
     plan = plan_columns(served_version(crd, match.version).printer_columns)
@@ -319,9 +295,9 @@ class _Live:
         crd_version = None
         if options["crd_paths"]:
             from kubectl_crd.sources.base import find_crd
-            from kubectl_crd.sources.files import FileSource
+            from kubectl_crd.sources.inputs import InputCRDs
 
-            match = find_crd(FileSource(options["crd_paths"]), resource)
+            match = find_crd(InputCRDs(options["crd_paths"]), resource)
             crd = match.crd
             # validation.listing.served_version, without loading validation (~30 ms)
             crd_version = crd.version(match.version or "") or crd.preferred_version

@@ -213,30 +213,28 @@ class _Run:
         self.keep_stored = True
 
     def results(self) -> Iterator[DocumentResult]:
-        from kubectl_crd.io import files_defining_crds, input_documents
-        from kubectl_crd.sources.files import FileSource
+        from kubectl_crd.io import input_documents
+        from kubectl_crd.sources.inputs import InputCRDs
         from kubectl_crd.validation.documents import (
             CRDIndex,
-            crds_among,
             old_objects_from,
             validate_documents,
         )
 
-        files = FileSource(self.crd_paths)
-        given = files.crds()
-        for problem in files.problems():
-            print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
-        index = CRDIndex(given, fallback=self.cluster)
-        # Files are read twice, CRDs first, so that the documents then stream (memory
-        # flat in the size of the input). The CRD files, big as a rule, are read through
-        # the parsed-value cache; the documents are parsed with their positions: through
-        # the cache, each invalid one would be parsed again (validate_located), and
-        # validate_bench's 10,000 generated resources (10 to a file, one in five
-        # invalid) took 7.5 s instead of 5.4. stdin can be read once only, and is held.
+        # Files are read twice, CRDs first (sources.inputs, through the parsed-value
+        # cache), so that the documents then stream (memory flat in the size of the
+        # input); the documents are parsed with their positions: through the cache, each
+        # invalid one would be parsed again (validate_located), and validate_bench's
+        # 10,000 generated resources (10 to a file, one in five invalid) took 7.5 s
+        # instead of 5.4. stdin can be read once only: its CRDs join as it is validated.
         streaming = "-" not in self.filenames
-        if streaming:
-            crd_files = files_defining_crds(self.filenames)
-            index.add(crds_among(input_documents(crd_files, cached=True)))
+        inputs = self.filenames if streaming else ()
+        crds = InputCRDs(self.crd_paths, inputs, cluster=self.cluster)
+        given = crds.given()
+        for problem in crds.problems():
+            print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
+        # the cluster is asked only for a kind the given CRDs lack, once
+        index = CRDIndex(given, fallback=crds.from_cluster)
         old: OldObjects | None = None
         if self.old_paths:
             old = old_objects_from(input_documents(self.old_paths), index)
