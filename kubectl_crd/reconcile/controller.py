@@ -229,7 +229,14 @@ def managed_paths(
 def needs_apply(desired: Mapping[str, Any], cached: Mapping[str, Any] | None, manager: str) -> bool:
     """Whether applying ``desired`` could change ``cached``: not when ``cached`` holds
     every desired value and ``manager`` owns exactly the desired fields (an apply that
-    leaves out a field the manager owns removes it, so that is a change too)."""
+    leaves out a field the manager owns removes it, so that is a change too). A map
+    the schema makes atomic (a Deployment's or Service's selector) is owned as a whole
+    (its managedFields entry has no members): it must equal the desired one.
+
+    Lists are compared item by item as subsets (the server defaults fields inside
+    items: a port's protocol), so a member dropped from an item of a list this manager
+    owns is not noticed, and a quantity spelled otherwise than the server writes it
+    (``0.5`` for ``500m``) makes an apply each time (one that changes nothing)."""
     if cached is None:
         return True
     # a list's items come without apiVersion and kind (a watch's objects have them):
@@ -237,7 +244,30 @@ def needs_apply(desired: Mapping[str, Any], cached: Mapping[str, Any] | None, ma
     body = {key: value for key, value in desired.items() if key not in ("apiVersion", "kind")}
     if not subset(body, cached):
         return True
-    return managed_paths(cached, manager) != object_paths(desired)
+    managed = managed_paths(cached, manager)
+    if managed is None:
+        return True
+    wanted = object_paths(desired)
+    for path in wanted - managed:
+        # owned through an atomic map (a selector: managedFields stop at the map)
+        if not any(path[:end] in managed for end in range(1, len(path))):
+            return True  # a desired field this manager does not own yet
+    for path in managed - wanted:
+        if not any(each[: len(path)] == path for each in wanted):
+            return True  # owned, and no longer desired: an apply removes it
+        # an atomic map is owned whole: it must be exactly the desired one
+        if _at(desired, path) != _at(cached, path):
+            return True
+    return False
+
+
+def _at(obj: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    value: Any = obj
+    for key in path:
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value
 
 
 def merge_patch(old: Any, new: Any) -> Any:

@@ -578,3 +578,54 @@ def test_a_watched_object_reconciles_the_parents_its_mapping_names(
     eventually(lambda: widgets.get("twelve")["status"]["secret"] == {"k": "dg=="})
     secrets.patch("twelve-secret", {"data": {"k": "dw=="}})
     eventually(lambda: widgets.get("twelve")["status"]["secret"] == {"k": "dw=="})
+
+
+def test_built_in_children_with_server_defaults_converge_to_no_write(
+    apiserver: ControlPlane, run: Any, widgets: ResourceClient, namespace: str
+) -> None:
+    """A Deployment and a Service come back with many fields the server defaulted (ports'
+    protocol, a clusterIP, the pod template's policies): a restart still writes nothing."""
+
+    def workload(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        name = obj["metadata"]["name"]
+        labels = {"app": name}
+        container = {"name": "web", "image": "nginx:1.27", "ports": [{"containerPort": 80}]}
+        return {
+            "children": [
+                {
+                    "apiVersion": "apps/v1",
+                    "kind": "Deployment",
+                    "metadata": {"name": name},
+                    "spec": {
+                        "replicas": 2,
+                        "selector": {"matchLabels": labels},
+                        "template": {
+                            "metadata": {"labels": labels},
+                            "spec": {"containers": [container]},
+                        },
+                    },
+                },
+                {
+                    "apiVersion": "v1",
+                    "kind": "Service",
+                    "metadata": {"name": name},
+                    "spec": {"selector": labels, "ports": [{"port": 80}]},
+                },
+            ],
+            "status": {"ready": True},
+        }
+
+    owns = ("apps/v1/Deployment", "v1/Service")
+    widgets.create(widget("web"))
+    first, _ = run(Reconciler(workload, owns=owns))
+    eventually(lambda: (widgets.get("web").get("status") or {}).get("ready"))
+    assert first.wait_idle(timeout=10, settle=0.3)
+    first.stop()
+    mark = apiserver.audit_mark()
+    reconciler = Reconciler(workload, owns=owns)
+    second, events = run(reconciler)
+    eventually(lambda: reconciler.calls)
+    assert second.wait_idle(timeout=10, settle=0.3)
+    second.stop()
+    assert writes_in(apiserver, mark, namespace) == []
+    assert events.of(Write) == []

@@ -282,3 +282,57 @@ def test_kubernetes_event_as_client_go_records_one() -> None:
     assert event["source"] == {"component": "kubectl-crd-dev"}
     cluster_scoped = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}
     assert kubernetes_event(cluster_scoped, "R", "m", now=0)["metadata"]["namespace"] == "default"
+
+
+SERVICE = {
+    "apiVersion": "v1",
+    "kind": "Service",
+    "metadata": {"name": "web", "namespace": "ns"},
+    "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]},
+}
+
+
+def service_cached(selector: dict[str, str]) -> dict[str, Any]:
+    """As kube-apiserver 1.34 keeps it: defaults filled in; spec.selector is an atomic
+    map, owned whole (``f:selector: {}``)."""
+    return {
+        "metadata": {
+            "name": "web",
+            "namespace": "ns",
+            "managedFields": [
+                {
+                    "manager": "kubectl-crd-dev",
+                    "operation": "Apply",
+                    "fieldsV1": {
+                        "f:spec": {
+                            "f:ports": {'k:{"port":80,"protocol":"TCP"}': {".": {}, "f:port": {}}},
+                            "f:selector": {},
+                        }
+                    },
+                }
+            ],
+        },
+        "spec": {
+            "selector": selector,
+            "ports": [{"port": 80, "protocol": "TCP", "targetPort": 80}],
+            "clusterIP": "10.0.0.7",
+            "type": "ClusterIP",
+        },
+    }
+
+
+def test_an_atomic_map_is_owned_whole() -> None:
+    manager = "kubectl-crd-dev"
+    assert needs_apply(SERVICE, service_cached({"app": "web"}), manager) is False
+    # a member the last apply set and the desired selector no longer has
+    assert needs_apply(SERVICE, service_cached({"app": "web", "tier": "x"}), manager) is True
+    assert needs_apply(SERVICE, service_cached({"app": "db"}), manager) is True
+
+
+def test_an_emptied_map_is_a_change() -> None:
+    manager = "kubectl-crd-dev"
+    cached = with_(CACHED, ("metadata", "annotations"), {"a": "1"})
+    cached["metadata"]["managedFields"][0]["fieldsV1"]["f:metadata"]["f:annotations"] = {"f:a": {}}
+    desired = with_(DESIRED, ("metadata", "annotations"), {"a": "1"})
+    assert needs_apply(desired, cached, manager) is False
+    assert needs_apply(with_(DESIRED, ("metadata", "annotations"), {}), cached, manager) is True
