@@ -233,7 +233,8 @@ def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
                 (
                     (
                         f"warning: {_plural(len(event.finalizers_left), 'object')} still "
-                        f"carry the loop's finalizer and cannot be deleted until a loop "
+                        f"{'carries' if len(event.finalizers_left) == 1 else 'carry'} the "
+                        "loop's finalizer and cannot be deleted until a loop "
                         f"removes it: {keys} (run again with --remove-finalizers-on-exit)",
                         _WARN,
                     ),

@@ -325,3 +325,59 @@ def test_dry_run_prints_the_writes_and_stores_nothing(
     assert configmaps(apiserver, namespace) == {}
     assert "status" not in gizmo(apiserver, namespace, "dry")
     assert events[-1]["event"] == "Stopped"
+
+
+FINALIZING = """\
+FOR = "gizmos.cli.dev.example.com/v1"
+
+
+def reconcile(obj, ctx):
+    return {"status": {"message": obj["spec"].get("message", "")}}
+
+
+def finalize(obj, ctx):
+    return True
+"""
+
+
+@pytest.mark.parametrize("remove", [False, True], ids=["warns", "removes"])
+def test_ctrl_c_with_a_finalizer_set_warns_or_removes_it(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+    remove: bool,
+) -> None:
+    (tmp_path / "rec.py").write_text(FINALIZING)
+    create_gizmo(apiserver, namespace, "held", "x")
+    args = ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig)]
+    loop = Loop([*args, "--remove-finalizers-on-exit"] if remove else args, tmp_path, loop_env)
+    try:
+        eventually(
+            lambda: (
+                "kubectl-crd.dev/finalizer"
+                in (gizmo(apiserver, namespace, "held")["metadata"].get("finalizers") or ())
+            ),
+            "the loop's finalizer on the object",
+            loop,
+        )
+        assert loop.interrupt() == 0, loop.output()
+    finally:
+        loop.kill()
+    finalizers = gizmo(apiserver, namespace, "held")["metadata"].get("finalizers") or []
+    text = loop.output()
+    if remove:
+        assert finalizers == []
+        assert f"removed the loop's finalizer from {namespace}/held" in text
+        assert "warning:" not in text
+    else:
+        assert finalizers == ["kubectl-crd.dev/finalizer"]
+        (warning,) = [line for line in loop.out if "warning:" in line]
+        assert "1 object still carries the loop's finalizer" in warning
+        assert f"{namespace}/held (run again with --remove-finalizers-on-exit)" in warning
+        # leave nothing undeletable behind for the namespace's clean-up
+        apiserver.kubectl(
+            "patch", f"gizmos.{GROUP}", "held", "-n", namespace, "--type=merge",
+            "-p", '{"metadata": {"finalizers": null}}',
+        )  # fmt: skip

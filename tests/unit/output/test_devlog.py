@@ -135,7 +135,9 @@ def test_dry_run_writes_print_their_body() -> None:
 
 def test_finalizers_left_warn_and_name_the_flag() -> None:
     lines = ["".join(c for c, _ in line) for line in event_lines(ev.Stopped((KEY,), ()))]
-    assert lines[1].startswith("warning: 1 object still carry the loop's finalizer")
+    assert lines[1].startswith("warning: 1 object still carries the loop's finalizer")
+    two = event_lines(ev.Stopped((KEY, ("", "c")), ()))
+    assert "".join(c for c, _ in two[1]).startswith("warning: 2 objects still carry the")
     assert "default/foo" in lines[1]
     assert "--remove-finalizers-on-exit" in lines[1]
 
