@@ -13,8 +13,9 @@ Resync (``resyncPeriod``) replays the cache to ``on_resync`` every period withou
 the server, as client-go replays it as updates; the handler decides what a replay means
 (the controller enqueues every object).
 
-Handlers run on the informer's thread and must be quick (the controller only enqueues
-keys). Objects in the cache are never handed out to be changed: ``Cache.get`` and
+Objects have ``apiVersion`` and ``kind`` also when they came from a list (whose items
+the server sends without them), as client-go's dynamic client gives them. Handlers run
+on the informer's thread and must be quick (the controller only enqueues keys). Objects in the cache are never handed out to be changed: ``Cache.get`` and
 ``Cache.list`` return copies.
 """
 
@@ -264,6 +265,11 @@ class Informer:
                         old = self.cache.pop(object_key(event.object))
                         self.handler.on_delete(self, old if old is not None else event.object)
                     else:
+                        if "kind" not in event.object:
+                            # a list's items come without them; client-go's dynamic
+                            # client sets them from the list, and reconcilers expect them
+                            event.object["apiVersion"] = self.info.api_version
+                            event.object["kind"] = self.info.kind
                         old = self.cache.put(event.object)
                         if old is None:
                             self.handler.on_add(self, event.object)

@@ -522,6 +522,7 @@ def test_context_reads_the_cache_and_records_events(
         seen["get"] = ctx.get("v1/ConfigMap", "other")
         seen["list"] = [o["metadata"]["name"] for o in ctx.list("v1/ConfigMap", labels="app=x")]
         seen["widgets"] = len(ctx.list(FOR, namespace="*"))
+        seen["kinds"] = (obj["apiVersion"], obj["kind"], seen["get"]["kind"])
         ctx.event("Seen", "reconciled by the test")
         ctx.log.info("reconciling %s", obj["metadata"]["name"])
         return result
@@ -540,6 +541,8 @@ def test_context_reads_the_cache_and_records_events(
     assert seen["get"]["data"] == {"a": "b"}
     assert seen["list"] == ["other"]
     assert seen["widgets"] >= 1
+    # listed objects come without apiVersion and kind; the loop gives them, as client-go
+    assert seen["kinds"] == (f"{GROUP}/v1", "Widget", "ConfigMap")
     events = eventually(
         lambda: client.request("GET", f"/api/v1/namespaces/{widgets.namespace}/events")["items"]
     )

@@ -116,6 +116,9 @@ def test_informer_hands_on_changes_after_its_cache_holds_them() -> None:
         ("delete", "a", False),  # gone from the cache when told
     ]
     assert informer.cache.keys() == [("ns", "b")]
+    # listed without apiVersion and kind: the informer gives them
+    cached = informer.cache.get("ns", "b")
+    assert cached is not None and (cached["apiVersion"], cached["kind"]) == ("v1", "ConfigMap")
     informer.stop()
     assert informer.stopped
     assert [type(e) for e in events] == [WatchStarted, WatchSynced, WatchStopped]
