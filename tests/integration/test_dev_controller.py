@@ -104,8 +104,9 @@ class Reconciler:
         owns: Sequence[str] = ("v1/ConfigMap",),
         finalize: Callable[[dict[str, Any], Any], bool] | None = None,
         watches: Sequence[tuple[str, Callable[[Any], Any]]] = (),
+        for_resource: str = FOR,
     ) -> None:
-        self.for_resource = FOR
+        self.for_resource = for_resource
         self.owns = tuple(owns)
         self.watches = tuple(watches)
         self._reconcile = reconcile
@@ -632,3 +633,78 @@ def test_built_in_children_with_server_defaults_converge_to_no_write(
     second.stop()
     assert writes_in(apiserver, mark, namespace) == []
     assert events.of(Write) == []
+
+
+@pytest.fixture(scope="module")
+def gadgets_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Cluster-scoped and without a status subresource."""
+    crd = make_crd("Gadget", GROUP, schema=SCHEMA, scope="Cluster")
+    path = tmp_path_factory.mktemp("crd") / "gadgets.json"
+    path.write_text(json.dumps(crd))
+    (name,) = apiserver.install_crds([path])
+    return name
+
+
+def test_cluster_scoped_parent_without_status_subresource(
+    apiserver: ControlPlane,
+    gadgets_crd: str,
+    backend: ClusterBackend,
+    client: KubeClient,
+    configmaps: ResourceClient,
+    namespace: str,
+) -> None:
+    gadgets = ResourceClient(client, GROUP, "v1", "gadgets", namespaced=False)
+    name = f"g-{namespace}"
+
+    def gadget(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        child = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "from-gadget", "namespace": namespace},
+            "data": {"message": obj["spec"]["message"]},
+        }
+        return {"children": [child], "status": {"message": obj["spec"]["message"]}}
+
+    created = gadgets.create(
+        {
+            "apiVersion": f"{GROUP}/v1",
+            "kind": "Gadget",
+            "metadata": {"name": name},
+            "spec": {"message": "m"},
+        }
+    )
+    reconciler = Reconciler(gadget, for_resource=f"gadgets.{GROUP}/v1")
+    events = Events()
+    controller = Controller(backend, reconciler, events, workers=2, namespace=namespace)
+    controller.start()
+    try:
+        child = eventually(lambda: get_or_none(configmaps, "from-gadget"))
+        assert child["metadata"]["ownerReferences"][0]["uid"] == created["metadata"]["uid"]
+        # no /status: written through the object, without observedGeneration (each status
+        # write moves the generation there, so it could never match)
+        eventually(lambda: gadgets.get(name).get("status") == {"message": "m"})
+        assert controller.wait_idle(timeout=10, settle=0.3)
+        calls = len(reconciler.calls)
+        # a child's change reconciles the cluster-scoped owner (key without a namespace)
+        configmaps.patch("from-gadget", {"data": {"message": "by hand"}})
+        eventually(lambda: configmaps.get("from-gadget")["data"] == {"message": "m"})
+        assert len(reconciler.calls) == calls + 1
+    finally:
+        controller.stop()
+    mark = apiserver.audit_mark()
+    again = Controller(
+        backend, Reconciler(gadget, for_resource=f"gadgets.{GROUP}/v1"), None, namespace=namespace
+    )
+    again.start()
+    try:
+        assert again.wait_idle(timeout=10, settle=0.3)
+    finally:
+        again.stop()
+        gadgets.delete(name)
+    # a restart over it writes nothing, the status through the object included
+    assert writes_in(apiserver, mark, namespace) == []
+    assert [
+        e
+        for e in apiserver.audit_events(mark)
+        if e["verb"] == "patch" and "/gadgets/" in e["requestURI"]
+    ] == []
