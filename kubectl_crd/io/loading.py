@@ -19,8 +19,9 @@ What the loader promises:
   files and invalid UTF-8;
 - go-yaml v2's verdicts, as kubectl reads a file (``sigs.k8s.io/yaml`` after
   k8s.io/apimachinery's ``YAMLReader`` has cut it at ``---`` lines): a ``\\/`` escape
-  and a ``%YAML``/``%TAG`` directive are refused, a line starting with ``---`` and
-  more than a comment ends the reading (kubectl stops there), ``\\'`` and a ``:``
+  is refused; a line starting with ``---`` and more than a comment, and a piece
+  between two cuts that starts with a ``%YAML``/``%TAG`` directive or ``...``, end the
+  reading (kubectl stops there); ``\\'`` and a ``:``
   inside a flow plain scalar are read (ruamel's YAML 1.1 Python parser takes a chunk
   that libyaml 0.2.5 refuses for them), the last line ends with a line break, and
   after a document ends (``...``, or a line less indented than its root) nothing is
@@ -172,9 +173,9 @@ def load_documents(
     return _load_text(text, source)
 
 
-# Where a line starts with "---" or "...": a search for the line break first (faster
+# Where a line starts with "---", "..." or "%": a search for the line break first (faster
 # than str.find for each marker, and than a MULTILINE "^" 5 times over)
-_MARK_LINE = re.compile(r"\n(?:---|\.\.\.)")
+_MARK_LINE = re.compile(r"\n(?:---|\.\.\.|%)")
 
 
 def _ends_a_document(rest: str) -> bool:
@@ -189,10 +190,12 @@ def _kubectl_stop(text: str) -> tuple[int, int, str] | None:
     """Where kubectl stops reading ``text`` before go-yaml sees it: the start of the
     piece (the part between two "---" lines) it refuses, the line why, and why. A "---"
     line with more than a comment after it is refused with the piece it ends; a piece
-    whose first line with content is "..." is refused by go-yaml ("did not find
-    expected node content"): libyaml reads both as part of the stream."""
+    whose first line with content is "..." or a directive ("%YAML", "%TAG": kubectl has
+    cut the "---" that must follow it) is refused by go-yaml: libyaml reads all three
+    as part of the stream. (A directive after a document in its piece is never read by
+    go-yaml, which reads one document a piece.)"""
     marks = [match.start() + 1 for match in _MARK_LINE.finditer(text)]
-    if text.startswith(("---", "...")):
+    if text.startswith(("---", "...", "%")):
         marks.insert(0, 0)
     piece_start = counted = 0
     line = 1
@@ -213,17 +216,25 @@ def _kubectl_stop(text: str) -> tuple[int, int, str] | None:
                 )
             if offset > piece_start:  # kubectl keeps a separator that ends nothing
                 piece_start = end + 1 if end >= 0 else len(text)
-        elif rest[:1] in ("", " ", "\t", "\r") and _only_comments(text[piece_start:offset]):
-            return (
-                piece_start,
-                line,
-                (
-                    'a document that starts with "...": kubectl cuts the stream at "---" lines, '
-                    "and go-yaml refuses this piece (error converting YAML to JSON: yaml: did not "
-                    "find expected node content): kubectl refuses this file too"
-                ),
-            )
+        elif not _only_comments(text[piece_start:offset]):
+            continue
+        elif text[offset] == "%":
+            return piece_start, line, _DIRECTIVE_ALONE
+        elif rest[:1] in ("", " ", "\t", "\r"):
+            return piece_start, line, _DOCUMENT_END_ALONE
     return None
+
+
+_DIRECTIVE_ALONE = (
+    'a %YAML or %TAG directive: kubectl cuts the stream at the "---" line after it, and '
+    "go-yaml refuses the directive alone (error converting YAML to JSON: yaml: did not find "
+    "expected <document start>): kubectl refuses this file too"
+)
+_DOCUMENT_END_ALONE = (
+    'a document that starts with "...": kubectl cuts the stream at "---" lines, and go-yaml '
+    "refuses this piece (error converting YAML to JSON: yaml: did not find expected node "
+    "content): kubectl refuses this file too"
+)
 
 
 def _only_comments(text: str) -> bool:
@@ -336,13 +347,16 @@ def _load_text(
             if _reads_as_go_yaml(exc, chunk, api):
                 api = _parser_api("python")
                 continue
+            if builder.in_document and builder.root_done:
+                # the Python parser can look past a document's end before it ends it
+                builder.end_document()
             documents.extend(builder.documents)
             error, error_line = _syntax_error(exc, source, chunk, line_offset, api)
             if builder.ended and not builder.in_document:
                 # go-yaml reads one document of each piece kubectl cuts at "---" lines:
                 # what follows a document's end (a "...", or a line less indented than
                 # its root) is not read until the next "---" (libyaml wants one there)
-                resume = _next_separator(chunk, builder.end_line)
+                resume = _next_separator(chunk, builder.document_line)
                 if resume is None:
                     return documents
                 offset, lines = resume
@@ -547,15 +561,6 @@ def _go_yaml_error(where: Location, problem: str) -> YamlError:
     )
 
 
-def _directive_error(where: Location) -> YamlError:
-    return YamlError(
-        'a %YAML or %TAG directive: kubectl cuts the stream at the next "---" line, leaves '
-        "the directive without its document and refuses this file (error converting YAML "
-        "to JSON: yaml: did not find expected <document start>)",
-        location=where,
-    )
-
-
 class _NeedsPositions(Exception):
     """A positionless build met what only positions can tell (a duplicate key's first
     line, a merge): the file is read again with them."""
@@ -650,8 +655,6 @@ class _Builder:
         self.chunk = chunk
         self._chunk_lines: list[str] | None = None
         self.ended = False  # a document ended (the parser is between documents)
-        self.end_line = 0  # where (0-based, in the chunk)
-        self.last_root_line = -1  # where the last document's root was (0-based, in the chunk)
         self.positions = positions
         self.digest = digest
         self.line_offset = line_offset
@@ -679,6 +682,7 @@ class _Builder:
         if self.problems:
             self.problems = []
         self.root: Any = None
+        self.root_done = False  # the root node is complete
         self.root_position = 0
         self.count = 1
         self.alias_count = 0
@@ -827,14 +831,11 @@ class _Builder:
                 mark = event.start_mark
                 self.document_line = mark.line
                 self.document_start = pack(mark.line + line_base, mark.column + 1)
-                if event.version or event.tags:
-                    self._directive(mark.line)
                 continue
             elif kind is document_end:
                 self._end_document()
                 self.in_document = False
                 self.ended = True
-                self.end_line = event.start_mark.line
                 continue
             elif kind is stream_end:
                 return True
@@ -916,23 +917,6 @@ class _Builder:
                 raise _GoYamlFatal(_go_yaml_error(where, problem))
             column = found + 2
 
-    def _directive(self, start_line: int) -> None:
-        """A document with directives: refused, unless kubectl's piece holding them
-        starts with an earlier document (go-yaml reads that one alone and never meets
-        them). ``start_line``: the document's start (libyaml's is its first directive,
-        the Python parser's its "---")."""
-        if self._chunk_lines is None:
-            self._chunk_lines = self.chunk.split("\n")
-        line = start_line
-        for above in range(start_line, self.last_root_line, -1):
-            if self._chunk_lines[above].startswith("%"):
-                line = above
-        if self.last_root_line >= 0 and self._piece_start(line) <= self.last_root_line:
-            return
-        self.document_line = line
-        where = Location(self.source, line + 1 + self.line_offset, 1)
-        raise _Fatal(_directive_error(where))
-
     def _piece_start(self, line: int) -> int:
         """The first line (of the chunk) of the piece kubectl cuts ``line`` into: the
         one after the nearest "---" line above, or that line itself when it starts the
@@ -987,6 +971,7 @@ class _Builder:
         stack = self.stack
         if not stack:
             self.root = value
+            self.root_done = True
             if not self.root_position:
                 self.root_position = position
             return
@@ -1052,9 +1037,13 @@ class _Builder:
                 key_position, value_position = source.positions(key)
                 self._set(target, key, item, key_position, value_position, frame.key_position)
 
+    def end_document(self) -> None:
+        """End the current document here (its root is complete)."""
+        self._end_document()
+        self.in_document = False
+        self.ended = True
+
     def _end_document(self) -> None:
-        if self.root is not None:
-            self.last_root_line = unpack(self.root_position)[0] - 1 - self.line_offset
         if self.root is None and not self.problems:
             return
         self.documents.append(

@@ -529,6 +529,7 @@ def generated_streams() -> list[str]:
 # a known difference, left out; tabs elsewhere are in STREAMS.
 _OPENINGS = [("a: [", "]"), ("a: {", "}"), ("a: ", ""), ("- ", ""), ("'k': ", ""), ('a: "', '"')]
 _MORE_PIECES = ["\\/", "\\'", "\n", "\n  ", "\n---\n", "\n...\n", "\n%", "\n# c\n"]
+_MORE_PIECES += ["\n---#\n", "\n--- # c\n", "\n... # c\n", "\n%YAML 1.1\n", "\n%TAG ! !x\n"]
 
 
 def mutated_streams(texts: list[str], seed: int, mutations: int, lines: int) -> list[str]:
