@@ -5,6 +5,7 @@ turns into. The backend is ``fakes.FakeBackend`` (scripted events, recorded writ
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +20,7 @@ from kubectl_crd.reconcile.events import (
     ReconcileFinished,
     Requeued,
     Stopped,
+    Stopping,
     Swapped,
     WriteFailed,
 )
@@ -444,3 +446,24 @@ def test_start_once_and_stop_answers_the_same_each_time(
     assert first.finalizers_left == (("ns", "a"),)
     assert controller.stop() is first
     assert len(sink.of(Stopped)) == 1
+
+
+def test_a_graceful_stop_finishes_the_reconcile_in_flight_and_starts_no_other(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    started = threading.Event()
+
+    def slow(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        started.set()
+        time.sleep(0.3)
+        return {"children": [cm_child(obj["metadata"]["name"] + "-c")]}
+
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+    reconciler = FakeReconciler(slow)
+    controller, sink = make(backend, controllers, reconciler)
+    assert started.wait(2)
+    stopped = controller.stop(graceful=True, timeout=5)
+    assert reconciler.calls == ["a"]  # "b" was queued, not started
+    assert [call[2] for call in backend.calls] == ["a-c"]  # the in-flight one finished
+    assert sink.of(Stopping)[0].in_flight == 1
+    assert stopped == sink.of(Stopped)[0]
