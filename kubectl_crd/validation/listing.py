@@ -1,13 +1,22 @@
 """Objects of files as the API server would list them: ``kubectl crd get -f``'s rows.
 
-Each document of the kind asked for is validated as a create (``validate_located``),
-its object taken as the server would store it (pruned, defaulted), given what the
-server adds on a create that columns may show (``creationTimestamp`` now, the
-namespace), defaulted again as read, and its printer-column cells computed
-(``model.columns``). An object the server would reject still gets a row, its cells
-computed from what the file says, beside its ``DocumentResult`` (its errors, for the
-command to print). With several files and CPUs the files are read in forked
-processes (``validation.parallel``); only rows and results cross back.
+Each document of the kind asked for goes through the admission step
+(``validation.admission``) in one of two ways:
+
+- a manifest (no resourceVersion, uid or creationTimestamp) is shown as a create of
+  it returns it: pruned, defaulted, the status dropped where a status subresource
+  splits it off, with the server's uid, generation and creationTimestamp (this run's
+  now: AGE ``0s``, as right after ``kubectl create``), the request's namespace;
+- an object dumped from a cluster (``kubectl get -o yaml``: it carries one of those)
+  is shown as stored, as a read returns it: its status and timestamps kept, pruned and
+  defaulted as stored.
+
+Its printer-column cells are then computed (``model.columns``). An object the server
+would reject still gets a row, its cells computed from what the file says, beside its
+``DocumentResult`` (its errors in ``validate``'s words, for the command to print).
+Rows are listed in the server's order (``server_order``), not the files'. With several
+files and CPUs the files are read in forked processes (``validation.parallel``); only
+rows and results cross back.
 """
 
 from __future__ import annotations
@@ -22,11 +31,11 @@ if TYPE_CHECKING:
     from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
     from kubectl_crd.validation.documents import CRDIndex, DocumentResult
 
-    #: A document's row, and the result of a document the server would reject (None
-    #: for one it would store).
-    Entry = tuple[Row, DocumentResult | None]
+    #: A document's place in a list (``<namespace>/<name>``), its row, and the result of
+    #: a document the server would reject (None for one it would store).
+    Entry = tuple[str, Row, DocumentResult | None]
 
-__all__ = ["FileObjects", "served_version"]
+__all__ = ["FileObjects", "is_stored", "served_version", "server_order"]
 
 
 def served_version(crd: CustomResourceDefinition, wanted: str | None) -> CRDVersion:
@@ -60,15 +69,17 @@ class FileObjects:
         from datetime import UTC, datetime
 
         self._now = datetime.now(UTC)
-        self._created = self._now.strftime("%Y-%m-%dT%H:%M:%SZ")
         # what each object needs, imported once here rather than per object
         from kubectl_crd.model.columns import row_cells
+        from kubectl_crd.validation.admission import Admission
         from kubectl_crd.validation.documents import validate_located
-        from kubectl_crd.validation.pipeline import default_as_read
 
         self._row_cells = row_cells
         self._validate = validate_located
-        self._default_as_read = default_as_read
+        # one clock for the whole table: a created object's creationTimestamp is this
+        # run's now in whole seconds, as the server's, so its AGE is under a second
+        now = self._now.timestamp()
+        self._admission = Admission(crd, clock=lambda: now)
 
     def rows(self, filenames: Sequence[str], held: list[Document] | None = None) -> Iterable[Entry]:
         """The rows of the files' documents (``held``: documents already read, as stdin's
@@ -99,37 +110,108 @@ class FileObjects:
         if api_version.split("/")[0] != self._crd.group:
             return []
         metadata = content.get("metadata")
-        if self._names and _name(metadata) not in self._names:
+        meta = metadata if isinstance(metadata, dict) else {}
+        if self._names and _text(meta.get("name")) not in self._names:
             return []
-        if self._namespace:
-            namespace = metadata.get("namespace") if isinstance(metadata, dict) else None
-            if (namespace or "default") != self._namespace:
-                return []
-        result = self._validate(document, self._index)
-        if result.status == "valid" and result.stored is not None:
-            # the stored object is the pipeline's own copy, plain already when the
-            # document came from the parsed-value cache; a parsed one (YamlMap, a dict
-            # that also knows positions) is made plain only to be kept
-            obj = result.stored
-            if document.has_positions and self.keep_objects:
-                obj = _plain(obj)
-            self._as_created(obj)
-            version = served_version(self._crd, api_version.partition("/")[2])
-            self._default_as_read(obj, version, created=True)
-            cells = self._row_cells(self._plan, obj, self._now)
-            return [((cells, obj if self.keep_objects else {}), None)]
-        obj = _plain(content)
-        row = (self._row_cells(self._plan, obj, self._now), obj if self.keep_objects else {})
-        return [(row, _without_object(result))]
+        if self._namespace and (meta.get("namespace") or "default") != self._namespace:
+            return []
+        if is_stored(meta):
+            return self._as_stored(document)
+        return self._as_created(document)
 
-    def _as_created(self, obj: dict[str, Any]) -> None:
-        """Add what the server adds on create and the columns may show: the creation time
-        (now, so AGE reads ``0s``) and, for a namespaced kind, the namespace."""
-        metadata = obj.setdefault("metadata", {})
-        if isinstance(metadata, dict):
-            metadata.setdefault("creationTimestamp", self._created)
-            if self._crd.namespaced:
-                metadata.setdefault("namespace", self._default_namespace or "default")
+    def _as_created(self, document: Document) -> list[Entry]:
+        """A manifest: the object a create of it returns (``Admission.create``), with
+        the server's creationTimestamp (this run's now, so AGE reads ``0s`` as right
+        after ``kubectl create``), uid, generation and resourceVersion."""
+        content = document.content
+        group, kind = self._crd.group, self._crd.names.kind
+        if self._index.conflict(group, kind) or _undecodable(document):
+            return self._rejected(document, None)
+        meta = content.get("metadata")
+        written = meta.get("namespace") if isinstance(meta, dict) else None
+        admitted = self._admission.create(
+            content,
+            # kubectl create's request namespace: the object's own, else the context's
+            namespace=(written or self._default_namespace) if self._crd.namespaced else None,
+            decode_errors=document.errors,
+        )
+        if not admitted.ok:
+            return self._rejected(document, admitted.message)
+        return [self._entry(admitted.object)]
+
+    def _as_stored(self, document: Document) -> list[Entry]:
+        """An object dumped from a cluster (``kubectl get -o yaml``): shown as a read of
+        it returns it (``Admission.read``: its status and server-set fields kept,
+        pruned and defaulted as stored), once validation accepts it."""
+        result = self._validate(document, self._index)
+        if result.status != "valid":
+            return self._rejected(document, None, result)
+        obj = self._admission.read(document.content)
+        if self._crd.namespaced:
+            obj.setdefault("metadata", {}).setdefault(
+                "namespace", self._default_namespace or "default"
+            )
+        return [self._entry(obj)]
+
+    def _entry(self, obj: dict[str, Any]) -> Entry:
+        cells = self._row_cells(self._plan, obj, self._now)
+        return (_list_key(obj), (cells, obj if self.keep_objects else {}), None)
+
+    def _rejected(
+        self, document: Document, refusal: str | None, result: DocumentResult | None = None
+    ) -> list[Entry]:
+        """A row computed from what the file says, beside why the server would refuse the
+        object (in ``validate``'s words; ``refusal``: the server's, when validation
+        finds nothing to say)."""
+        if result is None:
+            result = self._validate(document, self._index)
+        if result.status == "valid" and refusal:
+            from dataclasses import replace
+
+            result = replace(result, status="error", message=refusal)
+        obj = _plain(document.content)
+        row = (self._row_cells(self._plan, obj, self._now), obj if self.keep_objects else {})
+        return [(_list_key(obj), row, _without_object(result))]
+
+
+def is_stored(metadata: dict[str, Any]) -> bool:
+    """Whether an object's metadata carries what only the server sets (resourceVersion,
+    uid, creationTimestamp): an object dumped from a cluster, not a manifest. A null
+    creationTimestamp (controller-gen writes one) is no such mark."""
+    return any(metadata.get(field) for field in ("resourceVersion", "uid", "creationTimestamp"))
+
+
+def server_order(entries: Iterable[Entry]) -> tuple[list[Row], list[DocumentResult]]:
+    """The rows in the order the API server lists objects, and the rejected documents'
+    results in the files' order. The server lists in etcd's key order, and an object's
+    key ends ``<namespace>/<name>`` (``apiserver/pkg/registry/generic/registry/store.go``:
+    ``NamespaceKeyFunc``), so rows go by that string: by namespace, then name (``a/x``
+    after ``a-b/y``, as bytes compare)."""
+    keyed: list[tuple[str, Row]] = []
+    rejected: list[DocumentResult] = []
+    for key, row, result in entries:
+        keyed.append((key, row))
+        if result is not None:
+            rejected.append(result)
+    keyed.sort(key=lambda pair: pair[0])
+    return [row for _, row in keyed], rejected
+
+
+def _list_key(obj: Any) -> str:
+    """The object's place in a list: ``<namespace>/<name>``, or ``<name>``."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(meta, dict):
+        return ""
+    name = _text(meta.get("name"))
+    namespace = _text(meta.get("namespace"))
+    return f"{namespace}/{name}" if namespace else name
+
+
+def _undecodable(document: Document) -> bool:
+    """An input error other than duplicate keys (which strict decoding reports itself)."""
+    return document.error is not None and any(
+        "duplicate" not in error.message for error in document.errors
+    )
 
 
 def _documents(paths: Sequence[str]) -> Iterable[Document]:
@@ -140,9 +222,8 @@ def _documents(paths: Sequence[str]) -> Iterable[Document]:
     return read_inputs(paths, cached=True)
 
 
-def _name(metadata: Any) -> str:
-    name = metadata.get("name", "") if isinstance(metadata, dict) else ""
-    return name if isinstance(name, str) else ""
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _plain(value: Any) -> Any:

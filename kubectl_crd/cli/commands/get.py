@@ -116,8 +116,12 @@ Examples:
   kubectl crd get ct my-cron -o jsonpath='{.spec.schedule}'
   kubectl crd get crontabs -w
 
-With -f, objects are pruned and defaulted as the API server would store them first;
-without -f they are listed from the cluster of the current context.
+With -f, the files' objects are shown offline as the API server would return them:
+a manifest as a create of it returns it (pruned and defaulted, with the status dropped
+where the CRD has a status subresource, and AGE 0s); an object dumped from a cluster
+(kubectl get -o yaml: it carries a resourceVersion, uid or creationTimestamp) as it is
+stored, its status and age kept. Rows come by namespace, then name, as the server lists
+them. Without -f, objects are listed from the cluster of the current context.
 """
 
 
@@ -216,7 +220,7 @@ def _from_files(
     from kubectl_crd.output.validation import problem_lines
     from kubectl_crd.sources.inputs import InputCRDs
     from kubectl_crd.validation.documents import CRDIndex
-    from kubectl_crd.validation.listing import FileObjects, served_version
+    from kubectl_crd.validation.listing import FileObjects, served_version, server_order
 
     filenames: tuple[str, ...] = options["filenames"]
     held = list(input_documents(filenames)) if "-" in filenames else None  # read once
@@ -243,12 +247,12 @@ def _from_files(
         ),
     )
     listing = Listing(crd.namespaced, _qualified(crd), plan.columns, problem=plan.problem)
-    for row, rejected in objects.rows(filenames, held):
-        if rejected is not None:
-            print("\n".join(problem_lines(rejected)), file=sys.stderr)
-            listing.failed = True
-        listing.rows.append(row)
-        listing.objects.append(row[1])
+    rows, rejected = server_order(objects.rows(filenames, held))
+    for result in rejected:
+        print("\n".join(problem_lines(result)), file=sys.stderr)
+    listing.failed = bool(rejected)
+    listing.rows.extend(rows)
+    listing.objects.extend(row[1] for row in rows)
     return listing
 
 
