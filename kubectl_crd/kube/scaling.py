@@ -11,8 +11,12 @@ never to ``spec`` itself.
   change is checked again and never overwritten.
 - ``wait_for_replicas`` is kubectl's ``WaitForScaleHasDesiredReplicas``.
 
-Several objects are scaled concurrently on one client, one connection per thread.
-Every path and request goes through ``resources.ResourceClient`` (``ScaleTarget.calls``).
+The use case ``scale`` runs: ``require_targets`` (what the builder found, checked as
+scale.go checks it), ``scale_all`` (with kubectl's dry runs; ``no objects passed to
+scale`` when every object is missing), ``wait_all`` (``--wait``), ``show_all`` (no
+``--replicas``). Several objects are handled concurrently on one client (a connection
+per thread). Every path and request goes through ``resources.ResourceClient``
+(``ScaleTarget.calls``).
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.discovery import ResourceRef
 from kubectl_crd.kube.resources import ResourceClient, resource_path
+from kubectl_crd.kube.targets import Target
 from kubectl_crd.model.errors import (
     ApiError,
     KubectlCrdError,
@@ -55,6 +59,11 @@ class ScaleTarget:
     namespace: str
     name: str
     spec_replicas_path: str = ""
+
+    @classmethod
+    def of(cls, target: Target) -> ScaleTarget:
+        """The target ``kube.targets`` found."""
+        return cls(target.resource, target.version, target.namespace, target.name)
 
     @property
     def kind_name(self) -> str:
@@ -108,22 +117,6 @@ class Precondition:
             raise ScalePreconditionError(
                 f"Expected resource version to be {self.resource_version}, was {actual}"
             )
-
-
-class ClientPool:
-    """The client every thread uses: one ``KubeClient`` is safe across threads (each
-    thread gets its own connection inside it), so the kubeconfig is read and an exec
-    plugin run once, not once a thread."""
-
-    def __init__(self, config: ClusterConfig, first: KubeClient) -> None:
-        self._config = config
-        self._client = first
-
-    def client(self) -> KubeClient:
-        return self._client
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def scale_object(
@@ -217,24 +210,99 @@ def wait_for_replicas(
         time.sleep(interval)
 
 
-def run_all(
-    pool: ClientPool,
+def require_targets(
+    targets: Sequence[ScaleTarget], problems: Sequence[KubectlCrdError], resource_version: str
+) -> None:
+    """scale.go's checks of what the builder found: ``--resource-version`` names one
+    object; with none found, ``no objects passed to scale`` and the builder's errors."""
+    if resource_version and len(targets) > 1:
+        raise KubectlCrdError("cannot use --resource-version with multiple resources")
+    if not targets:
+        raise KubectlCrdError(no_objects([str(problem) for problem in problems]))
+
+
+def no_objects(reasons: Sequence[str]) -> str:
+    """kubectl's ``no objects passed to scale`` with the builder's errors after it (one
+    as it is, several as Go prints an aggregate: ``[a, b]``)."""
+    if not reasons:
+        return "no objects passed to scale"
+    joined = reasons[0] if len(reasons) == 1 else "[" + ", ".join(reasons) + "]"
+    return f"no objects passed to scale {joined}"
+
+
+def scale_all(
+    client: KubeClient,
     targets: Sequence[ScaleTarget],
-    work: Callable[[KubeClient, ScaleTarget], Any],
+    replicas: int,
+    precondition: Precondition,
+    *,
+    dry_run: str = "none",
+    fetch_objects: bool = False,
 ) -> list[Any | KubectlCrdError]:
-    """``work`` on every target, concurrently past one; results in the targets' order."""
+    """Scale every target, concurrently past one; per target, in order, the object read
+    after the write with ``fetch_objects`` (``-o json|yaml``), else None, or the error.
+
+    ``dry_run``: ``none``, ``server`` (``dryRun=All``: the server checks and writes
+    nothing), ``client`` (the Scale is read, nothing sent). When every target is
+    missing, kubectl (which reads each object first) says so in one line: raised."""
+
+    def work(target: ScaleTarget) -> Any:
+        if dry_run == "client":
+            read_scale(client, target)
+        else:
+            scale_object(client, target, replicas, precondition, server_dry_run=dry_run == "server")
+        return target.calls(client).get(target.name) if fetch_objects else None
+
+    results = run_all(targets, work)
+    missing = [r for r in results if isinstance(r, ApiError) and _object_missing(r)]
+    if results and len(missing) == len(results):
+        raise KubectlCrdError(
+            no_objects([str(r.status_object.get("message", "")) for r in missing])
+        )
+    return results
+
+
+def _object_missing(error: ApiError) -> bool:
+    return error.status == 404 and error.reason == "NotFound"
+
+
+def wait_all(
+    client: KubeClient,
+    targets: Sequence[ScaleTarget],
+    replicas: int,
+    timeout: float,
+    report: Callable[[ScaleTarget, str], None],
+    finished: Callable[[ScaleTarget], None],
+) -> list[KubectlCrdError]:
+    """``wait_for_replicas`` on every target at once; the failures (timeouts, errors)."""
+
+    def wait_one(target: ScaleTarget) -> None:
+        wait_for_replicas(client, target, replicas, timeout, report)
+        finished(target)
+
+    return [r for r in run_all(targets, wait_one) if isinstance(r, KubectlCrdError)]
+
+
+def show_all(client: KubeClient, targets: Sequence[ScaleTarget]) -> list[Any | KubectlCrdError]:
+    """Every target's Scale (or the error reading it), in order."""
+    return run_all(targets, lambda target: read_scale(client, target))
+
+
+def run_all(
+    targets: Sequence[ScaleTarget], work: Callable[[ScaleTarget], Any]
+) -> list[Any | KubectlCrdError]:
+    """``work`` on every target, concurrently past one (``KubeClient`` is safe across
+    threads: a connection per thread); results in the targets' order."""
     if len(targets) <= 1:
-        return [_attempt(work, pool.client(), target) for target in targets]
+        return [_attempt(work, target) for target in targets]
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=min(CONCURRENCY, len(targets))) as executor:
-        return list(executor.map(lambda target: _attempt(work, pool.client(), target), targets))
+        return list(executor.map(lambda target: _attempt(work, target), targets))
 
 
-def _attempt(
-    work: Callable[[KubeClient, ScaleTarget], Any], client: KubeClient, target: ScaleTarget
-) -> Any | KubectlCrdError:
+def _attempt(work: Callable[[ScaleTarget], Any], target: ScaleTarget) -> Any | KubectlCrdError:
     try:
-        return work(client, target)
+        return work(target)
     except KubectlCrdError as exc:
         return exc

@@ -634,3 +634,112 @@ def test_a_built_in_resource_is_sent_to_kubectl_scale(plane: ControlPlane, ns: s
         'error: "deploy" is deployments.apps, a built-in resource, not a custom resource: '
         "use kubectl scale\n",
     )
+
+
+# -- --local against the server: the same object scaled by kubectl scale ------------------
+
+
+def _ratchet_crds(tmp: Path) -> tuple[Path, Path]:
+    """A Foo-like CRD (ratchets, kind Ratchet) as first installed, and tightened:
+    spec.deploymentName at most 5 characters long."""
+    text = (DATA / "foo-crd.yaml").read_text()
+    loose = text[: text.index("    - name: v1beta1")].replace(
+        "foos.samplecontroller", "ratchets.samplecontroller"
+    ) + text[text.index("  names:") :].replace("kind: Foo", "kind: Ratchet").replace(
+        "plural: foos", "plural: ratchets"
+    ).replace("singular: foo", "singular: ratchet").replace("shortNames: [fo]", "shortNames: [rt]")
+    anchor = "                deploymentName:\n                  type: string\n"
+    tight = loose.replace(anchor, anchor + "                  maxLength: 5\n")
+    assert tight != loose
+    paths = (tmp / "loose.yaml", tmp / "tight.yaml")
+    paths[0].write_text(loose)
+    paths[1].write_text(tight)
+    return paths
+
+
+def _without_bookkeeping(obj: dict[str, Any]) -> dict[str, Any]:
+    """What --local does not model: the server's new resourceVersion, its generation
+    bump and managedFields."""
+    metadata = {
+        k: v
+        for k, v in obj["metadata"].items()
+        if k not in ("resourceVersion", "generation", "managedFields")
+    }
+    return obj | {"metadata": metadata}
+
+
+def _cause(stderr: str) -> str:
+    """The error without where it is: ``FILE:L:C: error: `` (ours) or nothing (kubectl)."""
+    return re.sub(r"^.*?:\d+:\d+: error: ", "", stderr)
+
+
+def test_local_is_what_the_server_does(plane: ControlPlane, ns: str, tmp_path: Path) -> None:
+    """The same object scaled by ``kubectl scale`` on the server and by ``scale --local``
+    on its dump: a stored object whose name a tightened schema no longer allows is
+    scaled by both (ratcheting: the write is an update); a count over the maximum is
+    refused by both in the same words; the dump made a plain manifest is refused by
+    both (a create), for the name."""
+    loose, tight = _ratchet_crds(tmp_path)
+    plane.install_crds([loose])
+    long_name = {
+        "apiVersion": FOO_API,
+        "kind": "Ratchet",
+        "metadata": {"name": "long"},
+        "spec": {"deploymentName": "toolong", "replicas": 1},
+    }
+    create(plane, ns, json.dumps(long_name))
+    plane.install_crds([tight])
+    manifest = dict(long_name, metadata={"name": "long", "namespace": ns})
+    deadline = time.monotonic() + 60
+    while True:  # the server serves the new schema a moment after the CRD changes
+        probe = plane.kubectl(
+            "create", "--dry-run=server", "-f", "-", input=json.dumps(manifest), check=False
+        )
+        if probe.returncode or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert "Too long" in probe.stderr, probe.stderr
+    dump = tmp_path / "stored.yaml"
+    dump.write_text(plane.kubectl("get", "ratchet/long", "-n", ns, "-o", "yaml").stdout)
+
+    def local(path: Path, replicas: str) -> subprocess.CompletedProcess[str]:
+        return run_cli(
+            "scale",
+            "--local",
+            "-f",
+            str(path),
+            "--crd",
+            str(tight),
+            "--replicas",
+            replicas,
+            "-o",
+            "json",
+        )
+
+    over_local = local(dump, "11")
+    over_server = theirs(plane, "ratchet/long", "--replicas", "11", "-n", ns)
+    assert over_local.returncode == over_server.returncode == 1
+    assert over_server.stderr == (
+        'The Ratchet "long" is invalid: spec.replicas: Invalid value: 11: spec.replicas in '
+        "body should be less than or equal to 10\n"
+    )
+    assert _cause(over_local.stderr) == over_server.stderr
+    assert over_local.stdout == ""
+
+    ok_local = local(dump, "3")
+    ok_server = theirs(plane, "ratchet/long", "--replicas", "3", "-n", ns)
+    assert ok_local.returncode == ok_server.returncode == 0, ok_local.stderr
+    read_back = get(plane, "ratchet/long", ns)
+    assert read_back["spec"] == {"deploymentName": "toolong", "replicas": 3}
+    assert _without_bookkeeping(json.loads(ok_local.stdout)) == _without_bookkeeping(read_back)
+
+    plain = tmp_path / "manifest.json"
+    plain.write_text(json.dumps(manifest))
+    refused_local = local(plain, "3")
+    refused_server = plane.kubectl("create", "--dry-run=server", "-f", str(plain), check=False)
+    assert refused_local.returncode == refused_server.returncode == 1
+    assert refused_server.stderr == (
+        'The Ratchet "long" is invalid: spec.deploymentName: Too long: may not be more '
+        "than 5 bytes\n"
+    )
+    assert _cause(refused_local.stderr) == refused_server.stderr

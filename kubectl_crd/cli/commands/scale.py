@@ -28,38 +28,21 @@ from typing import TYPE_CHECKING, Any
 
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
-from kubectl_crd.model.errors import (
-    ApiError,
-    ExitCode,
-    KubectlCrdError,
-    ResourceNotFoundError,
-    UsageError,
-)
+from kubectl_crd.model.errors import ExitCode, KubectlCrdError, UsageError
 
 if TYPE_CHECKING:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.resolving import Resolver
-    from kubectl_crd.kube.scaling import ClientPool, Precondition, ScaleTarget
+    from kubectl_crd.kube.scaling import Precondition, ScaleTarget
     from kubectl_crd.model.crd import CustomResourceDefinition, ScaleSubresource
 
 #: ``--wait`` without ``--timeout``.
 DEFAULT_WAIT_TIMEOUT = 300.0
-#: Objects scaled at once (one connection each).
-CONCURRENCY = 8
 
 REPLICAS_REQUIRED = (
     "The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"
 )
 CURRENT_REPLICAS_INVALID = "The --current-replicas must specify an integer of -1 or greater"
-NO_RESOURCES = (
-    "You must provide one or more resources by argument or filename.\n"
-    "Example resource specifications include:\n"
-    "   '-f rsrc.yaml'\n"
-    "   '--filename=rsrc.json'\n"
-    "   '<resource> <name>'\n"
-    "   '<resource>'"
-)
-
 FLAGS = (
     Flag(
         ("--replicas",),
@@ -207,110 +190,6 @@ def _parse_int(text: str, flag: str) -> int:
         ) from None
 
 
-def split_resource_args(args: Sequence[str]) -> tuple[list[tuple[str, str]], str]:
-    """kubectl's ``ResourceTypeOrNameArgs``: ``TYPE/NAME...`` pairs, or ``TYPE NAME...``.
-
-    Returns the (type, name) pairs and, for a lone ``TYPE``, that type with no names.
-    """
-    if not args:
-        return [], ""
-    if any("/" in arg for arg in args):
-        pairs = []
-        for arg in args:
-            kind, slash, name = arg.partition("/")
-            if not slash:
-                raise KubectlCrdError(
-                    "there is no need to specify a resource type as a separate argument "
-                    "when passing arguments in resource/name form (e.g. 'kubectl crd scale "
-                    "resource/<resource_name>' instead of 'kubectl crd scale resource "
-                    "resource/<resource_name>'"
-                )
-            if not kind or not name:
-                raise KubectlCrdError(
-                    "arguments in resource/name form must have a single resource and name"
-                )
-            pairs.append((kind, name))
-        return pairs, ""
-    kind, *names = args
-    return [(kind, name) for name in names], kind if not names else ""
-
-
-# -- finding the objects ---------------------------------------------------------------
-
-
-def _targets(
-    client: KubeClient,
-    resolver: Resolver,
-    args: Sequence[str],
-    filenames: Sequence[str],
-    selector: str,
-    all_objects: bool,
-    all_namespaces: bool,
-    *,
-    namespace_given: bool = False,
-) -> tuple[list[ScaleTarget], list[KubectlCrdError]]:
-    """The objects named by arguments, files, ``-l`` and ``--all``, and the ones not found
-    (kubectl's ``infoErr``: reported after the others are scaled)."""
-    from kubectl_crd.kube.scaling import ScaleTarget
-
-    pairs, type_only = split_resource_args(args)
-    if not pairs and not type_only and not filenames:
-        raise KubectlCrdError(NO_RESOURCES)
-    namespace = client.namespace
-    targets: list[ScaleTarget] = []
-    problems: list[KubectlCrdError] = []
-    if type_only:
-        if not (selector or all_objects):
-            raise KubectlCrdError("resource(s) were provided, but no name was specified")
-        ref, version = resolver.by_argument(type_only)
-        resolver.check_scalable(ref, version)
-        in_namespace = "" if all_namespaces or not ref.namespaced else f"/namespaces/{namespace}"
-        listing = client.request(
-            "GET",
-            f"/apis/{ref.group}/{version}{in_namespace}/{ref.plural}",
-            query={"labelSelector": selector} if selector else None,
-        )
-        for item in listing.get("items") or ():
-            metadata = item.get("metadata") or {}
-            targets.append(
-                ScaleTarget(ref, version, str(metadata.get("namespace") or ""), metadata["name"])
-            )
-    elif (selector or all_objects) and pairs:
-        raise KubectlCrdError("name cannot be provided when a selector is specified")
-    for kind, name in pairs:
-        ref, version = resolver.by_argument(kind)
-        resolver.check_scalable(ref, version)
-        targets.append(ScaleTarget(ref, version, namespace if ref.namespaced else "", name))
-    if filenames:
-        from kubectl_crd.io import read_inputs
-
-        for document in read_inputs(list(filenames)):
-            if not document.ok:
-                problems.extend(document.errors)
-                continue
-            obj = document.content
-            try:
-                ref, version = resolver.by_document(obj, document.source)
-            except ResourceNotFoundError as exc:
-                problems.append(exc)
-                continue
-            resolver.check_scalable(ref, version)
-            metadata = obj.get("metadata") or {}
-            ns = str(metadata.get("namespace") or namespace) if ref.namespaced else ""
-            if namespace_given and ref.namespaced and ns != namespace:
-                # resource.Builder's enforceNamespace: an object is not kept
-                problems.append(
-                    KubectlCrdError(
-                        f'the namespace from the provided object "{ns}" does not match the '
-                        f"namespace \"{namespace}\". You must pass '--namespace={ns}' to "
-                        "perform this operation."
-                    )
-                )
-                continue
-            targets.append(ScaleTarget(ref, version, ns, str(metadata.get("name") or "")))
-    return targets, problems
-
-
 # -- the command -----------------------------------------------------------------------
 
 
@@ -338,50 +217,58 @@ def run(
     # kubectl's GetDryRunStrategy still reads the old boolean spelling
     dry_run = {"true": "client", "false": "none"}.get(dry_run, dry_run)
     count = parse_replicas(replicas)
-    parse_current_replicas(current_replicas)  # kubectl checks it before anything else
+    size = parse_current_replicas(current_replicas)  # kubectl checks it before anything
     wait_seconds = _wait_seconds(wait, timeout)
     if local:
         if count is None:
             raise KubectlCrdError(REPLICAS_REQUIRED)
         _scale_local(app, filenames, crd_paths, count, output)
         return
-    if all_namespaces and not (selector or all_objects):
-        raise UsageError("-A/--all-namespaces needs -l or --all")
+    from kubectl_crd.kube.targets import parse_resource_args
+
+    query = parse_resource_args(
+        resources,
+        filenames=filenames,
+        selector=selector,
+        all_objects=all_objects,
+        all_namespaces=all_namespaces,
+    )
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.discovery import Discovery
     from kubectl_crd.kube.resolving import Resolver
-    from kubectl_crd.kube.scaling import ClientPool, Precondition
+    from kubectl_crd.kube.scaling import Precondition, ScaleTarget, require_targets
+    from kubectl_crd.kube.targets import find_targets
 
-    precondition = Precondition(parse_current_replicas(current_replicas), resource_version)
     client = KubeClient(app.cluster)
-    pool = ClientPool(app.cluster, client)
     try:
-        discovery = Discovery(client.request, client.server)
-        resolver = Resolver(client=client, discovery=discovery)
-        targets, problems = _targets(
-            client,
+        resolver = Resolver(client=client, discovery=Discovery(client.request, client.server))
+        documents: list[Any] = []
+        if query.filenames:
+            from kubectl_crd.io import read_inputs
+
+            documents = list(read_inputs(list(query.filenames)))
+        found, problems = find_targets(
+            query,
             resolver,
-            resources,
-            filenames,
-            selector,
-            all_objects,
-            all_namespaces,
-            namespace_given=app.namespace is not None,
+            client,
+            client.namespace,
+            documents=documents,
+            check=resolver.check_scalable,
+            enforce_namespace=app.namespace is not None,
         )
-        if resource_version and len(targets) > 1:
-            raise KubectlCrdError("cannot use --resource-version with multiple resources")
-        if not targets:
-            raise KubectlCrdError(_no_objects([str(problem) for problem in problems]))
+        targets = [ScaleTarget.of(target) for target in found]
+        require_targets(targets, problems, resource_version)
         if count is None:
-            failed = _show(pool, resolver, targets, output)
+            failed = _show(client, resolver, targets, output)
         else:
-            failed = _scale(pool, targets, count, precondition, dry_run, output, wait_seconds)
+            precondition = Precondition(size, resource_version)
+            failed = _scale(client, targets, count, precondition, dry_run, output, wait_seconds)
         for problem in problems:
             print(problem.kubectl_line, file=sys.stderr)
         if failed or problems:
             sys.exit(ExitCode.ERROR)
     finally:
-        pool.close()
+        client.close()
 
 
 def _wait_seconds(wait: bool, timeout: str) -> float:
@@ -399,7 +286,7 @@ def _wait_seconds(wait: bool, timeout: str) -> float:
 
 
 def _scale(
-    pool: ClientPool,
+    client: KubeClient,
     targets: Sequence[ScaleTarget],
     count: int,
     precondition: Precondition,
@@ -407,66 +294,40 @@ def _scale(
     output: str,
     wait_seconds: float,
 ) -> bool:
-    from kubectl_crd.kube.scaling import read_scale, run_all, scale_object, wait_for_replicas
+    from kubectl_crd.kube.scaling import scale_all, wait_all
     from kubectl_crd.output.scaling import ScaleReport, WaitProgress
 
+    results = scale_all(
+        client,
+        targets,
+        count,
+        precondition,
+        dry_run=dry_run,
+        fetch_objects=output in ("json", "yaml"),
+    )
     suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(dry_run, "")
-
-    def work(client: KubeClient, target: ScaleTarget) -> Any:
-        if dry_run == "client":
-            return read_scale(client, target)
-        scale_object(client, target, count, precondition, server_dry_run=dry_run == "server")
-        if output in ("json", "yaml"):
-            return client.request("GET", target.object_path)
-        return None
-
-    results = run_all(pool, targets, work)
-    if all(_object_missing(result) for result in results):
-        # kubectl reads each object first, and with none found says so in one line
-        raise KubectlCrdError(
-            _no_objects([str(r.status_object.get("message", "")) for r in results])  # type: ignore[union-attr]
-        )
     report = ScaleReport(output, sys.stdout, sys.stderr, operation=f"scaled{suffix}")
     for target, result in zip(targets, results, strict=True):
-        fetched = output in ("json", "yaml") and dry_run == "client"
-        if fetched and not isinstance(result, KubectlCrdError):  # the object, not its Scale
-            result = pool.client().request("GET", target.object_path)
         report.write(target, result)
     report.flush()
     if wait_seconds and dry_run == "none":
         done = [t for t, r in zip(targets, results, strict=True) if not isinstance(r, Exception)]
-
         progress = WaitProgress(sys.stderr, len(done))
-
-        def wait_one(client: KubeClient, target: ScaleTarget) -> None:
-            wait_for_replicas(client, target, count, wait_seconds, progress.report)
-            progress.finished(target)
-
-        waits = run_all(pool, done, wait_one)
-        progress.close()
-        for result in waits:
-            if isinstance(result, KubectlCrdError):
-                report.error(result)
+        try:
+            failures = wait_all(
+                client, done, count, wait_seconds, progress.report, progress.finished
+            )
+        finally:
+            progress.close()
+        for failure in failures:
+            report.error(failure)
     return report.failed
 
 
-def _no_objects(reasons: Sequence[str]) -> str:
-    """kubectl's ``no objects passed to scale`` with the builder's errors after it (one
-    as it is, several as Go prints an aggregate: ``[a, b]``)."""
-    if not reasons:
-        return "no objects passed to scale"
-    joined = reasons[0] if len(reasons) == 1 else "[" + ", ".join(reasons) + "]"
-    return f"no objects passed to scale {joined}"
-
-
-def _object_missing(result: object) -> bool:
-    return isinstance(result, ApiError) and result.status == 404 and result.reason == "NotFound"
-
-
 def _show(
-    pool: ClientPool, resolver: Resolver, targets: Sequence[ScaleTarget], output: str
+    client: KubeClient, resolver: Resolver, targets: Sequence[ScaleTarget], output: str
 ) -> bool:
-    from kubectl_crd.kube.scaling import read_scale, run_all
+    from kubectl_crd.kube.scaling import show_all
     from kubectl_crd.output.scaling import ScaleReport
 
     def paths(target: ScaleTarget) -> ScaleSubresource:
@@ -475,7 +336,7 @@ def _show(
         return served.subresources.scale
 
     report = ScaleReport(output, sys.stdout, sys.stderr, paths=paths)
-    for target, result in zip(targets, run_all(pool, targets, read_scale), strict=True):
+    for target, result in zip(targets, show_all(client, targets), strict=True):
         report.write(target, result)
     report.flush()
     return report.failed
@@ -491,7 +352,8 @@ def _scale_local(
     count: int,
     output: str,
 ) -> None:
-    """``--local``: specReplicasPath changed in each document, validated, printed."""
+    """``--local``: specReplicasPath changed in each document, admitted as the server
+    admits a ``/scale`` write (``validation.scaling``), printed."""
     if not filenames:
         raise UsageError('--local needs the objects with -f (use "-f -" for stdin)')
     from kubectl_crd.io import read_inputs
@@ -499,7 +361,7 @@ def _scale_local(
     from kubectl_crd.model.crd import is_crd_object
     from kubectl_crd.output.printing import Named, ObjectPrinter
     from kubectl_crd.output.validation import rejection_line
-    from kubectl_crd.validation.scaling import scaled_locally
+    from kubectl_crd.validation.scaling import scale_locally
 
     documents = list(read_inputs(list(filenames)))
     for document in documents:
@@ -515,13 +377,15 @@ def _scale_local(
         ref, version = resolver.by_document(obj, document.source)
         resolver.check_scalable(ref, version)
         crd = resolver.crd(ref)
-        changed, result = scaled_locally(obj, crd, version, count)
+        scaled = scale_locally(obj, crd, version, count)
         name = str((obj.get("metadata") or {}).get("name") or "")
-        for error in result.errors:
+        for error in scaled.errors:
             where = error.location or document.location
             print(rejection_line(where, crd.names.kind, name, error), file=sys.stderr)
-            invalid = True
-        rendered.append(Named(f"{crd.names.kind.lower()}.{crd.group}/{name}", changed))
+        if not scaled.ok and not scaled.errors:
+            print(f"{document.location}: error: {scaled.message}", file=sys.stderr)
+        invalid = invalid or not scaled.ok
+        rendered.append(Named(f"{crd.names.kind.lower()}.{crd.group}/{name}", scaled.changed))
     if invalid:
         sys.exit(ExitCode.ERROR)
     # the files' objects as written (managedFields kept), yaml without -o

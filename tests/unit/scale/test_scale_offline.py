@@ -20,7 +20,6 @@ from kubectl_crd.cli.commands.scale import (
     REPLICAS_REQUIRED,
     parse_current_replicas,
     parse_replicas,
-    split_resource_args,
 )
 from kubectl_crd.io import read_inputs
 from kubectl_crd.kube.client import _status_error
@@ -85,24 +84,6 @@ def test_current_replicas() -> None:
     assert parse_current_replicas("4") == 4
     with pytest.raises(KubectlCrdError, match="^" + CURRENT_REPLICAS_INVALID + "$"):
         parse_current_replicas("-2")
-
-
-@pytest.mark.parametrize(
-    ("args", "pairs", "type_only"),
-    [
-        (["foo/a", "foo/b"], [("foo", "a"), ("foo", "b")], ""),
-        (["foo", "a", "b"], [("foo", "a"), ("foo", "b")], ""),
-        (["foo"], [], "foo"),
-        ([], [], ""),
-    ],
-)
-def test_resource_arguments(args: list[str], pairs: list[tuple[str, str]], type_only: str) -> None:
-    assert split_resource_args(args) == (pairs, type_only)
-
-
-def test_mixed_resource_arguments_are_refused() -> None:
-    with pytest.raises(KubectlCrdError, match="no need to specify a resource type"):
-        split_resource_args(["foo", "foo/a"])
 
 
 @pytest.mark.parametrize(
