@@ -22,12 +22,15 @@ nearly as fast as kubectl. Modules, from the flags down to the wire:
 - ``discovery``: every group's resources (``/apis``, and the core group at ``/api``),
   cached on disk for six hours as kubectl caches them.
 - ``resolving``: RESOURCE arguments and documents to the resources they name.
+- ``targets``: kubectl's resource builder: ``TYPE NAME``, ``TYPE/NAME``, ``-l``,
+  ``--all``, ``-A`` and ``-f`` read and checked in its words, then the objects found.
 - ``resources``: ``ResourceClient``, every call on one resource (get, paged list and
   Table, create, update, patch, server-side apply, delete, ``/status``, ``/scale``),
   its URLs built in one place (``resource_path``).
 - ``reflector``: ``list_then_watch``, client-go's Reflector: list, watch, resume,
   relist on 410 Gone, backoff, events as plain records.
-- ``scaling``: kubectl's scaler on ``/scale``.
+- ``scaling``: kubectl's scaler on ``/scale``, and scale's use case (find, scale with
+  dry runs and retries on conflicts, wait, show).
 
 Errors are the ``ClusterError`` tree of ``kubectl_crd.model.errors``; each carries the
 line kubectl prints (``kubectl_line``) and never a credential.

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.discovery import ResourceRef
@@ -37,6 +37,13 @@ from kubectl_crd.model.errors import (
     ScaleTimeoutError,
 )
 from kubectl_crd.model.records import record
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from kubectl_crd.kube.resolving import Resolver
+    from kubectl_crd.kube.targets import InputDocument, ResourceQuery
+    from kubectl_crd.model.crd import ScaleSubresource
 
 #: kubectl's scaler: retry a conflicting write every second for up to five minutes
 #: (``scale.NewRetryParams(1*time.Second, 5*time.Minute)`` in ``cmd/scale/scale.go``).
@@ -208,6 +215,44 @@ def wait_for_replicas(
         if time.monotonic() + interval > deadline:
             raise ScaleTimeoutError(f'timed out waiting for "{target.name}" to be synced')
         time.sleep(interval)
+
+
+def find_scale_targets(
+    client: KubeClient,
+    query: ResourceQuery,
+    *,
+    documents: Iterable[InputDocument] = (),
+    enforce_namespace: bool = False,
+) -> tuple[Resolver, list[ScaleTarget], list[KubectlCrdError]]:
+    """The objects ``query`` names (``targets.find_targets`` through the cached
+    discovery, each resource checked to serve ``/scale``), the resolver that found them
+    (it reads a CRD when asked: ``scale_paths``) and the objects not found."""
+    from kubectl_crd.kube.discovery import Discovery
+    from kubectl_crd.kube.resolving import Resolver
+    from kubectl_crd.kube.targets import find_targets
+
+    resolver = Resolver(client=client, discovery=Discovery(client.request, client.server))
+    found, problems = find_targets(
+        query,
+        resolver,
+        client,
+        client.namespace,
+        documents=documents,
+        check=resolver.check_scalable,
+        enforce_namespace=enforce_namespace,
+    )
+    return resolver, [ScaleTarget.of(target) for target in found], problems
+
+
+def scale_paths(resolver: Resolver) -> Callable[[ScaleTarget], ScaleSubresource]:
+    """A target's scale paths, from its CRD (read from the cluster once per resource)."""
+
+    def paths(target: ScaleTarget) -> ScaleSubresource:
+        served = resolver.crd(target.resource).version(target.version)
+        assert served is not None and served.subresources.scale is not None
+        return served.subresources.scale
+
+    return paths
 
 
 def require_targets(

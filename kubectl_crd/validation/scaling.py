@@ -24,13 +24,15 @@ from dataclasses import dataclass
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
+    from kubectl_crd.io import Document
     from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.validation.admission import AdmissionResult
     from kubectl_crd.validation.results import FieldError
 
-__all__ = ["LocalScale", "scale_locally"]
+__all__ = ["LocalScale", "scale_documents", "scale_locally"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,10 @@ class LocalScale:
     changed: dict[str, Any]
     admission: AdmissionResult
     stored: bool
+    #: kubectl's name of the object (``foo.example.com/a``) and its kind (set by
+    #: ``scale_documents``)
+    name: str = ""
+    kind: str = ""
 
     @property
     def ok(self) -> bool:
@@ -86,3 +92,33 @@ def scale_locally(
     else:
         result = admission.create(changed)
     return LocalScale(changed, result, stored)
+
+
+def scale_documents(
+    documents: Iterable[Document], crds: Sequence[CustomResourceDefinition], replicas: int
+) -> list[LocalScale]:
+    """Every document's object (in order) scaled as ``scale_locally`` scales it, its resource found
+    among ``crds`` as the cluster's discovery would find it. Raises kubectl's mapping
+    error for a kind no CRD serves, and ``NoScaleSubresourceError`` for a version
+    without ``/scale``."""
+    from kubectl_crd.kube.resolving import Resolver
+
+    resolver = Resolver(crds)
+    scaled: list[LocalScale] = []
+    for document in documents:
+        obj = document.content
+        ref, version = resolver.by_document(obj, document.source)
+        resolver.check_scalable(ref, version)
+        crd = resolver.crd(ref)
+        one = scale_locally(obj, crd, version, replicas)
+        name = str((obj.get("metadata") or {}).get("name") or "")
+        scaled.append(
+            LocalScale(
+                one.changed,
+                one.admission,
+                one.stored,
+                name=f"{crd.names.kind.lower()}.{crd.group}/{name}",
+                kind=crd.names.kind,
+            )
+        )
+    return scaled

@@ -538,6 +538,47 @@ def test_parity_with_kubectl_scale(plane: ControlPlane, case: str, args: list[st
     assert set(specs[spaces[0]]) == {"example", "other"}
 
 
+#: kubectl's resource builder (kube.targets): its refusals and the forms it reads
+BUILDER_CASES: list[tuple[str, list[str]]] = [
+    ("two slashes", ["foo/example/x", "--replicas", "2"]),
+    ("mixed forms", ["foo/example", "foo", "--replicas", "2"]),
+    ("a pair with a path", ["foo/example", "-f", str(DATA / "example.yaml"), "--replicas", "2"]),
+    ("a type with a path", ["foo", "example", "-f", str(DATA / "example.yaml"), "--replicas", "2"]),
+    ("a pair with a selector", ["foo/example", "-l", "app=demo", "--replicas", "2"]),
+    ("a name with a selector", ["foo", "example", "-l", "app=demo", "--replicas", "2"]),
+    ("a selector without a type", ["-l", "app=demo", "--replicas", "2"]),
+    ("an unknown type alone", ["nosuchthing", "--replicas", "2"]),
+    ("--all with names", ["foo", "example", "--all", "--replicas", "3"]),
+    ("--all with a selector", ["foo", "-l", "app=demo", "--all", "--replicas", "3"]),
+    ("two types, one name", ["foo,foos", "example", "--replicas", "3"]),
+    (
+        "a selector over files",
+        ["-f", str(DATA / "example.yaml"), "-l", "app=demo", "--replicas", "3"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "args"), BUILDER_CASES, ids=[c for c, _ in BUILDER_CASES])
+def test_the_resource_builder_is_kubectls(plane: ControlPlane, case: str, args: list[str]) -> None:
+    spaces = [f"builder-{who}-{abs(hash(case)) % 10**8}" for who in ("k", "o")]
+    create_twins(plane, spaces, foo("example", 2, {"app": "demo"}), foo("other", 1))
+    kubectl_result = theirs(plane, *args, "-n", spaces[0])
+    our_result = ours(plane, *args, "-n", spaces[1])
+    program = Path(newest_kubectl()).name  # builder.go names os.Args[0]
+    assert (our_result.returncode, our_result.stdout, our_result.stderr) == (
+        kubectl_result.returncode,
+        kubectl_result.stdout,
+        _without_klog(kubectl_result.stderr)
+        .replace(f"'{program} ", "'kubectl crd ")
+        .replace(spaces[0], spaces[1]),
+    )
+    specs: dict[str, dict[str, Any]] = {space: {} for space in spaces}
+    for item in get(plane, "foos", "--all-namespaces")["items"]:
+        if item["metadata"]["namespace"] in specs:
+            specs[item["metadata"]["namespace"]][item["metadata"]["name"]] = item["spec"]
+    assert specs[spaces[1]] == specs[spaces[0]]
+
+
 def _without_identity(obj: dict[str, Any]) -> dict[str, Any]:
     metadata = dict(obj["metadata"])
     for key in ("namespace", "uid", "resourceVersion", "creationTimestamp", "generation"):

@@ -2,11 +2,13 @@
 
 Mirrors ``kubectl scale`` (``k8s.io/kubectl/pkg/cmd/scale/scale.go``) for custom
 resources, with its flags, messages and exit codes. This module reads the flags and
-wires the pieces: ``kube.resolving`` finds the resources (cached aggregated discovery,
-no CRD read to scale), ``kube.scaling`` scales them as kubectl's scaler does (never a
-write to ``spec``), ``output.scaling`` reports each object (objects through
-``output.printing``); ``--local`` changes files offline with ``validation.scaling``,
-a rejected object worded as ``validate`` words it (``output.validation.rejected``).
+hands them on: ``kube.targets`` reads the arguments as kubectl's resource builder
+does, ``kube.scaling`` finds the objects (cached aggregated discovery, no CRD read to
+scale) and scales them as kubectl's scaler does (never a write to ``spec``),
+``output.scaling`` reports each object (objects through ``output.printing``);
+``--local`` admits the changed files offline as the server admits a ``/scale`` write
+(``validation.scaling``, CRDs from ``sources.inputs``), a rejected object worded as
+``validate`` words it (``output.validation.rejected``).
 
 Beyond kubectl: with no ``--replicas`` it shows the current Scale and the CRD's scale
 paths; ``--wait`` follows spec against status replicas until they agree; a version
@@ -27,14 +29,22 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
+from kubectl_crd.cli.flags import (
+    ALL_NAMESPACES,
+    CRD_PATHS,
+    SELECTOR,
+    SWITCH,
+    VALUE,
+    Flag,
+    filename_flag,
+    object_output_flag,
+)
 from kubectl_crd.model.errors import ExitCode, KubectlCrdError, UsageError
 
 if TYPE_CHECKING:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.resolving import Resolver
     from kubectl_crd.kube.scaling import Precondition, ScaleTarget
-    from kubectl_crd.model.crd import CustomResourceDefinition, ScaleSubresource
 
 #: ``--wait`` without ``--timeout``.
 DEFAULT_WAIT_TIMEOUT = 300.0
@@ -69,35 +79,11 @@ FLAGS = (
         metavar="VERSION",
         default="",
     ),
-    Flag(
-        ("-f", "--filename"),
-        "filenames",
-        REPEATED,
-        "A file, directory or - (stdin) naming the resources to scale (repeatable).",
-        metavar="PATH",
-    ),
-    Flag(
-        ("-l", "--selector"),
-        "selector",
-        VALUE,
-        "Selector (label query) to filter on, e.g. -l key1=value1,key2=value2.",
-        default="",
-    ),
+    filename_flag("A file, directory or - (stdin) naming the resources to scale (repeatable)."),
+    SELECTOR,
     Flag(("--all",), "all_objects", SWITCH, "Select all resources of the given type."),
-    Flag(
-        ("-A", "--all-namespaces"),
-        "all_namespaces",
-        SWITCH,
-        "With -l or --all: select in every namespace.",
-    ),
-    Flag(
-        ("-o", "--output"),
-        "output",
-        VALUE,
-        "Output format: name, json or yaml (default: the kubectl message).",
-        metavar="FORMAT",
-        default="",
-    ),
+    ALL_NAMESPACES,
+    object_output_flag(help="Output format: name, json or yaml (default: the kubectl message)."),
     Flag(
         ("--wait",),
         "wait",
@@ -234,29 +220,18 @@ def run(
         all_namespaces=all_namespaces,
     )
     from kubectl_crd.kube.client import KubeClient
-    from kubectl_crd.kube.discovery import Discovery
-    from kubectl_crd.kube.resolving import Resolver
-    from kubectl_crd.kube.scaling import Precondition, ScaleTarget, require_targets
-    from kubectl_crd.kube.targets import find_targets
+    from kubectl_crd.kube.scaling import Precondition, find_scale_targets, require_targets
 
     client = KubeClient(app.cluster)
     try:
-        resolver = Resolver(client=client, discovery=Discovery(client.request, client.server))
         documents: list[Any] = []
         if query.filenames:
             from kubectl_crd.io import read_inputs
 
             documents = list(read_inputs(list(query.filenames)))
-        found, problems = find_targets(
-            query,
-            resolver,
-            client,
-            client.namespace,
-            documents=documents,
-            check=resolver.check_scalable,
-            enforce_namespace=app.namespace is not None,
+        resolver, targets, problems = find_scale_targets(
+            client, query, documents=documents, enforce_namespace=app.namespace is not None
         )
-        targets = [ScaleTarget.of(target) for target in found]
         require_targets(targets, problems, resource_version)
         if count is None:
             failed = _show(client, resolver, targets, output)
@@ -327,15 +302,10 @@ def _scale(
 def _show(
     client: KubeClient, resolver: Resolver, targets: Sequence[ScaleTarget], output: str
 ) -> bool:
-    from kubectl_crd.kube.scaling import show_all
+    from kubectl_crd.kube.scaling import scale_paths, show_all
     from kubectl_crd.output.scaling import ScaleReport
 
-    def paths(target: ScaleTarget) -> ScaleSubresource:
-        served = resolver.crd(target.resource).version(target.version)
-        assert served is not None and served.subresources.scale is not None
-        return served.subresources.scale
-
-    report = ScaleReport(output, sys.stdout, sys.stderr, paths=paths)
+    report = ScaleReport(output, sys.stdout, sys.stderr, paths=scale_paths(resolver))
     for target, result in zip(targets, show_all(client, targets), strict=True):
         report.write(target, result)
     report.flush()
@@ -357,55 +327,29 @@ def _scale_local(
     if not filenames:
         raise UsageError('--local needs the objects with -f (use "-f -" for stdin)')
     from kubectl_crd.io import read_inputs
-    from kubectl_crd.kube.resolving import Resolver
     from kubectl_crd.model.crd import is_crd_object
     from kubectl_crd.output.printing import Named, ObjectPrinter
     from kubectl_crd.output.validation import rejection_line
-    from kubectl_crd.validation.scaling import scale_locally
+    from kubectl_crd.sources.inputs import InputCRDs
+    from kubectl_crd.validation.scaling import scale_documents
 
     documents = list(read_inputs(list(filenames)))
     for document in documents:
         if not document.ok:
             raise document.errors[0]
+    crds = InputCRDs(crd_paths, documents=documents, cluster=lambda: app.crd_source().crds())
     objects = [d for d in documents if not is_crd_object(d.content)]
-    crds = _local_crds(app, crd_paths, [d.content for d in documents if is_crd_object(d.content)])
-    resolver = Resolver(crds)
-    rendered: list[Named] = []
-    invalid = False
-    for document in objects:
-        obj = document.content
-        ref, version = resolver.by_document(obj, document.source)
-        resolver.check_scalable(ref, version)
-        crd = resolver.crd(ref)
-        scaled = scale_locally(obj, crd, version, count)
-        name = str((obj.get("metadata") or {}).get("name") or "")
-        for error in scaled.errors:
-            where = error.location or document.location
-            print(rejection_line(where, crd.names.kind, name, error), file=sys.stderr)
-        if not scaled.ok and not scaled.errors:
-            print(f"{document.location}: error: {scaled.message}", file=sys.stderr)
-        invalid = invalid or not scaled.ok
-        rendered.append(Named(f"{crd.names.kind.lower()}.{crd.group}/{name}", scaled.changed))
-    if invalid:
+    scaled = scale_documents(objects, crds.crds(), count)
+    for document, each in zip(objects, scaled, strict=True):
+        where, short = document.location, each.name.rpartition("/")[2]
+        for error in each.errors:
+            print(rejection_line(error.location or where, each.kind, short, error), file=sys.stderr)
+        if not each.ok and not each.errors:
+            print(f"{where}: error: {each.message}", file=sys.stderr)
+    if not all(each.ok for each in scaled):
         sys.exit(ExitCode.ERROR)
     # the files' objects as written (managedFields kept), yaml without -o
     printer = ObjectPrinter(output or "yaml", sys.stdout, streaming=True, managed_fields=True)
-    for named in rendered:
-        printer.write(named)
+    for each in scaled:
+        printer.write(Named(each.name, each.changed))
     printer.flush()
-
-
-def _local_crds(
-    app: Application, crd_paths: Sequence[str], inline: Sequence[Any]
-) -> list[CustomResourceDefinition]:
-    """CRDs from ``--crd``, from the inputs, and else the cluster's (read only)."""
-    from kubectl_crd.model.crd import CustomResourceDefinition
-
-    crds = [CustomResourceDefinition.from_object(obj) for obj in inline]
-    if crd_paths:
-        from kubectl_crd.sources.files import FileSource
-
-        crds.extend(FileSource(crd_paths).crds())
-    if not crds:
-        crds.extend(app.crd_source().crds())
-    return crds
