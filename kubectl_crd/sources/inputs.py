@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from kubectl_crd.io import Document, files_defining_crds, input_documents
+from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import KubectlCrdError
 from kubectl_crd.sources.files import FileSource, crd_of
@@ -35,7 +36,9 @@ ClusterCRDs = Callable[[], Sequence[CustomResourceDefinition]]
 
 class InputCRDs:
     """The CRDs of ``--crd`` paths, of ``inputs`` (or of ``documents`` already read from
-    them) and of ``cluster`` (None: offline), in that order of precedence."""
+    them) and of the cluster, in that order of precedence. ``cluster``: the cluster's
+    settings (its CRDs are read with ``sources.cluster``), or what reads its CRDs; None
+    for none (offline)."""
 
     def __init__(
         self,
@@ -43,13 +46,13 @@ class InputCRDs:
         inputs: Sequence[str] = (),
         *,
         documents: Iterable[Document] | None = None,
-        cluster: ClusterCRDs | None = None,
+        cluster: ClusterConfig | ClusterCRDs | None = None,
     ) -> None:
         self._crd_paths = tuple(crd_paths)
         self._files = FileSource(crd_paths)
         self._inputs = tuple(inputs)
         self._documents = documents
-        self._cluster = cluster
+        self._cluster = _reader(cluster) if isinstance(cluster, ClusterConfig) else cluster
         self._given: list[CustomResourceDefinition] | None = None
         self._from_cluster: list[CustomResourceDefinition] | None = None
 
@@ -98,3 +101,12 @@ class InputCRDs:
     def problems(self) -> Sequence[KubectlCrdError]:
         """The ``--crd`` documents that could not be used."""
         return self._files.problems()
+
+
+def _reader(config: ClusterConfig) -> ClusterCRDs:
+    def read() -> Sequence[CustomResourceDefinition]:
+        from kubectl_crd.sources.cluster import ClusterSource
+
+        return ClusterSource(config).crds()
+
+    return read

@@ -35,7 +35,56 @@ if TYPE_CHECKING:
     #: a document the server would reject (None for one it would store).
     Entry = tuple[str, Row, DocumentResult | None]
 
-__all__ = ["FileObjects", "is_stored", "served_version", "server_order"]
+__all__ = [
+    "FileListing",
+    "FileObjects",
+    "is_stored",
+    "list_files",
+    "served_version",
+    "server_order",
+]
+
+
+class FileListing:
+    """The rows of one resource's objects among files, in the server's order, and the
+    results of the documents the server would reject, in the files' order."""
+
+    __slots__ = ("crd", "plan", "rejected", "rows")
+
+    def __init__(
+        self,
+        crd: CustomResourceDefinition,
+        plan: ColumnPlan,
+        rows: list[Row],
+        rejected: list[DocumentResult],
+    ) -> None:
+        self.crd = crd
+        self.plan = plan
+        self.rows = rows
+        self.rejected = rejected
+
+
+def list_files(
+    crds: Iterable[CustomResourceDefinition],
+    resource: str,
+    filenames: Sequence[str],
+    held: list[Document] | None = None,
+    names: Sequence[str] = (),
+    **options: Any,
+) -> FileListing:
+    """The objects of ``resource`` (a RESOURCE argument, resolved among ``crds``) in the
+    files (``held``: their documents, already read), as the server would list them;
+    ``options`` are ``FileObjects``'."""
+    from kubectl_crd.model.columns import plan_columns
+    from kubectl_crd.model.lookup import resolve_resource
+    from kubectl_crd.validation.documents import CRDIndex
+
+    index = CRDIndex(crds)
+    match = resolve_resource(index.known(), resource)
+    plan = plan_columns(served_version(match.crd, match.version).printer_columns)
+    objects = FileObjects(match.crd, plan, index, names, **options)
+    rows, rejected = server_order(objects.rows(filenames, held))
+    return FileListing(match.crd, plan, rows, rejected)
 
 
 def served_version(crd: CustomResourceDefinition, wanted: str | None) -> CRDVersion:

@@ -1,27 +1,21 @@
 """``kubectl crd get RESOURCE [NAME...]``: custom resources in a table, cell for cell as
-``kubectl get`` shows them.
+``kubectl get`` shows them. This module reads the flags and wires the pieces:
 
-From files (``-f``), each object is first pruned and defaulted by the validation engine as
-the API server would store it, and its cells are computed by ``model.columns``; an object
-the server would reject is still shown, with its error on stderr.
+- from files (``-f``): the CRDs from ``sources.inputs``, each object through the
+  admission step as a create or as stored (``validation.listing``), its cells computed
+  by ``model.columns``, rows in the server's order; an object the server would reject
+  is still shown, with its error on stderr;
+- from the cluster: ``kube.listing`` makes kubectl's requests (a ``meta.k8s.io/v1``
+  Table, so the cells are the server's and the CRD is never read; the objects for
+  other outputs; pages of ``--chunk-size``; ``-w`` watches from the list's
+  resourceVersion); with ``--crd`` the given CRD's columns are computed here instead,
+  to preview a CRD under development against the cluster's objects;
+- ``output.printing`` prints the listing and each watch event (piped, rows appended as
+  kubectl's tab writer appends them; on a terminal, redrawn in place).
 
-From the cluster, the table is the server's own: like kubectl, the list (or get) asks for
-a ``meta.k8s.io/v1`` Table (``Accept: application/json;as=Table;...``), so the cells are
-the server's whatever its release, one request reads them, and the CRD is never read
-(the cached discovery names the resource). ``model.columns`` computes the same cells
-(``tests/integration/test_get_differential.py`` compares it with the server's Table on
-every cell); it is used live only with ``--crd``, to preview a CRD under development
-against the cluster's objects. Other outputs (``-o json|yaml|name|jsonpath|
-custom-columns``) read the objects themselves, as kubectl does.
-
-``-w``/``--watch`` lists, then watches from the list's resourceVersion (``--watch-only``
-skips the printing of the list); each event is one row, written and flushed at once.
-Piped, the rows are appended as kubectl appends them (its tab writer remembers column
-widths, ``output.table.TabWriter``); on a terminal, the table is redrawn in place
-(beyond kubectl), a row per object, deleted ones dropped.
-
-Exit codes: 0, 1 for errors (unknown resource, unreachable cluster, rejected objects),
-2 for bad arguments.
+``tests/integration/test_get_differential.py`` compares cells with the server's Table
+and text with ``kubectl get``. Exit codes: 0; 1 for errors (unknown resource,
+unreachable cluster, rejected objects) and for bad arguments, as kubectl.
 """
 
 from __future__ import annotations
@@ -46,13 +40,12 @@ from kubectl_crd.model.errors import ExitCode, UsageError
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
-    from kubectl_crd.kube.client import KubeClient, WatchStream
-    from kubectl_crd.kube.resources import ResourceClient
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.listing import ResourceListing
     from kubectl_crd.model.columns import ColumnPlan
-    from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+    from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.output.printing import Listing, ListingFormat
 
 FLAGS = (
@@ -71,12 +64,7 @@ FLAGS = (
         "Sort by the value of this JSONPath (e.g. '{.metadata.name}' or .spec.size).",
         metavar="JSONPATH",
     ),
-    Flag(
-        ("--show-labels",),
-        "show_labels",
-        SWITCH,
-        "Show all labels as the last column.",
-    ),
+    Flag(("--show-labels",), "show_labels", SWITCH, "Show all labels as the last column."),
     Flag(
         ("-L", "--label-columns"),
         "label_columns",
@@ -140,23 +128,29 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
     from kubectl_crd.kube.client import KubeClient
 
     with KubeClient(app.cluster) as client:
-        live = _Live.resolve(app, client, resource, options)
+        reading, listing, plan = _on_cluster(app, client, resource, options)
         if watching:
             if len(names) > 1:
                 raise UsageError(
                     "watch is only supported on individual resources and resource "
                     f"collections, but {len(names)} resources were found"
                 )
-            _watch(live, names, options["watch_only"], settings)
+            _read(reading, listing, names, plan, settings)
+            _watch(listing, reading, names, plan, options, settings)
             return
         if settings.output == "name" and not names and not settings.sort_by:
-            # nothing to align: each page's names are printed as it comes
-            if not live.print_names():
-                from kubectl_crd.output.printing import Listing
+            # nothing to align: each page's names are printed as it comes, so a long
+            # listing never holds its objects
+            from kubectl_crd.output.printing import ObjectPrinter
 
-                _show(app, Listing(live.namespaced, live.qualified), settings, single=False)
+            printer = ObjectPrinter("name", sys.stdout, qualified=listing.qualified)
+            for obj in reading.items():
+                printer.write(obj)
+            printer.flush()
+            if not printer.printed:
+                _show(app, listing, settings, single=False)
             return
-        listing = live.read(names)
+        _read(reading, listing, names, plan, settings)
     _show(app, listing, settings, single=len(names) == 1)
 
 
@@ -193,47 +187,25 @@ def _qualified(crd: CustomResourceDefinition) -> str:
     return f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
 
 
-def _cluster_crds(app: Application) -> Callable[[], Sequence[CustomResourceDefinition]]:
-    """What reads the cluster's CRDs (``sources.cluster``), when asked."""
-
-    def read() -> Sequence[CustomResourceDefinition]:
-        from kubectl_crd.sources.cluster import ClusterSource
-
-        return ClusterSource(app.cluster).crds()
-
-    return read
-
-
 def _from_files(
     app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
 ) -> Listing:
-    """The objects of the files, as the server would store them, with their cells
-    (``validation.listing``); each rejected object's errors on stderr.
-
-    The files are read twice, CRDs first (as ``validate`` reads them), then each file's
-    objects of the resource.
-    """
+    """The objects of the files as the server would list them (``validation.listing``);
+    each rejected object's errors on stderr."""
     from kubectl_crd.io import input_documents
-    from kubectl_crd.model.columns import plan_columns
-    from kubectl_crd.model.lookup import resolve_resource
     from kubectl_crd.output.printing import Listing
     from kubectl_crd.output.validation import problem_lines
     from kubectl_crd.sources.inputs import InputCRDs
-    from kubectl_crd.validation.documents import CRDIndex
-    from kubectl_crd.validation.listing import FileObjects, served_version, server_order
+    from kubectl_crd.validation.listing import list_files
 
     filenames: tuple[str, ...] = options["filenames"]
     held = list(input_documents(filenames)) if "-" in filenames else None  # read once
-    crds = InputCRDs(options["crd_paths"], filenames, documents=held, cluster=_cluster_crds(app))
-    index = CRDIndex(crds.crds())
-    given = index.known()
-    match = resolve_resource(given, resource)
-    crd = match.crd
-    plan = plan_columns(served_version(crd, match.version).printer_columns)
-    objects = FileObjects(
-        crd,
-        plan,
-        index,
+    crds = InputCRDs(options["crd_paths"], filenames, documents=held, cluster=app.cluster)
+    found = list_files(
+        crds.crds(),
+        resource,
+        filenames,
+        held,
         names,
         namespace=None if options["all_namespaces"] else app.namespace,
         default_namespace=app.namespace,
@@ -246,163 +218,105 @@ def _from_files(
             or options["show_labels"]
         ),
     )
-    listing = Listing(crd.namespaced, _qualified(crd), plan.columns, problem=plan.problem)
-    rows, rejected = server_order(objects.rows(filenames, held))
-    for result in rejected:
+    for result in found.rejected:
         print("\n".join(problem_lines(result)), file=sys.stderr)
-    listing.failed = bool(rejected)
-    listing.rows.extend(rows)
-    listing.objects.extend(row[1] for row in rows)
-    return listing
+    crd, plan = found.crd, found.plan
+    return Listing(
+        crd.namespaced,
+        _qualified(crd),
+        plan.columns,
+        rows=found.rows,
+        objects=[row[1] for row in found.rows],
+        failed=bool(found.rejected),
+        problem=plan.problem,
+    )
 
 
-class _Live:
-    """A resource on the cluster (``kube.resources.ResourceClient``), and how its table is
-    made: the server's Table, or with ``--crd`` the given CRD's columns computed here."""
+def _on_cluster(
+    app: Application, client: KubeClient, resource: str, options: dict[str, Any]
+) -> tuple[ResourceListing, Listing, ColumnPlan | None]:
+    """The resource's requests (``kube.listing``), an empty listing of it, and with
+    ``--crd`` the given CRD's columns, computed here from the listed objects (without,
+    the table is the server's and the CRD is never read)."""
+    from kubectl_crd.kube.listing import ResourceListing, discovered
+    from kubectl_crd.output.printing import Listing
 
-    def __init__(
-        self,
-        resource: ResourceClient,
-        qualified: str,
-        crd_version: CRDVersion | None,
-        options: dict[str, Any],
-    ) -> None:
-        self.resource = resource
-        self.namespaced = resource.namespaced
-        self.qualified = qualified
-        self.crd_version = crd_version
-        self.selectors: dict[str, Any] = {
-            "label_selector": options["selector"],
-            "field_selector": options["field_selector"],
-        }
-        #: the server makes the table (a human-readable output, no --crd)
-        self.tables = options["output"] in ("", "wide") and crd_version is None
-        self._include: str | None = None
-        if self.tables and options["sort_by"]:
-            # get.go: sorting needs the whole object, not the Table's metadata
-            self._include = "Object"
-        elif self.tables and not (
-            options["all_namespaces"] or options["label_columns"] or options["show_labels"]
-        ):
-            # only the cells are shown: no metadata per row (kubectl asks for it anyway),
-            # so a long listing holds cells, not objects
-            self._include = "None"
-        self._chunk_size: int = options["chunk_size"]
-        self._table_output = options["output"] in ("", "wide")
-
-    @classmethod
-    def resolve(
-        cls, app: Application, client: KubeClient, resource: str, options: dict[str, Any]
-    ) -> _Live:
+    all_namespaces: bool = options["all_namespaces"]
+    plan = None
+    if options["crd_paths"]:
         from kubectl_crd.kube.resources import ResourceClient
-
-        crd_version = None
-        if options["crd_paths"]:
-            from kubectl_crd.sources.base import find_crd
-            from kubectl_crd.sources.inputs import InputCRDs
-
-            match = find_crd(InputCRDs(options["crd_paths"]), resource)
-            crd = match.crd
-            # validation.listing.served_version, without loading validation (~30 ms)
-            crd_version = crd.version(match.version or "") or crd.preferred_version
-            group, version, plural = crd.group, crd_version.name, crd.names.plural
-            namespaced, qualified = crd.namespaced, _qualified(crd)
-        else:
-            # the cached discovery names the resource; the CRD is never read
-            from kubectl_crd.kube.discovery import Discovery
-            from kubectl_crd.kube.resolving import Resolver
-
-            discovery = Discovery(client.request, client.server)
-            resolver = Resolver(client=client, discovery=discovery, command="get")
-            ref, version = resolver.by_argument(resource)
-            group, plural, namespaced = ref.group, ref.plural, ref.namespaced
-            qualified = f"{ref.singular or ref.kind.lower()}.{ref.group}"
-        namespace = None if options["all_namespaces"] else client.namespace
-        resources = ResourceClient(
-            client, group, version, plural, namespaced=namespaced, namespace=namespace
-        )
-        return cls(resources, qualified, crd_version, options)
-
-    def plan(self) -> ColumnPlan | None:
-        """With ``--crd``, the given CRD's columns, computed here."""
-        if self.crd_version is None:
-            return None
         from kubectl_crd.model.columns import plan_columns
+        from kubectl_crd.sources.base import find_crd
+        from kubectl_crd.sources.inputs import InputCRDs
 
-        return plan_columns(self.crd_version.printer_columns)
-
-    def read(self, names: tuple[str, ...]) -> Listing:
-        """The named objects, or the list (in pages of ``--chunk-size``)."""
-        from kubectl_crd.model.errors import ApiError
-        from kubectl_crd.output.printing import Listing
-
-        listing = Listing(self.namespaced, self.qualified)
-        pages: list[Any] = []
-        for name in names:
-            try:
-                pages.append(
-                    self.resource.get(name, table=self.tables, include_object=self._include)
-                )
-            except ApiError as exc:
-                print(exc.kubectl_line, file=sys.stderr)
-                listing.failed = True
-        if not names:
-            pages.extend(self.pages())
-        for page in pages:
-            listing.add_page(page)
-        plan = self.plan()
-        if plan is not None and self._table_output:
-            listing.compute_rows(plan)
-        return listing
-
-    def pages(self) -> Iterator[dict[str, Any]]:
-        """kubectl's resource.Builder with ``RequestChunksOf``: pages joined by continue."""
-        return self.resource.pages(
-            **self.selectors,
-            limit=self._chunk_size or None,
-            table=self.tables,
-            include_object=self._include,
+        match = find_crd(InputCRDs(options["crd_paths"]), resource)
+        crd = match.crd
+        # validation.listing.served_version, without loading validation (~30 ms)
+        version = crd.version(match.version or "") or crd.preferred_version
+        plan = plan_columns(version.printer_columns)
+        resources = ResourceClient(
+            client,
+            crd.group,
+            version.name,
+            crd.names.plural,
+            namespaced=crd.namespaced,
+            namespace=None if all_namespaces else client.namespace,
         )
-
-    def print_names(self) -> int:
-        """``-o name`` page by page, so a long listing never holds its objects; the
-        number of names printed."""
-        from kubectl_crd.output.printing import ObjectPrinter
-
-        printer = ObjectPrinter("name", sys.stdout, qualified=self.qualified)
-        for page in self.pages():
-            for obj in page.get("items") or ():
-                printer.write(obj)
-        printer.flush()
-        return printer.printed
-
-    def watch(self, names: tuple[str, ...], resource_version: str) -> WatchStream:
-        """Events after ``resource_version``; a named watch is the collection's narrowed
-        to that name (``get.go``)."""
-        selectors = dict(self.selectors)
-        if names:
-            selectors["field_selector"] = f"metadata.name={names[0]}"
-        return self.resource.watch(
-            resource_version=resource_version,
-            allow_bookmarks=False,  # kubectl get -w asks for none
-            table=self.tables,
-            **selectors,
-        )
+        qualified = _qualified(crd)
+    else:
+        resources, qualified = discovered(client, resource, all_namespaces=all_namespaces)
+    reading = ResourceListing(
+        resources,
+        label_selector=options["selector"],
+        field_selector=options["field_selector"],
+        chunk_size=options["chunk_size"],
+        # the server makes the table for a human-readable output, unless --crd's is asked
+        table=options["output"] in ("", "wide") and plan is None,
+        sort=bool(options["sort_by"]),
+        row_metadata=bool(all_namespaces or options["label_columns"] or options["show_labels"]),
+    )
+    return reading, Listing(resources.namespaced, qualified), plan
 
 
-def _watch(live: _Live, names: tuple[str, ...], watch_only: bool, settings: ListingFormat) -> None:
+def _read(
+    reading: ResourceListing,
+    listing: Listing,
+    names: tuple[str, ...],
+    plan: ColumnPlan | None,
+    settings: ListingFormat,
+) -> None:
+    """``listing`` filled from the named objects or the list, its rows computed from
+    ``plan`` (``--crd``) for a table; a name that could not be read is kubectl's line on
+    stderr (the others are still shown)."""
+    read = reading.read(names)
+    for error in read.errors:
+        print(error.kubectl_line, file=sys.stderr)
+    listing.failed = bool(read.errors)
+    for page in read.pages:
+        listing.add_page(page)
+    if plan is not None and settings.output in ("", "wide"):
+        listing.compute_rows(plan)
+
+
+def _watch(
+    listing: Listing,
+    reading: ResourceListing,
+    names: tuple[str, ...],
+    plan: ColumnPlan | None,
+    options: dict[str, Any],
+    settings: ListingFormat,
+) -> None:
     """``-w``/``--watch-only``: the list (printed unless watch-only), then a watch from its
     resourceVersion, each event printed and flushed as it arrives (``get.go: watch``)."""
     from kubectl_crd.output.printing import WatchPrinter
 
-    listing = live.read(names)
     if listing.failed:
         sys.exit(ExitCode.ERROR)
-    printer = WatchPrinter(listing, settings, sys.stdout, plan=live.plan())
+    printer = WatchPrinter(listing, settings, sys.stdout, plan=plan)
     try:
-        if not watch_only:
+        if not options["watch_only"]:
             printer.initial(listing)
-        for event in live.watch(names, listing.resource_version):
+        for event in reading.watch(names, listing.resource_version):
             printer.write(event)
     finally:
         printer.flush()
