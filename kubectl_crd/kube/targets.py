@@ -48,6 +48,7 @@ __all__ = [
     "NO_RESOURCES",
     "ResourceQuery",
     "Target",
+    "check_paths",
     "find_targets",
     "parse_resource_args",
 ]
@@ -127,6 +128,20 @@ def _pair(argument: str) -> tuple[str, str]:
     if not kind or not name or len(_split_types(kind)) != 1:
         raise KubectlCrdError(SINGLE_PAIR)
     return kind, name
+
+
+def check_paths(filenames: Sequence[str]) -> None:
+    """builder.go ``FilenameParam`` (``expandIfFilePattern``): a ``-f`` path that names
+    nothing (no file, no glob match) stops the command before anything else is read."""
+    import os
+
+    for path in filenames:
+        if path == "-" or os.path.exists(path):
+            continue
+        import glob
+
+        if not (glob.has_magic(path) and glob.glob(path)):
+            raise KubectlCrdError(f'the path "{path}" does not exist')
 
 
 def parse_resource_args(

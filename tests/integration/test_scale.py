@@ -551,6 +551,10 @@ BUILDER_CASES: list[tuple[str, list[str]]] = [
     ("--all with names", ["foo", "example", "--all", "--replicas", "3"]),
     ("--all with a selector", ["foo", "-l", "app=demo", "--all", "--replicas", "3"]),
     ("two types, one name", ["foo,foos", "example", "--replicas", "3"]),
+    ("two missing", ["foo/nope1", "foo/nope2", "--replicas", "2"]),
+    # FilenameParam comes before the arguments are read
+    ("a missing file", ["-f", "no-such-file.yaml", "foo/example", "--replicas", "2"]),
+    ("two missing of three", ["foo", "nope1", "example", "nope2", "--replicas", "4"]),
     (
         "a selector over files",
         ["-f", str(DATA / "example.yaml"), "-l", "app=demo", "--replicas", "3"],

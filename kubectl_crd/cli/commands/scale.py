@@ -210,8 +210,9 @@ def run(
             raise KubectlCrdError(REPLICAS_REQUIRED)
         _scale_local(app, filenames, crd_paths, count, output)
         return
-    from kubectl_crd.kube.targets import parse_resource_args
+    from kubectl_crd.kube.targets import check_paths, parse_resource_args
 
+    check_paths(filenames)
     query = parse_resource_args(
         resources,
         filenames=filenames,

@@ -37,6 +37,7 @@ from kubectl_crd.kube.targets import (
     SLASHES,
     ResourceQuery,
     Target,
+    check_paths,
     find_targets,
     parse_resource_args,
 )
@@ -249,3 +250,12 @@ def test_files_are_matched_filtered_and_held_to_the_namespace(tmp_path: Path) ->
         'the namespace from the provided object "default" does not match the namespace '
         "\"ns\". You must pass '--namespace=default' to perform this operation."
     )
+
+
+def test_a_path_that_names_nothing_is_kubectls_error(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("")
+    check_paths(["-", str(tmp_path / "a.yaml"), str(tmp_path / "*.yaml"), str(tmp_path)])
+    for missing in ("no-such.yaml", str(tmp_path / "*.json")):
+        with pytest.raises(KubectlCrdError) as caught:
+            check_paths([str(tmp_path / "a.yaml"), missing])
+        assert caught.value.kubectl_line == f'error: the path "{missing}" does not exist'
