@@ -15,9 +15,14 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
   whose generation does not move), or any update of an object without a generation
   (a ConfigMap). An owned child's event enqueues its controller owner
   (``handler.EnqueueRequestForOwner`` with ``OnlyControllerOwner``); a watched object's
-  event enqueues what ``WATCHES`` maps it to. An event that is the echo of the loop's
-  own write (the resourceVersion that write returned) enqueues nothing: a reconcile has
-  already seen that state.
+  event enqueues what ``WATCHES`` maps it to. An event of a ``FOR`` object that is the
+  echo of the loop's own write there (its status, its finalizer: the resourceVersion
+  that write returned) enqueues nothing: a reconcile has already seen that state. A
+  child's echo does enqueue its owner, as controller-runtime's ``Owns`` does: the
+  parent's next reconcile sees the child in the cache (a status that counts children).
+  Until the watch brings the version a write answered, the loop compares against that
+  answer instead of the cache, so a reconcile right after a write does not send it
+  again.
 - ``-j N`` workers take keys from the ``WorkQueue`` (a key is never reconciled by two at
   once). A worker calls the reconciler with a copy of the cached object and a
   ``Context``, then makes the writes of its ``Result``:
@@ -43,7 +48,9 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
 - After a reconcile: success forgets the key's failures, and ``requeue_after`` adds it
   again after that long; an exception (or a refused write) requeues it with the
   rate limiter's backoff; ``TerminalError`` is reported and not retried until the
-  object changes. A reconcile that runs past ``reconcile_timeout`` is reported; a
+  object changes. A failure is also recorded on the object as a ``Warning`` Event
+  (reason ``ReconcileError``), once per failure streak; ``ctx.event`` records the
+  reconciler's own (``Normal`` by default). A reconcile that runs past ``reconcile_timeout`` is reported; a
   thread cannot be killed, so its key is reconciled again once it returns.
 - Finalizers: when the reconciler has ``finalize``, the loop's finalizer (the
   reconciler's ``finalizer`` attribute, else ``FINALIZER``) is added before an object's
@@ -68,7 +75,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
-from kubectl_crd.model.errors import ApiError, ClusterError, KubectlCrdError, UsageError
+from kubectl_crd.model.errors import (
+    ApiError,
+    ClusterError,
+    KubectlCrdError,
+    ReconcilerResultError,
+    UsageError,
+)
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.events import (
     Log,
@@ -100,6 +113,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FIELD_MANAGER",
     "FINALIZER",
+    "REASON_ERROR",
     "Controller",
     "FinalizeNotDone",
     "ReconcilerLike",
@@ -114,6 +128,10 @@ __all__ = [
 FIELD_MANAGER = "kubectl-crd-dev"
 #: the loop's finalizer, unless the reconciler names its own (``finalizer``)
 FINALIZER = "kubectl-crd.dev/finalizer"
+#: the reason of the Warning Event a failed reconcile records on its object
+REASON_ERROR = "ReconcileError"
+#: an Event's message is cut there (events.k8s.io's note limit is 1 kB)
+_EVENT_MESSAGE_LIMIT = 1024
 #: how often in-flight reconciles are checked against the timeout
 _WATCHDOG_SECONDS = 0.1
 
@@ -155,10 +173,39 @@ class ReconcilerLike(Protocol):
 # -- what a write would change (pure) ---------------------------------------------------
 
 
-def subset(desired: Any, actual: Any) -> bool:
+#: the members of these mappings are quantities in the built-in kinds (a container's
+#: ``resources.limits``/``requests``, a PVC's, a ResourceQuota's ``hard``/``used``, a
+#: LimitRange item's ``max``/``min``/``default``/``defaultRequest``/
+#: ``maxLimitRequestRatio``, a node's ``capacity``/``allocatable``, a pod's ``overhead``)
+_QUANTITY_MAPS = frozenset(
+    {
+        "limits",
+        "requests",
+        "hard",
+        "used",
+        "capacity",
+        "allocatable",
+        "overhead",
+        "max",
+        "min",
+        "default",
+        "defaultRequest",
+        "maxLimitRequestRatio",
+    }
+)
+#: scalar quantity fields of the built-in kinds (an ``emptyDir``'s)
+_QUANTITY_FIELDS = frozenset({"sizeLimit"})
+
+
+def subset(desired: Any, actual: Any, *, quantities: bool = False) -> bool:
     """Every value of ``desired`` is in ``actual``: mappings by key (``actual`` may hold
     more: what the server or others set), lists item by item with the same length,
-    scalars equal (``True`` is not ``1``)."""
+    scalars equal (``True`` is not ``1``).
+
+    In a resource-like field (a member of ``limits``, ``requests``, ``hard`` .. or a
+    ``sizeLimit``) two quantities of the same value are equal: the server stores
+    ``0.5`` as ``500m``, and apimachinery's ``equality.Semantic`` compares quantities by
+    value, so an apply of the other spelling would change nothing anyone reads."""
     if isinstance(desired, Mapping):
         if not isinstance(actual, Mapping):
             return False
@@ -166,7 +213,12 @@ def subset(desired: Any, actual: Any) -> bool:
             if value is None:
                 if actual.get(key) is not None:
                     return False
-            elif key not in actual or not subset(value, actual[key]):
+            elif key not in actual or not subset(
+                value,
+                actual[key],
+                # a member of a resource list (it is flat), or a quantity field
+                quantities=quantities or key in _QUANTITY_MAPS or key in _QUANTITY_FIELDS,
+            ):
                 return False
         return True
     if isinstance(desired, list | tuple):
@@ -175,7 +227,13 @@ def subset(desired: Any, actual: Any) -> bool:
         return all(subset(d, a) for d, a in zip(desired, actual, strict=True))
     if isinstance(desired, bool) or isinstance(actual, bool):
         return desired is actual
-    return bool(desired == actual)
+    if desired == actual:
+        return True
+    if quantities:
+        from kubectl_crd.model.quantity import same_quantity
+
+        return same_quantity(desired, actual)
+    return False
 
 
 #: identity fields: in an applied object, never in its managedFields
@@ -235,8 +293,9 @@ def needs_apply(desired: Mapping[str, Any], cached: Mapping[str, Any] | None, ma
 
     Lists are compared item by item as subsets (the server defaults fields inside
     items: a port's protocol), so a member dropped from an item of a list this manager
-    owns is not noticed, and a quantity spelled otherwise than the server writes it
-    (``0.5`` for ``500m``) makes an apply each time (one that changes nothing)."""
+    owns is not noticed. Quantities in resource-like fields compare by value
+    (``subset``): a child asking for ``cpu: 0.5`` converges to no write over the
+    server's ``500m``."""
     if cached is None:
         return True
     # a list's items come without apiVersion and kind (a watch's objects have them):
@@ -417,8 +476,14 @@ class Controller:
         self._own_writes: dict[tuple[ResourceInfo, ObjectKey], str] = {}
         #: (resource, key) -> the watch events that came while a write to it was in flight
         self._held: dict[
-            tuple[ResourceInfo, ObjectKey], list[tuple[dict[str, Any] | None, dict[str, Any]]]
+            tuple[ResourceInfo, ObjectKey],
+            list[tuple[dict[str, Any] | None, dict[str, Any] | None]],
         ] = {}
+        #: (resource, key) -> the object the loop's last write there answered, until the
+        #: cache holds that version or a newer one (see ``_latest``)
+        self._answers: dict[tuple[ResourceInfo, ObjectKey], dict[str, Any]] = {}
+        #: key -> the error of the failure streak a Warning Event was recorded for
+        self._failing: dict[ObjectKey, str] = {}
         self._local = threading.local()
         self.log = logging.Logger("reconciler", logging.DEBUG)
         self.log.addHandler(_LogHandler(self))
@@ -626,19 +691,25 @@ class Controller:
         """Reconcile ``key`` soon ("reconcile this object now")."""
         self.queue.add(key)
 
-    def _release(self, slot: tuple[ResourceInfo, ObjectKey], version: str | None) -> None:
-        """The write to ``slot`` answered ``version`` (None: it failed): the events held
-        meanwhile go on, but for its echo; if the echo has not come yet, it is awaited."""
+    def _release(self, slot: tuple[ResourceInfo, ObjectKey], answer: dict[str, Any] | None) -> None:
+        """The write to ``slot`` answered ``answer`` (None: it failed, or had no body):
+        the events held meanwhile go on. Of a ``FOR`` object, its echo does not (if it
+        has not come yet, it is awaited): a reconcile has seen that state. Of any other
+        object (a child) the echo goes on too: a child's appearing is news to its
+        parent (controller-runtime's ``Owns``), whoever wrote it."""
+        version = _version(answer)
+        filtered = slot[0] == self._for_info
         with self._lock:
             held = self._held.pop(slot, [])
-            echoed = False
-            for _, new in held:
-                if version and (new.get("metadata") or {}).get("resourceVersion") == version:
-                    echoed = True
-            if version and not echoed:
+            if version and answer is not None:
+                self._answers[slot] = answer
+            else:  # a delete, or a failure: the cache is the one to trust
+                self._answers.pop(slot, None)
+            echoed = any(version and _version(new) == version for _, new in held)
+            if filtered and version and not echoed:
                 self._own_writes[slot] = version
         for old, new in held:
-            if not (version and (new.get("metadata") or {}).get("resourceVersion") == version):
+            if not (filtered and version and _version(new) == version):
                 self._changed(slot[0], old, new)
 
     def _own_echo(self, info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
@@ -651,6 +722,22 @@ class Controller:
                 return True
         return False
 
+    def _latest(self, info: ResourceInfo, key: ObjectKey) -> dict[str, Any] | None:
+        """What the server holds of ``key`` as far as the loop knows: the cached object,
+        or the answer of the loop's own write there when the watch has not brought that
+        version yet (so a reconcile right after a write does not send it again).
+        resourceVersions are compared as numbers when both are (etcd's revisions);
+        otherwise the cache is trusted."""
+        informer = self._informers.get(info)
+        cached = informer.cache.peek(key) if informer is not None else None
+        with self._lock:
+            answer = self._answers.get((info, key))
+        if answer is None:
+            return cached
+        if cached is None or _newer(answer, cached):
+            return answer
+        return cached
+
     def _changed(
         self, info: ResourceInfo, old: dict[str, Any] | None, new: dict[str, Any] | None
     ) -> None:
@@ -659,15 +746,17 @@ class Controller:
             return
         current = new if new is not None else old
         assert current is not None
-        if new is not None:
-            slot = (info, object_key(new))
-            with self._lock:
-                held = self._held.get(slot)
-                if held is not None:  # a write to it is in flight: see _send
-                    held.append((old, new))
-                    return
-            if self._own_echo(info, new):
+        slot = (info, object_key(current))
+        with self._lock:
+            held = self._held.get(slot)
+            if held is not None:  # a write to it is in flight: see _send
+                held.append((old, new))
                 return
+            answer = self._answers.get(slot)
+            if answer is not None and (new is None or not _newer(answer, new)):
+                del self._answers[slot]  # gone, or the cache has caught up with it
+        if new is not None and info == resources.for_info and self._own_echo(info, new):
+            return
         if info == resources.for_info and (
             old is None or new is None or _for_update_matters(old, new)
         ):
@@ -741,6 +830,8 @@ class Controller:
         started = self._clock()
         if cached is None:
             self.queue.forget(key)
+            with self._lock:
+                self._failing.pop(key, None)
             self._emit(ReconcileFinished(key, Outcome.GONE, 0.0))
             return
         metadata = cached.get("metadata") or {}
@@ -789,6 +880,8 @@ class Controller:
                 key, outcome, duration, writes.count, text, file, line, trace, requeue_after
             )
         )
+        if not isinstance(error, FinalizeNotDone):  # waiting is not failing
+            self._report(key, info, cached, outcome, text)
         if outcome is Outcome.ERROR:
             delay = self.queue.add_rate_limited(key)
             self._emit(Requeued(key, delay, "error", self.queue.num_requeues(key)))
@@ -803,6 +896,31 @@ class Controller:
             self.queue.add_after(key, requeue_after)
             self._emit(Requeued(key, requeue_after, "requeue_after"))
 
+    def _report(
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        outcome: Outcome,
+        text: str,
+    ) -> None:
+        """A failed reconcile is told on the object too, as a ``Warning`` Event
+        (``ReconcileError``, the one-line error), as controllers record theirs: once per
+        failure streak, not once per retry (client-go's ``EventCorrelator`` folds
+        repeats into one Event's count; a streak is the loop's unit of that). A success
+        ends the streak; the next failure is news again."""
+        with self._lock:
+            if outcome in (Outcome.SUCCESS, Outcome.GONE):
+                self._failing.pop(key, None)
+                return
+            if key in self._failing:
+                return
+            self._failing[key] = text
+        message = text.splitlines()[0] if text else "reconcile failed"
+        if len(message) > _EVENT_MESSAGE_LIMIT:
+            message = message[: _EVENT_MESSAGE_LIMIT - 3] + "..."
+        _Context(self, key, obj, info).event(REASON_ERROR, message, type="Warning")
+
     def _describe(
         self, error: BaseException | None, writes: _Writes, reconciler: ReconcilerLike
     ) -> tuple[str, str, int, str]:
@@ -810,7 +928,12 @@ class Controller:
             if writes.failures:
                 return f"{len(writes.failures)} write(s) refused: {writes.failures[0]}", "", 0, ""
             return "", "", 0, ""
-        text = f"{type(error).__name__}: {error}"
+        # a result error says where and what already (``r.py:7: reconcile returned 3``)
+        text = (
+            str(error)
+            if isinstance(error, ReconcilerResultError)
+            else f"{type(error).__name__}: {error}"
+        )
         file, line = "", 0
         frame_of = getattr(reconciler, "user_frame", None)
         frame = frame_of(error) if frame_of is not None else None
@@ -921,7 +1044,8 @@ class Controller:
         try:
             written = call()
         except ClusterError as exc:
-            self._release(slot, None)
+            if not self.dry_run:
+                self._release(slot, None)
             status = exc.status if isinstance(exc, ApiError) else 0
             line = exc.message if isinstance(exc, ApiError) else exc.kubectl_line
             writes.failures.append(f"{verb} {info.kind} {target[1]}: {line}")
@@ -929,11 +1053,8 @@ class Controller:
             return None
         writes.count += 1
         self._emit(Write(key, verb, info.kind, *target, self.dry_run, body))
-        version = None
-        if isinstance(written, dict):
-            version = (written.get("metadata") or {}).get("resourceVersion")
         if not self.dry_run:
-            self._release(slot, str(version) if version else None)
+            self._release(slot, written if isinstance(written, dict) and written else None)
         return written if isinstance(written, dict) else {}
 
     def _write(
@@ -952,8 +1073,7 @@ class Controller:
             applied, child_info = self._child(index, child, parent, info)
             child_key = object_key(applied)
             desired.add((child_info.group, child_info.kind, *child_key))
-            informer = self._informers.get(child_info)
-            cached = informer.cache.peek(child_key) if informer is not None else None
+            cached = self._latest(child_info, child_key)
             if not needs_apply(applied, cached, self.field_manager):
                 continue
             apply = partial(
@@ -1039,8 +1159,7 @@ class Controller:
         desired = _without_nulls(status)
         if info.has_status:
             desired["observedGeneration"] = (obj.get("metadata") or {}).get("generation")
-        informer = self._informers.get(info)
-        latest = informer.cache.peek(key) if informer is not None else None
+        latest = self._latest(info, key)
         current = (latest if latest is not None else obj).get("status")
         if current == desired:
             return
@@ -1089,6 +1208,20 @@ class _Writes:
     def __init__(self) -> None:
         self.count = 0
         self.failures: list[str] = []
+
+
+def _version(obj: Mapping[str, Any] | None) -> str | None:
+    version = ((obj or {}).get("metadata") or {}).get("resourceVersion")
+    return str(version) if version else None
+
+
+def _newer(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """``a`` is a later version than ``b``, as far as their resourceVersions tell (the
+    API conventions call them opaque; etcd's are revisions, so numbers compare)."""
+    left, right = _version(a), _version(b)
+    if left is None or right is None or not (left.isdigit() and right.isdigit()):
+        return False
+    return int(left) > int(right)
 
 
 def _without_nulls(value: Any) -> Any:

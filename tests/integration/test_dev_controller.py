@@ -688,7 +688,10 @@ def test_cluster_scoped_parent_without_status_subresource(
         # a child's change reconciles the cluster-scoped owner (key without a namespace)
         configmaps.patch("from-gadget", {"data": {"message": "by hand"}})
         eventually(lambda: configmaps.get("from-gadget")["data"] == {"message": "m"})
-        assert len(reconciler.calls) == calls + 1
+        assert controller.wait_idle(timeout=10, settle=0.3)
+        # once for the change by hand, once for the echo of the loop's re-apply (a
+        # child's echo reaches its owner, as controller-runtime's Owns)
+        assert len(reconciler.calls) == calls + 2
     finally:
         controller.stop()
     mark = apiserver.audit_mark()
@@ -708,3 +711,130 @@ def test_cluster_scoped_parent_without_status_subresource(
         for e in apiserver.audit_events(mark)
         if e["verb"] == "patch" and "/gadgets/" in e["requestURI"]
     ] == []
+
+
+# -- owned children's echoes, Warning Events, quantities ------------------------------
+
+
+def test_a_parent_is_reconciled_again_when_the_children_it_wrote_appear(
+    run: Any, widgets: ResourceClient, configmaps: ResourceClient
+) -> None:
+    """controller-runtime's ``Owns``: the child's ADDED enqueues its owner even though
+    the loop itself wrote the child, so a status that counts the children the cache
+    holds catches up (it stayed at 0 when the loop dropped its own children's echoes)."""
+
+    def counting(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        result = configmap_child(obj, ctx)
+        seen = ctx.list("v1/ConfigMap", labels={"widget": obj["metadata"]["name"]})
+        result["status"] = {"children": len(seen)}
+        return result
+
+    names = [f"count{n}" for n in range(5)]
+    for name in names:
+        widgets.create(widget(name, message=name))
+    controller, events = run(Reconciler(counting))
+    eventually(
+        lambda: all((widgets.get(n).get("status") or {}).get("children") == 1 for n in names)
+    )
+    assert controller.wait_idle(timeout=10, settle=0.3)
+    # per widget: its child, a status saying 0, then (after the child's ADDED) 1
+    writes = [(e.verb, e.name) for e in events.of(Write)]
+    assert sorted(writes) == sorted(
+        [("apply", f"{n}-config") for n in names] + [("status", n) for n in names] * 2
+    )
+
+
+def test_converging_writes_each_object_once_even_when_children_echo(
+    apiserver: ControlPlane, run: Any, widgets: ResourceClient, namespace: str
+) -> None:
+    """The child's echo reconciles its parent again; that reconcile sends nothing: the
+    child is in the cache, and the status write's answer stands in for the watch until
+    it brings that version. Two writes per object."""
+    names = [f"once{n}" for n in range(20)]
+    for name in names:
+        widgets.create(widget(name, message=name))
+    mark = apiserver.audit_mark()
+    reconciler = Reconciler(configmap_child)
+    controller, events = run(reconciler, workers=4)
+    eventually(lambda: all((widgets.get(n).get("status") or {}).get("ready") for n in names), 30)
+    assert controller.wait_idle(timeout=10, settle=0.5)
+    assert len(events.of(Write)) == 2 * len(names)
+    assert len(writes_in(apiserver, mark, namespace)) == 2 * len(names)
+    assert len(reconciler.calls) >= 2 * len(names)  # each child's ADDED reconciled again
+
+
+def test_a_failing_reconcile_records_one_warning_event_per_failure_streak(
+    run: Any, widgets: ResourceClient, client: KubeClient
+) -> None:
+    plan = iter(["fail", "fail", "fail", "ok", "fail", "ok"])
+
+    def flaky(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        if next(plan, "ok") == "fail":
+            raise ValueError(f"broken at generation {obj['metadata']['generation']}")
+        ctx.event("Reconciled", "all good")
+        return {"status": {"ok": True}}
+
+    widgets.create(widget("flaky", message="a"))
+    controller, events = run(Reconciler(flaky, owns=()))
+    eventually(lambda: (widgets.get("flaky").get("status") or {}).get("observedGeneration") == 1)
+    widgets.patch("flaky", {"spec": {"message": "b"}})
+    eventually(lambda: (widgets.get("flaky").get("status") or {}).get("observedGeneration") == 2)
+    assert controller.wait_idle(timeout=10, settle=0.3)
+    assert len([e for e in events.of(ReconcileFinished) if e.outcome is Outcome.ERROR]) == 4
+
+    def recorded() -> list[tuple[str, str, str, str]]:
+        items = client.request("GET", f"/api/v1/namespaces/{widgets.namespace}/events")["items"]
+        return sorted(
+            (e["type"], e["reason"], e["message"], e["involvedObject"]["kind"])
+            for e in items
+            if e["involvedObject"]["name"] == "flaky"
+        )
+
+    expected = sorted(
+        [
+            ("Warning", "ReconcileError", "ValueError: broken at generation 1", "Widget"),
+            ("Warning", "ReconcileError", "ValueError: broken at generation 2", "Widget"),
+            ("Normal", "Reconciled", "all good", "Widget"),
+            ("Normal", "Reconciled", "all good", "Widget"),
+        ]
+    )
+    eventually(lambda: recorded() == expected)
+
+
+def test_quantities_spelled_otherwise_than_the_server_converge_to_no_write(
+    apiserver: ControlPlane, run: Any, widgets: ResourceClient, namespace: str
+) -> None:
+    """A ResourceQuota asking for ``cpu: 0.5`` and ``1024Mi`` is stored as ``500m`` and
+    ``1Gi``: a restart compares by value and writes nothing."""
+
+    def quota(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        hard = {"cpu": 0.5, "memory": "1024Mi", "pods": "1e1"}
+        return {
+            "children": [
+                {
+                    "apiVersion": "v1",
+                    "kind": "ResourceQuota",
+                    "metadata": {"name": obj["metadata"]["name"]},
+                    "spec": {"hard": hard},
+                }
+            ]
+        }
+
+    owns = ("v1/ResourceQuota",)
+    widgets.create(widget("quota"))
+    first, _ = run(Reconciler(quota, owns=owns))
+    quotas = ResourceClient(
+        widgets.client, "", "v1", "resourcequotas", namespaced=True, namespace=namespace
+    )
+    stored = eventually(lambda: get_or_none(quotas, "quota"))
+    assert stored["spec"]["hard"] == {"cpu": "500m", "memory": "1Gi", "pods": "10"}
+    assert first.wait_idle(timeout=10, settle=0.3)
+    first.stop()
+    mark = apiserver.audit_mark()
+    reconciler = Reconciler(quota, owns=owns)
+    second, events = run(reconciler)
+    eventually(lambda: reconciler.calls)
+    assert second.wait_idle(timeout=10, settle=0.3)
+    second.stop()
+    assert writes_in(apiserver, mark, namespace) == []
+    assert events.of(Write) == []

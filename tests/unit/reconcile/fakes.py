@@ -110,7 +110,9 @@ class FakeBackend:
     def record_event(
         self, involved: Mapping[str, Any], reason: str, message: str, **kw: Any
     ) -> None:
-        self.calls.append(("event", involved["metadata"]["name"], reason, message))
+        self.calls.append(
+            ("event", involved["metadata"]["name"], reason, message, kw.get("type", "Normal"))
+        )
 
     def close(self) -> None:
         pass

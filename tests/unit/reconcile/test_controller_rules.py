@@ -151,46 +151,85 @@ def test_watched_objects_enqueue_what_the_mapping_says(
     assert sorted(queued(controller)) == [("ns", "x"), ("ns", "y")]
 
 
-def test_the_echo_of_the_loops_own_write_enqueues_nothing(
+def test_the_echo_of_the_loops_own_finalizer_write_enqueues_nothing(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
     backend.initial[WIDGETS] = [widget("a")]
-    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-c")]})
+    reconciler = FakeReconciler(finalize=lambda obj, ctx: True)
     controller, _ = make(backend, controllers, reconciler)
     settled(controller)
     assert reconciler.calls == ["a"]
-    (apply,) = [call for call in backend.calls if call[0] == "apply"]
-    # the child's event with the resourceVersion the apply answered: already seen
-    echo = {**apply[3], "metadata": {**apply[3]["metadata"], "resourceVersion": "100"}}
-    backend.send(CONFIGMAPS, "ADDED", echo)
+    (patch,) = [call for call in backend.calls if call[0] == "patch"]
+    assert patch[3]["patch"]["metadata"]["finalizers"] == [FINALIZER]
+    # the finalizers changed, which enqueues a FOR object; but this is the loop's own
+    # write, with the resourceVersion its answer carried: already seen
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="100", finalizers=[FINALIZER]))
     settled(controller)
     assert reconciler.calls == ["a"]
-    # someone else's change to the child: its owner is reconciled
-    changed = {**echo, "metadata": {**echo["metadata"], "resourceVersion": "555"}}
-    backend.send(CONFIGMAPS, "MODIFIED", changed)
+    # someone else's change of the finalizers: reconciled
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="555", finalizers=[FINALIZER, "x"]))
     settled(controller)
     assert reconciler.calls == ["a", "a"]
+
+
+def test_a_child_the_loop_wrote_enqueues_its_owner_when_it_appears(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    """controller-runtime's ``Owns``: the child's ADDED reaches the parent even when the
+    loop itself created the child, so a parent whose status lists its children sees
+    them (a metacontroller hook's status stayed stale when the echo was dropped)."""
+    seen: list[int] = []
+
+    def count_children(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        seen.append(len(ctx.list("v1/ConfigMap")))
+        return {"children": [cm_child("a-c")], "status": {"children": seen[-1]}}
+
+    applies: list[str] = []
+
+    def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        # the child appears in the watch, as the server's would (once: the fake's answers
+        # have no managedFields, so every reconcile applies the child again)
+        applies.append(verb)
+        if applies.count("apply") == 1 and verb == "apply":
+            backend.send(info, "ADDED", answer)
+            time.sleep(0.05)  # often before the write's answer, sometimes after
+
+    backend.on_write = echo
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(count_children)
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    assert seen[:2] == [0, 1]
+    statuses = [c[3]["patch"]["status"] for c in backend.calls if c[0] == "patch"]
+    assert statuses[-1]["children"] == 1
 
 
 @pytest.mark.parametrize("someone_else_too", [False, True])
 def test_an_echo_that_comes_before_the_writes_answer_enqueues_nothing(
     backend: FakeBackend, controllers: list[Controller], someone_else_too: bool
 ) -> None:
-    applies: list[str] = []
+    patches: list[str] = []
 
     def echo_first(verb: str, info: Any, answer: dict[str, Any]) -> None:
-        applies.append(verb)
-        if applies != ["apply"]:  # the first apply only (the fake never lists the child)
+        if verb != "patch":
             return
-        backend.send(info, "ADDED", answer)
+        patches.append(verb)
+        if len(patches) > 1:
+            return
+        backend.send(
+            info,
+            "MODIFIED",
+            widget("a", rv=answer["metadata"]["resourceVersion"], finalizers=[FINALIZER]),
+        )
         if someone_else_too:
-            other = {**answer, "metadata": {**answer["metadata"], "resourceVersion": "7"}}
-            backend.send(info, "MODIFIED", other)
+            backend.send(
+                info, "MODIFIED", widget("a", rv="7", generation=2, finalizers=[FINALIZER])
+            )
         time.sleep(0.1)  # the informer hands the events on while the write is in flight
 
     backend.on_write = echo_first
     backend.initial[WIDGETS] = [widget("a")]
-    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-c")]})
+    reconciler = FakeReconciler(finalize=lambda obj, ctx: True)
     controller, _ = make(backend, controllers, reconciler)
     settled(controller)
     # the echo was held, then dropped; a change someone made meanwhile reconciles again
@@ -334,6 +373,41 @@ def test_errors_back_off_terminal_errors_do_not(
     assert [e.outcome for e in terminal] == [Outcome.TERMINAL]
     assert terminal[0].error == "TerminalError: never"
     assert controller.queue.num_requeues(("ns", "flaky")) == 0  # forgotten on success
+    # one Warning Event per failure streak, not one per retry
+    warnings = sorted(c for c in backend.calls if c[0] == "event")
+    assert warnings == [
+        ("event", "flaky", "ReconcileError", "ValueError: again", "Warning"),
+        ("event", "terminal", "ReconcileError", "TerminalError: never", "Warning"),
+    ]
+
+
+def test_a_new_failure_streak_records_a_new_warning_and_result_errors_show_as_they_are(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    from kubectl_crd.model.errors import Location, ReconcilerResultError
+
+    answers = iter([ValueError("one"), ValueError("two"), None, ValueError("three")])
+
+    def answer(obj: dict[str, Any], ctx: Any) -> None:
+        error = next(answers, None)
+        if isinstance(error, ValueError) and str(error) == "three":
+            raise ReconcilerResultError("reconcile returned 3", location=Location("r.py", 7))
+        if error is not None:
+            raise error
+
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, sink = make(backend, controllers, FakeReconciler(answer))
+    settled(controller)
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="2", generation=2))
+    time.sleep(0.1)
+    settled(controller)
+    events = [c[2:] for c in backend.calls if c[0] == "event"]
+    assert events == [
+        ("ReconcileError", "ValueError: one", "Warning"),
+        ("ReconcileError", "r.py:7: reconcile returned 3", "Warning"),
+    ]
+    errors = [e.error for e in sink.of(ReconcileFinished) if e.outcome is Outcome.ERROR]
+    assert errors == ["ValueError: one", "ValueError: two", "r.py:7: reconcile returned 3"]
 
 
 def test_bad_children_and_refused_writes_fail_the_reconcile_not_the_loop(
@@ -355,7 +429,13 @@ def test_bad_children_and_refused_writes_fail_the_reconcile_not_the_loop(
     controller, sink = make(backend, controllers, FakeReconciler(answer))
     settled(controller)
     # the other child is still written (on each retry: the fake never lists it back)
-    assert {call[2] for call in backend.calls} == {"good"}
+    assert {call[2] for call in backend.calls if call[0] != "event"} == {"good"}
+    warnings = sorted(call[1:] for call in backend.calls if call[0] == "event")
+    assert [(name, reason, kind) for name, reason, _, kind in warnings] == [
+        ("a", "ReconcileError", "Warning"),
+        ("nokind", "ReconcileError", "Warning"),
+    ]
+    assert warnings[0][2].startswith("1 write(s) refused: apply ConfigMap Bad: ")
     (failed,) = sink.of(WriteFailed)[:1]
     assert (failed.name, failed.status, failed.verb) == ("Bad", 422, "apply")
     by_key = {e.key[1]: e for e in sink.of(ReconcileFinished)}
@@ -425,7 +505,7 @@ def test_context_reads_copies_from_the_cache(
         "elsewhere": [],
         "unwatched": "apps/v1/Deployment is not watched by this loop: name it in FOR, OWNS or WATCHES",
     }
-    assert ("event", "a", "Seen", "hello") in backend.calls
+    assert ("event", "a", "Seen", "hello", "Normal") in backend.calls
 
 
 def test_a_bad_selector_is_refused_before_anything_starts(backend: FakeBackend) -> None:

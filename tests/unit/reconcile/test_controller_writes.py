@@ -103,6 +103,16 @@ def with_(obj: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, A
         ({"a": None}, {"a": 1}, False),
         ({"a": "1"}, {"a": 1}, False),
         ({}, {"a": 1}, True),
+        # quantities in resource-like fields compare by value, as the server stores them
+        ({"limits": {"cpu": 0.5}}, {"limits": {"cpu": "500m"}}, True),
+        ({"requests": {"memory": "1024Mi"}}, {"requests": {"memory": "1Gi"}}, True),
+        ({"hard": {"pods": "1e3"}}, {"hard": {"pods": "1k"}}, True),
+        ({"emptyDir": {"sizeLimit": "0.5Gi"}}, {"emptyDir": {"sizeLimit": "512Mi"}}, True),
+        ({"limits": {"cpu": "0.5"}}, {"limits": {"cpu": "501m"}}, False),
+        ({"limits": {"cpu": "x"}}, {"limits": {"cpu": "y"}}, False),
+        # ... and nowhere else (a ConfigMap's data is kept as written)
+        ({"data": {"cpu": "0.5"}}, {"data": {"cpu": "500m"}}, False),
+        ({"cpu": 0.5}, {"cpu": "500m"}, False),
     ],
 )
 def test_subset(desired: Any, actual: Any, expected: bool) -> None:
