@@ -104,7 +104,9 @@ FLAGS = (
         ("--local",),
         "local",
         SWITCH,
-        "Change specReplicasPath in the -f files and print them; no cluster write.",
+        "Change specReplicasPath in the -f files and print them, checked as the API "
+        "server checks the /scale write: a file with a resourceVersion (a dump of a "
+        "stored object) as an update of it, a manifest as its create; no cluster write.",
     ),
     CRD_PATHS,
     Flag(
@@ -132,7 +134,7 @@ Examples:
   kubectl crd scale foo -l app=demo --replicas 0 --dry-run=server
   kubectl crd scale foo/example --replicas 5 --wait --timeout 2m
   kubectl crd scale foo/example                  # show the current Scale
-  kubectl crd scale -f foo.yaml --replicas 4 --local --crd crds/
+  kubectl crd scale -f foo.yaml --replicas 4 --local --crd crds/   # offline
 
 Like kubectl scale, every write goes to the /scale subresource (never a patch of
 spec); --current-replicas and --resource-version are checked before the write and
