@@ -7,55 +7,19 @@ keeps the canonical decimal, so ``==`` compares values (``Quantity.Equal``).
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 from cel_expr_python import cel
 
+from kubectl_crd.model.quantity import parse_quantity
 from kubectl_crd.validation.cel.library.base import Library
 from kubectl_crd.validation.cel.library.types import make
 
 T = cel.Type
 Q = T("kubernetes.Quantity")
-_FORMAT = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
-_SUFFIXES = {
-    "": Fraction(1),
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 10**3),
-    "k": Fraction(10**3),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
-    "Ki": Fraction(2**10),
-    "Mi": Fraction(2**20),
-    "Gi": Fraction(2**30),
-    "Ti": Fraction(2**40),
-    "Pi": Fraction(2**50),
-    "Ei": Fraction(2**60),
-}
-_NOT_QUANTITY = (
-    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
-)
 _INT64 = (-(2**63), 2**63 - 1)
-
-
-def parse(text: str) -> Fraction:
-    match = _FORMAT.match(text)
-    if match is None or not text:
-        raise ValueError(_NOT_QUANTITY)
-    number, suffix = match.groups()
-    if number.count(".") > 1 or number.strip("+-") in ("", "."):
-        raise ValueError(_NOT_QUANTITY)
-    if suffix in _SUFFIXES:
-        scale = _SUFFIXES[suffix]
-    elif suffix[:1] in ("e", "E") and re.fullmatch(r"[-+]?[0-9]+", suffix[1:]):
-        scale = Fraction(10) ** int(suffix[1:])
-    else:
-        raise ValueError("unable to parse quantity's suffix")
-    return Fraction(number) * scale
+#: one parser of apimachinery's spellings, shared with the dev loop's comparisons
+parse = parse_quantity
 
 
 def _text(value: Fraction) -> str:

@@ -1,0 +1,512 @@
+"""Benchmark: the dev loop (``kubectl crd dev``'s engine) against kopf, same API server.
+
+Issue 26's speed table. One kube-apiserver (tests/integration's control plane, audit
+log on) and one CRD (``gizmos.bench.example.com``, status subresource). Each contender
+gets a namespace of its own with ``--objects`` custom resources created beforehand;
+the operator is the same everywhere: each object owns a ConfigMap holding its
+``spec.n`` and writes ``status.ready = spec.n``.
+
+- the raw-write floor: those two writes per object (create the ConfigMap with its
+  ownerReference, merge-patch ``/status``) issued directly from 4 threads, keep-alive;
+- ours: the engine (``reconcile.loading`` + ``ClusterBackend`` + ``Controller``, 4
+  workers) in a process of its own (``--runner``), on a reconciler file;
+- kopf (``--kopf-python``, a venv with kopf 1.45.2 and the ``kubernetes`` client; left
+  out when absent): ``kopf run --standalone`` on the equivalent operator
+  (``on.resume`` + ``on.create`` + ``on.update``, the ConfigMap created through the
+  ``kubernetes`` client with ``kopf.adopt``, ``patch.status``; Event posting off, so its
+  writes are the operator's).
+
+Figures per contender: converge from a cold start (process spawn until a watch in this
+process has seen every object's ``status.ready == spec.n``), writes per object in that
+phase (the audit log: create/update/patch/delete in its namespace), one update
+reconciled (a ``spec.n`` patch until the watch sees the new status; median of
+``--updates``), restart over converged objects (a new process: ours until its first
+pass over every object is done and its queue idle, kopf until its last write, the
+writes counted from the audit log), peak memory (``VmHWM`` of the process). Ours is
+also run over ``--big`` objects (converge and memory). Targets (issue 26): converge at
+least 3x faster than kopf and within 1.15x of the floor; an update under 10 ms; a
+restart under 1 s with zero writes; memory under half of kopf's.
+
+    .venv/bin/python bench/dev_bench.py [--objects 1000] [--big 10000] [--updates 9]
+    .venv/bin/python bench/dev_bench.py --smoke     # 5 objects, no --big: that it works
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from calendar import timegm
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+GROUP = "bench.example.com"
+PLURAL = "gizmos"
+FOR = f"{PLURAL}.{GROUP}/v1"
+OPEN = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+KOPF_PYTHON = Path.home() / ".cache" / "kopf-bench-venv" / "bin" / "python"
+WRITES = ("create", "update", "patch", "delete")
+
+OURS_RECONCILER = """\
+FOR = "gizmos.bench.example.com/v1"
+OWNS = ["v1/ConfigMap"]
+
+
+def reconcile(obj, ctx):
+    n = obj["spec"]["n"]
+    child = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": obj["metadata"]["name"]},
+        "data": {"n": str(n)},
+    }
+    return {"children": [child], "status": {"ready": n}}
+"""
+
+KOPF_OPERATOR = """\
+import kopf
+import kubernetes
+
+GROUP, VERSION, PLURAL = "bench.example.com", "v1", "gizmos"
+api = None
+
+
+@kopf.on.startup()
+def startup(settings, **_):
+    global api
+    settings.posting.enabled = False  # no Events: the writes counted are the operator's
+    kubernetes.config.load_kube_config()
+    configuration = kubernetes.client.Configuration.get_default_copy()
+    configuration.connection_pool_maxsize = 32  # kopf's handler threads share it
+    api = kubernetes.client.CoreV1Api(kubernetes.client.ApiClient(configuration))
+
+
+@kopf.on.resume(GROUP, VERSION, PLURAL)
+@kopf.on.create(GROUP, VERSION, PLURAL)
+@kopf.on.update(GROUP, VERSION, PLURAL)
+def sync(body, spec, name, namespace, patch, **_):
+    child = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name},
+        "data": {"n": str(spec["n"])},
+    }
+    kopf.adopt(child, owner=body)
+    try:
+        api.create_namespaced_config_map(namespace, child)
+    except kubernetes.client.ApiException as exc:
+        if exc.status != 409:
+            raise
+        api.patch_namespaced_config_map(name, namespace, {"data": child["data"]})
+    patch.status["ready"] = spec["n"]
+"""
+
+
+# -- the engine in a process of its own ---------------------------------------------------
+
+
+def runner(namespace: str, path: str, objects: int) -> None:
+    """``--runner``: the engine on ``path`` until SIGTERM; prints ``idle SECONDS`` once
+    its first pass over ``objects`` objects is done (seconds since this process began)."""
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
+    from kubectl_crd.reconcile.backends import ClusterBackend
+    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.events import ReconcileFinished
+    from kubectl_crd.reconcile.loading import load_reconciler
+
+    began = float(os.environ["BENCH_SPAWNED"])
+    finished = [0]
+    lock = threading.Lock()
+
+    def sink(event: Any) -> None:
+        if isinstance(event, ReconcileFinished):
+            with lock:
+                finished[0] += 1
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    client = KubeClient(ClusterConfig(kubeconfig=os.environ["KUBECONFIG"]))
+    controller = Controller(
+        ClusterBackend(client), load_reconciler(path), sink, workers=4, namespace=namespace
+    )
+    controller.start()
+    while finished[0] < objects or not controller.wait_idle(timeout=60):
+        time.sleep(0.002)
+    print(f"idle {time.time() - began:.4f}", flush=True)
+    stop.wait()
+    controller.stop()
+    client.close()
+
+
+# -- the bench ------------------------------------------------------------------------
+
+
+class Watcher:
+    """Every object's ``spec.n`` and ``status.ready`` in one namespace, from a watch."""
+
+    def __init__(self, client: Any, namespace: str) -> None:
+        from kubectl_crd.kube.resources import ResourceClient
+
+        self.resource = ResourceClient(
+            client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace
+        )
+        self.state: dict[str, tuple[Any, Any]] = {}
+        self.changed = threading.Condition()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from kubectl_crd.kube.reflector import list_then_watch
+
+        for event in list_then_watch(self.resource, stop=self.stop):
+            obj = event.object
+            if not isinstance(obj, dict) or "metadata" not in obj:
+                continue
+            name = obj["metadata"]["name"]
+            with self.changed:
+                self.state[name] = (
+                    (obj.get("spec") or {}).get("n"),
+                    (obj.get("status") or {}).get("ready"),
+                )
+                self.changed.notify_all()
+
+    def ready(self) -> int:
+        return sum(1 for n, ready in self.state.values() if n is not None and n == ready)
+
+    def wait(self, condition: Any, timeout: float = 600) -> None:
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not condition():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise SystemExit(f"timed out: {self.ready()} of {len(self.state)} ready")
+                self.changed.wait(min(left, 0.5))
+
+    def close(self) -> None:
+        self.stop.set()
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def writes(plane: Any, mark: int, namespace: str) -> list[dict[str, Any]]:
+    return [
+        event
+        for event in plane.audit_events(mark)
+        if event.get("stage") == "ResponseComplete"
+        and event["verb"] in WRITES
+        and (event.get("objectRef") or {}).get("namespace") == namespace
+    ]
+
+
+def stamp(event: dict[str, Any]) -> float:
+    text = event["stageTimestamp"]  # 2026-11-26T15:03:48.123456Z
+    whole, _, fraction = text.rstrip("Z").partition(".")
+    return timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S")) + float(f"0.{fraction or 0}")
+
+
+class Contender:
+    """One operator process at a time, in its namespace."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str]) -> None:
+        self.name = name
+        self.command = command
+        self.env = env
+        self.proc: subprocess.Popen[str] | None = None
+        self.spawned = 0.0
+
+    def start(self) -> None:
+        self.spawned = time.time()
+        env = {**self.env, "BENCH_SPAWNED": repr(self.spawned)}
+        self.proc = subprocess.Popen(
+            self.command,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def idle_line(self) -> float:
+        """Ours: the seconds its ``idle`` line reports."""
+        assert self.proc is not None and self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("idle "):
+            raise SystemExit(f"{self.name}: no idle line (exit {self.proc.poll()})")
+        return float(line.split()[1])
+
+    def stop(self) -> float:
+        """Stop it; its peak memory in MiB."""
+        assert self.proc is not None
+        peak = peak_rss_mib(self.proc.pid)
+        self.proc.send_signal(signal.SIGTERM if self.name == "ours" else signal.SIGINT)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return peak
+
+
+def create_objects(client: Any, namespace: str, count: int) -> None:
+    from kubectl_crd.kube.resources import ResourceClient
+
+    gizmos = ResourceClient(client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace)
+    with ThreadPoolExecutor(8) as pool:
+        list(
+            pool.map(
+                lambda i: gizmos.create(
+                    {
+                        "apiVersion": f"{GROUP}/v1",
+                        "kind": "Gizmo",
+                        "metadata": {"name": f"gizmo-{i:05}"},
+                        "spec": {"n": 1},
+                    }
+                ),
+                range(count),
+            )
+        )
+
+
+def floor(client: Any, namespace: str, count: int) -> float:
+    """The same two writes per object, directly, from 4 threads."""
+    from kubectl_crd.kube.resources import ResourceClient
+
+    gizmos = ResourceClient(client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace)
+    maps = ResourceClient(client, "", "v1", "configmaps", namespaced=True, namespace=namespace)
+    objects = list(gizmos.items())
+
+    def both(obj: dict[str, Any]) -> None:
+        meta = obj["metadata"]
+        maps.create(
+            {
+                "apiVersion": "v1",
+                "kind": "ConfigMap",
+                "metadata": {
+                    "name": meta["name"],
+                    "ownerReferences": [
+                        {
+                            "apiVersion": f"{GROUP}/v1",
+                            "kind": "Gizmo",
+                            "name": meta["name"],
+                            "uid": meta["uid"],
+                            "controller": True,
+                            "blockOwnerDeletion": True,
+                        }
+                    ],
+                },
+                "data": {"n": str(obj["spec"]["n"])},
+            }
+        )
+        gizmos.patch(meta["name"], {"status": {"ready": obj["spec"]["n"]}}, subresource="status")
+
+    began = time.perf_counter()
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(both, objects))
+    return time.perf_counter() - began
+
+
+def measure(
+    plane: Any,
+    client: Any,
+    contender: Contender,
+    namespace: str,
+    count: int,
+    updates: int,
+    restart: bool,
+) -> dict[str, float]:
+    from kubectl_crd.kube.resources import ResourceClient
+
+    figures: dict[str, float] = {}
+    watcher = Watcher(client, namespace)
+    watcher.wait(lambda: len(watcher.state) == count)
+    mark = plane.audit_mark()
+    contender.start()
+    began = time.perf_counter()
+    watcher.wait(lambda: watcher.ready() == count)
+    figures["converge"] = time.perf_counter() - began
+    time.sleep(1.0)  # writes that come after the last status (kopf's annotation) count too
+    figures["writes"] = len(writes(plane, mark, namespace)) / count
+    gizmos = ResourceClient(client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace)
+    latencies = []
+    for index in range(updates):
+        name = f"gizmo-{index % count:05}"
+        n = 100 + index
+        began = time.perf_counter()
+        gizmos.patch(name, {"spec": {"n": n}})
+        watcher.wait(lambda name=name, n=n: watcher.state.get(name) == (n, n))
+        latencies.append(time.perf_counter() - began)
+        time.sleep(0.2)
+    if latencies:
+        figures["update"] = statistics.median(latencies)
+    figures["memory"] = contender.stop()
+    if restart:
+        time.sleep(0.5)
+        mark = plane.audit_mark()
+        contender.start()
+        if contender.name == "ours":
+            figures["restart"] = contender.idle_line()
+            time.sleep(0.5)
+            figures["restart_writes"] = len(writes(plane, mark, namespace))
+        else:
+            # kopf says nothing when it is done: its last write, once no more come
+            seen, quiet_since = -1, time.monotonic()
+            while time.monotonic() - quiet_since < 3.0:
+                time.sleep(0.25)
+                now = len(writes(plane, mark, namespace))
+                if now != seen:
+                    seen, quiet_since = now, time.monotonic()
+            found = writes(plane, mark, namespace)
+            figures["restart_writes"] = len(found)
+            last = max((stamp(event) for event in found), default=contender.spawned)
+            figures["restart"] = last - contender.spawned
+        contender.stop()
+    watcher.close()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--objects", type=int, default=1000)
+    parser.add_argument("--big", type=int, default=10000, help="ours alone (0: skip)")
+    parser.add_argument("--updates", type=int, default=9)
+    parser.add_argument("--kopf-python", default=str(KOPF_PYTHON))
+    parser.add_argument("--no-kopf", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="5 objects, no --big")
+    parser.add_argument(
+        "--runner", nargs=3, metavar=("NAMESPACE", "FILE", "OBJECTS"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.runner:
+        runner(args.runner[0], args.runner[1], int(args.runner[2]))
+        return
+    if args.smoke:
+        args.objects, args.big, args.updates = 5, 0, 1
+    from live_bench import token_env
+
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
+    from tests.crd_factory import make_crd
+    from tests.integration.envtest import ControlPlane, ensure_assets
+
+    kopf_python = Path(args.kopf_python)
+    with_kopf = not args.no_kopf and kopf_python.exists()
+    plane = ControlPlane(ensure_assets())
+    work = Path(tempfile.mkdtemp(prefix="dev-bench-"))
+    results: dict[str, dict[str, float]] = {}
+    try:
+        plane.start()
+        crd = make_crd(
+            "Gizmo", GROUP, schema={"type": "object", "properties": {"spec": OPEN, "status": OPEN}}
+        )
+        crd["spec"]["versions"][0]["subresources"] = {"status": {}}
+        (work / "crd.json").write_text(json.dumps(crd))
+        plane.install_crds([work / "crd.json"])
+        env = token_env(plane, work)
+        (work / "reconciler.py").write_text(OURS_RECONCILER)
+        (work / "kopf_operator.py").write_text(KOPF_OPERATOR)
+        namespaces = [
+            "floor",
+            "ours",
+            *(["kopf"] if with_kopf else []),
+            *(["big"] if args.big else []),
+        ]
+        for namespace in namespaces:
+            plane.kubectl("create", "namespace", namespace)
+        config = ClusterConfig(kubeconfig=env["KUBECONFIG"])
+        with KubeClient(config, environ={"HOME": str(work)}) as client:
+            for namespace in namespaces:
+                create_objects(client, namespace, args.big if namespace == "big" else args.objects)
+            results["floor"] = {"converge": floor(client, "floor", args.objects), "writes": 2.0}
+
+            def ours(namespace: str, count: int) -> Contender:
+                file = str(work / "reconciler.py")
+                command = [sys.executable, __file__, "--runner", namespace, file, str(count)]
+                return Contender("ours", command, env)
+
+            results["ours"] = measure(
+                plane, client, ours("ours", args.objects), "ours", args.objects, args.updates, True
+            )
+            if with_kopf:
+                command = [
+                    str(kopf_python), "-m", "kopf", "run", "--standalone", "--quiet",
+                    "--namespace", "kopf", str(work / "kopf_operator.py"),
+                ]  # fmt: skip
+                results["kopf"] = measure(
+                    plane, client, Contender("kopf", command, env), "kopf", args.objects,
+                    args.updates, True,
+                )  # fmt: skip
+            if args.big:
+                results["big"] = measure(
+                    plane, client, ours("big", args.big), "big", args.big, 0, False
+                )
+    finally:
+        plane.stop()
+        import shutil
+
+        shutil.rmtree(work, ignore_errors=True)
+    report(results, args.objects, args.big)
+
+
+def report(results: dict[str, dict[str, float]], objects: int, big: int) -> None:
+    ours, kopf, base = results["ours"], results.get("kopf"), results["floor"]
+    print(
+        f"dev loop: {objects} custom resources each owning a ConfigMap and writing status; "
+        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    )
+
+    def ratio(a: float, b: float | None) -> str:
+        return f"{a / b:.2f}x" if b else "-"
+
+    def cell(
+        figures: dict[str, float] | None, key: str, scale: float = 1.0, fmt: str = ".2f"
+    ) -> str:
+        if figures is None or key not in figures:
+            return "-"
+        return format(figures[key] * scale, fmt)
+
+    rows = [
+        ("converge from cold (s)", "converge", 1.0, ".2f"),
+        ("writes per object", "writes", 1.0, ".2f"),
+        ("one update reconciled (ms)", "update", 1000.0, ".1f"),
+        ("restart over converged (s)", "restart", 1.0, ".2f"),
+        ("restart writes", "restart_writes", 1.0, ".0f"),
+        ("peak memory (MiB)", "memory", 1.0, ".0f"),
+    ]
+    print(f"{'':<30} {'ours':>9} {'kopf':>9} {'floor':>9} {'ours/kopf':>10} {'ours/floor':>11}")
+    for label, key, scale, fmt in rows:
+        line = f"{label:<30} {cell(ours, key, scale, fmt):>9} {cell(kopf, key, scale, fmt):>9}"
+        line += f" {cell(base, key, scale, fmt):>9}"
+        line += f" {ratio(ours[key], kopf.get(key)) if kopf and key in ours else '-':>10}"
+        if key == "converge":
+            line += f" {ratio(ours[key], base[key]):>11}"
+        print(line)
+    if kopf and "converge" in kopf:
+        print(f"kopf/ours converge: {kopf['converge'] / ours['converge']:.1f}x")
+    if big and "big" in results:
+        figures = results["big"]
+        print(
+            f"ours with {big}: converge {figures['converge']:.2f} s, "
+            f"{figures['writes']:.2f} writes per object, peak memory {figures['memory']:.0f} MiB"
+        )
+
+
+if __name__ == "__main__":
+    main()
