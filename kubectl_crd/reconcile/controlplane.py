@@ -408,17 +408,20 @@ class LocalControlPlane:
                 time.sleep(0.1)
         return names
 
-    def stop(self) -> None:
-        """Stop kube-apiserver, then etcd, and remove the directory (again: a no-op)."""
-        self._stop_processes()
+    def stop(self, *, grace: float | None = None) -> None:
+        """Stop kube-apiserver, then etcd, and remove the directory (again: a no-op).
+        ``grace``: seconds each may take to exit after SIGTERM before SIGKILL (default
+        ``stop_timeout``; kube-apiserver waits for open watches to end before it exits,
+        so an abort that leaves them open passes a short one)."""
+        self._stop_processes(grace)
         with contextlib.suppress(Exception):
             atexit.unregister(self.stop)
         if self.workdir and os.path.isdir(self.workdir):
             shutil.rmtree(self.workdir, ignore_errors=True)
 
-    def _stop_processes(self) -> None:
+    def _stop_processes(self, grace: float | None = None) -> None:
         for process in reversed(self._processes):
-            process.stop(self.stop_timeout)
+            process.stop(self.stop_timeout if grace is None else grace)
 
 
 def _etcd_healthy(port: int) -> bool:

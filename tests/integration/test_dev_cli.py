@@ -381,3 +381,42 @@ def test_ctrl_c_with_a_finalizer_set_warns_or_removes_it(
             "patch", f"gizmos.{GROUP}", "held", "-n", namespace, "--type=merge",
             "-p", '{"metadata": {"finalizers": null}}',
         )  # fmt: skip
+
+
+SLOW = """\
+import time
+
+FOR = "gizmos.cli.dev.example.com/v1"
+
+
+def reconcile(obj, ctx):
+    time.sleep(60)
+"""
+
+
+def test_ctrl_c_waits_for_the_reconcile_in_flight_and_a_second_one_stops_at_once(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    (tmp_path / "rec.py").write_text(SLOW)
+    create_gizmo(apiserver, namespace, "slow", "x")
+    loop = Loop(
+        ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig), "-v"],
+        tmp_path,
+        loop_env,
+    )
+    try:
+        loop.wait_for_line(f"reconciling {namespace}/slow")
+        loop.proc.send_signal(signal.SIGINT)
+        loop.wait_for_line("stopping, finishing 1 in flight")
+        time.sleep(0.5)
+        assert loop.proc.poll() is None  # still finishing the reconcile
+        began = time.monotonic()
+        assert loop.interrupt(timeout=10) == 130
+        assert time.monotonic() - began < 5
+    finally:
+        loop.kill()
+    assert not any("Traceback" in line for line in loop.err), loop.output()

@@ -367,11 +367,15 @@ def run_loop(app: Application, options: DevOptions) -> None:
         reloader.stop()
         controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
         backend.close()
+    except BaseException:  # a second Ctrl-C, an error at start: no graceful stop
+        if plane is not None:
+            plane.stop(grace=1.0)
+        raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        if plane is not None:
-            plane.stop()
-            log.note("stopped the local control plane")
+    if plane is not None:
+        plane.stop()
+        log.note("stopped the local control plane")
 
 
 def _interrupt(signum: int, frame: object) -> None:
