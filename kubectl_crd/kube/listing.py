@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 
     from kubectl_crd.kube.client import KubeClient, WatchStream
     from kubectl_crd.kube.resources import ResourceClient
+    from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.model.errors import ApiError
 
-__all__ = ["ListingRead", "ResourceListing", "discovered"]
+__all__ = ["ListingRead", "ResourceListing", "defined", "discovered", "qualified_name"]
 
 
 def discovered(
@@ -42,7 +43,31 @@ def discovered(
     ref, version = Resolver(client=client, discovery=discovery, command="get").by_argument(argument)
     namespace = None if all_namespaces else client.namespace
     resource = ResourceClient.for_ref(client, ref, version, namespace=namespace)
-    return resource, f"{ref.singular or ref.kind.lower()}.{ref.group}"
+    return resource, qualified_name(ref.singular, ref.kind, ref.group)
+
+
+def defined(
+    client: KubeClient, crd: CustomResourceDefinition, version: str, *, all_namespaces: bool = False
+) -> tuple[ResourceClient, str]:
+    """``discovered``'s answer for the resource a CRD given with ``--crd`` defines, in
+    ``version``, without asking discovery."""
+    from kubectl_crd.kube.resources import ResourceClient
+
+    resource = ResourceClient(
+        client,
+        crd.group,
+        version,
+        crd.names.plural,
+        namespaced=crd.namespaced,
+        namespace=None if all_namespaces else client.namespace,
+    )
+    return resource, qualified_name(crd.names.singular, crd.names.kind, crd.group)
+
+
+def qualified_name(singular: str, kind: str, group: str) -> str:
+    """What ``-o name`` prefixes an object with: ``singular.group`` (kubectl's
+    ``mapping.Resource.GroupResource()`` in its singular form, ``crontab.stable.example.com``)."""
+    return f"{singular or kind.lower()}.{group}"
 
 
 class ListingRead:

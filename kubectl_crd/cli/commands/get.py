@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.listing import ResourceListing
     from kubectl_crd.model.columns import ColumnPlan
-    from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.output.printing import Listing, ListingFormat
 
 FLAGS = (
@@ -182,17 +181,13 @@ def _show(app: Application, listing: Listing, settings: ListingFormat, *, single
         sys.exit(ExitCode.ERROR)
 
 
-def _qualified(crd: CustomResourceDefinition) -> str:
-    """What ``-o name`` prefixes: ``singular.group``."""
-    return f"{crd.names.singular or crd.names.kind.lower()}.{crd.group}"
-
-
 def _from_files(
     app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
 ) -> Listing:
     """The objects of the files as the server would list them (``validation.listing``);
     each rejected object's errors on stderr."""
     from kubectl_crd.io import input_documents
+    from kubectl_crd.kube.listing import qualified_name
     from kubectl_crd.output.printing import Listing
     from kubectl_crd.output.validation import problem_lines
     from kubectl_crd.sources.inputs import InputCRDs
@@ -223,7 +218,7 @@ def _from_files(
     crd, plan = found.crd, found.plan
     return Listing(
         crd.namespaced,
-        _qualified(crd),
+        qualified_name(crd.names.singular, crd.names.kind, crd.group),
         plan.columns,
         rows=found.rows,
         objects=[row[1] for row in found.rows],
@@ -238,33 +233,24 @@ def _on_cluster(
     """The resource's requests (``kube.listing``), an empty listing of it, and with
     ``--crd`` the given CRD's columns, computed here from the listed objects (without,
     the table is the server's and the CRD is never read)."""
-    from kubectl_crd.kube.listing import ResourceListing, discovered
+    from kubectl_crd.kube.listing import ResourceListing, defined, discovered
     from kubectl_crd.output.printing import Listing
 
     all_namespaces: bool = options["all_namespaces"]
     plan = None
     if options["crd_paths"]:
-        from kubectl_crd.kube.resources import ResourceClient
         from kubectl_crd.model.columns import plan_columns
         from kubectl_crd.sources.base import find_crd
         from kubectl_crd.sources.inputs import InputCRDs
 
         match = find_crd(InputCRDs(options["crd_paths"]), resource)
-        crd = match.crd
         # validation.listing.served_version, without loading validation (~30 ms)
-        version = crd.version(match.version or "") or crd.preferred_version
+        version = match.crd.version(match.version or "") or match.crd.preferred_version
         plan = plan_columns(version.printer_columns)
-        resources = ResourceClient(
-            client,
-            crd.group,
-            version.name,
-            crd.names.plural,
-            namespaced=crd.namespaced,
-            namespace=None if all_namespaces else client.namespace,
-        )
-        qualified = _qualified(crd)
+        found = defined(client, match.crd, version.name, all_namespaces=all_namespaces)
     else:
-        resources, qualified = discovered(client, resource, all_namespaces=all_namespaces)
+        found = discovered(client, resource, all_namespaces=all_namespaces)
+    resources, qualified = found
     reading = ResourceListing(
         resources,
         label_selector=options["selector"],
