@@ -420,3 +420,83 @@ def test_ctrl_c_waits_for_the_reconcile_in_flight_and_a_second_one_stops_at_once
     finally:
         loop.kill()
     assert not any("Traceback" in line for line in loop.err), loop.output()
+
+
+def test_as_runs_the_loop_with_the_impersonated_users_rights(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    """A user without RBAC rights: the server refuses the loop's list as it refuses
+    kubectl's with the same --as, and the loop says so in the server's words (and goes
+    on retrying) instead of failing later in the cluster."""
+    from tests.integration.envtest import NO_RIGHTS_USER
+
+    (tmp_path / "rec.py").write_text(RECONCILER.format(version="1", suffix="cm"))
+    refused = apiserver.kubectl(
+        "get", f"gizmos.{GROUP}", "-n", namespace, f"--as={NO_RIGHTS_USER}", "--as-group=g1",
+        check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1
+    kubectl_says = refused.stderr.strip().removeprefix("Error from server (Forbidden): ")
+    mark = apiserver.audit_mark()
+    loop = Loop(
+        [
+            "rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig),
+            "--as", NO_RIGHTS_USER, "--as-group", "g1",
+        ],
+        tmp_path,
+        loop_env,
+    )  # fmt: skip
+    try:
+        line = loop.wait_for_line("watch of gizmos")
+        assert line.endswith(f"failed, retrying: Error from server (Forbidden): {kubectl_says}")
+    finally:
+        loop.kill()
+    lists = [
+        event
+        for event in apiserver.audit_events(mark)
+        if event.get("userAgent", "").startswith("kubectl-crd/") and event["verb"] == "list"
+    ]
+    assert lists
+    for event in lists:
+        assert event["impersonatedUser"]["username"] == NO_RIGHTS_USER
+        assert "g1" in event["impersonatedUser"]["groups"]
+        assert event["responseStatus"]["code"] == 403
+
+
+KUBERNETES_CLIENT = """\
+FOR = "gizmos.cli.dev.example.com/v1"
+
+
+def reconcile(obj, ctx):
+    from kubernetes import client
+
+    namespace = client.CoreV1Api(ctx.kubernetes).read_namespace(ctx.namespace)
+    return {"status": {"namespaceUid": namespace.metadata.uid}}
+"""
+
+
+def test_ctx_kubernetes_is_an_official_client_on_the_same_kubeconfig(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    (tmp_path / "rec.py").write_text(KUBERNETES_CLIENT)
+    create_gizmo(apiserver, namespace, "asks", "x")
+    loop = Loop(
+        ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig)], tmp_path, loop_env
+    )
+    try:
+        status = eventually(
+            lambda: gizmo(apiserver, namespace, "asks").get("status"), "a status", loop
+        )
+        assert loop.interrupt() == 0, loop.output()
+    finally:
+        loop.kill()
+    uid = json.loads(apiserver.kubectl("get", "namespace", namespace, "-o", "json").stdout)
+    assert status["namespaceUid"] == uid["metadata"]["uid"]
