@@ -16,7 +16,9 @@ Two formats:
   the user's file:line, is always shown).
 - ``json``, for a program: one JSON object per line, every event, with ``time`` (Unix
   seconds), ``event`` (the record's class name) and the record's fields; keys are
-  ``namespace/name`` strings (``events.key_text``), enums their value.
+  ``namespace/name`` strings (``events.key_text``), enums their value. The command's
+  own lines (``DevLog.note``: the control plane's kubeconfig, a server's warning) are
+  ``{"event": "note"|"warning", "message": ...}``.
 
 The log draws nothing else (issue 27's dashboard renders the same events live).
 """

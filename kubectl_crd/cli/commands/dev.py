@@ -297,6 +297,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
 
     log = DevLog(sys.stdout, format=options.log_format, verbose=options.verbose)
     loaded = load_reconciler(options.file)
+    for extra in options.watch_extra:
+        if not os.path.exists(extra):  # the watcher would fail in its thread, unseen
+            raise UsageError(f"--watch-extra {extra}: no such file or directory")
     # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
     signal.signal(signal.SIGTERM, _interrupt)
     plane = None

@@ -117,6 +117,16 @@ def test_a_traceback_only_with_debug(tmp_path: Path) -> None:
     assert "Traceback" in debug.stderr
 
 
+def test_a_missing_watch_extra_path_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "r.py"
+    path.write_text(GOOD)
+    result = _run(tmp_path, str(path), "--watch-extra", str(tmp_path / "gone" / "x.yaml"))
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"error: --watch-extra {tmp_path / 'gone' / 'x.yaml'}: no such file or directory"
+    ]
+
+
 def test_a_missing_kubeconfig_is_kubectls_line(tmp_path: Path) -> None:
     path = tmp_path / "r.py"
     path.write_text(GOOD)
