@@ -500,3 +500,48 @@ def test_ctx_kubernetes_is_an_official_client_on_the_same_kubeconfig(
         loop.kill()
     uid = json.loads(apiserver.kubectl("get", "namespace", namespace, "-o", "json").stdout)
     assert status["namespaceUid"] == uid["metadata"]["uid"]
+
+
+RAISING = """\
+FOR = "gizmos.cli.dev.example.com/v1"
+
+
+def reconcile(obj, ctx):
+    if obj["spec"].get("message") == "bad":
+        raise ValueError("no bad messages")
+    return {"status": {"message": obj["spec"]["message"]}}
+"""
+
+
+def test_a_raising_reconciler_is_logged_at_its_line_retried_with_backoff_and_recovers(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    (tmp_path / "rec.py").write_text(RAISING)
+    create_gizmo(apiserver, namespace, "flaky", "bad")
+    loop = Loop(
+        ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig)], tmp_path, loop_env
+    )
+    try:
+        error = loop.wait_for_line(f"error in {namespace}/flaky after ")
+        assert error.endswith(": rec.py:6: ValueError: no bad messages"), error
+        loop.wait_for_line(f"requeued {namespace}/flaky in 5.0ms (backoff, 1 failure in a row)")
+        loop.wait_for_line(f"requeued {namespace}/flaky in 10ms (backoff, 2 failures in a row)")
+        apiserver.kubectl(
+            "patch", f"gizmos.{GROUP}", "flaky", "-n", namespace, "--type=merge",
+            "-p", '{"spec": {"message": "good"}}',
+        )  # fmt: skip
+        eventually(
+            lambda: (
+                (gizmo(apiserver, namespace, "flaky").get("status") or {}).get("message") == "good"
+            ),
+            "the status of the fixed object",
+            loop,
+        )
+        loop.wait_for_line(f"reconciled {namespace}/flaky in ")
+        assert loop.interrupt() == 0, loop.output()
+    finally:
+        loop.kill()
