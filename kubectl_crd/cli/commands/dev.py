@@ -349,25 +349,27 @@ def run_loop(app: Application, options: DevOptions) -> None:
         )
         scope = "every namespace" if namespace is None else f"namespace {namespace}"
         log.note(f"{loaded.display}: reconciling {loaded.for_resource} in {scope}")
-        try:
-            controller.start()
-        except ResourceNotFoundError as exc:
-            backend.close()
-            raise ResourceNotFoundError(
-                f"{exc.message} (is its CRD installed? kubectl apply -f it, or run with "
-                "--envtest --crd FILE)",
-                query=exc.query,
-            ) from exc
-        reloader = HotReloader(loaded, controller.swap, sink, extra=options.watch_extra)
-        reloader.start()
-        log.note(f"watching {loaded.display} for changes; Ctrl-C to stop")
-        stopped = threading.Event()
-        try:
+        reloader: HotReloader | None = None
+        try:  # a Ctrl-C from here on stops the loop gracefully, even while it lists
+            try:
+                controller.start()
+            except ResourceNotFoundError as exc:
+                backend.close()
+                raise ResourceNotFoundError(
+                    f"{exc.message} (is its CRD installed? kubectl apply -f it, or run with "
+                    "--envtest --crd FILE)",
+                    query=exc.query,
+                ) from exc
+            reloader = HotReloader(loaded, controller.swap, sink, extra=options.watch_extra)
+            reloader.start()
+            log.note(f"watching {loaded.display} for changes; Ctrl-C to stop")
+            stopped = threading.Event()
             while not stopped.wait(0.5):
                 pass
         except KeyboardInterrupt:
             pass
-        reloader.stop()
+        if reloader is not None:
+            reloader.stop()
         controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
         backend.close()
     except BaseException:  # a second Ctrl-C, an error at start: no graceful stop
