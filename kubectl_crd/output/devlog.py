@@ -294,7 +294,11 @@ def event_json(event: ev.Event, *, now: float) -> dict[str, Any]:
 
 
 class DevLog:
-    """An ``EventSink`` writing each event to ``stream`` (see the module docstring)."""
+    """An ``EventSink`` writing each event to ``stream`` (see the module docstring).
+
+    When the stream's reader is gone (``kubectl crd dev r.py | head``) the log writes
+    nothing more and calls ``on_broken`` once (the command stops the loop), instead of
+    failing in the engine's threads on every event."""
 
     def __init__(
         self,
@@ -306,6 +310,7 @@ class DevLog:
         timestamps: bool = True,
         clock: Callable[[], float] = time.time,
         environ: Mapping[str, str] | None = None,
+        on_broken: Callable[[], None] | None = None,
     ) -> None:
         if format not in FORMATS:
             raise ValueError(f"unknown log format {format!r}")
@@ -316,6 +321,8 @@ class DevLog:
         self.timestamps = timestamps
         self._clock = clock
         self._lock = threading.Lock()
+        self._broken = False
+        self._on_broken = on_broken
 
     def __call__(self, event: ev.Event) -> None:
         now = self._clock()
@@ -326,9 +333,7 @@ class DevLog:
             if not lines:
                 return
             text = self._text(lines, now)
-        with self._lock:
-            self.stream.write(text)
-            self.stream.flush()
+        self._write(text)
 
     def note(self, message: str, *, warning: bool = False) -> None:
         """A line of the command's own (the envtest kubeconfig, how to stop)."""
@@ -339,9 +344,22 @@ class DevLog:
             text += "\n"
         else:
             text = self._text([((message, style),)], self._clock())
+        self._write(text)
+
+    def _write(self, text: str) -> None:
         with self._lock:
-            self.stream.write(text)
-            self.stream.flush()
+            if self._broken:
+                return
+            try:
+                self.stream.write(text)
+                self.stream.flush()
+            except (BrokenPipeError, ValueError):  # a reader gone (| head), a closed stream
+                self._broken = True
+                broken = self._on_broken
+            else:
+                return
+        if broken is not None:
+            broken()
 
     def _text(self, lines: list[Line], now: float) -> str:
         stamp = ""

@@ -295,7 +295,13 @@ def run_loop(app: Application, options: DevOptions) -> None:
     from kubectl_crd.reconcile.loading import load_reconciler
     from kubectl_crd.reconcile.reloading import HotReloader
 
-    log = DevLog(sys.stdout, format=options.log_format, verbose=options.verbose)
+    # the reader of the log gone (| head): stop as on SIGTERM
+    log = DevLog(
+        sys.stdout,
+        format=options.log_format,
+        verbose=options.verbose,
+        on_broken=lambda: os.kill(os.getpid(), signal.SIGTERM),
+    )
     loaded = load_reconciler(options.file)
     for extra in options.watch_extra:
         if not os.path.exists(extra):  # the watcher would fail in its thread, unseen

@@ -217,3 +217,17 @@ def test_durations(seconds: float, text: str) -> None:
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="yaml"):
         DevLog(io.StringIO(), format="yaml")
+
+
+class _Gone(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_gone_silences_the_log_and_calls_on_broken_once() -> None:
+    calls: list[int] = []
+    log = DevLog(_Gone(), colour=False, on_broken=lambda: calls.append(1))
+    for _ in range(3):
+        log(ev.WatchStopped("a/v1"))
+        log.note("x")
+    assert calls == [1]
