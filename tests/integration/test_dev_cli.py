@@ -545,3 +545,39 @@ def test_a_raising_reconciler_is_logged_at_its_line_retried_with_backoff_and_rec
         assert loop.interrupt() == 0, loop.output()
     finally:
         loop.kill()
+
+
+def test_selector_and_resync_reach_the_loop(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    """-l reconciles only the matching objects; --resync reconciles them again from the
+    cache, with no change and no write."""
+    (tmp_path / "rec.py").write_text(RAISING)
+    for name, team in (("mine", "a"), ("theirs", "b")):
+        create_gizmo(apiserver, namespace, name, "good")
+        apiserver.kubectl("label", f"gizmos.{GROUP}", name, "-n", namespace, f"team={team}")
+    loop = Loop(
+        [
+            "rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig),
+            "-l", "team=a", "--resync", "1s",
+        ],
+        tmp_path,
+        loop_env,
+    )  # fmt: skip
+    try:
+        first = loop.wait_for_line(f"reconciled {namespace}/mine in ")
+        assert first.endswith(", 1 write")
+        again = loop.wait_for_line(
+            f"reconciled {namespace}/mine in ", after=loop.out.index(first) + 1
+        )
+        assert again.endswith(", no writes")
+        assert loop.interrupt() == 0, loop.output()
+    finally:
+        loop.kill()
+    assert not any(f"{namespace}/theirs" in line for line in loop.out), loop.output()
+    assert "status" in gizmo(apiserver, namespace, "mine")
+    assert "status" not in gizmo(apiserver, namespace, "theirs")
