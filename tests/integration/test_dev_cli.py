@@ -581,3 +581,44 @@ def test_selector_and_resync_reach_the_loop(
     assert not any(f"{namespace}/theirs" in line for line in loop.out), loop.output()
     assert "status" in gizmo(apiserver, namespace, "mine")
     assert "status" not in gizmo(apiserver, namespace, "theirs")
+
+
+REJECTED = """\
+FOR = "gizmos.cli.dev.example.com/v1"
+OWNS = ["v1/ConfigMap"]
+
+
+def reconcile(obj, ctx):
+    if obj["metadata"]["name"] == "odd":
+        return ["not", "a", "result"]
+    child = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "Bad_Name"}}
+    return {"children": [child]}
+"""
+
+
+def test_a_child_the_server_rejects_and_a_result_that_is_not_one_are_log_lines(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    (tmp_path / "rec.py").write_text(REJECTED)
+    create_gizmo(apiserver, namespace, "even", "x")
+    create_gizmo(apiserver, namespace, "odd", "x")
+    refused = apiserver.kubectl(
+        "create", "configmap", "Bad_Name", "-n", namespace, "--dry-run=server", check=False
+    )
+    server_says = refused.stderr.strip().removeprefix("error: failed to create configmap: ")
+    assert refused.returncode == 1 and server_says.startswith('ConfigMap "Bad_Name" is invalid: ')
+    loop = Loop(
+        ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig)], tmp_path, loop_env
+    )
+    try:
+        line = loop.wait_for_line(f"configmap {namespace}/Bad_Name apply refused (422): ")
+        assert line.endswith(server_says), (line, server_says)
+        odd = loop.wait_for_line(f"error in {namespace}/odd after ")
+        assert ": rec.py:5: " in odd and "list" in odd, odd
+        assert loop.interrupt() == 0, loop.output()
+    finally:
+        loop.kill()
