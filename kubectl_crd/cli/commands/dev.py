@@ -314,6 +314,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
         cache_dir = None
         sink: Callable[[Event], None] = log
         if options.envtest:
+            if app.kubeconfig or app.context:
+                log.note("--envtest: --kubeconfig and --context are not used", warning=True)
             plane = _start_control_plane(options, log)
             kubeconfig, context = plane.kubeconfig, None
             cache_dir = os.path.join(plane.workdir, "discovery")
