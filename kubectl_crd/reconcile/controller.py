@@ -31,7 +31,9 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
     ``force``, as controllers apply) with its namespace defaulted to the parent's and a
     controller ``ownerReference`` to the parent; a child whose cached copy already
     holds every desired value, and whose fields this manager owns are exactly the
-    desired ones (its ``managedFields``), is not sent: a converged object costs nothing;
+    desired ones (its ``managedFields``), is not sent: a converged object costs nothing
+    (quantities in resource-like fields compare by value, as apimachinery's
+    ``equality.Semantic`` does: ``cpu: 0.5`` matches the server's ``500m``);
   * owned children (of an ``OWNS`` resource, controller owner this parent) that are
     no longer desired are deleted, in the background, with a uid precondition;
   * the status replaces ``.status`` (metacontroller's semantics) through ``/status``
