@@ -312,14 +312,13 @@ def run_loop(app: Application, options: DevOptions) -> None:
     try:
         kubeconfig, context = app.kubeconfig, app.context
         cache_dir = None
-        sink: Callable[[Event], None] = log
+        sink = _finalizers_sink(log, envtest=options.envtest)
         if options.envtest:
             if app.kubeconfig or app.context:
                 log.note("--envtest: --kubeconfig and --context are not used", warning=True)
             plane = _start_control_plane(options, log)
             kubeconfig, context = plane.kubeconfig, None
             cache_dir = os.path.join(plane.workdir, "discovery")
-            sink = _forget_finalizers(log)  # the objects go with the control plane
         config = ClusterConfig(
             kubeconfig=kubeconfig,
             context=context,
@@ -416,13 +415,19 @@ def _start_control_plane(options: DevOptions, log: DevLog) -> LocalControlPlane:
     return plane
 
 
-def _forget_finalizers(log: DevLog) -> Callable[[Event], None]:
-    """The log, without the finalizers-left warning: with --envtest the objects are
-    thrown away with the control plane."""
+def _finalizers_sink(log: DevLog, *, envtest: bool) -> Callable[[Event], None]:
+    """The log, with ``Stopped`` told true: an object the loop just took its finalizer
+    off is not also left with it (the controller counts what is left from its cache,
+    which the removal's watch event may not have reached yet); with --envtest nothing is
+    left at all, the objects going with the control plane."""
     from kubectl_crd.model.records import replace
     from kubectl_crd.reconcile.events import Stopped
 
     def sink(event: Event) -> None:
-        log(replace(event, finalizers_left=()) if isinstance(event, Stopped) else event)
+        if isinstance(event, Stopped):
+            removed = set(event.finalizers_removed)
+            left = () if envtest else tuple(k for k in event.finalizers_left if k not in removed)
+            event = replace(event, finalizers_left=left)
+        log(event)
 
     return sink

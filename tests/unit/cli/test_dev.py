@@ -289,3 +289,17 @@ def test_as_and_as_group_override_the_kubeconfigs_impersonation(tmp_path: Path) 
         ("Impersonate-Group", "a"),
         ("Impersonate-Group", "b"),
     ]
+
+
+@pytest.mark.parametrize(("envtest", "left"), [(False, (("ns", "b"),)), (True, ())])
+def test_stopped_never_names_an_object_both_freed_and_left(
+    envtest: bool, left: tuple[tuple[str, str], ...]
+) -> None:
+    from kubectl_crd.cli.commands.dev import _finalizers_sink
+    from kubectl_crd.reconcile.events import Stopped, Stopping
+
+    seen: list[object] = []
+    sink = _finalizers_sink(seen.append, envtest=envtest)  # type: ignore[arg-type]
+    sink(Stopping(0))
+    sink(Stopped((("ns", "a"), ("ns", "b")), (("ns", "a"),)))
+    assert seen == [Stopping(0), Stopped(left, (("ns", "a"),))]
