@@ -29,11 +29,13 @@ if TYPE_CHECKING:
     from kubectl_crd.io.documents import Document
     from kubectl_crd.model.columns import ColumnPlan, Row
     from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+    from kubectl_crd.model.errors import Location
     from kubectl_crd.validation.documents import CRDIndex, DocumentResult
 
-    #: A document's place in a list (``<namespace>/<name>``), its row, and the result of
-    #: a document the server would reject (None for one it would store).
-    Entry = tuple[str, Row, DocumentResult | None]
+    #: A document's place in a list (``<namespace>/<name>``), its row, the result of a
+    #: document the server would reject (None for one it would store), and where the
+    #: document is.
+    Entry = tuple[str, Row, DocumentResult | None, Location]
 
 __all__ = [
     "FileListing",
@@ -83,7 +85,7 @@ def list_files(
     match = resolve_resource(index.known(), resource)
     plan = plan_columns(served_version(match.crd, match.version).printer_columns)
     objects = FileObjects(match.crd, plan, index, names, **options)
-    rows, rejected = server_order(objects.rows(filenames, held))
+    rows, rejected = server_order(objects.rows(filenames, held), match.crd)
     return FileListing(match.crd, plan, rows, rejected)
 
 
@@ -162,7 +164,9 @@ class FileObjects:
         meta = metadata if isinstance(metadata, dict) else {}
         if self._names and _text(meta.get("name")) not in self._names:
             return []
-        if self._namespace and (meta.get("namespace") or "default") != self._namespace:
+        # one without a namespace goes where a create sends it: the request's (-n)
+        written = meta.get("namespace") or self._default_namespace or "default"
+        if self._namespace and written != self._namespace:
             return []
         if is_stored(meta):
             return self._as_stored(document)
@@ -186,7 +190,7 @@ class FileObjects:
         )
         if not admitted.ok:
             return self._rejected(document, admitted.message)
-        return [self._entry(admitted.object)]
+        return [self._entry(admitted.object, document)]
 
     def _as_stored(self, document: Document) -> list[Entry]:
         """An object dumped from a cluster (``kubectl get -o yaml``): shown as a read of
@@ -200,11 +204,12 @@ class FileObjects:
             obj.setdefault("metadata", {}).setdefault(
                 "namespace", self._default_namespace or "default"
             )
-        return [self._entry(obj)]
+        return [self._entry(obj, document)]
 
-    def _entry(self, obj: dict[str, Any]) -> Entry:
+    def _entry(self, obj: dict[str, Any], document: Document) -> Entry:
         cells = self._row_cells(self._plan, obj, self._now)
-        return (_list_key(obj), (cells, obj if self.keep_objects else {}), None)
+        row = (cells, obj if self.keep_objects else {})
+        return (_list_key(obj), row, None, document.location)
 
     def _rejected(
         self, document: Document, refusal: str | None, result: DocumentResult | None = None
@@ -220,7 +225,7 @@ class FileObjects:
             result = replace(result, status="error", message=refusal)
         obj = _plain(document.content)
         row = (self._row_cells(self._plan, obj, self._now), obj if self.keep_objects else {})
-        return [(_list_key(obj), row, _without_object(result))]
+        return [(_list_key(obj), row, _without_object(result), document.location)]
 
 
 def is_stored(metadata: dict[str, Any]) -> bool:
@@ -230,20 +235,49 @@ def is_stored(metadata: dict[str, Any]) -> bool:
     return any(metadata.get(field) for field in ("resourceVersion", "uid", "creationTimestamp"))
 
 
-def server_order(entries: Iterable[Entry]) -> tuple[list[Row], list[DocumentResult]]:
+def server_order(
+    entries: Iterable[Entry], crd: CustomResourceDefinition
+) -> tuple[list[Row], list[DocumentResult]]:
     """The rows in the order the API server lists objects, and the rejected documents'
     results in the files' order. The server lists in etcd's key order, and an object's
     key ends ``<namespace>/<name>`` (``apiserver/pkg/registry/generic/registry/store.go``:
     ``NamespaceKeyFunc``), so rows go by that string: by namespace, then name (``a/x``
-    after ``a-b/y``, as bytes compare)."""
+    after ``a-b/y``, as bytes compare). An object whose namespace and name an earlier
+    one took is refused as the server refuses a second create of them (``already
+    exists``); like every refused object, it keeps its row."""
     keyed: list[tuple[str, Row]] = []
     rejected: list[DocumentResult] = []
-    for key, row, result in entries:
+    created: set[str] = set()
+    for key, row, result, where in entries:
+        if result is None and key in created:
+            result = _already_exists(crd, key, where)
+        elif result is None:
+            created.add(key)
         keyed.append((key, row))
         if result is not None:
             rejected.append(result)
     keyed.sort(key=lambda pair: pair[0])
     return [row for _, row in keyed], rejected
+
+
+def _already_exists(crd: CustomResourceDefinition, key: str, where: Location) -> DocumentResult:
+    """The server's refusal of a second create of ``key`` (``Admission.already_exists``'s
+    words)."""
+    from kubectl_crd.validation.admission import Admission
+    from kubectl_crd.validation.documents import DocumentResult
+
+    namespace, _, name = key.rpartition("/")
+    refusal = Admission(crd).already_exists(name)
+    return DocumentResult(
+        source=where.file,
+        index=0,
+        location=where,
+        status="error",
+        kind=crd.names.kind,
+        name=name,
+        namespace=namespace,
+        message=refusal.message,
+    )
 
 
 def _list_key(obj: Any) -> str:

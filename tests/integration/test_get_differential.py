@@ -318,12 +318,46 @@ def test_cells_and_text_match_the_server_and_kubectl(
                 + "\n--- ours\n"
                 + "\n".join(our_lines)
             )
+
+    # get -f over the files just created, against kubectl get: the same rows in the same
+    # order (ages aside: 0s offline, the seconds since the create on the server); a
+    # table where we show an object the server refused (exit 1) has a row kubectl lacks
+    files = [a for f in [widgets, *samples] for a in ("-f", str(f))]
+    crd_files = sorted({c.location.file for c in crds if c.location} | {str(widget_crd)})
+    offline_get = [*KUBECTL_CRD, "get", "-n", namespace, *files]
+    offline_get += [a for f in crd_files for a in ("--crd", f)]
+    offline_tables = refused_tables = 0
+    offline_compared: list[str] = []
+    for resource in text_checked:
+        for flags in FLAG_SETS[:2]:
+            real = apiserver.kubectl("get", resource, "-n", namespace, *flags).stdout
+            done = subprocess.run(
+                [*offline_get, resource, *flags],
+                capture_output=True,
+                text=True,
+                env=apiserver.env(),
+            )
+            if done.returncode != 0:
+                refused_tables += 1
+                continue
+            offline_tables += 1
+            offline_compared.append(resource)
+            lines += len(real.splitlines())
+            if words(done.stdout, ages=True) != words(real, ages=True):
+                problems.append(
+                    f"get -f {resource} {' '.join(flags)}:\n--- kubectl\n{real}--- ours\n"
+                    + done.stdout
+                )
     print(
         f"\nget differential: {cells - mismatched}/{cells} cells of {objects_seen} objects "
         f"({len(text_checked)} resources) agree with the server's Table; "
         f"{offline_cells} cells computed offline from the files compared; "
-        f"{lines} lines of kubectl get compared; {len(samples)} corpus sample files"
+        f"{lines} lines of kubectl get compared; {len(samples)} corpus sample files; "
+        f"get -f against kubectl get after create: {offline_tables} tables compared, "
+        f"{refused_tables} left out (an object the server refused)"
     )
+    # the purpose-made CRD's table at least, plain and wide (its objects all created)
+    assert offline_compared.count(widgets_resource) == 2
     assert objects_seen >= len(WIDGETS)
     assert gaps_seen == set(KNOWN_OFFLINE_GAPS), "stale KNOWN_OFFLINE_GAPS entries"
     assert not problems, "\n".join(problems)

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import Location
 from kubectl_crd.validation.documents import DocumentResult
 from kubectl_crd.validation.listing import is_stored, server_order
 
@@ -27,16 +29,59 @@ def test_server_set_metadata_marks_an_object_dumped_from_a_cluster(
     assert is_stored(metadata) is stored
 
 
-def test_rows_go_in_etcd_key_order_and_rejections_stay_in_file_order() -> None:
-    def result(index: int) -> DocumentResult:
-        return DocumentResult(source="f.yaml", index=index, location=None, status="invalid")  # type: ignore[arg-type]
+CRD = CustomResourceDefinition.from_object(
+    {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "crontabs.stable.example.com"},
+        "spec": {
+            "group": "stable.example.com",
+            "scope": "Namespaced",
+            "names": {"kind": "CronTab", "plural": "crontabs", "singular": "crontab"},
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {"openAPIV3Schema": {"type": "object"}},
+                }
+            ],
+        },
+    }
+)
 
+
+def result(index: int) -> DocumentResult:
+    return DocumentResult(
+        source="f.yaml", index=index, location=Location("f.yaml", index), status="invalid"
+    )
+
+
+def test_rows_go_in_etcd_key_order_and_rejections_stay_in_file_order() -> None:
     entries = [
-        ("b/a", (["b/a"], {}), result(0)),
-        ("a/z", (["a/z"], {}), None),
-        ("a-b/b", (["a-b/b"], {}), result(2)),
-        ("a/x", (["a/x"], {}), None),
+        ("b/a", (["b/a"], {}), result(1), Location("f.yaml", 1)),
+        ("a/z", (["a/z"], {}), None, Location("f.yaml", 5)),
+        ("a-b/b", (["a-b/b"], {}), result(9), Location("f.yaml", 9)),
+        ("a/x", (["a/x"], {}), None, Location("f.yaml", 13)),
     ]
-    rows, rejected = server_order(entries)  # type: ignore[arg-type]
+    rows, rejected = server_order(entries, CRD)  # type: ignore[arg-type]
     assert [row[0][0] for row in rows] == ["a-b/b", "a/x", "a/z", "b/a"]
-    assert [r.index for r in rejected] == [0, 2]
+    assert [r.index for r in rejected] == [1, 9]
+
+
+def test_a_second_object_of_one_namespace_and_name_is_refused_as_already_existing() -> None:
+    entries = [
+        ("ns/a", (["first"], {}), None, Location("a.yaml", 1)),
+        ("ns/b", (["rejected b"], {}), result(3), Location("a.yaml", 3)),
+        ("ns/b", (["b"], {}), None, Location("b.yaml", 1)),  # the first b was refused
+        ("ns/a", (["second"], {}), None, Location("b.yaml", 7)),
+        ("other/a", (["other"], {}), None, Location("b.yaml", 12)),
+    ]
+    rows, rejected = server_order(entries, CRD)  # type: ignore[arg-type]
+    assert [row[0][0] for row in rows] == ["first", "second", "rejected b", "b", "other"]
+    assert [(str(r.location), r.status) for r in rejected] == [
+        ("f.yaml:3", "invalid"),
+        ("b.yaml:7", "error"),
+    ]
+    assert rejected[1].title == "CronTab/a"
+    assert rejected[1].message == 'crontabs.stable.example.com "a" already exists'

@@ -132,3 +132,20 @@ def test_help_says_which_objects_are_shown_as_created_and_which_as_stored() -> N
     text = " ".join(result.stdout.split())
     assert "a manifest as a create of it returns it" in text
     assert "carries a resourceVersion, uid or creationTimestamp) as it is stored" in text
+
+
+def test_an_object_without_a_namespace_is_in_the_namespace_given_with_n(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(
+        GOOD.format(name="here", replicas=1).replace(", namespace: default", "")
+        + "---\n"
+        + GOOD.format(name="elsewhere", replicas=1)
+    )
+    result = run_cli("get", "crontabs", "-f", str(tmp_path), "--crd", CRDS, "-n", "team")
+    assert result.returncode == 0, result.stderr
+    # kubectl create -n team -f a.yaml would create 'here' in team, 'elsewhere' in default
+    assert [line.split()[0] for line in result.stdout.splitlines()] == ["NAME", "here"]
+    every = run_cli("get", "crontabs", "-f", str(tmp_path), "--crd", CRDS, "-n", "team", "-A")
+    assert [line.split()[:2] for line in every.stdout.splitlines()[1:]] == [
+        ["default", "elsewhere"],
+        ["team", "here"],
+    ]
