@@ -339,6 +339,26 @@ def floor(client: Any, namespace: str, count: int, *, apply: bool = False) -> fl
     return time.perf_counter() - began
 
 
+def update_floor(client: Any, namespace: str, updates: int) -> float:
+    """One update's three requests back to back, with no watch between them: the spec
+    patch, the ConfigMap applied, the status patch (median seconds)."""
+    from kubectl_crd.kube.resources import ResourceClient
+
+    gizmos = ResourceClient(client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace)
+    maps = ResourceClient(client, "", "v1", "configmaps", namespaced=True, namespace=namespace)
+    latencies = []
+    for index in range(updates):
+        name, n = f"gizmo-{index:05}", 100 + index
+        began = time.perf_counter()
+        gizmos.patch(name, {"spec": {"n": n}})
+        child = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}}
+        maps.apply({**child, "data": {"n": str(n)}}, field_manager="dev-bench", force=True)
+        gizmos.patch(name, {"status": {"ready": n}}, subresource="status")
+        latencies.append(time.perf_counter() - began)
+        time.sleep(0.2)
+    return statistics.median(latencies)
+
+
 def measure(
     plane: Any,
     client: Any,
@@ -457,6 +477,8 @@ def main() -> None:
                 "converge": floor(client, "floor-apply", args.objects, apply=True),
                 "writes": 2.0,
             }
+            if args.updates:
+                results["floor"]["update"] = update_floor(client, "floor-apply", args.updates)
 
             def ours(namespace: str, count: int) -> Contender:
                 file = str(work / "reconciler.py")
@@ -518,7 +540,7 @@ def report(results: dict[str, dict[str, float]], objects: int, big: int) -> None
         line = f"{label:<34} {cell(ours, key, scale, fmt):>9} {cell(kopf, key, scale, fmt):>9}"
         line += f" {cell(base, key, scale, fmt):>9}"
         line += f" {ratio(ours[key], kopf.get(key)) if kopf and key in ours else '-':>10}"
-        if key == "converge":
+        if key in ("converge", "update") and key in base and key in ours:
             line += f" {ratio(ours[key], base[key]):>11}"
         print(line)
     applied = results["floor-apply"]["converge"]
