@@ -164,6 +164,15 @@ def create_gizmo(apiserver: ControlPlane, namespace: str, name: str, message: st
     apiserver.kubectl("apply", "-f", "-", input=json.dumps(body))
 
 
+def save(path: Path, text: str) -> None:
+    """Save as an editor does, atomically (a temporary file renamed over the old one):
+    a plain write can be seen half done (truncated) on a loaded machine, and that half
+    is a reload of its own."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
+
+
 def loop_requests(apiserver: ControlPlane, mark: int, verbs: tuple[str, ...]) -> list[str]:
     return [
         f"{event['verb']} {event['requestURI'].split('?')[0]}"
@@ -219,7 +228,7 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
         # an edit: new children (renamed), the old ones deleted, no new LIST or WATCH
         mark = apiserver.audit_mark()
         seen = len(loop.out)
-        reconciler.write_text(RECONCILER.format(version="2", suffix="config"))
+        save(reconciler, RECONCILER.format(version="2", suffix="config"))
         loop.wait_for_line("reloaded rec.py in ", after=seen)
         eventually(lambda: converged("config", "2"), "children and status of version 2", loop)
         assert loop_requests(apiserver, mark, ("list", "watch")) == []
@@ -240,7 +249,7 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
 
         # a broken edit: its file:line printed, the version 2 code keeps reconciling
         seen = len(loop.out)
-        reconciler.write_text(RECONCILER.format(version="3", suffix="x") + "def broken(:\n")
+        save(reconciler, RECONCILER.format(version="3", suffix="x") + "def broken(:\n")
         failed = loop.wait_for_line("reload of rec.py failed", after=seen)
         line_number = RECONCILER.count("\n") + 1
         assert f"rec.py:{line_number}:" in failed and "SyntaxError" in failed
