@@ -1,0 +1,1037 @@
+"""An in-process object store with the API server's semantics that reconcilers depend on.
+
+The engine behind issue 27's ``--local DIR`` (``reconcile.local.LocalBackend`` puts a
+``Backend`` and DIR's files on it). Pure: no files, no threads of its own; every method
+is safe to call from any thread (one lock: the controller's workers and informers are
+threads). Objects go in and come out as plain dicts, as the API server sends them.
+
+What it keeps, and the upstream behaviour each piece mirrors
+(kubernetes/kubernetes, staging/src/k8s.io/...):
+
+- one resourceVersion counter for the whole store (etcd's revision is shared by every
+  kind); a write that changes nothing keeps it (etcd3 ``GuaranteedUpdate``);
+- custom resources are written through ``validation.admission.Admission``: decoding,
+  pruning, defaulting, schema and CEL validation, the server-set fields, the status
+  subresource split, generation + 1 on a change of anything but metadata, finalizers
+  and deletionTimestamp; a refusal raises ``StoreRefusal`` with the server's Status and
+  the ``FieldError``\\s (with file:line:column when the object came from a file);
+- built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, ...) are stored
+  without schema validation or defaulting, with the metadata the server sets (uid,
+  resourceVersion, creationTimestamp, the request's namespace, generation for the kinds
+  whose strategy keeps one), their ``status`` kept apart as their ``/status`` endpoint
+  keeps it (``registry/*/strategy.go``: create and main updates keep the old status);
+- deletes with a uid or resourceVersion precondition (409 as the server words it),
+  finalizers holding an object with a deletionTimestamp, and the garbage collector's
+  background cascade (``pkg/controller/garbagecollector``): once an object is removed,
+  every object whose ownerReferences all name removed owners is deleted, transitively;
+- server-side apply under field managers, a pragmatic subset of
+  ``structured-merge-diff`` (see ``apply``);
+- label-selected lists and list-then-watch (``kube.reflector``'s ADDED, MODIFIED,
+  DELETED, SYNCED), a selected watch seeing an object that stops matching as DELETED
+  and one that starts matching as ADDED (the watch cache's filter,
+  ``apiserver/pkg/storage/cacher``);
+- Kubernetes Events recorded in memory (``events``).
+
+What it does not simulate (the README's list): controllers (a Deployment gets no
+ReplicaSet or pods, a Service no endpoints, unless DIR says so), defaulting and
+validation of built-in kinds, conflicts between field managers (``force`` is always
+taken), the garbage collector's foreground deletion and orphaning (``propagationPolicy``
+is background), admission webhooks, RBAC, namespaces' lifecycle (a namespace need not
+exist), ``generateName`` for built-ins, dry-run's untouched resourceVersion counter (a
+dry run may use up a number), and watch history (a watch starts from now: no 410).
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_crd.kube.reflector import EventType, ReflectorEvent
+from kubectl_crd.model.errors import ApiError, ResourceNotFoundError
+from kubectl_crd.model.labels import LabelSelector, parse_selector
+from kubectl_crd.reconcile.backends import ResourceInfo, kubernetes_event, parse_resource_spec
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kubectl_crd.model.crd import CustomResourceDefinition
+    from kubectl_crd.validation.admission import Admission, AdmissionResult
+    from kubectl_crd.validation.results import FieldError
+
+__all__ = ["BUILTINS", "ObjectStore", "StoreRefusal", "apply_merge_patch"]
+
+#: how often a watch looks at its ``stop`` event
+_POLL_SECONDS = 0.05
+
+# (group, version, plural, kind, namespaced, has /status, keeps metadata.generation)
+BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
+    ("", "v1", "configmaps", "ConfigMap", True, False, False),
+    ("", "v1", "secrets", "Secret", True, False, False),
+    ("", "v1", "services", "Service", True, True, False),
+    ("", "v1", "serviceaccounts", "ServiceAccount", True, False, False),
+    ("", "v1", "pods", "Pod", True, True, False),
+    ("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", True, True, False),
+    ("", "v1", "namespaces", "Namespace", False, True, False),
+    ("", "v1", "events", "Event", True, False, False),
+    ("apps", "v1", "deployments", "Deployment", True, True, True),
+    ("apps", "v1", "statefulsets", "StatefulSet", True, True, True),
+    ("apps", "v1", "daemonsets", "DaemonSet", True, True, True),
+    ("apps", "v1", "replicasets", "ReplicaSet", True, True, True),
+    ("batch", "v1", "jobs", "Job", True, True, True),
+    ("batch", "v1", "cronjobs", "CronJob", True, True, True),
+    ("networking.k8s.io", "v1", "ingresses", "Ingress", True, True, True),
+    ("networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", True, False, True),
+    ("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", True, True, True),
+    ("rbac.authorization.k8s.io", "v1", "roles", "Role", True, False, False),
+    ("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", True, False, False),
+    ("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", False, False, False),
+)
+
+#: built-in list-map keys (the ``+listType=map`` / ``patchMergeKey`` of
+#: ``api/core/v1/types.go`` and friends) by the list's field name, a path suffix first
+_BUILTIN_LIST_KEYS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("containers", "ports"): ("containerPort", "protocol"),
+    ("initContainers", "ports"): ("containerPort", "protocol"),
+    ("spec", "ports"): ("port", "protocol"),
+    ("containers",): ("name",),
+    ("initContainers",): ("name",),
+    ("ephemeralContainers",): ("name",),
+    ("env",): ("name",),
+    ("volumes",): ("name",),
+    ("volumeMounts",): ("mountPath",),
+    ("imagePullSecrets",): ("name",),
+    ("hostAliases",): ("ip",),
+    ("conditions",): ("type",),
+    ("topologySpreadConstraints",): ("topologyKey", "whenUnsatisfiable"),
+}
+#: metadata's own list maps, for every kind (``ObjectMeta``: ownerReferences by uid)
+_METADATA_LIST_KEYS = {("metadata", "ownerReferences"): ("uid",)}
+
+_OPTIMISTIC_LOCK = (
+    "the object has been modified; please apply your changes to the latest version and try again"
+)
+
+ObjectKey = tuple[str, str]
+
+
+class StoreRefusal(ApiError):
+    """A write the store refuses as the API server would: ``status``, ``reason`` and
+    ``status_object`` are the server's; ``errors`` the causes with where each is in the
+    input (file:line:column for an object read from a file)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        reason: str,
+        status_object: dict[str, object],
+        errors: Sequence[FieldError] = (),
+    ) -> None:
+        super().__init__(message, status=status, reason=reason, status_object=status_object)
+        self.errors = tuple(errors)
+
+
+@dataclass
+class _Kind:
+    """One resource: its versions as ResourceInfo, the admission step of a CRD."""
+
+    group: str
+    plural: str
+    kind: str
+    namespaced: bool
+    infos: dict[str, ResourceInfo]
+    admission: Admission | None = None
+    crd: CustomResourceDefinition | None = None
+    has_status: bool = False
+    keeps_generation: bool = True
+    objects: dict[ObjectKey, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def resource(self) -> str:
+        return f"{self.plural}.{self.group}" if self.group else self.plural
+
+
+@dataclass
+class _Watch:
+    kind: _Kind
+    version: str
+    namespace: str | None
+    selector: LabelSelector
+    events: queue.SimpleQueue[ReflectorEvent] = field(default_factory=queue.SimpleQueue)
+
+    def sees(self, obj: Mapping[str, Any] | None) -> bool:
+        if obj is None:
+            return False
+        meta = obj.get("metadata") or {}
+        if self.namespace and meta.get("namespace") != self.namespace:
+            return False
+        return self.selector.matches(meta.get("labels"))
+
+
+class ObjectStore:
+    """The store (see the module docstring). ``clock`` (POSIX seconds) and ``uids``
+    make timestamps and uids deterministic in tests."""
+
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.time,
+        uids: Callable[[], str] | None = None,
+    ) -> None:
+        from kubectl_crd.validation.admission import _uuid4
+
+        self._lock = threading.RLock()
+        self._revision = 0
+        self._clock = clock
+        self._uids = uids or _uuid4
+        self._kinds: dict[tuple[str, str], _Kind] = {}
+        self._by_kind: dict[tuple[str, str], _Kind] = {}
+        self._watches: list[_Watch] = []
+        #: uid -> (kind, key) of every stored object
+        self._by_uid: dict[str, tuple[_Kind, ObjectKey]] = {}
+        #: uid -> manager -> the object it last applied
+        self._applied: dict[str, dict[str, dict[str, Any]]] = {}
+        #: Kubernetes Events recorded (core v1 Event objects, in order)
+        self.events: list[dict[str, Any]] = []
+        for group, version, plural, kind, namespaced, status, generation in BUILTINS:
+            info = ResourceInfo(
+                group, version, plural, kind, namespaced, has_status=status,
+                has_scale=kind in ("Deployment", "StatefulSet", "ReplicaSet"),
+            )  # fmt: skip
+            self._add_kind(
+                _Kind(
+                    group,
+                    plural,
+                    kind,
+                    namespaced,
+                    {version: info},
+                    has_status=status,
+                    keeps_generation=generation,
+                )
+            )
+
+    # -- kinds -------------------------------------------------------------------------
+
+    def _add_kind(self, kind: _Kind) -> None:
+        self._kinds[(kind.group, kind.plural)] = kind
+        self._by_kind[(kind.group, kind.kind)] = kind
+
+    def _next_version(self) -> str:
+        with self._lock:
+            self._revision += 1
+            return str(self._revision)
+
+    def add_crd(self, crd: CustomResourceDefinition) -> None:
+        """Serve ``crd``'s resource (a CRD of the same name replaces the old one's
+        schema; stored objects stay, as the server keeps them)."""
+        from kubectl_crd.validation.admission import Admission
+
+        admission = Admission(
+            crd, resource_versions=self._next_version, clock=self._clock, uids=self._uids
+        )
+        infos = {
+            v.name: ResourceInfo(
+                crd.group,
+                v.name,
+                crd.names.plural,
+                crd.names.kind,
+                crd.namespaced,
+                has_status=v.subresources.status,
+                has_scale=v.subresources.scale is not None,
+            )
+            for v in crd.served_versions
+        }
+        with self._lock:
+            old = self._kinds.get((crd.group, crd.names.plural))
+            kind = _Kind(
+                crd.group, crd.names.plural, crd.names.kind, crd.namespaced, infos,
+                admission=admission, crd=crd,
+            )  # fmt: skip
+            if old is not None:
+                kind.objects = old.objects
+                for uid, (holder, key) in list(self._by_uid.items()):
+                    if holder is old:
+                        self._by_uid[uid] = (kind, key)
+            self._add_kind(kind)
+
+    def resolve(self, spec: str) -> ResourceInfo:
+        """``Backend.resolve``: ``plural.group/version``, ``group/version/Kind``, ..."""
+        try:
+            group, version, name, is_kind = parse_resource_spec(spec)
+        except ValueError as exc:
+            raise ResourceNotFoundError(str(exc), query=spec) from None
+        with self._lock:
+            kind = (self._by_kind if is_kind else self._kinds).get((group, name))
+        if kind is None:
+            if is_kind:
+                api_version = f"{group}/{version}" if group else version
+                message = f'no matches for kind "{name}" in version "{api_version}"'
+            else:
+                message = f'the server doesn\'t have a resource type "{name}.{group}"'
+            raise ResourceNotFoundError(message, query=spec)
+        info = kind.infos.get(version)
+        if info is None:
+            raise ResourceNotFoundError(
+                f'{kind.resource} has no version "{version}" (served: {", ".join(kind.infos)})',
+                query=spec,
+            )
+        return info
+
+    def resolve_kind(self, api_version: str, kind: str) -> ResourceInfo:
+        return self.resolve(f"{api_version}/{kind}")
+
+    def _kind(self, info: ResourceInfo) -> _Kind:
+        kind = self._kinds.get((info.group, info.plural))
+        if kind is None:
+            raise ResourceNotFoundError(f"the server could not find {info}", query=str(info))
+        return kind
+
+    # -- reads -------------------------------------------------------------------------
+
+    def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
+        with self._lock:
+            kind = self._kind(info)
+            stored = kind.objects.get((namespace if kind.namespaced else "", name))
+            if stored is None:
+                raise self._not_found(kind, name)
+            return self._shown(kind, stored, info.version)
+
+    def list(
+        self,
+        info: ResourceInfo,
+        namespace: str | None = None,
+        label_selector: str | Mapping[str, str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The objects (in ``namespace``, matching the selector) in the server's list
+        order (etcd key order: namespace/name)."""
+        selector = parse_selector(label_selector)
+        with self._lock:
+            kind = self._kind(info)
+            watch = _Watch(kind, info.version, namespace, selector)
+            return [
+                self._shown(kind, kind.objects[key], info.version)
+                for key in sorted(kind.objects, key=_etcd_order)
+                if watch.sees(kind.objects[key])
+            ]
+
+    def list_then_watch(
+        self,
+        info: ResourceInfo,
+        *,
+        stop: threading.Event,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        on_error: Callable[[Any], None] | None = None,
+    ) -> Iterator[ReflectorEvent]:
+        """ADDED for each object listed, SYNCED, then each change until ``stop``."""
+        selector = parse_selector(label_selector)
+        with self._lock:
+            kind = self._kind(info)
+            watch = _Watch(kind, info.version, namespace or None, selector)
+            listed = [
+                self._shown(kind, kind.objects[key], info.version)
+                for key in sorted(kind.objects, key=_etcd_order)
+                if watch.sees(kind.objects[key])
+            ]
+            self._watches.append(watch)
+        try:
+            for obj in listed:
+                yield ReflectorEvent(EventType.ADDED, obj)
+            yield ReflectorEvent(EventType.SYNCED)
+            while not stop.is_set():
+                try:
+                    yield watch.events.get(timeout=_POLL_SECONDS)
+                except queue.Empty:
+                    continue
+        finally:
+            with self._lock:
+                if watch in self._watches:
+                    self._watches.remove(watch)
+
+    def applied(self, uid: str, manager: str) -> dict[str, Any] | None:
+        """What ``manager`` last applied to the object ``uid`` (a copy)."""
+        with self._lock:
+            found = self._applied.get(uid, {}).get(manager)
+            return _copy(found) if found is not None else None
+
+    # -- writes ------------------------------------------------------------------------
+
+    def create(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        namespace: str | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """POST: the object as stored, read in ``info``'s version."""
+        with self._lock:
+            kind = self._kind(info)
+            name = _name(obj)
+            ns = (namespace or _namespace(obj) or "default") if kind.namespaced else ""
+            existing = kind.objects.get((ns, name)) if name else None
+            if kind.admission is not None:
+                if existing is not None:
+                    raise _refused(kind.admission.already_exists(name, existing))
+                result = kind.admission.create(obj, namespace=ns or None)
+                return self._commit(kind, info, result, dry_run=dry_run)
+            if existing is not None:
+                message = f'{kind.resource} "{name}" already exists'
+                raise _status_refusal(409, "AlreadyExists", message, kind, name)
+            if not name:
+                message = "resource name may not be empty"
+                raise _status_refusal(422, "Invalid", message, kind, name)
+            created = _copy(dict(obj))
+            if kind.has_status:
+                created.pop("status", None)
+            meta = created.setdefault("metadata", {})
+            for dropped in (
+                "resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds",
+                "managedFields",
+            ):  # fmt: skip
+                meta.pop(dropped, None)
+            meta["uid"] = self._uids()
+            meta["creationTimestamp"] = _timestamp(self._clock())
+            if ns:
+                meta["namespace"] = ns
+            else:
+                meta.pop("namespace", None)
+            if kind.keeps_generation:
+                meta["generation"] = 1
+            else:
+                meta.pop("generation", None)
+            return self._store_builtin(kind, info, None, created, dry_run=dry_run)
+
+    def update(
+        self, info: ResourceInfo, obj: Mapping[str, Any], *, dry_run: bool = False
+    ) -> dict[str, Any]:
+        """PUT of the main resource (its status kept when the kind has ``/status``)."""
+        return self._update(info, obj, status=False, dry_run=dry_run)
+
+    def update_status(
+        self, info: ResourceInfo, obj: Mapping[str, Any], *, dry_run: bool = False
+    ) -> dict[str, Any]:
+        """PUT of ``/status``: only ``.status`` is taken."""
+        return self._update(info, obj, status=True, dry_run=dry_run)
+
+    def _update(
+        self, info: ResourceInfo, obj: Mapping[str, Any], *, status: bool, dry_run: bool
+    ) -> dict[str, Any]:
+        with self._lock:
+            kind = self._kind(info)
+            name = _name(obj)
+            ns = (_namespace(obj) or "default") if kind.namespaced else ""
+            old = kind.objects.get((ns, name))
+            if kind.admission is not None:
+                if old is None:
+                    raise _refused(kind.admission.not_found(name, "status" if status else "update"))
+                admission = kind.admission
+                result = (admission.update_status if status else admission.update)(obj, old)
+                return self._commit(kind, info, result, dry_run=dry_run)
+            if old is None or (status and not kind.has_status):
+                raise self._not_found(kind, name)
+            body_meta = obj.get("metadata") or {}
+            version = body_meta.get("resourceVersion")
+            if version and version != old["metadata"].get("resourceVersion"):
+                raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
+            new = _copy(dict(obj))
+            meta = new.setdefault("metadata", {})
+            meta.pop("managedFields", None)
+            if status:
+                # status_strategy.go of each kind: the old object, the new status
+                status_value = new.get("status")
+                new = _copy(old)
+                new.pop("status", None)
+                if status_value is not None:
+                    new["status"] = status_value
+            else:
+                # rest/update.go BeforeUpdate: the server's fields stay the old ones
+                old_meta = old["metadata"]
+                for kept in ("uid", "creationTimestamp", "namespace", "generation"):
+                    if kept in old_meta:
+                        meta[kept] = old_meta[kept]
+                    else:
+                        meta.pop(kept, None)
+                for kept in ("deletionTimestamp", "deletionGracePeriodSeconds"):
+                    if kept in old_meta:
+                        meta[kept] = old_meta[kept]
+                if kind.has_status:
+                    new.pop("status", None)
+                    if "status" in old:
+                        new["status"] = old["status"]
+                if kind.keeps_generation and _non_metadata(new) != _non_metadata(old):
+                    meta["generation"] = int(old_meta.get("generation") or 0) + 1
+            new["metadata"]["resourceVersion"] = old["metadata"].get("resourceVersion")
+            if old["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
+                # store.go ShouldDeleteDuringUpdate: the last finalizer gone, it is deleted
+                return self._remove(kind, info, old, dry_run=dry_run)
+            return self._store_builtin(kind, info, old, new, dry_run=dry_run)
+
+    def patch(
+        self,
+        info: ResourceInfo,
+        namespace: str,
+        name: str,
+        patch: Mapping[str, Any],
+        *,
+        subresource: str = "",
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """A JSON merge patch (RFC 7386) of the object or its ``status``; a
+        ``metadata.resourceVersion`` in the patch makes it conditional (409)."""
+        with self._lock:
+            kind = self._kind(info)
+            current = self.get(info, namespace, name)
+            wanted = (patch.get("metadata") or {}).get("resourceVersion")
+            if wanted and wanted != current["metadata"].get("resourceVersion"):
+                raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
+            current.get("metadata", {}).pop("managedFields", None)
+            patched = apply_merge_patch(current, patch)
+            patched.setdefault("metadata", {})["resourceVersion"] = current["metadata"].get(
+                "resourceVersion"
+            )
+            if subresource == "status":
+                return self.update_status(info, patched, dry_run=dry_run)
+            return self.update(info, patched, dry_run=dry_run)
+
+    def apply(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        field_manager: str,
+        force: bool = True,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Server-side apply of ``obj`` by ``field_manager``: a pragmatic subset of
+        ``structured-merge-diff`` (``sigs.k8s.io/structured-merge-diff/v4/merge``).
+
+        The fields ``field_manager`` applied before and leaves out now are removed; the
+        applied fields then replace the object's, mappings merged key by key, lists
+        merged item by item where the schema makes them list maps (a CRD's
+        ``x-kubernetes-list-type: map`` with its ``x-kubernetes-list-map-keys``; for
+        built-ins the usual keys: containers and env by name, a container's ports by
+        containerPort and protocol, a Service's by port and protocol, ...;
+        ``metadata.ownerReferences`` by uid), ``set`` lists as unions, other lists
+        replaced whole. Simplified: each manager's fields are what it last applied (not
+        a field set shared between managers), so another manager's fields are never
+        conflicts (``force`` is taken as given), and a field two managers set is removed
+        when either stops setting it. ``managedFields`` shows one ``Apply`` entry per
+        manager, built from what it applied."""
+        with self._lock:
+            kind = self._kind(info)
+            name = _name(obj)
+            ns = (_namespace(obj) or "default") if kind.namespaced else ""
+            applied = _copy(dict(obj))
+            meta = applied.setdefault("metadata", {})
+            for dropped in ("resourceVersion", "managedFields", "uid", "creationTimestamp"):
+                meta.pop(dropped, None)
+            if kind.namespaced:
+                meta["namespace"] = ns
+            old = kind.objects.get((ns, name))
+            keys_at = self._list_keys(kind, info.version)
+            if old is None:
+                written = self.create(info, applied, namespace=ns or None, dry_run=dry_run)
+            else:
+                current = self._shown(kind, old, info.version, managed=False)
+                uid = current["metadata"].get("uid", "")
+                previous = self._applied.get(uid, {}).get(field_manager)
+                if previous is not None:
+                    _remove_unapplied(current, previous, applied, keys_at, ())
+                merged = _merge(current, applied, keys_at, ())
+                merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
+                written = self.update(info, merged, dry_run=dry_run)
+            if not dry_run:
+                uid = written["metadata"].get("uid", "")
+                if uid in self._by_uid:
+                    self._applied.setdefault(uid, {})[field_manager] = applied
+                    return self._with_managed(written, info)
+            return written
+
+    def delete(
+        self,
+        info: ResourceInfo,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        resource_version: str | None = None,
+        dry_run: bool = False,
+    ) -> None:
+        """DELETE in the background: the object goes (or waits for its finalizers), then
+        the garbage collector deletes what it owned."""
+        with self._lock:
+            kind = self._kind(info)
+            old = kind.objects.get((namespace if kind.namespaced else "", name))
+            if old is None:
+                raise self._not_found(kind, name)
+            if kind.admission is not None:
+                result = kind.admission.delete(old, uid=uid, resource_version=resource_version)
+                self._commit(kind, info, result, dry_run=dry_run)
+            else:
+                meta = old["metadata"]
+                for given, have, what in (
+                    (uid, meta.get("uid"), "UID"),
+                    (resource_version, meta.get("resourceVersion"), "ResourceVersion"),
+                ):
+                    if given is not None and given != have:
+                        detail = (
+                            f"the {what} in the precondition ({given}) does not match the "
+                            f"{what} in record ({have or ''}). The object might have been "
+                            + ("deleted and then recreated" if what == "UID" else "modified")
+                        )
+                        group = f".{kind.group}" if kind.group else ""
+                        message = f'Operation cannot be fulfilled on {kind.kind}{group} "{name}": '
+                        raise _status_refusal(409, "Conflict", message + detail, kind, name)
+                if meta.get("finalizers"):
+                    if not meta.get("deletionTimestamp"):
+                        marked = _copy(old)
+                        marked["metadata"]["deletionTimestamp"] = _timestamp(self._clock())
+                        marked["metadata"]["deletionGracePeriodSeconds"] = 0
+                        if kind.keeps_generation and meta.get("generation"):
+                            marked["metadata"]["generation"] = int(meta["generation"]) + 1
+                        self._store_builtin(kind, info, old, marked, dry_run=dry_run)
+                else:
+                    self._remove(kind, info, old, dry_run=dry_run)
+            if not dry_run:
+                self._collect_garbage()
+
+    def record_event(
+        self,
+        involved: Mapping[str, Any],
+        reason: str,
+        message: str,
+        *,
+        type: str = "Normal",
+        dry_run: bool = False,
+    ) -> None:
+        if dry_run:
+            return
+        event = kubernetes_event(involved, reason, message, type=type, now=self._clock())
+        with self._lock:
+            self.events.append(event)
+
+    # -- storing and telling the watches ---------------------------------------------
+
+    def _commit(
+        self, kind: _Kind, info: ResourceInfo, result: AdmissionResult, *, dry_run: bool
+    ) -> dict[str, Any]:
+        """Keep what an admission result stores, tell the watches; the client's answer."""
+        if not result.ok:
+            raise _refused(result)
+        obj = result.object
+        meta = obj.get("metadata") or {}
+        key = (str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+        if dry_run:
+            return _copy_object(result.response)
+        old = kind.objects.get(key)
+        if result.removed:
+            self._drop(kind, key, old, result.object)
+        elif result.written:
+            kind.objects[key] = result.stored
+            self._by_uid[str(meta.get("uid") or "")] = (kind, key)
+            self._notify(kind, old, result.stored, None)
+        if result.removed:
+            self._collect_garbage()
+        response = result.response
+        if isinstance(response, dict) and response.get("kind") == "Status":
+            return _copy_object(response)
+        return self._with_managed(_copy(response), info)
+
+    def _store_builtin(
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        old: dict[str, Any] | None,
+        new: dict[str, Any],
+        *,
+        dry_run: bool,
+    ) -> dict[str, Any]:
+        if old is not None and _same(_without_version(new), _without_version(old)):
+            return self._with_managed(_copy(old), info)
+        new["metadata"]["resourceVersion"] = (
+            self._next_version() if not dry_run else new["metadata"].get("resourceVersion", "")
+        )
+        if dry_run:
+            return _copy_object(new)
+        meta = new["metadata"]
+        key = (str(meta.get("namespace") or ""), str(meta["name"]))
+        kind.objects[key] = new
+        self._by_uid[str(meta["uid"])] = (kind, key)
+        self._notify(kind, old, new, None)
+        return self._with_managed(_copy(new), info)
+
+    def _remove(
+        self, kind: _Kind, info: ResourceInfo, old: dict[str, Any], *, dry_run: bool
+    ) -> dict[str, Any]:
+        last = _copy_object(old)
+        if dry_run:
+            return last
+        last["metadata"]["resourceVersion"] = self._next_version()
+        meta = old["metadata"]
+        self._drop(kind, (str(meta.get("namespace") or ""), str(meta["name"])), old, last)
+        self._collect_garbage()
+        return last
+
+    def _drop(
+        self, kind: _Kind, key: ObjectKey, old: dict[str, Any] | None, last: dict[str, Any]
+    ) -> None:
+        kind.objects.pop(key, None)
+        uid = str((last.get("metadata") or {}).get("uid") or "")
+        self._by_uid.pop(uid, None)
+        self._applied.pop(uid, None)
+        self._notify(kind, old, None, last)
+
+    def _notify(
+        self,
+        kind: _Kind,
+        old: dict[str, Any] | None,
+        new: dict[str, Any] | None,
+        last: dict[str, Any] | None,
+    ) -> None:
+        for watch in self._watches:
+            if watch.kind.group != kind.group or watch.kind.plural != kind.plural:
+                continue
+            had, has = watch.sees(old), watch.sees(new)
+            if new is not None and has:
+                shown = self._shown(kind, new, watch.version)
+                event = EventType.MODIFIED if had else EventType.ADDED
+                watch.events.put(ReflectorEvent(event, shown))
+            elif had:
+                # removed (its last state, at the delete's resourceVersion), or no
+                # longer selected (the cacher's filter: DELETED with the new state)
+                gone = last if new is None else new
+                assert gone is not None
+                watch.events.put(
+                    ReflectorEvent(EventType.DELETED, self._shown(kind, gone, watch.version))
+                )
+
+    def _collect_garbage(self) -> None:
+        """The garbage collector's background deletion: an object whose
+        ownerReferences all name objects that are gone is deleted (in turn its own
+        dependents), until nothing changes (``garbagecollector.go attemptToDeleteItem``:
+        the owner is looked up by uid)."""
+        while True:
+            orphans = [
+                (kind, key, obj)
+                for kind in list(self._kinds.values())
+                for key, obj in list(kind.objects.items())
+                if _owners_gone(obj, self._by_uid) and not obj["metadata"].get("deletionTimestamp")
+            ]
+            if not orphans:
+                return
+            for kind, key, obj in orphans:
+                info = next(iter(kind.infos.values()))
+                self.delete(info, key[0], key[1], uid=obj["metadata"].get("uid"))
+
+    # -- pieces ------------------------------------------------------------------------
+
+    def _shown(
+        self, kind: _Kind, stored: dict[str, Any], version: str, *, managed: bool = True
+    ) -> dict[str, Any]:
+        """A stored object as a read of ``version`` returns it (a copy)."""
+        obj: dict[str, Any] = (
+            kind.admission.read(stored, version) if kind.admission is not None else _copy(stored)
+        )
+        if managed:
+            return self._with_managed(obj, kind.infos.get(version))
+        return obj
+
+    def _with_managed(self, obj: dict[str, Any], info: ResourceInfo | None) -> dict[str, Any]:
+        meta = obj.get("metadata")
+        if not isinstance(meta, dict):
+            return obj
+        appliers = self._applied.get(str(meta.get("uid") or ""))
+        if appliers and info is not None:
+            kind = self._kinds.get((info.group, info.plural))
+            keys_at = self._list_keys(kind, info.version) if kind else _no_keys
+            meta["managedFields"] = [
+                {
+                    "manager": manager,
+                    "operation": "Apply",
+                    "apiVersion": info.api_version,
+                    "fieldsType": "FieldsV1",
+                    "fieldsV1": _fields_v1(applied, keys_at, ()),
+                }
+                for manager, applied in sorted(appliers.items())
+            ]
+        return obj
+
+    def _list_keys(
+        self, kind: _Kind, version: str
+    ) -> Callable[[tuple[str, ...]], tuple[str, ...] | str | None]:
+        """Where a list is a list map: its keys; ``"set"`` for a set; None (atomic)."""
+        schema: Mapping[str, Any] | None = None
+        if kind.crd is not None:
+            found = kind.crd.version(version)
+            schema = found.schema if found is not None else None
+
+        def keys_at(path: tuple[str, ...]) -> tuple[str, ...] | str | None:
+            names = tuple(p for p in path if p != "[]")
+            if names in _METADATA_LIST_KEYS:
+                return _METADATA_LIST_KEYS[names]
+            if schema is not None:
+                node = _schema_at(schema, path)
+                if node is None:
+                    return None
+                list_type = node.get("x-kubernetes-list-type")
+                if list_type == "map":
+                    return tuple(node.get("x-kubernetes-list-map-keys") or ())
+                return "set" if list_type == "set" else None
+            for length in (2, 1):
+                if len(names) >= length and names[-length:] in _BUILTIN_LIST_KEYS:
+                    return _BUILTIN_LIST_KEYS[names[-length:]]
+            return None
+
+        return keys_at
+
+    def _not_found(self, kind: _Kind, name: str) -> StoreRefusal:
+        if kind.admission is not None:
+            return _refused(kind.admission.not_found(name))
+        return _status_refusal(404, "NotFound", f'{kind.resource} "{name}" not found', kind, name)
+
+
+# -- module-level pieces ------------------------------------------------------------------
+
+
+def _no_keys(path: tuple[str, ...]) -> tuple[str, ...] | str | None:
+    return None
+
+
+def _refused(result: AdmissionResult) -> StoreRefusal:
+    from kubectl_crd.kube.client import _status_error
+
+    response = result.response if isinstance(result.response, dict) else {}
+    line = _status_error(result.code, response, "POST").message
+    return StoreRefusal(
+        line,
+        status=result.code,
+        reason=result.reason,
+        status_object=response,
+        errors=result.errors,
+    )
+
+
+def _status_refusal(code: int, reason: str, message: str, kind: _Kind, name: str) -> StoreRefusal:
+    status: dict[str, object] = {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": reason,
+        "details": {"name": name, "group": kind.group, "kind": kind.plural},
+        "code": code,
+    }
+    from kubectl_crd.kube.client import _status_error
+
+    line = _status_error(code, status, "POST").message
+    return StoreRefusal(line, status=code, reason=reason, status_object=status)
+
+
+def _conflict(kind: _Kind, name: str) -> str:
+    return f'Operation cannot be fulfilled on {kind.resource} "{name}": {_OPTIMISTIC_LOCK}'
+
+
+def _owners_gone(obj: Mapping[str, Any], live: Mapping[str, object]) -> bool:
+    refs = (obj.get("metadata") or {}).get("ownerReferences") or ()
+    uids = [ref.get("uid") for ref in refs if isinstance(ref, Mapping)]
+    return bool(uids) and all(uid not in live for uid in uids)
+
+
+def _etcd_order(key: ObjectKey) -> str:
+    return f"{key[0]}/{key[1]}" if key[0] else key[1]
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    meta = obj.get("metadata")
+    return str(meta.get("name") or "") if isinstance(meta, Mapping) else ""
+
+
+def _namespace(obj: Mapping[str, Any]) -> str:
+    meta = obj.get("metadata")
+    return str(meta.get("namespace") or "") if isinstance(meta, Mapping) else ""
+
+
+def _timestamp(now: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(now)))
+
+
+def _copy_object(obj: Any) -> dict[str, Any]:
+    copied: dict[str, Any] = _copy(obj)
+    return copied
+
+
+def _copy(obj: Any) -> Any:
+    """A deep copy of plain JSON values (marshal, in C); other mappings made plain."""
+    try:
+        return marshal.loads(marshal.dumps(obj, 2))
+    except ValueError:
+        from kubectl_crd.model.schema import plain
+
+        return plain(obj)
+
+
+def _non_metadata(obj: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in obj.items() if key != "metadata"}
+
+
+def _without_version(obj: Mapping[str, Any]) -> dict[str, Any]:
+    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k != "resourceVersion"}
+    return {**obj, "metadata": meta}
+
+
+def _same(left: Any, right: Any) -> bool:
+    """Go's deep equality of decoded JSON (``True`` is not ``1``)."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(_same(v, right[k]) for k, v in left.items())
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(_same, left, right))
+    return bool(left == right)
+
+
+def apply_merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386: ``patch`` applied to (a copy of) ``target``: null removes a key,
+    mappings merge key by key, anything else replaces."""
+    if not isinstance(patch, Mapping):
+        return _copy(patch)
+    result = dict(target) if isinstance(target, Mapping) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = apply_merge_patch(result.get(key), value)
+    return result
+
+
+# -- server-side apply's pieces -------------------------------------------------------------
+
+KeysAt = Callable[[tuple[str, ...]], "tuple[str, ...] | str | None"]
+
+
+def _schema_at(schema: Mapping[str, Any], path: tuple[str, ...]) -> Mapping[str, Any] | None:
+    node: Any = schema
+    for part in path:
+        if not isinstance(node, Mapping):
+            return None
+        if part == "[]":
+            node = node.get("items")
+        else:
+            properties = node.get("properties")
+            if isinstance(properties, Mapping) and part in properties:
+                node = properties[part]
+            else:
+                extra = node.get("additionalProperties")
+                node = extra if isinstance(extra, Mapping) else None
+    return node if isinstance(node, Mapping) else None
+
+
+def _item_key(item: Any, keys: tuple[str, ...]) -> tuple[Any, ...] | None:
+    if not isinstance(item, Mapping):
+        return None
+    return tuple(json.dumps(item.get(k), sort_keys=True) for k in keys)
+
+
+def _merge(base: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> Any:
+    """``applied`` over ``base``: mappings key by key, list maps item by item, sets as
+    unions, anything else replaced."""
+    if isinstance(applied, Mapping) and isinstance(base, Mapping):
+        merged = dict(base)
+        for key, value in applied.items():
+            merged[key] = (
+                _merge(merged[key], value, keys_at, (*path, key)) if key in merged else _copy(value)
+            )
+        return merged
+    if isinstance(applied, list) and isinstance(base, list):
+        keys = keys_at(path)
+        if keys == "set":
+            return [*base, *(_copy(v) for v in applied if v not in base)]
+        if isinstance(keys, tuple) and keys:
+            result = list(base)
+            index = {_item_key(item, keys): at for at, item in enumerate(result)}
+            for item in applied:
+                found = index.get(_item_key(item, keys))
+                if found is None:
+                    result.append(_copy(item))
+                else:
+                    result[found] = _merge(result[found], item, keys_at, (*path, "[]"))
+            return result
+    return _copy(applied)
+
+
+def _remove_unapplied(
+    obj: dict[str, Any], previous: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]
+) -> None:
+    """Remove from ``obj`` what ``previous`` (the manager's last apply) set and
+    ``applied`` (its new one) does not."""
+    if not isinstance(previous, Mapping):
+        return
+    applied = applied if isinstance(applied, Mapping) else {}
+    for key, before in previous.items():
+        if path == () and key in ("apiVersion", "kind"):
+            continue
+        if path == ("metadata",) and key in ("name", "namespace"):
+            continue
+        if key not in applied:
+            obj.pop(key, None)
+            continue
+        now, here = applied[key], obj.get(key)
+        if isinstance(before, Mapping) and isinstance(here, dict):
+            _remove_unapplied(here, before, now, keys_at, (*path, key))
+        elif isinstance(before, list) and isinstance(here, list) and isinstance(now, list):
+            keys = keys_at((*path, key))
+            if keys == "set":
+                obj[key] = [v for v in here if v in now or v not in before]
+            elif isinstance(keys, tuple) and keys:
+                wanted = {_item_key(item, keys): item for item in now}
+                dropped = {_item_key(item, keys) for item in before} - set(wanted)
+                kept = [item for item in here if _item_key(item, keys) not in dropped]
+                old_items = {_item_key(item, keys): item for item in before}
+                for item in kept:
+                    k = _item_key(item, keys)
+                    if k in wanted and k in old_items and isinstance(item, dict):
+                        _remove_unapplied(
+                            item, old_items[k], wanted[k], keys_at, (*path, key, "[]")
+                        )
+                obj[key] = kept
+
+
+def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str, Any]:
+    """A ``managedFields`` entry's ``fieldsV1`` for what a manager applied (identity
+    fields left out, as the server leaves them out)."""
+    fields: dict[str, Any] = {}
+    if not isinstance(applied, Mapping):
+        return fields
+    for key, value in applied.items():
+        if path == () and key in ("apiVersion", "kind"):
+            continue
+        if path == ("metadata",) and key in ("name", "namespace"):
+            continue
+        here = (*path, key)
+        if isinstance(value, Mapping) and value:
+            inner = _fields_v1(value, keys_at, here)
+            fields[f"f:{key}"] = {".": {}, **inner} if path else inner
+        elif isinstance(value, list):
+            keys = keys_at(here)
+            entry: dict[str, Any] = {}
+            if isinstance(keys, tuple) and keys:
+                for item in value:
+                    if isinstance(item, Mapping):
+                        ident = {k: item.get(k) for k in keys if k in item}
+                        label = "k:" + json.dumps(ident, separators=(",", ":"), sort_keys=True)
+                        entry[label] = {".": {}, **_fields_v1(item, keys_at, (*here, "[]"))}
+            elif keys == "set":
+                for item in value:
+                    entry["v:" + json.dumps(item, separators=(",", ":"))] = {}
+            fields[f"f:{key}"] = entry
+        else:
+            fields[f"f:{key}"] = {}
+    return fields

@@ -1,0 +1,380 @@
+"""The in-process store's API-server semantics, hermetic (the differential against the
+real server is tests/integration/test_localstore_differential.py; cascading deletion is
+held here only: envtest runs no garbage collector)."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any
+
+import pytest
+
+from kubectl_crd.kube.reflector import EventType, ReflectorEvent
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.reconcile.controller import needs_apply
+from kubectl_crd.reconcile.localstore import ObjectStore, StoreRefusal, apply_merge_patch
+
+GROUP = "store.example.com"
+
+
+def widget_crd() -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"widgets.{GROUP}"},
+        "spec": {
+            "group": GROUP,
+            "scope": "Namespaced",
+            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "subresources": {"status": {}},
+                    "schema": {
+                        "openAPIV3Schema": {
+                            "type": "object",
+                            "properties": {
+                                "spec": {
+                                    "type": "object",
+                                    "properties": {
+                                        "size": {"type": "integer", "maximum": 10},
+                                        "color": {"type": "string", "default": "blue"},
+                                        "items": {
+                                            "type": "array",
+                                            "x-kubernetes-list-type": "map",
+                                            "x-kubernetes-list-map-keys": ["name"],
+                                            "items": {
+                                                "type": "object",
+                                                "required": ["name"],
+                                                "properties": {
+                                                    "name": {"type": "string"},
+                                                    "value": {"type": "string"},
+                                                    "note": {"type": "string"},
+                                                },
+                                            },
+                                        },
+                                        "tags": {
+                                            "type": "array",
+                                            "items": {"type": "string"},
+                                        },
+                                    },
+                                },
+                                "status": {
+                                    "type": "object",
+                                    "x-kubernetes-preserve-unknown-fields": True,
+                                },
+                            },
+                        }
+                    },
+                }
+            ],
+        },
+    }
+
+
+def make_store() -> ObjectStore:
+    uids = (f"uid-{n}" for n in itertools.count(1))
+    store = ObjectStore(clock=lambda: 1_700_000_000.0, uids=lambda: next(uids))
+    store.add_crd(CustomResourceDefinition.from_object(widget_crd()))
+    return store
+
+
+def widget(name: str = "w", **spec: Any) -> dict[str, Any]:
+    return {
+        "apiVersion": f"{GROUP}/v1",
+        "kind": "Widget",
+        "metadata": {"name": name, "namespace": "ns"},
+        "spec": spec,
+    }
+
+
+def configmap(
+    name: str, data: dict[str, str], owner: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name, "namespace": "ns"}
+    if owner is not None:
+        meta["ownerReferences"] = [owner_ref(owner)]
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": data}
+
+
+def owner_ref(owner: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": owner["apiVersion"],
+        "kind": owner["kind"],
+        "name": owner["metadata"]["name"],
+        "uid": owner["metadata"]["uid"],
+        "controller": True,
+    }
+
+
+def test_create_sets_server_fields_defaults_and_drops_status() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    created = store.create(info, {**widget(size=1), "status": {"ready": True}})
+    meta = created["metadata"]
+    assert meta["uid"] == "uid-1"
+    assert meta["resourceVersion"] == "1"
+    assert meta["generation"] == 1
+    assert meta["creationTimestamp"] == "2023-11-14T22:13:20Z"
+    assert created["spec"] == {"size": 1, "color": "blue"}
+    assert "status" not in created
+
+
+def test_generation_moves_on_spec_changes_only_and_no_op_keeps_version() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    created = store.create(info, widget(size=1))
+    status = store.patch(info, "ns", "w", {"status": {"phase": "Ready"}}, subresource="status")
+    assert status["metadata"]["generation"] == 1
+    assert status["metadata"]["resourceVersion"] != created["metadata"]["resourceVersion"]
+    assert status["status"] == {"phase": "Ready"}
+    # a status in a main-resource write is ignored (the subresource keeps it apart)
+    spec = store.patch(info, "ns", "w", {"spec": {"size": 2}, "status": {"phase": "X"}})
+    assert spec["metadata"]["generation"] == 2
+    assert spec["status"] == {"phase": "Ready"}
+    same = store.patch(info, "ns", "w", {"spec": {"size": 2}})
+    assert same["metadata"]["resourceVersion"] == spec["metadata"]["resourceVersion"]
+
+
+def test_invalid_custom_resource_is_refused_with_the_servers_status() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    with pytest.raises(StoreRefusal) as caught:
+        store.create(info, widget(size=11))
+    assert caught.value.status == 422
+    assert [e.field for e in caught.value.errors] == ["spec.size"]
+    assert "should be less than or equal to 10" in caught.value.message
+    assert store.list(info) == []
+
+
+def test_conditional_patch_conflicts_on_a_stale_resource_version() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    store.create(info, widget(size=1))
+    store.patch(info, "ns", "w", {"spec": {"size": 3}})
+    with pytest.raises(StoreRefusal) as caught:
+        store.patch(info, "ns", "w", {"metadata": {"resourceVersion": "1", "finalizers": ["x"]}})
+    assert caught.value.status == 409
+
+
+def test_builtins_get_server_metadata_and_generation_only_where_kept() -> None:
+    store = make_store()
+    cm_info = store.resolve("v1/ConfigMap")
+    cm = store.create(cm_info, configmap("c", {"a": "1"}))
+    assert set(cm["metadata"]) == {
+        "name",
+        "namespace",
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+    }
+    deploy_info = store.resolve("apps/v1/Deployment")
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "d"},
+        "spec": {"replicas": 1},
+        "status": {"replicas": 9},
+    }
+    created = store.create(deploy_info, deployment, namespace="ns")
+    assert created["metadata"]["generation"] == 1
+    assert created["metadata"]["namespace"] == "ns"
+    assert "status" not in created
+    status = store.update_status(deploy_info, {**created, "status": {"availableReplicas": 1}})
+    assert status["metadata"]["generation"] == 1
+    scaled = store.patch(deploy_info, "ns", "d", {"spec": {"replicas": 2}})
+    assert scaled["metadata"]["generation"] == 2
+    assert scaled["status"] == {"availableReplicas": 1}
+
+
+def test_apply_replaces_the_managers_fields_and_merges_list_maps() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    first = widget(size=1, items=[{"name": "a", "value": "1", "note": "n"}, {"name": "b"}])
+    first["metadata"]["labels"] = {"app": "x", "tier": "web"}
+    store.apply(info, first, field_manager="m")
+    # someone else adds an item and a label; the manager's next apply keeps them
+    store.patch(info, "ns", "w", {"metadata": {"labels": {"other": "y"}}})
+    current = store.get(info, "ns", "w")
+    items = [*current["spec"]["items"], {"name": "c", "value": "3"}]
+    store.patch(info, "ns", "w", {"spec": {"items": items}})
+    second = widget(size=2, items=[{"name": "a", "value": "2"}])
+    second["metadata"]["labels"] = {"app": "x"}
+    result = store.apply(info, second, field_manager="m")
+    assert result["spec"]["size"] == 2
+    assert result["spec"]["items"] == [{"name": "a", "value": "2"}, {"name": "c", "value": "3"}]
+    assert result["metadata"]["labels"] == {"app": "x", "other": "y"}
+    assert result["metadata"]["generation"] == 3
+    [entry] = result["metadata"]["managedFields"]
+    assert entry["manager"] == "m" and entry["operation"] == "Apply"
+    assert entry["fieldsV1"]["f:spec"]["f:items"] == {
+        'k:{"name":"a"}': {".": {}, "f:name": {}, "f:value": {}}
+    }
+    # a converged object (no other writer): the controller's check sees nothing to send
+    alone = widget("alone", size=1, items=[{"name": "a"}])
+    alone["metadata"]["labels"] = {"app": "x"}
+    written = store.apply(info, alone, field_manager="m")
+    assert not needs_apply(alone, written, "m")
+    assert needs_apply(widget("alone", size=1), written, "m")  # items would be removed
+
+
+def test_apply_of_builtins_merges_containers_by_name() -> None:
+    store = make_store()
+    info = store.resolve("apps/v1/Deployment")
+
+    def deployment(*containers: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "d", "namespace": "ns"},
+            "spec": {"template": {"spec": {"containers": list(containers)}}},
+        }
+
+    store.apply(
+        info,
+        deployment({"name": "app", "image": "a:1", "ports": [{"containerPort": 80}]}),
+        field_manager="m",
+    )
+    store.patch(
+        info, "ns", "d",
+        {"spec": {"template": {"spec": {"containers": [
+            {"name": "app", "image": "a:1", "ports": [{"containerPort": 80}]},
+            {"name": "sidecar", "image": "s:1"},
+        ]}}}},
+    )  # fmt: skip
+    applied = store.apply(info, deployment({"name": "app", "image": "a:2"}), field_manager="m")
+    assert applied["spec"]["template"]["spec"]["containers"] == [
+        {"name": "app", "image": "a:2"},
+        {"name": "sidecar", "image": "s:1"},
+    ]
+
+
+def test_delete_with_uid_precondition() -> None:
+    store = make_store()
+    info = store.resolve("v1/ConfigMap")
+    created = store.create(info, configmap("c", {}))
+    with pytest.raises(StoreRefusal) as caught:
+        store.delete(info, "ns", "c", uid="other")
+    assert caught.value.status == 409
+    assert "the UID in the precondition (other) does not match" in caught.value.message
+    store.delete(info, "ns", "c", uid=created["metadata"]["uid"])
+    assert store.list(info) == []
+    with pytest.raises(StoreRefusal) as missing:
+        store.delete(info, "ns", "c")
+    assert missing.value.status == 404
+
+
+def test_cascading_deletion_of_owned_children_transitively() -> None:
+    store = make_store()
+    winfo = store.resolve(f"widgets.{GROUP}/v1")
+    cinfo = store.resolve("v1/ConfigMap")
+    parent = store.create(winfo, widget("p"))
+    other = store.create(winfo, widget("o"))
+    child = store.create(cinfo, configmap("child", {}, owner=parent))
+    store.create(cinfo, configmap("grandchild", {}, owner=child))
+    shared = configmap("shared", {}, owner=parent)
+    shared["metadata"]["ownerReferences"].append(owner_ref(other))
+    store.create(cinfo, shared)
+    store.create(cinfo, configmap("free", {}))
+    store.delete(winfo, "ns", "p")
+    assert [c["metadata"]["name"] for c in store.list(cinfo)] == ["free", "shared"]
+    store.delete(winfo, "ns", "o")
+    assert [c["metadata"]["name"] for c in store.list(cinfo)] == ["free"]
+
+
+def test_finalizers_hold_a_deleted_object_until_removed() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    created = store.create(
+        info, {**widget(), "metadata": {"name": "w", "namespace": "ns", "finalizers": ["f"]}}
+    )
+    store.delete(info, "ns", "w")
+    held = store.get(info, "ns", "w")
+    assert held["metadata"]["deletionTimestamp"]
+    assert held["metadata"]["generation"] == created["metadata"]["generation"] + 1
+    store.patch(info, "ns", "w", {"metadata": {"finalizers": None}})
+    assert store.list(info) == []
+
+
+def drain(events: Any, count: int) -> list[ReflectorEvent]:
+    return [next(events) for _ in range(count)]
+
+
+def test_list_then_watch_and_selector_transitions() -> None:
+    store = make_store()
+    info = store.resolve("v1/ConfigMap")
+    labelled = configmap("a", {})
+    labelled["metadata"]["labels"] = {"app": "x"}
+    store.create(info, labelled)
+    store.create(info, configmap("b", {}))
+    stop = threading.Event()
+    every = store.list_then_watch(info, stop=stop, namespace="ns")
+    selected = store.list_then_watch(info, stop=stop, label_selector="app=x")
+    first = drain(every, 3)
+    assert [(e.type, e.object and e.object["metadata"]["name"]) for e in first] == [
+        (EventType.ADDED, "a"), (EventType.ADDED, "b"), (EventType.SYNCED, None),
+    ]  # fmt: skip
+    assert [e.type for e in drain(selected, 2)] == [EventType.ADDED, EventType.SYNCED]
+    store.patch(info, "ns", "a", {"metadata": {"labels": {"app": "y"}}})
+    store.patch(info, "ns", "b", {"metadata": {"labels": {"app": "x"}}})
+    store.delete(info, "ns", "b")
+    seen = [(e.type, e.object["metadata"]["name"]) for e in drain(selected, 3) if e.object]
+    assert seen == [(EventType.DELETED, "a"), (EventType.ADDED, "b"), (EventType.DELETED, "b")]
+    changes = drain(every, 3)
+    assert [e.type for e in changes] == [EventType.MODIFIED, EventType.MODIFIED, EventType.DELETED]
+    versions = [int(e.object["metadata"]["resourceVersion"]) for e in changes if e.object]
+    assert versions == sorted(versions) and len(set(versions)) == 3
+    stop.set()
+    assert list(every) == []
+    assert [c["metadata"]["name"] for c in store.list(info, label_selector={"app": "y"})] == ["a"]
+
+
+def test_events_are_recorded_in_memory() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    obj = store.create(info, widget())
+    store.record_event(obj, "Synced", "all good")
+    store.record_event(obj, "Dry", "not kept", dry_run=True)
+    [event] = store.events
+    assert event["involvedObject"]["uid"] == obj["metadata"]["uid"]
+    assert (event["reason"], event["message"], event["type"]) == ("Synced", "all good", "Normal")
+
+
+def test_concurrent_writers_get_distinct_resource_versions() -> None:
+    store = make_store()
+    info = store.resolve("v1/ConfigMap")
+
+    def write(n: int) -> None:
+        for i in range(50):
+            store.apply(info, configmap(f"c{n}", {"i": str(i)}), field_manager="m")
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    listed = store.list(info)
+    assert [c["data"] for c in listed] == [{"i": "49"}] * 4
+    versions = {c["metadata"]["resourceVersion"] for c in listed}
+    assert len(versions) == 4
+    assert max(int(v) for v in versions) == 200
+
+
+def test_resolve_refuses_unknown_resources() -> None:
+    store = make_store()
+    from kubectl_crd.model.errors import ResourceNotFoundError
+
+    with pytest.raises(ResourceNotFoundError, match='no matches for kind "Gadget"'):
+        store.resolve("example.com/v1/Gadget")
+    with pytest.raises(ResourceNotFoundError, match="no version"):
+        store.resolve(f"widgets.{GROUP}/v2")
+    assert store.resolve_kind(f"{GROUP}/v1", "Widget").has_status
+
+
+def test_merge_patch_rfc7386() -> None:
+    assert apply_merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}, "f": [1]}) == {
+        "a": 1, "b": {"d": 3, "e": 4}, "f": [1],
+    }  # fmt: skip
