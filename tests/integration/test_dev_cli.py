@@ -403,7 +403,7 @@ def reconcile(obj, ctx):
 """
 
 
-def test_ctrl_c_waits_for_the_reconcile_in_flight_and_a_second_one_stops_at_once(
+def test_a_hang_is_reported_ctrl_c_waits_for_it_and_a_second_one_stops_at_once(
     apiserver: ControlPlane,
     gizmos_crd: str,
     namespace: str,
@@ -413,12 +413,17 @@ def test_ctrl_c_waits_for_the_reconcile_in_flight_and_a_second_one_stops_at_once
     (tmp_path / "rec.py").write_text(SLOW)
     create_gizmo(apiserver, namespace, "slow", "x")
     loop = Loop(
-        ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig), "-v"],
+        [
+            "rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig), "-v",
+            "--reconcile-timeout", "1s",
+        ],
         tmp_path,
         loop_env,
-    )
+    )  # fmt: skip
     try:
         loop.wait_for_line(f"reconciling {namespace}/slow")
+        late = loop.wait_for_line(f"still reconciling {namespace}/slow after ")
+        assert late.endswith("(--reconcile-timeout 1.00s); it is reconciled again when it returns")
         loop.proc.send_signal(signal.SIGINT)
         loop.wait_for_line("stopping, finishing 1 in flight")
         time.sleep(0.5)
