@@ -1,0 +1,319 @@
+"""The in-process store (``reconcile.localstore``) against the real API server.
+
+The same sequence of writes a controller makes (a custom resource created, a child
+server-side applied with an ownerReference twice, a field changed and one dropped, a
+status write through the subresource, a spec change and a status-only change, a no-op,
+deletes of the child with a wrong and the right uid precondition, a label-selected list,
+a list-map field applied twice) goes to kube-apiserver through ``ResourceClient`` and to
+an ``ObjectStore``. Each side builds its next request from its own answers. After each
+step the objects must agree apart from uid, timestamps, managedFields and resourceVersion
+values (whether the resourceVersion changed is compared, and the generation). Cascading
+deletion is not compared (envtest runs no garbage collector): the unit tests hold it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.resources import PatchType, PropagationPolicy, ResourceClient
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import ApiError
+from kubectl_crd.reconcile.localstore import ObjectStore
+from tests.crd_factory import make_crd
+from tests.integration.envtest import ControlPlane
+
+GROUP = "localstore.example.com"
+MANAGER = "kubectl-crd-dev"
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "spec": {
+            "type": "object",
+            "properties": {
+                "size": {"type": "integer", "maximum": 10},
+                "color": {"type": "string", "default": "blue"},
+                "items": {
+                    "type": "array",
+                    "x-kubernetes-list-type": "map",
+                    "x-kubernetes-list-map-keys": ["name"],
+                    "items": {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": {"type": "string"},
+                            "value": {"type": "string"},
+                            "note": {"type": "string"},
+                        },
+                    },
+                },
+            },
+        },
+        "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+    },
+}
+
+
+def _crd() -> dict[str, Any]:
+    crd = make_crd("Gizmo", GROUP, schema=SCHEMA)
+    crd["spec"]["versions"][0]["subresources"] = {"status": {}}
+    return crd
+
+
+@pytest.fixture(scope="module")
+def gizmos_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("crd") / "gizmos.json"
+    path.write_text(json.dumps(_crd()))
+    (name,) = apiserver.install_crds([path])
+    return name
+
+
+@pytest.fixture
+def client(apiserver: ControlPlane, tmp_path: Path, gizmos_crd: str) -> Iterator[KubeClient]:
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
+        yield made
+
+
+class Side:
+    """One place the writes go: the method names are the controller's writes."""
+
+    def create(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def apply(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def patch(
+        self, kind: str, name: str, patch: dict[str, Any], subresource: str = ""
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def delete(self, kind: str, name: str, uid: str) -> None:
+        raise NotImplementedError
+
+    def get(self, kind: str, name: str) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def list(self, kind: str, selector: str) -> list[str]:
+        raise NotImplementedError
+
+
+class Server(Side):
+    def __init__(self, client: KubeClient, namespace: str) -> None:
+        self.resources = {
+            "gizmo": ResourceClient(client, GROUP, "v1", "gizmos", namespaced=True, namespace=namespace),
+            "cm": ResourceClient(client, "", "v1", "configmaps", namespaced=True, namespace=namespace),
+        }  # fmt: skip
+
+    def create(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        return self.resources[kind].create(obj)
+
+    def apply(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        return self.resources[kind].apply(obj, field_manager=MANAGER, force=True)
+
+    def patch(
+        self, kind: str, name: str, patch: dict[str, Any], subresource: str = ""
+    ) -> dict[str, Any]:
+        return self.resources[kind].patch(
+            name, patch, patch_type=PatchType.MERGE, subresource=subresource
+        )
+
+    def delete(self, kind: str, name: str, uid: str) -> None:
+        self.resources[kind].delete(name, propagation_policy=PropagationPolicy.BACKGROUND, uid=uid)
+
+    def get(self, kind: str, name: str) -> dict[str, Any] | None:
+        try:
+            return self.resources[kind].get(name)
+        except ApiError as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    def list(self, kind: str, selector: str) -> list[str]:
+        items = self.resources[kind].list(label_selector=selector)["items"]
+        return [item["metadata"]["name"] for item in items]
+
+
+class Store(Side):
+    def __init__(self, namespace: str) -> None:
+        self.store = ObjectStore()
+        self.store.add_crd(CustomResourceDefinition.from_object(_crd()))
+        self.namespace = namespace
+        self.infos = {
+            "gizmo": self.store.resolve(f"gizmos.{GROUP}/v1"),
+            "cm": self.store.resolve("v1/ConfigMap"),
+        }
+
+    def create(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        return self.store.create(self.infos[kind], obj, namespace=self.namespace)
+
+    def apply(self, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+        obj = {**obj, "metadata": {**obj["metadata"], "namespace": self.namespace}}
+        return self.store.apply(self.infos[kind], obj, field_manager=MANAGER, force=True)
+
+    def patch(
+        self, kind: str, name: str, patch: dict[str, Any], subresource: str = ""
+    ) -> dict[str, Any]:
+        return self.store.patch(
+            self.infos[kind], self.namespace, name, patch, subresource=subresource
+        )
+
+    def delete(self, kind: str, name: str, uid: str) -> None:
+        self.store.delete(self.infos[kind], self.namespace, name, uid=uid)
+
+    def get(self, kind: str, name: str) -> dict[str, Any] | None:
+        try:
+            return self.store.get(self.infos[kind], self.namespace, name)
+        except ApiError as exc:
+            if exc.status == 404:
+                return None
+            raise
+
+    def list(self, kind: str, selector: str) -> list[str]:
+        items = self.store.list(self.infos[kind], self.namespace, selector)
+        return [item["metadata"]["name"] for item in items]
+
+
+def normal(obj: dict[str, Any] | None) -> Any:
+    """What must agree: not uid, timestamps, managedFields, resourceVersion values (nor
+    the uid an ownerReference names, each side's parent having its own)."""
+    if obj is None:
+        return None
+    obj = copy.deepcopy(obj)
+    meta = obj.get("metadata") or {}
+    for dropped in (
+        "uid",
+        "creationTimestamp",
+        "managedFields",
+        "resourceVersion",
+        "deletionTimestamp",
+    ):
+        meta.pop(dropped, None)
+    for ref in meta.get("ownerReferences") or ():
+        ref["uid"] = "<owner>"
+    return obj
+
+
+def owner(parent: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": parent["apiVersion"],
+        "kind": parent["kind"],
+        "name": parent["metadata"]["name"],
+        "uid": parent["metadata"]["uid"],
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def child(parent: dict[str, Any], data: dict[str, str], labels: dict[str, str]) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "g-config", "labels": labels, "ownerReferences": [owner(parent)]},
+        "data": data,
+    }
+
+
+def gizmo(name: str, **spec: Any) -> dict[str, Any]:
+    return {"apiVersion": f"{GROUP}/v1", "kind": "Gizmo", "metadata": {"name": name}, "spec": spec}
+
+
+Step = Callable[[Side, dict[str, Any]], Any]
+
+
+def script() -> list[tuple[str, str, str, Step]]:
+    """(label, kind, name, write): ``write(side, last)`` gets that side's answers so far."""
+
+    def refused(write: Callable[[], Any]) -> Any:
+        try:
+            write()
+        except ApiError as exc:
+            return {"refused": exc.status, "reason": exc.reason}
+        return {"refused": None}
+
+    return [
+        ("create the parent (status dropped, default set)", "gizmo", "g",
+         lambda s, last: s.create("gizmo", {**gizmo("g", size=1), "status": {"phase": "x"}})),
+        ("an invalid parent", "gizmo", "bad",
+         lambda s, last: refused(lambda: s.create("gizmo", gizmo("bad", size=11)))),
+        ("apply the child", "cm", "g-config",
+         lambda s, last: s.apply("cm", child(last["g"], {"a": "1", "b": "2"}, {"app": "g", "role": "child"}))),
+        ("apply it again: a changed, b and a label dropped", "cm", "g-config",
+         lambda s, last: s.apply("cm", child(last["g"], {"a": "2"}, {"app": "g"}))),
+        ("apply it unchanged (no write)", "cm", "g-config",
+         lambda s, last: s.apply("cm", child(last["g"], {"a": "2"}, {"app": "g"}))),
+        ("status through the subresource", "gizmo", "g",
+         lambda s, last: s.patch("gizmo", "g", {"status": {"phase": "Ready", "observedGeneration": 1}}, "status")),
+        ("a spec change", "gizmo", "g",
+         lambda s, last: s.patch("gizmo", "g", {"spec": {"size": 2}})),
+        ("a status-only change", "gizmo", "g",
+         lambda s, last: s.patch("gizmo", "g", {"status": {"observedGeneration": 2}}, "status")),
+        ("a status in a main write (ignored)", "gizmo", "g",
+         lambda s, last: s.patch("gizmo", "g", {"status": {"phase": "Broken"}})),
+        ("a label (metadata only)", "gizmo", "g",
+         lambda s, last: s.patch("gizmo", "g", {"metadata": {"labels": {"app": "g"}}})),
+        ("a stale conditional patch", "gizmo", "g",
+         lambda s, last: refused(lambda: s.patch("gizmo", "g", {"metadata": {"resourceVersion": "1", "finalizers": ["f"]}}))),
+        ("apply a list map", "gizmo", "applied",
+         lambda s, last: s.apply("gizmo", gizmo("applied", items=[{"name": "a", "value": "1", "note": "n"}, {"name": "b"}]))),
+        ("apply it again: an item and a member dropped, one changed", "gizmo", "applied",
+         lambda s, last: s.apply("gizmo", gizmo("applied", size=3, items=[{"name": "a", "value": "2"}]))),
+        ("delete the child with another uid", "cm", "g-config",
+         lambda s, last: refused(lambda: s.delete("cm", "g-config", "0a0a0a0a-0000-4000-8000-000000000000"))),
+        ("delete the child with its uid", "cm", "g-config",
+         lambda s, last: s.delete("cm", "g-config", last["g-config"]["metadata"]["uid"])),
+    ]  # fmt: skip
+
+
+def test_store_agrees_with_the_api_server(client: KubeClient, namespace: str) -> None:
+    sides: list[Side] = [Server(client, namespace), Store(namespace)]
+    lasts: list[dict[str, Any]] = [{}, {}]
+    problems: list[str] = []
+    steps = script()
+    for label, kind, name, write in steps:
+        before = [side.get(kind, name) for side in sides]
+        answers = [write(side, last) for side, last in zip(sides, lasts, strict=True)]
+        after = [side.get(kind, name) for side in sides]
+        for last, now in zip(lasts, after, strict=True):
+            if now is not None:
+                last[name] = now
+        if isinstance(answers[0], dict) and "refused" in answers[0] and answers[0] != answers[1]:
+            problems.append(f"{label}: server {answers[0]} store {answers[1]}")
+        if normal(after[0]) != normal(after[1]):
+            problems.append(f"{label}: server\n{normal(after[0])}\nstore\n{normal(after[1])}")
+
+        def moved(old: Any, new: Any, field: str) -> Any:
+            if old is None or new is None:
+                return (old is None, new is None)
+            return old["metadata"].get(field) != new["metadata"].get(field)
+
+        for field in ("resourceVersion", "generation"):
+            changes = [moved(b, a, field) for b, a in zip(before, after, strict=True)]
+            if changes[0] != changes[1]:
+                problems.append(f"{label}: {field} changed: server {changes[0]} store {changes[1]}")
+    # a label-selected list over objects both sides hold
+    for side in sides:
+        for name, labels in (("l1", {"app": "g", "tier": "a"}), ("l2", {"app": "g", "tier": "c"}),
+                             ("l3", {"app": "h", "tier": "a"}), ("l4", {"tier": "b"})):  # fmt: skip
+            side.create(
+                "cm",
+                {
+                    "apiVersion": "v1",
+                    "kind": "ConfigMap",
+                    "metadata": {"name": name, "labels": labels},
+                },
+            )
+    for selector in ("app=g", "tier in (a,b)", "app!=g", "!app", "app,tier notin (c)"):
+        listed = [side.list("cm", selector) for side in sides]
+        if listed[0] != listed[1]:
+            problems.append(f"list -l {selector}: server {listed[0]} store {listed[1]}")
+    assert problems == [], "\n".join(problems)
+    print(f"\n{len(steps)} writes and 5 selected lists agree")
