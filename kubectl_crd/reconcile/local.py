@@ -1,0 +1,335 @@
+"""``LocalBackend``: the dev loop's ``Backend`` on an in-process store fed from a directory.
+
+Issue 27's ``kubectl crd dev ./reconciler.py --local DIR``: DIR's YAML and JSON files
+hold CRDs and objects (custom resources, and any other object a reconciler reads: a
+Deployment with the status a cluster would give it). ``load()`` serves the CRDs, then
+writes every object into a ``reconcile.localstore.ObjectStore``; ``start_watching()``
+follows the files (``io.filewatch``), so saving a file is a create or update of what it
+holds, and an object gone from its file (or the file deleted) is deleted, its children
+with it (the store's garbage collector).
+
+Each file's objects are server-side applied under ``FILE_MANAGER``: an edit replaces
+what the file set and nothing else, so the loop's own writes (the status through
+``/status``, a finalizer through a merge patch) survive an edit of the file, as they
+would survive ``kubectl apply --server-side`` of it. A ``status`` in a file is written
+through the status subresource after the object (the subresource keeps it apart).
+
+Problems are ``LocalProblem`` records (file:line:column and the message), handed to
+``on_problem`` and kept in ``problems`` until the file is fixed: a YAML error, an
+unknown kind, and an object the store refuses (a custom resource that does not validate
+is not written, so the loop keeps reconciling the last good one). A CRD removed from
+DIR keeps being served until restart (its objects stay, as the server keeps them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from kubectl_crd.model.errors import ApiError, KubectlCrdError, Location
+from kubectl_crd.model.records import record
+from kubectl_crd.reconcile.localstore import ObjectStore, StoreRefusal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kubectl_crd.io.documents import Document
+    from kubectl_crd.kube.reflector import ReflectorEvent
+    from kubectl_crd.model.errors import ClusterError
+    from kubectl_crd.reconcile.backends import ResourceInfo
+
+__all__ = ["FILE_MANAGER", "LocalBackend", "LocalProblem"]
+
+#: the field manager of the objects DIR's files hold
+FILE_MANAGER = "kubectl-crd-local"
+
+#: an object's identity in DIR: (group, kind, namespace, name)
+Identity = tuple[str, str, str, str]
+
+
+@record
+class LocalProblem:
+    """What is wrong with one file (or one object in it)."""
+
+    location: Location
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+class LocalBackend:
+    """``Backend`` (see ``reconcile.backends``) on an ``ObjectStore`` fed from
+    ``directory`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        directory: str,
+        *,
+        store: ObjectStore | None = None,
+        on_problem: Callable[[LocalProblem], None] | None = None,
+        on_change: Callable[[set[str]], None] | None = None,
+        settle: float = 0.1,
+    ) -> None:
+        self.directory = directory
+        self.store = store if store is not None else ObjectStore()
+        self._on_problem = on_problem
+        self._on_change = on_change
+        self._settle = settle
+        #: file -> identity -> (ResourceInfo, uid) of what it wrote
+        self._written: dict[str, dict[Identity, tuple[ResourceInfo, str]]] = {}
+        #: file -> its current problems
+        self._problems: dict[str, list[LocalProblem]] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+
+    @property
+    def problems(self) -> list[LocalProblem]:
+        with self._lock:
+            return [p for path in sorted(self._problems) for p in self._problems[path]]
+
+    # -- DIR -----------------------------------------------------------------------------
+
+    def files(self) -> list[str]:
+        from kubectl_crd.io.inputs import expand_paths
+
+        return sorted(os.path.abspath(p) for p in expand_paths([self.directory]))
+
+    def load(self) -> list[LocalProblem]:
+        """Serve every CRD in DIR, then write every object; the problems found."""
+        self.sync(self.files())
+        return self.problems
+
+    def sync(self, paths: set[str] | list[str]) -> None:
+        """Bring the store in line with ``paths`` as they are on disk now: CRDs first
+        (an object may be of a kind another file defines), then objects."""
+        read = {path: self._read(path) for path in sorted(paths)}
+        with self._lock:
+            for path in read:
+                self._problems.pop(path, None)
+        for path, documents in read.items():
+            for document in documents:
+                self._serve_crd(path, document)
+        for path, documents in read.items():
+            self._sync_objects(path, documents)
+
+    def _read(self, path: str) -> list[Document]:
+        from kubectl_crd.io.documents import expand_lists
+        from kubectl_crd.io.loading import load_documents
+        from kubectl_crd.io.reading import read_file
+
+        if not os.path.exists(path):
+            return []
+        data = read_file(path)
+        if isinstance(data, KubectlCrdError):
+            self._problem(path, data.location or Location(path), data.message)
+            return []
+        return list(expand_lists(load_documents(data, path)))
+
+    def _serve_crd(self, path: str, document: Document) -> None:
+        from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object
+        from kubectl_crd.model.errors import CRDError
+
+        if document.error is not None or not is_crd_object(document.content):
+            return
+        try:
+            crd = CustomResourceDefinition.from_object(document.content, document.location)
+        except CRDError as exc:
+            self._problem(path, exc.location or document.location, exc.message)
+            return
+        self.store.add_crd(crd)
+
+    def _sync_objects(self, path: str, documents: list[Document]) -> None:
+        from kubectl_crd.model.crd import is_crd_object
+
+        with self._lock:
+            before = dict(self._written.get(path, {}))
+        now: dict[Identity, tuple[ResourceInfo, str]] = {}
+        for document in documents:
+            if document.error is not None:
+                error = document.error
+                self._problem(path, error.location or document.location, error.message)
+                continue
+            content = document.content
+            if not isinstance(content, Mapping) or is_crd_object(content):
+                continue
+            api_version = str(content.get("apiVersion") or "")
+            kind = str(content.get("kind") or "")
+            given = content.get("metadata")
+            meta: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+            try:
+                info = self.store.resolve_kind(api_version, kind)
+            except KubectlCrdError as exc:
+                self._problem(path, document.location, exc.message)
+                continue
+            namespace = str(meta.get("namespace") or "default") if info.namespaced else ""
+            identity = (info.group, info.kind, namespace, str(meta.get("name") or ""))
+            try:
+                uid = self._write(info, content, namespace)
+            except StoreRefusal as exc:
+                self._refused(path, document, exc)
+                if identity in before:
+                    now[identity] = before[identity]  # the last good one stays
+                continue
+            except ApiError as exc:
+                self._problem(path, document.location, exc.message)
+                continue
+            now[identity] = (info, uid)
+        for identity, (info, uid) in before.items():
+            if identity not in now:
+                # already gone (deleted by its owner's cascade), or replaced: fine
+                with contextlib.suppress(ApiError):
+                    self.store.delete(info, identity[2], identity[3], uid=uid)
+        with self._lock:
+            if now:
+                self._written[path] = now
+            else:
+                self._written.pop(path, None)
+
+    def _write(self, info: ResourceInfo, content: Mapping[str, Any], namespace: str) -> str:
+        """Apply one file object (its status through ``/status``); its uid."""
+        body = {key: value for key, value in content.items() if key != "status"}
+        metadata = dict(body.get("metadata") or {})
+        if namespace:
+            metadata["namespace"] = namespace
+        body["metadata"] = metadata
+        written = self.store.apply(info, body, field_manager=FILE_MANAGER)
+        status = content.get("status")
+        if status is not None and info.has_status and written.get("status") != status:
+            written = self.store.update_status(info, {**written, "status": status})
+        return str(written["metadata"].get("uid") or "")
+
+    def _refused(self, path: str, document: Document, exc: StoreRefusal) -> None:
+        if not exc.errors:
+            self._problem(path, document.location, exc.message)
+            return
+        for error in exc.errors:
+            where = error.location or document.locate(_field_path(error.field))
+            self._problem(path, where, error.message)
+
+    def _problem(self, path: str, location: Location, message: str) -> None:
+        problem = LocalProblem(location, message)
+        with self._lock:
+            self._problems.setdefault(path, []).append(problem)
+        if self._on_problem is not None:
+            self._on_problem(problem)
+
+    # -- watching DIR -------------------------------------------------------------------
+
+    def start_watching(self) -> None:
+        """Follow DIR's files in a thread until ``close()``."""
+        if self._watcher is not None:
+            return
+        self._watcher = threading.Thread(
+            target=self._watch, name="kubectl-crd-local-files", daemon=True
+        )
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        from kubectl_crd.io.filewatch import changes
+        from kubectl_crd.io.inputs import EXTENSIONS
+
+        for batch in changes(
+            [self.directory], settle=self._settle, extensions=EXTENSIONS, stop=self._stop
+        ):
+            try:
+                self.sync(batch)
+            except KubectlCrdError as exc:  # one bad save must not end the watch
+                self._problem(self.directory, Location(self.directory), exc.message)
+            if self._on_change is not None:
+                self._on_change(batch)
+
+    # -- Backend -----------------------------------------------------------------------
+
+    def resolve(self, spec: str) -> ResourceInfo:
+        return self.store.resolve(spec)
+
+    def resolve_kind(self, api_version: str, kind: str) -> ResourceInfo:
+        return self.store.resolve_kind(api_version, kind)
+
+    def list_then_watch(
+        self,
+        info: ResourceInfo,
+        *,
+        stop: threading.Event,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        on_error: Callable[[ClusterError], None] | None = None,
+    ) -> Iterator[ReflectorEvent]:
+        return self.store.list_then_watch(
+            info, stop=stop, namespace=namespace, label_selector=label_selector
+        )
+
+    def apply(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        field_manager: str,
+        force: bool = True,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return self.store.apply(
+            info, obj, field_manager=field_manager, force=force, dry_run=dry_run
+        )
+
+    def patch(
+        self,
+        info: ResourceInfo,
+        namespace: str,
+        name: str,
+        patch: Mapping[str, Any],
+        *,
+        subresource: str = "",
+        field_manager: str = "",
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return self.store.patch(
+            info, namespace, name, patch, subresource=subresource, dry_run=dry_run
+        )
+
+    def delete(
+        self,
+        info: ResourceInfo,
+        namespace: str,
+        name: str,
+        *,
+        uid: str | None = None,
+        dry_run: bool = False,
+    ) -> None:
+        self.store.delete(info, namespace, name, uid=uid, dry_run=dry_run)
+
+    def record_event(
+        self,
+        involved: Mapping[str, Any],
+        reason: str,
+        message: str,
+        *,
+        type: str = "Normal",
+        dry_run: bool = False,
+    ) -> None:
+        self.store.record_event(involved, reason, message, type=type, dry_run=dry_run)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=2)
+            self._watcher = None
+
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def _field_path(field: str) -> list[str | int]:
+    """``spec.items[0].name`` as ``["spec", "items", 0, "name"]`` (a server field path)."""
+    path: list[str | int] = []
+    for part in field.split("."):
+        name, _, rest = part.partition("[")
+        if name:
+            path.append(name)
+        path += [int(n) for n in _INDEX.findall("[" + rest)] if rest else []
+    return path

@@ -1,0 +1,143 @@
+"""``LocalBackend``: DIR's files as creates, updates and deletes in the local store."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.reconcile.local import LocalBackend, LocalProblem
+from tests.unit.reconcile.test_localstore import GROUP, widget_crd
+
+WIDGET = """\
+apiVersion: store.example.com/v1
+kind: Widget
+metadata:
+  name: {name}
+  namespace: ns
+spec:
+  size: {size}
+"""
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+status:
+  availableReplicas: 2
+"""
+
+
+@pytest.fixture
+def directory(tmp_path: Path) -> Path:
+    (tmp_path / "crd.json").write_text(json.dumps(widget_crd()))
+    (tmp_path / "a.yaml").write_text(WIDGET.format(name="a", size=1) + "---\n" + DEPLOYMENT)
+    return tmp_path
+
+
+def names(backend: LocalBackend, spec: str) -> list[str]:
+    info = backend.resolve(spec)
+    return [o["metadata"]["name"] for o in backend.store.list(info)]
+
+
+def test_load_serves_crds_and_writes_objects_with_their_status(directory: Path) -> None:
+    backend = LocalBackend(str(directory))
+    assert backend.load() == []
+    assert names(backend, f"widgets.{GROUP}/v1") == ["a"]
+    deployment = backend.store.get(backend.resolve("apps/v1/Deployment"), "default", "web")
+    assert deployment["status"] == {"availableReplicas": 2}
+    assert deployment["metadata"]["generation"] == 1
+
+
+def test_an_invalid_edit_is_reported_at_its_line_and_the_last_good_object_stays(
+    directory: Path,
+) -> None:
+    seen: list[LocalProblem] = []
+    backend = LocalBackend(str(directory), on_problem=seen.append)
+    backend.load()
+    info = backend.resolve(f"widgets.{GROUP}/v1")
+    (directory / "a.yaml").write_text(WIDGET.format(name="a", size=11))
+    backend.sync([str(directory / "a.yaml")])
+    [problem] = seen
+    assert str(problem).startswith(f"{directory / 'a.yaml'}:7:9: spec.size: Invalid value: 11")
+    assert backend.store.get(info, "ns", "a")["spec"]["size"] == 1
+    (directory / "a.yaml").write_text(WIDGET.format(name="a", size=3))
+    backend.sync([str(directory / "a.yaml")])
+    assert backend.problems == []
+    stored = backend.store.get(info, "ns", "a")
+    assert (stored["spec"]["size"], stored["metadata"]["generation"]) == (3, 2)
+    # the Deployment left the file: deleted
+    assert names(backend, "apps/v1/Deployment") == []
+
+
+def test_the_loops_writes_survive_an_edit_and_a_removed_file_deletes_with_children(
+    directory: Path,
+) -> None:
+    backend = LocalBackend(str(directory))
+    backend.load()
+    info = backend.resolve(f"widgets.{GROUP}/v1")
+    parent = backend.store.get(info, "ns", "a")
+    backend.patch(info, "ns", "a", {"status": {"ready": True}}, subresource="status")
+    backend.patch(info, "ns", "a", {"metadata": {"finalizers": ["dev/f"]}})
+    child: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": "a-config",
+            "namespace": "ns",
+            "ownerReferences": [
+                {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "name": "a",
+                 "uid": parent["metadata"]["uid"], "controller": True}
+            ],
+        },
+    }  # fmt: skip
+    backend.apply(backend.resolve("v1/ConfigMap"), child, field_manager="kubectl-crd-dev")
+    (directory / "a.yaml").write_text(WIDGET.format(name="a", size=2))
+    backend.sync([str(directory / "a.yaml")])
+    edited = backend.store.get(info, "ns", "a")
+    assert edited["status"] == {"ready": True}
+    assert edited["metadata"]["finalizers"] == ["dev/f"]
+    (directory / "a.yaml").unlink()
+    backend.sync([str(directory / "a.yaml")])
+    held = backend.store.get(info, "ns", "a")  # its finalizer holds it
+    assert held["metadata"]["deletionTimestamp"]
+    backend.patch(info, "ns", "a", {"metadata": {"finalizers": None}})
+    assert names(backend, f"widgets.{GROUP}/v1") == []
+    assert names(backend, "v1/ConfigMap") == []
+
+
+def test_unknown_kinds_and_yaml_errors_are_problems(directory: Path) -> None:
+    (directory / "b.yaml").write_text(
+        "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\n---\nkey: [\n"
+    )
+    backend = LocalBackend(str(directory))
+    problems = [str(p) for p in backend.load()]
+    assert (
+        problems[0]
+        == f'{directory / "b.yaml"}:1:1: no matches for kind "Gadget" in version "example.com/v1"'
+    )
+    assert len(problems) == 2 and problems[1].startswith(f"{directory / 'b.yaml'}:")
+
+
+def test_watching_dir_turns_saves_into_writes(directory: Path) -> None:
+    changed = threading.Event()
+    backend = LocalBackend(str(directory), on_change=lambda paths: changed.set(), settle=0.05)
+    backend.load()
+    backend.start_watching()
+    try:
+        time.sleep(0.2)  # the observer is scheduled
+        (directory / "c.yaml").write_text(WIDGET.format(name="c", size=4))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "c" not in names(backend, f"widgets.{GROUP}/v1"):
+            time.sleep(0.02)
+        assert names(backend, f"widgets.{GROUP}/v1") == ["a", "c"]
+        assert changed.is_set()
+    finally:
+        backend.close()
