@@ -20,7 +20,7 @@ Figures per contender: converge from a cold start (process spawn until a watch i
 process has seen every object's ``status.ready == spec.n``), writes per object in that
 phase (the audit log: create/update/patch/delete in its namespace), one update
 reconciled (a ``spec.n`` patch until the watch sees the new status; median of
-``--updates``), restart over converged objects (a new process: ours until its first
+``--updates``; its floor is the same three requests back to back), restart over converged objects (a new process: ours until its first
 pass over every object is done and its queue idle, kopf until its last write, the
 writes counted from the audit log), peak memory (``VmHWM`` of the process). Ours is
 also run over ``--big`` objects (converge and memory). Targets (issue 26): converge at
