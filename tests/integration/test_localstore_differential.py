@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -317,3 +318,109 @@ def test_store_agrees_with_the_api_server(client: KubeClient, namespace: str) ->
             problems.append(f"list -l {selector}: server {listed[0]} store {listed[1]}")
     assert problems == [], "\n".join(problems)
     print(f"\n{len(steps)} writes and 5 selected lists agree")
+
+
+# -- the real Controller over both backends --------------------------------------------
+
+
+class Reconciler:
+    """One ConfigMap per Gizmo (``size`` keys), the status counting the children the
+    cache holds (``ctx.list`` with a label selector)."""
+
+    for_resource = f"gizmos.{GROUP}/v1"
+    owns = ("v1/ConfigMap",)
+    watches: tuple[Any, ...] = ()
+    has_finalize = False
+
+    def call(self, obj: dict[str, Any], ctx: Any) -> Any:
+        from kubectl_crd.reconcile.api import Result
+
+        name = obj["metadata"]["name"]
+        size = obj["spec"].get("size", 0)
+        listed = ctx.list("v1/ConfigMap", labels={"gizmo": name})
+        child = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": f"{name}-config", "labels": {"gizmo": name}},
+            "data": {f"k{n}": obj["spec"].get("color", "") for n in range(size)},
+        }
+        return Result(children=[child], status={"children": len(listed), "size": size})
+
+    def finalize(self, obj: Any, ctx: Any) -> Any:
+        raise NotImplementedError
+
+    def parents_of(self, resource: Any, obj: Any) -> list[tuple[str, str]]:
+        return []
+
+
+def _state(side: Side, names: list[str]) -> Any:
+    return {
+        name: (
+            normal(side.get("gizmo", name)),
+            normal(side.get("cm", f"{name}-config")),
+        )
+        for name in names
+    }
+
+
+def test_the_controller_gives_the_same_children_and_status_on_both_backends(
+    client: KubeClient, namespace: str, tmp_path: Path
+) -> None:
+    from kubectl_crd.kube.discovery import Discovery
+    from kubectl_crd.reconcile.backends import ClusterBackend
+    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.local import LocalBackend
+
+    server, local = Server(client, namespace), Store(namespace)
+    backends = [
+        ClusterBackend(client, Discovery(client.request, client.server, cache_dir=str(tmp_path / "c"))),
+        LocalBackend(str(tmp_path / "empty"), store=local.store),
+    ]  # fmt: skip
+    sides: list[Side] = [server, local]
+    names = ["g1", "g2", "g3"]
+    for side in sides:
+        for n, name in enumerate(names):
+            side.create("gizmo", gizmo(name, size=n + 1))
+    controllers = [
+        Controller(backend, Reconciler(), namespace=namespace, workers=2) for backend in backends
+    ]
+    for controller in controllers:
+        controller.start()
+
+    def agree(label: str) -> None:
+        deadline = time.monotonic() + 20
+        while True:
+            for controller in controllers:
+                controller.wait_idle(timeout=5, settle=0.2)
+            states = [_state(side, names) for side in sides]
+            converged = all(
+                (s[name][0] or {}).get("status", {}).get("children") == 1
+                for s in states for name in names if s[name][0] is not None
+            )  # fmt: skip
+            if states[0] == states[1] and converged:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{label}: server\n{states[0]}\nstore\n{states[1]}")
+            time.sleep(0.1)
+
+    try:
+        agree("first reconciles")
+        for side in sides:
+            side.patch("gizmo", "g1", {"spec": {"size": 3, "color": "red"}})
+            side.patch("gizmo", "g3", {"spec": {"size": 1}})
+        agree("spec changes (keys added, keys dropped)")
+        for side in sides:
+            child = side.get("cm", "g2-config")
+            assert child is not None
+            side.delete("cm", "g2-config", child["metadata"]["uid"])
+        agree("a child deleted by hand, recreated")
+        store_child = local.get("cm", "g1-config")
+        assert store_child is not None and store_child["data"] == {
+            "k0": "red",
+            "k1": "red",
+            "k2": "red",
+        }
+    finally:
+        for controller in controllers:
+            controller.stop()
+        backends[1].close()
