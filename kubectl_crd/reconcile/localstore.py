@@ -195,6 +195,10 @@ class ObjectStore:
         self._watches: list[_Watch] = []
         #: uid -> (kind, key) of every stored object
         self._by_uid: dict[str, tuple[_Kind, ObjectKey]] = {}
+        #: owner uid -> (group, plural, key) of the objects that named it as an owner
+        self._dependents: dict[str, set[tuple[str, str, ObjectKey]]] = {}
+        #: uids removed whose dependents the garbage collector has still to look at
+        self._gone: list[str] = []
         #: uid -> manager -> the object it last applied
         self._applied: dict[str, dict[str, dict[str, Any]]] = {}
         #: Kubernetes Events recorded (core v1 Event objects, in order)
@@ -636,6 +640,7 @@ class ObjectStore:
         elif result.written:
             kind.objects[key] = result.stored
             self._by_uid[str(meta.get("uid") or "")] = (kind, key)
+            self._index_owners(kind, key, result.stored)
             self._notify(kind, old, result.stored, None)
         if result.removed:
             self._collect_garbage()
@@ -664,6 +669,7 @@ class ObjectStore:
         key = (str(meta.get("namespace") or ""), str(meta["name"]))
         kind.objects[key] = new
         self._by_uid[str(meta["uid"])] = (kind, key)
+        self._index_owners(kind, key, new)
         self._notify(kind, old, new, None)
         return self._with_managed(_copy(new), info)
 
@@ -686,6 +692,7 @@ class ObjectStore:
         uid = str((last.get("metadata") or {}).get("uid") or "")
         self._by_uid.pop(uid, None)
         self._applied.pop(uid, None)
+        self._gone.append(uid)
         self._notify(kind, old, None, last)
 
     def _notify(
@@ -712,23 +719,31 @@ class ObjectStore:
                     ReflectorEvent(EventType.DELETED, self._shown(kind, gone, watch.version))
                 )
 
+    def _index_owners(self, kind: _Kind, key: ObjectKey, obj: Mapping[str, Any]) -> None:
+        """Remember ``obj`` as a dependent of each owner it names (entries that went
+        stale are checked when used)."""
+        for ref in (obj.get("metadata") or {}).get("ownerReferences") or ():
+            if isinstance(ref, Mapping) and ref.get("uid"):
+                self._dependents.setdefault(str(ref["uid"]), set()).add(
+                    (kind.group, kind.plural, key)
+                )
+
     def _collect_garbage(self) -> None:
         """The garbage collector's background deletion: an object whose
         ownerReferences all name objects that are gone is deleted (in turn its own
         dependents), until nothing changes (``garbagecollector.go attemptToDeleteItem``:
-        the owner is looked up by uid)."""
-        while True:
-            orphans = [
-                (kind, key, obj)
-                for kind in list(self._kinds.values())
-                for key, obj in list(kind.objects.items())
-                if _owners_gone(obj, self._by_uid) and not obj["metadata"].get("deletionTimestamp")
-            ]
-            if not orphans:
-                return
-            for kind, key, obj in orphans:
-                info = next(iter(kind.infos.values()))
-                self.delete(info, key[0], key[1], uid=obj["metadata"].get("uid"))
+        the owner is looked up by uid). Only the dependents of removed objects are
+        looked at (an index by owner uid), so a cascade costs its own size."""
+        while self._gone:
+            uid = self._gone.pop()
+            for group, plural, key in sorted(self._dependents.pop(uid, ())):
+                kind = self._kinds.get((group, plural))
+                obj = kind.objects.get(key) if kind is not None else None
+                if kind is None or obj is None:
+                    continue
+                if _owners_gone(obj, self._by_uid) and not obj["metadata"].get("deletionTimestamp"):
+                    info = next(iter(kind.infos.values()))
+                    self.delete(info, key[0], key[1], uid=obj["metadata"].get("uid"))
 
     # -- pieces ------------------------------------------------------------------------
 
