@@ -201,6 +201,8 @@ class ObjectStore:
         self._gone: list[str] = []
         #: uid -> manager -> the object it last applied
         self._applied: dict[str, dict[str, dict[str, Any]]] = {}
+        #: the manager and object of the apply in progress (under the lock)
+        self._applying: tuple[str, dict[str, Any]] | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
         self.events: list[dict[str, Any]] = []
         for group, version, plural, kind, namespaced, status, generation in BUILTINS:
@@ -540,23 +542,42 @@ class ObjectStore:
                 meta["namespace"] = ns
             old = kind.objects.get((ns, name))
             keys_at = self._list_keys(kind, info.version)
-            if old is None:
-                written = self.create(info, applied, namespace=ns or None, dry_run=dry_run)
-            else:
-                current = self._shown(kind, old, info.version, managed=False)
-                uid = current["metadata"].get("uid", "")
-                previous = self._applied.get(uid, {}).get(field_manager)
-                if previous is not None:
-                    _remove_unapplied(current, previous, applied, keys_at, ())
-                merged = _merge(current, applied, keys_at, ())
-                merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
-                written = self.update(info, merged, dry_run=dry_run)
-            if not dry_run:
-                uid = written["metadata"].get("uid", "")
-                if uid in self._by_uid:
-                    self._applied.setdefault(uid, {})[field_manager] = applied
-                    return self._with_managed(written, info)
-            return written
+            # recorded when the write is stored, before the watches hear of it: an
+            # informer's copy then carries this manager's managedFields
+            self._applying = (field_manager, applied)
+            try:
+                return self._apply(kind, info, old, applied, field_manager, keys_at, dry_run)
+            finally:
+                self._applying = None
+
+    def _apply(
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        old: dict[str, Any] | None,
+        applied: dict[str, Any],
+        field_manager: str,
+        keys_at: KeysAt,
+        dry_run: bool,
+    ) -> dict[str, Any]:
+        ns = _namespace(applied)
+        if old is None:
+            written = self.create(info, applied, namespace=ns or None, dry_run=dry_run)
+        else:
+            current = self._shown(kind, old, info.version, managed=False)
+            uid = current["metadata"].get("uid", "")
+            previous = self._applied.get(uid, {}).get(field_manager)
+            if previous is not None:
+                _remove_unapplied(current, previous, applied, keys_at, ())
+            merged = _merge(current, applied, keys_at, ())
+            merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
+            written = self.update(info, merged, dry_run=dry_run)
+        if not dry_run:
+            uid = written["metadata"].get("uid", "")
+            if uid in self._by_uid:
+                self._applied.setdefault(uid, {})[field_manager] = applied
+                return self._with_managed(written, info)
+        return written
 
     def delete(
         self,
@@ -641,6 +662,7 @@ class ObjectStore:
             kind.objects[key] = result.stored
             self._by_uid[str(meta.get("uid") or "")] = (kind, key)
             self._index_owners(kind, key, result.stored)
+            self._record_apply(str(meta.get("uid") or ""))
             self._notify(kind, old, result.stored, None)
         if result.removed:
             self._collect_garbage()
@@ -670,8 +692,14 @@ class ObjectStore:
         kind.objects[key] = new
         self._by_uid[str(meta["uid"])] = (kind, key)
         self._index_owners(kind, key, new)
+        self._record_apply(str(meta["uid"]))
         self._notify(kind, old, new, None)
         return self._with_managed(_copy(new), info)
+
+    def _record_apply(self, uid: str) -> None:
+        if self._applying is not None:
+            manager, applied = self._applying
+            self._applied.setdefault(uid, {})[manager] = applied
 
     def _remove(
         self, kind: _Kind, info: ResourceInfo, old: dict[str, Any], *, dry_run: bool

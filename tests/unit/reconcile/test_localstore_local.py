@@ -141,3 +141,102 @@ def test_watching_dir_turns_saves_into_writes(directory: Path) -> None:
         assert changed.is_set()
     finally:
         backend.close()
+
+
+class ChildPerWidget:
+    """A ConfigMap per Widget (a list-map free child) and a status; finalizer too."""
+
+    for_resource = f"widgets.{GROUP}/v1"
+    owns = ("v1/ConfigMap",)
+    watches: tuple[Any, ...] = ()
+    has_finalize = True
+    finalizer = "store.example.com/cleanup"
+
+    def __init__(self) -> None:
+        self.finalized: list[str] = []
+
+    def call(self, obj: dict[str, Any], ctx: Any) -> Any:
+        from kubectl_crd.reconcile.api import Result
+
+        name = obj["metadata"]["name"]
+        child = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": f"{name}-config", "labels": {"widget": name}},
+            "data": {"size": str(obj["spec"].get("size"))},
+        }
+        return Result(children=[child], status={"size": obj["spec"].get("size")})
+
+    def finalize(self, obj: dict[str, Any], ctx: Any) -> Any:
+        from kubectl_crd.reconcile.api import Result
+
+        self.finalized.append(obj["metadata"]["name"])
+
+        class Done:
+            result = Result()
+            finalized = True
+
+        return Done()
+
+    def parents_of(self, resource: Any, obj: Any) -> list[tuple[str, str]]:
+        return []
+
+
+def test_the_controller_converges_on_the_local_backend_and_a_restart_writes_nothing(
+    directory: Path,
+) -> None:
+    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.events import Write
+
+    for n in range(5):
+        (directory / f"w{n}.yaml").write_text(WIDGET.format(name=f"w{n}", size=n))
+    backend = LocalBackend(str(directory))
+    backend.load()
+    writes: list[Write] = []
+
+    def run() -> None:
+        controller = Controller(
+            backend, ChildPerWidget(), lambda e: writes.append(e) if isinstance(e, Write) else None
+        )
+        controller.start()
+        assert controller.wait_idle(timeout=10, settle=0.2)
+        controller.stop()
+
+    run()
+    info = backend.resolve(f"widgets.{GROUP}/v1")
+    widgets = backend.store.list(info)
+    assert [w["status"] for w in widgets] == [
+        {"size": 1, "observedGeneration": 1},
+        *({"size": n, "observedGeneration": 1} for n in range(5)),
+    ]
+    children = backend.store.list(backend.resolve("v1/ConfigMap"))
+    assert [c["metadata"]["ownerReferences"][0]["name"] for c in children] == [
+        "a",
+        *(f"w{n}" for n in range(5)),
+    ]
+    verbs = sorted(w.verb for w in writes)
+    assert verbs.count("apply") == 6 and verbs.count("add-finalizer") == 6
+
+    def versions() -> list[str]:
+        every = [*backend.store.list(info), *backend.store.list(backend.resolve("v1/ConfigMap"))]
+        return [o["metadata"]["resourceVersion"] for o in every]
+
+    before = versions()
+    writes.clear()
+    run()
+    assert writes == []
+    assert versions() == before
+    # a file removed: the finalizer runs, the object and its child go
+    (directory / "w4.yaml").unlink()
+    backend.sync([str(directory / "w4.yaml")])
+    reconciler = ChildPerWidget()
+    controller = Controller(backend, reconciler)
+    controller.start()
+    try:
+        assert controller.wait_idle(timeout=10, settle=0.2)
+    finally:
+        controller.stop()
+    assert reconciler.finalized == ["w4"]
+    assert "w4-config" not in [
+        c["metadata"]["name"] for c in backend.store.list(backend.resolve("v1/ConfigMap"))
+    ]
