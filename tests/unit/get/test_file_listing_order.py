@@ -59,10 +59,10 @@ def result(index: int) -> DocumentResult:
 
 def test_rows_go_in_etcd_key_order_and_rejections_stay_in_file_order() -> None:
     entries = [
-        ("b/a", (["b/a"], {}), result(1), Location("f.yaml", 1)),
-        ("a/z", (["a/z"], {}), None, Location("f.yaml", 5)),
-        ("a-b/b", (["a-b/b"], {}), result(9), Location("f.yaml", 9)),
-        ("a/x", (["a/x"], {}), None, Location("f.yaml", 13)),
+        ("b/a", (["b/a"], {}), result(1), ("f.yaml", 1, 0)),
+        ("a/z", (["a/z"], {}), None, ("f.yaml", 5, 0)),
+        ("a-b/b", (["a-b/b"], {}), result(9), ("f.yaml", 9, 0)),
+        ("a/x", (["a/x"], {}), None, ("f.yaml", 13, 0)),
     ]
     rows, rejected = server_order(entries, CRD)  # type: ignore[arg-type]
     assert [row[0][0] for row in rows] == ["a-b/b", "a/x", "a/z", "b/a"]
@@ -71,11 +71,11 @@ def test_rows_go_in_etcd_key_order_and_rejections_stay_in_file_order() -> None:
 
 def test_a_second_object_of_one_namespace_and_name_is_refused_as_already_existing() -> None:
     entries = [
-        ("ns/a", (["first"], {}), None, Location("a.yaml", 1)),
-        ("ns/b", (["rejected b"], {}), result(3), Location("a.yaml", 3)),
-        ("ns/b", (["b"], {}), None, Location("b.yaml", 1)),  # the first b was refused
-        ("ns/a", (["second"], {}), None, Location("b.yaml", 7)),
-        ("other/a", (["other"], {}), None, Location("b.yaml", 12)),
+        ("ns/a", (["first"], {}), None, ("a.yaml", 1, 0)),
+        ("ns/b", (["rejected b"], {}), result(3), ("a.yaml", 3, 0)),
+        ("ns/b", (["b"], {}), None, ("b.yaml", 1, 0)),  # the first b was refused
+        ("ns/a", (["second"], {}), None, ("b.yaml", 7, 0)),
+        ("other/a", (["other"], {}), None, ("b.yaml", 12, 0)),
     ]
     rows, rejected = server_order(entries, CRD)  # type: ignore[arg-type]
     assert [row[0][0] for row in rows] == ["first", "second", "rejected b", "b", "other"]
