@@ -739,13 +739,17 @@ class ObjectStore:
                 event = EventType.MODIFIED if had else EventType.ADDED
                 watch.events.put(ReflectorEvent(event, shown))
             elif had:
-                # removed (its last state, at the delete's resourceVersion), or no
-                # longer selected (the cacher's filter: DELETED with the new state)
-                gone = last if new is None else new
-                assert gone is not None
-                watch.events.put(
-                    ReflectorEvent(EventType.DELETED, self._shown(kind, gone, watch.version))
-                )
+                # removed: its last state at the delete's resourceVersion; no longer
+                # selected: its previous state at the new resourceVersion (the cacher's
+                # filter, cacher/cache_watcher.go convertToWatchEvent)
+                if new is None:
+                    assert last is not None
+                    gone = self._shown(kind, last, watch.version)
+                else:
+                    assert old is not None
+                    gone = self._shown(kind, old, watch.version)
+                    gone["metadata"]["resourceVersion"] = new["metadata"].get("resourceVersion")
+                watch.events.put(ReflectorEvent(EventType.DELETED, gone))
 
     def _index_owners(self, kind: _Kind, key: ObjectKey, obj: Mapping[str, Any]) -> None:
         """Remember ``obj`` as a dependent of each owner it names (entries that went

@@ -424,3 +424,76 @@ def test_the_controller_gives_the_same_children_and_status_on_both_backends(
         for controller in controllers:
             controller.stop()
         backends[1].close()
+
+
+# -- watches ------------------------------------------------------------------------------
+
+
+def _collect(events: Iterator[Any], into: list[tuple[str, str, Any]]) -> None:
+    for event in events:
+        obj = event.object or {}
+        meta = obj.get("metadata") or {}
+        into.append((event.type.value, meta.get("name", ""), (meta.get("labels"), obj.get("data"))))
+
+
+def test_list_then_watch_gives_the_same_events(client: KubeClient, namespace: str) -> None:
+    """A watch of every ConfigMap in the namespace and one selected by a label, opened
+    over two existing objects, then creates, updates (a label moving an object in and
+    out of the selection), a no-op and deletes: the same events in the same order."""
+    import threading
+
+    from kubectl_crd.kube.reflector import list_then_watch
+
+    server, local = Server(client, namespace), Store(namespace)
+    sides: list[Side] = [server, local]
+
+    def cm(name: str, labels: dict[str, str], data: dict[str, str]) -> dict[str, Any]:
+        meta = {"name": name, "labels": labels}
+        return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": data}
+
+    for side in sides:
+        side.create("cm", cm("a", {"app": "x"}, {"v": "1"}))
+        side.create("cm", cm("b", {"app": "y"}, {"v": "1"}))
+    stop = threading.Event()
+    seen: list[list[tuple[str, str, Any]]] = [[] for _ in range(4)]
+    streams = [
+        list_then_watch(server.resources["cm"], stop=stop),
+        list_then_watch(server.resources["cm"], stop=stop, label_selector="app=x"),
+        local.store.list_then_watch(local.infos["cm"], stop=stop, namespace=namespace),
+        local.store.list_then_watch(local.infos["cm"], stop=stop, label_selector="app=x"),
+    ]
+    threads = [
+        threading.Thread(target=_collect, args=(stream, into), daemon=True)
+        for stream, into in zip(streams, seen, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(any(e[0] == "SYNCED" for e in s) for s in seen):
+        time.sleep(0.02)
+    for side in sides:
+        side.create("cm", cm("c", {"app": "x"}, {"v": "1"}))
+        side.patch("cm", "a", {"data": {"v": "2"}})
+        side.patch("cm", "a", {"data": {"v": "2"}})  # no change: no event
+        side.patch("cm", "a", {"metadata": {"labels": {"app": "y"}}})  # leaves app=x
+        side.patch("cm", "b", {"metadata": {"labels": {"app": "x"}}})  # joins app=x
+        side.delete("cm", "c", (side.get("cm", "c") or {})["metadata"]["uid"])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (len(seen[0]) < 8 or len(seen[1]) < 7):
+        time.sleep(0.02)
+    time.sleep(0.3)  # nothing more may come
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=5)
+    assert seen[0] == seen[2]
+    assert seen[1] == seen[3]
+    assert [e[0] for e in seen[0]] == [
+        "ADDED", "ADDED", "SYNCED", "ADDED", "MODIFIED", "MODIFIED", "MODIFIED", "DELETED",
+    ]  # fmt: skip
+    # a selected watch: an object leaving the selection is DELETED (its labels before),
+    # one joining it ADDED
+    assert [(e[0], e[1], (e[2][0] or {}).get("app")) for e in seen[1]] == [
+        ("ADDED", "a", "x"), ("SYNCED", "", None), ("ADDED", "c", "x"), ("MODIFIED", "a", "x"),
+        ("DELETED", "a", "x"), ("ADDED", "b", "x"), ("DELETED", "c", "x"),
+    ]  # fmt: skip
+    print(f"\n{len(seen[0])} + {len(seen[1])} events alike")
