@@ -497,3 +497,68 @@ def test_list_then_watch_gives_the_same_events(client: KubeClient, namespace: st
         ("DELETED", "a", "x"), ("ADDED", "b", "x"), ("DELETED", "c", "x"),
     ]  # fmt: skip
     print(f"\n{len(seen[0])} + {len(seen[1])} events alike")
+
+
+# -- a built-in kind with /status ---------------------------------------------------------
+
+
+def test_a_builtin_status_is_kept_apart_as_the_server_keeps_it(
+    client: KubeClient, namespace: str
+) -> None:
+    """A Deployment (no schema checks in the store, no defaults: only status, generation
+    and whether the resourceVersion moved are compared)."""
+    deployments = ResourceClient(
+        client, "apps", "v1", "deployments", namespaced=True, namespace=namespace
+    )
+    local = Store(namespace)
+    info = local.store.resolve("apps/v1/Deployment")
+    body: dict[str, Any] = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "app", "image": "nginx:1"}]},
+            },
+        },
+        "status": {"replicas": 5},
+    }
+    writes: list[tuple[str, Callable[[], dict[str, Any]], Callable[[], dict[str, Any]]]] = [
+        ("create with a status (dropped)",
+         lambda: deployments.create(body),
+         lambda: local.store.create(info, body, namespace=namespace)),
+        ("status through /status",
+         lambda: deployments.patch("web", {"status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}}, subresource="status"),
+         lambda: local.store.patch(info, namespace, "web", {"status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}}, subresource="status")),
+        ("a spec change keeps the status",
+         lambda: deployments.patch("web", {"spec": {"replicas": 2}}),
+         lambda: local.store.patch(info, namespace, "web", {"spec": {"replicas": 2}})),
+        ("a status in a main write is ignored",
+         lambda: deployments.patch("web", {"status": {"availableReplicas": 7}}),
+         lambda: local.store.patch(info, namespace, "web", {"status": {"availableReplicas": 7}})),
+        ("a label: metadata only",
+         lambda: deployments.patch("web", {"metadata": {"labels": {"tier": "front"}}}),
+         lambda: local.store.patch(info, namespace, "web", {"metadata": {"labels": {"tier": "front"}}})),
+    ]  # fmt: skip
+    problems: list[str] = []
+    last: list[dict[str, Any]] = [{}, {}]
+    for label, *calls in writes:
+        answers = [call() for call in calls]
+
+        def seen(obj: dict[str, Any], before: dict[str, Any]) -> tuple[Any, ...]:
+            meta, old = obj["metadata"], before.get("metadata") or {}
+            return (
+                obj.get("status") or None,
+                meta.get("generation"),
+                meta.get("labels"),
+                meta.get("resourceVersion") != old.get("resourceVersion"),
+            )
+
+        views = [seen(a, b) for a, b in zip(answers, last, strict=True)]
+        if views[0] != views[1]:
+            problems.append(f"{label}: server {views[0]} store {views[1]}")
+        last = answers
+    assert problems == [], "\n".join(problems)
