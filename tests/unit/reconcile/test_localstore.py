@@ -378,3 +378,32 @@ def test_merge_patch_rfc7386() -> None:
     assert apply_merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}, "f": [1]}) == {
         "a": 1, "b": {"d": 3, "e": 4}, "f": [1],
     }  # fmt: skip
+
+
+def test_dry_run_writes_are_admitted_and_not_stored() -> None:
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    cinfo = store.resolve("v1/ConfigMap")
+    answer = store.apply(info, widget(size=2), field_manager="m", dry_run=True)
+    assert answer["spec"] == {"size": 2, "color": "blue"}
+    assert store.list(info) == []
+    with pytest.raises(StoreRefusal):
+        store.apply(info, widget(size=12), field_manager="m", dry_run=True)
+    store.create(info, widget(size=1))
+    store.create(cinfo, configmap("c", {"a": "1"}))
+    stop = threading.Event()
+    events = store.list_then_watch(cinfo, stop=stop)
+    assert [e.type for e in drain(events, 2)] == [EventType.ADDED, EventType.SYNCED]
+    store.patch(info, "ns", "w", {"spec": {"size": 5}}, dry_run=True)
+    store.apply(cinfo, configmap("c", {"a": "2"}), field_manager="m", dry_run=True)
+    store.delete(cinfo, "ns", "c", dry_run=True)
+    store.record_event(answer, "R", "m", dry_run=True)
+    assert store.get(info, "ns", "w")["spec"]["size"] == 1
+    assert store.get(cinfo, "ns", "c")["data"] == {"a": "1"}
+    assert store.events == []
+    store.patch(cinfo, "ns", "c", {"data": {"a": "3"}})
+    # the first event after the dry runs is the real write
+    assert [(e.type, e.object and e.object["data"]) for e in drain(events, 1)] == [
+        (EventType.MODIFIED, {"a": "3"})
+    ]
+    stop.set()
