@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from kubectl_crd.io.documents import Document
     from kubectl_crd.kube.reflector import ReflectorEvent
     from kubectl_crd.model.errors import ClusterError
-    from kubectl_crd.reconcile.backends import ResourceInfo
+    from kubectl_crd.reconcile.backends import Backend, ResourceInfo
 
 __all__ = ["FILE_MANAGER", "LocalBackend", "LocalProblem"]
 
@@ -131,17 +131,16 @@ class LocalBackend:
         return list(expand_lists(load_documents(data, path)))
 
     def _serve_crd(self, path: str, document: Document) -> None:
-        from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object
-        from kubectl_crd.model.errors import CRDError
+        from kubectl_crd.sources.files import crd_of
 
-        if document.error is not None or not is_crd_object(document.content):
-            return
-        try:
-            crd = CustomResourceDefinition.from_object(document.content, document.location)
-        except CRDError as exc:
-            self._problem(path, exc.location or document.location, exc.message)
-            return
-        self.store.add_crd(crd)
+        if document.error is not None:
+            return  # reported with the file's objects
+        found: list[KubectlCrdError] = []
+        crd = crd_of(document, found)
+        for error in found:
+            self._problem(path, error.location or document.location, error.message)
+        if crd is not None:
+            self.store.add_crd(crd)
 
     def _sync_objects(self, path: str, documents: list[Document]) -> None:
         from kubectl_crd.model.crd import is_crd_object
@@ -319,6 +318,12 @@ class LocalBackend:
         if self._watcher is not None:
             self._watcher.join(timeout=2)
             self._watcher = None
+
+
+if TYPE_CHECKING:
+
+    def _is_a_backend(backend: LocalBackend) -> Backend:
+        return backend  # mypy holds LocalBackend to the protocol
 
 
 _INDEX = re.compile(r"\[(\d+)\]")

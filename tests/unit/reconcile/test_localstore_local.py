@@ -240,3 +240,16 @@ def test_the_controller_converges_on_the_local_backend_and_a_restart_writes_noth
     assert "w4-config" not in [
         c["metadata"]["name"] for c in backend.store.list(backend.resolve("v1/ConfigMap"))
     ]
+
+
+def test_a_broken_crd_is_a_problem_and_serves_nothing(directory: Path) -> None:
+    broken = widget_crd()
+    broken["metadata"]["name"] = "gadgets.store.example.com"
+    broken["spec"]["names"] = {"plural": "gadgets", "kind": "Gadget"}
+    broken["spec"]["versions"] = []
+    (directory / "broken.json").write_text(json.dumps(broken))
+    backend = LocalBackend(str(directory))
+    [problem] = backend.load()
+    assert str(problem.location).startswith(str(directory / "broken.json"))
+    with pytest.raises(Exception, match="no matches for kind"):
+        backend.resolve("store.example.com/v1/Gadget")
