@@ -148,10 +148,14 @@ class LocalBackend:
         with self._lock:
             before = dict(self._written.get(path, {}))
         now: dict[Identity, tuple[ResourceInfo, str]] = {}
+        # a document that cannot be read (a save in the middle of an edit) may hold any
+        # of the file's objects: none of them is deleted until the file reads again
+        unreadable = False
         for document in documents:
             if document.error is not None:
                 error = document.error
                 self._problem(path, error.location or document.location, error.message)
+                unreadable = True
                 continue
             content = document.content
             if not isinstance(content, Mapping) or is_crd_object(content):
@@ -164,6 +168,7 @@ class LocalBackend:
                 info = self.store.resolve_kind(api_version, kind)
             except KubectlCrdError as exc:
                 self._problem(path, document.location, exc.message)
+                unreadable = True
                 continue
             namespace = str(meta.get("namespace") or "default") if info.namespaced else ""
             identity = (info.group, info.kind, namespace, str(meta.get("name") or ""))
@@ -178,6 +183,8 @@ class LocalBackend:
                 self._problem(path, document.location, exc.message)
                 continue
             now[identity] = (info, uid)
+        if unreadable:
+            now = {**before, **now}
         for identity, (info, uid) in before.items():
             if identity not in now:
                 # already gone (deleted by its owner's cascade), or replaced: fine

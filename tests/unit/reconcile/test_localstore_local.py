@@ -236,7 +236,10 @@ def test_the_controller_converges_on_the_local_backend_and_a_restart_writes_noth
         assert controller.wait_idle(timeout=10, settle=0.2)
     finally:
         controller.stop()
-    assert reconciler.finalized == ["w4"]
+    # at least once: the child's cascade DELETED may enqueue w4 again before the Widget
+    # informer has seen w4 go (separate watches, as with a real server's garbage
+    # collector), and finalize runs again on the cached copy: finalizers must be idempotent
+    assert set(reconciler.finalized) == {"w4"}
     assert "w4-config" not in [
         c["metadata"]["name"] for c in backend.store.list(backend.resolve("v1/ConfigMap"))
     ]
@@ -253,3 +256,18 @@ def test_a_broken_crd_is_a_problem_and_serves_nothing(directory: Path) -> None:
     assert str(problem.location).startswith(str(directory / "broken.json"))
     with pytest.raises(Exception, match="no matches for kind"):
         backend.resolve("store.example.com/v1/Gadget")
+
+
+def test_a_file_that_does_not_read_deletes_nothing(directory: Path) -> None:
+    backend = LocalBackend(str(directory))
+    backend.load()
+    path = directory / "a.yaml"
+    path.write_text(WIDGET.format(name="a", size=1) + "  bad: [\n")
+    backend.sync([str(path)])
+    assert backend.problems and str(backend.problems[0]).startswith(f"{path}:")
+    assert names(backend, f"widgets.{GROUP}/v1") == ["a"]
+    assert names(backend, "apps/v1/Deployment") == ["web"]
+    path.write_text(WIDGET.format(name="a", size=1))
+    backend.sync([str(path)])
+    assert backend.problems == []
+    assert names(backend, "apps/v1/Deployment") == []
