@@ -562,3 +562,68 @@ def test_a_builtin_status_is_kept_apart_as_the_server_keeps_it(
             problems.append(f"{label}: server {views[0]} store {views[1]}")
         last = answers
     assert problems == [], "\n".join(problems)
+
+
+def test_builtin_list_maps_merge_under_apply_as_on_the_server(
+    client: KubeClient, namespace: str
+) -> None:
+    """A Deployment applied by two managers: containers merged by name, env by name,
+    ports by containerPort; a container, an env var and a port one manager drops are
+    removed, another manager's container stays. Compared: the containers' names,
+    images, env names and ports (the server's defaults inside them are not the
+    store's)."""
+    deployments = ResourceClient(
+        client, "apps", "v1", "deployments", namespaced=True, namespace=namespace
+    )
+    local = Store(namespace)
+    info = local.store.resolve("apps/v1/Deployment")
+
+    def deployment(*containers: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": namespace},
+            "spec": {
+                "selector": {"matchLabels": {"app": "web"}},
+                "template": {
+                    "metadata": {"labels": {"app": "web"}},
+                    "spec": {"containers": list(containers)},
+                },
+            },
+        }
+
+    def container(
+        name: str, image: str, env: list[str] = (), ports: list[int] = ()
+    ) -> dict[str, Any]:  # type: ignore[assignment]
+        made: dict[str, Any] = {"name": name, "image": image}
+        if env:
+            made["env"] = [{"name": e, "value": "1"} for e in env]
+        if ports:
+            made["ports"] = [{"containerPort": p} for p in ports]
+        return made
+
+    applies = [
+        ("m", deployment(container("app", "a:1", ["A", "B"], [80]), container("side", "s:1"))),
+        ("other", {**deployment(container("extra", "e:1")), "spec": {"template": {"spec": {"containers": [container("extra", "e:1")]}}}}),
+        ("m", deployment(container("app", "a:2", ["A"], [80, 81]))),
+        ("m", deployment(container("app", "a:2", ["A"], [81]), container("late", "l:1"))),
+    ]  # fmt: skip
+
+    def view(obj: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return [
+            (
+                c["name"],
+                c["image"],
+                [e["name"] for e in c.get("env") or ()],
+                [p["containerPort"] for p in c.get("ports") or ()],
+            )
+            for c in obj["spec"]["template"]["spec"]["containers"]
+        ]
+
+    problems = []
+    for step, (manager, body) in enumerate(applies):
+        server = deployments.apply(body, field_manager=manager, force=True)
+        ours = local.store.apply(info, body, field_manager=manager, force=True)
+        if view(server) != view(ours):
+            problems.append(f"apply {step} by {manager}: server {view(server)} store {view(ours)}")
+    assert problems == [], "\n".join(problems)
