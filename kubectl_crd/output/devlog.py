@@ -41,9 +41,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, TextIO
 
+    from kubectl_crd.model.errors import Location
     from kubectl_crd.model.styled import Line
 
-__all__ = ["FORMATS", "DevLog", "event_json", "event_lines"]
+__all__ = ["FORMATS", "DevLog", "Tally", "event_json", "event_lines"]
 
 #: the values of ``--log-format``
 FORMATS = ("text", "json")
@@ -293,6 +294,75 @@ def event_json(event: ev.Event, *, now: float) -> dict[str, Any]:
     return body
 
 
+class Tally:
+    """What a run did, counted from its events (``--once``'s summary and exit code):
+    the objects reconciled, the reconciles, the writes, the failed reconciles, the
+    problems of the input (``--local`` DIR's files), and each object's last outcome."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.reconciles = 0
+        self.writes = 0
+        self.errors = 0
+        self.problems = 0
+        #: key -> the outcome of its last reconcile
+        self.outcomes: dict[ev.ObjectKey, ev.Outcome] = {}
+
+    def count(self, event: ev.Event) -> None:
+        with self._lock:
+            if isinstance(event, ev.ReconcileFinished):
+                if event.outcome is ev.Outcome.GONE:
+                    self.outcomes.pop(event.key, None)
+                    return
+                self.reconciles += 1
+                self.outcomes[event.key] = event.outcome
+                if event.outcome is not ev.Outcome.SUCCESS:
+                    self.errors += 1
+            elif isinstance(event, ev.Write):
+                self.writes += 1
+
+    def problem(self) -> None:
+        with self._lock:
+            self.problems += 1
+
+    @property
+    def failing(self) -> list[ev.ObjectKey]:
+        """The objects whose last reconcile did not succeed."""
+        with self._lock:
+            return sorted(k for k, o in self.outcomes.items() if o is not ev.Outcome.SUCCESS)
+
+    @property
+    def clean(self) -> bool:
+        return not self.problems and not self.failing
+
+    def wrap(
+        self, sink: Callable[[ev.Event], None], *, once: bool = False
+    ) -> Callable[[ev.Event], None]:
+        """``sink`` counting through this tally first; with ``once``, a failed
+        reconcile's backoff requeue is not told (the run ends before it)."""
+
+        def counting(event: ev.Event) -> None:
+            self.count(event)
+            if once and isinstance(event, ev.Requeued) and event.reason == "error":
+                return
+            sink(event)
+
+        return counting
+
+    def summary(self) -> dict[str, Any]:
+        with self._lock:
+            objects = len(self.outcomes)
+            body: dict[str, Any] = {
+                "objects": objects,
+                "reconciles": self.reconciles,
+                "writes": self.writes,
+                "errors": self.errors,
+                "problems": self.problems,
+            }
+        body["failed"] = [ev.key_text(key) for key in self.failing]
+        return body
+
+
 class DevLog:
     """An ``EventSink`` writing each event to ``stream`` (see the module docstring).
 
@@ -345,6 +415,40 @@ class DevLog:
         else:
             text = self._text([((message, style),)], self._clock())
         self._write(text)
+
+    def problem(self, where: Location, message: str) -> None:
+        """An error in the input that does not stop the loop (a ``--local`` file's
+        object that does not validate): ``file:line:column: error: message``."""
+        if self.format == "json":
+            body = {"time": round(self._clock(), 6), "event": "problem"}
+            body.update(file=where.file, line=where.line, column=where.column)
+            body["message"] = message
+            text = json.dumps(body) + "\n"
+        else:
+            text = self._text([((f"{where}: error: {message}", _BAD),)], self._clock())
+        self._write(text)
+
+    def summary(self, tally: Tally) -> None:
+        """``--once``'s last line: ``2 objects, 3 reconciles, 4 writes, 0 errors``."""
+        counts = tally.summary()
+        if self.format == "json":
+            text = json.dumps({"time": round(self._clock(), 6), "event": "summary", **counts})
+            self._write(text + "\n")
+            return
+        parts = [
+            _plural(counts["objects"], "object"),
+            _plural(counts["reconciles"], "reconcile"),
+            _plural(counts["writes"], "write"),
+            _plural(counts["errors"], "error"),
+        ]
+        if counts["problems"]:
+            parts.append(_plural(counts["problems"], "input problem"))
+        text = ", ".join(parts)
+        failed = counts["failed"]
+        if failed:
+            text += f"; failed: {', '.join(failed)}"
+        style = _BAD if failed or counts["problems"] else _OK
+        self._write(self._text([((text, style),)], self._clock()))
 
     def _write(self, text: str) -> None:
         with self._lock:

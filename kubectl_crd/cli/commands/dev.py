@@ -2,11 +2,17 @@
 
 The command parses flags (``dev_options``, a pure function) and wires the engine in one
 place (``run_loop``): the reconciler loaded (``reconcile.loading``), a backend on the
-cluster of the kubeconfig or on a local control plane (``--envtest``,
-``reconcile.controlplane``), the ``Controller``, the ``HotReloader`` swapping saved code
+cluster of the kubeconfig, on a local control plane (``--envtest``,
+``reconcile.controlplane``) or on an in-process store fed from a directory's YAML files
+(``--local DIR``, ``reconcile.local``; no kubeconfig is read, DIR's problems are error
+lines and the loop goes on with what loaded), the ``Controller``, the ``HotReloader`` swapping saved code
 in, and ``output.devlog`` printing the engine's events. It runs until Ctrl-C (or
 SIGTERM): the reconciles in flight finish, the watches stop, and objects still carrying
 the loop's finalizer are named (``--remove-finalizers-on-exit`` takes it off them).
+With ``--once`` it stops as soon as the queue is empty and nothing is in flight (keys
+delayed by ``requeue_after`` are not waited for; a failed reconcile is not retried),
+prints a summary line (objects, reconciles, writes, errors) and exits 0 only when every
+object's last reconcile succeeded and the input had no problem.
 
 Errors at start are one line each and exit 1: the file missing, or not importing (its
 file:line:column, the line and a caret), a resource the cluster does not serve or a CRD
@@ -16,6 +22,7 @@ loop runs, nothing the reconciler does ends it: errors are log lines.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -30,17 +37,19 @@ from kubectl_crd.model.records import record
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from kubectl_crd.output.devlog import DevLog
+    from kubectl_crd.output.devlog import DevLog, Tally
+    from kubectl_crd.reconcile.backends import Backend
     from kubectl_crd.reconcile.controlplane import LocalControlPlane
     from kubectl_crd.reconcile.events import Event
+    from kubectl_crd.reconcile.local import LocalBackend
 
 FLAGS = (
     Flag(
         ("--crd",),
         "crd_paths",
         REPEATED,
-        "With --envtest: CRD files or directories to install in the local control plane "
-        "before the loop starts (repeatable).",
+        "With --envtest or --local: CRD files or directories to install in the local "
+        "control plane or the local store before the loop starts (repeatable).",
         metavar=CRD_PATHS.metavar,
     ),
     Flag(
@@ -129,6 +138,22 @@ FLAGS = (
         "started for this run and stopped on exit; it prints a kubeconfig for kubectl.",
     ),
     Flag(
+        ("--local",),
+        "local",
+        VALUE,
+        "Run against an in-process object store fed from the YAML files of DIR (CRDs and "
+        "objects; no cluster, no kubeconfig); edits of its files are creates, updates "
+        "and deletes.",
+        metavar="DIR",
+    ),
+    Flag(
+        ("--once",),
+        "once",
+        SWITCH,
+        "Reconcile every object once, print a summary and exit: 0 when every object "
+        "reconciled cleanly, 1 otherwise (for CI).",
+    ),
+    Flag(
         ("--remove-finalizers-on-exit",),
         "remove_finalizers_on_exit",
         SWITCH,
@@ -158,6 +183,7 @@ HELP = """Run a Python reconciler against a cluster, reloading it on every save.
 Examples:
   kubectl crd dev reconciler.py -n demo
   kubectl crd dev reconciler.py --envtest --crd crds/
+  kubectl crd dev reconciler.py --local examples/ --once
   kubectl crd dev reconciler.py -A --dry-run --as system:serviceaccount:ops:my-controller
 
 FILE declares FOR (the resource it reconciles, e.g. foos.example.com/v1), optionally
@@ -190,6 +216,9 @@ class DevOptions:
     watch_extra: tuple[str, ...] = ()
     field_manager: str = "kubectl-crd-dev"
     envtest: bool = False
+    #: the --local DIR (None: a cluster)
+    local: str | None = None
+    once: bool = False
     remove_finalizers_on_exit: bool = False
     log_format: str = "text"
     verbose: bool = False
@@ -227,6 +256,8 @@ def dev_options(
     watch_extra: tuple[str, ...] = (),
     field_manager: str = "kubectl-crd-dev",
     envtest: bool = False,
+    local: str | None = None,
+    once: bool = False,
     remove_finalizers_on_exit: bool = False,
     log_format: str = "text",
     verbose: bool = False,
@@ -234,10 +265,14 @@ def dev_options(
     """The flags checked and converted; ``UsageError`` for what cannot run."""
     if jobs < 1:
         raise UsageError("-j/--jobs must be at least 1")
-    if crd_paths and not envtest:
+    if local is not None and envtest:
+        raise UsageError("--local and --envtest are alternatives: choose one")
+    if local is not None and not os.path.isdir(local):
+        raise UsageError(f"--local {local}: no such directory")
+    if crd_paths and not envtest and local is None:
         raise UsageError(
-            "--crd installs CRDs in the --envtest control plane; for a cluster, "
-            "install them with kubectl apply -f"
+            "--crd installs CRDs in the --envtest control plane or the --local store; "
+            "for a cluster, install them with kubectl apply -f"
         )
     if as_groups and not as_user:
         # client-go's transport.New, as kubectl says it
@@ -265,6 +300,8 @@ def dev_options(
         watch_extra=watch_extra,
         field_manager=field_manager,
         envtest=envtest,
+        local=local or None,
+        once=once,
         remove_finalizers_on_exit=remove_finalizers_on_exit,
         log_format=log_format,
         verbose=verbose,
@@ -280,17 +317,13 @@ def command(app: Application, file: str, **flags: object) -> None:
 
 
 def run_loop(app: Application, options: DevOptions) -> None:
-    """Load, connect, run until Ctrl-C or SIGTERM, stop (see the module docstring)."""
-    import os
+    """Load, connect, run until Ctrl-C or SIGTERM (or, with ``--once``, until every
+    object was reconciled), stop (see the module docstring)."""
     import signal
     import threading
 
-    from kubectl_crd.kube.client import KubeClient
-    from kubectl_crd.kube.config import ClusterConfig
-    from kubectl_crd.kube.discovery import Discovery
-    from kubectl_crd.model.errors import ResourceNotFoundError
-    from kubectl_crd.output.devlog import DevLog
-    from kubectl_crd.reconcile.backends import ClusterBackend
+    from kubectl_crd.model.errors import ExitCode, ResourceNotFoundError
+    from kubectl_crd.output.devlog import DevLog, Tally
     from kubectl_crd.reconcile.controller import Controller
     from kubectl_crd.reconcile.loading import load_reconciler
     from kubectl_crd.reconcile.reloading import HotReloader
@@ -309,38 +342,31 @@ def run_loop(app: Application, options: DevOptions) -> None:
     # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
     signal.signal(signal.SIGTERM, _interrupt)
     plane = None
+    tally = Tally()
     try:
-        kubeconfig, context = app.kubeconfig, app.context
-        cache_dir = None
-        sink = _finalizers_sink(log, envtest=options.envtest)
-        if options.envtest:
+        # with --envtest or --local the objects go with the run: no finalizer is left
+        sink = tally.wrap(
+            _finalizers_sink(log, envtest=options.envtest or options.local is not None),
+            once=options.once,
+        )
+        local = None
+        official: Callable[[], object] | None = None
+        if options.local is not None:
             if app.kubeconfig or app.context:
-                log.note("--envtest: --kubeconfig and --context are not used", warning=True)
-            plane = _start_control_plane(options, log)
-            kubeconfig, context = plane.kubeconfig, None
-            cache_dir = os.path.join(plane.workdir, "discovery")
-        config = ClusterConfig(
-            kubeconfig=kubeconfig,
-            context=context,
-            namespace=app.namespace,
-            request_timeout=app.request_timeout,
-            impersonate_user=options.as_user,
-            impersonate_groups=options.as_groups,
-        )
-        # the server's warnings (an unknown field in a child) as log lines
-        client = KubeClient(
-            config, on_warning=lambda text: log.note(f"Warning: {text}", warning=True)
-        )
-        namespace = None if options.all_namespaces else client.namespace
-        backend = ClusterBackend(
-            client, Discovery(client.request, client.server, cache_dir=cache_dir)
-        )
+                log.note("--local: --kubeconfig and --context are not used", warning=True)
+            local = _local_backend(options, log, tally)
+            backend: Backend = local
+            namespace = None if options.all_namespaces else app.namespace
+        else:
+            backend, namespace, official, plane = _cluster_backend(app, options, log)
+        rate_limiter = None
+        if options.once:
+            from kubectl_crd.reconcile.workqueue import ItemExponentialRateLimiter
 
-        def official() -> object:
-            from kubectl_crd.kube.official import official_client
-
-            return official_client(config)
-
+            # --once: a failed reconcile is reported, not retried before the run ends
+            rate_limiter = ItemExponentialRateLimiter[tuple[str, str]](
+                base=_ONCE_BACKOFF, cap=_ONCE_BACKOFF
+            )
         controller = Controller(
             backend,
             loaded,
@@ -352,27 +378,38 @@ def run_loop(app: Application, options: DevOptions) -> None:
             field_manager=options.field_manager,
             reconcile_timeout=options.reconcile_timeout,
             resync=options.resync,
+            rate_limiter=rate_limiter,
             kubernetes_client=official,
         )
         scope = "every namespace" if namespace is None else f"namespace {namespace}"
-        log.note(f"{loaded.display}: reconciling {loaded.for_resource} in {scope}")
+        where = f" of {options.local}" if options.local is not None else ""
+        log.note(f"{loaded.display}: reconciling {loaded.for_resource}{where} in {scope}")
         reloader: HotReloader | None = None
         try:  # a Ctrl-C from here on stops the loop gracefully, even while it lists
             try:
                 controller.start()
             except ResourceNotFoundError as exc:
                 backend.close()
+                hint = (
+                    "put its CRD in the --local directory or give it with --crd FILE"
+                    if local is not None
+                    else "kubectl apply -f it, or run with --envtest --crd FILE"
+                )
                 raise ResourceNotFoundError(
-                    f"{exc.message} (is its CRD installed? kubectl apply -f it, or run with "
-                    "--envtest --crd FILE)",
-                    query=exc.query,
+                    f"{exc.message} (is its CRD installed? {hint})", query=exc.query
                 ) from exc
-            reloader = HotReloader(loaded, controller.swap, sink, extra=options.watch_extra)
-            reloader.start()
-            log.note(f"watching {loaded.display} for changes; Ctrl-C to stop")
-            stopped = threading.Event()
-            while not stopped.wait(0.5):
-                pass
+            if options.once:
+                # requeue_after and backoff are delayed keys: not waited for
+                controller.wait_idle(timeout=float("inf"), settle=_ONCE_SETTLE)
+            else:
+                if local is not None:
+                    local.start_watching()
+                reloader = HotReloader(loaded, controller.swap, sink, extra=options.watch_extra)
+                reloader.start()
+                log.note(f"watching {loaded.display} for changes; Ctrl-C to stop")
+                stopped = threading.Event()
+                while not stopped.wait(0.5):
+                    pass
         except KeyboardInterrupt:
             pass
         if reloader is not None:
@@ -388,6 +425,85 @@ def run_loop(app: Application, options: DevOptions) -> None:
     if plane is not None:
         plane.stop()
         log.note("stopped the local control plane")
+    if options.once:
+        log.summary(tally)
+        if not tally.clean:
+            sys.exit(ExitCode.ERROR)
+
+
+#: --once: the backoff of a failed reconcile, longer than any run (so it runs once)
+_ONCE_BACKOFF = 3600.0
+#: --once: how long the queue stays empty before the run is over (a child's watch event
+#: may still enqueue its owner)
+_ONCE_SETTLE = 0.1
+
+
+def _local_backend(options: DevOptions, log: DevLog, tally: Tally) -> LocalBackend:
+    """The ``--local`` store: the ``--crd`` files first (DIR's objects may be of their
+    kinds), then DIR; each problem a one-line error, the loop going on without it."""
+    from kubectl_crd.reconcile.local import LocalBackend, LocalProblem
+
+    def problem(found: LocalProblem) -> None:
+        tally.problem()
+        log.problem(found.location, found.message)
+
+    backend = LocalBackend(options.local or ".", on_problem=problem)
+    for path in options.crd_paths:
+        if not os.path.exists(path):
+            raise UsageError(f"--crd {path}: no such file or directory")
+        LocalBackend(path, store=backend.store, on_problem=problem).load()
+    backend.load()
+    return backend
+
+
+def _cluster_backend(
+    app: Application, options: DevOptions, log: DevLog
+) -> tuple[Backend, str | None, Callable[[], object], LocalControlPlane | None]:
+    """The backend on the kubeconfig's cluster or on a local control plane (--envtest):
+    the backend, the namespace reconciled (None: all), the official client's factory,
+    and the control plane to stop."""
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
+    from kubectl_crd.kube.discovery import Discovery
+    from kubectl_crd.reconcile.backends import ClusterBackend
+
+    kubeconfig, context = app.kubeconfig, app.context
+    cache_dir = None
+    plane = None
+    if options.envtest:
+        if app.kubeconfig or app.context:
+            log.note("--envtest: --kubeconfig and --context are not used", warning=True)
+        plane = _start_control_plane(options, log)
+        kubeconfig, context = plane.kubeconfig, None
+        cache_dir = os.path.join(plane.workdir, "discovery")
+    config = ClusterConfig(
+        kubeconfig=kubeconfig,
+        context=context,
+        namespace=app.namespace,
+        request_timeout=app.request_timeout,
+        impersonate_user=options.as_user,
+        impersonate_groups=options.as_groups,
+    )
+    try:
+        # the server's warnings (an unknown field in a child) as log lines
+        client = KubeClient(
+            config, on_warning=lambda text: log.note(f"Warning: {text}", warning=True)
+        )
+        namespace = None if options.all_namespaces else client.namespace
+        backend = ClusterBackend(
+            client, Discovery(client.request, client.server, cache_dir=cache_dir)
+        )
+    except BaseException:
+        if plane is not None:
+            plane.stop(grace=1.0)
+        raise
+
+    def official() -> object:
+        from kubectl_crd.kube.official import official_client
+
+        return official_client(config)
+
+    return backend, namespace, official, plane
 
 
 def _interrupt(signum: int, frame: object) -> None:
