@@ -26,7 +26,8 @@ status the CRD's schema refuses is the ``error`` it would be on a cluster.
 
 Inputs (``obj``, each of ``objects`` and ``crds``): a dict, YAML or JSON text (one or
 more documents), or a ``pathlib.Path`` of a file or a directory (every YAML and JSON
-file in it). A CRD may also sit among ``objects``. An object's ``metadata.uid`` is kept
+file in it; ``crds`` takes only the CRDs of a path, as ``--crd DIR`` does). A CRD may
+also sit among ``objects``. An object's ``metadata.uid`` is kept
 (so a child's ``ownerReferences`` can name its parent's), and its ``status`` is written
 through ``/status``, as a real controller (a Deployment's) would have set it.
 """
@@ -150,7 +151,13 @@ def _run(
         raise ValueError(f"obj holds {len(targets)} objects; give one")
     store, uids = _store()
     others = [each for source in objects for each in _documents(source, "objects")]
-    given_crds = [each for source in crds for each in _documents(source, "crds")]
+    given_crds = []
+    for source in crds:
+        for each in _documents(source, "crds"):
+            if _is_crd(each):
+                given_crds.append(each)
+            elif not isinstance(source, os.PathLike):  # a directory may hold objects too
+                raise ValueError(f"crds: {each.get('kind')} is not a CustomResourceDefinition")
     for crd in [*given_crds, *(each for each in [*others, *targets] if _is_crd(each))]:
         _serve(store, crd)
     for each in others:
