@@ -30,6 +30,7 @@ SURFACES = {
         "walk",
     ],
     "kubectl_crd.reconcile": ["Context", "Result", "TerminalError"],
+    "kubectl_crd.reconcile.testing": ["Event", "Outcome", "run_finalize", "run_reconcile"],
     "kubectl_crd.model.sample": [
         "CelRule",
         "PatternMatch",
