@@ -42,7 +42,7 @@ def test_status_follows_the_deployment() -> None:
             ],
         },
         "spec": {"replicas": 1},
-        "status": {"availableReplicas": 1},
+        "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1},
     }  # fmt: skip
     out = run_reconcile(RECONCILER, foo_with_uid(), objects=[deployment], crds=[CRD])
     assert out.error is None

@@ -94,7 +94,8 @@ def test_foo_owns_its_deployment_and_reports_what_it_makes_available() -> None:
         assert foo["status"] == {"availableReplicas": 0, "observedGeneration": 1}
         # no controller runs in the store: play the Deployment controller's part
         info = backend.resolve("apps/v1/Deployment")
-        backend.store.update_status(info, {**deployment, "status": {"availableReplicas": 1}})
+        status = {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}
+        backend.store.update_status(info, {**deployment, "status": status})
         assert settle(
             controller,
             lambda: one(backend, foos, "example-foo")["status"]["availableReplicas"] == 1,

@@ -1,0 +1,172 @@
+"""Every example of ``examples/`` against the real API server: its CRD installed, its
+samples created in a fresh namespace, its reconciler (loaded from the file, as ``kubectl
+crd dev`` loads it) run by the real ``Controller`` over ``ClusterBackend``; what the
+server then holds (children, their controller ownerReferences, status with
+observedGeneration) is the oracle. envtest runs no controllers: for Foo the test plays
+the Deployment controller's part (it writes the Deployment's status), for Nginx it
+creates the pods a ReplicaSet would."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.discovery import Discovery
+from kubectl_crd.kube.resources import ResourceClient
+from kubectl_crd.reconcile.backends import ClusterBackend
+from kubectl_crd.reconcile.controller import Controller
+from kubectl_crd.reconcile.loading import load_reconciler
+from tests.integration.envtest import ControlPlane
+
+pytestmark = pytest.mark.integration
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.fixture(scope="module")
+def crds(apiserver: ControlPlane) -> list[str]:
+    return apiserver.install_crds(
+        [EXAMPLES / name / "crd.yaml" for name in ("foo", "hook", "nginx", "xca")]
+    )
+
+
+@pytest.fixture
+def client(apiserver: ControlPlane, tmp_path: Path, crds: list[str]) -> Iterator[KubeClient]:
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
+        yield made
+
+
+class Cluster:
+    def __init__(self, client: KubeClient, namespace: str, cache: Path) -> None:
+        self.client = client
+        self.namespace = namespace
+        discovery = Discovery(client.request, client.server, cache_dir=str(cache))
+        self.backend = ClusterBackend(client, discovery)
+
+    def resource(self, group: str, version: str, plural: str) -> ResourceClient:
+        return ResourceClient(
+            self.client, group, version, plural, namespaced=True, namespace=self.namespace
+        )
+
+    def create_samples(self, name: str, *files: str) -> None:
+        for file in files:
+            for obj in yaml.safe_load_all((EXAMPLES / name / file).read_text()):
+                if not obj:
+                    continue
+                obj["metadata"]["namespace"] = self.namespace
+                info = self.backend.resolve(f"{obj['apiVersion']}/{obj['kind']}")
+                self.resource(info.group, info.version, info.plural).create(obj)
+
+    @contextmanager
+    def running(self, name: str) -> Iterator[Controller]:
+        reconciler = load_reconciler(str(EXAMPLES / name / "reconciler.py"))
+        controller = Controller(self.backend, reconciler, namespace=self.namespace)
+        controller.start()
+        try:
+            assert controller.wait_idle(timeout=30, settle=0.5)
+            yield controller
+        finally:
+            controller.stop()
+
+
+@pytest.fixture
+def cluster(client: KubeClient, namespace: str, tmp_path: Path) -> Cluster:
+    return Cluster(client, namespace, tmp_path / "cache")
+
+
+def eventually(controller: Controller, check: Callable[[], bool], timeout: float = 15) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        controller.wait_idle(timeout=5, settle=0.3)
+        if check():
+            return True
+        time.sleep(0.1)
+    return check()
+
+
+def controller_of(child: dict[str, Any]) -> tuple[str, str]:
+    [ref] = [r for r in child["metadata"].get("ownerReferences", []) if r.get("controller")]
+    return ref["kind"], ref["name"]
+
+
+def test_foo(cluster: Cluster) -> None:
+    cluster.create_samples("foo", "foo.yaml")
+    foos = cluster.resource("samplecontroller.k8s.io", "v1alpha1", "foos")
+    deployments = cluster.resource("apps", "v1", "deployments")
+    with cluster.running("foo") as controller:
+        deployment = deployments.get("example-foo")
+        assert deployment["spec"]["replicas"] == 1
+        assert controller_of(deployment) == ("Foo", "example-foo")
+        assert foos.get("example-foo")["status"] == {
+            "availableReplicas": 0,
+            "observedGeneration": 1,
+        }
+        # the Deployment controller's part: one replica available
+        deployments.update_status(
+            {**deployment, "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1}}
+        )
+        assert eventually(
+            controller,
+            lambda: foos.get("example-foo")["status"].get("availableReplicas") == 1,
+        )
+        # the scale subresource (what `kubectl crd scale` writes): spec.replicas -> Deployment
+        foos.patch("example-foo", {"spec": {"replicas": 3}}, subresource="scale")
+        assert eventually(
+            controller, lambda: deployments.get("example-foo")["spec"]["replicas"] == 3
+        )
+        assert foos.get("example-foo")["status"]["observedGeneration"] == 2
+
+
+def test_nginx(cluster: Cluster) -> None:
+    cluster.create_samples("nginx", "nginx.yaml")
+    nginxes = cluster.resource("nginx.example.com", "v1", "nginxes")
+    with cluster.running("nginx") as controller:
+        deployment = cluster.resource("apps", "v1", "deployments").get("web")
+        assert deployment["spec"]["replicas"] == 2
+        assert controller_of(deployment) == ("Nginx", "web")
+        assert nginxes.get("web")["status"]["nodes"] == []
+        # the pods a ReplicaSet would start, reaching the Nginx through WATCHES
+        cluster.create_samples("nginx", "pods.yaml")
+        assert eventually(
+            controller,
+            lambda: (
+                nginxes.get("web")["status"]["nodes"]
+                == ["web-7d9c5b6f4-abcde", "web-7d9c5b6f4-fghij"]
+            ),
+        )
+
+
+def test_xca(cluster: Cluster) -> None:
+    cluster.create_samples("xca", "xca.yaml")
+    xcas = cluster.resource("tutorial.example.com", "v1", "xcas")
+    with cluster.running("xca") as controller:
+        xca = xcas.get("xca-sample")
+        assert xca["status"]["active"] is True
+        assert xca["status"]["lastUpdateTime"].endswith("Z")
+        assert xca["metadata"]["finalizers"] == ["tutorial.example.com/cleanup"]
+        xcas.delete("xca-sample")
+
+        def gone() -> bool:
+            return [o["metadata"]["name"] for o in xcas.items()] == []
+
+        assert eventually(controller, gone)
+
+
+def test_hook(cluster: Cluster) -> None:
+    cluster.create_samples("hook", "hello.yaml")
+    hellos = cluster.resource("example.com", "v1", "helloworlds")
+    with cluster.running("hook") as controller:
+        pod = cluster.resource("", "v1", "pods").get("hello")
+        assert pod["spec"]["containers"][0]["command"] == ["echo", "Hello, World!"]
+        assert controller_of(pod) == ("HelloWorld", "hello")
+        assert eventually(controller, lambda: hellos.get("hello")["status"].get("pods") == 1)
