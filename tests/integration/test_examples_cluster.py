@@ -23,6 +23,7 @@ from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.reconcile.backends import ClusterBackend
 from kubectl_crd.reconcile.controller import Controller
 from kubectl_crd.reconcile.loading import load_reconciler
+from tests.cli_runner import run_cli
 from tests.integration.envtest import ControlPlane
 
 pytestmark = pytest.mark.integration
@@ -99,7 +100,7 @@ def controller_of(child: dict[str, Any]) -> tuple[str, str]:
     return ref["kind"], ref["name"]
 
 
-def test_foo(cluster: Cluster) -> None:
+def test_foo(cluster: Cluster, apiserver: ControlPlane) -> None:
     cluster.create_samples("foo", "foo.yaml")
     foos = cluster.resource("samplecontroller.k8s.io", "v1alpha1", "foos")
     deployments = cluster.resource("apps", "v1", "deployments")
@@ -119,8 +120,14 @@ def test_foo(cluster: Cluster) -> None:
             controller,
             lambda: foos.get("example-foo")["status"].get("availableReplicas") == 1,
         )
-        # the scale subresource (what `kubectl crd scale` writes): spec.replicas -> Deployment
-        foos.patch("example-foo", {"spec": {"replicas": 3}}, subresource="scale")
+        # `kubectl crd scale` writes the scale subresource: spec.replicas, then the Deployment
+        scaled = run_cli(
+            "scale", "foo/example-foo", "--replicas", "3", "-n", cluster.namespace,
+            env={"KUBECONFIG": str(apiserver.kubeconfig)},
+        )  # fmt: skip
+        assert (scaled.returncode, scaled.stdout, scaled.stderr) == (
+            0, "foo.samplecontroller.k8s.io/example-foo scaled\n", "",
+        )  # fmt: skip
         assert eventually(
             controller, lambda: deployments.get("example-foo")["spec"]["replicas"] == 3
         )
