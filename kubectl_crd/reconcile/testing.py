@@ -21,8 +21,10 @@ sync hook, given the request the loop would build) on ``obj`` as the store holds
 after writing it (with a uid, a generation and its CRD's defaults); nothing is applied
 and no second reconcile follows: the ``Outcome`` holds what that call returned
 (children, status, requeue), the Events it recorded and what it logged, or the
-exception it raised. The status is also written to the store through ``/status``, so a
-status the CRD's schema refuses is the ``error`` it would be on a cluster.
+exception it raised. The children and the status are also sent to the store as dry runs
+(an apply of each child, the status through ``/status``), so a child of a kind not
+served, or a custom resource or status its CRD's schema refuses, is the ``error`` it
+would be on a cluster.
 
 Inputs (``obj``, each of ``objects`` and ``crds``): a dict, YAML or JSON text (one or
 more documents), or a ``pathlib.Path`` of a file or a directory (every YAML and JSON
@@ -78,7 +80,8 @@ class Outcome:
     events: tuple[Event, ...] = ()
     #: what it logged through ``ctx.log``, as ``LEVEL message``
     logs: tuple[str, ...] = ()
-    #: the exception it raised (``TerminalError`` included), or the refusal of its status
+    #: the exception it raised (``TerminalError`` included), or the refusal of a child or
+    #: of the status (see the module docstring)
     error: BaseException | None = None
     #: ``run_finalize`` only: whether clean-up is done (the finalizer may go)
     finalized: bool | None = None
@@ -176,16 +179,19 @@ def _run(
     except Exception as raised:  # the user's: the outcome says which
         return _outcome(context, stored, error=raised)
     status = _plain(result.status) if result.status is not None else None
+    children = tuple(_plain(child) for child in result.children)
     error: KubectlCrdError | None = None
-    if status is not None and info.has_status:
-        try:
+    try:
+        for child in children:
+            _check_child(store, child, stored)
+        if status is not None and info.has_status:
             store.update_status(info, {**stored, "status": status}, dry_run=True)
-        except KubectlCrdError as refused:
-            error = refused
+    except KubectlCrdError as refused:
+        error = refused
     return _outcome(
         context,
         stored,
-        children=tuple(_plain(child) for child in result.children),
+        children=children,
         status=status,
         requeue_after=result.requeue_after,
         finalized=finalized,
@@ -302,6 +308,18 @@ def _write(
     finally:
         uids.next = None
     return info, written
+
+
+def _check_child(store: ObjectStore, child: Mapping[str, Any], parent: Mapping[str, Any]) -> None:
+    """Refuse ``child`` as the loop's apply would be refused (a kind not served, a
+    custom resource its CRD's schema refuses); nothing is stored."""
+    from kubectl_crd.reconcile.controller import FIELD_MANAGER
+
+    info = store.resolve_kind(str(child.get("apiVersion") or ""), str(child.get("kind") or ""))
+    metadata = dict(child.get("metadata") or {})
+    if info.namespaced:
+        metadata.setdefault("namespace", (parent.get("metadata") or {}).get("namespace"))
+    store.apply(info, {**child, "metadata": metadata}, field_manager=FIELD_MANAGER, dry_run=True)
 
 
 def _deleting(obj: dict[str, Any]) -> dict[str, Any]:

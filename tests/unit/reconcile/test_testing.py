@@ -242,3 +242,25 @@ def test_child_names_what_there_is() -> None:
     assert out.child("ConfigMap")["metadata"]["name"] == "a"
     with pytest.raises(LookupError, match=r"0 children Secret/x \(children: ConfigMap/a\)"):
         out.child("Secret", "x")
+
+
+def test_children_are_checked_as_the_loops_apply_would_be(tmp_path: Path) -> None:
+    bad_child = reconciler(
+        tmp_path,
+        """
+        return {'children': [{'apiVersion': 'test.example.com/v1', 'kind': 'Gizmo',
+                              'metadata': {'name': 'sub'}, 'spec': {'size': 99}}]}
+        """,
+    )
+    out = run_reconcile(bad_child, GIZMO, crds=[CRD])
+    assert isinstance(out.error, KubectlCrdError)
+    assert "spec.size" in str(out.error)
+    assert out.child("Gizmo", "sub")["spec"] == {"size": 99}  # what it returned
+    unserved = reconciler(
+        tmp_path,
+        "return {'children': [{'apiVersion': 'x.example.com/v1', 'kind': 'Thing', "
+        "'metadata': {'name': 't'}}]}",
+    )
+    out = run_reconcile(unserved, GIZMO, crds=[CRD])
+    assert isinstance(out.error, KubectlCrdError)
+    assert 'no matches for kind "Thing"' in str(out.error)
