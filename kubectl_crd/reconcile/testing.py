@@ -167,6 +167,15 @@ def _run(
         if not _is_crd(each):
             _write(store, uids, each)
     info, stored = _write(store, uids, targets[0])
+    try:
+        wanted = store.resolve(loaded.for_resource.text)
+    except KubectlCrdError as unserved:
+        raise ValueError(f"FOR {loaded.for_resource}: {unserved.message}") from None
+    if (wanted.group, wanted.plural) != (info.group, info.plural):
+        raise ValueError(
+            f"obj is a {info.kind} ({info.plural}.{info.group}); the reconciler is "
+            f"FOR {loaded.for_resource}"
+        )
     if finalizing:
         stored = _deleting(stored)
     context = _Context(store, loaded, stored, info)

@@ -178,6 +178,8 @@ def test_bad_inputs_are_one_line_errors(tmp_path: Path) -> None:
         run_reconcile(path, "a: [", crds=[CRD])
     with pytest.raises(ValueError, match="crds: ConfigMap is not a CustomResourceDefinition"):
         run_reconcile(path, GIZMO, crds=[CRD, configmap("a")])
+    with pytest.raises(ValueError, match=r"obj is a ConfigMap \(configmaps\.\); the reconciler"):
+        run_reconcile(path, configmap("a"), crds=[CRD])
     with pytest.raises(TypeError, match="defines no finalize"):
         run_finalize(path, GIZMO, crds=[CRD])
 
