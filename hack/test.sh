@@ -29,8 +29,8 @@ assets=$(hack/envtest-assets.sh | tail -n 1)
 export KUBEBUILDER_ASSETS="$assets"
 
 echo "== ruff" >&2
-ruff check kubectl_crd tests bench
-ruff format --check kubectl_crd tests bench
+ruff check kubectl_crd tests bench examples
+ruff format --check kubectl_crd tests bench examples
 echo "== mypy" >&2
 mypy
 echo "== import contracts" >&2
