@@ -43,3 +43,11 @@ def test_the_example_reconciles_once_in_local_mode(name: str) -> None:
     assert children == children_wanted
     [*_, last] = [w["body"]["status"] for w in writes if w["verb"] == "status"]
     assert {key: last.get(key) for key in status_wanted} == status_wanted
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_examples_crd_and_samples_validate(name: str) -> None:
+    directory = str(EXAMPLES / name)
+    done = run_cli("validate", "--offline", "--crd", directory, "-f", directory)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "error" not in done.stdout
