@@ -35,7 +35,8 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
         └── ApiError                     ... the server answered with an error status
             ├── UnauthorizedError        ... 401
             ├── InvalidObjectError       ... 422 Invalid, printed as kubectl prints it
-            └── ResourceExpiredError     ... 410 Gone: a watch's resourceVersion is too old
+            ├── ResourceExpiredError     ... 410 Gone: a watch's resourceVersion is too old
+            └── StoreRefusal             ... the dev loop's local store refused a write, as the server would
 
 ``kubectl_line`` is the line the CLI prints. kubectl does not prefix every error with
 ``error:`` (``cmdutil.CheckErr`` in ``k8s.io/kubectl/pkg/cmd/util/helpers.go``): API
@@ -335,3 +336,22 @@ class InvalidObjectError(ApiError):
 class ResourceExpiredError(ApiError):
     """410 Gone on a list or watch whose resourceVersion the server no longer has: list
     again and watch from the new resourceVersion."""
+
+
+class StoreRefusal(ApiError):
+    """A write the dev loop's in-process store (``reconcile.localstore``) refuses as the
+    API server would: ``status``, ``reason`` and ``status_object`` are the server's;
+    ``errors`` the causes (``validation.results.FieldError``) with where each is in the
+    input (file:line:column for an object read from a file)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        reason: str,
+        status_object: dict[str, object],
+        errors: Sequence[Any] = (),
+    ) -> None:
+        super().__init__(message, status=status, reason=reason, status_object=status_object)
+        self.errors = tuple(errors)

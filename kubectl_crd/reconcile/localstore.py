@@ -48,12 +48,12 @@ import marshal
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_crd.kube.reflector import EventType, ReflectorEvent
-from kubectl_crd.model.errors import ApiError, ResourceNotFoundError
+from kubectl_crd.model.errors import ResourceNotFoundError, StoreRefusal
 from kubectl_crd.model.labels import LabelSelector, parse_selector
 from kubectl_crd.reconcile.backends import ResourceInfo, kubernetes_event, parse_resource_spec
 
@@ -61,7 +61,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.validation.admission import Admission, AdmissionResult
-    from kubectl_crd.validation.results import FieldError
 
 __all__ = ["BUILTINS", "ObjectStore", "StoreRefusal", "apply_merge_patch"]
 
@@ -117,24 +116,6 @@ _OPTIMISTIC_LOCK = (
 )
 
 ObjectKey = tuple[str, str]
-
-
-class StoreRefusal(ApiError):
-    """A write the store refuses as the API server would: ``status``, ``reason`` and
-    ``status_object`` are the server's; ``errors`` the causes with where each is in the
-    input (file:line:column for an object read from a file)."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        status: int,
-        reason: str,
-        status_object: dict[str, object],
-        errors: Sequence[FieldError] = (),
-    ) -> None:
-        super().__init__(message, status=status, reason=reason, status_object=status_object)
-        self.errors = tuple(errors)
 
 
 @dataclass

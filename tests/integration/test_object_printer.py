@@ -57,7 +57,7 @@ def spaces(apiserver: ControlPlane) -> list[str]:
 def test_several_objects_print_as_kubectls_printer_prints_them(
     apiserver: ControlPlane, spaces: list[str], output: str
 ) -> None:
-    args = ["scale", "crontabs", "-l", "app=printer", "--replicas", "5"]
+    args = ["scale", "crontabs.stable.example.com", "-l", "app=printer", "--replicas", "5"]
     args += ["--dry-run=client", "-o", output]
     theirs = subprocess.run(
         [newest_kubectl(), f"--kubeconfig={apiserver.kubeconfig}", *args, "-n", spaces[0]],
