@@ -192,11 +192,16 @@ class Admission:
         self._timestamp = _Timestamps(clock)
         self._uids = uids
         self._versions: dict[str, CRDVersion | None] = {}
-        if rng is None:
+        self._given_rng = rng
+
+    def _rng(self) -> random.Random:
+        """The generateName suffixes' source, made on first use: importing ``random``
+        costs ~1 ms that a run without ``generateName`` need not pay."""
+        if self._given_rng is None:
             import random
 
-            rng = random.Random()
-        self._rng = rng
+            self._given_rng = random.Random()
+        return self._given_rng
 
     # -- reads --------------------------------------------------------------------------
 
@@ -282,7 +287,7 @@ class Admission:
             metadata["uid"] = uid
             generate = metadata.get("generateName")
             if generate and isinstance(generate, str) and not metadata.get("name"):
-                suffix = "".join(self._rng.choices(NAME_ALPHABET, k=5))
+                suffix = "".join(self._rng().choices(NAME_ALPHABET, k=5))
                 metadata["name"] = generated_name(generate, suffix)
             if request_ns:
                 metadata["namespace"] = request_ns

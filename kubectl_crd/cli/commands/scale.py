@@ -332,7 +332,6 @@ def _scale_local(
     from kubectl_crd.io import read_inputs
     from kubectl_crd.model.crd import is_crd_object
     from kubectl_crd.output.printing import Named, ObjectPrinter
-    from kubectl_crd.output.validation import rejection_line
     from kubectl_crd.sources.inputs import InputCRDs
     from kubectl_crd.validation.scaling import scale_documents
 
@@ -345,6 +344,8 @@ def _scale_local(
     scaled = scale_documents(objects, crds.crds(), count)
     for document, each in zip(objects, scaled, strict=True):
         where, short = document.location, each.name.rpartition("/")[2]
+        if each.errors:  # the rejection formatter imports validate's result records
+            from kubectl_crd.output.validation import rejection_line
         for error in each.errors:
             print(rejection_line(error.location or where, each.kind, short, error), file=sys.stderr)
         if not each.ok and not each.errors:
