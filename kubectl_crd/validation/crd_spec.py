@@ -6,7 +6,8 @@
 ``validateCustomResourceDefinitionVersion`` (deprecation warnings, the root schema),
 ``ValidateCustomResourceDefinitionNames``, ``ValidateCustomResourceColumnDefinition``
 and ``ValidateCustomResourceDefinitionStoredVersions`` as a create leaves them (the
-registry records the first storage version as stored). Paths are the internal
+registry records the first storage version as stored), and ``validateAPIApproval``
+(a protected group's ``api-approved.kubernetes.io`` annotation). Paths are the internal
 object's: ``spec.version`` is the first version's name, a column's path is
 ``JSONPath``, and what all versions share (schema, subresources, columns) is named at
 ``spec.validation``, ``spec.subresources``, ``spec.additionalPrinterColumns``.
@@ -96,6 +97,7 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
             "to true in spec.versions[*].schema instead",
             ["spec", "preserveUnknownFields"],
         )
+    _api_approval(group, _mapping(metadata.get("annotations")), add)
     return problems
 
 
@@ -432,6 +434,103 @@ def column_errors(
             "jsonPath",
         )
     return problems
+
+
+APPROVAL_ANNOTATION = "api-approved.kubernetes.io"
+_APPROVAL_KEP = "see https://github.com/kubernetes/enhancements/pull/1111"
+
+
+def _api_approval(group: str, annotations: Mapping[str, Any], add: Any) -> None:
+    """``validateAPIApproval`` for a create: a group that is ``k8s.io`` or
+    ``kubernetes.io`` or ends in ``.k8s.io`` / ``.kubernetes.io`` must carry the
+    approval annotation, with a URL (``url.ParseRequestURI`` with a scheme and a host)
+    or a reason starting with ``unapproved`` (``apihelpers.GetAPIApprovalState``,
+    ``apiextensions-apiserver/pkg/apihelpers/helpers.go``; KEP 1111)."""
+    if not any(group == d or group.endswith(f".{d}") for d in ("k8s.io", "kubernetes.io")):
+        return
+    field = f"metadata.annotations[{APPROVAL_ANNOTATION}]"
+    where: list[str | int] = ["metadata", "annotations", APPROVAL_ANNOTATION]
+    value = _text(annotations.get(APPROVAL_ANNOTATION))
+    if not value:
+        add(
+            field,
+            f'Required value: protected groups must have approval annotation "{APPROVAL_ANNOTATION}", '
+            f"{_APPROVAL_KEP}",
+            where,
+        )
+    elif not value.startswith("unapproved") and not _request_uri_with_host(value):
+        add(
+            field,
+            f"Invalid value: {bad_value(value)}: protected groups must have approval annotation "
+            f'"{APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved", '
+            f"{_APPROVAL_KEP}",
+            where,
+        )
+
+
+_SCHEME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_SCHEME_REST = _SCHEME_START | frozenset("0123456789+-.")
+_ALNUM = _SCHEME_START | frozenset("0123456789")
+# the ASCII a host may hold unescaped, and a user information part (net/url's
+# shouldEscape in encodeHost mode, validUserinfo)
+_HOST_CHARS = _ALNUM | frozenset("-_.~!$&'()*+,;=:[]<>\"")
+_USERINFO_CHARS = _ALNUM | frozenset("-._:~!$&'()*+,;=%@")
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _request_uri_with_host(text: str) -> bool:
+    """Go's ``url.ParseRequestURI(text)`` succeeds and the URL has a scheme and a host
+    (``net/url/url.go``: no control character, ``scheme:`` then ``//authority``, an
+    authority whose host and user information are well formed, escapes that decode)."""
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
+        return False
+    scheme, colon, rest = text.partition(":")
+    if not colon or not scheme or scheme[0] not in _SCHEME_START:
+        return False
+    if any(c not in _SCHEME_REST for c in scheme):
+        return False
+    rest = rest.partition("?")[0]
+    if not rest.startswith("//") or rest.startswith("///"):
+        return False  # opaque (no host) or a path with no authority
+    authority, slash, path = rest[2:].partition("/")
+    userinfo, at, host = authority.rpartition("@")
+    if at and any(c not in _USERINFO_CHARS for c in userinfo):
+        return False
+    return bool(host) and _valid_host(host) and _escapes_decode(userinfo + slash + path)
+
+
+def _valid_host(host: str) -> bool:
+    if host.startswith("["):
+        close = host.find("]")
+        if close < 0 or not _valid_port(host[close + 1 :]):
+            return False
+    elif ":" in host and not _valid_port(host[host.rindex(":") :]):
+        return False
+    for index, char in enumerate(host):
+        if char == "%":
+            # an escape in a host may only stand for a non-ASCII byte, or be %25
+            escape = host[index + 1 : index + 3]
+            if len(escape) < 2 or any(c not in _HEX for c in escape):
+                return False
+            if int(escape[0], 16) < 8 and escape != "25":
+                return False
+        elif ord(char) < 0x80 and char not in _HOST_CHARS:
+            return False
+    return True
+
+
+def _valid_port(port: str) -> bool:
+    return not port or (
+        port[0] == ":" and port[1:].isascii() and all(c.isdigit() for c in port[1:])
+    )
+
+
+def _escapes_decode(text: str) -> bool:
+    return all(
+        len(text[i + 1 : i + 3]) == 2 and all(c in _HEX for c in text[i + 1 : i + 3])
+        for i, char in enumerate(text)
+        if char == "%"
+    )
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

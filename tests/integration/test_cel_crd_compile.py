@@ -496,7 +496,37 @@ CRD_MISTAKES: dict[str, Any] = {
     "webhook fields with strategy None": lambda d: d["spec"].update(
         conversion={"strategy": "None", **_webhook({"service": {"name": "s", "namespace": "n"}})}
     ),
+    # the approval annotation of a protected group (validateAPIApproval)
+    "k8s.io group, no approval": lambda d: _protected(d, "x.k8s.io", None),
+    "k8s.io itself, no approval": lambda d: _protected(d, "k8s.io", None),
+    "kubernetes.io group, no approval": lambda d: _protected(d, "a.b.kubernetes.io", None),
+    "approval empty": lambda d: _protected(d, "x.k8s.io", ""),
+    "approval unapproved (accepted)": lambda d: _protected(
+        d, "x.k8s.io", "unapproved, request not yet submitted"
+    ),
+    "approval URL (accepted)": lambda d: _protected(
+        d, "x.k8s.io", "https://github.com/kubernetes/enhancements/pull/1111"
+    ),
+    "approval URL with user, port, query (accepted)": lambda d: _protected(
+        d, "x.kubernetes.io", "http://u@example.com:8443/x?y=1"
+    ),
+    "approval Unapproved": lambda d: _protected(d, "x.k8s.io", "Unapproved"),
+    "approval word": lambda d: _protected(d, "x.k8s.io", "approved"),
+    "approval URL without scheme": lambda d: _protected(d, "x.k8s.io", "github.com/k/e/pull/1"),
+    "approval URL without host": lambda d: _protected(d, "x.k8s.io", "https:///pull/1"),
+    "approval opaque URL": lambda d: _protected(d, "x.k8s.io", "mailto:a@example.com"),
+    "approval host with a space": lambda d: _protected(d, "x.k8s.io", "https://exa mple.com"),
+    "approval bad port": lambda d: _protected(d, "x.k8s.io", "https://example.com:http"),
+    "approval bad escape": lambda d: _protected(d, "x.k8s.io", "https://example.com/%zz"),
+    "not a protected group (accepted)": lambda d: _protected(d, "notk8s.io", None),
 }
+
+
+def _protected(document: dict[str, Any], group: str, approval: str | None) -> None:
+    document["spec"]["group"] = group
+    document["metadata"]["name"] = f"widgets.{group}"
+    if approval is not None:
+        document["metadata"]["annotations"] = {"api-approved.kubernetes.io": approval}
 
 
 def _webhook(client: dict[str, Any], versions: list[str] | None = None) -> dict[str, Any]:
