@@ -72,6 +72,7 @@ __all__ = [
     "KubeconfigError",
     "WatchEvent",
     "WatchStream",
+    "status_error",
 ]
 
 CRD_LIST_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
@@ -248,7 +249,7 @@ class KubeClient:
         )
         decoded = _decode(data, headers.get("Content-Type", ""))
         if status >= 400:
-            raise _status_error(status, decoded, method, path)
+            raise status_error(status, decoded, method, path)
         return decoded
 
     def get(self, path: str, *, query: Mapping[str, object] | None = None) -> Any:
@@ -304,7 +305,7 @@ class KubeClient:
             )
             if response.status >= 400:
                 data = response.read()
-                raise _status_error(
+                raise status_error(
                     response.status,
                     _decode(data, response.getheader("Content-Type", "")),
                     "GET",
@@ -332,7 +333,7 @@ class KubeClient:
                 kind = str(event.get("type") or "")
                 obj = event.get("object") or {}
                 if kind == "ERROR":
-                    raise _status_error(int(obj.get("code") or 500), obj, "GET", path)
+                    raise status_error(int(obj.get("code") or 500), obj, "GET", path)
                 yield WatchEvent(kind, obj)
         except ClusterError:
             if stream.closed:
@@ -723,8 +724,9 @@ def _qualified_resource(path: str) -> tuple[str, str]:
     return resource, rest[1] if len(rest) > 1 else ""
 
 
-def _status_error(status: int, body: Any, method: str, path: str = "") -> ApiError:
-    """kubectl's line for an error answer (``StandardErrorMessage``)."""
+def status_error(status: int, body: Any, method: str, path: str = "") -> ApiError:
+    """kubectl's line for an error answer (``StandardErrorMessage``); public so that the
+    in-process store words its refusals as the cluster client does."""
     if isinstance(body, dict) and body.get("kind") == "Status":
         reason = str(body.get("reason") or "")
         message = str(body.get("message") or "")

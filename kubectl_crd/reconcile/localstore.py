@@ -833,10 +833,10 @@ def _no_keys(path: tuple[str, ...]) -> tuple[str, ...] | str | None:
 
 
 def _refused(result: AdmissionResult) -> StoreRefusal:
-    from kubectl_crd.kube.client import _status_error
+    from kubectl_crd.kube.client import status_error
 
     response = result.response if isinstance(result.response, dict) else {}
-    line = _status_error(result.code, response, "POST").message
+    line = status_error(result.code, response, "POST").message
     return StoreRefusal(
         line,
         status=result.code,
@@ -857,9 +857,9 @@ def _status_refusal(code: int, reason: str, message: str, kind: _Kind, name: str
         "details": {"name": name, "group": kind.group, "kind": kind.plural},
         "code": code,
     }
-    from kubectl_crd.kube.client import _status_error
+    from kubectl_crd.kube.client import status_error
 
-    line = _status_error(code, status, "POST").message
+    line = status_error(code, status, "POST").message
     return StoreRefusal(line, status=code, reason=reason, status_object=status)
 
 

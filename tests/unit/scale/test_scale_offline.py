@@ -22,7 +22,7 @@ from kubectl_crd.cli.commands.scale import (
     parse_replicas,
 )
 from kubectl_crd.io import read_inputs
-from kubectl_crd.kube.client import _status_error
+from kubectl_crd.kube.client import status_error
 from kubectl_crd.kube.resolving import ref_of
 from kubectl_crd.kube.scaling import Precondition, ScaleTarget
 from kubectl_crd.model.crd import CustomResourceDefinition
@@ -164,7 +164,7 @@ def _invalid(causes: list[dict[str, str]]) -> ApiError:
         "message": "ignored",
         "details": {"kind": "Foo", "name": "x", "causes": causes},
     }
-    return _status_error(422, status, "PATCH")
+    return status_error(422, status, "PATCH")
 
 
 def test_invalid_answers_read_as_kubectl_prints_them() -> None:
@@ -173,7 +173,7 @@ def test_invalid_answers_read_as_kubectl_prints_them() -> None:
     assert one.kubectl_line == 'The Foo "x" is invalid: spec.replicas: Invalid value: 11: m'
     two = _invalid([{"field": "a", "message": "m1"}, {"field": "b", "message": "m2"}])
     assert two.kubectl_line == 'The Foo "x" is invalid: \n* a: m1\n* b: m2'
-    other = _status_error(404, {"kind": "Status", "reason": "NotFound", "message": "x"}, "GET")
+    other = status_error(404, {"kind": "Status", "reason": "NotFound", "message": "x"}, "GET")
     assert not isinstance(other, InvalidObjectError)
     assert other.kubectl_line == "Error from server (NotFound): x"
 
