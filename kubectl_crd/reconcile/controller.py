@@ -961,19 +961,8 @@ class Controller:
     def _add_finalizer(
         self, key: ObjectKey, info: ResourceInfo, obj: dict[str, Any], writes: _Writes
     ) -> dict[str, Any]:
-        metadata = obj.get("metadata") or {}
-        finalizers = [*(metadata.get("finalizers") or ()), self.finalizer]
-        patch = {
-            "metadata": {
-                "finalizers": finalizers,
-                "resourceVersion": metadata.get("resourceVersion"),
-            }
-        }
-        written = self._send(
-            writes, key, "add-finalizer", info, key,
-            lambda: self.backend.patch(info, key[0], key[1], patch, dry_run=self.dry_run),
-            patch,
-        )  # fmt: skip
+        finalizers = [*((obj.get("metadata") or {}).get("finalizers") or ()), self.finalizer]
+        written = self._patch_finalizers(key, info, obj, writes, "add-finalizer", finalizers)
         if written is None:  # refused: the reconcile fails and is retried
             raise _WriteRefused()
         return written if not self.dry_run else obj
@@ -981,20 +970,35 @@ class Controller:
     def _remove_finalizer(
         self, key: ObjectKey, info: ResourceInfo, obj: Mapping[str, Any], writes: _Writes
     ) -> bool:
-        metadata = obj.get("metadata") or {}
-        remaining = [f for f in metadata.get("finalizers") or () if f != self.finalizer]
+        finalizers = (obj.get("metadata") or {}).get("finalizers") or ()
+        remaining = [f for f in finalizers if f != self.finalizer]
+        return (
+            self._patch_finalizers(key, info, obj, writes, "remove-finalizer", remaining)
+            is not None
+        )
+
+    def _patch_finalizers(
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        writes: _Writes,
+        action: str,
+        finalizers: list[str],
+    ) -> dict[str, Any] | None:
+        """A merge patch setting the object's finalizers, conditional on the
+        resourceVersion it was read at; None when refused."""
         patch = {
             "metadata": {
-                "finalizers": remaining,
-                "resourceVersion": metadata.get("resourceVersion"),
+                "finalizers": finalizers,
+                "resourceVersion": (obj.get("metadata") or {}).get("resourceVersion"),
             }
         }
-        written = self._send(
-            writes, key, "remove-finalizer", info, key,
+        return self._send(
+            writes, key, action, info, key,
             lambda: self.backend.patch(info, key[0], key[1], patch, dry_run=self.dry_run),
             patch,
         )  # fmt: skip
-        return written is not None
 
     def _finalize(
         self,
