@@ -1,4 +1,5 @@
-"""How Go prints decoded JSON values: ``json.Marshal``, ``%v``, ``strconv.Quote``; defined once.
+"""How Go prints and compares decoded JSON values: ``json.Marshal``, ``%v``,
+``strconv.Quote``, ``apiequality.Semantic.DeepEqual``; defined once.
 
 Pure: stdlib only. Used by validation's messages and by the JSONPath and printer-column
 code of ``get`` alike.
@@ -184,3 +185,17 @@ def bad_value(value: Any) -> str:
     if isinstance(value, str):
         return go_quote(value)
     return go_json(value)
+
+
+def go_equal(left: Any, right: Any) -> bool:
+    """``apiequality.Semantic.DeepEqual`` of decoded JSON: Python's ``==`` would take
+    ``True`` for ``1`` and ``1`` for ``1.0``, which Go's int64, float64 and bool are not.
+    Used where the API server skips a write that changes nothing (admission, the
+    in-process store)."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(go_equal(v, right[k]) for k, v in left.items())
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(go_equal, left, right))
+    return bool(left == right)

@@ -54,6 +54,7 @@ from typing import Any
 
 from kubectl_crd.kube.reflector import EventType, ReflectorEvent
 from kubectl_crd.model.errors import ResourceNotFoundError, StoreRefusal
+from kubectl_crd.model.govalues import go_equal
 from kubectl_crd.model.labels import LabelSelector, parse_selector
 from kubectl_crd.reconcile.backends import ResourceInfo, kubernetes_event, parse_resource_spec
 
@@ -661,7 +662,7 @@ class ObjectStore:
         *,
         dry_run: bool,
     ) -> dict[str, Any]:
-        if old is not None and _same(_without_version(new), _without_version(old)):
+        if old is not None and go_equal(_without_version(new), _without_version(old)):
             return self._with_managed(_copy(old), info)
         new["metadata"]["resourceVersion"] = (
             self._next_version() if not dry_run else new["metadata"].get("resourceVersion", "")
@@ -913,17 +914,6 @@ def _non_metadata(obj: Mapping[str, Any]) -> dict[str, Any]:
 def _without_version(obj: Mapping[str, Any]) -> dict[str, Any]:
     meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k != "resourceVersion"}
     return {**obj, "metadata": meta}
-
-
-def _same(left: Any, right: Any) -> bool:
-    """Go's deep equality of decoded JSON (``True`` is not ``1``)."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return left.keys() == right.keys() and all(_same(v, right[k]) for k, v in left.items())
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(_same, left, right))
-    return bool(left == right)
 
 
 def apply_merge_patch(target: Any, patch: Any) -> Any:

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError
-from kubectl_crd.model.govalues import go_quote
+from kubectl_crd.model.govalues import go_equal, go_quote
 from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.objectmeta import NAME_ALPHABET, generated_name
 from kubectl_crd.validation.pipeline import (
@@ -495,7 +495,7 @@ class Admission:
                     obj["status"] = existing["status"]
                 else:
                     obj.pop("status", None)
-            if not _same(_non_metadata(obj), _non_metadata(existing)):
+            if not go_equal(_non_metadata(obj), _non_metadata(existing)):
                 metadata["generation"] = int(old_meta.get("generation") or 0) + 1
             if not metadata.get("uid") and old_meta.get("uid"):
                 metadata["uid"] = old_meta["uid"]
@@ -599,7 +599,7 @@ class Admission:
         writes nothing when the encoded object is unchanged, and the resourceVersion
         stays."""
         obj = self._to_storage(obj)
-        if _same(obj, old):
+        if go_equal(obj, old):
             shown = self._read(old, version)
             return AdmissionResult(
                 operation,
@@ -897,15 +897,3 @@ def _plain_copy(obj: Any) -> Any:
     from kubectl_crd.model.schema import plain
 
     return plain(obj)
-
-
-def _same(left: Any, right: Any) -> bool:
-    """``apiequality.Semantic.DeepEqual`` of decoded JSON: Python's ``==`` would take
-    ``True`` for ``1`` and ``1`` for ``1.0``, which Go's int64, float64 and bool are not."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return left.keys() == right.keys() and all(_same(v, right[k]) for k, v in left.items())
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(_same, left, right))
-    return bool(left == right)

@@ -17,8 +17,9 @@ import pytest
 
 from kubectl_crd.io import load_documents
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.govalues import go_equal
 from kubectl_crd.validation import Admission, AdmissionResult, Reason, Stage
-from kubectl_crd.validation.admission import _gc_finalizers, _same
+from kubectl_crd.validation.admission import _gc_finalizers
 from tests import crd_factory
 
 SCHEMA: dict[str, Any] = {
@@ -443,7 +444,7 @@ def test_garbage_collector_finalizers(
     ],
 )
 def test_semantic_equality_tells_go_types_apart(left: Any, right: Any, same: bool) -> None:
-    assert _same(left, right) is same
+    assert go_equal(left, right) is same
 
 
 def test_status_update_without_status_removes_it() -> None:
