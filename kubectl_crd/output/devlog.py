@@ -30,21 +30,32 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Mapping
 
-from kubectl_crd.model.records import fields
+from kubectl_crd.model.records import fields, record
 from kubectl_crd.model.styled import Style
 from kubectl_crd.output.terminal import ansi_line, colour_wanted
 from kubectl_crd.reconcile import events as ev
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
     from typing import Any, TextIO
 
     from kubectl_crd.model.errors import Location
     from kubectl_crd.model.styled import Line
 
-__all__ = ["FORMATS", "DevLog", "Tally", "event_json", "event_lines"]
+__all__ = [
+    "FORMATS",
+    "Change",
+    "Changes",
+    "DevLog",
+    "OutDir",
+    "Tally",
+    "event_json",
+    "event_lines",
+    "out_path",
+]
 
 #: the values of ``--log-format``
 FORMATS = ("text", "json")
@@ -270,6 +281,22 @@ def _finished(event: ev.ReconcileFinished, verbose: bool) -> list[Line]:
     return lines
 
 
+def _diff_lines(diff: list[str]) -> list[Line]:
+    lines: list[Line] = []
+    for line in diff:
+        style = (
+            _OK
+            if line.startswith("+")
+            else _BAD
+            if line.startswith("-")
+            else _KEY
+            if line.startswith("@@")
+            else _P
+        )
+        lines.append((("    " + line, style),))
+    return lines
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, ev.Outcome):
         return value.value
@@ -292,6 +319,253 @@ def event_json(event: ev.Event, *, now: float) -> dict[str, Any]:
         else:
             body[each.name] = _jsonable(value)
     return body
+
+
+# -- what each write changed (--local's diffs, --out's files) ---------------------------
+
+#: an object's identity: (apiVersion, kind, namespace, name)
+Identity = tuple[str, str, str, str]
+
+#: metadata the server sets, left out of a diff and of an --out file (they change on
+#: every run, or on every write, and say nothing about what the reconciler wants)
+_SERVER_METADATA = (
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "managedFields",
+    "selfLink",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+)
+
+
+def review_view(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """``obj`` as a person reviews it: without the server's metadata, and its
+    ownerReferences without the owner's uid (a new one on every ``--local`` run)."""
+    out = {key: value for key, value in obj.items()}
+    metadata = dict(out.get("metadata") or {})
+    for name in _SERVER_METADATA:
+        metadata.pop(name, None)
+    refs = metadata.get("ownerReferences")
+    if isinstance(refs, list):
+        metadata["ownerReferences"] = [
+            {k: v for k, v in ref.items() if k != "uid"} if isinstance(ref, Mapping) else ref
+            for ref in refs
+        ]
+    if metadata:
+        out["metadata"] = metadata
+    return out
+
+
+def out_path(identity: Identity) -> str:
+    """Where ``--out`` writes an object: ``<namespace>/<kind>[.<group>]/<name>.yaml``,
+    ``_cluster`` for a cluster-scoped one (no namespace is spelled so: namespace names
+    are DNS labels), the kind lower-case and qualified by its group unless it is core
+    (``default/configmap/web.yaml``, ``default/gizmo.dev.example.com/a.yaml``)."""
+    api_version, kind, namespace, name = identity
+    group = api_version.rpartition("/")[0]
+    folder = kind.lower() + (f".{group}" if group else "")
+    return f"{namespace or '_cluster'}/{folder}/{name}.yaml"
+
+
+@record
+class Change:
+    """One write's effect on one object, as the loop knows it: ``old`` and ``new`` in
+    ``review_view`` form (None: not there)."""
+
+    identity: Identity
+    old: Mapping[str, Any] | None
+    new: Mapping[str, Any] | None
+    #: the reconciled object whose write it was
+    key: ev.ObjectKey = ("", "")
+
+
+def yaml_diff(change: Change) -> list[str]:
+    """A unified diff (3 lines of context, no file header) of the object's YAML, the
+    status alone for a status write (``Changes`` gives it so)."""
+    import difflib
+
+    from kubectl_crd.io.dumping import dump_yaml
+
+    old = dump_yaml(change.old).splitlines() if change.old is not None else []
+    new = dump_yaml(change.new).splitlines() if change.new is not None else []
+    diff = difflib.unified_diff(old, new, lineterm="", n=3)
+    return [line for line in diff if not line.startswith(("---", "+++"))]
+
+
+def json_changes(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+    """The leaf changes from ``old`` to ``new``: ``{"op": "add"|"remove"|"replace",
+    "path": JSON Pointer, "old"?, "new"?}`` (a list that differs is one replace)."""
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        out = []
+        for key in [*old, *(k for k in new if k not in old)]:
+            where = f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            if key not in new:
+                out.append({"op": "remove", "path": where, "old": old[key]})
+            elif key not in old:
+                out.append({"op": "add", "path": where, "new": new[key]})
+            else:
+                out += json_changes(old[key], new[key], where)
+        return out
+    if old == new:
+        return []
+    if old is None:
+        return [{"op": "add", "path": path or "/", "new": new}]
+    if new is None:
+        return [{"op": "remove", "path": path or "/", "old": old}]
+    return [{"op": "replace", "path": path or "/", "old": old, "new": new}]
+
+
+class Changes:
+    """What each of the loop's writes changed, followed from the engine's events.
+
+    A child is known by the body the loop applied (what the reconciler asked for) and a
+    status by the object the reconcile started from (``lookup(resource, key)``, the
+    informer's cache) with the write's merge patch applied: both work on any backend
+    and need no read. A child's first apply in this run has no old state; an owned
+    child the loop deletes, or a reconciled object gone, has no new one (its children
+    go with it, by cascade)."""
+
+    def __init__(
+        self,
+        lookup: Callable[[str, ev.ObjectKey], Mapping[str, Any] | None],
+        *,
+        out: OutDir | None = None,
+        show: bool = True,
+    ) -> None:
+        self._lookup = lookup
+        self.out = out
+        #: whether the log shows the changes (with --local), or only --out writes them
+        self.show = show
+        self._lock = threading.Lock()
+        #: key -> the reconciled object as its reconcile started (then as written)
+        self._parents: dict[ev.ObjectKey, dict[str, Any]] = {}
+        #: child (kind, namespace, name) -> its identity and last applied body
+        self._children: dict[tuple[str, str, str], tuple[Identity, dict[str, Any]]] = {}
+        #: key -> the children (kind, namespace, name) its reconciles applied
+        self._owned: dict[ev.ObjectKey, set[tuple[str, str, str]]] = {}
+
+    def event(self, event: ev.Event) -> Change | None:
+        """Follow one event; the change a ``Write`` made (for a child, the whole
+        object; for a status, ``{"status": ...}`` before and after)."""
+        if isinstance(event, ev.ReconcileStarted):
+            obj = self._lookup(event.resource, event.key)
+            if obj is not None:
+                with self._lock:
+                    self._parents[event.key] = review_view(obj)
+            return None
+        if isinstance(event, ev.ReconcileFinished) and event.outcome is ev.Outcome.GONE:
+            self._gone(event.key)
+            return None
+        if not isinstance(event, ev.Write) or event.dry_run:
+            return None
+        short = (event.kind, event.namespace, event.name)
+        if event.verb == "apply" and event.body is not None:
+            body = review_view(event.body)
+            identity = (str(body.get("apiVersion") or ""), event.kind, *short[1:])
+            with self._lock:
+                before = self._children.get(short)
+                self._children[short] = (identity, body)
+                self._owned.setdefault(event.key, set()).add(short)
+            change = Change(identity, before[1] if before else None, body, event.key)
+            if self.out is not None:
+                self.out.write(identity, body)
+            return change
+        if event.verb == "delete":
+            with self._lock:
+                before = self._children.pop(short, None)
+                self._owned.get(event.key, set()).discard(short)
+            if before is None:
+                return None
+            if self.out is not None:
+                self.out.remove(before[0])
+            return Change(before[0], before[1], None, event.key)
+        if event.verb == "status" and event.body is not None:
+            from kubectl_crd.reconcile.localstore import apply_merge_patch
+
+            with self._lock:
+                parent = self._parents.get(event.key)
+                if parent is None:
+                    return None
+                old_status = parent.get("status")
+                status = apply_merge_patch(old_status or {}, event.body.get("status") or {})
+                parent = {**parent, "status": status}
+                self._parents[event.key] = parent
+            identity = (str(parent.get("apiVersion") or ""), event.kind, *short[1:])
+            if self.out is not None:
+                self.out.write(identity, parent)
+            old = {"status": old_status} if old_status is not None else None
+            return Change(identity, old, {"status": status}, event.key)
+        return None
+
+    def _gone(self, key: ev.ObjectKey) -> None:
+        with self._lock:
+            parent = self._parents.pop(key, None)
+            owned = self._owned.pop(key, set())
+            children = [self._children.pop(short, None) for short in owned]
+        if self.out is None:
+            return
+        if parent is not None:
+            meta = parent.get("metadata") or {}
+            kind = str(parent.get("kind") or "")
+            self.out.remove(
+                (
+                    str(parent.get("apiVersion") or ""),
+                    kind,
+                    str(meta.get("namespace") or ""),
+                    key[1],
+                )
+            )
+        for child in children:
+            if child is not None:
+                self.out.remove(child[0])
+
+
+class OutDir:
+    """``--out DIR``: each object the loop wrote as one YAML file (``out_path``),
+    rewritten when it changes and removed when the object goes. A file is written to a
+    temporary name then renamed, so a reader never sees half of it."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self.written: set[str] = set()
+        self._lock = threading.Lock()
+
+    def path(self, identity: Identity) -> str:
+        import os
+
+        return os.path.join(self.directory, *out_path(identity).split("/"))
+
+    def write(self, identity: Identity, obj: Mapping[str, Any]) -> None:
+        import os
+
+        from kubectl_crd.io.dumping import dump_yaml
+
+        path = self.path(identity)
+        text = dump_yaml(obj)
+        with self._lock:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            temporary = path + ".tmp"
+            with open(temporary, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(temporary, path)
+            self.written.add(path)
+
+    def remove(self, identity: Identity) -> None:
+        import contextlib
+        import os
+
+        path = self.path(identity)
+        with self._lock:
+            self.written.discard(path)
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+            # an emptied kind or namespace folder goes too
+            with contextlib.suppress(OSError):
+                folder = os.path.dirname(path)
+                os.rmdir(folder)
+                os.rmdir(os.path.dirname(folder))
 
 
 class Tally:
@@ -381,6 +655,7 @@ class DevLog:
         clock: Callable[[], float] = time.time,
         environ: Mapping[str, str] | None = None,
         on_broken: Callable[[], None] | None = None,
+        changes: Changes | None = None,
     ) -> None:
         if format not in FORMATS:
             raise ValueError(f"unknown log format {format!r}")
@@ -393,15 +668,26 @@ class DevLog:
         self._lock = threading.Lock()
         self._broken = False
         self._on_broken = on_broken
+        #: with --local: each write's change, shown under its line (a diff, or in JSON
+        #: the ``changes`` field); with --out, written to files
+        self.changes = changes
 
     def __call__(self, event: ev.Event) -> None:
         now = self._clock()
+        change = self.changes.event(event) if self.changes is not None else None
+        if change is not None and self.changes is not None and not self.changes.show:
+            change = None
         if self.format == "json":
-            text = json.dumps(event_json(event, now=now), default=str) + "\n"
+            body = event_json(event, now=now)
+            if change is not None:
+                body["changes"] = json_changes(change.old or {}, change.new or {})
+            text = json.dumps(body, default=str) + "\n"
         else:
             lines = event_lines(event, verbose=self.verbose)
             if not lines:
                 return
+            if change is not None:
+                lines += _diff_lines(yaml_diff(change))
             text = self._text(lines, now)
         self._write(text)
 

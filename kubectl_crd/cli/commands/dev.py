@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -154,6 +154,15 @@ FLAGS = (
         "reconciled cleanly, 1 otherwise (for CI).",
     ),
     Flag(
+        ("--out",),
+        "out",
+        VALUE,
+        "Write each child the loop applies and each object whose status it writes as "
+        "YAML under this directory (<namespace>/<kind>[.<group>]/<name>.yaml, _cluster "
+        "for cluster-scoped objects), rewritten when it changes, removed when it goes.",
+        metavar="DIR",
+    ),
+    Flag(
         ("--remove-finalizers-on-exit",),
         "remove_finalizers_on_exit",
         SWITCH,
@@ -219,6 +228,8 @@ class DevOptions:
     #: the --local DIR (None: a cluster)
     local: str | None = None
     once: bool = False
+    #: the --out DIR (None: no files)
+    out: str | None = None
     remove_finalizers_on_exit: bool = False
     log_format: str = "text"
     verbose: bool = False
@@ -258,6 +269,7 @@ def dev_options(
     envtest: bool = False,
     local: str | None = None,
     once: bool = False,
+    out: str | None = None,
     remove_finalizers_on_exit: bool = False,
     log_format: str = "text",
     verbose: bool = False,
@@ -269,6 +281,8 @@ def dev_options(
         raise UsageError("--local and --envtest are alternatives: choose one")
     if local is not None and not os.path.isdir(local):
         raise UsageError(f"--local {local}: no such directory")
+    if out is not None and (not out or os.path.isfile(out)):
+        raise UsageError(f"--out {out}: not a directory")
     if crd_paths and not envtest and local is None:
         raise UsageError(
             "--crd installs CRDs in the --envtest control plane or the --local store; "
@@ -302,6 +316,7 @@ def dev_options(
         envtest=envtest,
         local=local or None,
         once=once,
+        out=out or None,
         remove_finalizers_on_exit=remove_finalizers_on_exit,
         log_format=log_format,
         verbose=verbose,
@@ -323,17 +338,29 @@ def run_loop(app: Application, options: DevOptions) -> None:
     import threading
 
     from kubectl_crd.model.errors import ExitCode, ResourceNotFoundError
-    from kubectl_crd.output.devlog import DevLog, Tally
+    from kubectl_crd.output.devlog import Changes, DevLog, OutDir, Tally
     from kubectl_crd.reconcile.controller import Controller
     from kubectl_crd.reconcile.loading import load_reconciler
     from kubectl_crd.reconcile.reloading import HotReloader
 
+    controllers: list[Controller] = []
+
+    def lookup(resource: str, key: tuple[str, str]) -> dict[str, Any] | None:
+        informer = controllers[0].informer(resource) if controllers else None
+        return informer.cache.peek(key) if informer is not None else None
+
+    # with --local each write's change is shown (a diff); --out writes them to files
+    changes = None
+    if options.local is not None or options.out is not None:
+        out = OutDir(options.out) if options.out is not None else None
+        changes = Changes(lookup, out=out, show=options.local is not None)
     # the reader of the log gone (| head): stop as on SIGTERM
     log = DevLog(
         sys.stdout,
         format=options.log_format,
         verbose=options.verbose,
         on_broken=lambda: os.kill(os.getpid(), signal.SIGTERM),
+        changes=changes,
     )
     loaded = load_reconciler(options.file)
     for extra in options.watch_extra:
@@ -381,6 +408,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
             rate_limiter=rate_limiter,
             kubernetes_client=official,
         )
+        controllers.append(controller)
         scope = "every namespace" if namespace is None else f"namespace {namespace}"
         where = f" of {options.local}" if options.local is not None else ""
         log.note(f"{loaded.display}: reconciling {loaded.for_resource}{where} in {scope}")

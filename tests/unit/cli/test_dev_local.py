@@ -8,7 +8,14 @@ two Gizmos and a reconciler (a ConfigMap child per Gizmo, ``status.size``) under
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -98,7 +105,12 @@ def lines(text: str) -> list[str]:
 
 
 def test_once_reconciles_every_object_and_exits_0_with_a_summary(project: Path) -> None:
-    done = run_cli("dev", str(project / "r.py"), "--local", str(project / "dir"), "--once")
+    # no kubeconfig is read: one that does not parse changes nothing
+    (project / "kubeconfig").write_text("clusters: [\n")
+    done = run_cli(
+        "dev", str(project / "r.py"), "--local", str(project / "dir"), "--once",
+        env={"KUBECONFIG": str(project / "kubeconfig")},
+    )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
     out = lines(done.stdout)
     assert "configmap default/a-cm applied" in [line.strip() for line in out]
@@ -193,3 +205,143 @@ def test_local_flags_are_checked(tmp_path: Path) -> None:
         dev_options("r.py", crd_paths=("crd.yaml",))
     options = dev_options("r.py", local=str(tmp_path), crd_paths=("crd.yaml",), once=True)
     assert (options.local, options.crd_paths, options.once) == (str(tmp_path), ("crd.yaml",), True)
+
+
+def test_each_write_shows_its_diff_and_json_its_changes(project: Path) -> None:
+    done = run_cli("dev", str(project / "r.py"), "--local", str(project / "dir"), "--once")
+    out = lines(done.stdout)
+    at = out.index("  gizmo default/a status written")
+    assert [line.strip() for line in out[at + 1 : at + 5]] == [
+        "@@ -0,0 +1,3 @@", "+status:", "+  size: 1", "+  observedGeneration: 1",
+    ]  # fmt: skip
+    assert "\x1b[" not in done.stdout  # not a terminal: no colour
+    at = out.index("  configmap other/b-cm applied")
+    assert '+  size: "2"' in [line.strip() for line in out[at + 1 : at + 16]]
+    done = run_cli(
+        "dev", str(project / "r.py"), "--local", str(project / "dir"), "--once",
+        "--log-format", "json",
+    )  # fmt: skip
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    [status] = [r for r in records if r["event"] == "Write" and r["key"] == "other/b"
+                and r["verb"] == "status"]  # fmt: skip
+    assert status["changes"] == [
+        {"op": "add", "path": "/status", "new": {"size": 2, "observedGeneration": 1}}
+    ]
+    [child] = [r for r in records if r["event"] == "Write" and r["name"] == "a-cm"]
+    assert [(c["op"], c["path"]) for c in child["changes"]] == [
+        ("add", "/apiVersion"), ("add", "/kind"), ("add", "/metadata"), ("add", "/data"),
+    ]  # fmt: skip
+    assert child["changes"][3]["new"] == {"size": "1"}
+    # the owner's uid (new on every run) is left out of what a write changed
+    assert "uid" not in child["changes"][2]["new"]["ownerReferences"][0]
+
+
+def test_out_writes_children_and_status_updated_objects(project: Path) -> None:
+    out = project / "out"
+    done = run_cli(
+        "dev", str(project / "r.py"), "--local", str(project / "dir"), "--once",
+        "--out", str(out),
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
+    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert files == [
+        "default/configmap/a-cm.yaml", "default/gizmo.dev.example.com/a.yaml",
+        "other/configmap/b-cm.yaml", "other/gizmo.dev.example.com/b.yaml",
+    ]  # fmt: skip
+    assert (out / "other/gizmo.dev.example.com/b.yaml").read_text() == (
+        "apiVersion: dev.example.com/v1\nkind: Gizmo\nmetadata:\n  name: b\n  namespace: other\n"
+        "spec:\n  size: 2\nstatus:\n  size: 2\n  observedGeneration: 1\n"
+    )  # fmt: skip
+    assert (out / "default/configmap/a-cm.yaml").read_text() == (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a-cm\n  namespace: default\n"
+        "  ownerReferences:\n    - apiVersion: dev.example.com/v1\n      kind: Gizmo\n"
+        "      name: a\n      controller: true\n      blockOwnerDeletion: true\n"
+        'data:\n  size: "1"\n'
+    )  # fmt: skip
+
+
+class Running:
+    """``kubectl crd dev`` in a subprocess, its stdout collected by a thread."""
+
+    def __init__(self, *args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "kubectl_crd", "dev", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(STAMP.sub("", line.rstrip("\n")))
+
+    def wait_for(
+        self,
+        check: Callable[[], bool],
+        what: str,
+        timeout: float = 15.0,
+        again: Callable[[], object] | None = None,
+    ) -> None:
+        """Until ``check()``; ``again`` (a file's save) is done first and every second
+        after (the file watchers start in threads: a save before they watch is lost)."""
+        deadline = time.monotonic() + timeout
+        next_try = 0.0
+        while not check():
+            if again is not None and time.monotonic() >= next_try:
+                again()
+                next_try = time.monotonic() + 1.0
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.process.kill()
+                raise AssertionError(f"no {what}; output:\n" + "\n".join(self.lines))
+            time.sleep(0.02)
+
+    def said(self, text: str, since: int = 0) -> bool:
+        """Whether a line from ``since`` on (its indent aside) ends with ``text``."""
+        return any(line.strip().endswith(text) for line in self.lines[since:])
+
+    def interrupt(self) -> tuple[int, str]:
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(timeout=15)
+        self._reader.join(timeout=5)  # the reader thread owns stdout
+        assert self.process.stderr is not None
+        return code, self.process.stderr.read()
+
+
+def test_live_edits_of_dir_and_of_the_reconciler_are_picked_up(project: Path) -> None:
+    out = project / "out"
+    child = out / "default/configmap/a-cm.yaml"
+    run = Running(str(project / "r.py"), "--local", str(project / "dir"), "--out", str(out))
+    try:
+        run.wait_for(lambda: child.exists() and run.said("for changes; Ctrl-C to stop"), "start")
+        # an edit of DIR: a's size 1 -> 3; the child's diff and its --out file follow
+        mark = len(run.lines)
+        gizmos = project / "dir" / "gizmos.yaml"
+        edit = GIZMOS.replace("size: 1", "size: 3")
+        run.wait_for(
+            lambda: 'size: "3"' in child.read_text(), "child for size 3",
+            again=lambda: gizmos.write_text(edit),
+        )  # fmt: skip
+        run.wait_for(lambda: run.said('+  size: "3"', mark), "diff")
+        assert run.said('-  size: "1"', mark)
+        # an edit of the reconciler: a new data key in every child
+        mark = len(run.lines)
+        new_code = RECONCILER.replace('"data": {"size"', '"data": {"v2": "yes", "size"')
+        run.wait_for(
+            lambda: 'v2: "yes"' in child.read_text(), "child by the new code",
+            again=lambda: (project / "r.py").write_text(new_code),
+        )  # fmt: skip
+        assert any(line.startswith("reloaded ") for line in run.lines[mark:])
+        assert run.said('+  v2: "yes"', mark)
+        # b removed from DIR: its files go (its child by cascade)
+        run.wait_for(
+            lambda: not (out / "other").exists(), "b's files removed",
+            again=lambda: gizmos.write_text(edit.split("---")[0]),
+        )  # fmt: skip
+        assert child.exists()
+    finally:
+        code, stderr = run.interrupt()
+    assert (code, stderr) == (0, "")
+    assert run.lines[-1] == "stopped"
