@@ -153,15 +153,7 @@ def object_output_flag(*formats: str, help: str = "") -> Flag:
     """kubectl's ``-o/--output`` of a command that prints objects: ``formats`` (the object
     printer's by default), empty by default (the command's own output), checked by the
     command to word the error as kubectl does."""
-    shown = formats or OBJECT_FORMATS
-    return Flag(
-        ("-o", "--output"),
-        "output",
-        VALUE,
-        help or "Output format: " + ", ".join(shown) + ".",
-        metavar="FORMAT",
-        default="",
-    )
+    return output_flag(formats or OBJECT_FORMATS, default="", help=help, checked=False)
 
 
 def api_version_flag(help: str) -> Flag:
@@ -181,7 +173,7 @@ def output_flag(
         help or "Output format: " + ", ".join(formats) + ".",
         metavar="FORMAT",
         default=default,
-        show_default=True,
+        show_default=bool(default),  # no default, nothing to show (a command's own output)
         choices=tuple(formats) if checked else (),
     )
 
