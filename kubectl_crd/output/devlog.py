@@ -358,6 +358,17 @@ def review_view(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def sorted_keys(value: Any) -> Any:
+    """``value`` with every mapping's keys in order, as ``kubectl get -o yaml`` writes
+    objects (a custom resource comes back from the server so; a file's order would make
+    the same object two texts)."""
+    if isinstance(value, Mapping):
+        return {key: sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_keys(item) for item in value]
+    return value
+
+
 def out_path(identity: Identity) -> str:
     """Where ``--out`` writes an object: ``<namespace>/<kind>[.<group>]/<name>.yaml``,
     ``_cluster`` for a cluster-scoped one (no namespace is spelled so: namespace names
@@ -382,14 +393,14 @@ class Change:
 
 
 def yaml_diff(change: Change) -> list[str]:
-    """A unified diff (3 lines of context, no file header) of the object's YAML, the
-    status alone for a status write (``Changes`` gives it so)."""
+    """A unified diff (3 lines of context, no file header) of the object's YAML (keys
+    sorted), the status alone for a status write (``Changes`` gives it so)."""
     import difflib
 
     from kubectl_crd.io.dumping import dump_yaml
 
-    old = dump_yaml(change.old).splitlines() if change.old is not None else []
-    new = dump_yaml(change.new).splitlines() if change.new is not None else []
+    old = dump_yaml(sorted_keys(change.old)).splitlines() if change.old is not None else []
+    new = dump_yaml(sorted_keys(change.new)).splitlines() if change.new is not None else []
     diff = difflib.unified_diff(old, new, lineterm="", n=3)
     return [line for line in diff if not line.startswith(("---", "+++"))]
 
@@ -523,7 +534,8 @@ class Changes:
 
 
 class OutDir:
-    """``--out DIR``: each object the loop wrote as one YAML file (``out_path``),
+    """``--out DIR``: each object the loop wrote as one YAML file (``out_path``; keys
+    sorted, as ``kubectl get -o yaml`` writes them),
     rewritten when it changes and removed when the object goes. A file is written to a
     temporary name then renamed, so a reader never sees half of it."""
 
@@ -543,7 +555,7 @@ class OutDir:
         from kubectl_crd.io.dumping import dump_yaml
 
         path = self.path(identity)
-        text = dump_yaml(obj)
+        text = dump_yaml(sorted_keys(obj))
         with self._lock:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             temporary = path + ".tmp"

@@ -212,7 +212,7 @@ def test_each_write_shows_its_diff_and_json_its_changes(project: Path) -> None:
     out = lines(done.stdout)
     at = out.index("  gizmo default/a status written")
     assert [line.strip() for line in out[at + 1 : at + 5]] == [
-        "@@ -0,0 +1,3 @@", "+status:", "+  size: 1", "+  observedGeneration: 1",
+        "@@ -0,0 +1,3 @@", "+status:", "+  observedGeneration: 1", "+  size: 1",
     ]  # fmt: skip
     assert "\x1b[" not in done.stdout  # not a terminal: no colour
     at = out.index("  configmap other/b-cm applied")
@@ -250,13 +250,13 @@ def test_out_writes_children_and_status_updated_objects(project: Path) -> None:
     ]  # fmt: skip
     assert (out / "other/gizmo.dev.example.com/b.yaml").read_text() == (
         "apiVersion: dev.example.com/v1\nkind: Gizmo\nmetadata:\n  name: b\n  namespace: other\n"
-        "spec:\n  size: 2\nstatus:\n  size: 2\n  observedGeneration: 1\n"
+        "spec:\n  size: 2\nstatus:\n  observedGeneration: 1\n  size: 2\n"
     )  # fmt: skip
     assert (out / "default/configmap/a-cm.yaml").read_text() == (
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a-cm\n  namespace: default\n"
-        "  ownerReferences:\n    - apiVersion: dev.example.com/v1\n      kind: Gizmo\n"
-        "      name: a\n      controller: true\n      blockOwnerDeletion: true\n"
-        'data:\n  size: "1"\n'
+        'apiVersion: v1\ndata:\n  size: "1"\nkind: ConfigMap\nmetadata:\n  name: a-cm\n'
+        "  namespace: default\n  ownerReferences:\n    - apiVersion: dev.example.com/v1\n"
+        "      blockOwnerDeletion: true\n      controller: true\n      kind: Gizmo\n"
+        "      name: a\n"
     )  # fmt: skip
 
 

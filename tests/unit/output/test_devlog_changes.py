@@ -98,9 +98,10 @@ def test_a_childs_second_apply_is_diffed_against_its_first() -> None:
     assert first.identity == ("v1", "ConfigMap", "default", "a-cm")
     second = tracker.event(apply(child("2")))
     assert second is not None
+    # keys sorted, as kubectl get -o yaml writes them
     assert yaml_diff(second) == [
-        "@@ -9,4 +9,4 @@", "       name: a", "       controller: true",
-        " data:", '-  size: "1"', '+  size: "2"',
+        "@@ -1,6 +1,6 @@", " apiVersion: v1", " data:", '-  size: "1"', '+  size: "2"',
+        " kind: ConfigMap", " metadata:", "   name: a-cm",
     ]  # fmt: skip
 
 
@@ -137,7 +138,7 @@ def test_out_dir_writes_rewrites_and_removes(tmp_path: Path) -> None:
     assert 'size: "1"' in cm.read_text()
     assert gizmo.read_text() == (
         "apiVersion: dev.example.com/v1\nkind: Gizmo\nmetadata:\n  name: a\n"
-        "  namespace: default\nspec:\n  size: 1\nstatus:\n  size: 1\n  phase: New\n"
+        "  namespace: default\nspec:\n  size: 1\nstatus:\n  phase: New\n  size: 1\n"
     )
     tracker.event(apply(child("2")))
     assert 'size: "2"' in cm.read_text()
@@ -174,12 +175,12 @@ def test_the_log_shows_the_diff_under_the_write_coloured_on_a_terminal_only() ->
             "  gizmo default/a status written",
             "    @@ -1,3 +1,3 @@",
             "     status:",
+            "       phase: New",
             "    -  size: 0",
             "    +  size: 1",
-            "       phase: New",
         ]
         if coloured:
-            assert "\x1b[" in text.splitlines()[4]  # the + line itself
+            assert "\x1b[" in text.splitlines()[5]  # the + line itself
 
 
 def test_the_json_log_adds_the_changes_field() -> None:
