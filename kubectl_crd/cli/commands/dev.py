@@ -370,6 +370,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     plane = None
     tally = Tally()
+    interrupted = False
     try:
         # with --envtest or --local the objects go with the run: no finalizer is left
         sink = tally.wrap(
@@ -439,7 +440,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
                 while not stopped.wait(0.5):
                     pass
         except KeyboardInterrupt:
-            pass
+            interrupted = True
         if reloader is not None:
             reloader.stop()
         controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
@@ -455,6 +456,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
         log.note("stopped the local control plane")
     if options.once:
         log.summary(tally)
+        if interrupted:  # not everything was reconciled: 130, as on Ctrl-C (cli.group)
+            sys.exit(130)
         if not tally.clean:
             sys.exit(ExitCode.ERROR)
 

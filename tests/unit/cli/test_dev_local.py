@@ -345,3 +345,25 @@ def test_live_edits_of_dir_and_of_the_reconciler_are_picked_up(project: Path) ->
         code, stderr = run.interrupt()
     assert (code, stderr) == (0, "")
     assert run.lines[-1] == "stopped"
+
+
+def test_once_interrupted_prints_the_summary_and_exits_130(project: Path) -> None:
+    started = project / "started"
+    (project / "r.py").write_text(
+        RECONCILER.replace(
+            '    name = obj["metadata"]["name"]\n',
+            '    name = obj["metadata"]["name"]\n'
+            '    if name == "b":\n'
+            f"        open({str(started)!r}, 'w').close()\n"
+            "        import time; time.sleep(1.5)\n",
+        )
+    )
+    run = Running(str(project / "r.py"), "--local", str(project / "dir"), "--once")
+    try:
+        run.wait_for(started.exists, "b's reconcile")
+    finally:
+        code, stderr = run.interrupt()
+    # b's reconcile was let finish (the graceful stop), then the summary; 130 as on Ctrl-C
+    assert (code, stderr) == (130, "")
+    assert run.lines[-1].startswith("2 objects, ")
+    assert "reconciled other/b" in " ".join(run.lines)
