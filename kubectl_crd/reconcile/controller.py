@@ -614,6 +614,8 @@ class Controller:
         self.queue.shutdown(drain=graceful, timeout=timeout)
         deadline = None if timeout is None else time.monotonic() + timeout
         for thread in self._threads:
+            if thread.ident is None:
+                continue  # start() was interrupted (a Ctrl-C) before it started this one
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             thread.join(left if graceful else 0.1)
         removed: tuple[ObjectKey, ...] = ()

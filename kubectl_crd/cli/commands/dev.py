@@ -142,8 +142,8 @@ FLAGS = (
         "local",
         VALUE,
         "Run against an in-process object store fed from the YAML files of DIR (CRDs and "
-        "objects; no cluster, no kubeconfig); edits of its files are creates, updates "
-        "and deletes.",
+        "objects; no cluster, no kubeconfig; every namespace unless -n); edits of its "
+        "files are creates, updates and deletes, and each write is shown as a diff.",
         metavar="DIR",
     ),
     Flag(
@@ -192,7 +192,7 @@ HELP = """Run a Python reconciler against a cluster, reloading it on every save.
 Examples:
   kubectl crd dev reconciler.py -n demo
   kubectl crd dev reconciler.py --envtest --crd crds/
-  kubectl crd dev reconciler.py --local examples/ --once
+  kubectl crd dev examples/foo/reconciler.py --local examples/foo --once
   kubectl crd dev reconciler.py -A --dry-run --as system:serviceaccount:ops:my-controller
 
 FILE declares FOR (the resource it reconciles, e.g. foos.example.com/v1), optionally

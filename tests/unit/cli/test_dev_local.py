@@ -367,3 +367,22 @@ def test_once_interrupted_prints_the_summary_and_exits_130(project: Path) -> Non
     assert (code, stderr) == (130, "")
     assert run.lines[-1].startswith("2 objects, ")
     assert "reconciled other/b" in " ".join(run.lines)
+
+
+def test_a_stop_after_an_interrupted_start_skips_the_workers_never_started(
+    project: Path,
+) -> None:
+    # a Ctrl-C inside Controller.start() (between two workers' start) then stop(): the
+    # CLI's --once exited 3 ("cannot join thread before it is started") about 1 in 7
+    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.loading import load_reconciler
+    from kubectl_crd.reconcile.local import LocalBackend
+
+    backend = LocalBackend(str(project / "dir"))
+    backend.load()
+    controller = Controller(backend, load_reconciler(str(project / "r.py")), workers=2)
+    controller.start(run_workers=False)
+    controller._threads.append(threading.Thread(target=lambda: None))  # never started
+    stopped = controller.stop(timeout=5)
+    assert stopped.finalizers_left == ()
+    backend.close()
