@@ -326,6 +326,18 @@ def test_live_edits_of_dir_and_of_the_reconciler_are_picked_up(project: Path) ->
         )  # fmt: skip
         run.wait_for(lambda: run.said('+  size: "3"', mark), "diff")
         assert run.said('-  size: "1"', mark)
+        # an invalid save: one error line at its file:line:column, the last good a stays
+        bad = GIZMOS.replace("size: 1", "size: 11")
+        run.wait_for(
+            lambda: run.said(
+                f"{gizmos}:6:9: error: spec.size: Invalid value: 11: spec.size in body "
+                "should be less than or equal to 10", mark,
+            ),
+            "the invalid save's error line",
+            again=lambda: gizmos.write_text(bad),
+        )  # fmt: skip
+        assert 'size: "3"' in child.read_text()
+        gizmos.write_text(edit)
         # an edit of the reconciler: a new data key in every child
         mark = len(run.lines)
         new_code = RECONCILER.replace('"data": {"size"', '"data": {"v2": "yes", "size"')
