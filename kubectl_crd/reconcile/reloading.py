@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
 from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
-from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler
+from kubectl_crd.reconcile.loading import LoadedReconciler, _display, load_reconciler
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -221,8 +221,3 @@ def _failed(path: str, error: Exception) -> ReloadFailed:
     if isinstance(error, KubectlCrdError):
         return ReloadFailed(path=path, error=str(error))
     return ReloadFailed(path=path, error=f"{type(error).__name__}: {error}")
-
-
-def _display(path: str) -> str:
-    relative = os.path.relpath(path)
-    return path if relative.startswith("..") else relative
