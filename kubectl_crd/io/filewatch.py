@@ -36,17 +36,14 @@ def changes(
     from watchdog.observers import Observer
 
     named = {os.path.abspath(p) for p in paths if not os.path.isdir(p)}
+    under = tuple(os.path.abspath(p) + os.sep for p in paths if os.path.isdir(p))
+    suffixes = tuple(extensions)
     events: queue.Queue[str] = queue.Queue()
 
     def wanted(path: str) -> bool:
         path = os.path.abspath(path)
         return path in named or (
-            not named_only(path) and (not extensions or path.endswith(tuple(extensions)))
-        )
-
-    def named_only(path: str) -> bool:
-        return not any(
-            path.startswith(os.path.abspath(p) + os.sep) for p in paths if os.path.isdir(p)
+            path.startswith(under) and (not suffixes or path.endswith(suffixes))
         )
 
     class Handler(FileSystemEventHandler):
