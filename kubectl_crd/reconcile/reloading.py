@@ -140,7 +140,7 @@ class HotReloader:
                 self._sink(_failed(shown, error))
                 return False
             report = _Report(self._sink, shown, written)
-            new.on_first_call(report.first_call)
+            new.on_first_call(report.send)
             try:
                 answer = self._swap(new)
             except Exception as error:  # the controller refused it: the old code runs on
@@ -174,9 +174,6 @@ class _Report:
         self._sent = False
         self._lock = threading.Lock()
         self.watches: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-
-    def first_call(self, when: float) -> None:
-        self.send(when)
 
     def send(self, when: float) -> None:
         with self._lock:
