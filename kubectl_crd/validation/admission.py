@@ -302,6 +302,7 @@ class Admission:
         result = validate_custom_resource(
             content,
             self.crd,
+            version=version,  # None: the pipeline's own look-up refuses the apiVersion
             field_validation=field_validation,
             decode_errors=decode_errors,
             prepare=prepare,
