@@ -59,10 +59,6 @@ class ResourceInfo:
     def api_version(self) -> str:
         return f"{self.group}/{self.version}" if self.group else self.version
 
-    @property
-    def group_kind(self) -> tuple[str, str]:
-        return self.group, self.kind
-
     def __str__(self) -> str:
         name = f"{self.plural}.{self.group}" if self.group else self.plural
         return f"{name}/{self.version}"
