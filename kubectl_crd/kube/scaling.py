@@ -84,14 +84,7 @@ class ScaleTarget:
         )
 
     @property
-    def object_path(self) -> str:
-        return self._path("")
-
-    @property
     def scale_path(self) -> str:
-        return self._path("scale")
-
-    def _path(self, subresource: str) -> str:
         namespace = self.namespace if self.resource.namespaced else ""
         return resource_path(
             self.resource.group,
@@ -99,7 +92,7 @@ class ScaleTarget:
             self.resource.plural,
             namespace=namespace,
             name=self.name,
-            subresource=subresource,
+            subresource="scale",
         )
 
 
