@@ -280,7 +280,7 @@ def _read(
     listing.failed = bool(read.errors)
     for page in read.pages:
         listing.add_page(page)
-    if plan is not None and settings.output in ("", "wide"):
+    if plan is not None and settings.table:
         listing.compute_rows(plan)
 
 
