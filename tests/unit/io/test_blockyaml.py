@@ -230,13 +230,21 @@ def test_a_plain_build_uses_the_reader_and_keeps_what_the_loader_promises() -> N
     assert documents[0].digest == "d"
 
 
-@pytest.mark.parametrize("opening", ["a: [", "a: {", "a: ", "- ", "'k': "])
+#: opening -> fewest of the 1,500 generated lines the reader must take (about half of what
+#: it took when written: 154, 8, 471, 495, 455), so the comparison with libyaml had work
+#: (a reader that left every line to the full loader passed this test before)
+OPENINGS = {"a: [": 77, "a: {": 4, "a: ": 235, "- ": 247, "'k': ": 227}
+
+
+@pytest.mark.parametrize("opening", list(OPENINGS))
 def test_random_lines_of_indicators_are_read_as_libyaml_reads_them_or_left(
     opening: str,
 ) -> None:
     chooser = random.Random(opening)
     closing = {"a: [": "]", "a: {": "}"}.get(opening, "")
+    accepted = 0
     for _ in range(1500):
         middle = "".join(chooser.choice(PIECES) for _ in range(chooser.randint(1, 8)))
         text = f"{opening}{middle}{closing}\n"
-        _agrees(text if opening != "- " else f"l:\n{text}")
+        accepted += _agrees(text if opening != "- " else f"l:\n{text}")
+    assert accepted >= OPENINGS[opening], accepted
