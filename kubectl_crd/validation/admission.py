@@ -216,17 +216,9 @@ class Admission:
         converts (only apiVersion changes: ``apiserver/conversion/nop_converter.go``),
         and pruned and defaulted by the version read (``schemaCoercingConverter``). A
         ``Webhook`` strategy's conversion is not run."""
-        return self._read(stored, version)
-
-    def _read(self, stored: Any, version: str | None = None, *, created: bool = False) -> Any:
-        """``read``; ``created``: ``stored`` was just written by the pipeline in the
-        version read, so it is pruned and defaulted already but for a status default."""
         obj = _plain_copy(stored)
         own = self._version_of(obj)
         if own is None:
-            return obj
-        if created:
-            default_as_read(obj, own, created=True)
             return obj
         _coerce(obj, own)  # decoded as stored
         if version is not None and version != own.name:
@@ -321,9 +313,11 @@ class Admission:
         # what a read returns is what is stored, and the two are one dict
         shown = stored
         if stored is not obj:
-            shown = self._read(stored, version.name if version else None)
+            shown = self.read(stored, version.name if version else None)
         elif version is not None and read_adds_status(obj, version):
-            shown = self._read(obj, created=True)
+            # pruned and defaulted already by the pipeline, but for the status default
+            shown = _plain_copy(obj)
+            default_as_read(shown, version)
         return AdmissionResult(
             operation,
             201,
@@ -419,7 +413,7 @@ class Admission:
         return AdmissionResult(
             operation,
             200,
-            object=self._read(existing, version) if version else existing,
+            object=self.read(existing, version) if version else existing,
             response=self._deleted_status(name, str(meta.get("uid") or "")),
             written=True,
             removed=True,
@@ -444,7 +438,7 @@ class Admission:
             # no /status endpoint is installed for such a version
             return self.not_found(_metadata_name(content), operation)
         request_version = version.name if version is not None else None
-        existing = self._read(old, request_version)
+        existing = self.read(old, request_version)
         old_meta = _metadata_of(existing) or {}
         name = str(old_meta.get("name") or "")
         new_meta = content.get("metadata")
@@ -568,7 +562,7 @@ class Admission:
             # written, the stored object is deleted; watchers get that object (its
             # finalizers still on) at the delete's resourceVersion, the client the object
             # it sent, as updated
-            last = self._read(old, request_version)
+            last = self.read(old, request_version)
             last["metadata"]["resourceVersion"] = self._next_version()
             return AdmissionResult(
                 operation,
@@ -601,7 +595,7 @@ class Admission:
         stays."""
         obj = self._to_storage(obj)
         if go_equal(obj, old):
-            shown = self._read(old, version)
+            shown = self.read(old, version)
             return AdmissionResult(
                 operation,
                 200,
@@ -612,7 +606,7 @@ class Admission:
                 validation=validation,
             )
         obj["metadata"]["resourceVersion"] = self._next_version()
-        shown = self._read(obj, version)
+        shown = self.read(obj, version)
         return AdmissionResult(
             operation,
             200,
