@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from kubectl_crd.io.documents import Document
     from kubectl_crd.model.columns import ColumnPlan, Row
     from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+    from kubectl_crd.validation.admission import Admission
     from kubectl_crd.validation.documents import CRDIndex, DocumentResult
 
     #: A document's place in a list (``<namespace>/<name>``), its row, the result of a
@@ -115,6 +116,8 @@ class FileObjects:
         self._names = tuple(names)
         self._namespace = namespace if crd.namespaced else None
         self._default_namespace = default_namespace  # what the server gives one without
+        # the CRDs given serve the kind ambiguously: every object of it is refused
+        self._conflict = bool(index.conflict(crd.group, crd.names.kind))
         self.keep_objects = keep_objects
         from datetime import UTC, datetime
 
@@ -181,8 +184,7 @@ class FileObjects:
         the server's creationTimestamp (this run's now, so AGE reads ``0s`` as right
         after ``kubectl create``), uid, generation and resourceVersion."""
         content = document.content
-        group, kind = self._crd.group, self._crd.names.kind
-        if self._index.conflict(group, kind) or _undecodable(document):
+        if self._conflict or _undecodable(document):
             return self._rejected(document, None)
         meta = content.get("metadata")
         written = meta.get("namespace") if isinstance(meta, dict) else None
@@ -253,9 +255,14 @@ def server_order(
     keyed: list[tuple[str, Row]] = []
     rejected: list[DocumentResult] = []
     created: set[str] = set()
+    admission = None  # made for the first duplicate, if any
     for key, row, result, where in entries:
         if result is None and key in created:
-            result = _already_exists(crd, key, where)
+            if admission is None:
+                from kubectl_crd.validation.admission import Admission
+
+                admission = Admission(crd)
+            result = _already_exists(admission, key, where)
         elif result is None:
             created.add(key)
         keyed.append((key, row))
@@ -270,23 +277,20 @@ def _where(document: Document) -> tuple[str, int, int]:
     return (location.file, location.line, location.column)
 
 
-def _already_exists(
-    crd: CustomResourceDefinition, key: str, where: tuple[str, int, int]
-) -> DocumentResult:
+def _already_exists(admission: Admission, key: str, where: tuple[str, int, int]) -> DocumentResult:
     """The server's refusal of a second create of ``key`` (``Admission.already_exists``'s
     words)."""
     from kubectl_crd.model.errors import Location
-    from kubectl_crd.validation.admission import Admission
     from kubectl_crd.validation.documents import DocumentResult
 
     namespace, _, name = key.rpartition("/")
-    refusal = Admission(crd).already_exists(name)
+    refusal = admission.already_exists(name)
     return DocumentResult(
         source=where[0],
         index=0,
         location=Location(*where),
         status="error",
-        kind=crd.names.kind,
+        kind=admission.crd.names.kind,
         name=name,
         namespace=namespace,
         message=refusal.message,
