@@ -28,6 +28,10 @@ from kubectl_crd.model.errors import ExitCode, KubectlCrdError
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["__complete"]:  # cobra's hidden command: the shell scripts' entry
+        from kubectl_crd.cli.completion import main as complete
+
+        complete(args[1:])
     debug = "--debug" in args or debug_from_env()
     try:
         if not run_declared(args):
