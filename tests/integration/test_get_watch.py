@@ -7,13 +7,22 @@ an age ticked between the two watchers (both read at most 2 s apart), with the s
 spacing. ``--crd`` makes
 ours compute the cells locally instead of asking the server for Tables; its lines must
 still be kubectl's.
+
+No fixed sleeps: each pair of watchers is started and waited on until the API server's
+audit log shows both watch requests (blocking audit mode: logged before the response
+starts), and after the writes every watcher is read until it printed the records its
+flags promise, each wait with a deadline.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from tests.integration.envtest import ControlPlane
@@ -35,21 +44,109 @@ spec:
   replicas: {replicas}
 """
 
-#: (our flags, kubectl's flags): the same unless ours computes the table (--crd)
-FLAG_SETS: list[tuple[list[str], list[str]]] = [
-    (["-w"], ["-w"]),
-    (["-w", "--output-watch-events"], ["-w", "--output-watch-events"]),
-    (["--watch-only"], ["--watch-only"]),
+#: (our flags, kubectl's flags, records printed): the flags are the same unless ours
+#: computes the table (--crd); records are lines (a JSON object counts once), for the two
+#: objects listed and the three events (an add, a change, a delete) plus a header
+FLAG_SETS: list[tuple[list[str], list[str], int]] = [
+    (["-w"], ["-w"], 6),
+    (["-w", "--output-watch-events"], ["-w", "--output-watch-events"], 6),
+    (["--watch-only"], ["--watch-only"], 4),
     (
         ["-w", "-o", "wide", "--no-headers", "--show-labels"],
         ["-w", "-o", "wide", "--no-headers", "--show-labels"],
+        5,
     ),
-    (["first", "-w"], ["first", "-w"]),
-    (["-w", "-o", "name"], ["-w", "-o", "name"]),
-    (["-w", "-o", "json"], ["-w", "-o", "json"]),
-    (["-w", "-o", "json", "--output-watch-events"], ["-w", "-o", "json", "--output-watch-events"]),
-    (["-w", "--crd", str(CRONTAB_CRD)], ["-w"]),
+    (["first", "-w"], ["first", "-w"], 3),
+    (["-w", "-o", "name"], ["-w", "-o", "name"], 5),
+    (["-w", "-o", "json"], ["-w", "-o", "json"], 5),
+    (
+        ["-w", "-o", "json", "--output-watch-events"],
+        ["-w", "-o", "json", "--output-watch-events"],
+        5,
+    ),
+    (["-w", "--crd", str(CRONTAB_CRD)], ["-w"], 6),
 ]
+DEADLINE = 60.0  # seconds for any one wait: a hang fails the test, it does not stall it
+
+
+class _Watcher:
+    """A watch process whose stdout is read as it comes (a thread per pipe)."""
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        self.lines: list[str] = []
+        self.errors: list[str] = []
+        self._threads = [
+            threading.Thread(target=self._read, args=(pipe, into), daemon=True)
+            for pipe, into in (
+                (self.process.stdout, self.lines),
+                (self.process.stderr, self.errors),
+            )
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @staticmethod
+    def _read(pipe: object, into: list[str]) -> None:
+        for line in pipe:  # type: ignore[attr-defined]
+            into.append(line)
+
+    def records(self) -> int:
+        """Lines printed, a JSON object (of several lines) counting once."""
+        text = "".join(self.lines)
+        if not text.startswith("{"):
+            return len(text.splitlines())
+        decoder, objects, at = json.JSONDecoder(), 0, 0
+        while True:
+            at = len(text) - len(text[at:].lstrip())
+            try:
+                _, at = decoder.raw_decode(text, at)
+            except json.JSONDecodeError:
+                return objects  # the end, or an object still being written
+            objects += 1
+
+    def stop(self) -> tuple[str, str]:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        for thread in self._threads:
+            thread.join(timeout=30)
+        return "".join(self.lines), "".join(self.errors)
+
+
+def _wait_for(condition: Callable[[], bool], what: Callable[[], str]) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {DEADLINE:.0f} s: {what()}"
+        time.sleep(0.05)
+
+
+def _both_watching(plane: ControlPlane, mark: int, namespace: str) -> bool:
+    return {"kubectl", "kubectl-crd"} <= _watching(plane, mark, namespace)
+
+
+def _printed(records: int, real: _Watcher, mine: _Watcher) -> bool:
+    return real.records() >= records and mine.records() >= records
+
+
+def _counts(flags: list[str], real: _Watcher, mine: _Watcher) -> str:
+    return (
+        f"records of get -w {' '.join(flags)}: kubectl {real.records()}, ours {mine.records()}"
+        f"\n--- kubectl\n{''.join(real.lines)}--- ours\n{''.join(mine.lines)}"
+    )
+
+
+def _watching(plane: ControlPlane, mark: int, namespace: str) -> set[str]:
+    """Which tools (kubectl, kubectl-crd) have a CronTab watch open in ``namespace``."""
+    return {
+        event.get("userAgent", "").split("/")[0]
+        for event in plane.audit_events(mark)
+        if event.get("verb") == "watch"
+        and event.get("stage") == "ResponseStarted"
+        and event.get("objectRef", {}).get("resource") == "crontabs"
+        and event.get("objectRef", {}).get("namespace") == namespace
+    }
 
 
 def _apply(plane: ControlPlane, namespace: str, name: str, schedule: str, replicas: int) -> None:
@@ -79,42 +176,36 @@ def test_watch_prints_what_kubectl_prints(apiserver: ControlPlane, namespace: st
     _apply(apiserver, namespace, "first", "0 1 * * *", 1)
     _apply(apiserver, namespace, "second", "0 2 * * *", 2)
     config = [f"--kubeconfig={apiserver.kubeconfig}", f"--context={apiserver.context}"]
-    running: list[tuple[list[str], subprocess.Popen[str], subprocess.Popen[str]]] = []
-    for ours, theirs in FLAG_SETS:
+    running: list[tuple[list[str], int, _Watcher, _Watcher]] = []
+    for ours, theirs, records in FLAG_SETS:
         # qualified: other tests install CronTab CRDs of other groups on the same server
         scope = [RESOURCE, "-n", namespace]
-        started = [
-            subprocess.Popen(
-                command,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=apiserver.env(),
-            )
-            for command in (
-                [apiserver.kubectl_binary, "get", *scope, *theirs, *config],
-                [*KUBECTL_CRD, "get", *scope, *ours, *config],
-            )
-        ]
-        running.append((ours, started[0], started[1]))
-    time.sleep(3)  # every watcher has listed and is watching
+        mark = apiserver.audit_mark()
+        real = _Watcher(
+            [apiserver.kubectl_binary, "get", *scope, *theirs, *config], apiserver.env()
+        )
+        mine = _Watcher([*KUBECTL_CRD, "get", *scope, *ours, *config], apiserver.env())
+        running.append((ours, records, real, mine))
+        _wait_for(
+            partial(_both_watching, apiserver, mark, namespace),
+            partial(" ".join, ["both watches open: get -w", *ours]),
+        )
     _apply(apiserver, namespace, "a-much-longer-name-than-the-others", "*/10 * * * *", 3)
     _apply(apiserver, namespace, "first", "0 1 * * *", 7)
     apiserver.kubectl("delete", RESOURCE, "second", "-n", namespace)
-    time.sleep(3)
+    for flags, records, real, mine in running:
+        _wait_for(partial(_printed, records, real, mine), partial(_counts, flags, real, mine))
     problems: list[str] = []
     lines = 0
-    for flags, real, mine in running:
-        outputs = []
-        for process in (real, mine):
-            process.terminate()
-            out, err = process.communicate(timeout=30)
-            outputs.append((out, err))
-        (theirs, _), (ours, our_errors) = outputs
+    for flags, records, real, mine in running:
+        (their_text, _), (our_text, our_errors) = real.stop(), mine.stop()
         assert not our_errors.strip(), our_errors
-        lines += len(theirs.splitlines())
-        if not _same_but_ages(ours, theirs):
-            problems.append(f"get -w {' '.join(flags)}:\n--- kubectl\n{theirs}--- ours\n{ours}")
+        assert real.records() == records, (flags, their_text)  # no event beyond the three
+        lines += len(their_text.splitlines())
+        if not _same_but_ages(our_text, their_text):
+            problems.append(
+                f"get -w {' '.join(flags)}:\n--- kubectl\n{their_text}--- ours\n{our_text}"
+            )
     print(f"\nget -w: {len(FLAG_SETS)} flag sets, {lines} lines of kubectl get -w compared")
     assert lines > 3 * len(FLAG_SETS)
     assert not problems, "\n".join(problems)
