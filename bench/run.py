@@ -33,12 +33,13 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "get": ("get_bench.py", ["--runs", "1", "--objects", "5", "--offline-objects", "20"], False),
     "reload": ("reload_bench.py", ["--objects", "5", "--reloads", "3"], False),
     "dev": ("dev_bench.py", ["--smoke"], False),
+    "completion": ("completion_bench.py", ["--runs", "1", "--no-cluster"], True),
 }
 
 
 #: The benchmarks that read the CRD corpus (``tests.corpus``): without it, the run stops
 #: before the first one with a line saying where it is expected.
-NEEDS_CORPUS = {"validate", "validate-jobs", "cel", "explain"}
+NEEDS_CORPUS = {"validate", "validate-jobs", "cel", "explain", "completion"}
 
 
 def main() -> None:
