@@ -75,6 +75,8 @@ DEFAULT = 0
 MANIFEST_EXTENSIONS = ("json", "yaml", "yml")
 #: How long a completion waits for the cluster (namespaces, discovery), in seconds.
 CLUSTER_TIMEOUT = 1.0
+#: At most this many CRDs are read from the cluster for one field-path completion.
+_MAX_CRD_READS = 3
 #: The shells ``kubectl crd completion`` writes a script for.
 SHELLS = ("bash", "zsh", "fish")
 
@@ -283,7 +285,11 @@ def positional_values(line: _Line, current: str, environ: Mapping[str, str]) -> 
         return Completion((), DEFAULT) if not line.positionals else Completion((), NO_FILE_COMP)
     if kind in ("resource", "field") and not line.positionals:
         if kind == "field" and _FIELD_DOT.search(current):
-            fields = field_paths(line, current)
+            if line.values.get("crd_paths"):
+                crds = _file_crds(line)
+            else:
+                crds = cluster_crds(line, current, environ)
+            fields = field_paths(line, current, crds)
             if fields.candidates:
                 return fields
         return resource_names(line, current, environ)
@@ -330,11 +336,10 @@ def resource_names(line: _Line, current: str, environ: Mapping[str, str]) -> Com
     return Completion(sorted(candidates.items()), NO_FILE_COMP)
 
 
-def field_paths(line: _Line, current: str) -> Completion:
-    """``RESOURCE.a.b.<partial>``: the fields under ``RESOURCE.a.b`` starting with
-    ``partial``, as ``RESOURCE.a.b.field``; no space after them where a field has fields
-    of its own (so that a dot can follow)."""
-    crds = _file_crds(line)
+def field_paths(line: _Line, current: str, crds: Sequence[CustomResourceDefinition]) -> Completion:
+    """``RESOURCE.a.b.<partial>``: the fields under ``RESOURCE.a.b`` of ``crds`` starting
+    with ``partial``, as ``RESOURCE.a.b.field``; no space after them where a field has
+    fields of its own (so that a dot can follow)."""
     if not crds:
         return Completion((), NO_FILE_COMP)
     from kubectl_crd.model.errors import KubectlCrdError
@@ -451,6 +456,49 @@ def cluster_resources(line: _Line, environ: Mapping[str, str]) -> list[ResourceR
         return [ref for ref in resources_of(groups or ()) if not is_builtin_group(ref.group)]
 
     return _bounded(discovered)
+
+
+def cluster_crds(
+    line: _Line, current: str, environ: Mapping[str, str]
+) -> list[CustomResourceDefinition]:
+    """The CRDs ``current`` may name (``crontab.spec.``, ``crontabs.stable.example.com.``),
+    found in the cluster's discovery and read one by one (a list of every CRD can be
+    megabytes), all within ``CLUSTER_TIMEOUT``."""
+    first = _FIELD_DOT.split(current, maxsplit=1)[0]
+    lowered = current.lower()
+
+    def read() -> list[CustomResourceDefinition]:
+        from kubectl_crd.kube.client import CRD_LIST_PATH, KubeClient
+        from kubectl_crd.kube.discovery import Discovery, resources_of
+        from kubectl_crd.model.crd import CRD_API_VERSION, CRD_KIND, CustomResourceDefinition
+        from kubectl_crd.model.errors import Location
+        from kubectl_crd.model.gvk import is_builtin_group
+
+        with KubeClient(
+            _cluster_config(line),
+            environ=environ,
+            on_warning=lambda _: None,
+            stdin_is_terminal=False,
+        ) as client:
+            groups = Discovery(client.request, client.server).groups()
+            named = [
+                ref
+                for ref in resources_of(groups or ())
+                if not is_builtin_group(ref.group)
+                and (ref.matches(first) is not None or lowered.startswith(f"{ref.crd_name}."))
+            ]
+            crds = []
+            for ref in named[:_MAX_CRD_READS]:
+                body = client.get(f"{CRD_LIST_PATH}/{ref.crd_name}")
+                # a served CRD may lack apiVersion/kind (as on list items)
+                crd = {"apiVersion": CRD_API_VERSION, "kind": CRD_KIND, **body}
+                location = Location(f"cluster:{ref.crd_name}")
+                crds.append(
+                    CustomResourceDefinition.from_object(crd, location, check_structural=False)
+                )
+        return crds
+
+    return _bounded(read)
 
 
 # -- the entry points ---------------------------------------------------------------------

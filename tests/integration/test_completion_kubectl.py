@@ -145,3 +145,17 @@ def test_resources_from_the_cluster(apiserver: ControlPlane, tmp_path: Path) -> 
     # built-in resources are kubectl's own business
     candidates, _ = kubectl_complete(env, "crd", "get", "")
     assert not any(c.startswith(("deployments", "pods", "configmaps")) for c in candidates)
+
+
+def test_field_paths_from_the_cluster(apiserver: ControlPlane, tmp_path: Path) -> None:
+    apiserver.install_crds([CRONTAB])
+    env = environment(tmp_path, apiserver.kubeconfig)
+    offline = dict(env, KUBECONFIG=str(tmp_path / "none"))
+    from_file, _ = kubectl_complete(offline, "crd", "explain", "--crd", str(CRONTAB), "ct.spec.")
+    candidates, directive = kubectl_complete(env, "crd", "explain", "ct.spec.")
+    # the CRD the server serves, the same fields as its file
+    assert candidates == from_file
+    assert "ct.spec.cronSpec\t<string>" in candidates
+    assert directive == ":6"
+    qualified, _ = kubectl_complete(env, "crd", "explain", "crontabs.stable.example.com.spec.re")
+    assert qualified == ["crontabs.stable.example.com.spec.replicas\t<integer>"]

@@ -354,3 +354,13 @@ def test_the_root_command_answers_cobra_s_hidden_command() -> None:
         "from kubectl_crd.cli.root import main; main()", "__complete", "completion", "z"
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, "zsh\n:4\n", "")
+
+
+def test_field_paths_of_an_unreachable_cluster_are_nothing_soon(
+    kubeconfig: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KUBECTL_CRD_CACHE_DIR", str(tmp_path / "cache"))
+    started = time.monotonic()
+    answer = complete(["explain", "crontab.spec."], kubeconfig)
+    assert (answer.candidates, answer.directive) == ([], NO_FILE_COMP)
+    assert time.monotonic() - started < completion.CLUSTER_TIMEOUT * 4 + 1
