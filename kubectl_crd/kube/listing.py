@@ -132,19 +132,21 @@ class ResourceListing:
 
     def pages(self) -> Iterator[dict[str, Any]]:
         """The list in pages of ``chunk_size`` (all at once for 0), as they come."""
-        return self.resource.pages(
-            label_selector=self.label_selector,
-            field_selector=self.field_selector,
-            limit=self.chunk_size or None,
-            table=self.table,
-            include_object=self.include_object,
-        )
+        return self.resource.pages(**self._list_options())
 
     def items(self) -> Iterator[dict[str, Any]]:
-        """The list's objects (or Table rows) page by page, so a long listing is never
-        held whole (``-o name``)."""
-        for page in self.pages():
-            yield from page.get("items") or ()
+        """The list's objects page by page, so a long listing is never held whole
+        (``-o name``)."""
+        return self.resource.items(**self._list_options())
+
+    def _list_options(self) -> dict[str, Any]:
+        return {
+            "label_selector": self.label_selector,
+            "field_selector": self.field_selector,
+            "limit": self.chunk_size or None,
+            "table": self.table,
+            "include_object": self.include_object,
+        }
 
     def watch(self, names: Sequence[str], resource_version: str) -> WatchStream:
         """Events after ``resource_version``; a named watch is the collection's narrowed
