@@ -224,13 +224,8 @@ class ResourceClient:
         name = str((obj.get("metadata") or {}).get("name") or "")
         if not name:
             raise ValueError("the object has no metadata.name")
-        return resource_path(
-            self.group,
-            self.version,
-            self.plural,
-            namespace=self._namespace_for(namespace, obj),
-            name=name,
-            subresource=subresource,
+        return self.path(
+            name, subresource=subresource, namespace=self._namespace_for(namespace, obj)
         )
 
     # -- reads -------------------------------------------------------------------------
