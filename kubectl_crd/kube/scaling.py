@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.discovery import ResourceRef
-from kubectl_crd.kube.resources import ResourceClient, resource_path
+from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.kube.targets import Target
 from kubectl_crd.model.errors import (
     ApiError,
@@ -81,18 +81,6 @@ class ScaleTarget:
         """The resource client of this target's resource, version and namespace."""
         return ResourceClient.for_ref(
             client, self.resource, self.version, namespace=self.namespace or None
-        )
-
-    @property
-    def scale_path(self) -> str:
-        namespace = self.namespace if self.resource.namespaced else ""
-        return resource_path(
-            self.resource.group,
-            self.version,
-            self.resource.plural,
-            namespace=namespace,
-            name=self.name,
-            subresource="scale",
         )
 
 

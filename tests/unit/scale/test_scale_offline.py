@@ -133,7 +133,9 @@ def test_target_paths_and_names() -> None:
     assert ref.scale_versions == ("v1alpha1",) and ref.versions == ("v1beta1", "v1alpha1")
     target = ScaleTarget(ref, "v1alpha1", "ns1", "example")
     assert target.kind_name == "foo.samplecontroller.k8s.io/example"
-    assert target.scale_path == (
+    # the path its /scale requests go to
+    calls = target.calls(None)  # type: ignore[arg-type]
+    assert calls.path(target.name, subresource="scale") == (
         "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/ns1/foos/example/scale"
     )
     paths = crd.version("v1alpha1").subresources.scale  # type: ignore[union-attr]
