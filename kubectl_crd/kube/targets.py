@@ -228,10 +228,10 @@ def find_targets(
     listed = [resolver.by_argument(kind) for kind in query.types]
     if listed and not query.listing:
         raise KubectlCrdError(NO_NAME)
+    if listed:
+        from kubectl_crd.kube.resources import DEFAULT_PAGE_SIZE, ResourceClient
     for ref, version in listed:
         resolved(ref, version)
-        from kubectl_crd.kube.resources import DEFAULT_PAGE_SIZE, ResourceClient
-
         calls = ResourceClient.for_ref(
             client, ref, version, namespace=None if query.all_namespaces else namespace
         )
