@@ -18,11 +18,17 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
   event enqueues what ``WATCHES`` maps it to. An event of a ``FOR`` object that is the
   echo of the loop's own write there (its status, its finalizer: the resourceVersion
   that write returned) enqueues nothing: a reconcile has already seen that state. A
-  child's echo does enqueue its owner, as controller-runtime's ``Owns`` does: the
-  parent's next reconcile sees the child in the cache (a status that counts children).
-  Until the watch brings the version a write answered, the loop compares against that
-  answer instead of the cache, so a reconcile right after a write does not send it
-  again.
+  child's echo (exactly the version the loop's apply answered) enqueues its owner only
+  when the owner's latest reconcile read more than its own object (``ctx.get`` or
+  ``ctx.list`` of another resource, as a status that counts children does, or a
+  metacontroller hook, whose request carries its children; or ``ctx.kubernetes``):
+  then, as controller-runtime's ``Owns`` does, its next reconcile sees the child in
+  the cache. A reconcile that read nothing else would compute the same result again,
+  so a cold start reconciles each object once. Every other child event (someone
+  else's change, a server controller's status, a delete) enqueues the owner as
+  before. Until the watch brings the version a write answered, the loop compares
+  against that answer instead of the cache, so a reconcile right after a write does
+  not send it again.
 - ``-j N`` workers take keys from the ``WorkQueue`` (a key is never reconciled by two at
   once). A worker calls the reconciler with a copy of the cached object and a
   ``Context``, then makes the writes of its ``Result``:
@@ -486,6 +492,15 @@ class Controller:
         self._answers: dict[tuple[ResourceInfo, ObjectKey], dict[str, Any]] = {}
         #: key -> the error of the failure streak a Warning Event was recorded for
         self._failing: dict[ObjectKey, str] = {}
+        #: (resource, key) -> the last status write the server accepted there: the status
+        #: sent, and the resourceVersions it was based on and answered (see _write_status)
+        self._status_sent: dict[
+            tuple[ResourceInfo, ObjectKey], tuple[dict[str, Any], frozenset[str | None]]
+        ] = {}
+        #: parent key -> whether its latest reconcile read anything but its own object
+        #: (``ctx.get``/``ctx.list`` of another resource, ``ctx.kubernetes``): only such
+        #: a parent is reconciled again on the echo of a child the loop applied
+        self._reads: dict[ObjectKey, bool] = {}
         self._local = threading.local()
         self.log = logging.Logger("reconciler", logging.DEBUG)
         self.log.addHandler(_LogHandler(self))
@@ -535,6 +550,11 @@ class Controller:
         self._resources = resources
         started = self._start_informers(resources.roles())
         self._wait_synced(started)
+        refused = self._refused(started)
+        if refused is not None:
+            for informer in started:
+                informer.stop()
+            raise refused
         if not run_workers:
             return
         for index in range(self.workers):
@@ -575,6 +595,16 @@ class Controller:
         for informer in informers:
             synced &= informer.wait_synced(max(0.0, deadline - time.monotonic()))
         return synced
+
+    @staticmethod
+    def _refused(informers: Iterable[Informer]) -> ClusterError | None:
+        """The 401/403 that refused an informer's first list: waiting will not help
+        (``--as`` a user without rights), so ``start``/``swap`` fail with the server's
+        line at once instead of after ``sync_timeout``."""
+        for informer in informers:
+            if informer.start_error is not None:
+                return informer.start_error
+        return None
 
     def wait_idle(self, timeout: float = 10.0, settle: float = 0.0) -> bool:
         """Wait until nothing is queued or in flight (delayed keys aside) for ``settle``
@@ -629,15 +659,23 @@ class Controller:
         return stopped
 
     def finalizers_left(self) -> list[ObjectKey]:
-        """The cached ``FOR`` objects that carry the loop's finalizer."""
-        informer = self._informers.get(self._for_info) if self._for_info else None
-        if informer is None:
+        """The ``FOR`` objects that carry the loop's finalizer, as far as the loop knows:
+        each one's latest version, the answer of its own last write when the watch has
+        not brought that yet (``_latest``): right after ``remove_finalizers`` the cache
+        still holds the finalizers the removal's echo is about to take away."""
+        info = self._for_info
+        informer = self._informers.get(info) if info is not None else None
+        if info is None or informer is None:
             return []
-        return sorted(
-            object_key(obj)
-            for obj in informer.cache.objects()
-            if self.finalizer in ((obj.get("metadata") or {}).get("finalizers") or ())
-        )
+        left = []
+        keys = informer.cache.keys()  # a copy: the watch may change the cache meanwhile
+        for key in keys:
+            obj = self._latest(info, key)
+            if obj is not None and self.finalizer in (
+                (obj.get("metadata") or {}).get("finalizers") or ()
+            ):
+                left.append(key)
+        return sorted(left)
 
     def remove_finalizers(self) -> list[ObjectKey]:
         """Take the loop's finalizer off every cached ``FOR`` object (the CLI's
@@ -649,7 +687,8 @@ class Controller:
         removed = []
         writes = _Writes()
         for key in self.finalizers_left():
-            obj = informer.cache.peek(key)
+            # the latest version: the patch is conditional on its resourceVersion
+            obj = self._latest(info, key)
             if obj is not None and self._remove_finalizer(key, info, obj, writes):
                 removed.append(key)
         self._count(writes=writes.count)
@@ -666,6 +705,12 @@ class Controller:
             new_roles = resources.roles()
             started = self._start_informers(new_roles)
             self._wait_synced(started)
+            refused = self._refused(started)
+            if refused is not None:  # nothing changed: the old code runs on
+                for each in started:
+                    each.stop()
+                    self._informers.pop(each.info, None)
+                raise refused
             for info, role in new_roles.items():
                 self._informers[info].role = role
             self._reconciler = new
@@ -757,6 +802,8 @@ class Controller:
                 held.append((old, new))
                 return
             answer = self._answers.get(slot)
+            # the watch brings exactly what the loop's last write there answered
+            echo = answer is not None and new is not None and _version(new) == _version(answer)
             if answer is not None and (new is None or not _newer(answer, new)):
                 del self._answers[slot]  # gone, or the cache has caught up with it
         if new is not None and info == resources.for_info and self._own_echo(info, new):
@@ -769,7 +816,7 @@ class Controller:
             for obj in (old, new):
                 if obj is not None:
                     key = self._owner_key(obj, resources.for_info)
-                    if key is not None:
+                    if key is not None and not (echo and not self._reads.get(key, True)):
                         self.queue.add(key)
         specs = resources.watches.get(info)
         if specs:
@@ -836,6 +883,8 @@ class Controller:
             self.queue.forget(key)
             with self._lock:
                 self._failing.pop(key, None)
+                self._reads.pop(key, None)
+                self._status_sent.pop((info, key), None)
             self._emit(ReconcileFinished(key, Outcome.GONE, 0.0))
             return
         metadata = cached.get("metadata") or {}
@@ -849,6 +898,8 @@ class Controller:
         )
         with self._lock:
             self._in_flight[key] = [started, False]
+            # before the reconciler runs: a read it makes sets it (``_Context``)
+            self._reads[key] = False
         writes = _Writes()
         outcome = Outcome.SUCCESS
         error: BaseException | None = None
@@ -1168,18 +1219,32 @@ class Controller:
         if info.has_status:
             desired["observedGeneration"] = (obj.get("metadata") or {}).get("generation")
         latest = self._latest(info, key)
-        current = (latest if latest is not None else obj).get("status")
+        base = latest if latest is not None else obj
+        slot = (info, key)
+        with self._lock:
+            sent = self._status_sent.get(slot)
+        if sent is not None and sent[0] == desired and _version(base) in sent[1]:
+            # the server accepted this very status (observedGeneration included) from
+            # the loop, and what the loop knows of the object is the version that write
+            # was based on or answered: nobody else wrote it since, so the write would
+            # change nothing. Needed where the watch lags the answer and the versions
+            # do not order (``_latest`` can then only trust the cache)
+            return
+        current = base.get("status")
         if current == desired:
             return
         patch = {"status": merge_patch(current or {}, desired)}
         subresource = "status" if info.has_status else ""
-        self._send(
+        answer = self._send(
             writes, key, "status", info, key,
             lambda: self.backend.patch(
                 info, key[0], key[1], patch, subresource=subresource, dry_run=self.dry_run
             ),
             patch,
         )  # fmt: skip
+        if answer is not None and not self.dry_run:
+            with self._lock:
+                self._status_sent[slot] = (desired, frozenset((_version(base), _version(answer))))
 
     # -- context ---------------------------------------------------------------------------
 
@@ -1294,7 +1359,15 @@ class _Context:
             raise LookupError(
                 f"{resource} is not watched by this loop: name it in FOR, OWNS or WATCHES"
             )
+        if informer.info != self._info:
+            self._read_children()
         return informer, informer.info
+
+    def _read_children(self) -> None:
+        """This reconcile depends on more than its object: the echo of a child the loop
+        applies for it reconciles it again (before the read, so an echo that comes
+        while it reads is not missed)."""
+        self._controller._reads[self._key] = True
 
     def get(self, resource: str, name: str, namespace: str | None = None) -> dict[str, Any] | None:
         informer, info = self._cache(resource)
@@ -1317,6 +1390,7 @@ class _Context:
 
     @property
     def kubernetes(self) -> Any:
+        self._read_children()  # it can read anything
         return self._controller.kubernetes_client()
 
 

@@ -13,6 +13,11 @@ Resync (``resyncPeriod``) replays the cache to ``on_resync`` every period withou
 the server, as client-go replays it as updates; the handler decides what a replay means
 (the controller enqueues every object).
 
+A first list the server refuses as unauthorized or forbidden (401, 403: ``--as`` a user
+without rights) will not succeed by waiting: ``start_error`` holds it and
+``wait_synced`` returns at once (the reflector keeps retrying with its backoff, as
+client-go's does, should the rights be granted meanwhile).
+
 Objects have ``apiVersion`` and ``kind`` also when they came from a list (whose items
 the server sends without them), as client-go's dynamic client gives them. Handlers run
 on the informer's thread and must be quick (the controller only enqueues keys). Objects in the cache are never handed out to be changed: ``Cache.get`` and
@@ -197,6 +202,10 @@ class Informer:
         self._clock = clock
         self._stop = threading.Event()
         self._synced = threading.Event()
+        #: set once the first list succeeded or was refused for good (``start_error``)
+        self._settled = threading.Event()
+        #: the 401/403 that refused the first list (module docstring), else None
+        self.start_error: ClusterError | None = None
         self._threads: list[threading.Thread] = []
         self._started_at = 0.0
         #: lists the reflector has finished (the first one and every relist)
@@ -210,7 +219,10 @@ class Informer:
         return self._synced.is_set()
 
     def wait_synced(self, timeout: float | None = None) -> bool:
-        return self._synced.wait(timeout)
+        """Wait until the first list is in the cache; False at ``timeout``, or at once
+        when that list was refused as unauthorized or forbidden (``start_error``)."""
+        self._settled.wait(timeout)
+        return self._synced.is_set()
 
     @property
     def stopped(self) -> bool:
@@ -286,10 +298,15 @@ class Informer:
         self.syncs += 1
         if not self._synced.is_set():
             self._synced.set()
+            self._settled.set()
+            self.start_error = None
             self._emit(WatchSynced(self.name, len(self.cache), self._clock() - self._started_at))
 
     def _on_error(self, exc: ClusterError) -> None:
         line = getattr(exc, "kubectl_line", None) or str(exc)
+        if not self._synced.is_set() and getattr(exc, "status", 0) in (401, 403):
+            self.start_error = exc
+            self._settled.set()
         self._emit(WatchError(self.name, line))
 
     def _resync_loop(self) -> None:

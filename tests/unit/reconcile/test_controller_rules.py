@@ -5,6 +5,7 @@ turns into. The backend is ``fakes.FakeBackend`` (scripted events, recorded writ
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -204,6 +205,59 @@ def test_a_child_the_loop_wrote_enqueues_its_owner_when_it_appears(
     assert statuses[-1]["children"] == 1
 
 
+@pytest.mark.parametrize("reads", ["nothing", "ctx.get", "ctx.kubernetes"])
+def test_a_childs_echo_reconciles_its_owner_again_only_when_the_owner_read_children(
+    backend: FakeBackend, controllers: list[Controller], reads: str
+) -> None:
+    """A reconcile that reads only its own object computes the same result again: the
+    echo of the child it applied is not news to it (a cold start reconciles each object
+    once). One that read a child (or may have, through ``ctx.kubernetes``) is."""
+
+    def reconcile(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        if reads == "ctx.get":
+            ctx.get("v1/ConfigMap", "a-c")
+        elif reads == "ctx.kubernetes":
+            ctx.kubernetes  # noqa: B018 (the access is what counts)
+        return {"children": [cm_child("a-c")]}
+
+    def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        if verb == "apply" and len(backend.writes()) == 1:
+            backend.send(info, "ADDED", answer)
+            time.sleep(0.05)  # often before the write's answer, sometimes after
+
+    backend.on_write = echo
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(reconcile)
+    controller, _ = make(backend, controllers, reconciler, kubernetes_client=lambda: object())
+    settled(controller)
+    assert reconciler.calls == (["a"] if reads == "nothing" else ["a", "a"])
+
+
+@pytest.mark.parametrize("change", ["MODIFIED", "DELETED"])
+def test_a_change_to_a_child_that_is_not_the_loops_own_reconciles_its_owner(
+    backend: FakeBackend, controllers: list[Controller], change: str
+) -> None:
+    """Level-triggered: whatever someone else does to a child (an edit, a server
+    controller's status, a delete) reconciles its owner, which reads nothing else."""
+    answers: list[dict[str, Any]] = []
+
+    def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        if verb == "apply" and not answers:
+            answers.append(answer)
+            backend.send(info, "ADDED", answer)
+
+    backend.on_write = echo
+    backend.initial[WIDGETS] = [widget("a", uid="uid-a")]
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("a-c")]})
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    assert reconciler.calls == ["a"]
+    theirs = {**answers[0], "metadata": {**answers[0]["metadata"], "resourceVersion": "900"}}
+    backend.send(CONFIGMAPS, change, theirs)
+    settled(controller)
+    assert reconciler.calls == ["a", "a"]
+
+
 @pytest.mark.parametrize("someone_else_too", [False, True])
 def test_an_echo_that_comes_before_the_writes_answer_enqueues_nothing(
     backend: FakeBackend, controllers: list[Controller], someone_else_too: bool
@@ -306,6 +360,29 @@ def test_status_goes_to_the_subresource_with_observed_generation_only_when_diffe
     assert patch[:3] == ("patch", "widgets", "stale")
     assert patch[3]["patch"] == {"status": {"ok": True, "old": None, "observedGeneration": 2}}
     assert patch[4] == {"subresource": "status"}
+
+
+@pytest.mark.parametrize("someone_else_wrote", [False, True])
+def test_a_status_the_server_accepted_is_not_sent_again_before_its_echo(
+    backend: FakeBackend, controllers: list[Controller], someone_else_wrote: bool
+) -> None:
+    """The object is reconciled again (a child's delete, say) while the watch has not
+    brought the version its status write answered, and the versions do not order (so
+    the answer cannot be told newer than the cache): the same status is not sent twice.
+    Once someone else wrote the object, it is compared with what they wrote."""
+    backend._versions = (f"v{n}" for n in itertools.count())  # opaque resourceVersions
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, _ = make(backend, controllers, FakeReconciler(lambda o, c: {"status": {"n": 1}}))
+    settled(controller)
+    assert [c[:3] for c in backend.calls] == [("patch", "widgets", "a")]
+    if someone_else_wrote:
+        theirs = widget("a", rv="theirs")
+        theirs["status"] = {"n": 0}
+        backend.send(WIDGETS, "MODIFIED", theirs)
+        time.sleep(0.05)
+    controller.enqueue(("ns", "a"))
+    settled(controller)
+    assert len(backend.calls) == (2 if someone_else_wrote else 1)
 
 
 def test_a_finalizer_is_added_before_the_first_reconcile_and_removed_after_finalize(
