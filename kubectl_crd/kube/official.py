@@ -16,15 +16,43 @@ __all__ = ["official_client"]
 
 def official_client(config: ClusterConfig) -> Any:
     """A ``kubernetes.client.ApiClient`` for the cluster ``config`` names (its
-    ``--kubeconfig``, or ``KUBECONFIG``, and ``--context``), impersonating ``--as``.
+    ``--kubeconfig``, or ``KUBECONFIG``, and ``--context``), impersonating ``--as`` and
+    every ``--as-group``.
 
-    The official client keeps default headers in a mapping, so of ``--as-group`` only
-    the first group can be sent; ours sends them all."""
+    The official client keeps default headers in a plain mapping (one value a name),
+    and kube-apiserver reads one group per ``Impersonate-Group`` header line (its
+    ``endpoints/filters/impersonation.go`` does not split a line at commas): the groups
+    are added as lines of their own where the client hands its headers to urllib3."""
     from kubernetes import config as kube_config
 
     api = kube_config.new_client_from_config(config_file=config.kubeconfig, context=config.context)
     if config.impersonate_user:
         api.set_default_header("Impersonate-User", config.impersonate_user)
         if config.impersonate_groups:
-            api.set_default_header("Impersonate-Group", config.impersonate_groups[0])
+            rest = api.rest_client
+            rest.pool_manager = _WithGroups(rest.pool_manager, config.impersonate_groups)
     return api
+
+
+class _WithGroups:
+    """A urllib3 pool manager whose requests carry one ``Impersonate-Group`` line per
+    group (the official client's ``RESTClientObject`` calls only ``request`` with
+    ``headers=``; everything else goes to the pool manager itself)."""
+
+    def __init__(self, pool: Any, groups: tuple[str, ...]) -> None:
+        self._pool = pool
+        self._groups = groups
+
+    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> Any:
+        from urllib3 import HTTPHeaderDict
+
+        headers = HTTPHeaderDict()
+        for name, value in (kwargs.pop("headers", None) or {}).items():
+            if name.lower() != "impersonate-group":
+                headers.add(name, value)
+        for group in self._groups:
+            headers.add("Impersonate-Group", group)
+        return self._pool.request(method, url, *args, headers=headers, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pool, name)
