@@ -71,6 +71,7 @@ COMMANDS: dict[str, Command] = {
         Command("columns", "Show a CRD's printer columns, checked against its schema."),
         Command("scale", "Scale custom resources through the /scale subresource.", fast_path=True),
         Command("dev", "Run a Python reconciler in a local loop that reloads it on save."),
+        Command("workbench", "Write a custom resource on one screen, checked on every save."),
         Command("completion", "Print a script completing kubectl-crd in bash, zsh or fish."),
     )
 }

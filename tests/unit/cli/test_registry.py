@@ -27,6 +27,7 @@ def test_the_registry_is_pinned() -> None:
         ("columns", False),
         ("scale", True),
         ("dev", False),
+        ("workbench", False),
         ("completion", False),
     ]
 

@@ -1,0 +1,108 @@
+"""``kubectl crd workbench RESOURCE [-f FILE]``: one screen to write a custom resource.
+
+Finds the CRD as ``explain`` does (``--crd`` files, else the cluster), resolves the
+version (``--api-version`` or the preferred one), creates FILE from ``kubectl crd
+sample`` when it does not exist, and runs the screen of ``output.workbench`` over a
+``Session``. Textual is imported here, inside the command, and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from kubectl_crd.cli.app import Application
+from kubectl_crd.cli.flags import CRD_PATHS, VALUE, Flag, api_version_flag
+from kubectl_crd.cli.options import click_options, kubectl_command
+from kubectl_crd.model.errors import KubectlCrdError, UsageError
+
+FLAGS = (
+    Flag(
+        ("-f", "--filename"),
+        "filename",
+        VALUE,
+        "The custom resource to write (default: ./<singular>.yaml); created from "
+        "kubectl crd sample when it does not exist.",
+        metavar="FILE",
+    ),
+    CRD_PATHS,
+    api_version_flag("The version to write (default: the preferred version, as explain)."),
+    Flag(
+        ("--old",),
+        "old_path",
+        VALUE,
+        "Check FILE as an update of the object in this file (transition rules with "
+        "oldSelf, ratcheting) instead of as a create.",
+        metavar="PATH",
+    ),
+)
+
+HELP = """Write a custom resource on one screen: its CRD's fields, live validation, the
+printer columns and the stored object.
+
+\b
+Examples:
+  kubectl crd workbench crontab -f my-cron.yaml --crd examples/crds/
+  kubectl crd workbench workflows.argoproj.io -f wf.yaml --old wf-live.yaml
+
+\b
+The screen shows the field tree of the CRD version (/ searches it) with the selected
+field's explanation and extras, the file's errors as the API server would answer a
+create (or with --old an update) with line:column, and the rows kubectl get and
+kubectl get -o wide would print. The file is checked again on every save; e opens
+$VISUAL or $EDITOR on it (at the selected error's line). Keys:
+  /  search fields     j  error -> its field    n  next error     e  edit the file
+  x  explanation       f  the file              s  stored object  w  get -o wide
+  q or Ctrl-C  quit
+
+The file is never written by the workbench, except that a FILE which does not exist
+is created from kubectl crd sample (the status line says so). Needs a terminal of at
+least 60x16. Colours follow NO_COLOR.
+"""
+
+
+@kubectl_command("workbench", help=HELP)
+@click.argument("resource", nargs=1)
+@click_options(FLAGS)
+def command(
+    app: Application,
+    resource: str,
+    filename: str | None,
+    crd_paths: tuple[str, ...],
+    api_version: str | None,
+    old_path: str | None,
+) -> None:
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError("workbench needs a terminal: standard input or output is not one")
+    from kubectl_crd.model.explain import resolve_target
+
+    source = app.crd_source(crd_paths)
+    crds = source.crds()
+    target = resolve_target(crds, resource, api_version=api_version)
+    if target.path:
+        raise UsageError(f"workbench takes a resource, not a field path: {resource}")
+    from kubectl_crd.output.workbench.session import Session, create_from_sample
+
+    path = filename or f"{target.crd.names.singular or target.crd.names.kind.lower()}.yaml"
+    if os.path.isdir(path):
+        raise UsageError(f"-f {path}: is a directory; name a file")
+    if old_path is not None and not os.path.isfile(old_path):
+        raise UsageError(f"--old {old_path}: no such file")
+    session = Session(target, path, old_path=old_path, namespace=app.namespace)
+    try:
+        from kubectl_crd.output.workbench.app import run_workbench
+    except ImportError as exc:  # a krew install ships no dependencies
+        raise KubectlCrdError(
+            f"workbench needs textual ({exc}): pip install 'textual>=8.2,<9'"
+        ) from exc
+    try:
+        created = create_from_sample(session)
+    except OSError as exc:
+        raise KubectlCrdError(f"cannot create {path}: {exc.strerror or exc}") from exc
+    colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    # the title line shows the path; the status line says the file is new
+    run_workbench(session, note="created from kubectl crd sample" if created else "", colour=colour)
+    if created:
+        print(f"created {path} from kubectl crd sample", file=sys.stderr)

@@ -1,0 +1,461 @@
+"""The workbench's state and every answer it shows, free of any UI library.
+
+A ``Session`` holds one CRD version (its published schema, as ``explain`` reads it)
+and one custom-resource file. It answers what the screen draws:
+
+- the field tree, one level at a time (``children``: ``model.explain``'s FIELDS order,
+  so a node of argo-workflows' Workflow costs microseconds however big the schema is),
+  every field path for the finder (``paths``, ``explain -i``'s list), and a field's
+  explanation with the extras (``explanation``: kubectl's plaintext, then the details
+  section of ``explain``);
+- ``check``: the file read with positions (``io``), its object of the CRD's kind put
+  through the admission step (``validation.admission``) as a create, or with ``old``
+  as an update of that object (transition rules, ratcheting): every error with its
+  line, column and the field in the tree it belongs to; the rows ``kubectl get`` and
+  ``kubectl get -o wide`` would print (``model.columns``, ``output.table``); the
+  object as the server would store it, with what it would not keep (pruned, or a status
+  split off) and what defaulting or the server adds.
+
+A file that is not YAML, holds another kind, is empty or is gone is a ``Check`` with a
+``message``, never an exception. Nothing here writes the user's file but
+``create_from_sample``, and only a file that does not exist (``open(..., "x")``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
+from kubectl_crd.model.explain.target import ExplainTarget
+from kubectl_crd.model.schema import FieldPath
+from kubectl_crd.model.styled import Line
+
+#: kube-apiserver's field path segments: ``spec.items[0].name``, ``metadata.labels[a.b/c]``
+_INDEX = re.compile(r"\[[^\]]*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One error of the object: where (1-based; 0 when unknown), the server's field and
+    message, the field path in the tree it belongs to, and whether the server would
+    have stopped at an earlier stage before reporting it (``blocked``)."""
+
+    line: int
+    column: int
+    field: str
+    message: str
+    tree_path: FieldPath = ()
+    blocked: bool = False
+
+    @property
+    def where(self) -> str:
+        return f"{self.line}:{self.column}" if self.line else "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """What one look at the file found.
+
+    ``message`` says why there is no object to check (the file is gone, not YAML, of
+    another kind, empty); ``problems`` are the object's errors (or the YAML error with
+    its position); ``valid`` is the admission's answer. ``get`` and ``wide`` are the
+    texts ``kubectl get`` and ``kubectl get -o wide`` would print for the object
+    (computed from what the file says when the server would refuse it, as
+    ``get -f`` does). ``stored`` is the object as the server would store it (None when
+    refused); ``not_stored`` lists the leaf paths of the file the server would not keep
+    (pruned, or a status a status subresource drops) and ``added`` those defaulting
+    or the server set.
+    """
+
+    message: str = ""
+    valid: bool = False
+    problems: tuple[Problem, ...] = ()
+    warnings: tuple[str, ...] = ()
+    get: str = ""
+    wide: str = ""
+    stored: Any = None
+    not_stored: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    operation: str = "create"
+    refusal: str = ""
+
+    @property
+    def summary(self) -> str:
+        """One line for the status bar."""
+        if self.message:
+            return self.message
+        if self.valid:
+            note = f", {len(self.warnings)} warning(s)" if self.warnings else ""
+            return f"valid ({self.operation}){note}"
+        shown = sum(1 for p in self.problems if not p.blocked)
+        return f"invalid ({self.operation}): {shown} error(s) the server reports" + (
+            f", {len(self.problems) - shown} more behind them" if len(self.problems) > shown else ""
+        )
+
+
+@dataclass
+class _FileState:
+    """The file's identity last time it was read (what ``changed`` compares)."""
+
+    stamp: tuple[int, int, int] | None = None
+    texts: dict[str, Any] = field(default_factory=dict)
+
+
+class Session:
+    """One CRD version and one custom-resource file (``old``: the object it updates)."""
+
+    def __init__(
+        self,
+        target: ExplainTarget,
+        path: str,
+        *,
+        old_path: str | None = None,
+        namespace: str | None = None,
+    ) -> None:
+        self.target = target
+        self.crd: CustomResourceDefinition = target.crd
+        self.version: CRDVersion = _version(target)
+        self.path = path
+        self.old_path = old_path
+        self.namespace = namespace
+        self._state = _FileState()
+        self._paths: list[FieldPath] | None = None
+        self._admission: Any = None
+        self._old: tuple[Any, str] | None = None  # (stored old object, problem)
+        self._now = time.time()
+
+    # -- the field tree -----------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        gvk = self.target.gvk
+        return f"{gvk.kind} ({gvk.api_version})"
+
+    def children(self, path: FieldPath) -> list[tuple[str, bool]]:
+        """The fields under ``path``: ``(name, has fields of its own)``, kubectl's order."""
+        from kubectl_crd.model.explain.target import field_entries
+
+        published = self.target.published
+        schema = self._schema(path)
+        if schema is None:
+            return []
+        out: list[tuple[str, bool]] = []
+        seen: set[str] = set()
+        for name, child, _ in field_entries(published, schema):
+            if name in seen:
+                continue
+            seen.add(name)
+            has = next(iter(field_entries(published, child)), None) is not None
+            out.append((name, has))
+        return out
+
+    def paths(self) -> list[FieldPath]:
+        """Every field path (``explain -i``'s list), computed once, on first search."""
+        if self._paths is None:
+            from kubectl_crd.model.explain.finder import field_paths
+
+            self._paths = field_paths(self.target.published)
+        return self._paths
+
+    def explanation(self, path: FieldPath) -> list[Line]:
+        """kubectl explain's text for ``path``, then the extras (default, enum, pattern,
+        bounds, CEL rules, ...), as ``explain`` prints them."""
+        from kubectl_crd.model.explain.details import explain_details
+        from kubectl_crd.model.explain.detailtext import details_lines
+        from kubectl_crd.model.explain.plaintext import render_plaintext
+        from kubectl_crd.model.styled import Style, text_lines
+
+        try:
+            chosen = self._target_at(path)
+            return text_lines(render_plaintext(chosen)) + details_lines(explain_details(chosen))
+        except Exception as exc:  # an explanation must never end the UI
+            return [((f"cannot explain {'.'.join(path)}: {exc}", Style.WARNING),)]
+
+    def tree_path(self, server_field: str) -> FieldPath:
+        """The longest field path of the tree that a server field path
+        (``spec.items[0].name``, ``.spec.replicas``, ``<nil>``) starts with."""
+        text = _INDEX.sub("", server_field.strip().lstrip("."))
+        if not text or text.startswith("<"):
+            return ()
+        found: FieldPath = ()
+        for part in text.split("."):
+            candidate = (*found, part)
+            if self._schema(candidate) is None:
+                break
+            found = candidate
+        return found
+
+    def _target_at(self, path: FieldPath) -> ExplainTarget:
+        from kubectl_crd.model.explain.fieldpath import walk
+
+        target = self.target
+        return ExplainTarget(
+            target.crd, target.version, target.published, path, walk(target.published, path)
+        )
+
+    def _schema(self, path: FieldPath) -> Any:
+        from kubectl_crd.model.errors import KubectlCrdError
+
+        if not path:
+            return self.target.published.root
+        try:
+            return self._target_at(path).schema
+        except KubectlCrdError:
+            return None
+
+    # -- the file -------------------------------------------------------------------------
+
+    def changed(self) -> bool:
+        """Whether the file differs from the last ``check`` (mtime, size or inode: an
+        editor that saves by renaming a new file over it counts too)."""
+        return _stamp(self.path) != self._state.stamp
+
+    def check(self) -> Check:
+        """Read the file and answer as the API server would (see the module docstring)."""
+        from kubectl_crd.io import load_documents
+
+        self._state.stamp = _stamp(self.path)
+        try:
+            with open(self.path, "rb") as stream:
+                data = stream.read()
+        except FileNotFoundError:
+            return Check(
+                message=f"{self.path} is gone (deleted or renamed); waiting for it to come back"
+            )
+        except OSError as exc:
+            return Check(message=f"cannot read {self.path}: {exc.strerror or exc}")
+        documents = load_documents(data, self.path)
+        chosen, message, problems = self._document(documents)
+        if chosen is None:
+            return Check(message=message, problems=problems)
+        return self._admit(chosen)
+
+    def _document(self, documents: Sequence[Any]) -> tuple[Any, str, tuple[Problem, ...]]:
+        """The first document of the CRD's kind, or why there is none."""
+        kind, group = self.crd.names.kind, self.crd.group
+        others: list[str] = []
+        for document in documents:
+            content = document.content
+            if document.error is not None and not isinstance(content, dict):
+                error = document.error
+                where = error.location
+                line, column = (where.line, where.column) if where else (0, 0)
+                problem = Problem(line, column, "", error.message)
+                return None, f"not YAML this workbench can read: {error.message}", (problem,)
+            if not isinstance(content, dict):
+                if content is not None:
+                    others.append(f"a {type(content).__name__}")
+                continue
+            written_kind = str(content.get("kind") or "")
+            written_group = str(content.get("apiVersion") or "").rpartition("/")[0]
+            if written_kind == kind and written_group == group:
+                return document, "", ()
+            others.append(f"{content.get('apiVersion') or '?'} {written_kind or '(no kind)'}")
+        if others:
+            return (
+                None,
+                f"no {group} {kind} in the file: it holds {', '.join(others)}",
+                (),
+            )
+        return None, "the file is empty: write a " + kind + " (or press e to edit it)", ()
+
+    def _admit(self, document: Any) -> Check:
+        from kubectl_crd.validation.admission import Admission
+
+        if self._admission is None:
+            # one clock for the object and its row, as get -f: a create's
+            # creationTimestamp is this check's now, so AGE reads 0s
+            self._admission = Admission(self.crd, clock=lambda: self._now)
+        self._now = time.time()
+        admission = self._admission
+        content = document.content
+        operation = "create"
+        if self.old_path is not None:
+            old, problem = self._old_object()
+            if problem:
+                return Check(message=problem)
+            operation = "update"
+            result = admission.update(
+                _with_old_version(content, old), old, decode_errors=document.errors
+            )
+        else:
+            result = admission.create(
+                content, namespace=self.namespace, decode_errors=document.errors
+            )
+        errors = result.validation.errors if result.validation is not None else result.errors
+        problems = [self._problem(e) for e in errors]
+        if not result.ok and not problems:
+            problems.append(Problem(0, 0, "", result.message))
+        shown = result.object if result.ok else _plain(content)
+        get, wide = self._rows(shown)
+        not_stored: tuple[str, ...] = ()
+        added: tuple[str, ...] = ()
+        if result.ok:
+            written = set(_leaves(_plain(content)))
+            stored = set(_leaves(result.stored))
+            not_stored = tuple(sorted(written - stored))
+            added = tuple(sorted(stored - written))
+        return Check(
+            valid=result.ok,
+            problems=tuple(problems),
+            warnings=tuple(result.warnings),
+            get=get,
+            wide=wide,
+            stored=result.stored if result.ok else None,
+            not_stored=not_stored,
+            added=added,
+            operation=operation,
+            refusal="" if result.ok else result.message,
+        )
+
+    def _problem(self, error: Any) -> Problem:
+        where = error.location
+        line, column = (where.line, where.column) if where is not None else (0, 0)
+        return Problem(
+            line,
+            column,
+            error.field,
+            error.message,
+            self.tree_path(error.field),
+            error.blocked,
+        )
+
+    def _rows(self, obj: Any) -> tuple[str, str]:
+        """``kubectl get`` and ``kubectl get -o wide`` for one object."""
+        from datetime import UTC, datetime
+
+        from kubectl_crd.model.columns import plan_columns
+        from kubectl_crd.output.table import TableOptions, render_table
+
+        plan = plan_columns(self.version.printer_columns)
+        now = datetime.fromtimestamp(self._now, UTC)
+        if plan.problem:
+            problem = f"warning: {plan.problem}\n"
+            return problem, problem
+        return (
+            render_table(plan, [obj], TableOptions(), now),
+            render_table(plan, [obj], TableOptions(wide=True), now),
+        )
+
+    def _old_object(self) -> tuple[Any, str]:
+        """``--old``: its object as a create would have stored it, or why not."""
+        if self._old is None:
+            self._old = self._read_old()
+        return self._old
+
+    def _read_old(self) -> tuple[Any, str]:
+        from kubectl_crd.io import load_documents
+
+        assert self.old_path is not None
+        try:
+            with open(self.old_path, "rb") as stream:
+                documents = load_documents(stream.read(), self.old_path)
+        except OSError as exc:
+            return None, f"--old {self.old_path}: {exc.strerror or exc}"
+        document, message, _ = self._document(documents)
+        if document is None:
+            return None, f"--old {self.old_path}: {message}"
+        created = self._admission.create(
+            document.content, namespace=self.namespace, decode_errors=document.errors
+        )
+        if not created.ok:
+            return None, f"--old {self.old_path}: a create of it is refused: {created.message}"
+        return created.stored, ""
+
+    # -- what the file becomes ------------------------------------------------------------
+
+
+def create_from_sample(session: Session) -> bool:
+    """Write ``kubectl crd sample``'s skeleton to the session's file if it does not
+    exist; whether it did (never overwrites: the file is opened with ``"x"``)."""
+    from kubectl_crd.io import dump_yaml
+    from kubectl_crd.model.sample import build_sample
+    from kubectl_crd.validation.sample_checks import checked_sample_options
+
+    if os.path.exists(session.path):
+        return False
+    sample = build_sample(
+        session.crd,
+        session.version,
+        checked_sample_options(name=None, namespace=session.namespace, all_fields=False),
+    )
+    text = dump_yaml(sample.value, comments=sample.comments, header=sample.header())
+    try:
+        with open(session.path, "x", encoding="utf-8") as stream:
+            stream.write(text)
+    except FileExistsError:
+        return False
+    return True
+
+
+def stored_text(check: Check) -> str:
+    """The stored object as YAML, then what is not stored and what was added."""
+    from kubectl_crd.io import dump_yaml
+
+    if check.stored is None:
+        why = check.message or check.refusal or "the server would refuse the object"
+        return f"no stored object: {why}\n"
+    lines = [dump_yaml(check.stored).rstrip("\n"), ""]
+    lines += [f"- not stored: {path}" for path in check.not_stored]
+    lines += [f"+ added (default or server): {path}" for path in check.added]
+    if not check.not_stored and not check.added:
+        lines.append("(everything stored as written, nothing added)")
+    return "\n".join(lines) + "\n"
+
+
+def _version(target: ExplainTarget) -> CRDVersion:
+    version = target.crd.version(target.version)
+    assert version is not None  # resolve_target picked a version the CRD has
+    return version
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain dicts and lists (a ``YamlMap`` is a dict subclass)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _with_old_version(content: Any, old: Any) -> Any:
+    """The new object with the old one's resourceVersion when it has none: a custom
+    resource's update must name one (``customresource/strategy.go``:
+    ``AllowUnconditionalUpdate`` is false), and ``kubectl apply`` sends the live one."""
+    meta = content.get("metadata") if isinstance(content, dict) else None
+    old_meta = old.get("metadata") if isinstance(old, dict) else None
+    if not isinstance(meta, dict) or not isinstance(old_meta, dict):
+        return content
+    if meta.get("resourceVersion") or not old_meta.get("resourceVersion"):
+        return content
+    copied = dict(content)
+    copied["metadata"] = {**meta, "resourceVersion": old_meta["resourceVersion"]}
+    return copied
+
+
+def _leaves(value: Any, prefix: str = "") -> list[str]:
+    """The paths of every scalar (and empty map or list) in ``value``."""
+    if isinstance(value, dict) and value:
+        out: list[str] = []
+        for key, item in value.items():
+            out += _leaves(item, f"{prefix}.{key}" if prefix else str(key))
+        return out
+    if isinstance(value, list) and value:
+        out = []
+        for index, item in enumerate(value):
+            out += _leaves(item, f"{prefix}[{index}]")
+        return out
+    return [prefix] if prefix else []

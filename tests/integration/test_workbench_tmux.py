@@ -1,0 +1,125 @@
+"""``kubectl crd workbench`` driven for real in tmux: the installed program on a corpus
+CRD, the file written from the test, keys sent, the screen read.
+
+Reuses the tmux harness of ``explain -i``'s tests (a private server, a 120x36 window, a
+clean environment). The scenario: the file is created from sample and checked valid;
+the test writes an invalid value; the error appears with its line:column; ``j`` jumps
+to its field; ``e`` runs $EDITOR (a script that logs its arguments and fixes the
+file) through a suspended screen; the preview row changes; ``q`` exits 0 and hands
+the terminal back sane. Then NO_COLOR: only greys are drawn. Each test takes a few
+seconds.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from tests.integration import test_explain_interactive_tmux as explain_tmux
+from tests.integration.test_explain_interactive_tmux import Tmux, check_terminal_restored
+
+tmux = explain_tmux.tmux  # the fixture: one private tmux server per test
+
+CERTIFICATES = "crds/cert-manager/cert-manager.io_certificates.yaml"
+KEYS = "q Quit"  # the footer is drawn: the screen is up
+
+
+def _line_of(text: str, needle: str) -> tuple[int, int]:
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number, line.index(needle) + len(needle) + 1
+    raise AssertionError(needle)
+
+
+def _start(tmux: Tmux, corpus_dir: Path, cr: Path, env: str = "") -> str:
+    tmux.type(
+        f"{env}kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}"
+        "; echo EXIT=$?"
+    )
+    tmux.keys("Enter")
+    return tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+
+
+def _exited(screen: str) -> bool:
+    return re.search(r"^EXIT=\d+$", screen, re.MULTILINE) is not None and KEYS not in screen
+
+
+def test_error_jump_editor_fix_and_preview(tmux: Tmux, corpus_dir: Path, tmp_path: Path) -> None:
+    cr = tmp_path / "cert.yaml"
+    log = tmp_path / "editor.log"
+    editor = tmp_path / "editor.sh"
+    # an "editor": logs its arguments, fixes the value, exits (the screen comes back)
+    editor.write_text(
+        f'#!/bin/sh\necho "$@" > {log}\n'
+        f"for file; do :; done\n"
+        f'{sys.executable} -c "import sys; p=sys.argv[1]; t=open(p).read(); '
+        f"open(p, 'w').write(t.replace('secretName: 42', 'secretName: web-tls'))\" \"$file\"\n"
+    )
+    editor.chmod(0o755)
+    tmux.type(f"export EDITOR={editor}")
+    tmux.keys("Enter")
+    screen = _start(tmux, corpus_dir, cr)
+    assert "valid (create) | created from kubectl crd sample" in screen
+    assert re.search(r"example-certificate\s+example\s+0s", screen), screen
+
+    text = cr.read_text().replace("secretName: example", "secretName: 42")
+    cr.write_text(text)
+    line, column = _line_of(text, "secretName: ")
+    screen = tmux.wait_for(
+        lambda s: f"{line}:{column} spec.secretName: Invalid value" in s, "the error"
+    )
+    assert "invalid (create)" in screen
+    assert re.search(r"example-certificate\s+42\b", screen), screen
+
+    tmux.keys("j")
+    tmux.wait_for(lambda s: "FIELD: secretName <string>" in s, "the jump to the field")
+
+    tmux.keys("e")
+    screen = tmux.wait_for(
+        lambda s: "valid (create)" in s and "invalid" not in s, "the fix through the editor"
+    )
+    assert re.search(r"example-certificate\s+web-tls\s+\d+s", screen), screen
+    assert log.read_text().split() == [f"+{line}", str(cr)]
+
+    tmux.keys("q")
+    screen = tmux.wait_for(_exited, "the workbench to quit")
+    assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
+    # said again on the way out, with the path (joined: a long path wraps)
+    assert f"created {cr} from kubectl crd sample" in screen.replace("\n", "")
+    check_terminal_restored(tmux)
+
+
+_SGR_COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?([34]8;5;\d+|[34][0-7]|9[0-7]|10[0-7])[;m]")
+_GREYS = {0, 7, 8, 15, 16, 59, 102, 145, 188, 231, *range(232, 256)}
+
+
+def _hues(screen: str) -> set[str]:
+    """The colour codes on the screen that are not greys (xterm-256 numbering)."""
+    found = set()
+    for code in _SGR_COLOUR.findall(screen):
+        if ";5;" in code and int(code.rsplit(";", 1)[1]) in _GREYS:
+            continue
+        if code in ("30", "37", "40", "47", "90", "97", "100", "107"):
+            continue
+        found.add(code)
+    return found
+
+
+def test_no_color_draws_greys_only_and_ctrl_c_exits(
+    tmux: Tmux, corpus_dir: Path, tmp_path: Path
+) -> None:
+    cr = tmp_path / "cert.yaml"
+    _start(tmux, corpus_dir, cr)
+    assert _hues(tmux.run("capture-pane", "-e", "-t", "main", "-p"))  # colour by default
+    tmux.keys("q")
+    tmux.wait_for(_exited, "the first run to quit")
+    tmux.run("clear-history", "-t", "main")
+    tmux.type("clear")
+    tmux.keys("Enter")
+    _start(tmux, corpus_dir, cr, env="NO_COLOR=1 ")
+    assert not _hues(tmux.run("capture-pane", "-e", "-t", "main", "-p"))
+    tmux.keys("C-c")
+    screen = tmux.wait_for(_exited, "the workbench to quit on Ctrl-C")
+    assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
+    check_terminal_restored(tmux)
