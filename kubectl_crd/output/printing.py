@@ -267,12 +267,9 @@ def _custom_columns(specification: str) -> tuple[list[str], list[JSONPath]]:
     return headers, paths
 
 
-def _second(entry: tuple[str, Any]) -> Any:
-    return entry[1]
-
-
-def _row_object(row: Row) -> Any:
-    return row[1]
+def _second(pair: tuple[Any, Any]) -> Any:
+    """A pair's second part: the object of a (name, object) entry or of a row."""
+    return pair[1]
 
 
 # -- kubectl get --------------------------------------------------------------------------
@@ -393,7 +390,7 @@ def print_listing(
         rows = listing.rows
         if settings.sort_by:
             path = compiled_jsonpath(relaxed_jsonpath(settings.sort_by))
-            rows = sort_objects(rows, path, of=_row_object)
+            rows = sort_objects(rows, path, of=_second)
         out.write(render_rows(listing.columns, rows, settings.table_options(listing.namespaced)))
         return
     printer = ObjectPrinter(
