@@ -33,6 +33,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "get": ("get_bench.py", ["--runs", "1", "--objects", "5", "--offline-objects", "20"], False),
     "reload": ("reload_bench.py", ["--objects", "5", "--reloads", "3"], False),
     "dev": ("dev_bench.py", ["--smoke"], False),
+    "local": ("local_bench.py", ["--smoke"], True),
     "completion": ("completion_bench.py", ["--runs", "1", "--no-cluster"], True),
 }
 

@@ -401,6 +401,16 @@ def yaml_diff(change: Change) -> list[str]:
 
     old = dump_yaml(sorted_keys(change.old)).splitlines() if change.old is not None else []
     new = dump_yaml(sorted_keys(change.new)).splitlines() if change.new is not None else []
+    if not old or not new:
+        # a child's first apply, an object gone: one hunk of every line, which is what
+        # difflib would say, without its matching (a third of the diff's time over a
+        # thousand new children)
+        sign, body = ("+", new) if new else ("-", old)
+        if not body:
+            return []
+        span = f"1,{len(body)}" if len(body) > 1 else "1"
+        head = f"@@ -0,0 +{span} @@" if new else f"@@ -{span} +0,0 @@"
+        return [head, *(sign + line for line in body)]
     diff = difflib.unified_diff(old, new, lineterm="", n=3)
     return [line for line in diff if not line.startswith(("---", "+++"))]
 

@@ -44,7 +44,6 @@ dry run may use up a number), and watch history (a watch starts from now: no 410
 from __future__ import annotations
 
 import json
-import marshal
 import queue
 import threading
 import time
@@ -56,6 +55,8 @@ from kubectl_crd.kube.reflector import EventType, ReflectorEvent
 from kubectl_crd.model.errors import ResourceNotFoundError, StoreRefusal
 from kubectl_crd.model.govalues import go_equal
 from kubectl_crd.model.labels import LabelSelector, parse_selector
+from kubectl_crd.model.schema import copy_json as _copy
+from kubectl_crd.model.schema import plain
 from kubectl_crd.reconcile.backends import ResourceInfo, kubernetes_event, parse_resource_spec
 
 TYPE_CHECKING = False
@@ -183,6 +184,8 @@ class ObjectStore:
         self._gone: list[str] = []
         #: uid -> manager -> the object it last applied
         self._applied: dict[str, dict[str, dict[str, Any]]] = {}
+        #: uid -> (what it was built from, the managedFields entries) (``_with_managed``)
+        self._managed: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
         #: the manager and object of the apply in progress (under the lock)
         self._applying: tuple[str, dict[str, Any]] | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
@@ -375,7 +378,9 @@ class ObjectStore:
             if not name:
                 message = "resource name may not be empty"
                 raise _status_refusal(422, "Invalid", message, kind, name)
-            created = _copy(dict(obj))
+            created = _plain_object(obj)
+            _check_builtin_metadata(kind, created)
+            _decoded_metadata(created)
             if kind.has_status:
                 created.pop("status", None)
             meta = created.setdefault("metadata", {})
@@ -428,7 +433,7 @@ class ObjectStore:
             version = body_meta.get("resourceVersion")
             if version and version != old["metadata"].get("resourceVersion"):
                 raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
-            new = _copy(dict(obj))
+            new = _plain_object(obj)
             meta = new.setdefault("metadata", {})
             meta.pop("managedFields", None)
             if status:
@@ -439,6 +444,9 @@ class ObjectStore:
                 if status_value is not None:
                     new["status"] = status_value
             else:
+                # ValidateObjectMetaUpdate runs ValidateObjectMeta on the new object
+                _check_builtin_metadata(kind, new)
+                _decoded_metadata(new)
                 # rest/update.go BeforeUpdate: the server's fields stay the old ones
                 old_meta = old["metadata"]
                 for kept in ("uid", "creationTimestamp", "namespace", "generation"):
@@ -516,7 +524,7 @@ class ObjectStore:
             kind = self._kind(info)
             name = _name(obj)
             ns = (_namespace(obj) or "default") if kind.namespaced else ""
-            applied = _copy(dict(obj))
+            applied = _plain_object(obj)
             meta = applied.setdefault("metadata", {})
             for dropped in ("resourceVersion", "managedFields", "uid", "creationTimestamp"):
                 meta.pop(dropped, None)
@@ -702,6 +710,7 @@ class ObjectStore:
         uid = str((last.get("metadata") or {}).get("uid") or "")
         self._by_uid.pop(uid, None)
         self._applied.pop(uid, None)
+        self._managed.pop(uid, None)
         self._gone.append(uid)
         self._notify(kind, old, None, last)
 
@@ -776,20 +785,30 @@ class ObjectStore:
         meta = obj.get("metadata")
         if not isinstance(meta, dict):
             return obj
-        appliers = self._applied.get(str(meta.get("uid") or ""))
+        uid = str(meta.get("uid") or "")
+        appliers = self._applied.get(uid)
         if appliers and info is not None:
             kind = self._kinds.get((info.group, info.plural))
-            keys_at = self._list_keys(kind, info.version) if kind else _no_keys
-            meta["managedFields"] = [
-                {
-                    "manager": manager,
-                    "operation": "Apply",
-                    "apiVersion": info.api_version,
-                    "fieldsType": "FieldsV1",
-                    "fieldsV1": _fields_v1(applied, keys_at, ()),
-                }
-                for manager, applied in sorted(appliers.items())
-            ]
+            # every read shows managedFields: built once per apply (and per version
+            # and schema), then copied; the cache is keyed by the applied objects'
+            # identities, which each apply replaces
+            crd = kind.crd if kind is not None else None
+            cached = self._managed.get(uid)
+            stamp = (info.version, crd, tuple(sorted(appliers.items())))
+            if cached is None or not _same_stamp(cached[0], stamp):
+                keys_at = self._list_keys(kind, info.version) if kind else _no_keys
+                entries = [
+                    {
+                        "manager": manager,
+                        "operation": "Apply",
+                        "apiVersion": info.api_version,
+                        "fieldsType": "FieldsV1",
+                        "fieldsV1": _fields_v1(applied, keys_at, ()),
+                    }
+                    for manager, applied in stamp[2]
+                ]
+                cached = self._managed[uid] = (stamp, entries)
+            meta["managedFields"] = _copy(cached[1])
         return obj
 
     def _list_keys(
@@ -833,6 +852,17 @@ def _no_keys(path: tuple[str, ...]) -> tuple[str, ...] | str | None:
     return None
 
 
+def _same_stamp(a: Any, b: Any) -> bool:
+    """Two ``_with_managed`` stamps (version, CRD, (manager, applied) pairs) alike: the
+    same version, the very same CRD and applied objects."""
+    return (
+        a[0] == b[0]
+        and a[1] is b[1]
+        and len(a[2]) == len(b[2])
+        and all(m == n and x is y for (m, x), (n, y) in zip(a[2], b[2], strict=True))
+    )
+
+
 def _refused(result: AdmissionResult) -> StoreRefusal:
     from kubectl_crd.kube.client import status_error
 
@@ -862,6 +892,108 @@ def _status_refusal(code: int, reason: str, message: str, kind: _Kind, name: str
 
     line = status_error(code, status, "POST").message
     return StoreRefusal(line, status=code, reason=reason, status_object=status)
+
+
+def _dns_label_name(name: str, prefix: bool) -> list[str]:
+    from kubectl_crd.validation import names
+
+    return names.dns1123_label(names.mask_trailing_dash(name) if prefix else name)
+
+
+def _dns1035_name(name: str, prefix: bool) -> list[str]:
+    from kubectl_crd.validation import names
+
+    return names.dns1035_label(names.mask_trailing_dash(name) if prefix else name)
+
+
+def _path_segment_name(name: str, prefix: bool) -> list[str]:
+    from kubectl_crd.validation import names
+
+    return names.path_segment_name(name, prefix)
+
+
+#: the built-in kinds whose names are not DNS subdomains (the ``ValidateNameFunc`` each
+#: kind's validation passes to ``ValidateObjectMeta``: ``pkg/apis/core/validation``
+#: ValidateServiceName (NameIsDNS1035Label) and ValidateNamespaceName (NameIsDNSLabel),
+#: ``pkg/apis/rbac/validation`` ValidateRBACName (path.IsValidPathSegmentName))
+_NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
+    "Service": _dns1035_name,
+    "Namespace": _dns_label_name,
+    "Role": _path_segment_name,
+    "RoleBinding": _path_segment_name,
+    "ClusterRole": _path_segment_name,
+}
+
+
+def _decoded_metadata(obj: dict[str, Any]) -> None:
+    """A built-in object's ``metadata`` as the server keeps it: decoded into
+    ``metav1.ObjectMeta``, whose maps and lists are ``omitempty`` (an applied
+    ``labels: {}`` is not there when read back, kube-apiserver 1.34 checked by
+    tests/integration/test_localstore_metadata_differential.py), and which has no
+    field for anything else (``validation.objectmeta.coerce_metadata``, what the
+    custom resources' admission does)."""
+    meta = obj.get("metadata")
+    if isinstance(meta, dict):
+        from kubectl_crd.validation.objectmeta import coerce_metadata
+
+        coerce_metadata(meta)
+
+
+def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
+    """``ValidateObjectMeta`` of a built-in object (apimachinery's
+    ``api/validation/objectmeta.go``, through ``validation.objectmeta``, the check the
+    custom resources' admission runs): its name (a DNS subdomain unless ``_NAME_CHECKS``
+    says otherwise), label keys and values, annotation keys and their total size,
+    ownerReferences and finalizers. A problem is the server's 422 ``Invalid``:
+    ``<Kind>[.<group>] "<name>" is invalid: <cause>`` (``[c1, c2]`` for several,
+    repeats dropped as ``field.ErrorList.ToAggregate`` drops them)."""
+    from kubectl_crd.validation.names import name_is_dns_subdomain
+    from kubectl_crd.validation.objectmeta import validate_object_meta
+    from kubectl_crd.validation.results import FieldError, Reason, Stage
+
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        return
+    check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
+    found = validate_object_meta(meta, None, name_check=check, generate_names=False)
+    if kind.kind == "CronJob" and len(str(meta.get("name") or "")) > 52:
+        # batch/validation ValidateCronJobCreate: the Jobs it makes get an 11-character
+        # suffix and must stay DNS-1035 labels
+        name = str(meta["name"])
+        found.append(
+            ("metadata.name", Reason.INVALID,
+             f'metadata.name: Invalid value: "{name}": must be no more than 52 characters',
+             None)
+        )  # fmt: skip
+    if not found:
+        return
+    errors = [FieldError(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+    messages = list(dict.fromkeys(e.message for e in errors))
+    cause = messages[0] if len(messages) == 1 else "[" + ", ".join(messages) + "]"
+    name = str(meta.get("name") or "")
+    qualified = f"{kind.kind}.{kind.group}" if kind.group else kind.kind
+    message = f'{qualified} "{name}" is invalid: {cause}'
+    details: dict[str, object] = {"name": name, "kind": kind.kind}
+    if kind.group:
+        details["group"] = kind.group
+    details["causes"] = [
+        {"reason": e.reason, "message": e.message.removeprefix(f"{e.field}: "), "field": e.field}
+        for e in errors
+    ]
+    status: dict[str, object] = {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": "Invalid",
+        "details": details,
+        "code": 422,
+    }
+    from kubectl_crd.kube.client import status_error
+
+    line = status_error(422, status, "POST").message
+    raise StoreRefusal(line, status=422, reason="Invalid", status_object=status, errors=errors)
 
 
 def _conflict(kind: _Kind, name: str) -> str:
@@ -897,14 +1029,12 @@ def _copy_object(obj: Any) -> dict[str, Any]:
     return copied
 
 
-def _copy(obj: Any) -> Any:
-    """A deep copy of plain JSON values (marshal, in C); other mappings made plain."""
-    try:
-        return marshal.loads(marshal.dumps(obj, 2))
-    except ValueError:
-        from kubectl_crd.model.schema import plain
-
-        return plain(obj)
+def _plain_object(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a caller's object as the store keeps values: every mapping a dict,
+    every list or tuple a list (what a JSON round trip to the server makes of them).
+    The store's own copies of what it holds then use ``model.schema.copy_json``."""
+    copied: dict[str, Any] = plain(obj)
+    return copied
 
 
 def _non_metadata(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -920,7 +1050,7 @@ def apply_merge_patch(target: Any, patch: Any) -> Any:
     """RFC 7386: ``patch`` applied to (a copy of) ``target``: null removes a key,
     mappings merge key by key, anything else replaces."""
     if not isinstance(patch, Mapping):
-        return _copy(patch)
+        return plain(patch)
     result = dict(target) if isinstance(target, Mapping) else {}
     for key, value in patch.items():
         if value is None:

@@ -19,6 +19,7 @@ from kubectl_crd.output.devlog import (
     json_changes,
     out_path,
     review_view,
+    sorted_keys,
     yaml_diff,
 )
 from kubectl_crd.reconcile import events as ev
@@ -103,6 +104,26 @@ def test_a_childs_second_apply_is_diffed_against_its_first() -> None:
         "@@ -1,6 +1,6 @@", " apiVersion: v1", " data:", '-  size: "1"', '+  size: "2"',
         " kind: ConfigMap", " metadata:", "   name: a-cm",
     ]  # fmt: skip
+
+
+def test_a_new_or_gone_object_is_one_hunk_as_difflib_writes_it() -> None:
+    # yaml_diff skips difflib's matching when one side is empty (a thousand new
+    # children); the text must be difflib's own
+    import difflib
+
+    from kubectl_crd.io.dumping import dump_yaml
+
+    identity = ("v1", "ConfigMap", "default", "a-cm")
+    small = {"a": 1}  # one line: difflib's hunk header without a count
+    for old, new in ((None, child("1")), (child("1"), None), (None, small), (small, None)):
+        lines = [dump_yaml(sorted_keys(side)).splitlines() if side else [] for side in (old, new)]
+        expected = [
+            line
+            for line in difflib.unified_diff(*lines, lineterm="", n=3)
+            if not line.startswith(("---", "+++"))
+        ]
+        assert len(expected) > 1
+        assert yaml_diff(Change(identity, old, new)) == expected
 
 
 def test_a_status_is_diffed_against_the_object_its_reconcile_started_from() -> None:

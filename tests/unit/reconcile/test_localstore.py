@@ -276,7 +276,9 @@ def test_cascading_deletion_of_owned_children_transitively() -> None:
     child = store.create(cinfo, configmap("child", {}, owner=parent))
     store.create(cinfo, configmap("grandchild", {}, owner=child))
     shared = configmap("shared", {}, owner=parent)
-    shared["metadata"]["ownerReferences"].append(owner_ref(other))
+    # a second owner, not a controller (one controller reference at most: the server's
+    # ValidateOwnerReferences, which the store runs on built-ins too)
+    shared["metadata"]["ownerReferences"].append({**owner_ref(other), "controller": False})
     store.create(cinfo, shared)
     store.create(cinfo, configmap("free", {}))
     store.delete(winfo, "ns", "p")
