@@ -159,3 +159,46 @@ def test_field_paths_from_the_cluster(apiserver: ControlPlane, tmp_path: Path) -
     assert directive == ":6"
     qualified, _ = kubectl_complete(env, "crd", "explain", "crontabs.stable.example.com.spec.re")
     assert qualified == ["crontabs.stable.example.com.spec.replicas\t<integer>"]
+
+
+def _krew_layout(tmp_path: Path, launcher: str) -> dict[str, str]:
+    """krew's layout: the archive's files in store/crd/v0, the helper linked from bin
+    (as the caveats say); ``launcher`` stands in for the archive's kubectl-crd."""
+    store = tmp_path / "store" / "crd" / "v0"
+    store.mkdir(parents=True)
+    helper = store / "kubectl_complete-crd"
+    helper.write_bytes((ROOT / "plugins" / "kubectl_complete-crd").read_bytes())
+    (store / "kubectl-crd").write_text(launcher)
+    for path in (helper, store / "kubectl-crd"):
+        path.chmod(0o755)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "kubectl_complete-crd").symlink_to(helper)
+    (bin_dir / "kubectl-crd").symlink_to(store / "kubectl-crd")
+    return {"PATH": os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]), "HOME": str(tmp_path)}
+
+
+def test_the_archive_s_helper_defers_to_the_launcher_beside_it(tmp_path: Path) -> None:
+    # the stand-in runs this checkout's package, as the archive's launcher runs its own
+    launcher = f'#!/bin/sh\nexec "{sys.executable}" -m kubectl_crd "$@"\n'
+    env = _krew_layout(tmp_path, launcher)
+    env["PYTHONPATH"] = str(ROOT)
+    candidates, directive = kubectl_complete(env, "crd", "ex")
+    assert [c.split("\t")[0] for c in candidates] == ["explain"]
+    assert directive == ":4"
+
+
+def test_a_launcher_that_cannot_start_shows_nothing(tmp_path: Path) -> None:
+    launcher = "#!/bin/sh\necho 'error: kubectl crd needs CPython 3.11' >&2\nexit 1\n"
+    env = _krew_layout(tmp_path, launcher)
+    result = subprocess.run(
+        [newest_kubectl(), "__complete", "crd", "ex"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    # kubectl ignores a failed helper's output (cobra's default: files); its stderr,
+    # which kubectl would show under the prompt, stays empty
+    assert (result.returncode, result.stdout) == (0, ":0\n")
+    assert "CPython" not in result.stderr
