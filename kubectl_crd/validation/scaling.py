@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from kubectl_crd.io import Document
     from kubectl_crd.model.crd import CustomResourceDefinition
-    from kubectl_crd.validation.admission import AdmissionResult
+    from kubectl_crd.validation.admission import Admission, AdmissionResult
     from kubectl_crd.validation.results import FieldError
 
 __all__ = ["LocalScale", "scale_documents", "scale_locally"]
@@ -70,10 +70,18 @@ class LocalScale:
 
 
 def scale_locally(
-    obj: dict[str, Any], crd: CustomResourceDefinition, version: str, replicas: int
+    obj: dict[str, Any],
+    crd: CustomResourceDefinition,
+    version: str,
+    replicas: int,
+    admission: Admission | None = None,
+    *,
+    name: str = "",
+    kind: str = "",
 ) -> LocalScale:
     """``obj`` with ``replicas`` at the version's specReplicasPath, admitted as the
-    server would admit the ``/scale`` write. The version must have a scale subresource."""
+    server would admit the ``/scale`` write (by ``admission``, the CRD's, when given).
+    The version must have a scale subresource. ``name`` and ``kind``: ``LocalScale``'s."""
     from kubectl_crd.io import copy_tree
     from kubectl_crd.model.scaling import set_field
     from kubectl_crd.validation.admission import Admission
@@ -85,13 +93,14 @@ def scale_locally(
         raise ValueError(f"{crd.name} version {version} has no scale subresource")
     changed: dict[str, Any] = copy_tree(obj)
     set_field(changed, scale.spec_replicas_path, replicas)
-    admission = Admission(crd)
+    if admission is None:
+        admission = Admission(crd)
     stored = bool((obj.get("metadata") or {}).get("resourceVersion"))
     if stored:
         result = admission.update(changed, obj, field_validation=FieldValidation.IGNORE)
     else:
         result = admission.create(changed)
-    return LocalScale(changed, result, stored)
+    return LocalScale(changed, result, stored, name=name, kind=kind)
 
 
 def scale_documents(
@@ -102,21 +111,27 @@ def scale_documents(
     error for a kind no CRD serves, and ``NoScaleSubresourceError`` for a version
     without ``/scale``."""
     from kubectl_crd.kube.resolving import Resolver
+    from kubectl_crd.validation.admission import Admission
 
     resolver = Resolver(crds)
+    admissions: dict[str, Admission] = {}  # one per CRD, as the server has one store
     scaled: list[LocalScale] = []
     for document in documents:
         obj = document.content
         ref, version = resolver.by_document(obj, document.source)
         resolver.check_scalable(ref, version)
         crd = resolver.crd(ref)
-        one = scale_locally(obj, crd, version, replicas)
+        admission = admissions.get(crd.name)
+        if admission is None:
+            admission = admissions[crd.name] = Admission(crd)
         name = str((obj.get("metadata") or {}).get("name") or "")
         scaled.append(
-            LocalScale(
-                one.changed,
-                one.admission,
-                one.stored,
+            scale_locally(
+                obj,
+                crd,
+                version,
+                replicas,
+                admission,
                 name=f"{crd.names.kind.lower()}.{crd.group}/{name}",
                 kind=crd.names.kind,
             )
