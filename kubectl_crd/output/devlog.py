@@ -51,6 +51,7 @@ __all__ = [
     "Changes",
     "DevLog",
     "OutDir",
+    "OutEntry",
     "Tally",
     "event_json",
     "event_lines",
@@ -466,19 +467,31 @@ class Changes:
         self._children: dict[tuple[str, str, str], tuple[Identity, dict[str, Any]]] = {}
         #: key -> the children (kind, namespace, name) its reconciles applied
         self._owned: dict[ev.ObjectKey, set[tuple[str, str, str]]] = {}
+        #: the objects this run reconciled (and has not seen go): --out keeps the files
+        #: of earlier runs that belong to them (see ``OutDir.finish``)
+        self._seen: set[ev.ObjectKey] = set()
+        #: a dry run writes no file: nothing of an earlier run is then pruned
+        self._dry = False
 
     def event(self, event: ev.Event) -> Change | None:
         """Follow one event; the change a ``Write`` made (for a child, the whole
         object; for a status, ``{"status": ...}`` before and after)."""
         if isinstance(event, ev.ReconcileStarted):
             obj = self._lookup(event.resource, event.key)
-            if obj is not None:
-                with self._lock:
+            with self._lock:
+                self._seen.add(event.key)
+                if obj is not None:
                     self._parents[event.key] = review_view(obj)
             return None
         if isinstance(event, ev.ReconcileFinished) and event.outcome is ev.Outcome.GONE:
             self._gone(event.key)
             return None
+        if isinstance(event, ev.Stopped):
+            if self.out is not None and not self._dry:
+                self.out.finish(self._stale)
+            return None
+        if isinstance(event, ev.Write) and event.dry_run:
+            self._dry = True
         if not isinstance(event, ev.Write) or event.dry_run:
             return None
         short = (event.kind, event.namespace, event.name)
@@ -491,13 +504,17 @@ class Changes:
                 self._owned.setdefault(event.key, set()).add(short)
             change = Change(identity, before[1] if before else None, body, event.key)
             if self.out is not None:
-                self.out.write(identity, body)
+                self.out.write(identity, body, owner=event.key, child=True)
             return change
         if event.verb == "delete":
             with self._lock:
                 before = self._children.pop(short, None)
                 self._owned.get(event.key, set()).discard(short)
             if before is None:
+                # applied by an earlier run (a converged restart applies nothing): its
+                # file, if that run wrote one, goes
+                if self.out is not None:
+                    self.out.remove_earlier(event.kind, event.namespace, event.name)
                 return None
             if self.out is not None:
                 self.out.remove(before[0])
@@ -515,13 +532,29 @@ class Changes:
                 self._parents[event.key] = parent
             identity = (str(parent.get("apiVersion") or ""), event.kind, *short[1:])
             if self.out is not None:
-                self.out.write(identity, parent)
+                self.out.write(identity, parent, owner=event.key)
             old = {"status": old_status} if old_status is not None else None
             return Change(identity, old, {"status": status}, event.key)
         return None
 
+    def _stale(self, entry: OutEntry) -> bool:
+        """Whether a file an earlier run wrote no longer stands for anything: its
+        object (or, for a child, its owner) was not reconciled in this run, or is
+        gone; or it is a child the cache no longer holds (a --local run starts from
+        DIR: a child no longer desired was never made). A child of an object
+        reconciled here that the cluster still holds stays (a converged restart
+        applies nothing, and a child the loop deletes is removed when it does)."""
+        with self._lock:
+            if entry.owner not in self._seen:
+                return True
+        if not entry.child:
+            return False
+        api_version, kind, namespace, name = entry.identity
+        return self._lookup(f"{api_version}/{kind}", (namespace, name)) is None
+
     def _gone(self, key: ev.ObjectKey) -> None:
         with self._lock:
+            self._seen.discard(key)
             parent = self._parents.pop(key, None)
             owned = self._owned.pop(key, set())
             children = [self._children.pop(short, None) for short in owned]
@@ -543,29 +576,64 @@ class Changes:
                 self.out.remove(child[0])
 
 
+@record
+class OutEntry:
+    """One file ``--out`` wrote, as its index keeps it: the object's identity, the
+    reconciled object (namespace, name) whose write it was, whether it is a child (or
+    the reconciled object itself, with its status), and its text's SHA-256."""
+
+    identity: Identity
+    owner: ev.ObjectKey
+    child: bool
+    sha256: str
+
+
 class OutDir:
     """``--out DIR``: each object the loop wrote as one YAML file (``out_path``; keys
-    sorted, as ``kubectl get -o yaml`` writes them),
-    rewritten when it changes and removed when the object goes. A file is written to a
-    temporary name then renamed, so a reader never sees half of it."""
+    sorted, as ``kubectl get -o yaml`` writes them), rewritten when it changes and
+    removed when the object goes. A file is written to a temporary name then renamed,
+    so a reader never sees half of it.
+
+    What it wrote is kept in an index in DIR (``INDEX``, JSON): the next run removes a
+    file an earlier run wrote that no longer stands for anything (``finish``, at the
+    loop's end: a child no longer desired, an object deleted meanwhile), and only such
+    a file: one the index does not name, or whose text changed since it was written
+    (a person's edit), is never removed."""
+
+    #: the index's name in DIR (a dot file: not an object's path, which has folders)
+    INDEX = ".kubectl-crd-out.json"
 
     def __init__(self, directory: str) -> None:
         self.directory = directory
         self.written: set[str] = set()
         self._lock = threading.Lock()
+        #: relative path -> entry, of this run's files
+        self._entries: dict[str, OutEntry] = {}
+        #: relative path -> entry, of the files earlier runs wrote (the index read)
+        self._earlier: dict[str, OutEntry] = self._read_index()
+        self._finished = False
 
     def path(self, identity: Identity) -> str:
         import os
 
         return os.path.join(self.directory, *out_path(identity).split("/"))
 
-    def write(self, identity: Identity, obj: Mapping[str, Any]) -> None:
+    def write(
+        self,
+        identity: Identity,
+        obj: Mapping[str, Any],
+        *,
+        owner: ev.ObjectKey = ("", ""),
+        child: bool = False,
+    ) -> None:
+        import hashlib
         import os
 
         from kubectl_crd.io.dumping import dump_yaml
 
         path = self.path(identity)
         text = dump_yaml(sorted_keys(obj))
+        digest = hashlib.sha256(text.encode()).hexdigest()
         with self._lock:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             temporary = path + ".tmp"
@@ -573,21 +641,124 @@ class OutDir:
                 handle.write(text)
             os.replace(temporary, path)
             self.written.add(path)
+            self._entries[out_path(identity)] = OutEntry(identity, owner, child, digest)
+            if self._finished:  # a write after the loop's end: the index follows it
+                self._write_index()
 
     def remove(self, identity: Identity) -> None:
+        relative = out_path(identity)
+        with self._lock:
+            self._entries.pop(relative, None)
+            self._earlier.pop(relative, None)
+            self._remove(self.path(identity))
+            if self._finished:
+                self._write_index()
+
+    def remove_earlier(self, kind: str, namespace: str, name: str) -> None:
+        """Remove the file an earlier run wrote for the child ``kind`` ``namespace/name``
+        (the loop deleted it), if the index names one and it is unchanged."""
+        with self._lock:
+            for relative, entry in list(self._earlier.items()):
+                same = entry.child and entry.identity[1:] == (kind, namespace, name)
+                if same and self._unchanged(relative, entry):
+                    del self._earlier[relative]
+                    self._remove(self._full(relative))
+
+    def finish(self, stale: Callable[[OutEntry], bool]) -> None:
+        """The loop's end: remove the files of earlier runs not rewritten by this one
+        that ``stale`` says stand for nothing any more (and are unchanged since they
+        were written), then write the index of the files DIR now holds from us."""
+        with self._lock:
+            earlier = {k: v for k, v in self._earlier.items() if k not in self._entries}
+        gone = [relative for relative, entry in earlier.items() if stale(entry)]
+        with self._lock:
+            for relative in gone:
+                entry = self._earlier.pop(relative)
+                if self._unchanged(relative, entry):
+                    self._remove(self._full(relative))
+            self._finished = True
+            self._write_index()
+
+    # -- pieces (under the lock) ------------------------------------------------------
+
+    def _full(self, relative: str) -> str:
+        import os
+
+        return os.path.join(self.directory, *relative.split("/"))
+
+    def _unchanged(self, relative: str, entry: OutEntry) -> bool:
+        import hashlib
+
+        try:
+            with open(self._full(relative), "rb") as handle:
+                return hashlib.sha256(handle.read()).hexdigest() == entry.sha256
+        except OSError:
+            return False
+
+    def _remove(self, path: str) -> None:
         import contextlib
         import os
 
-        path = self.path(identity)
-        with self._lock:
-            self.written.discard(path)
+        self.written.discard(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
+        # an emptied kind or namespace folder goes too
+        with contextlib.suppress(OSError):
+            folder = os.path.dirname(path)
+            os.rmdir(folder)
+            os.rmdir(os.path.dirname(folder))
+
+    def _read_index(self) -> dict[str, OutEntry]:
+        import os
+
+        try:
+            with open(os.path.join(self.directory, self.INDEX), encoding="utf-8") as handle:
+                data = json.load(handle)
+            files = data["files"]
+            return {
+                str(relative): OutEntry(
+                    tuple(str(part) for part in item["identity"]),  # type: ignore[arg-type]
+                    (str(item["owner"][0]), str(item["owner"][1])),
+                    bool(item["child"]),
+                    str(item["sha256"]),
+                )
+                for relative, item in files.items()
+                # only what out_path makes: an index edited to name another file is not
+                # followed there
+                if relative == out_path(tuple(str(p) for p in item["identity"]))  # type: ignore[arg-type]
+            }
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+            return {}  # none yet, or unreadable: nothing of an earlier run is removed
+
+    def _write_index(self) -> None:
+        import os
+
+        files = {**self._earlier, **self._entries}
+        body = {
+            "comment": "files kubectl crd dev --out wrote here; it removes them when "
+            "their objects go",
+            "files": {
+                relative: {
+                    "identity": list(entry.identity),
+                    "owner": list(entry.owner),
+                    "child": entry.child,
+                    "sha256": entry.sha256,
+                }
+                for relative, entry in sorted(files.items())
+            },
+        }
+        path = os.path.join(self.directory, self.INDEX)
+        if not body["files"]:
+            import contextlib
+
             with contextlib.suppress(FileNotFoundError):
                 os.remove(path)
-            # an emptied kind or namespace folder goes too
-            with contextlib.suppress(OSError):
-                folder = os.path.dirname(path)
-                os.rmdir(folder)
-                os.rmdir(os.path.dirname(folder))
+            return
+        os.makedirs(self.directory, exist_ok=True)
+        with open(path + ".tmp", "w", encoding="utf-8") as handle:
+            json.dump(body, handle, indent=1)
+            handle.write("\n")
+        os.replace(path + ".tmp", path)
 
 
 class Tally:

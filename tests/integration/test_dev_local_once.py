@@ -136,10 +136,12 @@ def test_local_and_cluster_once_write_the_same_out_files(
         last = STAMP.sub("", done.stdout.splitlines()[-1])
         assert last == "2 objects, 2 reconciles, 4 writes, 0 errors", (where, done.stdout)
         runs[where] = files(tmp_path / f"out-{where}")
+    # the index of what --out wrote (to remove it when it stands for nothing) too
     assert runs["local"] == runs["cluster"]
     assert set(runs["local"]) == {
         f"{namespace}/configmap/a-cm.yaml", f"{namespace}/configmap/b-cm.yaml",
         f"{namespace}/gizmo.{GROUP}/a.yaml", f"{namespace}/gizmo.{GROUP}/b.yaml",
+        ".kubectl-crd-out.json",
     }  # fmt: skip
     b = runs["local"][f"{namespace}/gizmo.{GROUP}/b.yaml"]
     # the CRD's default (b's size 1) is in b's status on both
@@ -162,3 +164,31 @@ def test_once_against_a_cluster_exits_1_on_a_child_the_server_refuses(
     assert refused.startswith(f"  configmap {namespace}/b-cm apply refused (422): ")
     assert "-bad-" in refused
     assert out[-1] == f"2 objects, 2 reconciles, 3 writes, 1 error; failed: {namespace}/b"
+
+
+def test_out_removes_the_files_of_an_object_gone_since_the_last_run(
+    apiserver: ControlPlane, namespace: str, tmp_path: Path
+) -> None:
+    """A second --local --once run into the same --out DIR after b left DIR: b's files
+    go, a's and a file of the user's stay (and against the cluster, a converged
+    restart's run keeps every file: it applies nothing)."""
+    local = setup(apiserver, namespace, tmp_path, "app")
+    out = tmp_path / "out"
+    flags = [str(tmp_path / "r.py"), "--once", "--out", str(out)]
+    done = run_dev(*flags, "--local", str(local), home=tmp_path)
+    assert done.returncode == 0, done.stdout
+    (out / "README.md").write_text("the user's\n")
+    cluster = ["--kubeconfig", str(apiserver.kubeconfig), "-n", namespace]
+    for _ in range(2):  # the first applies to the cluster, the second is converged
+        done = run_dev(*flags, *cluster, home=tmp_path)
+        assert done.returncode == 0, done.stdout
+    assert len(files(out)) == 6
+    (local / "gizmos.yaml").write_text(
+        GIZMOS.format(namespace=namespace, label="app").split("---")[0]
+    )
+    done = run_dev(*flags, "--local", str(local), home=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert sorted(files(out)) == [
+        ".kubectl-crd-out.json", "README.md",
+        f"{namespace}/configmap/a-cm.yaml", f"{namespace}/gizmo.{GROUP}/a.yaml",
+    ]  # fmt: skip

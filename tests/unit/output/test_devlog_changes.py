@@ -266,3 +266,109 @@ def test_problem_and_summary_lines() -> None:
     assert {k: body[k] for k in ("event", "file", "line", "column", "message")} == {
         "event": "problem", "file": "d/a.yaml", "line": 7, "column": 9, "message": "bad",
     }  # fmt: skip
+
+
+# -- --out across runs: the index of what it wrote ---------------------------------------
+
+
+def run(
+    directory: Path,
+    *events: ev.Event,
+    cache: dict[tuple[str, tuple[str, str]], dict[str, Any]] | None = None,
+) -> None:
+    """One run of the loop as --out sees it: its events, then the loop's end.
+    ``cache`` is what the informers hold at the end ((resource, key) -> object)."""
+    held = {(KEY_RESOURCE, KEY): PARENT, **(cache or {})}
+    tracker = Changes(lambda resource, key: held.get((resource, key)), out=OutDir(str(directory)))
+    for event in events:
+        tracker.event(event)
+    tracker.event(ev.Stopped())
+
+
+KEY_RESOURCE = "gizmos.dev.example.com/v1"
+
+
+def named(name: str) -> dict[str, Any]:
+    made = child("1")
+    made["metadata"]["name"] = name
+    return made
+
+
+def files(directory: Path) -> list[str]:
+    return sorted(str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file())
+
+
+def first_run(directory: Path) -> None:
+    run(
+        directory,
+        ev.ReconcileStarted(KEY, KEY_RESOURCE),
+        apply(named("a-cm")),
+        apply(named("b-cm")),
+        status({"size": 1}),
+    )
+
+
+def test_out_removes_what_an_earlier_run_wrote_and_nothing_stands_for(tmp_path: Path) -> None:
+    first_run(tmp_path)
+    mine = "default/configmap/user.yaml"
+    (tmp_path / "default/configmap/user.yaml").write_text("a person's file\n")
+    (tmp_path / "notes.txt").write_text("kept\n")
+    assert files(tmp_path) == [
+        ".kubectl-crd-out.json", "default/configmap/a-cm.yaml", "default/configmap/b-cm.yaml",
+        mine, "default/gizmo.dev.example.com/a.yaml", "notes.txt",
+    ]  # fmt: skip
+    # a --local run: the parent now wants a-cm only (b-cm was never made: not cached)
+    run(tmp_path, ev.ReconcileStarted(KEY, KEY_RESOURCE), apply(named("a-cm")))
+    assert files(tmp_path) == [
+        ".kubectl-crd-out.json", "default/configmap/a-cm.yaml", mine,
+        "default/gizmo.dev.example.com/a.yaml", "notes.txt",
+    ]  # fmt: skip
+    # the object deleted before the next run: its files go, the person's stay
+    run(tmp_path)
+    assert files(tmp_path) == [mine, "notes.txt"]
+
+
+def test_out_keeps_a_converged_restarts_files_and_an_edited_file(tmp_path: Path) -> None:
+    first_run(tmp_path)
+    # against a cluster, a converged restart reconciles and writes nothing; its
+    # children are in the cache: every file stands
+    cached = {("v1/ConfigMap", ("default", name)): named(name) for name in ("a-cm", "b-cm")}
+    run(tmp_path, ev.ReconcileStarted(KEY, KEY_RESOURCE), cache=cached)
+    assert len(files(tmp_path)) == 4
+    # a file a person edited after the run wrote it is theirs: never removed
+    (tmp_path / "default/configmap/b-cm.yaml").write_text("edited\n")
+    run(tmp_path)  # the object gone
+    assert files(tmp_path) == ["default/configmap/b-cm.yaml"]
+
+
+def test_out_removes_an_earlier_runs_child_the_loop_deletes(tmp_path: Path) -> None:
+    first_run(tmp_path)
+    cached = {("v1/ConfigMap", ("default", "a-cm")): named("a-cm")}
+    run(
+        tmp_path,
+        ev.ReconcileStarted(KEY, KEY_RESOURCE),
+        ev.Write(KEY, "delete", "ConfigMap", "default", "b-cm"),
+        cache={**cached, ("v1/ConfigMap", ("default", "b-cm")): named("b-cm")},
+    )
+    assert "default/configmap/b-cm.yaml" not in files(tmp_path)
+    assert "default/configmap/a-cm.yaml" in files(tmp_path)
+
+
+def test_a_dry_run_or_an_unreadable_index_removes_nothing(tmp_path: Path) -> None:
+    first_run(tmp_path)
+    run(tmp_path, ev.Write(KEY, "apply", "ConfigMap", "default", "a-cm", True, named("a-cm")))
+    assert len(files(tmp_path)) == 4
+    (tmp_path / OutDir.INDEX).write_text("{not json")
+    run(tmp_path)
+    # the objects' files stay (untracked from now on), the unreadable index goes
+    assert files(tmp_path) == [
+        "default/configmap/a-cm.yaml", "default/configmap/b-cm.yaml",
+        "default/gizmo.dev.example.com/a.yaml",
+    ]  # fmt: skip
+    # an index naming a path out_path does not make (another file) is not followed
+    (tmp_path / OutDir.INDEX).write_text(json.dumps({"files": {"notes.txt": {
+        "identity": ["v1", "ConfigMap", "default", "a-cm"], "owner": ["x", "y"],
+        "child": True, "sha256": "0"}}}))  # fmt: skip
+    (tmp_path / "notes.txt").write_text("kept\n")
+    run(tmp_path)
+    assert (tmp_path / "notes.txt").exists()
