@@ -106,13 +106,15 @@ _kubectl_crd() {
   if [[ $cur == -*=* ]]; then
     prefix=${cur%%=*}=
   fi
-  if (( directive & 8 )); then
-    for line in $lines; do exts+=("$line"); done
-    _files -g "*.(${(j:|:)exts})"
-    return
-  fi
-  if (( directive & 16 )); then
-    _files -/
+  if (( directive & 24 )); then
+    # files after the '=' of --flag=PATH
+    [[ -n $prefix ]] && compset -P '*='
+    if (( directive & 8 )); then
+      for line in $lines; do exts+=("$line"); done
+      _files -g "*.(${(j:|:)exts})"
+    else
+      _files -/
+    fi
     return
   fi
   for line in $lines; do
@@ -154,6 +156,7 @@ function __kubectl_crd_complete
     set -l prefix ''
     if string match -qr -- '^-[^=]*=' $cur
         set prefix (string match -r -- '^-[^=]*=' $cur)
+        set cur (string replace -r -- '^-[^=]*=' '' $cur)
     end
     # files with the extensions given (fish's __fish_complete_suffix would list the others
     # after them), and directories
@@ -161,16 +164,16 @@ function __kubectl_crd_complete
         set -l pattern (string join '|' -- (string escape --style=regex -- $out))
         for path in $cur*
             if test -d $path
-                printf '%s/\n' $path
+                printf '%s%s/\n' $prefix $path
             else if string match -qr -- "\.($pattern)\$" $path
-                printf '%s\n' $path
+                printf '%s%s\n' $prefix $path
             end
         end
         return
     end
     if test (math "floor($directive / 16) % 2") -eq 1
         for path in $cur*
-            test -d $path; and printf '%s/\n' $path
+            test -d $path; and printf '%s%s/\n' $prefix $path
         end
         return
     end
@@ -178,7 +181,9 @@ function __kubectl_crd_complete
         test -n "$line"; and printf '%s%s\n' $prefix $line
     end
     if test (count $out) -eq 0; and test (math "floor($directive / 4) % 2") -eq 0
-        __fish_complete_path $cur
+        for path in (__fish_complete_path $cur)
+            printf '%s%s\n' $prefix $path
+        end
     end
 end
 complete -c kubectl-crd -f -a '(__kubectl_crd_complete)'

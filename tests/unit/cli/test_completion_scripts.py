@@ -141,6 +141,7 @@ def test_bash_any_file_for_the_kubeconfig(env: dict[str, str], files: Path) -> N
 ZSH_STUBS = r"""
 _describe() { print -r -l -- "${(@P)4}" "opts:${(j: :)@[5,-1]}"; }
 _files() { print -r -- "files:$*"; }
+compset() { print -r -- "compset:$*"; }
 compdef() { :; }
 """
 
@@ -214,3 +215,50 @@ def test_fish_flag_value_after_equals(env: dict[str, str]) -> None:
 def test_fish_manifest_files(env: dict[str, str], files: Path) -> None:
     found = fish_complete("kubectl-crd validate -f ", env, cwd=files)
     assert sorted(found) == ["a.yaml", "b.json", "d.yml", "sub/"]
+
+
+def test_zsh_files_after_the_equals_of_a_flag(env: dict[str, str]) -> None:
+    found = zsh_complete(["kubectl-crd", "explain", "--crd=ex"], env)
+    assert found == ["compset:-P *=", "files:-g *.(json|yaml|yml)"]
+
+
+def test_fish_files_after_the_equals_of_a_flag(env: dict[str, str], files: Path) -> None:
+    found = fish_complete("kubectl-crd explain --crd=", env, cwd=files)
+    assert sorted(found) == ["--crd=a.yaml", "--crd=b.json", "--crd=d.yml", "--crd=sub/"]
+    found = fish_complete("kubectl-crd --kubeconfig=c", env, cwd=files)
+    assert [line.split("\t")[0] for line in found] == ["--kubeconfig=c.txt"]
+
+
+def test_bash_files_after_the_equals_of_a_flag(env: dict[str, str], files: Path) -> None:
+    found = lines(bash_complete("kubectl-crd explain --crd=", env, cwd=files))
+    assert sorted(found) == ["a.yaml", "b.json", "d.yml", "sub"]
+
+
+ZPTY = r"""
+zmodload zsh/zpty
+zpty z 'PS1="%% " zsh -f -i'
+zpty -w z 'autoload -Uz compinit; compinit -u -D; eval "$SCRIPT"'
+zpty -w -n z "$LINE"$'\t'
+all=""
+for i in {1..100}; do
+  while zpty -r -t z chunk; do all+=$chunk; done
+  [[ $all == *$WANT* ]] && break
+  sleep 0.1
+done
+zpty -d z
+print -r -- "${all//$'\r'/}"
+"""
+
+
+def test_zsh_compsys_completes_a_field_path_on_a_terminal(env: dict[str, str]) -> None:
+    """The real thing: an interactive zsh on a pseudo-terminal, compinit, TAB."""
+    line = f"kubectl-crd explain --crd {CRDS} crontab.spec.rep"
+    result = subprocess.run(
+        [need("zsh"), "-f", "-c", ZPTY],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        env={**env, "SCRIPT": script("zsh"), "LINE": line, "WANT": "crontab.spec.replicas"},
+    )
+    assert "crontab.spec.replicas" in result.stdout, result.stdout[-2000:]
