@@ -127,7 +127,10 @@ class Resolver:
         groups = self._discovery.groups() if self._discovery is not None else None
         if groups is None:  # no aggregated discovery: every CRD
             listing = self._client.request("GET", CRD_LIST_PATH)
-            return [_crd(item) for item in listing.get("items") or ()]
+            # a peer that answers 200 with something else (a proxy's HTML login page)
+            # lists no CRDs: the resource is then not found, kubectl's last line there
+            items = listing.get("items") if isinstance(listing, dict) else None
+            return [_crd(item) for item in items or () if isinstance(item, dict)]
         first = wanted.partition(".")[0]
         names = set()
         for group in groups:
