@@ -324,11 +324,11 @@ def build(
     out_dir: Path,
     platforms: Sequence[str],
     pythons: Sequence[str],
-    manifest_dir: Path,
+    manifest_dir: Path | None,
     level: int = 6,
 ) -> dict[str, Path]:
     """Write one archive per platform into ``out_dir`` and the manifests (their sha256
-    filled in) into ``manifest_dir``; returns the archives by platform."""
+    filled in) into ``manifest_dir`` unless it is None; returns the archives by platform."""
     mtime = int(os.environ.get("SOURCE_DATE_EPOCH", "0"))
     version = package_version()
     reqs = requirements()
@@ -339,6 +339,8 @@ def build(
         out = archives[platform] = out_dir / archive_name(version, platform)
         shas[platform] = write_tar_gz(archive_entries(platform, pythons, reqs), out, mtime, level)
         log(f"{out} {out.stat().st_size / 1e6:.1f} MB sha256 {shas[platform]}")
+    if manifest_dir is None:
+        return archives
     # a platform not built this time keeps the sha256 the manifest has for it
     for platform, sha in manifest_shas(manifest_dir / MANIFESTS[0]).items():
         shas.setdefault(platform, sha)
