@@ -149,6 +149,8 @@ class _Line:
         self.pending: Flag | None = None  # a flag waiting for its value
         self.unknown_command = False
         self.dashdash = False  # after "--" every word is a positional
+        self.file_crds: Sequence[CustomResourceDefinition] | None = None  # read once
+        self.cluster_slow = False  # a cluster call ran out of time: no more of them
 
     def flag(self, name: str) -> Flag | None:
         return next((flag for flag in self.flags if name in flag.names), None)
@@ -290,8 +292,11 @@ def positional_values(line: _Line, current: str, environ: Mapping[str, str]) -> 
             else:
                 crds = cluster_crds(line, current, environ)
             fields = field_paths(line, current, crds)
+            # crontabs.st: the fields of crontabs starting st, and crontabs.stable.example.com
+            names = resource_names(line, current, environ)
             if fields.candidates:
-                return fields
+                return Completion(fields.candidates + names.candidates, fields.directive)
+            return names
         return resource_names(line, current, environ)
     return Completion((), NO_FILE_COMP)
 
@@ -304,9 +309,11 @@ def _file_crds(line: _Line) -> Sequence[CustomResourceDefinition]:
     paths = line.values.get("crd_paths")
     if not paths:
         return ()
-    from kubectl_crd.sources.files import FileSource
+    if line.file_crds is None:
+        from kubectl_crd.sources.files import FileSource
 
-    return FileSource(paths).crds()
+        line.file_crds = FileSource(paths).crds()
+    return line.file_crds
 
 
 def resource_names(line: _Line, current: str, environ: Mapping[str, str]) -> Completion:
@@ -396,11 +403,15 @@ def _cluster_config(line: _Line) -> ClusterConfig:
     )
 
 
-def _bounded(call: Callable[[], list[Any]]) -> list[Any]:
+def _bounded(line: _Line, call: Callable[[], list[Any]]) -> list[Any]:
     """``call()`` within ``CLUSTER_TIMEOUT`` (plus a margin for an exec credential
-    plugin), or nothing: a completion never waits on a cluster for long."""
+    plugin), or nothing: a completion never waits on a cluster for long, nor twice
+    for one that did not answer in time."""
     import contextlib
     import threading
+
+    if line.cluster_slow:
+        return []
 
     result: list[list[Any]] = []
 
@@ -412,6 +423,7 @@ def _bounded(call: Callable[[], list[Any]]) -> list[Any]:
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     thread.join(CLUSTER_TIMEOUT * 2)
+    line.cluster_slow = thread.is_alive()
     return result[0] if result else []
 
 
@@ -434,7 +446,7 @@ def namespaces(line: _Line, environ: Mapping[str, str]) -> list[str]:
             if isinstance(item, dict) and isinstance(item.get("metadata"), dict)
         ]
 
-    return [str(name) for name in _bounded(listed)]
+    return [str(name) for name in _bounded(line, listed)]
 
 
 def cluster_resources(line: _Line, environ: Mapping[str, str]) -> list[ResourceRef]:
@@ -455,7 +467,7 @@ def cluster_resources(line: _Line, environ: Mapping[str, str]) -> list[ResourceR
             groups = Discovery(client.request, client.server).groups()
         return [ref for ref in resources_of(groups or ()) if not is_builtin_group(ref.group)]
 
-    return _bounded(discovered)
+    return _bounded(line, discovered)
 
 
 def cluster_crds(
@@ -498,7 +510,7 @@ def cluster_crds(
                 )
         return crds
 
-    return _bounded(read)
+    return _bounded(line, read)
 
 
 # -- the entry points ---------------------------------------------------------------------

@@ -364,3 +364,30 @@ def test_field_paths_of_an_unreachable_cluster_are_nothing_soon(
     answer = complete(["explain", "crontab.spec."], kubeconfig)
     assert (answer.candidates, answer.directive) == ([], NO_FILE_COMP)
     assert time.monotonic() - started < completion.CLUSTER_TIMEOUT * 4 + 1
+
+
+def test_a_dotted_word_gets_fields_and_group_qualified_names() -> None:
+    assert complete(["explain", "--crd", CRDS, "crontabs.st"]).values == [
+        "crontabs.status",
+        "crontabs.stable.example.com",
+    ]
+
+
+def test_a_cluster_that_never_answers_is_waited_for_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    monkeypatch.setenv("KUBECTL_CRD_CACHE_DIR", str(tmp_path / "cache"))
+    with socket.socket() as silent:  # accepts connections (the backlog), never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        config = tmp_path / "config"
+        config.write_text(KUBECONFIG.replace("127.0.0.1:1", f"127.0.0.1:{port}"))
+        started = time.monotonic()
+        # a field path asks twice (the CRD, then resource names): the second is skipped
+        answer = complete(["explain", "crontab.spec."], {"KUBECONFIG": str(config)})
+        elapsed = time.monotonic() - started
+    assert (answer.candidates, answer.directive) == ([], NO_FILE_COMP)
+    assert elapsed < completion.CLUSTER_TIMEOUT * 3
