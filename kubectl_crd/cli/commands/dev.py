@@ -35,13 +35,17 @@ from kubectl_crd.model.errors import UsageError
 from kubectl_crd.model.records import record
 
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Callable
 
+    from kubectl_crd.output.devdash import DashState
     from kubectl_crd.output.devlog import DevLog, Tally
     from kubectl_crd.reconcile.backends import Backend
+    from kubectl_crd.reconcile.controller import Controller
     from kubectl_crd.reconcile.controlplane import LocalControlPlane
     from kubectl_crd.reconcile.events import Event
     from kubectl_crd.reconcile.local import LocalBackend
+    from kubectl_crd.reconcile.trigger import TriggerServer
 
 FLAGS = (
     Flag(
@@ -179,6 +183,22 @@ FLAGS = (
         choices=("text", "json"),
     ),
     Flag(
+        ("--no-dashboard",),
+        "no_dashboard",
+        SWITCH,
+        "On a terminal, print log lines instead of the live dashboard (piped output, "
+        "--log-format json and --once always print log lines).",
+    ),
+    Flag(
+        ("--trigger",),
+        "trigger",
+        VALUE,
+        "Do not run a loop: ask the loop already running FILE (or, without FILE, the one "
+        "running loop that has NAME) to reconcile the object NAME now (-n for its "
+        "namespace), print what happened and exit.",
+        metavar="NAME",
+    ),
+    Flag(
         ("-v", "--verbose"),
         "verbose",
         SWITCH,
@@ -204,6 +224,13 @@ observedGeneration; a write that would change nothing is not sent. Saving FILE (
 module of its own it imports) loads the new code beside the running one and swaps it
 in, keeping the cache and the watches; code that does not load is reported with
 file:line and the old code runs on. Ctrl-C finishes the reconciles in flight and exits.
+
+On a terminal the loop is a live dashboard: the objects by state (synced, pending,
+erroring, backing off) with each one's last result or error at its file:line, the
+queue, reconciles per second and the last reload. Keys: up/down select an object, r
+reconciles it now, q quits. From another shell, kubectl crd dev FILE --trigger NAME
+[-n NS] reconciles one object of the running loop now. Piped, with --log-format json
+or --no-dashboard, the loop prints log lines instead.
 """
 
 
@@ -211,7 +238,8 @@ file:line and the old code runs on. Ctrl-C finishes the reconciles in flight and
 class DevOptions:
     """The command line, checked (``dev_options``)."""
 
-    file: str
+    #: None only with --trigger (the one running loop holding the object)
+    file: str | None
     crd_paths: tuple[str, ...] = ()
     all_namespaces: bool = False
     selector: str | None = None
@@ -233,6 +261,10 @@ class DevOptions:
     remove_finalizers_on_exit: bool = False
     log_format: str = "text"
     verbose: bool = False
+    #: the live dashboard on a terminal (``--no-dashboard``: log lines)
+    dashboard: bool = True
+    #: --trigger NAME: ask the running loop to reconcile NAME now
+    trigger: str | None = None
 
 
 def _seconds(flag: str, value: str | None) -> float | None:
@@ -253,7 +285,7 @@ def _seconds(flag: str, value: str | None) -> float | None:
 
 
 def dev_options(
-    file: str,
+    file: str | None,
     *,
     crd_paths: tuple[str, ...] = (),
     all_namespaces: bool = False,
@@ -273,8 +305,14 @@ def dev_options(
     remove_finalizers_on_exit: bool = False,
     log_format: str = "text",
     verbose: bool = False,
+    no_dashboard: bool = False,
+    trigger: str | None = None,
 ) -> DevOptions:
     """The flags checked and converted; ``UsageError`` for what cannot run."""
+    if trigger is not None and (not trigger or "/" in trigger):
+        raise UsageError(f"--trigger {trigger!r}: give the object's name (and -n NAMESPACE)")
+    if trigger is not None and once:
+        raise UsageError("--trigger asks a running loop; it does not take --once")
     if jobs < 1:
         raise UsageError("-j/--jobs must be at least 1")
     if local is not None and envtest:
@@ -320,15 +358,59 @@ def dev_options(
         remove_finalizers_on_exit=remove_finalizers_on_exit,
         log_format=log_format,
         verbose=verbose,
+        dashboard=not no_dashboard,
+        trigger=trigger,
     )
 
 
 @kubectl_command("dev", help=HELP)
-@click.argument("file", nargs=1)
+@click.argument("file", nargs=1, required=False)
 @click_options(FLAGS)
-def command(app: Application, file: str, **flags: object) -> None:
+def command(app: Application, file: str | None, **flags: object) -> None:
+    if file is None and flags.get("trigger") is None:
+        context = click.get_current_context()
+        param = next(p for p in context.command.params if p.name == "file")
+        raise click.MissingParameter(ctx=context, param=param)
     options = dev_options(file, **flags)  # type: ignore[arg-type]
+    if options.trigger is not None:
+        run_trigger(app, options)
+        return
     run_loop(app, options)
+
+
+def run_trigger(app: Application, options: DevOptions) -> None:
+    """``--trigger NAME``: the running loop reconciles NAME now; its outcome printed
+    (exit 0 once it was triggered, 1 when no loop runs or the object is not there)."""
+    from kubectl_crd.model.styled import Style
+    from kubectl_crd.output.devlog import event_lines
+    from kubectl_crd.output.terminal import Terminal
+    from kubectl_crd.reconcile.trigger import send_trigger
+
+    terminal = Terminal(sys.stdout)
+    assert options.trigger is not None
+    result = send_trigger(
+        options.file,
+        options.trigger,
+        app.namespace,
+        on_triggered=lambda text: terminal.write_lines([((f"{text} triggered", Style.PLAIN),)]),
+    )
+    if result is not None:
+        terminal.write_lines(event_lines(result))
+
+
+def dashboard_wanted(options: DevOptions, stream: Any, environ: Any = None) -> bool:
+    """The live dashboard, not log lines: a terminal that can draw it, text format, a
+    loop that keeps running, and no --no-dashboard."""
+    env = os.environ if environ is None else environ
+    isatty = getattr(stream, "isatty", None)
+    return bool(
+        options.dashboard
+        and not options.once
+        and options.log_format == "text"
+        and env.get("TERM", "") not in ("", "dumb")
+        and isatty is not None
+        and isatty()
+    )
 
 
 def run_loop(app: Application, options: DevOptions) -> None:
@@ -343,7 +425,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
     from kubectl_crd.reconcile.loading import load_reconciler
     from kubectl_crd.reconcile.reloading import HotReloader
 
+    assert options.file is not None
     controllers: list[Controller] = []
+    dashboard = dashboard_wanted(options, sys.stdout)
 
     def lookup(resource: str, key: tuple[str, str]) -> dict[str, Any] | None:
         informer = controllers[0].informer(resource) if controllers else None
@@ -353,7 +437,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
     changes = None
     if options.local is not None or options.out is not None:
         out = OutDir(options.out) if options.out is not None else None
-        changes = Changes(lookup, out=out, show=options.local is not None)
+        # the dashboard shows each object's last result, not the diffs of the log
+        changes = Changes(lookup, out=out, show=options.local is not None and not dashboard)
     # the reader of the log gone (| head): stop as on SIGTERM
     log = DevLog(
         sys.stdout,
@@ -371,12 +456,29 @@ def run_loop(app: Application, options: DevOptions) -> None:
     plane = None
     tally = Tally()
     interrupted = False
+    # the dashboard's model and the trigger socket follow the events too
+    observers: list[Callable[[Event], None]] = []
+    state = None
+    if dashboard:
+        from kubectl_crd.output.devdash import DashState
+
+        state = DashState()
+        observers.append(state)
+        log.stream = _Tee(sys.stdout, state)  # the start's lines are its first recent lines
+    # set to stop the loop as Ctrl-C does (the dashboard's q)
+    stop = threading.Event()
     try:
         # with --envtest or --local the objects go with the run: no finalizer is left
-        sink = tally.wrap(
+        logged = tally.wrap(
             _finalizers_sink(log, envtest=options.envtest or options.local is not None),
             once=options.once,
         )
+
+        def sink(event: Event) -> None:
+            for observe in observers:
+                observe(event)
+            logged(event)
+
         local = None
         official: Callable[[], object] | None = None
         if options.local is not None:
@@ -413,7 +515,16 @@ def run_loop(app: Application, options: DevOptions) -> None:
         scope = "every namespace" if namespace is None else f"namespace {namespace}"
         where = f" of {options.local}" if options.local is not None else ""
         log.note(f"{loaded.display}: reconciling {loaded.for_resource}{where} in {scope}")
+        if state is not None:
+            state.title = (
+                f"kubectl crd dev {loaded.display}: {loaded.for_resource}{where} in {scope}"
+            )
+            state.queue_depth = lambda: len(controller.queue)
+            if local is not None:
+                found = local
+                state.problems = lambda: [f"{p.location}: {p.message}" for p in found.problems]
         reloader: HotReloader | None = None
+        server: TriggerServer | None = None
         try:  # a Ctrl-C from here on stops the loop gracefully, even while it lists
             try:
                 controller.start()
@@ -435,14 +546,21 @@ def run_loop(app: Application, options: DevOptions) -> None:
                     local.start_watching()
                 reloader = HotReloader(loaded, controller.swap, sink, extra=options.watch_extra)
                 reloader.start()
+                server = _trigger_server(controller, options.file, loaded.display, log)
+                if server is not None:
+                    observers.append(server.triggers.observe)
                 log.note(f"watching {loaded.display} for changes; Ctrl-C to stop")
-                stopped = threading.Event()
-                while not stopped.wait(0.5):
-                    pass
+                if state is not None:
+                    _run_dashboard(state, log, stop, server, options.file)
+                else:
+                    while not stop.wait(0.5):  # Ctrl-C and SIGTERM raise KeyboardInterrupt
+                        pass
         except KeyboardInterrupt:
             interrupted = True
         if reloader is not None:
             reloader.stop()
+        if server is not None:
+            server.stop()
         controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
         backend.close()
     except BaseException:  # a second Ctrl-C, an error at start: no graceful stop
@@ -454,8 +572,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
     if plane is not None:
         plane.stop()
         log.note("stopped the local control plane")
+    if options.once or state is not None:
+        log.summary(tally)  # what the dashboard showed, in one line left on the terminal
     if options.once:
-        log.summary(tally)
         if interrupted:  # not everything was reconciled: 130, as on Ctrl-C (cli.group)
             sys.exit(130)
         if not tally.clean:
@@ -467,6 +586,81 @@ _ONCE_BACKOFF = 3600.0
 #: --once: how long the queue stays empty before the run is over (a child's watch event
 #: may still enqueue its owner)
 _ONCE_SETTLE = 0.1
+
+
+class _Tee:
+    """A stream writing to two (the terminal and the dashboard's recent lines)."""
+
+    def __init__(self, *streams: Any) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+def _trigger_server(
+    controller: Controller, file: str, display: str, log: DevLog
+) -> TriggerServer | None:
+    """The loop's trigger socket (``reconcile.trigger``), listening; None when it cannot
+    (told in a warning line: the loop runs on without it)."""
+    from kubectl_crd.model.errors import KubectlCrdError
+    from kubectl_crd.reconcile.trigger import Triggers, TriggerServer, socket_path
+
+    try:
+        server = TriggerServer(Triggers(controller, display), socket_path(file))
+        if server.start():
+            return server
+        log.note(
+            f"another dev loop of {display} is running: --trigger reaches that one", warning=True
+        )
+    except (KubectlCrdError, OSError) as exc:
+        log.note(f"--trigger will not reach this loop: {exc}", warning=True)
+    return None
+
+
+def _run_dashboard(
+    state: DashState,
+    log: DevLog,
+    stop: threading.Event,
+    server: TriggerServer | None,
+    file: str,
+) -> None:
+    """The live dashboard until ``stop`` is set (q) or Ctrl-C; the log's lines go to
+    its recent lines meanwhile, and back to the terminal after (the stop's lines)."""
+    from kubectl_crd.output.devdash import Dashboard
+    from kubectl_crd.output.terminal import colour_wanted
+
+    triggers = server.triggers if server is not None else None
+
+    def trigger(key: tuple[str, str]) -> str:
+        if triggers is None:
+            return "no trigger: the loop could not open its socket"
+        triggers.trigger(key, follow=False)
+        return f"{triggers.describe(key)} triggered"
+
+    stream = sys.stdout
+    hint = f"another shell: kubectl crd dev {file} --trigger NAME" if server is not None else ""
+    try:
+        with Dashboard(
+            state,
+            stream,
+            colour=colour_wanted(stream),
+            trigger=trigger,
+            on_quit=stop.set,
+            keys=sys.stdin.isatty(),
+            trigger_hint=hint,
+        ):
+            log.stream = state  # type: ignore[assignment]
+            while not stop.wait(0.5):  # Ctrl-C and SIGTERM raise KeyboardInterrupt
+                pass
+    finally:
+        log.stream = stream
 
 
 def _local_backend(options: DevOptions, log: DevLog, tally: Tally) -> LocalBackend:

@@ -1,0 +1,326 @@
+"""The dev dashboard's model and drawing (``output.devdash``), with no terminal: the
+state fed engine events with a fake clock, frames drawn on a recording rich Console."""
+
+from __future__ import annotations
+
+import io
+import os
+import pty
+import sys
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from kubectl_crd.output.devdash import (
+    Dashboard,
+    DashState,
+    ObjectState,
+    Snapshot,
+    _keys,
+    render,
+)
+from kubectl_crd.reconcile import events as ev
+
+FOO = ("default", "foo")
+BAR = ("default", "bar")
+BAZ = ("other", "baz")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def fed(*events: Any, clock: Clock | None = None, **kwargs: Any) -> DashState:
+    state = DashState(clock=clock or Clock(), **kwargs)
+    for event in events:
+        state(event)
+    return state
+
+
+def states(snap: Snapshot) -> dict[ev.ObjectKey, ObjectState]:
+    return {row.key: row.state for row in snap.rows}
+
+
+def test_each_object_takes_the_state_of_its_last_reconcile() -> None:
+    clock = Clock()
+    state = fed(
+        ev.ReconcileStarted(FOO, "foos.x/v1"),
+        ev.ReconcileStarted(BAR, "foos.x/v1"),
+        ev.ReconcileStarted(BAZ, "foos.x/v1"),
+        clock=clock,
+    )
+    snap = state.snapshot()
+    assert states(snap) == {
+        FOO: ObjectState.PENDING,
+        BAR: ObjectState.PENDING,
+        BAZ: ObjectState.PENDING,
+    }
+    assert all(row.running for row in snap.rows)
+
+    state(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.0032, writes=2))
+    state(
+        ev.ReconcileFinished(
+            BAR, ev.Outcome.ERROR, 0.001, error="KeyError: 'x'", file="r.py", line=7
+        )
+    )
+    state(ev.Requeued(BAR, 0.04, "error", failures=3))
+    state(
+        ev.ReconcileFinished(
+            BAZ, ev.Outcome.TERMINAL, 0.001, error="TerminalError: taken\nmore", file="r.py", line=9
+        )
+    )
+    snap = state.snapshot()
+    assert states(snap) == {
+        FOO: ObjectState.SYNCED,
+        BAR: ObjectState.BACKING_OFF,
+        BAZ: ObjectState.ERRORING,
+    }
+    rows = {row.key: row for row in snap.rows}
+    assert rows[FOO].last == "3.2ms, 2 writes"
+    assert (rows[BAR].file, rows[BAR].line, rows[BAR].last) == ("r.py", 7, "KeyError: 'x'")
+    assert rows[BAR].retry_at == pytest.approx(100.04) and rows[BAR].failures == 3
+    assert rows[BAZ].last == "terminal: TerminalError: taken"  # the first line only
+    assert [snap.count(s) for s in ObjectState] == [1, 0, 1, 1]
+    assert (snap.reconciles, snap.errors) == (3, 2)
+
+    # a reload requeues every object; one found gone leaves the table
+    state(ev.Swapped(3))
+    state(ev.ReconcileFinished(FOO, ev.Outcome.GONE, 0.0))
+    snap = state.snapshot()
+    assert states(snap) == {BAR: ObjectState.PENDING, BAZ: ObjectState.PENDING}
+    assert snap.reconciles == 3  # a gone object is not a reconcile
+
+
+def test_rate_counts_the_last_ten_seconds_and_writes_are_counted() -> None:
+    clock = Clock()
+    state = fed(clock=clock)
+    for _ in range(5):
+        state(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001))
+        state(ev.Write(FOO, "apply", "ConfigMap", "default", "foo"))
+    clock.now += 6
+    for _ in range(3):
+        state(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001))
+    assert state.snapshot().rate == pytest.approx(0.8)
+    clock.now += 5  # the first five are older than ten seconds now
+    snap = state.snapshot()
+    assert snap.rate == pytest.approx(0.3)
+    assert (snap.reconciles, snap.writes) == (8, 5)
+    assert snap.rows[0].reconciles == 8
+
+
+def test_reloads_watch_errors_queue_problems_and_lines() -> None:
+    clock = Clock()
+    state = fed(
+        ev.ReloadStarted("r.py", ("r.py",)),
+        clock=clock,
+        queue_depth=lambda: 4,
+        problems=lambda: ["d/foo.yaml:6:9: spec.size: Invalid value"],
+    )
+    assert state.snapshot().reload is not None
+    assert state.snapshot().reload.outcome == "reloading"  # type: ignore[union-attr]
+    state(ev.ReloadFailed("r.py", "SyntaxError: invalid syntax", "r.py", 3, "x = (\n    ^"))
+    reload = state.snapshot().reload
+    assert reload is not None and (reload.outcome, reload.file, reload.line) == (
+        "failed",
+        "r.py",
+        3,
+    )
+    state(ev.ReloadSucceeded("r.py", 0.045))
+    reload = state.snapshot().reload
+    assert reload is not None and (reload.outcome, reload.latency) == ("reloaded", 0.045)
+
+    state(ev.WatchError("foos.x/v1", "connection refused"))
+    assert state.snapshot().watch_errors == ("foos.x/v1: connection refused",)
+    state(ev.WatchSynced("foos.x/v1", 2, 0.1))
+    assert state.snapshot().watch_errors == ()
+
+    state.write("one\ntw")
+    state.write("o\r\nthree")
+    snap = state.snapshot()
+    assert snap.recent == ("one", "two")  # "three" waits for its newline
+    assert snap.queue == 4
+    assert snap.problems == ("d/foo.yaml:6:9: spec.size: Invalid value",)
+
+
+def draw(snap: Snapshot, width: int = 110, height: int = 16, **kwargs: Any) -> list[str]:
+    console = Console(record=True, width=width, height=height, file=io.StringIO())
+    console.print(render(snap, width=width, height=height, **kwargs))
+    return console.export_text().splitlines()
+
+
+def sample(clock: Clock) -> DashState:
+    state = fed(
+        ev.Write(FOO, "apply", "ConfigMap", "default", "foo"),
+        ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.0032, writes=1),
+        ev.ReconcileFinished(
+            BAR,
+            ev.Outcome.TERMINAL,
+            0.002,
+            error='TerminalError: "taken" exists',
+            file="r.py",
+            line=40,
+        ),
+        ev.ReloadSucceeded("r.py", 0.12),
+        clock=clock,
+        title="kubectl crd dev r.py: foos.x/v1 in every namespace",
+        queue_depth=lambda: 0,
+    )
+    state.write("17:00:00.000 reconciled default/foo in 3.2ms, 1 write\n")
+    clock.now += 2
+    return state
+
+
+def test_a_frame_shows_counts_reload_objects_and_recent_lines() -> None:
+    clock = Clock()
+    lines = draw(
+        sample(clock).snapshot(), selected=BAR, trigger_hint="kubectl crd dev r.py --trigger NAME"
+    )
+    assert len(lines) == 16  # exactly the height: a frame never scrolls
+    assert lines[0] == "kubectl crd dev r.py: foos.x/v1 in every namespace"
+    assert lines[1] == (
+        "synced 1  pending 0  erroring 1  backing off 0  \u2502 queue 0  0.2 reconciles/s  "
+        "2 reconciles, 1 write, 1 error"
+    )
+    assert lines[2] == "reload: r.py reloaded 2.00s ago, latency 120ms"
+    assert lines[4] == "  OBJECT       STATE        RUNS  LAST"
+    # sorted by key; the selected one marked; the error at the user's file:line
+    assert (
+        lines[5]
+        == '> default/bar  erroring        1  r.py:40: terminal: TerminalError: "taken" exists'
+    )
+    assert lines[6] == "  default/foo  synced          1  2.00s ago: 3.2ms, 1 write"
+    assert lines[8] == 'default/bar: r.py:40: terminal: TerminalError: "taken" exists'
+    assert "recent:" in lines
+    assert "17:00:00.000 reconciled default/foo in 3.2ms, 1 write" in lines
+    assert lines[-1] == (
+        "\u2191/\u2193 select  r reconcile now  q quit  \u2502  kubectl crd dev r.py --trigger NAME"
+    )
+
+
+def test_long_lines_are_cut_not_wrapped_and_many_objects_scroll_to_the_selection() -> None:
+    clock = Clock()
+    keys = [("default", f"obj-{index:02d}") for index in range(30)]
+    state = fed(
+        *(ev.ReconcileFinished(key, ev.Outcome.ERROR, 0.001, error="E" * 300) for key in keys),
+        clock=clock,
+    )
+    lines = draw(state.snapshot(), width=60, height=12, selected=keys[25])
+    assert len(lines) == 12
+    assert all(len(line) <= 60 for line in lines)
+    assert any(line.endswith("\u2026") for line in lines)
+    marked = [line for line in lines if line.startswith(">")]
+    assert len(marked) == 1 and "obj-25" in marked[0]
+    assert not any("obj-00" in line for line in lines)  # scrolled past the first rows
+
+
+def test_no_objects_and_no_reload_yet() -> None:
+    lines = draw(DashState(clock=Clock()).snapshot(), height=10)
+    assert lines[1].startswith("synced 0  pending 0  erroring 0  backing off 0")
+    assert lines[2] == "reload: none yet (save the reconciler to reload it)"
+    assert "  no object reconciled yet" in lines
+
+
+def test_a_failed_reload_shows_where_and_the_caret() -> None:
+    clock = Clock()
+    state = fed(
+        ev.ReloadFailed("r.py", "SyntaxError: '(' was never closed", "r.py", 3, "x = (\n    ^"),
+        clock=clock,
+    )
+    lines = draw(state.snapshot(), height=10)
+    assert (
+        lines[2]
+        == "reload: failed 0us ago, the running code stays: r.py:3: SyntaxError: '(' was never closed"
+    )
+    assert lines[3:5] == ["    x = (", "        ^"]
+
+
+@pytest.mark.parametrize("colour", [True, False])
+def test_colour_only_when_asked(colour: bool) -> None:
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        width=100,
+        height=12,
+        force_terminal=True,
+        color_system="standard",
+        no_color=not colour,
+    )
+    console.print(render(sample(Clock()).snapshot(), width=100, height=12, selected=FOO))
+    text = out.getvalue()
+    assert ("\x1b[31m" in text or "\x1b[1;31m" in text) is colour  # erroring in red
+    assert ("\x1b[32m" in text) is colour  # synced in green
+
+
+def test_keys_move_the_selection_trigger_and_quit() -> None:
+    state = fed(
+        ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001),
+        ev.ReconcileFinished(BAR, ev.Outcome.SUCCESS, 0.001),
+        ev.ReconcileFinished(BAZ, ev.Outcome.SUCCESS, 0.001),
+    )
+    triggered: list[ev.ObjectKey] = []
+    quits: list[bool] = []
+
+    def trigger(key: ev.ObjectKey) -> str:
+        triggered.append(key)
+        return f"{key[1]} triggered"
+
+    dash = Dashboard(
+        state, io.StringIO(), colour=False, trigger=trigger, on_quit=lambda: quits.append(True)
+    )
+    dash.key("r")  # nothing selected yet: the first row
+    dash.key("down")
+    dash.key("down")
+    dash.key("down")  # stays on the last
+    dash.key("r")
+    dash.key("up")
+    dash.key("enter")
+    assert triggered == [BAR, BAZ, FOO]
+    assert state.snapshot().flash == "foo triggered"
+    assert not quits
+    dash.key("q")
+    assert quits == [True]
+
+
+def test_key_bytes() -> None:
+    assert list(_keys(b"\x1b[A\x1b[Bj\x1bOAkRr\rq")) == [
+        "up",
+        "down",
+        "j",
+        "up",
+        "k",
+        "r",
+        "r",
+        "enter",
+        "q",
+    ]
+
+
+def test_the_screen_is_given_back_even_when_the_loop_fails() -> None:
+    main, secondary = pty.openpty()
+    stream = os.fdopen(secondary, "w", encoding="utf-8", closefd=True)
+    state = fed(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001))
+    before = (sys.stdout, sys.stderr)
+    try:
+        with pytest.raises(RuntimeError), Dashboard(state, stream, colour=False, keys=False):
+            assert sys.stdout is state  # a print goes to the recent lines, not the screen
+            print("from the reconciler")
+            raise RuntimeError("boom")
+        assert (sys.stdout, sys.stderr) == before
+        stream.flush()
+        written = os.read(main, 65536).decode()
+    finally:
+        stream.close()
+        os.close(main)
+    assert "from the reconciler" in state.snapshot().recent
+    assert (
+        written.index("\x1b[?1049h") < written.index("default/foo") < written.index("\x1b[?1049l")
+    )
+    assert (
+        written.rstrip().endswith("\x1b[?25h")
+        or "\x1b[?25h" in written[written.index("\x1b[?1049l") - 20 :]
+    )
