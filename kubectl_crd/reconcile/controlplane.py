@@ -22,6 +22,11 @@ each is Established. ``stop()`` stops kube-apiserver, then etcd (SIGTERM, then S
 and removes the directory; it also runs at interpreter exit, and on Linux both processes
 get ``PR_SET_PDEATHSIG`` so a killed ``kubectl crd`` takes them along.
 
+The test suite's control plane starts its processes with this module's pieces
+(``spawn``, ``Process``, ``wait_ready``, ``etcd_argv``, ``apiserver_argv``,
+``etcd_healthy``, ``free_ports``), so they are written once; it adds its PKI, audit log,
+restarts and a second kube-apiserver.
+
 There is no kube-controller-manager: no garbage collection (children of a deleted
 parent stay), no namespace deletion, no pods.
 """
@@ -49,7 +54,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
-__all__ = ["LocalControlPlane", "asset_places", "find_assets"]
+__all__ = [
+    "EXITED",
+    "LATE",
+    "PORT_TAKEN",
+    "READY",
+    "LocalControlPlane",
+    "Process",
+    "apiserver_argv",
+    "asset_places",
+    "etcd_argv",
+    "etcd_healthy",
+    "find_assets",
+    "free_ports",
+    "spawn",
+    "wait_ready",
+]
 
 BINARIES = ("kube-apiserver", "etcd")
 #: the admin's name in the token file and the kubeconfig
@@ -118,7 +138,7 @@ def find_assets(environ: Mapping[str, str] | None = None) -> str:
     raise ControlPlaneError(HOW_TO_GET)
 
 
-def _free_ports(count: int) -> list[int]:
+def free_ports(count: int) -> list[int]:
     """Ports the kernel just handed out on 127.0.0.1 (held together, so distinct)."""
     with contextlib.ExitStack() as stack:
         socks = [stack.enter_context(socket.socket()) for _ in range(count)]
@@ -138,7 +158,10 @@ def _tail(path: str, lines: int = 15) -> str:
 
 def _die_with_us() -> Callable[[], None] | None:
     """A ``preexec_fn`` asking Linux to SIGKILL the child when this process dies
-    (``PR_SET_PDEATHSIG``), so no etcd outlives a killed loop."""
+    (``PR_SET_PDEATHSIG``), so no etcd outlives a killed loop. The signal fires when the
+    *thread* that forked exits: start the processes from a thread that lives as long as
+    they should (the main thread does). libc is loaded here, before the fork: a
+    ``preexec_fn`` must not import."""
     if not sys.platform.startswith("linux"):
         return None
     import ctypes
@@ -151,31 +174,19 @@ def _die_with_us() -> Callable[[], None] | None:
 
     def preexec() -> None:
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG (linux/prctl.h)
-        if os.getppid() != parent:
+        if os.getppid() != parent:  # the parent died before prctl took effect
             os._exit(1)
 
     return preexec
 
 
-class _PortTaken(Exception):
-    pass
+class Process:
+    """etcd or kube-apiserver, started by ``spawn``: its output in ``log``."""
 
-
-class _Process:
-    def __init__(self, name: str, argv: Sequence[str], log: str) -> None:
+    def __init__(self, name: str, popen: subprocess.Popen[bytes], log: str) -> None:
         self.name = name
+        self.popen = popen
         self.log = log
-        with open(log, "wb") as out:
-            self.popen = subprocess.Popen(
-                list(argv),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                # the terminal's Ctrl-C reaches the loop only; it stops these in order
-                start_new_session=True,
-                preexec_fn=_die_with_us(),
-                close_fds=True,
-            )
 
     @property
     def pid(self) -> int:
@@ -185,6 +196,7 @@ class _Process:
         return self.popen.poll() is None
 
     def stop(self, timeout: float) -> None:
+        """SIGTERM the process group, then SIGKILL it after ``timeout`` seconds."""
         for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 10.0)):
             if not self.alive():
                 return
@@ -192,6 +204,93 @@ class _Process:
                 os.killpg(self.popen.pid, sig)  # start_new_session: pgid == pid
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(wait)
+
+
+def spawn(name: str, argv: Sequence[str], log: str) -> Process:
+    """Start ``argv`` with its output to ``log``, in a session of its own (a terminal's
+    Ctrl-C reaches this process only, which stops the children in order), dying with
+    this process (``_die_with_us``)."""
+    with open(log, "wb") as out:
+        popen = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_us(),
+            close_fds=True,
+        )
+    return Process(name, popen, log)
+
+
+#: what ``wait_ready`` met
+READY, PORT_TAKEN, EXITED, LATE = "ready", "port taken", "exited", "late"
+
+
+def wait_ready(process: Process, deadline: float, ready: Callable[[], bool]) -> str:
+    """Ask ``ready()`` every 0.1 s until it says yes (``READY``), the process exits
+    (``PORT_TAKEN`` when its log says its address is in use, else ``EXITED``) or the
+    ``time.monotonic()`` deadline passes (``LATE``)."""
+    while True:
+        if not process.alive():
+            if "address already in use" in _tail(process.log, 200):
+                return PORT_TAKEN
+            return EXITED
+        if ready():
+            return READY
+        if time.monotonic() > deadline:
+            return LATE
+        time.sleep(0.1)
+
+
+def etcd_argv(binary: str, data_dir: str, client_port: int, peer_port: int) -> list[str]:
+    """etcd on loopback, as envtest runs it."""
+    client_url = f"http://127.0.0.1:{client_port}"
+    peer_url = f"http://127.0.0.1:{peer_port}"
+    return [
+        binary,
+        f"--data-dir={data_dir}",
+        f"--listen-client-urls={client_url}",
+        f"--advertise-client-urls={client_url}",
+        f"--listen-peer-urls={peer_url}",
+        f"--initial-advertise-peer-urls={peer_url}",
+        f"--initial-cluster=default={peer_url}",
+        "--unsafe-no-fsync=true",  # as envtest: the data is thrown away
+    ]
+
+
+def apiserver_argv(
+    binary: str, *, cert_dir: str, secure_port: int, etcd_url: str, issuer: str
+) -> list[str]:
+    """kube-apiserver with controller-runtime envtest's ``APIServerDefaultArgs`` on
+    loopback; the caller adds its authentication and certificates."""
+    return [
+        binary,
+        "--service-cluster-ip-range=10.0.0.0/24",
+        "--allow-privileged=true",
+        "--disable-admission-plugins=ServiceAccount",
+        "--authorization-mode=RBAC",
+        f"--cert-dir={cert_dir}",
+        f"--secure-port={secure_port}",
+        "--bind-address=127.0.0.1",
+        f"--etcd-servers={etcd_url}",
+        f"--service-account-issuer={issuer}",
+    ]
+
+
+def etcd_healthy(port: int) -> bool:
+    """Whether etcd on ``port`` says it is healthy."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        conn.request("GET", "/health")
+        response = conn.getresponse()
+        return response.status == 200 and json.loads(response.read()).get("health") == "true"
+    except (OSError, ValueError, http.client.HTTPException):
+        return False
+
+
+class _PortTaken(Exception):
+    pass
 
 
 class LocalControlPlane:
@@ -211,7 +310,7 @@ class LocalControlPlane:
         self.kubeconfig = ""
         self.server = ""
         self._token = ""
-        self._processes: list[_Process] = []
+        self._processes: list[Process] = []
 
     def __enter__(self) -> LocalControlPlane:
         self.start()
@@ -245,27 +344,21 @@ class LocalControlPlane:
             raise
 
     def _start(self, attempt: int) -> None:
-        etcd_port, peer_port, secure_port = _free_ports(3)
+        etcd_port, peer_port, secure_port = free_ports(3)
         work = self.workdir
-        etcd_url = f"http://127.0.0.1:{etcd_port}"
-        peer_url = f"http://127.0.0.1:{peer_port}"
         deadline = time.monotonic() + self.start_timeout
-        etcd = _Process(
+        etcd = spawn(
             "etcd",
-            [
+            etcd_argv(
                 os.path.join(self.assets, "etcd"),
-                f"--data-dir={os.path.join(work, f'etcd-{attempt}')}",
-                f"--listen-client-urls={etcd_url}",
-                f"--advertise-client-urls={etcd_url}",
-                f"--listen-peer-urls={peer_url}",
-                f"--initial-advertise-peer-urls={peer_url}",
-                f"--initial-cluster=default={peer_url}",
-                "--unsafe-no-fsync=true",  # as envtest: the data is thrown away
-            ],
+                os.path.join(work, f"etcd-{attempt}"),
+                etcd_port,
+                peer_port,
+            ),
             os.path.join(work, "etcd.log"),
         )
         self._processes.append(etcd)
-        self._wait(etcd, deadline, lambda: _etcd_healthy(etcd_port))
+        self._wait(etcd, deadline, lambda: etcd_healthy(etcd_port))
 
         self._token = secrets.token_hex(24)
         tokens = os.path.join(work, "tokens.csv")
@@ -274,23 +367,19 @@ class LocalControlPlane:
         certs = os.path.join(work, "certs")
         key = os.path.join(certs, "apiserver.key")
         self.server = f"https://127.0.0.1:{secure_port}"
-        apiserver = _Process(
+        apiserver = spawn(
             "kube-apiserver",
             [
-                os.path.join(self.assets, "kube-apiserver"),
-                # controller-runtime envtest's APIServerDefaultArgs ...
-                "--service-cluster-ip-range=10.0.0.0/24",
-                "--allow-privileged=true",
-                "--disable-admission-plugins=ServiceAccount",
-                "--authorization-mode=RBAC",
-                f"--cert-dir={certs}",
-                f"--secure-port={secure_port}",
-                "--bind-address=127.0.0.1",
-                f"--etcd-servers={etcd_url}",
-                f"--service-account-issuer={self.server}/",
-                # ... the serving certificate kube-apiserver makes itself for this
-                # address (cert-dir/apiserver.crt and .key, before the flags below are
-                # read), and its key for service-account tokens
+                *apiserver_argv(
+                    os.path.join(self.assets, "kube-apiserver"),
+                    cert_dir=certs,
+                    secure_port=secure_port,
+                    etcd_url=f"http://127.0.0.1:{etcd_port}",
+                    issuer=f"{self.server}/",
+                ),
+                # the serving certificate kube-apiserver makes itself for this address
+                # (cert-dir/apiserver.crt and .key, before the flags below are read), and
+                # its key for service-account tokens
                 "--advertise-address=127.0.0.1",
                 f"--service-account-key-file={key}",
                 f"--service-account-signing-key-file={key}",
@@ -303,24 +392,20 @@ class LocalControlPlane:
         self._wait(apiserver, deadline, lambda: self._ready(ca))
         self._write_kubeconfig(ca)
 
-    def _wait(self, process: _Process, deadline: float, ready: Callable[[], bool]) -> None:
-        while True:
-            if not process.alive():
-                log = _tail(process.log, 200)
-                if "address already in use" in log:
-                    raise _PortTaken(process.name)
-                raise ControlPlaneError(
-                    f"{process.name} exited {process.popen.returncode} while starting; "
-                    f"its log ends:\n{_tail(process.log)}"
-                )
-            if ready():
-                return
-            if time.monotonic() > deadline:
-                raise ControlPlaneError(
-                    f"{process.name} was not ready within {self.start_timeout:.0f} s; "
-                    f"its log ends:\n{_tail(process.log)}"
-                )
-            time.sleep(0.1)
+    def _wait(self, process: Process, deadline: float, ready: Callable[[], bool]) -> None:
+        outcome = wait_ready(process, deadline, ready)
+        if outcome == PORT_TAKEN:
+            raise _PortTaken(process.name)
+        if outcome == EXITED:
+            raise ControlPlaneError(
+                f"{process.name} exited {process.popen.returncode} while starting; "
+                f"its log ends:\n{_tail(process.log)}"
+            )
+        if outcome == LATE:
+            raise ControlPlaneError(
+                f"{process.name} was not ready within {self.start_timeout:.0f} s; "
+                f"its log ends:\n{_tail(process.log)}"
+            )
 
     def _ready(self, ca: str) -> bool:
         if not os.path.exists(ca):
@@ -422,13 +507,3 @@ class LocalControlPlane:
     def _stop_processes(self, grace: float | None = None) -> None:
         for process in reversed(self._processes):
             process.stop(self.stop_timeout if grace is None else grace)
-
-
-def _etcd_healthy(port: int) -> bool:
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        conn.request("GET", "/health")
-        response = conn.getresponse()
-        return response.status == 200 and json.loads(response.read()).get("health") == "true"
-    except (OSError, ValueError, http.client.HTTPException):
-        return False

@@ -18,7 +18,9 @@ What it promises:
   directory from its last stdout line.
 - ``ControlPlane.start()`` returns only when ``/readyz`` answers 200, or raises
   ``EnvtestError`` with the tail of both logs.
-- Processes never outlive the test run: each runs in its own session with
+- Processes never outlive the test run: started as the product's ``dev --envtest``
+  starts them (``kubectl_crd.reconcile.controlplane``: the same etcd and envtest flags,
+  process handling and readiness wait), each runs in its own session with
   ``PR_SET_PDEATHSIG`` = SIGKILL (Linux), so even a SIGKILLed pytest takes them along;
   ``stop()`` (kube-apiserver first, then etcd) also runs from ``atexit`` and from a
   SIGTERM/SIGHUP handler as a backstop.
@@ -28,25 +30,22 @@ What it promises:
   etcd; ``extra_apiserver()`` runs a second kube-apiserver on the same etcd (an HA
   control plane's other member), with a kubeconfig of its own.
 
-No third-party imports: the tests must be able to report a broken environment clearly.
+No third-party imports (the product module it shares is stdlib-only): the tests must be
+able to report a broken environment clearly.
 """
 
 from __future__ import annotations
 
 import atexit
 import base64
-import contextlib
-import ctypes
 import http.client
 import json
 import os
 import secrets
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -55,6 +54,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from kubectl_crd.reconcile.controlplane import (
+    EXITED,
+    LATE,
+    PORT_TAKEN,
+    Process,
+    apiserver_argv,
+    etcd_argv,
+    etcd_healthy,
+    free_ports,
+    spawn,
+    wait_ready,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ASSETS_SCRIPT = REPO_ROOT / "hack" / "envtest-assets.sh"
@@ -156,62 +168,11 @@ def newest_kubectl() -> str:
 # processes that die with us
 
 
-_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-_libc: Any = None
-if sys.platform.startswith("linux"):
-    with contextlib.suppress(OSError):
-        _libc = ctypes.CDLL(None, use_errno=True)  # loaded before fork: preexec_fn must not import
-
-
-def _die_with_parent(parent: int) -> Callable[[], None] | None:
-    """A ``preexec_fn`` that has the kernel SIGKILL the child when this process dies.
-
-    The signal fires when the *thread* that forked exits, so start the control plane
-    from a thread that lives as long as the test session (pytest's main thread does).
-    """
-    if _libc is None:
-        return None
-
-    def preexec() -> None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-
-    return preexec
-
-
-@dataclass
-class _Process:
-    name: str
-    popen: subprocess.Popen[bytes]
-    log: Path
-
-    def alive(self) -> bool:
-        return self.popen.poll() is None
-
-    def stop(self, timeout: float) -> None:
-        """SIGTERM the process group, then SIGKILL it after ``timeout`` seconds."""
-        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 10.0)):
-            if not self.alive():
-                return
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.popen.pid, sig)  # start_new_session: pgid == pid
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(wait)
-
-
-def _spawn(name: str, argv: Sequence[str], log: Path) -> _Process:
-    with log.open("wb") as out:
-        popen = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # a terminal's Ctrl-C goes to pytest only; we stop them
-            preexec_fn=_die_with_parent(os.getpid()),
-            close_fds=True,
-        )
-    return _Process(name, popen, log)
+# etcd and kube-apiserver are started as the product's --envtest starts them
+# (kubectl_crd.reconcile.controlplane: spawn, Process, wait_ready): each in its own
+# session, so a terminal's Ctrl-C goes to pytest only and we stop them, and with
+# PR_SET_PDEATHSIG, which fires when the *thread* that forked exits: start the control
+# plane from a thread that lives as long as the test session (pytest's main thread does).
 
 
 _running: set[ControlPlane] = set()
@@ -408,15 +369,6 @@ rules:
 # the control plane
 
 
-def _free_ports(count: int) -> list[int]:
-    """Ports the kernel just handed out on 127.0.0.1 (all held at once, so distinct)."""
-    with contextlib.ExitStack() as stack:
-        socks = [stack.enter_context(socket.socket()) for _ in range(count)]
-        for sock in socks:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in socks]
-
-
 def _tail(text: str, lines: int = 40, width: int = 400) -> str:
     """The last lines of a log or error, each cut short (kubectl can print an object
     of many megabytes on one line)."""
@@ -461,9 +413,9 @@ class ControlPlane:
         self.tokens = StaticTokens.generate()
         self.audit_log = self.workdir / "audit.log"
         self.startup_seconds = 0.0
-        self._etcd: _Process | None = None
-        self._apiserver: _Process | None = None
-        self._extra: list[_Process] = []
+        self._etcd: Process | None = None
+        self._apiserver: Process | None = None
+        self._extra: list[Process] = []
         self._etcd_url = ""
         self._pki: PKI | None = None
 
@@ -498,7 +450,7 @@ class ControlPlane:
         _running.add(self)
         try:
             self._pki = make_pki(self.workdir / "pki")
-            for attempt in range(3):  # a port taken between _free_ports() and bind()
+            for attempt in range(3):  # a port taken between free_ports() and bind()
                 try:
                     self._start_processes(attempt)
                     break
@@ -537,23 +489,23 @@ class ControlPlane:
             raise EnvtestError("kube-apiserver is running")
         port = self.port
         deadline = time.monotonic() + self.start_timeout
-        self._apiserver = _spawn(
+        self._apiserver = spawn(
             "kube-apiserver",
             self._apiserver_argv(port, self.audit_log),
-            self.workdir / "kube-apiserver.log",
+            str(self.workdir / "kube-apiserver.log"),
         )
         self._wait_ready(self._apiserver, deadline, lambda: self._apiserver_ready(self.server))
 
     def extra_apiserver(self) -> tuple[str, Path]:
         """A second kube-apiserver on this plane's etcd: its server URL and a kubeconfig
         for it (admin by client certificate). ``stop()`` stops it too."""
-        (port,) = _free_ports(1)
+        (port,) = free_ports(1)
         server = f"https://127.0.0.1:{port}"
         name = f"kube-apiserver-{port}"
-        proc = _spawn(
+        proc = spawn(
             name,
             self._apiserver_argv(port, self.workdir / f"audit-{port}.log"),
-            self.workdir / f"{name}.log",
+            str(self.workdir / f"{name}.log"),
         )
         self._extra.append(proc)
         deadline = time.monotonic() + self.start_timeout
@@ -563,36 +515,25 @@ class ControlPlane:
         return server, kubeconfig
 
     def _start_processes(self, attempt: int) -> None:
-        etcd_client, etcd_peer, secure_port = _free_ports(3)
+        etcd_client, etcd_peer, secure_port = free_ports(3)
         data = self.workdir / f"etcd-data-{attempt}"
-        etcd_url = f"http://127.0.0.1:{etcd_client}"
-        self._etcd_url = etcd_url
-        peer_url = f"http://127.0.0.1:{etcd_peer}"
+        self._etcd_url = f"http://127.0.0.1:{etcd_client}"
         self.server = f"https://127.0.0.1:{secure_port}"
         deadline = time.monotonic() + self.start_timeout
 
-        self._etcd = _spawn(
+        self._etcd = spawn(
             "etcd",
-            [
-                str(self.assets / "etcd"),
-                f"--data-dir={data}",
-                f"--listen-client-urls={etcd_url}",
-                f"--advertise-client-urls={etcd_url}",
-                f"--listen-peer-urls={peer_url}",
-                f"--initial-advertise-peer-urls={peer_url}",
-                f"--initial-cluster=default={peer_url}",
-                "--unsafe-no-fsync=true",  # envtest does the same: test data is disposable
-            ],
-            self.workdir / "etcd.log",
+            etcd_argv(str(self.assets / "etcd"), str(data), etcd_client, etcd_peer),
+            str(self.workdir / "etcd.log"),
         )
-        self._wait_ready(self._etcd, deadline, lambda: self._etcd_healthy(etcd_client))
+        self._wait_ready(self._etcd, deadline, lambda: etcd_healthy(etcd_client))
 
         self.tokens.write(self.workdir / "tokens.csv")
         (self.workdir / "audit-policy.yaml").write_text(_AUDIT_POLICY)
-        self._apiserver = _spawn(
+        self._apiserver = spawn(
             "kube-apiserver",
             self._apiserver_argv(secure_port, self.audit_log),
-            self.workdir / "kube-apiserver.log",
+            str(self.workdir / "kube-apiserver.log"),
         )
         self._wait_ready(self._apiserver, deadline, lambda: self._apiserver_ready(self.server))
         self._write_kubeconfig(self.server, self.kubeconfig)
@@ -602,17 +543,14 @@ class ControlPlane:
         cert_dir = self.workdir / "apiserver-certs"
         cert_dir.mkdir(exist_ok=True)
         return [
-            str(self.assets / "kube-apiserver"),
             # controller-runtime envtest's defaults (APIServerDefaultArgs) ...
-            "--service-cluster-ip-range=10.0.0.0/24",
-            "--allow-privileged=true",
-            "--disable-admission-plugins=ServiceAccount",
-            "--authorization-mode=RBAC",
-            f"--cert-dir={cert_dir}",
-            f"--secure-port={secure_port}",
-            "--bind-address=127.0.0.1",
-            f"--etcd-servers={self._etcd_url}",
-            f"--service-account-issuer={self.server}/",
+            *apiserver_argv(
+                str(self.assets / "kube-apiserver"),
+                cert_dir=str(cert_dir),
+                secure_port=secure_port,
+                etcd_url=self._etcd_url,
+                issuer=f"{self.server}/",
+            ),
             f"--service-account-key-file={pki.service_account_pub}",
             f"--service-account-signing-key-file={pki.service_account_key}",
             # ... and our admin authentication and serving certificate.
@@ -625,23 +563,19 @@ class ControlPlane:
             *self.apiserver_args,
         ]
 
-    def _wait_ready(self, proc: _Process, deadline: float, ready: Callable[[], bool]) -> None:
-        while True:
-            if not proc.alive():
-                log = proc.log.read_text(errors="replace")
-                if "address already in use" in log:
-                    raise _PortInUse(proc.name)
-                raise EnvtestError(
-                    f"{proc.name} exited {proc.popen.returncode} during startup\n" + self.logs()
-                )
-            if ready():
-                return
-            if time.monotonic() > deadline:
-                raise EnvtestError(
-                    f"{proc.name} was not ready within {self.start_timeout:.0f} s "
-                    f"(KUBECTL_CRD_ENVTEST_START_TIMEOUT)\n" + self.logs()
-                )
-            time.sleep(0.1)
+    def _wait_ready(self, proc: Process, deadline: float, ready: Callable[[], bool]) -> None:
+        outcome = wait_ready(proc, deadline, ready)
+        if outcome == PORT_TAKEN:
+            raise _PortInUse(proc.name)
+        if outcome == EXITED:
+            raise EnvtestError(
+                f"{proc.name} exited {proc.popen.returncode} during startup\n" + self.logs()
+            )
+        if outcome == LATE:
+            raise EnvtestError(
+                f"{proc.name} was not ready within {self.start_timeout:.0f} s "
+                f"(KUBECTL_CRD_ENVTEST_START_TIMEOUT)\n" + self.logs()
+            )
 
     def logs(self, lines: int = 30) -> str:
         """The tail of every log, for failure messages."""
@@ -652,16 +586,6 @@ class ControlPlane:
                 text = _tail(log.read_text(errors="replace"), lines)
                 parts.append(f"--- last {lines} lines of {log} ---\n{text}")
         return "\n".join(parts)
-
-    @staticmethod
-    def _etcd_healthy(port: int) -> bool:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/health")
-            resp = conn.getresponse()
-            return resp.status == 200 and json.loads(resp.read()).get("health") == "true"
-        except (OSError, ValueError, http.client.HTTPException):
-            return False
 
     def _apiserver_ready(self, server: str) -> bool:
         assert self._pki is not None
