@@ -75,6 +75,13 @@ DEFAULT = 0
 MANIFEST_EXTENSIONS = ("json", "yaml", "yml")
 #: How long a completion waits for the cluster (namespaces, discovery), in seconds.
 CLUSTER_TIMEOUT = 1.0
+#: Commands whose words after the resource (or after ``TYPE/``) name its objects.
+_NAMED_OBJECTS = frozenset(("get", "scale"))
+#: A list of objects' metadata only (what ``kubectl get -o name`` needs, a fraction of
+#: the objects), falling back to the full objects from a server that cannot.
+_METADATA_ACCEPT = (
+    "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json"
+)
 #: At most this many CRDs are read from the cluster for one field-path completion.
 _MAX_CRD_READS = 3
 #: The shells ``kubectl crd completion`` writes a script for.
@@ -285,6 +292,8 @@ def positional_values(line: _Line, current: str, environ: Mapping[str, str]) -> 
         return Completion([(ext, "") for ext in MANIFEST_EXTENSIONS], FILTER_FILE_EXT)
     if kind == "file":
         return Completion((), DEFAULT) if not line.positionals else Completion((), NO_FILE_COMP)
+    if line.command in _NAMED_OBJECTS and (line.positionals or "/" in current):
+        return _matching(object_names(line, current, environ), current)
     if kind in ("resource", "field") and not line.positionals:
         if kind == "field" and _FIELD_DOT.search(current):
             if line.values.get("crd_paths"):
@@ -399,6 +408,7 @@ def _cluster_config(line: _Line) -> ClusterConfig:
     return ClusterConfig(
         kubeconfig=line.first("kubeconfig"),
         context=line.first("context"),
+        namespace=line.first("namespace"),
         request_timeout=f"{CLUSTER_TIMEOUT:g}s",
     )
 
@@ -468,6 +478,47 @@ def cluster_resources(line: _Line, environ: Mapping[str, str]) -> list[ResourceR
         return [ref for ref in resources_of(groups or ()) if not is_builtin_group(ref.group)]
 
     return _bounded(line, discovered)
+
+
+def object_names(line: _Line, current: str, environ: Mapping[str, str]) -> list[str]:
+    """Names of the objects of the line's resource (``get crontabs <TAB>``) or of the
+    word's ``TYPE/`` (``get crontabs/<TAB>``, the names prefixed), in ``-n``'s namespace
+    (the context's by default) or every one with ``-A``, as kubectl completes its own
+    ``get``; within ``CLUSTER_TIMEOUT``."""
+    if line.positionals:
+        resource, prefix = line.positionals[0].split("/", 1)[0], ""
+    else:
+        resource = current.split("/", 1)[0]
+        prefix = f"{resource}/"
+    every = "all_namespaces" in line.given
+
+    def listed() -> list[str]:
+        from kubectl_crd.kube.client import KubeClient
+        from kubectl_crd.kube.discovery import Discovery
+        from kubectl_crd.kube.resources import resource_path
+
+        with KubeClient(
+            _cluster_config(line),
+            environ=environ,
+            on_warning=lambda _: None,
+            stdin_is_terminal=False,
+        ) as client:
+            found = Discovery(client.request, client.server).find(resource)
+            if not found:
+                return []
+            _, ref, version = min(found, key=lambda match: match[0])
+            namespace = client.namespace if ref.namespaced and not every else ""
+            path = resource_path(
+                ref.group, version or ref.versions[0], ref.plural, namespace=namespace
+            )
+            answer = client.request("GET", path, accept=_METADATA_ACCEPT)
+        return [
+            prefix + str(item["metadata"]["name"])
+            for item in (answer or {}).get("items") or ()
+            if isinstance(item, dict) and isinstance(item.get("metadata"), dict)
+        ]
+
+    return _bounded(line, listed)
 
 
 def cluster_crds(

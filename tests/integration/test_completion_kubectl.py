@@ -202,3 +202,30 @@ def test_a_launcher_that_cannot_start_shows_nothing(tmp_path: Path) -> None:
     # which kubectl would show under the prompt, stays empty
     assert (result.returncode, result.stdout) == (0, ":0\n")
     assert "CPython" not in result.stderr
+
+
+def test_object_names_as_kubectl_get(
+    apiserver: ControlPlane, namespace: str, tmp_path: Path
+) -> None:
+    apiserver.install_crds([CRONTAB])
+    for name in ("nightly", "noon", "weekly"):
+        apiserver.kubectl(
+            "apply",
+            "-n",
+            namespace,
+            "-f",
+            "-",
+            input=(
+                "apiVersion: stable.example.com/v1\nkind: CronTab\n"
+                f"metadata: {{name: {name}}}\nspec: {{cronSpec: '* * * * */5', image: x}}\n"
+            ),
+        )
+    env = environment(tmp_path, apiserver.kubeconfig)
+    for words in (["crontabs", ""], ["ct", "n"], ["crontabs/n"], ["crontab", "-A", "w"]):
+        ours, our_directive = kubectl_complete(env, "crd", "get", "-n", namespace, *words)
+        theirs, their_directive = kubectl_complete(env, "get", "-n", namespace, *words)
+        assert sorted(ours) == sorted(theirs), words
+        assert ours, words
+        assert our_directive == their_directive == ":4"
+    ours, _ = kubectl_complete(env, "crd", "scale", "-n", namespace, "crontabs", "")
+    assert sorted(ours) == ["nightly", "noon", "weekly"]

@@ -231,8 +231,10 @@ def test_resources_of_the_crd_files() -> None:
     assert answer.candidates == [("crontabs", "CronTab (stable.example.com)")]
     assert complete(["sample", "--crd", CRDS, ""]).values == ["crontabs"]
     assert complete(["get", "--crd", CRDS, ""]).values == ["crontabs"]
-    # only the first positional names a resource
-    assert complete(["get", "--crd", CRDS, "crontabs", ""]).values == []
+    # the words after it name objects, of the cluster's (none here)
+    nowhere = {"KUBECONFIG": "/nonexistent", "HOME": "/nonexistent"}
+    assert complete(["get", "--crd", CRDS, "crontabs", ""], nowhere).values == []
+    assert complete(["sample", "--crd", CRDS, "crontabs", ""], nowhere).values == []
 
 
 def test_a_plural_two_groups_share_is_qualified(widgets: str) -> None:
