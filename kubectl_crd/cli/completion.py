@@ -29,7 +29,13 @@ What is completed, and from where:
   it is missing or stale), custom resources only;
 - field paths for ``explain`` (``crontab.spec.<TAB>``): the fields under that node of
   the CRD's published schema, as ``explain`` resolves it (``model.explain``), with
-  kubectl's type guess as description.
+  kubectl's type guess as description; the CRD from the ``--crd`` files, else the one
+  the word names read from the cluster (one GET);
+- object names for ``get`` and ``scale`` (``get crontabs <TAB>``, ``crontabs/<TAB>``),
+  listed from the cluster as kubectl lists them for its own ``get``.
+
+Whatever asks the cluster is bounded by ``CLUSTER_TIMEOUT`` and answers nothing when the
+cluster is out of reach.
 
 A command line already typed is read loosely: an unknown flag is taken for a switch,
 and nothing here raises a usage error.
