@@ -13,6 +13,15 @@ if ! command -v tmux >/dev/null 2>&1; then
   { apt-get install -y -q tmux >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q tmux >/dev/null 2>&1; }; } ||
     echo "warning: tmux could not be installed; the interactive explain tests will fail" >&2
 fi
+# zsh and fish run `kubectl crd completion zsh|fish`'s scripts (tests/unit/cli/
+# test_completion_scripts.py skips a shell that is missing)
+for shell in zsh fish; do
+  if ! command -v "$shell" >/dev/null 2>&1; then
+    echo "== installing $shell" >&2
+    apt-get install -y -q "$shell" >/dev/null 2>&1 ||
+      echo "warning: $shell could not be installed; its completion tests will be skipped" >&2
+  fi
+done
 
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
