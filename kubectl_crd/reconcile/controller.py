@@ -19,8 +19,8 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
   echo of the loop's own write there (its status, its finalizer: the resourceVersion
   that write returned) enqueues nothing: a reconcile has already seen that state. A
   child's echo (exactly the version the loop's apply answered) enqueues its owner only
-  when the owner's latest reconcile read more than its own object (``ctx.get`` or
-  ``ctx.list`` of another resource, as a status that counts children does, or a
+  when the owner's latest reconcile read more than its own object (a ``ctx.get`` of
+  another object or any ``ctx.list``, as a status that counts children does, or a
   metacontroller hook, whose request carries its children; or ``ctx.kubernetes``):
   then, as controller-runtime's ``Owns`` does, its next reconcile sees the child in
   the cache. A reconcile that read nothing else would compute the same result again,
@@ -498,7 +498,7 @@ class Controller:
             tuple[ResourceInfo, ObjectKey], tuple[dict[str, Any], frozenset[str | None]]
         ] = {}
         #: parent key -> whether its latest reconcile read anything but its own object
-        #: (``ctx.get``/``ctx.list`` of another resource, ``ctx.kubernetes``): only such
+        #: (``ctx.get`` of another object, ``ctx.list``, ``ctx.kubernetes``): only such
         #: a parent is reconciled again on the echo of a child the loop applied
         self._reads: dict[ObjectKey, bool] = {}
         self._local = threading.local()
@@ -1359,8 +1359,6 @@ class _Context:
             raise LookupError(
                 f"{resource} is not watched by this loop: name it in FOR, OWNS or WATCHES"
             )
-        if informer.info != self._info:
-            self._read_children()
         return informer, informer.info
 
     def _read_children(self) -> None:
@@ -1372,6 +1370,8 @@ class _Context:
     def get(self, resource: str, name: str, namespace: str | None = None) -> dict[str, Any] | None:
         informer, info = self._cache(resource)
         where = (namespace if namespace is not None else self.namespace) if info.namespaced else ""
+        if info != self._info or (where, name) != self._key:
+            self._read_children()  # anything but its own object (FOR may be in OWNS too)
         return informer.cache.get(where, name)
 
     def list(
@@ -1381,6 +1381,7 @@ class _Context:
         labels: str | Mapping[str, str] | None = None,
     ) -> list[dict[str, Any]]:
         informer, info = self._cache(resource)
+        self._read_children()
         where: str | None
         if not info.namespaced or namespace == "*":
             where = None

@@ -205,7 +205,7 @@ def test_a_child_the_loop_wrote_enqueues_its_owner_when_it_appears(
     assert statuses[-1]["children"] == 1
 
 
-@pytest.mark.parametrize("reads", ["nothing", "ctx.get", "ctx.kubernetes"])
+@pytest.mark.parametrize("reads", ["nothing", "itself", "ctx.get", "ctx.list", "ctx.kubernetes"])
 def test_a_childs_echo_reconciles_its_owner_again_only_when_the_owner_read_children(
     backend: FakeBackend, controllers: list[Controller], reads: str
 ) -> None:
@@ -214,8 +214,12 @@ def test_a_childs_echo_reconciles_its_owner_again_only_when_the_owner_read_child
     once). One that read a child (or may have, through ``ctx.kubernetes``) is."""
 
     def reconcile(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
-        if reads == "ctx.get":
+        if reads == "itself":
+            ctx.get("widgets.dev.example.com/v1", "a")
+        elif reads == "ctx.get":
             ctx.get("v1/ConfigMap", "a-c")
+        elif reads == "ctx.list":
+            ctx.list("widgets.dev.example.com/v1")  # FOR may be in OWNS: any list counts
         elif reads == "ctx.kubernetes":
             ctx.kubernetes  # noqa: B018 (the access is what counts)
         return {"children": [cm_child("a-c")]}
@@ -230,7 +234,7 @@ def test_a_childs_echo_reconciles_its_owner_again_only_when_the_owner_read_child
     reconciler = FakeReconciler(reconcile)
     controller, _ = make(backend, controllers, reconciler, kubernetes_client=lambda: object())
     settled(controller)
-    assert reconciler.calls == (["a"] if reads == "nothing" else ["a", "a"])
+    assert reconciler.calls == (["a"] if reads in ("nothing", "itself") else ["a", "a"])
 
 
 @pytest.mark.parametrize("change", ["MODIFIED", "DELETED"])
