@@ -100,7 +100,8 @@ _PATH_METAVARS = frozenset(("PATH", "FILE", "DIR", "DIRECTORY"))
 #: The flag every command has (click's, cobra's).
 HELP_FLAG = Flag(("-h", "--help"), "help", SWITCH, "help for this command")
 #: What each command's positionals are: a resource (then field paths for explain), files
-#: of manifests, any file, or one of a few words.
+#: of manifests, any file, or one of a few words. Every command has an entry (a test
+#: says so), as every command module declares its ``FLAGS``.
 _POSITIONALS: dict[str, str | tuple[str, ...]] = {
     "explain": "field",
     "sample": "resource",
@@ -109,6 +110,7 @@ _POSITIONALS: dict[str, str | tuple[str, ...]] = {
     "columns": "resource",
     "validate": "manifests",
     "dev": "file",
+    "workbench": "resource",
     "completion": SHELLS,
 }
 # a dot not escaped with a backslash (a field name holding a dot is written a\.b)

@@ -393,3 +393,15 @@ def test_a_cluster_that_never_answers_is_waited_for_once(
         elapsed = time.monotonic() - started
     assert (answer.candidates, answer.directive) == ([], NO_FILE_COMP)
     assert elapsed < completion.CLUSTER_TIMEOUT * 3
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_command_declares_its_flags_and_positionals(name: str) -> None:
+    from kubectl_crd.cli.commands import declared_command
+
+    # completion reads FLAGS (no click) and knows what the positionals are
+    assert isinstance(declared_command(name).FLAGS, tuple)
+    assert name in completion._POSITIONALS
+    answer = complete([name, "--"])
+    assert "--help" in answer.values
+    assert answer.directive == NO_FILE_COMP
