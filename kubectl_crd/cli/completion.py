@@ -167,10 +167,7 @@ class _Line:
         self.file_crds: Sequence[CustomResourceDefinition] | None = None  # read once
         self.cluster_slow = False  # a cluster call ran out of time: no more of them
 
-    def flag(self, name: str) -> Flag | None:
-        return next((flag for flag in self.flags if name in flag.names), None)
-
-    def first(self, dest: str) -> str | None:
+    def last(self, dest: str) -> str | None:
         """The last value given to ``dest`` (the one that wins)."""
         values = self.values.get(dest)
         return values[-1] if values else None
@@ -270,7 +267,7 @@ def flag_values(flag: Flag, current: str, line: _Line, environ: Mapping[str, str
         kind = (
             "contexts" if "--context" in names else "clusters" if "--cluster" in names else "users"
         )
-        return _matching(kubeconfig_names(kind, line.first("kubeconfig"), environ), current)
+        return _matching(kubeconfig_names(kind, line.last("kubeconfig"), environ), current)
     if "--namespace" in names:
         return _matching(namespaces(line, environ), current)
     if flag.choices:
@@ -373,7 +370,7 @@ def field_paths(line: _Line, current: str, crds: Sequence[CustomResourceDefiniti
     parts = _FIELD_DOT.split(current)
     prefix, partial = current[: len(current) - len(parts[-1]) - 1], parts[-1]
     try:
-        target = resolve_target(crds, prefix, api_version=line.first("api_version"))
+        target = resolve_target(crds, prefix, api_version=line.last("api_version"))
     except KubectlCrdError:
         return Completion((), NO_FILE_COMP)
     published = target.published
@@ -414,9 +411,9 @@ def _cluster_config(line: _Line) -> ClusterConfig:
     from kubectl_crd.kube.config import ClusterConfig
 
     return ClusterConfig(
-        kubeconfig=line.first("kubeconfig"),
-        context=line.first("context"),
-        namespace=line.first("namespace"),
+        kubeconfig=line.last("kubeconfig"),
+        context=line.last("context"),
+        namespace=line.last("namespace"),
         request_timeout=f"{CLUSTER_TIMEOUT:g}s",
     )
 
