@@ -270,8 +270,9 @@ def flag_values(flag: Flag, current: str, line: _Line, environ: Mapping[str, str
         return _matching(kubeconfig_names(kind, line.last("kubeconfig"), environ), current)
     if "--namespace" in names:
         return _matching(namespaces(line, environ), current)
-    if flag.choices:
-        return _matching(flag.choices, current)
+    if flag.suggestions:
+        # "jsonpath=TEMPLATE": the value's own part is the user's to write
+        return _matching([value.split("=", 1)[0] for value in flag.suggestions], current)
     if "--api-version" in names:
         crds = _file_crds(line)
         versions = sorted({f"{crd.group}/{v.name}" for crd in crds for v in crd.served_versions})

@@ -50,6 +50,7 @@ class Flag:
         "names",
         "no_value",
         "show_default",
+        "suggestions",
     )
 
     def __init__(
@@ -64,12 +65,16 @@ class Flag:
         show_default: bool = False,
         choices: tuple[str, ...] = (),
         no_value: str | None = None,
+        suggestions: tuple[str, ...] = (),
     ) -> None:
         self.names = names
         self.choices = choices
         # pflag's NoOptDefVal: given without =VALUE, the flag means this and never takes
         # the next argument (kubectl's bare --dry-run is --dry-run=client)
         self.no_value = no_value
+        # values shell completion offers (cli.completion): the choices, or for a flag the
+        # command checks itself, the values it names (-o's formats)
+        self.suggestions = suggestions or choices
         self.dest = dest
         self.kind = kind
         self.help = help
@@ -175,6 +180,7 @@ def output_flag(
         default=default,
         show_default=bool(default),  # no default, nothing to show (a command's own output)
         choices=tuple(formats) if checked else (),
+        suggestions=tuple(formats),
     )
 
 

@@ -229,3 +229,12 @@ def test_object_names_as_kubectl_get(
         assert our_directive == their_directive == ":4"
     ours, _ = kubectl_complete(env, "crd", "scale", "-n", namespace, "crontabs", "")
     assert sorted(ours) == ["nightly", "noon", "weekly"]
+
+
+def test_get_output_formats_are_kubectl_get_s(offline: dict[str, str]) -> None:
+    ours, our_directive = kubectl_complete(offline, "crd", "get", "-o", "")
+    theirs, their_directive = kubectl_complete(offline, "get", "-o", "")
+    # the formats we print are kubectl's names for them (a subset: no go-template)
+    assert set(ours) < set(theirs)
+    assert {"json", "yaml", "name", "wide", "jsonpath", "custom-columns"} == set(ours)
+    assert our_directive == their_directive == ":4"
