@@ -440,11 +440,12 @@ def run_loop(app: Application, options: DevOptions) -> None:
         # the dashboard shows each object's last result, not the diffs of the log
         changes = Changes(lookup, out=out, show=options.local is not None and not dashboard)
     # the reader of the log gone (| head): stop as on SIGTERM
+    pipe_closed = threading.Event()
     log = DevLog(
         sys.stdout,
         format=options.log_format,
         verbose=options.verbose,
-        on_broken=lambda: os.kill(os.getpid(), signal.SIGTERM),
+        on_broken=lambda: _closed(pipe_closed),
         changes=changes,
     )
     loaded = load_reconciler(options.file)
@@ -569,6 +570,12 @@ def run_loop(app: Application, options: DevOptions) -> None:
         raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if pipe_closed.is_set():
+            # what the log buffered would fail again in the interpreter's last flush
+            # (a traceback and exit 120): the reader is gone, so it goes nowhere
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
     if plane is not None:
         plane.stop()
         log.note("stopped the local control plane")
@@ -729,6 +736,13 @@ def _cluster_backend(
         return official_client(config)
 
     return backend, namespace, official, plane
+
+
+def _closed(pipe_closed: threading.Event) -> None:
+    import signal
+
+    pipe_closed.set()
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _interrupt(signum: int, frame: object) -> None:
