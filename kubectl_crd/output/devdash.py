@@ -564,19 +564,25 @@ class Dashboard:
         self._saved_streams: tuple[Any, Any] | None = None
 
     def frame(self) -> Any:
+        """The frame to draw now (rich Live's refresh thread calls it)."""
         size = self._console.size if self._console is not None else None
         width, height = (size.width, size.height) if size is not None else (100, 30)
         snap = self.state.snapshot()
         keys = [row.key for row in snap.rows]
         if self.selected not in keys:
             self.selected = keys[0] if keys else None
-        return render(
-            snap,
-            width=width,
-            height=height,
-            selected=self.selected,
-            trigger_hint=self.trigger_hint,
-        )
+        try:
+            return render(
+                snap,
+                width=width,
+                height=height,
+                selected=self.selected,
+                trigger_hint=self.trigger_hint,
+            )
+        except Exception as exc:  # a drawing bug must not end the refresh thread unseen
+            from rich.text import Text
+
+            return Text(f"kubectl crd dev: the dashboard cannot draw: {exc!r}")
 
     def __enter__(self) -> Dashboard:
         from rich.console import Console

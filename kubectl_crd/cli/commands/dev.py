@@ -214,6 +214,7 @@ Examples:
   kubectl crd dev reconciler.py --envtest --crd crds/
   kubectl crd dev examples/foo/reconciler.py --local examples/foo --once
   kubectl crd dev reconciler.py -A --dry-run --as system:serviceaccount:ops:my-controller
+  kubectl crd dev examples/foo/reconciler.py --trigger example-foo -n default
 
 FILE declares FOR (the resource it reconciles, e.g. foos.example.com/v1), optionally
 OWNS (its children's kinds, e.g. v1/ConfigMap) and WATCHES, and reconcile(obj, ctx),
@@ -229,8 +230,9 @@ On a terminal the loop is a live dashboard: the objects by state (synced, pendin
 erroring, backing off) with each one's last result or error at its file:line, the
 queue, reconciles per second and the last reload. Keys: up/down select an object, r
 reconciles it now, q quits. From another shell, kubectl crd dev FILE --trigger NAME
-[-n NS] reconciles one object of the running loop now. Piped, with --log-format json
-or --no-dashboard, the loop prints log lines instead.
+[-n NS] reconciles one object of the running loop now and prints how it ended (exit 1
+when no loop runs or it has no such object). Piped, with --log-format json or
+--no-dashboard, the loop prints log lines instead. q, like Ctrl-C, exits 0.
 """
 
 
