@@ -98,7 +98,7 @@ def write_marker_kubeconfig(path: Path, servers: dict[str, str]) -> list[str]:
     """One kubeconfig with a context per (server, user) pair, named ``server.user``;
     returns the context names. Every user's secrets are in the file whichever is used."""
     users = marker_users(path.parent)
-    document = {
+    document: dict[str, Any] = {
         "apiVersion": "v1",
         "kind": "Config",
         "clusters": [{"name": name, "cluster": {"server": url}} for name, url in servers.items()],

@@ -89,7 +89,7 @@ def test_no_secret_is_printed_or_written(tmp_path: Path) -> None:
         peers = list(urls)
         # each (user, command) pair on two peers, so that each user meets every peer;
         # the loudness rotates over the three
-        runs = []
+        runs: list[tuple[str, str, int, int]] = []
         for i, user in enumerate(USERS):
             for j, command in enumerate(COMMANDS):
                 for k in (i + 2 * j, i + 2 * j + 1):

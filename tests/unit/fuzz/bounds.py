@@ -1,0 +1,88 @@
+"""What bounds every fuzz test: hypothesis settings, a wall-clock limit per call, and the
+tally of cases run and time spent that the fuzz conftest prints at the end of a run.
+
+The property of every fuzz test is the same (issue 30): for any input, a result or a
+clear error (a ``KubectlCrdError``, or a problem recorded in the result), never another
+exception; and every call bounded in time. The per-example deadline is hypothesis's;
+``bounded`` adds a hard stop (SIGALRM) so a hang fails the test instead of stalling the
+run. ``FUZZ_EXAMPLES`` sizes every test; the default keeps the whole set under a minute
+on CI's two cores (``KUBECTL_CRD_FUZZ_EXAMPLES`` raises it for a longer local run).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from functools import wraps
+from typing import Any, TypeVar
+
+from hypothesis import HealthCheck, settings
+
+from kubectl_crd.model.errors import KubectlCrdError
+
+FUZZ_EXAMPLES = int(os.environ.get("KUBECTL_CRD_FUZZ_EXAMPLES", "150"))
+#: a call slower than this fails as a hang (the deadline per example is a tenth of it)
+HANG_SECONDS = 10.0
+
+#: test name -> (cases, seconds): read by the conftest's terminal summary
+TALLY: dict[str, tuple[int, float]] = {}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fuzz_settings(examples: int = FUZZ_EXAMPLES, deadline_seconds: float = 1.0) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=timedelta(seconds=deadline_seconds),
+        derandomize=True,  # the same cases on every run: a failure is reproducible
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+class Hang(Exception):
+    """A call ran past ``HANG_SECONDS``."""
+
+
+@contextmanager
+def bounded(seconds: float = HANG_SECONDS) -> Iterator[None]:
+    """Raise ``Hang`` in the block if it runs longer than ``seconds`` (main thread only)."""
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Hang(f"no answer within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def clear_error(exc: KubectlCrdError) -> None:
+    """A clear error: one line of text that names no Python internals."""
+    line = exc.kubectl_line
+    assert line.strip(), type(exc).__name__
+    assert "\n" not in line.strip() or isinstance(exc, KubectlCrdError), line
+    assert "Traceback" not in line and "object has no attribute" not in line, line
+
+
+def tallied(test: F) -> F:
+    """Count the examples a hypothesis test ran and the time they took."""
+
+    @wraps(test)
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        cases, spent = TALLY.get(test.__name__, (0, 0.0))
+        started = time.perf_counter()
+        try:
+            with bounded():
+                return test(*args, **kwargs)
+        finally:
+            TALLY[test.__name__] = (cases + 1, spent + time.perf_counter() - started)
+
+    return counting  # type: ignore[return-value]
