@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from kubectl_crd.io.scalars import resolve_plain
@@ -34,8 +35,11 @@ _BREAKS_PLAIN = re.compile(r": | #|:$|^\s|\s$")
 _INDENT = "  "
 
 
+@lru_cache(maxsize=8192)
 def quote_scalar(value: str) -> str:
-    """``value`` as a YAML scalar that go-yaml and YAML 1.2 readers read back as it."""
+    """``value`` as a YAML scalar that go-yaml and YAML 1.2 readers read back as it
+    (kept for the strings seen last: a document's keys and values repeat, and the dev
+    loop's diffs and ``--out`` files dump thousands of objects)."""
     if (
         _PLAIN_TEXT.match(value)
         and value.isprintable()

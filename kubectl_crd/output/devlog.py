@@ -860,6 +860,9 @@ class DevLog:
         self._clock = clock
         self._lock = threading.Lock()
         self._broken = False
+        #: the last whole second stamped and its HH:MM:SS (``_text``)
+        self._second = -1
+        self._clock_text = ""
         self._on_broken = on_broken
         #: with --local: each write's change, shown under its line (a diff, or in JSON
         #: the ``changes`` field); with --out, written to files
@@ -947,11 +950,17 @@ class DevLog:
     def _text(self, lines: list[Line], now: float) -> str:
         stamp = ""
         if self.timestamps:
-            millis = int(now * 1000) % 1000
-            stamp = time.strftime("%H:%M:%S", time.localtime(now)) + f".{millis:03d} "
+            second = int(now)
+            if second != self._second:  # strftime once a second, not once a line
+                self._second = second
+                self._clock_text = time.strftime("%H:%M:%S", time.localtime(now))
+            stamp = f"{self._clock_text}.{int(now * 1000) % 1000:03d} "
         out = []
+        pad = " " * len(stamp)
         for index, spans in enumerate(lines):
-            prefix = stamp if index == 0 else " " * len(stamp)
-            line: Line = ((prefix, _TIME), *spans) if prefix else spans
-            out.append(ansi_line(line) if self.colour else "".join(chunk for chunk, _ in line))
+            prefix = stamp if index == 0 else pad
+            if self.colour:
+                out.append(ansi_line(((prefix, _TIME), *spans) if prefix else spans))
+            else:
+                out.append(prefix + "".join([chunk for chunk, _ in spans]))
         return "\n".join(out) + "\n"

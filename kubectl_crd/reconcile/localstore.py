@@ -16,7 +16,10 @@ What it keeps, and the upstream behaviour each piece mirrors
   and deletionTimestamp; a refusal raises ``StoreRefusal`` with the server's Status and
   the ``FieldError``\\s (with file:line:column when the object came from a file);
 - built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, ...) are stored
-  without schema validation or defaulting, with the metadata the server sets (uid,
+  without schema validation or defaulting of their spec, their metadata validated as
+  ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
+  ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
+  ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
   resourceVersion, creationTimestamp, the request's namespace, generation for the kinds
   whose strategy keeps one), their ``status`` kept apart as their ``/status`` endpoint
   keeps it (``registry/*/strategy.go``: create and main updates keep the old status);
@@ -34,7 +37,7 @@ What it keeps, and the upstream behaviour each piece mirrors
 
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), defaulting and
-validation of built-in kinds, conflicts between field managers (``force`` is always
+validation of built-in kinds beyond their metadata, conflicts between field managers (``force`` is always
 taken), the garbage collector's foreground deletion and orphaning (``propagationPolicy``
 is background), admission webhooks, RBAC, namespaces' lifecycle (a namespace need not
 exist), ``generateName`` for built-ins, dry-run's untouched resourceVersion counter (a

@@ -260,3 +260,78 @@ def test_empty_labels_and_annotations_are_not_kept_as_on_the_server(
         if moved[0] != moved[1]:
             problems.append(f"{kind}: a second apply wrote: server {moved[0]} store {moved[1]}")
     assert problems == [], "\n".join(problems)
+
+
+class _EmptyLabels:
+    """A ConfigMap parent (``role=parent``) owning a Secret applied with
+    ``labels: {}``: the reconciler of issue 27's report."""
+
+    for_resource = "v1/ConfigMap"
+    owns = ("v1/Secret",)
+    watches: tuple[Any, ...] = ()
+    has_finalize = False
+
+    def call(self, obj: dict[str, Any], ctx: Any) -> Any:
+        from kubectl_crd.reconcile.api import Result
+
+        child = {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "metadata": {"name": obj["metadata"]["name"] + "-s", "labels": {}},
+            "stringData": {"k": "v"},
+        }
+        return Result(children=[child])
+
+    def finalize(self, obj: Any, ctx: Any) -> Any:
+        raise NotImplementedError
+
+    def parents_of(self, resource: Any, obj: Any) -> list[tuple[str, str]]:
+        return []
+
+
+def test_a_child_with_empty_labels_is_applied_as_often_on_both_backends(
+    client: KubeClient, namespace: str, tmp_path: Path
+) -> None:
+    """The controller over the same parents, once against kube-apiserver and once on the
+    store: the same number of applies (the server keeps no empty ``labels``, so the
+    cached child differs from the desired one once on both)."""
+    from kubectl_crd.kube.discovery import Discovery
+    from kubectl_crd.reconcile import events as ev
+    from kubectl_crd.reconcile.backends import Backend, ClusterBackend
+    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.local import LocalBackend
+
+    (tmp_path / "empty").mkdir()
+    sides = Sides(client, namespace)
+    backends: list[Backend] = [
+        ClusterBackend(client, Discovery(client.request, client.server, cache_dir=str(tmp_path / "c"))),
+        LocalBackend(str(tmp_path / "empty"), store=sides.store),
+    ]  # fmt: skip
+    parents = ["p1", "p2"]
+    cms = sides.infos["ConfigMap"]
+    for name in parents:
+        parent = configmap(name, labels={"role": "parent"})
+        sides.server["ConfigMap"].create(parent)
+        sides.store.create(cms, parent, namespace=namespace)
+    applies: list[list[str]] = [[], []]
+    controllers = []
+    for backend, seen in zip(backends, applies, strict=True):
+
+        def sink(event: ev.Event, seen: list[str] = seen) -> None:
+            if isinstance(event, ev.Write) and event.verb == "apply":
+                seen.append(event.name)
+
+        controller = Controller(
+            backend, _EmptyLabels(), sink, namespace=namespace, selector="role=parent", workers=1
+        )
+        controllers.append(controller)
+        controller.start()
+    try:
+        for controller in controllers:
+            controller.wait_idle(timeout=20, settle=0.5)
+    finally:
+        for controller in controllers:
+            controller.stop()
+        backends[1].close()
+    assert sorted(applies[0]) == sorted(applies[1]), f"server {applies[0]} store {applies[1]}"
+    assert set(applies[0]) == {"p1-s", "p2-s"}
