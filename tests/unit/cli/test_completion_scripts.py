@@ -10,6 +10,7 @@ and compsys's ``_describe``/``_files`` replaced by stubs that print what they we
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -262,3 +263,57 @@ def test_zsh_compsys_completes_a_field_path_on_a_terminal(env: dict[str, str]) -
         env={**env, "SCRIPT": script("zsh"), "LINE": line, "WANT": "crontab.spec.replicas"},
     )
     assert "crontab.spec.replicas" in result.stdout, result.stdout[-2000:]
+
+
+def bash_on_a_terminal(env: dict[str, str], keys: bytes, want: bytes, cwd: Path) -> bytes:
+    """An interactive bash (readline) on a pseudo-terminal: the script sourced, ``keys``
+    typed; what the terminal showed once ``want`` appears (or after 20 s)."""
+    import pty
+    import select
+    import time
+
+    (cwd / "completion.bash").write_text(script("bash"))
+    primary, secondary = pty.openpty()
+    shell = subprocess.Popen(
+        [need("bash"), "--norc", "--noprofile", "-i"],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        env={**env, "TERM": "dumb", "PS1": "$ ", "INPUTRC": "/dev/null"},
+        cwd=cwd,
+        start_new_session=True,
+    )
+    os.close(secondary)
+    shown = b""
+    try:
+        os.write(primary, b"source completion.bash\n")
+        os.write(primary, keys)
+        deadline = time.monotonic() + 20
+        while want not in shown and time.monotonic() < deadline:
+            ready, _, _ = select.select([primary], [], [], 0.1)
+            if ready:
+                try:
+                    shown += os.read(primary, 65536)
+                except OSError:
+                    break
+    finally:
+        shell.kill()
+        shell.wait()
+        os.close(primary)
+    return shown
+
+
+def test_bash_readline_completes_a_leaf_field_and_adds_a_space(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    keys = f"kubectl-crd explain --crd {CRDS} crontab.spec.rep\tX".encode()
+    shown = bash_on_a_terminal(env, keys, b"replicas X", tmp_path)
+    assert b"crontab.spec.replicas X" in shown, shown[-500:]
+
+
+def test_bash_readline_adds_no_space_after_a_field_with_fields(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    keys = f"kubectl-crd explain --crd {CRDS} crontab.spec.por\t.".encode()
+    shown = bash_on_a_terminal(env, keys, b"ports.", tmp_path)
+    assert b"crontab.spec.ports." in shown, shown[-500:]
