@@ -35,6 +35,8 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "dev": ("dev_bench.py", ["--smoke"], False),
     "local": ("local_bench.py", ["--smoke"], True),
     "completion": ("completion_bench.py", ["--runs", "1", "--no-cluster"], True),
+    # builds this platform's archive layout from the cached wheels (downloads them once)
+    "launcher": ("launcher_bench.py", ["--runs", "1"], False),
 }
 
 

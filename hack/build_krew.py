@@ -195,7 +195,10 @@ def archive_entries(platform: str, pythons: Sequence[str], reqs: Sequence[str]) 
         rel = path.relative_to(ROOT).as_posix()
         entries.append(Entry(f"lib/py/{rel}", path.read_bytes(), False))
     per_python = {py: wheels_for(platform, py, reqs) for py in pythons}
+    # lib/py: a wheel bound to no CPython version (abi "none" or "abi3") that every Python
+    # got the same of; the rest go to lib/cp3XY, so each Python has its own directory
     shared = set.intersection(*({w.name for w in ws} for ws in per_python.values()))
+    shared = {w for w in shared if w.removesuffix(".whl").split("-")[-2] in ("none", "abi3")}
     done_shared: set[str] = set()
     for py, wheels in per_python.items():
         for wheel in wheels:

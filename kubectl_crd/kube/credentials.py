@@ -400,10 +400,10 @@ class AuthProviderToken(Credentials):
 def _oidc_token(provider: Mapping[str, object], user_name: str) -> str:
     try:
         from kubernetes.config.kube_config import KubeConfigLoader
-    except ImportError:  # pragma: no cover - kubernetes is a dependency
-        raise KubeconfigError(
-            "the oidc auth-provider needs the kubernetes Python package"
-        ) from None
+    except ImportError:  # the krew archive leaves kubernetes out
+        from kubectl_crd.kube.official import kubernetes_missing
+
+        raise KubeconfigError(kubernetes_missing("the oidc auth-provider")) from None
     document = {
         "contexts": [{"name": "c", "context": {"cluster": "c", "user": user_name}}],
         "clusters": [{"name": "c", "cluster": {"server": "https://localhost"}}],

@@ -7,11 +7,24 @@ when a reconciler asks for it (``import kubernetes.client`` costs 0.3-1.3 s and 
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.model.errors import KubectlCrdError
 
-__all__ = ["official_client"]
+__all__ = ["kubernetes_missing", "official_client"]
+
+
+def kubernetes_missing(purpose: str) -> str:
+    """The line for a ``kubernetes`` package that is not there: the krew archive leaves
+    it out (hack/build_krew.py; it brings pydantic, aiohttp and six native packages for
+    the two places that use it), so say how to add it to the Python running us."""
+    return (
+        f"{purpose} needs the Python package kubernetes, which this installation of "
+        f"kubectl crd leaves out: install it with {sys.executable} -m pip install "
+        "'kubernetes>=30,<38', or install kubectl crd with pipx (README: Install)"
+    )
 
 
 def official_client(config: ClusterConfig) -> Any:
@@ -23,7 +36,10 @@ def official_client(config: ClusterConfig) -> Any:
     and kube-apiserver reads one group per ``Impersonate-Group`` header line (its
     ``endpoints/filters/impersonation.go`` does not split a line at commas): the groups
     are added as lines of their own where the client hands its headers to urllib3."""
-    from kubernetes import config as kube_config
+    try:
+        from kubernetes import config as kube_config
+    except ImportError:
+        raise KubectlCrdError(kubernetes_missing("ctx.kubernetes")) from None
 
     api = kube_config.new_client_from_config(config_file=config.kubeconfig, context=config.context)
     if config.impersonate_user:

@@ -310,3 +310,27 @@ def test_other_platforms_install_with_the_files_they_must_hold(
         with open(ext, "rb") as f:
             kinds = _binary_platform(f.read(64))
         assert platform in kinds, f"{ext.relative_to(store)} is for {kinds}, not {platform}"
+
+
+def test_oidc_without_kubernetes_says_how_to_add_it(installed: Path, tmp_path: Path) -> None:
+    if not BASE_PYTHON.exists():
+        pytest.skip(f"no {BASE_PYTHON}")
+    config = tmp_path / "oidc.yaml"
+    config.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+        "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+        "contexts: [{name: c, context: {cluster: c, user: u}}]\n"
+        "users: [{name: u, user: {auth-provider: {name: oidc, config: {client-id: x,"
+        " id-token: a.b.c, idp-issuer-url: 'https://127.0.0.1:2'}}}}]\n"
+    )
+    got = _through_kubectl(installed, "crd", "get", "crontabs", "--kubeconfig", str(config))
+    assert got.returncode == 1
+    lines = got.stderr.splitlines()
+    assert len(lines) == 1, got.stderr
+    assert lines[0].startswith(
+        "error: the oidc auth-provider needs the Python package kubernetes, which this"
+        " installation of kubectl crd leaves out: install it with "
+    )
+    assert lines[0].endswith(
+        " -m pip install 'kubernetes>=30,<38', or install kubectl crd with pipx (README: Install)"
+    )
