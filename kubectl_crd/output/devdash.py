@@ -510,6 +510,8 @@ def _reload_line(snap: Snapshot, line: Any) -> Any:
             (f"{reload.path} reloaded {ago}, latency {duration_text(reload.latency)}", "magenta"),
         )
     where = f"{reload.file}:{reload.line}: " if reload.file and reload.line else ""
+    if reload.file and reload.error.startswith(f"{reload.file}:"):
+        where = ""  # a load error says where already (file:line:column)
     return line(
         ("reload: ", "dim"),
         (f"failed {ago}, the running code stays: {where}{reload.error}", "red"),

@@ -160,6 +160,18 @@ def test_q_quits_and_piped_output_is_log_lines(tmux: Tmux, tmp_path: Path, runti
     )
     tmux.keys("Enter")
     tmux.wait_for(lambda s: runs(s, "example-foo", "synced") is not None, "example-foo synced")
+
+    # a save that does not load: the reload line says where, the old code runs on
+    reconciler = tmp_path / "foo" / "reconciler.py"
+    good = reconciler.read_text()
+    reconciler.write_text(good.replace("def reconcile(", "def reconcile(((", 1))
+    line = next(i for i, text in enumerate(good.splitlines(), 1) if "def reconcile(" in text)
+    screen = tmux.wait_for(lambda s: "reload: failed" in s, "the failed reload")
+    assert f"the running code stays: foo/reconciler.py:{line}:15: SyntaxError: " in screen
+    assert "    def reconcile(((foo" in screen  # the line, and a caret under it
+    reconciler.write_text(good)
+    screen = tmux.wait_for(lambda s: "foo/reconciler.py reloaded" in s, "the reload")
+    assert re.search(r"reload: foo/reconciler\.py reloaded \S+ ago, latency \S+", screen)
     tmux.keys("q")
     screen = tmux.wait_for(lambda s: re.search(r"^EXIT=\d+$", s, re.MULTILINE) is not None, "exit")
     assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen

@@ -237,6 +237,11 @@ def test_a_failed_reload_shows_where_and_the_caret() -> None:
         == "reload: failed 0us ago, the running code stays: r.py:3: SyntaxError: '(' was never closed"
     )
     assert lines[3:5] == ["    x = (", "        ^"]
+    # a load error that says where itself is not prefixed again
+    state(ev.ReloadFailed("r.py", "r.py:3:5: SyntaxError: '(' was never closed", "r.py", 3))
+    assert draw(state.snapshot(), height=10)[2] == (
+        "reload: failed 0us ago, the running code stays: r.py:3:5: SyntaxError: '(' was never closed"
+    )
 
 
 @pytest.mark.parametrize("colour", [True, False])
