@@ -8,4 +8,5 @@
 - ``scaling``: what scale prints of each object, and ``--wait``'s progress;
 - ``explain``, ``explorer``: explain's output formats, and ``explain -i``'s finder;
 - ``progress``: a progress bar for long runs; ``terminal``: where colour is decided.
+- ``devdash``: the dev loop's live dashboard, drawn from the engine's events.
 """

@@ -16,6 +16,8 @@ nothing.
   checked, its answers made ``Result``s;
 - ``controller``: the loop (informers, queue, workers, writes, finalizers, ``swap``);
 - ``reloading``: hot reload on save, through the controller's ``swap``.
+- ``trigger``: the running loop's socket that reconciles one object now (``dev
+  --trigger``), and its client;
 - ``testing`` (public, for users' pytest): ``run_reconcile`` runs a reconciler once
   against objects in the local store, without a cluster.
 """

@@ -6,8 +6,10 @@ cluster of the kubeconfig, on a local control plane (``--envtest``,
 ``reconcile.controlplane``) or on an in-process store fed from a directory's YAML files
 (``--local DIR``, ``reconcile.local``; no kubeconfig is read, DIR's problems are error
 lines and the loop goes on with what loaded), the ``Controller``, the ``HotReloader`` swapping saved code
-in, and ``output.devlog`` printing the engine's events. It runs until Ctrl-C (or
-SIGTERM): the reconciles in flight finish, the watches stop, and objects still carrying
+in, and ``output.devlog`` printing the engine's events (on a terminal,
+``output.devdash`` drawing them live, with ``reconcile.trigger``'s socket for ``dev
+--trigger NAME`` from another shell). It runs until Ctrl-C (or SIGTERM, or the
+dashboard's q): the reconciles in flight finish, the watches stop, and objects still carrying
 the loop's finalizer are named (``--remove-finalizers-on-exit`` takes it off them).
 With ``--once`` it stops as soon as the queue is empty and nothing is in flight (keys
 delayed by ``requeue_after`` are not waited for; a failed reconcile is not retried),
