@@ -328,6 +328,8 @@ class KubeClient:
                     raise ClusterUnreachableError(
                         "Unable to connect to the server: a watch event that is not JSON"
                     ) from None
+                except RecursionError:
+                    raise ClusterUnreachableError(TOO_DEEP) from None
                 if not isinstance(event, dict):
                     continue
                 kind = str(event.get("type") or "")
@@ -674,6 +676,12 @@ def _warning_texts(value: str) -> list[str]:
     return texts
 
 
+#: what a peer is told when its answer nests deeper than Python's JSON reader goes
+#: (about 1,000 levels: the interpreter's recursion limit; Go's encoding/json stops at
+#: 10,000). No API object nests so deep; the answer is refused, not the process crashed.
+TOO_DEEP = "Unable to connect to the server: an answer nested too deeply to read"
+
+
 def _decode(data: bytes, content_type: str) -> Any:
     if not data:
         return None
@@ -682,6 +690,8 @@ def _decode(data: bytes, content_type: str) -> Any:
             return json.loads(data)
         except ValueError:
             pass
+        except RecursionError:
+            raise ClusterUnreachableError(TOO_DEEP) from None
     return data.decode("utf-8", "replace")
 
 
