@@ -71,6 +71,8 @@ __all__ = ["BUILTINS", "ObjectStore", "StoreRefusal", "apply_merge_patch"]
 
 #: how often a watch looks at its ``stop`` event
 _POLL_SECONDS = 0.05
+#: how many objects' managedFields are kept built (``ObjectStore._with_managed``)
+_MANAGED_CACHE = 256
 
 # (group, version, plural, kind, namespaced, has /status, keeps metadata.generation)
 BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
@@ -813,7 +815,14 @@ class ObjectStore:
                     }
                     for manager, applied in stamp[2]
                 ]
-                cached = self._managed[uid] = (stamp, entries)
+                cached = (stamp, entries)
+                # the latest _MANAGED_CACHE objects only: a write's reads (each watch's
+                # event, the answer) come right after it; a bound keeps the memory
+                # per object what it was without the cache
+                self._managed.pop(uid, None)
+                self._managed[uid] = cached
+                if len(self._managed) > _MANAGED_CACHE:
+                    del self._managed[next(iter(self._managed))]
             meta["managedFields"] = _copy(cached[1])
         return obj
 
