@@ -423,6 +423,8 @@ def render(
     room = height - len(top) - len(footer) - 2  # a blank line and the header
     recent_room = max(0, min(len(snap.recent), room - len(detail) - 3 - len(rows)))
     room_rows = max(1, room - len(detail) - (recent_room + 1 if recent_room else 0))
+    more = len(rows) > room_rows > 1  # a line says how many do not fit
+    room_rows -= more
     first = max(0, min(index - room_rows + 1, len(rows) - room_rows)) if index >= room_rows else 0
     shown = rows[first : first + room_rows]
     name_width = max([len("OBJECT"), *(len(ev.key_text(key)) for key in keys)])
@@ -436,6 +438,8 @@ def render(
     for offset, row in enumerate(shown):
         mine = first + offset == index
         body.append(_row_line(snap, row, name_width, mine, line))
+    if more:
+        body.append(line((f"  \u2026 {len(rows) - len(shown)} more (up/down scroll)", "dim")))
     body += detail
     if recent_room:
         body.append(line(("recent:", "dim")))

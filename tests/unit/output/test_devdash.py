@@ -221,6 +221,9 @@ def test_long_lines_are_cut_not_wrapped_and_many_objects_scroll_to_the_selection
     marked = [line for line in lines if line.startswith(">")]
     assert len(marked) == 1 and "obj-25" in marked[0]
     assert not any("obj-00" in line for line in lines)  # scrolled past the first rows
+    shown = sum(line[2:].startswith("default/obj-") for line in lines)
+    assert f"  \u2026 {30 - shown} more (up/down scroll)" in lines
+    assert lines[lines.index(marked[0]) + 1].startswith("  \u2026 ")  # the selection stays in view
 
 
 def test_no_objects_and_no_reload_yet() -> None:
