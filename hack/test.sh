@@ -7,11 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Test-time tools from the system: tmux drives the interactive explain test.
+# Test-time tools from the system: tmux drives the interactive explain and dev dashboard tests.
 if ! command -v tmux >/dev/null 2>&1; then
   echo "== installing tmux" >&2
   { apt-get install -y -q tmux >/dev/null 2>&1 || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q tmux >/dev/null 2>&1; }; } ||
-    echo "warning: tmux could not be installed; the interactive explain tests will fail" >&2
+    echo "warning: tmux could not be installed; the explain -i and dev dashboard tests will fail" >&2
 fi
 # zsh and fish run `kubectl crd completion zsh|fish`'s scripts (tests/unit/cli/
 # test_completion_scripts.py skips a shell that is missing)
