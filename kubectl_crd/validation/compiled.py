@@ -24,7 +24,7 @@ from typing import Any
 
 from kubectl_crd.validation.formats import format_checker, kept_format
 from kubectl_crd.validation.regexps import error as regexp_error
-from kubectl_crd.validation.regexps import go_regexp, searcher
+from kubectl_crd.validation.regexps import go_error_text, go_regexp, searcher
 
 _INT_TYPES = ("integer",)
 
@@ -131,7 +131,7 @@ class SchemaNode:
             try:
                 self.pattern_re = go_regexp(self.pattern)
             except regexp_error as exc:  # the server refuses such CRDs; say why if one slips by
-                self.pattern_error = str(exc)
+                self.pattern_error = go_error_text(exc)  # Go's words, not re2's bytes repr
             else:
                 self.pattern_found = searcher(self.pattern_re)
         required = get("required")
