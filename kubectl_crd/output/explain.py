@@ -49,14 +49,32 @@ def render_json(target: ExplainTarget, flags: ExplainFlags) -> str:
 
     from kubectl_crd.model.explain.document import node_document
 
-    return json.dumps(node_document(target), indent=2, ensure_ascii=False) + "\n"
+    try:
+        return json.dumps(node_document(target), indent=2, ensure_ascii=False) + "\n"
+    except RecursionError:
+        raise _too_deep(target, "json") from None
 
 
 def render_yaml(target: ExplainTarget, flags: ExplainFlags) -> str:
     from kubectl_crd.io.dumping import dump_yaml
     from kubectl_crd.model.explain.document import node_document
 
-    return dump_yaml(node_document(target))
+    try:
+        return dump_yaml(node_document(target))
+    except RecursionError:
+        raise _too_deep(target, "yaml") from None
+
+
+def _too_deep(target: ExplainTarget, output: str) -> Exception:
+    """A schema nested deeper than the JSON and YAML writers recurse (a cluster's CRD can
+    be: the API server takes some hundreds of levels; a file's reader stops at 500
+    levels of YAML first). The other formats walk it; this one says so."""
+    from kubectl_crd.model.errors import RenderError
+
+    return RenderError(
+        f"the schema of {target.display_path} nests too deeply to write with -o {output}: "
+        "use -o plaintext or -o markdown"
+    )
 
 
 def render_markdown(target: ExplainTarget, flags: ExplainFlags) -> str:

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.validation import validate_custom_resource
 from kubectl_crd.validation.crds import crd_errors
@@ -196,3 +198,25 @@ def test_a_pattern_that_is_no_go_regexp_is_named_in_gos_words() -> None:
         f'spec.s: Invalid value: "aa": spec.s in body should match \'^(a)\\1$, '
         f"but pattern is invalid: {go_words}'"
     ]
+
+
+def test_explain_of_a_schema_too_deep_for_json_and_yaml_says_which_formats_can() -> None:
+    from types import SimpleNamespace
+
+    from kubectl_crd.model.errors import RenderError
+    from kubectl_crd.model.explain.target import resolve_target
+    from kubectl_crd.output.explain import RENDERERS
+
+    # 450 levels: the API server takes it (a cluster's CRD); a file's reader could not
+    crd = CustomResourceDefinition.from_object(_crd(_nested_schema(450)), check_structural=False)
+    target = resolve_target([crd], "things.spec")
+    flags = SimpleNamespace(recursive=False, max_depth=0)
+    for output in ("json", "yaml"):
+        # it was "internal error: RecursionError", exit 3
+        with pytest.raises(RenderError) as raised:
+            RENDERERS[output](target, flags)
+        assert raised.value.kubectl_line == (
+            f"error: the schema of things.spec nests too deeply to write with -o {output}: "
+            "use -o plaintext or -o markdown"
+        )
+    assert RENDERERS["markdown"](target, flags).count("\n") > 450
