@@ -33,6 +33,7 @@ import hashlib
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -122,6 +123,10 @@ def wheels_for(platform: str, python: str, reqs: Sequence[str]) -> list[Path]:
             cmd += ["--platform", plat]
         subprocess.run([*cmd, *reqs], check=True)
         done.write_text("\n".join(reqs) + "\n")
+        # the wheels of earlier requirement lists are of no more use: keep one set
+        for old in where.parent.iterdir():
+            if old != where and (old / ".complete").exists():
+                shutil.rmtree(old)
     return sorted(where.glob("*.whl"))
 
 
