@@ -31,11 +31,14 @@ from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any, TextIO
 
+    from kubectl_crd.kube.listing import ListingRead
     from kubectl_crd.model.columns import ColumnPlan, Row, TableColumn
     from kubectl_crd.model.jsonpath import JSONPath
     from kubectl_crd.output.table import TableOptions
+    from kubectl_crd.validation.listing import FileListing
 
 __all__ = [
     "Listing",
@@ -328,9 +331,35 @@ class Listing:
         self.problem = problem  # a printer column the server could not compile
         self.resource_version = ""  # where a watch after this listing starts
 
+    @classmethod
+    def of_files(cls, found: FileListing) -> Listing:
+        """What ``validation.listing`` found in files: its rows (cells and, when kept,
+        objects), failed when an object is rejected."""
+        from kubectl_crd.kube.listing import qualified_name
+
+        crd, plan = found.crd, found.plan
+        return cls(
+            crd.namespaced,
+            qualified_name(crd.names.singular, crd.names.kind, crd.group),
+            plan.columns,
+            rows=found.rows,
+            objects=[row[1] for row in found.rows],
+            failed=bool(found.rejected),
+            problem=plan.problem,
+        )
+
     @property
     def empty(self) -> bool:
         return not self.rows and not self.objects
+
+    def fill(self, read: ListingRead, plan: ColumnPlan | None = None) -> None:
+        """The pages of a read from the cluster (``kube.listing``), failed when a name
+        could not be read; rows computed from ``plan`` (``--crd``) when given."""
+        self.failed = bool(read.errors)
+        for page in read.pages:
+            self.add_page(page)
+        if plan is not None:
+            self.compute_rows(plan)
 
     def add_page(self, page: Any) -> None:
         """A page the server answered: a Table, a list or a single object."""
@@ -479,6 +508,28 @@ class WatchPrinter:
         if self._table is not None:
             self._table.close()
             self._table = None
+
+    def follow(self, watch: Callable[[], Iterable[Any]], initial: Listing | None = None) -> None:
+        """``initial`` (a listing, unless ``--watch-only``) as ADDED, then each event of
+        ``watch()`` (opened after it) as it arrives, until the events end; flushed
+        however they end (``get.go: watch``)."""
+        try:
+            if initial is not None:
+                self.initial(initial)
+            for event in watch():
+                self.write(event)
+        finally:
+            self.flush()
+
+
+def stream_names(objects: Iterable[Any], qualified: str, stream: TextIO) -> bool:
+    """``-o name`` of a list read page by page: each name printed as it comes, so a long
+    listing never holds its objects; whether any was."""
+    printer = ObjectPrinter("name", stream, qualified=qualified)
+    for obj in objects:
+        printer.write(obj)
+    printer.flush()
+    return bool(printer.printed)
 
 
 class _Event:

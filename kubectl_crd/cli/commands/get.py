@@ -138,15 +138,10 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
             _watch(listing, reading, names, plan, options, settings)
             return
         if settings.output == "name" and not names and not settings.sort_by:
-            # nothing to align: each page's names are printed as it comes, so a long
-            # listing never holds its objects
-            from kubectl_crd.output.printing import ObjectPrinter
+            # nothing to align: names are printed page by page
+            from kubectl_crd.output.printing import stream_names
 
-            printer = ObjectPrinter("name", sys.stdout, qualified=listing.qualified)
-            for obj in reading.items():
-                printer.write(obj)
-            printer.flush()
-            if not printer.printed:
+            if not stream_names(reading.items(), listing.qualified, sys.stdout):
                 _show(app, listing, settings, single=False)
             return
         _read(reading, listing, names, plan, settings)
@@ -187,7 +182,6 @@ def _from_files(
     """The objects of the files as the server would list them (``validation.listing``);
     each rejected object's errors on stderr."""
     from kubectl_crd.io import input_documents
-    from kubectl_crd.kube.listing import qualified_name
     from kubectl_crd.output.printing import Listing
     from kubectl_crd.output.validation import problem_lines
     from kubectl_crd.sources.inputs import InputCRDs
@@ -215,16 +209,7 @@ def _from_files(
     )
     for result in found.rejected:
         print("\n".join(problem_lines(result)), file=sys.stderr)
-    crd, plan = found.crd, found.plan
-    return Listing(
-        crd.namespaced,
-        qualified_name(crd.names.singular, crd.names.kind, crd.group),
-        plan.columns,
-        rows=found.rows,
-        objects=[row[1] for row in found.rows],
-        failed=bool(found.rejected),
-        problem=plan.problem,
-    )
+    return Listing.of_files(found)
 
 
 def _on_cluster(
@@ -277,11 +262,7 @@ def _read(
     read = reading.read(names)
     for error in read.errors:
         print(error.kubectl_line, file=sys.stderr)
-    listing.failed = bool(read.errors)
-    for page in read.pages:
-        listing.add_page(page)
-    if plan is not None and settings.table:
-        listing.compute_rows(plan)
+    listing.fill(read, plan if settings.table else None)
 
 
 def _watch(
@@ -299,10 +280,7 @@ def _watch(
     if listing.failed:
         sys.exit(ExitCode.ERROR)
     printer = WatchPrinter(listing, settings, sys.stdout, plan=plan)
-    try:
-        if not options["watch_only"]:
-            printer.initial(listing)
-        for event in reading.watch(names, listing.resource_version):
-            printer.write(event)
-    finally:
-        printer.flush()
+    printer.follow(
+        lambda: reading.watch(names, listing.resource_version),
+        None if options["watch_only"] else listing,
+    )
