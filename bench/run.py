@@ -35,6 +35,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "dev": ("dev_bench.py", ["--smoke"], False),
     "local": ("local_bench.py", ["--smoke"], True),
     "completion": ("completion_bench.py", ["--runs", "1", "--no-cluster"], True),
+    "workbench": ("workbench_bench.py", ["--runs", "1"], True),
     # builds this platform's archive layout from the cached wheels (downloads them once)
     "launcher": ("launcher_bench.py", ["--runs", "1"], False),
 }
@@ -42,7 +43,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
 
 #: The benchmarks that read the CRD corpus (``tests.corpus``): without it, the run stops
 #: before the first one with a line saying where it is expected.
-NEEDS_CORPUS = {"validate", "validate-jobs", "cel", "explain", "completion"}
+NEEDS_CORPUS = {"validate", "validate-jobs", "cel", "explain", "completion", "workbench"}
 
 
 def main() -> None:

@@ -49,6 +49,8 @@ class WorkbenchApp(App[None]):
     """``kubectl crd workbench``: see the module docstring."""
 
     TITLE = "kubectl crd workbench"
+    # the palette's commands are Textual's own (themes, screenshots): not this tool's keys
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #title { height: 1; background: $primary; color: $text; text-style: bold; }
     #main { height: 1fr; }
@@ -93,6 +95,7 @@ class WorkbenchApp(App[None]):
         self.wide = False
         self._selected: FieldPath = ()
         self._matches: list[FieldPath] = []
+        self._checked = False
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -244,11 +247,13 @@ class WorkbenchApp(App[None]):
     # -- the file -------------------------------------------------------------------------
 
     def poll(self) -> None:
-        if self.session.changed():
+        # the first check comes after the first paint (on_mount), not from a timer
+        if self._checked and self.session.changed():
             self.recheck()
 
     def recheck(self) -> None:
         """Read and check the file again, and redraw what depends on it."""
+        self._checked = True
         try:
             self.check = self.session.check()
         except Exception as exc:  # a bug must not end the UI: say it, keep going
