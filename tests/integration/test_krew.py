@@ -334,3 +334,23 @@ def test_oidc_without_kubernetes_says_how_to_add_it(installed: Path, tmp_path: P
     assert lines[0].endswith(
         " -m pip install 'kubernetes>=30,<38', or install kubectl crd with pipx (README: Install)"
     )
+
+
+def test_caveats_link_makes_kubectl_complete_through_the_archive(
+    installed: Path, built: Built
+) -> None:
+    """The caveats' `ln -sf` run as printed, then kubectl's own completion entry point
+    (kubectl 1.26+ runs kubectl_complete-crd from PATH for `kubectl crd <TAB>`)."""
+    if not BASE_PYTHON.exists():
+        pytest.skip(f"no {BASE_PYTHON}")
+    import yaml
+
+    caveats = yaml.safe_load(built.manifest.read_text())["spec"]["caveats"]
+    link = caveats[caveats.index("ln -sf") :]
+    subprocess.run(["sh", "-c", link], env={"KREW_ROOT": str(installed)}, check=True)
+    assert (installed / "bin" / "kubectl_complete-crd").is_symlink()
+    got = _through_kubectl(
+        installed, "__complete", "crd", "explain", "--crd", "examples/crds/", "crontab.spec.re"
+    )
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.splitlines() == ["crontab.spec.replicas\t<integer>", ":4"]
