@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 
 from tests.corpus import corpus_path, corpus_present, missing_corpus_line
+from tests.unit.fuzz.tally import (  # noqa: F401  the fuzz counts, printed at the end
+    pytest_sessionfinish,
+    pytest_terminal_summary,
+    pytest_testnodedown,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: Set to 1 to skip the tests that need the corpus instead of stopping the run.

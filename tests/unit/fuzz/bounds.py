@@ -1,5 +1,5 @@
 """What bounds every fuzz test: hypothesis settings, a wall-clock limit per call, and the
-tally of cases run and time spent that the fuzz conftest prints at the end of a run.
+tally of cases run and time spent (``tally``) printed at the end of a run.
 
 The property of every fuzz test is the same (issue 30): for any input, a result or a
 clear error (a ``KubectlCrdError``, or a problem recorded in the result), never another
@@ -23,13 +23,11 @@ from typing import Any, TypeVar
 from hypothesis import HealthCheck, settings
 
 from kubectl_crd.model.errors import KubectlCrdError
+from tests.unit.fuzz.tally import add
 
 FUZZ_EXAMPLES = int(os.environ.get("KUBECTL_CRD_FUZZ_EXAMPLES", "150"))
 #: a call slower than this fails as a hang (the deadline per example is a tenth of it)
 HANG_SECONDS = 10.0
-
-#: test name -> (cases, seconds): read by the conftest's terminal summary
-TALLY: dict[str, tuple[int, float]] = {}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,12 +77,11 @@ def tallied(test: F) -> F:
 
     @wraps(test)
     def counting(*args: Any, **kwargs: Any) -> Any:
-        cases, spent = TALLY.get(test.__name__, (0, 0.0))
         started = time.perf_counter()
         try:
             with bounded():
                 return test(*args, **kwargs)
         finally:
-            TALLY[test.__name__] = (cases + 1, spent + time.perf_counter() - started)
+            add(test.__name__, 1, time.perf_counter() - started)
 
     return counting  # type: ignore[return-value]
