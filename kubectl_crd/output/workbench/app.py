@@ -20,6 +20,7 @@ workbench`` (``kubectl crd --help`` and every other command never load it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import subprocess
@@ -96,6 +97,7 @@ class WorkbenchApp(App[None]):
         self._selected: FieldPath = ()
         self._matches: list[FieldPath] = []
         self._checked = False
+        self._checking = False
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -247,18 +249,31 @@ class WorkbenchApp(App[None]):
     # -- the file -------------------------------------------------------------------------
 
     def poll(self) -> None:
-        # the first check comes after the first paint (on_mount), not from a timer
-        if self._checked and self.session.changed():
+        # the first check comes after the first paint (on_mount), not from a timer; one
+        # check at a time (a change during one is seen by the next poll)
+        if self._checked and not self._checking and self.session.changed():
             self.recheck()
 
     def recheck(self) -> None:
-        """Read and check the file again, and redraw what depends on it."""
+        """Check the file again, in a thread: the screen stays live meanwhile, and the
+        first frame is not held back by the first check (it compiles the schema:
+        ~80 ms for argo's Workflow). The result is drawn on the UI's loop."""
         self._checked = True
+        self._checking = True
+        self.run_worker(self._check_file, thread=True, group="check", exit_on_error=False)
+
+    def _check_file(self) -> None:
         try:
-            self.check = self.session.check()
+            check = self.session.check()
         except Exception as exc:  # a bug must not end the UI: say it, keep going
-            self.check = Check(message=f"internal error while checking the file: {exc!r}")
-        check = self.check
+            check = Check(message=f"internal error while checking the file: {exc!r}")
+        with contextlib.suppress(RuntimeError):  # the app has quit meanwhile
+            self.call_from_thread(self.show_check, check)
+
+    def show_check(self, check: Check) -> None:
+        """Draw what depends on the file: errors, rows, the stored object, the file."""
+        self._checking = False
+        self.check = check
         problems = self.query_one("#problems", OptionList)
         keep = problems.highlighted
         problems.clear_options()

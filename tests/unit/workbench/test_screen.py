@@ -9,6 +9,7 @@ bounded by ``_until``, each test takes about a second).
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import ContentSwitcher, OptionList, Static, Tree
 
 from kubectl_crd.output.workbench.app import WorkbenchApp
-from kubectl_crd.output.workbench.session import create_from_sample
+from kubectl_crd.output.workbench.session import Check, create_from_sample
 from tests.unit.workbench.conftest import CERTIFICATE, MakeSession
 
 SIZE = (120, 40)
@@ -143,5 +144,30 @@ def test_too_small_terminal_says_so(make_session: MakeSession) -> None:
             await pilot.pause()
             assert not app.query_one("#small").display
             assert app.query_one("#main").display
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_check_leaves_the_screen_live(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    release = threading.Event()
+    real_check = session.check
+
+    def slow_check() -> Check:
+        release.wait(10)
+        return real_check()
+
+    session.check = slow_check  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.3)
+            assert "reading the file" in app.check.message  # the check is still running
+            await pilot.press("f")  # keys are handled meanwhile
+            assert app.query_one("#right", ContentSwitcher).current == "file-pane"
+            release.set()
+            await _until(pilot, lambda: app.check.valid, "the check to land")
 
     asyncio.run(scenario())
