@@ -17,13 +17,17 @@ Stdlib only, and each printer imports what it needs when it is built.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from kubectl_crd.model.errors import Location
 from kubectl_crd.model.styled import Line, Style
 from kubectl_crd.validation.documents import STATUSES, DocumentResult, Summary
 from kubectl_crd.validation.results import FieldError
+
+if TYPE_CHECKING:
+    from kubectl_crd.io import Document
+    from kubectl_crd.validation.scaling import LocalScale
 
 TOOL_NAME = "kubectl-crd"
 TOOL_URI = "https://github.com/kubectl-crd/kubectl-crd"
@@ -83,6 +87,20 @@ def rejection_text(kind: str, name: str, error: FieldError) -> str:
 def rejection_line(where: Location, kind: str, name: str, error: FieldError) -> str:
     """One error of a rejected object, as a line (see ``rejected``)."""
     return f"{where}: error: {rejection_text(kind, name, error)}"
+
+
+def scale_rejections(documents: Sequence[Document], scaled: Sequence[LocalScale]) -> list[str]:
+    """``scale --local``'s refused objects (``validation.scaling``, one per document): a
+    line for each error (``rejection_line``, at the document when the error has no
+    place), one for a refusal without causes."""
+    lines: list[str] = []
+    for document, each in zip(documents, scaled, strict=True):
+        where, short = document.location, each.name.rpartition("/")[2]
+        for error in each.errors:
+            lines.append(rejection_line(error.location or where, each.kind, short, error))
+        if not each.ok and not each.errors:
+            lines.append(f"{where}: error: {each.message}")
+    return lines
 
 
 def problem_lines(result: DocumentResult) -> list[str]:

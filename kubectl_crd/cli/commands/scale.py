@@ -342,15 +342,12 @@ def _scale_local(
     crds = InputCRDs(crd_paths, documents=documents, cluster=lambda: app.crd_source().crds())
     objects = [d for d in documents if not is_crd_object(d.content)]
     scaled = scale_documents(objects, crds.crds(), count)
-    for document, each in zip(objects, scaled, strict=True):
-        where, short = document.location, each.name.rpartition("/")[2]
-        if each.errors:  # the rejection formatter imports validate's result records
-            from kubectl_crd.output.validation import rejection_line
-        for error in each.errors:
-            print(rejection_line(error.location or where, each.kind, short, error), file=sys.stderr)
-        if not each.ok and not each.errors:
-            print(f"{where}: error: {each.message}", file=sys.stderr)
     if not all(each.ok for each in scaled):
+        # imported only then: the rejection formatter imports validate's result records
+        from kubectl_crd.output.validation import scale_rejections
+
+        for line in scale_rejections(objects, scaled):
+            print(line, file=sys.stderr)
         sys.exit(ExitCode.ERROR)
     # the files' objects as written (managedFields kept), yaml without -o
     printer = ObjectPrinter(output or "yaml", sys.stdout, streaming=True, managed_fields=True)
