@@ -74,12 +74,12 @@ def command(
     api_version: str | None,
     old_path: str | None,
 ) -> None:
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UsageError("workbench needs a terminal: standard input or output is not one")
     from kubectl_crd.model.explain import resolve_target
 
     source = app.crd_source(crd_paths)
     crds = source.crds()
+    for problem in source.problems():  # a CRD without a schema, say: why it is missing
+        print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
     target = resolve_target(crds, resource, api_version=api_version)
     if target.path:
         raise UsageError(f"workbench takes a resource, not a field path: {resource}")
@@ -90,6 +90,8 @@ def command(
         raise UsageError(f"-f {path}: is a directory; name a file")
     if old_path is not None and not os.path.isfile(old_path):
         raise UsageError(f"--old {old_path}: no such file")
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError("workbench needs a terminal: standard input or output is not one")
     session = Session(target, path, old_path=old_path, namespace=app.namespace)
     try:
         from kubectl_crd.output.workbench.app import run_workbench

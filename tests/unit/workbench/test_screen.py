@@ -171,3 +171,24 @@ def test_a_slow_check_leaves_the_screen_live(make_session: MakeSession) -> None:
             await _until(pilot, lambda: app.check.valid, "the check to land")
 
     asyncio.run(scenario())
+
+
+def test_n_walks_the_errors_and_their_fields(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    text = path.read_text().replace("secretName: example", "secretName: 42\n  duration: 5")
+    path.write_text(text)
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: len(_problems(app)) == 2, "two errors")
+            fields = [p.tree_path for p in app.check.problems]
+            assert sorted(fields) == [("spec", "duration"), ("spec", "secretName")]
+            await pilot.press("n")
+            await _until(pilot, lambda: _cursor(app) == fields[1], "the second error's field")
+            await pilot.press("n")
+            await _until(pilot, lambda: _cursor(app) == fields[0], "back to the first")
+
+    asyncio.run(scenario())
