@@ -121,7 +121,7 @@ class Discovery:
         answer = self._request("GET", "/apis", accept=AGGREGATED_DISCOVERY)
         if not isinstance(answer, Mapping) or answer.get("kind") != "APIGroupDiscoveryList":
             return None
-        self._groups = list(answer.get("items") or ())
+        self._groups = mappings(answer.get("items"))
         self._fresh = True
         write_atomically(
             self._path,
@@ -147,11 +147,11 @@ class Discovery:
     def _read_core(self) -> list[Mapping[str, Any]]:
         answer = self._request("GET", "/api", accept=AGGREGATED_DISCOVERY)
         if isinstance(answer, Mapping) and answer.get("kind") == "APIGroupDiscoveryList":
-            return list(answer.get("items") or ())
+            return mappings(answer.get("items"))
         # no aggregated discovery: /api/v1's APIResourceList, in the aggregated shape
         listing = self._request("GET", "/api/v1")
         resources: dict[str, dict[str, Any]] = {}
-        for entry in (listing or {}).get("resources") or ():
+        for entry in mappings(mapping(listing).get("resources")):
             name = str(entry.get("name") or "")
             plural, _, subresource = name.partition("/")
             if subresource:
@@ -163,7 +163,7 @@ class Discovery:
                 "responseKind": {"kind": entry.get("kind") or ""},
                 "singularResource": entry.get("singularName") or "",
                 "scope": "Namespaced" if entry.get("namespaced") else "Cluster",
-                "shortNames": list(entry.get("shortNames") or ()),
+                "shortNames": strings(entry.get("shortNames")),
                 "subresources": [],
             }
         version = {"version": "v1", "resources": list(resources.values())}
@@ -225,31 +225,50 @@ def _matching(
     return found
 
 
+def mappings(value: object) -> list[Mapping[str, Any]]:
+    """The mappings of a list in a server's answer (anything else there is left out:
+    the answer comes from whatever is at the kubeconfig's address)."""
+    if not isinstance(value, list | tuple):
+        return []
+    return [item for item in value if isinstance(item, Mapping)]
+
+
+def mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def strings(value: object) -> list[str]:
+    """The strings of a list in a server's answer."""
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
 def resources_of(groups: Sequence[Mapping[str, Any]]) -> list[ResourceRef]:
     """One ``ResourceRef`` per (group, plural) of an aggregated discovery answer."""
     merged: dict[tuple[str, str], dict[str, Any]] = {}
-    for group in groups:
-        name = str((group.get("metadata") or {}).get("name") or "")
-        for version in group.get("versions") or ():
+    for group in mappings(groups):
+        name = str(mapping(group.get("metadata")).get("name") or "")
+        for version in mappings(group.get("versions")):
             version_name = str(version.get("version") or "")
-            for resource in version.get("resources") or ():
+            for resource in mappings(version.get("resources")):
                 plural = str(resource.get("resource") or "")
                 entry = merged.setdefault(
                     (name, plural),
                     {
                         "group": name,
-                        "kind": str((resource.get("responseKind") or {}).get("kind") or ""),
+                        "kind": str(mapping(resource.get("responseKind")).get("kind") or ""),
                         "plural": plural,
                         "singular": str(resource.get("singularResource") or ""),
                         "namespaced": resource.get("scope") == "Namespaced",
-                        "short_names": tuple(resource.get("shortNames") or ()),
+                        "short_names": tuple(strings(resource.get("shortNames"))),
                         "versions": [],
                         "scale_versions": [],
                         "status_versions": [],
                     },
                 )
                 entry["versions"].append(version_name)
-                subresources = {s.get("subresource") for s in resource.get("subresources") or ()}
+                subresources = {
+                    s.get("subresource") for s in mappings(resource.get("subresources"))
+                }
                 if "scale" in subresources:
                     entry["scale_versions"].append(version_name)
                 if "status" in subresources:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kubectl_crd.kube.client import CRD_LIST_PATH, KubeClient
-from kubectl_crd.kube.discovery import Discovery, ResourceRef
+from kubectl_crd.kube.discovery import Discovery, ResourceRef, mapping, mappings, strings
 from kubectl_crd.model.crd import CRD_API_VERSION, CRD_KIND, CustomResourceDefinition
 from kubectl_crd.model.errors import ApiError, Location, ResourceNotFoundError
 from kubectl_crd.model.gvk import is_builtin_group
@@ -133,15 +133,15 @@ class Resolver:
             return [_crd(item) for item in items or () if isinstance(item, dict)]
         first = wanted.partition(".")[0]
         names = set()
-        for group in groups:
-            group_name = str((group.get("metadata") or {}).get("name") or "")
+        for group in mappings(groups):
+            group_name = str(mapping(group.get("metadata")).get("name") or "")
             if is_builtin_group(group_name):
                 continue
-            for version in group.get("versions") or ():
-                for resource in version.get("resources") or ():
-                    kind = str((resource.get("responseKind") or {}).get("kind", "")).lower()
+            for version in mappings(group.get("versions")):
+                for resource in mappings(version.get("resources")):
+                    kind = str(mapping(resource.get("responseKind")).get("kind", "")).lower()
                     options = {resource.get("resource"), resource.get("singularResource"), kind}
-                    options.update(resource.get("shortNames") or ())
+                    options.update(strings(resource.get("shortNames")))
                     if first in options:
                         names.add(f"{resource.get('resource')}.{group_name}")
         found = [self._fetch(name) for name in sorted(names)]

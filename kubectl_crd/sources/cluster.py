@@ -30,7 +30,9 @@ class ClusterSource:
             listing = self._client.request("GET", CRD_LIST_PATH)
             items = listing.get("items", []) if isinstance(listing, Mapping) else []
             crds: list[CustomResourceDefinition] = []
-            for item in items:
+            for item in items if isinstance(items, list) else ():
+                if not isinstance(item, Mapping) or not isinstance(item.get("metadata"), Mapping):
+                    continue  # not a CRD: the answer is from whatever the kubeconfig names
                 # Served CRDs lack apiVersion/kind on list items; put them back for the parser.
                 obj = {
                     "apiVersion": CRD_API_VERSION,
