@@ -219,6 +219,12 @@ def _check_supported(node: Any) -> Mapping[str, Any]:
         )
     if isinstance(node.get("items"), list):
         raise UnpublishableSchema(f"{_REFUSED}: items must be a schema object and not an array")
+    # a cluster's CRDs are read without the structural check (the server made it); a peer
+    # that is no API server can still send these
+    if node.get("items") is not None and not isinstance(node.get("items"), Mapping):
+        raise UnpublishableSchema(f"{_REFUSED}: items must be a schema object")
+    if node.get("properties") and not isinstance(node.get("properties"), Mapping):
+        raise UnpublishableSchema(f"{_REFUSED}: properties must be an object")
     return node
 
 

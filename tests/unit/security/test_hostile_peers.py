@@ -62,6 +62,34 @@ SHAPES = {
             ],
         }
     ).encode(),
+    # a CRD no API server serves: properties a string (cluster CRDs skip the structural
+    # check, which the server made)
+    "crd-schema": json.dumps(
+        {
+            "kind": "CustomResourceDefinitionList",
+            "items": [
+                {"metadata": {"name": "foos.samplecontroller.k8s.io"}, "spec": "x"},
+                {
+                    "metadata": {"name": "foos.samplecontroller.k8s.io"},
+                    "spec": {
+                        "group": "samplecontroller.k8s.io",
+                        "names": {"plural": "foos", "kind": "Foo"},
+                        "scope": "Namespaced",
+                        "versions": [
+                            {
+                                "name": "v1alpha1",
+                                "served": True,
+                                "storage": True,
+                                "schema": {
+                                    "openAPIV3Schema": {"type": "object", "properties": "p"}
+                                },
+                            }
+                        ],
+                    },
+                },
+            ],
+        }
+    ).encode(),
 }
 
 
@@ -115,7 +143,7 @@ def test_answers_of_the_wrong_shape_are_no_internal_error(
     with _peer(SHAPES[shape]) as peer:
         result = _run(peer, tmp_path, command)
     # they were "internal error: AttributeError/TypeError ..." and exit 3 (discovery's
-    # resources_of, the cluster CRD source, the resolver's CRD names)
+    # resources_of, the cluster CRD source, the resolver's CRD names, explain's schema)
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
     if command[0] == "get" and shape == "inner-shapes":
         # foos is found; its list answer is then the same body, not a list (reported:
