@@ -52,7 +52,7 @@ def _crd(obj: dict[str, Any]) -> CustomResourceDefinition | None:
         return None
 
 
-@fuzz_settings(deadline_seconds=2.0)
+@fuzz_settings(deadline_seconds=5.0)
 @given(crds(), st.data())
 @tallied
 def test_explain_walks_and_renders_generated_schemas(obj: dict[str, Any], data: Any) -> None:
@@ -121,7 +121,7 @@ def test_printer_columns_plan_and_format_any_object(columns: list[Any], obj: Any
         assert isinstance(cell_text(cell), str)
 
 
-@fuzz_settings(deadline_seconds=3.0)
+@fuzz_settings(deadline_seconds=5.0)
 @given(crds(), st.data())
 @tallied
 def test_validation_and_cel_answer_for_generated_objects(obj: dict[str, Any], data: Any) -> None:

@@ -132,7 +132,7 @@ def test_yaml_indicator_soup_reads_or_fails_in_one_line(data: bytes) -> None:
     _read_all_ways(data)
 
 
-@fuzz_settings(examples=60, deadline_seconds=5.0)
+@fuzz_settings(examples=60, deadline_seconds=8.0)
 @given(nested() | huge)
 @tallied
 def test_deep_nesting_alias_bombs_and_huge_input_stay_bounded(data: bytes) -> None:
