@@ -245,6 +245,7 @@ def test_out_writes_children_and_status_updated_objects(project: Path) -> None:
     assert (done.returncode, done.stderr) == (0, "")
     files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
     assert files == [
+        ".kubectl-crd-out.json",  # the writer's index of what it wrote (stale-file removal)
         "default/configmap/a-cm.yaml", "default/gizmo.dev.example.com/a.yaml",
         "other/configmap/b-cm.yaml", "other/gizmo.dev.example.com/b.yaml",
     ]  # fmt: skip
