@@ -47,7 +47,7 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
         return problems
     schemas = list(
         _shared(
-            versions, lambda v: (v.get("schema") or {}).get("openAPIV3Schema"), "spec.validation"
+            versions, lambda v: _mapping(v.get("schema")).get("openAPIV3Schema"), "spec.validation"
         )
     )
     for prefix, position, schema in schemas:
@@ -406,7 +406,7 @@ def _check_list_map_keys(
                 ".x-kubernetes-list-type",
                 f"Invalid value: {bad_value(list_type)}: must be map if x-kubernetes-list-map-keys is non-empty",
             )
-    item_properties = (item_schema.get("properties") or {}) if item_schema is not None else {}
+    item_properties = _mapping(item_schema.get("properties")) if item_schema is not None else {}
     if list_type == "map":
         if not keys:
             add(
@@ -425,7 +425,7 @@ def _check_list_map_keys(
             seen: set[str] = set()
             for key in keys:
                 if key in item_properties:
-                    if (item_properties[key] or {}).get("type") in ("array", "object"):
+                    if _mapping(item_properties[key]).get("type") in ("array", "object"):
                         add(
                             f".items.properties[{key}].type",
                             'Invalid value: "object": must be a scalar type if parent array\'s x-kubernetes-list-type is map',
@@ -547,6 +547,12 @@ def _field_path_valid(node: Mapping[str, Any], text: str) -> bool:
         else:
             return False
     return True
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` where the API would have an object, else empty (a CRD file can hold
+    anything there; the server's decoder refuses such a CRD before validating it)."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def _has_newlines(text: str) -> bool:

@@ -211,7 +211,7 @@ def _check_supported(node: Any) -> Mapping[str, Any]:
         if node.get(key):
             raise UnpublishableSchema(f"{_REFUSED}: {key} is not supported")
     type_ = node.get("type")
-    if type_ and type_ not in _VALID_TYPES:
+    if type_ and (not isinstance(type_, str) or type_ not in _VALID_TYPES):
         raise UnpublishableSchema(f'{_REFUSED}: type "{type_}" is not an OpenAPI v3 type')
     if node.get("x-kubernetes-preserve-unknown-fields") is False:
         raise UnpublishableSchema(

@@ -6,7 +6,8 @@ clear error (a ``KubectlCrdError``, or a problem recorded in the result), never 
 exception; and every call bounded in time. The per-example deadline is hypothesis's;
 ``bounded`` adds a hard stop (SIGALRM) so a hang fails the test instead of stalling the
 run. ``FUZZ_EXAMPLES`` sizes every test; the default keeps the whole set under a minute
-on CI's two cores (``KUBECTL_CRD_FUZZ_EXAMPLES`` raises it for a longer local run).
+on CI's two cores (``KUBECTL_CRD_FUZZ_EXAMPLES`` raises it for a longer local run, and
+``KUBECTL_CRD_FUZZ_RANDOM=1`` draws new cases instead of the fixed ones).
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ def fuzz_settings(examples: int = FUZZ_EXAMPLES, deadline_seconds: float = 3.0) 
     return settings(
         max_examples=examples,
         deadline=timedelta(seconds=deadline_seconds),
-        derandomize=True,  # the same cases on every run: a failure is reproducible
+        # the same cases on every run (a failure is reproducible), unless a longer local
+        # run asks for new ones with KUBECTL_CRD_FUZZ_RANDOM=1
+        derandomize=os.environ.get("KUBECTL_CRD_FUZZ_RANDOM") != "1",
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )

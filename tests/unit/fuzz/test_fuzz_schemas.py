@@ -143,3 +143,57 @@ def test_validation_and_cel_answer_for_generated_objects(obj: dict[str, Any], da
     for error in result.errors:
         assert isinstance(error.message, str) and error.message.strip(), error
         assert "Traceback" not in error.message and "object has no attribute" not in error.message
+
+
+def _slots(node: Any) -> list[tuple[Any, Any]]:
+    """Every (container, key or index) in ``node``, at any depth."""
+    found: list[tuple[Any, Any]] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, dict):
+            found += [(current, key) for key in current]
+            pending += current.values()
+        elif isinstance(current, list):
+            found += [(current, index) for index in range(len(current))]
+            pending += current
+    return found
+
+
+@st.composite
+def mangled_crds(draw: st.DrawFn) -> dict[str, Any]:
+    """A generated CRD with some of its parts (at any depth) replaced by arbitrary JSON:
+    what a file or a peer that is no API server can hold."""
+    obj: dict[str, Any] = json.loads(json.dumps(draw(crds())))
+    for _ in range(draw(st.integers(1, 4))):
+        parents = _slots(obj)
+        if not parents:
+            break
+        parent, key = draw(st.sampled_from(parents))
+        parent[key] = draw(json_values)
+    return obj
+
+
+@fuzz_settings(deadline_seconds=5.0)
+@given(mangled_crds())
+@tallied
+def test_mangled_crds_are_read_checked_and_explained_or_refused(obj: dict[str, Any]) -> None:
+    from kubectl_crd.validation.crds import crd_errors
+
+    for problem in crd_errors(obj):
+        field, message, _ = problem
+        assert isinstance(field, str) and isinstance(message, str) and message.strip()
+    crd = _crd(obj)
+    if crd is None:
+        return
+    try:
+        target = resolve_target([crd], "crontab.spec")
+        for render in RENDERERS.values():
+            render(target, SimpleNamespace(recursive=True, max_depth=0))
+    except KubectlCrdError as exc:
+        clear_error(exc)
+    result = validate_custom_resource(
+        {"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "a"}},
+        crd,
+    )
+    assert all(error.message.strip() for error in result.errors)

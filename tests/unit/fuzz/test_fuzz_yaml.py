@@ -49,7 +49,10 @@ def _read_all_ways(data: bytes) -> None:
     plain = load_documents(data, "in.yaml", positions=False)
     _check(plain)
     # the same documents and the same problems whichever build reads them
-    assert [d.error is None for d in full] == [d.error is None for d in plain]
+    assert [d.error is None for d in full] == [d.error is None for d in plain], (
+        [str(d.error) for d in full],
+        [str(d.error) for d in plain],
+    )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

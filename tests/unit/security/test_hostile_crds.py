@@ -220,3 +220,20 @@ def test_explain_of_a_schema_too_deep_for_json_and_yaml_says_which_formats_can()
             "use -o plaintext or -o markdown"
         )
     assert RENDERERS["markdown"](target, flags).count("\n") > 450
+
+
+def test_crds_with_lists_where_objects_go_are_refused_not_crashed_on() -> None:
+    from kubectl_crd.model.errors import KubectlCrdError
+    from kubectl_crd.model.explain.target import resolve_target
+    from kubectl_crd.output.explain import RENDERERS
+
+    # found by tests/unit/fuzz's mangled CRDs; both were exit 3 ("internal error")
+    crd = _crd({"type": "object"})
+    crd["spec"]["versions"][0]["schema"] = [None]  # validate -f: AttributeError
+    assert [message for _, message, _ in crd_errors(crd)] == [
+        "spec.versions[0].schema.openAPIV3Schema: Required value"
+    ]
+    typed = _crd({"type": "array", "items": {"type": [None]}})  # explain: TypeError
+    target = resolve_target([CustomResourceDefinition.from_object(typed)], "things.spec")
+    with pytest.raises(KubectlCrdError, match='type "\\[None\\]" is not an OpenAPI v3 type'):
+        RENDERERS["plaintext"](target, type("Flags", (), {"recursive": True, "max_depth": 0})())
