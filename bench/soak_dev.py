@@ -153,6 +153,20 @@ class Loop:
         return code
 
 
+def audit_410(log: Path) -> Counter[str]:
+    """410 Gone answers in the API server's audit log, by verb (a watch resumed from a
+    compacted resourceVersion, or a list continued past one); the loop relists after
+    them. Read line by line: a 10-minute soak's log is large."""
+    found: Counter[str] = Counter()
+    with log.open("rb") as lines:
+        for line in lines:
+            if b'"code":410' in line:
+                event = json.loads(line)
+                if event.get("stage") == "ResponseComplete":
+                    found[event["verb"]] += 1
+    return found
+
+
 def converged(gizmos: Any, maps: Any, last: dict[str, int]) -> tuple[int, list[str]]:
     """How many objects hold their last ``spec.n`` everywhere; a few that do not."""
     children = {m["metadata"]["name"]: m for m in maps.items()}
@@ -379,6 +393,7 @@ def main() -> int:
             "requeues": loop.events["Requeued"],
             "watch_errors": loop.events["WatchError"],
             "watch_errors_410": loop.gone,
+            "audit_410_by_verb": dict(audit_410(plane.audit_log)),
             "faults": {k[6:]: v for k, v in counts.items() if k.startswith("fault_")},
             "objects_deleted_and_recreated": counts["objects_deleted_and_recreated"],
             "reloads_ok": loop.events["ReloadSucceeded"],
