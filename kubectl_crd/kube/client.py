@@ -33,6 +33,7 @@ credential holds before they leave.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -172,6 +173,8 @@ class KubeClient:
         self._tls_context: ssl.SSLContext | None = None
         self._client_certificate: tuple[bytes, bytes] | None = None
         self._extra_headers: list[tuple[str, str]] = []
+        #: (server URL, its path without the trailing "/"): the prefix of every target
+        self._base_path: tuple[str | None, str] = (None, "")
 
     def __repr__(self) -> str:
         server = self._connection.server if self._connection else "?"
@@ -348,8 +351,11 @@ class KubeClient:
     def _target(self, path: str, query: Mapping[str, object] | None) -> str:
         from kubectl_crd.kube.transport import ServerURL, query_string
 
-        base = ServerURL(self.connection.server).path.rstrip("/")
-        target = base + path
+        server = self.connection.server
+        if self._base_path[0] != server:
+            # parsed once per server URL, not once per request
+            self._base_path = (server, ServerURL(server).path.rstrip("/"))
+        target = self._base_path[1] + path
         if query:
             pairs: list[tuple[str, str]] = []
             for key, value in query.items():
@@ -627,7 +633,9 @@ def _hostport(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+@functools.cache
 def _user_agent() -> str:
+    # built once: it is sent with every request and never changes in a process
     from kubectl_crd import __version__
 
     return f"kubectl-crd/{__version__} ({sys.platform})"

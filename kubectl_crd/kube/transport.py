@@ -86,10 +86,16 @@ class ServerURL:
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~")
 
 
+#: the same set as text, for the fast path of ``query_string``
+_UNRESERVED_TEXT = "".join(map(chr, sorted(_UNRESERVED)))
+
+
 def query_string(pairs: Sequence[tuple[str, str]]) -> str:
     """``urllib.parse.urlencode(pairs)`` (``quote_plus`` of keys and values)."""
 
     def quote(text: str) -> str:
+        if not text.strip(_UNRESERVED_TEXT):
+            return text  # every character unreserved (names, "true", "10s"): nothing to quote
         return "".join(
             chr(byte) if byte in _UNRESERVED else "+" if byte == 32 else f"%{byte:02X}"
             for byte in text.encode("utf-8")
