@@ -301,7 +301,7 @@ class Admission:
         )
         if not result.valid:
             return self._invalid(operation, result)
-        obj = _plain(result.object)
+        obj = result.object  # plain: the pipeline's copy has no positions
         if meta.get("resourceVersion"):
             # etcd3/store.go: Create refuses an object that carries one, after validation
             message = "resourceVersion should not be set on objects to be created"
@@ -541,7 +541,7 @@ class Admission:
         if body_version != old_meta.get("resourceVersion"):
             message = _conflict(qualified_resource, name, _OPTIMISTIC_LOCK)
             return _refusal(operation, 409, "Conflict", message, details=self._details(name))
-        obj = _plain(result.object)
+        obj = result.object  # plain: the pipeline's copy has no positions
         meta = _metadata_of(obj) or {}
         # ValidateObjectMetaAccessorUpdate runs twice (rest/update.go validateCommonFields,
         # then the validator's ValidateUpdate / ValidateStatusUpdate): its causes come twice
@@ -871,15 +871,6 @@ def _refusal(
         response=_failure(code, reason, message, details),
         validation=validation,
     )
-
-
-def _plain(obj: Any) -> Any:
-    """The pipeline's copy as plain dicts and lists (it keeps a ``YamlMap``'s type)."""
-    if type(obj) is dict:
-        return obj
-    from kubectl_crd.model.schema import plain
-
-    return plain(obj)
 
 
 def _plain_copy(obj: Any) -> Any:

@@ -205,6 +205,33 @@ def test_errors_carry_their_position() -> None:
     assert str(error.location) == "w.yaml:6:6"
 
 
+def _containers(value: Any) -> list[Any]:
+    found, pending = [], [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict | list):
+            found.append(node)
+            pending.extend(node.values() if isinstance(node, dict) else node)
+    return found
+
+
+def test_the_stored_copy_of_a_positioned_document_is_plain_and_unshared() -> None:
+    # errors are located in the input, so the copy the stages change (and admission
+    # stores) needs no positions: plain dicts and lists at every depth
+    text = (
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n"
+        "spec:\n  a: &x {k: [1, {m: 2}]}\n  b: *x\n"
+    )
+    document = load_documents(text, "w.yaml")[0]
+    crd = make_crd({"type": "object", "x-kubernetes-preserve-unknown-fields": True})
+    result = validate_custom_resource(document.content, crd)
+    assert result.valid and result.object == document.content
+    assert {type(node) for node in _containers(result.object)} == {dict, list}
+    copies = {id(node) for node in _containers(result.object)}
+    assert len(copies) == len(_containers(result.object))  # the alias's copies are two
+    assert copies.isdisjoint(id(node) for node in _containers(document.content))
+
+
 @pytest.mark.parametrize(
     ("value", "text"),
     [(10.0, "10"), (1e6, "1e+06"), (123456.0, "123456"), (0.5, "0.5"), (1e-5, "1e-05")],
