@@ -37,7 +37,7 @@ import threading
 import time
 
 from kubectl_crd.model.records import record
-from kubectl_crd.output.devlog import duration_text
+from kubectl_crd.output.devlog import duration_text, located_error, where_prefix
 from kubectl_crd.reconcile import events as ev
 
 TYPE_CHECKING = False
@@ -468,9 +468,9 @@ def _row_line(snap: Snapshot, row: ObjectRow, name_width: int, mine: bool, line:
     state = row.state.value + ("*" if row.running else "")
     if row.state is ObjectState.BACKING_OFF and row.retry_at:
         wait = duration_text(max(0.0, row.retry_at - snap.now))
-        last = f"retry in {wait}: {_where(row)}{row.last}"
+        last = f"retry in {wait}: {where_prefix(row.file, row.line)}{row.last}"
     elif row.state in (ObjectState.ERRORING, ObjectState.BACKING_OFF):
-        last = _where(row) + row.last
+        last = where_prefix(row.file, row.line) + row.last
     elif row.finished_at:
         last = f"{_ago(snap.now, row.finished_at)}: {row.last}"
     else:
@@ -483,18 +483,12 @@ def _row_line(snap: Snapshot, row: ObjectRow, name_width: int, mine: bool, line:
     )
 
 
-def _where(row: ObjectRow) -> str:
-    if row.file and row.line:
-        return f"{row.file}:{row.line}: "
-    return f"{row.file}: " if row.file else ""
-
-
 def _detail(row: ObjectRow, line: Any) -> list[Any]:
     """The selected object's error, in full (up to three lines)."""
     if row.state not in (ObjectState.ERRORING, ObjectState.BACKING_OFF):
         return []
     lines = [line(("", ""))]
-    what = f"{ev.key_text(row.key)}: {_where(row)}{row.last}"
+    what = f"{ev.key_text(row.key)}: {where_prefix(row.file, row.line)}{row.last}"
     if row.failures:
         what += f" ({_plural(row.failures, 'failure')} in a row)"
     lines.append(line((what, "red")))
@@ -513,13 +507,8 @@ def _reload_line(snap: Snapshot, line: Any) -> Any:
             ("reload: ", "dim"),
             (f"{reload.path} reloaded {ago}, latency {duration_text(reload.latency)}", "magenta"),
         )
-    where = f"{reload.file}:{reload.line}: " if reload.file and reload.line else ""
-    if reload.file and reload.error.startswith(f"{reload.file}:"):
-        where = ""  # a load error says where already (file:line:column)
-    return line(
-        ("reload: ", "dim"),
-        (f"failed {ago}, the running code stays: {where}{reload.error}", "red"),
-    )
+    error = located_error(reload.error, reload.file, reload.line)
+    return line(("reload: ", "dim"), (f"failed {ago}, the running code stays: {error}", "red"))
 
 
 def _ansi(text: str, width: int) -> Any:

@@ -104,8 +104,20 @@ def _indented(text: str, style: Style = _P) -> list[Line]:
     return [(("    " + line, style),) for line in text.rstrip("\n").splitlines()]
 
 
-def _where(file: str, line: int) -> str:
+def where_prefix(file: str, line: int) -> str:
+    """``file:line: `` (or ``file: ``) before a message about that place; empty when unknown."""
     return f"{file}:{line}: " if file and line else (f"{file}: " if file else "")
+
+
+def located_error(error: str, file: str, line: int) -> str:
+    """``error`` with its place in front, unless it says where already.
+
+    A load error's own text starts with ``file:line:column:`` (``reconcile.loading``'s
+    ReconcilerLoadError), so a second prefix would only repeat it.
+    """
+    if file and error.startswith(f"{file}:"):
+        return error
+    return where_prefix(file, line) + error
 
 
 _VERB_DONE = {
@@ -226,7 +238,7 @@ def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
         lines = [
             (
                 (f"reload of {event.path} failed, the running code stays: ", _BAD),
-                (_where(event.file, event.line) + event.error, _BAD),
+                (located_error(event.error, event.file, event.line), _BAD),
             )
         ]
         if event.caret:
@@ -273,7 +285,7 @@ def _finished(event: ev.ReconcileFinished, verbose: bool) -> list[Line]:
             (label, _BAD),
             _key(event.key),
             (f" after {took}: ", _P),
-            (_where(event.file, event.line) + event.error, _BAD),
+            (located_error(event.error, event.file, event.line), _BAD),
             (tail, _P),
         )
     ]

@@ -231,3 +231,14 @@ def test_a_reader_gone_silences_the_log_and_calls_on_broken_once() -> None:
         log(ev.WatchStopped("a/v1"))
         log.note("x")
     assert calls == [1]
+
+
+def test_a_reload_error_that_says_where_is_not_prefixed_again() -> None:
+    out = io.StringIO()
+    log = DevLog(out, colour=False, timestamps=False)
+    log(ev.ReloadFailed("r.py", "r.py:17:15: SyntaxError: invalid syntax", "r.py", 17))
+    log(ev.ReloadFailed("r.py", "SyntaxError: invalid syntax", "r.py", 4))
+    assert out.getvalue().splitlines() == [
+        "reload of r.py failed, the running code stays: r.py:17:15: SyntaxError: invalid syntax",
+        "reload of r.py failed, the running code stays: r.py:4: SyntaxError: invalid syntax",
+    ]
