@@ -354,3 +354,94 @@ def test_caveats_link_makes_kubectl_complete_through_the_archive(
     )
     assert got.returncode == 0, got.stderr
     assert got.stdout.splitlines() == ["crontab.spec.replicas\t<integer>", ":4"]
+
+
+def test_the_repository_as_a_custom_index_installs_through_krew(
+    krew_tools: Path, built: Built, tmp_path: Path
+) -> None:
+    """README's route: `kubectl krew index add NAME URL` clones a git repository laid out
+    as this one is (plugins/crd.yaml), then `kubectl krew install NAME/crd` downloads the
+    platform's `uri` and checks its sha256. The repository is a temporary git one, added
+    by its local path (krew v0.4.3 clones the URL with git, which takes a path as well) and
+    the uri points at a local HTTP server serving the built archive."""
+    import functools
+    import http.server
+    import threading
+
+    import yaml
+
+    if THIS_PLATFORM not in bk.PLATFORMS:
+        pytest.skip(f"no archive for {THIS_PLATFORM}")
+    if not BASE_PYTHON.exists():
+        pytest.skip(f"no {BASE_PYTHON}")
+    archive = built.archives[THIS_PLATFORM]
+    served: list[str] = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            served.append(self.path)
+
+    handler = functools.partial(Handler, directory=str(archive.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        manifest = yaml.safe_load(built.manifest.read_text())
+        os_name, arch = THIS_PLATFORM.split("/")
+        mine = [
+            p
+            for p in manifest["spec"]["platforms"]
+            if p["selector"]["matchLabels"] == {"os": os_name, "arch": arch}
+        ]
+        assert len(mine) == 1
+        mine[0]["uri"] = f"http://127.0.0.1:{server.server_address[1]}/{archive.name}"
+        assert mine[0]["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
+        index = tmp_path / "index"
+        (index / "plugins").mkdir(parents=True)
+        (index / "plugins" / "crd.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+        git = ["git", "-C", str(index), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        for step in (["init", "-q"], ["add", "plugins"], ["commit", "-q", "-m", "index"]):
+            subprocess.run([*git, *step], check=True, capture_output=True)
+
+        root = tmp_path / "root"
+        kubectl_dir = tmp_path / "kubectl-bin"
+        kubectl_dir.mkdir()
+        (kubectl_dir / "kubectl").symlink_to(newest_kubectl())
+        env = {
+            "PATH": os.pathsep.join([str(kubectl_dir), str(krew_tools), "/usr/bin", "/bin"]),
+            "HOME": str(tmp_path),
+            "KREW_ROOT": str(root),
+            "KREW_NO_UPGRADE_CHECK": "1",
+        }
+
+        def krew(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                ["kubectl", "krew", *args],
+                capture_output=True,
+                text=True,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
+
+        added = krew("index", "add", "kubectl-crd", str(index))
+        assert added.returncode == 0, added.stdout + added.stderr
+        listed = krew("index", "list")
+        assert listed.returncode == 0, listed.stderr
+        assert ["kubectl-crd", str(index)] in [line.split() for line in listed.stdout.splitlines()]
+        got = krew("install", "kubectl-crd/crd")
+        assert got.returncode == 0, got.stdout + got.stderr
+        assert "Installed plugin: crd" in got.stderr.splitlines(), got.stderr
+        # krew fetched the archive from the index's uri (not from a cache or --archive)
+        assert served == [f"/{archive.name}"]
+    finally:
+        server.shutdown()
+        server.server_close()
+    # the receipt names the custom index as the plugin's source (what `upgrade` follows)
+    receipt = yaml.safe_load((root / "receipts" / "crd.yaml").read_text())
+    assert receipt["status"]["source"]["name"] == "kubectl-crd"
+    version = _through_kubectl(root, "crd", "--version")
+    assert version.returncode == 0, version.stderr
+    assert version.stdout == f"kubectl-crd {bk.package_version()}\n"
+    # a second index with the same name is refused: the listing above is krew's own
+    again = krew("index", "add", "kubectl-crd", str(index))
+    assert again.returncode != 0
