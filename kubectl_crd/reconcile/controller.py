@@ -684,15 +684,45 @@ class Controller:
         informer = self._informers.get(info) if info is not None else None
         if info is None or informer is None:
             return []
-        removed = []
-        writes = _Writes()
-        for key in self.finalizers_left():
-            # the latest version: the patch is conditional on its resourceVersion
-            obj = self._latest(info, key)
-            if obj is not None and self._remove_finalizer(key, info, obj, writes):
-                removed.append(key)
-        self._count(writes=writes.count)
-        return removed
+        keys = iter(self.finalizers_left())
+        removed: list[ObjectKey] = []
+        lock = threading.Lock()
+        abort = threading.Event()
+
+        def remove() -> None:
+            writes = _Writes()
+            try:
+                while not abort.is_set():
+                    with lock:
+                        key = next(keys, None)
+                    if key is None:
+                        return
+                    # the latest version: the patch is conditional on its resourceVersion
+                    obj = self._latest(info, key)
+                    if obj is not None and self._remove_finalizer(key, info, obj, writes):
+                        with lock:
+                            removed.append(key)
+            finally:
+                self._count(writes=writes.count)
+
+        # one PATCH per object, from as many threads as the loop has workers (-j): on a
+        # remote cluster each waits a round trip, which one after the other adds up to
+        # seconds per thousand objects (against a local envtest on 2 cores, CPU-bound,
+        # 300 objects took the same ~1.2-1.4 s either way). Daemon threads, waited for
+        # here: a KeyboardInterrupt (a second Ctrl-C) leaves at once, and no patch is
+        # started after it.
+        threads = [
+            threading.Thread(target=remove, name=f"remove-finalizer-{index}", daemon=True)
+            for index in range(max(1, self.workers))
+        ]
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            abort.set()
+        return sorted(removed)
 
     # -- swapping the reconciler -----------------------------------------------------------
 

@@ -458,6 +458,13 @@ def run_loop(app: Application, options: DevOptions) -> None:
             raise UsageError(f"--watch-extra {extra}: no such file or directory")
     # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
     signal.signal(signal.SIGTERM, _interrupt)
+    # and SIGINT stops it even when the process was started with SIGINT ignored (a
+    # script's `cmd &` without job control: Python then installs no handler, and the
+    # loop ran on through every SIGINT of bench/soak_dev.py until it was killed, its
+    # finalizers left behind). A Go controller does the same: controller-runtime's
+    # signal handler calls signal.Notify, which installs a handler for a SIGINT the
+    # program was started with ignored (go src/os/signal/doc.go)
+    previous_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
     plane = None
     tally = Tally()
     interrupted = False
@@ -566,7 +573,11 @@ def run_loop(app: Application, options: DevOptions) -> None:
             reloader.stop()
         if server is not None:
             server.stop()
-        controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
+        try:
+            controller.stop(graceful=True, remove_finalizers=options.remove_finalizers_on_exit)
+        except KeyboardInterrupt:  # a second Ctrl-C: out at once, saying what is left
+            _warn_left(controller, log, envtest=options.envtest or options.local is not None)
+            raise
         backend.close()
     except BaseException:  # a second Ctrl-C, an error at start: no graceful stop
         if plane is not None:
@@ -574,6 +585,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, previous_sigint)
         if pipe_closed.is_set():
             # what the log buffered would fail again in the interpreter's last flush
             # (a traceback and exit 120): the reader is gone, so it goes nowhere
@@ -747,6 +759,20 @@ def _closed(pipe_closed: threading.Event) -> None:
 
     pipe_closed.set()
     os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _warn_left(controller: Controller, log: DevLog, *, envtest: bool) -> None:
+    """The one line of a stop cut short: how many objects the loop leaves its finalizer
+    on (none with --envtest or --local: the objects go with the run)."""
+    left = 0 if envtest else len(controller.finalizers_left())
+    if left:
+        log.note(
+            f"interrupted again: {left} object{'' if left == 1 else 's'} still "
+            f"carr{'ies' if left == 1 else 'y'} the loop's finalizer and cannot be deleted "
+            "until a loop removes it (let the stop finish, or run again with "
+            "--remove-finalizers-on-exit)",
+            warning=True,
+        )
 
 
 def _interrupt(signum: int, frame: object) -> None:
