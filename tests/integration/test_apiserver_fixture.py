@@ -16,10 +16,11 @@ import pytest
 
 from tests.integration.envtest import REPO_ROOT, ControlPlane
 
-# Its own group, so that tests installing examples/crds/crontab.yaml (stable.example.com)
-# into the same session API server cannot collide with it.
+# Its own group and names, so that tests installing examples/crds/crontab.yaml
+# (stable.example.com) into the same session API server cannot collide with it: a second
+# "crontabs" would make the plural ambiguous for kubectl and completion.
 GROUP = "envtest.example.com"
-CRONTABS = f"crontabs.{GROUP}"
+CRONTABS = f"fixturetabs.{GROUP}"
 
 CRONTAB_CRD = f"""\
 apiVersion: apiextensions.k8s.io/v1
@@ -29,7 +30,7 @@ metadata:
 spec:
   group: {GROUP}
   scope: Namespaced
-  names: {{kind: CronTab, plural: crontabs, singular: crontab, listKind: CronTabList}}
+  names: {{kind: FixtureTab, plural: fixturetabs, singular: fixturetab, listKind: FixtureTabList}}
   versions:
     - name: v1
       served: true
@@ -62,7 +63,7 @@ spec:
 
 CRONTAB = """\
 apiVersion: envtest.example.com/v1
-kind: CronTab
+kind: FixtureTab
 metadata:
   name: {name}
 spec:
@@ -119,8 +120,8 @@ def test_install_crds_is_idempotent(apiserver: ControlPlane, crontab_crd: str) -
 
 def test_api_resources_lists_the_crd(apiserver: ControlPlane, crontab_crd: str) -> None:
     out = apiserver.kubectl("api-resources", f"--api-group={GROUP}", "-o", "wide").stdout
-    row = next(line.split() for line in out.splitlines() if line.startswith("crontabs "))
-    assert row[1:4] == [f"{GROUP}/v1", "true", "CronTab"]
+    row = next(line.split() for line in out.splitlines() if line.startswith("fixturetabs "))
+    assert row[1:4] == [f"{GROUP}/v1", "true", "FixtureTab"]
 
 
 def test_create_get_scale_and_status(
@@ -172,17 +173,17 @@ def test_create_get_scale_and_status(
 
 
 def _scale_path(namespace: str, name: str) -> str:
-    return f"/apis/{GROUP}/v1/namespaces/{namespace}/crontabs/{name}/scale"
+    return f"/apis/{GROUP}/v1/namespaces/{namespace}/fixturetabs/{name}/scale"
 
 
 def test_explain_crontab(apiserver: ControlPlane, crontab_crd: str) -> None:
     # The OpenAPI v3 document of a new CRD is published asynchronously: retry briefly.
-    args = ("explain", "crontab.spec", f"--api-version={GROUP}/v1")
+    args = ("explain", "fixturetab.spec", f"--api-version={GROUP}/v1")
     deadline = time.monotonic() + 30
     while (result := apiserver.kubectl(*args, check=False)).returncode != 0:
         assert time.monotonic() < deadline, result.stderr
         time.sleep(0.5)
-    assert "KIND:       CronTab" in result.stdout
+    assert "KIND:       FixtureTab" in result.stdout
     assert "cronSpec\t<string> -required-" in result.stdout
     assert "The schedule in cron format." in result.stdout
 
@@ -203,7 +204,7 @@ def test_namespace_fixture_isolates(
         'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name}{"\\n"}{end}',
     ).stdout.split()
     mine = apiserver.kubectl("get", CRONTABS, "-n", namespace, "-o", "name").stdout.split()
-    assert mine == [f"crontab.{GROUP}/same"]
+    assert mine == [f"fixturetab.{GROUP}/same"]
     assert f"{namespace}/same" in everywhere
     phase = apiserver.kubectl("get", "namespace", namespace, "-o", "jsonpath={.status.phase}")
     assert phase.stdout == "Active"
