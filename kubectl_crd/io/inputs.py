@@ -23,6 +23,16 @@ if TYPE_CHECKING:
 EXTENSIONS = (".yaml", ".yml", ".json")
 
 
+def display_path(path: str) -> str:
+    """A path as the user reads it: relative to the working directory when below it
+    (where the user typed ``--local foo``, ``foo/foo.yaml``, not the absolute path)."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return path if relative.startswith("..") else relative
+
+
 def expand_paths(
     paths: Sequence[str], *, problems: list[KubectlCrdError] | None = None
 ) -> Iterator[str]:

@@ -60,6 +60,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kubectl_crd.io.inputs import display_path
 from kubectl_crd.model.errors import (
     Location,
     ReconcilerError,
@@ -448,7 +449,7 @@ def _result_error(function: Callable[..., Any], message: str) -> ReconcilerResul
     code = getattr(_unwrap(function), "__code__", None)
     location = None
     if code is not None:
-        location = Location(_display(code.co_filename), code.co_firstlineno)
+        location = Location(display_path(code.co_filename), code.co_firstlineno)
     return ReconcilerResultError(f"{_name(function)} {message}", location=location)
 
 
@@ -461,15 +462,6 @@ def _unwrap(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 # -- where an error is -----------------------------------------------------------------
-
-
-def _display(path: str) -> str:
-    """A path as the user reads it: relative to the working directory when below it."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive
-        return path
-    return path if relative.startswith("..") else relative
 
 
 def _excerpt(raw: str, start: int, end: int) -> tuple[str, str]:
@@ -500,7 +492,7 @@ def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFr
         column = error.offset or 0
         end = error.end_offset if error.end_lineno == error.lineno and error.end_offset else 0
         shown, caret = _excerpt(raw, column - 1, max(end - 1, column)) if raw else ("", "")
-        return UserFrame(_display(error.filename), line, column, shown, caret)
+        return UserFrame(display_path(error.filename), line, column, shown, caret)
     found = None
     for frame in traceback.extract_tb(error.__traceback__):
         if user_file(frame.filename):
@@ -519,7 +511,7 @@ def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFr
             end = len(encoded[: found.end_colno].decode(errors="replace"))
         shown, caret = _excerpt(raw, start, end)
         column = start + 1
-    return UserFrame(_display(found.filename), found.lineno, column, shown, caret)
+    return UserFrame(display_path(found.filename), found.lineno, column, shown, caret)
 
 
 def _load_error(error: BaseException, user_file: Callable[[str], bool]) -> ReconcilerLoadError:
@@ -625,7 +617,7 @@ def load_reconciler(path: str) -> LoadedReconciler:
     """Import the reconciler at ``path`` in isolation and check what it declares;
     ``ReconcilerLoadError`` when it cannot be used (see the module doc)."""
     absolute = os.path.abspath(path)
-    display = _display(absolute)
+    display = display_path(absolute)
     try:
         with open(absolute, "rb") as handle:
             handle.read(0)

@@ -218,7 +218,11 @@ class LocalBackend:
             self._problem(path, where, error.message)
 
     def _problem(self, path: str, location: Location, message: str) -> None:
-        problem = LocalProblem(location, message)
+        from kubectl_crd.io.inputs import display_path
+
+        # files are read by absolute path (to match the watcher's events); shown as typed
+        shown = Location(display_path(location.file), location.line, location.column)
+        problem = LocalProblem(shown, message)
         with self._lock:
             self._problems.setdefault(path, []).append(problem)
         if self._on_problem is not None:

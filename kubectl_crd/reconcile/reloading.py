@@ -24,9 +24,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 
+from kubectl_crd.io.inputs import display_path
 from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
 from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
-from kubectl_crd.reconcile.loading import LoadedReconciler, _display, load_reconciler
+from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ class HotReloader:
             written = _written_at(changed, arrived)
             path = self._current.path
             shown = self._current.display
-            self._sink(ReloadStarted(path=shown, changed=tuple(_display(p) for p in changed)))
+            self._sink(ReloadStarted(path=shown, changed=tuple(display_path(p) for p in changed)))
             try:
                 new = self._load(path)
             except Exception as error:  # a bug of ours too must not end the loop
