@@ -268,12 +268,18 @@ def test_zsh_compsys_completes_a_field_path_on_a_terminal(env: dict[str, str]) -
 def bash_on_a_terminal(env: dict[str, str], keys: bytes, want: bytes, cwd: Path) -> bytes:
     """An interactive bash (readline) on a pseudo-terminal: the script sourced, ``keys``
     typed; what the terminal showed once ``want`` appears (or after 20 s)."""
+    import fcntl
     import pty
     import select
+    import struct
+    import termios
     import time
 
     (cwd / "completion.bash").write_text(script("bash"))
     primary, secondary = pty.openpty()
+    # wide enough that readline never scrolls the line sideways: a long checkout path
+    # (CI's) made the typed line exceed 80 columns and split what the test looks for
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 1000, 0, 0))
     shell = subprocess.Popen(
         [need("bash"), "--norc", "--noprofile", "-i"],
         stdin=secondary,
