@@ -199,8 +199,13 @@ class WorkbenchApp(App[None]):
                 node.expand()
         self._show_field(node.data if node.data is not None else ())
 
-        def place_cursor() -> None:
-            # a node just expanded has its line once the tree has laid itself out
+        def place_cursor(attempts: int = 20) -> None:
+            # a node just expanded has its line once the tree has laid itself out, which
+            # on a busy machine can take more than one refresh: Tree.move_cursor to a node
+            # whose line is still -1 would leave the cursor where it was
+            if node.line < 0 and attempts:
+                self.call_after_refresh(place_cursor, attempts - 1)
+                return
             tree.move_cursor(node)
             tree.scroll_to_node(node, animate=False)
 
