@@ -56,7 +56,7 @@ TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
 
-    from kubectl_crd.kube.config import ClusterConfig
+    from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.discovery import ResourceRef
     from kubectl_crd.model.crd import CustomResourceDefinition
 
@@ -408,15 +408,19 @@ def kubeconfig_names(kind: str, kubeconfig: str | None, environ: Mapping[str, st
     return list(entries)
 
 
-def _cluster_config(line: _Line) -> ClusterConfig:
+def _client(line: _Line, environ: Mapping[str, str]) -> KubeClient:
+    """A client for the line's cluster (its --kubeconfig, --context, -n) that bounds each
+    request by ``CLUSTER_TIMEOUT`` and never prompts or prints a warning."""
+    from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.config import ClusterConfig
 
-    return ClusterConfig(
+    config = ClusterConfig(
         kubeconfig=line.last("kubeconfig"),
         context=line.last("context"),
         namespace=line.last("namespace"),
         request_timeout=f"{CLUSTER_TIMEOUT:g}s",
     )
+    return KubeClient(config, environ=environ, on_warning=lambda _: None, stdin_is_terminal=False)
 
 
 def _bounded(line: _Line, call: Callable[[], list[Any]]) -> list[Any]:
@@ -447,14 +451,7 @@ def namespaces(line: _Line, environ: Mapping[str, str]) -> list[str]:
     """The cluster's namespaces, when it answers within ``CLUSTER_TIMEOUT``."""
 
     def listed() -> list[str]:
-        from kubectl_crd.kube.client import KubeClient
-
-        with KubeClient(
-            _cluster_config(line),
-            environ=environ,
-            on_warning=lambda _: None,
-            stdin_is_terminal=False,
-        ) as client:
+        with _client(line, environ) as client:
             answer = client.get("/api/v1/namespaces")
         return [
             item["metadata"]["name"]
@@ -470,16 +467,10 @@ def cluster_resources(line: _Line, environ: Mapping[str, str]) -> list[ResourceR
     fresh, else asked for once within ``CLUSTER_TIMEOUT`` (and cached for next time)."""
 
     def discovered() -> list[ResourceRef]:
-        from kubectl_crd.kube.client import KubeClient
         from kubectl_crd.kube.discovery import Discovery, resources_of
         from kubectl_crd.model.gvk import is_builtin_group
 
-        with KubeClient(
-            _cluster_config(line),
-            environ=environ,
-            on_warning=lambda _: None,
-            stdin_is_terminal=False,
-        ) as client:
+        with _client(line, environ) as client:
             groups = Discovery(client.request, client.server).groups()
         return [ref for ref in resources_of(groups or ()) if not is_builtin_group(ref.group)]
 
@@ -499,16 +490,10 @@ def object_names(line: _Line, current: str, environ: Mapping[str, str]) -> list[
     every = "all_namespaces" in line.given
 
     def listed() -> list[str]:
-        from kubectl_crd.kube.client import KubeClient
         from kubectl_crd.kube.discovery import Discovery
         from kubectl_crd.kube.resources import resource_path
 
-        with KubeClient(
-            _cluster_config(line),
-            environ=environ,
-            on_warning=lambda _: None,
-            stdin_is_terminal=False,
-        ) as client:
+        with _client(line, environ) as client:
             found = Discovery(client.request, client.server).find(resource)
             if not found:
                 return []
@@ -537,18 +522,13 @@ def cluster_crds(
     lowered = current.lower()
 
     def read() -> list[CustomResourceDefinition]:
-        from kubectl_crd.kube.client import CRD_LIST_PATH, KubeClient
+        from kubectl_crd.kube.client import CRD_LIST_PATH
         from kubectl_crd.kube.discovery import Discovery, resources_of
         from kubectl_crd.model.crd import CRD_API_VERSION, CRD_KIND, CustomResourceDefinition
         from kubectl_crd.model.errors import Location
         from kubectl_crd.model.gvk import is_builtin_group
 
-        with KubeClient(
-            _cluster_config(line),
-            environ=environ,
-            on_warning=lambda _: None,
-            stdin_is_terminal=False,
-        ) as client:
+        with _client(line, environ) as client:
             groups = Discovery(client.request, client.server).groups()
             named = [
                 ref
