@@ -280,6 +280,19 @@ class Contender:
         return peak
 
 
+def install_gizmo_crd(plane: Any, work: Path) -> None:
+    """The Gizmo CRD (open spec and status, the status subresource) on ``plane``; also
+    bench/soak_dev.py's and tests/integration/test_dev_faults.py's."""
+    from tests.crd_factory import make_crd
+
+    crd = make_crd(
+        "Gizmo", GROUP, schema={"type": "object", "properties": {"spec": OPEN, "status": OPEN}}
+    )
+    crd["spec"]["versions"][0]["subresources"] = {"status": {}}
+    (work / "crd.json").write_text(json.dumps(crd))
+    plane.install_crds([work / "crd.json"])
+
+
 def create_objects(client: Any, namespace: str, count: int) -> None:
     from kubectl_crd.kube.resources import ResourceClient
 
@@ -446,7 +459,6 @@ def main() -> None:
 
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.config import ClusterConfig
-    from tests.crd_factory import make_crd
     from tests.integration.envtest import ControlPlane, ensure_assets
 
     kopf_python = Path(args.kopf_python)
@@ -456,12 +468,7 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
     try:
         plane.start()
-        crd = make_crd(
-            "Gizmo", GROUP, schema={"type": "object", "properties": {"spec": OPEN, "status": OPEN}}
-        )
-        crd["spec"]["versions"][0]["subresources"] = {"status": {}}
-        (work / "crd.json").write_text(json.dumps(crd))
-        plane.install_crds([work / "crd.json"])
+        install_gizmo_crd(plane, work)
         env = token_env(plane, work)
         (work / "reconciler.py").write_text(OURS_RECONCILER)
         (work / "kopf_operator.py").write_text(KOPF_OPERATOR)

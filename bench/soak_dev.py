@@ -39,7 +39,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from dev_bench import GROUP, OPEN, OURS_RECONCILER, PLURAL, create_objects  # noqa: E402
+from dev_bench import (  # noqa: E402
+    GROUP,
+    OURS_RECONCILER,
+    PLURAL,
+    create_objects,
+    install_gizmo_crd,
+)
 
 NAMESPACE = "soak"
 FINALIZER = "soak.bench.example.com/cleanup"
@@ -212,7 +218,6 @@ def main() -> int:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.config import ClusterConfig
     from kubectl_crd.kube.resources import ResourceClient
-    from tests.crd_factory import make_crd
     from tests.integration.envtest import ControlPlane, ensure_assets
 
     began = time.monotonic()
@@ -223,12 +228,7 @@ def main() -> int:
     failures: list[str] = []
     try:
         plane.start()
-        crd = make_crd(
-            "Gizmo", GROUP, schema={"type": "object", "properties": {"spec": OPEN, "status": OPEN}}
-        )
-        crd["spec"]["versions"][0]["subresources"] = {"status": {}}
-        (work / "crd.json").write_text(json.dumps(crd))
-        plane.install_crds([work / "crd.json"])
+        install_gizmo_crd(plane, work)
         plane.kubectl("create", "namespace", NAMESPACE)
         client = KubeClient(
             ClusterConfig(kubeconfig=str(plane.kubeconfig)), environ={"HOME": str(work)}
