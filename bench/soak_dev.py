@@ -1,7 +1,8 @@
 """Soak: the real ``kubectl crd dev`` process under faults, against a real kube-apiserver.
 
-Issue 30's "dev-loop faults" run. One control plane (tests/integration's, with a short
-``--etcd-compaction-interval`` so that relists after a compaction meet 410 Gone), the
+Issue 30's "dev-loop faults" run. One control plane (tests/integration's, etcd compacted
+every 2 s and the watch cache off, so that a watch resumed from a resourceVersion a few
+seconds old meets 410 Gone; with the watch cache on, its window hid them), the
 CRD and operator of bench/dev_bench.py (each Gizmo owns a ConfigMap holding ``spec.n``
 and writes ``status.ready = spec.n``), plus a ``finalize`` and reconciler faults chosen
 per key: some objects' reconciles raise at random, some hang past
@@ -9,7 +10,10 @@ per key: some objects' reconciles raise at random, some hang past
 continuously; a schedule injects, in turn: kube-apiserver stopped and restarted on the
 same etcd (every watch cut mid-stream), a hot reload to broken code and back, SIGINT
 mid-reconcile and a restart of the loop, objects deleted (the finalizer flow) and
-recreated. At the end: the writer stops, and every object must converge (its ConfigMap
+recreated; and, through a TCP proxy between the loop and kube-apiserver
+(tests/integration/cutting_proxy.py), every live connection reset, and dials refused
+for ``--refuse-seconds`` while the writer goes on (the watches resume from a compacted
+resourceVersion: 410 Gone, a relist). At the end: the writer stops, and every object must converge (its ConfigMap
 and status hold its last ``spec.n``, ``observedGeneration == generation``); a clean
 SIGINT must leave no finalizer; the loop must never have died unasked; RSS is sampled.
 
@@ -77,10 +81,20 @@ def finalize(obj, ctx):
 """
 BROKEN = "\ndef broken(:\n    pass\n"
 CYCLE = (
-    "apiserver_restart", "reload_broken", "finalizers",
-    "apiserver_restart", "reload_broken", "finalizers", "sigint_restart",
+    "apiserver_restart", "proxy_reset", "reload_broken", "finalizers", "proxy_refuse",
+    "apiserver_restart", "proxy_reset", "reload_broken", "finalizers", "proxy_refuse",
+    "sigint_restart",
 )  # fmt: skip
-FAULTS_KNOWN = {"apiserver_restart", "reload_broken", "finalizers", "sigint_restart"}
+FAULTS_KNOWN = {
+    "apiserver_restart", "reload_broken", "finalizers", "sigint_restart", "proxy_reset",
+    "proxy_refuse",
+}  # fmt: skip
+
+
+def expired(message: str) -> bool:
+    """A WatchError line for a 410: 'Error from server (Expired): The resourceVersion
+    for the provided watch is too old.' (kubectl's wording of the server's Status)."""
+    return "(Expired)" in message or "too old" in message
 
 
 def reconciler_text(hang: float, version: int) -> str:
@@ -122,7 +136,7 @@ class Loop:
                 continue
             name = event.get("event", "?")
             self.events[name] += 1
-            if name == "WatchError" and ("410" in line or "Gone" in line or "expired" in line):
+            if name == "WatchError" and expired(str(event.get("message", ""))):
                 self.gone += 1
 
     def _stderr(self, proc: subprocess.Popen[str]) -> None:
@@ -162,7 +176,9 @@ class Loop:
 def audit_410(log: Path) -> Counter[str]:
     """410 Gone answers in the API server's audit log, by verb (a watch resumed from a
     compacted resourceVersion, or a list continued past one); the loop relists after
-    them. Read line by line: a 10-minute soak's log is large."""
+    them. A watch that etcd serves (no watch cache) is answered 200 and gets its 410 as
+    an ERROR event in the stream, which the audit log does not show: the loop's own
+    WatchError lines count those. Read line by line: a 10-minute soak's log is large."""
     found: Counter[str] = Counter()
     with log.open("rb") as lines:
         for line in lines:
@@ -211,6 +227,9 @@ def main() -> int:
     )
     parser.add_argument("--cycles", type=int, default=0, help="stop after this many faults")
     parser.add_argument("--reload-rounds", type=int, default=3, help="broken-and-back per fault")
+    parser.add_argument(
+        "--refuse-seconds", type=float, default=8.0, help="proxy_refuse: dials refused so long"
+    )
     args = parser.parse_args()
     if not set(args.faults.split(",")) <= FAULTS_KNOWN:
         parser.error(f"--faults: choose from {sorted(FAULTS_KNOWN)}")
@@ -218,11 +237,15 @@ def main() -> int:
     from kubectl_crd.kube.client import KubeClient
     from kubectl_crd.kube.config import ClusterConfig
     from kubectl_crd.kube.resources import ResourceClient
+    from tests.integration.cutting_proxy import CuttingProxy
     from tests.integration.envtest import ControlPlane, ensure_assets
 
     began = time.monotonic()
     load_before = os.getloadavg()
-    plane = ControlPlane(ensure_assets(), apiserver_args=["--etcd-compaction-interval=10s"])
+    plane = ControlPlane(
+        ensure_assets(), apiserver_args=["--etcd-compaction-interval=2s", "--watch-cache=false"]
+    )
+    proxy: CuttingProxy | None = None
     work = Path(tempfile.mkdtemp(prefix="soak-dev-"))
     counts: Counter[str] = Counter()
     failures: list[str] = []
@@ -242,11 +265,18 @@ def main() -> int:
         reconciler = work / "reconciler.py"
         version = 0
         reconciler.write_text(reconciler_text(hang, version))
+        # the loop reaches kube-apiserver only through the proxy (its certificate names
+        # 127.0.0.1, so TLS verifies as before); the writer and the checks go direct
+        proxy = CuttingProxy(("127.0.0.1", plane.port))
+        proxied = work / "kubeconfig-proxied"
+        proxied.write_text(
+            plane.kubeconfig.read_text().replace(plane.server, f"https://{proxy.address}")
+        )
         exe = Path(sys.executable).with_name("kubectl-crd")
         loop = Loop(
             [
                 str(exe), "dev", str(reconciler), "-n", NAMESPACE,
-                "--kubeconfig", str(plane.kubeconfig), "--log-format", "json",
+                "--kubeconfig", str(proxied), "--log-format", "json",
                 "--no-dashboard", "--reconcile-timeout", "1s", "--remove-finalizers-on-exit",
             ],
             {**os.environ, "HOME": str(work), "NO_COLOR": "1"},
@@ -298,9 +328,18 @@ def main() -> int:
             kind = faults[step % len(faults)]
             step += 1
             if kind == "apiserver_restart":
+                # the proxy refuses meanwhile, as the stopped server's port does
+                proxy.refuse()
                 plane.stop_apiserver(grace=2)
                 time.sleep(rng.uniform(1, 4))
                 plane.start_apiserver()
+                proxy.accept_again()
+            elif kind == "proxy_reset":
+                counts["connections_reset"] += proxy.cut()
+            elif kind == "proxy_refuse":
+                counts["connections_reset"] += proxy.refuse()
+                time.sleep(args.refuse_seconds)
+                proxy.accept_again()
             elif kind == "reload_broken":
                 for _ in range(args.reload_rounds):
                     reconciler.write_text(reconciler_text(hang, version) + BROKEN)
@@ -393,6 +432,7 @@ def main() -> int:
             "requeues": loop.events["Requeued"],
             "watch_errors": loop.events["WatchError"],
             "watch_errors_410": loop.gone,
+            "connections_reset": counts["connections_reset"],
             "audit_410_by_verb": dict(audit_410(plane.audit_log)),
             "faults": {k[6:]: v for k, v in counts.items() if k.startswith("fault_")},
             "objects_deleted_and_recreated": counts["objects_deleted_and_recreated"],
@@ -419,6 +459,8 @@ def main() -> int:
         print(json.dumps(report, indent=1))
         client.close()
     finally:
+        if proxy is not None:
+            proxy.close()
         plane.stop()
     return 1 if failures else 0
 

@@ -58,6 +58,10 @@ class CuttingProxy:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop listening and reset every live connection."""
         self._closing.set()
         self._stalled.clear()
         self._close_listener()
