@@ -114,8 +114,19 @@ class LocalBackend:
         for path, documents in read.items():
             for document in documents:
                 self._serve_crd(path, document)
+        dropped: list[tuple[Identity, ResourceInfo, str]] = []
         for path, documents in read.items():
-            self._sync_objects(path, documents)
+            dropped += self._sync_objects(path, documents)
+        # deletes last, and only of what no file holds now: an object moved from one
+        # file to another (a rename, a cut and paste) is not deleted, whichever of the
+        # two files is read first, in this batch or the next
+        with self._lock:
+            held = {identity for written in self._written.values() for identity in written}
+        for identity, info, uid in dropped:
+            if identity not in held:
+                # already gone (deleted by its owner's cascade), or replaced: fine
+                with contextlib.suppress(ApiError):
+                    self.store.delete(info, identity[2], identity[3], uid=uid)
 
     def _read(self, path: str) -> list[Document]:
         from kubectl_crd.io.documents import expand_lists
@@ -142,7 +153,10 @@ class LocalBackend:
         if crd is not None:
             self.store.add_crd(crd)
 
-    def _sync_objects(self, path: str, documents: list[Document]) -> None:
+    def _sync_objects(
+        self, path: str, documents: list[Document]
+    ) -> list[tuple[Identity, ResourceInfo, str]]:
+        """Write ``path``'s objects; those it held before and holds no more."""
         from kubectl_crd.model.crd import is_crd_object
 
         with self._lock:
@@ -185,16 +199,14 @@ class LocalBackend:
             now[identity] = (info, uid)
         if unreadable:
             now = {**before, **now}
-        for identity, (info, uid) in before.items():
-            if identity not in now:
-                # already gone (deleted by its owner's cascade), or replaced: fine
-                with contextlib.suppress(ApiError):
-                    self.store.delete(info, identity[2], identity[3], uid=uid)
         with self._lock:
             if now:
                 self._written[path] = now
             else:
                 self._written.pop(path, None)
+        return [
+            (identity, info, uid) for identity, (info, uid) in before.items() if identity not in now
+        ]
 
     def _write(self, info: ResourceInfo, content: Mapping[str, Any], namespace: str) -> str:
         """Apply one file object (its status through ``/status``); its uid."""
