@@ -14,9 +14,13 @@ import sys
 import click
 
 from kubectl_crd.cli.app import Application
-from kubectl_crd.cli.flags import CRD_PATHS, VALUE, Flag, api_version_flag
+from kubectl_crd.cli.flags import CRD_PATHS, SWITCH, VALUE, Flag, api_version_flag
 from kubectl_crd.cli.options import click_options, kubectl_command
 from kubectl_crd.model.errors import KubectlCrdError, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kubectl_crd.output.workbench.live import ClusterObjects
 
 FLAGS = (
     Flag(
@@ -37,6 +41,14 @@ FLAGS = (
         "oldSelf, ratcheting) instead of as a create.",
         metavar="PATH",
     ),
+    Flag(
+        ("--against-cluster",),
+        "against_cluster",
+        SWITCH,
+        "Check FILE as an update of the object of the same name (and namespace) on the "
+        "cluster, read as get reads it; a create when the cluster has none (the status "
+        "line says so, and when the cluster cannot be reached).",
+    ),
 )
 
 HELP = """Write a custom resource on one screen: its CRD's fields, live validation, the
@@ -46,20 +58,25 @@ printer columns and the stored object.
 Examples:
   kubectl crd workbench crontab -f my-cron.yaml --crd examples/crds/
   kubectl crd workbench workflows.argoproj.io -f wf.yaml --old wf-live.yaml
+  kubectl crd workbench crontab -f my-cron.yaml --against-cluster
 
 \b
 The screen shows the field tree of the CRD version (/ searches it) with the selected
-field's explanation and extras, the file's errors as the API server would answer a
-create (or with --old an update) with line:column, and the rows kubectl get and
-kubectl get -o wide would print. The file is checked again on every save; e opens
-$VISUAL or $EDITOR on it (at the selected error's line). Keys:
-  /  search fields     j  error -> its field    n  next error     e  edit the file
-  x  explanation       f  the file              s  stored object  w  get -o wide
-  q or Ctrl-C  quit
+field's explanation and extras, the object's errors as the API server would answer a
+create (or with --old / --against-cluster an update) with line:column, and the rows
+kubectl get and kubectl get -o wide would print. f opens the editor pane (YAML
+highlighted; checked as you type, Ctrl-S saves, Esc leaves it); e opens $VISUAL or
+$EDITOR on the file (at the selected error's line); the screen follows every save.
+Keys:
+  /  search fields     j  error -> its field    g  error -> its line   n  next error
+  f  editor pane       e  $EDITOR               x  explanation         s  stored object
+  w  get -o wide       d  next object of the kind in the file (title: 2/3)
+  Ctrl-S  save         q or Ctrl-C  quit
 
-The file is never written by the workbench, except that a FILE which does not exist
-is created from kubectl crd sample (the status line says so). Needs a terminal of at
-least 60x16. Colours follow NO_COLOR.
+The file is written only by Ctrl-S (and $EDITOR), except that a FILE which does not
+exist is created from kubectl crd sample (the status line says so). Quitting, or the
+file changing on disk, while the editor pane holds unsaved edits asks first: save,
+discard or cancel. Needs a terminal of at least 60x16. Colours follow NO_COLOR.
 """
 
 
@@ -73,6 +90,7 @@ def command(
     crd_paths: tuple[str, ...],
     api_version: str | None,
     old_path: str | None,
+    against_cluster: bool,
 ) -> None:
     from kubectl_crd.model.explain import resolve_target
 
@@ -88,11 +106,16 @@ def command(
     path = filename or f"{target.crd.names.singular or target.crd.names.kind.lower()}.yaml"
     if os.path.isdir(path):
         raise UsageError(f"-f {path}: is a directory; name a file")
+    if old_path is not None and against_cluster:
+        raise UsageError("--old and --against-cluster both name the old object: give one")
     if old_path is not None and not os.path.isfile(old_path):
         raise UsageError(f"--old {old_path}: no such file")
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("workbench needs a terminal: standard input or output is not one")
     session = Session(target, path, old_path=old_path, namespace=app.namespace)
+    cluster = _cluster_objects(app) if against_cluster else None
+    if cluster is not None:
+        session.olds = cluster
     try:
         from kubectl_crd.output.workbench.app import run_workbench
     except ImportError as exc:  # a krew install ships no dependencies
@@ -105,6 +128,22 @@ def command(
         raise KubectlCrdError(f"cannot create {path}: {exc.strerror or exc}") from exc
     colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     # the title line shows the path; the status line says the file is new
-    run_workbench(session, note="created from kubectl crd sample" if created else "", colour=colour)
+    try:
+        run_workbench(
+            session, note="created from kubectl crd sample" if created else "", colour=colour
+        )
+    finally:
+        if cluster is not None:
+            cluster.client.close()
     if created:
         print(f"created {path} from kubectl crd sample", file=sys.stderr)
+
+
+def _cluster_objects(app: Application) -> ClusterObjects:
+    """The live objects, read by a client that prints nothing (its warnings would land
+    on the screen) and never prompts (an exec plugin asking would block the screen)."""
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.output.workbench.live import ClusterObjects
+
+    client = KubeClient(app.cluster, on_warning=lambda _: None, stdin_is_terminal=False)
+    return ClusterObjects(client)

@@ -2,17 +2,25 @@
 
 Layout: the field tree (lazy: a level is read when it is expanded) with a fuzzy search
 over every field path (``/``, ``explain -i``'s ranking) on the left; on the right the
-selected field's explanation with the extras, or the file with its errors marked
-(``f``), or the object as the server would store it (``s``); below, the errors of the
-file with line:column and the server's message, and the rows ``kubectl get`` (and
+selected field's explanation with the extras, or the editor pane (``f``: Textual's
+``TextArea`` with tree-sitter's YAML grammar when ``tree_sitter_yaml`` is installed,
+plain text otherwise), or the object as the server would store it (``s``); below, the
+errors with line:column and the server's message, and the rows ``kubectl get`` (and
 ``-o wide``, ``w``) would print; a status line and the keys in the footer.
 
-The file is polled (``Session.changed``: mtime, size, inode; every
-``POLL_SECONDS``) rather than watched with ``io.filewatch``: the check runs on the
-UI's own loop, with no thread and no queue between them, and an editor that saves
-by renaming is seen alike. ``e`` suspends the screen and runs ``$VISUAL``/``$EDITOR``
-on the file (at the selected error's line: ``+LINE``, which vi, vim, nano, emacs and
-micro take), then resumes; nothing here writes the file.
+What is checked is the editor pane's text: every edit is checked again after
+``DEBOUNCE_SECONDS`` of quiet, in a worker thread. The file is polled
+(``Session.changed``: mtime, size, inode; every ``POLL_SECONDS``) rather than watched
+with ``io.filewatch`` (an editor that saves by renaming is seen alike): a change on
+disk is loaded into the pane when the pane holds no unsaved edit, and otherwise asks
+(save mine / discard mine / cancel), as quitting with unsaved edits does. ``e``
+suspends the screen and runs ``$VISUAL``/``$EDITOR`` on the file (at the selected
+error's line: ``+LINE``, which vi, vim, nano, emacs and micro take), then resumes.
+The file is written by ``Ctrl-S`` only (``Session.save``).
+
+The terminal going away ends the app: SIGHUP, and a pseudo-terminal whose master was
+closed without one (the input then reads EOF forever, and Textual's input thread
+spins on it: ``_terminal_gone``, polled).
 
 Textual is imported by this module only, and this module only by ``cli.commands.
 workbench`` (``kubectl crd --help`` and every other command never load it).
@@ -24,6 +32,8 @@ import contextlib
 import os
 import shlex
 import subprocess
+import sys
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -31,7 +41,17 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import ContentSwitcher, Footer, Input, OptionList, Static, Tree
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import (
+    ContentSwitcher,
+    Footer,
+    Input,
+    OptionList,
+    Static,
+    TextArea,
+    Tree,
+)
 from textual.widgets.option_list import Option
 from textual.widgets.tree import TreeNode
 
@@ -41,6 +61,9 @@ from kubectl_crd.output.terminal import ansi
 from kubectl_crd.output.workbench.session import Check, Problem, Session, stored_text
 
 POLL_SECONDS = 0.2
+#: quiet after an edit in the pane before it is checked (a check of a typical object
+#: takes 2 ms, argo's Workflow ~10: the wait is for the eye, not the machine)
+DEBOUNCE_SECONDS = 0.15
 #: Below this the panes cannot show a row of each: a message instead of a broken layout.
 MIN_WIDTH, MIN_HEIGHT = 60, 16
 _MATCHES = 200  # search results listed (the rest are a keystroke away)
@@ -63,7 +86,8 @@ class WorkbenchApp(App[None]):
     #left.-searching #matches { display: block; }
     #right { width: 1fr; }
     #right > VerticalScroll { overflow-x: auto; }
-    #explain, #file, #stored { width: auto; }
+    #explain, #stored { width: auto; }
+    #editor { height: 1fr; border: none; padding: 0; }
     #bottom { height: 11; }
     #problems { width: 55%; border: round $secondary; }
     #preview-pane { width: 1fr; border: round $secondary; }
@@ -76,15 +100,18 @@ class WorkbenchApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+s", "save", "Save", priority=True),
         Binding("slash", "search", "Search"),
         Binding("escape", "close_search", "Back", show=False),
         Binding("j", "jump", "Error→field"),
+        Binding("g", "goto_line", "Error→line"),
         Binding("n", "next_problem", "Next error"),
+        Binding("f", "editor", "Editor"),
         Binding("e", "edit", "$EDITOR"),
         Binding("x", "view('explain-pane')", "Explain"),
-        Binding("f", "view('file-pane')", "File"),
         Binding("s", "view('stored-pane')", "Stored"),
         Binding("w", "wide", "Wide"),
+        Binding("d", "next_document", "Next object"),
     ]
 
     def __init__(self, session: Session, *, note: str = "", colour: bool = True) -> None:
@@ -98,6 +125,15 @@ class WorkbenchApp(App[None]):
         self._matches: list[FieldPath] = []
         self._checked = False
         self._checking = False
+        self._again = False  # an edit landed while a check ran: check once more after it
+        self._debounce: Timer | None = None
+        #: the file's text as last read or saved (None: gone or unreadable), and why not
+        self._disk: str | None = None
+        self._disk_problem = ""
+        #: the text the pane was loaded with or last saved: edits are what differs from it
+        self._base = ""
+        self._loaded = False  # the file is in the editor pane (after the first paint)
+        self._asking = False  # a save / discard / cancel question is on the screen
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -121,8 +157,8 @@ class WorkbenchApp(App[None]):
             with ContentSwitcher(initial="explain-pane", id="right"):
                 with VerticalScroll(id="explain-pane"):
                     yield Static(id="explain")
-                with VerticalScroll(id="file-pane"):
-                    yield Static(id="file")
+                with Vertical(id="file-pane"):
+                    yield _editor()
                 with VerticalScroll(id="stored-pane"):
                     yield Static(id="stored")
         with Horizontal(id="bottom"):
@@ -146,15 +182,31 @@ class WorkbenchApp(App[None]):
         self._show_field(())
         tree.focus()
         self._fit(self.size.width, self.size.height)
-        # the first check after the first paint: its first create compiles the schema
-        self.call_after_refresh(self.recheck)
+        # the file is read, highlighted and checked after the first paint: the first
+        # check compiles the schema (~80 ms for argo's Workflow)
+        self.call_after_refresh(self._load_file)
         self.set_interval(POLL_SECONDS, self.poll)
+        self._watch_terminal()
 
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
         self.screen.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-small")
+
+    def _draw_title(self) -> None:
+        session = self.session
+        where = ""
+        if self.check.documents > 1:
+            where = f" [{self.check.document}/{self.check.documents}]"
+        mark = " [+]" if self.dirty else ""
+        self.query_one("#title", Static).update(
+            Text(
+                f" kubectl crd workbench  {session.title}{where}  {_short(session.path)}{mark}",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        )
 
     # -- the tree -------------------------------------------------------------------------
 
@@ -253,30 +305,102 @@ class WorkbenchApp(App[None]):
 
     # -- the file -------------------------------------------------------------------------
 
+    @property
+    def editor(self) -> TextArea:
+        return self.query_one("#editor", TextArea)
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the editor pane holds unsaved edits (text that differs from what it
+        was loaded with or last saved; a file gone from disk alone is not an edit: an
+        editor saving by rename removes it for a moment)."""
+        return self._loaded and self.editor.text != self._base
+
+    def _load_file(self) -> None:
+        text, problem = self.session.read()
+        self._disk, self._disk_problem = text, problem
+        self._replace_text(text or "")
+        self._loaded = True
+        self.recheck()
+
+    def _replace_text(self, text: str) -> None:
+        self._base = text
+        editor = self.editor
+        where = editor.cursor_location
+        editor.load_text(text)
+        # bytes that are not UTF-8 were read as U+FFFD: saving would change them
+        editor.read_only = bool(self._disk_problem) and self._disk is not None
+        last = editor.document.line_count - 1
+        row = min(where[0], last)
+        editor.cursor_location = (row, min(where[1], len(editor.document.get_line(row))))
+
     def poll(self) -> None:
-        # the first check comes after the first paint (on_mount), not from a timer; one
-        # check at a time (a change during one is seen by the next poll)
-        if self._checked and not self._checking and self.session.changed():
-            self.recheck()
+        """The file on disk changed: take it into the pane, or ask when that would
+        lose unsaved edits."""
+        if not self._loaded or self._asking or not self.session.changed():
+            return
+        was_dirty = self.dirty
+        text, problem = self.session.read()
+        self._disk, self._disk_problem = text, problem
+        if text is None:
+            self._draw_status()  # the pane keeps its text: Ctrl-S writes it back
+            self._draw_title()
+            return
+        if not was_dirty or text == self.editor.text:
+            if text != self.editor.text:
+                self._replace_text(text)  # the Changed event checks it
+            else:
+                self.recheck()
+            return
+        self._ask(
+            f"{_short(self.session.path)} changed on disk while the editor pane has unsaved edits.",
+            {
+                "save": ("Save mine over it", self._save),
+                "discard": ("Discard mine, load it", lambda: self._replace_text(text)),
+                "cancel": ("Cancel: keep editing mine", self._draw_title),
+            },
+        )
+
+    @on(TextArea.Changed, "#editor")
+    def _edited(self, event: TextArea.Changed) -> None:
+        self._draw_title()
+        if self._debounce is not None:
+            self._debounce.stop()
+        self._debounce = self.set_timer(DEBOUNCE_SECONDS, self.recheck)
 
     def recheck(self) -> None:
-        """Check the file again, in a thread: the screen stays live meanwhile, and the
-        first frame is not held back by the first check (it compiles the schema:
-        ~80 ms for argo's Workflow). The result is drawn on the UI's loop."""
+        """Check the pane's text again, in a thread: the screen stays live meanwhile,
+        and the first frame is not held back by the first check. The result is drawn
+        on the UI's loop; an edit during a check is checked once that one lands."""
+        if not self._loaded:
+            return
+        if self._checking:
+            self._again = True
+            return
         self._checked = True
         self._checking = True
-        self.run_worker(self._check_file, thread=True, group="check", exit_on_error=False)
+        text = self.editor.text
+        unreadable = self._disk is None and not text
+        self.run_worker(
+            lambda: self._check_text(text, unreadable),
+            thread=True,
+            group="check",
+            exit_on_error=False,
+        )
 
-    def _check_file(self) -> None:
+    def _check_text(self, text: str, unreadable: bool) -> None:
         try:
-            check = self.session.check()
+            if unreadable:
+                check = Check(message=self._disk_problem)
+            else:
+                check = self.session.check_text(text)
         except Exception as exc:  # a bug must not end the UI: say it, keep going
             check = Check(message=f"internal error while checking the file: {exc!r}")
         with contextlib.suppress(RuntimeError):  # the app has quit meanwhile
             self.call_from_thread(self.show_check, check)
 
     def show_check(self, check: Check) -> None:
-        """Draw what depends on the file: errors, rows, the stored object, the file."""
+        """Draw what depends on the text: errors, rows, the stored object, the title."""
         self._checking = False
         self.check = check
         problems = self.query_one("#problems", OptionList)
@@ -289,13 +413,30 @@ class WorkbenchApp(App[None]):
         problems.border_title = f"Errors ({len(check.problems)})" if check.problems else "Errors"
         self._draw_preview()
         self.query_one("#stored", Static).update(Text(stored_text(check), no_wrap=True))
-        self.query_one("#file", Static).update(self._file_text())
-        status = check.summary
+        self._draw_status()
+        self._draw_title()
+        if self._again:
+            self._again = False
+            self.recheck()
+
+    def _draw_status(self) -> None:
+        check = self.check
+        parts = [check.summary]
+        if self._disk is None and self._loaded and self.editor.text:
+            parts.append(f"{self._disk_problem}; Ctrl-S writes the editor's text back")
+            if self.dirty:
+                parts.append("unsaved edits")
+        elif self._disk_problem:
+            parts.append(f"{self._disk_problem}: the editor pane is read-only (e: $EDITOR)")
+        elif self.dirty:
+            parts.append("unsaved edits (Ctrl-S saves)")
+        if check.documents > 1:
+            parts.append(f"object {check.document}/{check.documents} of the kind (d: next)")
         if self.note:
-            status = f"{status} | {self.note}"
+            parts.append(self.note)
         self.query_one("#status", Static).update(
             Text(
-                f" {status}",
+                " " + " | ".join(parts),
                 style="" if check.valid or not self.colour else "bold",
                 no_wrap=True,
                 overflow="ellipsis",
@@ -311,21 +452,6 @@ class WorkbenchApp(App[None]):
     def _set_preview_title(self) -> None:
         pane = self.query_one("#preview-pane")
         pane.border_title = "kubectl get -o wide" if self.wide else "kubectl get"
-
-    def _file_text(self) -> Text:
-        """The file with line numbers, lines with an error marked ``>``."""
-        try:
-            with open(self.session.path, encoding="utf-8", errors="replace") as stream:
-                lines = stream.read().splitlines()
-        except OSError as exc:
-            return Text(f"cannot read {self.session.path}: {exc.strerror or exc}")
-        marked = {p.line for p in self.check.problems if p.line}
-        text = Text(no_wrap=True)
-        for number, line in enumerate(lines, 1):
-            mark = ">" if number in marked else " "
-            style = "bold red" if number in marked and self.colour else ""
-            text.append(f"{mark}{number:4} {line}\n", style=style)
-        return text
 
     # -- actions --------------------------------------------------------------------------
 
@@ -347,9 +473,37 @@ class WorkbenchApp(App[None]):
             self.notify("no error to jump from")
             return
         self.select_field(problem.tree_path)
-        if problem.line:
-            self.query_one("#file-pane").scroll_to(y=max(problem.line - 3, 0), animate=False)
+        self._place_editor_cursor(problem)
         self.query_one("#fields", Tree).focus()
+
+    def action_goto_line(self) -> None:
+        """From the selected error to its line and column in the editor pane."""
+        problem = self._problem()
+        if problem is None:
+            self.notify("no error to jump from")
+            return
+        self.action_editor()
+        self._place_editor_cursor(problem)
+
+    def _place_editor_cursor(self, problem: Problem) -> None:
+        if not problem.line or not self._loaded:
+            return
+        editor = self.editor
+        row = min(problem.line - 1, editor.document.line_count - 1)
+        column = min(max(problem.column - 1, 0), len(editor.document.get_line(row)))
+        editor.cursor_location = (row, column)
+        editor.scroll_cursor_visible(center=True, animate=False)
+
+    def action_editor(self) -> None:
+        self.query_one("#right", ContentSwitcher).current = "file-pane"
+        self.editor.focus()
+
+    def action_next_document(self) -> None:
+        if self.check.documents < 2:
+            self.notify("the file holds one object of the kind")
+            return
+        self.session.document = self.check.document  # 0-based: the next one
+        self.recheck()
 
     def action_next_problem(self) -> None:
         if not self.check.problems:
@@ -368,8 +522,86 @@ class WorkbenchApp(App[None]):
         self.wide = not self.wide
         self._draw_preview()
 
+    def action_save(self) -> None:
+        if self._asking:
+            return
+        if not self._loaded:
+            self.notify("the file is not read yet")
+            return
+        if self.editor.read_only:
+            self.notify("not saved: the file is not UTF-8 (e opens $EDITOR)", severity="error")
+            return
+        self._save()
+
+    def _save(self) -> bool:
+        text = self.editor.text
+        try:
+            self.session.save(text)
+        except OSError as exc:
+            self.notify(f"not saved: {exc.strerror or exc}", severity="error")
+            return False
+        self._disk, self._disk_problem, self._base = text, "", text
+        self.notify(f"saved {_short(self.session.path)}")
+        self._draw_status()
+        self._draw_title()
+        return True
+
+    async def action_quit(self) -> None:
+        if self._asking:
+            return
+        if not self.dirty:
+            self.exit()
+            return
+        self._ask(
+            "The editor pane has unsaved edits.",
+            {
+                "save": ("Save and quit", self._save_and_quit),
+                "discard": ("Discard them and quit", self.exit),
+                "cancel": ("Cancel: back to the workbench", lambda: None),
+            },
+        )
+
+    def _save_and_quit(self) -> None:
+        if self._save():
+            self.exit()
+
+    def _save_and_edit(self) -> None:
+        if self._save():
+            self._edit()
+
+    def _discard_and_edit(self) -> None:
+        self._replace_text(self._base)
+        self._edit()
+
+    def _ask(self, question: str, answers: dict[str, tuple[str, Callable[[], object]]]) -> None:
+        """Save / discard / cancel: the chosen answer's action runs (Esc: cancel)."""
+        self._asking = True
+
+        def answered(choice: str | None) -> None:
+            self._asking = False
+            answers[choice or "cancel"][1]()
+
+        labels = {key: label for key, (label, _) in answers.items()}
+        self.push_screen(Question(question, labels), answered)
+
     def action_edit(self) -> None:
-        """Suspend the screen, run the editor on the file, resume and check it again."""
+        """Suspend the screen, run the editor on the file, resume and check it again
+        (unsaved edits of the pane are saved or discarded first: asked)."""
+        if self._asking:
+            return
+        if self.dirty:
+            self._ask(
+                "The editor pane has unsaved edits; $EDITOR edits the file.",
+                {
+                    "save": ("Save them, then $EDITOR", self._save_and_edit),
+                    "discard": ("Discard them, then $EDITOR", self._discard_and_edit),
+                    "cancel": ("Cancel", lambda: None),
+                },
+            )
+            return
+        self._edit()
+
+    def _edit(self) -> None:
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         problem = self._problem()
         command = shlex.split(editor)
@@ -386,6 +618,117 @@ class WorkbenchApp(App[None]):
         except OSError as exc:
             self.notify(f"cannot run {editor!r}: {exc.strerror or exc}", severity="error")
         self.poll()
+
+    # -- the terminal going away ----------------------------------------------------------
+
+    def _watch_terminal(self) -> None:
+        """End the app when its terminal goes away. SIGHUP is handled on the loop; a
+        pseudo-terminal closed without one shows as POLLHUP on the input (Textual's
+        input thread then reads EOF in a loop and never ends: 100% of a core, seen on
+        orphaned workbenches), polled here."""
+        if self.is_headless:
+            return
+        import asyncio
+        import signal
+
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._terminal_gone)
+        self.set_interval(0.5, self._poll_terminal)
+
+    def _poll_terminal(self) -> None:
+        if input_hung_up(_input_fd()):
+            self._terminal_gone()
+
+    def _terminal_gone(self) -> None:
+        self.exit(return_code=TERMINAL_GONE)
+
+
+#: the exit status when the terminal went away (as a shell killed by SIGHUP: 128 + 1)
+TERMINAL_GONE = 129
+
+
+def input_hung_up(fd: int | None) -> bool:
+    """Whether ``fd`` reports a hang-up (POLLHUP, POLLERR, POLLNVAL): the far side of
+    the pseudo-terminal is closed, or the descriptor is gone."""
+    if fd is None:
+        return False
+    import select
+
+    if not hasattr(select, "poll"):  # Windows: its driver reads a console, not a pty
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    try:
+        events = poller.poll(0)
+    except OSError:
+        return True
+    hung = select.POLLHUP | select.POLLERR | select.POLLNVAL
+    return any(mask & hung for _, mask in events)
+
+
+def _input_fd() -> int | None:
+    stream = sys.__stdin__
+    try:
+        return stream.fileno() if stream is not None else None
+    except (OSError, ValueError):
+        return None
+
+
+class Question(ModalScreen[str]):
+    """A question with three answers (save / discard / cancel), by key or click."""
+
+    CSS = """
+    Question { align: center middle; }
+    #question { width: 64; height: auto; border: thick $warning; background: $surface;
+                padding: 1 2; }
+    #answers { height: auto; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "answer('save')", "Save", show=False),
+        Binding("d", "answer('discard')", "Discard", show=False),
+        Binding("c,escape", "answer('cancel')", "Cancel", show=False),
+    ]
+
+    def __init__(self, question: str, labels: dict[str, str]) -> None:
+        super().__init__()
+        self.question = question
+        self.labels = labels
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Static(self.question)
+            answers = OptionList(
+                *(Option(f"{key[0]}  {label}", id=key) for key, label in self.labels.items()),
+                id="answers",
+            )
+            yield answers
+
+    def on_mount(self) -> None:
+        self.query_one("#answers", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#answers")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id or "cancel")
+
+    def action_answer(self, key: str) -> None:
+        self.dismiss(key)
+
+
+def _editor() -> TextArea:
+    """The editor pane: YAML highlighted when tree-sitter's grammar is installed."""
+    # Textual's own lookup (textual/_tree_sitter.py): with tree-sitter but without the
+    # grammar, TextArea(language="yaml") raises instead of falling back to plain text
+    try:
+        from textual._tree_sitter import get_language
+    except ImportError:  # a Textual that moved it: plain text
+        language = None
+    else:
+        language = "yaml" if get_language("yaml") is not None else None
+    editor = TextArea.code_editor(
+        language=language, show_line_numbers=True, id="editor", soft_wrap=False
+    )
+    editor.indent_width = 2
+    return editor
 
 
 def _short(path: str) -> str:

@@ -8,9 +8,12 @@ and one custom-resource file. It answers what the screen draws:
   every field path for the finder (``paths``, ``explain -i``'s list), and a field's
   explanation with the extras (``explanation``: kubectl's plaintext, then the details
   section of ``explain``);
-- ``check``: the file read with positions (``io``), its object of the CRD's kind put
-  through the admission step (``validation.admission``) as a create, or with ``old``
-  as an update of that object (transition rules, ratcheting): every error with its
+- ``check_text``: a text (the editor pane's, or the file's: ``check``) read with
+  positions (``io``), its chosen object of the CRD's kind (``document``: the first by
+  default; ``d`` on the screen cycles) put through the admission step
+  (``validation.admission``) as a create, or with an old object (``--old``'s file, or
+  the live object of ``--against-cluster``: an ``OldObjects``) as an update of it
+  (transition rules, ratcheting): every error with its
   line, column and the field in the tree it belongs to; the rows ``kubectl get`` and
   ``kubectl get -o wide`` would print (``model.columns``, ``output.table``); the
   object as the server would store it, with what it would not keep (pruned, or a status
@@ -18,7 +21,8 @@ and one custom-resource file. It answers what the screen draws:
 
 A file that is not YAML, holds another kind, is empty or is gone is a ``Check`` with a
 ``message``, never an exception. Nothing here writes the user's file but
-``create_from_sample``, and only a file that does not exist (``open(..., "x")``).
+``create_from_sample`` (only a file that does not exist: ``open(..., "x")``) and
+``Session.save`` (the screen's save key, with the editor pane's text).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.explain.target import ExplainTarget
@@ -83,6 +87,11 @@ class Check:
     added: tuple[str, ...] = ()
     operation: str = "create"
     refusal: str = ""
+    #: which object of the CRD's kind was checked (1-based) of how many the text holds
+    document: int = 0
+    documents: int = 0
+    #: why the check is not what was asked (the cluster unreachable, no live object)
+    note: str = ""
 
     @property
     def summary(self) -> str:
@@ -91,11 +100,27 @@ class Check:
             return self.message
         if self.valid:
             note = f", {len(self.warnings)} warning(s)" if self.warnings else ""
-            return f"valid ({self.operation}){note}"
-        shown = sum(1 for p in self.problems if not p.blocked)
-        return f"invalid ({self.operation}): {shown} error(s) the server reports" + (
-            f", {len(self.problems) - shown} more behind them" if len(self.problems) > shown else ""
-        )
+            line = f"valid ({self.operation}){note}"
+        else:
+            shown = sum(1 for p in self.problems if not p.blocked)
+            behind = len(self.problems) - shown
+            line = f"invalid ({self.operation}): {shown} error(s) the server reports" + (
+                f", {behind} more behind them" if behind else ""
+            )
+        return f"{line} | {self.note}" if self.note else line
+
+
+class OldObjects(Protocol):
+    """Where an update's old object comes from (``--old FILE``, ``--against-cluster``).
+
+    ``old(session, content)`` answers for the object being written (its name and
+    namespace say which) with ``(old, note, problem)``: an old object checks an update;
+    None a create, with ``note`` saying why in the status line (the cluster has no such
+    object, or cannot be reached); a ``problem`` is shown instead of any check
+    (``--old`` names a file without such an object).
+    """
+
+    def old(self, session: Session, content: Any) -> tuple[Any, str, str]: ...
 
 
 @dataclass
@@ -115,6 +140,7 @@ class Session:
         path: str,
         *,
         old_path: str | None = None,
+        old: OldObjects | None = None,
         namespace: str | None = None,
     ) -> None:
         self.target = target
@@ -122,11 +148,13 @@ class Session:
         self.version: CRDVersion = _version(target)
         self.path = path
         self.old_path = old_path
+        self.olds: OldObjects | None = OldFile(old_path) if old_path is not None else old
         self.namespace = namespace
+        #: which object of the CRD's kind to check (0-based; taken modulo their count)
+        self.document = 0
         self._state = _FileState()
         self._paths: list[FieldPath] | None = None
         self._admission: Any = None
-        self._old: tuple[Any, str] | None = None  # (stored old object, problem)
         self._now = time.time()
 
     # -- the field tree -----------------------------------------------------------------
@@ -215,30 +243,56 @@ class Session:
         editor that saves by renaming a new file over it counts too)."""
         return _stamp(self.path) != self._state.stamp
 
-    def check(self) -> Check:
-        """Read the file and answer as the API server would (see the module docstring)."""
-        from kubectl_crd.io import load_documents
-
+    def read(self) -> tuple[str | None, str]:
+        """The file's text, or None and why not (gone, unreadable); what ``changed``
+        compares with from now on. Bytes that are not UTF-8 read as U+FFFD (the
+        message then says so: saving that text would change those bytes)."""
         self._state.stamp = _stamp(self.path)
         try:
             with open(self.path, "rb") as stream:
                 data = stream.read()
         except FileNotFoundError:
-            return Check(
-                message=f"{self.path} is gone (deleted or renamed); waiting for it to come back"
-            )
+            return None, f"{self.path} is gone (deleted or renamed); waiting for it to come back"
         except OSError as exc:
-            return Check(message=f"cannot read {self.path}: {exc.strerror or exc}")
-        documents = load_documents(data, self.path)
-        chosen, message, problems = self._document(documents)
+            return None, f"cannot read {self.path}: {exc.strerror or exc}"
+        try:
+            return data.decode("utf-8"), ""
+        except UnicodeDecodeError as exc:
+            return data.decode("utf-8", "replace"), f"{self.path} is not UTF-8 ({exc.reason})"
+
+    def save(self, text: str) -> None:
+        """Write ``text`` to the file (the screen's save key, nothing else): in place,
+        so the file keeps its inode, owner and mode; ``changed`` is False after it."""
+        with open(self.path, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        self._state.stamp = _stamp(self.path)
+
+    def check(self) -> Check:
+        """Read the file and answer as the API server would (see the module docstring)."""
+        text, message = self.read()
+        if text is None or message:
+            return Check(message=message)
+        return self.check_text(text)
+
+    def check_text(self, text: str) -> Check:
+        """Answer for ``text`` (the file's, or the editor pane's unsaved one)."""
+        from kubectl_crd.io import load_documents
+
+        documents = load_documents(text, self.path)
+        chosen, message, problems, (index, count) = self._document(documents, self.document)
         if chosen is None:
             return Check(message=message, problems=problems)
-        return self._admit(chosen)
+        check = self._admit(chosen)
+        return _replace(check, document=index + 1, documents=count)
 
-    def _document(self, documents: Sequence[Any]) -> tuple[Any, str, tuple[Problem, ...]]:
-        """The first document of the CRD's kind, or why there is none."""
+    def _document(
+        self, documents: Sequence[Any], wanted: int = 0
+    ) -> tuple[Any, str, tuple[Problem, ...], tuple[int, int]]:
+        """The ``wanted``-th document of the CRD's kind (modulo their number), or why
+        there is none; with (its index, how many there are)."""
         kind, group = self.crd.names.kind, self.crd.group
         others: list[str] = []
+        mine: list[Any] = []
         for document in documents:
             content = document.content
             if document.error is not None and not isinstance(content, dict):
@@ -246,7 +300,8 @@ class Session:
                 where = error.location
                 line, column = (where.line, where.column) if where else (0, 0)
                 problem = Problem(line, column, "", error.message)
-                return None, f"not YAML this workbench can read: {error.message}", (problem,)
+                message = f"not YAML this workbench can read: {error.message}"
+                return None, message, (problem,), (0, 0)
             if not isinstance(content, dict):
                 if content is not None:
                     others.append(f"a {type(content).__name__}")
@@ -254,31 +309,41 @@ class Session:
             written_kind = str(content.get("kind") or "")
             written_group = str(content.get("apiVersion") or "").rpartition("/")[0]
             if written_kind == kind and written_group == group:
-                return document, "", ()
+                mine.append(document)
+                continue
             others.append(f"{content.get('apiVersion') or '?'} {written_kind or '(no kind)'}")
+        if mine:
+            index = wanted % len(mine)
+            return mine[index], "", (), (index, len(mine))
         if others:
             return (
                 None,
                 f"no {group} {kind} in the file: it holds {', '.join(others)}",
                 (),
+                (0, 0),
             )
-        return None, "the file is empty: write a " + kind + " (or press e to edit it)", ()
+        return None, "the file is empty: write a " + kind + " (or press e to edit it)", (), (0, 0)
 
-    def _admit(self, document: Any) -> Check:
+    def _admission_step(self) -> Any:
         from kubectl_crd.validation.admission import Admission
 
         if self._admission is None:
             # one clock for the object and its row, as get -f: a create's
             # creationTimestamp is this check's now, so AGE reads 0s
             self._admission = Admission(self.crd, clock=lambda: self._now)
+        return self._admission
+
+    def _admit(self, document: Any) -> Check:
         self._now = time.time()
-        admission = self._admission
+        admission = self._admission_step()
         content = document.content
         operation = "create"
-        if self.old_path is not None:
-            old, problem = self._old_object()
+        old, note, problem = (None, "", "")
+        if self.olds is not None:
+            old, note, problem = self.olds.old(self, content)
             if problem:
                 return Check(message=problem)
+        if old is not None:
             operation = "update"
             result = admission.update(
                 _with_old_version(content, old), old, decode_errors=document.errors
@@ -311,6 +376,7 @@ class Session:
             added=added,
             operation=operation,
             refusal="" if result.ok else result.message,
+            note=note,
         )
 
     def _problem(self, error: Any) -> Problem:
@@ -342,32 +408,48 @@ class Session:
             render_table(plan, [obj], TableOptions(wide=True), now),
         )
 
-    def _old_object(self) -> tuple[Any, str]:
-        """``--old``: its object as a create would have stored it, or why not."""
-        if self._old is None:
-            self._old = self._read_old()
-        return self._old
+    def admit_create(self, content: Any, errors: Any = ()) -> Any:
+        """The admission's answer to a create of ``content`` (what ``--old`` stores)."""
+        admission = self._admission_step()
+        return admission.create(content, namespace=self.namespace, decode_errors=errors)
 
-    def _read_old(self) -> tuple[Any, str]:
-        from kubectl_crd.io import load_documents
-
-        assert self.old_path is not None
-        try:
-            with open(self.old_path, "rb") as stream:
-                documents = load_documents(stream.read(), self.old_path)
-        except OSError as exc:
-            return None, f"--old {self.old_path}: {exc.strerror or exc}"
-        document, message, _ = self._document(documents)
-        if document is None:
-            return None, f"--old {self.old_path}: {message}"
-        created = self._admission.create(
-            document.content, namespace=self.namespace, decode_errors=document.errors
-        )
-        if not created.ok:
-            return None, f"--old {self.old_path}: a create of it is refused: {created.message}"
-        return created.stored, ""
+    def pick(self, documents: Sequence[Any]) -> tuple[Any, str]:
+        """The first object of the CRD's kind in ``documents``, or why there is none."""
+        document, message, _, _ = self._document(documents)
+        return document, message
 
     # -- what the file becomes ------------------------------------------------------------
+
+
+class OldFile:
+    """``--old FILE``: its object, as a create would have stored it, is the old object
+    of every check (read once)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._answer: tuple[Any, str, str] | None = None
+
+    def old(self, session: Session, content: Any) -> tuple[Any, str, str]:
+        if self._answer is None:
+            self._answer = self._read(session)
+        return self._answer
+
+    def _read(self, session: Session) -> tuple[Any, str, str]:
+        from kubectl_crd.io import load_documents
+
+        try:
+            with open(self.path, "rb") as stream:
+                documents = load_documents(stream.read(), self.path)
+        except OSError as exc:
+            return None, "", f"--old {self.path}: {exc.strerror or exc}"
+        document, message = session.pick(documents)
+        if document is None:
+            return None, "", f"--old {self.path}: {message}"
+        created = session.admit_create(document.content, document.errors)
+        if not created.ok:
+            message = f"--old {self.path}: a create of it is refused: {created.message}"
+            return None, "", message
+        return created.stored, "", ""
 
 
 def create_from_sample(session: Session) -> bool:
@@ -406,6 +488,12 @@ def stored_text(check: Check) -> str:
     if not check.not_stored and not check.added:
         lines.append("(everything stored as written, nothing added)")
     return "\n".join(lines) + "\n"
+
+
+def _replace(check: Check, **changes: Any) -> Check:
+    from dataclasses import replace
+
+    return replace(check, **changes)
 
 
 def _version(target: ExplainTarget) -> CRDVersion:

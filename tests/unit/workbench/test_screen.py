@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import ContentSwitcher, OptionList, Static, Tree
+from textual.widgets import ContentSwitcher, OptionList, Static, TextArea, Tree
 
 from kubectl_crd.output.workbench.app import WorkbenchApp
 from kubectl_crd.output.workbench.session import Check, create_from_sample
@@ -79,11 +79,18 @@ def test_invalid_value_error_jump_fix_and_preview(make_session: MakeSession) -> 
             assert "spec.secretName: Invalid value" in shown
             assert "invalid (create)" in _text(app, "#status")
             assert _row(app)[:2] == ["example-certificate", "42"]
-            # the file pane marks the line
-            assert f">{line:4} " in _text(app, "#file")
             await pilot.press("j")
             await _until(pilot, lambda: _cursor(app) == ("spec", "secretName"), "the jump")
             assert "FIELD: secretName <string>" in _text(app, "#explain")
+            # and to its line and column in the editor pane
+            await pilot.press("g")
+            editor = app.query_one("#editor", TextArea)
+            assert app.query_one("#right", ContentSwitcher).current == "file-pane"
+            assert editor.has_focus
+            assert editor.cursor_location == (line - 1, column - 1)
+            assert editor.text == text
+            await pilot.press("escape")
+            assert not editor.has_focus
             path.write_text(text.replace("secretName: 42", "secretName: web-tls"))
             await _until(pilot, lambda: app.check.valid, "the fix checked valid")
             assert _problems(app) == []
@@ -120,8 +127,10 @@ def test_search_stored_view_and_bad_input(make_session: MakeSession) -> None:
             assert _text(app, "#status").strip().startswith("not YAML this workbench can read")
             assert _text(app, "#stored").startswith("no stored object: not YAML")
             path.unlink()
-            await _until(pilot, lambda: "is gone" in app.check.message, "the file gone")
-            assert "is gone" in _text(app, "#status")
+            await _until(pilot, lambda: "is gone" in _text(app, "#status"), "the file gone")
+            # the pane keeps the text, and says how to write it back
+            assert app.query_one("#editor", TextArea).text == "spec: [\n"
+            assert "Ctrl-S writes the editor's text back" in _text(app, "#status")
             path.write_text("apiVersion: v1\nkind: Secret\n")
             await _until(pilot, lambda: "v1 Secret" in app.check.message, "another kind")
             await pilot.press("ctrl+c")
@@ -152,13 +161,13 @@ def test_a_slow_check_leaves_the_screen_live(make_session: MakeSession) -> None:
     session = make_session(CERTIFICATE)
     create_from_sample(session)
     release = threading.Event()
-    real_check = session.check
+    real_check = session.check_text
 
-    def slow_check() -> Check:
+    def slow_check(text: str) -> Check:
         release.wait(10)
-        return real_check()
+        return real_check(text)
 
-    session.check = slow_check  # type: ignore[method-assign]
+    session.check_text = slow_check  # type: ignore[method-assign]
 
     async def scenario() -> None:
         app = WorkbenchApp(session, colour=False)

@@ -159,3 +159,43 @@ def test_old_file_problems_are_messages(make_session: MakeSession, tmp_path: Pat
     session = make_session(GATEWAYCLASS, old_path=str(old))
     Path(session.path).write_text("apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\n")
     assert session.check().message.startswith(f"--old {old}: no gateway.networking.k8s.io")
+
+
+def test_save_writes_in_place_and_is_not_a_change(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    os.chmod(path, 0o640)
+    inode = path.stat().st_ino
+    text, problem = session.read()
+    assert text is not None and not problem and not session.changed()
+    session.save(text.replace("secretName: example", "secretName: saved"))
+    assert not session.changed()  # the screen's own save is not a change on disk
+    assert "secretName: saved" in path.read_text()
+    assert (path.stat().st_ino, path.stat().st_mode & 0o777) == (inode, 0o640)
+    path.write_bytes(b"kind: \xff\n")
+    assert session.changed()
+    text, problem = session.read()
+    assert text == "kind: \ufffd\n" and problem == f"{path} is not UTF-8 (invalid start byte)"
+
+
+def test_check_text_checks_the_chosen_object_of_the_kind(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    sample = Path(session.path).read_text()
+    second = sample.replace("secretName: example", "secretName: 42")
+    text = sample + "---\napiVersion: v1\nkind: ConfigMap\n---\n" + second
+    check = session.check_text(text)
+    assert (check.valid, check.document, check.documents) == (True, 1, 2)
+    session.document = 1
+    check = session.check_text(text)
+    assert (check.valid, check.document, check.documents) == (False, 2, 2)
+    (problem,) = [p for p in check.problems if not p.blocked]
+    offset = len((sample + "---\napiVersion: v1\nkind: ConfigMap\n---\n").splitlines())
+    assert (problem.line, problem.column) == (
+        offset + _position(second, "secretName: ")[0],
+        _position(second, "secretName: ")[1],
+    )
+    session.document = 2  # taken modulo the number of objects: back to the first
+    assert session.check_text(text).document == 1
+    assert Path(session.path).read_text() == sample  # checking never writes

@@ -1,0 +1,186 @@
+"""The editor pane, driven by Textual's pilot: typing is checked live, Ctrl-S is the
+only writer, and no unsaved edit is lost without a question (quitting, a change on
+disk, $EDITOR); a file of several objects of the kind is walked with ``d``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static, TextArea
+
+from kubectl_crd.output.workbench.app import Question, WorkbenchApp
+from kubectl_crd.output.workbench.session import create_from_sample
+from tests.unit.workbench.conftest import CERTIFICATE, MakeSession
+from tests.unit.workbench.test_screen import SIZE, _problems, _row, _text, _until
+
+
+def _editor(app: WorkbenchApp) -> TextArea:
+    return app.query_one("#editor", TextArea)
+
+
+def _title(app: WorkbenchApp) -> str:
+    return _text(app, "#title")
+
+
+def _asking(app: WorkbenchApp) -> bool:
+    return isinstance(app.screen, Question)
+
+
+async def _type_at(app: WorkbenchApp, pilot: object, needle: str, typed: str) -> None:
+    """Put the cursor right after ``needle`` in the pane and type ``typed``."""
+    editor = _editor(app)
+    for row, line in enumerate(editor.text.splitlines()):
+        if needle in line:
+            editor.cursor_location = (row, line.index(needle) + len(needle))
+            break
+    else:
+        raise AssertionError(needle)
+    await pilot.press(*typed)  # type: ignore[attr-defined]
+
+
+def test_typing_is_checked_live_and_ctrl_s_is_the_only_writer(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    on_disk = path.read_text()
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.check.valid, "the sample checked valid")
+            assert _editor(app).text == on_disk
+            await pilot.press("f")
+            assert _editor(app).has_focus
+            # a letter typed in the pane is text, not a key of the screen
+            await _type_at(app, pilot, "secretName: example", "q9")
+            await _until(
+                pilot, lambda: _row(app)[:2] == ["example-certificate", "exampleq9"], "row"
+            )
+            assert app.check.valid and app.is_running
+            assert _title(app).endswith("[+]")
+            assert "unsaved edits (Ctrl-S saves)" in _text(app, "#status")
+            assert path.read_text() == on_disk  # checked, not written
+            # an invalid edit shows its error with the pane's line
+            await _type_at(app, pilot, "secretName: exampleq9", ": x")
+            await _until(pilot, lambda: bool(_problems(app)), "the YAML error")
+            assert path.read_text() == on_disk
+            for _ in ": x":
+                await pilot.press("backspace")
+            await _until(pilot, lambda: app.check.valid, "valid again")
+            await pilot.press("ctrl+s")
+            assert path.read_text() == on_disk.replace(
+                "secretName: example", "secretName: exampleq9"
+            )
+            assert not _title(app).endswith("[+]")
+            assert "unsaved" not in _text(app, "#status")
+            await pilot.press("escape", "q")  # nothing unsaved: no question
+        assert app.return_code == 0
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("answer", ["c", "d", "s"])
+def test_a_change_on_disk_under_unsaved_edits_asks(make_session: MakeSession, answer: str) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    theirs = path.read_text().replace("secretName: example", "secretName: theirs")
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.check.valid, "the sample checked valid")
+            await pilot.press("f")
+            await _type_at(app, pilot, "secretName: example", "-mine")
+            mine = _editor(app).text
+            path.write_text(theirs)
+            await _until(pilot, lambda: _asking(app), "the question")
+            assert "changed on disk" in str(app.screen.query_one(Static).content)
+            await pilot.press(answer)
+            await _until(pilot, lambda: not _asking(app), "the answer")
+            if answer == "c":  # keep mine, the disk keeps theirs
+                assert _editor(app).text == mine and path.read_text() == theirs
+                assert _title(app).endswith("[+]")
+            elif answer == "d":  # theirs in the pane
+                assert _editor(app).text == theirs and path.read_text() == theirs
+                await _until(pilot, lambda: _row(app)[1] == "theirs", "their row")
+                assert not _title(app).endswith("[+]")
+            else:  # mine on disk
+                assert _editor(app).text == mine and path.read_text() == mine
+                assert not _title(app).endswith("[+]")
+            await pilot.pause(0.5)  # the poll must not ask again for the same change
+            assert not _asking(app)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("answer", ["escape", "d", "s"])
+def test_quitting_with_unsaved_edits_asks(make_session: MakeSession, answer: str) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    before = path.read_text()
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.check.valid, "the sample checked valid")
+            await pilot.press("f")
+            await _type_at(app, pilot, "secretName: example", "2")
+            await pilot.press("ctrl+c")  # Ctrl-C in the pane quits too, through the question
+            await _until(pilot, lambda: _asking(app), "the question")
+            await pilot.press(answer)
+            await pilot.pause(0.2)
+            if answer == "escape":
+                assert app.is_running and not _asking(app)
+                assert path.read_text() == before
+                await pilot.press("escape", "q", "d")
+        assert path.read_text() == (
+            before.replace("secretName: example", "secretName: example2")
+            if answer == "s"
+            else before
+        )
+        assert app.return_code == 0
+
+    asyncio.run(scenario())
+
+
+CERT = """apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {{name: {name}, namespace: default}}
+spec:
+  secretName: {secret}
+  issuerRef: {{name: ca}}
+  dnsNames: [a.example.com]
+"""
+
+
+def test_d_walks_the_objects_of_the_kind(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    text = (
+        CERT.format(name="one", secret="s1")
+        + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: x}\n---\n"
+        + CERT.format(name="two", secret="42")
+    )
+    Path(session.path).write_text(text)
+    bad_line = text.splitlines().index("  secretName: 42") + 1
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.check.valid, "the first object checked")
+            assert "[1/2]" in _title(app) and _row(app)[:2] == ["one", "s1"]
+            assert "object 1/2 of the kind (d: next)" in _text(app, "#status")
+            await pilot.press("d")
+            await _until(pilot, lambda: "[2/2]" in _title(app), "the second object")
+            (shown,) = _problems(app)
+            assert shown.split()[0] == f"{bad_line}:15"  # the file's line, not the document's
+            assert _row(app)[:2] == ["two", "42"]
+            await pilot.press("d")
+            await _until(pilot, lambda: "[1/2]" in _title(app), "back to the first")
+            assert app.check.valid
+
+    asyncio.run(scenario())
