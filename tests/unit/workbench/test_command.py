@@ -44,6 +44,9 @@ def test_refusals_write_no_file(tmp_path: Path) -> None:
     assert _refused("crontab", "-f", str(target), "--old", "/nope", "--crd", CRDS).strip() == (
         "error: --old /nope: no such file"
     )
+    assert _refused(
+        "crontab", "-f", str(target), "--old", str(target), "--against-cluster", "--crd", CRDS
+    ).strip() == ("error: --old and --against-cluster both name the old object: give one")
     assert _refused("crontab.spec", "--crd", CRDS).strip() == (
         "error: workbench takes a resource, not a field path: crontab.spec"
     )
