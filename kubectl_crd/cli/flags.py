@@ -145,6 +145,21 @@ CHUNK_SIZE = Flag(
 )
 
 
+#: kubectl's ``--dry-run[=none|server|client]`` (``cmdutil.AddDryRunFlag``): alone it
+#: means "client", and the old boolean spelling is still read (``GetDryRunStrategy``).
+DRY_RUN = Flag(
+    ("--dry-run",),
+    "dry_run",
+    VALUE,
+    'Must be "none", "server", or "client": "server" asks the API server to check '
+    'without persisting, "client" only reads. Alone, it means "client".',
+    metavar="[none|server|client]",
+    default="none",
+    choices=("none", "server", "client", "true", "false"),
+    no_value="client",
+)
+
+
 def filename_flag(help: str) -> Flag:
     """``-f/--filename PATH`` (repeatable), with what the command does with the files."""
     return Flag(("-f", "--filename"), "filenames", REPEATED, help, metavar="PATH")

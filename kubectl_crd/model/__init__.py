@@ -15,6 +15,8 @@ The CRD core:
 - ``records``: ``@record``, the value classes of ``model`` and ``io``.
 - ``durations``: Go's ``time.ParseDuration``; ``styled``: text tagged with semantic
   styles, the one layout behind plain and coloured output.
+- ``scaling``: the scale subresource's paths; ``scaleflags``: ``kubectl scale``'s flag
+  values read and checked as kubectl reads them.
 
 Two packages for the commands, siblings that never import each other:
 ``explain`` (kubectl explain's semantics and our extras) and ``sample`` (the

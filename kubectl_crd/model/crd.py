@@ -112,6 +112,11 @@ class CustomResourceDefinition:
                 return version
         return None
 
+    def served_version(self, wanted: str | None) -> CRDVersion:
+        """The version of that name, or the preferred one (the first served) when none is
+        wanted or the CRD has no such version: the version a RESOURCE argument names."""
+        return (self.version(wanted) if wanted else None) or self.preferred_version
+
     def gvk(self, version: str) -> GroupVersionKind:
         return GroupVersionKind(self.group, version, self.names.kind)
 

@@ -13,8 +13,8 @@ builds one printer from its ``-o`` value, hands it every object or watch event w
   ``---``, and with ``events`` a watch event is printed as kubectl prints a
   ``metav1.WatchEvent`` (``{"type", "object"}``) for json and yaml.
 - ``Listing``: what a get shows (a table's rows, or the objects), from the server's
-  pages or computed locally; ``print_listing`` prints it, the table with
-  ``output.table``.
+  pages or computed locally (``file_listing`` for ``-f``); ``print_listing`` prints it,
+  the table with ``output.table``; ``listing_format`` reads get's shaping flags.
 - ``WatchPrinter``: ``get -w``'s events, as table rows (``output.table.WatchTable``)
   or through an ``ObjectPrinter``.
 
@@ -31,7 +31,7 @@ from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any, TextIO
 
     from kubectl_crd.kube.listing import ListingRead
@@ -306,6 +306,70 @@ class ListingFormat:
             show_labels=self.show_labels,
             label_columns=self.label_columns,
         )
+
+
+def listing_format(
+    output: str,
+    sort_by: str,
+    label_columns: Iterable[str],
+    *,
+    all_namespaces: bool,
+    no_headers: bool,
+    show_labels: bool,
+    watch_events: bool,
+) -> ListingFormat:
+    """``kubectl get``'s flags as a ``ListingFormat``: ``-o`` checked (before any
+    request, in kubectl's words), ``-L`` keys split at commas."""
+    known = ("", "wide", "name", "json", "yaml")
+    if output not in known and not output.startswith(("jsonpath=", "custom-columns=")):
+        raise UsageError(unknown_output(output, "custom-columns,json,jsonpath,name,wide,yaml"))
+    labels = (k.strip() for keys in label_columns for k in keys.split(","))
+    return ListingFormat(
+        output=output,
+        sort_by=sort_by or "",
+        all_namespaces=all_namespaces,
+        no_headers=no_headers,
+        show_labels=show_labels,
+        label_columns=tuple(k for k in labels if k),
+        watch_events=watch_events,
+    )
+
+
+def file_listing(
+    resource: str,
+    names: Sequence[str],
+    filenames: Sequence[str],
+    crd_paths: Sequence[str],
+    *,
+    namespace: str | None,
+    default_namespace: str | None,
+    cluster: Any,
+    keep_objects: bool,
+    err: TextIO,
+) -> Listing:
+    """``get -f``: the files' objects as the server would list them
+    (``validation.listing``), the CRDs from ``--crd``, the files, else ``cluster``
+    (``sources.inputs``); each rejected object's errors on ``err``."""
+    from kubectl_crd.io import input_documents
+    from kubectl_crd.output.validation import problem_lines
+    from kubectl_crd.sources.inputs import InputCRDs
+    from kubectl_crd.validation.listing import list_files
+
+    held = list(input_documents(filenames)) if "-" in filenames else None  # read once
+    crds = InputCRDs(crd_paths, filenames, documents=held, cluster=cluster)
+    found = list_files(
+        crds.crds(),
+        resource,
+        filenames,
+        held,
+        names,
+        namespace=namespace,
+        default_namespace=default_namespace,
+        keep_objects=keep_objects,
+    )
+    for result in found.rejected:
+        print("\n".join(problem_lines(result)), file=err)
+    return Listing.of_files(found)
 
 
 class Listing:

@@ -5,19 +5,28 @@
   printer (``-o name|json|yaml``, kubectl's ``NAME scaled`` without ``-o``);
 - ``WaitProgress``: ``--wait``'s progress, a rich live display on a terminal (one row
   per object, spec against status replicas) and one plain line per change when piped;
-  no colour with ``NO_COLOR``.
+  no colour with ``NO_COLOR``;
+- the command's steps, each reported: ``scale_and_report`` (``kube.scaling``, then
+  ``--wait``), ``show_and_report`` (no ``--replicas``), ``scale_files`` (``--local``,
+  through ``validation.scaling``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kubectl_crd.kube.scaling import ScaleTarget
 from kubectl_crd.model.crd import ScaleSubresource
 
 if TYPE_CHECKING:
+    from kubectl_crd.io import Document
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.resolving import Resolver
+    from kubectl_crd.kube.scaling import Precondition
+    from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.model.errors import KubectlCrdError
+    from kubectl_crd.model.scaleflags import ScaleFlags
 
 
 def describe_scale(target: ScaleTarget, scale: Mapping[str, Any], paths: ScaleSubresource) -> str:
@@ -141,3 +150,103 @@ class ScaleReport:
 
     def flush(self) -> None:
         self._printer.flush()
+
+
+# -- the command's steps, each reported as kubectl reports it ---------------------------
+
+
+def scale_and_report(
+    client: KubeClient,
+    targets: Sequence[ScaleTarget],
+    flags: ScaleFlags,
+    precondition: Precondition,
+    output: str,
+    stream: TextIO,
+    err: TextIO,
+) -> bool:
+    """Scale every target (``kube.scaling.scale_all``), report each, then with
+    ``--wait`` follow them until their status agrees; true when any failed."""
+    from kubectl_crd.kube.scaling import scale_all, wait_all
+
+    assert flags.replicas is not None
+    results = scale_all(
+        client,
+        targets,
+        flags.replicas,
+        precondition,
+        dry_run=flags.dry_run,
+        fetch_objects=output in ("json", "yaml"),
+    )
+    suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(flags.dry_run, "")
+    report = ScaleReport(output, stream, err, operation=f"scaled{suffix}")
+    for target, result in zip(targets, results, strict=True):
+        report.write(target, result)
+    report.flush()
+    if flags.wait_seconds and flags.dry_run == "none":
+        done = [t for t, r in zip(targets, results, strict=True) if not isinstance(r, Exception)]
+        progress = WaitProgress(err, len(done))
+        try:
+            failures = wait_all(
+                client,
+                done,
+                flags.replicas,
+                flags.wait_seconds,
+                progress.report,
+                progress.finished,
+            )
+        finally:
+            progress.close()
+        for failure in failures:
+            report.error(failure)
+    return report.failed
+
+
+def show_and_report(
+    client: KubeClient,
+    resolver: Resolver,
+    targets: Sequence[ScaleTarget],
+    output: str,
+    stream: TextIO,
+    err: TextIO,
+) -> bool:
+    """Each target's current Scale, beside its CRD's paths; true when any failed."""
+    from kubectl_crd.kube.scaling import scale_paths, show_all
+
+    report = ScaleReport(output, stream, err, paths=scale_paths(resolver))
+    for target, result in zip(targets, show_all(client, targets), strict=True):
+        report.write(target, result)
+    report.flush()
+    return report.failed
+
+
+def scale_files(
+    documents: Sequence[Document],
+    crds: Sequence[CustomResourceDefinition],
+    count: int,
+    output: str,
+    stream: TextIO,
+    err: TextIO,
+) -> bool:
+    """``--local``: specReplicasPath changed in each object among ``documents``, admitted
+    as the server admits a ``/scale`` write (``validation.scaling``); the objects printed
+    (yaml without ``-o``), or every rejection on ``err`` and nothing printed. True when
+    any was rejected."""
+    from kubectl_crd.model.crd import is_crd_object
+    from kubectl_crd.output.printing import Named, ObjectPrinter
+    from kubectl_crd.validation.scaling import scale_documents
+
+    objects = [d for d in documents if not is_crd_object(d.content)]
+    scaled = scale_documents(objects, crds, count)
+    if not all(each.ok for each in scaled):
+        # imported only then: the rejection formatter imports validate's result records
+        from kubectl_crd.output.validation import scale_rejections
+
+        for line in scale_rejections(objects, scaled):
+            print(line, file=err)
+        return True
+    # the files' objects as written (managedFields kept)
+    printer = ObjectPrinter(output or "yaml", stream, streaming=True, managed_fields=True)
+    for each in scaled:
+        printer.write(Named(each.name, each.changed))
+    printer.flush()
+    return False

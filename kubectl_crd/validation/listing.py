@@ -91,7 +91,7 @@ def list_files(
 
 def served_version(crd: CustomResourceDefinition, wanted: str | None) -> CRDVersion:
     """The CRD's version of that name, or its preferred one (the first served)."""
-    return (crd.version(wanted) if wanted else None) or crd.preferred_version
+    return crd.served_version(wanted)
 
 
 class FileObjects:

@@ -1,8 +1,9 @@
 """``kubectl crd get RESOURCE [NAME...]``: custom resources in a table, cell for cell as
 ``kubectl get`` shows them. This module reads the flags and wires the pieces:
 
-- from files (``-f``): the CRDs from ``sources.inputs``, each object through the
-  admission step as a create or as stored (``validation.listing``), its cells computed
+- from files (``-f``, ``output.printing.file_listing``): the CRDs from
+  ``sources.inputs``, each object through the admission step as a create or as stored
+  (``validation.listing``), its cells computed
   by ``model.columns``, rows in the server's order; an object the server would reject
   is still shown, with its error on stderr;
 - from the cluster: ``kube.listing`` makes kubectl's requests (a ``meta.k8s.io/v1``
@@ -117,7 +118,17 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
     if not arguments:
         raise UsageError("You must specify the type of resource to get.")
     resource, names = arguments[0], arguments[1:]
-    settings = listing_format(options)
+    from kubectl_crd.output.printing import listing_format
+
+    settings = listing_format(
+        options["output"],
+        options["sort_by"],
+        options["label_columns"],
+        all_namespaces=options["all_namespaces"],
+        no_headers=options["no_headers"],
+        show_labels=options["show_labels"],
+        watch_events=options["output_watch_events"],
+    )
     watching = options["watch"] or options["watch_only"]
     if options["filenames"]:
         if watching:
@@ -135,7 +146,16 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
                     f"collections, but {len(names)} resources were found"
                 )
             _read(reading, listing, names, plan, settings)
-            _watch(listing, reading, names, plan, options, settings)
+            if listing.failed:
+                sys.exit(ExitCode.ERROR)
+            # the list (printed unless watch-only), then a watch from its resourceVersion,
+            # each event printed and flushed as it arrives (get.go: watch)
+            from kubectl_crd.output.printing import WatchPrinter
+
+            WatchPrinter(listing, settings, sys.stdout, plan=plan).follow(
+                lambda: reading.watch(names, listing.resource_version),
+                None if options["watch_only"] else listing,
+            )
             return
         if settings.output == "name" and not names and not settings.sort_by:
             # nothing to align: names are printed page by page
@@ -146,26 +166,6 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
             return
         _read(reading, listing, names, plan, settings)
     _show(app, listing, settings, single=len(names) == 1)
-
-
-def listing_format(options: dict[str, Any]) -> ListingFormat:
-    """The flags that shape what is printed (``-o`` checked here, before any request)."""
-    from kubectl_crd.output.printing import ListingFormat, unknown_output
-
-    output: str = options["output"]
-    known = ("", "wide", "name", "json", "yaml")
-    if output not in known and not output.startswith(("jsonpath=", "custom-columns=")):
-        raise UsageError(unknown_output(output, "custom-columns,json,jsonpath,name,wide,yaml"))
-    labels = (k.strip() for keys in options["label_columns"] for k in keys.split(","))
-    return ListingFormat(
-        output=output,
-        sort_by=options["sort_by"] or "",
-        all_namespaces=options["all_namespaces"],
-        no_headers=options["no_headers"],
-        show_labels=options["show_labels"],
-        label_columns=tuple(k for k in labels if k),
-        watch_events=options["output_watch_events"],
-    )
 
 
 def _show(app: Application, listing: Listing, settings: ListingFormat, *, single: bool) -> None:
@@ -179,25 +179,16 @@ def _show(app: Application, listing: Listing, settings: ListingFormat, *, single
 def _from_files(
     app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
 ) -> Listing:
-    """The objects of the files as the server would list them (``validation.listing``);
-    each rejected object's errors on stderr."""
-    from kubectl_crd.io import input_documents
-    from kubectl_crd.output.printing import Listing
-    from kubectl_crd.output.validation import problem_lines
-    from kubectl_crd.sources.inputs import InputCRDs
-    from kubectl_crd.validation.listing import list_files
+    from kubectl_crd.output.printing import file_listing
 
-    filenames: tuple[str, ...] = options["filenames"]
-    held = list(input_documents(filenames)) if "-" in filenames else None  # read once
-    crds = InputCRDs(options["crd_paths"], filenames, documents=held, cluster=app.cluster)
-    found = list_files(
-        crds.crds(),
+    return file_listing(
         resource,
-        filenames,
-        held,
         names,
+        options["filenames"],
+        options["crd_paths"],
         namespace=None if options["all_namespaces"] else app.namespace,
         default_namespace=app.namespace,
+        cluster=app.cluster,
         # a plain table shows cells only: the objects stay in the workers
         keep_objects=bool(
             options["output"] not in ("", "wide")
@@ -206,10 +197,8 @@ def _from_files(
             or options["label_columns"]
             or options["show_labels"]
         ),
+        err=sys.stderr,
     )
-    for result in found.rejected:
-        print("\n".join(problem_lines(result)), file=sys.stderr)
-    return Listing.of_files(found)
 
 
 def _on_cluster(
@@ -229,8 +218,7 @@ def _on_cluster(
         from kubectl_crd.sources.inputs import InputCRDs
 
         match = find_crd(InputCRDs(options["crd_paths"]), resource)
-        # validation.listing.served_version, without loading validation (~30 ms)
-        version = match.crd.version(match.version or "") or match.crd.preferred_version
+        version = match.crd.served_version(match.version)
         plan = plan_columns(version.printer_columns)
         found = defined(client, match.crd, version.name, all_namespaces=all_namespaces)
     else:
@@ -263,24 +251,3 @@ def _read(
     for error in read.errors:
         print(error.kubectl_line, file=sys.stderr)
     listing.fill(read, plan if settings.table else None)
-
-
-def _watch(
-    listing: Listing,
-    reading: ResourceListing,
-    names: tuple[str, ...],
-    plan: ColumnPlan | None,
-    options: dict[str, Any],
-    settings: ListingFormat,
-) -> None:
-    """``-w``/``--watch-only``: the list (printed unless watch-only), then a watch from its
-    resourceVersion, each event printed and flushed as it arrives (``get.go: watch``)."""
-    from kubectl_crd.output.printing import WatchPrinter
-
-    if listing.failed:
-        sys.exit(ExitCode.ERROR)
-    printer = WatchPrinter(listing, settings, sys.stdout, plan=plan)
-    printer.follow(
-        lambda: reading.watch(names, listing.resource_version),
-        None if options["watch_only"] else listing,
-    )

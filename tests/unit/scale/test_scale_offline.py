@@ -15,12 +15,6 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.cli.commands.scale import (
-    CURRENT_REPLICAS_INVALID,
-    REPLICAS_REQUIRED,
-    parse_current_replicas,
-    parse_replicas,
-)
 from kubectl_crd.io import read_inputs
 from kubectl_crd.kube.client import status_error
 from kubectl_crd.kube.resolving import ref_of
@@ -32,6 +26,12 @@ from kubectl_crd.model.errors import (
     KubectlCrdError,
     NoScaleSubresourceError,
     ScalePreconditionError,
+)
+from kubectl_crd.model.scaleflags import (
+    CURRENT_REPLICAS_INVALID,
+    REPLICAS_REQUIRED,
+    parse_current_replicas,
+    parse_replicas,
 )
 from kubectl_crd.model.scaling import check_scalable, get_field, set_field
 from kubectl_crd.output.objects import kubectl_json
