@@ -1,9 +1,14 @@
 """Kubernetes name and label rules with their exact messages.
 
-From ``apimachinery/pkg/api/validate/content`` (``IsDNS1123Subdomain``,
-``IsDNS1123Label``, ``IsLabelKey``, ``IsLabelValue``, ``IsPathSegmentName``) and
+The words are those of the API server this project is tested against (kube-apiserver
+1.34, ``tests/integration/test_localstore_metadata_differential.py``):
+``k8s.io/apimachinery/pkg/util/validation/validation.go`` (``IsDNS1123Subdomain``,
+``IsDNS1123Label``, ``IsDNS1035Label``, ``IsQualifiedName`` for label and annotation
+keys, ``IsLabelValue``, ``MaxLenError``, ``RegexError``),
 ``apimachinery/pkg/api/validation/generic.go`` (``NameIsDNSSubdomain`` and its
-``maskTrailingDash``, which really does drop the character before the dash).
+``maskTrailingDash``, which really does drop the character before the dash) and
+``path/name.go`` (``IsValidPathSegmentName``). Go's ``len`` counts bytes, so a limit is
+checked on the UTF-8 length, and worded "characters" as ``MaxLenError`` words it.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ def _regex_error(message: str, regex: str, *examples: str) -> str:
 
 
 def _max_len(length: int) -> str:
-    return f"must be no more than {length} bytes"
+    """``MaxLenError``: every name and label rule words its limit in characters."""
+    return f"must be no more than {length} characters"
 
 
 def dns1123_subdomain(value: str) -> list[str]:
@@ -102,7 +108,7 @@ def qualified_name(value: str) -> list[str]:
             errors.extend("prefix part " + m for m in dns1123_subdomain(prefix))
     else:
         return [
-            "a valid label key "
+            "a qualified name "
             + _regex_error(_KEY_MESSAGE, _LABEL_KEY, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]

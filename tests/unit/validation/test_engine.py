@@ -192,8 +192,19 @@ def test_metadata_rules() -> None:
     labels = validate_custom_resource(
         {**base, "metadata": {"name": "w", "labels": {"a/b/c": "x"}}}, crd
     )
-    assert labels.errors[0].message.startswith(
-        'metadata.labels: Invalid value: "a/b/c": a valid label key'
+    # kube-apiserver 1.34's IsQualifiedName (apimachinery util/validation/validation.go)
+    assert labels.errors[0].message == (
+        'metadata.labels: Invalid value: "a/b/c": a qualified name must consist of '
+        "alphanumeric characters, '-', '_' or '.', and must start and end with an "
+        "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used "
+        "for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional "
+        "DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+    )
+    long_value = validate_custom_resource(
+        {**base, "metadata": {"name": "w", "labels": {"k": "x" * 64}}}, crd
+    )
+    assert long_value.errors[0].message == (
+        'metadata.labels: Invalid value: "' + "x" * 64 + '": must be no more than 63 characters'
     )
 
 
