@@ -296,9 +296,18 @@ class ResourceClient:
             query.pop("resourceVersionMatch", None)
 
     def items(self, **options: Any) -> Iterator[dict[str, Any]]:
-        """Every object of the list, page after page (``pages``' options)."""
+        """Every object of the list, page after page (``pages``' options).
+
+        A page is read as client-go's unstructured decoder reads an answer
+        (``unstructuredJSONScheme.decode`` in apimachinery's
+        ``pkg/apis/meta/v1/unstructured/helpers.go``): with an ``items`` key it is a
+        list, without one it is a single object, which kubectl then prints as one (no
+        API server answers a list so; a peer that does is shown, as kubectl shows it)."""
         for page in self.pages(**options):
-            yield from page.get("items") or ()
+            if "items" in page or not isinstance(page, dict):
+                yield from page.get("items") or ()
+            else:
+                yield page
 
     def list(self, **options: Any) -> dict[str, Any]:
         """The whole list as one ``...List`` (or one ``Table``), its pages joined; the

@@ -96,9 +96,22 @@ class Named:
 
 
 def _name(obj: Any) -> str:
+    """``-o name``'s name: ``<unknown>`` for an object without one, as cli-runtime's
+    ``NamePrinter`` (``pkg/printers/name.go``)."""
     metadata = obj.get("metadata") if isinstance(obj, dict) else None
     name = metadata.get("name", "") if isinstance(metadata, dict) else ""
-    return name if isinstance(name, str) else ""
+    return name if isinstance(name, str) and name else "<unknown>"
+
+
+def _group_kind(obj: Any, qualified: str) -> str:
+    """``-o name``'s prefix: the object's own kind and group, lower-cased kind first
+    (``printObj`` in cli-runtime's ``pkg/printers/name.go``), else ``qualified`` (the
+    resource's, for an item that carries no kind)."""
+    kind, api_version = obj.get("kind"), obj.get("apiVersion")
+    if not (isinstance(kind, str) and kind and isinstance(api_version, str)):
+        return qualified
+    group = api_version.rpartition("/")[0]
+    return f"{kind.lower()}.{group}" if group else kind.lower()
 
 
 class ObjectPrinter:
@@ -157,10 +170,10 @@ class ObjectPrinter:
         if isinstance(item, Named):
             name, obj, event = item.name, item.object, ""
         elif isinstance(item, dict):
-            name, obj, event = f"{self._qualified}/{_name(item)}", item, ""
+            name, obj, event = f"{_group_kind(item, self._qualified)}/{_name(item)}", item, ""
         else:
             obj, event = item.object, item.type
-            name = f"{self._qualified}/{_name(obj)}"
+            name = f"{_group_kind(obj, self._qualified)}/{_name(obj)}"
         self._printed += 1
         if self._output in ("", "name") and self._sort is None:
             # nothing to gather: a name is printed as it comes, as a page of a list is
@@ -416,14 +429,40 @@ class Listing:
     def empty(self) -> bool:
         return not self.rows and not self.objects
 
-    def fill(self, read: ListingRead, plan: ColumnPlan | None = None) -> None:
+    def fill(
+        self, read: ListingRead, plan: ColumnPlan | None = None, *, table: bool = False
+    ) -> None:
         """The pages of a read from the cluster (``kube.listing``), failed when a name
-        could not be read; rows computed from ``plan`` (``--crd``) when given."""
+        could not be read; rows computed from ``plan`` (``--crd``) when given. With
+        ``table`` (a table is printed) objects that came instead of a Table get kubectl's
+        default columns, NAME and AGE (``printObjectMeta``, the default handler of
+        cli-runtime's ``pkg/printers/tableprinter.go``): a peer's list answer without
+        ``items`` is such an object, as client-go decodes it."""
         self.failed = bool(read.errors)
         for page in read.pages:
             self.add_page(page)
         if plan is not None:
             self.compute_rows(plan)
+        elif table and self.objects and not self.rows:
+            from kubectl_crd.model.columns import date_cell, plan_columns
+
+            # kubectl's own NAME and AGE (an age it cannot read is "<unknown>"), not the
+            # cells of a server's default Table (where a missing timestamp is empty)
+            self.columns = plan_columns(()).columns
+            for obj in self.objects:
+                metadata = obj.get("metadata") if isinstance(obj, dict) else None
+                meta = metadata if isinstance(metadata, dict) else {}
+                stamp = meta.get("creationTimestamp")
+                name = meta.get("name")
+                self.rows.append(
+                    (
+                        [
+                            name if isinstance(name, str) else "",
+                            date_cell(stamp if isinstance(stamp, str) else ""),
+                        ],
+                        obj,
+                    )
+                )
 
     def add_page(self, page: Any) -> None:
         """A page the server answered: a Table, a list or a single object."""

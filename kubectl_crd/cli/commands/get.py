@@ -250,4 +250,4 @@ def _read(
     read = reading.read(names)
     for error in read.errors:
         print(error.kubectl_line, file=sys.stderr)
-    listing.fill(read, plan if settings.table else None)
+    listing.fill(read, plan if settings.table else None, table=settings.table)
