@@ -3,7 +3,10 @@
 ``validate --watch`` re-validates what was saved, and the dev loop's hot reload will
 stand on the same generator. An editor's save is often several events (write to a
 temporary file, rename, touch); ``changes`` collects the events that arrive within
-``settle`` seconds of each other and yields their paths once. A ``stop`` event ends it
+``settle`` seconds of each other and yields their paths once, but no later than
+``max_wait`` seconds after the first (watchfiles' ``debounce``, 1.6 s by default there
+too): files saved more often than ``settle`` without a pause (a generator, several
+editors) would otherwise never be yielded. A ``stop`` event ends it
 from another thread (the dev loop's reloader stops with the loop): the generator returns
 within ``settle`` seconds of it being set, its observer stopped.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import os
 import queue
+import time
 from collections.abc import Iterator, Sequence
 
 TYPE_CHECKING = False
@@ -23,6 +27,7 @@ def changes(
     paths: Sequence[str],
     *,
     settle: float = 0.1,
+    max_wait: float = 1.6,
     extensions: Sequence[str] = (),
     stop: threading.Event | None = None,
 ) -> Iterator[set[str]]:
@@ -72,9 +77,10 @@ def changes(
             except queue.Empty:
                 continue
             batch = {first}
-            while True:
+            until = time.monotonic() + max_wait
+            while (left := until - time.monotonic()) > 0:
                 try:
-                    batch.add(events.get(timeout=settle))
+                    batch.add(events.get(timeout=min(settle, left)))
                 except queue.Empty:
                     break
             yield batch
