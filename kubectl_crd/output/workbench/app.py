@@ -106,12 +106,13 @@ class WorkbenchApp(App[None]):
         Binding("j", "jump", "Error→field"),
         Binding("g", "goto_line", "Error→line"),
         Binding("n", "next_problem", "Next error"),
+        # in the footer only when the file holds more than one object of the kind
+        Binding("d", "next_document", "Next object"),
         Binding("f", "editor", "Editor"),
         Binding("e", "edit", "$EDITOR"),
         Binding("x", "view('explain-pane')", "Explain"),
         Binding("s", "view('stored-pane')", "Stored"),
         Binding("w", "wide", "Wide"),
-        Binding("d", "next_document", "Next object"),
     ]
 
     def __init__(self, session: Session, *, note: str = "", colour: bool = True) -> None:
@@ -153,6 +154,9 @@ class WorkbenchApp(App[None]):
                 yield OptionList(id="matches")
                 tree: Tree[FieldPath] = Tree(session.crd.names.kind, data=(), id="fields")
                 tree.show_root = True
+                # the cursor's line kept in the middle: a jump shows the field with its
+                # neighbours, at the same place however the tree was scrolled before
+                tree.center_scroll = True
                 yield tree
             with ContentSwitcher(initial="explain-pane", id="right"):
                 with VerticalScroll(id="explain-pane"):
@@ -415,6 +419,7 @@ class WorkbenchApp(App[None]):
         self.query_one("#stored", Static).update(Text(stored_text(check), no_wrap=True))
         self._draw_status()
         self._draw_title()
+        self.refresh_bindings()  # d shows in the footer for a file of several objects
         if self._again:
             self._again = False
             self.recheck()
@@ -483,7 +488,9 @@ class WorkbenchApp(App[None]):
             self.notify("no error to jump from")
             return
         self.action_editor()
-        self._place_editor_cursor(problem)
+        # once the pane, hidden until now, has its size: scrolling a pane of width 0
+        # to the cursor scrolls the start of every line out of view
+        self.call_after_refresh(self._place_editor_cursor, problem)
 
     def _place_editor_cursor(self, problem: Problem) -> None:
         if not problem.line or not self._loaded:
@@ -492,11 +499,19 @@ class WorkbenchApp(App[None]):
         row = min(problem.line - 1, editor.document.line_count - 1)
         column = min(max(problem.column - 1, 0), len(editor.document.get_line(row)))
         editor.cursor_location = (row, column)
-        editor.scroll_cursor_visible(center=True, animate=False)
+        # the line in the middle, from its first column when the cursor fits (centring
+        # both ways would cut off the start of every line, the YAML's indentation)
+        editor.scroll_to(x=0, y=max(row - editor.size.height // 2, 0), animate=False)
+        editor.scroll_cursor_visible(animate=False)
 
     def action_editor(self) -> None:
         self.query_one("#right", ContentSwitcher).current = "file-pane"
         self.editor.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_document":
+            return self.check.documents > 1  # False: not in the footer, and d does nothing
+        return True
 
     def action_next_document(self) -> None:
         if self.check.documents < 2:

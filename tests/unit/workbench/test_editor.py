@@ -52,6 +52,7 @@ def test_typing_is_checked_live_and_ctrl_s_is_the_only_writer(make_session: Make
         async with app.run_test(size=SIZE) as pilot:
             await _until(pilot, lambda: app.check.valid, "the sample checked valid")
             assert _editor(app).text == on_disk
+            assert "d" not in app.active_bindings  # one object: no "next object" key
             await pilot.press("f")
             assert _editor(app).has_focus
             # a letter typed in the pane is text, not a key of the screen
@@ -174,6 +175,7 @@ def test_d_walks_the_objects_of_the_kind(make_session: MakeSession) -> None:
             await _until(pilot, lambda: app.check.valid, "the first object checked")
             assert "[1/2]" in _title(app) and _row(app)[:2] == ["one", "s1"]
             assert "object 1/2 of the kind (d: next)" in _text(app, "#status")
+            assert "next_document" in app.active_bindings["d"].binding.action
             await pilot.press("d")
             await _until(pilot, lambda: "[2/2]" in _title(app), "the second object")
             (shown,) = _problems(app)
