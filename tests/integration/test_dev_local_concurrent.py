@@ -6,7 +6,9 @@ store. Four writer threads edit DIR at once for a few seconds: rewrite a file's 
 with new values (half the saves in place in two pieces, as an editor without atomic
 saves does, so that the loop may read a file half written), create files, delete files,
 rename files (an object changes file), and save a broken file then mend it; meanwhile
-the reconciler is saved again every second (a hot reload each time). The loop must
+the reconciler is saved again every second (a hot reload each time); last, half the
+files are renamed to names that sort first (fails before e22fa24: the objects were
+deleted while the renamed files held them). The loop must
 reconcile while the writers run (not only once they stop). Then, within a
 bounded time: the objects the loop holds (``--out``'s Gizmos and ConfigMaps) are exactly
 the objects the files on disk hold, each reconciled at its last value on disk; the
@@ -47,7 +49,7 @@ spec:
 
 
 class Writer(threading.Thread):
-    """Edits its own files in DIR (names ``w<id>-<k>.yaml``, objects ``w<id>-<k>``)."""
+    """Edits its own files in DIR (names ``w<id>-<k>.yaml``, objects ``w<id>-<k>-<j>``)."""
 
     def __init__(self, directory: Path, index: int, counter: Any, stop: threading.Event):
         super().__init__(daemon=True)
@@ -105,28 +107,40 @@ class Writer(threading.Thread):
                     self._save(file, self._objects(self.files[file]))
             self.done[action] += 1
             self.stop.wait(self.rng.uniform(0.01, 0.08))
+        # last, half the files renamed to names that sort first ("a-..."), and not edited
+        # again: the new name is read before the old one is found gone
+        for file in sorted(self.files)[::2]:
+            os.rename(self.directory / file, self.directory / f"a-{file}")
+            self.files[f"a-{file}"] = self.files.pop(file)
+            self.done["final rename"] += 1
 
 
 def _on_disk(directory: Path) -> dict[str, int]:
     found: dict[str, int] = {}
-    for path in directory.glob("w*.yaml"):
+    for path in directory.glob("*.yaml"):
         for document in yaml.safe_load_all(path.read_text()):
             found[document["metadata"]["name"]] = document["spec"]["n"]
     return found
 
 
 def _held(out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The loop's Gizmos (status.ready) and ConfigMaps (data.n), from ``--out``."""
-    ready: dict[str, Any] = {}
-    children: dict[str, Any] = {}
-    for path in (out / "default" / f"gizmo.{GROUP}").glob("*.yaml"):
-        with open(path) as text:
-            obj = yaml.safe_load(text) or {}
-        ready[path.stem] = ((obj.get("status") or {}).get("ready"), (obj.get("spec") or {}))
-    for path in (out / "default" / "configmap").glob("*.yaml"):
-        with open(path) as text:
-            obj = yaml.safe_load(text) or {}
-        children[path.stem] = (obj.get("data") or {}).get("n")
+    """The loop's Gizmos (status.ready) and ConfigMaps (data.n), from ``--out`` (a file
+    may go between the listing and the reading: the loop removes what was deleted)."""
+
+    def read(kind: str) -> dict[str, Any]:
+        found = {}
+        for path in (out / "default" / kind).glob("*.yaml"):
+            try:
+                found[path.stem] = yaml.safe_load(path.read_text()) or {}
+            except FileNotFoundError:
+                continue
+        return found
+
+    ready = {
+        name: ((obj.get("status") or {}).get("ready"), obj.get("spec") or {})
+        for name, obj in read(f"gizmo.{GROUP}").items()
+    }
+    children = {name: (obj.get("data") or {}).get("n") for name, obj in read("configmap").items()}
     return ready, children
 
 
