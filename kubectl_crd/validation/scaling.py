@@ -82,8 +82,8 @@ def scale_locally(
     """``obj`` with ``replicas`` at the version's specReplicasPath, admitted as the
     server would admit the ``/scale`` write (by ``admission``, the CRD's, when given).
     The version must have a scale subresource. ``name`` and ``kind``: ``LocalScale``'s."""
-    from kubectl_crd.io import copy_tree
-    from kubectl_crd.model.scaling import set_field
+    from kubectl_crd.io.positions import copy_along
+    from kubectl_crd.model.scaling import parse_field_path, set_field
     from kubectl_crd.validation.admission import Admission
     from kubectl_crd.validation.results import FieldValidation
 
@@ -91,7 +91,9 @@ def scale_locally(
     scale = served.subresources.scale if served is not None else None
     if scale is None:
         raise ValueError(f"{crd.name} version {version} has no scale subresource")
-    changed: dict[str, Any] = copy_tree(obj)
+    # only the maps on the way to the field are copied: the rest is shared with obj,
+    # which nothing changes (admission works on its own copy)
+    changed: dict[str, Any] = copy_along(obj, parse_field_path(scale.spec_replicas_path)[:-1])
     set_field(changed, scale.spec_replicas_path, replicas)
     if admission is None:
         admission = Admission(crd)

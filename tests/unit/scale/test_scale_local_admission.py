@@ -110,3 +110,34 @@ def test_the_command_says_the_same(tmp_path: Path, stored: bool, code: int) -> N
             f'{path}:9:23: error: The Foo "a" is invalid: spec.deploymentName: Too long: '
             "may not be more than 5 bytes"
         ]
+
+
+def test_only_the_path_to_spec_replicas_is_copied_and_the_file_object_is_untouched(
+    tmp_path: Path,
+) -> None:
+    """``changed`` shares what the scale does not touch with the file's object (no deep
+    copy per object), keeps the positions of the maps it copies, and the file's object
+    is left as read, even after the admission of ``changed``."""
+    import copy
+
+    from kubectl_crd.io.positions import locate
+
+    path = tmp_path / "foo.yaml"
+    path.write_text(
+        "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\n"
+        "metadata:\n  name: a\n  namespace: ns\n"
+        "spec:\n  deploymentName: toolong\n  replicas: 1\n"
+    )
+    (document,) = read_inputs([str(path)])
+    obj = document.content
+    before = copy.deepcopy(dict(obj))
+    scaled = scale_locally(obj, crd_from(tightened_crd(tmp_path)), "v1alpha1", 4)
+    assert scaled.changed["spec"]["replicas"] == 4
+    assert obj["spec"]["replicas"] == 1 and dict(obj) == before
+    assert scaled.changed["spec"] is not obj["spec"]
+    assert scaled.changed["metadata"] is obj["metadata"]  # shared, not copied
+    where = locate(scaled.changed, ["spec", "deploymentName"])
+    assert where is not None and (where.line, where.column) == (7, 19)
+    assert [e.message for e in scaled.errors] == [
+        "spec.deploymentName: Too long: may not be more than 5 bytes"
+    ]
