@@ -129,12 +129,14 @@ def command(
     colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
     # the title line shows the path; the status line says the file is new
     try:
-        run_workbench(
+        code = run_workbench(
             session, note="created from kubectl crd sample" if created else "", colour=colour
         )
     finally:
         if cluster is not None:
             cluster.client.close()
+    if code:  # the terminal went away: nothing to print to, and nobody to read it
+        os._exit(code)
     if created:
         print(f"created {path} from kubectl crd sample", file=sys.stderr)
 

@@ -655,11 +655,19 @@ class WorkbenchApp(App[None]):
             self._terminal_gone()
 
     def _terminal_gone(self) -> None:
+        """Nobody is left to ask: unsaved edits of the pane go to ``FILE.unsaved``
+        (beside the file, never over it), and the app ends."""
+        if self.dirty:
+            unsaved = self.session.path + UNSAVED_SUFFIX
+            with contextlib.suppress(OSError), open(unsaved, "w", encoding="utf-8") as stream:
+                stream.write(self.editor.text)
         self.exit(return_code=TERMINAL_GONE)
 
 
 #: the exit status when the terminal went away (as a shell killed by SIGHUP: 128 + 1)
 TERMINAL_GONE = 129
+#: where the pane's unsaved edits go when the terminal goes away with them
+UNSAVED_SUFFIX = ".unsaved"
 
 
 def input_hung_up(fd: int | None) -> bool:
@@ -761,6 +769,9 @@ def _problem_text(problem: Problem) -> Text:
     return text
 
 
-def run_workbench(session: Session, *, note: str = "", colour: bool = True) -> None:
-    """Run the screen until the user quits."""
-    WorkbenchApp(session, note=note, colour=colour).run()
+def run_workbench(session: Session, *, note: str = "", colour: bool = True) -> int:
+    """Run the screen until the user quits (0) or the terminal goes away
+    (``TERMINAL_GONE``)."""
+    app = WorkbenchApp(session, note=note, colour=colour)
+    app.run()
+    return app.return_code or 0
