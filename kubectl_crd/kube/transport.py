@@ -565,6 +565,11 @@ def unreachable_error(
             "Unable to connect to the server: tls: failed to verify certificate: "
             + _x509_text(exc, verify_name, hostname_mismatch_names)
         )
+    if isinstance(exc, ssl.SSLEOFError):
+        # the peer closed (or a proxy reset) the connection mid-handshake: Go's
+        # crypto/tls answers io.EOF, which kubectl prints as is (not OpenSSL's
+        # "EOF occurred in violation of protocol (_ssl.c:2427)")
+        return ClusterUnreachableError("Unable to connect to the server: EOF")
     if isinstance(exc, ssl.SSLError):
         text = str(exc)
         if "WRONG_VERSION_NUMBER" in text or "record layer failure" in text:
