@@ -65,6 +65,8 @@ MAX_DEPTH = 500
 # "---" at the start of a line followed by a blank or the end: where kubectl's
 # YAMLReader cuts a stream into documents.
 _SEPARATOR = re.compile(r"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
+#: YAML's line breaks (yaml.org/spec/1.1 b-break, as libyaml and ruamel count lines)
+_YAML_BREAK = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
 
 # Which parser to use: "c" (libyaml, when importable) or "python". Tests set it.
 BACKEND = "c"
@@ -391,7 +393,11 @@ def _reads_as_go_yaml(exc: BaseException, chunk: str, api: _ParserApi) -> bool:
     mark = getattr(exc, "problem_mark", None)
     if problem != "found unknown escape character" or mark is None:
         return False
-    line: str = chunk.split("\n", mark.line + 1)[mark.line]
+    # the parser's mark counts every YAML line break (a lone "\r" too), not only "\n"
+    lines = _YAML_BREAK.split(chunk, mark.line + 1)
+    if mark.line >= len(lines):
+        return False
+    line: str = lines[mark.line]
     return line[mark.column : mark.column + 2] == "\\'"
 
 
