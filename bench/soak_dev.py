@@ -104,8 +104,11 @@ def reconciler_text(hang: float, version: int) -> str:
 class Loop:
     """The ``kubectl crd dev`` process: its JSON events counted, its RSS sampled."""
 
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path) -> None:
         self.argv, self.env = argv, env
+        #: every line the loop printed, for a post-mortem of an object that did not
+        #: converge (``grep gizmo-00042``)
+        self.log = log.open("a", buffering=1)
         self.events: Counter[str] = Counter()
         self.gone = 0
         self.rss: dict[int, list[tuple[float, int]]] = {}  # pid -> (seconds in, KiB)
@@ -129,6 +132,7 @@ class Loop:
     def _read(self, proc: subprocess.Popen[str]) -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
+            self.log.write(line)
             try:
                 event = json.loads(line)
             except ValueError:
@@ -280,6 +284,7 @@ def main() -> int:
                 "--no-dashboard", "--reconcile-timeout", "1s", "--remove-finalizers-on-exit",
             ],
             {**os.environ, "HOME": str(work), "NO_COLOR": "1"},
+            work / "loop.jsonl",
         )  # fmt: skip
         loop.start()
 
@@ -455,6 +460,7 @@ def main() -> int:
             "load_after": [round(x, 2) for x in os.getloadavg()],
             "unparsed_or_error_lines": loop.errors[:5],
             "failures": failures,
+            "loop_log": str(work / "loop.jsonl"),
         }
         print(json.dumps(report, indent=1))
         client.close()
