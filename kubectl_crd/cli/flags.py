@@ -108,7 +108,7 @@ SELECTOR = Flag(
     "selector",
     VALUE,
     "Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin' "
-    "(e.g. -l key1=value1,key2=value2); objects on the cluster only.",
+    "(e.g. -l key1=value1,key2=value2); the objects of -f files are filtered too.",
     metavar="SELECTOR",
     default="",
 )

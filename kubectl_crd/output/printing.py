@@ -358,11 +358,13 @@ def file_listing(
     default_namespace: str | None,
     cluster: Any,
     keep_objects: bool,
+    selector: str,
     err: TextIO,
 ) -> Listing:
     """``get -f``: the files' objects as the server would list them
-    (``validation.listing``), the CRDs from ``--crd``, the files, else ``cluster``
-    (``sources.inputs``); each rejected object's errors on ``err``."""
+    (``validation.listing``), those ``selector`` (``-l``) matches, the CRDs from
+    ``--crd``, the files, else ``cluster`` (``sources.inputs``); each rejected object's
+    errors on ``err``."""
     from kubectl_crd.io import input_documents
     from kubectl_crd.output.validation import problem_lines
     from kubectl_crd.sources.inputs import InputCRDs
@@ -379,6 +381,7 @@ def file_listing(
         namespace=namespace,
         default_namespace=default_namespace,
         keep_objects=keep_objects,
+        selector=selector,
     )
     for result in found.rejected:
         print("\n".join(problem_lines(result)), file=err)

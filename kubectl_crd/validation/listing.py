@@ -23,7 +23,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
     from kubectl_crd.io.documents import Document
@@ -94,9 +94,24 @@ def served_version(crd: CustomResourceDefinition, wanted: str | None) -> CRDVers
     return crd.served_version(wanted)
 
 
+def _label_matcher(selector: str) -> Callable[[Mapping[str, str] | None], bool] | None:
+    """``-l``'s test of an object's labels (``None`` without a selector); a selector that
+    does not parse is the user's error, in its parser's words."""
+    if not selector:
+        return None
+    from kubectl_crd.model.errors import KubectlCrdError
+    from kubectl_crd.model.labels import LabelSelectorError, parse_selector
+
+    try:
+        return parse_selector(selector).matches
+    except LabelSelectorError as exc:
+        raise KubectlCrdError(str(exc)) from None
+
+
 class FileObjects:
     """The rows of the CRD's objects among documents: ``names`` only (all when empty),
-    and for a namespaced kind only ``namespace``'s (all when None). ``keep_objects``
+    those whose labels ``selector`` matches (all when empty), and for a namespaced kind
+    only ``namespace``'s (all when None). ``keep_objects``
     false keeps no object in the rows (a plain table shows cells only)."""
 
     def __init__(
@@ -109,8 +124,12 @@ class FileObjects:
         namespace: str | None = None,
         default_namespace: str | None = None,
         keep_objects: bool = True,
+        selector: str = "",
     ) -> None:
         self._crd = crd
+        # -l over files: kubectl's builder filters the files' objects by their labels
+        # (visitByPaths' FilterByLabelSelector), before anything is read or admitted
+        self._labels_match = _label_matcher(selector)
         self._plan = plan
         self._index = index
         self._names = tuple(names)
@@ -170,6 +189,11 @@ class FileObjects:
         metadata = content.get("metadata")
         meta = metadata if isinstance(metadata, dict) else {}
         if self._names and _text(meta.get("name")) not in self._names:
+            return []
+        labels = meta.get("labels")
+        if self._labels_match is not None and not self._labels_match(
+            labels if isinstance(labels, dict) else None
+        ):
             return []
         # one without a namespace goes where a create sends it: the request's (-n)
         written = meta.get("namespace") or self._default_namespace or "default"

@@ -197,6 +197,7 @@ def _from_files(
             or options["label_columns"]
             or options["show_labels"]
         ),
+        selector=options["selector"],
         err=sys.stderr,
     )
 
