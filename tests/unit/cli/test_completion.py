@@ -6,8 +6,6 @@ compared with the real kubectl in ``tests/integration/test_completion_kubectl.py
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from kubectl_crd.cli.completion import (
     Completion,
     complete,
 )
+from tests.cli_runner import run_cli, run_python
 
 ROOT = Path(__file__).resolve().parents[3]
 CRDS = str(ROOT / "examples" / "crds")
@@ -327,19 +326,12 @@ def test_the_text_is_kubectl_s_protocol() -> None:
     assert text == "a\tfirst\nb\n:6\n"
 
 
-def _run_main(code: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"},
-        cwd=ROOT,
-    )
+#: no kubeconfig, no discovery cache: only what needs no cluster is completed
+NO_HOME = {"HOME": "/nonexistent"}
 
 
 def test_main_prints_the_answer_and_exits_0() -> None:
-    result = _run_main("from kubectl_crd.cli.completion import main; main()", "ex")
+    result = run_python("from kubectl_crd.cli.completion import main; main()", "ex", env=NO_HOME)
     assert (result.returncode, result.stdout, result.stderr) == (
         0,
         "explain\t" + COMMANDS["explain"].short_help + "\n:4\n",
@@ -354,14 +346,12 @@ def test_a_failure_is_directive_1_never_a_traceback() -> None:
         "c.complete = boom\n"
         "c.main()\n"
     )
-    result = _run_main(code, "ex")
+    result = run_python(code, "ex", env=NO_HOME)
     assert (result.returncode, result.stdout, result.stderr) == (0, f":{ERROR}\n", "")
 
 
 def test_the_root_command_answers_cobra_s_hidden_command() -> None:
-    result = _run_main(
-        "from kubectl_crd.cli.root import main; main()", "__complete", "completion", "z"
-    )
+    result = run_cli("__complete", "completion", "z", env=NO_HOME)
     assert (result.returncode, result.stdout, result.stderr) == (0, "zsh\n:4\n", "")
 
 
