@@ -23,7 +23,12 @@ Rows, measured interleaved (A, B, A, B ...) in the same minutes, with the load a
 Targets (issue 29): first paint under 500 ms; re-check under 50 ms for a typical
 resource. Run from the repository root:
 
-    .venv/bin/python bench/workbench_bench.py [--runs 9]
+    .venv/bin/python bench/workbench_bench.py [--runs 9] [--against DIR]
+
+``--against DIR``: the first-paint rows of another checkout too (``DIR/kubectl_crd``,
+say ``git archive REV kubectl_crd | tar -x -C DIR``), run as ``python -m kubectl_crd``
+from DIR, interleaved with ours run the same way (A, B, A, B ...): a change's effect
+on the first paint, measured in the same minutes.
 """
 
 from __future__ import annotations
@@ -77,15 +82,21 @@ def _program() -> list[str]:
 
 
 def first_frame(
-    command: list[str], markers: tuple[bytes, ...], quit_key: bytes, then: bytes = b""
+    command: list[str],
+    markers: tuple[bytes, ...],
+    quit_key: bytes,
+    then: bytes = b"",
+    checkout: Path | None = None,
 ) -> float:
     """Seconds from spawning ``command`` on a 120x36 pseudo-terminal until every marker
     has been written (and ``then`` after them, when given); then ``quit_key`` and wait
-    for the exit."""
+    for the exit. ``checkout``: run with that directory first on the path."""
     primary, secondary = pty.openpty()
     fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 120, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "KUBECONFIG": os.devnull}
     env.pop("NO_COLOR", None)
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
     start = time.perf_counter()
     process = subprocess.Popen(
         command,
@@ -93,7 +104,7 @@ def first_frame(
         stdout=secondary,
         stderr=secondary,
         env=env,
-        cwd=REPO,
+        cwd=checkout or REPO,
         start_new_session=True,
     )
     os.close(secondary)
@@ -181,11 +192,41 @@ def row(label: str, times: list[float], target: str = "") -> str:
     return f"{label:<58} {median:7.1f} ms median  [{spread} ms, {len(times)} runs]{extra}"
 
 
+def against(checkout: Path, runs: int) -> None:
+    """First paint and first checked screen, ours and ``checkout``'s, interleaved."""
+    load_before = os.getloadavg()[0]
+    painted = (b"Quit", b"Workflow")
+    module = [sys.executable, "-m", "kubectl_crd"]
+    times: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        file = os.path.join(directory, "wf.yaml")
+        command = [*module, "workbench", "workflow", "-f", file, "--crd", str(WORKFLOWS)]
+        sides = {"this checkout": REPO, f"{checkout}": checkout}
+        for where in sides.values():
+            first_frame(command, painted, b"q", checkout=where)  # warm caches, create the file
+        for _ in range(runs):
+            for name, where in sides.items():
+                times.setdefault(f"first paint: {name}", []).append(
+                    first_frame(command, painted, b"q", checkout=where)
+                )
+                times.setdefault(f"checked screen: {name}", []).append(
+                    first_frame(command, painted, b"q", then=b"valid (create)", checkout=where)
+                )
+    load_after = os.getloadavg()[0]
+    print(f"load average {load_before:.1f} before, {load_after:.1f} after; {os.cpu_count()} CPUs")
+    for label, measured in sorted(times.items()):
+        print(row(label, measured))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--against", type=Path, help="another checkout's first paint too")
     options = parser.parse_args()
     runs = max(options.runs, 1)
+    if options.against is not None:
+        against(options.against.resolve(), runs)
+        return
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as directory:
         file = os.path.join(directory, "wf.yaml")

@@ -186,11 +186,15 @@ class WorkbenchApp(App[None]):
         self._show_field(())
         tree.focus()
         self._fit(self.size.width, self.size.height)
-        # the file is read, highlighted and checked after the first paint: the first
-        # check compiles the schema (~80 ms for argo's Workflow)
-        self.call_after_refresh(self._load_file)
         self.set_interval(POLL_SECONDS, self.poll)
         self._watch_terminal()
+
+    def on_ready(self) -> None:
+        """Textual's Ready: the first frame is on the terminal. Only now is the file
+        read, highlighted and checked: the first check compiles the schema (~80 ms for
+        argo's Workflow) in a worker thread, and a thread started before the first
+        frame competes with it for the interpreter (bench/README.md)."""
+        self._load_file()
 
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
