@@ -135,6 +135,7 @@ class WorkbenchApp(App[None]):
         self._base = ""
         self._loaded = False  # the file is in the editor pane (after the first paint)
         self._asking = False  # a save / discard / cancel question is on the screen
+        self._settling: tuple[int, int, int] | None = None  # the change seen last poll
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -346,6 +347,13 @@ class WorkbenchApp(App[None]):
         """The file on disk changed: take it into the pane, or ask when that would
         lose unsaved edits."""
         if not self._loaded or self._asking or not self.session.changed():
+            return
+        # acted on once the file has stood still for a poll: a writer that truncates
+        # and then writes (Path.write_text, many editors) is seen half-way otherwise,
+        # and a question about the half would be followed by one about the rest
+        stamp = self.session.disk_stamp()
+        if stamp != self._settling:
+            self._settling = stamp
             return
         was_dirty = self.dirty
         text, problem = self.session.read()

@@ -238,6 +238,10 @@ class Session:
 
     # -- the file -------------------------------------------------------------------------
 
+    def disk_stamp(self) -> tuple[int, int, int] | None:
+        """The file's identity now (mtime, size, inode; None when it is gone)."""
+        return _stamp(self.path)
+
     def changed(self) -> bool:
         """Whether the file differs from the last ``check`` (mtime, size or inode: an
         editor that saves by renaming a new file over it counts too)."""
