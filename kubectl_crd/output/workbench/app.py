@@ -162,8 +162,8 @@ class WorkbenchApp(App[None]):
             with ContentSwitcher(initial="explain-pane", id="right"):
                 with VerticalScroll(id="explain-pane"):
                     yield Static(id="explain")
-                with Vertical(id="file-pane"):
-                    yield _editor()
+                # the editor (TextArea, tree-sitter) is mounted after the first frame
+                yield Vertical(id="file-pane")
                 with VerticalScroll(id="stored-pane"):
                     yield Static(id="stored")
         with Horizontal(id="bottom"):
@@ -190,11 +190,16 @@ class WorkbenchApp(App[None]):
         self.set_interval(POLL_SECONDS, self.poll)
         self._watch_terminal()
 
-    def on_ready(self) -> None:
-        """Textual's Ready: the first frame is on the terminal. Only now is the file
-        read, highlighted and checked: the first check compiles the schema (~80 ms for
+    async def on_ready(self) -> None:
+        """Textual's Ready: the first frame is on the terminal. Only now is the editor
+        pane mounted (its styles, tree-sitter's grammar) and the file read,
+        highlighted and checked: the first check compiles the schema (~80 ms for
         argo's Workflow) in a worker thread, and a thread started before the first
         frame competes with it for the interpreter (bench/README.md)."""
+        pane = self.query_one("#file-pane")
+        if not pane.is_attached:  # quitting already: nothing to mount into
+            return
+        await pane.mount(_editor())
         self._load_file()
 
     def on_resize(self, event: Any) -> None:
@@ -232,7 +237,8 @@ class WorkbenchApp(App[None]):
 
     @on(Tree.NodeHighlighted, "#fields")
     def _highlighted(self, event: Tree.NodeHighlighted[FieldPath]) -> None:
-        if event.node.data is not None:
+        # the tree highlights its root on mount, and a jump's field is shown already
+        if event.node.data is not None and event.node.data != self._selected:
             self._show_field(event.node.data)
 
     def _show_field(self, path: FieldPath) -> None:
@@ -518,7 +524,8 @@ class WorkbenchApp(App[None]):
 
     def action_editor(self) -> None:
         self.query_one("#right", ContentSwitcher).current = "file-pane"
-        self.editor.focus()
+        if self._loaded:
+            self.editor.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_document":

@@ -143,8 +143,8 @@ def _shot(
     async def run() -> None:
         app = WorkbenchApp(session, colour=False)
         async with app.run_test(size=size) as pilot:
-            app.query_one("#editor", TextArea).cursor_blink = False
             await _until(pilot, lambda: app._checked and not app._checking, "the first check")
+            app.query_one("#editor", TextArea).cursor_blink = False
             await scene(app, pilot, path)
             shot.append(await _settled(app, pilot))
 
