@@ -252,7 +252,7 @@ def main() -> None:
             import_seconds(
                 "import textual.app, textual.widgets; "
                 "from textual.widgets import Tree, OptionList, Static, Input, Footer, "
-                "ContentSwitcher"
+                "ContentSwitcher, TextArea"
             )
         )
         toolkit_imports.append(
