@@ -112,10 +112,8 @@ def command(
         raise UsageError(f"--old {old_path}: no such file")
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("workbench needs a terminal: standard input or output is not one")
-    session = Session(target, path, old_path=old_path, namespace=app.namespace)
     cluster = _cluster_objects(app) if against_cluster else None
-    if cluster is not None:
-        session.olds = cluster
+    session = Session(target, path, old_path=old_path, old=cluster, namespace=app.namespace)
     try:
         from kubectl_crd.output.workbench.app import run_workbench
     except ImportError as exc:  # a krew install ships no dependencies

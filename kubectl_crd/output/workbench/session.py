@@ -147,7 +147,6 @@ class Session:
         self.crd: CustomResourceDefinition = target.crd
         self.version: CRDVersion = _version(target)
         self.path = path
-        self.old_path = old_path
         self.olds: OldObjects | None = OldFile(old_path) if old_path is not None else old
         self.namespace = namespace
         #: which object of the CRD's kind to check (0-based; taken modulo their count)
