@@ -57,16 +57,18 @@ def _session(crd_file: Path, path: Path, client: KubeClient) -> Session:
     return Session(target, str(path), old=ClusterObjects(client))
 
 
-def _server_update(client: KubeClient, text: str, name: str) -> tuple[bool, list[tuple[str, str]]]:
+def _server_update(
+    client: KubeClient, text: str, name: str, collection: str = PATH
+) -> tuple[bool, list[tuple[str, str]]]:
     """The server's answer to a dry-run update of ``text``'s object (as apply sends it:
     with the live resourceVersion)."""
     import yaml
 
     body: dict[str, Any] = yaml.safe_load(text)
-    live = client.request("GET", f"{PATH}/{name}")
+    live = client.request("GET", f"{collection}/{name}")
     body["metadata"]["resourceVersion"] = live["metadata"]["resourceVersion"]
     try:
-        client.request("PUT", f"{PATH}/{name}", query={"dryRun": "All"}, body=body)
+        client.request("PUT", f"{collection}/{name}", query={"dryRun": "All"}, body=body)
     except ApiError as exc:
         if exc.status != 422:
             raise
@@ -149,3 +151,99 @@ def test_an_unreachable_cluster_is_a_create_with_the_reason(crd_file: Path, tmp_
         "cluster unreachable (The connection to the server 127.0.0.1:9 was refused - "
         "did you specify the right host or port?): checked as a create"
     )
+
+
+def _crd(code_schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "wbratchets.wb.example.com"},
+        "spec": {
+            "group": "wb.example.com",
+            "names": {"kind": "WbRatchet", "plural": "wbratchets", "singular": "wbratchet"},
+            "scope": "Namespaced",
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {
+                        "openAPIV3Schema": {
+                            "type": "object",
+                            "properties": {
+                                "spec": {
+                                    "type": "object",
+                                    "properties": {"code": code_schema, "note": {"type": "string"}},
+                                }
+                            },
+                        }
+                    },
+                }
+            ],
+        },
+    }
+
+
+NAME = "wbratchets.wb.example.com"
+RATCHET = """apiVersion: wb.example.com/v1
+kind: WbRatchet
+metadata: {{name: r, namespace: {namespace}}}
+spec:
+  code: {code}
+  note: {note}
+"""
+
+
+def test_ratcheting_against_the_live_object(
+    apiserver: ControlPlane, client: KubeClient, namespace: str, tmp_path: Path
+) -> None:
+    """An object stored under a loose schema, the CRD then tightened (maxLength 3): the
+    file that leaves the too-long value alone is a valid update (ratcheting), the one
+    that changes it is refused, as the server's dry-run PUTs answer."""
+    import time
+
+    from kubectl_crd.model.crd import CustomResourceDefinition
+
+    crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+    loose = _crd({"type": "string"})
+    tight = _crd({"type": "string", "maxLength": 3})
+    if client.request("GET", crds, query={"fieldSelector": f"metadata.name={NAME}"})["items"]:
+        client.request("DELETE", f"{crds}/{NAME}")
+        apiserver.delete_crds([NAME])
+    client.request("POST", crds, body=loose)
+    apiserver.wait_established([NAME])
+    collection = f"/apis/wb.example.com/v1/namespaces/{namespace}/wbratchets"
+    import yaml
+
+    original = RATCHET.format(namespace=namespace, code="bcdef", note="x")
+    client.request("POST", collection, body=yaml.safe_load(original))
+    current = client.request("GET", f"{crds}/{NAME}")
+    current["spec"]["versions"] = tight["spec"]["versions"]
+    client.request("PUT", f"{crds}/{NAME}", body=current)
+    # the server swaps the schema in shortly after the write: until a create of a
+    # too-long value is refused
+    deadline = time.monotonic() + 30
+    probe = yaml.safe_load(RATCHET.format(namespace=namespace, code="toolong", note="x"))
+    probe["metadata"]["name"] = "probe"
+    while True:
+        try:
+            client.request("POST", collection, query={"dryRun": "All"}, body=probe)
+        except ApiError as exc:
+            if exc.status == 422:
+                break
+            raise
+        assert time.monotonic() < deadline, "the tightened schema never took effect"
+        time.sleep(0.2)
+
+    target = resolve_target([CustomResourceDefinition.from_object(tight)], "wbratchet")
+    path = tmp_path / "r.yaml"
+    session = Session(target, str(path), old=ClusterObjects(client))
+    for note, code in (("changed", "bcdef"), ("x", "bcdeg")):
+        text = RATCHET.format(namespace=namespace, code=code, note=note)
+        path.write_text(text)
+        check = session.check()
+        ok, causes = _server_update(client, text, "r", collection)
+        assert (check.valid, check.operation) == (ok, "update"), (code, check.problems, causes)
+        shown = [(p.field, p.message) for p in check.problems if not p.blocked]
+        assert shown == [(field, f"{field}: {message}") for field, message in causes]
+    assert ok is False and causes[0][0] == "spec.code"  # the changed value is refused
