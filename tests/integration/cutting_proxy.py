@@ -24,6 +24,7 @@ import select
 import socket
 import struct
 import threading
+import time
 from types import TracebackType
 
 #: how often a pump looks at its flags while it waits
@@ -97,6 +98,18 @@ class CuttingProxy:
         with self._lock:
             return len(self._live)
 
+    def describe(self) -> list[str]:
+        """Each live connection: its age, bytes relayed each way, seconds since the
+        last byte towards the client (for a post-mortem)."""
+        now = time.monotonic()
+        with self._lock:
+            pairs = list(self._live)
+        return [
+            f"age {now - pair.opened:.1f} s, up {pair.up} B, down {pair.down} B, "
+            f"last down {now - pair.last_down:.1f} s ago"
+            for pair in sorted(pairs, key=lambda pair: pair.opened)
+        ]
+
     # -- relaying -----------------------------------------------------------------------
 
     def _listen(self, port: int = 0) -> None:
@@ -144,6 +157,8 @@ class _Pair:
         self.client, self.upstream, self.stalled = client, upstream, stalled
         self._dead = threading.Event()
         self._ends = 0
+        self.opened = self.last_down = time.monotonic()
+        self.up = self.down = 0
         self._lock = threading.Lock()
 
     def start(self, forget: object) -> None:
@@ -166,6 +181,11 @@ class _Pair:
                     continue
                 if held:
                     sink.sendall(held)
+                    if sink is self.client:
+                        self.down += len(held)
+                        self.last_down = time.monotonic()
+                    else:
+                        self.up += len(held)
                     held = b""
                 ready, _, _ = select.select([source], [], [], _POLL)
                 if not ready:
