@@ -99,10 +99,13 @@ class WorkbenchApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("slash", "search", "Search"),
         Binding("escape", "close_search", "Back", show=False),
+        # the pane takes Esc itself (TextArea with Tab indenting: focus the next widget,
+        # the errors list); the binding shows that in the footer while editing
+        Binding("escape", "leave_editor", "Leave editor"),
         Binding("j", "jump", "Error→field"),
         Binding("g", "goto_line", "Error→line"),
         Binding("n", "next_problem", "Next error"),
@@ -528,6 +531,11 @@ class WorkbenchApp(App[None]):
             self.editor.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        editing = self._editing()
+        if action == "leave_editor":
+            return editing
+        if editing and action not in ("save", "interrupt"):
+            return False  # typed into the pane: not in the footer while it has the keys
         if action == "next_document":
             return self.check.documents > 1  # False: not in the footer, and d does nothing
         return True
@@ -579,6 +587,18 @@ class WorkbenchApp(App[None]):
         self._draw_status()
         self._draw_title()
         return True
+
+    def _editing(self) -> bool:
+        return self._loaded and self.focused is self.editor
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()  # the footer: the pane's keys, or the screen's
+
+    def action_leave_editor(self) -> None:
+        self.query_one("#problems", OptionList).focus()
+
+    async def action_interrupt(self) -> None:
+        await self.action_quit()
 
     async def action_quit(self) -> None:
         if self._asking:

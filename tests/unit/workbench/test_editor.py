@@ -55,6 +55,10 @@ def test_typing_is_checked_live_and_ctrl_s_is_the_only_writer(make_session: Make
             assert "d" not in app.active_bindings  # one object: no "next object" key
             await pilot.press("f")
             assert _editor(app).has_focus
+            # the footer shows only the keys the pane leaves to the screen
+            shown = {k: b.binding.action for k, b in app.active_bindings.items() if b.binding.show}
+            assert {"ctrl+s": "save", "escape": "leave_editor"}.items() <= shown.items()
+            assert not {"q", "slash", "j", "e"} & set(app.active_bindings)
             # a letter typed in the pane is text, not a key of the screen
             await _type_at(app, pilot, "secretName: example", "q9")
             await _until(
