@@ -232,6 +232,11 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=0, help="stop after this many faults")
     parser.add_argument("--reload-rounds", type=int, default=3, help="broken-and-back per fault")
     parser.add_argument(
+        "--request-timeout",
+        default="",
+        help="passed to the loop (its lists and writes get a deadline; watches have theirs)",
+    )
+    parser.add_argument(
         "--refuse-seconds", type=float, default=8.0, help="proxy_refuse: dials refused so long"
     )
     args = parser.parse_args()
@@ -282,6 +287,7 @@ def main() -> int:
                 str(exe), "dev", str(reconciler), "-n", NAMESPACE,
                 "--kubeconfig", str(proxied), "--log-format", "json",
                 "--no-dashboard", "--reconcile-timeout", "1s", "--remove-finalizers-on-exit",
+                *(["--request-timeout", args.request_timeout] if args.request_timeout else []),
             ],
             {**os.environ, "HOME": str(work), "NO_COLOR": "1"},
             work / "loop.jsonl",
