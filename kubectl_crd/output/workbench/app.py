@@ -739,6 +739,8 @@ def _input_fd() -> int | None:
 class Question(ModalScreen[str]):
     """A question with three answers (save / discard / cancel), by key or click."""
 
+    AUTO_FOCUS = "#answers"
+
     CSS = """
     Question { align: center middle; }
     #question { width: 64; height: auto; border: thick $warning; background: $surface;
@@ -764,9 +766,6 @@ class Question(ModalScreen[str]):
                 id="answers",
             )
             yield answers
-
-    def on_mount(self) -> None:
-        self.query_one("#answers", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#answers")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -26,7 +26,8 @@ def _title(app: WorkbenchApp) -> str:
 
 
 def _asking(app: WorkbenchApp) -> bool:
-    return isinstance(app.screen, Question)
+    """The question is up: pushed, and its answers on the screen."""
+    return isinstance(app.screen, Question) and bool(app.screen.query("#answers"))
 
 
 async def _type_at(app: WorkbenchApp, pilot: object, needle: str, typed: str) -> None:
