@@ -1275,6 +1275,15 @@ class Controller:
         if answer is not None and not self.dry_run:
             with self._lock:
                 self._status_sent[slot] = (desired, frozenset((_version(base), _version(answer))))
+            generation = (answer.get("metadata") or {}).get("generation")
+            if info.has_status and generation != desired.get("observedGeneration"):
+                # the spec moved on under this reconcile (read from a cache the watch had
+                # not brought up to date: after an outage a relist shows only the latest
+                # state, which is this very answer). Its echo is news, not the loop's
+                # own: reconcile again (the key is processing, so it is queued after)
+                with self._lock:
+                    self._own_writes.pop(slot, None)
+                self.queue.add(key)
 
     # -- context ---------------------------------------------------------------------------
 
