@@ -139,11 +139,28 @@ def command(
         print(f"created {path} from kubectl crd sample", file=sys.stderr)
 
 
+#: each request for the live object, unless --request-timeout says otherwise: a cluster
+#: that does not answer leaves the check a create after this, not "checking" for ever
+CLUSTER_TIMEOUT = "10s"
+
+
 def _cluster_objects(app: Application) -> ClusterObjects:
     """The live objects, read by a client that prints nothing (its warnings would land
-    on the screen) and never prompts (an exec plugin asking would block the screen)."""
+    on the screen), never prompts (an exec plugin asking would block the screen) and
+    bounds each request (``CLUSTER_TIMEOUT``)."""
     from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
     from kubectl_crd.output.workbench.live import ClusterObjects
 
-    client = KubeClient(app.cluster, on_warning=lambda _: None, stdin_is_terminal=False)
+    config = app.cluster
+    if not config.request_timeout:
+        config = ClusterConfig(
+            kubeconfig=config.kubeconfig,
+            context=config.context,
+            namespace=config.namespace,
+            request_timeout=CLUSTER_TIMEOUT,
+            impersonate_user=config.impersonate_user,
+            impersonate_groups=config.impersonate_groups,
+        )
+    client = KubeClient(config, on_warning=lambda _: None, stdin_is_terminal=False)
     return ClusterObjects(client)

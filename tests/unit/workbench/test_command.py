@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from kubectl_crd.output.workbench.session import create_from_sample
 from tests.cli_runner import run_cli
+from tests.unit.workbench.conftest import CERTIFICATE, MakeSession
 
 REPO = Path(__file__).resolve().parents[3]
 CRDS = str(REPO / "examples" / "crds")
@@ -51,3 +55,46 @@ def test_refusals_write_no_file(tmp_path: Path) -> None:
         "error: workbench takes a resource, not a field path: crontab.spec"
     )
     assert not target.exists()
+
+
+def test_against_cluster_bounds_a_silent_server(
+    make_session: MakeSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that takes the connection and never answers: the check becomes a create
+    after the workbench's own request timeout (not "checking" for ever)."""
+    import socket
+    import threading
+    import time
+
+    from kubectl_crd.cli.app import Application
+    from kubectl_crd.cli.commands import workbench
+    from kubectl_crd.output.workbench.session import Check
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    port = silent.getsockname()[1]
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: c\n"
+        f"clusters: [{{name: c, cluster: {{server: 'http://127.0.0.1:{port}'}}}}]\n"
+        "contexts: [{name: c, context: {cluster: c, user: u}}]\nusers: [{name: u, user: {}}]\n"
+    )
+    monkeypatch.setattr(workbench, "CLUSTER_TIMEOUT", "1s")
+    cluster = workbench._cluster_objects(Application(kubeconfig=str(kubeconfig)))
+    session = make_session(CERTIFICATE, old=cluster)
+    create_from_sample(session)
+    start = time.monotonic()
+    checks: list[Check] = []
+    # in a thread: without the bound the check would wait for ever, and the test with it
+    worker = threading.Thread(target=lambda: checks.append(session.check()), daemon=True)
+    worker.start()
+    worker.join(8)
+    silent.close()
+    assert not worker.is_alive(), "the check still waits on the silent server after 8 s"
+    cluster.client.close()
+    (check,) = checks
+    assert time.monotonic() - start < 5
+    assert (check.valid, check.operation) == (True, "create")
+    assert check.note.startswith("cluster unreachable (") and "timeout" in check.note.lower()
+    assert check.note.endswith("): checked as a create")
