@@ -477,6 +477,10 @@ class Controller:
         self._stopping = threading.Event()
         self._stopped: Stopped | None = None
         self._swap_lock = threading.Lock()
+        #: held while ``swap`` installs new code and requeues every key, and while a
+        #: reconcile decides its retry: a reconcile by code swapped out meanwhile
+        #: schedules nothing (the swap requeued its key with fresh rate-limit state)
+        self._code_lock = threading.Lock()
         self._lock = threading.Lock()
         #: key -> [started, timed-out-reported] of reconciles in flight
         self._in_flight: dict[ObjectKey, list[Any]] = {}
@@ -743,19 +747,21 @@ class Controller:
                 raise refused
             for info, role in new_roles.items():
                 self._informers[info].role = role
-            self._reconciler = new
-            self._resources = resources
             stopped = [info for info in old_roles if info not in new_roles]
+            with self._code_lock:
+                self._reconciler = new
+                self._resources = resources
+                keys = self._informers[resources.for_info].cache.keys()
+                for key in keys:
+                    # the new code is tried at once: no backoff, no delayed retry of the
+                    # old code (nor one a reconcile still running it schedules: _settle)
+                    self.queue.forget(key)
+                    self.queue.discard_waiting(key)
+                    self.queue.add(key)
             for info in stopped:
                 informer = self._informers.pop(info, None)
                 if informer is not None:
                     informer.stop()
-            keys = self._informers[resources.for_info].cache.keys()
-            for key in keys:
-                # the new code is tried at once: no backoff, no delayed retry of the old
-                self.queue.forget(key)
-                self.queue.discard_waiting(key)
-                self.queue.add(key)
             swapped = Swapped(
                 len(keys),
                 tuple(str(informer.info) for informer in started),
@@ -967,19 +973,39 @@ class Controller:
         )
         if not isinstance(error, FinalizeNotDone):  # waiting is not failing
             self._report(key, info, cached, outcome, text)
-        if outcome is Outcome.ERROR:
-            delay = self.queue.add_rate_limited(key)
-            self._emit(Requeued(key, delay, "error", self.queue.num_requeues(key)))
-            return
-        self.queue.forget(key)
-        if outcome is Outcome.TERMINAL:
-            return  # not retried until the object changes
-        if state[1]:  # it ran past the timeout: once more, now that it returned
-            self.queue.add(key)
-            self._emit(Requeued(key, 0.0, "timeout"))
-        elif requeue_after is not None and requeue_after > 0:
-            self.queue.add_after(key, requeue_after)
-            self._emit(Requeued(key, requeue_after, "requeue_after"))
+        requeued = self._settle(key, reconciler, outcome, state[1], requeue_after)
+        if requeued is not None:
+            self._emit(requeued)
+
+    def _settle(
+        self,
+        key: ObjectKey,
+        reconciler: ReconcilerLike,
+        outcome: Outcome,
+        timed_out: bool,
+        requeue_after: float | None,
+    ) -> Requeued | None:
+        """What comes after a reconcile of ``key`` by ``reconciler``: a backoff retry, a
+        requeue, or nothing. Nothing at all when ``reconciler`` was swapped out while it
+        ran: the swap has already requeued ``key`` for the new code with fresh
+        rate-limit state, and a delayed retry of the old code's failure would reconcile
+        it a second time (client-go has no hot swap; this is the dev loop's rule)."""
+        with self._code_lock:
+            if reconciler is not self._reconciler:
+                return None
+            if outcome is Outcome.ERROR:
+                delay = self.queue.add_rate_limited(key)
+                return Requeued(key, delay, "error", self.queue.num_requeues(key))
+            self.queue.forget(key)
+            if outcome is Outcome.TERMINAL:
+                return None  # not retried until the object changes
+            if timed_out:  # it ran past the timeout: once more, now that it returned
+                self.queue.add(key)
+                return Requeued(key, 0.0, "timeout")
+            if requeue_after is not None and requeue_after > 0:
+                self.queue.add_after(key, requeue_after)
+                return Requeued(key, requeue_after, "requeue_after")
+        return None
 
     def _report(
         self,

@@ -554,6 +554,35 @@ def test_swap_requeues_everything_and_changes_only_the_watches_that_differ(
     assert list(controller.informers) == [WIDGETS, SECRETS]
 
 
+def test_a_failure_of_the_old_code_that_ends_after_a_swap_schedules_no_retry(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # the old code's reconcile of "a" is still running when the swap requeues every key
+    # with fresh rate-limit state; its failure, ending afterwards, is obsolete: no
+    # backoff-delayed add of the old code may reconcile "a" a second time (seen once
+    # under load as ['a', 'b', 'b'] in the test above)
+    backend.initial[WIDGETS] = [widget("a")]
+    entered, release = threading.Event(), threading.Event()
+
+    def old(obj: dict[str, Any], ctx: Any) -> None:
+        entered.set()
+        release.wait(5)
+        raise RuntimeError("old code")
+
+    controller, sink = make(backend, controllers, FakeReconciler(old))
+    assert entered.wait(5)
+    second = FakeReconciler()
+    controller.swap(second)
+    release.set()
+    settled(controller)
+    time.sleep(0.1)  # well past the 5 ms backoff the old failure would have scheduled
+    assert controller.wait_idle(timeout=5, settle=0.05)
+    assert second.calls == ["a"]
+    assert controller.queue.num_requeues(("ns", "a")) == 0
+    assert controller.queue.waiting() == {}
+    assert [e for e in sink.of(Requeued) if e.reason == "error"] == []
+
+
 def test_context_reads_copies_from_the_cache(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
