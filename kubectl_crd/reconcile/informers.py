@@ -16,7 +16,8 @@ the server, as client-go replays it as updates; the handler decides what a repla
 A first list the server refuses as unauthorized or forbidden (401, 403: ``--as`` a user
 without rights) will not succeed by waiting: ``start_error`` holds it and
 ``wait_synced`` returns at once (the reflector keeps retrying with its backoff, as
-client-go's does, should the rights be granted meanwhile).
+client-go's does, should the rights be granted meanwhile). That refusal is not emitted
+as a ``WatchError`` ("failed, retrying"): the caller reports it, as the one fatal line.
 
 Objects have ``apiVersion`` and ``kind`` also when they came from a list (whose items
 the server sends without them), as client-go's dynamic client gives them. Handlers run
@@ -305,8 +306,11 @@ class Informer:
     def _on_error(self, exc: ClusterError) -> None:
         line = getattr(exc, "kubectl_line", None) or str(exc)
         if not self._synced.is_set() and getattr(exc, "status", 0) in (401, 403):
+            # the refusal is the caller's to report (``start``/``swap`` raise it as the
+            # one fatal line): a "failed, retrying" line before it would say otherwise
             self.start_error = exc
             self._settled.set()
+            return
         self._emit(WatchError(self.name, line))
 
     def _resync_loop(self) -> None:

@@ -444,8 +444,8 @@ def test_as_runs_the_loop_with_the_impersonated_users_rights(
     loop_env: dict[str, str],
 ) -> None:
     """A user without RBAC rights: the server refuses the loop's list as it refuses
-    kubectl's with the same --as, and the loop says so in the server's words (and goes
-    on retrying) instead of failing later in the cluster."""
+    kubectl's with the same --as, and the loop says so in the server's words, as its one
+    fatal line (no "failed, retrying" before it), and exits 1."""
     from tests.integration.envtest import NO_RIGHTS_USER
 
     (tmp_path / "rec.py").write_text(RECONCILER.format(version="1", suffix="cm"))
@@ -454,7 +454,6 @@ def test_as_runs_the_loop_with_the_impersonated_users_rights(
         check=False,
     )  # fmt: skip
     assert refused.returncode == 1
-    kubectl_says = refused.stderr.strip().removeprefix("Error from server (Forbidden): ")
     mark = apiserver.audit_mark()
     loop = Loop(
         [
@@ -465,10 +464,13 @@ def test_as_runs_the_loop_with_the_impersonated_users_rights(
         loop_env,
     )  # fmt: skip
     try:
-        line = loop.wait_for_line("watch of gizmos")
-        assert line.endswith(f"failed, retrying: Error from server (Forbidden): {kubectl_says}")
+        assert loop.proc.wait(HANG_GUARD) == 1
+        for reader in loop._readers:
+            reader.join(5)
     finally:
         loop.kill()
+    assert [line for line in loop.out if "retrying" in line] == []
+    assert loop.err == [refused.stderr.strip()], loop.output()  # kubectl's line, exactly
     lists = [
         event
         for event in apiserver.audit_events(mark)

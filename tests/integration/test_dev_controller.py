@@ -32,6 +32,7 @@ from kubectl_crd.reconcile.events import (
     ReconcileFinished,
     ReconcileTimedOut,
     Requeued,
+    WatchError,
     Write,
     WriteFailed,
 )
@@ -972,6 +973,8 @@ def test_a_forbidden_first_list_fails_start_at_once_with_the_servers_line(
     assert 'User "no-rights" cannot list resource' in line and namespace in line
     # the watches are stopped: nothing lists on behind the error
     assert all(informer.stopped for informer in controller.informers.values())
+    # the refusal is reported once, by start(): no "failed, retrying" before it
+    assert events.of(WatchError) == []
 
 
 def test_the_official_client_impersonates_every_as_group(
