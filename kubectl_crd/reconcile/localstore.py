@@ -51,7 +51,7 @@ import marshal
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -574,7 +574,11 @@ class ObjectStore:
         if not dry_run:
             uid = written["metadata"].get("uid", "")
             if uid in self._by_uid:
-                self._applied.setdefault(uid, {})[field_manager] = applied
+                managers = self._applied.setdefault(uid, {})
+                # the same fields applied again (a level-triggered reconcile's usual
+                # apply) keep the recorded object: managedFields built from it stay valid
+                if not go_equal(managers.get(field_manager), applied):
+                    managers[field_manager] = applied
                 return self._with_managed(written, info)
         return written
 
@@ -668,7 +672,9 @@ class ObjectStore:
         response = result.response
         if isinstance(response, dict) and response.get("kind") == "Status":
             return _copy_object(response)
-        return self._with_managed(_copy(response), info)
+        # admission's answer is its own fresh read of what it stored (``read`` copies),
+        # held by nothing else once this result is dropped: no second copy
+        return self._with_managed(response, info)
 
     def _store_builtin(
         self,
@@ -894,6 +900,19 @@ def _refused(result: AdmissionResult) -> StoreRefusal:
 
 
 def _status_refusal(code: int, reason: str, message: str, kind: _Kind, name: str) -> StoreRefusal:
+    details: dict[str, object] = {"name": name, "group": kind.group, "kind": kind.plural}
+    return _failure(code, reason, message, details)
+
+
+def _failure(
+    code: int,
+    reason: str,
+    message: str,
+    details: dict[str, object],
+    errors: Sequence[Any] = (),
+) -> StoreRefusal:
+    """The refusal carrying the server's ``Status`` of ``code`` and ``reason``, and the
+    line kubectl prints for it."""
     status: dict[str, object] = {
         "kind": "Status",
         "apiVersion": "v1",
@@ -901,13 +920,13 @@ def _status_refusal(code: int, reason: str, message: str, kind: _Kind, name: str
         "status": "Failure",
         "message": message,
         "reason": reason,
-        "details": {"name": name, "group": kind.group, "kind": kind.plural},
+        "details": details,
         "code": code,
     }
     from kubectl_crd.kube.client import status_error
 
     line = status_error(code, status, "POST").message
-    return StoreRefusal(line, status=code, reason=reason, status_object=status)
+    return StoreRefusal(line, status=code, reason=reason, status_object=status, errors=errors)
 
 
 def _dns_label_name(name: str, prefix: bool) -> list[str]:
@@ -996,20 +1015,7 @@ def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
         {"reason": e.reason, "message": e.message.removeprefix(f"{e.field}: "), "field": e.field}
         for e in errors
     ]
-    status: dict[str, object] = {
-        "kind": "Status",
-        "apiVersion": "v1",
-        "metadata": {},
-        "status": "Failure",
-        "message": message,
-        "reason": "Invalid",
-        "details": details,
-        "code": 422,
-    }
-    from kubectl_crd.kube.client import status_error
-
-    line = status_error(422, status, "POST").message
-    raise StoreRefusal(line, status=422, reason="Invalid", status_object=status, errors=errors)
+    raise _failure(422, "Invalid", message, details, errors)
 
 
 def _conflict(kind: _Kind, name: str) -> str:
