@@ -672,8 +672,11 @@ class ObjectStore:
         response = result.response
         if isinstance(response, dict) and response.get("kind") == "Status":
             return _copy_object(response)
-        # admission's answer is its own fresh read of what it stored (``read`` copies),
-        # held by nothing else once this result is dropped: no second copy
+        # admission's answer is mostly its own fresh read of what it stored (``read``
+        # copies), held by nothing else once this result is dropped: copied only when it
+        # is the stored dict itself (a create read back in the version it is stored in)
+        if response is result.stored:
+            response = _copy(response)
         return self._with_managed(response, info)
 
     def _store_builtin(

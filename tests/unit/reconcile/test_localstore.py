@@ -428,3 +428,27 @@ def test_a_callers_object_is_copied_as_plain_json() -> None:
     assert fast == plain_data and fast["a"][0] is not inner
     view = _plain_object({"p": MappingProxyType({"q": (1,)})})
     assert view == {"p": {"q": [1]}} and type(view["p"]) is dict
+
+
+def test_every_answer_is_the_callers_own_copy() -> None:
+    # a create read back in its storage version is the stored dict itself in admission's
+    # result: the store must answer with a copy (and keep managedFields out of storage)
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    created = store.create(info, widget("made", size=1))
+    created["spec"]["size"] = 9
+    applied = store.apply(info, widget("applied", size=2), field_manager="m")
+    applied["spec"]["size"] = 9
+    applied["metadata"]["managedFields"][0]["manager"] = "changed"
+    status = store.update_status(info, {**store.get(info, "ns", "made"), "status": {"n": 1}})
+    status["status"]["n"] = 9
+    assert store.get(info, "ns", "made")["spec"]["size"] == 1
+    assert store.get(info, "ns", "made")["status"] == {"n": 1}
+    again = store.get(info, "ns", "applied")
+    assert again["spec"]["size"] == 2
+    assert [e["manager"] for e in again["metadata"]["managedFields"]] == ["m"]
+    assert "managedFields" not in store.get(info, "ns", "made")["metadata"]
+    # the same fields applied again: the same managedFields, built from the same record
+    repeated = store.apply(info, widget("applied", size=2), field_manager="m")
+    assert repeated["metadata"]["managedFields"] == again["metadata"]["managedFields"]
+    assert repeated["metadata"]["resourceVersion"] == again["metadata"]["resourceVersion"]
