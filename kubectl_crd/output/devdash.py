@@ -205,7 +205,11 @@ class DashState:
     def __call__(self, event: ev.Event) -> None:
         now = self._clock()
         with self._lock:
-            if isinstance(event, ev.ReconcileStarted):
+            if isinstance(event, ev.ObjectCached):
+                self._object(event.key)  # pending (queued) until its first reconcile
+            elif isinstance(event, ev.ObjectDeleted):
+                self._objects.pop(event.key, None)
+            elif isinstance(event, ev.ReconcileStarted):
                 entry = self._object(event.key)
                 entry.running = True
                 entry.state = ObjectState.PENDING

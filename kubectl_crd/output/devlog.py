@@ -132,6 +132,15 @@ _VERB_DONE = {
 def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
     """The text lines of one event (without the time stamp); none for an event this
     verbosity does not show."""
+    if isinstance(event, ev.ObjectCached | ev.ObjectDeleted):
+        if not verbose:
+            return []
+        return [
+            (
+                _key(event.key),
+                (" cached, queued" if isinstance(event, ev.ObjectCached) else " deleted", _P),
+            )
+        ]
     if isinstance(event, ev.ReconcileStarted):
         if not verbose:
             return []

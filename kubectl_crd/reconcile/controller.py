@@ -93,6 +93,8 @@ from kubectl_crd.model.errors import (
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.events import (
     Log,
+    ObjectCached,
+    ObjectDeleted,
     Outcome,
     ReconcileFinished,
     ReconcileStarted,
@@ -842,6 +844,9 @@ class Controller:
             echo = answer is not None and new is not None and _version(new) == _version(answer)
             if answer is not None and (new is None or not _newer(answer, new)):
                 del self._answers[slot]  # gone, or the cache has caught up with it
+        if info == resources.for_info and (old is None or new is None):  # for displays
+            known = ObjectCached if old is None else ObjectDeleted
+            self._emit(known(object_key(current), str(self._reconciler.for_resource)))
         if new is not None and info == resources.for_info and self._own_echo(info, new):
             return
         if info == resources.for_info and (

@@ -29,6 +29,8 @@ __all__ = [
     "EventSink",
     "KubernetesEventFailed",
     "Log",
+    "ObjectCached",
+    "ObjectDeleted",
     "ObjectKey",
     "Outcome",
     "ReconcileFinished",
@@ -72,6 +74,27 @@ class Outcome(enum.Enum):
     TERMINAL = "terminal"
     #: the object was gone from the cache: nothing to do
     GONE = "gone"
+
+
+# -- the reconciled objects ------------------------------------------------------------
+
+
+@record
+class ObjectCached:
+    """An object of the reconciled resource (``FOR``) entered the cache (the first list
+    or a watch's ADDED); its key is queued, so a display can show it pending before its
+    first reconcile starts."""
+
+    key: ObjectKey
+    resource: str
+
+
+@record
+class ObjectDeleted:
+    """An object of the reconciled resource left the cache (deleted on the server)."""
+
+    key: ObjectKey
+    resource: str
 
 
 # -- reconciles ------------------------------------------------------------------------
@@ -274,7 +297,9 @@ class Stopped:
 
 if TYPE_CHECKING:
     Event: TypeAlias = (
-        ReconcileStarted
+        ObjectCached
+        | ObjectDeleted
+        | ReconcileStarted
         | ReconcileFinished
         | ReconcileTimedOut
         | Requeued

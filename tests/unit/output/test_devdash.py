@@ -359,3 +359,50 @@ def test_coloured_log_lines_are_drawn_as_text_and_a_tiny_terminal_still_fits() -
     for width, height in [(20, 3), (10, 1), (40, 6)]:
         small = draw(sample(Clock()).snapshot(), width=width, height=height)
         assert len(small) == height and all(len(line) <= width for line in small)
+
+
+# -- objects appear when cached, not when first reconciled -----------------------------
+
+
+def test_a_cached_object_shows_pending_before_its_first_reconcile_and_a_deleted_one_leaves() -> (
+    None
+):
+    state = fed(ev.ObjectCached(FOO, "foos.x/v1"), ev.ObjectCached(BAR, "foos.x/v1"))
+    snap = state.snapshot()
+    assert states(snap) == {BAR: ObjectState.PENDING, FOO: ObjectState.PENDING}
+    assert [row.reconciles for row in snap.rows] == [0, 0]
+    state(ev.ReconcileStarted(FOO, "foos.x/v1"))
+    state(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001))
+    state(ev.ObjectDeleted(BAR, "foos.x/v1"))
+    assert states(state.snapshot()) == {FOO: ObjectState.SYNCED}
+    state(ev.ObjectDeleted(FOO, "foos.x/v1"))
+    assert state.snapshot().rows == ()
+
+
+def test_the_engine_tells_the_dashboard_of_listed_added_and_deleted_objects() -> None:
+    """The real controller (a fake backend, no workers: nothing is reconciled) feeds
+    the dashboard: every listed or added object is a pending row at once."""
+    import time
+
+    from kubectl_crd.reconcile.controller import Controller
+    from tests.unit.reconcile.fakes import WIDGETS, FakeBackend, FakeReconciler, widget
+
+    backend = FakeBackend()
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+    state = DashState()
+    controller = Controller(backend, FakeReconciler(), state, workers=1)
+    controller.start(run_workers=False)
+    try:
+        assert states(state.snapshot()) == {
+            ("ns", "a"): ObjectState.PENDING,
+            ("ns", "b"): ObjectState.PENDING,
+        }
+        backend.send(WIDGETS, "ADDED", widget("c"))
+        backend.send(WIDGETS, "DELETED", widget("a", rv="2"))
+        deadline = time.monotonic() + 5
+        while sorted(state.keys()) != [("ns", "b"), ("ns", "c")]:
+            assert time.monotonic() < deadline, state.keys()
+            time.sleep(0.01)
+        assert all(row.reconciles == 0 for row in state.snapshot().rows)
+    finally:
+        controller.stop(timeout=2)

@@ -19,6 +19,8 @@ KEY = ("default", "foo")
 
 #: one sample of every event kind, with what its text line must say
 SAMPLES: list[tuple[object, str]] = [
+    (ev.ObjectCached(KEY, "foos.example.com/v1"), "default/foo cached, queued"),
+    (ev.ObjectDeleted(KEY, "foos.example.com/v1"), "default/foo deleted"),
     (ev.ReconcileStarted(KEY, "foos.example.com/v1", 3, "100"), "reconciling default/foo (generation 3)"),
     (ev.ReconcileFinished(KEY, ev.Outcome.SUCCESS, 0.0032, 2), "reconciled default/foo in 3.2ms, 2 writes"),
     (
