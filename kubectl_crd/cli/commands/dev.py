@@ -233,7 +233,7 @@ erroring, backing off) with each one's last result or error at its file:line, th
 queue, reconciles per second and the last reload. Keys: up/down select an object, r
 reconciles it now, q quits. From another shell, kubectl crd dev FILE --trigger NAME
 [-n NS] reconciles one object of the running loop now and prints how it ended (exit 1
-when no loop runs or it has no such object). Piped, with --log-format json or
+when the reconcile fails, no loop runs or it has no such object). Piped, with --log-format json or
 --no-dashboard, the loop prints log lines instead. q, like Ctrl-C, exits 0.
 """
 
@@ -384,10 +384,13 @@ def command(app: Application, file: str | None, **flags: object) -> None:
 
 def run_trigger(app: Application, options: DevOptions) -> None:
     """``--trigger NAME``: the running loop reconciles NAME now; its outcome printed
-    (exit 0 once it was triggered, 1 when no loop runs or the object is not there)."""
+    (exit 0 when the reconcile succeeded or did not finish in time; 1 when it failed,
+    the object went away, no loop runs or the object is not there)."""
+    from kubectl_crd.model.errors import ExitCode
     from kubectl_crd.model.styled import Style
     from kubectl_crd.output.devlog import event_lines
     from kubectl_crd.output.terminal import Terminal
+    from kubectl_crd.reconcile import events as ev
     from kubectl_crd.reconcile.trigger import send_trigger
 
     terminal = Terminal(sys.stdout)
@@ -400,6 +403,8 @@ def run_trigger(app: Application, options: DevOptions) -> None:
     )
     if result is not None:
         terminal.write_lines(event_lines(result))
+        if result.outcome is not ev.Outcome.SUCCESS:  # as a kubectl command whose action failed
+            sys.exit(ExitCode.ERROR)
 
 
 def dashboard_wanted(options: DevOptions, stream: Any, environ: Any = None) -> bool:

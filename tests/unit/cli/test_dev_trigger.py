@@ -277,6 +277,15 @@ def test_the_cli_prints_the_trigger_and_its_outcome(loop: Loop) -> None:
     assert lines[1].startswith("reconciled other/example-foo in ")
 
 
+def test_the_cli_exits_1_when_the_reconcile_it_caused_fails(loop: Loop) -> None:
+    result = run_cli("dev", loop.file, "--trigger", "greedy", "-n", "default", env=loop.environ)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    lines = result.stdout.splitlines()
+    assert lines[0] == "foo.samplecontroller.k8s.io/greedy triggered"
+    assert lines[1].startswith("terminal error in default/greedy after "), lines
+    assert 'TerminalError: Resource "taken" already exists' in lines[1]
+
+
 def test_the_cli_without_a_loop_is_one_line_and_exit_1(environ: dict[str, str]) -> None:
     result = run_cli("dev", "--trigger", "example-foo", env=environ)
     assert (result.returncode, result.stdout) == (1, "")
