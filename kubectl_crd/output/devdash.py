@@ -101,6 +101,9 @@ class ObjectRow:
     failures: int = 0
     #: a reconcile of it is running
     running: bool = False
+    #: with --local: the last reconcile that wrote something, each write's log line and
+    #: diff (ANSI colour codes when coloured)
+    diff: tuple[str, ...] = ()
 
 
 @record
@@ -147,6 +150,8 @@ class Snapshot:
 
 class _Object:
     __slots__ = (
+        "diff",
+        "diffing",
         "failures",
         "file",
         "finished_at",
@@ -168,6 +173,9 @@ class _Object:
         self.retry_at = 0.0
         self.failures = 0
         self.running = False
+        self.diff: tuple[str, ...] = ()
+        #: the diff of the reconcile running now (it becomes ``diff`` if it wrote)
+        self.diffing: list[str] = []
 
 
 class DashState:
@@ -213,6 +221,7 @@ class DashState:
                 entry = self._object(event.key)
                 entry.running = True
                 entry.state = ObjectState.PENDING
+                entry.diffing = []
             elif isinstance(event, ev.ReconcileFinished):
                 self._finished(event, now)
             elif isinstance(event, ev.Requeued):
@@ -256,6 +265,8 @@ class DashState:
             return
         entry = self._object(event.key)
         entry.running = False
+        if entry.diffing:
+            entry.diff, entry.diffing = tuple(entry.diffing), []
         entry.reconciles += 1
         entry.finished_at = now
         entry.retry_at = 0.0
@@ -278,6 +289,15 @@ class DashState:
         if event.outcome is ev.Outcome.TERMINAL:
             entry.last = "terminal: " + entry.last
         entry.file, entry.line = event.file, event.line
+
+    def changed(self, write: ev.Write, diff: list[str]) -> None:
+        """What one write of a reconcile changed (``DevLog``'s ``on_change`` with
+        ``--local``: the write's line and diff as the log writes them): kept as the
+        object's last change once its reconcile finishes."""
+        with self._lock:
+            entry = self._objects.get(write.key)
+            if entry is not None:
+                entry.diffing += diff
 
     # -- the command's own lines -------------------------------------------------------
 
@@ -326,6 +346,7 @@ class DashState:
                     entry.retry_at,
                     entry.failures,
                     entry.running,
+                    entry.diff,
                 )
                 for key, entry in sorted(self._objects.items())
             )
@@ -423,7 +444,7 @@ def render(
     rows = snap.rows
     keys = [row.key for row in rows]
     index = keys.index(selected) if selected in keys else (0 if rows else -1)
-    detail = _detail(rows[index], line) if index >= 0 else []
+    detail = _detail(rows[index], line, width) if index >= 0 else []
     room = height - len(top) - len(footer) - 2  # a blank line and the header
     recent_room = max(0, min(len(snap.recent), room - len(detail) - 3 - len(rows)))
     room_rows = max(1, room - len(detail) - (recent_room + 1 if recent_room else 0))
@@ -487,16 +508,24 @@ def _row_line(snap: Snapshot, row: ObjectRow, name_width: int, mine: bool, line:
     )
 
 
-def _detail(row: ObjectRow, line: Any) -> list[Any]:
-    """The selected object's error, in full (up to three lines)."""
-    if row.state not in (ObjectState.ERRORING, ObjectState.BACKING_OFF):
-        return []
-    lines = [line(("", ""))]
-    what = f"{ev.key_text(row.key)}: {where_prefix(row.file, row.line)}{row.last}"
-    if row.failures:
-        what += f" ({_plural(row.failures, 'failure')} in a row)"
-    lines.append(line((what, "red")))
-    return lines
+#: lines of the selected object's last diff shown at the most
+DIFF_LINES = 12
+
+
+def _detail(row: ObjectRow, line: Any, width: int) -> list[Any]:
+    """The selected object's error, in full, and (with --local) its last diff."""
+    lines = []
+    if row.state in (ObjectState.ERRORING, ObjectState.BACKING_OFF):
+        what = f"{ev.key_text(row.key)}: {where_prefix(row.file, row.line)}{row.last}"
+        if row.failures:
+            what += f" ({_plural(row.failures, 'failure')} in a row)"
+        lines.append(line((what, "red")))
+    if row.diff:
+        lines.append(line((f"last change of {ev.key_text(row.key)}:", "bold")))
+        lines += [_ansi(text, width) for text in row.diff[:DIFF_LINES]]
+        if len(row.diff) > DIFF_LINES:
+            lines.append(line((f"  \u2026 {len(row.diff) - DIFF_LINES} more lines", "dim")))
+    return [line(("", "")), *lines] if lines else []
 
 
 def _reload_line(snap: Snapshot, line: Any) -> Any:

@@ -870,6 +870,7 @@ class DevLog:
         environ: Mapping[str, str] | None = None,
         on_broken: Callable[[], None] | None = None,
         changes: Changes | None = None,
+        on_change: Callable[[ev.Write, list[str]], None] | None = None,
     ) -> None:
         if format not in FORMATS:
             raise ValueError(f"unknown log format {format!r}")
@@ -888,10 +889,17 @@ class DevLog:
         #: with --local: each write's change, shown under its line (a diff, or in JSON
         #: the ``changes`` field); with --out, written to files
         self.changes = changes
+        #: each write's line and diff, as the log would write them (coloured when it
+        #: is, no time stamp), also when it does not show them: the dashboard shows
+        #: the selected object's last ones
+        self.on_change = on_change
 
     def __call__(self, event: ev.Event) -> None:
         now = self._clock()
         change = self.changes.event(event) if self.changes is not None else None
+        if change is not None and self.on_change is not None and isinstance(event, ev.Write):
+            shown = [*event_lines(event), *_diff_lines(yaml_diff(change))]
+            self.on_change(event, [self._line(spans) for spans in shown])
         if change is not None and self.changes is not None and not self.changes.show:
             change = None
         if self.format == "json":
@@ -967,6 +975,9 @@ class DevLog:
                 return
         if broken is not None:
             broken()
+
+    def _line(self, spans: Line) -> str:
+        return ansi_line(spans) if self.colour else "".join([chunk for chunk, _ in spans])
 
     def _text(self, lines: list[Line], now: float) -> str:
         stamp = ""

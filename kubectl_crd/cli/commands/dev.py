@@ -446,7 +446,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     changes = None
     if options.local is not None or options.out is not None:
         out = OutDir(options.out) if options.out is not None else None
-        # the dashboard shows each object's last result, not the diffs of the log
+        # the dashboard shows the selected object's last diff, not each one as the log
         changes = Changes(lookup, out=out, show=options.local is not None and not dashboard)
     # the reader of the log gone (| head): stop as on SIGTERM
     pipe_closed = threading.Event()
@@ -481,6 +481,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
 
         state = DashState()
         observers.append(state)
+        if options.local is not None:  # each object's last diff in the detail area
+            log.on_change = state.changed
         log.stream = _Tee(sys.stdout, state)  # the start's lines are its first recent lines
     # set to stop the loop as Ctrl-C does (the dashboard's q)
     stop = threading.Event()

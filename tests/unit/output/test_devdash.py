@@ -406,3 +406,43 @@ def test_the_engine_tells_the_dashboard_of_listed_added_and_deleted_objects() ->
         assert all(row.reconciles == 0 for row in state.snapshot().rows)
     finally:
         controller.stop(timeout=2)
+
+
+# -- --local: the selected object's last diff ------------------------------------------
+
+
+def test_the_selected_objects_last_diff_is_shown_under_it_as_the_log_writes_it() -> None:
+    """DevLog's ``on_change`` hands each write's line and diff (here from a real
+    ``Changes`` of --local) to the dashboard; a reconcile that writes nothing keeps the
+    last change shown."""
+    from kubectl_crd.output.devlog import Changes, DevLog
+
+    parent = {
+        "apiVersion": "x/v1",
+        "kind": "Foo",
+        "metadata": {"name": "foo", "namespace": "default"},
+        "status": {"ready": 1},
+    }
+    state = DashState()
+    log = DevLog(io.StringIO(), colour=False, timestamps=False)
+    log.changes = Changes(lambda resource, key: parent, show=False)
+    log.on_change = state.changed
+
+    def both(event: Any) -> None:  # as the command's sink: observers, then the log
+        state(event)
+        log(event)
+
+    both(ev.ObjectCached(FOO, "foos.x/v1"))
+    both(ev.ReconcileStarted(FOO, "foos.x/v1"))
+    both(ev.Write(FOO, "status", "Foo", "default", "foo", body={"status": {"ready": 2}}))
+    assert state.snapshot().rows[0].diff == ()  # shown once the reconcile finished
+    both(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.002, 1))
+    diff = state.snapshot().rows[0].diff
+    assert diff[0] == "  foo default/foo status written"
+    assert "    -  ready: 1" in diff and "    +  ready: 2" in diff
+    assert log.stream.getvalue().count("ready") == 0  # the log itself shows no diff
+    both(ev.ReconcileStarted(FOO, "foos.x/v1"))
+    both(ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001, 0))
+    lines = draw(state.snapshot(), selected=FOO, height=24)
+    start = lines.index("last change of default/foo:")
+    assert lines[start + 1 : start + 1 + len(diff)] == list(diff)
