@@ -808,18 +808,15 @@ def _start_control_plane(options: DevOptions, log: DevLog) -> LocalControlPlane:
 
 
 def _finalizers_sink(log: DevLog, *, envtest: bool) -> Callable[[Event], None]:
-    """The log, with ``Stopped`` told true: an object the loop just took its finalizer
-    off is not also left with it (the controller counts what is left from its cache,
-    which the removal's watch event may not have reached yet); with --envtest nothing is
-    left at all, the objects going with the control plane."""
+    """The log; with --envtest or --local, ``Stopped`` says no finalizer is left, the
+    objects going with the run (the controller's own count already leaves out those
+    ``remove_finalizers`` took it off: ``Controller.finalizers_left``)."""
+    if not envtest:
+        return log
     from kubectl_crd.model.records import replace
     from kubectl_crd.reconcile.events import Stopped
 
     def sink(event: Event) -> None:
-        if isinstance(event, Stopped):
-            removed = set(event.finalizers_removed)
-            left = () if envtest else tuple(k for k in event.finalizers_left if k not in removed)
-            event = replace(event, finalizers_left=left)
-        log(event)
+        log(replace(event, finalizers_left=()) if isinstance(event, Stopped) else event)
 
     return sink
