@@ -27,8 +27,12 @@ also run over ``--big`` objects (converge and memory). Targets (issue 26): conve
 least 3x faster than kopf and within 1.15x of the floor; an update under 10 ms; a
 restart under 1 s with zero writes; memory under half of kopf's.
 
-    .venv/bin/python bench/dev_bench.py [--objects 1000] [--big 10000] [--updates 9]
+    .venv/bin/python bench/dev_bench.py [--objects 1000] [--big 10000] [--updates 9] [--rounds 3]
     .venv/bin/python bench/dev_bench.py --smoke     # 5 objects, no --big: that it works
+
+Rounds are interleaved (each in fresh namespaces, each starting with another contender)
+and the table holds medians; one line per round gives its converge times, ratios and the
+load average, because on a shared machine one round says little.
 """
 
 from __future__ import annotations
@@ -443,9 +447,10 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=1000)
     parser.add_argument("--big", type=int, default=10000, help="ours alone (0: skip)")
     parser.add_argument("--updates", type=int, default=9)
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
     parser.add_argument("--kopf-python", default=str(KOPF_PYTHON))
     parser.add_argument("--no-kopf", action="store_true")
-    parser.add_argument("--smoke", action="store_true", help="5 objects, no --big")
+    parser.add_argument("--smoke", action="store_true", help="5 objects, no --big, 1 round")
     parser.add_argument(
         "--runner", nargs=3, metavar=("NAMESPACE", "FILE", "OBJECTS"), help=argparse.SUPPRESS
     )
@@ -454,7 +459,7 @@ def main() -> None:
         runner(args.runner[0], args.runner[1], int(args.runner[2]))
         return
     if args.smoke:
-        args.objects, args.big, args.updates = 5, 0, 1
+        args.objects, args.big, args.updates, args.rounds = 5, 0, 1, 1
     from live_bench import token_env
 
     from kubectl_crd.kube.client import KubeClient
@@ -465,68 +470,120 @@ def main() -> None:
     with_kopf = not args.no_kopf and kopf_python.exists()
     plane = ControlPlane(ensure_assets())
     work = Path(tempfile.mkdtemp(prefix="dev-bench-"))
-    results: dict[str, dict[str, float]] = {}
+    rounds: list[dict[str, dict[str, float]]] = []
+    big: dict[str, float] | None = None
     try:
         plane.start()
         install_gizmo_crd(plane, work)
         env = token_env(plane, work)
         (work / "reconciler.py").write_text(OURS_RECONCILER)
         (work / "kopf_operator.py").write_text(KOPF_OPERATOR)
-        namespaces = [
-            "floor",
-            "floor-apply",
-            "ours",
-            *(["kopf"] if with_kopf else []),
-            *(["big"] if args.big else []),
-        ]
-        for namespace in namespaces:
-            plane.kubectl("create", "namespace", namespace)
         config = ClusterConfig(kubeconfig=env["KUBECONFIG"])
         with KubeClient(config, environ={"HOME": str(work)}) as client:
-            for namespace in namespaces:
-                create_objects(client, namespace, args.big if namespace == "big" else args.objects)
-            results["floor"] = {"converge": floor(client, "floor", args.objects), "writes": 2.0}
-            results["floor-apply"] = {
-                "converge": floor(client, "floor-apply", args.objects, apply=True),
-                "writes": 2.0,
-            }
-            if args.updates:
-                results["floor"]["update"] = update_floor(client, "floor-apply", args.updates)
 
-            def ours(namespace: str, count: int) -> Contender:
+            def fresh(namespace: str, count: int) -> str:
+                plane.kubectl("create", "namespace", namespace)
+                create_objects(client, namespace, count)
+                return namespace
+
+            def ours(namespace: str) -> Contender:
                 file = str(work / "reconciler.py")
+                count = args.big if namespace == "big" else args.objects
                 command = [sys.executable, __file__, "--runner", namespace, file, str(count)]
                 return Contender("ours", command, env)
 
-            results["ours"] = measure(
-                plane, client, ours("ours", args.objects), "ours", args.objects, args.updates, True
-            )
-            if with_kopf:
+            def run_floor(index: int) -> dict[str, float]:
+                namespace = fresh(f"floor-{index}", args.objects)
+                figures = {"converge": floor(client, namespace, args.objects)}
+                figures["writes"] = 2.0
+                return figures
+
+            def run_floor_apply(index: int) -> dict[str, float]:
+                namespace = fresh(f"floor-apply-{index}", args.objects)
+                figures = {"converge": floor(client, namespace, args.objects, apply=True)}
+                if args.updates:
+                    figures["update"] = update_floor(client, namespace, args.updates)
+                return figures
+
+            def run_ours(index: int) -> dict[str, float]:
+                namespace = fresh(f"ours-{index}", args.objects)
+                return measure(
+                    plane, client, ours(namespace), namespace, args.objects, args.updates, True
+                )
+
+            def run_kopf(index: int) -> dict[str, float]:
+                namespace = fresh(f"kopf-{index}", args.objects)
                 command = [
                     str(kopf_python), "-m", "kopf", "run", "--standalone", "--quiet",
-                    "--namespace", "kopf", str(work / "kopf_operator.py"),
+                    "--namespace", namespace, str(work / "kopf_operator.py"),
                 ]  # fmt: skip
-                results["kopf"] = measure(
-                    plane, client, Contender("kopf", command, env), "kopf", args.objects,
-                    args.updates, True,
-                )  # fmt: skip
+                contender = Contender("kopf", command, env)
+                return measure(
+                    plane, client, contender, namespace, args.objects, args.updates, True
+                )
+
+            contenders = [
+                ("ours", run_ours),
+                ("floor", run_floor),
+                ("floor-apply", run_floor_apply),
+            ]
+            if with_kopf:
+                contenders.append(("kopf", run_kopf))
+            for index in range(args.rounds):
+                # interleaved: each round starts with another contender, so none always
+                # runs first (or right after the heaviest) in a given minute
+                shift = index % len(contenders)
+                order = contenders[shift:] + contenders[:shift]
+                figures = {name: run(index) for name, run in order}
+                figures["load"] = {"load": os.getloadavg()[0]}
+                rounds.append(figures)
+                print(round_line(index, [name for name, _ in order], figures), flush=True)
             if args.big:
-                results["big"] = measure(
-                    plane, client, ours("big", args.big), "big", args.big, 0, False
+                big = measure(
+                    plane, client, ours(fresh("big", args.big)), "big", args.big, 0, False
                 )
     finally:
         plane.stop()
         import shutil
 
         shutil.rmtree(work, ignore_errors=True)
-    report(results, args.objects, args.big)
+    results = {
+        name: {
+            key: statistics.median(each[name][key] for each in rounds if key in each[name])
+            for key in rounds[0][name]
+        }
+        for name in rounds[0]
+        if name != "load"
+    }
+    if big is not None:
+        results["big"] = big
+    report(results, args.objects, args.big, len(rounds))
 
 
-def report(results: dict[str, dict[str, float]], objects: int, big: int) -> None:
-    ours, kopf, base = results["ours"], results.get("kopf"), results["floor"]
+def round_line(index: int, order: list[str], figures: dict[str, dict[str, float]]) -> str:
+    """One round's converge times in the order they ran, the ratios and the load."""
+    converge = {name: figures[name]["converge"] for name in order}
+    line = f"round {index + 1}, load {figures['load']['load']:.1f}: " + ", ".join(
+        f"{name} {seconds:.2f} s" for name, seconds in converge.items()
+    )
+    line += f"; ours/floor {converge['ours'] / converge['floor']:.2f}x"
+    line += f", ours/floor-apply {converge['ours'] / converge['floor-apply']:.2f}x"
+    if "kopf" in converge:
+        line += f", kopf/ours {converge['kopf'] / converge['ours']:.1f}x"
+    if "update" in figures["ours"]:
+        line += f"; update {figures['ours']['update'] * 1000:.1f} ms"
+    return line
+
+
+def report(results: dict[str, dict[str, float]], objects: int, big: int, rounds: int) -> None:
+    ours, kopf = results["ours"], results.get("kopf")
+    base = dict(results["floor"])
+    if "update" in results["floor-apply"]:
+        base["update"] = results["floor-apply"]["update"]
     print(
         f"dev loop: {objects} custom resources each owning a ConfigMap and writing status; "
-        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+        f"medians of {rounds} interleaved round(s); {os.cpu_count()} CPUs, "
+        f"load {os.getloadavg()[0]:.1f}"
     )
 
     def ratio(a: float, b: float | None) -> str:
