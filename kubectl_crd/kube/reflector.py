@@ -24,11 +24,20 @@ Mirrors ``k8s.io/client-go/tools/cache/reflector.go`` (``ListAndWatch``, ``list`
   (``very short watch``).
 - Backoff with jitter, as client-go's: 0.8, 1.6, 3.2, ... capped at 30 s, each delay
   drawn in [d, 2d), back to 0.8 s after two minutes without one.
-- Each watch read has a client-side deadline (``timeoutSeconds`` + 30 s): a connection
-  that went silent without closing (kopf users report watches idle forever:
-  nolar/kopf#810, #1276) is noticed, failed and reopened. client-go gets the same from
-  HTTP/2 pings (30 s idle, 15 s timeout); over HTTP/1.1 a read deadline above the
-  server's own timeout is the equivalent. Sockets also have Go's TCP keep-alive.
+- Each watch read has a client-side idle deadline: no byte for
+  min(``timeoutSeconds`` + 30 s, ``WATCH_IDLE_SECONDS`` = 105 s) and the connection is
+  taken for dead (it went silent without closing: kopf users report watches idle
+  forever, nolar/kopf#810, #1276), failed and reopened from the last resourceVersion
+  (cheap; a 410 lists again). client-go notices a dead peer in ~45 s from HTTP/2 pings
+  (``ReadIdleTimeout`` 30 s + ``PingTimeout`` 15 s, k8s.io/client-go/transport); over
+  HTTP/1.1 there are no pings, but the API server's watch cache sends every watcher
+  that allows bookmarks a BOOKMARK at least once a minute
+  (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go
+  ``defaultBookmarkFrequency = time.Minute``, cache_watcher.go ``nextBookmarkTime``), so
+  a live watch is never silent much past 60 s; 60 s + client-go's 45 s is the bound.
+  Without the watch cache (``--watch-cache=false``, rare) a quiet watch gets no
+  bookmarks: it is then simply reopened every 105 s, which costs one request. Sockets
+  also have Go's TCP keep-alive.
 - ``stop`` (a ``threading.Event``) set from any thread ends the iteration promptly:
   within ``STOP_POLL_SECONDS`` during a watch or a backoff (the watch's socket is shut
   down), after the current page during a list.
@@ -62,6 +71,7 @@ if TYPE_CHECKING:
     from kubectl_crd.kube.resources import ResourceClient
 
 __all__ = [
+    "WATCH_IDLE_SECONDS",
     "Backoff",
     "EventType",
     "Reflector",
@@ -74,6 +84,11 @@ __all__ = [
 MIN_WATCH_TIMEOUT_SECONDS = 300.0
 #: how far past the server's timeout a silent watch is taken for dead
 READ_TIMEOUT_MARGIN_SECONDS = 30.0
+#: a watch silent this long is taken for dead: the watch cache's bookmark period
+#: (apiserver storage/cacher/cacher.go defaultBookmarkFrequency, 1 minute) plus the
+#: 45 s client-go gives an HTTP/2 connection to answer (ReadIdleTimeout 30 s +
+#: PingTimeout 15 s, client-go transport); see the module docstring
+WATCH_IDLE_SECONDS = 105.0
 #: how often the stop event is looked at while a watch blocks
 STOP_POLL_SECONDS = 0.1
 #: reflector.go handleWatch: a watch closed this soon with no event is an error
@@ -205,6 +220,7 @@ class Reflector:
         page_size: int = DEFAULT_PAGE_SIZE,
         min_watch_timeout: float = MIN_WATCH_TIMEOUT_SECONDS,
         read_timeout_margin: float = READ_TIMEOUT_MARGIN_SECONDS,
+        idle_timeout: float = WATCH_IDLE_SECONDS,
         backoff: Backoff | None = None,
         connect_backoff: Backoff | None = None,
         on_error: Callable[[ClusterError], None] | None = None,
@@ -218,6 +234,7 @@ class Reflector:
         self.page_size = page_size
         self.min_watch_timeout = min_watch_timeout
         self.read_timeout_margin = read_timeout_margin
+        self.idle_timeout = idle_timeout
         self.backoff = backoff or Backoff(random=random, clock=clock)
         #: reflector.go initConnBackoffManager: refused watches and 429s back off apart
         self.connect_backoff = connect_backoff or Backoff(random=random, clock=clock)
@@ -278,7 +295,7 @@ class Reflector:
                 field_selector=self.field_selector,
                 allow_bookmarks=True,
                 timeout_seconds=timeout,
-                read_timeout=timeout + self.read_timeout_margin,
+                read_timeout=min(timeout + self.read_timeout_margin, self.idle_timeout),
             )
             self._stream = stream
             self.watches += 1

@@ -4,11 +4,13 @@ and what a relist reports. The loop itself runs against the real API server
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 
 from kubectl_crd.kube.reflector import (
+    WATCH_IDLE_SECONDS,
     Backoff,
     EventType,
     Reflector,
@@ -104,3 +106,52 @@ def test_relist_versions_follow_client_go() -> None:
     assert reflector._relist_version() == "42"  # not older than the last seen
     reflector._version_unavailable = True
     assert reflector._relist_version() == ""  # gone: a consistent read
+
+
+class _OneWatch:
+    """A resource with one object whose watch records its arguments and stops the loop."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        self.stop = stop
+        self.watched: list[dict[str, Any]] = []
+
+    def pages(self, **_: Any) -> Any:
+        yield {"metadata": {"resourceVersion": "7"}, "items": [_obj("a", "7")]}
+
+    def watch(self, **kwargs: Any) -> Any:
+        self.watched.append(kwargs)
+        self.stop.set()
+        return _Closed()
+
+
+class _Closed(list[Any]):
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("options", "server_timeout", "read_timeout"),
+    [
+        # 300-600 s watches: the idle bound (bookmark minute + client-go's 45 s) decides
+        ({}, 300, WATCH_IDLE_SECONDS),
+        ({"idle_timeout": 3.0}, 300, 3.0),
+        # a watch the server ends sooner than the idle bound: its end + the margin
+        ({"min_watch_timeout": 2, "read_timeout_margin": 2}, 2, 4),
+    ],
+)
+def test_the_watch_read_deadline_is_the_idle_bound_or_the_servers_end(
+    options: dict[str, Any], server_timeout: int, read_timeout: float
+) -> None:
+    stop = threading.Event()
+    resource = _OneWatch(stop)
+    reflector = Reflector(resource, stop=stop, random=lambda: 0.0, **options)  # type: ignore[arg-type]
+    list(reflector.events())
+    assert [(w["timeout_seconds"], w["read_timeout"]) for w in resource.watched] == [
+        (server_timeout, read_timeout)
+    ]
+    assert resource.watched[0]["resource_version"] == "7"
+    assert resource.watched[0]["allow_bookmarks"] is True
+
+
+def test_the_idle_bound_is_over_a_bookmark_minute_and_under_the_shortest_watch() -> None:
+    assert 60 < WATCH_IDLE_SECONDS < watch_timeout_seconds(lambda: 0.0)
