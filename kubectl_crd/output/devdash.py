@@ -30,6 +30,7 @@ only by ``render`` and ``Dashboard``.
 from __future__ import annotations
 
 import collections
+import contextlib
 import enum
 import os
 import sys
@@ -590,6 +591,7 @@ class Dashboard:
         self._tty: int | None = None
         self._saved_mode: Any = None
         self._saved_streams: tuple[Any, Any] | None = None
+        self._saved_tstp: Any = None
 
     def frame(self) -> Any:
         """The frame to draw now (rich Live's refresh thread calls it)."""
@@ -637,6 +639,7 @@ class Dashboard:
                 self._start_keys()
             self._saved_streams = (sys.stdout, sys.stderr)
             sys.stdout = sys.stderr = self.state  # type: ignore[assignment]
+            self._catch_suspend()
             self._live.start(refresh=True)
         except BaseException:
             self._restore()
@@ -654,6 +657,7 @@ class Dashboard:
     def _restore(self) -> None:
         """Every piece of the terminal back, each even if another failed."""
         self._stop.set()
+        self._release_suspend()
         try:
             if self._live is not None:
                 self._live.stop()
@@ -666,6 +670,49 @@ class Dashboard:
                 self._reader.join(1.0)
                 self._reader = None
             self._restore_tty()
+
+    # -- Ctrl-Z ------------------------------------------------------------------------
+
+    def _catch_suspend(self) -> None:
+        """Ctrl-Z (SIGTSTP) suspends as less and vim do: the terminal given back first
+        (main screen, cursor, the saved key mode), then the process stopped; on ``fg``
+        cbreak and the alternate screen again, redrawn. A handler can only be set from
+        the main thread; elsewhere Ctrl-Z stops the process as it is."""
+        import signal
+
+        if not hasattr(signal, "SIGTSTP") or threading.current_thread() is not (
+            threading.main_thread()
+        ):
+            return
+        self._saved_tstp = signal.signal(signal.SIGTSTP, self._suspend)
+
+    def _release_suspend(self) -> None:
+        import signal
+
+        saved, self._saved_tstp = self._saved_tstp, None
+        if saved is not None:
+            signal.signal(signal.SIGTSTP, saved)
+
+    def _suspend(self, signum: int, frame: object) -> None:
+        import signal
+        import termios
+        import tty
+
+        live = self._live
+        if live is not None:
+            live.stop()
+        if self._tty is not None and self._saved_mode is not None:
+            termios.tcsetattr(self._tty, termios.TCSADRAIN, self._saved_mode)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        try:
+            os.kill(os.getpid(), signal.SIGTSTP)  # stops here until SIGCONT (fg, bg)
+        finally:
+            signal.signal(signal.SIGTSTP, self._suspend)
+            if self._tty is not None:
+                with contextlib.suppress(termios.error):
+                    tty.setcbreak(self._tty)
+            if live is not None and self._live is live:
+                live.start(refresh=True)
 
     # -- keys --------------------------------------------------------------------------
 

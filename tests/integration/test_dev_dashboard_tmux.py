@@ -122,7 +122,7 @@ def test_dashboard_shows_states_errors_at_file_line_and_triggers(
 
     # --trigger from another command: reconciled once more (a terminal error is not retried)
     done = trigger(project, runtime, "greedy")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # the reconcile it caused failed
     lines = done.stdout.splitlines()
     assert lines[0] == "foo.samplecontroller.k8s.io/greedy triggered"
     assert lines[1].startswith("terminal error in default/greedy after ")
@@ -200,3 +200,39 @@ def test_q_quits_and_piped_output_is_log_lines(tmux: Tmux, tmp_path: Path, runti
     ]
     assert logged[2].startswith("listed foos.samplecontroller.k8s.io/v1alpha1: 1 object in ")
     assert "OBJECT" not in screen and "\u2191/\u2193 select" not in screen
+
+
+def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
+    tmux: Tmux,  # noqa: F811
+    tmp_path: Path,
+    runtime: str,
+) -> None:
+    shutil.copytree(EXAMPLE, tmp_path / "foo")
+    # no "; echo": the shell would run it when the job stops
+    tmux.type(
+        f"cd {tmp_path} && XDG_RUNTIME_DIR={runtime} kubectl-crd dev foo/reconciler.py --local foo"
+    )
+    tmux.keys("Enter")
+    tmux.wait_for(lambda s: runs(s, "example-foo", "synced") is not None, "example-foo synced")
+    assert tmux.alternate_screen()
+
+    # Ctrl-Z: the shell's prompt on the main screen, in its own key mode
+    tmux.keys("C-z")
+    tmux.wait_for(lambda s: "Stopped" in s, "the job to stop")
+    check_terminal_restored(tmux)  # the main screen, canonical mode, echo and icrnl back
+
+    # fg: the dashboard again, redrawn, its keys read in cbreak mode again (q quits)
+    tmux.type("clear; fg")
+    tmux.keys("Enter")
+    screen = tmux.wait_for(
+        lambda s: tmux.alternate_screen() and runs(s, "example-foo", "synced") is not None,
+        "the dashboard redrawn",
+    )
+    assert "\u2191/\u2193 select" in screen
+    tmux.keys("q")
+    tmux.wait_for(lambda s: not tmux.alternate_screen() and "1 object" in s, "the loop to end")
+    tmux.type("echo EXIT=$?")
+    tmux.keys("Enter")
+    screen = tmux.wait_for(lambda s: re.search(r"^EXIT=\d+$", s, re.MULTILINE) is not None, "exit")
+    assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
+    check_terminal_restored(tmux)
