@@ -53,7 +53,6 @@ __all__ = [
     "Dashboard",
     "ObjectRow",
     "ObjectState",
-    "Reload",
     "Snapshot",
     "render",
 ]
@@ -108,21 +107,6 @@ class ObjectRow:
 
 
 @record
-class Reload:
-    """The last reload of the reconciler."""
-
-    path: str
-    #: "reloading", "reloaded" or "failed"
-    outcome: str
-    at: float
-    latency: float = 0.0
-    error: str = ""
-    file: str = ""
-    line: int = 0
-    caret: str = ""
-
-
-@record
 class Snapshot:
     """What one frame shows (plain values; ``DashState.snapshot``)."""
 
@@ -135,7 +119,9 @@ class Snapshot:
     reconciles: int = 0
     writes: int = 0
     errors: int = 0
-    reload: Reload | None = None
+    #: the last reload's last event (started, succeeded or failed) and when it came
+    reload: ev.ReloadStarted | ev.ReloadSucceeded | ev.ReloadFailed | None = None
+    reload_at: float = 0.0
     #: the input's current problems (``--local`` DIR): ``file:line:column: message``
     problems: tuple[str, ...] = ()
     #: resources whose watch is failing, with the error
@@ -203,7 +189,8 @@ class DashState:
         self._recent: collections.deque[str] = collections.deque(maxlen=RECENT_LINES)
         self._partial = ""
         self._watch_errors: dict[str, str] = {}
-        self._reload: Reload | None = None
+        self._reload: ev.ReloadStarted | ev.ReloadSucceeded | ev.ReloadFailed | None = None
+        self._reload_at = 0.0
         self._flash = ""
         self.reconciles = 0
         self.writes = 0
@@ -241,14 +228,8 @@ class DashState:
             elif isinstance(event, ev.Swapped):
                 for entry in self._objects.values():  # every object is reconciled anew
                     entry.state = ObjectState.PENDING
-            elif isinstance(event, ev.ReloadStarted):
-                self._reload = Reload(event.path, "reloading", now)
-            elif isinstance(event, ev.ReloadSucceeded):
-                self._reload = Reload(event.path, "reloaded", now, event.latency)
-            elif isinstance(event, ev.ReloadFailed):
-                self._reload = Reload(
-                    event.path, "failed", now, 0.0, event.error, event.file, event.line, event.caret
-                )
+            elif isinstance(event, ev.ReloadStarted | ev.ReloadSucceeded | ev.ReloadFailed):
+                self._reload, self._reload_at = event, now
             elif isinstance(event, ev.WatchError):
                 self._watch_errors[event.resource] = event.message
             elif isinstance(event, ev.WatchSynced | ev.WatchStopped):
@@ -361,6 +342,7 @@ class DashState:
                 writes=self.writes,
                 errors=self.errors,
                 reload=self._reload,
+                reload_at=self._reload_at,
                 problems=problems,
                 watch_errors=tuple(f"{r}: {m}" for r, m in sorted(self._watch_errors.items())),
                 recent=tuple(self._recent),
@@ -423,7 +405,7 @@ def render(
     ]
     top.append(line(*counts))
     top.append(_reload_line(snap, line))
-    if snap.reload is not None and snap.reload.outcome == "failed" and snap.reload.caret:
+    if isinstance(snap.reload, ev.ReloadFailed) and snap.reload.caret:
         top += [line(("    " + text, "yellow")) for text in snap.reload.caret.splitlines()[:2]]
     for problem in snap.problems[:3]:
         top.append(line((problem, "red")))
@@ -533,10 +515,10 @@ def _reload_line(snap: Snapshot, line: Any) -> Any:
     reload = snap.reload
     if reload is None:
         return line(("reload: ", "dim"), ("none yet (save the reconciler to reload it)", "dim"))
-    ago = _ago(snap.now, reload.at)
-    if reload.outcome == "reloading":
+    ago = _ago(snap.now, snap.reload_at)
+    if isinstance(reload, ev.ReloadStarted):
         return line(("reload: ", "dim"), (f"reloading {reload.path}", "magenta"))
-    if reload.outcome == "reloaded":
+    if isinstance(reload, ev.ReloadSucceeded):
         return line(
             ("reload: ", "dim"),
             (f"{reload.path} reloaded {ago}, latency {duration_text(reload.latency)}", "magenta"),

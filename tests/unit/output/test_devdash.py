@@ -127,17 +127,12 @@ def test_reloads_watch_errors_queue_problems_and_lines() -> None:
         problems=lambda: ["d/foo.yaml:6:9: spec.size: Invalid value"],
     )
     assert state.snapshot().reload is not None
-    assert state.snapshot().reload.outcome == "reloading"  # type: ignore[union-attr]
-    state(ev.ReloadFailed("r.py", "SyntaxError: invalid syntax", "r.py", 3, "x = (\n    ^"))
-    reload = state.snapshot().reload
-    assert reload is not None and (reload.outcome, reload.file, reload.line) == (
-        "failed",
-        "r.py",
-        3,
-    )
+    assert isinstance(state.snapshot().reload, ev.ReloadStarted)
+    failed = ev.ReloadFailed("r.py", "SyntaxError: invalid syntax", "r.py", 3, "x = (\n    ^")
+    state(failed)
+    assert state.snapshot().reload == failed
     state(ev.ReloadSucceeded("r.py", 0.045))
-    reload = state.snapshot().reload
-    assert reload is not None and (reload.outcome, reload.latency) == ("reloaded", 0.045)
+    assert state.snapshot().reload == ev.ReloadSucceeded("r.py", 0.045)
 
     state(ev.WatchError("foos.x/v1", "connection refused"))
     assert state.snapshot().watch_errors == ("foos.x/v1: connection refused",)
