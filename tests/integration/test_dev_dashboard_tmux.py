@@ -19,38 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.foo_project import GREEDY, TAKEN, copy_foo
 from tests.integration.test_explain_interactive_tmux import (
     Tmux,
     check_terminal_restored,
     tmux,  # noqa: F401  (the fixture)
 )
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "foo"
 BIN = Path(sys.executable).parent
-
-TAKEN = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: taken
-  namespace: default
-spec:
-  selector: {matchLabels: {app: x}}
-  template:
-    metadata: {labels: {app: x}}
-    spec: {containers: [{name: x, image: x}]}
-"""
-
-GREEDY = """\
-apiVersion: samplecontroller.k8s.io/v1alpha1
-kind: Foo
-metadata:
-  name: greedy
-  namespace: default
-spec:
-  deploymentName: taken
-  replicas: 1
-"""
 
 
 @pytest.fixture
@@ -89,7 +65,7 @@ def test_dashboard_shows_states_errors_at_file_line_and_triggers(
     runtime: str,
 ) -> None:
     project = tmp_path
-    shutil.copytree(EXAMPLE, project / "foo")
+    copy_foo(project / "foo")
     (project / "foo" / "taken.yaml").write_text(TAKEN)  # someone else's Deployment
     tmux.type(
         f"cd {project} && XDG_RUNTIME_DIR={runtime} kubectl-crd dev foo/reconciler.py "
@@ -153,7 +129,7 @@ def test_dashboard_shows_states_errors_at_file_line_and_triggers(
 
 
 def test_q_quits_and_piped_output_is_log_lines(tmux: Tmux, tmp_path: Path, runtime: str) -> None:  # noqa: F811
-    shutil.copytree(EXAMPLE, tmp_path / "foo")
+    copy_foo(tmp_path / "foo")
     tmux.type(
         f"cd {tmp_path} && XDG_RUNTIME_DIR={runtime} kubectl-crd dev foo/reconciler.py "
         "--local foo; echo EXIT=$?"
@@ -207,7 +183,7 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
     tmp_path: Path,
     runtime: str,
 ) -> None:
-    shutil.copytree(EXAMPLE, tmp_path / "foo")
+    copy_foo(tmp_path / "foo")
     # no "; echo": the shell would run it when the job stops
     tmux.type(
         f"cd {tmp_path} && XDG_RUNTIME_DIR={runtime} kubectl-crd dev foo/reconciler.py --local foo"

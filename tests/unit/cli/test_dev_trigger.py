@@ -28,39 +28,7 @@ from kubectl_crd.reconcile.trigger import (
     socket_path,
 )
 from tests.cli_runner import run_cli
-
-EXAMPLE = Path(__file__).parents[3] / "examples" / "foo"
-
-TAKEN = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: taken
-  namespace: default
-spec:
-  selector: {matchLabels: {app: x}}
-  template:
-    metadata: {labels: {app: x}}
-    spec: {containers: [{name: x, image: x}]}
----
-apiVersion: samplecontroller.k8s.io/v1alpha1
-kind: Foo
-metadata:
-  name: greedy
-  namespace: default
-spec:
-  deploymentName: taken
-  replicas: 1
----
-apiVersion: samplecontroller.k8s.io/v1alpha1
-kind: Foo
-metadata:
-  name: example-foo
-  namespace: other
-spec:
-  deploymentName: other-foo
-  replicas: 1
-"""
+from tests.foo_project import GREEDY, OTHER_FOO, TAKEN, copy_foo
 
 
 @pytest.fixture
@@ -105,9 +73,8 @@ class Loop:
 
 @pytest.fixture
 def loop(tmp_path: Path, environ: dict[str, str]) -> Iterator[Loop]:
-    directory = tmp_path / "foo"
-    shutil.copytree(EXAMPLE, directory)
-    (directory / "taken.yaml").write_text(TAKEN)
+    directory = copy_foo(tmp_path / "foo")
+    (directory / "taken.yaml").write_text("---\n".join([TAKEN, GREEDY, OTHER_FOO]))
     running = Loop(directory, environ)
     try:
         yield running
