@@ -211,6 +211,77 @@ def test_the_reflector_misses_no_event_through_resets_and_stalls(
     through.close()
 
 
+def test_a_silently_stalled_watch_is_reopened_within_the_idle_bound(
+    plane: ControlPlane, tmp_path: Path
+) -> None:
+    """The server's watch timeout is minutes away (300-600 s, as in the dev loop); only
+    the idle bound (``Reflector(idle_timeout=)``, 105 s in use, 2 s here) can notice a
+    connection that stops carrying bytes without closing. While events flow the bound
+    never fires; once the proxy stalls, the watch fails within it and is opened again,
+    and after the stall the reflector catches up with the server."""
+    namespace = "reflector-idle"
+    plane.kubectl("create", "namespace", namespace)
+    direct = _client(plane.kubeconfig, tmp_path)
+    server = _gizmos(direct, namespace)
+    create_objects(direct, namespace, 1)
+    idle = 2.0
+    stop = threading.Event()
+    errors: list[tuple[float, ClusterError]] = []
+    last_seen: list[int] = []
+    with CuttingProxy(("127.0.0.1", plane.port)) as proxy:
+        through = _client(_proxied(plane, proxy, tmp_path), tmp_path)  # no --request-timeout
+        reflector = Reflector(
+            _gizmos(through, namespace),
+            stop=stop,
+            idle_timeout=idle,
+            backoff=Backoff(initial=0.1, cap=0.5),
+            connect_backoff=Backoff(initial=0.1, cap=0.5),
+            on_error=lambda exc: errors.append((time.monotonic(), exc)),
+        )
+
+        def consume() -> None:
+            for event in reflector.events():
+                if event.object is not None:
+                    last_seen.append(event.object["spec"]["n"])
+
+        consumer = threading.Thread(target=consume, daemon=True)
+        consumer.start()
+        n = 1
+        try:
+            # events every 0.3 s for 3 s: an active watch is not cut by the idle bound
+            for _ in range(10):
+                n += 1
+                server.patch("gizmo-00000", {"spec": {"n": n}})
+                time.sleep(0.3)
+            _wait(lambda: last_seen[-1:] == [n], 10, "the reflector sees the writes")
+            assert errors == [] and reflector.watches == 1, [str(e) for _, e in errors]
+            stalled_at = time.monotonic()
+            proxy.stall()
+            _wait(lambda: errors, idle + 3, "the stalled watch failed")
+            noticed = errors[0][0] - stalled_at
+            time.sleep(1.0)
+        finally:
+            proxy.resume()
+        n += 1
+        server.patch("gizmo-00000", {"spec": {"n": n}})
+        _wait(lambda: last_seen[-1:] == [n], 15, "the reflector sees a write after the stall")
+        stop.set()
+        consumer.join(10)
+        through.close()
+    direct.close()
+    print(
+        f"stall noticed after {noticed:.2f} s (idle bound {idle} s); "
+        f"{reflector.watches} watches, {reflector.lists} lists, "
+        f"errors: {[str(e)[:80] for _, e in errors]}"
+    )
+    # the read that was waiting when the stall began times out `idle` s after its last
+    # byte (a few tenths of a second before the stall, more on a loaded machine); the
+    # server's own timeout was >= 300 s away
+    assert idle - 1.0 <= noticed <= idle + 1.5
+    assert any("timeout" in str(e).lower() or "timed out" in str(e) for _, e in errors)
+    assert reflector.watches >= 2
+
+
 class Loop:
     """The ``kubectl crd dev`` process and its JSON events."""
 
