@@ -54,6 +54,7 @@ __all__ = [
     "ObjectRow",
     "ObjectState",
     "Snapshot",
+    "Tee",
     "render",
 ]
 
@@ -348,6 +349,23 @@ class DashState:
                 recent=tuple(self._recent),
                 flash=self._flash,
             )
+
+
+class Tee:
+    """A stream writing to two: the terminal and the dashboard's recent lines (the
+    start's lines, before the dashboard takes the screen)."""
+
+    def __init__(self, *streams: Any) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
 
 
 def _plural(count: int, word: str) -> str:

@@ -477,13 +477,13 @@ def run_loop(app: Application, options: DevOptions) -> None:
     observers: list[Callable[[Event], None]] = []
     state = None
     if dashboard:
-        from kubectl_crd.output.devdash import DashState
+        from kubectl_crd.output.devdash import DashState, Tee
 
         state = DashState()
         observers.append(state)
         if options.local is not None:  # each object's last diff in the detail area
             log.on_change = state.changed
-        log.stream = _Tee(sys.stdout, state)  # the start's lines are its first recent lines
+        log.stream = Tee(sys.stdout, state)  # the start's lines are its first recent lines
     # set to stop the loop as Ctrl-C does (the dashboard's q)
     stop = threading.Event()
     try:
@@ -618,22 +618,6 @@ _ONCE_BACKOFF = 3600.0
 _ONCE_SETTLE = 0.1
 
 
-class _Tee:
-    """A stream writing to two (the terminal and the dashboard's recent lines)."""
-
-    def __init__(self, *streams: Any) -> None:
-        self.streams = streams
-
-    def write(self, text: str) -> int:
-        for stream in self.streams:
-            stream.write(text)
-        return len(text)
-
-    def flush(self) -> None:
-        for stream in self.streams:
-            stream.flush()
-
-
 def _trigger_server(
     controller: Controller, file: str, display: str, log: DevLog
 ) -> TriggerServer | None:
@@ -741,8 +725,16 @@ def _cluster_backend(
     )
     try:
         # the server's warnings (an unknown field in a child) as log lines
+        # the loop's lists and writes get an idle-read bound when --request-timeout is
+        # absent (a dead peer is noticed as client-go's HTTP/2 pings would; kube.client):
+        # 105 s, over the API server's own 60 s deadline for a non-watch request
+        # (kube-apiserver --request-timeout, default 1m), so no live answer is cut
+        from kubectl_crd.kube.reflector import WATCH_IDLE_SECONDS
+
         client = KubeClient(
-            config, on_warning=lambda text: log.note(f"Warning: {text}", warning=True)
+            config,
+            on_warning=lambda text: log.note(f"Warning: {text}", warning=True),
+            idle_timeout=WATCH_IDLE_SECONDS,
         )
         namespace = None if options.all_namespaces else client.namespace
         backend = ClusterBackend(
