@@ -22,6 +22,11 @@ matters to a user:
   connection another thread is reading;
 - every socket has Go's TCP keep-alive (``transport.py``); a watch may be given a read
   deadline (``read_timeout``) and be ended from another thread (``WatchStream.close``);
+- ``idle_timeout`` (the dev loop's; one-shot commands leave it unset, as kubectl sets no
+  deadline without ``--request-timeout``) bounds each read of the other requests when
+  ``--request-timeout`` is not given: no byte for that long and the peer is taken for
+  dead, where client-go would notice it from its HTTP/2 pings. A long list still sends
+  bytes, so it is not cut; no ``?timeout=`` is sent for it;
 - an error status becomes ``Error from server (Reason): message`` from the server's
   ``Status``, or client-go's generic text for the HTTP code (``NewGenericServerResponse``
   in ``k8s.io/apimachinery/pkg/api/errors/errors.go``).
@@ -157,8 +162,11 @@ class KubeClient:
         environ: Mapping[str, str] | None = None,
         on_warning: Callable[[str], None] | None = None,
         stdin_is_terminal: bool | None = None,
+        idle_timeout: float | None = None,
     ) -> None:
         self.config = config or ClusterConfig()
+        #: each read of a non-watch request without --request-timeout (module docstring)
+        self.idle_timeout = idle_timeout
         self._environ = environ
         self._on_warning = on_warning or _print_warning
         self._stdin_is_terminal = stdin_is_terminal
@@ -424,7 +432,8 @@ class KubeClient:
     ) -> Response:
         connection: ServerConnection | None = getattr(self._local, "http", None)
         if connection is None:
-            connection = self._new_connection(timeout=self.config.timeout_seconds)
+            timeout = self.config.timeout_seconds or self.idle_timeout
+            connection = self._new_connection(timeout=timeout)
             self._local.http = connection
             with self._lock:
                 self._opened.append(connection)

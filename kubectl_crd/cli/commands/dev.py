@@ -724,13 +724,13 @@ def _cluster_backend(
         impersonate_groups=options.as_groups,
     )
     try:
-        # the server's warnings (an unknown field in a child) as log lines
         # the loop's lists and writes get an idle-read bound when --request-timeout is
         # absent (a dead peer is noticed as client-go's HTTP/2 pings would; kube.client):
         # 105 s, over the API server's own 60 s deadline for a non-watch request
         # (kube-apiserver --request-timeout, default 1m), so no live answer is cut
         from kubectl_crd.kube.reflector import WATCH_IDLE_SECONDS
 
+        # the server's warnings (an unknown field in a child) as log lines
         client = KubeClient(
             config,
             on_warning=lambda text: log.note(f"Warning: {text}", warning=True),

@@ -141,3 +141,45 @@ def test_one_client_many_threads_one_connection_each(
     assert len({used[0] for used in ports.values()}) == 4
     client.close()
     assert client._opened == []
+
+
+def test_a_silent_answer_fails_at_the_clients_idle_bound_and_only_with_one(
+    tmp_path: Path, silent_server: SilentWatchServer
+) -> None:
+    """The dev loop's client (``idle_timeout``) notices a peer that stops sending in the
+    middle of an answer; a one-shot command's client (none, as kubectl without
+    ``--request-timeout``) keeps waiting."""
+    bounded = _client(tmp_path, silent_server.url)
+    bounded.idle_timeout = 0.3
+    ended: list[tuple[float, BaseException]] = []
+
+    def bounded_get() -> None:
+        try:
+            bounded.request("GET", "/api/v1/configmaps")
+        except Exception as exc:
+            ended.append((time.monotonic() - began, exc))
+
+    began = time.monotonic()
+    thread = threading.Thread(target=bounded_get, daemon=True)
+    thread.start()
+    thread.join(3)
+    assert len(ended) == 1, "the silent answer was not noticed within 3 s"
+    assert 0.25 < ended[0][0] < 3
+    assert isinstance(ended[0][1], ClusterUnreachableError)
+    unbounded = _client(tmp_path, silent_server.url)
+    failed: list[BaseException] = []
+
+    def get() -> None:
+        try:
+            unbounded.request("GET", "/api/v1/configmaps")
+        except Exception as exc:  # the server closing at the end of the test
+            failed.append(exc)
+
+    waiting = threading.Thread(target=get, daemon=True)
+    waiting.start()
+    waiting.join(1.0)
+    assert waiting.is_alive() and failed == []
+    silent_server.close()
+    waiting.join(3)
+    bounded.close()
+    unbounded.close()
