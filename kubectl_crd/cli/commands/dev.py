@@ -197,7 +197,7 @@ FLAGS = (
         VALUE,
         "Do not run a loop: ask the loop already running FILE (or, without FILE, the one "
         "running loop that has NAME) to reconcile the object NAME now (-n for its "
-        "namespace), print what happened and exit.",
+        "namespace), print what happened and exit (1 when that reconcile failed).",
         metavar="NAME",
     ),
     Flag(
