@@ -368,13 +368,33 @@ KNATIVE_SAMPLE = "samples/knative-serving/benchmarks__load-test__load-test-setup
 KNATIVE_CRD = "crds/knative-serving/service.yaml"
 
 
+#: what kubectl's AGE cell can read: apimachinery's duration.HumanDuration ("0s", "59s",
+#: "2m29s", "3h", "5d4h", "2y10d") or "<unknown>"
+HUMAN_DURATION = re.compile(r"(?=.)(\d+y)?(\d+d)?(\d+h)?(\d+m)?(\d+s)?|<unknown>")
+
+
 def words(text: str, *, ages: bool = False) -> list[list[str]]:
-    """Each line's words (column widths left out); ``ages``: an age in seconds as
-    ``<age>`` (a created object's is 0s offline, a few seconds on the server)."""
-    lines = [line.split() for line in text.splitlines()]
-    if ages:
-        lines = [[re.sub(r"^\d+s$", "<age>", word) for word in line] for line in lines]
-    return lines
+    """Each line's words (column widths left out); ``ages``: the cells of the AGE column
+    as ``<age>`` (a created object's is 0s offline, the time since its create on the
+    server: seconds on a quiet machine, minutes on a busy one). The AGE column is found
+    by its header: kubectl pads every cell to its column, so the header's offsets cut
+    each line of the same table."""
+    lines = text.splitlines()
+    if not ages or not lines:
+        return [line.split() for line in lines]
+    header = [(m.start(), m.group()) for m in re.finditer(r"\S+(?: \S+)*", lines[0])]
+    starts = [start for start, _name in header]
+    ends = [*starts[1:], None]
+    table = [[name for _start, name in header]]
+    for line in lines[1:]:
+        cells = [line[start:end].strip() for start, end in zip(starts, ends, strict=True)]
+        table.append(
+            [
+                "<age>" if name == "AGE" and HUMAN_DURATION.fullmatch(cell) else cell
+                for (_start, name), cell in zip(header, cells, strict=True)
+            ]
+        )
+    return table
 
 
 def test_get_f_lists_as_kubectl_get_after_create_and_a_dump_as_stored(
