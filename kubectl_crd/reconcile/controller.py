@@ -751,6 +751,12 @@ class Controller:
             for info, role in new_roles.items():
                 self._informers[info].role = role
             stopped = [info for info in old_roles if info not in new_roles]
+            # before the new code can run: its first call ends the reload's latency, and
+            # the reload reports the watches stopped by then
+            for info in stopped:
+                informer = self._informers.pop(info, None)
+                if informer is not None:
+                    informer.stop()
             with self._code_lock:
                 self._reconciler = new
                 self._resources = resources
@@ -761,10 +767,6 @@ class Controller:
                     self.queue.forget(key)
                     self.queue.discard_waiting(key)
                     self.queue.add(key)
-            for info in stopped:
-                informer = self._informers.pop(info, None)
-                if informer is not None:
-                    informer.stop()
             swapped = Swapped(
                 len(keys),
                 tuple(str(informer.info) for informer in started),
