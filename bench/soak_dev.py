@@ -116,6 +116,9 @@ class Loop:
         self.proc: subprocess.Popen[str] | None = None
         self.exits: list[int] = []
         self.errors: list[str] = []
+        #: each stop's count of objects still carrying the loop's finalizer (run with
+        #: --remove-finalizers-on-exit: anything above 0 is left behind)
+        self.finalizers_left: list[int] = []
 
     def start(self) -> None:
         self.started = time.monotonic()
@@ -142,6 +145,8 @@ class Loop:
             self.events[name] += 1
             if name == "WatchError" and expired(str(event.get("message", ""))):
                 self.gone += 1
+            elif name == "Stopped":
+                self.finalizers_left.append(len(event.get("finalizers_left") or ()))
 
     def _stderr(self, proc: subprocess.Popen[str]) -> None:
         assert proc.stderr is not None
@@ -441,6 +446,9 @@ def main() -> int:
         ]
         if left:
             failures.append(f"{len(left)} finalizers left after a clean stop: {left[:5]}")
+        if any(loop.finalizers_left):
+            # stops while the writer ran included (--remove-finalizers-on-exit each time)
+            failures.append(f"finalizers left at the loop's stops: {loop.finalizers_left}")
         # memory of the longest-lived loop process: its first sample after 20 s (warm,
         # informers synced), its peak, its last
         longest = max(loop.rss.values(), key=lambda s: s[-1][0] - s[0][0], default=[(0.0, 0)])
@@ -463,6 +471,7 @@ def main() -> int:
             "reloads_ok": loop.events["ReloadSucceeded"],
             "reloads_failed": loop.events["ReloadFailed"],
             "loop_exits": loop.exits,
+            "finalizers_left_at_each_stop": loop.finalizers_left,
             "converge_after_last_change_s": round(converge_seconds, 1),
             "converged": good,
             "rss_mib_longest_process": {

@@ -120,6 +120,11 @@ class Backend(Protocol):
         """client-go's Reflector: ADDED/MODIFIED/DELETED events, a SYNCED marker after
         each (re)list, until ``stop`` is set (``kube.reflector``'s promises)."""
 
+    def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
+        """One object read from the backend itself, not from a cache (a retry after a
+        409 Conflict while the watch is down); an ``ApiError`` with status 404 when it
+        is gone."""
+
     def apply(
         self,
         info: ResourceInfo,
@@ -264,6 +269,9 @@ class ClusterBackend:
             return found
 
     # -- reads -----------------------------------------------------------------------------
+
+    def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
+        return self._resource(info).get(name, namespace=namespace or None)
 
     def list_then_watch(
         self,

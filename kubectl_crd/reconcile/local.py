@@ -286,6 +286,9 @@ class LocalBackend:
             info, stop=stop, namespace=namespace, label_selector=label_selector
         )
 
+    def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
+        return self.store.get(info, namespace, name)
+
     def apply(
         self,
         info: ResourceInfo,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from kubectl_crd.kube.reflector import EventType, ReflectorEvent
-from kubectl_crd.model.errors import ResourceNotFoundError
+from kubectl_crd.model.errors import ApiError, ResourceNotFoundError
 from kubectl_crd.reconcile.api import Result
 from kubectl_crd.reconcile.backends import ResourceInfo
 
@@ -34,6 +34,8 @@ class FakeBackend:
         self.initial: dict[ResourceInfo, list[dict[str, Any]]] = {}
         self.calls: list[tuple[Any, ...]] = []
         self.watches: list[ResourceInfo] = []
+        #: what ``get`` answers, by (resource, namespace, name): the server's version
+        self.stored: dict[tuple[ResourceInfo, str, str], dict[str, Any]] = {}
         self.refuse: Callable[[str, Mapping[str, Any]], Exception | None] = lambda verb, obj: None
         #: called with each write's answer before the write returns (an echo to feed)
         self.on_write: Callable[[str, ResourceInfo, dict[str, Any]], None] | None = None
@@ -70,6 +72,14 @@ class FakeBackend:
                 yield feed.get(timeout=0.02)
             except queue.Empty:
                 continue
+
+    def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
+        """What ``stored`` holds for the test (the server's version), else a 404."""
+        self.calls.append(("get", info.plural, name, {}, {}))
+        found = self.stored.get((info, namespace, name))
+        if found is None:
+            raise ApiError(f'{info.plural} "{name}" not found', status=404, reason="NotFound")
+        return dict(found)
 
     def apply(
         self,
@@ -140,7 +150,7 @@ class FakeBackend:
         return answer
 
     def writes(self) -> list[tuple[str, str, str]]:
-        return [(c[0], c[1], c[2]) for c in self.calls if c[0] != "event"]
+        return [(c[0], c[1], c[2]) for c in self.calls if c[0] not in ("event", "get")]
 
 
 class Finalization:
