@@ -77,22 +77,28 @@ def test_a_conflict_is_retried_at_the_servers_version(
     assert controller.stop(timeout=2).finalizers_left == ()
 
 
+def refuse_every_patch(backend: FakeBackend, error: ApiError) -> list[str]:
+    """Every patch refused with ``error``; the list grows by one per patch tried."""
+    tried: list[str] = []
+
+    def refuse(verb: str, obj: Mapping[str, Any]) -> Exception | None:
+        if verb != "patch":
+            return None
+        tried.append(obj["patch"]["metadata"]["resourceVersion"])
+        return error
+
+    backend.refuse = refuse
+    return tried
+
+
 def test_an_object_gone_after_the_conflict_is_left_alone(
     backend: FakeBackend, started: tuple[Controller, list[Any]]
 ) -> None:
     controller, _events = started
-    tries = 0
-
-    def refuse(verb: str, obj: Mapping[str, Any]) -> Exception | None:
-        nonlocal tries
-        if verb != "patch":
-            return None
-        tries += 1  # the server holds nothing now (backend.stored is empty: a 404)
-        return ApiError(CONFLICT, status=409, reason="Conflict")
-
-    backend.refuse = refuse
+    # the server holds nothing now (backend.stored is empty: its read is a 404)
+    tried = refuse_every_patch(backend, ApiError(CONFLICT, status=409, reason="Conflict"))
     assert controller.remove_finalizers() == []
-    assert tries == 1  # the read found nothing to patch
+    assert tried == ["1"]  # the read found nothing to patch
     assert ("get", "widgets", "a", {}, {}) in backend.calls
 
 
@@ -100,20 +106,11 @@ def test_conflicts_that_go_on_give_up_after_four_tries(
     backend: FakeBackend, started: tuple[Controller, list[Any]]
 ) -> None:
     controller, _events = started
-    tries = 0
-
-    def refuse(verb: str, obj: Mapping[str, Any]) -> Exception | None:
-        nonlocal tries
-        if verb != "patch":
-            return None
-        tries += 1
-        return ApiError(CONFLICT, status=409, reason="Conflict")
-
-    backend.refuse = refuse
+    tried = refuse_every_patch(backend, ApiError(CONFLICT, status=409, reason="Conflict"))
     backend.stored[(WIDGETS, "ns", "a")] = widget("a", rv="7", finalizers=[FINALIZER])
     began = time.monotonic()
     assert controller.remove_finalizers() == []
-    assert tries == 4  # client-go's DefaultBackoff: 4 steps
+    assert tried == ["1", "7", "7", "7"]  # client-go's DefaultBackoff: 4 steps
     assert time.monotonic() - began < 2
 
 
@@ -121,15 +118,7 @@ def test_other_refusals_are_not_retried(
     backend: FakeBackend, started: tuple[Controller, list[Any]]
 ) -> None:
     controller, _events = started
-    tries = 0
-
-    def refuse(verb: str, obj: Mapping[str, Any]) -> Exception | None:
-        nonlocal tries
-        if verb != "patch":
-            return None
-        tries += 1
-        return ApiError('widgets "a" is forbidden', status=403, reason="Forbidden")
-
-    backend.refuse = refuse
+    forbidden = ApiError('widgets "a" is forbidden', status=403, reason="Forbidden")
+    tried = refuse_every_patch(backend, forbidden)
     assert controller.remove_finalizers() == []
-    assert tries == 1
+    assert tried == ["1"]
