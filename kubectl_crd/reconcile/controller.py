@@ -680,9 +680,7 @@ class Controller:
         keys = informer.cache.keys()  # a copy: the watch may change the cache meanwhile
         for key in keys:
             obj = self._latest(info, key)
-            if obj is not None and self.finalizer in (
-                (obj.get("metadata") or {}).get("finalizers") or ()
-            ):
+            if obj is not None and self._carries_finalizer(obj):
                 left.append(key)
         return sorted(left)
 
@@ -1084,6 +1082,9 @@ class Controller:
             raise _WriteRefused()
         return written if not self.dry_run else obj
 
+    def _carries_finalizer(self, obj: Mapping[str, Any]) -> bool:
+        return self.finalizer in ((obj.get("metadata") or {}).get("finalizers") or ())
+
     def _remove_finalizer_retrying(
         self, key: ObjectKey, info: ResourceInfo, writes: _Writes, abort: threading.Event
     ) -> bool:
@@ -1097,9 +1098,7 @@ class Controller:
         # the latest version known: the patch is conditional on its resourceVersion
         obj: Mapping[str, Any] | None = self._latest(info, key)
         for delay in (*_CONFLICT_RETRY_DELAYS, None):
-            if obj is None or self.finalizer not in (
-                (obj.get("metadata") or {}).get("finalizers") or ()
-            ):
+            if obj is None or not self._carries_finalizer(obj):
                 return False
             conflicts = writes.conflicts
             if self._remove_finalizer(key, info, obj, writes):
@@ -1155,7 +1154,7 @@ class Controller:
         writes: _Writes,
     ) -> float | None:
         """An object being deleted: ``finalize``, then off with the finalizer."""
-        if self.finalizer not in ((obj.get("metadata") or {}).get("finalizers") or ()):
+        if not self._carries_finalizer(obj):
             return None  # not ours to hold: nothing to do while it goes
         if reconciler.has_finalize:
             done = reconciler.finalize(obj, ctx)
