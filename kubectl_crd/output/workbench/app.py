@@ -327,6 +327,11 @@ class WorkbenchApp(App[None]):
     def editor(self) -> TextArea:
         return self.query_one("#editor", TextArea)
 
+    def _widgets_gone(self) -> bool:
+        """Whether the screen's widgets are gone (the app is quitting): a debounced or
+        threaded check that lands then has nothing to draw on (CI saw a late one raise)."""
+        return not self.query("#editor")
+
     @property
     def dirty(self) -> bool:
         """Whether the editor pane holds unsaved edits (text that differs from what it
@@ -355,7 +360,7 @@ class WorkbenchApp(App[None]):
     def poll(self) -> None:
         """The file on disk changed: take it into the pane, or ask when that would
         lose unsaved edits."""
-        if not self._loaded or self._asking or not self.session.changed():
+        if not self._loaded or self._asking or self._widgets_gone() or not self.session.changed():
             return
         # acted on once the file has stood still for a poll: a writer that truncates
         # and then writes (Path.write_text, many editors) is seen half-way otherwise,
@@ -397,7 +402,7 @@ class WorkbenchApp(App[None]):
         """Check the pane's text again, in a thread: the screen stays live meanwhile,
         and the first frame is not held back by the first check. The result is drawn
         on the UI's loop; an edit during a check is checked once that one lands."""
-        if not self._loaded:
+        if not self._loaded or self._widgets_gone():
             return
         if self._checking:
             self._again = True
@@ -427,6 +432,8 @@ class WorkbenchApp(App[None]):
     def show_check(self, check: Check) -> None:
         """Draw what depends on the text: errors, rows, the stored object, the title."""
         self._checking = False
+        if self._widgets_gone():
+            return
         self.check = check
         problems = self.query_one("#problems", OptionList)
         keep = problems.highlighted

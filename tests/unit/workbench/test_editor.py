@@ -191,3 +191,23 @@ def test_d_walks_the_objects_of_the_kind(make_session: MakeSession) -> None:
             assert app.check.valid
 
     asyncio.run(scenario())
+
+
+def test_a_check_or_poll_landing_after_quit_is_dropped(make_session: MakeSession) -> None:
+    """A debounced check, a check's result from its thread, or a poll of the file can
+    come after the screen's widgets are gone (CI saw a late check raise NoMatches)."""
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    Path(session.path).write_text(Path(session.path).read_text() + "# changed\n")
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.check.valid, "the sample checked valid")
+            checked = app.check
+        app.recheck()
+        app.show_check(checked)
+        app.poll()
+        assert app.check is checked
+
+    asyncio.run(scenario())
