@@ -27,6 +27,7 @@ from kubectl_crd.output.workbench.live import ClusterObjects
 from kubectl_crd.output.workbench.session import Session
 from kubectl_crd.sources.files import FileSource
 from tests.integration.envtest import ControlPlane
+from tests.unit.workbench.test_screen import _until
 
 CRD = "gateway-api-standard/gateway.networking.k8s.io_gatewayclasses.yaml"
 PATH = "/apis/gateway.networking.k8s.io/v1/gatewayclasses"
@@ -123,10 +124,13 @@ def test_the_screen_says_against_what(
     async def scenario() -> None:
         app = WorkbenchApp(session, colour=False)
         async with app.run_test(size=(160, 40)) as pilot:
-            for _ in range(200):
-                if app.check.operation == "update" and app.check.problems:
-                    break
-                await pilot.pause(0.05)
+            # the check reads the live object and asks the server: slower than a unit's
+            await _until(
+                pilot,
+                lambda: app.check.operation == "update" and bool(app.check.problems),
+                "the check against the live object",
+                timeout=30,
+            )
             content = app.query_one("#status", Static).content
             status = str(getattr(content, "plain", content))
             assert status.startswith(" invalid (update): 1 error(s) the server reports | ")

@@ -118,7 +118,8 @@ def test_unsaved_edits_survive_the_terminal(screen: Screen, tmp_path: Path) -> N
     cr = tmp_path / "ct.yaml"
     before = cr.read_text()
     screen.send(b"f")  # the editor pane, the cursor at the start of the file
-    time.sleep(0.3)
+    # its key in the footer: the pane has the keys (typed earlier, "e" would run $EDITOR)
+    screen.wait_for(b"Leave editor")
     screen.send(b"# mine\r")
     screen.wait_for(b"[+]")  # the title marks unsaved edits
     screen.close_master()

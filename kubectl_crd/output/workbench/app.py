@@ -336,8 +336,9 @@ class WorkbenchApp(App[None]):
     def dirty(self) -> bool:
         """Whether the editor pane holds unsaved edits (text that differs from what it
         was loaded with or last saved; a file gone from disk alone is not an edit: an
-        editor saving by rename removes it for a moment)."""
-        return self._loaded and self.editor.text != self._base
+        editor saving by rename removes it for a moment; once the widgets are gone,
+        nothing is left to save)."""
+        return self._loaded and not self._widgets_gone() and self.editor.text != self._base
 
     def _load_file(self) -> None:
         text, problem = self.session.read()
@@ -521,7 +522,8 @@ class WorkbenchApp(App[None]):
         self.call_after_refresh(self._place_editor_cursor, problem)
 
     def _place_editor_cursor(self, problem: Problem) -> None:
-        if not problem.line or not self._loaded:
+        # called after a refresh, which can come once the app has quit
+        if not problem.line or not self._loaded or self._widgets_gone():
             return
         editor = self.editor
         row = min(problem.line - 1, editor.document.line_count - 1)

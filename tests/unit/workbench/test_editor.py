@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static, TextArea
 
-from kubectl_crd.output.workbench.app import Question, WorkbenchApp
+from kubectl_crd.output.workbench.app import UNSAVED_SUFFIX, Question, WorkbenchApp
 from kubectl_crd.output.workbench.session import create_from_sample
 from tests.unit.workbench.conftest import CERTIFICATE, MakeSession
 from tests.unit.workbench.test_screen import SIZE, _problems, _row, _text, _until
@@ -94,6 +94,14 @@ def test_a_change_on_disk_under_unsaved_edits_asks(make_session: MakeSession, an
     create_from_sample(session)
     path = Path(session.path)
     theirs = path.read_text().replace("secretName: example", "secretName: theirs")
+    looked: list[bool] = []  # every poll that looked at the file
+    changed = session.changed
+
+    def counted() -> bool:
+        looked.append(changed())
+        return looked[-1]
+
+    session.changed = counted  # type: ignore[method-assign]
 
     async def scenario() -> None:
         app = WorkbenchApp(session, colour=False)
@@ -117,7 +125,10 @@ def test_a_change_on_disk_under_unsaved_edits_asks(make_session: MakeSession, an
             else:  # mine on disk
                 assert _editor(app).text == mine and path.read_text() == mine
                 assert not _title(app).endswith("[+]")
-            await pilot.pause(0.5)  # the poll must not ask again for the same change
+            # the poll must not ask again for the same change: three polls later (one
+            # to see a change, one more for it to stand still), it has not
+            polls = len(looked)
+            await _until(pilot, lambda: len(looked) >= polls + 3, "three more polls")
             assert not _asking(app)
 
     asyncio.run(scenario())
@@ -139,9 +150,9 @@ def test_quitting_with_unsaved_edits_asks(make_session: MakeSession, answer: str
             await pilot.press("ctrl+c")  # Ctrl-C in the pane quits too, through the question
             await _until(pilot, lambda: _asking(app), "the question")
             await pilot.press(answer)
-            await pilot.pause(0.2)
             if answer == "escape":
-                assert app.is_running and not _asking(app)
+                await _until(pilot, lambda: not _asking(app), "the question gone")
+                assert app.is_running
                 assert path.read_text() == before
                 await pilot.press("escape", "q", "d")
         assert path.read_text() == (
@@ -209,5 +220,38 @@ def test_a_check_or_poll_landing_after_quit_is_dropped(make_session: MakeSession
         app.show_check(checked)
         app.poll()
         assert app.check is checked
+
+    asyncio.run(scenario())
+
+
+def test_a_cursor_move_or_terminal_poll_landing_after_quit_is_dropped(
+    make_session: MakeSession,
+) -> None:
+    """``g`` places the pane's cursor after a refresh, and the terminal is polled by an
+    interval timer: either can land while the app quits, once the editor is gone. Both
+    read the pane (``dirty``, the cursor), which raised NoMatches then; the edits the
+    user chose to discard must not be written to ``FILE.unsaved`` either."""
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    path.write_text(path.read_text().replace("secretName: example", "secretName: 42"))
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: bool(_problems(app)), "the error")
+            (problem,) = app.check.problems
+            assert problem.line
+            await pilot.press("f")
+            await _type_at(app, pilot, "secretName: 42", "7")
+            assert app.dirty
+            await pilot.press("ctrl+c")
+            await _until(pilot, lambda: _asking(app), "the question")
+            await pilot.press("d")  # discard them and quit
+        assert app.return_code == 0
+        assert not app.dirty
+        app._place_editor_cursor(problem)
+        app._terminal_gone()
+        assert not Path(session.path + UNSAVED_SUFFIX).exists()
 
     asyncio.run(scenario())

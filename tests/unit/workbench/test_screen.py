@@ -25,8 +25,10 @@ from tests.unit.workbench.conftest import CERTIFICATE, MakeSession
 SIZE = (120, 40)
 
 
-async def _until(pilot: Pilot[None], ready: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + 10
+async def _until(
+    pilot: Pilot[None], ready: Callable[[], bool], what: str, timeout: float = 10
+) -> None:
+    deadline = time.monotonic() + timeout
     while not ready():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
@@ -87,7 +89,9 @@ def test_invalid_value_error_jump_fix_and_preview(make_session: MakeSession) -> 
             editor = app.query_one("#editor", TextArea)
             assert app.query_one("#right", ContentSwitcher).current == "file-pane"
             assert editor.has_focus
-            assert editor.cursor_location == (line - 1, column - 1)
+            # the cursor is placed after a refresh (the pane has its size only then)
+            where = (line - 1, column - 1)
+            await _until(pilot, lambda: editor.cursor_location == where, "the cursor at it")
             assert editor.text == text
             await pilot.press("escape")
             assert not editor.has_focus
