@@ -35,6 +35,7 @@ from kubectl_crd.kube.client import (
     STRATEGIC_MERGE_PATCH,
     TABLE_ACCEPT,
 )
+from kubectl_crd.model.errors import ClusterUnreachableError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -286,9 +287,17 @@ class ResourceClient:
         accept = TABLE_ACCEPT if table else "application/json"
         path = self.collection_path
         while True:
-            page: dict[str, Any] = self.client.request("GET", path, query=query, accept=accept)
+            page = self.client.request("GET", path, query=query, accept=accept)
+            if not isinstance(page, dict):
+                # a JSON array, a string, a bare number: no list or object answers so (a
+                # broken server or proxy); client-go's unstructured decoder refuses it too
+                what = {list: "a JSON array", str: "not JSON", type(None): "empty"}
+                raise ClusterUnreachableError(
+                    f"Unable to connect to the server: the list answer from {path} is "
+                    f"{what.get(type(page), 'a bare JSON value')}, not an object"
+                )
             yield page
-            token = (page.get("metadata") or {}).get("continue") if isinstance(page, dict) else ""
+            token = (page.get("metadata") or {}).get("continue")
             if not token or not limit:
                 return
             query["continue"] = token
@@ -304,7 +313,7 @@ class ResourceClient:
         list, without one it is a single object, which kubectl then prints as one (no
         API server answers a list so; a peer that does is shown, as kubectl shows it)."""
         for page in self.pages(**options):
-            if "items" in page or not isinstance(page, dict):
+            if "items" in page:
                 yield from page.get("items") or ()
             else:
                 yield page

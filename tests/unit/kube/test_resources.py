@@ -1,14 +1,22 @@
-"""The resource client's pure parts: every path is built by ``resource_path``.
+"""The resource client's pure parts: every path is built by ``resource_path``; and list
+answers no API server gives (a broken server or proxy), from a scripted loopback peer.
 
 The calls themselves are tested against the real API server
 (``tests/integration/test_resource_client.py``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.discovery import ResourceRef
 from kubectl_crd.kube.resources import PatchType, ResourceClient, resource_path
+from kubectl_crd.model.errors import ClusterUnreachableError
+from tests.unit.kube.conftest import Reply, ScriptedServer, write_kubeconfig
 
 # (group, version, plural, namespace, name, subresource) -> path
 PATHS = [
@@ -89,3 +97,43 @@ def test_patch_types_are_the_servers_content_types() -> None:
         "STRATEGIC": "application/strategic-merge-patch+json",
         "APPLY": "application/apply-patch+yaml",
     }
+
+
+NOT_AN_OBJECT = [
+    ([{"metadata": {"name": "a"}}], "a JSON array"),
+    (b"<html>bad gateway</html>", "not JSON"),
+    (b"", "empty"),
+    (7, "a bare JSON value"),
+]
+
+
+@pytest.mark.parametrize(("body", "said"), NOT_AN_OBJECT)
+@pytest.mark.parametrize("how", ["items", "list", "second page"])
+def test_a_list_answer_that_is_not_an_object_is_a_one_line_error(
+    tmp_path: Path, scripted_server: ScriptedServer, body: Any, said: str, how: str
+) -> None:
+    """``items`` read ``page.get`` of a JSON array and raised AttributeError (an internal
+    error, exit 3, with a traceback); every reader of the pages gets one line now."""
+    kubeconfig = write_kubeconfig(
+        tmp_path / "config",
+        clusters={"c": {"server": scripted_server.url}},
+        users={"u": {}},
+        contexts={"c": {"cluster": "c", "user": "u"}},
+        current="c",
+    )
+    client = KubeClient(ClusterConfig(kubeconfig=str(kubeconfig)), environ={"HOME": str(tmp_path)})
+    things = ResourceClient(client, "g", "v1", "things", namespaced=True, namespace="ns")
+    first = {"kind": "ThingList", "metadata": {"continue": "next"}, "items": [{"a": 1}]}
+    scripted_server.replies = (
+        [Reply(200, first), Reply(200, body)] if how == "second page" else [Reply(200, body)]
+    )
+    with client, pytest.raises(ClusterUnreachableError) as caught:
+        if how == "list":
+            things.list()
+        else:
+            list(things.items(limit=1 if how == "second page" else None))
+    assert str(caught.value) == (
+        "Unable to connect to the server: the list answer from "
+        f"/apis/g/v1/namespaces/ns/things is {said}, not an object"
+    )
+    assert len(scripted_server.requests) == (2 if how == "second page" else 1)
