@@ -32,7 +32,7 @@ import time
 from typing import Any, Protocol
 
 from kubectl_crd.model.labels import LabelSelector, parse_selector
-from kubectl_crd.model.schema import copy_json as _copy_json
+from kubectl_crd.model.schema import copy_json  # the one JSON copy; re-exported for controller
 from kubectl_crd.reconcile.events import WatchError, WatchStarted, WatchStopped, WatchSynced
 
 TYPE_CHECKING = False
@@ -57,13 +57,6 @@ def controller_owner_uid(obj: Mapping[str, Any]) -> str:
         if isinstance(ref, dict) and ref.get("controller") is True:
             return str(ref.get("uid") or "")
     return ""
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars), which a reconcile pays for
-    every object it reads: ``model.schema.copy_json`` (through ``marshal``, in C; the
-    recursion for what marshal refuses), the one copy helper of the project."""
-    return _copy_json(value)
 
 
 class Cache:
