@@ -80,6 +80,15 @@ def _gizmos(client: KubeClient, namespace: str) -> ResourceClient:
     return ResourceClient(client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace)
 
 
+def _namespace(
+    plane: ControlPlane, tmp_path: Path, namespace: str
+) -> tuple[KubeClient, ResourceClient]:
+    """``namespace`` created; a client straight to the server, and its gizmos there."""
+    plane.kubectl("create", "namespace", namespace)
+    direct = _client(plane.kubeconfig, tmp_path)
+    return direct, _gizmos(direct, namespace)
+
+
 class Writer:
     """Random ``spec.n`` patches and some deletes, straight to the server (not proxied)."""
 
@@ -132,9 +141,7 @@ def test_the_reflector_misses_no_event_through_resets_and_stalls(
     plane: ControlPlane, tmp_path: Path
 ) -> None:
     namespace = "reflector-faults"
-    plane.kubectl("create", "namespace", namespace)
-    direct = _client(plane.kubeconfig, tmp_path)
-    server = _gizmos(direct, namespace)
+    direct, server = _namespace(plane, tmp_path, namespace)
     stop = threading.Event()
     errors: list[ClusterError] = []
     last: dict[str, tuple[EventType, str]] = {}
@@ -348,9 +355,7 @@ def test_the_dev_loop_converges_through_resets_a_stall_and_410(
     plane: ControlPlane, tmp_path: Path
 ) -> None:
     namespace = "loop-faults"
-    plane.kubectl("create", "namespace", namespace)
-    direct = _client(plane.kubeconfig, tmp_path)
-    gizmos = _gizmos(direct, namespace)
+    direct, gizmos = _namespace(plane, tmp_path, namespace)
     maps = ResourceClient(direct, "", "v1", "configmaps", namespaced=True, namespace=namespace)
     create_objects(direct, namespace, OBJECTS)
     names = [f"gizmo-{i:05}" for i in range(OBJECTS)]
