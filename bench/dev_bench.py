@@ -10,12 +10,14 @@ the operator is the same everywhere: each object owns a ConfigMap holding its
   ownerReference, merge-patch ``/status``) issued directly from 4 threads, keep-alive,
   timed until the last write returned, with no watch running (the ``floor`` column);
 - the same floor on ours' and kopf's ruler (``floor-watched``): a watch in this process
-  running, timed from the floor's LIST until that watch has seen every status ready.
+  running, timed from the floor's LIST until that watch has seen every status ready,
+  from as many threads as ours has workers (``--jobs``, ``kubectl crd dev``'s ``-j``
+  default: 8; more threads speed the floor up too, so it gets the same number).
   Ours and kopf pay for that watch (the server's events, its CPU on the same cores) and
   for seeing their last write land; the plain floor pays neither, so ours/floor is the
   stricter ratio and ours/floor-watched the like-for-like one; both are printed;
-- ours: the engine (``reconcile.loading`` + ``ClusterBackend`` + ``Controller``, 4
-  workers) in a process of its own (``--runner``), on a reconciler file;
+- ours: the engine (``reconcile.loading`` + ``ClusterBackend`` + ``Controller``,
+  ``--jobs`` workers) in a process of its own (``--runner``), on a reconciler file;
 - kopf (``--kopf-python``, a venv with kopf 1.45.2 and the ``kubernetes`` client; left
   out when absent): ``kopf run --standalone`` on the equivalent operator
   (``on.resume`` + ``on.create`` + ``on.update``, the ConfigMap created through the
@@ -23,7 +25,9 @@ the operator is the same everywhere: each object owns a ConfigMap holding its
   writes are the operator's).
 
 Figures per contender: converge from a cold start (process spawn until a watch in this
-process has seen every object's ``status.ready == spec.n``), writes per object in that
+process has seen every object's ``status.ready == spec.n``), the CPU the API server and
+etcd spent meanwhile (they share the cores: a contender that costs the server more
+converges slower for it), writes per object in that
 phase (the audit log: create/update/patch/delete in its namespace), one update
 reconciled (a ``spec.n`` patch until the watch sees the new status; median of
 ``--updates``; its floor is the same three requests back to back), restart over converged objects (a new process: ours until its first
@@ -69,6 +73,8 @@ FOR = f"{PLURAL}.{GROUP}/v1"
 OPEN = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 KOPF_PYTHON = Path.home() / ".cache" / "kopf-bench-venv" / "bin" / "python"
 WRITES = ("create", "update", "patch", "delete")
+#: ``kubectl crd dev``'s ``-j`` default (its workers), ours' default here too
+JOBS = 8
 
 OURS_RECONCILER = """\
 FOR = "gizmos.bench.example.com/v1"
@@ -158,7 +164,7 @@ def runner(namespace: str, path: str, objects: int) -> None:
         ClusterBackend(client),
         load_reconciler(path),
         sink,
-        workers=int(os.environ.get("BENCH_WORKERS", "4")),
+        workers=int(os.environ.get("BENCH_WORKERS", str(JOBS))),
         namespace=namespace,
     )
     controller.start()
@@ -224,6 +230,22 @@ def cpu_seconds(pid: int) -> float:
     """User and system CPU time of a live process so far (``/proc/PID/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu() -> float:
+    """CPU seconds so far of this process's kube-apiserver and etcd children: what a
+    contender costs the control plane, which shares the 2 cores with it."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.find("(") + 1 : text.rfind(")")]
+        fields = text.rpartition(")")[2].split()
+        if name in ("kube-apiserver", "etcd") and int(fields[1]) == os.getpid():
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def peak_rss_mib(pid: int) -> float:
@@ -334,10 +356,11 @@ def floor(
     *,
     apply: bool = False,
     watcher: Watcher | None = None,
+    threads: int = 4,
 ) -> float:
-    """The same two writes per object, directly, from 4 threads; with ``apply`` the
-    ConfigMap is server-side applied (as a controller that converges by apply does),
-    not created.
+    """The same two writes per object, directly, from ``threads`` threads (the issue's
+    floor: 4); with ``apply`` the ConfigMap is server-side applied (as a controller that
+    converges by apply does), not created.
 
     Without ``watcher``: the seconds until the last write returned (the LIST of the
     objects before the clock starts). With ``watcher`` (already synced on
@@ -377,7 +400,7 @@ def floor(
 
     if watcher is None:
         began = time.perf_counter()
-    with ThreadPoolExecutor(4) as pool:
+    with ThreadPoolExecutor(threads) as pool:
         list(pool.map(both, objects))
     if watcher is not None:
         watcher.wait(lambda: watcher.ready() == count)
@@ -419,10 +442,12 @@ def measure(
     watcher = Watcher(client, namespace)
     watcher.wait(lambda: len(watcher.state) == count)
     mark = plane.audit_mark()
+    spent = server_cpu()
     contender.start()
     began = time.perf_counter()
     watcher.wait(lambda: watcher.ready() == count)
     figures["converge"] = time.perf_counter() - began
+    figures["server_cpu"] = server_cpu() - spent
     if contender.name == "ours":
         # its first pass: every object reconciled, nothing queued (a child's echo that
         # re-syncs its parent would count here)
@@ -474,6 +499,9 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=10000, help="ours alone (0: skip)")
     parser.add_argument("--updates", type=int, default=9)
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
+    parser.add_argument(
+        "--jobs", type=int, default=JOBS, help="ours' workers, and the watched floor's threads"
+    )
     parser.add_argument("--kopf-python", default=str(KOPF_PYTHON))
     parser.add_argument("--no-kopf", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="5 objects, no --big, 1 round")
@@ -516,11 +544,13 @@ def main() -> None:
                 file = str(work / "reconciler.py")
                 count = args.big if namespace == "big" else args.objects
                 command = [sys.executable, __file__, "--runner", namespace, file, str(count)]
-                return Contender("ours", command, env)
+                return Contender("ours", command, {**env, "BENCH_WORKERS": str(args.jobs)})
 
             def run_floor(index: int) -> dict[str, float]:
                 namespace = fresh(f"floor-{index}", args.objects)
+                spent = server_cpu()
                 figures = {"converge": floor(client, namespace, args.objects)}
+                figures["server_cpu"] = server_cpu() - spent
                 figures["writes"] = 2.0
                 return figures
 
@@ -531,15 +561,20 @@ def main() -> None:
                 namespace = fresh(f"floor-watched-{index}", args.objects)
                 watcher = Watcher(client, namespace)
                 watcher.wait(lambda: len(watcher.state) == args.objects)
+                spent = server_cpu()
                 try:
-                    seconds = floor(client, namespace, args.objects, watcher=watcher)
+                    seconds = floor(
+                        client, namespace, args.objects, watcher=watcher, threads=args.jobs
+                    )
                 finally:
                     watcher.close()
-                return {"converge": seconds}
+                return {"converge": seconds, "server_cpu": server_cpu() - spent}
 
             def run_floor_apply(index: int) -> dict[str, float]:
                 namespace = fresh(f"floor-apply-{index}", args.objects)
+                spent = server_cpu()
                 figures = {"converge": floor(client, namespace, args.objects, apply=True)}
+                figures["server_cpu"] = server_cpu() - spent
                 if args.updates:
                     figures["update"] = update_floor(client, namespace, args.updates)
                 return figures
@@ -646,6 +681,7 @@ def report(results: dict[str, dict[str, float]], objects: int, big: int, rounds:
         ("restart writes", "restart_writes", 1.0, ".0f"),
         ("peak memory (MiB)", "memory", 1.0, ".0f"),
         ("process CPU, converge+updates (s)", "cpu", 1.0, ".2f"),
+        ("API server+etcd CPU, converge (s)", "server_cpu", 1.0, ".2f"),
     ]
     print(f"{'':<34} {'ours':>9} {'kopf':>9} {'floor':>9} {'ours/kopf':>10} {'ours/floor':>11}")
     for label, key, scale, fmt in rows:
@@ -659,12 +695,14 @@ def report(results: dict[str, dict[str, float]], objects: int, big: int, rounds:
     print(
         f"floor on ours' ruler (from its LIST until the watch in this process has seen every "
         f"status; the 'floor' column: until its writes returned, no watch): {watched:.2f} s "
-        f"(ours/that: {ours['converge'] / watched:.2f}x)"
+        f"(ours/that: {ours['converge'] / watched:.2f}x), API server+etcd CPU "
+        f"{results['floor-watched']['server_cpu']:.2f} s"
     )
     applied = results["floor-apply"]["converge"]
     print(
         f"floor with the ConfigMap server-side applied instead of created: {applied:.2f} s "
-        f"(ours/that: {ours['converge'] / applied:.2f}x)"
+        f"(ours/that: {ours['converge'] / applied:.2f}x), API server+etcd CPU "
+        f"{results['floor-apply']['server_cpu']:.2f} s"
     )
     if kopf and "converge" in kopf:
         print(f"kopf/ours converge: {kopf['converge'] / ours['converge']:.1f}x")
