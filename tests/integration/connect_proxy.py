@@ -8,6 +8,7 @@ proxy, which proves that a client used it. Go's proxy-from-environment never pro
 loopback addresses, so that name, not 127.0.0.1, is what the environment-variable
 tests use.
 
+The bytes of a tunnel go through ``cutting_proxy.Relay``, the fault proxy's relay.
 Stdlib only, like ``envtest.py``.
 """
 
@@ -18,6 +19,8 @@ import socket
 import threading
 from collections.abc import Mapping
 from types import TracebackType
+
+from tests.integration.cutting_proxy import Relay
 
 
 class ConnectProxy:
@@ -30,6 +33,7 @@ class ConnectProxy:
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._relays: set[Relay] = set()
         self._lock = threading.Lock()
 
     @property
@@ -53,6 +57,10 @@ class ConnectProxy:
         self._listener.close()
         for thread in list(self._threads):
             thread.join(timeout=5)
+        with self._lock:
+            relays, self._relays = list(self._relays), set()
+        for relay in relays:  # a tunnel its client left open
+            relay.reset()
 
     def _spawn(self, target: object, *args: object) -> None:
         thread = threading.Thread(target=target, args=args, daemon=True)  # type: ignore[arg-type]
@@ -69,53 +77,54 @@ class ConnectProxy:
             self._spawn(self._serve, client)
 
     def _serve(self, client: socket.socket) -> None:
-        with client:
-            client.settimeout(30)
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = client.recv(4096)
-                if not chunk:
-                    return
-                head += chunk
-                if len(head) > 65536:
-                    return
-            request_line = head.split(b"\r\n", 1)[0].decode("latin-1")
-            method, _, rest = request_line.partition(" ")
-            target = rest.partition(" ")[0]
-            if method != "CONNECT":
-                client.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
-                return
-            with self._lock:
-                self.connects.append(target)
-            host, _, port = target.rpartition(":")
-            host = host.strip("[]")
+        client.settimeout(30)
+        head = b""
+        while b"\r\n\r\n" not in head:
             try:
-                upstream = socket.create_connection((self.routes.get(host, host), int(port)), 10)
-            except (OSError, ValueError):
-                client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+                chunk = client.recv(4096)
+            except OSError:
+                chunk = b""
+            if not chunk or len(head) > 65536:
+                client.close()
                 return
-            with upstream:
-                client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                client.settimeout(None)
-                upstream.settimeout(None)
-                extra = head.split(b"\r\n\r\n", 1)[1]
-                if extra:
-                    upstream.sendall(extra)
-                back = threading.Thread(target=_pump, args=(upstream, client), daemon=True)
-                back.start()
-                _pump(client, upstream)
-                back.join(timeout=30)
+            head += chunk
+        request_line = head.split(b"\r\n", 1)[0].decode("latin-1")
+        method, _, rest = request_line.partition(" ")
+        target = rest.partition(" ")[0]
+        if method != "CONNECT":
+            _answer(client, b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
+            return
+        with self._lock:
+            self.connects.append(target)
+        host, _, port = target.rpartition(":")
+        host = host.strip("[]")
+        try:
+            upstream = socket.create_connection((self.routes.get(host, host), int(port)), 10)
+        except (OSError, ValueError):
+            _answer(client, b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+            return
+        try:
+            client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            client.settimeout(None)
+            upstream.settimeout(None)
+            extra = head.split(b"\r\n\r\n", 1)[1]
+            if extra:
+                upstream.sendall(extra)
+        except OSError:
+            client.close()
+            upstream.close()
+            return
+        relay = Relay(client, upstream)
+        with self._lock:
+            self._relays.add(relay)
+        relay.start(self._forget)
+
+    def _forget(self, relay: Relay) -> None:
+        with self._lock:
+            self._relays.discard(relay)
 
 
-def _pump(source: socket.socket, sink: socket.socket) -> None:
-    """Copy ``source`` to ``sink`` until either side closes, then half-close ``sink``."""
-    try:
-        while True:
-            data = source.recv(65536)
-            if not data:
-                break
-            sink.sendall(data)
-    except OSError:
-        pass
-    with contextlib.suppress(OSError):
-        sink.shutdown(socket.SHUT_WR)
+def _answer(client: socket.socket, response: bytes) -> None:
+    """Send ``response`` and close (a refusal: no tunnel)."""
+    with client, contextlib.suppress(OSError):
+        client.sendall(response)

@@ -13,8 +13,9 @@ the proxy's address verifies as before). Three faults, as a network gives them:
   refused, as while kube-apiserver restarts) and every live connection cut; then the
   same port is listened on again.
 
-Counters: ``connections`` accepted, ``resets`` (connections cut). Stdlib only, like
-``envtest.py``.
+Counters: ``connections`` accepted, ``resets`` (connections cut). ``Relay`` (one
+relayed connection, a pump each way) is also the tunnel of ``connect_proxy.ConnectProxy``.
+Stdlib only, like ``envtest.py``.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class CuttingProxy:
         self.connections = 0
         self.resets = 0
         self._lock = threading.Lock()
-        self._live: set[_Pair] = set()
+        self._live: set[Relay] = set()
         self._stalled = threading.Event()
         self._closing = threading.Event()
         self._listener: socket.socket | None = None
@@ -139,22 +140,30 @@ class CuttingProxy:
             except OSError:
                 _reset(client)
                 continue
-            pair = _Pair(client, upstream, self._stalled)
+            pair = Relay(client, upstream, self._stalled)
             with self._lock:
                 self._live.add(pair)
                 self.connections += 1
             pair.start(self._forget)
 
-    def _forget(self, pair: _Pair) -> None:
+    def _forget(self, pair: Relay) -> None:
         with self._lock:
             self._live.discard(pair)
 
 
-class _Pair:
-    """One relayed connection: a pump each way."""
+class Relay:
+    """One relayed connection: a pump each way; an end one way is passed on (a
+    half-close) and the other way stays open. ``stalled`` (set: nothing forwarded)
+    is ``CuttingProxy``'s; a relay without it never stalls."""
 
-    def __init__(self, client: socket.socket, upstream: socket.socket, stalled: threading.Event):
-        self.client, self.upstream, self.stalled = client, upstream, stalled
+    def __init__(
+        self,
+        client: socket.socket,
+        upstream: socket.socket,
+        stalled: threading.Event | None = None,
+    ) -> None:
+        self.client, self.upstream = client, upstream
+        self.stalled = stalled or threading.Event()
         self._dead = threading.Event()
         self._ends = 0
         self.opened = self.last_down = time.monotonic()
