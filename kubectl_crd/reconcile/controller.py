@@ -219,8 +219,12 @@ def subset(desired: Any, actual: Any, *, quantities: bool = False) -> bool:
     ``sizeLimit``) two quantities of the same value are equal: the server stores
     ``0.5`` as ``500m``, and apimachinery's ``equality.Semantic`` compares quantities by
     value, so an apply of the other spelling would change nothing anyone reads."""
-    if isinstance(desired, Mapping):
-        if not isinstance(actual, Mapping):
+    # exact-type checks first: the ``Mapping`` ABC's isinstance costs ~10x a type check
+    # and this walk meets a value ~30 times per child (a reconcile's usual no-op apply)
+    if type(desired) is str and type(actual) is str and desired == actual:
+        return True
+    if type(desired) is dict or isinstance(desired, Mapping):
+        if not (type(actual) is dict or isinstance(actual, Mapping)):
             return False
         for key, value in desired.items():
             if value is None:
@@ -260,7 +264,7 @@ def object_paths(obj: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> set[tu
     paths: set[tuple[str, ...]] = set()
     for key, value in obj.items():
         path = (*prefix, key)
-        if isinstance(value, Mapping) and value:
+        if value and (type(value) is dict or isinstance(value, Mapping)):
             paths |= object_paths(value, path)
         elif path not in _IDENTITY:
             paths.add(path)
@@ -273,7 +277,7 @@ def _fields_paths(fields: Mapping[str, Any], prefix: tuple[str, ...]) -> set[tup
         if not key.startswith("f:"):
             continue
         path = (*prefix, key[2:])
-        inner = value if isinstance(value, Mapping) else {}
+        inner = value if type(value) is dict or isinstance(value, Mapping) else {}
         if any(k.startswith("f:") for k in inner):
             paths |= _fields_paths(inner, path)
         else:
