@@ -319,27 +319,57 @@ def _diff_lines(diff: list[str]) -> list[Line]:
     return lines
 
 
+#: values ``json.dumps`` takes as they are: most of an event's fields (checked by exact
+#: type, before the isinstance checks below, as ``--log-format json`` writes ~7 events
+#: per reconciled object)
+_AS_IS = frozenset({str, int, float, bool, type(None), dict, list})
+
+
 def _jsonable(value: Any) -> Any:
+    if type(value) in _AS_IS:
+        return value
     if isinstance(value, ev.Outcome):
         return value.value
     if isinstance(value, tuple):
-        if len(value) == 2 and all(isinstance(part, str) for part in value):
+        if len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], str):
             return ev.key_text(value)  # type: ignore[arg-type]
         return [_jsonable(item) for item in value]
     return value
 
 
+#: ``json.dumps(body, default=str)``'s encoder, made once (``dumps`` builds one per call
+#: when given ``default``)
+_ENCODER = json.JSONEncoder(default=str)
+
+#: how a field becomes JSON: a list of keys as texts, a list, or ``_jsonable``
+_KEY_LIST, _LIST, _VALUE = 0, 1, 2
+_KEY_LISTS = frozenset({"finalizers_left", "finalizers_removed"})
+_LISTS = frozenset({"changed", "watches_started", "watches_stopped"})
+#: each event class's fields and how each is written, worked out at its first event
+_PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
+
+
 def event_json(event: ev.Event, *, now: float) -> dict[str, Any]:
     """One event as a JSON object: ``time``, ``event`` and the record's fields."""
-    body: dict[str, Any] = {"time": round(now, 6), "event": type(event).__name__}
-    for each in fields(event):
-        value = getattr(event, each.name)
-        if each.name in ("finalizers_left", "finalizers_removed"):
-            body[each.name] = [ev.key_text(key) for key in value]
-        elif each.name in ("changed", "watches_started", "watches_stopped"):
-            body[each.name] = list(value)
+    cls = type(event)
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = tuple(
+            (
+                each.name,
+                _KEY_LIST if each.name in _KEY_LISTS else _LIST if each.name in _LISTS else _VALUE,
+            )
+            for each in fields(event)
+        )
+    body: dict[str, Any] = {"time": round(now, 6), "event": cls.__name__}
+    for name, how in plan:
+        value = getattr(event, name)
+        if how == _VALUE:
+            body[name] = value if type(value) in _AS_IS else _jsonable(value)
+        elif how == _LIST:
+            body[name] = list(value)
         else:
-            body[each.name] = _jsonable(value)
+            body[name] = [ev.key_text(key) for key in value]
     return body
 
 
@@ -906,7 +936,7 @@ class DevLog:
             body = event_json(event, now=now)
             if change is not None:
                 body["changes"] = json_changes(change.old or {}, change.new or {})
-            text = json.dumps(body, default=str) + "\n"
+            text = _ENCODER.encode(body) + "\n"
         else:
             lines = event_lines(event, verbose=self.verbose)
             if not lines:
