@@ -78,7 +78,7 @@ FLAGS = (
         COUNT,
         "Reconcile this many objects at once (never one object twice at once).",
         # 8, not 4: a worker mostly waits for the server's answers, and with 8 in flight
-        # 1,000 objects converged in 3.2 s against 4.8 s (bench/dev_bench.py's engine,
+        # 1,000 objects converged in 3.2 s against 5.0 s (bench/dev_bench.py's engine,
         # medians of 10 interleaved rounds, 2 cores at load 2.7-5.6; bench/README.md)
         default=8,
         show_default=True,
