@@ -347,7 +347,8 @@ def test_live_edits_of_dir_and_of_the_reconciler_are_picked_up(project: Path) ->
             again=lambda: (project / "r.py").write_text(new_code),
         )  # fmt: skip
         assert any(line.startswith("reloaded ") for line in run.lines[mark:])
-        assert run.said('+  v2: "yes"', mark)
+        # --out writes the file before the log prints the write's line and diff
+        run.wait_for(lambda: run.said('+  v2: "yes"', mark), "the new code's diff")
         # b removed from DIR: its files go (its child by cascade)
         run.wait_for(
             lambda: not (out / "other").exists(), "b's files removed",
