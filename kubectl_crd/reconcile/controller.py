@@ -90,6 +90,7 @@ from kubectl_crd.model.errors import (
     ReconcilerResultError,
     UsageError,
 )
+from kubectl_crd.model.schema import copy_json
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.events import (
     Log,
@@ -108,7 +109,6 @@ from kubectl_crd.reconcile.events import (
 )
 from kubectl_crd.reconcile.informers import (
     Informer,
-    copy_json,
     object_key,
 )
 from kubectl_crd.reconcile.workqueue import WorkQueue

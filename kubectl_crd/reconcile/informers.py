@@ -32,7 +32,7 @@ import time
 from typing import Any, Protocol
 
 from kubectl_crd.model.labels import LabelSelector, parse_selector
-from kubectl_crd.model.schema import copy_json  # the one JSON copy; re-exported for controller
+from kubectl_crd.model.schema import copy_json
 from kubectl_crd.reconcile.events import WatchError, WatchStarted, WatchStopped, WatchSynced
 
 TYPE_CHECKING = False
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from kubectl_crd.reconcile.backends import Backend, ResourceInfo
     from kubectl_crd.reconcile.events import EventSink, ObjectKey
 
-__all__ = ["Cache", "EventHandler", "Informer", "controller_owner_uid", "copy_json", "object_key"]
+__all__ = ["Cache", "EventHandler", "Informer", "controller_owner_uid", "object_key"]
 
 
 def object_key(obj: Mapping[str, Any]) -> ObjectKey:

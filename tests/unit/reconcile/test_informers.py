@@ -6,8 +6,9 @@ import threading
 import time
 from typing import Any
 
+from kubectl_crd.model.schema import copy_json
 from kubectl_crd.reconcile.events import WatchError, WatchStarted, WatchStopped, WatchSynced
-from kubectl_crd.reconcile.informers import Cache, Informer, copy_json
+from kubectl_crd.reconcile.informers import Cache, Informer
 from tests.unit.reconcile.fakes import CONFIGMAPS, FakeBackend, configmap
 
 
