@@ -365,7 +365,7 @@ def event_json(event: ev.Event, *, now: float) -> dict[str, Any]:
     for name, how in plan:
         value = getattr(event, name)
         if how == _VALUE:
-            body[name] = value if type(value) in _AS_IS else _jsonable(value)
+            body[name] = _jsonable(value)
         elif how == _LIST:
             body[name] = list(value)
         else:
