@@ -239,12 +239,12 @@ def server_cpu() -> float:
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat.read_text()
-        except OSError:
+            name = text[text.find("(") + 1 : text.rfind(")")]
+            parent = int(text.rpartition(")")[2].split()[1])
+            if name in ("kube-apiserver", "etcd") and parent == os.getpid():
+                total += cpu_seconds(int(stat.parent.name))
+        except OSError:  # a process gone meanwhile
             continue
-        name = text[text.find("(") + 1 : text.rfind(")")]
-        fields = text.rpartition(")")[2].split()
-        if name in ("kube-apiserver", "etcd") and int(fields[1]) == os.getpid():
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
 
 
