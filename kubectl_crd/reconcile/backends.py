@@ -173,6 +173,13 @@ class Backend(Protocol):
     ) -> None:
         """A core ``v1`` Event about ``involved`` (as client-go's event recorder)."""
 
+    def watches_quiet(self) -> int | None:
+        """A mark (how many watch events were sent so far) when every watch has handled
+        all it was sent, else None; the same mark twice: nothing was sent in between.
+        ``Controller.wait_idle`` ends on it at once; a backend that cannot tell (a
+        cluster: events are on the wire) answers None, and ``wait_idle`` waits for its
+        ``settle``."""
+
     def close(self) -> None:
         """Release connections; the backend is not used afterwards."""
 
@@ -360,6 +367,9 @@ class ClusterBackend:
         self.client.request(
             "POST", f"/api/v1/namespaces/{namespace}/events", query=query, body=event
         )
+
+    def watches_quiet(self) -> None:
+        return None  # the server's events are on the wire: wait_idle's settle tells
 
     def close(self) -> None:
         self.client.close()

@@ -620,14 +620,22 @@ class Controller:
         return None
 
     def wait_idle(self, timeout: float = 10.0, settle: float = 0.0) -> bool:
-        """Wait until nothing is queued or in flight (delayed keys aside) for ``settle``
-        seconds; for tests and benches."""
+        """Wait until nothing is queued or in flight (delayed keys aside): at once when
+        the backend tells that its watches are quiet (every event it sent was handled,
+        so none is about to queue a key), else once that lasted ``settle`` seconds (a
+        cluster's events may still be on the wire). For ``--once``, tests and benches.
+
+        The backend's mark is read before and after the queue's look: equal marks mean
+        every event sent before the look was handled (its key queued) and no reconcile
+        wrote in between, so an idle queue then stays idle."""
         deadline = time.monotonic() + timeout
         quiet_since: float | None = None
         while time.monotonic() < deadline:
-            busy = len(self.queue) or self.queue.processing()
-            if busy:
+            mark = self.backend.watches_quiet()
+            if not self.queue.idle():
                 quiet_since = None
+            elif mark is not None and self.backend.watches_quiet() == mark:
+                return True
             else:
                 now = time.monotonic()
                 quiet_since = quiet_since or now
@@ -664,7 +672,10 @@ class Controller:
         removed: tuple[ObjectKey, ...] = ()
         if remove_finalizers:
             removed = tuple(self.remove_finalizers())
-        for informer in list(self._informers.values()):
+        informers = list(self._informers.values())
+        for informer in informers:
+            informer.stop_soon()
+        for informer in informers:
             informer.stop()
         stopped = Stopped(tuple(self.finalizers_left()), removed)
         self._stopped = stopped

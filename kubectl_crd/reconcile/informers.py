@@ -193,6 +193,7 @@ class Informer:
         self._sink = sink
         self._clock = clock
         self._stop = threading.Event()
+        self._stopping_done = False
         self._synced = threading.Event()
         #: set once the first list succeeded or was refused for good (``start_error``)
         self._settled = threading.Event()
@@ -234,10 +235,17 @@ class Informer:
         for thread in self._threads:
             thread.start()
 
+    def stop_soon(self) -> None:
+        """Tell the watch to stop without waiting (``stop`` waits): a loop stopping its
+        informers tells every one first, so their last looks at ``stop`` overlap (the
+        in-process store's watch looks every 50 ms)."""
+        self._stop.set()
+
     def stop(self, timeout: float | None = 5.0) -> None:
         """Stop watching (the watch's socket is shut, so this is prompt) and wait."""
-        if self._stop.is_set():
+        if self._stopping_done:
             return
+        self._stopping_done = True
         self._stop.set()
         for thread in self._threads:
             if thread is not threading.current_thread():

@@ -339,6 +339,9 @@ class LocalBackend:
     ) -> None:
         self.store.record_event(involved, reason, message, type=type, dry_run=dry_run)
 
+    def watches_quiet(self) -> int | None:
+        return self.store.watches_quiet()
+
     def close(self) -> None:
         self._stop.set()
         if self._watcher is not None:

@@ -48,9 +48,9 @@ from __future__ import annotations
 
 import json
 import marshal
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -150,7 +150,31 @@ class _Watch:
     version: str
     namespace: str | None
     selector: LabelSelector
-    events: queue.SimpleQueue[ReflectorEvent] = field(default_factory=queue.SimpleQueue)
+    events: deque[ReflectorEvent] = field(default_factory=deque)
+    ready: threading.Condition = field(default_factory=threading.Condition)
+    #: the reader came back for the next event and found none: every event it was
+    #: sent has been handled (``ObjectStore.watches_quiet``)
+    waiting: bool = False
+
+    def put(self, event: ReflectorEvent) -> None:
+        with self.ready:
+            self.events.append(event)
+            self.ready.notify()
+
+    def next(self, stop: threading.Event) -> ReflectorEvent | None:
+        """The next event; None once ``stop`` is set."""
+        with self.ready:
+            while not self.events:
+                if stop.is_set():
+                    return None
+                self.waiting = True
+                self.ready.wait(_POLL_SECONDS)
+            self.waiting = False
+            return self.events.popleft()
+
+    def quiet(self) -> bool:
+        with self.ready:
+            return self.waiting and not self.events
 
     def sees(self, obj: Mapping[str, Any] | None) -> bool:
         if obj is None:
@@ -180,6 +204,8 @@ class ObjectStore:
         self._kinds: dict[tuple[str, str], _Kind] = {}
         self._by_kind: dict[tuple[str, str], _Kind] = {}
         self._watches: list[_Watch] = []
+        #: watch events sent so far (``watches_quiet``)
+        self._sent = 0
         #: uid -> (kind, key) of every stored object
         self._by_uid: dict[str, tuple[_Kind, ObjectKey]] = {}
         #: owner uid -> (group, plural, key) of the objects that named it as an owner
@@ -340,15 +366,18 @@ class ObjectStore:
             for obj in listed:
                 yield ReflectorEvent(EventType.ADDED, obj)
             yield ReflectorEvent(EventType.SYNCED)
-            while not stop.is_set():
-                try:
-                    yield watch.events.get(timeout=_POLL_SECONDS)
-                except queue.Empty:
-                    continue
+            while (event := watch.next(stop)) is not None:
+                yield event
         finally:
             with self._lock:
                 if watch in self._watches:
                     self._watches.remove(watch)
+
+    def watches_quiet(self) -> int | None:
+        """How many watch events were sent so far when every watch's reader has handled
+        all it was sent (it came back for the next and found none), else None."""
+        with self._lock:
+            return self._sent if all(watch.quiet() for watch in self._watches) else None
 
     def applied(self, uid: str, manager: str) -> dict[str, Any] | None:
         """What ``manager`` last applied to the object ``uid`` (a copy)."""
@@ -749,7 +778,8 @@ class ObjectStore:
             if new is not None and has:
                 shown = self._shown(kind, new, watch.version)
                 event = EventType.MODIFIED if had else EventType.ADDED
-                watch.events.put(ReflectorEvent(event, shown))
+                watch.put(ReflectorEvent(event, shown))
+                self._sent += 1
             elif had:
                 # removed: its last state at the delete's resourceVersion; no longer
                 # selected: its previous state at the new resourceVersion (the cacher's
@@ -761,7 +791,8 @@ class ObjectStore:
                     assert old is not None
                     gone = self._shown(kind, old, watch.version)
                     gone["metadata"]["resourceVersion"] = new["metadata"].get("resourceVersion")
-                watch.events.put(ReflectorEvent(EventType.DELETED, gone))
+                watch.put(ReflectorEvent(EventType.DELETED, gone))
+                self._sent += 1
 
     def _index_owners(self, kind: _Kind, key: ObjectKey, obj: Mapping[str, Any]) -> None:
         """Remember ``obj`` as a dependent of each owner it names (entries that went

@@ -263,6 +263,13 @@ class WorkQueue(Generic[K]):
         with self._cond:
             return len(self._queue)
 
+    def idle(self) -> bool:
+        """Nothing ready and nothing handed out (the waiting keys aside), in one look:
+        ``len`` and ``processing`` one after the other miss a key that ``done`` queues
+        again between them."""
+        with self._cond:
+            return not self._queue and not self._processing
+
     def processing(self) -> frozenset[K]:
         with self._cond:
             return frozenset(self._processing)

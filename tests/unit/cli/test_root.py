@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,49 @@ def test_global_flags_after_the_command_reach_it(tmp_path: Path) -> None:
     result = run("explain", "crontab", "--kubeconfig", str(tmp_path / "none"), env=env)
     assert result.returncode == 1
     assert str(tmp_path / "none") in result.stderr
+
+
+# -- leaving without the interpreter's teardown (root._leave) ----------------------------
+
+_LEAVE = """
+import atexit, sys, threading, time
+from kubectl_crd.cli.root import _leave
+print("buffered", end="")
+atexit.register(lambda: print(" atexit ran"))
+if sys.argv[1] == "thread":  # a non-daemon thread still working: waited for, as usual
+    threading.Thread(target=lambda: (time.sleep(0.3), print(" thread ran", end=""))).start()
+_leave(int(sys.argv[2]) if sys.argv[2].isdigit() else sys.argv[2])
+"""
+
+
+@pytest.mark.parametrize(
+    ("case", "code", "stdout", "stderr", "exit_code"),
+    [
+        ("plain", "4", "buffered atexit ran\n", "", 4),
+        ("plain", "0", "buffered atexit ran\n", "", 0),
+        ("thread", "3", "buffered thread ran atexit ran\n", "", 3),
+        ("plain", "error: a message", "buffered atexit ran\n", "error: a message\n", 1),
+    ],
+)
+def test_leaving_flushes_runs_exit_functions_and_keeps_the_exit_code(
+    case: str, code: str, stdout: str, stderr: str, exit_code: int
+) -> None:
+    from tests.cli_runner import run_python
+
+    result = run_python(_LEAVE, case, code)
+    assert (result.stdout, result.stderr, result.returncode) == (stdout, stderr, exit_code)
+
+
+def test_a_closed_pipe_at_exit_is_not_an_error() -> None:
+    """``kubectl crd ... | head -1``: the reader gone before the last flush; as before
+    ``_leave``, the interpreter's own exit (no traceback)."""
+    crd = Path(__file__).parents[3] / "examples" / "crds" / "crontab.yaml"
+    pipeline = subprocess.run(
+        f"{sys.executable} -m kubectl_crd explain --crd {crd} crontabs --recursive | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert pipeline.stdout.startswith("GROUP:") or pipeline.stdout.startswith("KIND:")
+    assert "Traceback" not in pipeline.stderr and pipeline.stderr == ""

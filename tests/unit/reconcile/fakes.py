@@ -124,6 +124,9 @@ class FakeBackend:
             ("event", involved["metadata"]["name"], reason, message, kw.get("type", "Normal"))
         )
 
+    def watches_quiet(self) -> None:
+        return None
+
     def close(self) -> None:
         pass
 

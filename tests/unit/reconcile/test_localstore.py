@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -332,6 +333,50 @@ def test_list_then_watch_and_selector_transitions() -> None:
     stop.set()
     assert list(every) == []
     assert [c["metadata"]["name"] for c in store.list(info, label_selector={"app": "y"})] == ["a"]
+
+
+def test_watches_quiet_once_every_reader_is_back_for_more() -> None:
+    """The mark ``Controller.wait_idle`` ends on: None while a reader holds an event it
+    has not finished with, the count of events sent once it asks for the next."""
+    store = make_store()
+    info = store.resolve("v1/ConfigMap")
+    stop = threading.Event()
+    received: list[ReflectorEvent] = []
+    handling = threading.Event()  # the reader finishes an event when this is set
+
+    def read() -> None:
+        for event in store.list_then_watch(info, stop=stop):
+            received.append(event)
+            handling.wait()
+
+    def mark_when_quiet() -> int | None:
+        deadline = time.monotonic() + 10
+        while (mark := store.watches_quiet()) is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return mark
+
+    reader = threading.Thread(target=read, daemon=True)
+    handling.set()
+    reader.start()
+    try:
+        first = mark_when_quiet()
+        assert first is not None and [e.type for e in received] == [EventType.SYNCED]
+        handling.clear()
+        store.create(info, configmap("a", {}))
+        deadline = time.monotonic() + 10
+        while len(received) < 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert received[-1].type is EventType.ADDED
+        assert store.watches_quiet() is None  # the reader holds it
+        handling.set()
+        assert mark_when_quiet() == first + 1
+        store.create(info, configmap("b", {}))  # a write moves the mark on
+        assert mark_when_quiet() == first + 2
+    finally:
+        stop.set()
+        handling.set()
+        reader.join(5)
+    assert not reader.is_alive()
 
 
 def test_events_are_recorded_in_memory() -> None:

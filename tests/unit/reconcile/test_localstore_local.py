@@ -300,3 +300,36 @@ def test_a_builtin_keeps_no_empty_metadata_maps(tmp_path: Path) -> None:
     assert backend.load() == []
     stored = backend.store.get(backend.resolve("v1/ConfigMap"), "default", "cm")
     assert not {"labels", "annotations", "finalizers"} & set(stored["metadata"])
+
+
+def test_wait_idle_ends_when_the_stores_watches_are_quiet_not_after_a_settle(
+    directory: Path,
+) -> None:
+    """The store tells when every event it sent was handled, so ``wait_idle`` needs no
+    settle (one of an hour would run into the timeout) and answers only after the
+    reconciles the loop's own writes start (the finalizer's, the children's events):
+    nothing runs after it."""
+    from kubectl_crd.reconcile.controller import Controller
+
+    for n in range(20):
+        (directory / f"w{n}.yaml").write_text(WIDGET.format(name=f"w{n}", size=n % 10))
+    backend = LocalBackend(str(directory))
+    assert backend.load() == []
+    calls: list[str] = []
+
+    class Counting(ChildPerWidget):
+        def call(self, obj: dict[str, Any], ctx: Any) -> Any:
+            calls.append(obj["metadata"]["name"])
+            return super().call(obj, ctx)
+
+    controller = Controller(backend, Counting(), workers=4)
+    controller.start()
+    try:
+        assert controller.wait_idle(timeout=10, settle=3600)
+        seen = sorted(calls)
+        time.sleep(0.3)
+        assert sorted(calls) == seen
+        assert set(seen) == {"a", *(f"w{n}" for n in range(20))}
+    finally:
+        controller.stop()
+        backend.close()

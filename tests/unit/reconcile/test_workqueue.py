@@ -70,6 +70,22 @@ def test_a_key_added_while_processing_is_handed_out_again_only_after_done() -> N
     assert queue.get(timeout=0) is None
 
 
+def test_idle_means_nothing_ready_and_nothing_handed_out() -> None:
+    queue: WorkQueue[str] = WorkQueue(clock=FakeClock())
+    assert queue.idle()
+    queue.add("a")
+    assert not queue.idle()
+    assert queue.get(timeout=0) == "a"
+    assert not queue.idle() and len(queue) == 0  # handed out, not done
+    queue.add("a")  # added while processing: done() queues it again
+    queue.done("a")
+    assert not queue.idle() and len(queue) == 1
+    assert drain(queue) == ["a"]
+    assert queue.idle()
+    queue.add_after("b", 5)  # a waiting key is not work yet
+    assert queue.idle()
+
+
 def test_done_without_a_re_add_does_not_requeue() -> None:
     queue: WorkQueue[str] = WorkQueue()
     queue.add("a")
