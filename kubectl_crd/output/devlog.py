@@ -886,7 +886,14 @@ class DevLog:
 
     When the stream's reader is gone (``kubectl crd dev r.py | head``) the log writes
     nothing more and calls ``on_broken`` once (the command stops the loop), instead of
-    failing in the engine's threads on every event."""
+    failing in the engine's threads on every event.
+
+    With ``flush_after`` (seconds), lines are kept and written together that long after
+    the first of them, by a thread of the log's own; ``flush`` and ``close`` write what
+    is kept at once. A write per line lets go of the GIL on every event, and every
+    thread of the loop then takes its turn: with ``--local --once`` over 1,000 Foos
+    (7,000 lines) 7,000 context switches and 0.3 s of its 1.5 s, against 1,300-3,000
+    switches written together (bench/local_bench.py)."""
 
     def __init__(
         self,
@@ -901,10 +908,11 @@ class DevLog:
         on_broken: Callable[[], None] | None = None,
         changes: Changes | None = None,
         on_change: Callable[[ev.Write, list[str]], None] | None = None,
+        flush_after: float | None = None,
     ) -> None:
         if format not in FORMATS:
             raise ValueError(f"unknown log format {format!r}")
-        self.stream = stream if stream is not None else sys.stderr
+        self._stream: TextIO = stream if stream is not None else sys.stderr
         self.format = format
         self.colour = colour_wanted(self.stream, environ) if colour is None else colour
         self.verbose = verbose
@@ -912,6 +920,12 @@ class DevLog:
         self._clock = clock
         self._lock = threading.Lock()
         self._broken = False
+        self._flush_after = flush_after
+        #: the lines kept for the flusher (``flush_after``), and its wake-up
+        self._pending: list[str] = []
+        self._due = threading.Event()
+        self._flusher: threading.Thread | None = None
+        self._closed = False
         #: the last whole second stamped and its HH:MM:SS (``_text``)
         self._second = -1
         self._clock_text = ""
@@ -991,13 +1005,52 @@ class DevLog:
         style = _BAD if failed or counts["problems"] else _OK
         self._write(self._text([((text, style),)], self._clock()))
 
+    @property
+    def stream(self) -> TextIO:
+        return self._stream
+
+    @stream.setter
+    def stream(self, stream: TextIO) -> None:
+        """Write to ``stream`` from now on; what was kept goes to the one before."""
+        self.flush()
+        self._stream = stream
+
+    def flush(self) -> None:
+        """Write the lines kept (``flush_after``) now."""
+        self._write("")
+
+    def close(self) -> None:
+        """Write what is kept and stop the flusher; later lines are written at once."""
+        self.flush()
+        with self._lock:
+            self._closed = True
+            flusher, self._flusher = self._flusher, None
+        self._due.set()
+        if flusher is not None and flusher is not threading.current_thread():
+            flusher.join()
+
     def _write(self, text: str) -> None:
         with self._lock:
             if self._broken:
                 return
+            if self._flush_after is not None and not self._closed and text:
+                self._pending.append(text)
+                if len(self._pending) == 1:
+                    if self._flusher is None:
+                        self._flusher = threading.Thread(
+                            target=self._flush_later, name="log flusher", daemon=True
+                        )
+                        self._flusher.start()
+                    self._due.set()
+                return
+            if self._pending:
+                text = "".join(self._pending) + text
+                self._pending.clear()
+            if not text:
+                return
             try:
-                self.stream.write(text)
-                self.stream.flush()
+                self._stream.write(text)
+                self._stream.flush()
             except (BrokenPipeError, ValueError):  # a reader gone (| head), a closed stream
                 self._broken = True
                 broken = self._on_broken
@@ -1005,6 +1058,17 @@ class DevLog:
                 return
         if broken is not None:
             broken()
+
+    def _flush_later(self) -> None:
+        assert self._flush_after is not None
+        while True:
+            self._due.wait()
+            with self._lock:
+                if self._closed:
+                    return
+                self._due.clear()
+            time.sleep(self._flush_after)  # the lines of that while go together
+            self.flush()
 
     def _line(self, spans: Line) -> str:
         return ansi_line(spans) if self.colour else "".join([chunk for chunk, _ in spans])

@@ -460,6 +460,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         verbose=options.verbose,
         on_broken=lambda: _closed(pipe_closed),
         changes=changes,
+        flush_after=_LOG_FLUSH_SECONDS,
     )
     loaded = load_reconciler(options.file)
     for extra in options.watch_extra:
@@ -487,7 +488,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         observers.append(state)
         if options.local is not None:  # each object's last diff in the detail area
             log.on_change = state.changed
-        log.stream = Tee(sys.stdout, state)  # the start's lines are its first recent lines
+        log.stream = Tee(sys.stdout, state)  # type: ignore[assignment]  # the start's lines are its first recent lines
     # set to stop the loop as Ctrl-C does (the dashboard's q)
     stop = threading.Event()
     try:
@@ -600,6 +601,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
             plane.stop(grace=1.0)
         raise
     finally:
+        log.close()  # what it kept is written; the lines from here on at once
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, previous_sigint)
         if options.local is not None:
@@ -622,6 +624,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
             sys.exit(ExitCode.ERROR)
 
 
+#: how long the log keeps its lines to write them together (``DevLog``'s flush_after)
+_LOG_FLUSH_SECONDS = 0.05
 #: --once: the backoff of a failed reconcile, longer than any run (so it runs once)
 _ONCE_BACKOFF = 3600.0
 #: --once: how long the queue stays empty before the run is over (a child's watch event

@@ -346,7 +346,10 @@ def test_live_edits_of_dir_and_of_the_reconciler_are_picked_up(project: Path) ->
             lambda: 'v2: "yes"' in child.read_text(), "child by the new code",
             again=lambda: (project / "r.py").write_text(new_code),
         )  # fmt: skip
-        assert any(line.startswith("reloaded ") for line in run.lines[mark:])
+        # the log keeps its lines up to 50 ms to write them together (DevLog.flush_after)
+        run.wait_for(
+            lambda: any(line.startswith("reloaded ") for line in run.lines[mark:]), "reloaded"
+        )
         # --out writes the file before the log prints the write's line and diff
         run.wait_for(lambda: run.said('+  v2: "yes"', mark), "the new code's diff")
         # b removed from DIR: its files go (its child by cascade)

@@ -244,3 +244,72 @@ def test_a_reload_error_that_says_where_is_not_prefixed_again() -> None:
         "reload of r.py failed, the running code stays: r.py:17:15: SyntaxError: invalid syntax",
         "reload of r.py failed, the running code stays: r.py:4: SyntaxError: invalid syntax",
     ]
+
+
+# -- lines written together (flush_after) ------------------------------------------------
+
+
+class _Counting(io.StringIO):
+    """A stream that counts its writes (each a system call on a real one)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def _wait_for(predicate: object, seconds: float = 10.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def test_kept_lines_are_written_together_after_flush_after() -> None:
+    out = _Counting()
+    log = DevLog(out, colour=False, timestamps=False, flush_after=0.2)
+    log(ev.WatchStarted("a/v1", "for"))
+    log.note("one")
+    log(ev.WatchStopped("a/v1"))
+    assert out.getvalue() == ""  # kept for 0.2 s
+    assert _wait_for(lambda: out.getvalue() != "")
+    assert out.getvalue().splitlines() == ["watching a/v1 (for)", "one", "stopped watching a/v1"]
+    assert out.writes == 1
+    log.note("two")  # the next line starts the next wait
+    assert _wait_for(lambda: out.getvalue().endswith("two\n"))
+    log.close()
+
+
+def test_flush_close_and_a_new_stream_write_what_is_kept_at_once() -> None:
+    first, second = io.StringIO(), io.StringIO()
+    log = DevLog(first, colour=False, timestamps=False, flush_after=60)
+    log.note("a")
+    log.flush()
+    assert first.getvalue() == "a\n"
+    log.note("b")
+    log.stream = second  # b belongs to the stream it was written for
+    log.note("c")
+    assert first.getvalue() == "a\nb\n" and second.getvalue() == ""
+    log.close()
+    assert second.getvalue() == "c\n"
+    log.note("d")  # after close: at once
+    assert second.getvalue() == "c\nd\n"
+
+
+def test_a_reader_gone_while_lines_are_kept_calls_on_broken_once() -> None:
+    calls: list[int] = []
+    log = DevLog(_Gone(), colour=False, on_broken=lambda: calls.append(1), flush_after=0.01)
+    for _ in range(3):
+        log(ev.WatchStopped("a/v1"))
+        log.note("x")
+    assert _wait_for(lambda: calls == [1])
+    log.note("y")
+    log.close()
+    assert calls == [1]
