@@ -60,7 +60,7 @@ def make_dir(path: Path, objects: int) -> Path:
     return path
 
 
-def command(directory: Path) -> list[str]:
+def command(directory: Path, jobs: int | None = None) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -72,17 +72,18 @@ def command(directory: Path) -> list[str]:
         "--once",
         "--log-format",
         "json",
+        *(["-j", str(jobs)] if jobs is not None else []),
     ]
 
 
-def timed(directory: Path) -> tuple[float, float]:
+def timed(directory: Path, jobs: int | None = None) -> tuple[float, float]:
     """The run's wall time and CPU time (user + system: what a busy machine changes
     least)."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command(directory), capture_output=True, text=True, check=False)
+    done = subprocess.run(command(directory, jobs), capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -160,6 +161,13 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--smoke", action="store_true", help="20 objects, one run")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        action="append",
+        default=[],
+        help="also time the full run with -j N (repeatable; interleaved with the rest)",
+    )
     options = parser.parse_args()
     if options.smoke:
         options.objects, options.runs = 20, 1
@@ -169,9 +177,12 @@ def main() -> None:
         timed(empty)  # warm the file cache and the byte-code
         starts: list[tuple[float, float]] = []
         runs: list[tuple[float, float]] = []
+        with_jobs: dict[int, list[tuple[float, float]]] = {jobs: [] for jobs in options.jobs}
         for _ in range(options.runs):  # interleaved: the load shifts between runs
             starts.append(timed(empty))
             runs.append(timed(full))
+            for jobs, timings in with_jobs.items():
+                timings.append(timed(full, jobs))
         load = os.getloadavg()
         start_up = statistics.median(t for t, _ in starts)
         full_run = statistics.median(t for t, _ in runs)
@@ -179,6 +190,9 @@ def main() -> None:
         cpu = statistics.median(c for _, c in runs) - statistics.median(c for _, c in starts)
         print(f"start-up (CRD, 0 Foos)     {start_up:6.3f} s  (runs: {_list(starts)})")
         print(f"{options.objects:,} Foos                {full_run:6.3f} s  (runs: {_list(runs)})")
+        for jobs, timings in with_jobs.items():
+            median = statistics.median(t for t, _ in timings)
+            print(f"  with -j {jobs:<3}               {median:6.3f} s  (runs: {_list(timings)})")
         print(f"CPU after start-up         {cpu:6.3f} s  (user + system, medians' difference)")
         if options.objects == 1000:
             verdict = "within" if cost < TARGET_SECONDS else "OVER"

@@ -881,6 +881,34 @@ class Tally:
         return body
 
 
+#: how often an idle log's flusher looks whether the reader of its pipe is gone
+_READER_LOOKS_SECONDS = 0.5
+
+
+def _reader_gone(stream: object) -> bool:
+    """``stream`` is a pipe or socket whose reading end is closed: ``poll`` reports an
+    error or hang-up on the writing end (Linux fs/pipe.c pipe_poll: EPOLLERR with no
+    readers), without writing anything. False for anything else."""
+    import os
+    import select
+    import stat
+
+    poll = getattr(select, "poll", None)
+    fileno = getattr(stream, "fileno", None)
+    if poll is None or fileno is None:
+        return False
+    try:
+        fd = fileno()
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+            return False
+        poller = poll()
+        poller.register(fd, 0)  # errors and hang-ups are always reported
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError):  # a closed stream, a stream without a descriptor
+        return False
+
+
 class DevLog:
     """An ``EventSink`` writing each event to ``stream`` (see the module docstring).
 
@@ -1062,7 +1090,19 @@ class DevLog:
     def _flush_later(self) -> None:
         assert self._flush_after is not None
         while True:
-            self._due.wait()
+            if not self._due.wait(_READER_LOOKS_SECONDS):
+                # idle: a reader gone is found without a write (``kubectl crd dev ... |
+                # head -3`` gets its lines in one write, and the loop may write nothing
+                # more for hours; it stops as on a failed write)
+                if _reader_gone(self._stream):
+                    with self._lock:
+                        if self._broken or self._closed:
+                            return
+                        self._broken = True
+                    if self._on_broken is not None:
+                        self._on_broken()
+                    return
+                continue
             with self._lock:
                 if self._closed:
                     return

@@ -29,6 +29,23 @@ def test_defaults() -> None:
 
 
 @pytest.mark.parametrize(
+    ("flags", "workers"),
+    [
+        ({}, 8),  # a worker mostly waits for the server
+        ({"local": "."}, 1),  # the in-process store answers at once
+        ({"jobs": 3}, 3),
+        ({"jobs": 3, "local": "."}, 3),
+    ],
+)
+def test_workers_default_to_8_against_a_cluster_and_1_with_local(
+    flags: dict[str, object], workers: int
+) -> None:
+    from kubectl_crd.cli.commands.dev import _workers
+
+    assert _workers(dev_options("r.py", **flags)) == workers  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
     ("flag", "value", "seconds"),
     [
         ("reconcile_timeout", "30s", 30.0),

@@ -313,3 +313,37 @@ def test_a_reader_gone_while_lines_are_kept_calls_on_broken_once() -> None:
     log.note("y")
     log.close()
     assert calls == [1]
+
+
+def test_an_idle_log_finds_the_reader_of_its_pipe_gone_without_writing() -> None:
+    """``kubectl crd dev ... | head -3``: head takes its lines from the first write and
+    goes; the loop may have nothing more to say for hours, and stops all the same."""
+    import os
+
+    read_end, write_end = os.pipe()
+    calls: list[int] = []
+    with os.fdopen(write_end, "w") as stream:
+        log = DevLog(stream, colour=False, on_broken=lambda: calls.append(1), flush_after=0.01)
+        log.note("one")
+        with os.fdopen(read_end) as reader:
+            assert reader.readline().endswith("one\n")
+        assert _wait_for(lambda: calls == [1])
+        log.note("two")  # not written: the reader is gone
+        log.close()
+    assert calls == [1]
+
+
+def test_a_reader_still_there_is_not_gone() -> None:
+    import os
+
+    from kubectl_crd.output.devlog import _reader_gone
+
+    read_end, write_end = os.pipe()
+    try:
+        assert not _reader_gone(io.StringIO())
+        with os.fdopen(write_end, "w", closefd=False) as stream:
+            assert not _reader_gone(stream)
+            os.close(read_end)
+            assert _reader_gone(stream)
+    finally:
+        os.close(write_end)
