@@ -10,6 +10,7 @@ Pure: stdlib only, and nothing imported at run time (``typing`` costs start-up).
 - ``COMPOSITION_KEYWORDS``: the schema junctors ``allOf``, ``anyOf``, ``oneOf``, ``not``.
 - ``INT_OR_STRING_ANY_OF``: the ``anyOf`` that ``x-kubernetes-int-or-string`` implies
   (``apiextensions-apiserver/pkg/apiserver/schema/kubeopenapi.go``).
+- ``is_mapping``: ``isinstance(value, Mapping)``, by exact type first.
 - ``plain``: any nesting of mappings and sequences as plain ``dict`` and ``list``.
 - ``copy_json``: a deep copy of JSON data (the one helper for it: the informer cache,
   the controller and the local store copy objects with it).
@@ -32,9 +33,22 @@ COMPOSITION_KEYWORDS = ("allOf", "anyOf", "oneOf", "not")
 INT_OR_STRING_ANY_OF = ({"type": "integer"}, {"type": "string"})
 
 
+#: JSON's scalar types: a value of one is no mapping (``is_mapping``)
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def is_mapping(value: Any) -> bool:
+    """``isinstance(value, Mapping)``, answered by exact type first: the ABC's own
+    check costs ~10x a type check, and the walks over whole objects (the local store's
+    managedFields, the loop's no-op apply check, ``plain``) meet mostly dicts and
+    scalars (68,000 checks in ``dev --local --once`` over 1,000 Foos)."""
+    kind = type(value)
+    return kind is dict or (kind not in _SCALARS and isinstance(value, Mapping))
+
+
 def plain(value: Any) -> Any:
     """``value`` with every mapping as a ``dict`` and every list or tuple as a ``list``."""
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]

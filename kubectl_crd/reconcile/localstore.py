@@ -60,7 +60,7 @@ from kubectl_crd.model.errors import ResourceNotFoundError, StoreRefusal
 from kubectl_crd.model.govalues import go_equal
 from kubectl_crd.model.labels import LabelSelector, parse_selector
 from kubectl_crd.model.schema import copy_json as _copy
-from kubectl_crd.model.schema import plain
+from kubectl_crd.model.schema import is_mapping, plain
 from kubectl_crd.reconcile.backends import ResourceInfo, kubernetes_event, parse_resource_spec
 
 TYPE_CHECKING = False
@@ -611,7 +611,8 @@ class ObjectStore:
                 recorded = managers.get(field_manager)
                 if recorded is not applied and not go_equal(recorded, applied):
                     managers[field_manager] = applied
-                return self._with_managed(written, info)
+                    # the answer's managedFields were built from the record it replaced
+                    return self._with_managed(written, info)
         return written
 
     def delete(
@@ -1118,9 +1119,9 @@ def _without_version(obj: Mapping[str, Any]) -> dict[str, Any]:
 def apply_merge_patch(target: Any, patch: Any) -> Any:
     """RFC 7386: ``patch`` applied to (a copy of) ``target``: null removes a key,
     mappings merge key by key, anything else replaces."""
-    if not isinstance(patch, Mapping):
+    if not is_mapping(patch):
         return plain(patch)
-    result = dict(target) if isinstance(target, Mapping) else {}
+    result = dict(target) if is_mapping(target) else {}
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
@@ -1225,7 +1226,7 @@ def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str
     """A ``managedFields`` entry's ``fieldsV1`` for what a manager applied (identity
     fields left out, as the server leaves them out)."""
     fields: dict[str, Any] = {}
-    if not isinstance(applied, Mapping):
+    if not is_mapping(applied):
         return fields
     for key, value in applied.items():
         if path == () and key in ("apiVersion", "kind"):
@@ -1233,7 +1234,7 @@ def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str
         if path == ("metadata",) and key in ("name", "namespace"):
             continue
         here = (*path, key)
-        if isinstance(value, Mapping) and value:
+        if value and is_mapping(value):
             inner = _fields_v1(value, keys_at, here)
             fields[f"f:{key}"] = {".": {}, **inner} if path else inner
         elif isinstance(value, list):
@@ -1241,7 +1242,7 @@ def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str
             entry: dict[str, Any] = {}
             if isinstance(keys, tuple) and keys:
                 for item in value:
-                    if isinstance(item, Mapping):
+                    if is_mapping(item):
                         ident = {k: item.get(k) for k in keys if k in item}
                         label = "k:" + json.dumps(ident, separators=(",", ":"), sort_keys=True)
                         entry[label] = {".": {}, **_fields_v1(item, keys_at, (*here, "[]"))}
