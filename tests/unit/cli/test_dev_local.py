@@ -403,3 +403,29 @@ def test_a_stop_after_an_interrupted_start_skips_the_workers_never_started(
     stopped = controller.stop(timeout=5)
     assert stopped.finalizers_left == ()
     backend.close()
+
+
+def test_the_loop_collects_young_objects_less_often_and_puts_the_collector_back(
+    project: Path,
+) -> None:
+    """The cyclic collector's youngest generation waits for 10,000 allocations while the
+    loop runs (dev's ``_GC_YOUNG``); an in-process caller gets its thresholds and an
+    unfrozen heap back."""
+    import gc
+
+    from kubectl_crd.cli.root import main
+
+    seen = project / "threshold"
+    (project / "r.py").write_text(
+        RECONCILER.replace(
+            '    name = obj["metadata"]["name"]\n',
+            f"    import gc; open({str(seen)!r}, 'w').write(repr(gc.get_threshold()))\n"
+            '    name = obj["metadata"]["name"]\n',
+        )
+    )
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    with pytest.raises(SystemExit) as exited:
+        main(["dev", str(project / "r.py"), "--local", str(project / "dir"), "--once"])
+    assert exited.value.code == 0
+    assert seen.read_text() == repr((10_000, *before[0][1:]))
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
