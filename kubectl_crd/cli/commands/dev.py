@@ -280,6 +280,18 @@ class DevOptions:
     trigger: str | None = None
 
 
+def tune_collector() -> Callable[[], None]:
+    """Set the cyclic collector for the loop; the function that puts it back.
+
+    The loop allocates a few dozen containers an event and keeps few of them: the
+    youngest generation is collected every ``_GC_YOUNG`` allocations, not 700 (1,000
+    Foos --once: 375 collections and 150-165 ms -> 25-49 and 62-90 ms). bench/
+    dev_bench.py's runner sets it too, to run the engine as this command does."""
+    young, *older = gc.get_threshold()
+    gc.set_threshold(max(young, _GC_YOUNG), *older)
+    return lambda: gc.set_threshold(young, *older)
+
+
 def _workers(options: DevOptions) -> int:
     """-j, or its default: 8 against a cluster, 1 with --local (the flag's comment)."""
     if options.jobs is not None:
@@ -503,12 +515,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         log.stream = Tee(sys.stdout, state)  # type: ignore[assignment]  # the start's lines are its first recent lines
     # set to stop the loop as Ctrl-C does (the dashboard's q)
     stop = threading.Event()
-    # the loop allocates a few dozen containers an event and keeps few of them: the
-    # cyclic collector's youngest generation is collected every 10,000 allocations, not
-    # 700 (1,000 Foos --once: 375 collections and 150-165 ms -> 25 and 72-90 ms); the
-    # ``finally`` below puts the thresholds back
-    young, *older = gc.get_threshold()
-    gc.set_threshold(max(young, _GC_YOUNG), *older)
+    restore_collector = tune_collector()  # the ``finally`` below puts it back
     try:
         # with --envtest or --local the objects go with the run: no finalizer is left
         logged = tally.wrap(
@@ -624,7 +631,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         signal.signal(signal.SIGINT, previous_sigint)
         if options.local is not None:
             gc.unfreeze()  # the freeze ends with the loop (an in-process caller goes on)
-        gc.set_threshold(young, *older)
+        restore_collector()
         if pipe_closed.is_set():
             # what the log buffered would fail again in the interpreter's last flush
             # (a traceback and exit 120): the reader is gone, so it goes nowhere
