@@ -491,7 +491,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         if not os.path.exists(extra):  # the watcher would fail in its thread, unseen
             raise UsageError(f"--watch-extra {extra}: no such file or directory")
     # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
-    signal.signal(signal.SIGTERM, _interrupt)
+    previous_sigterm = signal.signal(signal.SIGTERM, _interrupt)
     # and SIGINT stops it even when the process was started with SIGINT ignored (a
     # script's `cmd &` without job control: Python then installs no handler, and the
     # loop ran on through every SIGINT of bench/soak_dev.py until it was killed, its
@@ -627,7 +627,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         raise
     finally:
         log.close()  # what it kept is written; the lines from here on at once
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, previous_sigterm)
         signal.signal(signal.SIGINT, previous_sigint)
         if options.local is not None:
             gc.unfreeze()  # the freeze ends with the loop (an in-process caller goes on)
