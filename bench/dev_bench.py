@@ -67,14 +67,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+# ``kubectl crd dev``'s ``-j`` default against a cluster: ours' workers here too
+from kubectl_crd.cli.commands.dev import CLUSTER_JOBS  # noqa: E402
+
 GROUP = "bench.example.com"
 PLURAL = "gizmos"
 FOR = f"{PLURAL}.{GROUP}/v1"
 OPEN = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 KOPF_PYTHON = Path.home() / ".cache" / "kopf-bench-venv" / "bin" / "python"
 WRITES = ("create", "update", "patch", "delete")
-#: ``kubectl crd dev``'s ``-j`` default (its workers), ours' default here too
-JOBS = 8
 
 OURS_RECONCILER = """\
 FOR = "gizmos.bench.example.com/v1"
@@ -166,7 +167,7 @@ def runner(namespace: str, path: str, objects: int) -> None:
         ClusterBackend(client),
         load_reconciler(path),
         sink,
-        workers=int(os.environ.get("BENCH_WORKERS", str(JOBS))),
+        workers=int(os.environ.get("BENCH_WORKERS", str(CLUSTER_JOBS))),
         namespace=namespace,
     )
     controller.start()
@@ -502,7 +503,10 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=9)
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
     parser.add_argument(
-        "--jobs", type=int, default=JOBS, help="ours' workers, and the watched floor's threads"
+        "--jobs",
+        type=int,
+        default=CLUSTER_JOBS,
+        help="ours' workers, and the watched floor's threads",
     )
     parser.add_argument("--kopf-python", default=str(KOPF_PYTHON))
     parser.add_argument("--no-kopf", action="store_true")

@@ -100,8 +100,8 @@ def _leave(code: str | int | None) -> None:
     and garbage-collected at exit otherwise, which took 0.21-0.23 s after
     ``dev --local --once`` over 1,000 Foos (bench/local_bench.py) for nothing. Exit
     functions run (a local control plane's stop, temporary directories) and the
-    standard streams are flushed first; a non-int code, a live non-daemon thread, or a
-    stream that cannot be flushed takes the interpreter's usual way out instead."""
+    standard streams are flushed first; a message as the code, a live non-daemon thread,
+    or a stream that cannot be flushed takes the interpreter's usual way out instead."""
     import atexit
     import os
     import threading

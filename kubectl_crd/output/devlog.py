@@ -1080,12 +1080,19 @@ class DevLog:
                 self._stream.write(text)
                 self._stream.flush()
             except (BrokenPipeError, ValueError):  # a reader gone (| head), a closed stream
-                self._broken = True
-                broken = self._on_broken
+                broken = self._break()
             else:
                 return
         if broken is not None:
             broken()
+
+    def _break(self) -> Callable[[], None] | None:
+        """Mark the log broken (the lock held); ``on_broken`` to call after letting go of
+        the lock, the first time only."""
+        if self._broken:
+            return None
+        self._broken = True
+        return self._on_broken
 
     def _flush_later(self) -> None:
         assert self._flush_after is not None
@@ -1096,11 +1103,9 @@ class DevLog:
                 # more for hours; it stops as on a failed write)
                 if _reader_gone(self._stream):
                     with self._lock:
-                        if self._broken or self._closed:
-                            return
-                        self._broken = True
-                    if self._on_broken is not None:
-                        self._on_broken()
+                        broken = None if self._closed else self._break()
+                    if broken is not None:
+                        broken()
                     return
                 continue
             with self._lock:

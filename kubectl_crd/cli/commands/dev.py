@@ -296,7 +296,7 @@ def _workers(options: DevOptions) -> int:
     """-j, or its default: 8 against a cluster, 1 with --local (the flag's comment)."""
     if options.jobs is not None:
         return options.jobs
-    return 1 if options.local is not None else 8
+    return LOCAL_JOBS if options.local is not None else CLUSTER_JOBS
 
 
 def _seconds(flag: str, value: str | None) -> float | None:
@@ -650,6 +650,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
             sys.exit(ExitCode.ERROR)
 
 
+#: -j's defaults (``_workers``; the flag's comment says why): against a cluster, with --local
+CLUSTER_JOBS = 8
+LOCAL_JOBS = 1
 #: the cyclic collector's youngest-generation threshold while the loop runs (``run_loop``)
 _GC_YOUNG = 10_000
 #: how long the log keeps its lines to write them together (``DevLog``'s flush_after)
