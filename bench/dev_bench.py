@@ -193,6 +193,10 @@ class Watcher:
             client, GROUP, "v1", PLURAL, namespaced=True, namespace=namespace
         )
         self.state: dict[str, tuple[Any, Any]] = {}
+        #: how many of ``state`` are ready, kept as events come: counting them on each
+        #: event was O(objects) per event, 10^8 steps of the bench's own CPU for 10,000
+        #: objects, taken from the cores the contender shares
+        self._ready = 0
         self.changed = threading.Condition()
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -206,15 +210,15 @@ class Watcher:
             if not isinstance(obj, dict) or "metadata" not in obj:
                 continue
             name = obj["metadata"]["name"]
+            now = ((obj.get("spec") or {}).get("n"), (obj.get("status") or {}).get("ready"))
             with self.changed:
-                self.state[name] = (
-                    (obj.get("spec") or {}).get("n"),
-                    (obj.get("status") or {}).get("ready"),
-                )
+                before = self.state.get(name)
+                self.state[name] = now
+                self._ready += _is_ready(now) - (before is not None and _is_ready(before))
                 self.changed.notify_all()
 
     def ready(self) -> int:
-        return sum(1 for n, ready in self.state.values() if n is not None and n == ready)
+        return self._ready
 
     def wait(self, condition: Any, timeout: float = 600) -> None:
         deadline = time.monotonic() + timeout
@@ -227,6 +231,11 @@ class Watcher:
 
     def close(self) -> None:
         self.stop.set()
+
+
+def _is_ready(state: tuple[Any, Any]) -> bool:
+    n, ready = state
+    return n is not None and n == ready
 
 
 def cpu_seconds(pid: int) -> float:
