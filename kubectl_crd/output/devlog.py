@@ -952,6 +952,9 @@ class DevLog:
         #: the lines kept for the flusher (``flush_after``), and its wake-up
         self._pending: list[str] = []
         self._due = threading.Event()
+        #: set by ``close``: the flusher's wait between a line and its write ends at once
+        #: (a sleep there held every exit of the loop up to ``flush_after``)
+        self._closing = threading.Event()
         self._flusher: threading.Thread | None = None
         self._closed = False
         #: the last whole second stamped and its HH:MM:SS (``_text``)
@@ -1053,6 +1056,7 @@ class DevLog:
         with self._lock:
             self._closed = True
             flusher, self._flusher = self._flusher, None
+        self._closing.set()
         self._due.set()
         if flusher is not None and flusher is not threading.current_thread():
             flusher.join()
@@ -1112,7 +1116,7 @@ class DevLog:
                 if self._closed:
                     return
                 self._due.clear()
-            time.sleep(self._flush_after)  # the lines of that while go together
+            self._closing.wait(self._flush_after)  # the lines of that while go together
             self.flush()
 
     def _line(self, spans: Line) -> str:

@@ -77,6 +77,7 @@ The controller draws nothing: it tells its sink ``events.py`` records.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -514,6 +515,12 @@ class Controller:
         #: (``ctx.get`` of another object, ``ctx.list``, ``ctx.kubernetes``): only such
         #: a parent is reconciled again on the echo of a child the loop applied
         self._reads: dict[ObjectKey, bool] = {}
+        #: the end of the last reconcile that wrote, or may have written outside the loop
+        #: (``ctx.kubernetes``; ``ctx.event`` when the loop watches Events):
+        #: ``wait_idle(after_own_writes=True)``
+        self._last_write = -math.inf
+        #: how often reconcilers reached outside the loop's writes (see ``_last_write``)
+        self._outside = 0
         self._local = threading.local()
         self.log = logging.Logger("reconciler", logging.DEBUG)
         self.log.addHandler(_LogHandler(self))
@@ -619,11 +626,19 @@ class Controller:
                 return informer.start_error
         return None
 
-    def wait_idle(self, timeout: float = 10.0, settle: float = 0.0) -> bool:
+    def wait_idle(
+        self, timeout: float = 10.0, settle: float = 0.0, *, after_own_writes: bool = False
+    ) -> bool:
         """Wait until nothing is queued or in flight (delayed keys aside): at once when
         the backend tells that its watches are quiet (every event it sent was handled,
         so none is about to queue a key), else once that lasted ``settle`` seconds (a
         cluster's events may still be on the wire). For ``--once``, tests and benches.
+
+        ``after_own_writes`` waits out only the echoes of the loop's own writes: the
+        ``settle`` runs from the end of the last reconcile that wrote (or used
+        ``ctx.kubernetes``, or ``ctx.event`` with Events watched), so a pass that wrote
+        nothing is over as soon as the queue is idle; a change someone else makes
+        meanwhile is not waited for (``--once``: each object once, as it was found).
 
         The backend's mark is read before and after the queue's look: equal marks mean
         every event sent before the look was handled (its key queued) and no reconcile
@@ -639,7 +654,8 @@ class Controller:
             else:
                 now = time.monotonic()
                 quiet_since = quiet_since or now
-                if now - quiet_since >= settle:
+                since = self._last_write if after_own_writes else quiet_since
+                if now - since >= settle:
                     return True
             time.sleep(0.005)
         return False
@@ -961,6 +977,7 @@ class Controller:
         outcome = Outcome.SUCCESS
         error: BaseException | None = None
         requeue_after: float | None = None
+        outside = self._outside
         try:
             obj = copy_json(cached)
             ctx = _Context(self, key, obj, info)
@@ -982,6 +999,8 @@ class Controller:
         finally:
             with self._lock:
                 state = self._in_flight.pop(key, [started, False])
+                if writes.count or writes.failures or self._outside != outside:
+                    self._last_write = time.monotonic()
         duration = self._clock() - started
         if writes.failures and error is None:
             outcome = Outcome.ERROR
@@ -1364,6 +1383,16 @@ class Controller:
 
     # -- context ---------------------------------------------------------------------------
 
+    def _reached_outside(self) -> None:
+        with self._lock:
+            self._outside += 1
+
+    def _watches_events(self) -> bool:
+        return any(
+            info.plural == "events" and info.group in ("", "events.k8s.io")
+            for info in tuple(self._informers)
+        )
+
     def kubernetes_client(self) -> Any:
         with self._lock:
             if self._kubernetes is None:
@@ -1461,6 +1490,8 @@ class _Context:
     ) -> None:
         from kubectl_crd.reconcile.events import KubernetesEventFailed
 
+        if self._controller._watches_events():  # else its Event cannot echo back
+            self._controller._reached_outside()
         involved = obj if obj is not None else self._obj
         if obj is None and "apiVersion" not in involved:
             involved = {**involved, "apiVersion": self._info.api_version, "kind": self._info.kind}
@@ -1510,6 +1541,7 @@ class _Context:
     @property
     def kubernetes(self) -> Any:
         self._read_children()  # it can read anything
+        self._controller._reached_outside()  # ... and write it
         return self._controller.kubernetes_client()
 
 

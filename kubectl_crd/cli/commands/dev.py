@@ -594,7 +594,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
                 ) from exc
             if options.once:
                 # requeue_after and backoff are delayed keys: not waited for
-                controller.wait_idle(timeout=float("inf"), settle=_ONCE_SETTLE)
+                controller.wait_idle(
+                    timeout=float("inf"), settle=_ONCE_SETTLE, after_own_writes=True
+                )
             else:
                 if local is not None:
                     local.start_watching()
@@ -659,8 +661,9 @@ _GC_YOUNG = 10_000
 _LOG_FLUSH_SECONDS = 0.05
 #: --once: the backoff of a failed reconcile, longer than any run (so it runs once)
 _ONCE_BACKOFF = 3600.0
-#: --once: how long the queue stays empty before the run is over (a child's watch event
-#: may still enqueue its owner)
+#: --once: how long after the last reconcile that wrote the run is over, the queue idle
+#: (the echo of a write, a child's watch event, may still enqueue its owner); a pass
+#: that wrote nothing ends as soon as its queue is idle
 _ONCE_SETTLE = 0.1
 
 

@@ -288,6 +288,23 @@ def test_kept_lines_are_written_together_after_flush_after() -> None:
     log.close()
 
 
+def test_close_does_not_wait_out_the_flushers_pause() -> None:
+    """The flusher waits ``flush_after`` between a line and its write; ``close`` ends that
+    wait (a sleep there held every exit of ``kubectl crd dev`` up to 50 ms)."""
+    import threading
+
+    out = io.StringIO()
+    log = DevLog(out, colour=False, timestamps=False, flush_after=60)
+    log.note("a")
+    # the flusher has taken the line's wake-up and is in its 60 s pause
+    assert _wait_for(lambda: not log._due.is_set())
+    closing = threading.Thread(target=log.close)
+    closing.start()
+    closing.join(10)
+    assert not closing.is_alive()  # with the pause a sleep: 60 s
+    assert out.getvalue() == "a\n"
+
+
 def test_flush_close_and_a_new_stream_write_what_is_kept_at_once() -> None:
     first, second = io.StringIO(), io.StringIO()
     log = DevLog(first, colour=False, timestamps=False, flush_after=60)

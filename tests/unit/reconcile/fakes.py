@@ -21,10 +21,12 @@ from kubectl_crd.reconcile.backends import ResourceInfo
 WIDGETS = ResourceInfo("dev.example.com", "v1", "widgets", "Widget", True, has_status=True)
 CONFIGMAPS = ResourceInfo("", "v1", "configmaps", "ConfigMap", True)
 SECRETS = ResourceInfo("", "v1", "secrets", "Secret", True)
+EVENTS = ResourceInfo("", "v1", "events", "Event", True)
 SPECS = {
     "widgets.dev.example.com/v1": WIDGETS,
     "v1/ConfigMap": CONFIGMAPS,
     "v1/Secret": SECRETS,
+    "v1/Event": EVENTS,
 }
 
 

@@ -657,3 +657,55 @@ def test_a_graceful_stop_finishes_the_reconcile_in_flight_and_starts_no_other(
     assert [call[2] for call in backend.calls] == ["a-c"]  # the in-flight one finished
     assert sink.of(Stopping)[0].in_flight == 1
     assert stopped == sink.of(Stopped)[0]
+
+
+# -- wait_idle(after_own_writes=True): --once against a cluster -------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        pytest.param(lambda obj, ctx: None, id="nothing"),
+        # an Event the loop does not watch cannot echo back (examples/foo's every pass)
+        pytest.param(lambda obj, ctx: ctx.event("Synced", "ok") and None, id="an Event"),
+    ],
+)
+def test_a_pass_that_wrote_nothing_is_idle_at_once(
+    backend: FakeBackend, controllers: list[Controller], answer: Any
+) -> None:
+    """Nothing of the loop's own can still echo back: a settle of an hour is not waited
+    (it would run into the 10 s timeout), and every object was reconciled first."""
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+    reconciler = FakeReconciler(answer)
+    controller, _ = make(backend, controllers, reconciler)
+    assert controller.wait_idle(timeout=10, settle=3600, after_own_writes=True)
+    assert sorted(reconciler.calls) == ["a", "b"]
+    assert backend.writes() == []
+
+
+def _child(obj: Any, ctx: Any) -> Any:
+    return {"children": [configmap("c") | {"apiVersion": "v1", "kind": "ConfigMap"}]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "watches"),
+    [
+        pytest.param(_child, (), id="a child applied"),
+        pytest.param(lambda obj, ctx: ctx.kubernetes and None, (), id="ctx.kubernetes"),
+        pytest.param(
+            lambda obj, ctx: ctx.event("Seen", "hello") and None,
+            (("v1/Event", lambda obj: []),),
+            id="an Event, Events watched",
+        ),
+    ],
+)
+def test_a_pass_that_wrote_waits_out_the_settle_from_its_last_write(
+    backend: FakeBackend, controllers: list[Controller], answer: Any, watches: Any
+) -> None:
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(answer, watches=watches)
+    controller, _ = make(backend, controllers, reconciler, kubernetes_client=lambda: object())
+    assert not controller.wait_idle(timeout=0.5, settle=3600, after_own_writes=True)
+    assert reconciler.calls == ["a"]
+    # that reconcile ended more than 0.5 s ago: a settle of 0.2 s is over
+    assert controller.wait_idle(timeout=10, settle=0.2, after_own_writes=True)
