@@ -15,8 +15,17 @@ What it keeps, and the upstream behaviour each piece mirrors
   subresource split, generation + 1 on a change of anything but metadata, finalizers
   and deletionTimestamp; a refusal raises ``StoreRefusal`` with the server's Status and
   the ``FieldError``\\s (with file:line:column when the object came from a file);
+- a server-side apply starts, as on the server, with the typed conversion of the
+  applied object (``validation.typed``, structured-merge-diff's): a field of the wrong
+  type (``data: {a: 1}`` in a ConfigMap, ``replicas: "2"``), one the schema does not
+  declare, a duplicate in a list map or set is refused before anything is stored, with
+  the server's 500 and its ``failed to create typed patch object`` message; built-in
+  kinds by the server's own schemas (shipped, read on the first apply), custom
+  resources by their CRD version's schema;
 - built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, ...) are stored
-  without schema validation or defaulting of their spec, their metadata validated as
+  without schema validation or defaulting of their spec beyond that typed check (no
+  ``Invalid`` for a negative replicas, no later decoding step: a float in an
+  int-or-string ``targetPort`` is taken), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
@@ -37,7 +46,7 @@ What it keeps, and the upstream behaviour each piece mirrors
 
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), defaulting and
-validation of built-in kinds beyond their metadata, conflicts between field managers (``force`` is always
+validation of built-in kinds beyond their metadata and the typed check, conflicts between field managers (``force`` is always
 taken), the garbage collector's foreground deletion and orphaning (``propagationPolicy``
 is background), admission webhooks, RBAC, namespaces' lifecycle (a namespace need not
 exist), ``generateName`` for built-ins, dry-run's untouched resourceVersion counter (a
@@ -67,6 +76,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kubectl_crd.model.crd import CustomResourceDefinition
     from kubectl_crd.validation.admission import Admission, AdmissionResult
+    from kubectl_crd.validation.typed import Atom
 
 __all__ = ["BUILTINS", "ObjectStore", "StoreRefusal", "apply_merge_patch"]
 
@@ -96,26 +106,6 @@ BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
     ("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", True, False, False),
     ("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", False, False, False),
 )
-
-#: built-in list-map keys (the ``+listType=map`` / ``patchMergeKey`` of
-#: ``api/core/v1/types.go`` and friends) by the list's field name, a path suffix first
-_BUILTIN_LIST_KEYS: dict[tuple[str, ...], tuple[str, ...]] = {
-    ("containers", "ports"): ("containerPort", "protocol"),
-    ("initContainers", "ports"): ("containerPort", "protocol"),
-    ("spec", "ports"): ("port", "protocol"),
-    ("containers",): ("name",),
-    ("initContainers",): ("name",),
-    ("ephemeralContainers",): ("name",),
-    ("env",): ("name",),
-    ("volumes",): ("name",),
-    ("volumeMounts",): ("mountPath",),
-    ("imagePullSecrets",): ("name",),
-    ("hostAliases",): ("ip",),
-    ("conditions",): ("type",),
-    ("topologySpreadConstraints",): ("topologyKey", "whenUnsatisfiable"),
-}
-#: metadata's own list maps, for every kind (``ObjectMeta``: ownerReferences by uid)
-_METADATA_LIST_KEYS = {("metadata", "ownerReferences"): ("uid",)}
 
 _OPTIMISTIC_LOCK = (
     "the object has been modified; please apply your changes to the latest version and try again"
@@ -221,6 +211,9 @@ class ObjectStore:
         self._applying: tuple[str, dict[str, Any]] | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
         self.events: list[dict[str, Any]] = []
+        #: (group, plural, version) -> (the CRD it was made from, the kind's typed schema
+        #: (``validation.typed``), its list-map keys by path)
+        self._types: dict[tuple[str, str, str], tuple[Any, Atom, KeysAt]] = {}
         for group, version, plural, kind, namespaced, status, generation in BUILTINS:
             info = ResourceInfo(
                 group, version, plural, kind, namespaced, has_status=status,
@@ -549,10 +542,11 @@ class ObjectStore:
         applied fields then replace the object's, mappings merged key by key, lists
         merged item by item where the schema makes them list maps (a CRD's
         ``x-kubernetes-list-type: map`` with its ``x-kubernetes-list-map-keys``; for
-        built-ins the usual keys: containers and env by name, a container's ports by
-        containerPort and protocol, a Service's by port and protocol, ...;
-        ``metadata.ownerReferences`` by uid), ``set`` lists as unions, other lists
-        replaced whole. Simplified: each manager's fields are what it last applied (not
+        built-ins the keys of the server's OpenAPI: containers and env by name, a
+        container's ports by containerPort and protocol, a Service's by port and
+        protocol, ...; ``metadata.ownerReferences`` by uid), ``set`` lists as unions,
+        other lists replaced whole. First the typed check (``_check_typed``): an object
+        the server could not convert is refused as the server refuses it. Simplified: each manager's fields are what it last applied (not
         a field set shared between managers), so another manager's fields are never
         conflicts (``force`` is taken as given), and a field two managers set is removed
         when either stops setting it. ``managedFields`` shows one ``Apply`` entry per
@@ -562,13 +556,14 @@ class ObjectStore:
             name = _name(obj)
             ns = (_namespace(obj) or "default") if kind.namespaced else ""
             applied = _plain_object(obj)
+            atom, keys_at = self._typed(kind, info.version)
+            _check_typed(atom, applied)
             meta = applied.setdefault("metadata", {})
             for dropped in ("resourceVersion", "managedFields", "uid", "creationTimestamp"):
                 meta.pop(dropped, None)
             if kind.namespaced:
                 meta["namespace"] = ns
             old = kind.objects.get((ns, name))
-            keys_at = self._list_keys(kind, info.version)
             # recorded when the write is stored, before the watches hear of it: an
             # informer's copy then carries this manager's managedFields
             self._applying = (field_manager, applied)
@@ -868,33 +863,42 @@ class ObjectStore:
             meta["managedFields"] = marshal.loads(cached[1])
         return obj
 
-    def _list_keys(
-        self, kind: _Kind, version: str
-    ) -> Callable[[tuple[str, ...]], tuple[str, ...] | str | None]:
+    def _list_keys(self, kind: _Kind, version: str) -> KeysAt:
         """Where a list is a list map: its keys; ``"set"`` for a set; None (atomic)."""
-        schema: Mapping[str, Any] | None = None
+        return self._typed(kind, version)[1]
+
+    def _typed(self, kind: _Kind, version: str) -> tuple[Atom, KeysAt]:
+        """The kind's typed schema in ``version`` (``validation.typed``: a built-in's
+        from the shipped file, a custom resource's from its CRD version's schema), and
+        its list-map keys by path (``x-kubernetes-list-type`` and ``-list-map-keys``;
+        for built-ins what ``+listType`` / ``patchMergeKey`` make of them in the
+        server's OpenAPI: containers and env by name, a container's ports by
+        containerPort and protocol, ``metadata.ownerReferences`` by uid, ...), made
+        once per kind, version and CRD."""
+        stamp = (kind.group, kind.plural, version)
+        made = self._types.get(stamp)
+        if made is not None and made[0] is kind.crd:
+            return made[1], made[2]
+        from kubectl_crd.validation import typed
+
+        atom: Atom
         if kind.crd is not None:
             found = kind.crd.version(version)
-            schema = found.schema if found is not None else None
+            atom = typed.crd_atom(found.schema if found is not None else None)
+        else:
+            api_version = f"{kind.group}/{version}" if kind.group else version
+            atom = typed.builtin().kind(api_version, kind.kind) or typed.ANYTHING
+        keys: dict[tuple[str, ...], tuple[str, ...] | str | None] = {}
 
-        def keys_at(path: tuple[str, ...]) -> tuple[str, ...] | str | None:
-            names = tuple(p for p in path if p != "[]")
-            if names in _METADATA_LIST_KEYS:
-                return _METADATA_LIST_KEYS[names]
-            if schema is not None:
-                node = _schema_at(schema, path)
-                if node is None:
-                    return None
-                list_type = node.get("x-kubernetes-list-type")
-                if list_type == "map":
-                    return tuple(node.get("x-kubernetes-list-map-keys") or ())
-                return "set" if list_type == "set" else None
-            for length in (2, 1):
-                if len(names) >= length and names[-length:] in _BUILTIN_LIST_KEYS:
-                    return _BUILTIN_LIST_KEYS[names[-length:]]
-            return None
+        def keys_at(path: tuple[str, ...], atom: Atom = atom) -> tuple[str, ...] | str | None:
+            try:
+                return keys[path]
+            except KeyError:
+                found = keys[path] = typed.list_keys(atom, path)
+                return found
 
-        return keys_at
+        self._types[stamp] = (kind.crd, atom, keys_at)
+        return atom, keys_at
 
     def _not_found(self, kind: _Kind, name: str) -> StoreRefusal:
         if kind.admission is not None:
@@ -918,6 +922,30 @@ def _same_stamp(a: Any, b: Any) -> bool:
         and len(a[2]) == len(b[2])
         and all(m == n and x is y for (m, x), (n, y) in zip(a[2], b[2], strict=True))
     )
+
+
+def _check_typed(atom: Atom, applied: dict[str, Any]) -> None:
+    """The typed conversion of an applied object, the server's first step of an apply
+    (``validation.typed``): a field of the wrong type, one the schema has not, a
+    duplicate in a list map or set is the server's 500 with no reason, before anything
+    else looks at the object."""
+    from kubectl_crd.validation.typed import typed_errors, typed_patch_message
+
+    found = typed_errors(atom, applied)
+    if found is not None:
+        message = typed_patch_message(applied, found)
+        status: dict[str, object] = {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": message,
+            "code": 500,
+        }
+        from kubectl_crd.kube.client import status_error
+
+        line = status_error(500, status, "PATCH").message
+        raise StoreRefusal(line, status=500, reason="", status_object=status)
 
 
 def _refused(result: AdmissionResult) -> StoreRefusal:
@@ -1133,23 +1161,6 @@ def apply_merge_patch(target: Any, patch: Any) -> Any:
 # -- server-side apply's pieces -------------------------------------------------------------
 
 KeysAt = Callable[[tuple[str, ...]], "tuple[str, ...] | str | None"]
-
-
-def _schema_at(schema: Mapping[str, Any], path: tuple[str, ...]) -> Mapping[str, Any] | None:
-    node: Any = schema
-    for part in path:
-        if not isinstance(node, Mapping):
-            return None
-        if part == "[]":
-            node = node.get("items")
-        else:
-            properties = node.get("properties")
-            if isinstance(properties, Mapping) and part in properties:
-                node = properties[part]
-            else:
-                extra = node.get("additionalProperties")
-                node = extra if isinstance(extra, Mapping) else None
-    return node if isinstance(node, Mapping) else None
 
 
 def _item_key(item: Any, keys: tuple[str, ...]) -> tuple[Any, ...] | None:

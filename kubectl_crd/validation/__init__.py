@@ -23,6 +23,8 @@ One module per stage, each naming the upstream file it mirrors:
 - ``formats``: the string formats the server checks
 - ``regexps``: Go regular expressions through RE2
 - ``listtypes``: list-type set and map uniqueness
+- ``typed``: the typed conversion of a server-side apply's patch (structured-merge-diff),
+  with the built-in kinds' schemas (``builtin_types.json``, by ``hack/builtin_types.py``)
 - ``paths``: where a node is, and the server's spellings of it
 - ``results``: the result data (``ValidationResult``, ``FieldError``, reasons, stages)
 - ``listing``: ``get -f``'s rows, each file object as the server would store it

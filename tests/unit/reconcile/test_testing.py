@@ -116,7 +116,7 @@ def test_a_given_uid_is_kept_and_get_finds_a_cluster_object(tmp_path: Path) -> N
         return {'status': {'seen': int(found is not None) + 10 * int(missing is not None)}}
         """,
     )
-    gizmo = GIZMO.replace("namespace: ns1", "namespace: ns1, uid: 1234")
+    gizmo = GIZMO.replace("namespace: ns1", "namespace: ns1, uid: '1234'")
     out = run_reconcile(path, gizmo, objects=[configmap("a")], crds=[CRD])
     assert out.error is None
     assert out.obj["metadata"]["uid"] == "1234"

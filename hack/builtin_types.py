@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Write kubectl_crd/validation/builtin_types.json from a real kube-apiserver's OpenAPI v3.
+
+    .venv/bin/python hack/builtin_types.py [--kubeconfig FILE] [--out FILE]
+
+The in-process store (``reconcile.localstore``) checks an applied built-in object as the
+server's first step of a server-side apply does (``validation.typed``); this script
+gives it the schemas of the store's built-in kinds (``localstore.BUILTINS``) and what
+they reference, from ``/openapi/v3/api/v1``, ``/openapi/v3/apis/apps/v1``, ... of the
+envtest control plane the tests use (``tests/integration/envtest.py``; started here
+unless ``--kubeconfig`` names a running one). Re-run it when the envtest version moves.
+
+Kept: what the typed check and the list-map keys need, in OpenAPI's own words where it
+has them (``type``, ``properties``, ``items``, ``additionalProperties``, ``$ref`` by
+definition name, ``x-kubernetes-list-type`` / ``x-kubernetes-list-map-keys``,
+``x-kubernetes-preserve-unknown-fields``, the ``default`` of a field some list uses as a
+key). Folded here, as kube-openapi's ``pkg/schemaconv`` folds them when it builds the
+server's structured-merge-diff schema: the ``x-kubernetes-patch-strategy`` /
+``patch-merge-key`` of a list with no list type (merge with a key: a map keyed by it;
+merge without: a set; anything else: atomic), a ``string`` with a ``format`` other than
+``byte`` (``date-time``, ``int-or-string``, ...) and ``Quantity`` (schemaconv's
+hard-coded scalar) written ``{"type": "untyped"}`` (any scalar: the file's one word that
+OpenAPI has not), ``RawExtension`` written ``{}`` (anything). Definition names lose
+their ``io.k8s.api.`` / ``io.k8s.apimachinery.pkg.`` prefix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "kubectl_crd" / "validation" / "builtin_types.json"
+QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+RAW_EXTENSION = "io.k8s.apimachinery.pkg.runtime.RawExtension"
+
+
+def short(name: str) -> str:
+    for prefix in ("io.k8s.api.", "io.k8s.apimachinery.pkg."):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
+
+
+def ref_name(schema: dict[str, Any]) -> str | None:
+    ref = schema.get("$ref")
+    if ref is None and len(schema.get("allOf") or ()) == 1:
+        ref = schema["allOf"][0].get("$ref")
+    return str(ref).rsplit("/", 1)[-1] if ref else None
+
+
+def list_markers(schema: dict[str, Any]) -> dict[str, Any]:
+    """schemaconv's getListElementRelationship, folded into list-type words."""
+    list_type = schema.get("x-kubernetes-list-type")
+    if list_type is not None:
+        out: dict[str, Any] = {"x-kubernetes-list-type": list_type}
+        if list_type == "map":
+            out["x-kubernetes-list-map-keys"] = list(schema["x-kubernetes-list-map-keys"])
+        return out
+    strategy = schema.get("x-kubernetes-patch-strategy")
+    if strategy in ("merge", "merge,retainKeys"):
+        key = schema.get("x-kubernetes-patch-merge-key")
+        if key:
+            return {"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": [key]}
+        return {"x-kubernetes-list-type": "set"}
+    return {}
+
+
+def compact(schema: dict[str, Any], keys: set[str], refs: set[str]) -> dict[str, Any]:
+    name = ref_name(schema)
+    if name is not None:
+        refs.add(name)
+        return {"$ref": short(name)}
+    out: dict[str, Any] = {}
+    kind = schema.get("type")
+    if kind == "string" and schema.get("format") not in (None, "", "byte"):
+        out["type"] = "untyped"
+    elif kind:
+        out["type"] = kind
+    if schema.get("x-kubernetes-preserve-unknown-fields") is True:
+        out["x-kubernetes-preserve-unknown-fields"] = True
+    properties = schema.get("properties")
+    if properties:
+        fields = {}
+        for field, sub in sorted(properties.items()):
+            done = compact(sub, keys, refs)
+            if field in keys and isinstance(sub.get("default"), (str, int, bool)):
+                done["default"] = sub["default"]
+            fields[field] = done
+        out["properties"] = fields
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        out["additionalProperties"] = compact(extra, keys, refs)
+    elif isinstance(extra, bool):
+        out["additionalProperties"] = extra
+    if "items" in schema:
+        out["items"] = compact(schema["items"], keys, refs)
+    if kind == "array":
+        out.update(list_markers(schema))
+    return out
+
+
+def build(documents: list[dict[str, Any]], kinds: list[tuple[str, str, str]]) -> dict[str, Any]:
+    schemas: dict[str, dict[str, Any]] = {}
+    for document in documents:
+        schemas.update(document["components"]["schemas"])
+    # every field name some list is keyed by: their defaults are kept
+    keys: set[str] = set()
+    for schema in schemas.values():
+        stack = [schema]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                markers = list_markers(node) if node.get("type") == "array" else {}
+                keys.update(markers.get("x-kubernetes-list-map-keys") or ())
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    roots: dict[str, str] = {}
+    for group, version, kind in kinds:
+        for name, schema in schemas.items():
+            for gvk in schema.get("x-kubernetes-group-version-kind") or ():
+                if (gvk.get("group"), gvk.get("version"), gvk.get("kind")) == (
+                    group,
+                    version,
+                    kind,
+                ):
+                    roots[f"{group}/{version}/{kind}" if group else f"{version}/{kind}"] = name
+        api = f"{group}/{version}" if group else version
+        if not any(key.endswith(f"/{kind}") and key.startswith(api) for key in roots):
+            raise SystemExit(f"builtin-types: no OpenAPI definition for {api} {kind}")
+    types: dict[str, Any] = {}
+    todo = [*roots.values(), "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]
+    while todo:
+        name = todo.pop()
+        if short(name) in types:
+            continue
+        if name == QUANTITY:
+            types[short(name)] = {"type": "untyped"}
+            continue
+        if name == RAW_EXTENSION:
+            types[short(name)] = {}
+            continue
+        refs: set[str] = set()
+        types[short(name)] = compact(schemas[name], keys, refs)
+        todo.extend(sorted(refs))
+    return {
+        "source": "kube-apiserver OpenAPI v3, by hack/builtin_types.py",
+        "kinds": {key: short(name) for key, name in sorted(roots.items())},
+        "types": dict(sorted(types.items())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--kubeconfig", help="a running server's kubeconfig (default: start envtest)"
+    )
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    from kubectl_crd.kube.client import KubeClient
+    from kubectl_crd.kube.config import ClusterConfig
+    from kubectl_crd.reconcile.localstore import BUILTINS
+
+    kinds = [(group, version, kind) for group, version, _, kind, *_ in BUILTINS]
+    paths = sorted(
+        {f"/openapi/v3/apis/{g}/{v}" if g else f"/openapi/v3/api/{v}" for g, v, _ in kinds}
+    )
+    plane = None
+    kubeconfig = args.kubeconfig
+    if kubeconfig is None:
+        from tests.integration.envtest import ControlPlane, ensure_assets
+
+        assets = (
+            Path(os.environ["KUBEBUILDER_ASSETS"])
+            if "KUBEBUILDER_ASSETS" in os.environ
+            else ensure_assets()
+        )
+        plane = ControlPlane(assets)
+        plane.start()
+        kubeconfig = str(plane.kubeconfig)
+    try:
+        with KubeClient(ClusterConfig(kubeconfig=kubeconfig)) as client:
+            version = client.get("/version")
+            documents = [client.get(path) for path in paths]
+    finally:
+        if plane is not None:
+            plane.stop()
+    data = build(documents, kinds)
+    data["source"] += f" (kube-apiserver {version.get('gitVersion')})"
+    text = json.dumps(data, separators=(",", ":"), sort_keys=False) + "\n"
+    args.out.write_text(text)
+    print(
+        f"{args.out}: {len(text.encode())} bytes, {len(data['types'])} types, {len(data['kinds'])} kinds"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

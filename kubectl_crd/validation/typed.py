@@ -1,0 +1,556 @@
+"""The typed conversion of a server-side apply's patch, as structured-merge-diff makes it.
+
+The first step of every server-side apply on kube-apiserver (apimachinery's
+``util/managedfields/internal/structuredmerge.go``, ``Apply``) turns the applied object
+into a typed value of its kind's schema (``typeConverter.ObjectToTyped``, which runs
+``sigs.k8s.io/structured-merge-diff/v6/typed/validate.go``). A field of the wrong type,
+a field the schema does not declare, a duplicate in a list map or set: the apply is
+refused there, before anything else looks at the object, with a plain Go error the
+server answers as ``500`` with no reason::
+
+    failed to create typed patch object (<ns>/<name>; <group>/<version>, Kind=<Kind>): <errors>
+
+Pure: no I/O beyond reading the shipped ``builtin_types.json`` once, lazily (``builtin``).
+
+What it mirrors, each piece from the upstream file named:
+
+- the schema: kube-openapi's ``pkg/schemaconv`` (``openapi.go``, ``smd.go``) turns
+  OpenAPI into atoms (``Atom``): ``integer``/``number`` numeric, ``string`` (``byte``
+  format) string, another string format any scalar, ``boolean``; ``object`` a map of
+  its ``properties`` whose other keys take ``additionalProperties`` (none without it,
+  unless the object has no properties or ``x-kubernetes-preserve-unknown-fields`` is set
+  on it or an ancestor of the same definition); ``array`` a list, atomic unless
+  ``x-kubernetes-list-type`` makes it a ``set`` or a ``map`` keyed by
+  ``x-kubernetes-list-map-keys``; no ``type`` (int-or-string, preserve-unknown-fields)
+  anything. Built-in kinds come from the server's own OpenAPI v3, folded by
+  ``hack/builtin_types.py``; a CRD version's schema as apiextensions-apiserver's
+  ``controller/openapi/builder`` publishes it (``buildKubeNative``: ``apiVersion`` and
+  ``kind`` strings, ``metadata`` the built-in ``ObjectMeta``; ``addEmbeddedProperties``:
+  the same three on every ``x-kubernetes-embedded-resource``; value validations such as
+  ``format`` stripped);
+- the walk and its messages: ``typed/validate.go`` and ``typed/helpers.go`` (a null is
+  any type; an undeclared field ends the walk of its map; a list-map or set item whose
+  key cannot be made ends the walk of its list; a missing key field takes the field's
+  ``default``), paths as ``fieldpath/element.go`` spells them (``.a``, ``[0]``,
+  ``[name="c"]``, ``[="v"]``), several errors as ``errors:`` and one per line;
+- values as the server holds them: the patch is YAML-decoded (``sigs.k8s.io/yaml``), so a
+  number is an ``int64`` when its JSON text is an integer in range, else a ``float64``;
+  printed with Go's ``%v``, ``%#v`` and ``%T`` as each message does.
+
+Unlike the server, a map's fields are walked in the object's order (Go's map order is
+random: an object with several errors in one map gets them in another order, and an
+undeclared field ends that map's walk at a different point).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+__all__ = [
+    "ANYTHING",
+    "Atom",
+    "ListType",
+    "MapType",
+    "TypedErrors",
+    "builtin",
+    "crd_atom",
+    "list_keys",
+    "typed_errors",
+    "typed_patch_message",
+]
+
+STRING, NUMERIC, BOOLEAN, UNTYPED = "string", "numeric", "boolean", "untyped"
+
+
+@dataclass(eq=False)
+class MapType:
+    """``schema.Map``: declared fields, and the type of any other key (None: none allowed)."""
+
+    fields: dict[str, Atom] = field(default_factory=dict)
+    element: Atom | None = None
+    #: the fields' ``default``\\s (a list map's missing key field takes it)
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class ListType:
+    """``schema.List``: its items' type; ``keys`` None for an atomic list, () for a set."""
+
+    element: Atom
+    keys: tuple[str, ...] | None = None
+
+
+@dataclass(eq=False)
+class Atom:
+    """``schema.Atom``: which of scalar, list and map a value of this type may be."""
+
+    scalar: str | None = None
+    list: ListType | None = None
+    map: MapType | None = None
+
+
+def _anything() -> Atom:
+    """schemaconv's ``__untyped_deduced_``: any value, its maps' keys anything."""
+    atom = Atom(scalar=UNTYPED)
+    atom.list = ListType(atom)
+    atom.map = MapType(element=atom)
+    return atom
+
+
+ANYTHING = _anything()
+
+
+class _Converter:
+    """OpenAPI (a CRD's structural schema, or the built-in file's) to atoms; ``$ref``s
+    name definitions in ``types``, each made once (cycles allowed)."""
+
+    def __init__(self, types: Mapping[str, Any]) -> None:
+        self.types = types
+        self.named: dict[str, Atom] = {}
+
+    def ref(self, name: str) -> Atom:
+        atom = self.named.get(name)
+        if atom is None:
+            atom = self.named[name] = Atom()
+            # a definition starts with the global preserve flag (false, as for every
+            # built-in and v1 CRD), not its referrer's (schemaconv ``push``)
+            made = self.atom(self.types[name], preserve=False)
+            atom.scalar, atom.list, atom.map = made.scalar, made.list, made.map
+        return atom
+
+    def atom(self, schema: Mapping[str, Any], *, preserve: bool, embedded: bool = False) -> Atom:
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            return self.ref(ref.rsplit("/", 1)[-1])
+        if schema.get("x-kubernetes-preserve-unknown-fields") is True:
+            preserve = True
+        kind = schema.get("type") or ""
+        if kind == "object":
+            return Atom(map=self.map(schema, preserve, embedded))
+        if kind == "array":
+            return Atom(list=self.list(schema, preserve))
+        if kind in ("integer", "number"):
+            return Atom(scalar=NUMERIC)
+        if kind == "string":
+            return Atom(scalar=STRING)
+        if kind == "boolean":
+            return Atom(scalar=BOOLEAN)
+        if kind == UNTYPED:  # the built-in file's word for a scalar of any type
+            return Atom(scalar=UNTYPED)
+        if (
+            not schema.get("properties")
+            and not schema.get("items")
+            and schema.get("additionalProperties") in (None, True)
+        ):
+            return ANYTHING
+        # no type: any scalar, a list, a map (schemaconv parseSchema's "" case)
+        return Atom(
+            scalar=UNTYPED,
+            list=self.list(schema, preserve),
+            map=self.map(schema, preserve, embedded),
+        )
+
+    def map(self, schema: Mapping[str, Any], preserve: bool, embedded: bool) -> MapType:
+        made = MapType()
+        properties = schema.get("properties") or {}
+        for name, sub in properties.items():
+            if isinstance(sub, Mapping):
+                made.fields[name] = self.field(sub, preserve)
+                if "default" in sub and sub["default"] is not None:
+                    made.defaults[name] = sub["default"]
+        if embedded or schema.get("x-kubernetes-embedded-resource") is True:
+            # builder.go addEmbeddedProperties (and buildKubeNative at the root)
+            made.fields["apiVersion"] = Atom(scalar=STRING)
+            made.fields["kind"] = Atom(scalar=STRING)
+            made.fields["metadata"] = builtin().ref(_OBJECT_META)
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, Mapping):
+            made.element = self.field(extra, preserve)
+        elif extra is True or (extra is None and (preserve or not properties)):
+            made.element = ANYTHING
+        return made
+
+    def field(self, schema: Mapping[str, Any], preserve: bool) -> Atom:
+        return self.atom(schema, preserve=preserve)
+
+    def list(self, schema: Mapping[str, Any], preserve: bool) -> ListType:
+        items = schema.get("items")
+        element = self.field(items, preserve) if isinstance(items, Mapping) else ANYTHING
+        list_type = schema.get("x-kubernetes-list-type")
+        if list_type == "map":
+            return ListType(element, tuple(schema.get("x-kubernetes-list-map-keys") or ()))
+        if list_type == "set":
+            return ListType(element, ())
+        return ListType(element)
+
+
+_OBJECT_META = "apis.meta.v1.ObjectMeta"
+
+
+class BuiltinTypes:
+    """The shipped schemas of the store's built-in kinds (``builtin_types.json``)."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.kinds: Mapping[str, str] = data["kinds"]
+        self._converter = _Converter(data["types"])
+
+    def ref(self, name: str) -> Atom:
+        return self._converter.ref(name)
+
+    def kind(self, api_version: str, kind: str) -> Atom | None:
+        """The atom of ``api_version``'s ``kind``; None for a kind the file has not."""
+        name = self.kinds.get(f"{api_version}/{kind}")
+        return self.ref(name) if name is not None else None
+
+
+_BUILTIN: BuiltinTypes | None = None
+
+
+def builtin() -> BuiltinTypes:
+    """The built-in schemas, read on first use (start-up reads nothing)."""
+    global _BUILTIN
+    if _BUILTIN is None:
+        from importlib.resources import files
+
+        text = files("kubectl_crd.validation").joinpath("builtin_types.json").read_text()
+        _BUILTIN = BuiltinTypes(json.loads(text))
+    return _BUILTIN
+
+
+def crd_atom(schema: Mapping[str, Any] | None) -> Atom:
+    """The atom of a custom resource whose version has ``schema`` (its
+    ``openAPIV3Schema``): the schema as the server publishes it for apply
+    (``buildKubeNative``: ``apiVersion``, ``kind`` and ``metadata`` added at the root)."""
+    if schema is None:
+        return ANYTHING
+    return _Converter({}).atom(schema, preserve=False, embedded=True)
+
+
+# -- Go's renderings of a value --------------------------------------------------------
+
+
+def _go_float(value: float) -> str:
+    """strconv.FormatFloat(value, 'g', -1, 64): %v of a float64."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "-0" if math.copysign(1, value) < 0 else "0"
+    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    point = len(text) + int(exponent)  # decimal point position (Go's digs.dp)
+    neg = "-" if sign else ""
+    exp = point - 1
+    if exp < -4 or exp >= 6:  # shortest: precision 6 decides (strconv ftoa.go %g)
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        return f"{neg}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+    if point <= 0:
+        return f"{neg}0.{'0' * -point}{text}"
+    if point >= len(text):
+        return neg + text + "0" * (point - len(text))
+    return f"{neg}{text[:point]}.{text[point:]}"
+
+
+_INT64 = 2**63
+
+
+def _number(value: int | float) -> str:
+    """A number as the server holds it after the YAML-to-JSON decoding of a patch: an
+    integer (an integral float too: Go's JSON writes one below 1e21 without exponent)
+    within int64 is an int64, anything else a float64."""
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
+            value = int(value)
+        else:
+            return _go_float(value)
+    if -_INT64 <= value < _INT64:
+        return str(value)
+    return _go_float(float(value))
+
+
+def _go_quote(text: str) -> str:
+    """strconv.Quote."""
+    out = ['"']
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char.isprintable():
+            out.append(char)
+        elif char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        else:
+            code = ord(char)
+            if code < 0x20 or code == 0x7F:
+                out.append(f"\\x{code:02x}")
+            elif code < 0x10000:
+                out.append(f"\\u{code:04x}")
+            else:
+                out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+}
+
+
+def go_v(value: Any) -> str:
+    """Go's ``%v`` of an unstructured value."""
+    if value is None:
+        return "<nil>"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return "map[" + " ".join(f"{k}:{go_v(value[k])}" for k in sorted(value)) + "]"
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(go_v(item) for item in value) + "]"
+    return str(value)
+
+
+def go_sharp_v(value: Any) -> str:
+    """Go's ``%#v`` of an unstructured value held in an ``interface{}``."""
+    if value is None:
+        return "interface {}(nil)"
+    if isinstance(value, str):
+        return _go_quote(value)
+    if isinstance(value, Mapping):
+        inner = ", ".join(f"{_go_quote(k)}:{go_sharp_v(value[k])}" for k in sorted(value))
+        return "map[string]interface {}{" + inner + "}"
+    if isinstance(value, (list, tuple)):
+        return "[]interface {}{" + ", ".join(go_sharp_v(item) for item in value) + "}"
+    return go_v(value)
+
+
+def _go_type(value: Any) -> str:
+    """Go's ``%T`` of a non-numeric unstructured value."""
+    if value is True or value is False:
+        return "bool"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "map[string]interface {}"
+    return "[]interface {}"
+
+
+def _to_string(value: Any) -> str:
+    """``value.ToString``: a list-map key's or set item's spelling in a path."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, str):
+        return _go_quote(value)
+    if isinstance(value, Mapping):
+        return "".join(f"{k}={_to_string(value[k])}" for k in sorted(value))
+    return "[" + ",".join(_to_string(item) for item in value) + "]"
+
+
+# -- the walk ----------------------------------------------------------------------------
+
+#: one error: [path, message] (a list: a parent prefixes the path in place)
+Error = list[str]
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float))  # bool is an int
+
+
+def _deduce(atom: Atom, value: Any) -> Atom:
+    """``deduceAtom``: the one of the atom's types the value is, if the atom has it."""
+    if value is None or (atom.scalar is None) + (atom.list is None) + (atom.map is None) == 2:
+        return atom
+    if _is_scalar(value):
+        return Atom(scalar=atom.scalar) if atom.scalar is not None else atom
+    if isinstance(value, list):
+        return Atom(list=atom.list) if atom.list is not None else atom
+    if isinstance(value, Mapping) and atom.map is not None:
+        return Atom(map=atom.map)
+    return atom
+
+
+def _validate(atom: Atom, value: Any) -> list[Error]:
+    if atom is ANYTHING:
+        return []
+    atom = _deduce(atom, value)
+    if atom.map is not None:
+        return _map(atom.map, value)
+    if atom.scalar is not None:
+        return _scalar(atom.scalar, value)
+    if atom.list is not None:
+        return _list(atom.list, value)
+    return [["", "schema error: invalid atom: inlined"]]
+
+
+def _scalar(scalar: str, value: Any) -> list[Error]:
+    if value is None:
+        return []
+    if scalar == NUMERIC:
+        if isinstance(value, (int, float)) and value is not True and value is not False:
+            return []
+        return [["", f"expected numeric (int or float), got {_go_type(value)}"]]
+    if scalar == STRING:
+        if isinstance(value, str):
+            return []
+        return [["", f"expected string, got &value.valueUnstructured{{Value:{go_sharp_v(value)}}}"]]
+    if scalar == BOOLEAN:
+        if value is True or value is False:
+            return []
+        return [["", f"expected boolean, got &{{{go_v(value)}}}"]]
+    if _is_scalar(value):
+        return []
+    return [["", f"expected any scalar, got &{{{go_v(value)}}}"]]
+
+
+def _map(map_type: MapType, value: Any) -> list[Error]:
+    if value is None:
+        return []
+    if not isinstance(value, Mapping):
+        return [["", f"expected map, got &{{{go_v(value)}}}"]]
+    errors: list[Error] = []
+    fields, element = map_type.fields, map_type.element
+    for key, item in value.items():
+        atom = fields.get(key, element)
+        if atom is None:
+            errors.append(["." + key, "field not declared in schema"])
+            break
+        if atom is ANYTHING:
+            continue
+        found = _validate(atom, item)
+        if found:
+            for error in found:
+                error[0] = "." + key + error[0]
+            errors.extend(found)
+    return errors
+
+
+def _list(list_type: ListType, value: Any) -> list[Error]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        return [["", f"expected list, got &{{{go_v(value)}}}"]]
+    errors: list[Error] = []
+    keys, element = list_type.keys, list_type.element
+    seen: set[str] = set()
+    for index, item in enumerate(value):
+        if keys is None:
+            label = f"[{index}]"
+        else:
+            label, problem = _path_element(element, keys, item)
+            if problem is not None:
+                errors.append(["", f"element {index}: {problem}"])
+                return errors
+            if label in seen:
+                errors.append(["", f"duplicate entries for key {label}"])
+            seen.add(label)
+        found = _validate(element, item)
+        if found:
+            for error in found:
+                error[0] = label + error[0]
+            errors.extend(found)
+    return errors
+
+
+def _path_element(element: Atom, keys: tuple[str, ...], item: Any) -> tuple[str, str | None]:
+    """``listItemToPathElement``: the item's path element, or why it has none."""
+    if not keys:
+        if isinstance(item, Mapping):
+            return "", "associative list without keys has an element that's a map type"
+        if isinstance(item, list):
+            return "", "not supported: associative list with lists as elements"
+        if item is None:
+            return "", "associative list without keys has an element that's an explicit null"
+        return f"[={_to_string(item)}]", None
+    if item is None:
+        return "", "associative list with keys may not have a null element"
+    if not isinstance(item, Mapping):
+        return "", "associative list with keys may not have non-map elements"
+    defaults = element.map.defaults if element.map is not None else {}
+    parts = {}
+    for key in keys:
+        if key in item:
+            parts[key] = _to_string(item[key])
+        elif key in defaults:
+            parts[key] = _to_string(defaults[key])
+    if not parts:
+        quoted = " ".join(_go_quote(key) for key in keys)
+        return "", (
+            f"associative list with keys has an element that omits all key fields [{quoted}] "
+            "(and doesn't have default values for any key fields)"
+        )
+    return "[" + ",".join(f"{k}={parts[k]}" for k in sorted(parts)) + "]", None
+
+
+@dataclass(frozen=True)
+class TypedErrors:
+    """What the typed conversion found: each error's path and message."""
+
+    errors: tuple[tuple[str, str], ...]
+
+    def __str__(self) -> str:
+        """``ValidationErrors.Error()``: one error alone, several after ``errors:``."""
+        lines = [f"{path}: {message}" if path else message for path, message in self.errors]
+        if len(lines) == 1:
+            return lines[0]
+        return "\n".join(["errors:", *("  " + line for line in lines)])
+
+
+def typed_errors(atom: Atom, obj: Any) -> TypedErrors | None:
+    """The typed conversion of ``obj`` to ``atom``: None when it converts."""
+    found = _validate(atom, obj)
+    if not found:
+        return None
+    return TypedErrors(tuple((path, message) for path, message in found))
+
+
+def typed_patch_message(obj: Mapping[str, Any], errors: TypedErrors) -> str:
+    """The server's message for a patch that does not convert (``structuredmerge.go``
+    Apply, with ``objectGVKNN``: the namespace and name as the patch has them)."""
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    api_version = str(obj.get("apiVersion") or "")
+    group, _, version = api_version.rpartition("/")
+    where = f"{meta.get('namespace') or ''}/{meta.get('name') or ''}"
+    return (
+        f"failed to create typed patch object ({where}; {group}/{version}, "
+        f"Kind={obj.get('kind') or ''}): {errors}"
+    )
+
+
+# -- list-map keys ---------------------------------------------------------------------
+
+
+def list_keys(atom: Atom, path: tuple[str, ...]) -> tuple[str, ...] | str | None:
+    """What the list at ``path`` (field names, ``"[]"`` for a list's items) is: its
+    keys if a list map, ``"set"`` for a set, None when atomic or unknown."""
+    node: Atom | None = atom
+    for part in path:
+        if node is None:
+            return None
+        if part == "[]":
+            node = node.list.element if node.list is not None else None
+        elif node.map is not None:
+            node = node.map.fields.get(part, node.map.element)
+        else:
+            return None
+    if node is None or node.list is None or node.list.keys is None or node is ANYTHING:
+        return None
+    return node.list.keys if node.list.keys else "set"
