@@ -49,6 +49,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -65,6 +66,13 @@ __all__ = [
 ]
 
 STRING, NUMERIC, BOOLEAN, UNTYPED = "string", "numeric", "boolean", "untyped"
+_SCALAR_TYPES: dict[str, tuple[type, ...]] = {
+    STRING: (str,),
+    NUMERIC: (int, float),
+    BOOLEAN: (bool,),
+    UNTYPED: (str, int, float, bool),
+}
+_NULL: frozenset[type] = frozenset((type(None),))
 
 
 @dataclass(eq=False)
@@ -92,6 +100,13 @@ class Atom:
     scalar: str | None = None
     list: ListType | None = None
     map: MapType | None = None
+    #: the exact Python types a value needs no walk for (null always; a scalar type's
+    #: own): the walk's fast path, most of an object's values being fine strings
+    ok: frozenset[type] = _NULL
+
+
+def _scalar_atom(scalar: str) -> Atom:
+    return Atom(scalar=scalar, ok=frozenset((*_SCALAR_TYPES[scalar], type(None))))
 
 
 def _anything() -> Atom:
@@ -120,7 +135,7 @@ class _Converter:
             # a definition starts with the global preserve flag (false, as for every
             # built-in and v1 CRD), not its referrer's (schemaconv ``push``)
             made = self.atom(self.types[name], preserve=False)
-            atom.scalar, atom.list, atom.map = made.scalar, made.list, made.map
+            atom.scalar, atom.list, atom.map, atom.ok = made.scalar, made.list, made.map, made.ok
         return atom
 
     def atom(self, schema: Mapping[str, Any], *, preserve: bool, embedded: bool = False) -> Atom:
@@ -135,13 +150,13 @@ class _Converter:
         if kind == "array":
             return Atom(list=self.list(schema, preserve))
         if kind in ("integer", "number"):
-            return Atom(scalar=NUMERIC)
+            return _scalar_atom(NUMERIC)
         if kind == "string":
-            return Atom(scalar=STRING)
+            return _scalar_atom(STRING)
         if kind == "boolean":
-            return Atom(scalar=BOOLEAN)
+            return _scalar_atom(BOOLEAN)
         if kind == UNTYPED:  # the built-in file's word for a scalar of any type
-            return Atom(scalar=UNTYPED)
+            return _scalar_atom(UNTYPED)
         if (
             not schema.get("properties")
             and not schema.get("items")
@@ -165,8 +180,8 @@ class _Converter:
                     made.defaults[name] = sub["default"]
         if embedded or schema.get("x-kubernetes-embedded-resource") is True:
             # builder.go addEmbeddedProperties (and buildKubeNative at the root)
-            made.fields["apiVersion"] = Atom(scalar=STRING)
-            made.fields["kind"] = Atom(scalar=STRING)
+            made.fields["apiVersion"] = _scalar_atom(STRING)
+            made.fields["kind"] = _scalar_atom(STRING)
             made.fields["metadata"] = builtin().ref(_OBJECT_META)
         extra = schema.get("additionalProperties")
         if isinstance(extra, Mapping):
@@ -215,9 +230,8 @@ def builtin() -> BuiltinTypes:
     """The built-in schemas, read on first use (start-up reads nothing)."""
     global _BUILTIN
     if _BUILTIN is None:
-        from importlib.resources import files
-
-        text = files("kubectl_crd.validation").joinpath("builtin_types.json").read_text()
+        # beside this module (a wheel's package data; importlib.resources costs ~9 ms)
+        text = Path(__file__).with_name("builtin_types.json").read_text(encoding="utf-8")
         _BUILTIN = BuiltinTypes(json.loads(text))
     return _BUILTIN
 
@@ -390,6 +404,8 @@ def _deduce(atom: Atom, value: Any) -> Atom:
 def _validate(atom: Atom, value: Any) -> list[Error]:
     if atom is ANYTHING:
         return []
+    if atom.scalar is None and atom.list is None and atom.map is not None:
+        return _map(atom.map, value)  # an object's type: the usual case, no deducing
     atom = _deduce(atom, value)
     if atom.map is not None:
         return _map(atom.map, value)
@@ -432,7 +448,7 @@ def _map(map_type: MapType, value: Any) -> list[Error]:
         if atom is None:
             errors.append(["." + key, "field not declared in schema"])
             break
-        if atom is ANYTHING:
+        if type(item) in atom.ok or atom is ANYTHING:
             continue
         found = _validate(atom, item)
         if found:
@@ -461,6 +477,8 @@ def _list(list_type: ListType, value: Any) -> list[Error]:
             if label in seen:
                 errors.append(["", f"duplicate entries for key {label}"])
             seen.add(label)
+        if type(item) in element.ok:
+            continue
         found = _validate(element, item)
         if found:
             for error in found:
