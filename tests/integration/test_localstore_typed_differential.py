@@ -405,3 +405,29 @@ def test_dev_once_reports_a_mistyped_child_alike_on_the_server_and_local(
     assert (
         outputs["local"][-1] == f"1 object, 1 reconcile, 0 writes, 1 error; failed: {namespace}/f"
     )
+
+
+def test_list_keys_from_the_schemas_merge_as_on_the_server(
+    client: KubeClient, namespace: str, crds: list[dict[str, Any]]
+) -> None:
+    """The store's list-map keys now come from the same schemas: two managers applying
+    a finalizer each (``metadata.finalizers`` is a set) and a container each (a list map
+    by name) end with both, in the server's order."""
+    server, store = _sides(client, namespace, crds)
+    info = store.resolve("apps/v1/Deployment")
+    answers: list[list[Any]] = [[], []]
+    for manager, finalizer, container in (("one", "x.io/a", "a"), ("two", "x.io/b", "b")):
+        body = with_meta(
+            containers({"name": container, "image": "nginx:1"}),
+            name="merged", namespace=namespace, finalizers=[finalizer],
+        )  # fmt: skip
+        for side, apply in enumerate(
+            (partial(server["Deployment"].apply), partial(store.apply, info))
+        ):
+            written = apply(body, field_manager=manager, force=True)
+            spec = written["spec"]["template"]["spec"]
+            answers[side].append(
+                (written["metadata"]["finalizers"], [c["name"] for c in spec["containers"]])
+            )
+    assert answers[0] == answers[1]
+    assert answers[1][-1] == (["x.io/a", "x.io/b"], ["a", "b"])
