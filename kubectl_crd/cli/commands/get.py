@@ -99,9 +99,9 @@ HELP = """Show custom resources with their CRD's printer columns, as kubectl get
 
 \b
 Examples:
-  kubectl crd get crontabs -f examples/ --crd crds/
+  kubectl crd get crontabs -f examples/resources/ --crd examples/crds/
   kubectl crd get crontabs -A -o wide
-  kubectl crd get ct my-cron -o jsonpath='{.spec.schedule}'
+  kubectl crd get ct my-cron -o jsonpath='{.spec.cronSpec}'
   kubectl crd get crontabs -w
 
 With -f, the files' objects are shown offline as the API server would return them:
