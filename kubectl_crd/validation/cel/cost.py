@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 
 from kubectl_crd.validation.cel.checked import CelType, CheckedRule, Constant, Node
-from kubectl_crd.validation.cel.escaping import escape
+from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.compiled import SchemaNode
 
 Range = tuple[int, int]
@@ -197,9 +197,8 @@ def _object(
         child_size = _decl_size(child, child.embedded, memo)
         if child_size is None:
             continue
-        escaped = escape(name)
-        if escaped is not None:
-            fields[escaped] = child_size
+        for field_name in field_names(name):
+            fields[field_name] = child_size
         if name in required and not child.has_default:
             min_size += len(name.encode()) + child_size.min_size + 4
     if resource_root and not _has_type_and_object_meta(node):

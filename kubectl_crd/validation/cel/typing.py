@@ -31,7 +31,7 @@ from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
 from kubectl_crd.validation.cel.checked import CheckedRule, homogeneous_literal_errors, read_checked
-from kubectl_crd.validation.cel.escaping import escape
+from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.cel.programs import compile_error_text, optional_old_self
 from kubectl_crd.validation.cel.tree import Rule, RuleNode, rule_tree
 from kubectl_crd.validation.compiled import SchemaNode
@@ -163,10 +163,11 @@ class _Generator:
         message = self.file.message_type.add(name=name)
         fields: dict[str, _Decl] = {}
         for key, child in node.properties.items():
-            escaped = escape(key)
-            decl = self.decl(child, child.embedded)
-            if escaped is not None and decl is not None:
-                fields[escaped] = decl
+            names = field_names(key)
+            decl = self.decl(child, child.embedded) if names else None
+            if decl is not None:
+                for field_name in names:
+                    fields[field_name] = decl
         if resource_root:
             fields["apiVersion"] = _Decl("string", _F.TYPE_STRING)
             fields["kind"] = _Decl("string", _F.TYPE_STRING)

@@ -3,7 +3,7 @@
 ``apiserver/pkg/cel/common/values.go: UnstructuredToVal`` and
 ``apiextensions-apiserver/.../schema/cel/model``: an object with properties is an
 object whose fields are the escaped property names (undeclared and unescapable
-ones are not visible); additionalProperties make a map keyed by the raw keys;
+ones are not visible; a reserved word under its own name too); additionalProperties make a map keyed by the raw keys;
 ``number`` values are doubles even when written as integers; strings of format
 ``date-time``/``date`` are timestamps, ``duration`` durations, ``byte`` bytes; a
 resource root (the object itself, an embedded resource) shows ``apiVersion``,
@@ -22,7 +22,7 @@ from typing import Any
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
-from kubectl_crd.validation.cel.escaping import escape
+from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.compiled import SchemaNode
 
 #: One object's values as converted, by the ids of the value and its schema and
@@ -96,32 +96,34 @@ def _object(value: dict[str, Any], schema: SchemaNode, memo: Conversions | None)
     for key, item in value.items():
         field = fields.get(key)
         if field is not None:
-            name, child, unconverted = field
-            out[name] = item if unconverted else to_cel(item, child, False, memo)
+            names, child, unconverted = field
+            converted = item if unconverted else to_cel(item, child, False, memo)
+            for name in names:  # a reserved word twice: ``escaping.field_names``
+                out[name] = converted
     return out
 
 
 #: ``_fields`` of each object schema met, by its id (schema nodes live as long as their
 #: compiled schema, kept by ``schemas.compile_schema``)
-_FIELD_PLANS: dict[int, tuple[SchemaNode, dict[str, tuple[str, SchemaNode, bool]]]] = {}
+_FIELD_PLANS: dict[int, tuple[SchemaNode, dict[str, tuple[tuple[str, ...], SchemaNode, bool]]]] = {}
 
 
-def _fields(schema: SchemaNode) -> dict[str, tuple[str, SchemaNode, bool]]:
-    """The properties rules can see, by name: the CEL name, the schema, and whether
+def _fields(schema: SchemaNode) -> dict[str, tuple[tuple[str, ...], SchemaNode, bool]]:
+    """The properties rules can see, by name: the CEL names, the schema, and whether
     ``to_cel`` gives any value back as it is (the one type integer, boolean, or string
     without a format), so that it is not called for those."""
     found = _FIELD_PLANS.get(id(schema))
     if found is None or found[0] is not schema:
         plan = {}
         for key, child in schema.properties.items():
-            name = escape(key)
-            if name is not None:
+            names = field_names(key)
+            if names:
                 types = child.types
                 unconverted = len(types) == 1 and (
                     types[0] in ("integer", "boolean")
                     or (types[0] == "string" and not child.format)
                 )
-                plan[key] = (name, child, unconverted)
+                plan[key] = (names, child, unconverted)
         found = _FIELD_PLANS[id(schema)] = (schema, plan)
     return found[1]
 

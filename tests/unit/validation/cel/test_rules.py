@@ -142,6 +142,28 @@ def test_rules_never_run_on_null_and_names_are_escaped() -> None:
     assert escape("9lives") is None and escape("a b") is None
 
 
+def test_a_reserved_word_is_also_reachable_as_itself() -> None:
+    """``self.t.namespace`` compiles and runs as ``self.t.__namespace__`` does (the server's
+    type provider falls back to the escaped name; kubernetes-sigs/jobset's CRD relies on it)."""
+    from kubectl_crd.validation.crds import crd_errors
+
+    template = {"type": "object", "properties": {"namespace": {"type": "string"}}}
+    for rule in ("!has(self.t.namespace)", "self.t.all(x, x.namespace != 'n')"):
+        items = rule.startswith("self.t.all")
+        t = {"type": "array", "items": template} if items else template
+        schema = obj([{"rule": rule}], t=t)
+        assert crd_errors(crd_with(schema).raw) == []
+        value = {"t": [{"namespace": "n"}] if items else {"namespace": "n"}}
+        assert messages(schema, value) == [f'spec: Invalid value: "object": failed rule: {rule}']
+        assert messages(schema, {"t": [] if items else {}}) == []
+    # a map's keys are not escaped: ``m.namespace`` is the key "namespace"
+    schema = obj(
+        [{"rule": "self.m.namespace == 'n'"}],
+        m={"type": "object", "additionalProperties": {"type": "string"}},
+    )
+    assert messages(schema, {"m": {"namespace": "n"}}) == []
+
+
 def test_numbers_are_doubles_and_dates_are_timestamps() -> None:
     schema = obj(
         [{"rule": "self.n / 2.0 == 1.5 && self.t > timestamp('2020-01-01T00:00:00Z')"}],

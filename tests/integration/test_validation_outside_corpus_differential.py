@@ -1,0 +1,117 @@
+"""Schema features met in projects the corpus never saw, each sent to the real API server.
+
+A hunt over the CRDs and samples of projects outside the corpus (and systematic
+mutations of them, as ``test_validation_differential`` makes them) found places where
+``validate`` and the API server disagreed. Each case below is a small CRD written for
+the test, showing only the feature, with the objects that showed the difference: the
+server must accept the CRD exactly when ``crd_errors`` finds nothing, and every object's
+dry-run create must get the same verdict and the same (path, reason, message) errors
+from ``validate_custom_resource``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.govalues import go_json
+from kubectl_crd.validation import FieldValidation, validate_custom_resource
+from kubectl_crd.validation.crds import crd_errors
+from tests.crd_factory import make_crd
+from tests.integration.envtest import ControlPlane
+from tests.integration.test_validation_differential import ApiClient, _server_errors
+
+GROUP = "outside.example.com"
+
+
+@dataclass(frozen=True)
+class Case:
+    spec: dict[str, Any]
+    objects: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _rules(rules: list[str], **properties: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "x-kubernetes-validations": [{"rule": r} for r in rules],
+    }
+
+
+_NAMESPACED = {"type": "object", "properties": {"namespace": {"type": "string"}}}
+
+CASES: dict[str, Case] = {
+    # kubernetes-sigs/jobset: a rule selects ``t.metadata.namespace`` of a template that
+    # is not an embedded resource; ``namespace`` is a CEL reserved word, escaped to
+    # ``__namespace__``, and the server reaches it under either name
+    "reserved-word-as-itself": Case(
+        _rules(
+            ["!has(self.t.namespace)", "self.l.all(x, x.namespace != 'n')"],
+            t=_NAMESPACED,
+            l={"type": "array", "items": _NAMESPACED},
+        ),
+        [
+            {"t": {"namespace": "n"}},
+            {"t": {}, "l": [{"namespace": "m"}, {"namespace": "n"}]},
+            {"t": {}, "l": [{"namespace": "m"}]},
+        ],
+    ),
+    "reserved-word-escaped-and-map-key": Case(
+        _rules(
+            ["self.t.__namespace__ != 'n'", "!has(self.m.namespace)"],
+            t=_NAMESPACED,
+            m={"type": "object", "additionalProperties": {"type": "string"}},
+        ),
+        [{"t": {"namespace": "n"}}, {"t": {"namespace": "x"}, "m": {"namespace": "y"}}],
+    ),
+}
+
+
+def _crd(name: str, spec: dict[str, Any]) -> dict[str, Any]:
+    kind = "".join(part.capitalize() for part in name.split("-"))
+    schema = {"type": "object", "properties": {"spec": spec}}
+    return make_crd(kind, GROUP, plural=kind.lower() + "s", schema=schema)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_outside_corpus_cases_agree_with_the_api_server(
+    apiserver: ControlPlane, tmp_path: Path, name: str
+) -> None:
+    case = CASES[name]
+    raw = _crd(name, case.spec)
+    crd_file = tmp_path / "crd.json"
+    crd_file.write_text(json.dumps(raw))
+    applied = apiserver.kubectl("apply", "--server-side", "-f", str(crd_file), check=False)
+    ours = [p[1] for p in crd_errors(raw)]
+    assert (applied.returncode == 0) == (not ours), (applied.stderr, ours)
+    if applied.returncode:
+        return
+    crd = CustomResourceDefinition.from_object(raw)
+    apiserver.wait_established([crd.name])
+    client = ApiClient(apiserver)
+    url = (
+        f"/apis/{GROUP}/v1/namespaces/default/{crd.names.plural}?dryRun=All&fieldValidation=Strict"
+    )
+    invalid = 0
+    for number, spec in enumerate(case.objects):
+        obj = {
+            "apiVersion": f"{GROUP}/v1",
+            "kind": crd.names.kind,
+            "metadata": {"name": f"o{number}"},
+            "spec": spec,
+        }
+        status, body, _ = client.post(url, go_json(obj).encode())
+        verdict, server = _server_errors(status, body)
+        result = validate_custom_resource(obj, crd, field_validation=FieldValidation.STRICT)
+        mine = [(e.field, e.reason, e.message) for e in result.reported]
+        assert (verdict == "valid") == result.valid, (spec, server, mine)
+        assert Counter(server) == Counter(mine), spec
+        invalid += verdict != "valid"
+    assert not case.objects or invalid > 0  # each case shows at least one refusal
+    apiserver.kubectl("delete", "crd", crd.name, "--wait=false", check=False)
