@@ -20,7 +20,9 @@ server's structured-merge-diff schema: the ``x-kubernetes-patch-strategy`` /
 merge without: a set; anything else: atomic), a ``string`` with a ``format`` other than
 ``byte`` (``date-time``, ``int-or-string``, ...) and ``Quantity`` (schemaconv's
 hard-coded scalar) written ``{"type": "untyped"}`` (any scalar: the file's one word that
-OpenAPI has not), ``RawExtension`` written ``{}`` (anything). Definition names lose
+OpenAPI has not), ``RawExtension`` written ``{}`` (anything), ``IntOrString``
+``{"x-kubernetes-int-or-string": true}``; an integer's ``int32``/``int64`` format is kept
+(the store mirrors the decoding of a number into the Go field after the merge). Definition names lose
 their ``io.k8s.api.`` / ``io.k8s.apimachinery.pkg.`` prefix.
 """
 
@@ -37,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "kubectl_crd" / "validation" / "builtin_types.json"
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 RAW_EXTENSION = "io.k8s.apimachinery.pkg.runtime.RawExtension"
+INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
 
 
 def short(name: str) -> str:
@@ -81,6 +84,8 @@ def compact(schema: dict[str, Any], keys: set[str], refs: set[str]) -> dict[str,
         out["type"] = "untyped"
     elif kind:
         out["type"] = kind
+    if kind == "integer" and schema.get("format") in ("int32", "int64"):
+        out["format"] = schema["format"]  # the Go type the merged object is decoded into
     if schema.get("x-kubernetes-preserve-unknown-fields") is True:
         out["x-kubernetes-preserve-unknown-fields"] = True
     properties = schema.get("properties")
@@ -140,10 +145,16 @@ def build(documents: list[dict[str, Any]], kinds: list[tuple[str, str, str]]) ->
         if short(name) in types:
             continue
         if name == QUANTITY:
-            types[short(name)] = {"type": "untyped"}
+            # format "quantity": the store parses one as the decoding of the merged
+            # object does (resource.ParseQuantity)
+            types[short(name)] = {"type": "untyped", "format": "quantity"}
             continue
         if name == RAW_EXTENSION:
             types[short(name)] = {}
+            continue
+        if name == INT_OR_STRING:
+            # the CRD world's word for it: typed as anything, decoded as int32 or string
+            types[short(name)] = {"x-kubernetes-int-or-string": True}
             continue
         refs: set[str] = set()
         types[short(name)] = compact(schemas[name], keys, refs)

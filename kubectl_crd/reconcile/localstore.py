@@ -21,11 +21,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   declare, a duplicate in a list map or set is refused before anything is stored, with
   the server's 500 and its ``failed to create typed patch object`` message; built-in
   kinds by the server's own schemas (shipped, read on the first apply), custom
-  resources by their CRD version's schema;
+  resources by their CRD version's schema; then, for a built-in, the numbers of its
+  decoding into the Go type (a fraction in an int field, an int-or-string neither
+  string nor int32, a quantity that does not parse: ``failed to convert new object``);
 - built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, ...) are stored
-  without schema validation or defaulting of their spec beyond that typed check (no
-  ``Invalid`` for a negative replicas, no later decoding step: a float in an
-  int-or-string ``targetPort`` is taken), their metadata validated as
+  without schema validation or defaulting of their spec beyond those checks (no
+  ``Invalid`` for a negative replicas), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
@@ -928,12 +929,13 @@ def _check_typed(atom: Atom, applied: dict[str, Any]) -> None:
     """The typed conversion of an applied object, the server's first step of an apply
     (``validation.typed``): a field of the wrong type, one the schema has not, a
     duplicate in a list map or set is the server's 500 with no reason, before anything
-    else looks at the object."""
-    from kubectl_crd.validation.typed import typed_errors, typed_patch_message
+    else looks at the object; then, for a built-in, a number its Go type cannot hold
+    (a fraction in an int field, an int-or-string neither string nor int32), the
+    server's next 500 (``failed to convert new object``)."""
+    from kubectl_crd.validation.typed import apply_refusal
 
-    found = typed_errors(atom, applied)
-    if found is not None:
-        message = typed_patch_message(applied, found)
+    message = apply_refusal(atom, applied)
+    if message is not None:
         status: dict[str, object] = {
             "kind": "Status",
             "apiVersion": "v1",

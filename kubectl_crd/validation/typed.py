@@ -10,6 +10,14 @@ server answers as ``500`` with no reason::
 
     failed to create typed patch object (<ns>/<name>; <group>/<version>, Kind=<Kind>): <errors>
 
+For a built-in kind the next step is mirrored too, where it is about numbers: the merged
+object decoded into the kind's Go type (``failed to convert new object ... to proper
+version``, also a 500 with no reason): a fraction in an ``int32``/``int64`` field, an
+int-or-string neither a string nor an int32, a quantity that does not parse
+(``apply_refusal``). Not mirrored: the other decoding errors (a timestamp that is not
+RFC 3339, ...), and which of several decoding problems the server names (Go's struct
+order; here the first in the object's order).
+
 Pure: no I/O beyond reading the shipped ``builtin_types.json`` once, lazily (``builtin``).
 
 What it mirrors, each piece from the upstream file named:
@@ -58,7 +66,9 @@ __all__ = [
     "ListType",
     "MapType",
     "TypedErrors",
+    "apply_refusal",
     "builtin",
+    "conversion_problem",
     "crd_atom",
     "list_keys",
     "typed_errors",
@@ -66,6 +76,8 @@ __all__ = [
 ]
 
 STRING, NUMERIC, BOOLEAN, UNTYPED = "string", "numeric", "boolean", "untyped"
+INT_OR_STRING = "int-or-string"
+QUANTITY = "quantity"
 _SCALAR_TYPES: dict[str, tuple[type, ...]] = {
     STRING: (str,),
     NUMERIC: (int, float),
@@ -103,6 +115,9 @@ class Atom:
     #: the exact Python types a value needs no walk for (null always; a scalar type's
     #: own): the walk's fast path, most of an object's values being fine strings
     ok: frozenset[type] = _NULL
+    #: the Go type a built-in's value is decoded into after the merge (``int32``,
+    #: ``int64``, ``int-or-string``): ``conversion_problem``
+    go: str | None = None
 
 
 def _scalar_atom(scalar: str) -> Atom:
@@ -124,9 +139,11 @@ class _Converter:
     """OpenAPI (a CRD's structural schema, or the built-in file's) to atoms; ``$ref``s
     name definitions in ``types``, each made once (cycles allowed)."""
 
-    def __init__(self, types: Mapping[str, Any]) -> None:
+    def __init__(self, types: Mapping[str, Any], *, go: bool = False) -> None:
         self.types = types
         self.named: dict[str, Atom] = {}
+        #: a built-in's schema: keep the Go types of its integers and int-or-strings
+        self.go = go
 
     def ref(self, name: str) -> Atom:
         atom = self.named.get(name)
@@ -135,7 +152,8 @@ class _Converter:
             # a definition starts with the global preserve flag (false, as for every
             # built-in and v1 CRD), not its referrer's (schemaconv ``push``)
             made = self.atom(self.types[name], preserve=False)
-            atom.scalar, atom.list, atom.map, atom.ok = made.scalar, made.list, made.map, made.ok
+            atom.scalar, atom.list, atom.map = made.scalar, made.list, made.map
+            atom.ok, atom.go = made.ok, made.go
         return atom
 
     def atom(self, schema: Mapping[str, Any], *, preserve: bool, embedded: bool = False) -> Atom:
@@ -149,6 +167,9 @@ class _Converter:
             return Atom(map=self.map(schema, preserve, embedded))
         if kind == "array":
             return Atom(list=self.list(schema, preserve))
+        if kind == "integer" and self.go and schema.get("format") in ("int32", "int64"):
+            # a float with a fraction is refused when the merged object is decoded
+            return Atom(scalar=NUMERIC, ok=frozenset((int, type(None))), go=schema["format"])
         if kind in ("integer", "number"):
             return _scalar_atom(NUMERIC)
         if kind == "string":
@@ -156,7 +177,15 @@ class _Converter:
         if kind == "boolean":
             return _scalar_atom(BOOLEAN)
         if kind == UNTYPED:  # the built-in file's word for a scalar of any type
+            if self.go and schema.get("format") == QUANTITY:
+                return Atom(scalar=UNTYPED, go=QUANTITY)  # parsed when decoded
             return _scalar_atom(UNTYPED)
+        if self.go and schema.get("x-kubernetes-int-or-string") is True:
+            # intstr.IntOrString: typed as anything (no type), decoded as a string or
+            # an int32 (its UnmarshalJSON)
+            return Atom(
+                UNTYPED, ANYTHING.list, ANYTHING.map, frozenset((str, type(None))), INT_OR_STRING
+            )
         if (
             not schema.get("properties")
             and not schema.get("items")
@@ -212,7 +241,7 @@ class BuiltinTypes:
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.kinds: Mapping[str, str] = data["kinds"]
-        self._converter = _Converter(data["types"])
+        self._converter = _Converter(data["types"], go=True)
 
     def ref(self, name: str) -> Atom:
         return self._converter.ref(name)
@@ -401,18 +430,23 @@ def _deduce(atom: Atom, value: Any) -> Atom:
     return atom
 
 
-def _validate(atom: Atom, value: Any) -> list[Error]:
+def _validate(atom: Atom, value: Any, conv: list[str]) -> list[Error]:
+    """The typed errors of ``value``; the first decoding problem goes to ``conv``."""
     if atom is ANYTHING:
         return []
     if atom.scalar is None and atom.list is None and atom.map is not None:
-        return _map(atom.map, value)  # an object's type: the usual case, no deducing
+        return _map(atom.map, value, conv)  # an object's type: the usual case, no deducing
+    if atom.go is not None and not conv:
+        problem = conversion_problem(atom.go, value)
+        if problem is not None:
+            conv.append(problem)
     atom = _deduce(atom, value)
     if atom.map is not None:
-        return _map(atom.map, value)
+        return _map(atom.map, value, conv)
     if atom.scalar is not None:
         return _scalar(atom.scalar, value)
     if atom.list is not None:
-        return _list(atom.list, value)
+        return _list(atom.list, value, conv)
     return [["", "schema error: invalid atom: inlined"]]
 
 
@@ -436,7 +470,7 @@ def _scalar(scalar: str, value: Any) -> list[Error]:
     return [["", f"expected any scalar, got &{{{go_v(value)}}}"]]
 
 
-def _map(map_type: MapType, value: Any) -> list[Error]:
+def _map(map_type: MapType, value: Any, conv: list[str]) -> list[Error]:
     if value is None:
         return []
     if not isinstance(value, Mapping):
@@ -450,7 +484,7 @@ def _map(map_type: MapType, value: Any) -> list[Error]:
             break
         if type(item) in atom.ok or atom is ANYTHING:
             continue
-        found = _validate(atom, item)
+        found = _validate(atom, item, conv)
         if found:
             for error in found:
                 error[0] = "." + key + error[0]
@@ -458,7 +492,7 @@ def _map(map_type: MapType, value: Any) -> list[Error]:
     return errors
 
 
-def _list(list_type: ListType, value: Any) -> list[Error]:
+def _list(list_type: ListType, value: Any, conv: list[str]) -> list[Error]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -479,7 +513,7 @@ def _list(list_type: ListType, value: Any) -> list[Error]:
             seen.add(label)
         if type(item) in element.ok:
             continue
-        found = _validate(element, item)
+        found = _validate(element, item, conv)
         if found:
             for error in found:
                 error[0] = label + error[0]
@@ -533,24 +567,109 @@ class TypedErrors:
 
 def typed_errors(atom: Atom, obj: Any) -> TypedErrors | None:
     """The typed conversion of ``obj`` to ``atom``: None when it converts."""
-    found = _validate(atom, obj)
+    found = _validate(atom, obj, [])
     if not found:
         return None
     return TypedErrors(tuple((path, message) for path, message in found))
 
 
+def apply_refusal(atom: Atom, obj: Mapping[str, Any]) -> str | None:
+    """The server's message refusing an apply of ``obj`` at its first steps, None when
+    they pass: the typed conversion of the patch, then (built-in kinds) the decoding of
+    the merged object into its Go type (``structuredmerge.go``'s ``toUnversioned``:
+    ``failed to convert new object``), of which only the numbers are mirrored (a
+    fraction in an ``int32``/``int64`` field, an int-or-string neither a string nor an
+    int32), the first one found."""
+    conv: list[str] = []
+    found = _validate(atom, obj, conv)
+    if found:
+        errors = TypedErrors(tuple((path, message) for path, message in found))
+        return typed_patch_message(obj, errors)
+    if conv:
+        where, gvk = _patch_names(obj)
+        return (
+            f"failed to convert new object ({where}; {gvk}) to proper version: "
+            f"unable to convert unstructured object to {gvk}: {conv[0]}"
+        )
+    return None
+
+
+def conversion_problem(go: str, value: Any) -> str | None:
+    """Why ``value`` does not decode into the Go type ``go``: apimachinery's
+    ``runtime/converter.go`` (a float64 into an int field only when whole) and
+    ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
+    whose errors name the JSON value's kind)."""
+    if go == INT_OR_STRING:
+        if value is None or isinstance(value, str):
+            return None
+        if value is True or value is False:
+            kind = "bool"
+        elif isinstance(value, Mapping):
+            kind = "object"
+        elif isinstance(value, list):
+            kind = "array"
+        else:
+            text = _go_json_number(value)
+            if text.lstrip("-").isdigit() and -(2**31) <= int(text) < 2**31:
+                return None
+            kind = "number " + text
+        return f"json: cannot unmarshal {kind} into Go value of type int32"
+    if go == QUANTITY:
+        # resource.Quantity's UnmarshalJSON parses a string, or the JSON text of
+        # anything else (a number's, ``true``'s)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            text = value
+        elif value is True or value is False:
+            text = "true" if value else "false"
+        elif isinstance(value, (int, float)):
+            text = _go_json_number(value)
+        else:
+            return None  # a map or list: the typed conversion refused it already
+        from kubectl_crd.model.quantity import parse_quantity
+
+        try:
+            parse_quantity(text.strip())
+        except (ValueError, ZeroDivisionError) as problem:
+            return str(problem)
+        return None
+    if type(value) is float and math.isfinite(value) and not value.is_integer():
+        return f"cannot convert float64 to {go}"
+    return None
+
+
+def _go_json_number(value: int | float) -> str:
+    """A number as Go's encoding/json writes the value the server decoded (an int64, or
+    a float64: 'f' between 1e-6 and 1e21, else 'e' with ``e-07`` cleaned to ``e-7``)."""
+    shown = _number(value)
+    if "e" not in shown and "." not in shown:
+        return shown  # an int64
+    number = float(value)
+    if number != 0 and (abs(number) < 1e-6 or abs(number) >= 1e21):
+        mantissa, exponent = shown.split("e") if "e" in shown else (shown, "+00")
+        sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
+        if sign == "+" and len(digits) < 2:
+            digits = digits.rjust(2, "0")
+        return f"{mantissa}e{sign}{digits}"
+    return format(Decimal(repr(number)), "f")
+
+
 def typed_patch_message(obj: Mapping[str, Any], errors: TypedErrors) -> str:
     """The server's message for a patch that does not convert (``structuredmerge.go``
     Apply, with ``objectGVKNN``: the namespace and name as the patch has them)."""
+    where, gvk = _patch_names(obj)
+    return f"failed to create typed patch object ({where}; {gvk}): {errors}"
+
+
+def _patch_names(obj: Mapping[str, Any]) -> tuple[str, str]:
+    """``objectGVKNN``'s two halves: ``<ns>/<name>`` as the patch has them, and the
+    GroupVersionKind as Go prints it (``/v1, Kind=ConfigMap`` for the core group)."""
     meta = obj.get("metadata")
     meta = meta if isinstance(meta, Mapping) else {}
-    api_version = str(obj.get("apiVersion") or "")
-    group, _, version = api_version.rpartition("/")
+    group, _, version = str(obj.get("apiVersion") or "").rpartition("/")
     where = f"{meta.get('namespace') or ''}/{meta.get('name') or ''}"
-    return (
-        f"failed to create typed patch object ({where}; {group}/{version}, "
-        f"Kind={obj.get('kind') or ''}): {errors}"
-    )
+    return where, f"{group}/{version}, Kind={obj.get('kind') or ''}"
 
 
 # -- list-map keys ---------------------------------------------------------------------

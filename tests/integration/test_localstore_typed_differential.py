@@ -3,8 +3,10 @@
 A server-side apply starts with the typed conversion of the patch (structured-merge-diff:
 ``failed to create typed patch object``): a field of the wrong type, one the schema has
 not, a duplicate in a list map or set is refused with a 500 before anything else looks
-at the object. ``ObjectStore.apply`` runs the same check (``validation.typed``) with the
-shipped built-in schemas and each CRD version's schema. Each case below is applied to
+at the object; then a built-in's merged object is decoded into its Go type (``failed to
+convert new object``: a fraction in an int field, an int-or-string neither string nor
+int32, a quantity that does not parse). ``ObjectStore.apply`` runs the same checks
+(``validation.typed``) with the shipped built-in schemas and each CRD version's schema. Each case below is applied to
 kube-apiserver (``ResourceClient.apply``, as the dev loop applies a child) and to a store;
 both must accept it, or refuse it with the same code, reason and message byte for byte.
 """
@@ -261,6 +263,22 @@ REFUSED: list[tuple[str, dict[str, Any]]] = [
     ("custom resource status not in its schema", typed(status={"x": 1})),
     ("custom resource label an int", with_meta(typed(), labels={"a": 1})),
     ("custom resource float in an int-or-string (the schema's 422 after)", typed({"port": 1.5})),
+    # the decoding of a built-in's merged object into its Go type (the next 500)
+    ("a float in an int-or-string target port", service(1.5)),
+    ("a map in an int-or-string target port", service({"a": 1})),
+    ("a list in an int-or-string target port", service([1])),
+    ("a boolean in an int-or-string target port", service(True)),
+    ("an int beyond int32 in an int-or-string target port", service(3000000000)),
+    ("a tiny float in an int-or-string target port", service(1e-7)),
+    ("a huge float in an int-or-string probe port", deployment({"livenessProbe": {"httpGet": {"port": 1e21}}})),
+    ("a fraction in an int32 container port", deployment({"ports": [{"containerPort": 80.5}]})),
+    ("a fraction in int32 replicas", deployment(replicas=1.5)),
+    ("a fraction in an int64 field (job)",
+     {**job("x"), "spec": {**job("x")["spec"], "activeDeadlineSeconds": 1.5}}),
+    ("a fraction in metadata's int64 generation", with_meta(cm(), generation=1.5)),
+    ("a quantity that is not one", deployment({"resources": {"limits": {"cpu": "abc"}}})),
+    ("a quantity with a wrong suffix", deployment({"resources": {"limits": {"memory": "500mi"}}})),
+    ("a boolean quantity", deployment({"resources": {"requests": {"cpu": True}}})),
     ("custom resource count a float (the schema's 422 after)", typed({"count": 1.5})),
 ]  # fmt: skip
 
@@ -270,6 +288,9 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
     ("int-or-string target port an int", service(8080)),
     ("int-or-string target port a string", service("http")),
     ("a float quantity", deployment({"resources": {"limits": {"cpu": 1.5}}})),
+    ("quantities spelt every way",
+     deployment({"resources": {"limits": {"cpu": "1e3", "memory": "1Ki"}, "requests": {"cpu": 1e-7}}})),
+    ("a whole float in an int-or-string target port", service(2.0)),
     ("a valid deployment", deployment({"ports": [{"containerPort": 80}]}, replicas=2)),
     ("custom resource valid", foo(replicas=2)),
     ("custom resource preserve-unknown field taking anything",

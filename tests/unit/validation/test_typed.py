@@ -228,3 +228,63 @@ def test_every_store_builtin_kind_has_a_schema() -> None:
 
     for group, version, _, kind, *_ in BUILTINS:
         assert builtin().kind(f"{group}/{version}" if group else version, kind) is not None, kind
+
+
+DEPLOY = "failed to convert new object (/d; apps/v1, Kind=Deployment) to proper version: "
+DEPLOY += "unable to convert unstructured object to apps/v1, Kind=Deployment: "
+
+
+def deployment(container: dict[str, Any], **spec: Any) -> dict[str, Any]:
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "d"},
+        "spec": {"template": {"spec": {"containers": [{"name": "c", **container}]}}, **spec},
+    }
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"),
+    [
+        (deployment({}, replicas=2.0), None),
+        (deployment({}, replicas=1.5), DEPLOY + "cannot convert float64 to int32"),
+        (deployment({}, progressDeadlineSeconds=1e21), None),  # whole: Go converts it
+        (deployment({"livenessProbe": {"httpGet": {"port": 1.5}}}),
+         DEPLOY + "json: cannot unmarshal number 1.5 into Go value of type int32"),
+        (deployment({"livenessProbe": {"httpGet": {"port": 2**31}}}),
+         DEPLOY + "json: cannot unmarshal number 2147483648 into Go value of type int32"),
+        (deployment({"livenessProbe": {"httpGet": {"port": 1e-7}}}),
+         DEPLOY + "json: cannot unmarshal number 1e-7 into Go value of type int32"),
+        (deployment({"livenessProbe": {"httpGet": {"port": 1e21}}}),
+         DEPLOY + "json: cannot unmarshal number 1e+21 into Go value of type int32"),
+        (deployment({"livenessProbe": {"httpGet": {"port": {"a": 1}}}}),
+         DEPLOY + "json: cannot unmarshal object into Go value of type int32"),
+        (deployment({"livenessProbe": {"httpGet": {"port": "http"}}}), None),
+        (deployment({"resources": {"limits": {"cpu": "1x"}}}),
+         DEPLOY + "quantities must match the regular expression "
+         "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        (deployment({"resources": {"limits": {"memory": "1Qi"}}}),
+         DEPLOY + "quantities must match the regular expression "
+         "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        (deployment({"resources": {"limits": {"memory": "500mi"}}}),
+         DEPLOY + "unable to parse quantity's suffix"),
+        (deployment({"resources": {"limits": {"cpu": 0.5, "memory": "1Gi"}}}), None),
+        # the typed error comes first, whatever else is wrong
+        (deployment({"resources": {"limits": {"cpu": "1x"}}}, replicas="2"),
+         "failed to create typed patch object (/d; apps/v1, Kind=Deployment): "
+         ".spec.replicas: expected numeric (int or float), got string"),
+    ],
+)  # fmt: skip
+def test_numbers_decode_into_the_go_types_as_on_the_server(
+    obj: dict[str, Any], expected: str | None
+) -> None:
+    atom = builtin().kind("apps/v1", "Deployment")
+    assert atom is not None
+    assert typed.apply_refusal(atom, obj) == expected
+
+
+def test_custom_resources_have_no_go_decoding() -> None:
+    """A CRD's integers and int-or-strings are the schema's business (its 422)."""
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "n": {"type": "integer", "format": "int32"}, "p": {"x-kubernetes-int-or-string": True}}}}}  # fmt: skip
+    assert typed.apply_refusal(crd_atom(schema), cr({"n": 1.5, "p": {"a": 1}})) is None
