@@ -319,6 +319,8 @@ def _number(value: int | float) -> str:
 
 def _go_quote(text: str) -> str:
     """strconv.Quote."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'  # nothing to escape (a name: the usual key), no walk
     out = ['"']
     for char in text:
         if char in '"\\':
@@ -411,6 +413,8 @@ def _to_string(value: Any) -> str:
 
 #: one error: [path, message] (a list: a parent prefixes the path in place)
 Error = list[str]
+#: the answer of a walk that found nothing (shared: only a walk's own lists grow)
+_NO_ERRORS: list[Error] = []
 
 
 def _is_scalar(value: Any) -> bool:
@@ -433,7 +437,7 @@ def _deduce(atom: Atom, value: Any) -> Atom:
 def _validate(atom: Atom, value: Any, conv: list[str]) -> list[Error]:
     """The typed errors of ``value``; the first decoding problem goes to ``conv``."""
     if atom is ANYTHING:
-        return []
+        return _NO_ERRORS
     if atom.scalar is None and atom.list is None and atom.map is not None:
         return _map(atom.map, value, conv)  # an object's type: the usual case, no deducing
     if atom.go is not None and not conv:
@@ -452,49 +456,52 @@ def _validate(atom: Atom, value: Any, conv: list[str]) -> list[Error]:
 
 def _scalar(scalar: str, value: Any) -> list[Error]:
     if value is None:
-        return []
+        return _NO_ERRORS
     if scalar == NUMERIC:
         if isinstance(value, (int, float)) and value is not True and value is not False:
-            return []
+            return _NO_ERRORS
         return [["", f"expected numeric (int or float), got {_go_type(value)}"]]
     if scalar == STRING:
         if isinstance(value, str):
-            return []
+            return _NO_ERRORS
         return [["", f"expected string, got &value.valueUnstructured{{Value:{go_sharp_v(value)}}}"]]
     if scalar == BOOLEAN:
         if value is True or value is False:
-            return []
+            return _NO_ERRORS
         return [["", f"expected boolean, got &{{{go_v(value)}}}"]]
     if _is_scalar(value):
-        return []
+        return _NO_ERRORS
     return [["", f"expected any scalar, got &{{{go_v(value)}}}"]]
 
 
 def _map(map_type: MapType, value: Any, conv: list[str]) -> list[Error]:
     if value is None:
-        return []
-    if not isinstance(value, Mapping):
+        return _NO_ERRORS
+    if type(value) is not dict and not isinstance(value, Mapping):
         return [["", f"expected map, got &{{{go_v(value)}}}"]]
-    errors: list[Error] = []
+    errors: list[Error] = _NO_ERRORS
     fields, element = map_type.fields, map_type.element
     for key, item in value.items():
         atom = fields.get(key, element)
         if atom is None:
-            errors.append(["." + key, "field not declared in schema"])
+            errors = [*errors, ["." + key, "field not declared in schema"]]
             break
         if type(item) in atom.ok or atom is ANYTHING:
             continue
-        found = _validate(atom, item, conv)
+        if type(item) is dict and atom.scalar is None and atom.list is None and atom.map:
+            found = _map(atom.map, item, conv)  # a nested object: no deducing
+        else:
+            found = _validate(atom, item, conv)
         if found:
             for error in found:
                 error[0] = "." + key + error[0]
-            errors.extend(found)
+            errors = [*errors, *found]
     return errors
 
 
 def _list(list_type: ListType, value: Any, conv: list[str]) -> list[Error]:
     if value is None:
-        return []
+        return _NO_ERRORS
     if not isinstance(value, list):
         return [["", f"expected list, got &{{{go_v(value)}}}"]]
     errors: list[Error] = []
@@ -502,6 +509,8 @@ def _list(list_type: ListType, value: Any, conv: list[str]) -> list[Error]:
     seen: set[str] = set()
     for index, item in enumerate(value):
         if keys is None:
+            if type(item) in element.ok:
+                continue
             label = f"[{index}]"
         else:
             label, problem = _path_element(element, keys, item)
@@ -511,9 +520,12 @@ def _list(list_type: ListType, value: Any, conv: list[str]) -> list[Error]:
             if label in seen:
                 errors.append(["", f"duplicate entries for key {label}"])
             seen.add(label)
-        if type(item) in element.ok:
-            continue
-        found = _validate(element, item, conv)
+            if type(item) in element.ok:
+                continue
+        if type(item) is dict and element.scalar is None and element.list is None and element.map:
+            found = _map(element.map, item, conv)
+        else:
+            found = _validate(element, item, conv)
         if found:
             for error in found:
                 error[0] = label + error[0]
