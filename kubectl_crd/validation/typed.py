@@ -352,6 +352,12 @@ _ESCAPES = {
 }
 
 
+def _keys(value: Mapping[Any, Any]) -> list[Any]:
+    """A map's keys in fmt's order (sorted; a key that is not a string, which JSON
+    would have made one, by its text)."""
+    return sorted(value, key=str)
+
+
 def go_v(value: Any) -> str:
     """Go's ``%v`` of an unstructured value."""
     if value is None:
@@ -363,7 +369,7 @@ def go_v(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, Mapping):
-        return "map[" + " ".join(f"{k}:{go_v(value[k])}" for k in sorted(value)) + "]"
+        return "map[" + " ".join(f"{k}:{go_v(value[k])}" for k in _keys(value)) + "]"
     if isinstance(value, (list, tuple)):
         return "[" + " ".join(go_v(item) for item in value) + "]"
     return str(value)
@@ -376,7 +382,7 @@ def go_sharp_v(value: Any) -> str:
     if isinstance(value, str):
         return _go_quote(value)
     if isinstance(value, Mapping):
-        inner = ", ".join(f"{_go_quote(k)}:{go_sharp_v(value[k])}" for k in sorted(value))
+        inner = ", ".join(f"{_go_quote(str(k))}:{go_sharp_v(value[k])}" for k in _keys(value))
         return "map[string]interface {}{" + inner + "}"
     if isinstance(value, (list, tuple)):
         return "[]interface {}{" + ", ".join(go_sharp_v(item) for item in value) + "}"
@@ -405,7 +411,7 @@ def _to_string(value: Any) -> str:
     if isinstance(value, str):
         return _go_quote(value)
     if isinstance(value, Mapping):
-        return "".join(f"{k}={_to_string(value[k])}" for k in sorted(value))
+        return "".join(f"{k}={_to_string(value[k])}" for k in _keys(value))
     return "[" + ",".join(_to_string(item) for item in value) + "]"
 
 
@@ -484,7 +490,7 @@ def _map(map_type: MapType, value: Any, conv: list[str]) -> list[Error]:
     for key, item in value.items():
         atom = fields.get(key, element)
         if atom is None:
-            errors = [*errors, ["." + key, "field not declared in schema"]]
+            errors = [*errors, [f".{key}", "field not declared in schema"]]
             break
         if type(item) in atom.ok or atom is ANYTHING:
             continue
@@ -494,7 +500,7 @@ def _map(map_type: MapType, value: Any, conv: list[str]) -> list[Error]:
             found = _validate(atom, item, conv)
         if found:
             for error in found:
-                error[0] = "." + key + error[0]
+                error[0] = f".{key}{error[0]}"
             errors = [*errors, *found]
     return errors
 

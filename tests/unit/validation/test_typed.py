@@ -288,3 +288,14 @@ def test_custom_resources_have_no_go_decoding() -> None:
     schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
         "n": {"type": "integer", "format": "int32"}, "p": {"x-kubernetes-int-or-string": True}}}}}  # fmt: skip
     assert typed.apply_refusal(crd_atom(schema), cr({"n": 1.5, "p": {"a": 1}})) is None
+
+
+def test_keys_that_are_not_strings_are_named_by_their_text() -> None:
+    """A reconciler's dict may hold an int key (JSON would send it as a string): the
+    message names it, with no traceback."""
+    obj = configmap(data={1: 2, "b": {3: "x"}})
+    assert message(obj) == (
+        PREFIX + "errors:\n"
+        "  .data.1: expected string, got &value.valueUnstructured{Value:2}\n"
+        '  .data.b: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"3":"x"}}'
+    )
