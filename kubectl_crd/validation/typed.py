@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -116,7 +117,7 @@ class Atom:
     #: own): the walk's fast path, most of an object's values being fine strings
     ok: frozenset[type] = _NULL
     #: the Go type a built-in's value is decoded into after the merge (``int32``,
-    #: ``int64``, ``int-or-string``): ``conversion_problem``
+    #: ``int64``, ``int-or-string``, ``quantity``): ``conversion_problem``
     go: str | None = None
 
 
@@ -242,9 +243,12 @@ class BuiltinTypes:
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.kinds: Mapping[str, str] = data["kinds"]
         self._converter = _Converter(data["types"], go=True)
+        # atoms are built on first use: one thread at a time (a half-built one is empty)
+        self._lock = threading.RLock()
 
     def ref(self, name: str) -> Atom:
-        return self._converter.ref(name)
+        with self._lock:
+            return self._converter.ref(name)
 
     def kind(self, api_version: str, kind: str) -> Atom | None:
         """The atom of ``api_version``'s ``kind``; None for a kind the file has not."""
@@ -253,15 +257,18 @@ class BuiltinTypes:
 
 
 _BUILTIN: BuiltinTypes | None = None
+_LOADING = threading.Lock()
 
 
 def builtin() -> BuiltinTypes:
     """The built-in schemas, read on first use (start-up reads nothing)."""
     global _BUILTIN
     if _BUILTIN is None:
-        # beside this module (a wheel's package data; importlib.resources costs ~9 ms)
-        text = Path(__file__).with_name("builtin_types.json").read_text(encoding="utf-8")
-        _BUILTIN = BuiltinTypes(json.loads(text))
+        with _LOADING:
+            if _BUILTIN is None:
+                # beside this module (a wheel's package data; importlib.resources ~9 ms)
+                here = Path(__file__).with_name("builtin_types.json")
+                _BUILTIN = BuiltinTypes(json.loads(here.read_text(encoding="utf-8")))
     return _BUILTIN
 
 
