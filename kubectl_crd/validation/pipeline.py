@@ -431,6 +431,8 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
     value: Any = obj
     chain: Chain = None
     for position, key in enumerate(fields):
+        if value is None:
+            return []  # NestedFieldNoCopy: a null on the way is "not found", no error
         if not isinstance(value, dict):
             # unstructured.NestedFieldNoCopy: a non-map on the way is an error
             where = "." + ".".join(fields[: position + 1])

@@ -70,13 +70,60 @@ CASES: dict[str, Case] = {
         ),
         [{"t": {"namespace": "n"}}, {"t": {"namespace": "x"}, "m": {"namespace": "y"}}],
     ),
+    # rook/rook: a rule reads a nullable field that is null; to rules an object's null
+    # field is absent ("no such key", has() false), not a null value
+    "null-field-is-absent": Case(
+        _rules(
+            [
+                "self.m.z.size() == 3",
+                "!has(self.m.z) || self.m.z.size() == 2",
+                "!has(self.n) || self.n.size() > 0",
+            ],
+            m={
+                "type": "object",
+                "properties": {
+                    "z": {"type": "array", "items": {"type": "string"}, "nullable": True}
+                },
+            },
+            n={"type": "object", "additionalProperties": {"type": "string", "nullable": True}},
+        ),
+        [
+            {"m": {"z": None}},
+            {"m": {"z": ["a", "b"]}, "n": {"k": None}},
+            {"m": {"z": ["a", "b", "c"]}, "n": {"k": None}},
+        ],
+    ),
+    # rook/rook: the scale subresource's specReplicasPath runs through a null object
+    "scale-path-through-null": Case(
+        {
+            "type": "object",
+            "properties": {
+                "g": {
+                    "type": "object",
+                    "nullable": True,
+                    "properties": {"instances": {"type": "integer"}},
+                }
+            },
+        },
+        [{"g": None}, {"g": {"instances": -1}}],
+    ),
 }
+
+_SCALE = {"specReplicasPath": ".spec.g.instances", "statusReplicasPath": ".status.replicas"}
 
 
 def _crd(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     kind = "".join(part.capitalize() for part in name.split("-"))
     schema = {"type": "object", "properties": {"spec": spec}}
-    return make_crd(kind, GROUP, plural=kind.lower() + "s", schema=schema)
+    if name.startswith("scale-"):
+        schema["properties"]["status"] = {
+            "type": "object",
+            "properties": {"replicas": {"type": "integer"}},
+        }
+    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=schema)
+    if name.startswith("scale-"):
+        raw["spec"]["versions"][0]["subresources"] = {"status": {}, "scale": _SCALE}
+    return raw
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

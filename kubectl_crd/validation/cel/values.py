@@ -3,7 +3,8 @@
 ``apiserver/pkg/cel/common/values.go: UnstructuredToVal`` and
 ``apiextensions-apiserver/.../schema/cel/model``: an object with properties is an
 object whose fields are the escaped property names (undeclared and unescapable
-ones are not visible; a reserved word under its own name too); additionalProperties make a map keyed by the raw keys;
+ones are not visible; a reserved word under its own name too; a null field is
+absent); additionalProperties make a map keyed by the raw keys;
 ``number`` values are doubles even when written as integers; strings of format
 ``date-time``/``date`` are timestamps, ``duration`` durations, ``byte`` bytes; a
 resource root (the object itself, an embedded resource) shows ``apiVersion``,
@@ -31,6 +32,8 @@ Conversions = dict[tuple[int, int, bool], Any]
 
 _ROOT_FIELDS = ("apiVersion", "kind")
 _META_FIELDS = ("name", "generateName")
+#: the key an object's null field is kept under (``_object``)
+NULL_FIELD = "\x00null:"
 
 
 def to_cel(
@@ -97,6 +100,13 @@ def _object(value: dict[str, Any], schema: SchemaNode, memo: Conversions | None)
         field = fields.get(key)
         if field is not None:
             names, child, unconverted = field
+            if item is None:
+                # an object's null field is absent to rules (``has`` is false, selecting it
+                # is "no such key") but still counts in its size, so {"a": null} != {}
+                # (``apiserver/pkg/cel/common/valuesunstructured.go: unstructuredMap.Find,
+                # Equal``): kept under a name no rule can spell
+                out[NULL_FIELD + key] = None
+                continue
             converted = item if unconverted else to_cel(item, child, False, memo)
             for name in names:  # a reserved word twice: ``escaping.field_names``
                 out[name] = converted

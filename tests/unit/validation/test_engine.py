@@ -511,3 +511,53 @@ def test_a_plain_document_is_copied_without_shared_parts() -> None:
     copied = _copied(content)
     assert copied == content and copied["a"] is not copied["b"]
     assert copied["a"] is not shared and type(copied["t"]) is bool
+
+
+def test_a_scale_path_through_a_null_object_is_not_found() -> None:
+    """``unstructured.NestedFieldNoCopy``: a null on the way to ``specReplicasPath`` means
+    "not found" (no error); a non-object on the way is an accessor error."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "spec": obj_schema(
+                g={"type": "object", "nullable": True, "properties": {"n": {"type": "integer"}}},
+                s={"type": "string"},
+            ),
+            "status": obj_schema(replicas={"type": "integer"}),
+        },
+    }
+    crd = CustomResourceDefinition.from_object(
+        {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "names": {"kind": "Widget", "plural": "widgets"},
+                "scope": "Namespaced",
+                "versions": [
+                    {
+                        "name": "v1",
+                        "served": True,
+                        "storage": True,
+                        "schema": {"openAPIV3Schema": schema},
+                        "subresources": {
+                            "scale": {
+                                "specReplicasPath": ".spec.g.n",
+                                "statusReplicasPath": ".status.replicas",
+                            }
+                        },
+                    }
+                ],
+            },
+        }
+    )
+
+    def errors(spec: Any) -> list[str]:
+        obj = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}}
+        return [e.message for e in validate_custom_resource({**obj, "spec": spec}, crd).errors]
+
+    assert errors({"g": None}) == []
+    assert errors({"g": {"n": -1}}) == [
+        ".spec.g.n: Invalid value: -1: should be a non-negative integer"
+    ]

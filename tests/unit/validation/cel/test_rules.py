@@ -265,3 +265,22 @@ def test_without_the_engine_the_rules_are_reported_unchecked(monkeypatch: Any) -
         assert result.warnings == (availability.NOT_CHECKED,)
     finally:
         availability.engine_missing.cache_clear()
+
+
+def test_a_null_field_is_absent_to_rules_but_counts_in_equality() -> None:
+    """``valuesunstructured.go``: an object's null field is not found (``has`` false, a
+    select is "no such key"); {"z": null} and {} still differ (their sizes do)."""
+    m = {
+        "type": "object",
+        "properties": {"z": {"type": "array", "items": {"type": "string"}, "nullable": True}},
+    }
+    rules = ["!has(self.m.z) || self.m.z.size() == 2", "self.m.z.size() == 3"]
+    schema = obj([{"rule": rule} for rule in rules], m=m)
+    assert messages(schema, {"m": {"z": None}}) == [
+        'spec: Invalid value: "object": no such key: z evaluating rule: self.m.z.size() == 3'
+    ]
+    immutable = obj([{"rule": "self.m == oldSelf.m", "message": "immutable"}], m=m)
+    assert messages(immutable, {"m": {"z": None}}, old={"m": {}}) == [
+        'spec: Invalid value: "object": immutable'
+    ]
+    assert messages(immutable, {"m": {"z": None}}, old={"m": {"z": None}}) == []

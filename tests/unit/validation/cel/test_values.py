@@ -12,7 +12,7 @@ pytest.importorskip("cel_expr_python")
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from kubectl_crd.validation.cel.escaping import escape
-from kubectl_crd.validation.cel.values import to_cel
+from kubectl_crd.validation.cel.values import NULL_FIELD, to_cel
 from kubectl_crd.validation.schemas import compile_schema
 
 SCHEMA: dict[str, Any] = {
@@ -61,7 +61,10 @@ def _field_by_field(value: dict[str, Any], schema: Any) -> dict[str, Any]:
         child = schema.properties.get(key)
         name = escape(key)
         if child is not None and name is not None:
-            out[name] = to_cel(item, child)
+            if item is None:  # absent to rules, yet counted: NULL_FIELD
+                out[NULL_FIELD + key] = None
+            else:
+                out[name] = to_cel(item, child)
     return out
 
 
@@ -132,6 +135,9 @@ def test_fields_take_their_schema_types() -> None:
 def test_a_value_of_another_type_is_given_as_it_is(kind: str) -> None:
     node = compile_schema({"type": "object", "properties": {"f": {"type": kind}}})
     for value in itertools.chain(VALUES, [{"a": 1}]):
-        assert _typed(to_cel({"f": value}, node)) == _typed(
-            {"f": to_cel(value, node.properties["f"])}
+        expected = (
+            {NULL_FIELD + "f": None}
+            if value is None
+            else {"f": to_cel(value, node.properties["f"])}
         )
+        assert _typed(to_cel({"f": value}, node)) == _typed(expected)
