@@ -41,6 +41,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -397,7 +398,7 @@ class KubeClient:
         elif isinstance(body, str):
             payload = body.encode("utf-8")
         else:
-            payload = json.dumps(body, separators=(",", ":")).encode("utf-8")
+            payload = encode_body(body)
         params = dict(query or {})
         timeout = self.config.timeout_seconds
         if timeout and "timeout" not in params and not params.get("watch"):
@@ -665,6 +666,25 @@ def _retry_after(status: int, header: str | None) -> float | None:
     except ValueError:
         return None
     return float(max(seconds, 0))
+
+
+#: what a JSON text may hold raw but go-yaml's reader does not keep as it is: DEL and the
+#: C1 controls (refused: ``control characters are not allowed``), NEL, U+2028 and U+2029
+#: (YAML 1.1 line breaks: folded into a space inside a quoted scalar), U+FEFF (a byte
+#: order mark), U+FFFE, U+FFFF; and lone surrogates. Escaped, each is read as itself
+_NOT_YAML_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def encode_body(body: Any) -> bytes:
+    """A request body as JSON that the server's YAML reader takes too: a server-side
+    apply's body is read as YAML (``application/apply-patch+yaml``: sigs.k8s.io/yaml over
+    go-yaml), which refuses the surrogate-pair escapes ``json.dumps`` writes for a
+    character beyond U+FFFF (``found invalid Unicode character escape code``: an emoji in
+    a ConfigMap). So non-ASCII goes as UTF-8, as Go's encoding/json writes it, and only
+    what YAML may not hold raw is escaped (control characters already are)."""
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    text = _NOT_YAML_PRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return text.encode("utf-8")
 
 
 def _warning_texts(value: str) -> list[str]:

@@ -154,6 +154,43 @@ def test_server_side_apply_conflict_and_force(client: KubeClient, namespace: str
     assert owners == {"first": ["f:b"], "second": ["f:a"]}
 
 
+#: text a reconciler's child may carry: beyond U+FFFF (an emoji, json.dumps's surrogate
+#: pairs), YAML 1.1 line breaks (NEL, U+2028, U+2029), DEL and a C1 control, a BOM, a tab
+#: and a newline, quotes and backslashes
+_AWKWARD = {
+    "emoji": "ready \U0001f600",
+    "cjk": "\U00020000 \u00e9",
+    "breaks": "a\x85b\u2028c\u2029d",
+    "controls": "x\x7fy\x9bz\ufeff",
+    "plain": 'tab\tnew\nline "q" \\',
+}
+
+
+@pytest.mark.parametrize("write", ["apply", "create"])
+def test_any_text_goes_through_as_itself(client: KubeClient, namespace: str, write: str) -> None:
+    """A server-side apply's body is read as YAML by the server: the emoji json.dumps
+    would write as a surrogate pair was refused (400, ``found invalid Unicode character
+    escape code``) and a raw NEL would be folded into a space; each string is stored as
+    it was sent, by apply (YAML) and by create (JSON) alike."""
+    configmaps = _configmaps(client, namespace)
+    obj = _configmap(f"text-{write}", **_AWKWARD)
+    if write == "apply":
+        answer = configmaps.apply(obj, field_manager="text")
+    else:
+        answer = configmaps.create(obj)
+    assert answer["data"] == _AWKWARD
+    assert configmaps.get(f"text-{write}")["data"] == _AWKWARD
+
+
+def test_a_lone_surrogate_is_the_servers_one_line_error(client: KubeClient, namespace: str) -> None:
+    configmaps = _configmaps(client, namespace)
+    with pytest.raises(ApiError) as caught:
+        configmaps.apply(_configmap("lone", a="\ud800"), field_manager="text")
+    assert caught.value.status == 400
+    assert "invalid Unicode character escape code" in caught.value.kubectl_line
+    assert "\n" not in caught.value.kubectl_line
+
+
 def _finalizers_after(
     apiserver: ControlPlane, configmaps: ResourceClient, policy: PropagationPolicy
 ) -> tuple[Any, Any]:

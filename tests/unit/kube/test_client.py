@@ -333,3 +333,20 @@ def test_a_silent_tls_server_is_a_handshake_timeout(tmp_path: Path) -> None:
     assert caught.value.kubectl_line == (
         "Unable to connect to the server: net/http: TLS handshake timeout"
     )
+
+
+def test_a_body_is_json_the_servers_yaml_reader_keeps_as_it_is() -> None:
+    """Non-ASCII as UTF-8 (no surrogate-pair escapes, which go-yaml refuses), and what
+    go-yaml would refuse or fold (DEL, C1 controls, NEL, U+2028/9, a BOM, U+FFFE/F, a lone
+    surrogate) escaped; the JSON reads back as the same object."""
+    import json
+
+    from kubectl_crd.kube.client import encode_body
+
+    text = '\U0001f600 \u00e9 \x7f\x85\x9f \u2028\u2029\ufeff\ufffe\uffff \ud800 \t\n"\\'
+    encoded = encode_body({"a": text})
+    assert encoded == (
+        b'{"a":"\xf0\x9f\x98\x80 \xc3\xa9 \\u007f\\u0085\\u009f '
+        b'\\u2028\\u2029\\ufeff\\ufffe\\uffff \\ud800 \\t\\n\\"\\\\"}'
+    )
+    assert json.loads(encoded) == {"a": text}
