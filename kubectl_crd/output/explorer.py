@@ -57,6 +57,32 @@ _STYLE = PromptStyle.from_dict(
 )
 
 
+def expand_tabs(lines: Sequence[Line], size: int = 8) -> list[Line]:
+    """``lines`` with each tab turned into the spaces up to the next tab stop, as a terminal
+    shows kubectl's ``field<TAB><type>`` rows: prompt_toolkit draws a tab as ``^I``."""
+    expanded: list[Line] = []
+    for spans in lines:
+        column = 0
+        out = []
+        for text, style in spans:
+            if "\t" in text:
+                pieces = []
+                for char in text:
+                    if char == "\t":
+                        pad = size - column % size
+                        pieces.append(" " * pad)
+                        column += pad
+                    else:
+                        pieces.append(char)
+                        column += 1
+                text = "".join(pieces)
+            else:
+                column += len(text)
+            out.append((text, style))
+        expanded.append(tuple(out))
+    return expanded
+
+
 @dataclass
 class _State:
     candidates: Sequence[str]
@@ -110,7 +136,7 @@ def run_explorer(
             return []
         index = state.matches[state.selected].index
         if index not in state.previews:
-            text = ansi(preview(index), colour=colour)
+            text = ansi(expand_tabs(preview(index)), colour=colour)
             state.previews[index] = text.split("\n")
         return state.previews[index]
 
