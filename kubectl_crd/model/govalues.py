@@ -35,6 +35,8 @@ _QUOTE_ESCAPES = {
 
 def go_quote(text: str) -> str:
     """``strconv.Quote``: printable runes kept, the rest escaped the way Go does."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'  # nothing to escape (a name, a key: the usual text), no walk
     out = ['"']
     for char in text:
         escaped = _QUOTE_ESCAPES.get(char)

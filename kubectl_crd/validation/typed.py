@@ -61,6 +61,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from kubectl_crd.model.govalues import go_float_v, go_quote
+
 __all__ = [
     "ANYTHING",
     "Atom",
@@ -284,29 +286,6 @@ def crd_atom(schema: Mapping[str, Any] | None) -> Atom:
 # -- Go's renderings of a value --------------------------------------------------------
 
 
-def _go_float(value: float) -> str:
-    """strconv.FormatFloat(value, 'g', -1, 64): %v of a float64."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    if value == 0:
-        return "-0" if math.copysign(1, value) < 0 else "0"
-    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
-    text = "".join(map(str, digits))
-    point = len(text) + int(exponent)  # decimal point position (Go's digs.dp)
-    neg = "-" if sign else ""
-    exp = point - 1
-    if exp < -4 or exp >= 6:  # shortest: precision 6 decides (strconv ftoa.go %g)
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        return f"{neg}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    if point <= 0:
-        return f"{neg}0.{'0' * -point}{text}"
-    if point >= len(text):
-        return neg + text + "0" * (point - len(text))
-    return f"{neg}{text[:point]}.{text[point:]}"
-
-
 _INT64 = 2**63
 
 
@@ -318,45 +297,10 @@ def _number(value: int | float) -> str:
         if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
             value = int(value)
         else:
-            return _go_float(value)
+            return go_float_v(value)
     if -_INT64 <= value < _INT64:
         return str(value)
-    return _go_float(float(value))
-
-
-def _go_quote(text: str) -> str:
-    """strconv.Quote."""
-    if text.isprintable() and '"' not in text and "\\" not in text:
-        return f'"{text}"'  # nothing to escape (a name: the usual key), no walk
-    out = ['"']
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char.isprintable():
-            out.append(char)
-        elif char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        else:
-            code = ord(char)
-            if code < 0x20 or code == 0x7F:
-                out.append(f"\\x{code:02x}")
-            elif code < 0x10000:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
-
-
-_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-}
+    return go_float_v(float(value))
 
 
 def _keys(value: Mapping[Any, Any]) -> list[Any]:
@@ -387,9 +331,9 @@ def go_sharp_v(value: Any) -> str:
     if value is None:
         return "interface {}(nil)"
     if isinstance(value, str):
-        return _go_quote(value)
+        return go_quote(value)
     if isinstance(value, Mapping):
-        inner = ", ".join(f"{_go_quote(str(k))}:{go_sharp_v(value[k])}" for k in _keys(value))
+        inner = ", ".join(f"{go_quote(str(k))}:{go_sharp_v(value[k])}" for k in _keys(value))
         return "map[string]interface {}{" + inner + "}"
     if isinstance(value, (list, tuple)):
         return "[]interface {}{" + ", ".join(go_sharp_v(item) for item in value) + "}"
@@ -416,7 +360,7 @@ def _to_string(value: Any) -> str:
     if isinstance(value, (int, float)):
         return _number(value)
     if isinstance(value, str):
-        return _go_quote(value)
+        return go_quote(value)
     if isinstance(value, Mapping):
         return "".join(f"{k}={_to_string(value[k])}" for k in _keys(value))
     return "[" + ",".join(_to_string(item) for item in value) + "]"
@@ -568,7 +512,7 @@ def _path_element(element: Atom, keys: tuple[str, ...], item: Any) -> tuple[str,
         elif key in defaults:
             parts[key] = _to_string(defaults[key])
     if not parts:
-        quoted = " ".join(_go_quote(key) for key in keys)
+        quoted = " ".join(go_quote(key) for key in keys)
         return "", (
             f"associative list with keys has an element that omits all key fields [{quoted}] "
             "(and doesn't have default values for any key fields)"
