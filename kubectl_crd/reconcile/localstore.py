@@ -936,18 +936,7 @@ def _check_typed(atom: Atom, applied: dict[str, Any]) -> None:
 
     message = apply_refusal(atom, applied)
     if message is not None:
-        status: dict[str, object] = {
-            "kind": "Status",
-            "apiVersion": "v1",
-            "metadata": {},
-            "status": "Failure",
-            "message": message,
-            "code": 500,
-        }
-        from kubectl_crd.kube.client import status_error
-
-        line = status_error(500, status, "PATCH").message
-        raise StoreRefusal(line, status=500, reason="", status_object=status)
+        raise _failure(500, "", message, None)  # the server's Status: no reason, no details
 
 
 def _refused(result: AdmissionResult) -> StoreRefusal:
@@ -973,21 +962,24 @@ def _failure(
     code: int,
     reason: str,
     message: str,
-    details: dict[str, object],
+    details: dict[str, object] | None,
     errors: Sequence[Any] = (),
 ) -> StoreRefusal:
     """The refusal carrying the server's ``Status`` of ``code`` and ``reason``, and the
-    line kubectl prints for it."""
+    line kubectl prints for it (an empty reason and no details are left out, as
+    ``metav1.Status`` omits them)."""
     status: dict[str, object] = {
         "kind": "Status",
         "apiVersion": "v1",
         "metadata": {},
         "status": "Failure",
         "message": message,
-        "reason": reason,
-        "details": details,
-        "code": code,
     }
+    if reason:
+        status["reason"] = reason
+    if details is not None:
+        status["details"] = details
+    status["code"] = code
     from kubectl_crd.kube.client import status_error
 
     line = status_error(code, status, "POST").message
