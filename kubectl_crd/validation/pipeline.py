@@ -54,6 +54,7 @@ from kubectl_crd.validation.objectmeta import (
     embedded_coercion_error,
     embedded_metadata_unknown,
     finalizer_warnings,
+    generated_name,
     validate_embedded,
     validate_object_meta,
 )
@@ -235,6 +236,13 @@ def validate_custom_resource(
             validation.append(FieldError(field, reason, message, stage, where(chain), blocked))
 
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    # a create's generateName becomes its name before it is validated
+    # (apiserver/pkg/registry/rest/create.go: BeforeCreate), so the schema's
+    # metadata.name checks and the rules see the generated name ("xxxxx" offline)
+    generate = meta.get("generateName")
+    named = old is None and not meta.get("name") and isinstance(generate, str) and bool(generate)
+    if named:
+        meta["name"] = generated_name(str(generate))
     if decode_failure is None:
         found(Stage.OBJECT_META, validate_object_meta(meta, None))
         # an update warns only about the finalizers it adds (strategy.go: generateWarningsFromObj)
@@ -282,6 +290,8 @@ def validate_custom_resource(
                 )
             warnings.extend(outcome.warnings)
     errors.extend(validation)
+    if named:
+        del meta["name"]  # the object as given: the server's suffix is random
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
 
 

@@ -561,3 +561,41 @@ def test_a_scale_path_through_a_null_object_is_not_found() -> None:
     assert errors({"g": {"n": -1}}) == [
         ".spec.g.n: Invalid value: -1: should be a non-negative integer"
     ]
+
+
+def test_a_create_is_validated_with_the_name_generate_name_makes() -> None:
+    """``rest.BeforeCreate`` names the object before it is validated: the schema's
+    ``metadata.name`` checks see ``<generateName>xxxxx``; the object given back has no name."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "metadata": obj_schema(name={"type": "string", "enum": ["one"]}),
+            "spec": {"type": "object"},
+        },
+    }
+    crd = CustomResourceDefinition.from_object(
+        {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "names": {"kind": "Widget", "plural": "widgets"},
+                "scope": "Namespaced",
+                "versions": [
+                    {
+                        "name": "v1",
+                        "served": True,
+                        "storage": True,
+                        "schema": {"openAPIV3Schema": schema},
+                    }
+                ],
+            },
+        }
+    )
+    obj = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"generateName": "g-"}}
+    result = validate_custom_resource(obj, crd)
+    assert [e.message for e in result.errors] == [
+        'metadata.name: Unsupported value: "g-xxxxx": supported values: "one"'
+    ]
+    assert "name" not in result.object["metadata"]
