@@ -87,13 +87,15 @@ CASES: dict[str, Case] = {
             m={
                 "type": "object",
                 "properties": {
-                    "z": {"type": "array", "items": {"type": "string"}, "nullable": True}
+                    "y": {"type": "string", "nullable": True},
+                    "z": {"type": "array", "items": {"type": "string"}, "nullable": True},
                 },
             },
             n={"type": "object", "additionalProperties": {"type": "string", "nullable": True}},
         ),
         [
             {"m": {"z": None}},
+            {"m": {"y": None, "z": None}},
             {"m": {"z": ["a", "b"]}, "n": {"k": None}},
             {"m": {"z": ["a", "b", "c"]}, "n": {"k": None}},
         ],

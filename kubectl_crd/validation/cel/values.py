@@ -32,8 +32,9 @@ Conversions = dict[tuple[int, int, bool], Any]
 
 _ROOT_FIELDS = ("apiVersion", "kind")
 _META_FIELDS = ("name", "generateName")
-#: the key an object's null field is kept under (``_object``)
-NULL_FIELD = "\x00null:"
+#: the prefix of the key an object's null field is kept under (``_object``): a space
+#: keeps it from any escaped name (the engine cuts a key at a NUL: no NUL here)
+NULL_FIELD = " null:"
 
 
 def to_cel(

@@ -284,3 +284,7 @@ def test_a_null_field_is_absent_to_rules_but_counts_in_equality() -> None:
         'spec: Invalid value: "object": immutable'
     ]
     assert messages(immutable, {"m": {"z": None}}, old={"m": {"z": None}}) == []
+    # two null fields in one object (rook/rook's samples)
+    two = {"type": "object", "properties": {k: {**m["properties"]["z"]} for k in ("y", "z")}}
+    both = obj([{"rule": "!has(self.m.y) && !has(self.m.z)"}], m=two)
+    assert messages(both, {"m": {"y": None, "z": None}}) == []
