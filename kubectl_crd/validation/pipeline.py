@@ -475,8 +475,7 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
                 )
             ]
         return []
-    if value is None:
-        return []
+    # a null at the end is found, and not an int64: an error (a null on the way is not)
     go_type = _go_type(value)
     shown = go_print(value)
     dotted = "." + ".".join(fields)
@@ -492,6 +491,8 @@ def _path_fields(json_path: str) -> tuple[str, ...]:
 
 def _go_type(value: Any) -> str:
     """``%T`` of a decoded JSON value."""
+    if value is None:
+        return "<nil>"
     if isinstance(value, dict):
         return _GO_TYPES["dict"]
     if isinstance(value, list):

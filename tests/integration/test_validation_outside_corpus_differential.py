@@ -127,11 +127,11 @@ CASES: dict[str, Case] = {
                 "g": {
                     "type": "object",
                     "nullable": True,
-                    "properties": {"instances": {"type": "integer"}},
+                    "properties": {"instances": {"type": "integer", "nullable": True}},
                 }
             },
         },
-        [{"g": None}, {"g": {"instances": -1}}],
+        [{"g": None}, {"g": {"instances": -1}}, {"g": {"instances": None}}],
     ),
 }
 

@@ -520,7 +520,11 @@ def test_a_scale_path_through_a_null_object_is_not_found() -> None:
         "type": "object",
         "properties": {
             "spec": obj_schema(
-                g={"type": "object", "nullable": True, "properties": {"n": {"type": "integer"}}},
+                g={
+                    "type": "object",
+                    "nullable": True,
+                    "properties": {"n": {"type": "integer", "nullable": True}},
+                },
                 s={"type": "string"},
             ),
             "status": obj_schema(replicas={"type": "integer"}),
@@ -558,6 +562,10 @@ def test_a_scale_path_through_a_null_object_is_not_found() -> None:
         return [e.message for e in validate_custom_resource({**obj, "spec": spec}, crd).errors]
 
     assert errors({"g": None}) == []
+    assert errors({"g": {"n": None}}) == [
+        ".spec.g.n: Invalid value: 0: .spec.g.n accessor error: <nil> is of the type <nil>,"
+        " expected int64"
+    ]
     assert errors({"g": {"n": -1}}) == [
         ".spec.g.n: Invalid value: -1: should be a non-negative integer"
     ]
