@@ -33,6 +33,7 @@ Stages after the first failing one still run, but their errors are marked
 from __future__ import annotations
 
 import marshal
+import re
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -316,10 +317,28 @@ def _copied(content: Any) -> Any:
     admission stores, so plain saves it a second walk (~9 us a CronTab)."""
     if type(content) is dict:
         try:
-            return marshal.loads(marshal.dumps(content, 2))
+            blob = marshal.dumps(content, 2)
         except ValueError:  # something marshal cannot write: walk it
             pass
+        else:
+            if _HUGE_INT.search(blob) is None:
+                return marshal.loads(blob)
     return _plain_tree(content)
+
+
+#: an integer of 5 or more 15-bit digits in marshal's output (``l`` and a 4-byte digit
+#: count, negative for a negative number): one that may fall outside int64, which the
+#: copy then looks for (a string may hold these bytes too; that costs a walk, no more)
+_HUGE_INT = re.compile(rb"l(?:[\x05-\xff]\x00\x00\x00|[\x00-\xfb]\xff\xff\xff)", re.DOTALL)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _decoded(value: Any) -> Any:
+    """A scalar as the server decodes it: an integer outside int64 is a float64
+    (``apimachinery/pkg/util/json: convertNumber`` falls back to ``Float64``)."""
+    if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
+        return float(value)
+    return value
 
 
 def _plain_tree(node: Any) -> Any:
@@ -339,15 +358,15 @@ def _plain_tree(node: Any) -> Any:
                     child: Any = {} if isinstance(value, dict) else []
                     push((value, child))
                     value = child
-                copy[key] = value
+                copy[key] = _decoded(value)
         else:
             for value in original:
                 if isinstance(value, dict | list):
                     child = {} if isinstance(value, dict) else []
                     push((value, child))
                     value = child
-                copy.append(value)
-    return root
+                copy.append(_decoded(value))
+    return _decoded(root)
 
 
 def default_as_read(obj: Any, version: CRDVersion, *, created: bool = False) -> None:

@@ -607,3 +607,21 @@ def test_a_create_is_validated_with_the_name_generate_name_makes() -> None:
         'metadata.name: Unsupported value: "g-xxxxx": supported values: "one"'
     ]
     assert "name" not in result.object["metadata"]
+
+
+def test_an_integer_beyond_int64_is_a_float_as_the_server_decodes_it() -> None:
+    """``util/json: convertNumber``: a JSON integer outside int64 becomes a float64, so an
+    integer field refuses it by type; the same from a positioned document (a file)."""
+    schema = obj_schema(i={"type": "integer"}, n={"type": "number"})
+    huge = {"i": 2**63, "n": -(2**63) - 1}
+    expected = ['spec.i: Invalid value: "number": spec.i in body must be of type integer: "number"']
+    result = run(schema, huge)
+    assert [e.message for e in result.errors] == expected
+    assert result.object["spec"]["n"] == -(2.0**63)
+    assert run(schema, {"i": -(2**63)}).valid
+    text = (
+        f"apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: w}}\nspec: {{i: {2**63}}}\n"
+    )
+    (document,) = load_documents(text, "w.yaml")
+    positioned = validate_custom_resource(document.content, make_crd(schema))
+    assert [e.message for e in positioned.errors] == expected
