@@ -20,22 +20,30 @@ from kubectl_crd.validation.schemas import compile_schema
 
 
 def make_crd(spec_schema: dict[str, Any], *, status: bool = False) -> CustomResourceDefinition:
+    return widget_crd(
+        {
+            "type": "object",
+            "properties": {
+                "spec": spec_schema,
+                "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+            },
+        },
+        {"status": {}} if status else None,
+    )
+
+
+def widget_crd(
+    schema: dict[str, Any], subresources: dict[str, Any] | None = None
+) -> CustomResourceDefinition:
+    """A namespaced ``widgets.example.com/v1`` with ``schema`` as its openAPIV3Schema."""
     version: dict[str, Any] = {
         "name": "v1",
         "served": True,
         "storage": True,
-        "schema": {
-            "openAPIV3Schema": {
-                "type": "object",
-                "properties": {
-                    "spec": spec_schema,
-                    "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-                },
-            }
-        },
+        "schema": {"openAPIV3Schema": schema},
     }
-    if status:
-        version["subresources"] = {"status": {}}
+    if subresources is not None:
+        version["subresources"] = subresources
     return CustomResourceDefinition.from_object(
         {
             "apiVersion": "apiextensions.k8s.io/v1",
@@ -530,31 +538,9 @@ def test_a_scale_path_through_a_null_object_is_not_found() -> None:
             "status": obj_schema(replicas={"type": "integer"}),
         },
     }
-    crd = CustomResourceDefinition.from_object(
-        {
-            "apiVersion": "apiextensions.k8s.io/v1",
-            "kind": "CustomResourceDefinition",
-            "metadata": {"name": "widgets.example.com"},
-            "spec": {
-                "group": "example.com",
-                "names": {"kind": "Widget", "plural": "widgets"},
-                "scope": "Namespaced",
-                "versions": [
-                    {
-                        "name": "v1",
-                        "served": True,
-                        "storage": True,
-                        "schema": {"openAPIV3Schema": schema},
-                        "subresources": {
-                            "scale": {
-                                "specReplicasPath": ".spec.g.n",
-                                "statusReplicasPath": ".status.replicas",
-                            }
-                        },
-                    }
-                ],
-            },
-        }
+    crd = widget_crd(
+        schema,
+        {"scale": {"specReplicasPath": ".spec.g.n", "statusReplicasPath": ".status.replicas"}},
     )
 
     def errors(spec: Any) -> list[str]:
@@ -581,26 +567,7 @@ def test_a_create_is_validated_with_the_name_generate_name_makes() -> None:
             "spec": {"type": "object"},
         },
     }
-    crd = CustomResourceDefinition.from_object(
-        {
-            "apiVersion": "apiextensions.k8s.io/v1",
-            "kind": "CustomResourceDefinition",
-            "metadata": {"name": "widgets.example.com"},
-            "spec": {
-                "group": "example.com",
-                "names": {"kind": "Widget", "plural": "widgets"},
-                "scope": "Namespaced",
-                "versions": [
-                    {
-                        "name": "v1",
-                        "served": True,
-                        "storage": True,
-                        "schema": {"openAPIV3Schema": schema},
-                    }
-                ],
-            },
-        }
-    )
+    crd = widget_crd(schema)
     obj = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"generateName": "g-"}}
     result = validate_custom_resource(obj, crd)
     assert [e.message for e in result.errors] == [
