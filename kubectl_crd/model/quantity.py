@@ -15,7 +15,6 @@ from fractions import Fraction
 
 __all__ = ["NOT_A_QUANTITY", "parse_quantity", "same_quantity"]
 
-_FORMAT = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
 _EXPONENT = re.compile(r"[-+]?[0-9]+")
 _SUFFIXES = {
     "": Fraction(1),
@@ -43,20 +42,58 @@ NOT_A_QUANTITY = (
 
 def parse_quantity(text: str) -> Fraction:
     """The exact value of a quantity's spelling; ``ValueError`` (apimachinery's words)
-    for anything else."""
-    match = _FORMAT.match(text)
-    if match is None or not text:
-        raise ValueError(NOT_A_QUANTITY)
-    number, suffix = match.groups()
-    if number.count(".") > 1 or number.strip("+-") in ("", "."):
-        raise ValueError(NOT_A_QUANTITY)
+    for anything else.
+
+    Read as ``ParseQuantity`` reads it, not by the regular expression its error message
+    quotes: a missing number is 0, so ``.``, ``-``, ``k`` and ``e3`` are quantities
+    (``isQuantity('.')`` is true on the API server)."""
+    negative, whole, fraction, suffix = _split(text)
     if suffix in _SUFFIXES:
         scale = _SUFFIXES[suffix]
     elif suffix[:1] in ("e", "E") and _EXPONENT.fullmatch(suffix[1:]):
         scale = Fraction(10) ** int(suffix[1:])
     else:
         raise ValueError("unable to parse quantity's suffix")
-    return Fraction(number) * scale
+    value = Fraction(f"{whole}.{fraction}" if fraction else whole) * scale
+    return -value if negative else value
+
+
+def _split(text: str) -> tuple[bool, str, str, str]:
+    """(negative, whole digits, fraction digits, suffix) as ``parseQuantityString``
+    scans ``text``: a sign, zeros skipped (nothing after them: 0), digits, a point and
+    digits, then suffix letters, a sign and digits, and nothing else."""
+    end = len(text)
+    if not end:
+        raise ValueError(NOT_A_QUANTITY)
+    at = 1 if text[0] in "+-" else 0
+    negative = text[0] == "-"
+    while at < end and text[at] == "0":
+        at += 1
+    if at == end:
+        return negative, "0", "", ""
+    begin = at
+    at = _digits(text, at)
+    whole = text[begin:at] or "0"
+    fraction = ""
+    if at < end and text[at] == ".":
+        begin = at + 1
+        at = _digits(text, begin)
+        fraction = text[begin:at]
+    begin = at
+    while at < end and text[at] in "eEinumkKMGTP":
+        at += 1
+    if at < end and text[at] in "+-":
+        at += 1
+    if _digits(text, at) != end:
+        raise ValueError(NOT_A_QUANTITY)
+    return negative, whole, fraction, text[begin:]
+
+
+def _digits(text: str, at: int) -> int:
+    """Where the ASCII digits from ``at`` end."""
+    while at < len(text) and "0" <= text[at] <= "9":
+        at += 1
+    return at
 
 
 def _value(value: object) -> Fraction | None:

@@ -63,6 +63,18 @@ EXPRESSIONS: list[tuple[str, str]] = [
     ("quantity", "isQuantity('5e3')"),
     ("quantity", "quantity('1.5').asInteger()"),
     ("quantity", "quantity('x')"),
+    # apimachinery's ParseQuantity reads a missing number as 0 (its regexp is only in
+    # the error message): a lone sign, point or suffix is a quantity
+    ("quantity", "isQuantity('.')"),
+    ("quantity", "isQuantity('-')"),
+    ("quantity", "isQuantity('+.')"),
+    ("quantity", "isQuantity('k')"),
+    ("quantity", "isQuantity('Mi')"),
+    ("quantity", "isQuantity('e3')"),
+    ("quantity", "isQuantity('')"),
+    ("quantity", "isQuantity('1.')"),
+    ("quantity", "quantity('.').asInteger()"),
+    ("quantity", "quantity('-').isInteger()"),
     ("ip", "isIP('10.0.0.1')"),
     ("ip", "isIP('::ffff:10.0.0.1')"),
     ("ip", "isIP('10.0.0.01')"),
