@@ -157,6 +157,24 @@ def go_json(value: Any) -> str:
     return _json_string(str(value))
 
 
+def go_type(value: Any) -> str:
+    """``%T`` of a decoded JSON value held in an ``interface{}`` (unstructured's numbers:
+    ``int64`` and ``float64``)."""
+    if value is None:
+        return "<nil>"
+    if value is True or value is False:
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return "float64"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "[]interface {}"
+    return "map[string]interface {}"
+
+
 def go_v(value: Any) -> str:
     """``%v`` of a number or bool as the validators print bounds and counts."""
     if value is True:

@@ -41,7 +41,7 @@ from typing import Any
 from kubectl_crd.io.positions import locate
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError, Location
-from kubectl_crd.model.govalues import bad_value, go_print
+from kubectl_crd.model.govalues import bad_value, go_print, go_type
 from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.cel.availability import NOT_CHECKED, engine_missing
@@ -443,15 +443,6 @@ def _field_location(content: Any, chain: Chain) -> Location | None:
     return locate_field(content, paths.segments(chain))
 
 
-_GO_TYPES = {
-    "str": "string",
-    "float": "float64",
-    "bool": "bool",
-    "list": "[]interface {}",
-    "dict": "map[string]interface {}",
-}
-
-
 def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]:
     """``validator.go: ValidateScaleSpec/Status`` with ``unstructured.NestedInt64``."""
     if not json_path:
@@ -467,7 +458,7 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
             where = "." + ".".join(fields[: position + 1])
             message = (
                 f"{where} accessor error: {go_print(value)} is of the type "
-                f"{_go_type(value)}, expected map[string]interface{{}}"
+                f"{go_type(value)}, expected map[string]interface{{}}"
             )
             return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
         if key not in value:
@@ -495,10 +486,10 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
             ]
         return []
     # a null at the end is found, and not an int64: an error (a null on the way is not)
-    go_type = _go_type(value)
+    type_name = go_type(value)
     shown = go_print(value)
     dotted = "." + ".".join(fields)
-    message = f"{dotted} accessor error: {shown} is of the type {go_type}, expected int64"
+    message = f"{dotted} accessor error: {shown} is of the type {type_name}, expected int64"
     return [(json_path, Reason.INVALID, f"{json_path}: Invalid value: 0: {message}", chain)]
 
 
@@ -506,18 +497,3 @@ def _scale_errors(obj: Any, json_path: str) -> list[tuple[str, str, str, Chain]]
 def _path_fields(json_path: str) -> tuple[str, ...]:
     """The fields of a scale path such as ``.spec.replicas`` (a CRD has two)."""
     return tuple(json_path.removeprefix(".").split("."))
-
-
-def _go_type(value: Any) -> str:
-    """``%T`` of a decoded JSON value."""
-    if value is None:
-        return "<nil>"
-    if isinstance(value, dict):
-        return _GO_TYPES["dict"]
-    if isinstance(value, list):
-        return _GO_TYPES["list"]
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int64"
-    return _GO_TYPES.get(type(value).__name__, "string")

@@ -57,11 +57,10 @@ import math
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from kubectl_crd.model.govalues import go_float_v, go_quote
+from kubectl_crd.model.govalues import go_float_v, go_json_float, go_quote, go_type
 
 __all__ = [
     "ANYTHING",
@@ -340,17 +339,6 @@ def go_sharp_v(value: Any) -> str:
     return go_v(value)
 
 
-def _go_type(value: Any) -> str:
-    """Go's ``%T`` of a non-numeric unstructured value."""
-    if value is True or value is False:
-        return "bool"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "map[string]interface {}"
-    return "[]interface {}"
-
-
 def _to_string(value: Any) -> str:
     """``value.ToString``: a list-map key's or set item's spelling in a path."""
     if value is None:
@@ -417,7 +405,7 @@ def _scalar(scalar: str, value: Any) -> list[Error]:
     if scalar == NUMERIC:
         if isinstance(value, (int, float)) and value is not True and value is not False:
             return _NO_ERRORS
-        return [["", f"expected numeric (int or float), got {_go_type(value)}"]]
+        return [["", f"expected numeric (int or float), got {go_type(value)}"]]
     if scalar == STRING:
         if isinstance(value, str):
             return _NO_ERRORS
@@ -614,14 +602,7 @@ def _go_json_number(value: int | float) -> str:
     shown = _number(value)
     if "e" not in shown and "." not in shown:
         return shown  # an int64
-    number = float(value)
-    if number != 0 and (abs(number) < 1e-6 or abs(number) >= 1e21):
-        mantissa, exponent = shown.split("e") if "e" in shown else (shown, "+00")
-        sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
-        if sign == "+" and len(digits) < 2:
-            digits = digits.rjust(2, "0")
-        return f"{mantissa}e{sign}{digits}"
-    return format(Decimal(repr(number)), "f")
+    return go_json_float(float(value))
 
 
 def typed_patch_message(obj: Mapping[str, Any], errors: TypedErrors) -> str:
