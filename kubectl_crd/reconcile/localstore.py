@@ -848,7 +848,7 @@ class ObjectStore:
             cached = self._managed.get(uid)
             stamp = (info.version, crd, tuple(sorted(appliers.items())))
             if cached is None or not _same_stamp(cached[0], stamp):
-                keys_at = self._list_keys(kind, info.version) if kind else _no_keys
+                keys_at = self._typed(kind, info.version)[1] if kind else _no_keys
                 entries = [
                     {
                         "manager": manager,
@@ -864,18 +864,14 @@ class ObjectStore:
             meta["managedFields"] = marshal.loads(cached[1])
         return obj
 
-    def _list_keys(self, kind: _Kind, version: str) -> KeysAt:
-        """Where a list is a list map: its keys; ``"set"`` for a set; None (atomic)."""
-        return self._typed(kind, version)[1]
-
     def _typed(self, kind: _Kind, version: str) -> tuple[Atom, KeysAt]:
         """The kind's typed schema in ``version`` (``validation.typed``: a built-in's
         from the shipped file, a custom resource's from its CRD version's schema), and
         its list-map keys by path (``x-kubernetes-list-type`` and ``-list-map-keys``;
         for built-ins what ``+listType`` / ``patchMergeKey`` make of them in the
         server's OpenAPI: containers and env by name, a container's ports by
-        containerPort and protocol, ``metadata.ownerReferences`` by uid, ...), made
-        once per kind, version and CRD."""
+        containerPort and protocol, ``metadata.ownerReferences`` by uid, ...: its keys;
+        ``"set"`` for a set; None, atomic), made once per kind, version and CRD."""
         stamp = (kind.group, kind.plural, version)
         made = self._types.get(stamp)
         if made is not None and made[0] is kind.crd:
