@@ -174,7 +174,9 @@ class Sides:
         )
 
 
-def outcome(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
+def outcome(call: Callable[[], Any]) -> tuple[Any, ...]:
+    """What a write came to: accepted, or the refusal's code, reason and message (the
+    typed-check differential compares with it too)."""
     try:
         call()
     except ApiError as exc:

@@ -19,7 +19,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -31,10 +31,10 @@ from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.model.crd import CustomResourceDefinition
-from kubectl_crd.model.errors import ApiError
 from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.crd_factory import make_crd
 from tests.integration.envtest import ControlPlane
+from tests.integration.test_localstore_metadata_differential import outcome
 
 MANAGER = "kubectl-crd-dev"
 ROOT = Path(__file__).resolve().parents[2]
@@ -322,15 +322,6 @@ def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
     config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
     with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
         yield made
-
-
-def outcome(call: Callable[[], Any]) -> tuple[Any, ...]:
-    try:
-        call()
-    except ApiError as exc:
-        status = exc.status_object or {}
-        return (exc.status, status.get("reason"), status.get("message"))
-    return ("accepted",)
 
 
 def _sides(
