@@ -175,6 +175,10 @@ def test_the_reflector_misses_no_event_through_resets_and_stalls(
         try:
             for round_ in range(3):
                 time.sleep(1.5)
+                # after a stall the reflector may still be waiting out a watch opened
+                # during it (its deadline, then backoff): wait for the live one, as a
+                # fixed 1.5 s failed once on a loaded CI run ("no live watch to cut")
+                _wait(lambda: proxy.live >= 1, 15, "no live watch to cut")
                 assert proxy.cut() >= 1, "no live watch to cut"
                 writer.delete_next.set()
                 time.sleep(1.5)
