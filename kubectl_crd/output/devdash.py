@@ -588,6 +588,9 @@ class Dashboard:
         self._console: Any = None
         self._stop = threading.Event()
         self._reader: threading.Thread | None = None
+        #: written on stop so the key reader's select returns at once: a reader still
+        #: waiting out its timeout would take keys typed for the shell after the loop
+        self._wake: tuple[int, int] | None = None
         self._tty: int | None = None
         self._saved_mode: Any = None
         self._saved_streams: tuple[Any, Any] | None = None
@@ -657,6 +660,8 @@ class Dashboard:
     def _restore(self) -> None:
         """Every piece of the terminal back, each even if another failed."""
         self._stop.set()
+        if self._wake is not None:
+            os.write(self._wake[1], b"x")
         self._release_suspend()
         try:
             if self._live is not None:
@@ -670,6 +675,10 @@ class Dashboard:
                 self._reader.join(1.0)
                 self._reader = None
             self._restore_tty()
+            if self._wake is not None:
+                for end in self._wake:
+                    os.close(end)
+                self._wake = None
 
     # -- Ctrl-Z ------------------------------------------------------------------------
 
@@ -731,6 +740,7 @@ class Dashboard:
             os.close(fd)
             return
         self._tty = fd
+        self._wake = os.pipe()
         self._reader = threading.Thread(target=self._read_keys, name="dev-keys", daemon=True)
         self._reader.start()
 
@@ -749,12 +759,12 @@ class Dashboard:
     def _read_keys(self) -> None:
         import select
 
-        fd = self._tty
-        assert fd is not None
+        fd, wake = self._tty, self._wake
+        assert fd is not None and wake is not None
         while not self._stop.is_set():
             try:
-                ready, _, _ = select.select([fd], [], [], 0.1)
-                if not ready:
+                ready, _, _ = select.select([fd, wake[0]], [], [])
+                if fd not in ready:
                     continue
                 data = os.read(fd, 64)
             except OSError:

@@ -206,7 +206,12 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
     )
     assert "\u2191/\u2193 select" in screen
     tmux.keys("q")
-    tmux.wait_for(lambda s: not tmux.alternate_screen() and "1 object" in s, "the loop to end")
+    # the shell's prompt after the summary: what is typed from here is the shell's
+    tmux.wait_for(
+        lambda s: not tmux.alternate_screen()
+        and re.search(r"1 object.*\n\$ *$", s.rstrip("\n")) is not None,
+        "the loop to end and the shell's prompt",
+    )
     tmux.type("echo EXIT=$?")
     tmux.keys("Enter")
     screen = tmux.wait_for(lambda s: re.search(r"^EXIT=\d+$", s, re.MULTILINE) is not None, "exit")
