@@ -208,8 +208,10 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
     tmux.keys("q")
     # the shell's prompt after the summary: what is typed from here is the shell's
     tmux.wait_for(
-        lambda s: not tmux.alternate_screen()
-        and re.search(r"1 object.*\n\$ *$", s.rstrip("\n")) is not None,
+        lambda s: (
+            not tmux.alternate_screen()
+            and re.search(r"1 object.*\n\$ *$", s.rstrip("\n")) is not None
+        ),
         "the loop to end and the shell's prompt",
     )
     tmux.type("echo EXIT=$?")
