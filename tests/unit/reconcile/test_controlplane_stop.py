@@ -1,0 +1,56 @@
+"""``controlplane.Process.stop``: SIGTERM, then SIGKILL after the timeout or as soon as
+``enough()`` says the graceful part that matters is over (what ``LocalControlPlane``
+uses for kube-apiserver: see tests/integration/test_dev_envtest_stop.py)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+
+from kubectl_crd.reconcile.controlplane import Process, spawn
+
+# a process that takes SIGTERM as kube-apiserver does (notes it, keeps running a while:
+# here for ever), so only SIGKILL ends it
+STUBBORN = (
+    "import signal, sys, time\n"
+    "signal.signal(signal.SIGTERM, lambda *a: print('TERM', flush=True))\n"
+    "print('ready', flush=True)\n"
+    "while True: time.sleep(1)\n"
+)
+
+
+def stubborn(tmp_path: Path) -> Process:
+    log = tmp_path / "stubborn.log"
+    process = spawn("stubborn", [sys.executable, "-c", STUBBORN], str(log))
+    while "ready" not in log.read_text():
+        assert process.alive(), log.read_text()
+    return process
+
+
+def test_enough_ends_the_graceful_wait_with_sigkill_after_sigterm(tmp_path: Path) -> None:
+    process = stubborn(tmp_path)
+    asked = []
+
+    def enough() -> bool:
+        asked.append(process.alive())
+        return len(asked) == 3
+
+    # a timeout no test would wait out: only enough() can end the wait
+    process.stop(3600.0, enough=enough)
+    assert process.popen.returncode == -signal.SIGKILL
+    assert asked == [True, True, True]
+    assert "TERM" in Path(process.log).read_text()  # SIGTERM came first
+
+
+def test_without_enough_a_process_that_exits_on_sigterm_is_not_killed(tmp_path: Path) -> None:
+    log = tmp_path / "sleep.log"
+    process = spawn("sleep", [sys.executable, "-c", "import time; time.sleep(3600)"], str(log))
+    process.stop(60.0)
+    assert process.popen.returncode == -signal.SIGTERM
+
+
+def test_enough_never_saying_yes_falls_back_to_the_timeout(tmp_path: Path) -> None:
+    process = stubborn(tmp_path)
+    process.stop(0.05, enough=lambda: False)
+    assert process.popen.returncode == -signal.SIGKILL
