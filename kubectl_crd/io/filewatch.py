@@ -8,7 +8,9 @@ temporary file, rename, touch); ``changes`` collects the events that arrive with
 too): files saved more often than ``settle`` without a pause (a generator, several
 editors) would otherwise never be yielded. A ``stop`` event ends it
 from another thread (the dev loop's reloader stops with the loop): the generator returns
-within ``settle`` seconds of it being set, its observer stopped.
+within ``settle`` seconds of it being set, its observer stopped. The observer starts on
+the first ``next()``, often in another thread: ``armed`` is set once it watches, so a
+caller can say "watching" only when a save would be seen.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ def changes(
     max_wait: float = 1.6,
     extensions: Sequence[str] = (),
     stop: threading.Event | None = None,
+    armed: threading.Event | None = None,
 ) -> Iterator[set[str]]:
     """Each batch of changed files under ``paths`` (files or directories, recursively).
 
@@ -70,6 +73,8 @@ def changes(
             watched.add(directory)
             observer.schedule(handler, directory, recursive=os.path.isdir(path))
     observer.start()
+    if armed is not None:
+        armed.set()
     try:
         while stop is None or not stop.is_set():
             try:

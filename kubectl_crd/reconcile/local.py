@@ -242,28 +242,40 @@ class LocalBackend:
 
     # -- watching DIR -------------------------------------------------------------------
 
-    def start_watching(self) -> None:
-        """Follow DIR's files in a thread until ``close()``."""
+    def start_watching(self, armed_within: float = 10.0) -> None:
+        """Follow DIR's files in a thread until ``close()``. Returns once the watch is
+        armed (or after ``armed_within`` seconds): the observer starts in that thread,
+        a few tenths of a second later on a loaded machine, and a save made after the
+        loop said it watches was missed (3 of 8 times under load)."""
         if self._watcher is not None:
             return
+        armed = threading.Event()
         self._watcher = threading.Thread(
-            target=self._watch, name="kubectl-crd-local-files", daemon=True
+            target=self._watch, args=(armed,), name="kubectl-crd-local-files", daemon=True
         )
         self._watcher.start()
+        armed.wait(armed_within)
 
-    def _watch(self) -> None:
+    def _watch(self, armed: threading.Event) -> None:
         from kubectl_crd.io.filewatch import changes
         from kubectl_crd.io.inputs import EXTENSIONS
 
-        for batch in changes(
-            [self.directory], settle=self._settle, extensions=EXTENSIONS, stop=self._stop
-        ):
-            try:
-                self.sync(batch)
-            except KubectlCrdError as exc:  # one bad save must not end the watch
-                self._problem(self.directory, Location(self.directory), exc.message)
-            if self._on_change is not None:
-                self._on_change(batch)
+        try:
+            for batch in changes(
+                [self.directory],
+                settle=self._settle,
+                extensions=EXTENSIONS,
+                stop=self._stop,
+                armed=armed,
+            ):
+                try:
+                    self.sync(batch)
+                except KubectlCrdError as exc:  # one bad save must not end the watch
+                    self._problem(self.directory, Location(self.directory), exc.message)
+                if self._on_change is not None:
+                    self._on_change(batch)
+        finally:
+            armed.set()  # a watcher that failed to start does not hold the loop up
 
     # -- Backend -----------------------------------------------------------------------
 

@@ -71,6 +71,7 @@ class HotReloader:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._armed = threading.Event()
 
     @property
     def current(self) -> LoadedReconciler:
@@ -81,11 +82,15 @@ class HotReloader:
         """What is watched: the reconciler's files and the extra paths."""
         return (*self._current.watched_files, *self._extra)
 
-    def start(self) -> threading.Thread:
-        """Run the reloader in a daemon thread."""
+    def start(self, armed_within: float = 10.0) -> threading.Thread:
+        """Run the reloader in a daemon thread; returns once its files are watched (or
+        after ``armed_within`` seconds), so that a save made after the loop says it
+        watches is seen: the observer starts in that thread, a few tenths of a second
+        later on a loaded machine."""
         thread = threading.Thread(target=self.run, name="kubectl-crd-reloader", daemon=True)
         self._thread = thread
         thread.start()
+        self._armed.wait(armed_within)
         return thread
 
     def stop(self, timeout: float | None = 5.0) -> None:
@@ -107,13 +112,15 @@ class HotReloader:
                     error=f"watching files failed, hot reload is off: {type(error).__name__}: {error}",
                 )
             )
+        finally:
+            self._armed.set()  # a watcher that failed to start does not hold start() up
 
     def _watch(self) -> None:
         from kubectl_crd.io.filewatch import changes
 
         while not self._stop.is_set():
             watched = self.paths()
-            batches = changes(watched, settle=self._settle, stop=self._stop)
+            batches = changes(watched, settle=self._settle, stop=self._stop, armed=self._armed)
             try:
                 for batch in batches:
                     self.reload(batch, arrived=time.time())

@@ -130,9 +130,8 @@ def test_watching_dir_turns_saves_into_writes(directory: Path) -> None:
     changed = threading.Event()
     backend = LocalBackend(str(directory), on_change=lambda paths: changed.set(), settle=0.05)
     backend.load()
-    backend.start_watching()
+    backend.start_watching()  # returns with the observer armed
     try:
-        time.sleep(0.2)  # the observer is scheduled
         (directory / "c.yaml").write_text(WIDGET.format(name="c", size=4))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and "c" not in names(backend, f"widgets.{GROUP}/v1"):
