@@ -155,7 +155,12 @@ def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
                 _key(event.key),
                 (
                     f" after {duration_text(event.elapsed)} (--reconcile-timeout "
-                    f"{duration_text(event.timeout)}); it is reconciled again when it returns",
+                    f"{duration_text(event.timeout)}); "
+                    + (
+                        "it is reconciled again when it returns"
+                        if event.again
+                        else "it counts as failed when it returns"
+                    ),
                     _WARN,
                 ),
             )
@@ -815,27 +820,39 @@ class OutDir:
 class Tally:
     """What a run did, counted from its events (``--once``'s summary and exit code):
     the objects reconciled, the reconciles, the writes, the failed reconciles, the
-    problems of the input (``--local`` DIR's files), and each object's last outcome."""
+    problems of the input (``--local`` DIR's files), and each object's last outcome.
+    With ``timeouts_fail`` (``--once``) a reconcile that ran past ``--reconcile-timeout``
+    is a failed one, whatever it returned: the bound the user set was broken."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, timeouts_fail: bool = False) -> None:
         self._lock = threading.Lock()
+        self.timeouts_fail = timeouts_fail
         self.reconciles = 0
         self.writes = 0
         self.errors = 0
         self.problems = 0
         #: key -> the outcome of its last reconcile
         self.outcomes: dict[ev.ObjectKey, ev.Outcome] = {}
+        #: the keys whose reconcile in flight ran past the timeout
+        self._late: set[ev.ObjectKey] = set()
 
     def count(self, event: ev.Event) -> None:
         with self._lock:
             if isinstance(event, ev.ReconcileFinished):
+                late = event.key in self._late
+                self._late.discard(event.key)
                 if event.outcome is ev.Outcome.GONE:
                     self.outcomes.pop(event.key, None)
                     return
+                outcome = event.outcome
+                if late and self.timeouts_fail and outcome is ev.Outcome.SUCCESS:
+                    outcome = ev.Outcome.ERROR
                 self.reconciles += 1
-                self.outcomes[event.key] = event.outcome
-                if event.outcome is not ev.Outcome.SUCCESS:
+                self.outcomes[event.key] = outcome
+                if outcome is not ev.Outcome.SUCCESS:
                     self.errors += 1
+            elif isinstance(event, ev.ReconcileTimedOut):
+                self._late.add(event.key)
             elif isinstance(event, ev.Write):
                 self.writes += 1
 

@@ -59,7 +59,9 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
   object changes. A failure is also recorded on the object as a ``Warning`` Event
   (reason ``ReconcileError``), once per failure streak; ``ctx.event`` records the
   reconciler's own (``Normal`` by default). A reconcile that runs past ``reconcile_timeout`` is reported; a
-  thread cannot be killed, so its key is reconciled again once it returns.
+  thread cannot be killed, so its key is reconciled again once it returns (not with
+  ``requeue_timed_out=False``: ``--once``, whose one pass would never end for a
+  reconciler slower than the timeout).
 - Finalizers: when the reconciler has ``finalize``, the loop's finalizer (the
   reconciler's ``finalizer`` attribute, else ``FINALIZER``) is added before an object's
   first reconcile; once the object is being deleted, ``finalize`` runs, and the
@@ -456,6 +458,7 @@ class Controller:
         rate_limiter: RateLimiter[ObjectKey] | None = None,
         kubernetes_client: Callable[[], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        requeue_timed_out: bool = True,
     ) -> None:
         if workers < 1:
             raise ValueError("a controller needs at least one worker")
@@ -474,6 +477,9 @@ class Controller:
         self.dry_run = dry_run
         self.field_manager = field_manager
         self.reconcile_timeout = reconcile_timeout
+        #: a reconcile that ran past the timeout runs once more when it returns (False:
+        #: --once, a pass that must end even when the reconciler is always too slow)
+        self.requeue_timed_out = requeue_timed_out
         self.resync = resync
         self.sync_timeout = sync_timeout
         self._kubernetes_factory = kubernetes_client
@@ -942,7 +948,7 @@ class Controller:
                         state[1] = True
                         late.append((key, now - state[0]))
             for key, elapsed in late:
-                self._emit(ReconcileTimedOut(key, elapsed, timeout))
+                self._emit(ReconcileTimedOut(key, elapsed, timeout, self.requeue_timed_out))
 
     def _process(self, key: ObjectKey) -> None:
         reconciler = self._reconciler
@@ -1039,7 +1045,7 @@ class Controller:
             self.queue.forget(key)
             if outcome is Outcome.TERMINAL:
                 return None  # not retried until the object changes
-            if timed_out:  # it ran past the timeout: once more, now that it returned
+            if timed_out and self.requeue_timed_out:  # once more, now that it returned
                 self.queue.add(key)
                 return Requeued(key, 0.0, "timeout")
             if requeue_after is not None and requeue_after > 0:

@@ -132,11 +132,13 @@ class ReconcileFinished:
 @record
 class ReconcileTimedOut:
     """A reconcile ran past ``reconcile_timeout``; it cannot be killed (a thread), so it
-    is reported, and its key is reconciled again once it returns."""
+    is reported, and its key is reconciled again once it returns (``again``), unless the
+    controller was told not to (``--once``: the run is one pass)."""
 
     key: ObjectKey
     elapsed: float
     timeout: float
+    again: bool = True
 
 
 @record

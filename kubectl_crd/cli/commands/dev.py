@@ -115,7 +115,7 @@ FLAGS = (
         "reconcile_timeout",
         VALUE,
         "Report a reconcile still running after this long (0: never); its object is "
-        "reconciled again once it returns.",
+        "reconciled again once it returns (with --once it counts as failed instead).",
         metavar="DURATION",
         default="30s",
         show_default=True,
@@ -500,7 +500,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     # program was started with ignored (go src/os/signal/doc.go)
     previous_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
     plane = None
-    tally = Tally()
+    tally = Tally(timeouts_fail=options.once)
     interrupted = False
     # the dashboard's model and the trigger socket follow the events too
     observers: list[Callable[[Event], None]] = []
@@ -564,6 +564,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
             resync=options.resync,
             rate_limiter=rate_limiter,
             kubernetes_client=official,
+            # --once is one pass: a reconcile past the timeout is failed, not run again
+            requeue_timed_out=not options.once,
         )
         controllers.append(controller)
         scope = "every namespace" if namespace is None else f"namespace {namespace}"

@@ -1,0 +1,74 @@
+"""``kubectl crd dev --once`` over reconcilers that misbehave, run as a user runs it
+(``--local``: no server is needed for what is tested here; the loop's rules are the
+same against a cluster).
+
+A reconcile that runs past ``--reconcile-timeout`` cannot be killed (a thread); the
+loop reconciles the object again once it returns. With ``--once`` that again-and-again
+never ended the run for a reconciler slower than the timeout: the run now ends after
+the one pass, reports the object as failed and exits 1, as a failed reconcile does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FOO = REPO / "examples" / "foo"
+#: what a run that ends takes, many times over (a run that never ends hits it)
+HANG_GUARD = 60.0
+
+SLOW = """\
+import time
+
+FOR = "foos.samplecontroller.k8s.io/v1alpha1"
+
+
+def reconcile(obj, ctx):
+    time.sleep(0.6)
+    return {"status": {"availableReplicas": 0}}
+"""
+
+
+def run_dev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    env["HOME"] = str(cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "dev", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        check=False,
+    )
+
+
+def local_dir(tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("crd.yaml", "foo.yaml"):
+        (data / name).write_text((FOO / name).read_text())
+    return data
+
+
+def test_once_ends_after_a_reconcile_past_the_timeout_and_exits_1(tmp_path: Path) -> None:
+    (tmp_path / "slow.py").write_text(SLOW)
+    local_dir(tmp_path)
+    done = run_dev(
+        "slow.py", "--local", "data", "--once", "--reconcile-timeout", "200ms",
+        "--log-format", "json", cwd=tmp_path,
+    )  # fmt: skip
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    kinds = [event["event"] for event in events]
+    assert kinds.count("ReconcileFinished") == 1, kinds
+    assert kinds.count("ReconcileTimedOut") == 1, kinds
+    assert "Requeued" not in kinds  # not reconciled again: the run is over
+    assert events[-1]["event"] == "summary"
+    assert events[-1]["reconciles"] == 1
+    assert events[-1]["failed"] == ["default/example-foo"]
+    assert done.returncode == 1, done.stderr
