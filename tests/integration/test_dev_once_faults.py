@@ -33,13 +33,15 @@ def reconcile(obj, ctx):
 """
 
 
-def run_dev(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
-    env["HOME"] = str(cwd)
+def run_dev(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    environ.update(env or {}, HOME=str(cwd))
     return subprocess.run(
         [sys.executable, "-m", "kubectl_crd", "dev", *args],
         cwd=cwd,
-        env=env,
+        env=environ,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -72,3 +74,18 @@ def test_once_ends_after_a_reconcile_past_the_timeout_and_exits_1(tmp_path: Path
     assert events[-1]["reconciles"] == 1
     assert events[-1]["failed"] == ["default/example-foo"]
     assert done.returncode == 1, done.stderr
+
+
+def test_envtest_without_the_crd_says_to_give_it_with_crd(
+    envtest_assets: Path, tmp_path: Path
+) -> None:
+    # the hint for a CRD not installed is for what the user runs: with --envtest the
+    # only way in is --crd (before: "kubectl apply -f it, or run with --envtest --crd")
+    (tmp_path / "slow.py").write_text(SLOW)
+    env_assets = {"KUBEBUILDER_ASSETS": str(envtest_assets)}
+    done = run_dev("slow.py", "--envtest", "--once", cwd=tmp_path, env=env_assets)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        'error: the server doesn\'t have a resource type "foos.samplecontroller.k8s.io" '
+        "(is its CRD installed? give it with --crd FILE)\n"
+    )

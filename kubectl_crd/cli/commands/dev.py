@@ -586,11 +586,12 @@ def run_loop(app: Application, options: DevOptions) -> None:
                 controller.start()
             except ResourceNotFoundError as exc:
                 backend.close()
-                hint = (
-                    "put its CRD in the --local directory or give it with --crd FILE"
-                    if local is not None
-                    else "kubectl apply -f it, or run with --envtest --crd FILE"
-                )
+                if local is not None:
+                    hint = "put its CRD in the --local directory or give it with --crd FILE"
+                elif options.envtest:  # a control plane of this run: --crd is the way in
+                    hint = "give it with --crd FILE"
+                else:
+                    hint = "kubectl apply -f it, or run with --envtest --crd FILE"
                 raise ResourceNotFoundError(
                     f"{exc.message} (is its CRD installed? {hint})", query=exc.query
                 ) from exc
