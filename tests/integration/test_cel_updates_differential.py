@@ -229,7 +229,22 @@ def test_ratcheting_agrees_with_the_api_server(isolated_apiserver: ControlPlane)
         crd = CustomResourceDefinition.from_object(tightened)
         import time
 
-        time.sleep(2)  # the server swaps in the new schema shortly after the write
+        # the server swaps in the new schema a moment after the write (a fixed 2 s was
+        # trusted before): wait until it refuses what only the new schema refuses, a
+        # new object whose code is too long
+        probe = {**obj, "metadata": {"name": "probe"}}
+        began = time.monotonic()
+        deadline = began + 60
+        while True:
+            try:
+                client.request("POST", collection, query={"dryRun": "All"}, body=probe)
+            except ApiError as exc:
+                if exc.status != 422:
+                    raise
+                break
+            assert time.monotonic() < deadline, "the tightened schema not served in 60 s"
+            time.sleep(0.2)
+        print(f"\nthe tightened schema served {time.monotonic() - began:.2f} s after the PUT")
         for spec in (
             {"code": "bcdef", "note": "changed", "size": 5},  # code unchanged: ratcheted
             {"code": "bcdeg", "note": "x", "size": 5},  # code changed: refused

@@ -468,7 +468,8 @@ def test_list_then_watch_gives_the_same_events(client: KubeClient, namespace: st
     ]
     for thread in threads:
         thread.start()
-    deadline = time.monotonic() + 10
+    # generous deadlines: they cost time only when the machine is slow
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not all(any(e[0] == "SYNCED" for e in s) for s in seen):
         time.sleep(0.02)
     for side in sides:
@@ -478,8 +479,12 @@ def test_list_then_watch_gives_the_same_events(client: KubeClient, namespace: st
         side.patch("cm", "a", {"metadata": {"labels": {"app": "y"}}})  # leaves app=x
         side.patch("cm", "b", {"metadata": {"labels": {"app": "x"}}})  # joins app=x
         side.delete("cm", "c", (side.get("cm", "c") or {})["metadata"]["uid"])
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and (len(seen[0]) < 8 or len(seen[1]) < 7):
+    # every stream's events, the store's too: they end with ``stop``, and only the 0.3 s
+    # below waited for them
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (
+        len(seen[0]) < 8 or len(seen[1]) < 7 or len(seen[2]) < 8 or len(seen[3]) < 7
+    ):
         time.sleep(0.02)
     time.sleep(0.3)  # nothing more may come
     stop.set()
