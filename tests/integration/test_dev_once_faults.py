@@ -16,6 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.cli_runner import run_cli
+from tests.integration.envtest import newest_kubectl
+
 REPO = Path(__file__).resolve().parents[2]
 FOO = REPO / "examples" / "foo"
 #: what a run that ends takes, many times over (a run that never ends hits it)
@@ -88,4 +93,37 @@ def test_envtest_without_the_crd_says_to_give_it_with_crd(
     assert done.stderr == (
         'error: the server doesn\'t have a resource type "foos.samplecontroller.k8s.io" '
         "(is its CRD installed? give it with --crd FILE)\n"
+    )
+
+
+BAD_DURATIONS = ["abc", "1x", "1.5.5s"]
+
+
+@pytest.mark.parametrize("value", BAD_DURATIONS)
+@pytest.mark.parametrize("flag", ["--reconcile-timeout", "--resync"])
+def test_a_bad_duration_is_refused_in_kubectls_words(flag: str, value: str) -> None:
+    # pflag's DurationVar, as kubectl wait's --timeout refuses the same value (before
+    # any kubeconfig is read): the same two lines, the flag and command renamed
+    theirs = subprocess.run(
+        [newest_kubectl(), "wait", "pods", "--for=delete", "--timeout", value],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"KUBECONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"},
+    )
+    ours = run_cli("dev", "r.py", flag, value, env={"KUBECONFIG": "/nonexistent"})
+    expected = theirs.stderr.replace('"--timeout"', f'"{flag}"').replace(
+        "'kubectl wait ", "'kubectl crd dev "
+    )
+    assert theirs.returncode == 1 and expected.startswith(f'error: invalid argument "{value}"')
+    assert (ours.returncode, ours.stderr) == (1, expected)
+
+
+def test_a_negative_duration_is_refused_in_pflags_frame() -> None:
+    # pflag takes a negative duration; the loop cannot use one: refused in the same frame
+    ours = run_cli("dev", "r.py", "--resync", "-1m", env={"KUBECONFIG": "/nonexistent"})
+    assert (ours.returncode, ours.stderr) == (
+        1,
+        'error: invalid argument "-1m" for "--resync" flag: must not be negative\n'
+        "See 'kubectl crd dev --help' for usage.\n",
     )

@@ -299,6 +299,16 @@ def _workers(options: DevOptions) -> int:
     return LOCAL_JOBS if options.local is not None else CLUSTER_JOBS
 
 
+class DurationFlagError(UsageError):
+    """A duration flag's value refused, in pflag's words (``FlagSet.Set`` in
+    ``github.com/spf13/pflag/flag.go``, as kubectl wait's ``--timeout abc`` is); the
+    command turns it into click's ``FlagValueError`` for cobra's ``See ...`` line."""
+
+    def __init__(self, flag: str, value: str, reason: str) -> None:
+        super().__init__(f'invalid argument "{value}" for "{flag}" flag: {reason}')
+        self.flag, self.value, self.reason = flag, value, reason
+
+
 def _seconds(flag: str, value: str | None) -> float | None:
     """A Go duration (``30s``, ``1m30s``) or whole seconds; None for empty or zero."""
     if value is None or value == "":
@@ -310,9 +320,9 @@ def _seconds(flag: str, value: str | None) -> float | None:
     try:
         nanoseconds = parse_go_duration(value)
     except DurationSyntaxError as exc:
-        raise UsageError(f"invalid argument {value!r} for {flag}: {exc}") from None
-    if nanoseconds < 0:
-        raise UsageError(f"invalid argument {value!r} for {flag}: must not be negative")
+        raise DurationFlagError(flag, value, str(exc)) from None
+    if nanoseconds < 0:  # pflag takes it; a timeout or a resync period cannot be one
+        raise DurationFlagError(flag, value, "must not be negative")
     return nanoseconds / 1e9 or None
 
 
@@ -403,7 +413,14 @@ def command(app: Application, file: str | None, **flags: object) -> None:
         context = click.get_current_context()
         param = next(p for p in context.command.params if p.name == "file")
         raise click.MissingParameter(ctx=context, param=param)
-    options = dev_options(file, **flags)  # type: ignore[arg-type]
+    try:
+        options = dev_options(file, **flags)  # type: ignore[arg-type]
+    except DurationFlagError as exc:
+        from kubectl_crd.cli.options import FlagValueError
+
+        params = click.get_current_context().command.params
+        param = next(p for p in params if exc.flag in getattr(p, "opts", ()))
+        raise FlagValueError(exc.value, param, exc.reason) from None
     if options.trigger is not None:
         run_trigger(app, options)
         return

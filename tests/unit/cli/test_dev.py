@@ -72,9 +72,9 @@ def test_durations(flag: str, value: str | None, seconds: float | None) -> None:
         ),
         (
             {"reconcile_timeout": "3x"},
-            "invalid argument '3x' for --reconcile-timeout: time: unknown unit",
+            'invalid argument "3x" for "--reconcile-timeout" flag: time: unknown unit',
         ),
-        ({"resync": "-1m"}, "invalid argument '-1m' for --resync: must not be negative"),
+        ({"resync": "-1m"}, 'invalid argument "-1m" for "--resync" flag: must not be negative'),
         ({"selector": "a in (b"}, "invalid -l/--selector 'a in (b'"),
         ({"field_manager": ""}, "--field-manager must not be empty"),
     ],
