@@ -385,6 +385,14 @@ def resolve_connection(flags: ClusterConfig, environ: Mapping[str, str]) -> Conn
         values["impersonate_user"] = flags.impersonate_user
     if flags.impersonate_groups:
         values["impersonate_groups"] = tuple(flags.impersonate_groups)
+    if not values.get("impersonate_user") and any(
+        values.get(key) for key in ("impersonate_uid", "impersonate_groups", "impersonate_extra")
+    ):
+        # clientcmd's validateAuthInfo (client-go tools/clientcmd/validation.go), naming
+        # the context's user entry as kubectl does (empty without a kubeconfig)
+        raise KubeconfigError(
+            f"requesting uid, groups or user-extra for {user_name} without impersonating a user"
+        )
     return Connection(**values)  # type: ignore[arg-type]
 
 

@@ -42,7 +42,7 @@ def run_dev(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
-    environ.update(env or {}, HOME=str(cwd))
+    environ.update({"HOME": str(cwd), **(env or {})})
     return subprocess.run(
         [sys.executable, "-m", "kubectl_crd", "dev", *args],
         cwd=cwd,
@@ -127,3 +127,42 @@ def test_a_negative_duration_is_refused_in_pflags_frame() -> None:
         'error: invalid argument "-1m" for "--resync" flag: must not be negative\n'
         "See 'kubectl crd dev --help' for usage.\n",
     )
+
+
+KUBECONFIG_FOR_ALICE = """\
+apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://127.0.0.1:9"}
+users:
+- name: alice-admin
+  user: {token: not-a-secret}
+contexts:
+- name: c
+  context: {cluster: c, user: alice-admin}
+current-context: c
+"""
+
+
+@pytest.mark.parametrize("kubeconfig", ["alice", "none"])
+def test_as_group_without_as_is_refused_in_kubectls_words(kubeconfig: str, tmp_path: Path) -> None:
+    # clientcmd's validateAuthInfo names the context's user entry (nothing without a
+    # kubeconfig); before, the loop always said "for  without" (client-go's transport)
+    path = tmp_path / "kubeconfig"
+    if kubeconfig == "alice":
+        path.write_text(KUBECONFIG_FOR_ALICE)
+    (tmp_path / "r.py").write_text(SLOW)
+    theirs = subprocess.run(
+        [newest_kubectl(), "get", "pods", "--as-group", "devs"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"KUBECONFIG": str(path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    ours = run_dev("r.py", "--as-group", "devs", cwd=tmp_path, env={"KUBECONFIG": str(path)})
+    user = "alice-admin" if kubeconfig == "alice" else ""
+    assert theirs.stderr == (
+        f"error: requesting uid, groups or user-extra for {user} without impersonating a user\n"
+    )
+    assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr)

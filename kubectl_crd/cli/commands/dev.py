@@ -368,9 +368,6 @@ def dev_options(
             "--crd installs CRDs in the --envtest control plane or the --local store; "
             "for a cluster, install them with kubectl apply -f"
         )
-    if as_groups and not as_user:
-        # client-go's transport.New, as kubectl says it
-        raise UsageError("requesting uid, groups or user-extra for  without impersonating a user")
     if not field_manager:
         raise UsageError("--field-manager must not be empty")
     if selector is not None:
@@ -548,8 +545,22 @@ def run_loop(app: Application, options: DevOptions) -> None:
         local = None
         official: Callable[[], object] | None = None
         if options.local is not None:
-            if app.kubeconfig or app.context:
-                log.note("--local: --kubeconfig and --context are not used", warning=True)
+            unused = [
+                flag
+                for flag, given in (
+                    ("--kubeconfig", app.kubeconfig),
+                    ("--context", app.context),
+                    ("--as", options.as_user),
+                    ("--as-group", options.as_groups),
+                )
+                if given
+            ]
+            if unused:  # no cluster: nothing to connect or impersonate with
+                log.note(
+                    f"--local: {', '.join(unused[:-1])}{' and ' if unused[1:] else ''}"
+                    f"{unused[-1]} {'are' if unused[1:] else 'is'} not used",
+                    warning=True,
+                )
             local = _local_backend(options, log, tally)
             # what is alive now (the modules, the store as loaded) lives as long as the
             # loop: out of the cyclic collector's way, whose full passes would walk it

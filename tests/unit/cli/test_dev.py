@@ -67,10 +67,6 @@ def test_durations(flag: str, value: str | None, seconds: float | None) -> None:
         ({"jobs": 0}, "-j/--jobs must be at least 1"),
         ({"crd_paths": ("crds/",)}, "--crd installs CRDs in the --envtest control plane"),
         (
-            {"as_groups": ("devs",)},
-            "requesting uid, groups or user-extra for  without impersonating a user",
-        ),
-        (
             {"reconcile_timeout": "3x"},
             'invalid argument "3x" for "--reconcile-timeout" flag: time: unknown unit',
         ),
