@@ -434,6 +434,45 @@ class _Generator:
         for base in bases[:_MAX_REPAIRED_BASES]:
             if self._conforms(schema, base):
                 yield from self._with_optional_fields(schema, path, base)
+        # A rule reaching into items through a macro variable (``self.roles.all(r,
+        # !has(r.spec.replicas) ...)``, kubernetes-sigs/lws): selecting a field of an
+        # absent object is "no such key" on the server, so add the optional objects and
+        # lists the rules select, below this node.
+        names = _selected_fields(_cel_rules(schema))
+        for base in bases[:_MAX_REPAIRED_BASES]:
+            filled = self._with_selected_descendants(schema, path, base, names)
+            if filled != base:
+                yield filled
+
+    def _with_selected_descendants(
+        self, schema: Schema, path: Path, value: Any, names: set[str]
+    ) -> Any:
+        merged = _merged(schema)
+        if isinstance(value, list):
+            items = merged.get("items")
+            if not isinstance(items, Mapping):
+                return value
+            return [
+                self._with_selected_descendants(items, (*path, index), item, names)
+                for index, item in enumerate(value)
+            ]
+        if not isinstance(value, dict):
+            return value
+        result = dict(value)
+        for name, child in _properties(merged).items():
+            if not isinstance(child, Mapping):
+                continue
+            if name in result:
+                result[name] = self._with_selected_descendants(
+                    child, (*path, name), result[name], names
+                )
+            elif path and name in names and _type_of(child) in ("object", "array"):
+                mark = len(self.problems)
+                made = self.value(child, (*path, name))
+                if len(self.problems) == mark:
+                    result[name] = made
+                del self.problems[mark:]
+        return dict(sorted(result.items()))
 
     def _with_optional_fields(
         self, schema: Schema, path: Path, base: dict[str, Any]
@@ -677,6 +716,14 @@ _SELF_FIELD = re.compile(r"\bself\.([A-Za-z_][A-Za-z0-9_]*)")
 def _fields_named_by(rules: Sequence[str]) -> set[str]:
     """``self.<field>`` names in CEL rules, unescaped (``__namespace__`` -> ``namespace``)."""
     return {_unescape(m) for rule in rules for m in _SELF_FIELD.findall(rule)}
+
+
+_SELECTED_FIELD = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
+
+
+def _selected_fields(rules: Sequence[str]) -> set[str]:
+    """Every ``<expr>.<field>`` a rule selects (method calls left out), unescaped."""
+    return {_unescape(m) for rule in rules for m in _SELECTED_FIELD.findall(rule)}
 
 
 _ESCAPED = {"__dash__": "-", "__dot__": ".", "__slash__": "/", "__underscores__": "__"}

@@ -499,6 +499,29 @@ CEL_CASES = [
         ),
         {"known": "System"},
     ),
+    (
+        # kubernetes-sigs/lws DisaggregatedSet: ``r.spec`` of an item without ``spec`` is
+        # "no such key" on the server, so the items get the optional objects selected
+        "a macro variable selecting an optional object",
+        obj(
+            {
+                "roles": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": obj(
+                        {"name": S, "spec": obj({"replicas": INT}), "x": obj({})}, ["name"]
+                    ),
+                }
+            },
+            ["roles"],
+            **{
+                "x-kubernetes-validations": [
+                    {"rule": "self.roles.all(r, !has(r.spec.replicas) || r.spec.replicas > 0)"}
+                ]
+            },
+        ),
+        {"roles": [{"name": "example", "spec": {}}]},
+    ),
 ]
 
 
