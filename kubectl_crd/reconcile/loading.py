@@ -642,13 +642,15 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
     stem = re.sub(r"\W|^(?=\d)", "_", os.path.splitext(os.path.basename(absolute))[0])
     name = f"{package}.{stem}"
 
-    before = set(sys.modules)
     # the user's modules earlier loads imported: out, so this load imports them afresh.
     # Only those: a module of the tree that something else imported (the test suite of
     # a reconciler kept beside it, say) is not the loader's to take away.
     evicted = {key: sys.modules[key] for key in _IMPORTED if key in sys.modules}
     for key in evicted:
         del sys.modules[key]
+    # after the eviction: what this load imports again is its own (its watched_files),
+    # and what a failed load leaves is taken out before the evicted come back
+    before = set(sys.modules)
 
     parent = types.ModuleType(package)
     parent.__path__ = [root]

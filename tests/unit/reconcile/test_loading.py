@@ -617,3 +617,24 @@ def test_a_failing_first_call_report_does_not_fail_the_reconcile(tmp_path: Path)
 
     loaded.on_first_call(broken)
     assert loaded.call({}, None) == Result(status={"ok": True})
+
+
+def test_every_load_watches_the_helpers_it_imports(tmp_path: Path) -> None:
+    # the second load imported helpers afresh but did not count them as its own (they
+    # were in sys.modules before the load took them out), so after the first hot reload
+    # an edit to a helper reloaded nothing
+    write(tmp_path / "helpers.py", "VALUE = 1\n")
+    write(tmp_path / "pkg" / "__init__.py", "")
+    write(tmp_path / "pkg" / "deep.py", "WORD = 'a'\n")
+    path = write(
+        tmp_path / "rec.py",
+        "import helpers\nfrom pkg import deep\n" + FOR + "def reconcile(obj, ctx): pass\n",
+    )
+    expected = {
+        str(path),
+        str(tmp_path / "helpers.py"),
+        str(tmp_path / "pkg" / "__init__.py"),
+        str(tmp_path / "pkg" / "deep.py"),
+    }
+    for _ in range(3):
+        assert set(load_reconciler(str(path)).watched_files) == expected

@@ -317,3 +317,25 @@ def test_a_watcher_that_cannot_start_turns_hot_reload_off_with_a_line(
             "watch limit reached",
         )
     ]
+
+
+def test_a_helper_is_watched_after_every_reload(tmp_path: Path) -> None:
+    # a user's session: the reconciler imports a helper, which is edited again and
+    # again; each save reloads (before, only the first did: the reloaded code no longer
+    # counted the helper among its files, and the watcher dropped it)
+    (tmp_path / "helper.py").write_text("VALUE = 1\n")
+    path = tmp_path / "rec.py"
+    path.write_text(
+        version(0, extra="import helper").replace('"version": 0', '"version": helper.VALUE')
+    )
+    sink, swaps = Sink(), Swaps()
+    reloader = HotReloader(load_reconciler(str(path)), swaps, sink)
+    reloader.start()
+    try:
+        for n in range(2, 5):
+            time.sleep(0.06)  # past the settle window: one save, one reload
+            save_until(sink, ReloadSucceeded, n - 1, tmp_path / "helper.py", f"VALUE = {n}\n")
+            assert reloader.current.call({}, None).status == {"version": n}
+            assert str(tmp_path / "helper.py") in reloader.paths()
+    finally:
+        reloader.stop()
