@@ -627,6 +627,13 @@ class Admission:
         name = str(metadata.get("name") or "") if isinstance(metadata, dict) else ""
         kind = self.crd.names.kind
         first = reported[0]
+        if first.stage == Stage.REQUEST:
+            # the body's size (413) or etcd's refusal to store it (a 500 with no reason)
+            if first.reason == Reason.REQUEST_ENTITY_TOO_LARGE:
+                return _refusal(
+                    operation, 413, first.reason, first.message, errors=reported, validation=result
+                )
+            return _refusal(operation, 500, "", first.message, errors=reported, validation=result)
         if first.stage in (Stage.DECODING, Stage.TYPE_META) or first.reason == Reason.BAD_REQUEST:
             version = str(obj.get("apiVersion", "")).rpartition("/")[2]
             message = (

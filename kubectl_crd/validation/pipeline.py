@@ -2,6 +2,8 @@
 
 ``validate_custom_resource(content, crd)`` runs, on a copy of the decoded object:
 
+0. the body's size: over the server's 3 MiB the request is refused before it is read
+   (``validation.requestsize``, looked at only for an object whose copy is big);
 1. type meta: the apiVersion's version must exist and be served (a deprecated one
    adds its warning); the kind must be the CRD's;
 2. strict decoding (``customresource_handler.go: unstructuredSchemaCoercer.apply``):
@@ -25,6 +27,9 @@ are dropped, CEL errors become warnings.
 ``PrepareForUpdate`` (``validation.admission`` passes the fields the server sets and
 the status subresource's strategy), run on the decoded, pruned, defaulted copy just
 before validation, as ``rest.BeforeCreate`` / ``BeforeUpdate`` run it.
+
+A create that passes every stage may still be refused by etcd for its stored size (the
+same module): that error comes last, and is ``blocked`` after any other.
 
 Stages after the first failing one still run, but their errors are marked
 ``blocked``: the server would have answered with the earlier stage's errors alone.
@@ -62,6 +67,12 @@ from kubectl_crd.validation.objectmeta import (
 from kubectl_crd.validation.openapi import validate_schema
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.pruning import drop_non_nullable_nulls, prune
+from kubectl_crd.validation.requestsize import (
+    body_refusal,
+    body_size,
+    may_be_too_big,
+    storage_refusal,
+)
 from kubectl_crd.validation.results import (
     BLOCKING_REASONS,
     FieldError,
@@ -120,6 +131,15 @@ def validate_custom_resource(
         add(Stage.DECODING, "", Reason.BAD_REQUEST, message, None)
         return ValidationResult(object=content, errors=tuple(errors))
 
+    obj, packed = _copied(content)
+    # 0. the body's size (handlers/rest.go limitedReadBody, before anything is decoded);
+    # serialized only when the copy's size says it may be near a limit (requestsize)
+    big = may_be_too_big(packed)
+    refusal = body_refusal(body_size(obj)) if big else None
+    if refusal is not None:
+        add(Stage.REQUEST, "", Reason.REQUEST_ENTITY_TOO_LARGE, refusal, where(None))
+        blocked = True
+
     # 1. type meta ------------------------------------------------------------------
     api_version = content.get("apiVersion")
     kind = content.get("kind")
@@ -161,7 +181,6 @@ def validate_custom_resource(
         blocked = True
 
     node = compile_schema(version.schema)
-    obj = _copied(content)
 
     # 2. strict decoding --------------------------------------------------------------
     unknown: list[tuple[str, Chain]] = []
@@ -291,6 +310,24 @@ def validate_custom_resource(
                 )
             warnings.extend(outcome.warnings)
     errors.extend(validation)
+    if big and old is None and refusal is None:
+        # etcd's limits, met by a create that passed everything else (requestsize)
+        too_large = storage_refusal(
+            obj, group=crd.group, plural=crd.names.plural, namespaced=crd.namespaced
+        )
+        if too_large is not None:
+            # only a valid object is stored: after any other error, etcd is not reached
+            stored_blocked = bool(errors)
+            errors.append(
+                FieldError(
+                    "",
+                    Reason.STORAGE_TOO_LARGE,
+                    too_large,
+                    Stage.REQUEST,
+                    where(None),
+                    stored_blocked,
+                )
+            )
     if named:
         del meta["name"]  # the object as given: the server's suffix is random
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
@@ -308,13 +345,14 @@ def _rules_runner() -> Callable[..., Any]:
     return run_rules
 
 
-def _copied(content: Any) -> Any:
+def _copied(content: Any) -> tuple[Any, int]:
     """A deep copy of the decoded document that the stages may change, as plain dicts
-    and lists: plain values (the parsed-value cache's) through marshal, in C, several
-    times faster than a walk; version 2 writes no references, so an alias's copies are
-    not shared. A document with positions is copied without them: every error is
-    located in ``content`` (``where``), never in the copy, and the copy is what
-    admission stores, so plain saves it a second walk (~9 us a CronTab)."""
+    and lists, and the length of its marshal (version 2) form, a bound on its JSON size
+    (``requestsize.may_be_too_big``): plain values (the parsed-value cache's) through
+    marshal, in C, several times faster than a walk; version 2 writes no references, so
+    an alias's copies are not shared. A document with positions is copied without them:
+    every error is located in ``content`` (``where``), never in the copy, and the copy
+    is what admission stores, so plain saves it a second walk (~9 us a CronTab)."""
     if type(content) is dict:
         try:
             blob = marshal.dumps(content, 2)
@@ -322,8 +360,12 @@ def _copied(content: Any) -> Any:
             pass
         else:
             if _HUGE_INT.search(blob) is None:
-                return marshal.loads(blob)
-    return _plain_tree(content)
+                return marshal.loads(blob), len(blob)
+    copy = _plain_tree(content)
+    try:
+        return copy, len(marshal.dumps(copy, 2))
+    except ValueError:  # a value no JSON decoder makes: no size to tell
+        return copy, 0
 
 
 #: an integer of 5 or more 15-bit digits in marshal's output (``l`` and a 4-byte digit

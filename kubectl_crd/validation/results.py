@@ -33,11 +33,17 @@ class Reason:
     DUPLICATE_FIELD = "DuplicateField"
     # A request the server refuses before validation (malformed metadata, wrong kind).
     BAD_REQUEST = "BadRequest"
+    # A body over the server's limit (413, the Status's reason), and a create etcd
+    # refuses for its size (a 500 whose Status names no reason: ours, named after it).
+    REQUEST_ENTITY_TOO_LARGE = "RequestEntityTooLarge"
+    STORAGE_TOO_LARGE = "StorageRequestTooLarge"
 
 
 class Stage:
-    """Where in the create pipeline an error comes from, in the server's order."""
+    """Where in the create pipeline an error comes from, in the server's order
+    (``REQUEST``: the body's size, before anything; or etcd's refusal, after all)."""
 
+    REQUEST = "request"
     TYPE_META = "typemeta"
     DECODING = "decoding"
     OBJECT_META = "objectmeta"
@@ -117,7 +123,7 @@ class ValidationResult:
         reported = self.reported
         if not reported:
             return ""
-        if reported[0].reason == Reason.BAD_REQUEST:
+        if reported[0].reason == Reason.BAD_REQUEST or reported[0].stage == Stage.REQUEST:
             return reported[0].message
         if reported[0].stage == Stage.DECODING:
             return "strict decoding error: " + ", ".join(e.message for e in reported)

@@ -512,12 +512,15 @@ def test_a_checked_scalar_is_not_a_leaf() -> None:
 
 
 def test_a_plain_document_is_copied_without_shared_parts() -> None:
+    import marshal
+
     from kubectl_crd.validation.pipeline import _copied
 
     shared = {"k": [1, 2]}
     content = {"a": shared, "b": shared, "n": 1.5, "t": True}
-    copied = _copied(content)
+    copied, size = _copied(content)
     assert copied == content and copied["a"] is not copied["b"]
+    assert size == len(marshal.dumps(content, 2))  # the bound requestsize reads
     assert copied["a"] is not shared and type(copied["t"]) is bool
 
 
