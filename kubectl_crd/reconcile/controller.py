@@ -1000,7 +1000,11 @@ class Controller:
                 self._write(key, info, obj, result, writes, resources)
         except TerminalError as exc:
             outcome, error = Outcome.TERMINAL, exc
-        except Exception as exc:
+        except BaseException as exc:
+            # BaseException too: a reconciler's sys.exit() (or a KeyboardInterrupt it
+            # raises itself; a signal's reaches the main thread only) is its failure, not
+            # the end of this worker thread, which would end silently (threading ignores
+            # SystemExit) and take the object's reconcile with it
             outcome, error = Outcome.ERROR, exc
         finally:
             with self._lock:

@@ -709,3 +709,27 @@ def test_a_pass_that_wrote_waits_out_the_settle_from_its_last_write(
     assert reconciler.calls == ["a"]
     # that reconcile ended more than 0.5 s ago: a settle of 0.2 s is over
     assert controller.wait_idle(timeout=10, settle=0.2, after_own_writes=True)
+
+
+@pytest.mark.parametrize("raised", [SystemExit(3), KeyboardInterrupt(), GeneratorExit()])
+def test_a_reconciler_raising_a_base_exception_fails_its_reconcile_not_the_worker(
+    backend: FakeBackend, controllers: list[Controller], raised: BaseException
+) -> None:
+    """sys.exit() (or any BaseException) in reconcile is the reconciler's error: before,
+    it ended the worker thread silently, the object was never reported, and --once
+    printed '0 objects, 0 reconciles, 0 writes, 0 errors' and exited 0."""
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+
+    def reconcile(obj: dict[str, Any], ctx: Any) -> None:
+        if obj["metadata"]["name"] == "a":
+            raise raised
+
+    reconciler = FakeReconciler(reconcile)
+    _, sink = make(backend, controllers, reconciler)  # one worker
+    deadline = time.monotonic() + 10
+    while len(sink.of(ReconcileFinished)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    outcomes = {event.key[1]: event.outcome for event in sink.of(ReconcileFinished)}
+    assert outcomes == {"a": Outcome.ERROR, "b": Outcome.SUCCESS}
+    failed = next(e for e in sink.of(ReconcileFinished) if e.key[1] == "a")
+    assert failed.error.startswith(type(raised).__name__)
