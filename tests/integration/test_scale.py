@@ -18,9 +18,10 @@ namespaces and compares stdout, stderr, exit codes and the objects' specs.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
-import threading
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -434,9 +435,23 @@ def test_show_mode_and_a_missing_spec_path(plane: ControlPlane, ns: str) -> None
 
 def test_wait_follows_the_status_until_it_converges(plane: ControlPlane, ns: str) -> None:
     create(plane, ns, foo("example", 1))
-
-    def controller() -> None:
-        time.sleep(1.5)
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    env.update(KUBECONFIG=str(plane.kubeconfig), KUBECTL_CRD_DEBUG="0")
+    argv = ["foo/example", "--replicas", "3", "--wait", "--timeout", "60s", "-n", ns]
+    began = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kubectl_crd", "scale", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stderr is not None
+        # the "controller" acts once the command has seen the status before it (a fixed
+        # 1.5 s was trusted before: a slow start-up saw only the converged status)
+        first = proc.stderr.readline()
+        print(f"\nscale --wait printed its first status {time.monotonic() - began:.2f} s in")
         patch = {"status": {"availableReplicas": 3, "selector": "app=example"}}
         plane.kubectl(
             "patch",
@@ -448,14 +463,14 @@ def test_wait_follows_the_status_until_it_converges(plane: ControlPlane, ns: str
             "-p",
             json.dumps(patch),
         )
-
-    thread = threading.Thread(target=controller)
-    thread.start()
-    result = ours(plane, "foo/example", "--replicas", "3", "--wait", "--timeout", "20s", "-n", ns)
-    thread.join()
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == "foo.samplecontroller.k8s.io/example scaled\n"
-    assert result.stderr.splitlines() == [
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, first + err
+    assert out == "foo.samplecontroller.k8s.io/example scaled\n"
+    assert [first.rstrip("\n"), *err.splitlines()] == [
         "foo.samplecontroller.k8s.io/example: 0/3 replicas",
         "foo.samplecontroller.k8s.io/example: 3/3 replicas selector app=example",
     ]
