@@ -112,17 +112,22 @@ def _leave(code: str | int | None) -> None:
     if isinstance(code, str) or any(t.is_alive() for t in waiting):
         sys.exit(code)
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        _flush_standard_streams()
     except (OSError, ValueError):  # a reader gone, a closed stream: as the interpreter says
         sys.exit(code)
     atexit._run_exitfuncs()  # what the interpreter's exit runs first (Py_FinalizeEx)
-    try:  # an exit function may have written
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):  # an exit function may have written
+        _flush_standard_streams()
     os._exit(int(code or 0))
+
+
+def _flush_standard_streams() -> None:
+    # a stream is None when its descriptor was closed at start (`kubectl crd ... >&-`)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
 
 
 def _report(message: str, debug: bool) -> None:

@@ -166,3 +166,18 @@ def test_as_group_without_as_is_refused_in_kubectls_words(kubeconfig: str, tmp_p
         f"error: requesting uid, groups or user-extra for {user} without impersonating a user\n"
     )
     assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr)
+
+
+def test_once_with_stdout_closed_exits_without_a_traceback(tmp_path: Path) -> None:
+    # `kubectl crd dev ... >&-`: Python starts with sys.stdout None; the exit's flush
+    # of the standard streams raised AttributeError (a traceback, exit 1) in every command
+    done = subprocess.run(
+        [sys.executable, "-c", "import os, sys; os.close(1); "
+         "os.execv(sys.executable, [sys.executable, '-m', 'kubectl_crd', *sys.argv[1:]])",
+         "dev", str(FOO / "reconciler.py"), "--local", str(FOO), "--once"],
+        cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=False,
+        stderr=subprocess.PIPE, text=True, timeout=HANG_GUARD, check=False,
+        env={k: v for k, v in os.environ.items() if k != "KUBECTL_CRD_DEBUG"},
+    )  # fmt: skip
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
