@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -181,3 +182,48 @@ def test_once_with_stdout_closed_exits_without_a_traceback(tmp_path: Path) -> No
     )  # fmt: skip
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 0, done.stderr
+
+
+SLOWER = """\
+import time
+
+FOR = "foos.samplecontroller.k8s.io/v1alpha1"
+
+
+def reconcile(obj, ctx):
+    time.sleep(2.0)
+"""
+
+
+def test_a_reader_gone_while_the_loop_stops_lets_the_stop_finish(tmp_path: Path) -> None:
+    # `kubectl crd dev ... | head`: the log's reader goes while the loop is already
+    # stopping (Ctrl-C, a reconcile in flight). The loop stops itself with SIGTERM when
+    # its reader goes; during the stop that SIGTERM was taken for a second Ctrl-C: the
+    # stop was cut short, "Aborted!" and exit 130 (with --once over one Foo, every time)
+    (tmp_path / "slower.py").write_text(SLOWER)
+    local_dir(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kubectl_crd", "dev", "slower.py", "--local", "data"],
+        cwd=tmp_path, env={**env, "HOME": str(tmp_path)}, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    try:
+        seen = []
+        for wanted in ("for changes", "stopping, finishing 1 in flight"):
+            while not any(wanted in line for line in seen):
+                line = proc.stdout.readline()
+                assert line, seen
+                seen.append(line)
+            if wanted == "for changes":  # the first reconcile is still in flight
+                proc.send_signal(signal.SIGINT)
+        proc.stdout.close()  # the reader goes, the reconcile still running
+        err = proc.stderr.read()
+        proc.wait(HANG_GUARD)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert "Aborted!" not in err
+    assert proc.returncode == 0, err

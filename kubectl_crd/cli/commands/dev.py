@@ -505,7 +505,10 @@ def run_loop(app: Application, options: DevOptions) -> None:
         if not os.path.exists(extra):  # the watcher would fail in its thread, unseen
             raise UsageError(f"--watch-extra {extra}: no such file or directory")
     # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
-    previous_sigterm = signal.signal(signal.SIGTERM, _interrupt)
+    # set once the loop stops: from then on the loop's own SIGTERM for a reader gone
+    # (``_closed``) is not a second Ctrl-C (``_sigterm``)
+    stopping = threading.Event()
+    previous_sigterm = signal.signal(signal.SIGTERM, _sigterm(pipe_closed, stopping))
     # and SIGINT stops it even when the process was started with SIGINT ignored (a
     # script's `cmd &` without job control: Python then installs no handler, and the
     # loop ran on through every SIGINT of bench/soak_dev.py until it was killed, its
@@ -644,6 +647,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
                         pass
         except KeyboardInterrupt:
             interrupted = True
+        stopping.set()
         if reloader is not None:
             reloader.stop()
         if server is not None:
@@ -854,8 +858,20 @@ def _warn_left(controller: Controller, log: DevLog, *, envtest: bool) -> None:
         )
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+def _sigterm(
+    pipe_closed: threading.Event, stopping: threading.Event
+) -> Callable[[int, object], None]:
+    """The loop's SIGTERM handler: a KeyboardInterrupt, as Ctrl-C, except for the
+    SIGTERM the loop sends itself when its reader went (``_closed``) once it is already
+    stopping: that stop goes on (it was taken for a second Ctrl-C, the stop cut short,
+    "Aborted!" and exit 130: ``dev --once | head -1`` every time)."""
+
+    def handler(signum: int, frame: object) -> None:
+        if pipe_closed.is_set() and stopping.is_set():
+            return
+        raise KeyboardInterrupt
+
+    return handler
 
 
 def _start_control_plane(options: DevOptions, log: DevLog) -> LocalControlPlane:
