@@ -53,7 +53,7 @@ class Screen:
         os.close(slave)
         self.seen = b""
 
-    def wait_for(self, text: bytes, timeout: float = 20) -> None:
+    def wait_for(self, text: bytes, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while text not in self.seen:
             if time.monotonic() > deadline:
@@ -69,8 +69,10 @@ class Screen:
         os.close(self.master)
         self.master = -1
 
-    def exit_status(self, timeout: float = 5) -> int:
-        """The exit status, or a failure naming the CPU it burns while it hangs on."""
+    def exit_status(self, timeout: float = 30) -> int:
+        """The exit status, or a failure naming the CPU it burns while it hangs on (the
+        hang was for ever: the bound only guards against it, and a loaded machine's
+        shutdown of the app may take seconds)."""
         try:
             return self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
