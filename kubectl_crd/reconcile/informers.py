@@ -287,7 +287,9 @@ class Informer:
                             self.handler.on_add(self, event.object)
                         else:
                             self.handler.on_update(self, old, event.object)
-                except Exception as exc:  # a handler's bug must not end the watch
+                except BaseException as exc:  # a handler's bug must not end the watch
+                    # BaseException too: a WATCHES mapping's sys.exit() (no signal's
+                    # KeyboardInterrupt reaches this thread) would end it silently
                     self._emit(WatchError(self.name, f"handler failed: {exc!r}"))
         finally:
             close = getattr(events, "close", None)
@@ -325,7 +327,8 @@ class Informer:
                 break
             try:
                 self.handler.on_resync(self, obj)
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # as in the watch (a caller's thread
+                # may be the main one: its Ctrl-C is not caught here)
                 self._emit(WatchError(self.name, f"handler failed: {exc!r}"))
             count += 1
         return count

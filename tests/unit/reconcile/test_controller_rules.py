@@ -23,6 +23,7 @@ from kubectl_crd.reconcile.events import (
     Stopped,
     Stopping,
     Swapped,
+    WatchError,
     WriteFailed,
 )
 from tests.unit.reconcile.fakes import (
@@ -733,3 +734,22 @@ def test_a_reconciler_raising_a_base_exception_fails_its_reconcile_not_the_worke
     assert outcomes == {"a": Outcome.ERROR, "b": Outcome.SUCCESS}
     failed = next(e for e in sink.of(ReconcileFinished) if e.key[1] == "a")
     assert failed.error.startswith(type(raised).__name__)
+
+
+def test_a_watches_mapping_that_exits_does_not_end_the_watch(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    """A WATCHES mapping's sys.exit() is its bug, told as a watch error: before, it
+    ended the informer's thread and no later change of that resource reached the loop."""
+
+    def parents(obj: dict[str, Any]) -> list[tuple[str, str]]:
+        if obj["metadata"]["name"] == "bad":
+            raise SystemExit(1)
+        return [("ns", obj["metadata"]["name"] + "-parent")]
+
+    reconciler = FakeReconciler(watches=(("v1/Secret", parents),))
+    controller, sink = make(backend, controllers, reconciler, run_workers=False)
+    backend.send(SECRETS, "ADDED", {"metadata": {"name": "bad", "namespace": "ns"}})
+    backend.send(SECRETS, "ADDED", {"metadata": {"name": "good", "namespace": "ns"}})
+    assert queued(controller) == [("ns", "good-parent")]
+    assert any("SystemExit" in e.message for e in sink.of(WatchError))
