@@ -185,7 +185,8 @@ def _run(
             result, finalized = finalization.result, finalization.finalized
         else:
             result, finalized = loaded.call(stored, context), None
-    except Exception as raised:  # the user's: the outcome says which
+    except (Exception, SystemExit) as raised:  # the user's: the outcome says which (a
+        # sys.exit() too, a failed reconcile in the loop as well)
         return _outcome(context, stored, error=raised)
     status = _plain(result.status) if result.status is not None else None
     children = tuple(_plain(child) for child in result.children)

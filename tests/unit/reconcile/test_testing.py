@@ -266,3 +266,12 @@ def test_children_are_checked_as_the_loops_apply_would_be(tmp_path: Path) -> Non
     out = run_reconcile(unserved, GIZMO, crds=[CRD])
     assert isinstance(out.error, KubectlCrdError)
     assert 'no matches for kind "Thing"' in str(out.error)
+
+
+def test_a_reconciler_that_exits_is_an_outcome_as_in_the_loop(tmp_path: Path) -> None:
+    # the dev loop fails the reconcile of a reconciler calling sys.exit(); the test
+    # helper says the same instead of ending the user's test run with SystemExit
+    exiting = reconciler(tmp_path, "import sys; sys.exit(2)")
+    out = run_reconcile(exiting, GIZMO, crds=[CRD])
+    assert isinstance(out.error, SystemExit) and out.error.code == 2
+    assert out.children == () and out.status is None
