@@ -227,3 +227,18 @@ def test_a_reader_gone_while_the_loop_stops_lets_the_stop_finish(tmp_path: Path)
             proc.wait(10)
     assert "Aborted!" not in err
     assert proc.returncode == 0, err
+
+
+def test_a_missing_crd_file_is_refused_before_a_control_plane_starts(tmp_path: Path) -> None:
+    # before, --envtest started etcd and kube-apiserver (seconds) and only then said
+    # "error: /nonexist: cannot read: ..."; --local said it at once, in other words
+    (tmp_path / "slow.py").write_text(SLOW)
+    missing = str(tmp_path / "nonexist.yaml")
+    for mode in (("--envtest",), ("--local", str(local_dir(tmp_path)))):
+        done = run_dev("slow.py", *mode, "--crd", missing, "--once", cwd=tmp_path,
+                       env={"KUBEBUILDER_ASSETS": "/nonexistent-assets"})  # fmt: skip
+        assert (done.returncode, done.stdout, done.stderr) == (
+            1,
+            "",
+            f"error: --crd {missing}: no such file or directory\n",
+        )

@@ -504,10 +504,13 @@ def run_loop(app: Application, options: DevOptions) -> None:
     for extra in options.watch_extra:
         if not os.path.exists(extra):  # the watcher would fail in its thread, unseen
             raise UsageError(f"--watch-extra {extra}: no such file or directory")
-    # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
+    for path in options.crd_paths:  # before a control plane starts (seconds) or DIR loads
+        if not os.path.exists(path):
+            raise UsageError(f"--crd {path}: no such file or directory")
     # set once the loop stops: from then on the loop's own SIGTERM for a reader gone
     # (``_closed``) is not a second Ctrl-C (``_sigterm``)
     stopping = threading.Event()
+    # SIGTERM ends the loop as Ctrl-C does (a terminal closing, a process manager)
     previous_sigterm = signal.signal(signal.SIGTERM, _sigterm(pipe_closed, stopping))
     # and SIGINT stops it even when the process was started with SIGINT ignored (a
     # script's `cmd &` without job control: Python then installs no handler, and the
@@ -772,8 +775,6 @@ def _local_backend(options: DevOptions, log: DevLog, tally: Tally) -> LocalBacke
 
     backend = LocalBackend(options.local or ".", on_problem=problem)
     for path in options.crd_paths:
-        if not os.path.exists(path):
-            raise UsageError(f"--crd {path}: no such file or directory")
         LocalBackend(path, store=backend.store, on_problem=problem).load()
     backend.load()
     return backend
