@@ -104,7 +104,15 @@ class Loop:
 
     def interrupt(self, timeout: float = HANG_GUARD) -> int:
         self.proc.send_signal(signal.SIGINT)
-        code = self.proc.wait(timeout)
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            # where every thread of the loop is (faulthandler, on SIGABRT), and its lines
+            self.proc.send_signal(signal.SIGABRT)
+            self.proc.wait(10)
+            for reader in self._readers:
+                reader.join(5)
+            pytest.fail(f"SIGINT did not stop the loop within {timeout:.0f} s:\n{self.output()}")
         for reader in self._readers:
             reader.join(5)
         return code
@@ -135,6 +143,7 @@ def eventually(check: Callable[[], Any], what: str, loop: Loop | None = None) ->
 def loop_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
     env["HOME"] = str(tmp_path)  # the discovery cache of this test alone
+    env["PYTHONFAULTHANDLER"] = "1"  # a loop that hangs shows its threads (Loop.interrupt)
     return env
 
 

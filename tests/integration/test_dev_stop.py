@@ -100,10 +100,7 @@ def test_sigint_stops_a_loop_started_with_sigint_ignored_and_removes_every_final
     try:
         eventually(lambda: carrying(gizmos) == set(names), "the finalizer on every object", loop)
         began = time.monotonic()
-        try:
-            code = loop.interrupt(timeout=20)
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"SIGINT did not stop the loop in 20 s:\n{loop.output()[-2000:]}")
+        code = loop.interrupt(timeout=20)  # fails with the loop's threads and lines
         took = time.monotonic() - began
     finally:
         loop.kill()
