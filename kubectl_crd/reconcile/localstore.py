@@ -560,7 +560,10 @@ class ObjectStore:
             atom, keys_at = self._typed(kind, info.version)
             _check_typed(atom, applied)
             meta = applied.setdefault("metadata", {})
-            for dropped in ("resourceVersion", "managedFields", "uid", "creationTimestamp"):
+            # what the server sets itself (an applied generation of 1.5 is no error)
+            for dropped in (
+                "resourceVersion", "managedFields", "uid", "creationTimestamp", "generation",
+            ):  # fmt: skip
                 meta.pop(dropped, None)
             if kind.namespaced:
                 meta["namespace"] = ns
@@ -1036,12 +1039,18 @@ def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
     ``<Kind>[.<group>] "<name>" is invalid: <cause>`` (``[c1, c2]`` for several,
     repeats dropped as ``field.ErrorList.ToAggregate`` drops them)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
-    from kubectl_crd.validation.objectmeta import validate_object_meta
+    from kubectl_crd.validation.objectmeta import builtin_decoding_error, validate_object_meta
     from kubectl_crd.validation.results import FieldError, Reason, Stage
 
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
         return
+    # first the body is decoded into the kind's Go type: a metadata value ObjectMeta
+    # cannot hold (a label that is a number, a timestamp time.Parse refuses) is a 400
+    version = str(obj.get("apiVersion") or "").rpartition("/")[2]
+    undecodable = builtin_decoding_error(obj, kind.kind, version)
+    if undecodable is not None:
+        raise _failure(400, "BadRequest", undecodable, None)
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     found = validate_object_meta(meta, None, name_check=check, generate_names=False)
     if kind.kind == "CronJob" and len(str(meta.get("name") or "")) > 52:

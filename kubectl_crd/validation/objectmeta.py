@@ -19,11 +19,13 @@ from kubectl_crd.validation import names, paths
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
+from kubectl_crd.validation.timestamps import time_problem
 
 Found = list[tuple[str, str, str, Chain]]  # (field, reason, message, chain)
 
 # metav1.ObjectMeta's JSON fields and the Go type each must decode into
 _STRING = "string"
+_TIME = "v1.Time"
 OBJECT_META_FIELDS: dict[str, str] = {
     "name": _STRING,
     "generateName": _STRING,
@@ -32,7 +34,7 @@ OBJECT_META_FIELDS: dict[str, str] = {
     "uid": "types.UID",
     "resourceVersion": _STRING,
     "generation": "int64",
-    "creationTimestamp": "v1.Time",
+    "creationTimestamp": "v1.Time",  # (decoded by metav1.Time: timestamps.time_problem)
     "deletionTimestamp": "v1.Time",
     "deletionGracePeriodSeconds": "int64",
     "labels": "map[string]string",
@@ -69,7 +71,6 @@ _DECODES_FROM = {
     _STRING: "string",
     "types.UID": "string",
     "int64": "number",
-    "v1.Time": "string",
     "map[string]string": "object",
     "[]string": "array",
     "[]v1.OwnerReference": "array",
@@ -105,8 +106,22 @@ def _decode_error(field: str, go_type: str, value: Any) -> str | None:
     return None
 
 
-def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]], str | None]:
-    """Unknown fields (path, chain) of a ``metadata`` value, and the decoding error if any."""
+def decode_metadata(
+    metadata: Any, chain: Chain, *, prefix: str = "", sort: bool = True
+) -> tuple[list[tuple[str, Chain]], str | None]:
+    """Unknown fields (path, chain) of a ``metadata`` value, and the decoding error if any.
+
+    encoding/json keeps the first type mismatch of a plain field and decodes on, but
+    an error of a type's own ``UnmarshalJSON`` (``metav1.Time``: a value that is not a
+    string, one ``time.Parse`` refuses) ends the decoding at once and is the one
+    returned, even after a mismatch (kube-apiserver 1.34: ``generation: x`` then a bad
+    ``creationTimestamp`` is refused for the timestamp). "First" is in the order of
+    the JSON decoded: a custom resource's metadata is marshalled again before it is
+    decoded (``objectmeta/coerce.go`` GetObjectMeta), so its keys are sorted (``sort``);
+    a built-in's is the request body's, in the order sent. ``prefix`` is the path of
+    ``metadata`` in the Go value decoded, as its message names fields (``metadata.``
+    for a built-in object decoded whole; a custom resource's ObjectMeta is decoded on
+    its own)."""
     if not isinstance(metadata, dict):
         if metadata is None:
             return [], None
@@ -115,16 +130,43 @@ def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]
             f"json: cannot unmarshal {_json_kind(metadata)} into Go value of type v1.ObjectMeta",
         )
     unknown: list[tuple[str, Chain]] = []
-    error = None
-    for key, value in metadata.items():
-        go_type = OBJECT_META_FIELDS.get(key)
-        if go_type is None:
+    for key in metadata:
+        if key not in OBJECT_META_FIELDS:
             where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
+    error = None
+    for key in sorted(metadata) if sort else metadata:
+        go_type = OBJECT_META_FIELDS.get(key)
+        if go_type is None:
+            continue
+        value = metadata[key]
+        if go_type == _TIME:
+            problem = time_problem(value)
+            if problem is not None:
+                # the inner json.Unmarshal's type error gets the field's context
+                # (decode.go addErrorContext); time.Parse's error is returned as is
+                return unknown, problem.replace(
+                    "Go value of type", f"Go struct field ObjectMeta.{prefix}{key} of type"
+                )
             continue
         if error is None:
-            error = _decode_error(key, go_type, value)
+            error = _decode_error(f"{prefix}{key}", go_type, value)
     return unknown, error
+
+
+def builtin_decoding_error(obj: Any, kind: str, version: str) -> str | None:
+    """The server's 400 message for a built-in object whose ``metadata`` does not decode
+    into ``metav1.ObjectMeta`` (the whole object is decoded into its Go type, so the
+    message names ``metadata.<field>``): ``<Kind> in version "<version>" cannot be
+    handled as a <Kind>: <error>``, None when it decodes. Only ``metadata`` is looked
+    at: a built-in's other fields are not decoded here."""
+    metadata = obj.get("metadata") if isinstance(obj, dict) else None
+    if not isinstance(metadata, dict):
+        return None
+    _, error = decode_metadata(metadata, None, prefix="metadata.", sort=False)
+    if error is None:
+        return None
+    return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
 
 
 def coerce_metadata(metadata: dict[str, Any]) -> None:

@@ -13,9 +13,9 @@ server answers as ``500`` with no reason::
 For a built-in kind the next step is mirrored too, where it is about numbers: the merged
 object decoded into the kind's Go type (``failed to convert new object ... to proper
 version``, also a 500 with no reason): a fraction in an ``int32``/``int64`` field, an
-int-or-string neither a string nor an int32, a quantity that does not parse
-(``apply_refusal``). Not mirrored: the other decoding errors (a timestamp that is not
-RFC 3339, ...), and which of several decoding problems the server names (Go's struct
+int-or-string neither a string nor an int32, a quantity that does not parse, a
+timestamp that is not a string or not RFC 3339 (``apply_refusal``). Not mirrored: the
+other decoding errors, and which of several decoding problems the server names (Go's struct
 order; here the first in the object's order).
 
 Pure: no I/O beyond reading the shipped ``builtin_types.json`` once, lazily (``builtin``).
@@ -80,6 +80,8 @@ __all__ = [
 STRING, NUMERIC, BOOLEAN, UNTYPED = "string", "numeric", "boolean", "untyped"
 INT_OR_STRING = "int-or-string"
 QUANTITY = "quantity"
+TIME = "time"
+_TIME = "apis.meta.v1.Time"
 _SCALAR_TYPES: dict[str, tuple[type, ...]] = {
     STRING: (str,),
     NUMERIC: (int, float),
@@ -149,6 +151,10 @@ class _Converter:
 
     def ref(self, name: str) -> Atom:
         atom = self.named.get(name)
+        if atom is None and self.go and name == _TIME:
+            # metav1.Time: any scalar to the typed conversion, decoded by its own
+            # UnmarshalJSON (a string time.Parse takes), every value looked at
+            atom = self.named[name] = Atom(scalar=UNTYPED, go=TIME)
         if atom is None:
             atom = self.named[name] = Atom()
             # a definition starts with the global preserve flag (false, as for every
@@ -213,7 +219,7 @@ class _Converter:
             # builder.go addEmbeddedProperties (and buildKubeNative at the root)
             made.fields["apiVersion"] = _scalar_atom(STRING)
             made.fields["kind"] = _scalar_atom(STRING)
-            made.fields["metadata"] = builtin().ref(_OBJECT_META)
+            made.fields["metadata"] = builtin().ref(_OBJECT_META, go=self.go)
         extra = schema.get("additionalProperties")
         if isinstance(extra, Mapping):
             made.element = self.field(extra, preserve)
@@ -244,12 +250,15 @@ class BuiltinTypes:
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.kinds: Mapping[str, str] = data["kinds"]
         self._converter = _Converter(data["types"], go=True)
+        #: the same types without their Go types: a custom resource's ``metadata`` (its
+        #: object is never decoded into a Go struct, so an apply never fails there)
+        self._untyped = _Converter(data["types"])
         # atoms are built on first use: one thread at a time (a half-built one is empty)
         self._lock = threading.RLock()
 
-    def ref(self, name: str) -> Atom:
+    def ref(self, name: str, *, go: bool = True) -> Atom:
         with self._lock:
-            return self._converter.ref(name)
+            return (self._converter if go else self._untyped).ref(name)
 
     def kind(self, api_version: str, kind: str) -> Atom | None:
         """The atom of ``api_version``'s ``kind``; None for a kind the file has not."""
@@ -534,9 +543,10 @@ def apply_refusal(atom: Atom, obj: Mapping[str, Any]) -> str | None:
     """The server's message refusing an apply of ``obj`` at its first steps, None when
     they pass: the typed conversion of the patch, then (built-in kinds) the decoding of
     the merged object into its Go type (``structuredmerge.go``'s ``toUnversioned``:
-    ``failed to convert new object``), of which only the numbers are mirrored (a
-    fraction in an ``int32``/``int64`` field, an int-or-string neither a string nor an
-    int32), the first one found."""
+    ``failed to convert new object``), of which the numbers and timestamps are
+    mirrored (a fraction in an ``int32``/``int64`` field, an int-or-string neither a
+    string nor an int32, a quantity or a timestamp that does not parse), the first one
+    found."""
     conv: list[str] = []
     found = _validate(atom, obj, conv)
     if found:
@@ -553,9 +563,10 @@ def apply_refusal(atom: Atom, obj: Mapping[str, Any]) -> str | None:
 
 def conversion_problem(go: str, value: Any) -> str | None:
     """Why ``value`` does not decode into the Go type ``go``: apimachinery's
-    ``runtime/converter.go`` (a float64 into an int field only when whole) and
-    ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
-    whose errors name the JSON value's kind)."""
+        ``runtime/converter.go`` (a float64 into an int field only when whole) and
+        ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
+        whose errors name the JSON value's kind), and ``metav1.Time``'s (a string
+    ``time.Parse`` takes as RFC 3339: ``validation.timestamps``)."""
     if go == INT_OR_STRING:
         if value is None or isinstance(value, str):
             return None
@@ -571,6 +582,10 @@ def conversion_problem(go: str, value: Any) -> str | None:
                 return None
             kind = "number " + text
         return f"json: cannot unmarshal {kind} into Go value of type int32"
+    if go == TIME:
+        from kubectl_crd.validation.timestamps import time_problem
+
+        return time_problem(value)
     if go == QUANTITY:
         # resource.Quantity's UnmarshalJSON parses a string, or the JSON text of
         # anything else (a number's, ``true``'s)

@@ -5,7 +5,7 @@ A server-side apply starts with the typed conversion of the patch (structured-me
 not, a duplicate in a list map or set is refused with a 500 before anything else looks
 at the object; then a built-in's merged object is decoded into its Go type (``failed to
 convert new object``: a fraction in an int field, an int-or-string neither string nor
-int32, a quantity that does not parse). ``ObjectStore.apply`` runs the same checks
+int32, a quantity or a timestamp that does not parse). ``ObjectStore.apply`` runs the same checks
 (``validation.typed``) with the shipped built-in schemas and each CRD version's schema. Each case below is applied to
 kube-apiserver (``ResourceClient.apply``, as the dev loop applies a child) and to a store;
 both must accept it, or refuse it with the same code, reason and message byte for byte.
@@ -280,6 +280,19 @@ REFUSED: list[tuple[str, dict[str, Any]]] = [
     ("a quantity with a wrong suffix", deployment({"resources": {"limits": {"memory": "500mi"}}})),
     ("a boolean quantity", deployment({"resources": {"requests": {"cpu": True}}})),
     ("custom resource count a float (the schema's 422 after)", typed({"count": 1.5})),
+    # metav1.Time decoded by its own UnmarshalJSON: a string time.Parse takes (RFC 3339)
+    ("a number creationTimestamp", with_meta(cm(), creationTimestamp=5)),
+    ("a boolean deletionTimestamp", with_meta(cm(), deletionTimestamp=True)),
+    ("a creationTimestamp that is a date", with_meta(cm(), creationTimestamp="2024-01-02")),
+    ("a creationTimestamp without a zone", with_meta(cm(), creationTimestamp="2024-01-02T03:04:05")),
+    ("a creationTimestamp in month 13", with_meta(cm(), creationTimestamp="2024-13-02T03:04:05Z")),
+    ("a deletionTimestamp on February 30th", with_meta(cm(), deletionTimestamp="2024-02-30T03:04:05Z")),
+    ("a template's creationTimestamp that is a word",
+     deployment(template={"metadata": {"labels": {"app": "web"}, "creationTimestamp": "now"},
+                          "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}})),
+    ("a template's creationTimestamp a number",
+     deployment(template={"metadata": {"labels": {"app": "web"}, "creationTimestamp": 0},
+                          "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}})),
 ]  # fmt: skip
 
 #: (what, body): accepted by both
@@ -296,6 +309,15 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
     ("custom resource preserve-unknown field taking anything",
      typed({"free": {"a": [1, {"b": None}], "c": "x"}, "freeObj": {"z": {"q": 1}}})),
     ("custom resource int-or-string both ways", typed({"port": "http", "items": [{"name": "a", "port": 81}]})),
+    ("timestamps RFC 3339 takes",
+     with_meta(cm(), creationTimestamp="2024-01-02T3:04:05,5+01:00", deletionTimestamp=None)),
+    ("a template's creationTimestamp null (as kubectl get -o yaml writes it)",
+     deployment(template={"metadata": {"labels": {"app": "web"}, "creationTimestamp": None},
+                          "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}})),
+    # an apply of a custom resource drops creationTimestamp before decoding it
+    ("custom resource creationTimestamp not a time", with_meta(typed(), creationTimestamp="x")),
+    ("custom resource generation a fraction (never decoded into ObjectMeta)",
+     with_meta(typed(), generation=1.5)),
     ("custom resource embedded resources",
      typed({"template": {"apiVersion": "v1", "kind": "X", "metadata": {"name": "n"}, "spec": {"x": "y"}},
             "embeddedFree": {"apiVersion": "v1", "kind": "Y", "anything": {"x": 1}}})),

@@ -1,0 +1,136 @@
+"""Timestamps as the API server decodes them (``metav1.Time``), on creates.
+
+A ``creationTimestamp`` or ``deletionTimestamp`` is decoded by ``metav1.Time``'s own
+``UnmarshalJSON``: a string Go's ``time.Parse`` takes as RFC 3339, or null; anything
+else refuses the create with a 400 whose message is encoding/json's or
+``time.ParseError``'s (``validation.timestamps``). Each value below is sent to
+kube-apiserver (dry-run creates) in the metadata of a custom resource (what
+``validate`` and ``Admission.create`` check; its metadata is marshalled again, keys
+sorted, before it is decoded), of a ConfigMap (the local store's create of a built-in,
+its body decoded in the order sent) and in the object of an ``ObjectStore.apply``
+(tests/integration/test_localstore_typed_differential.py has those); ours must answer
+with the same code, reason and message.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+import pytest
+
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.reconcile.localstore import ObjectStore
+from kubectl_crd.validation import Admission
+from tests.crd_factory import make_crd
+from tests.integration.envtest import ControlPlane
+from tests.integration.test_localstore_metadata_differential import outcome
+from tests.integration.test_validation_differential import ApiClient
+
+GROUP = "stamps.example.com"
+
+#: values of a timestamp, each refused or taken by Go's time.Parse (or encoding/json)
+VALUES: list[Any] = [
+    "", "yesterday", "2024", "20a4-01-02T00:00:00Z", "+024-01-02T00:00:00Z",
+    "2024-1-02T03:04:05Z", "2024-01-2T03:04:05Z", "2024-01-02", "2024-01-02T",
+    "2024-01-02T3:04:05Z", "2024-01-02T03:4:05Z", "2024-01-02T03:04:5Z", "2024-01-02T03:04:05",
+    "2024-01-02 03:04:05Z", "2024-01-02t03:04:05z", "2024-00-10T00:00:00Z",
+    "2024-13-10T00:00:00Z", "2023-02-29T00:00:00Z", "2024-02-29T00:00:00Z",
+    "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2024-04-31T00:00:00Z",
+    "2024-01-00T00:00:00Z", "2024-01-02T24:00:00Z", "2024-01-02T23:60:00Z",
+    "2024-01-02T23:59:60Z", "2024-01-02T23:59:59.999999999999Z", "2024-01-02T23:59:59,5Z",
+    "2024-01-02T23:59:59.Z", "2024-01-02T23:59:59+0100", "2024-01-02T23:59:59+01:00",
+    "2024-01-02T23:59:59+24:00", "2024-01-02T23:59:59+25:00", "2024-01-02T23:59:59+01:61",
+    "2024-01-02T23:59:59-01:60", "2024-01-02T23:59:59*01:00", "2024-01-02T23:59:59Z ",
+    " 2024-01-02T23:59:59Z", "2024-01-02T23:59:59ZZ", "2024-01-02T00:00:00+01:0x",
+    "\u00e92024\"\\", "2024-01-02T00:00:00Z\n", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+    5, 1.5, True, [1], {"a": 1}, None,
+]  # fmt: skip
+
+#: metadata with more than one problem: which one the server names
+SEVERAL: list[dict[str, Any]] = [
+    {"generation": "x", "creationTimestamp": "bad"},
+    {"labels": {"a": 1}, "creationTimestamp": 5},
+    {"labels": {"a": 1}, "generation": "x"},
+    {"generation": "x", "labels": {"a": 1}},
+    {"deletionTimestamp": "bad", "creationTimestamp": 5},
+]
+
+
+@pytest.fixture(scope="module")
+def crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    made = make_crd("Stamp", GROUP, schema={"type": "object"})
+    path = tmp_path_factory.mktemp("crd") / "crd.json"
+    path.write_text(json.dumps(made))
+    apiserver.install_crds([path])
+    return made
+
+
+@pytest.fixture
+def api(apiserver: ControlPlane) -> Iterator[ApiClient]:
+    made = ApiClient(apiserver)
+    yield made
+    if made.connection is not None:
+        made.connection.close()
+
+
+def _server(api: ApiClient, path: str, body: dict[str, Any]) -> tuple[Any, ...]:
+    status, answer, _ = api.post(f"{path}?dryRun=All", json.dumps(body).encode())
+    if status < 300:
+        return ("accepted",)
+    return (status, answer.get("reason"), answer.get("message"))
+
+
+def _metadatas() -> list[dict[str, Any]]:
+    return [
+        *({"creationTimestamp": value} for value in VALUES),
+        *({"deletionTimestamp": value} for value in VALUES[::3]),
+        *SEVERAL,
+    ]
+
+
+def test_custom_resource_timestamps_are_decoded_as_the_server_decodes_them(
+    api: ApiClient, namespace: str, crd: dict[str, Any]
+) -> None:
+    admission = Admission(CustomResourceDefinition.from_object(crd))
+    problems = []
+    refused = 0
+    for number, meta in enumerate(_metadatas()):
+        body = {
+            "apiVersion": f"{GROUP}/v1",
+            "kind": "Stamp",
+            "metadata": {"name": f"s{number}", **meta},
+        }
+        theirs = _server(api, f"/apis/{GROUP}/v1/namespaces/{namespace}/stamps", body)
+        result = admission.create(body, namespace=namespace)
+        status = result.response if isinstance(result.response, dict) else {}
+        ours = ("accepted",) if result.code < 300 else (result.code, status.get("reason"),
+                                                         status.get("message"))  # fmt: skip
+        refused += theirs != ("accepted",)
+        if ours != theirs:
+            problems.append(f"{meta!r}:\n  server {theirs}\n  ours   {ours}")
+    assert problems == [], "\n".join(problems)
+    assert refused > 40
+
+
+def test_builtin_timestamps_are_decoded_as_the_server_decodes_them(
+    api: ApiClient, namespace: str
+) -> None:
+    """The local store's create of a ConfigMap: its metadata decoded before anything."""
+    store = ObjectStore()
+    info = store.resolve("v1/ConfigMap")
+    problems = []
+    for number, meta in enumerate(_metadatas()):
+        body = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": f"c{number}", "namespace": namespace, **meta},
+            "data": {"a": "b"},
+        }
+        theirs = _server(api, f"/api/v1/namespaces/{namespace}/configmaps", body)
+        ours = outcome(partial(store.create, info, body, dry_run=True))
+        if ours != theirs:
+            problems.append(f"{meta!r}:\n  server {theirs}\n  store  {ours}")
+    assert problems == [], "\n".join(problems)
