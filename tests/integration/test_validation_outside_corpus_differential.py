@@ -131,6 +131,30 @@ CASES: dict[str, Case] = {
         ),
         [{"i": 2**63}, {"i": -(2**63)}, {"n": 2**64}, {"n": 5}, {"o": -(2**63) - 1}],
     ),
+    # timestamps in an embedded resource's metadata, decoded as metav1.Time (time.Parse
+    # with RFC 3339; a value that is not a string fails its json.Unmarshal)
+    "embedded-timestamps": Case(
+        {
+            "type": "object",
+            "properties": {
+                "t": {
+                    "type": "object",
+                    "x-kubernetes-embedded-resource": True,
+                    "x-kubernetes-preserve-unknown-fields": True,
+                }
+            },
+        },
+        [
+            {"t": {"apiVersion": "v1", "kind": "X", "metadata": meta}}
+            for meta in (
+                {"name": "a", "creationTimestamp": "2024-01-02"},
+                {"name": "a", "creationTimestamp": 5},
+                {"name": "a", "deletionTimestamp": "2024-02-30T00:00:00Z"},
+                {"generation": "x", "creationTimestamp": "now"},
+                {"name": "a", "creationTimestamp": "2024-01-02T03:04:05+01:00"},
+            )
+        ],
+    ),
     # rook/rook: the scale subresource's specReplicasPath runs through a null object
     "scale-path-through-null": Case(
         {
