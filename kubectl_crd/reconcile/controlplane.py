@@ -126,16 +126,21 @@ def asset_places(environ: Mapping[str, str] | None = None) -> list[str]:
 
 
 def find_assets(environ: Mapping[str, str] | None = None) -> str:
-    """The first place with both binaries; ``ControlPlaneError`` (how to get them) else."""
+    """The first place with both binaries; ``ControlPlaneError`` (how to get them) else.
+    A ``KUBEBUILDER_ASSETS`` that is set is the place or an error, as controller-runtime's
+    envtest takes it (``pkg/internal/testing/process/bin_path_finder.go``): falling
+    through to another place would run another Kubernetes version than the one asked for."""
+    env = os.environ if environ is None else environ
+    chosen = env.get("KUBEBUILDER_ASSETS")
+    if chosen:
+        if _has_binaries(chosen):
+            return chosen
+        raise ControlPlaneError(
+            f"KUBEBUILDER_ASSETS={chosen} lacks kube-apiserver or etcd; " + HOW_TO_GET
+        )
     for place in asset_places(environ):
         if _has_binaries(place):
             return place
-    env = os.environ if environ is None else environ
-    if env.get("KUBEBUILDER_ASSETS"):
-        raise ControlPlaneError(
-            f"KUBEBUILDER_ASSETS={env['KUBEBUILDER_ASSETS']} lacks kube-apiserver or etcd; "
-            + HOW_TO_GET
-        )
     raise ControlPlaneError(HOW_TO_GET)
 
 
