@@ -232,7 +232,8 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
         )
         assert child["data"]["message"] == "hello"
         assert parent["status"]["observedGeneration"] == parent["metadata"]["generation"]
-        assert any(f"reconciled {namespace}/one in " in line for line in loop.out), loop.output()
+        # the status is on the server before the reconcile that wrote it is logged
+        loop.wait_for_line(f"reconciled {namespace}/one in ")
 
         # an edit: new children (renamed), the old ones deleted, no new LIST or WATCH
         mark = apiserver.audit_mark()

@@ -168,7 +168,7 @@ def widget(name: str, **spec: Any) -> dict[str, Any]:
     return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name}, "spec": spec}
 
 
-def eventually(check: Callable[[], Any], timeout: float = 15.0) -> Any:
+def eventually(check: Callable[[], Any], timeout: float = 30.0) -> Any:
     deadline = time.monotonic() + timeout
     last: Any = None
     while time.monotonic() < deadline:
@@ -323,6 +323,8 @@ def test_a_raising_reconciler_is_retried_with_backoff_and_recovers(
     widgets.create(widget("four"))
     _, events = run(Reconciler(flaky, owns=()))
     eventually(lambda: (widgets.get("four").get("status") or {}).get("ok"))
+    # the status is on the server before the reconcile that wrote it is reported finished
+    eventually(lambda: [e for e in events.of(ReconcileFinished) if e.outcome is Outcome.SUCCESS])
     outcomes = [event.outcome for event in events.of(ReconcileFinished)]
     assert outcomes[:5] == [Outcome.ERROR] * 4 + [Outcome.SUCCESS]
     errors = [event for event in events.of(ReconcileFinished) if event.outcome is Outcome.ERROR]
@@ -451,7 +453,8 @@ def test_a_child_the_server_rejects_is_reported_and_the_loop_goes_on(
     assert failed[0].name == "Not_A_Name"
     assert failed[0].status == 422
     assert 'ConfigMap "Not_A_Name" is invalid' in failed[0].message
-    bad = [e for e in events.of(ReconcileFinished) if e.key[1] == "bad"]
+    # the failed write is reported during the reconcile, its end after it
+    bad = eventually(lambda: [e for e in events.of(ReconcileFinished) if e.key[1] == "bad"])
     assert bad[0].outcome is Outcome.ERROR
     assert "Not_A_Name" in bad[0].error
 

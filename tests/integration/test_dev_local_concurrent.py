@@ -173,7 +173,10 @@ def test_the_local_store_follows_concurrent_edits_of_its_files(tmp_path: Path) -
         for line in proc.stdout:
             event = json.loads(line)
             events[event["event"]] += 1
-            if event["event"] == "WatchSynced":
+            # the writers start once DIR is watched: the line comes after the observer
+            # is armed (WatchSynced comes before it, and files created between the two
+            # were never seen)
+            if event["event"] == "note" and event["message"].startswith("watching "):
                 started.set()
             if "internal error" in str(event.get("error", "")):
                 internal.append(line)

@@ -10,6 +10,7 @@ on the server as metacontroller would make them.
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 import threading
 import time
@@ -130,17 +131,23 @@ def eventually(check: Callable[[], Any], timeout: float = HANG_GUARD) -> Any:
 
 
 def save_until(events: Events, kind: type, count: int, path: Path, text: str) -> Any:
-    """Save until the ``count``-th ``kind`` event (the watcher may start after the
-    first save)."""
+    """Save once, as an editor does (a temporary file renamed over the old one: a plain
+    write can be seen half done), and wait for the ``count``-th ``kind`` event.
+
+    ``HotReloader.start()`` returns with its files watched, so one save is seen. This
+    saved again every second without the event, and ``ReloadSucceeded`` comes at the
+    first call of the new code, which can take longer on a loaded machine: the second
+    save of the same text was a reload of its own, which a later wait for the 2nd event
+    then took for its own."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)
     deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline:
-        path.write_text(text)
-        until = time.monotonic() + 1.0
-        while time.monotonic() < until:
-            found = events.of(kind)
-            if len(found) >= count:
-                return found[count - 1]
-            time.sleep(0.01)
+        found = events.of(kind)
+        if len(found) >= count:
+            return found[count - 1]
+        time.sleep(0.01)
     raise AssertionError(f"no {kind.__name__} after saving {path}: {events.items}")
 
 

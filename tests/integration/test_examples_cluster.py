@@ -83,7 +83,7 @@ def cluster(client: KubeClient, namespace: str, tmp_path: Path) -> Cluster:
     return Cluster(client, namespace, tmp_path / "cache")
 
 
-def eventually(controller: Controller, check: Callable[[], bool], timeout: float = 15) -> bool:
+def eventually(controller: Controller, check: Callable[[], bool], timeout: float = 30) -> bool:
     import time
 
     deadline = time.monotonic() + timeout
@@ -131,7 +131,10 @@ def test_foo(cluster: Cluster, apiserver: ControlPlane) -> None:
         assert eventually(
             controller, lambda: deployments.get("example-foo")["spec"]["replicas"] == 3
         )
-        assert foos.get("example-foo")["status"]["observedGeneration"] == 2
+        # the status is written after the Deployment, in the same reconcile
+        assert eventually(
+            controller, lambda: foos.get("example-foo")["status"]["observedGeneration"] == 2
+        )
 
 
 def test_nginx(cluster: Cluster) -> None:
