@@ -94,6 +94,29 @@ CASES: dict[str, Case] = {
         ),
         samples=True,
     ),
+    # envoyproxy/gateway EnvoyExtensionPolicy: a string whose enum sits only in allOf
+    # branches (their intersection is what the server allows)
+    "enum-only-in-all-of": Case(
+        _object(
+            {
+                "code": _object(
+                    {
+                        "type": {
+                            "type": "string",
+                            "allOf": [
+                                {"enum": ["HTTP", "Image"]},
+                                {"enum": ["HTTP", "Image", "ConfigMap"]},
+                            ],
+                        },
+                        "other": {"type": "string", "allOf": [{"enum": ["a", "b"]}]},
+                    },
+                    ["type"],
+                )
+            },
+            ["code"],
+        ),
+        samples=True,
+    ),
 }
 
 

@@ -385,7 +385,9 @@ class _Generator:
     ) -> Iterator[Any]:
         if "default" in schema and variant == 0:
             yield copy.deepcopy(schema["default"])
-        enum = [v for v in schema.get("enum") or () if v is not None]
+        # an enum may sit in allOf branches only (envoy gateway: allOf: [{enum: [HTTP, Image]},
+        # {enum: [HTTP, Image, ConfigMap]}]); their intersection is what the server allows
+        enum = [v for v in _merged(schema).get("enum") or () if v is not None]
         if enum:
             yield from _rotate(enum, variant)
             return
