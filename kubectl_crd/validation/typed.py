@@ -14,9 +14,10 @@ For a built-in kind the next step is mirrored too, where it is about numbers: th
 object decoded into the kind's Go type (``failed to convert new object ... to proper
 version``, also a 500 with no reason): a fraction in an ``int32``/``int64`` field, an
 int-or-string neither a string nor an int32, a quantity that does not parse, a
-timestamp that is not a string or not RFC 3339 (``apply_refusal``). Not mirrored: the
-other decoding errors, and which of several decoding problems the server names (Go's struct
-order; here the first in the object's order).
+timestamp that is not a string or not RFC 3339 (``apply_refusal``); of several, the
+server names the first in Go's struct order, of which ``first_conversion_problem``
+knows ObjectMeta's and the top of a kind (elsewhere: the object's order). Not
+mirrored: the other decoding errors.
 
 Pure: no I/O beyond reading the shipped ``builtin_types.json`` once, lazily (``builtin``).
 
@@ -72,6 +73,7 @@ __all__ = [
     "builtin",
     "conversion_problem",
     "crd_atom",
+    "first_conversion_problem",
     "list_keys",
     "typed_errors",
     "typed_patch_message",
@@ -99,6 +101,8 @@ class MapType:
     element: Atom | None = None
     #: the fields' ``default``\\s (a list map's missing key field takes it)
     defaults: dict[str, Any] = field(default_factory=dict)
+    #: a built-in Go struct's field order, where known (``first_conversion_problem``)
+    go_order: dict[str, int] | None = None
 
 
 @dataclass(eq=False)
@@ -162,6 +166,8 @@ class _Converter:
             made = self.atom(self.types[name], preserve=False)
             atom.scalar, atom.list, atom.map = made.scalar, made.list, made.map
             atom.ok, atom.go = made.ok, made.go
+            if self.go and name == _OBJECT_META and atom.map is not None:
+                atom.map.go_order = _OBJECT_META_ORDER
         return atom
 
     def atom(self, schema: Mapping[str, Any], *, preserve: bool, embedded: bool = False) -> Atom:
@@ -242,6 +248,20 @@ class _Converter:
 
 
 _OBJECT_META = "apis.meta.v1.ObjectMeta"
+#: metav1.ObjectMeta's fields in its Go struct's order (apimachinery
+#: ``pkg/apis/meta/v1/types.go``)
+_OBJECT_META_ORDER = {
+    name: index
+    for index, name in enumerate((
+        "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
+        "generation", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences",
+        "finalizers", "managedFields",
+    ))
+}  # fmt: skip
+#: the top of every built-in kind: TypeMeta (inlined), ObjectMeta, then its spec and
+#: status where it has them (its other fields are taken in the object's order)
+_KIND_ORDER = {"apiVersion": 0, "kind": 1, "metadata": 2, "spec": 3, "status": 4}
 
 
 class BuiltinTypes:
@@ -263,7 +283,12 @@ class BuiltinTypes:
     def kind(self, api_version: str, kind: str) -> Atom | None:
         """The atom of ``api_version``'s ``kind``; None for a kind the file has not."""
         name = self.kinds.get(f"{api_version}/{kind}")
-        return self.ref(name) if name is not None else None
+        if name is None:
+            return None
+        atom = self.ref(name)
+        if atom.map is not None and atom.map.go_order is None:
+            atom.map.go_order = _KIND_ORDER
+        return atom
 
 
 _BUILTIN: BuiltinTypes | None = None
@@ -554,10 +579,44 @@ def apply_refusal(atom: Atom, obj: Mapping[str, Any]) -> str | None:
         return typed_patch_message(obj, errors)
     if conv:
         where, gvk = _patch_names(obj)
+        first = first_conversion_problem(atom, obj) or conv[0]
         return (
             f"failed to convert new object ({where}; {gvk}) to proper version: "
-            f"unable to convert unstructured object to {gvk}: {conv[0]}"
+            f"unable to convert unstructured object to {gvk}: {first}"
         )
+    return None
+
+
+def first_conversion_problem(atom: Atom, value: Any) -> str | None:
+    """The decoding problem the server names when an object has several: apimachinery's
+    ``runtime/converter.go`` (``fromUnstructured``) walks a Go struct's fields in their
+    declared order and stops at the first error, items of a list in order, a map's
+    keys in Go's random order. Known here: ObjectMeta's order and the top of a kind
+    (metadata, spec, status); other structs' fields are taken in the object's order.
+    A second walk, made only for an object that has a problem (the typed walk keeps
+    the first it meets, in the object's order)."""
+    if atom is ANYTHING or value is None:
+        return None
+    if atom.go is not None:
+        problem = conversion_problem(atom.go, value)
+        if problem is not None:
+            return problem
+    atom = _deduce(atom, value)
+    if atom.map is not None and isinstance(value, Mapping):
+        fields, element, order = atom.map.fields, atom.map.element, atom.map.go_order
+        keys = list(value)
+        if order is not None:
+            keys.sort(key=lambda key: order.get(key, len(order)))  # stable: the rest in order
+        for key in keys:
+            field_atom = fields.get(key, element)
+            found = None if field_atom is None else first_conversion_problem(field_atom, value[key])
+            if found is not None:
+                return found
+    elif atom.list is not None and isinstance(value, list):
+        for item in value:
+            found = first_conversion_problem(atom.list.element, item)
+            if found is not None:
+                return found
     return None
 
 

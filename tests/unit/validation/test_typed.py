@@ -299,3 +299,33 @@ def test_keys_that_are_not_strings_are_named_by_their_text() -> None:
         "  .data.1: expected string, got &value.valueUnstructured{Value:2}\n"
         '  .data.b: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"3":"x"}}'
     )
+
+
+def test_of_several_decoding_problems_the_first_in_go_struct_order_is_named() -> None:
+    """ObjectMeta's fields in its Go order, the kind's metadata before spec before
+    status, whatever the object's order (kube-apiserver 1.34 names the same: the cases
+    in tests/integration/test_localstore_typed_differential.py)."""
+    from kubectl_crd.validation.typed import apply_refusal, builtin
+
+    atom = builtin().kind("apps/v1", "Deployment")
+    assert atom is not None
+    spec = {"replicas": 2.5, "selector": {}, "template": {}}
+    obj = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "status": {"observedGeneration": 1.5},
+        "spec": spec,
+        "metadata": {
+            "deletionTimestamp": "x",
+            "deletionGracePeriodSeconds": 1.5,
+            "creationTimestamp": "y",
+        },
+    }
+    found = apply_refusal(atom, obj)
+    assert found is not None and found.endswith(': cannot parse "y" as "2006"')
+    del obj["metadata"]["creationTimestamp"]
+    found = apply_refusal(atom, obj)
+    assert found is not None and found.endswith(': cannot parse "x" as "2006"')
+    del obj["metadata"]
+    found = apply_refusal(atom, obj)
+    assert found is not None and found.endswith(": cannot convert float64 to int32")
