@@ -62,8 +62,10 @@ GRPC_SEND_LIMIT = 2 * 1024 * 1024
 
 #: JSON writes one byte of a marshal copy as six at most (an HTML character or a control
 #: character escaped as ``\\u00XX``; a null, ``N`` in marshal, as ``null,``), so an
-#: object whose marshal copy is shorter than this is under every limit: the stored
-#: object only adds the server's metadata (under 200 bytes) and its defaults
+#: object whose marshal copy is shorter than this is under every limit, unless its
+#: schema's defaults add a megabyte: the stored object adds the server's metadata
+#: (under 200 bytes) and the defaults, not looked at (an object of usual size is never
+#: serialized for this)
 _MARSHAL_BOUND = ETCD_REQUEST_LIMIT // 6 - 1024
 
 #: a placeholder of the width of what the server sets: an RFC 3339 second, a uuid
