@@ -303,6 +303,12 @@ CASES: list[tuple[str, dict[str, Any], SampleOptions, Any]] = [
         engine(all_fields=True),
         {"l": []},
     ),
+    (
+        "an enum only in allOf branches: their intersection",
+        obj({"t": {**S, "allOf": [{"enum": ["b", "c"]}, {"enum": ["a", "c"]}]}}, ["t"]),
+        engine(),
+        {"t": "c"},
+    ),
 ]
 
 
