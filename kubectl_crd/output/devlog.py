@@ -129,7 +129,9 @@ _VERB_DONE = {
 }
 
 
-def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
+def event_lines(
+    event: ev.Event, *, verbose: bool = False, dry_run_words: str = "server dry run"
+) -> list[Line]:
     """The text lines of one event (without the time stamp); none for an event this
     verbosity does not show."""
     if isinstance(event, ev.ObjectCached | ev.ObjectDeleted):
@@ -178,7 +180,8 @@ def event_lines(event: ev.Event, *, verbose: bool = False) -> list[Line]:
         ]
     if isinstance(event, ev.Write):
         done = _VERB_DONE.get(event.verb, event.verb)
-        dry = " (server dry run)" if event.dry_run else ""
+        # kubectl's words: "(server dry run)"; "(dry run)" where no server checks it
+        dry = f" ({dry_run_words})" if event.dry_run else ""
         lines: list[Line] = [
             (
                 ("  ", _P),
@@ -954,6 +957,7 @@ class DevLog:
         changes: Changes | None = None,
         on_change: Callable[[ev.Write, list[str]], None] | None = None,
         flush_after: float | None = None,
+        dry_run_words: str = "server dry run",
     ) -> None:
         if format not in FORMATS:
             raise ValueError(f"unknown log format {format!r}")
@@ -961,6 +965,8 @@ class DevLog:
         self.format = format
         self.colour = colour_wanted(self.stream, environ) if colour is None else colour
         self.verbose = verbose
+        #: what a dry run's write line says it was: "dry run" with --local (no server)
+        self.dry_run_words = dry_run_words
         self.timestamps = timestamps
         self._clock = clock
         self._lock = threading.Lock()
@@ -990,7 +996,10 @@ class DevLog:
         now = self._clock()
         change = self.changes.event(event) if self.changes is not None else None
         if change is not None and self.on_change is not None and isinstance(event, ev.Write):
-            shown = [*event_lines(event), *_diff_lines(yaml_diff(change))]
+            shown = [
+                *event_lines(event, dry_run_words=self.dry_run_words),
+                *_diff_lines(yaml_diff(change)),
+            ]
             self.on_change(event, [self._line(spans) for spans in shown])
         if change is not None and self.changes is not None and not self.changes.show:
             change = None
@@ -1000,7 +1009,7 @@ class DevLog:
                 body["changes"] = json_changes(change.old or {}, change.new or {})
             text = _ENCODER.encode(body) + "\n"
         else:
-            lines = event_lines(event, verbose=self.verbose)
+            lines = event_lines(event, verbose=self.verbose, dry_run_words=self.dry_run_words)
             if not lines:
                 return
             if change is not None:

@@ -242,3 +242,14 @@ def test_a_missing_crd_file_is_refused_before_a_control_plane_starts(tmp_path: P
             "",
             f"error: --crd {missing}: no such file or directory\n",
         )
+
+
+def test_local_dry_run_is_not_called_a_server_dry_run(tmp_path: Path) -> None:
+    # with --local no server checks the write: the in-process store does (kubectl's
+    # client-side "(dry run)", not its "(server dry run)")
+    done = run_dev(str(FOO / "reconciler.py"), "--local", str(FOO), "--once", "--dry-run",
+                   cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "  deployment default/example-foo applied (dry run)\n" in done.stdout
+    assert "  foo default/example-foo status written (dry run)\n" in done.stdout
+    assert "server" not in done.stdout

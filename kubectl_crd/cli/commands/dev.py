@@ -499,6 +499,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
         on_broken=lambda: _closed(pipe_closed),
         changes=changes,
         flush_after=_LOG_FLUSH_SECONDS,
+        dry_run_words="dry run" if options.local is not None else "server dry run",
     )
     loaded = load_reconciler(options.file)
     for extra in options.watch_extra:
