@@ -111,10 +111,10 @@ class Loop:
             self.proc.send_signal(signal.SIGABRT)
             self.proc.wait(10)
             for reader in self._readers:
-                reader.join(5)
+                reader.join(30)
             pytest.fail(f"SIGINT did not stop the loop within {timeout:.0f} s:\n{self.output()}")
         for reader in self._readers:
-            reader.join(5)
+            reader.join(30)
         return code
 
     def kill(self) -> None:
@@ -476,7 +476,7 @@ def test_as_runs_the_loop_with_the_impersonated_users_rights(
     try:
         assert loop.proc.wait(HANG_GUARD) == 1
         for reader in loop._readers:
-            reader.join(5)
+            reader.join(30)
     finally:
         loop.kill()
     assert [line for line in loop.out if "retrying" in line] == []

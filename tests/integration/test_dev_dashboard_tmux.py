@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from kubectl_crd.output.devdash import HELP
 from tests.foo_project import GREEDY, TAKEN, copy_foo
 from tests.integration.test_explain_interactive_tmux import (
     Tmux,
@@ -37,6 +38,13 @@ def runtime() -> Iterator[str]:
         yield directory
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def drawn(screen: str) -> bool:
+    """The whole frame is on the screen: its last line, the keys' help, is there. A
+    screen read while a frame is being written (after ``fg`` it is all new) has its top
+    and not its end: what a test reads from a screen it waits for the end of."""
+    return HELP in screen
 
 
 def runs(screen: str, name: str, state: str) -> int | None:
@@ -73,7 +81,7 @@ def test_dashboard_shows_states_errors_at_file_line_and_triggers(
     )
     tmux.keys("Enter")
     screen = tmux.wait_for(
-        lambda s: runs(s, "example-foo", "synced") is not None and "synced 1 " in s,
+        lambda s: drawn(s) and runs(s, "example-foo", "synced") is not None and "synced 1 " in s,
         "example-foo synced",
     )
     assert tmux.alternate_screen()
@@ -90,7 +98,9 @@ def test_dashboard_shows_states_errors_at_file_line_and_triggers(
 
     # a Foo whose Deployment is someone else's: a TerminalError at the reconciler's line
     (project / "foo" / "greedy.yaml").write_text(GREEDY)
-    screen = tmux.wait_for(lambda s: runs(s, "greedy", "erroring") == 1, "greedy erroring")
+    screen = tmux.wait_for(
+        lambda s: drawn(s) and runs(s, "greedy", "erroring") == 1, "greedy erroring"
+    )
     source = (project / "foo" / "reconciler.py").read_text().splitlines()
     line = next(i for i, text in enumerate(source, 1) if "raise TerminalError(message)" in text)
     assert f"foo/reconciler.py:{line}: terminal: TerminalError: Resource" in screen
@@ -115,7 +125,7 @@ def test_dashboard_shows_states_errors_at_file_line_and_triggers(
     )
     tmux.keys("r")
     screen = tmux.wait_for(
-        lambda s: runs(s, "greedy", "erroring") == 3, "greedy's runs to move to 3"
+        lambda s: drawn(s) and runs(s, "greedy", "erroring") == 3, "greedy's runs to move to 3"
     )
     assert "foo.samplecontroller.k8s.io/greedy triggered" in screen
 
@@ -142,11 +152,11 @@ def test_q_quits_and_piped_output_is_log_lines(tmux: Tmux, tmp_path: Path, runti
     good = reconciler.read_text()
     reconciler.write_text(good.replace("def reconcile(", "def reconcile(((", 1))
     line = next(i for i, text in enumerate(good.splitlines(), 1) if "def reconcile(" in text)
-    screen = tmux.wait_for(lambda s: "reload: failed" in s, "the failed reload")
+    screen = tmux.wait_for(lambda s: drawn(s) and "reload: failed" in s, "the failed reload")
     assert f"the running code stays: foo/reconciler.py:{line}:15: SyntaxError: " in screen
     assert "    def reconcile(((foo" in screen  # the line, and a caret under it
     reconciler.write_text(good)
-    screen = tmux.wait_for(lambda s: "foo/reconciler.py reloaded" in s, "the reload")
+    screen = tmux.wait_for(lambda s: drawn(s) and "foo/reconciler.py reloaded" in s, "the reload")
     assert re.search(r"reload: foo/reconciler\.py reloaded \S+ ago, latency \S+", screen)
     tmux.keys("q")
     screen = tmux.wait_for(lambda s: re.search(r"^EXIT=\d+$", s, re.MULTILINE) is not None, "exit")
@@ -201,7 +211,9 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
     tmux.type("clear; fg")
     tmux.keys("Enter")
     screen = tmux.wait_for(
-        lambda s: tmux.alternate_screen() and runs(s, "example-foo", "synced") is not None,
+        lambda s: (
+            tmux.alternate_screen() and drawn(s) and runs(s, "example-foo", "synced") is not None
+        ),
         "the dashboard redrawn",
     )
     assert "\u2191/\u2193 select" in screen
