@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -184,27 +185,31 @@ def test_once_with_stdout_closed_exits_without_a_traceback(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
 
 
-SLOWER = """\
+# in flight until the test lets it go (the file "release"), whatever the machine's load
+HELD = """\
+import os
 import time
 
 FOR = "foos.samplecontroller.k8s.io/v1alpha1"
 
 
 def reconcile(obj, ctx):
-    time.sleep(2.0)
+    deadline = time.monotonic() + 60
+    while not os.path.exists("release") and time.monotonic() < deadline:
+        time.sleep(0.02)
 """
 
 
 def test_a_reader_gone_while_the_loop_stops_lets_the_stop_finish(tmp_path: Path) -> None:
     # `kubectl crd dev ... | head`: the log's reader goes while the loop is already
-    # stopping (Ctrl-C, a reconcile in flight). The loop stops itself with SIGTERM when
+    # stopping (Ctrl-C, a reconcile held in flight). The loop stops itself with SIGTERM when
     # its reader goes; during the stop that SIGTERM was taken for a second Ctrl-C: the
     # stop was cut short, "Aborted!" and exit 130 (with --once over one Foo, every time)
-    (tmp_path / "slower.py").write_text(SLOWER)
+    (tmp_path / "held.py").write_text(HELD)
     local_dir(tmp_path)
     env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kubectl_crd", "dev", "slower.py", "--local", "data"],
+        [sys.executable, "-m", "kubectl_crd", "dev", "held.py", "--local", "data"],
         cwd=tmp_path, env={**env, "HOME": str(tmp_path)}, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -219,6 +224,8 @@ def test_a_reader_gone_while_the_loop_stops_lets_the_stop_finish(tmp_path: Path)
             if wanted == "for changes":  # the first reconcile is still in flight
                 proc.send_signal(signal.SIGINT)
         proc.stdout.close()  # the reader goes, the reconcile still running
+        time.sleep(0.8)  # the log notices an idle reader gone within 0.5 s
+        (tmp_path / "release").touch()
         err = proc.stderr.read()
         proc.wait(HANG_GUARD)
     finally:
