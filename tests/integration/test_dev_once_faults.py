@@ -35,7 +35,7 @@ FOR = "foos.samplecontroller.k8s.io/v1alpha1"
 
 
 def reconcile(obj, ctx):
-    time.sleep(0.6)
+    time.sleep(1.5)  # the watchdog (every 0.1 s) sees it past 200 ms, even under load
     return {"status": {"availableReplicas": 0}}
 """
 
