@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ import pytest
 from kubectl_crd.cli.root import main as cli_main
 from tests.crd_factory import make_crd
 from tests.integration.envtest import ControlPlane
+from tests.integration.test_get_differential import KUBECTL_CRD, words
 
 GROUP = "hunt.outside.example.com"
 SAMPLE_FLAGS: list[list[str]] = [
@@ -186,3 +188,77 @@ def test_every_sample_variant_passes_a_server_dry_run(
         if created.returncode:
             rejected.append(f"{flags}: {created.stderr.strip()}\n{out}")
     assert not rejected, "\n".join(rejected)
+
+
+# A difference found and not fixed here (the check is validation.listing's): the test
+# asserts it, so that it fails once fixed and this entry is removed.
+KNOWN_GET_GAPS = {
+    "dump-stored-under-another-schema": (
+        "get -f of an object dumped from the cluster validates it against the read "
+        "version's schema and exits 1 with its errors; kubectl get shows it (exit 0). "
+        "opentelemetry-operator: v1alpha1 collectors (spec.config a string) stored with "
+        "conversion None read back as v1beta1, where config is an object"
+    ),
+}
+
+TWO_SCHEMAS_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": f"collectors.{GROUP}"},
+    "spec": {
+        "group": GROUP,
+        "scope": "Namespaced",
+        "names": {"plural": "collectors", "singular": "collector", "kind": "Collector"},
+        "versions": [
+            {
+                "name": name,
+                "served": True,
+                "storage": name == "v1beta1",
+                "schema": {
+                    "openAPIV3Schema": _object({"spec": _object({"mode": S, "config": config})})
+                },
+                "additionalPrinterColumns": [
+                    {"name": "Mode", "type": "string", "jsonPath": ".spec.mode"}
+                ],
+            }
+            for name, config in (
+                ("v1alpha1", S),
+                ("v1beta1", {"type": "object", "x-kubernetes-preserve-unknown-fields": True}),
+            )
+        ],
+    },
+}
+
+
+def test_get_f_of_a_dump_stored_under_another_versions_schema(
+    apiserver: ControlPlane, namespace: str, tmp_path: Path
+) -> None:
+    crd = tmp_path / "collectors.json"
+    crd.write_text(json.dumps(TWO_SCHEMAS_CRD))
+    apiserver.install_crds([crd])
+    resource = f"collectors.{GROUP}"
+    old = {
+        "apiVersion": f"{GROUP}/v1alpha1",
+        "kind": "Collector",
+        "metadata": {"name": "old", "namespace": namespace},
+        "spec": {"mode": "sidecar", "config": "receivers: {}"},
+    }
+    apiserver.kubectl("create", "-f", "-", input=json.dumps(old))
+    dumped = tmp_path / "dumped.yaml"
+    dumped.write_text(apiserver.kubectl("get", resource, "-n", namespace, "-o", "yaml").stdout)
+    assert "config: 'receivers: {}'" in dumped.read_text()  # read as v1beta1, still a string
+    config = [f"--kubeconfig={apiserver.kubeconfig}", f"--context={apiserver.context}"]
+    for flags in ([], ["-o", "wide"]):
+        real = apiserver.kubectl("get", resource, "-n", namespace, *flags)
+        ours = subprocess.run(
+            [*KUBECTL_CRD, "get", resource, "-n", namespace, *flags, *config,
+             "--crd", str(crd), "-f", str(dumped)],
+            capture_output=True, text=True, check=False, env=apiserver.env(),
+        )  # fmt: skip
+        assert words(ours.stdout, ages=True) == words(real.stdout, ages=True)
+        assert "sidecar" in real.stdout
+        gap = (real.returncode, ours.returncode) == (0, 1) and "is invalid" in ours.stderr
+        assert gap, (
+            "get -f now agrees with kubectl get on a dumped object: remove "
+            "'dump-stored-under-another-schema' from KNOWN_GET_GAPS\n" + ours.stderr
+        )
