@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         files_defining_crds,
         input_documents,
         read_inputs,
+        require_paths,
     )
     from kubectl_crd.io.loading import MAX_DEPTH, load_documents
     from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, locate, locate_field
@@ -65,6 +66,7 @@ __all__ = [
     "locate_field",
     "read_inputs",
     "reload_with_positions",
+    "require_paths",
     "store_value",
 ]
 
@@ -88,6 +90,7 @@ _HOMES = {
     "files_defining_crds": "inputs",
     "input_documents": "inputs",
     "read_inputs": "inputs",
+    "require_paths": "inputs",
     "MAX_DEPTH": "loading",
     "load_documents": "loading",
     "YamlList": "positions",

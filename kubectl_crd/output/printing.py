@@ -365,11 +365,12 @@ def file_listing(
     (``validation.listing``), those ``selector`` (``-l``) matches, the CRDs from
     ``--crd``, the files, else ``cluster`` (``sources.inputs``); each rejected object's
     errors on ``err``."""
-    from kubectl_crd.io import input_documents
+    from kubectl_crd.io import input_documents, require_paths
     from kubectl_crd.output.validation import problem_lines
     from kubectl_crd.sources.inputs import InputCRDs
     from kubectl_crd.validation.listing import list_files
 
+    require_paths(filenames)  # before the cluster is asked for the CRDs, as kubectl
     held = list(input_documents(filenames)) if "-" in filenames else None  # read once
     crds = InputCRDs(crd_paths, filenames, documents=held, cluster=cluster)
     found = list_files(

@@ -32,10 +32,11 @@ if TYPE_CHECKING:
     from kubectl_crd.validation.admission import Admission
     from kubectl_crd.validation.documents import CRDIndex, DocumentResult
 
-    #: A document's place in a list (``<namespace>/<name>``), its row, the result of a
-    #: document the server would reject (None for one it would store), and where the
-    #: document is (a ``Location``'s fields: a tuple crosses from a worker 4x cheaper).
-    Entry = tuple[str, Row, DocumentResult | None, tuple[str, int, int]]
+    #: A document's place in a list (``<namespace>/<name>``), its row (None for a
+    #: document that is no object: not YAML, or a file that cannot be read), the result
+    #: of a document the server would reject (None for one it would store), and where
+    #: the document is (a ``Location``'s fields: a tuple crosses from a worker 4x cheaper).
+    Entry = tuple[str, Row | None, DocumentResult | None, tuple[str, int, int]]
 
 __all__ = [
     "FileListing",
@@ -181,7 +182,14 @@ class FileObjects:
     def __call__(self, document: Document) -> list[Entry]:
         """One document's row, or none when it is not an object asked for."""
         content = document.content
-        if not isinstance(content, dict) or content.get("kind") != self._crd.names.kind:
+        if not isinstance(content, dict):
+            if document.error is not None or content is not None:
+                # no object to list (not YAML, unreadable, a list or a scalar), which
+                # kubectl's get -f would stop on: said as a rejected object is (its row
+                # aside), never passed over in silence; an empty document is nothing
+                return [("", None, self._validate(document, self._index), _where(document))]
+            return []
+        if content.get("kind") != self._crd.names.kind:
             return []
         api_version = str(content.get("apiVersion", ""))
         if api_version.split("/")[0] != self._crd.group:
@@ -289,7 +297,8 @@ def server_order(
             result = _already_exists(admission, key, where)
         elif result is None:
             created.add(key)
-        keyed.append((key, row))
+        if row is not None:
+            keyed.append((key, row))
         if result is not None:
             rejected.append(result)
     keyed.sort(key=lambda pair: pair[0])

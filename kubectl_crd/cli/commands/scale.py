@@ -168,8 +168,9 @@ def run(
     try:
         documents: list[Any] = []
         if query.filenames:
-            from kubectl_crd.io import read_inputs
+            from kubectl_crd.io import read_inputs, require_paths
 
+            require_paths(query.filenames)
             documents = list(read_inputs(list(query.filenames)))
         resolver, targets, problems = find_scale_targets(
             client, query, documents=documents, enforce_namespace=app.namespace is not None
@@ -201,10 +202,11 @@ def _scale_local(
     cluster), and the objects scaled offline (``output.scaling.scale_files``)."""
     if not filenames:
         raise UsageError('--local needs the objects with -f (use "-f -" for stdin)')
-    from kubectl_crd.io import read_inputs
+    from kubectl_crd.io import read_inputs, require_paths
     from kubectl_crd.output.scaling import scale_files
     from kubectl_crd.sources.inputs import InputCRDs
 
+    require_paths(filenames)
     documents = list(read_inputs(list(filenames)))
     for document in documents:
         if not document.ok:

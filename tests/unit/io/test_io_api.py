@@ -36,6 +36,7 @@ def test_public_names() -> None:
             "locate",
             "locate_field",
             "read_inputs",
+            "require_paths",
             "reload_with_positions",
             "store_value",
         ]
