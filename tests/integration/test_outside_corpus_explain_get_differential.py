@@ -3,21 +3,20 @@
 A hunt over the CRDs of 18 projects the corpus never saw (chaos-mesh, cloudnative-pg,
 envoy gateway, kserve, gateway-api-inference-extension, jobset, karpenter, kueue, lws,
 metallb, opentelemetry-operator, kuberay, rook, volcano, kgateway, contour, kubevirt,
-argo-rollouts) compared ``kubectl crd explain`` with ``kubectl explain``, ``kubectl crd
-get`` with ``kubectl get`` (live, ``--crd`` and ``-f``, plain and ``-o wide``) and sent
-every ``kubectl crd sample`` variant to a server-side dry run. Each difference found is a
-case below: a small CRD written for the test, showing only the feature (the projects'
-CRDs are not copied), with what the oracle is asked:
+argo-rollouts: 143 kinds, 162 served versions) compared ``kubectl crd explain --kubectl``
+with ``kubectl explain`` (2,706 cases: roots, ``--recursive``, field paths, and one path
+per distinct node shape), ``kubectl crd get`` with ``kubectl get`` (1,126 tables, 4,354
+rows: live, ``--crd``, ``-f`` of the manifests and of dumped objects with a status
+written, plain and ``-o wide``) and sent five ``kubectl crd sample`` variants of every
+version to a server-side dry run. Explain agreed everywhere. Each difference found is a
+case below, a small CRD written for the test that shows only the feature (the projects'
+CRDs are not copied):
 
-- ``samples``: every flag variant of ``kubectl crd sample`` must pass
-  ``kubectl create --dry-run=server``;
-- ``explain``: field paths whose ``kubectl crd explain --kubectl`` output (stdout, first
-  stderr line, exit code) must equal the real ``kubectl explain``'s;
-- ``objects``: created on the server, then ``kubectl crd get`` (live, ``--crd`` and
-  ``-f`` of the dumped objects, plain and ``-o wide``) must print what ``kubectl get``
-  prints (ages aside).
+- ``SAMPLE_CASES``: a ``spec`` schema whose every ``kubectl crd sample`` variant must
+  pass ``kubectl create --dry-run=server`` (each was refused before its fix);
+- ``KNOWN_GET_GAPS``: a difference not fixed, asserted so that the test fails once it is.
 
-All CRDs go in with one ``kubectl apply`` on the session's control plane.
+The sample CRDs go in with one ``kubectl apply`` on the session's control plane.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ import contextlib
 import io
 import json
 import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,17 +45,6 @@ SAMPLE_FLAGS: list[list[str]] = [
 ]
 
 
-@dataclass(frozen=True)
-class Case:
-    #: the version's openAPIV3Schema ``spec`` and, when set, ``status``
-    spec: dict[str, Any]
-    status: dict[str, Any] | None = None
-    columns: list[dict[str, Any]] = field(default_factory=list)
-    samples: bool = False
-    explain: list[str] = field(default_factory=list)
-    objects: list[dict[str, Any]] = field(default_factory=list)
-
-
 S = {"type": "string"}
 INT = {"type": "integer"}
 
@@ -71,53 +58,48 @@ def _object(properties: dict[str, Any], required: list[str] | None = None, **mor
     }
 
 
-CASES: dict[str, Case] = {
+#: name -> the ``spec`` schema of the CRD's one version
+SAMPLE_CASES: dict[str, dict[str, Any]] = {
     # kubernetes-sigs/lws DisaggregatedSet: a rule on spec reads ``r.spec.replicas`` of
     # each item through a macro variable; an item without the optional ``spec`` object
     # makes the server's evaluation fail with "no such key: spec"
-    "rule-selects-through-a-macro-variable": Case(
-        _object(
-            {
-                "roles": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": _object(
-                        {"name": S, "spec": _object({"replicas": INT}), "other": _object({})},
-                        ["name"],
-                    ),
-                }
-            },
-            ["roles"],
-            **{
-                "x-kubernetes-validations": [
-                    {"rule": "self.roles.all(r, !has(r.spec.replicas) || r.spec.replicas > 0)"}
-                ]
-            },
-        ),
-        samples=True,
+    "rule-selects-through-a-macro-variable": _object(
+        {
+            "roles": {
+                "type": "array",
+                "minItems": 1,
+                "items": _object(
+                    {"name": S, "spec": _object({"replicas": INT}), "other": _object({})},
+                    ["name"],
+                ),
+            }
+        },
+        ["roles"],
+        **{
+            "x-kubernetes-validations": [
+                {"rule": "self.roles.all(r, !has(r.spec.replicas) || r.spec.replicas > 0)"}
+            ]
+        },
     ),
     # envoyproxy/gateway EnvoyExtensionPolicy: a string whose enum sits only in allOf
     # branches (their intersection is what the server allows)
-    "enum-only-in-all-of": Case(
-        _object(
-            {
-                "code": _object(
-                    {
-                        "type": {
-                            "type": "string",
-                            "allOf": [
-                                {"enum": ["HTTP", "Image"]},
-                                {"enum": ["HTTP", "Image", "ConfigMap"]},
-                            ],
-                        },
-                        "other": {"type": "string", "allOf": [{"enum": ["a", "b"]}]},
+    "enum-only-in-all-of": _object(
+        {
+            "code": _object(
+                {
+                    "type": {
+                        "type": "string",
+                        "allOf": [
+                            {"enum": ["HTTP", "Image"]},
+                            {"enum": ["HTTP", "Image", "ConfigMap"]},
+                        ],
                     },
-                    ["type"],
-                )
-            },
-            ["code"],
-        ),
-        samples=True,
+                    "other": {"type": "string", "allOf": [{"enum": ["a", "b"]}]},
+                },
+                ["type"],
+            )
+        },
+        ["code"],
     ),
 }
 
@@ -126,28 +108,19 @@ def _kind(name: str) -> str:
     return "".join(part.capitalize() for part in name.split("-"))[:60]
 
 
-def _crd(name: str, case: Case) -> dict[str, Any]:
+def _crd(name: str, spec: dict[str, Any]) -> dict[str, Any]:
     kind = _kind(name)
-    properties: dict[str, Any] = {"spec": case.spec}
-    if case.status is not None:
-        properties["status"] = case.status
-    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=_object(properties))
-    version = raw["spec"]["versions"][0]
-    if case.columns:
-        version["additionalPrinterColumns"] = case.columns
-    if case.status is not None:
-        version["subresources"] = {"status": {}}
-    return raw
+    return make_crd(kind, GROUP, plural=kind.lower() + "s", schema=_object({"spec": spec}))
 
 
 @pytest.fixture(scope="module")
 def installed(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every case's CRD installed (one apply), and its file."""
+    """Every sample case's CRD installed (one apply), and its file."""
     directory = tmp_path_factory.mktemp("outside-crds")
     files = {}
-    for name, case in CASES.items():
+    for name, spec in SAMPLE_CASES.items():
         files[name] = directory / f"{name}.json"
-        files[name].write_text(json.dumps(_crd(name, case)))
+        files[name].write_text(json.dumps(_crd(name, spec)))
     apiserver.install_crds(files.values())
     return files
 
@@ -169,7 +142,7 @@ def _ours(*args: str) -> tuple[str, str, int]:
     return stdout.getvalue(), first, code
 
 
-@pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if c.samples))
+@pytest.mark.parametrize("name", sorted(SAMPLE_CASES))
 def test_every_sample_variant_passes_a_server_dry_run(
     apiserver: ControlPlane, installed: dict[str, Path], namespace: str, tmp_path: Path, name: str
 ) -> None:
