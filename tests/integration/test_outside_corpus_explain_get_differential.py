@@ -101,6 +101,24 @@ SAMPLE_CASES: dict[str, dict[str, Any]] = {
         },
         ["code"],
     ),
+    # envoyproxy/gateway BackendTrafficPolicy: rules above pin fields to literals, several
+    # rules the same field (only HTTPRoute is in every list), one an enum's value
+    "rules-pin-fields-below-to-literals": _object(
+        {
+            "targetRef": _object({"group": S, "kind": S, "name": S}, ["group", "kind", "name"]),
+            "lb": _object({"type": {"type": "string", "enum": ["Hash", "Random"]}}, ["type"]),
+            "pre": INT,
+        },
+        ["targetRef", "lb"],
+        **{
+            "x-kubernetes-validations": [
+                {"rule": "self.targetRef.group == 'gateway.networking.k8s.io'"},
+                {"rule": "self.targetRef.kind in ['Gateway', 'HTTPRoute']"},
+                {"rule": "self.targetRef.kind in ['HTTPRoute', 'GRPCRoute']"},
+                {"rule": "!has(self.pre) || self.lb.type in ['Random']"},
+            ]
+        },
+    ),
 }
 
 

@@ -319,6 +319,8 @@ class _Generator:
         # (path, message); an empty message marks a value that only fails a CEL rule,
         # which the annotator reports with the rule's own message.
         self.problems: list[tuple[Path, str]] = []
+        # field name -> strings that failing CEL rules above compare it with, tried first
+        self.hints: dict[str, list[str]] = {}
 
     def value(
         self, schema: Schema, path: Path, variant: int = 0, forced: Sequence[str] = ()
@@ -389,7 +391,9 @@ class _Generator:
         # {enum: [HTTP, Image, ConfigMap]}]); their intersection is what the server allows
         enum = [v for v in _merged(schema).get("enum") or () if v is not None]
         if enum:
-            yield from _rotate(enum, variant)
+            hinted = [v for v in self.hints.get(_field_name(path), ()) if v in enum]
+            yield from hinted
+            yield from (v for v in _rotate(enum, variant) if v not in hinted)
             return
         kind = _type_of(schema)
         if kind == "object":
@@ -445,6 +449,24 @@ class _Generator:
             filled = self._with_selected_descendants(schema, path, base, names)
             if filled != base:
                 yield filled
+        # Rules that pin fields below to literals (envoy gateway: ``self.targetRef.kind
+        # in ['Gateway', 'HTTPRoute', ...]`` in several rules at once): the object again,
+        # each string field so named trying those literals first, the ones most rules
+        # accept first; then, for a full template, that object less optional fields.
+        literals = _compared_literals(_cel_rules(schema))
+        if not literals:
+            return
+        saved = self.hints
+        self.hints = {**saved, **literals}
+        try:
+            hinted = self._object(schema, path, variant, forced, {})
+        finally:
+            self.hints = saved
+        if hinted in bases:
+            return
+        yield hinted
+        if self.all_fields:
+            yield from _without_optional_fields(schema, hinted, forced, _cel_rules(schema))
 
     def _with_selected_descendants(
         self, schema: Schema, path: Path, value: Any, names: set[str]
@@ -596,6 +618,7 @@ class _Generator:
     # scalars ---------------------------------------------------------------
 
     def string_candidates(self, schema: Schema, variant: int, name: str = "") -> Iterator[str]:
+        yield from self.hints.get(name, ())
         merged = _merged(schema)
         min_length = _int(merged, "minLength") or 0
         max_length = _int(merged, "maxLength")
@@ -726,6 +749,27 @@ _SELECTED_FIELD = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
 def _selected_fields(rules: Sequence[str]) -> set[str]:
     """Every ``<expr>.<field>`` a rule selects (method calls left out), unescaped."""
     return {_unescape(m) for rule in rules for m in _SELECTED_FIELD.findall(rule)}
+
+
+_EQUALS_LITERAL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*==\s*'([^'\\]*)'")
+_IN_LITERALS = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+\[([^\]]*)\]")
+
+
+def _compared_literals(rules: Sequence[str]) -> dict[str, list[str]]:
+    """Field name -> the string literals rules compare it with (``.f == 'x'``, ``.f in
+    ['x', 'y']``), those named by the most comparisons first (a static reading)."""
+    counts: dict[tuple[str, str], int] = {}
+    for rule in rules:
+        pairs = [(m.group(1), m.group(2)) for m in _EQUALS_LITERAL.finditer(rule)]
+        for match in _IN_LITERALS.finditer(rule):
+            pairs += [(match.group(1), lit) for lit in re.findall(r"'([^'\\]*)'", match.group(2))]
+        for name, literal in pairs:
+            key = (_unescape(name), literal)
+            counts[key] = counts.get(key, 0) + 1
+    literals: dict[str, list[str]] = {}
+    for (name, literal), _count in sorted(counts.items(), key=lambda item: -item[1]):
+        literals.setdefault(name, []).append(literal)
+    return literals
 
 
 _ESCAPED = {"__dash__": "-", "__dot__": ".", "__slash__": "/", "__underscores__": "__"}

@@ -528,6 +528,25 @@ CEL_CASES = [
         ),
         {"roles": [{"name": "example", "spec": {}}]},
     ),
+    (
+        # envoy gateway BackendTrafficPolicy: the literal most rules accept comes first
+        "rules pinning fields below to literals",
+        obj(
+            {
+                "ref": obj({"group": S, "kind": S}, ["group", "kind"]),
+                "lb": obj({"type": {**S, "enum": ["Hash", "Random"]}}, ["type"]),
+            },
+            ["ref", "lb"],
+            **{
+                "x-kubernetes-validations": [
+                    {"rule": "self.ref.group == 'g.io' && self.ref.kind in ['A', 'B']"},
+                    {"rule": "self.ref.kind in ['B', 'C']"},
+                    {"rule": "self.lb.type in ['Random']"},
+                ]
+            },
+        ),
+        {"ref": {"group": "g.io", "kind": "B"}, "lb": {"type": "Random"}},
+    ),
 ]
 
 
