@@ -126,8 +126,10 @@ class Application:
 
         With ``use_cluster=True`` and files given, files come first and the cluster fills in.
         """
+        from kubectl_crd.io import require_paths
         from kubectl_crd.sources.files import FileSource
 
+        require_paths(crd_paths)  # a --crd typo is an error, not a CRD quietly missing
         if crd_paths and not use_cluster:
             return FileSource(crd_paths)
         from kubectl_crd.sources.cluster import ClusterSource

@@ -57,10 +57,10 @@ def require_paths(paths: Sequence[str]) -> None:
     """kubectl's resource builder refuses a ``-f`` path that does not exist before it
     reads anything (``cli-runtime/pkg/resource/visitor.go``: ``ExpandPathsToFileVisitors``,
     ``pathNotExistError``): ``the path "x.yaml" does not exist``, for the first such path."""
-    from kubectl_crd.model.govalues import go_quote
-
     for path in paths:
         if path != STDIN and not os.path.lexists(path):
+            from kubectl_crd.model.govalues import go_quote  # json: only when it is said
+
             raise InputError(f"the path {go_quote(path)} does not exist")
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from kubectl_crd.io import Document, files_defining_crds, input_documents
+from kubectl_crd.io import Document, files_defining_crds, input_documents, require_paths
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import KubectlCrdError
@@ -48,6 +48,7 @@ class InputCRDs:
         documents: Iterable[Document] | None = None,
         cluster: ClusterConfig | ClusterCRDs | None = None,
     ) -> None:
+        require_paths(crd_paths)  # a --crd typo is an error, not a CRD quietly missing
         self._crd_paths = tuple(crd_paths)
         self._files = FileSource(crd_paths)
         self._inputs = tuple(inputs)

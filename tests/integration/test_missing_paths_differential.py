@@ -61,3 +61,35 @@ def test_offline_a_missing_path_is_the_same_line(args: tuple[str, ...], tmp_path
         "",
         f'error: the path "{missing}" does not exist\n',
     )
+
+
+CRD_COMMANDS = [
+    ("explain", "crontabs"),
+    ("sample", "crontabs"),
+    ("columns", "crontabs"),
+    ("get", "crontabs"),
+    ("get", "crontabs", "-f", "{present}"),
+    ("validate", "-f", "{present}"),
+    ("scale", "crontab/a", "--replicas=2", "--local", "-f", "{present}"),
+]
+
+
+@pytest.mark.parametrize("args", CRD_COMMANDS, ids=[" ".join(case) for case in CRD_COMMANDS])
+def test_a_missing_crd_path_is_the_same_line_whatever_else_is_given(
+    args: tuple[str, ...], tmp_path: Path
+) -> None:
+    # a --crd typo beside a good one: before, explain and validate warned and went on
+    # (validate exited 0 when the good one served the kind), get and columns said nothing
+    present = tmp_path / "present.yaml"
+    present.write_text(
+        "apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\n"
+        "spec: {cronSpec: '* * * * *', image: x, replicas: 1}\n"
+    )
+    missing = tmp_path / "gone.yaml"
+    line = [a.format(present=present) for a in args]
+    ours = run_cli(*line, "--crd", CRDS, "--crd", str(missing), env={"KUBECONFIG": "/nonexistent"})
+    assert (ours.returncode, ours.stdout, ours.stderr) == (
+        1,
+        "",
+        f'error: the path "{missing}" does not exist\n',
+    )

@@ -470,6 +470,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     import signal
     import threading
 
+    from kubectl_crd.io import require_paths
     from kubectl_crd.model.errors import ExitCode, ResourceNotFoundError
     from kubectl_crd.output.devlog import Changes, DevLog, OutDir, Tally
     from kubectl_crd.reconcile.controller import Controller
@@ -505,9 +506,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     for extra in options.watch_extra:
         if not os.path.exists(extra):  # the watcher would fail in its thread, unseen
             raise UsageError(f"--watch-extra {extra}: no such file or directory")
-    for path in options.crd_paths:  # before a control plane starts (seconds) or DIR loads
-        if not os.path.exists(path):
-            raise UsageError(f"--crd {path}: no such file or directory")
+    require_paths(options.crd_paths)  # before a control plane starts (seconds) or DIR loads
     # set once the loop stops: from then on the loop's own SIGTERM for a reader gone
     # (``_closed``) is not a second Ctrl-C (``_sigterm``)
     stopping = threading.Event()
