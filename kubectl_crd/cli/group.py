@@ -109,8 +109,11 @@ def run_click(args: list[str]) -> None:
         cli.main(args=args, prog_name="kubectl crd", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
+    except click.exceptions.Abort as exc:
+        # Ctrl-C: 130 and nothing more, as kubectl (Go dies of the signal); click's
+        # "Aborted!" only for an abort of its own (a prompt answered with EOF)
+        if not isinstance(exc.__cause__, KeyboardInterrupt):
+            click.echo("Aborted!", err=True)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:
         # bare `kubectl crd`: the help on stdout and success, as bare kubectl
