@@ -1200,6 +1200,12 @@ class Controller:
         """An object being deleted: ``finalize``, then off with the finalizer."""
         if not self._carries_finalizer(obj):
             return None  # not ours to hold: nothing to do while it goes
+        latest = self._latest(info, key)
+        if latest is not None and not self._carries_finalizer(latest):
+            # the loop's own removal was answered, and its echo is not in the cache yet:
+            # a key queued again meanwhile (an event during the finalize) would run
+            # finalize a second time on the cached version (seen against the server)
+            return None
         if reconciler.has_finalize:
             done = reconciler.finalize(obj, ctx)
             if done.result.status is not None:

@@ -431,6 +431,31 @@ def test_finalize_not_done_is_called_again(
     assert [call[0] for call in backend.calls] == ["patch"]
 
 
+def test_finalize_runs_once_when_the_key_comes_again_before_the_removals_echo(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # an event during the finalize queues the key again; the removal of the finalizer is
+    # answered, but its echo has not reached the cache when the key runs again
+    backend.initial[WIDGETS] = [widget("going", finalizers=[FINALIZER], deletionTimestamp="t")]
+    made: list[Controller] = []
+    finalized: list[str] = []
+
+    def finalize(obj: dict[str, Any], ctx: Any) -> bool:
+        finalized.append(obj["metadata"]["name"])
+        deadline = time.monotonic() + 5
+        while not made and time.monotonic() < deadline:  # make() returns once started
+            time.sleep(0.01)
+        made[0].queue.add(("ns", "going"))
+        return True
+
+    controller, _ = make(backend, controllers, FakeReconciler(finalize=finalize))
+    made.append(controller)
+    time.sleep(0.1)
+    settled(controller)
+    assert finalized == ["going"]
+    assert [call[0] for call in backend.calls] == ["patch"]
+
+
 def test_errors_back_off_terminal_errors_do_not(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
