@@ -134,6 +134,12 @@ def decode_metadata(
         if key not in OBJECT_META_FIELDS:
             where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
+    return unknown, _metadata_error(metadata, prefix, sort)[0]
+
+
+def _metadata_error(metadata: dict[str, Any], prefix: str, sort: bool) -> tuple[str | None, bool]:
+    """The decoding error of an ObjectMeta (``decode_metadata``), and whether it ended
+    the decoding (a ``metav1.Time`` one) rather than being kept while it went on."""
     error = None
     for key in sorted(metadata) if sort else metadata:
         go_type = OBJECT_META_FIELDS.get(key)
@@ -145,28 +151,93 @@ def decode_metadata(
             if problem is not None:
                 # the inner json.Unmarshal's type error gets the field's context
                 # (decode.go addErrorContext); time.Parse's error is returned as is
-                return unknown, problem.replace(
-                    "Go value of type", f"Go struct field ObjectMeta.{prefix}{key} of type"
-                )
+                field = f"Go struct field ObjectMeta.{prefix}{key} of type"
+                return problem.replace("Go value of type", field), True
             continue
         if error is None:
             error = _decode_error(f"{prefix}{key}", go_type, value)
-    return unknown, error
+    return error, False
 
 
 def builtin_decoding_error(obj: Any, kind: str, version: str) -> str | None:
-    """The server's 400 message for a built-in object whose ``metadata`` does not decode
-    into ``metav1.ObjectMeta`` (the whole object is decoded into its Go type, so the
-    message names ``metadata.<field>``): ``<Kind> in version "<version>" cannot be
-    handled as a <Kind>: <error>``, None when it decodes. Only ``metadata`` is looked
-    at: a built-in's other fields are not decoded here."""
-    metadata = obj.get("metadata") if isinstance(obj, dict) else None
-    if not isinstance(metadata, dict):
+    """The server's 400 message for a built-in object whose ``ObjectMeta``\\s do not
+    decode (its own ``metadata`` and those of its templates: a Deployment's
+    ``spec.template.metadata``, ...; the whole body is decoded into the kind's Go type,
+    in the order sent, so the message names the field's path from the top, without
+    list indexes, as encoding/json's does): ``<Kind> in version "<version>" cannot be
+    handled as a <Kind>: <error>``, None when they decode. A ``metav1.Time`` error
+    anywhere ends the decoding; else the first mismatch is named. The kind's other
+    fields are not decoded here."""
+    if not isinstance(obj, dict):
         return None
-    _, error = decode_metadata(metadata, None, prefix="metadata.", sort=False)
-    if error is None:
+    first: str | None = None
+    for prefix, metadata in _object_metas(obj, str(obj.get("apiVersion") or ""), kind):
+        error, fatal = _metadata_error(metadata, prefix, sort=False)
+        if fatal:
+            return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
+        first = first or error
+    if first is None:
         return None
-    return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
+    return f'{kind} in version "{version}" cannot be handled as a {kind}: {first}'
+
+
+def _object_metas(obj: dict[str, Any], api_version: str, kind: str) -> list[tuple[str, Any]]:
+    """The ObjectMeta values of a built-in object in the body's order, each with the
+    path the decoder's messages give it (``metadata.``, ``spec.template.metadata.``)."""
+    found: list[tuple[tuple[int, ...], str, Any]] = []
+    for path in _meta_paths(api_version, kind):
+        pending: list[tuple[Any, int, tuple[int, ...]]] = [(obj, 0, ())]
+        while pending:
+            node, step, order = pending.pop()
+            if step == len(path):
+                if isinstance(node, dict):
+                    names = ".".join(p for p in path if p != "[]")
+                    found.append((order, names + ".", node))
+                continue
+            part = path[step]
+            if part == "[]":
+                if isinstance(node, list):
+                    for index, item in enumerate(node):
+                        pending.append((item, step + 1, (*order, index)))
+            elif isinstance(node, dict) and part in node:
+                pending.append((node[part], step + 1, (*order, list(node).index(part))))
+    found.sort(key=lambda entry: entry[0])
+    return [(prefix, metadata) for _, prefix, metadata in found]
+
+
+_META_PATHS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {}
+
+
+def _meta_paths(api_version: str, kind: str) -> tuple[tuple[str, ...], ...]:
+    """Where a kind holds ObjectMeta values (``"[]"``: each item of a list), from its
+    schema (``validation.typed``'s built-in types), found once per kind."""
+    known = _META_PATHS.get((api_version, kind))
+    if known is not None:
+        return known
+    from kubectl_crd.validation.typed import OBJECT_META, builtin
+
+    types = builtin()
+    atom = types.kind(api_version, kind)
+    meta = types.ref(OBJECT_META)
+    made: list[tuple[str, ...]] = []
+    pending: list[tuple[Any, tuple[str, ...], frozenset[int]]] = []
+    if atom is not None:
+        pending.append((atom, (), frozenset()))
+    while pending:
+        node, path, seen = pending.pop()
+        if id(node) in seen or len(path) > 16:
+            continue  # a recursive type: no ObjectMeta through it in these kinds
+        seen = seen | {id(node)}
+        if node.map is not None:
+            for name, field in node.map.fields.items():
+                if field is meta:
+                    made.append((*path, name))
+                else:
+                    pending.append((field, (*path, name), seen))
+        if node.list is not None and node.list.element is not node:
+            pending.append((node.list.element, (*path, "[]"), seen))
+    _META_PATHS[(api_version, kind)] = found = tuple(made) or (("metadata",),)
+    return found
 
 
 def coerce_metadata(metadata: dict[str, Any]) -> None:

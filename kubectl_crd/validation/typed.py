@@ -65,6 +65,7 @@ from kubectl_crd.model.govalues import go_float_v, go_json_float, go_quote, go_t
 
 __all__ = [
     "ANYTHING",
+    "OBJECT_META",
     "Atom",
     "ListType",
     "MapType",
@@ -247,7 +248,7 @@ class _Converter:
         return ListType(element)
 
 
-_OBJECT_META = "apis.meta.v1.ObjectMeta"
+_OBJECT_META = OBJECT_META = "apis.meta.v1.ObjectMeta"
 #: metav1.ObjectMeta's fields in its Go struct's order (apimachinery
 #: ``pkg/apis/meta/v1/types.go``)
 _OBJECT_META_ORDER = {

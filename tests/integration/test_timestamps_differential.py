@@ -134,3 +134,61 @@ def test_builtin_timestamps_are_decoded_as_the_server_decodes_them(
         if ours != theirs:
             problems.append(f"{meta!r}:\n  server {theirs}\n  store  {ours}")
     assert problems == [], "\n".join(problems)
+
+
+def _deployment(root: dict[str, Any], template: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": root,
+        "spec": {
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}, **template},
+                "spec": {"containers": [{"name": "c", "image": "nginx:1"}]},
+            },
+        },
+    }
+
+
+def _stateful_set(claim: dict[str, Any]) -> dict[str, Any]:
+    body = _deployment({}, {})
+    body["kind"] = "StatefulSet"
+    body["spec"]["volumeClaimTemplates"] = [
+        {"metadata": {"name": "ok"}, "spec": {"accessModes": ["ReadWriteOnce"]}},
+        {"metadata": claim, "spec": {"accessModes": ["ReadWriteOnce"]}},
+    ]
+    return body
+
+
+#: (what, body): ObjectMeta inside a built-in's templates, decoded with the body
+TEMPLATED: list[tuple[str, dict[str, Any]]] = [
+    ("template timestamp a word", _deployment({}, {"creationTimestamp": "now"})),
+    ("template timestamp a number", _deployment({}, {"creationTimestamp": 0})),
+    ("template timestamp null", _deployment({}, {"creationTimestamp": None})),
+    ("template label a number", _deployment({}, {"labels": {"app": 1}})),
+    ("a label a number, then a template timestamp",
+     _deployment({"labels": {"a": 1}}, {"creationTimestamp": "now"})),
+    ("a root timestamp and a template label", _deployment({"creationTimestamp": 1}, {"labels": {"a": 1}})),
+    ("two label numbers", _deployment({"labels": {"a": 1}}, {"labels": {"b": 2}})),
+    ("a claim template's timestamp", _stateful_set({"name": "d", "deletionTimestamp": "x"})),
+    ("a claim template's generation a word", _stateful_set({"name": "d", "generation": "x"})),
+]  # fmt: skip
+
+
+def test_builtin_templates_metadata_is_decoded_as_the_server_decodes_it(
+    api: ApiClient, namespace: str
+) -> None:
+    store = ObjectStore()
+    problems = []
+    for number, (what, body) in enumerate(TEMPLATED):
+        body["metadata"] = {"name": f"d{number}", "namespace": namespace, **body["metadata"]}
+        plural = body["kind"].lower() + "s"
+        info = store.resolve(f"apps/v1/{body['kind']}")
+        theirs = _server(api, f"/apis/apps/v1/namespaces/{namespace}/{plural}", body)
+        ours = outcome(partial(store.create, info, body, dry_run=True))
+        if ours != theirs:
+            problems.append(f"{what}:\n  server {theirs}\n  store  {ours}")
+        if (theirs == ("accepted",)) != ("null" in what):
+            problems.append(f"{what}: the server answered {theirs} (the case is wrong)")
+    assert problems == [], "\n".join(problems)
