@@ -53,3 +53,42 @@ def test_a_timestamp_error_ends_the_decoding_and_wins() -> None:
     assert decode_metadata(
         {"namespace": 1, "labels": {"a": 1}}, None, prefix="metadata.", sort=False
     )[1] == number.format("metadata.namespace")
+
+
+def test_a_builtins_template_metadata_is_decoded_with_the_body() -> None:
+    """Every ObjectMeta of a built-in, in the body's order; a timestamp error wins
+    wherever it is, else the first mismatch; paths without list indexes."""
+    from kubectl_crd.validation.objectmeta import builtin_decoding_error
+
+    def deployment(root: dict[str, Any], template: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": root,
+            "spec": {"template": {"metadata": template}},
+        }
+
+    head = 'Deployment in version "v1" cannot be handled as a Deployment: '
+    number = "json: cannot unmarshal number into Go struct field ObjectMeta.{} of type string"
+    found = builtin_decoding_error(
+        deployment({"labels": {"a": 1}}, {"creationTimestamp": 0}), "Deployment", "v1"
+    )
+    assert found == head + number.format("spec.template.metadata.creationTimestamp")
+    found = builtin_decoding_error(
+        deployment({"labels": {"a": 1}}, {"labels": {"a": 1}}), "Deployment", "v1"
+    )
+    assert found == head + number.format("metadata.labels")
+    assert (
+        builtin_decoding_error(deployment({}, {"creationTimestamp": None}), "Deployment", "v1")
+        is None
+    )
+    claims = {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {},
+        "spec": {"volumeClaimTemplates": [{"metadata": {}}, {"metadata": {"labels": {"a": 1}}}]},
+    }
+    assert builtin_decoding_error(claims, "StatefulSet", "v1") == (
+        'StatefulSet in version "v1" cannot be handled as a StatefulSet: '
+        + number.format("spec.volumeClaimTemplates.metadata.labels")
+    )
