@@ -10,7 +10,10 @@ editors) would otherwise never be yielded. A ``stop`` event ends it
 from another thread (the dev loop's reloader stops with the loop): the generator returns
 within ``settle`` seconds of it being set, its observer stopped. The observer starts on
 the first ``next()``, often in another thread: ``armed`` is set once it watches, so a
-caller can say "watching" only when a save would be seen.
+caller can say "watching" only when a save would be seen. ``since``: the files' stamps
+(``file_stamps``) when the caller last looked; a file whose stamp differs once the
+observer watches is the first batch, so a save in the gap between two watchers (the dev
+loop starts a new one over a reconciler's new imports) is not lost.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import os
 import queue
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,6 +48,24 @@ def _quiet_the_stop_race() -> None:
         logger.addFilter(_not_the_stop_race)
 
 
+#: what tells a file's content changed without reading it: mtime, size, inode (an
+#: editor that saves by renaming makes a new inode); None for a file that is not there
+Stamp = tuple[int, int, int] | None
+
+
+def file_stamps(paths: Sequence[str]) -> dict[str, Stamp]:
+    """Each path's ``Stamp`` now."""
+    stamps: dict[str, Stamp] = {}
+    for path in paths:
+        try:
+            status = os.stat(path)
+        except OSError:
+            stamps[path] = None
+        else:
+            stamps[path] = (status.st_mtime_ns, status.st_size, status.st_ino)
+    return stamps
+
+
 def changes(
     paths: Sequence[str],
     *,
@@ -53,6 +74,7 @@ def changes(
     extensions: Sequence[str] = (),
     stop: threading.Event | None = None,
     armed: threading.Event | None = None,
+    since: Mapping[str, Stamp] | None = None,
 ) -> Iterator[set[str]]:
     """Each batch of changed files under ``paths`` (files or directories, recursively).
 
@@ -96,6 +118,9 @@ def changes(
     observer.start()
     if armed is not None:
         armed.set()
+    for path, stamp in (since or {}).items():
+        if file_stamps((path,))[path] != stamp:  # changed before this observer watched
+            events.put(os.path.abspath(path))
     try:
         while stop is None or not stop.is_set():
             try:

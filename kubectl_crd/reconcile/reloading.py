@@ -116,15 +116,25 @@ class HotReloader:
             self._armed.set()  # a watcher that failed to start does not hold start() up
 
     def _watch(self) -> None:
-        from kubectl_crd.io.filewatch import changes
+        from kubectl_crd.io.filewatch import Stamp, changes, file_stamps
 
+        since: dict[str, Stamp] | None = None
         while not self._stop.is_set():
             watched = self.paths()
-            batches = changes(watched, settle=self._settle, stop=self._stop, armed=self._armed)
+            batches = changes(
+                watched, settle=self._settle, stop=self._stop, armed=self._armed, since=since
+            )
             try:
                 for batch in batches:
+                    before = file_stamps(watched)  # as the reload is about to read them
                     self.reload(batch, arrived=time.time())
                     if self.paths() != watched:
+                        # a file saved after the load read it (this watcher's events are
+                        # dropped with it, the next one is not armed yet) is the next
+                        # watcher's first batch, not a save lost between the two; a new
+                        # file (a new import) is taken as loaded
+                        now = self.paths()
+                        since = {**file_stamps(now), **{p: before[p] for p in now if p in before}}
                         break
             finally:
                 close = getattr(batches, "close", None)  # a generator: stops the observer

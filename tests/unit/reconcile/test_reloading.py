@@ -341,6 +341,34 @@ def test_a_helper_is_watched_after_every_reload(tmp_path: Path) -> None:
         reloader.stop()
 
 
+def test_a_save_while_a_reload_changes_the_imports_is_reloaded(tmp_path: Path) -> None:
+    # the reload that makes the reconciler import a helper starts a new watcher; a save
+    # of the reconciler made meanwhile (here: during the swap) was lost with the old
+    # watcher's events, and the code loaded before it kept running
+    (tmp_path / "helper.py").write_text("VALUE = 7\n")
+    path = tmp_path / "rec.py"
+    path.write_text(version(1))
+    sink = Sink()
+    saved_during_swap: list[bool] = []
+
+    def swap(new: LoadedReconciler) -> object:
+        if not saved_during_swap:
+            saved_during_swap.append(True)
+            path.write_text(version(3, extra="import helper"))  # a new size: a new stamp
+        return 0
+
+    reloader = HotReloader(load_reconciler(str(path)), swap, sink)
+    reloader.start()
+    try:
+        # once: start() returns with the watcher armed, and a second save of this text
+        # could land after the swap's
+        path.write_text(version(2, extra="import helper"))
+        sink.wait(ReloadSucceeded, 2)
+        assert reloader.current.call({}, None).status == {"version": 3}
+    finally:
+        reloader.stop()
+
+
 def test_watchdogs_stop_race_is_not_printed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
