@@ -59,27 +59,41 @@ def test_error_jump_editor_fix_and_preview(tmux: Tmux, corpus_dir: Path, tmp_pat
     editor.chmod(0o755)
     tmux.type(f"export EDITOR={editor}")
     tmux.keys("Enter")
-    screen = _start(tmux, corpus_dir, cr)
-    assert "valid (create) | created from kubectl crd sample" in screen
-    assert re.search(r"example-certificate\s+example\s+0s", screen), screen
+    _start(tmux, corpus_dir, cr)
+    # each of the screen's parts is drawn when its own check or worker is done: what is
+    # asserted is waited for, every part of it (a timeout fails with the screen)
+    tmux.wait_for(
+        lambda s: (
+            "valid (create) | created from kubectl crd sample" in s
+            and re.search(r"example-certificate\s+example\s+0s", s) is not None
+        ),
+        "the sample's status line and its preview row",
+    )
 
     text = cr.read_text().replace("secretName: example", "secretName: 42")
     cr.write_text(text)
     line, column = _line_of(text, "secretName: ")
-    screen = tmux.wait_for(
-        lambda s: f"{line}:{column} spec.secretName: Invalid value" in s, "the error"
+    tmux.wait_for(
+        lambda s: (
+            f"{line}:{column} spec.secretName: Invalid value" in s
+            and "invalid (create)" in s
+            and re.search(r"example-certificate\s+42\b", s) is not None
+        ),
+        "the error, the status line and the preview row of the invalid object",
     )
-    assert "invalid (create)" in screen
-    assert re.search(r"example-certificate\s+42\b", screen), screen
 
     tmux.keys("j")
     tmux.wait_for(lambda s: "FIELD: secretName <string>" in s, "the jump to the field")
 
     tmux.keys("e")
-    screen = tmux.wait_for(
-        lambda s: "valid (create)" in s and "invalid" not in s, "the fix through the editor"
+    tmux.wait_for(
+        lambda s: (
+            "valid (create)" in s
+            and "invalid" not in s
+            and re.search(r"example-certificate\s+web-tls\s+\d+s", s) is not None
+        ),
+        "the fix through the editor and its preview row",
     )
-    assert re.search(r"example-certificate\s+web-tls\s+\d+s", screen), screen
     assert log.read_text().split() == [f"+{line}", str(cr)]
 
     tmux.keys("q")
