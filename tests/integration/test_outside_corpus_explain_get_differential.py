@@ -5,7 +5,7 @@ envoy gateway, kserve, gateway-api-inference-extension, jobset, karpenter, kueue
 metallb, opentelemetry-operator, kuberay, rook, volcano, kgateway, contour, kubevirt,
 argo-rollouts: 143 kinds, 162 served versions) compared ``kubectl crd explain --kubectl``
 with ``kubectl explain`` (2,706 cases: roots, ``--recursive``, field paths, and one path
-per distinct node shape), ``kubectl crd get`` with ``kubectl get`` (1,126 tables, 4,354
+per distinct node shape; then every path of 80 kinds of 11 of the projects, 20,300 more), ``kubectl crd get`` with ``kubectl get`` (1,126 tables, 4,354
 rows: live, ``--crd``, ``-f`` of the manifests and of dumped objects with a status
 written, plain and ``-o wide``) and sent five ``kubectl crd sample`` variants of every
 version to a server-side dry run. Explain agreed everywhere. Each difference found is a
