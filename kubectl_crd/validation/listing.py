@@ -233,8 +233,11 @@ class FileObjects:
     def _as_stored(self, document: Document) -> list[Entry]:
         """An object dumped from a cluster (``kubectl get -o yaml``): shown as a read of
         it returns it (``Admission.read``: its status and server-set fields kept,
-        pruned and defaulted as stored), once validation accepts it."""
-        result = self._validate(document, self._index)
+        pruned and defaulted as stored), once validation accepts it as the server
+        accepts a replace of it unchanged: an update of itself, so what the server holds
+        under a schema it no longer meets (stored through another version's schema,
+        or before a CRD was tightened) ratchets, as it does there."""
+        result = self._validate(document, self._index, old=_itself)
         if result.status != "valid":
             return self._rejected(document, None, result)
         obj = self._admission.read(document.content)
@@ -264,6 +267,13 @@ class FileObjects:
         obj = _plain(document.content)
         row = (self._row_cells(self._plan, obj, self._now), obj if self.keep_objects else {})
         return [(_list_key(obj), row, _without_object(result), _where(document))]
+
+
+def _itself(crd: CustomResourceDefinition, content: dict[str, Any]) -> Any:
+    """A dump's old object for its validation: the dump itself (``_as_stored``)."""
+    from kubectl_crd.model.schema import copy_json
+
+    return copy_json(content)
 
 
 def is_stored(metadata: dict[str, Any]) -> bool:
