@@ -8,7 +8,8 @@ internal error (exit 3) and only shows a traceback with ``--debug``.
 
     KubectlCrdError                      exit 1 unless said otherwise
     ├── UsageError                       bad flags or arguments (exit 1, as kubectl)
-    │   └── FieldPathSyntaxError         ... a RESOURCE.path that is not a plain field path
+    │   ├── FieldPathSyntaxError         ... a RESOURCE.path that is not a plain field path
+    │   └── DurationFlagError            ... a duration flag's value, in pflag's words
     ├── NotAvailableError                a command that is not built yet
     ├── InputError                       a file or document cannot be read
     │   └── YamlError                    ... or is not valid YAML/JSON (file, line, column)
@@ -187,6 +188,16 @@ class FieldNotFoundError(KubectlCrdError):
 
 class FieldPathSyntaxError(UsageError):
     """The RESOURCE argument is not a JSONPath made only of fields."""
+
+
+class DurationFlagError(UsageError):
+    """A duration flag's value refused, in pflag's words (``FlagSet.Set`` in
+    ``github.com/spf13/pflag/flag.go``, as kubectl wait's ``--timeout abc`` is); the
+    command turns it into click's ``FlagValueError`` for cobra's ``See ...`` line."""
+
+    def __init__(self, flag: str, value: str, reason: str) -> None:
+        super().__init__(f'invalid argument "{value}" for "{flag}" flag: {reason}')
+        self.flag, self.value, self.reason = flag, value, reason
 
 
 class UnpublishableSchema(CRDError):

@@ -34,7 +34,7 @@ import click
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import COUNT, CRD_PATHS, REPEATED, SWITCH, VALUE, Flag
 from kubectl_crd.cli.options import click_options, kubectl_command
-from kubectl_crd.model.errors import UsageError
+from kubectl_crd.model.errors import DurationFlagError, UsageError
 from kubectl_crd.model.records import record
 
 if TYPE_CHECKING:
@@ -297,16 +297,6 @@ def _workers(options: DevOptions) -> int:
     if options.jobs is not None:
         return options.jobs
     return LOCAL_JOBS if options.local is not None else CLUSTER_JOBS
-
-
-class DurationFlagError(UsageError):
-    """A duration flag's value refused, in pflag's words (``FlagSet.Set`` in
-    ``github.com/spf13/pflag/flag.go``, as kubectl wait's ``--timeout abc`` is); the
-    command turns it into click's ``FlagValueError`` for cobra's ``See ...`` line."""
-
-    def __init__(self, flag: str, value: str, reason: str) -> None:
-        super().__init__(f'invalid argument "{value}" for "{flag}" flag: {reason}')
-        self.flag, self.value, self.reason = flag, value, reason
 
 
 def _seconds(flag: str, value: str | None) -> float | None:

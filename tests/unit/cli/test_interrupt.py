@@ -23,15 +23,22 @@ def test_ctrl_c_while_a_command_reads_stdin_exits_130_quietly() -> None:
          str(REPO / "examples" / "foo" / "crd.yaml")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
-        # the command is reading stdin once its modules are loaded: wait for the read
+        # the command reads stdin once its modules are loaded: wait for it to be in the
+        # read (twice in a row), then interrupt it; stdin stays open (communicate()
+        # would close it, and an EOF could end the read before the signal is handled)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not _reading_stdin(proc.pid):
+        seen = 0
+        while seen < 2 and time.monotonic() < deadline:
+            seen = seen + 1 if _reading_stdin(proc.pid) else 0
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        proc.wait(timeout=30)
+        out, err = proc.stdout.read(), proc.stderr.read()
     finally:
         proc.kill()
+        proc.stdin.close()
     assert (proc.returncode, out, err) == (130, "", "\n")
 
 
