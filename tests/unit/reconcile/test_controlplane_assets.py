@@ -5,22 +5,13 @@ is looked at). Where it finds them when unset: tests/unit/cli/test_dev.py."""
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 
 import pytest
 
 from kubectl_crd.model.errors import ControlPlaneError
 from kubectl_crd.reconcile.controlplane import find_assets
-
-
-def assets(directory: Path) -> Path:
-    directory.mkdir(parents=True)
-    for name in ("kube-apiserver", "etcd"):
-        binary = directory / name
-        binary.write_text("#!/bin/sh\n")
-        binary.chmod(binary.stat().st_mode | stat.S_IXUSR)
-    return directory
+from tests.unit.cli.test_dev import _assets as assets  # the fake binaries, made once
 
 
 def test_a_kubebuilder_assets_without_the_binaries_is_an_error_not_another_place(
