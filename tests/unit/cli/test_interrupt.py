@@ -22,6 +22,9 @@ def test_ctrl_c_while_a_command_reads_stdin_exits_130_quietly() -> None:
         [sys.executable, "-m", "kubectl_crd", "validate", "-f", "-", "--crd",
          str(REPO / "examples" / "foo" / "crd.yaml")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        # as from a terminal: a test run started in the background (`cmd &` in a script,
+        # as CI may) has SIGINT ignored, and its children inherit that (so would kubectl)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:
