@@ -157,6 +157,23 @@ def go_json(value: Any) -> str:
     return _json_string(str(value))
 
 
+def json_kind(value: Any) -> str:
+    """encoding/json's name for the kind of a JSON value in its ``UnmarshalTypeError``
+    (``json: cannot unmarshal <kind> into ...``; ``null`` for None, which decodes
+    into anything)."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "bool"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list | tuple):
+        return "array"
+    return "object"
+
+
 def go_type(value: Any) -> str:
     """``%T`` of a decoded JSON value held in an ``interface{}`` (unstructured's numbers:
     ``int64`` and ``float64``)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value
+from kubectl_crd.model.govalues import bad_value, json_kind
 from kubectl_crd.validation import names, paths
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
@@ -52,20 +52,6 @@ GENERATED_SUFFIX = "xxxxx"
 _MAX_GENERATED_PREFIX = 58
 
 
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "bool"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 #: the JSON kind each ObjectMeta field type decodes from (an int64 from an integer only)
 _DECODES_FROM = {
     _STRING: "string",
@@ -80,7 +66,7 @@ _DECODES_FROM = {
 
 def _decode_error(field: str, go_type: str, value: Any) -> str | None:
     """The encoding/json error of one ObjectMeta field, or None when it decodes."""
-    kind = _json_kind(value)
+    kind = json_kind(value)
     if kind == "null":
         return None
     ok = kind == _DECODES_FROM[go_type] and (go_type != "int64" or isinstance(value, int))
@@ -89,7 +75,7 @@ def _decode_error(field: str, go_type: str, value: Any) -> str | None:
         return f"json: cannot unmarshal {shown} into Go struct field ObjectMeta.{field} of type {go_type}"
     if go_type == "map[string]string":
         for inner in value.values():
-            inner_kind = _json_kind(inner)
+            inner_kind = json_kind(inner)
             if inner_kind not in ("string", "null"):
                 return (
                     f"json: cannot unmarshal {inner_kind} into Go struct field "
@@ -97,7 +83,7 @@ def _decode_error(field: str, go_type: str, value: Any) -> str | None:
                 )
     if go_type == "[]string":
         for inner in value:
-            inner_kind = _json_kind(inner)
+            inner_kind = json_kind(inner)
             if inner_kind not in ("string", "null"):
                 return (
                     f"json: cannot unmarshal {inner_kind} into Go struct field "
@@ -127,7 +113,7 @@ def decode_metadata(
             return [], None
         return (
             [],
-            f"json: cannot unmarshal {_json_kind(metadata)} into Go value of type v1.ObjectMeta",
+            f"json: cannot unmarshal {json_kind(metadata)} into Go value of type v1.ObjectMeta",
         )
     unknown: list[tuple[str, Chain]] = []
     for key in metadata:
@@ -174,7 +160,8 @@ def builtin_decoding_error(obj: Any, kind: str, version: str) -> str | None:
     for prefix, metadata in _object_metas(obj, str(obj.get("apiVersion") or ""), kind):
         error, fatal = _metadata_error(metadata, prefix, sort=False)
         if fatal:
-            return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
+            first = error  # it ended the decoding: named whatever came before
+            break
         first = first or error
     if first is None:
         return None

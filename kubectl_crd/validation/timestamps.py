@@ -16,11 +16,13 @@ number into Go value of type string``) and parses it with ``time.Parse`` and the
 
 Looser than RFC 3339 where Go is: a one-digit hour, a fraction after the seconds
 written with a comma, any number of its digits, a zone offset of 24 hours.
-Pure (stdlib only); held to kube-apiserver by
+Pure (stdlib and ``model.govalues``); held to kube-apiserver by
 tests/integration/test_timestamps_differential.py.
 """
 
 from __future__ import annotations
+
+from kubectl_crd.model.govalues import json_kind
 
 __all__ = ["RFC3339", "rfc3339_problem", "time_problem"]
 
@@ -31,9 +33,10 @@ _ELEMENTS = (("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
-def go_quote(text: str) -> str:
-    """``time/format.go``'s own ``quote`` (not strconv's): a byte of a character that is
-    not printable ASCII as ``\\xNN``, ``"`` and ``\\`` after a backslash."""
+def _time_quote(text: str) -> str:
+    """``time/format.go``'s own ``quote`` (not strconv's, ``govalues.go_quote``): a byte
+    of a character that is not printable ASCII as ``\\xNN``, ``"`` and ``\\`` after a
+    backslash."""
     out = ['"']
     for char in text:
         if char < " " or char >= "\x80":
@@ -74,13 +77,13 @@ def rfc3339_problem(value: str) -> str | None:
 
 def _cannot(value: str, rest: str, element: str) -> _Bad:
     return _Bad(
-        f"parsing time {go_quote(value)} as {go_quote(RFC3339)}: cannot parse "
-        f"{go_quote(rest)} as {go_quote(element)}"
+        f"parsing time {_time_quote(value)} as {_time_quote(RFC3339)}: cannot parse "
+        f"{_time_quote(rest)} as {_time_quote(element)}"
     )
 
 
 def _range(value: str, what: str) -> _Bad:
-    return _Bad(f"parsing time {go_quote(value)}: {what} out of range")
+    return _Bad(f"parsing time {_time_quote(value)}: {what} out of range")
 
 
 def _parse(value: str) -> None:
@@ -93,11 +96,9 @@ def _parse(value: str) -> None:
             rest = rest[len(separator) :]
         hold = rest
         if element == "2006":
-            # four characters, the first a digit, all of them an integer (atoi)
-            if len(rest) < 4 or not _digit(rest, 0) or not rest[:4].isdigit():
-                raise _cannot(value, hold, element)
-            # str.isdigit takes other Unicode digits: Go's atoi only ASCII ones
-            if not all("0" <= c <= "9" for c in rest[:4]):
+            # four characters, the first a digit (so no sign for atoi), all of them an
+            # integer: ASCII digits only (str.isdigit would take other Unicode digits)
+            if len(rest) < 4 or not all("0" <= c <= "9" for c in rest[:4]):
                 raise _cannot(value, hold, element)
             numbers.append(int(rest[:4]))
             rest = rest[4:]
@@ -138,7 +139,7 @@ def _parse(value: str) -> None:
         if hour is None or minute is None or sign not in ("+", "-"):
             raise _cannot(value, hold, "Z07:00")
     if rest:
-        raise _Bad(f"parsing time {go_quote(value)}: extra text: {go_quote(rest)}")
+        raise _Bad(f"parsing time {_time_quote(value)}: extra text: {_time_quote(rest)}")
     year, month, day = numbers[0], numbers[1], numbers[2]
     days = _DAYS[month - 1]
     if month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0):
@@ -156,12 +157,4 @@ def time_problem(value: object) -> str | None:
         return None
     if isinstance(value, str):
         return rfc3339_problem(value)
-    if value is True or value is False:
-        kind = "bool"
-    elif isinstance(value, int | float):
-        kind = "number"
-    elif isinstance(value, list):
-        kind = "array"
-    else:
-        kind = "object"
-    return f"json: cannot unmarshal {kind} into Go value of type string"
+    return f"json: cannot unmarshal {json_kind(value)} into Go value of type string"

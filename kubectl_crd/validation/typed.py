@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kubectl_crd.model.govalues import go_float_v, go_json_float, go_quote, go_type
+from kubectl_crd.model.govalues import go_float_v, go_json_float, go_quote, go_type, json_kind
 
 __all__ = [
     "ANYTHING",
@@ -623,20 +623,15 @@ def first_conversion_problem(atom: Atom, value: Any) -> str | None:
 
 def conversion_problem(go: str, value: Any) -> str | None:
     """Why ``value`` does not decode into the Go type ``go``: apimachinery's
-        ``runtime/converter.go`` (a float64 into an int field only when whole) and
-        ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
-        whose errors name the JSON value's kind), and ``metav1.Time``'s (a string
+    ``runtime/converter.go`` (a float64 into an int field only when whole) and
+    ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
+    whose errors name the JSON value's kind), and ``metav1.Time``'s (a string
     ``time.Parse`` takes as RFC 3339: ``validation.timestamps``)."""
     if go == INT_OR_STRING:
         if value is None or isinstance(value, str):
             return None
-        if value is True or value is False:
-            kind = "bool"
-        elif isinstance(value, Mapping):
-            kind = "object"
-        elif isinstance(value, list):
-            kind = "array"
-        else:
+        kind = json_kind(value)
+        if kind == "number":
             text = _go_json_number(value)
             if text.lstrip("-").isdigit() and -(2**31) <= int(text) < 2**31:
                 return None
