@@ -824,19 +824,19 @@ class Tally:
     """What a run did, counted from its events (``--once``'s summary and exit code):
     the objects reconciled, the reconciles, the writes, the failed reconciles, the
     problems of the input (``--local`` DIR's files), and each object's last outcome.
-    With ``timeouts_fail`` (``--once``) a reconcile that ran past ``--reconcile-timeout``
-    is a failed one, whatever it returned: the bound the user set was broken."""
+    A reconcile that ran past ``--reconcile-timeout`` and is not run again (``--once``:
+    ``ReconcileTimedOut.again`` false) is a failed one, whatever it returned: the bound
+    the user set was broken."""
 
-    def __init__(self, *, timeouts_fail: bool = False) -> None:
+    def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.timeouts_fail = timeouts_fail
         self.reconciles = 0
         self.writes = 0
         self.errors = 0
         self.problems = 0
         #: key -> the outcome of its last reconcile
         self.outcomes: dict[ev.ObjectKey, ev.Outcome] = {}
-        #: the keys whose reconcile in flight ran past the timeout
+        #: the keys whose reconcile in flight ran past the timeout, not to run again
         self._late: set[ev.ObjectKey] = set()
 
     def count(self, event: ev.Event) -> None:
@@ -848,13 +848,13 @@ class Tally:
                     self.outcomes.pop(event.key, None)
                     return
                 outcome = event.outcome
-                if late and self.timeouts_fail and outcome is ev.Outcome.SUCCESS:
+                if late and outcome is ev.Outcome.SUCCESS:
                     outcome = ev.Outcome.ERROR
                 self.reconciles += 1
                 self.outcomes[event.key] = outcome
                 if outcome is not ev.Outcome.SUCCESS:
                     self.errors += 1
-            elif isinstance(event, ev.ReconcileTimedOut):
+            elif isinstance(event, ev.ReconcileTimedOut) and not event.again:
                 self._late.add(event.key)
             elif isinstance(event, ev.Write):
                 self.writes += 1

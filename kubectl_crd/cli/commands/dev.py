@@ -510,7 +510,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     # program was started with ignored (go src/os/signal/doc.go)
     previous_sigint = signal.signal(signal.SIGINT, signal.default_int_handler)
     plane = None
-    tally = Tally(timeouts_fail=options.once)
+    tally = Tally()
     interrupted = False
     # the dashboard's model and the trigger socket follow the events too
     observers: list[Callable[[Event], None]] = []

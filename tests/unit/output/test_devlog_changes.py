@@ -248,6 +248,18 @@ def test_tally_counts_and_says_clean() -> None:
     assert not tally.clean
 
 
+def test_a_timed_out_reconcile_fails_only_when_it_is_not_run_again() -> None:
+    # --once: the controller does not run it again (again=False), and its success is a
+    # failure of the bound the user set; a loop that runs it again counts it as it ends
+    for again, failed in ((False, True), (True, False)):
+        tally = Tally()
+        tally.count(ev.ReconcileTimedOut(KEY, 31.0, 30.0, again))
+        tally.count(ev.ReconcileFinished(KEY, ev.Outcome.SUCCESS, 31.5))
+        assert (tally.errors, tally.clean) == ((1, False) if failed else (0, True))
+        tally.count(ev.ReconcileFinished(KEY, ev.Outcome.SUCCESS, 0.1))  # the next: its own
+        assert tally.clean
+
+
 def test_problem_and_summary_lines() -> None:
     out = io.StringIO()
     log = DevLog(out, timestamps=False)
