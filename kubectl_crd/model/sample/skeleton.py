@@ -419,9 +419,10 @@ class _Generator:
     def _object_candidates(
         self, schema: Schema, path: Path, variant: int, forced: Sequence[str]
     ) -> Iterator[dict[str, Any]]:
+        rules = _cel_rules(schema)
         bases = [self._object(schema, path, variant, forced, {})]
         yield bases[0]
-        if _cel_rules(schema) and not _properties(schema) and bases[0]:
+        if rules and not _properties(schema) and bases[0]:
             # A map whose keys a rule parses (ports: ``int(key)``).
             bases.append(self._object(schema, path, variant, forced, {}, map_keys="numeric"))
             yield bases[-1]
@@ -432,8 +433,8 @@ class _Generator:
             # A full template sets fields that exclude each other ("exactly one of"):
             # keep one oneOf branch's fields, or leave out one or two optional fields.
             yield from _without_exclusive_fields(schema, bases[0], forced)
-            yield from _without_optional_fields(schema, bases[0], forced, _cel_rules(schema))
-        if not _cel_rules(schema):
+            yield from _without_optional_fields(schema, bases[0], forced, rules)
+        if not rules:
             return
         # A CEL rule failed on every base: try adding optional fields, which is what
         # presence rules ("exactly one of a or b", "x requires y") ask for.
@@ -444,7 +445,7 @@ class _Generator:
         # !has(r.spec.replicas) ...)``, kubernetes-sigs/lws): selecting a field of an
         # absent object is "no such key" on the server, so add the optional objects and
         # lists the rules select, below this node.
-        names = _selected_fields(_cel_rules(schema))
+        names = _selected_fields(rules)
         for base in bases[:_MAX_REPAIRED_BASES]:
             filled = self._with_selected_descendants(schema, path, base, names)
             if filled != base:
@@ -453,7 +454,7 @@ class _Generator:
         # in ['Gateway', 'HTTPRoute', ...]`` in several rules at once): the object again,
         # each string field so named trying those literals first, the ones most rules
         # accept first; then, for a full template, that object less optional fields.
-        literals = _compared_literals(_cel_rules(schema))
+        literals = _compared_literals(rules)
         if not literals:
             return
         saved = self.hints
@@ -466,7 +467,7 @@ class _Generator:
             return
         yield hinted
         if self.all_fields:
-            yield from _without_optional_fields(schema, hinted, forced, _cel_rules(schema))
+            yield from _without_optional_fields(schema, hinted, forced, rules)
 
     def _with_selected_descendants(
         self, schema: Schema, path: Path, value: Any, names: set[str]
