@@ -118,9 +118,10 @@ def changes(
     observer.start()
     if armed is not None:
         armed.set()
-    for path, stamp in (since or {}).items():
-        if file_stamps((path,))[path] != stamp:  # changed before this observer watched
-            events.put(os.path.abspath(path))
+    if since:
+        for path, stamp in file_stamps(list(since)).items():
+            if stamp != since[path]:  # changed before this observer watched
+                events.put(os.path.abspath(path))
     try:
         while stop is None or not stop.is_set():
             try:

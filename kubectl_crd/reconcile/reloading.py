@@ -134,7 +134,8 @@ class HotReloader:
                         # watcher's first batch, not a save lost between the two; a new
                         # file (a new import) is taken as loaded
                         now = self.paths()
-                        since = {**file_stamps(now), **{p: before[p] for p in now if p in before}}
+                        since = {p: before[p] for p in now if p in before}
+                        since.update(file_stamps([p for p in now if p not in before]))
                         break
             finally:
                 close = getattr(batches, "close", None)  # a generator: stops the observer
