@@ -18,6 +18,10 @@ import pytest
 
 from tests.integration.envtest import AssetsUnavailable, ControlPlane, EnvtestError, ensure_assets
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tests.integration.test_validation_differential import ApiClient
+
 HERE = Path(__file__).resolve().parent
 SKIP_ENV = "KUBECTL_CRD_SKIP_INTEGRATION"
 
@@ -90,3 +94,17 @@ def namespace(apiserver: ControlPlane, request: pytest.FixtureRequest) -> Iterat
         yield name
     finally:
         apiserver.kubectl("delete", "namespace", name, "--wait=false", check=False)
+
+
+@pytest.fixture
+def api_client(apiserver: ControlPlane) -> Iterator[ApiClient]:
+    """One keep-alive HTTPS connection to the session's API server, for requests a
+    differential test sends as they are (``test_validation_differential.ApiClient``)."""
+    from tests.integration.test_validation_differential import ApiClient
+
+    made = ApiClient(apiserver)
+    try:
+        yield made
+    finally:
+        if made.connection is not None:
+            made.connection.close()

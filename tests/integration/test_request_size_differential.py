@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +66,6 @@ def crds(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> d
         paths.append(path)
     apiserver.install_crds(paths)
     return {crd["spec"]["names"]["kind"]: crd for crd in made}
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane) -> Iterator[ApiClient]:
-    made = ApiClient(apiserver)
-    yield made
-    if made.connection is not None:
-        made.connection.close()
 
 
 def big(kind: str, name: str, size: int, *, filler: str = "x", **spec: Any) -> dict[str, Any]:
@@ -136,7 +127,7 @@ def _ours(crd: CustomResourceDefinition, ns: str, obj: Any) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize("kind", ["Big", "Wide"])
 def test_big_creates_are_refused_as_the_server_refuses_them(
-    apiserver: ControlPlane, client: ApiClient, namespace: str, crds: dict[str, Any], kind: str
+    apiserver: ControlPlane, api_client: ApiClient, namespace: str, crds: dict[str, Any], kind: str
 ) -> None:
     crd = CustomResourceDefinition.from_object(crds[kind])
     prefix = namespace[-6:] if kind == "Wide" else ""  # cluster-scoped names are shared
@@ -162,7 +153,7 @@ def test_big_creates_are_refused_as_the_server_refuses_them(
     problems = []
     try:
         for what, obj, expected in cases:
-            theirs = _server(client, crd, namespace, obj)
+            theirs = _server(api_client, crd, namespace, obj)
             ours = _ours(crd, namespace, obj)
             if theirs[: len(expected)] != expected:
                 problems.append(f"{what}: the server answered {theirs[:2]} (the case is wrong)")

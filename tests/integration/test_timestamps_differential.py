@@ -15,7 +15,6 @@ with the same code, reason and message.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -68,14 +67,6 @@ def crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> di
     return made
 
 
-@pytest.fixture
-def api(apiserver: ControlPlane) -> Iterator[ApiClient]:
-    made = ApiClient(apiserver)
-    yield made
-    if made.connection is not None:
-        made.connection.close()
-
-
 def _server(api: ApiClient, path: str, body: dict[str, Any]) -> tuple[Any, ...]:
     status, answer, _ = api.post(f"{path}?dryRun=All", json.dumps(body).encode())
     if status < 300:
@@ -92,7 +83,7 @@ def _metadatas() -> list[dict[str, Any]]:
 
 
 def test_custom_resource_timestamps_are_decoded_as_the_server_decodes_them(
-    api: ApiClient, namespace: str, crd: dict[str, Any]
+    api_client: ApiClient, namespace: str, crd: dict[str, Any]
 ) -> None:
     admission = Admission(CustomResourceDefinition.from_object(crd))
     problems = []
@@ -103,7 +94,7 @@ def test_custom_resource_timestamps_are_decoded_as_the_server_decodes_them(
             "kind": "Stamp",
             "metadata": {"name": f"s{number}", **meta},
         }
-        theirs = _server(api, f"/apis/{GROUP}/v1/namespaces/{namespace}/stamps", body)
+        theirs = _server(api_client, f"/apis/{GROUP}/v1/namespaces/{namespace}/stamps", body)
         result = admission.create(body, namespace=namespace)
         status = result.response if isinstance(result.response, dict) else {}
         ours = ("accepted",) if result.code < 300 else (result.code, status.get("reason"),
@@ -116,7 +107,7 @@ def test_custom_resource_timestamps_are_decoded_as_the_server_decodes_them(
 
 
 def test_builtin_timestamps_are_decoded_as_the_server_decodes_them(
-    api: ApiClient, namespace: str
+    api_client: ApiClient, namespace: str
 ) -> None:
     """The local store's create of a ConfigMap: its metadata decoded before anything."""
     store = ObjectStore()
@@ -129,7 +120,7 @@ def test_builtin_timestamps_are_decoded_as_the_server_decodes_them(
             "metadata": {"name": f"c{number}", "namespace": namespace, **meta},
             "data": {"a": "b"},
         }
-        theirs = _server(api, f"/api/v1/namespaces/{namespace}/configmaps", body)
+        theirs = _server(api_client, f"/api/v1/namespaces/{namespace}/configmaps", body)
         ours = outcome(partial(store.create, info, body, dry_run=True))
         if ours != theirs:
             problems.append(f"{meta!r}:\n  server {theirs}\n  store  {ours}")
@@ -177,7 +168,7 @@ TEMPLATED: list[tuple[str, dict[str, Any]]] = [
 
 
 def test_builtin_templates_metadata_is_decoded_as_the_server_decodes_it(
-    api: ApiClient, namespace: str
+    api_client: ApiClient, namespace: str
 ) -> None:
     store = ObjectStore()
     problems = []
@@ -185,7 +176,7 @@ def test_builtin_templates_metadata_is_decoded_as_the_server_decodes_it(
         body["metadata"] = {"name": f"d{number}", "namespace": namespace, **body["metadata"]}
         plural = body["kind"].lower() + "s"
         info = store.resolve(f"apps/v1/{body['kind']}")
-        theirs = _server(api, f"/apis/apps/v1/namespaces/{namespace}/{plural}", body)
+        theirs = _server(api_client, f"/apis/apps/v1/namespaces/{namespace}/{plural}", body)
         ours = outcome(partial(store.create, info, body, dry_run=True))
         if ours != theirs:
             problems.append(f"{what}:\n  server {theirs}\n  store  {ours}")
