@@ -174,22 +174,23 @@ def json_kind(value: Any) -> str:
     return "object"
 
 
+#: ``%T`` of each JSON kind in an ``interface{}`` (numbers apart: ``go_type``)
+_GO_TYPES = {
+    "null": "<nil>",
+    "bool": "bool",
+    "string": "string",
+    "array": "[]interface {}",
+    "object": "map[string]interface {}",
+}
+
+
 def go_type(value: Any) -> str:
     """``%T`` of a decoded JSON value held in an ``interface{}`` (unstructured's numbers:
     ``int64`` and ``float64``)."""
-    if value is None:
-        return "<nil>"
-    if value is True or value is False:
-        return "bool"
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return "float64"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "[]interface {}"
-    return "map[string]interface {}"
+    kind = json_kind(value)
+    if kind == "number":
+        return "int64" if isinstance(value, int) else "float64"
+    return _GO_TYPES[kind]
 
 
 def go_v(value: Any) -> str:

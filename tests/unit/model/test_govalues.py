@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.model.govalues import go_float_v, go_json, go_quote
+from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type, json_kind
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,24 @@ def test_percent_v_of_a_float(value: float, text: str) -> None:
 
 def test_strconv_quote() -> None:
     assert go_quote('a"b\\\x00\u00e9\u200b') == '"a\\"b\\\\\\x00\u00e9\\u200b"'
+
+
+KINDS = [
+    (None, "null", "<nil>"),
+    (True, "bool", "bool"),
+    (False, "bool", "bool"),
+    (3, "number", "int64"),
+    (2.5, "number", "float64"),
+    ("x", "string", "string"),
+    ([1], "array", "[]interface {}"),
+    ((1,), "array", "[]interface {}"),
+    ({"a": 1}, "object", "map[string]interface {}"),
+]
+
+
+@pytest.mark.parametrize(("value", "kind", "go"), KINDS)
+def test_json_kind_and_go_type_name_a_value_as_encoding_json_and_percent_t_do(
+    value: object, kind: str, go: str
+) -> None:
+    # a bool is no number, though Python's bool is an int
+    assert (json_kind(value), go_type(value)) == (kind, go)
