@@ -35,8 +35,8 @@ FOO_CRD = Path(__file__).parents[2] / "examples" / "foo" / "crd.yaml"
 NAMESPACE = "contention"
 OBJECTS = ("a", "b")
 TOP = 10  # the CRD's maximum
-#: the in-process writers only take an object this far, so that the CLI writers (slower:
-#: a process each) win the rest and their successes are counted too
+#: the in-process writers only take an object this far, so that the CLI writers make the
+#: rest and their successes are counted too (below it they race the in-process ones)
 CLIENT_TOP = 5
 
 
@@ -146,10 +146,11 @@ def test_no_lost_update_when_scaling_with_a_precondition(
     print("scale contention outcomes:", dict(outcomes))
     lost = sum(n for key, n in outcomes.items() if not key.endswith(":ok"))
     assert lost > 0, outcomes
-    # the CLI writers took every object from CLIENT_TOP to TOP: both kinds succeeded
+    # the in-process writers stop at CLIENT_TOP, so the CLI writers made at least every
+    # increment above it; below it both kinds race (a CLI writer may win there too)
     cli_ok = outcomes["crd:ok"] + outcomes["kubectl:ok"]
-    assert cli_ok == len(OBJECTS) * (TOP - CLIENT_TOP), outcomes
-    assert outcomes["client:ok"] == len(OBJECTS) * CLIENT_TOP, outcomes
+    assert cli_ok >= len(OBJECTS) * (TOP - CLIENT_TOP), outcomes
+    assert outcomes["client:ok"] <= len(OBJECTS) * CLIENT_TOP, outcomes
 
 
 def current_replicas(plane: ControlPlane, name: str) -> int:
