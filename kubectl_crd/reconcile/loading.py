@@ -29,20 +29,27 @@ What a module declares:
   object and returning the parents to reconcile, as ``(namespace, name)`` pairs, names
   (in the object's namespace), or parent objects;
 - ``reconcile(obj, ctx)``, returning ``None``, a ``Result`` or a plain dict with only
-  ``children``, ``status``, ``requeue_after``;
-- ``finalize(obj, ctx)`` (optional): clean-up before the object goes; the loop keeps
-  a finalizer on objects while it exists. It returns ``None`` or ``True`` when done,
-  ``False`` when not yet (it is called again), or a result like ``reconcile``'s, whose
-  dict form may add ``finalized``;
+  ``children``, ``status``, ``requeue_after``; ``reconcile(obj)`` is the same function
+  called without ``ctx``;
+- ``finalize(obj, ctx)`` (or ``finalize(obj)``, optional): clean-up before the object
+  goes; the loop keeps a finalizer on objects while it exists. It returns ``None`` or
+  ``True`` when done, ``False`` when not yet (it is called again), or a result like
+  ``reconcile``'s, whose dict form may add ``finalized``;
 - ``FINALIZER`` (optional): that finalizer's name, a qualified name as Kubernetes checks
   it (``example.com/cleanup``; apimachinery's ``IsQualifiedName``); the controller's
   default otherwise.
 
-Metacontroller hooks (``metacontroller.py``): a module whose ``reconcile`` takes a
-single argument, or that defines ``sync(request)`` and no ``reconcile``, is a sync hook;
-a ``finalize`` taking a single argument is a finalize hook. A hook is given
-metacontroller's request and returns its response; its ``OWNS`` must name kinds
-(``apps/v1/Deployment``), since the request keys children by ``Kind.apiVersion``.
+Metacontroller hooks (``metacontroller.py``) are told by their names, as metacontroller
+names them (``spec.hooks``: ``sync``, ``finalize``, ``customize``), never by a parameter
+count: a module that defines ``sync(request)`` and no ``reconcile`` is a sync hook, and
+its ``finalize(request)``, if any, the finalize hook. A hook is given metacontroller's
+request and returns its response; its ``OWNS`` must name kinds (``apps/v1/Deployment``),
+since the request keys children by ``Kind.apiVersion``. ``reconcile`` wins over a
+function named ``sync``. What would stay ambiguous is a load error at the ``def``: a
+``reconcile(request)`` (a metacontroller request, or controller-runtime's, neither of
+which the loop passes), a ``sync`` that does not take one request (metacontroller's
+Python examples' ``sync(self, parent, children)``), a ``finalize(obj, ctx)`` beside
+``sync``, and a ``customize`` hook (not run: the request's ``related`` stays empty).
 
 Every error is one ``ReconcilerLoadError`` or ``ReconcilerResultError`` with the place in
 the user's file (``reconciler.py:12:5: SyntaxError: invalid syntax``, the line and a
@@ -203,6 +210,8 @@ class LoadedReconciler:
         watched_files: tuple[str, ...],
         user_file: Callable[[str], bool],
         finalizer: str | None = None,
+        reconcile_ctx: bool = True,
+        finalize_ctx: bool = True,
     ) -> None:
         self.path = path
         self.display = display
@@ -218,6 +227,9 @@ class LoadedReconciler:
         self.finalizer = finalizer
         self._reconcile = reconcile
         self._finalize = finalize
+        #: whether the user's reconcile and finalize take ctx: (obj, ctx), else (obj)
+        self._reconcile_ctx = reconcile_ctx
+        self._finalize_ctx = finalize_ctx
         self._user_file = user_file
         self._watch_functions = {spec.text: function for spec, function in watches}
         self._first_call: Callable[[float], None] | None = None
@@ -242,7 +254,8 @@ class LoadedReconciler:
         if self.sync_hook:
             request = self._hook_request(obj, ctx, finalizing=False)
             return self._from_hook(self._reconcile, self._reconcile(request))[0]
-        return _result(self._reconcile(obj, ctx), self._reconcile, "reconcile")
+        value = self._reconcile(obj, ctx) if self._reconcile_ctx else self._reconcile(obj)
+        return _result(value, self._reconcile, "reconcile")
 
     def finalize(self, obj: Mapping[str, Any], ctx: Any) -> Finalization:
         """Run ``finalize`` for an object being deleted (``has_finalize`` must be true)."""
@@ -254,7 +267,7 @@ class LoadedReconciler:
             request = self._hook_request(obj, ctx, finalizing=True)
             result, finalized = self._from_hook(function, function(request))
             return Finalization(result, finalized)
-        value = function(obj, ctx)
+        value = function(obj, ctx) if self._finalize_ctx else function(obj)
         if value is None or isinstance(value, bool):
             return Finalization(Result(), value is not False)
         finalized = True
@@ -785,24 +798,40 @@ def _declarations(
             )
         watches.append((spec, function))
 
+    # The entry point is told by its name, never by its parameter count alone (a
+    # one-parameter reconcile(obj) needs no ctx; metacontroller names its hooks sync,
+    # finalize and customize: docs/src/api/compositecontroller.md, spec.hooks).
     reconcile = names.get("reconcile")
     sync = names.get("sync")
-    if reconcile is None and callable(sync) and _arity(sync, 1):
+    sync_hook = reconcile is None and sync is not None
+    if sync_hook:
         reconcile = sync
+        if _arity(sync, 1) is not True:
+            raise fail(
+                f"sync {_takes(sync)}; a metacontroller sync hook takes one request: "
+                "def sync(request), with request['parent'] and request['children']",
+                "sync",
+            )
+        if names.get("customize") is not None:
+            raise fail(
+                "customize is metacontroller's customize hook, which kubectl crd dev does "
+                "not run (its request's related stays empty); remove it",
+                "customize",
+            )
     if reconcile is None:
         raise fail(f"no reconcile function: {_HOW}")
-    shape = _arity(reconcile, 2)
-    if shape is None:
-        name = _name(reconcile) if callable(reconcile) else "reconcile"
-        raise fail(f"{name} {_takes(reconcile)}; {_SHAPES}", name)
-    sync_hook = shape is False
+    reconcile_ctx = sync_hook or _reconciler_shape(reconcile, "reconcile", fail)
     finalize = names.get("finalize")
-    finalize_hook = False
+    finalize_ctx = True
     if finalize is not None:
-        finalize_shape = _arity(finalize, 2)
-        if finalize_shape is None:
-            raise fail(f"finalize {_takes(finalize)}; {_SHAPES}", "finalize")
-        finalize_hook = finalize_shape is False
+        if sync_hook and _arity(finalize, 1) is not True:
+            raise fail(
+                f"finalize {_takes(finalize)}; beside sync(request), finalize is "
+                "metacontroller's finalize hook: def finalize(request)",
+                "finalize",
+            )
+        finalize_ctx = sync_hook or _reconciler_shape(finalize, "finalize", fail)
+    finalize_hook = sync_hook and finalize is not None
     finalizer = names.get("FINALIZER")
     if finalizer is not None and not (
         isinstance(finalizer, str) and _QUALIFIED.fullmatch(finalizer)
@@ -831,13 +860,40 @@ def _declarations(
         finalize=finalize,
         sync_hook=sync_hook,
         finalize_hook=finalize_hook,
+        reconcile_ctx=reconcile_ctx,
+        finalize_ctx=finalize_ctx,
         watched_files=watched_files,
         user_file=user_file,
         finalizer=finalizer,
     )
 
 
-_SHAPES = "it must take (obj, ctx), or one metacontroller request (request)"
+_SHAPES = "a reconciler takes (obj, ctx) or (obj); a metacontroller sync hook is def sync(request)"
+
+
+def _reconciler_shape(
+    function: object, name: str, fail: Callable[[str, str], ReconcilerLoadError]
+) -> bool:
+    """Whether a reconciler's ``reconcile`` (or ``finalize``) takes ``ctx``: True for
+    ``(obj, ctx)``, False for ``(obj)``. A lone parameter named ``request`` is refused:
+    metacontroller's hooks and controller-runtime's ``Reconcile`` both take a request,
+    neither of which the loop would pass."""
+    import inspect
+
+    shape = _arity(function, 2)
+    label = _name(function) if callable(function) else name
+    if shape is None:
+        raise fail(f"{label} {_takes(function)}; {_SHAPES}", label)
+    if shape is False:
+        first = next(iter(inspect.signature(function).parameters), "")  # type: ignore[arg-type]
+        if first == "request":
+            raise fail(
+                f"{label}(request) is ambiguous: a metacontroller sync hook is "
+                f"def sync(request); a reconciler takes the object, def {label}(obj, ctx) "
+                f"or def {label}(obj)",
+                label,
+            )
+    return shape
 
 
 def _takes(function: object) -> str:

@@ -5,8 +5,8 @@ A metacontroller ``CompositeController`` calls a *sync hook* with one JSON reque
 acts on its JSON response (metacontroller's ``docs/src/api/compositecontroller.md``,
 "Sync Hook Request" / "Sync Hook Response", and the Go types ``SyncHookRequest`` /
 ``SyncHookResponse`` of ``pkg/controller/composite``). Such a function runs here
-unchanged: the loader (``loading.py``) detects it (a ``sync(request)`` function, or a
-``reconcile``/``finalize`` that takes one argument) and this module adapts it.
+unchanged: the loader (``loading.py``) detects it by name (``sync(request)`` and, beside it,
+``finalize(request)``) and this module adapts it.
 
 The request, per parent:
 

@@ -160,8 +160,8 @@ def test_missing_reconcile(tmp_path: Path) -> None:
 def test_reconcile_not_callable(tmp_path: Path) -> None:
     write(tmp_path / "rec.py", FOR + "reconcile = 3\n")
     assert str(load_error(tmp_path / "rec.py")).splitlines() == [
-        "rec.py:2:13: reconcile is an int, not a function; it must take (obj, ctx), or one "
-        "metacontroller request (request)",
+        "rec.py:2:13: reconcile is an int, not a function; a reconciler takes (obj, ctx) or "
+        "(obj); a metacontroller sync hook is def sync(request)",
         "    reconcile = 3",
         "                ^",
     ]
@@ -170,8 +170,8 @@ def test_reconcile_not_callable(tmp_path: Path) -> None:
 def test_reconcile_wrong_arity(tmp_path: Path) -> None:
     write(tmp_path / "rec.py", FOR + "\ndef reconcile(obj, ctx, extra):\n    return None\n")
     assert str(load_error(tmp_path / "rec.py")).splitlines() == [
-        "rec.py:3:1: reconcile takes (obj, ctx, extra); it must take (obj, ctx), or one "
-        "metacontroller request (request)",
+        "rec.py:3:1: reconcile takes (obj, ctx, extra); a reconciler takes (obj, ctx) or "
+        "(obj); a metacontroller sync hook is def sync(request)",
         "    def reconcile(obj, ctx, extra):",
         "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
     ]

@@ -137,7 +137,7 @@ def test_a_cluster_scoped_parent_sees_children_as_namespace_slash_name() -> None
     assert cache.asked == [("v1/ConfigMap", "*")]
 
 
-def test_a_one_argument_reconcile_is_a_hook_and_finalize_too(tmp_path: Path) -> None:
+def test_sync_is_a_hook_and_finalize_beside_it_too(tmp_path: Path) -> None:
     loaded = load_reconciler(
         str(
             write_hook(
@@ -146,7 +146,7 @@ def test_a_one_argument_reconcile_is_a_hook_and_finalize_too(tmp_path: Path) -> 
                 FOR = "indexedjobs.ctl.example.com/v1"
                 OWNS = ["v1/Pod"]
 
-                def reconcile(request):
+                def sync(request):
                     return {"children": [], "status": None}
 
                 def finalize(request):
