@@ -2,7 +2,7 @@
 
 ``DevLog`` is an ``EventSink``: the engine's threads call it with plain records and it
 writes them to one stream under a lock, a whole line (and the lines that belong to it:
-a caret under a broken line, a traceback, a dry run's body) at a time, so lines from
+a caret under a broken line, a traceback, a write's diff) at a time, so lines from
 two workers never interleave.
 
 Two formats:
@@ -189,9 +189,7 @@ def event_lines(
                 (f" {done}{dry}", _P),
             )
         ]
-        if event.dry_run and event.body is not None:
-            lines.extend(_indented(json.dumps(event.body, indent=2, sort_keys=True), _CODE))
-        return lines
+        return lines  # a dry run's change is shown under it by DevLog, as --local's are
     if isinstance(event, ev.WriteFailed):
         status = f" ({event.status})" if event.status else ""
         return [
@@ -506,7 +504,8 @@ class Changes:
     informer's cache) with the write's merge patch applied: both work on any backend
     and need no read. A child's first apply in this run has no old state; an owned
     child the loop deletes, or a reconciled object gone, has no new one (its children
-    go with it, by cascade)."""
+    go with it, by cascade). A dry run's write is the cached object against the
+    server's answer, as ``kubectl diff`` shows it (``_would``), on any backend."""
 
     def __init__(
         self,
@@ -549,10 +548,11 @@ class Changes:
             if self.out is not None and not self._dry:
                 self.out.finish(self._stale)
             return None
-        if isinstance(event, ev.Write) and event.dry_run:
-            self._dry = True
-        if not isinstance(event, ev.Write) or event.dry_run:
+        if not isinstance(event, ev.Write):
             return None
+        if event.dry_run:
+            self._dry = True
+            return self._would(event)
         short = (event.kind, event.namespace, event.name)
         if event.verb == "apply" and event.body is not None:
             body = review_view(event.body)
@@ -594,6 +594,36 @@ class Changes:
                 self.out.write(identity, parent, owner=event.key)
             old = {"status": old_status} if old_status is not None else None
             return Change(identity, old, {"status": status}, event.key)
+        return None
+
+    def _would(self, event: ev.Write) -> Change | None:
+        """A dry run's change, as ``kubectl diff`` shows one (kubectl's
+        pkg/cmd/diff/diff.go: the live object against the server's answer to a dry
+        run): the object as the loop's cache holds it against the write's ``answer``
+        (a delete's answer is the object it would remove). Nothing is recorded and no
+        file written: the run wrote nothing."""
+        answer = event.answer
+        if answer is None:
+            return None
+        api_version = str(answer.get("apiVersion") or "")
+        identity = (api_version, event.kind, event.namespace, event.name)
+        if event.verb == "apply":
+            live = self._lookup(f"{api_version}/{event.kind}", (event.namespace, event.name))
+            old = review_view(live) if live is not None else None
+            return Change(identity, old, review_view(answer), event.key)
+        if event.verb == "delete":
+            return Change(identity, review_view(answer), None, event.key)
+        if event.verb == "status":
+            with self._lock:
+                parent = self._parents.get(event.key)
+            old_status = parent.get("status") if parent is not None else None
+            new_status = answer.get("status")
+            return Change(
+                identity,
+                {"status": old_status} if old_status is not None else None,
+                {"status": new_status} if new_status is not None else None,
+                event.key,
+            )
         return None
 
     def _stale(self, entry: OutEntry) -> bool:

@@ -1229,10 +1229,13 @@ class Controller:
         target: ObjectKey,
         call: Callable[[], dict[str, Any] | None],
         body: Mapping[str, Any] | None,
+        gone: Mapping[str, Any] | None = None,
     ) -> dict[str, Any] | None:
         """One write: counted, told to the sink, its echo remembered; a refusal (or a
         server out of reach) is told as ``WriteFailed`` and answered ``None`` (the
-        reconcile goes on, then fails and is retried).
+        reconcile goes on, then fails and is retried). A dry run's ``Write`` carries
+        the server's answer, or ``gone`` (the object a delete would remove: a delete
+        answers nothing).
 
         While the write is in flight, the target's watch events are held: the echo of
         this very write can arrive before its answer does, and is recognised only by
@@ -1253,7 +1256,10 @@ class Controller:
             self._emit(WriteFailed(key, verb, info.kind, *target, line, status))
             return None
         writes.count += 1
-        self._emit(Write(key, verb, info.kind, *target, self.dry_run, body))
+        answer = None
+        if self.dry_run:  # what the write would leave, for the log's diff
+            answer = written if isinstance(written, dict) and written else gone
+        self._emit(Write(key, verb, info.kind, *target, self.dry_run, body, answer))
         if not self.dry_run:
             self._release(slot, written if isinstance(written, dict) and written else None)
         return written if isinstance(written, dict) else {}
@@ -1305,7 +1311,7 @@ class Controller:
                         uid=child_meta.get("uid"),
                         dry_run=self.dry_run,
                     )
-                    self._send(writes, key, "delete", owned_info, child_key, delete, None)
+                    self._send(writes, key, "delete", owned_info, child_key, delete, None, child)
         if result.status is not None:
             self._write_status(key, info, parent, result.status, writes)
 

@@ -168,8 +168,12 @@ class Write:
     namespace: str
     name: str
     dry_run: bool = False
-    #: what was sent (the applied object, the status), for a dry run's display
+    #: what was sent (the applied object, the status patch)
     body: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    #: a dry run's answer: the object as the write would leave it (the server's reply;
+    #: for a delete, the object it would delete), for its display as ``kubectl diff``
+    #: shows one; None for a write that was made
+    answer: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
 
 @record

@@ -346,6 +346,86 @@ def test_dry_run_prints_the_writes_and_stores_nothing(
     assert events[-1]["event"] == "Stopped"
 
 
+def dev_once(args: list[str], cwd: Path, env: dict[str, str]) -> list[str]:
+    """``kubectl crd dev ARGS --once``'s stdout lines (it must exit 0)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "dev", *args, "--once"],
+        cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        timeout=HANG_GUARD,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.splitlines()
+
+
+def writes_shown(lines: list[str]) -> list[str]:
+    """The text log's write lines and the diffs under them, without time stamps."""
+    shown: list[str] = []
+    under_a_write = False
+    for line in lines:
+        text = line[len("12:00:00.000 ") :]
+        if text.startswith("  ") and not text.startswith("    "):
+            under_a_write = text.endswith(("dry run)", "applied", "deleted", "written"))
+            if under_a_write:
+                shown.append(text)
+        elif under_a_write and text.startswith("    "):
+            shown.append(text)
+        else:
+            under_a_write = False
+    return shown
+
+
+def test_dry_run_shows_each_write_as_kubectl_diff_does_the_same_with_local(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    (tmp_path / "rec.py").write_text(RECONCILER.format(version="1", suffix="cm"))
+    create_gizmo(apiserver, namespace, "dry", "hi")
+    on_cluster = ["rec.py", "-n", namespace, "--kubeconfig", str(apiserver.kubeconfig)]
+    # the same gizmo and CRD as files, for --local
+    local = tmp_path / "local"
+    local.mkdir()
+    crd = json.loads(apiserver.kubectl("get", "crd", gizmos_crd, "-o", "json").stdout)
+    (local / "crd.json").write_text(json.dumps({k: crd[k] for k in ("apiVersion", "kind", "spec")}
+                                               | {"metadata": {"name": gizmos_crd}}))  # fmt: skip
+    (local / "dry.json").write_text(json.dumps(gizmo(apiserver, namespace, "dry")))
+
+    # a first reconcile: the child would be created, the status written
+    server = writes_shown(dev_once([*on_cluster, "--dry-run"], tmp_path, loop_env))
+    in_process = writes_shown(dev_once(["rec.py", "--local", "local", "--dry-run"], tmp_path, loop_env))  # fmt: skip
+    assert server[:2] == [
+        f"  configmap {namespace}/dry-cm applied (server dry run)",
+        "    @@ -0,0 +1,14 @@",
+    ]
+    assert [line.replace("(dry run)", "(server dry run)") for line in in_process] == server
+    assert f"  gizmo {namespace}/dry status written (server dry run)" in server
+    assert configmaps(apiserver, namespace) == {}  # a dry run stores nothing
+
+    # over converged objects, a new version: only what would change, against the live objects
+    dev_once(on_cluster, tmp_path, loop_env)
+    (tmp_path / "rec.py").write_text(RECONCILER.format(version="2", suffix="cm"))
+    server = writes_shown(dev_once([*on_cluster, "--dry-run"], tmp_path, loop_env))
+    assert [line for line in server if not line.startswith("     ")] == [
+        f"  configmap {namespace}/dry-cm applied (server dry run)",
+        "    @@ -1,7 +1,7 @@",
+        '    -  version: "1"',
+        '    +  version: "2"',
+        f"  gizmo {namespace}/dry status written (server dry run)",
+        "    @@ -1,4 +1,4 @@",
+        '    -  version: "1"',
+        '    +  version: "2"',
+    ]
+    # and a child no longer desired: its delete shows the live object going
+    (tmp_path / "rec.py").write_text(RECONCILER.format(version="1", suffix="cfg"))
+    server = writes_shown(dev_once([*on_cluster, "--dry-run"], tmp_path, loop_env))
+    deleted = server.index(f"  configmap {namespace}/dry-cm deleted (server dry run)")
+    assert server[deleted + 1] == "    @@ -1,14 +0,0 @@"
+    assert '    -  version: "1"' in server[deleted + 2 :]
+    assert set(configmaps(apiserver, namespace)) == {"dry-cm"}
+
+
 FINALIZING = """\
 FOR = "gizmos.cli.dev.example.com/v1"
 

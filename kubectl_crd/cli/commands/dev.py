@@ -93,7 +93,8 @@ FLAGS = (
         "dry_run",
         SWITCH,
         "Send every write as a server dry run (the server checks it, nothing is stored) "
-        "and print what it would write.",
+        "and print what it would change, as kubectl diff does: the live object against "
+        "the server's answer.",
     ),
     Flag(
         ("--as",),
@@ -475,12 +476,14 @@ def run_loop(app: Application, options: DevOptions) -> None:
         informer = controllers[0].informer(resource) if controllers else None
         return informer.cache.peek(key) if informer is not None else None
 
-    # with --local each write's change is shown (a diff); --out writes them to files
+    # with --local, and with --dry-run anywhere, each write's change is shown (a diff,
+    # one printer for both); --out writes them to files
+    diffs = options.local is not None or options.dry_run
     changes = None
-    if options.local is not None or options.out is not None:
+    if diffs or options.out is not None:
         out = OutDir(options.out) if options.out is not None else None
         # the dashboard shows the selected object's last diff, not each one as the log
-        changes = Changes(lookup, out=out, show=options.local is not None and not dashboard)
+        changes = Changes(lookup, out=out, show=diffs and not dashboard)
     # the reader of the log gone (| head): stop as on SIGTERM
     pipe_closed = threading.Event()
     log = DevLog(
@@ -520,7 +523,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
 
         state = DashState()
         observers.append(state)
-        if options.local is not None:  # each object's last diff in the detail area
+        if diffs:  # each object's last diff in the detail area
             log.on_change = state.changed
         log.stream = Tee(sys.stdout, state)  # type: ignore[assignment]  # the start's lines are its first recent lines
     # set to stop the loop as Ctrl-C does (the dashboard's q)

@@ -125,16 +125,6 @@ def test_reload_failure_shows_the_line_and_caret_under_it() -> None:
     assert out.getvalue().splitlines()[1:] == ["    def f(:", "          ^"]
 
 
-def test_dry_run_writes_print_their_body() -> None:
-    out = io.StringIO()
-    DevLog(out, colour=False, timestamps=False)(
-        ev.Write(KEY, "apply", "ConfigMap", "default", "c", True, {"data": {"a": "1"}})
-    )
-    lines = out.getvalue().splitlines()
-    assert lines[0] == "  configmap default/c applied (server dry run)"
-    assert json.loads("\n".join(lines[1:])) == {"data": {"a": "1"}}
-
-
 def test_finalizers_left_warn_and_name_the_flag() -> None:
     lines = ["".join(c for c, _ in line) for line in event_lines(ev.Stopped((KEY,), ()))]
     assert lines[1].startswith("warning: 1 object still carries the loop's finalizer")
