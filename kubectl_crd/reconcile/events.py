@@ -160,7 +160,7 @@ class Write:
     """One write the loop made for a reconcile (or would make, with ``dry_run``)."""
 
     key: ObjectKey
-    #: "apply", "apply-status", "update-status", "patch-status", "delete",
+    #: "apply" (a child), "status", "delete" (a child no longer desired),
     #: "add-finalizer", "remove-finalizer"
     verb: str
     #: the written object's kind, namespace and name

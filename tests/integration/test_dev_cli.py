@@ -256,6 +256,16 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
                 f"patch /apis/{GROUP}/v1/namespaces/{namespace}/gizmos/two/status",
             ]
         )
+        # every write the server saw has its line in the log, without -v: a child no
+        # longer desired going is a write on the user's cluster as an apply is
+        for write in set(writes):
+            verb, path = write.split(" ")
+            name = path.split("/")[-2 if path.endswith("/status") else -1]
+            said = {"patch": "applied", "delete": "deleted"}[verb]
+            what = "configmap" if "/configmaps/" in path else "gizmo"
+            if path.endswith("/status"):
+                said = "status written"
+            loop.wait_for_line(f"  {what} {namespace}/{name} {said}", after=seen)
 
         # a broken edit: its file:line printed, the version 2 code keeps reconciling
         seen = len(loop.out)

@@ -125,6 +125,28 @@ def test_reload_failure_shows_the_line_and_caret_under_it() -> None:
     assert out.getvalue().splitlines()[1:] == ["    def f(:", "          ^"]
 
 
+#: every verb the controller writes with (controller.py's _send calls), and its word
+WRITE_VERBS = [
+    ("apply", "applied"),
+    ("status", "status written"),
+    ("delete", "deleted"),
+    ("add-finalizer", "finalizer added"),
+    ("remove-finalizer", "finalizer removed"),
+]
+
+
+@pytest.mark.parametrize("dry_run", [False, True], ids=["made", "dry-run"])
+@pytest.mark.parametrize(("verb", "done"), WRITE_VERBS, ids=[verb for verb, _ in WRITE_VERBS])
+def test_every_write_the_loop_makes_is_a_line_without_verbose(
+    verb: str, done: str, dry_run: bool
+) -> None:
+    # a write is a change on the user's cluster: shown by default, a child's delete as
+    # an apply; -v adds only reconcile starts, objects cached or found gone, tracebacks
+    (line,) = event_lines(ev.Write(KEY, verb, "ConfigMap", "default", "c", dry_run))
+    tail = " (server dry run)" if dry_run else ""
+    assert "".join(chunk for chunk, _ in line) == f"  configmap default/c {done}{tail}"
+
+
 def test_finalizers_left_warn_and_name_the_flag() -> None:
     lines = ["".join(c for c, _ in line) for line in event_lines(ev.Stopped((KEY,), ()))]
     assert lines[1].startswith("warning: 1 object still carries the loop's finalizer")
