@@ -634,10 +634,22 @@ def load_reconciler(path: str) -> LoadedReconciler:
     try:
         with open(absolute, "rb") as handle:
             handle.read(0)
+    except IsADirectoryError:
+        raise ReconcilerLoadError(
+            "is a directory: the reconciler is a .py file", location=Location(display)
+        ) from None
     except OSError as error:
         raise ReconcilerLoadError(
             (error.strerror or str(error)).lower(), location=Location(display)
         ) from None
+    if absolute.lower().endswith((".yaml", ".yml", ".json")):
+        # objects given where the reconciler goes: YAML failed as a SyntaxError at its
+        # first key, JSON (Python syntax) as "no FOR"
+        raise ReconcilerLoadError(
+            "not a Python file: the reconciler is a .py file (objects go in the --local "
+            "DIR, or on the cluster)",
+            location=Location(display),
+        )
     with _LOCK:
         return _load(absolute, display)
 

@@ -213,7 +213,8 @@ FLAGS = (
         ("-v", "--verbose"),
         "verbose",
         SWITCH,
-        "Also log each reconcile's start and a failed reconcile's traceback.",
+        "Also log each reconcile's start, each object cached or found gone, and a failed "
+        "reconcile's traceback (writes are always logged).",
     ),
 )
 
@@ -230,7 +231,8 @@ Examples:
 FILE declares FOR (the resource it reconciles, e.g. foos.example.com/v1), optionally
 OWNS (its children's kinds, e.g. v1/ConfigMap) and WATCHES, and reconcile(obj, ctx),
 which returns the desired children, status and requeue_after (a dict, a Result from
-kubectl_crd.reconcile, or None). Children are server-side applied with a controller
+kubectl_crd.reconcile, or None); a reconcile(obj) is called without ctx, and a
+metacontroller hook, sync(request), runs unchanged. Children are server-side applied with a controller
 ownerReference, undesired owned children deleted, status written with
 observedGeneration; a write that would change nothing is not sent. Saving FILE (or a
 module of its own it imports) loads the new code beside the running one and swaps it
@@ -351,6 +353,11 @@ def dev_options(
     if local is not None and envtest:
         raise UsageError("--local and --envtest are alternatives: choose one")
     if local is not None and not os.path.isdir(local):
+        if os.path.exists(local):  # FILE and DIR swapped, say
+            raise UsageError(
+                f"--local {local}: not a directory (DIR holds the CRDs and objects; the "
+                "reconciler is FILE)"
+            )
         raise UsageError(f"--local {local}: no such directory")
     if out is not None and (not out or os.path.isfile(out)):
         raise UsageError(f"--out {out}: not a directory")

@@ -201,6 +201,10 @@ def test_local_flags_are_checked(tmp_path: Path) -> None:
         dev_options("r.py", local=str(tmp_path), envtest=True)
     with pytest.raises(UsageError, match="no such directory"):
         dev_options("r.py", local=str(tmp_path / "missing"))
+    # the reconciler given to --local (FILE and DIR swapped): it is there, not a directory
+    (tmp_path / "r.py").write_text("")
+    with pytest.raises(UsageError, match=r"^--local \S+r\.py: not a directory \(DIR holds"):
+        dev_options("foo.yaml", local=str(tmp_path / "r.py"))
     with pytest.raises(UsageError, match="--crd installs CRDs"):
         dev_options("r.py", crd_paths=("crd.yaml",))
     options = dev_options("r.py", local=str(tmp_path), crd_paths=("crd.yaml",), once=True)

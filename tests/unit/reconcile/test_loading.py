@@ -181,6 +181,22 @@ def test_missing_file(tmp_path: Path) -> None:
     assert str(load_error(tmp_path / "nope.py")) == "nope.py: no such file or directory"
 
 
+def test_a_directory_or_an_objects_file_is_not_a_reconciler(tmp_path: Path) -> None:
+    # a YAML file given as FILE was a SyntaxError at its first key; a JSON one, Python
+    # syntax, was "no FOR"; a directory, "is a directory"
+    write(tmp_path / "foo.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
+    write(tmp_path / "foo.json", '{"apiVersion": "v1", "kind": "ConfigMap"}\n')
+    (tmp_path / "dir").mkdir()
+    for name in ("foo.yaml", "foo.json"):
+        assert str(load_error(tmp_path / name)) == (
+            f"{name}: not a Python file: the reconciler is a .py file (objects go in the "
+            "--local DIR, or on the cluster)"
+        )
+    assert str(load_error(tmp_path / "dir")) == (
+        "dir: is a directory: the reconciler is a .py file"
+    )
+
+
 # -- errors while importing ------------------------------------------------------------
 
 
