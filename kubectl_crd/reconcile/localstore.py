@@ -24,8 +24,18 @@ What it keeps, and the upstream behaviour each piece mirrors
   resources by their CRD version's schema; then, for a built-in, the numbers of its
   decoding into the Go type (a fraction in an int field, an int-or-string neither
   string nor int32, a quantity that does not parse: ``failed to convert new object``);
-- built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, ...) are stored
-  without schema validation or defaulting of their spec beyond those checks (no
+- a built-in's body (create, update, status update) is first decoded into the kind's Go
+  type as the server decodes it (``validation.decoding``, from the Go types
+  hack/builtin_types.py reads from k8s.io/api): a value the type cannot hold (a number
+  in a ConfigMap's ``data``, ``port: "80"``, an int32 that overflows, bytes that are no
+  base64, a ``metav1.Time`` or ``MicroTime`` that does not parse, a quantity that does
+  not) is the server's 400 ``cannot be handled as a <Kind>`` with encoding/json's
+  message, the first in the body's order unless a type's own ``UnmarshalJSON`` fails
+  later; what is stored is what the server stores: times in UTC (``Time`` to the
+  second, ``MicroTime`` to the microsecond), bytes in canonical base64, a null map value
+  its zero value, empty ``omitempty`` fields and unknown fields (``Data``) dropped;
+- built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, Lease, ...) are
+  stored without schema validation or defaulting of their spec beyond those checks (no
   ``Invalid`` for a negative replicas), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
@@ -47,11 +57,18 @@ What it keeps, and the upstream behaviour each piece mirrors
 
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), defaulting and
-validation of built-in kinds beyond their metadata and the typed check, conflicts between field managers (``force`` is always
-taken), the garbage collector's foreground deletion and orphaning (``propagationPolicy``
-is background), admission webhooks, RBAC, namespaces' lifecycle (a namespace need not
-exist), ``generateName`` for built-ins, dry-run's untouched resourceVersion counter (a
-dry run may use up a number), and watch history (a watch starts from now: no 410).
+validation of built-in kinds beyond their metadata, their decoding and the typed check,
+conflicts between field managers (``force`` is always taken), the garbage collector's
+foreground deletion and orphaning (``propagationPolicy`` is background), admission
+webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateName`` for
+built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a number),
+and watch history (a watch starts from now: no 410). Of a built-in's decoding
+(``validation.decoding``): the zero values the server writes for fields a body leaves
+out (a container's ``resources: {}``, a Deployment's ``status: {}``, a Role's ``rules:
+null``, an Event's ``eventTime: null``), a quantity's canonical spelling (``0.5`` stays,
+the server stores ``500m``), the 422 a merge patch's undecodable result gets (the store
+answers the 400 of an update), and an applied int32 beyond its range, which the server's
+conversion wraps and its validation then refuses (the store wraps it and stores it).
 """
 
 from __future__ import annotations
@@ -106,6 +123,7 @@ BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
     ("rbac.authorization.k8s.io", "v1", "roles", "Role", True, False, False),
     ("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", True, False, False),
     ("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", False, False, False),
+    ("coordination.k8s.io", "v1", "leases", "Lease", True, False, False),
 )
 
 _OPTIMISTIC_LOCK = (
@@ -400,13 +418,14 @@ class ObjectStore:
                     raise _refused(kind.admission.already_exists(name, existing))
                 result = kind.admission.create(obj, namespace=ns or None)
                 return self._commit(kind, info, result, dry_run=dry_run)
+            # the body is decoded before the registry looks at it
+            created = self._decoded(kind, info, obj)
             if existing is not None:
                 message = f'{kind.resource} "{name}" already exists'
                 raise _status_refusal(409, "AlreadyExists", message, kind, name)
             if not name:
                 message = "resource name may not be empty"
                 raise _status_refusal(422, "Invalid", message, kind, name)
-            created = _plain_object(obj)
             _check_builtin_metadata(kind, created)
             _decoded_metadata(created)
             if kind.has_status:
@@ -455,13 +474,15 @@ class ObjectStore:
                 admission = kind.admission
                 result = (admission.update_status if status else admission.update)(obj, old)
                 return self._commit(kind, info, result, dry_run=dry_run)
-            if old is None or (status and not kind.has_status):
+            if status and not kind.has_status:
+                raise self._not_found(kind, name)  # no such endpoint: nothing decoded
+            new = self._decoded(kind, info, obj)
+            if old is None:
                 raise self._not_found(kind, name)
             body_meta = obj.get("metadata") or {}
             version = body_meta.get("resourceVersion")
             if version and version != old["metadata"].get("resourceVersion"):
                 raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
-            new = _plain_object(obj)
             meta = new.setdefault("metadata", {})
             meta.pop("managedFields", None)
             if status:
@@ -867,6 +888,21 @@ class ObjectStore:
             meta["managedFields"] = marshal.loads(cached[1])
         return obj
 
+    def _decoded(self, kind: _Kind, info: ResourceInfo, obj: Mapping[str, Any]) -> dict[str, Any]:
+        """A copy of a built-in's body decoded into its Go type as the server decodes a
+        create's or update's (``validation.decoding``): normalised to what the server
+        stores, or refused with its 400. The merged object of a server-side apply is
+        converted, not decoded (the server never parses it as JSON): the typed check
+        refused what the conversion refuses, and its values are normalised alike."""
+        from kubectl_crd.validation.decoding import decode_builtin
+
+        body = _plain_object(obj)
+        api_version = f"{kind.group}/{info.version}" if kind.group else info.version
+        problem = decode_builtin(body, api_version, kind.kind, lenient=self._applying is not None)
+        if problem is not None:
+            raise _failure(400, "BadRequest", problem, None)
+        return body
+
     def _typed(self, kind: _Kind, version: str) -> tuple[Atom, KeysAt]:
         """The kind's typed schema in ``version`` (``validation.typed``: a built-in's
         from the shipped file, a custom resource's from its CRD version's schema), and
@@ -1039,18 +1075,12 @@ def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
     ``<Kind>[.<group>] "<name>" is invalid: <cause>`` (``[c1, c2]`` for several,
     repeats dropped as ``field.ErrorList.ToAggregate`` drops them)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
-    from kubectl_crd.validation.objectmeta import builtin_decoding_error, validate_object_meta
+    from kubectl_crd.validation.objectmeta import validate_object_meta
     from kubectl_crd.validation.results import FieldError, Reason, Stage
 
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
         return
-    # first the body is decoded into the kind's Go type: a metadata value ObjectMeta
-    # cannot hold (a label that is a number, a timestamp time.Parse refuses) is a 400
-    version = str(obj.get("apiVersion") or "").rpartition("/")[2]
-    undecodable = builtin_decoding_error(obj, kind.kind, version)
-    if undecodable is not None:
-        raise _failure(400, "BadRequest", undecodable, None)
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     found = validate_object_meta(meta, None, name_check=check, generate_names=False)
     if kind.kind == "CronJob" and len(str(meta.get("name") or "")) > 52:

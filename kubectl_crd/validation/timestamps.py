@@ -16,17 +16,30 @@ number into Go value of type string``) and parses it with ``time.Parse`` and the
 
 Looser than RFC 3339 where Go is: a one-digit hour, a fraction after the seconds
 written with a comma, any number of its digits, a zone offset of 24 hours.
+
+``metav1.MicroTime`` (``micro_time.go``) is the same with the layout
+``2006-01-02T15:04:05.000000Z07:00``: exactly six fraction digits, read by ``atoi``
+(a sign taken, a negative fraction ``out of range``), ``cannot parse "<rest>" as
+".000000"`` where they are not there.
+
+What the server stores (``stored_time``): ``MarshalJSON`` writes the instant in UTC,
+``Time`` to the second (``time.RFC3339``; its protobuf form in etcd drops the fraction
+too: ``time_proto.go``), ``MicroTime`` to the microsecond; the zero time (January 1 of
+year 1, UTC) as null.
+
 Pure (stdlib and ``model.govalues``); held to kube-apiserver by
-tests/integration/test_timestamps_differential.py.
+tests/integration/test_timestamps_differential.py and
+test_localstore_decoding_differential.py.
 """
 
 from __future__ import annotations
 
 from kubectl_crd.model.govalues import json_kind
 
-__all__ = ["RFC3339", "rfc3339_problem", "time_problem"]
+__all__ = ["RFC3339", "RFC3339_MICRO", "rfc3339_problem", "stored_time", "time_problem"]
 
 RFC3339 = "2006-01-02T15:04:05Z07:00"
+RFC3339_MICRO = "2006-01-02T15:04:05.000000Z07:00"
 
 #: the layout's elements in order: (separator before it, element)
 _ELEMENTS = (("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"))
@@ -66,18 +79,20 @@ def _getnum(text: str, fixed: bool) -> tuple[int, str] | None:
     return int(text[:2]), text[2:]
 
 
-def rfc3339_problem(value: str) -> str | None:
-    """``time.Parse(time.RFC3339, value)``'s error message, None when it parses."""
+def rfc3339_problem(value: str, *, micro: bool = False) -> str | None:
+    """``time.Parse(time.RFC3339, value)``'s error message (``RFC3339_MICRO``'s with
+    ``micro``), None when it parses."""
     try:
-        _parse(value)
+        _parse(value, micro)
     except _Bad as bad:
         return str(bad)
     return None
 
 
-def _cannot(value: str, rest: str, element: str) -> _Bad:
+def _cannot(value: str, rest: str, element: str, micro: bool = False) -> _Bad:
+    layout = RFC3339_MICRO if micro else RFC3339
     return _Bad(
-        f"parsing time {_time_quote(value)} as {_time_quote(RFC3339)}: cannot parse "
+        f"parsing time {_time_quote(value)} as {_time_quote(layout)}: cannot parse "
         f"{_time_quote(rest)} as {_time_quote(element)}"
     )
 
@@ -86,26 +101,31 @@ def _range(value: str, what: str) -> _Bad:
     return _Bad(f"parsing time {_time_quote(value)}: {what} out of range")
 
 
-def _parse(value: str) -> None:
+#: a parsed time: year, month, day, hour, minute, second, nanoseconds, zone offset (s)
+Parsed = tuple[int, int, int, int, int, int, int, int]
+
+
+def _parse(value: str, micro: bool = False) -> Parsed:
     rest = value
     numbers: list[int] = []
+    nanos = 0
     for separator, element in _ELEMENTS:
         if separator:
             if not rest.startswith(separator):
-                raise _cannot(value, rest, separator)
+                raise _cannot(value, rest, separator, micro)
             rest = rest[len(separator) :]
         hold = rest
         if element == "2006":
             # four characters, the first a digit (so no sign for atoi), all of them an
             # integer: ASCII digits only (str.isdigit would take other Unicode digits)
             if len(rest) < 4 or not all("0" <= c <= "9" for c in rest[:4]):
-                raise _cannot(value, hold, element)
+                raise _cannot(value, hold, element, micro)
             numbers.append(int(rest[:4]))
             rest = rest[4:]
             continue
         got = _getnum(rest, fixed=element != "15")
         if got is None:
-            raise _cannot(value, hold, element)
+            raise _cannot(value, hold, element, micro)
         number, rest = got
         numbers.append(number)
         if element == "01" and not 1 <= number <= 12:
@@ -117,18 +137,33 @@ def _parse(value: str) -> None:
         if element == "05":
             if number >= 60:
                 raise _range(value, "second")
-            # a fraction the layout does not name: read all its digits
-            if len(rest) >= 2 and rest[0] in ".," and _digit(rest, 1):
+            if micro:
+                # stdFracSecond0: exactly six digits after "." or ",", read by atoi
+                hold = rest
+                if len(rest) < 7 or rest[0] not in ".,":
+                    raise _cannot(value, hold, ".000000", micro)
+                digits = rest[1:7]
+                body = digits[1:] if digits[0] in "+-" else digits
+                if not body or not all("0" <= c <= "9" for c in body):
+                    raise _cannot(value, hold, ".000000", micro)
+                nanos = int(body) * 1000
+                rest = rest[7:]
+                if digits[0] == "-" and nanos:
+                    raise _range(value, "fractional second")
+            elif len(rest) >= 2 and rest[0] in ".," and _digit(rest, 1):
+                # a fraction the layout does not name: read all its digits (nine count)
                 end = 2
                 while _digit(rest, end):
                     end += 1
+                nanos = int(rest[1:end][:9].ljust(9, "0"))
                 rest = rest[end:]
     hold = rest
+    offset = 0
     if rest.startswith("Z"):
         rest = rest[1:]
     else:
         if len(rest) < 6 or rest[3] != ":":
-            raise _cannot(value, hold, "Z07:00")
+            raise _cannot(value, hold, "Z07:00", micro)
         sign, hours, minutes, rest = rest[0], rest[1:3], rest[4:6], rest[6:]
         hour = _getnum(hours, fixed=True)
         minute = _getnum(minutes, fixed=True) if hour is not None else None
@@ -137,7 +172,8 @@ def _parse(value: str) -> None:
         if minute is not None and minute[0] > 60:
             raise _range(value, "time zone offset minute")
         if hour is None or minute is None or sign not in ("+", "-"):
-            raise _cannot(value, hold, "Z07:00")
+            raise _cannot(value, hold, "Z07:00", micro)
+        offset = (hour[0] * 60 + minute[0]) * 60 * (-1 if sign == "-" else 1)
     if rest:
         raise _Bad(f"parsing time {_time_quote(value)}: extra text: {_time_quote(rest)}")
     year, month, day = numbers[0], numbers[1], numbers[2]
@@ -146,15 +182,59 @@ def _parse(value: str) -> None:
         days = 29
     if not 1 <= day <= days:
         raise _range(value, "day")
+    return (year, month, day, numbers[3], numbers[4], numbers[5], nanos, offset)
 
 
-def time_problem(value: object) -> str | None:
-    """Why ``value`` (a decoded JSON value) is no ``metav1.Time``, None when it is one:
-    null, or a string ``time.Parse`` takes. A value that is not a string fails its
-    ``json.Unmarshal`` into a string (the caller adds the field's context, as
-    encoding/json does, where the server's message has it)."""
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (any year, Go's too: 0000)."""
+    year -= month <= 2
+    era = year // 400  # floor division: Hinnant's days_from_civil, negative years too
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    days += 719468
+    era = days // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return yoe + era * 400 + (month <= 2), month, day
+
+
+#: Go's zero time (January 1, year 1, 00:00:00 UTC) in Unix seconds
+_ZERO_UNIX = _days_from_civil(1, 1, 1) * 86400
+
+
+def stored_time(value: str, *, micro: bool = False) -> str | None:
+    """What the server stores and returns for a ``metav1.Time`` (``MicroTime`` with
+    ``micro``) decoded from ``value`` (which must parse): the instant in UTC to the
+    second (microsecond), or None (JSON null) for the zero time."""
+    year, month, day, hour, minute, second, nanos, offset = _parse(value, micro)
+    unix = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
+    unix -= offset
+    micros = nanos // 1000 if micro else 0
+    if micros == 0 and unix == _ZERO_UNIX:
+        return None
+    days, seconds = divmod(unix, 86400)
+    year, month, day = _civil_from_days(days)
+    shown = f"{'-' if year < 0 else ''}{abs(year):04d}-{month:02d}-{day:02d}T"
+    shown += f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return shown + (f".{micros:06d}Z" if micro else "Z")
+
+
+def time_problem(value: object, *, micro: bool = False) -> str | None:
+    """Why ``value`` (a decoded JSON value) is no ``metav1.Time`` (``MicroTime`` with
+    ``micro``), None when it is one: null, or a string ``time.Parse`` takes. A value
+    that is not a string fails its ``json.Unmarshal`` into a string (the caller adds
+    the field's context, as encoding/json does, where the server's message has it)."""
     if value is None:
         return None
     if isinstance(value, str):
-        return rfc3339_problem(value)
+        return rfc3339_problem(value, micro=micro)
     return f"json: cannot unmarshal {json_kind(value)} into Go value of type string"

@@ -84,7 +84,9 @@ STRING, NUMERIC, BOOLEAN, UNTYPED = "string", "numeric", "boolean", "untyped"
 INT_OR_STRING = "int-or-string"
 QUANTITY = "quantity"
 TIME = "time"
+MICRO_TIME = "micro-time"
 _TIME = "apis.meta.v1.Time"
+_MICRO_TIME = "apis.meta.v1.MicroTime"
 _SCALAR_TYPES: dict[str, tuple[type, ...]] = {
     STRING: (str,),
     NUMERIC: (int, float),
@@ -156,10 +158,10 @@ class _Converter:
 
     def ref(self, name: str) -> Atom:
         atom = self.named.get(name)
-        if atom is None and self.go and name == _TIME:
-            # metav1.Time: any scalar to the typed conversion, decoded by its own
-            # UnmarshalJSON (a string time.Parse takes), every value looked at
-            atom = self.named[name] = Atom(scalar=UNTYPED, go=TIME)
+        if atom is None and self.go and name in (_TIME, _MICRO_TIME):
+            # metav1.Time, MicroTime: any scalar to the typed conversion, decoded by
+            # their own UnmarshalJSON (a string time.Parse takes), every value looked at
+            atom = self.named[name] = Atom(scalar=UNTYPED, go=TIME if name == _TIME else MICRO_TIME)
         if atom is None:
             atom = self.named[name] = Atom()
             # a definition starts with the global preserve flag (false, as for every
@@ -270,6 +272,8 @@ class BuiltinTypes:
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.kinds: Mapping[str, str] = data["kinds"]
+        #: the kinds' Go types, as ``validation.decoding`` decodes a body into them
+        self.go_types: dict[str, Any] = data.get("go") or {"kinds": {}, "types": {}}
         self._converter = _Converter(data["types"], go=True)
         #: the same types without their Go types: a custom resource's ``metadata`` (its
         #: object is never decoded into a Go struct, so an apply never fails there)
@@ -625,8 +629,9 @@ def conversion_problem(go: str, value: Any) -> str | None:
     """Why ``value`` does not decode into the Go type ``go``: apimachinery's
     ``runtime/converter.go`` (a float64 into an int field only when whole) and
     ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
-    whose errors name the JSON value's kind), and ``metav1.Time``'s (a string
-    ``time.Parse`` takes as RFC 3339: ``validation.timestamps``)."""
+    whose errors name the JSON value's kind), and ``metav1.Time``'s and ``MicroTime``'s
+    (a string ``time.Parse`` takes as RFC 3339, with six fraction digits for
+    ``MicroTime``: ``validation.timestamps``)."""
     if go == INT_OR_STRING:
         if value is None or isinstance(value, str):
             return None
@@ -637,10 +642,10 @@ def conversion_problem(go: str, value: Any) -> str | None:
                 return None
             kind = "number " + text
         return f"json: cannot unmarshal {kind} into Go value of type int32"
-    if go == TIME:
+    if go in (TIME, MICRO_TIME):
         from kubectl_crd.validation.timestamps import time_problem
 
-        return time_problem(value)
+        return time_problem(value, micro=go == MICRO_TIME)
     if go == QUANTITY:
         # resource.Quantity's UnmarshalJSON parses a string, or the JSON text of
         # anything else (a number's, ``true``'s)

@@ -58,7 +58,10 @@ def test_a_timestamp_error_ends_the_decoding_and_wins() -> None:
 def test_a_builtins_template_metadata_is_decoded_with_the_body() -> None:
     """Every ObjectMeta of a built-in, in the body's order; a timestamp error wins
     wherever it is, else the first mismatch; paths without list indexes."""
-    from kubectl_crd.validation.objectmeta import builtin_decoding_error
+    from kubectl_crd.validation.decoding import decode_builtin
+
+    def builtin_decoding_error(obj: dict[str, Any], kind: str, version: str) -> str | None:
+        return decode_builtin(obj, obj["apiVersion"], kind)
 
     def deployment(root: dict[str, Any], template: dict[str, Any]) -> dict[str, Any]:
         return {
