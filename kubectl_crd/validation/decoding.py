@@ -312,6 +312,8 @@ class _Decoder:
                 made = None
         else:
             made = self.value(field_type, item)
+            if empty == _EMPTY_NIL:
+                return made  # a pointer set by a value, even one marshalled as null
         if (empty and _is_empty(made, empty)) or (omitzero and made is None):
             return _DROP
         return made

@@ -49,6 +49,7 @@ KINDS = {
     "Role": ("rbac.authorization.k8s.io", "v1", "roles"),
     "Lease": ("coordination.k8s.io", "v1", "leases"),
 }
+MANAGER = "kubectl-crd-dev"
 HEAD = '{0} in version "v1" cannot be handled as a {0}: '
 TYPE = "json: cannot unmarshal {} into Go struct field {} of type {}"
 
@@ -161,7 +162,8 @@ QUANTITY = (
 BAD_ROLLOUT = {"conditions": [{"type": "Available", "status": "True", "lastUpdateTime": "x"}]}
 
 #: (what, verb, body, the server's message): refused with a 400 BadRequest. ``verb``:
-#: create (POST), update (PUT over ``before``'s object) or status (PUT of /status)
+#: create (POST), update (PUT over ``before``'s object), status (PUT of /status) or
+#: apply (server-side, as the dev loop writes its children)
 REFUSED: list[tuple[str, str, dict[str, Any], str]] = [
     # the kinds of mismatch, into the Go types they name
     ("a number where a string is", "create", cm(data={"a": 1}),
@@ -272,6 +274,8 @@ REFUSED: list[tuple[str, str, dict[str, Any], str]] = [
      "illegal base64 data at input byte 4"),
     ("bytes that are a number", "create", secret(data={"k": 5}),
      typed("number", "Secret.data", "[]uint8")),
+    ("bytes as an array holding a number beyond a byte", "create", cm(binaryData={"b": [97, 256]}),
+     typed("number 256", "ConfigMap.binaryData", "uint8")),
     # metav1.Time outside ObjectMeta (a create decodes the status it then drops)
     ("a condition's time not RFC 3339", "create", deployment(status=BAD_ROLLOUT),
      'parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"'),
@@ -379,8 +383,23 @@ ACCEPTED: list[tuple[str, str, dict[str, Any]]] = [
           "conditions": [{"type": "Suspended", "status": "False",
                           "lastProbeTime": "2024-01-02T03:04:05Z",
                           "lastTransitionTime": "2024-01-02T03:04:05.999999999Z"}]})),
+    ("bytes as an array of numbers", "create", cm(binaryData={"b": [97, 98, None]})),
+    ("omitempty drops an empty string and a zero int", "create",
+     service({"port": 80, "name": "", "nodePort": 0})),
+    ("a zero replicas (a pointer) kept", "create", deployment(replicas=0, paused=False)),
     ("an update with a null map value", "update", cm(data={"a": None})),
     ("an update dropping an unknown field", "update", cm(extra=1, data={"a": "b"})),
+    # a server-side apply's merged object is converted, not decoded; stored alike
+    ("an applied null map value", "apply", cm(data={"a": None, "b": "x"})),
+    ("applied bytes with a newline", "apply", cm(binaryData={"b": "YWJj\n"})),
+    ("an applied lease's micro times", "apply",
+     lease(renewTime="2024-01-02T03:04:05.123456+01:00", acquireTime="0001-01-01T00:00:00.000000Z")),
+    ("an applied event's times", "apply",
+     event(firstTimestamp="2024-01-02T03:04:05.5+01:00", eventTime="2024-01-02T03:04:05.000001Z",
+           action="Test", reportingComponent="c", reportingInstance="i")),
+    ("an applied template's null creationTimestamp", "apply",
+     deployment(template={"metadata": {"labels": {"app": "web"}, "creationTimestamp": None},
+                          "spec": {"containers": [container()]}})),
 ]  # fmt: skip
 
 #: the object written first, for an update or a status update of each kind
@@ -421,6 +440,11 @@ class Sides:
         server = self.server[kind]
         if verb == "create":
             return (partial(server.create, body), partial(self.store.create, info, body))
+        if verb == "apply":
+            return (
+                partial(server.apply, body, field_manager=MANAGER, force=True),
+                partial(self.store.apply, info, body, field_manager=MANAGER, force=True),
+            )
         before = with_meta(BEFORE[kind], name=body["metadata"]["name"], namespace=self.namespace)
         server.create(before)
         self.store.create(info, before)
