@@ -51,8 +51,10 @@ from kubectl_crd.model.versions import kube_version_sort_key
 from kubectl_crd.validation import paths
 from kubectl_crd.validation.cel.availability import NOT_CHECKED, engine_missing
 from kubectl_crd.validation.cel.tree import has_rules
+from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.listtypes import validate_list_types
+from kubectl_crd.validation.names import path_segment_name
 from kubectl_crd.validation.objectmeta import (
     coerce_embedded,
     coerce_metadata,
@@ -264,7 +266,10 @@ def validate_custom_resource(
     if named:
         meta["name"] = generated_name(str(generate))
     if decode_failure is None:
-        found(Stage.OBJECT_META, validate_object_meta(meta, None))
+        if isinstance(old, dict):
+            found(Stage.OBJECT_META, _update_meta_errors(meta))
+        else:
+            found(Stage.OBJECT_META, validate_object_meta(meta, None))
         # an update warns only about the finalizers it adds (strategy.go: generateWarningsFromObj)
         old_meta = old.get("metadata") if isinstance(old, dict) else None
         if isinstance(old_meta, dict) and old_meta.get("finalizers"):
@@ -275,14 +280,17 @@ def validate_custom_resource(
             warnings.extend(finalizer_warnings(meta))
     schema_errors = validate_schema(node, obj)
     if isinstance(old, dict):
-        schema_errors = [e for e in schema_errors if not _unchanged(obj, old, e[3])]
+        schema_errors = [e for e in schema_errors if not _unchanged(obj, old, e[3], node)]
     found(Stage.SCHEMA, schema_errors)
     scale = version.subresources.scale
     if scale is not None:
         found(Stage.SCALE, _scale_errors(obj, scale.spec_replicas_path))
         found(Stage.SCALE, _scale_errors(obj, scale.status_replicas_path))
     found(Stage.EMBEDDED, validate_embedded(node, obj))
-    found(Stage.LIST_TYPE, validate_list_types(node, obj))
+    # an update checks list types only when the old object breaks none of them
+    # (apiextensions-apiserver registry/customresource/strategy.go: ValidateUpdate)
+    if not (isinstance(old, dict) and validate_list_types(node, old)):
+        found(Stage.LIST_TYPE, validate_list_types(node, obj))
     if rules and has_rules(version.schema):
         if engine_missing():
             warnings.append(NOT_CHECKED)
@@ -331,6 +339,25 @@ def validate_custom_resource(
     if named:
         del meta["name"]  # the object as given: the server's suffix is random
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
+
+
+#: what ``ValidateObjectMetaAccessorUpdate`` checks again of the new metadata
+_UPDATE_RECHECKED = ("metadata.labels", "metadata.annotations", "metadata.ownerReferences")
+
+
+def _update_meta_errors(meta: dict[str, Any]) -> list[tuple[str, str, str, Chain]]:
+    """An update's metadata errors, each as often as the server reports it.
+
+    apiserver/pkg/registry/rest/update.go (BeforeUpdate) runs ``validateCommonFields``,
+    ``ValidateObjectMetaAccessor`` with path-segment names (no DNS-subdomain check: a
+    generateName ``Gen_`` passes) and ``ValidateObjectMetaAccessorUpdate``, then the
+    strategy's ``ValidateUpdate`` (apiextensions-apiserver registry/customresource/
+    validator.go) runs ``ValidateObjectMetaAccessorUpdate`` again: a bad label,
+    annotation or owner reference is reported three times (kube-apiserver v1.34).
+    """
+    first = validate_object_meta(meta, None, name_check=path_segment_name, generate_names=False)
+    again = [e for e in first if e[0].startswith(_UPDATE_RECHECKED)]
+    return [*first, *again, *again]
 
 
 _MISSING = object()
@@ -434,29 +461,90 @@ def read_adds_status(obj: Any, version: CRDVersion) -> bool:
     return status is not None and status.has_default
 
 
-def _unchanged(obj: Any, old: Any, chain: Chain) -> bool:
-    """Whether the value an error is about equals the old object's (missing in both counts).
+def _unchanged(obj: Any, old: Any, chain: Chain, node: SchemaNode) -> bool:
+    """Whether the ratcheting validator drops an error reported at ``chain``.
 
-    The ratcheting validator (``apiextensions-apiserver/pkg/apiserver/schema/ratcheting.go``)
-    drops an error of a node whose value DeepEquals its old value.
+    ``apiextensions-apiserver/pkg/apiserver/validation/ratcheting.go`` validates each
+    node it can correlate with an old value and turns its subtree's errors into warnings
+    when the two DeepEqual (``apiserver/pkg/cel/common/equality.go``). A property
+    correlates when both objects have it; a list item only in a
+    ``x-kubernetes-list-type: map`` list, with the old item of the same keys (set and
+    atomic list items never). So the error goes when the deepest node on its path that
+    still correlates is unchanged: a changed item of an atomic list keeps its error
+    unless the whole list is unchanged.
     """
     new_value: Any = obj
     old_value: Any = old
+    current: SchemaNode | None = node
     for segment in paths.segments(chain):
-        new_value = _step(new_value, segment)
-        old_value = _step(old_value, segment)
-    if new_value is _MISSING or old_value is _MISSING:
-        return new_value is old_value
-    return type(new_value) is type(old_value) and bool(new_value == old_value)
+        if current is None:
+            break
+        if isinstance(segment, int):
+            if (
+                current.list_type != "map"
+                or current.items is None
+                or not isinstance(new_value, list)
+                or not isinstance(old_value, list)
+                or segment >= len(new_value)
+            ):
+                break
+            matched = _same_keys(new_value[segment], old_value, current.map_keys)
+            if matched is _MISSING:
+                break
+            new_value, old_value = new_value[segment], matched
+            current = current.items
+        else:
+            if not (
+                isinstance(new_value, dict)
+                and isinstance(old_value, dict)
+                and segment in new_value
+                and segment in old_value
+            ):
+                break
+            sub = current.properties.get(segment) or current.additional
+            if sub is None:
+                break
+            new_value, old_value = new_value[segment], old_value[segment]
+            current = sub
+    return _deep_equal(new_value, old_value, current)
 
 
-def _step(value: Any, segment: str | int) -> Any:
-    if isinstance(segment, int):
-        # list items correlate only by map keys; an index is not a correlation
+def _same_keys(item: Any, old_items: list[Any], keys: tuple[str, ...]) -> Any:
+    """The old item with ``item``'s map keys (``common.MakeMapList``), or ``_MISSING``."""
+    if not isinstance(item, dict):
         return _MISSING
-    if isinstance(value, dict):
-        return value.get(segment, _MISSING)
+    wanted = tuple(item.get(k) for k in keys)
+    for old_item in old_items:
+        if isinstance(old_item, dict) and tuple(old_item.get(k) for k in keys) == wanted:
+            return old_item
     return _MISSING
+
+
+def _deep_equal(value: Any, old: Any, node: SchemaNode | None) -> bool:
+    """``CorrelatedObject.CachedDeepEqual``: Go's DeepEqual of decoded JSON (1 is not
+    1.0 nor true), except that a map-type list's items are compared by their keys."""
+    if type(value) is not type(old):
+        return False
+    if isinstance(value, dict):
+        if value.keys() != old.keys():
+            return False
+        for key, item in value.items():
+            sub = None if node is None else node.properties.get(key) or node.additional
+            if not _deep_equal(item, old[key], sub):
+                return False
+        return True
+    if isinstance(value, list):
+        if len(value) != len(old):
+            return False
+        items = None if node is None else node.items
+        if node is not None and node.list_type == "map" and items is not None:
+            for item in value:
+                matched = _same_keys(item, old, node.map_keys)
+                if matched is _MISSING or not _deep_equal(item, matched, items):
+                    return False
+            return True
+        return all(_deep_equal(a, b, items) for a, b in zip(value, old, strict=True))
+    return bool(value == old)
 
 
 def _default_deprecation(crd: CustomResourceDefinition, deprecated: str) -> str:

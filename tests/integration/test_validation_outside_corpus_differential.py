@@ -6,13 +6,16 @@ mutations of them, as ``test_validation_differential`` makes them) found places 
 the test, showing only the feature, with the objects that showed the difference: the
 server must accept the CRD exactly when ``crd_errors`` finds nothing, and every object's
 dry-run create must get the same verdict and the same (path, reason, message) errors
-from ``validate_custom_resource``.
+from ``validate_custom_resource``. Update cases store objects under a loose schema, switch
+the CRD to a tight one and send each update as a dry-run PUT: the same comparison with
+``validate_custom_resource(..., old=<the stored object>)``.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +23,10 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import ApiError
 from kubectl_crd.model.govalues import go_json
 from kubectl_crd.validation import FieldValidation, validate_custom_resource
 from kubectl_crd.validation.crds import crd_errors
@@ -234,4 +240,169 @@ def test_outside_corpus_cases_agree_with_the_api_server(
         assert Counter(server) == Counter(mine), spec
         invalid += verdict != "valid"
     assert not case.objects or invalid > 0  # each case shows at least one refusal
+    apiserver.kubectl("delete", "crd", crd.name, "--wait=false", check=False)
+
+
+@dataclass(frozen=True)
+class UpdateCase:
+    """Objects stored under ``loose`` (for real), the CRD then switched to ``tight``,
+    each object then replaced by its update (a dry-run PUT at its resourceVersion)."""
+
+    loose: dict[str, Any]
+    tight: dict[str, Any]
+    #: (stored object, its update), each a dict of top-level fields over ``metadata.name``
+    updates: list[tuple[dict[str, Any], dict[str, Any]]]
+    #: an object only ``tight`` refuses: its dry-run create tells when ``tight`` is served
+    probe: dict[str, Any] | None = None
+
+
+def _items(item: dict[str, Any], **list_schema: Any) -> dict[str, Any]:
+    return {"type": "array", "items": item, **list_schema}
+
+
+_N = {"type": "object", "properties": {"k": {"type": "string"}, "n": {"type": "integer"}}}
+_N_MAX = {
+    "type": "object",
+    "properties": {"k": {"type": "string"}, "n": {"type": "integer", "maximum": 10}},
+}
+
+UPDATE_CASES: dict[str, UpdateCase] = {
+    # found on kubeflow/trainer (ClusterTrainingRuntime updates): the server checks an
+    # update's metadata in validateCommonFields (ValidateObjectMetaAccessor with
+    # path-segment names, ValidateObjectMetaAccessorUpdate) and again in the strategy
+    # (ValidateObjectMetaAccessorUpdate): a bad label or annotation is reported three
+    # times, and a generateName the DNS-subdomain check would refuse passes
+    "update-metadata": UpdateCase(
+        {"type": "object"},
+        {"type": "object"},
+        [
+            ({}, {"metadata": {"labels": {"bad key!": "v", "k": "bad value!"}}}),
+            ({}, {"metadata": {"annotations": {"bad key!": "v"}, "generateName": "Gen_"}}),
+            ({}, {"metadata": {"generateName": "a/b%"}}),
+        ],
+    ),
+    # found on kubeflow/trainer (replicatedJobs[0].replicas: 1.5 in an update): an item
+    # of an atomic or set list never correlates with an old item (equality.go), so a
+    # changed list keeps every item's errors, changed or not; a map-type list's item
+    # correlates by its keys and an unchanged one keeps no error
+    "update-ratcheting-list-items": UpdateCase(
+        _rules(
+            [],
+            a=_items(_N),
+            m=_items(
+                {**_N, "required": ["k"]},
+                **{"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"]},
+            ),
+        ),
+        _rules(
+            [],
+            a=_items(_N_MAX),
+            m=_items(
+                {**_N_MAX, "required": ["k"]},
+                **{"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"]},
+            ),
+        ),
+        [
+            ({"spec": {"a": [{"n": 1}]}}, {"spec": {"a": [{"n": 11}]}}),
+            ({"spec": {"a": [{"n": 20}, {"n": 1}]}}, {"spec": {"a": [{"n": 20}, {"n": 2}]}}),
+            ({"spec": {"a": [{"n": 20}]}}, {"spec": {"a": [{"n": 20}], "m": []}}),
+            (
+                {"spec": {"m": [{"k": "x", "n": 20}, {"k": "y", "n": 1}]}},
+                {"spec": {"m": [{"k": "y", "n": 2}, {"k": "x", "n": 20}]}},
+            ),
+            (
+                {"spec": {"m": [{"k": "x", "n": 20}, {"k": "y", "n": 1}]}},
+                {"spec": {"m": [{"k": "z", "n": 20}, {"k": "y", "n": 1}]}},
+            ),
+        ],
+        probe={"spec": {"a": [{"n": 11}]}},
+    ),
+    # a list's listType checks run on an update only when the old object passes them
+    # (strategy.go: ValidateUpdate)
+    "update-list-type-ratchets": UpdateCase(
+        _rules([], s=_items({"type": "string"}), t=_items({"type": "string"})),
+        _rules(
+            [],
+            s=_items({"type": "string"}, **{"x-kubernetes-list-type": "set"}),
+            t=_items({"type": "string"}, **{"x-kubernetes-list-type": "set"}),
+        ),
+        [
+            ({"spec": {"s": ["a", "a"]}}, {"spec": {"s": ["a", "a"], "t": ["b", "b"]}}),
+            ({"spec": {"s": ["a"]}}, {"spec": {"s": ["a"], "t": ["b", "b"]}}),
+        ],
+        probe={"spec": {"s": ["a", "a"]}},
+    ),
+}
+
+
+def _merged(name: str, kind: str, parts: dict[str, Any]) -> dict[str, Any]:
+    obj: dict[str, Any] = {"apiVersion": f"{GROUP}/v1", "kind": kind, "spec": {}}
+    obj.update({k: v for k, v in parts.items() if k != "metadata"})
+    obj["metadata"] = {"name": name, **parts.get("metadata", {})}
+    return obj
+
+
+@pytest.mark.parametrize("name", sorted(UPDATE_CASES))
+def test_outside_corpus_updates_agree_with_the_api_server(
+    apiserver: ControlPlane, tmp_path: Path, name: str
+) -> None:
+    case = UPDATE_CASES[name]
+    kind = "".join(part.capitalize() for part in name.split("-"))
+    plural = kind.lower() + "s"
+    base = f"/apis/{GROUP}/v1/namespaces/default/{plural}"
+    crd_file = tmp_path / "crd.json"
+
+    def install(spec: dict[str, Any]) -> CustomResourceDefinition:
+        schema = {"type": "object", "properties": {"spec": spec}}
+        raw = make_crd(kind, GROUP, plural=plural, schema=schema)
+        crd_file.write_text(json.dumps(raw))
+        apiserver.kubectl("apply", "--server-side", "--force-conflicts", "-f", str(crd_file))
+        crd = CustomResourceDefinition.from_object(raw)
+        apiserver.wait_established([crd.name])
+        return crd
+
+    install(case.loose)
+    client = KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig)))
+    stored = [
+        client.request("POST", base, body=_merged(f"u{number}", kind, before))
+        for number, (before, _after) in enumerate(case.updates)
+    ]
+    crd = install(case.tight)
+    # the server swaps in the new schema a moment after the write: wait until it
+    # refuses what only the new one refuses
+    deadline = time.monotonic() + 60
+    while case.probe is not None:
+        try:
+            client.request(
+                "POST", base, query={"dryRun": "All"}, body=_merged("probe", kind, case.probe)
+            )
+        except ApiError as exc:
+            assert exc.status == 422, exc
+            break
+        assert time.monotonic() < deadline, "the tightened schema not served in 60 s"
+        time.sleep(0.2)
+    refused = 0
+    for old, (_before, after) in zip(stored, case.updates, strict=True):
+        new = _merged(old["metadata"]["name"], kind, after)
+        new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
+        try:
+            client.request(
+                "PUT",
+                f"{base}/{old['metadata']['name']}",
+                query={"dryRun": "All", "fieldValidation": "Strict"},
+                body=new,
+            )
+            status, body = 200, {}
+        except ApiError as exc:
+            status, body = exc.status, dict(exc.status_object or {})
+        verdict, server = _server_errors(status, body)
+        result = validate_custom_resource(
+            new, crd, field_validation=FieldValidation.STRICT, old=old
+        )
+        mine = [(e.field, e.reason, e.message) for e in result.reported]
+        assert (verdict == "valid") == result.valid, (after, server, mine)
+        assert Counter(server) == Counter(mine), after
+        refused += verdict != "valid"
+    assert refused > 0
+    client.close()
     apiserver.kubectl("delete", "crd", crd.name, "--wait=false", check=False)
