@@ -11,9 +11,10 @@ Two formats:
   words (``reconciled default/foo in 3.2ms, 2 writes``, ``configmap default/foo-cm
   applied``, the server's own line for a refused write). Colour only when the stream is
   a terminal and ``NO_COLOR`` is unset (``output.terminal.colour_wanted``); the coloured
-  text is the plain text plus SGR codes. Reconcile starts and objects found gone are
-  shown with ``verbose`` only, as is the traceback of a failed reconcile (its last line,
-  the user's file:line, is always shown).
+  text is the plain text plus SGR codes. Objects cached, reconcile starts and
+  reconciles that found their object gone are shown with ``verbose`` only, as is the
+  traceback of a failed reconcile (its last line, the user's file:line, is always
+  shown); a reconciled object's deletion always is.
 - ``json``, for a program: one JSON object per line, every event, with ``time`` (Unix
   seconds), ``event`` (the record's class name) and the record's fields; keys are
   ``namespace/name`` strings (``events.key_text``), enums their value. The command's
@@ -134,15 +135,12 @@ def event_lines(
 ) -> list[Line]:
     """The text lines of one event (without the time stamp); none for an event this
     verbosity does not show."""
-    if isinstance(event, ev.ObjectCached | ev.ObjectDeleted):
-        if not verbose:
-            return []
-        return [
-            (
-                _key(event.key),
-                (" cached, queued" if isinstance(event, ev.ObjectCached) else " deleted", _P),
-            )
-        ]
+    if isinstance(event, ev.ObjectDeleted):
+        # always: the user's own object going is what the loop's next lines answer (its
+        # finalizer running, its children's deletes), as kubectl get -w shows it
+        return [(_key(event.key), (" deleted", _P))]
+    if isinstance(event, ev.ObjectCached):
+        return [(_key(event.key), (" cached, queued", _P))] if verbose else []
     if isinstance(event, ev.ReconcileStarted):
         if not verbose:
             return []

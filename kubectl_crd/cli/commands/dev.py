@@ -214,7 +214,7 @@ FLAGS = (
         "verbose",
         SWITCH,
         "Also log each reconcile's start, each object cached or found gone, and a failed "
-        "reconcile's traceback (writes are always logged).",
+        "reconcile's traceback (writes and deleted objects are always logged).",
     ),
 )
 

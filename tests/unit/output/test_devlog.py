@@ -107,13 +107,18 @@ def test_json_spells_keys_and_outcomes_as_text() -> None:
 
 
 def test_quiet_by_default_starts_gone_and_tracebacks_only_when_verbose() -> None:
+    cached = ev.ObjectCached(KEY, "foos.example.com/v1")
     started = ev.ReconcileStarted(KEY, "foos.example.com/v1")
     gone = ev.ReconcileFinished(KEY, ev.Outcome.GONE, 0.0)
     failed = ev.ReconcileFinished(
         KEY, ev.Outcome.ERROR, 0.1, 0, "E: x", "r.py", 3, "Traceback\n  r.py 3"
     )
+    assert event_lines(cached) == []
     assert event_lines(started) == []
     assert event_lines(gone) == []
+    # the user's object deleted is a line without -v
+    (deleted,) = event_lines(ev.ObjectDeleted(KEY, "foos.example.com/v1"))
+    assert "".join(chunk for chunk, _ in deleted) == "default/foo deleted"
     assert len(event_lines(failed)) == 1
     assert len(event_lines(failed, verbose=True)) == 3
 
