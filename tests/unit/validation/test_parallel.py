@@ -72,6 +72,19 @@ def test_an_exception_that_does_not_pickle_comes_back_as_its_traceback() -> None
         list(parallel.map_files(["a"], work, 1))
 
 
+def _dead(pid: int) -> bool:
+    """Whether a child has exited (a zombie not reaped yet counts), from /proc; where
+    there is none, after the 0.3 s that is enough on an idle machine."""
+    if not os.path.isdir("/proc"):
+        time.sleep(0.3)
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
 def _killed_by_fatal(path: str) -> list[str]:
     """A file's work that kills its worker process at the file named "fatal"."""
     if path == "fatal":
@@ -91,11 +104,19 @@ def test_a_worker_dead_before_all_its_indexes_are_sent_is_an_error(
     # the second worker dies on its first file; the next index sent to it finds its
     # task pipe closed: that is the death reported, not a BrokenPipeError
     sent: list[int] = []
+    fatal: list[int] = []  # the pid of the worker sent index 1 ("fatal")
     send = parallel._Worker.send
 
     def slow_send(worker: parallel._Worker, index: int) -> None:
+        if index == 1:
+            fatal.append(worker.pid)
         if len(sent) == 2:
-            time.sleep(0.3)  # both first indexes are in: the fatal one has killed its worker
+            # both first indexes are in: wait until the fatal one has killed its worker
+            # (a fixed 0.3 s was not always enough for a loaded machine to run it)
+            deadline = time.monotonic() + 30
+            while not _dead(fatal[0]):
+                assert time.monotonic() < deadline, "the fatal worker did not die"
+                time.sleep(0.005)
         sent.append(index)
         send(worker, index)
 
