@@ -522,15 +522,19 @@ def test_a_reconcile_past_its_timeout_is_reported_and_run_again(
     run: Any, widgets: ResourceClient
 ) -> None:
     slow_calls: list[float] = []
+    reported = threading.Event()
 
     def slow(obj: dict[str, Any], ctx: Any) -> None:
         slow_calls.append(time.monotonic())
         if len(slow_calls) == 1:
-            time.sleep(0.5)
+            # past the timeout until the loop has said so (a fixed 0.5 s could end
+            # before a loaded machine ran the loop's watchdog)
+            reported.wait(30)
 
     widgets.create(widget("ten"))
     _, events = run(Reconciler(slow, owns=()), reconcile_timeout=0.2)
     timed_out = eventually(lambda: events.of(ReconcileTimedOut))
+    reported.set()
     assert timed_out[0].key[1] == "ten" and timed_out[0].elapsed >= 0.2
     eventually(lambda: len(slow_calls) == 2)
     assert [e.reason for e in events.of(Requeued)] == ["timeout"]
