@@ -44,7 +44,7 @@ class Recorder:
         self._note("resync", informer, obj)
 
 
-def wait_for(check: Any, timeout: float = 2.0) -> None:
+def wait_for(check: Any, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, "timed out"
@@ -103,7 +103,7 @@ def test_informer_hands_on_changes_after_its_cache_holds_them() -> None:
         backend, CONFIGMAPS, recorder, name="v1/ConfigMap", role="owns", sink=events.append
     )
     informer.start()
-    assert informer.wait_synced(2)
+    assert informer.wait_synced(30)
     assert informer.has_synced
     backend.send(CONFIGMAPS, "MODIFIED", configmap("a", rv="2"))
     backend.send(CONFIGMAPS, "ADDED", configmap("b", rv="3"))  # a relist's add of a known key
@@ -134,7 +134,7 @@ def test_a_failing_handler_is_reported_and_the_watch_goes_on() -> None:
     recorder.fail_on = "bad"
     informer = Informer(backend, CONFIGMAPS, recorder, sink=events.append)
     informer.start()
-    informer.wait_synced(2)
+    informer.wait_synced(30)
     backend.send(CONFIGMAPS, "ADDED", configmap("bad"))
     backend.send(CONFIGMAPS, "ADDED", configmap("good"))
     wait_for(lambda: len(recorder.seen) == 1)
@@ -150,7 +150,7 @@ def test_resync_replays_the_cache_without_asking_the_backend() -> None:
     recorder = Recorder()
     informer = Informer(backend, CONFIGMAPS, recorder, resync=0.05)
     informer.start()
-    informer.wait_synced(2)
+    informer.wait_synced(30)
     wait_for(lambda: sum(1 for s in recorder.seen if s[0] == "resync") >= 4)
     informer.stop()
     assert backend.watches == [CONFIGMAPS]  # one list-then-watch, replays from memory
