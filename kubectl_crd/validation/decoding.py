@@ -89,6 +89,11 @@ class GoType:
     bits: int = 0
     #: Python types of a value that needs no walk (a string in a string field)
     ok: frozenset[type] = frozenset()
+    #: the type a value is decoded into: a pointer's element, else the type itself
+    target: GoType = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.target = self
 
 
 _TIME, _MICRO_TIME = "apis/meta/v1.Time", "apis/meta/v1.MicroTime"
@@ -129,6 +134,8 @@ class _Types:
                 made.fields[json_name] = (field_type, empty, bool(flags & _OMITZERO))
         elif kind in ("slice", "map", "ptr"):
             made.elem = self.type(raw["e"])
+            if kind == "ptr":
+                made.target = made.elem.target
         # a pointer's value is its element's (a *bool's true needs no walk either)
         ok: frozenset[type] = _OK.get(kind, _NONE)
         made.ok = made.elem.ok if made.elem is not None and kind == "ptr" else ok
@@ -226,10 +233,9 @@ class _Decoder:
 
     def value(self, go_type: GoType, value: Any) -> Any:
         """The value as stored, after the checks of its decoding into ``go_type``."""
-        while go_type.kind == "ptr":
-            go_type = go_type.elem  # type: ignore[assignment]
         if value is None:
             return self.null(go_type)
+        go_type = go_type.target
         if type(value) in go_type.ok:
             return value
         kind = go_type.kind
@@ -271,30 +277,41 @@ class _Decoder:
 
     def struct_value(self, go_type: GoType, value: dict[str, Any]) -> dict[str, Any]:
         fields = go_type.fields
+        name = go_type.name
         outer = self.struct
         path = self.path
-        for key in list(value):
+        dropped: list[str] = []
+        # values are replaced as the walk goes (a dict allows that); keys are dropped after
+        for key, item in value.items():
             found = fields.get(key)
             if found is None:
-                del value[key]  # an unknown field: Warn drops it
+                dropped.append(key)  # an unknown field: Warn drops it
                 continue
             field_type, empty, omitzero = found
-            item = value[key]
-            if item is not None and type(item) in field_type.ok:
+            if type(item) in field_type.ok:
                 if empty and not item and _is_empty(item, empty):
-                    del value[key]
+                    dropped.append(key)
                 continue
             path.append(key)
-            self.struct = go_type.name
-            try:
+            self.struct = name
+            made: Any
+            target = field_type.target
+            if type(item) is dict and target.kind == "struct":
+                # the usual nested object (spec, template, metadata): never omitted (a
+                # struct is not empty to omitempty; a pointer to one is set)
+                self.struct_value(target, item)
+                made = item
+            else:
                 made = self.field_value(field_type, item, empty, omitzero)
-            finally:
-                path.pop()
-                self.struct = outer
+            # an UnmarshalJSON error raised past here ends the walk: no state to restore
+            path.pop()
+            self.struct = outer
             if made is _DROP:
-                del value[key]
+                dropped.append(key)
             elif made is not item:
                 value[key] = made
+        for key in dropped:
+            del value[key]
         return value
 
     def field_value(self, field_type: GoType, item: Any, empty: int, omitzero: bool) -> Any:
@@ -334,8 +351,12 @@ class _Decoder:
         elem = go_type.elem
         assert elem is not None
         ok = elem.ok
+        struct = elem.target if elem.target.kind == "struct" else None
         for index, item in enumerate(value):
             if type(item) in ok:
+                continue
+            if struct is not None and type(item) is dict:
+                self.struct_value(struct, item)  # containers, ports, env: no detour
                 continue
             made = self.null(elem) if item is None else self.value(elem, item)
             if made is not item:
@@ -421,6 +442,8 @@ class _Decoder:
             from kubectl_crd.model.quantity import parse_quantity
 
             if type(value) is str:
+                if value in _QUANTITIES:
+                    return value
                 text = value
             elif value is True or value is False:
                 text = "true" if value else "false"
@@ -434,6 +457,8 @@ class _Decoder:
                 if self.lenient:
                     return value
                 raise _Fatal(str(problem)) from None
+            if type(value) is str and len(_QUANTITIES) < 4096:
+                _QUANTITIES.add(value)  # objects repeat their quantities ("100m", "1Gi")
             return value
         return value  # FieldsV1 and the like: any JSON
 
@@ -442,6 +467,9 @@ def _field(decoder: _Decoder) -> str:
     """``Go struct field <Struct>.<path> of type`` of where the decoder is."""
     return f"Go struct field {decoder.struct}.{'.'.join(decoder.path)} of type"
 
+
+#: quantity strings known to parse (a set's add and lookup are atomic under the GIL)
+_QUANTITIES: set[str] = set()
 
 #: what a null decodes to in a type with its own UnmarshalJSON (then marshalled)
 _SPECIAL_NULLS: dict[str, Any] = {_TIME: None, _MICRO_TIME: None, _QUANTITY: "0", _INT_OR_STRING: 0}
