@@ -22,10 +22,55 @@ _NO_MATCH = (-1, -1)
 
 
 def go_regexp(pattern: str) -> Any:
-    """``regexp.MustCompile``; raises ``error`` for syntax RE2 refuses."""
+    """``regexp.MustCompile``; raises ``error`` for syntax Go refuses, in Go's words
+    where they are not RE2's (``go_error_text`` then reads them as they are)."""
     options = re2.Options()
     options.log_errors = False
-    return re2.compile(pattern, options)
+    if "\\C" in pattern and _any_byte_escape(pattern):
+        # RE2 takes \C (any byte); Go's parser knows no such escape (regexp/syntax parse.go)
+        raise error("invalid escape sequence: \\C")
+    try:
+        return re2.compile(pattern, options)
+    except error as exc:
+        raise _perl_syntax_error(exc, pattern) from None
+
+
+def _any_byte_escape(pattern: str) -> bool:
+    """Whether ``pattern`` has a ``\\C`` escape (not an escaped backslash before a C,
+    not inside ``\\Q...\\E`` literal text)."""
+    position = 0
+    while True:
+        position = pattern.find("\\", position)
+        if position < 0 or position + 1 >= len(pattern):
+            return False
+        escaped = pattern[position + 1]
+        if escaped == "C":
+            return True
+        if escaped == "Q":
+            end = pattern.find("\\E", position + 2)
+            if end < 0:
+                return False
+            position = end
+        position += 2
+
+
+def _perl_syntax_error(exc: Exception, pattern: str) -> Any:
+    """RE2's "invalid perl operator" in Go's words (regexp/syntax parse.go,
+    parsePerlFlags): ``(?<`` not starting a valid ``(?<name>`` group is an invalid
+    named capture, reported up to its ``>`` (the rest of the pattern when there is
+    none, as for a lookbehind ``(?<=x)``); any other ``(?`` Go does not know is
+    "invalid or unsupported Perl syntax"."""
+    raw = exc.args[0] if exc.args else ""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    code, _, expr = text.partition(": ")
+    if code != "invalid perl operator":
+        return exc
+    start = pattern.find(expr) if expr.startswith("(?<") else -1
+    if start < 0:
+        return error(f"invalid or unsupported Perl syntax: {expr}")
+    rest = pattern[start:]
+    end = rest.find(">")
+    return error(f"invalid named capture: {rest if end < 0 else rest[: end + 1]}")
 
 
 @lru_cache(maxsize=1024)

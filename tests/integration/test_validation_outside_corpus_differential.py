@@ -8,7 +8,8 @@ server must accept the CRD exactly when ``crd_errors`` finds nothing, and every 
 dry-run create must get the same verdict and the same (path, reason, message) errors
 from ``validate_custom_resource``. Update cases store objects under a loose schema, switch
 the CRD to a tight one and send each update as a dry-run PUT: the same comparison with
-``validate_custom_resource(..., old=<the stored object>)``.
+``validate_custom_resource(..., old=<the stored object>)``. CRD cases are CRDs the server
+refuses: each cause (path and words) of its dry-run create must be one of ``crd_errors``.
 """
 
 from __future__ import annotations
@@ -406,3 +407,43 @@ def test_outside_corpus_updates_agree_with_the_api_server(
     assert refused > 0
     client.close()
     apiserver.kubectl("delete", "crd", crd.name, "--wait=false", check=False)
+
+
+#: CRDs the server refuses, each cause's (path and) words to be ``crd_errors``'s: a
+#: schema for ``spec`` (or, with ``root``, the whole openAPIV3Schema)
+CRD_CASES: dict[str, dict[str, Any]] = {
+    # a CRD hunt outside the corpus (patterns written for PCRE or JavaScript): Go's
+    # parser words a lookaround or an unknown (? group its own way, and refuses the \C
+    # escape RE2 takes
+    "crd-regexp-words": _rules(
+        [],
+        a={"type": "string", "pattern": "^(?<=x)a("},
+        b={"type": "string", "pattern": "(?!x)"},
+        c={"type": "string", "pattern": "a\\C"},
+        d={"type": "string", "pattern": "(?<!x)b>c"},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CRD_CASES))
+def test_outside_corpus_crds_are_refused_in_the_servers_words(
+    apiserver: ControlPlane, name: str
+) -> None:
+    kind = "".join(part.capitalize() for part in name.split("-"))
+    schema = {"type": "object", "properties": {"spec": CRD_CASES[name]}}
+    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=schema)
+    with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
+        try:
+            client.request(
+                "POST",
+                "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                query={"dryRun": "All"},
+                body=raw,
+            )
+            server: list[str] = []
+        except ApiError as exc:
+            assert exc.status == 422, exc
+            causes = (exc.status_object.get("details") or {}).get("causes") or []  # type: ignore[union-attr]
+            server = [f"{c['field']}: {c['message']}" for c in causes]
+    assert server  # each case is one the server refuses
+    assert Counter(message for _, message, _ in crd_errors(raw)) == Counter(server)

@@ -1,10 +1,16 @@
-"""``regexps.searcher``: RE2's own match, answering as google-re2's ``search`` does."""
+"""``regexps``: RE2's own match, answering as google-re2's ``search`` does; refusals in Go's words."""
 
 from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.validation.regexps import go_regexp, pattern_matches, searcher
+from kubectl_crd.validation.regexps import (
+    error,
+    go_error_text,
+    go_regexp,
+    pattern_matches,
+    searcher,
+)
 
 PATTERNS = (
     r"^(\S+\s+){4}\S+$",
@@ -42,3 +48,34 @@ def test_searcher_falls_back_to_search_without_the_inner_object() -> None:
 
 def test_a_pattern_re2_refuses_matches_nothing() -> None:
     assert pattern_matches(r"a(", "a(") is False
+
+
+#: Go's own words (``regexp.Compile`` with go1.26, the same parser as the API server's
+#: go1.24) for patterns RE2 words otherwise or takes: lookarounds, unknown ``(?``
+#: groups, and RE2's ``\C``
+GO_REFUSALS = {
+    "(?<=x)a(": "invalid named capture: `(?<=x)a(`",
+    "(?<!x)a": "invalid named capture: `(?<!x)a`",
+    "(?<=x)>a": "invalid named capture: `(?<=x)>`",
+    "x(?<=a)y(?<=b)": "invalid named capture: `(?<=a)y(?<=b)`",
+    "a(?<n>b)(?<=c)>d": "invalid named capture: `(?<=c)>`",
+    "(?=x)": "invalid or unsupported Perl syntax: `(?=`",
+    "(?i)(?!x)": "invalid or unsupported Perl syntax: `(?!`",
+    "(?#c)": "invalid or unsupported Perl syntax: `(?#`",
+    "(?i-)": "invalid or unsupported Perl syntax: `(?i-)`",
+    "(?'n'a)": "invalid or unsupported Perl syntax: `(?'`",
+    "\\C": "invalid escape sequence: `\\C`",
+    "[\\C]": "invalid escape sequence: `\\C`",
+}
+
+
+@pytest.mark.parametrize("pattern", sorted(GO_REFUSALS))
+def test_refusals_are_worded_as_go_words_them(pattern: str) -> None:
+    with pytest.raises(error) as refused:
+        go_regexp(pattern)
+    assert go_error_text(refused.value) == f"error parsing regexp: {GO_REFUSALS[pattern]}"
+
+
+@pytest.mark.parametrize("pattern", ["\\\\C", "\\Q\\C\\E", "(?<name>a)", "(?P<n>a)"])
+def test_go_takes_these(pattern: str) -> None:
+    assert go_regexp(pattern) is not None
