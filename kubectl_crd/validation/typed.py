@@ -15,9 +15,9 @@ object decoded into the kind's Go type (``failed to convert new object ... to pr
 version``, also a 500 with no reason): a fraction in an ``int32``/``int64`` field, an
 int-or-string neither a string nor an int32, a quantity that does not parse, a
 timestamp that is not a string or not RFC 3339 (``apply_refusal``); of several, the
-server names the first in Go's struct order, of which ``first_conversion_problem``
-knows ObjectMeta's and the top of a kind (elsewhere: the object's order). Not
-mirrored: the other decoding errors.
+server names the first in Go's struct order (``first_conversion_problem``, with the
+orders hack/builtin_types.py reads from k8s.io/api). Not mirrored: the other decoding
+errors.
 
 Pure: no I/O beyond reading the shipped ``builtin_types.json`` once, lazily (``builtin``).
 
@@ -150,11 +150,15 @@ class _Converter:
     """OpenAPI (a CRD's structural schema, or the built-in file's) to atoms; ``$ref``s
     name definitions in ``types``, each made once (cycles allowed)."""
 
-    def __init__(self, types: Mapping[str, Any], *, go: bool = False) -> None:
+    def __init__(
+        self, types: Mapping[str, Any], *, go: bool = False, go_orders: Mapping[str, Any] = {}
+    ) -> None:
         self.types = types
         self.named: dict[str, Atom] = {}
         #: a built-in's schema: keep the Go types of its integers and int-or-strings
         self.go = go
+        #: a definition's Go struct fields ([name, type, flags] in declared order), by name
+        self.go_orders = go_orders
 
     def ref(self, name: str) -> Atom:
         atom = self.named.get(name)
@@ -169,8 +173,9 @@ class _Converter:
             made = self.atom(self.types[name], preserve=False)
             atom.scalar, atom.list, atom.map = made.scalar, made.list, made.map
             atom.ok, atom.go = made.ok, made.go
-            if self.go and name == _OBJECT_META and atom.map is not None:
-                atom.map.go_order = _OBJECT_META_ORDER
+            go_fields = self.go_orders.get(name)
+            if go_fields is not None and atom.map is not None:
+                atom.map.go_order = {field[0]: index for index, field in enumerate(go_fields)}
         return atom
 
     def atom(self, schema: Mapping[str, Any], *, preserve: bool, embedded: bool = False) -> Atom:
@@ -251,20 +256,6 @@ class _Converter:
 
 
 _OBJECT_META = OBJECT_META = "apis.meta.v1.ObjectMeta"
-#: metav1.ObjectMeta's fields in its Go struct's order (apimachinery
-#: ``pkg/apis/meta/v1/types.go``)
-_OBJECT_META_ORDER = {
-    name: index
-    for index, name in enumerate((
-        "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
-        "generation", "creationTimestamp", "deletionTimestamp",
-        "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences",
-        "finalizers", "managedFields",
-    ))
-}  # fmt: skip
-#: the top of every built-in kind: TypeMeta (inlined), ObjectMeta, then its spec and
-#: status where it has them (its other fields are taken in the object's order)
-_KIND_ORDER = {"apiVersion": 0, "kind": 1, "metadata": 2, "spec": 3, "status": 4}
 
 
 class BuiltinTypes:
@@ -274,7 +265,14 @@ class BuiltinTypes:
         self.kinds: Mapping[str, str] = data["kinds"]
         #: the kinds' Go types, as ``validation.decoding`` decodes a body into them
         self.go_types: dict[str, Any] = data.get("go") or {"kinds": {}, "types": {}}
-        self._converter = _Converter(data["types"], go=True)
+        # the Go structs' field orders by OpenAPI definition name (Go's package path
+        # "apps/v1" is OpenAPI's "apps.v1"): the order the conversion walks them in
+        orders = {
+            name.replace("/", "."): raw["f"]
+            for name, raw in self.go_types["types"].items()
+            if raw.get("k") == "struct"
+        }
+        self._converter = _Converter(data["types"], go=True, go_orders=orders)
         #: the same types without their Go types: a custom resource's ``metadata`` (its
         #: object is never decoded into a Go struct, so an apply never fails there)
         self._untyped = _Converter(data["types"])
@@ -290,10 +288,7 @@ class BuiltinTypes:
         name = self.kinds.get(f"{api_version}/{kind}")
         if name is None:
             return None
-        atom = self.ref(name)
-        if atom.map is not None and atom.map.go_order is None:
-            atom.map.go_order = _KIND_ORDER
-        return atom
+        return self.ref(name)
 
 
 _BUILTIN: BuiltinTypes | None = None
@@ -596,9 +591,8 @@ def first_conversion_problem(atom: Atom, value: Any) -> str | None:
     """The decoding problem the server names when an object has several: apimachinery's
     ``runtime/converter.go`` (``fromUnstructured``) walks a Go struct's fields in their
     declared order and stops at the first error, items of a list in order, a map's
-    keys in Go's random order. Known here: ObjectMeta's order and the top of a kind
-    (metadata, spec, status); other structs' fields are taken in the object's order.
-    A second walk, made only for an object that has a problem (the typed walk keeps
+    keys in Go's random order. The structs' orders are read from k8s.io/api
+    (``builtin_types.json``'s ``"go"``). A second walk, made only for an object that has a problem (the typed walk keeps
     the first it meets, in the object's order)."""
     if atom is ANYTHING or value is None:
         return None
