@@ -67,6 +67,7 @@ DEBOUNCE_SECONDS = 0.15
 #: Below this the panes cannot show a row of each: a message instead of a broken layout.
 MIN_WIDTH, MIN_HEIGHT = 60, 16
 _MATCHES = 200  # search results listed (the rest are a keystroke away)
+BOTTOM_ROWS = 11  # the errors and the rows of kubectl get, on a terminal tall enough
 
 
 class WorkbenchApp(App[None]):
@@ -85,8 +86,8 @@ class WorkbenchApp(App[None]):
     #left.-searching #search { display: block; }
     #left.-searching #matches { display: block; }
     #right { width: 1fr; }
-    #right > VerticalScroll { overflow-x: auto; }
-    #explain, #stored { width: auto; }
+    #right > VerticalScroll, #preview-pane { overflow-x: auto; }
+    #explain, #stored, #preview { width: auto; }
     #editor { height: 1fr; border: none; padding: 0; }
     #bottom { height: 11; }
     #problems { width: 55%; border: round $secondary; }
@@ -154,7 +155,7 @@ class WorkbenchApp(App[None]):
         )
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Input(placeholder="search fields (Enter: go, Esc: back)", id="search")
+                yield SearchInput(placeholder="search fields (Enter: go, Esc: back)", id="search")
                 yield OptionList(id="matches")
                 tree: Tree[FieldPath] = Tree(session.crd.names.kind, data=(), id="fields")
                 tree.show_root = True
@@ -179,7 +180,7 @@ class WorkbenchApp(App[None]):
             f"{MIN_WIDTH}x{MIN_HEIGHT} (q quits).",
             id="small",
         )
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#problems", OptionList).border_title = "Errors"
@@ -210,6 +211,10 @@ class WorkbenchApp(App[None]):
 
     def _fit(self, width: int, height: int) -> None:
         self.screen.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-small")
+        # the errors and the rows take two fifths of what the title, status line and
+        # keys leave, at most 11 rows: on 80x24 the tree keeps 12 (it had 9)
+        bottom = max(5, min(BOTTOM_ROWS, (height - 4) * 2 // 5))
+        self.query_one("#bottom").styles.height = bottom
 
     def _draw_title(self) -> None:
         session = self.session
@@ -281,6 +286,17 @@ class WorkbenchApp(App[None]):
 
         self.call_after_refresh(place_cursor)
         self.query_one("#right", ContentSwitcher).current = "explain-pane"
+
+    def _follow_version(self, version: str) -> None:
+        """The file's object is written in another version of the CRD: its errors are
+        that version's, so the tree and the explanation become that version's too."""
+        self.session.use_version(version)
+        tree = self.query_one("#fields", Tree)
+        tree.clear()  # the root stays, without its children
+        self._load(tree.root)
+        tree.root.expand()
+        self._show_field(())
+        self._draw_title()
 
     # -- search ---------------------------------------------------------------------------
 
@@ -394,6 +410,8 @@ class WorkbenchApp(App[None]):
 
     @on(TextArea.Changed, "#editor")
     def _edited(self, event: TextArea.Changed) -> None:
+        if self._widgets_gone():  # a load's Changed, handled once the app has quit
+            return
         self._draw_title()
         if self._debounce is not None:
             self._debounce.stop()
@@ -436,6 +454,8 @@ class WorkbenchApp(App[None]):
         if self._widgets_gone():
             return
         self.check = check
+        if check.version and check.version != self.session.target.version:
+            self._follow_version(check.version)
         problems = self.query_one("#problems", OptionList)
         keep = problems.highlighted
         problems.clear_options()
@@ -480,7 +500,8 @@ class WorkbenchApp(App[None]):
     def _draw_preview(self) -> None:
         check = self.check
         text = (check.wide if self.wide else check.get) or check.message or ""
-        self.query_one("#preview", Static).update(Text(text.rstrip("\n")))
+        # kubectl's columns, never wrapped (a row in two is not a row): the pane scrolls
+        self.query_one("#preview", Static).update(Text(text.rstrip("\n"), no_wrap=True))
         self._set_preview_title()
 
     def _set_preview_title(self) -> None:
@@ -743,6 +764,69 @@ def _input_fd() -> int | None:
         return stream.fileno() if stream is not None else None
     except (OSError, ValueError):
         return None
+
+
+class KeyFooter(Footer):
+    """Textual's footer with its keys in as many rows as the width needs, in aligned
+    columns: ``Footer`` draws one row and cuts the rest off (at 80 columns the keys
+    after ``f Editor`` were not shown, at 60 after ``j``)."""
+
+    DEFAULT_CSS = """
+    KeyFooter { layout: grid; grid-columns: auto; grid-rows: 1; height: auto; }
+    """
+
+    _columns = 0
+
+    def compose(self) -> ComposeResult:
+        keys = list(super().compose())
+        self._widths = [_key_width(key) for key in keys]
+        self._columns = _grid_columns(self._widths, self.size.width or self.app.size.width)
+        yield from keys
+        # after Footer.compose, which sets one column per key
+        self.styles.grid_size_columns = max(self._columns, 1)
+
+    def on_resize(self, event: Any) -> None:
+        widths = getattr(self, "_widths", [])
+        if widths and _grid_columns(widths, event.size.width) != self._columns:
+            self.call_after_refresh(self.recompose)
+
+
+def _key_width(key: Any) -> int:
+    """The cells a FooterKey takes: `` key description `` (Footer's padding)."""
+    from textual.widgets._footer import FooterKey
+
+    if not isinstance(key, FooterKey):
+        return 0
+    return len(key.key_display) + len(key.description) + 3
+
+
+def _grid_columns(widths: list[int], width: int) -> int:
+    """The most columns whose widest cells fit ``width`` side by side."""
+    for columns in range(len(widths), 1, -1):
+        needed = sum(max(widths[i::columns]) for i in range(columns))
+        if needed <= width:
+            return columns
+    return 1
+
+
+class SearchInput(Input):
+    """The search box: Up and Down (PageUp, PageDown) move among the matches below it
+    while the keys typed go on into the box, as in ``explain -i``'s finder (an Input
+    alone leaves them unbound: Enter could only take the first match)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("pagedown", "move(10)", show=False),
+        Binding("pageup", "move(-10)", show=False),
+    ]
+
+    def action_move(self, step: int) -> None:
+        matches = self.screen.query_one("#matches", OptionList)
+        if not matches.option_count:
+            return
+        current = matches.highlighted or 0
+        matches.highlighted = max(0, min(current + step, matches.option_count - 1))
 
 
 class Question(ModalScreen[str]):

@@ -92,6 +92,9 @@ class Check:
     documents: int = 0
     #: why the check is not what was asked (the cluster unreachable, no live object)
     note: str = ""
+    #: the CRD version the object is written in (its tree paths are that version's);
+    #: empty when the object names no version the CRD has
+    version: str = ""
 
     @property
     def summary(self) -> str:
@@ -153,6 +156,8 @@ class Session:
         self.document = 0
         self._state = _FileState()
         self._paths: list[FieldPath] | None = None
+        #: each version's explain target, for an object written in another version
+        self._targets: dict[str, ExplainTarget] = {target.version: target}
         self._admission: Any = None
         self._now = time.time()
 
@@ -203,35 +208,56 @@ class Session:
         except Exception as exc:  # an explanation must never end the UI
             return [((f"cannot explain {'.'.join(path)}: {exc}", Style.WARNING),)]
 
-    def tree_path(self, server_field: str) -> FieldPath:
-        """The longest field path of the tree that a server field path
-        (``spec.items[0].name``, ``.spec.replicas``, ``<nil>``) starts with."""
+    def tree_path(self, server_field: str, target: ExplainTarget | None = None) -> FieldPath:
+        """The longest field path of the tree (of ``target``'s version, else the one
+        shown) that a server field path (``spec.items[0].name``, ``.spec.replicas``,
+        ``<nil>``) starts with."""
         text = _INDEX.sub("", server_field.strip().lstrip("."))
         if not text or text.startswith("<"):
             return ()
         found: FieldPath = ()
         for part in text.split("."):
             candidate = (*found, part)
-            if self._schema(candidate) is None:
+            if self._schema(candidate, target) is None:
                 break
             found = candidate
         return found
 
-    def _target_at(self, path: FieldPath) -> ExplainTarget:
+    def use_version(self, version: str) -> None:
+        """Show ``version``'s fields (the version the file's object is written in:
+        its errors are that version's schema's, as the server checks an object in the
+        version it names)."""
+        target = self._target_of(version)
+        if target is None or target is self.target:
+            return
+        self.target, self.version, self._paths = target, _version(target), None
+
+    def _target_of(self, version: str) -> ExplainTarget | None:
+        """``version``'s explain target (None: the CRD has no such version). Called
+        from the checking thread and the screen's: a dict entry set twice is harmless."""
+        known = self._targets.get(version)
+        if known is None and self.crd.version(version) is not None:
+            from kubectl_crd.model.explain.published import publish
+
+            known = ExplainTarget(self.crd, version, publish(self.crd, version))
+            self._targets[version] = known
+        return known
+
+    def _target_at(self, path: FieldPath, target: ExplainTarget | None = None) -> ExplainTarget:
         from kubectl_crd.model.explain.fieldpath import walk
 
-        target = self.target
+        target = target or self.target
         return ExplainTarget(
             target.crd, target.version, target.published, path, walk(target.published, path)
         )
 
-    def _schema(self, path: FieldPath) -> Any:
+    def _schema(self, path: FieldPath, target: ExplainTarget | None = None) -> Any:
         from kubectl_crd.model.errors import KubectlCrdError
 
         if not path:
-            return self.target.published.root
+            return (target or self.target).published.root
         try:
-            return self._target_at(path).schema
+            return self._target_at(path, target).schema
         except KubectlCrdError:
             return None
 
@@ -356,9 +382,13 @@ class Session:
                 content, namespace=self.namespace, decode_errors=document.errors
             )
         errors = result.validation.errors if result.validation is not None else result.errors
-        problems = [self._problem(e) for e in errors]
+        # the object is checked in the version it names: its fields are that version's
+        named = str(content.get("apiVersion") or "").rpartition("/")[2]
+        target = self._target_of(named)
+        problems = [self._problem(e, document.location, target) for e in errors]
         if not result.ok and not problems:
-            problems.append(Problem(0, 0, "", result.message))
+            start = document.location
+            problems.append(Problem(start.line, start.column, "", result.message))
         shown = result.object if result.ok else _plain(content)
         get, wide = self._rows(shown)
         not_stored: tuple[str, ...] = ()
@@ -380,17 +410,20 @@ class Session:
             operation=operation,
             refusal="" if result.ok else result.message,
             note=note,
+            version=target.version if target is not None else "",
         )
 
-    def _problem(self, error: Any) -> Problem:
-        where = error.location
+    def _problem(self, error: Any, start: Any, target: ExplainTarget | None) -> Problem:
+        # an error without a node of its own (the server's "<nil>" one, when CEL rules
+        # were not run) is at its document's start, as validate places it
+        where = error.location or start
         line, column = (where.line, where.column) if where is not None else (0, 0)
         return Problem(
             line,
             column,
             error.field,
             error.message,
-            self.tree_path(error.field),
+            self.tree_path(error.field, target),
             error.blocked,
         )
 

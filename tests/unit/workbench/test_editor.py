@@ -216,9 +216,13 @@ def test_a_check_or_poll_landing_after_quit_is_dropped(make_session: MakeSession
         async with app.run_test(size=SIZE) as pilot:
             await _until(pilot, lambda: app.check.valid, "the sample checked valid")
             checked = app.check
+            editor = app.query_one("#editor", TextArea)
         app.recheck()
         app.show_check(checked)
         app.poll()
+        # the pane's Changed message, posted by a load just before the quit, handled
+        # after it (seen once in six runs of this module: NoMatches for '#title')
+        app._edited(TextArea.Changed(editor))
         assert app.check is checked
 
     asyncio.run(scenario())
