@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -43,6 +45,9 @@ class FakeBackend:
         self.on_write: Callable[[str, ResourceInfo, dict[str, Any]], None] | None = None
         self._versions = itertools.count(100)
         self.lock = threading.Lock()
+        #: events ``send`` fed, and those an informer took and handled, by resource
+        self._sent: Counter[ResourceInfo] = Counter()
+        self._handled: Counter[ResourceInfo] = Counter()
 
     # -- Backend -----------------------------------------------------------------------
 
@@ -71,9 +76,14 @@ class FakeBackend:
         yield ReflectorEvent(EventType.SYNCED)
         while not stop.is_set():
             try:
-                yield feed.get(timeout=0.02)
+                event = feed.get(timeout=0.02)
             except queue.Empty:
                 continue
+            yield event
+            # resumed: the informer asks for the next event, so its handler is done
+            # with this one (the informer calls its handlers in its own thread)
+            with self.lock:
+                self._handled[info] += 1
 
     def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
         """What ``stored`` holds for the test (the server's version), else a 404."""
@@ -139,7 +149,33 @@ class FakeBackend:
             return self.feeds.setdefault(info, queue.Queue())
 
     def send(self, info: ResourceInfo, kind: str, obj: dict[str, Any]) -> None:
-        self.feed(info).put(ReflectorEvent(EventType(kind), obj))
+        feed = self.feed(info)
+        with self.lock:  # counted first: a quiet mark never misses an event in the feed
+            self._sent[info] += 1
+        feed.put(ReflectorEvent(EventType(kind), obj))
+
+    def handed_on(self) -> int | None:
+        """A mark (how many events ``send`` fed) when the informers have handled every
+        event fed to a resource they watch, else None; the same mark twice: nothing was
+        sent in between. What a test waits for instead of sleeping while an informer's
+        thread hands its events on (a loaded machine may not run it for a while)."""
+        with self.lock:
+            if any(self._sent[info] != self._handled[info] for info in set(self.watches)):
+                return None
+            return sum(self._sent.values())
+
+    def wait_handed_on(self, timeout: float = 30.0) -> int:
+        """``handed_on()``'s mark once there is one; fails after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while (mark := self.handed_on()) is None:
+            if time.monotonic() > deadline:
+                with self.lock:
+                    raise AssertionError(
+                        f"events not handed on in {timeout} s: sent {dict(self._sent)}, "
+                        f"handled {dict(self._handled)}"
+                    )
+            time.sleep(0.002)
+        return mark
 
     def _record(
         self, verb: str, info: ResourceInfo, obj: Mapping[str, Any], **options: Any

@@ -73,8 +73,16 @@ def make(
     return controller, sink
 
 
-def queued(controller: Controller, settle: float = 0.05) -> list[tuple[str, str]]:
-    time.sleep(settle)  # the informer thread hands its events on
+def handed_on(controller: Controller) -> int:
+    """Once the informers' threads have handled every event sent (their keys queued),
+    however long a loaded machine keeps them waiting: the mark of ``handed_on``."""
+    backend = controller.backend
+    assert isinstance(backend, FakeBackend)
+    return backend.wait_handed_on()
+
+
+def queued(controller: Controller) -> list[tuple[str, str]]:
+    handed_on(controller)
     keys = []
     while (key := controller.queue.get(timeout=0)) is not None:
         keys.append(key)
@@ -83,8 +91,21 @@ def queued(controller: Controller, settle: float = 0.05) -> list[tuple[str, str]
 
 
 def settled(controller: Controller) -> None:
-    time.sleep(0.05)
-    assert controller.wait_idle(timeout=5, settle=0.05)
+    """Every event sent handed on (its key queued), then nothing queued, in flight or
+    due within a second (a retry's backoff of milliseconds; a later ``requeue_after`` is
+    the test's own), and no event sent meanwhile (a reconcile's echo is one): else
+    again. Each look waits for the state, not for a time, so a loaded machine that does
+    not run the informer's or the queue's threads for a while only makes it longer."""
+    deadline = time.monotonic() + 30
+    while True:
+        assert time.monotonic() < deadline, "the controller did not settle in 30 s"
+        mark = handed_on(controller)
+        assert controller.wait_idle(timeout=30, settle=0.05)
+        soon = time.monotonic() + 1.0
+        if any(due <= soon for due in controller.queue.waiting().values()):
+            time.sleep(0.005)
+        elif handed_on(controller) == mark:
+            return
 
 
 # -- what enqueues ---------------------------------------------------------------------
@@ -384,7 +405,7 @@ def test_a_status_the_server_accepted_is_not_sent_again_before_its_echo(
         theirs = widget("a", rv="theirs")
         theirs["status"] = {"n": 0}
         backend.send(WIDGETS, "MODIFIED", theirs)
-        time.sleep(0.05)
+        handed_on(controller)  # in the cache before the key runs again
     controller.enqueue(("ns", "a"))
     settled(controller)
     assert len(backend.calls) == (2 if someone_else_wrote else 1)
@@ -557,8 +578,11 @@ def test_requeue_after_adds_the_key_again_later(
     backend.initial[WIDGETS] = [widget("a")]
     reconciler = FakeReconciler(lambda obj, ctx: Result(requeue_after=0.05))
     _controller, sink = make(backend, controllers, reconciler)
-    time.sleep(0.3)
-    assert len(reconciler.calls) >= 3
+    # waited for, not slept: 0.3 s made 3 calls only when the machine was not loaded
+    deadline = time.monotonic() + 30
+    while len(reconciler.calls) < 3:
+        assert time.monotonic() < deadline, reconciler.calls
+        time.sleep(0.01)
     assert {e.reason for e in sink.of(Requeued)} == {"requeue_after"}
 
 
@@ -568,8 +592,10 @@ def test_swap_requeues_everything_and_changes_only_the_watches_that_differ(
     backend.initial[WIDGETS] = [widget("a"), widget("b")]
     first = FakeReconciler(lambda obj, ctx: (_ for _ in ()).throw(RuntimeError("old code")))
     controller, _sink = make(backend, controllers, first)
-    time.sleep(0.05)
-    assert controller.queue.num_requeues(("ns", "a")) >= 1
+    deadline = time.monotonic() + 30  # the old code failed once (not a fixed 0.05 s)
+    while controller.queue.num_requeues(("ns", "a")) < 1:
+        assert time.monotonic() < deadline, "the old code's first failure"
+        time.sleep(0.005)
     second = FakeReconciler(owns=("v1/Secret",))
     swapped = controller.swap(second)
     assert swapped == Swapped(2, ("secrets/v1",), ("configmaps/v1",))
@@ -668,16 +694,22 @@ def test_a_graceful_stop_finishes_the_reconcile_in_flight_and_starts_no_other(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
     started = threading.Event()
+    made: list[Controller] = []
 
     def slow(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
         started.set()
-        time.sleep(0.3)
+        # in flight until the stop has begun (a fixed 0.3 s could end first on a loaded
+        # machine, and the worker would then take "b" before the stop)
+        deadline = time.monotonic() + 30
+        while not (made and made[0]._stopping.is_set()) and time.monotonic() < deadline:
+            time.sleep(0.005)
         return {"children": [cm_child(obj["metadata"]["name"] + "-c")]}
 
     backend.initial[WIDGETS] = [widget("a"), widget("b")]
     reconciler = FakeReconciler(slow)
     controller, sink = make(backend, controllers, reconciler)
-    assert started.wait(2)
+    made.append(controller)
+    assert started.wait(30)
     stopped = controller.stop(graceful=True, timeout=5)
     assert reconciler.calls == ["a"]  # "b" was queued, not started
     assert [call[2] for call in backend.calls] == ["a-c"]  # the in-flight one finished
