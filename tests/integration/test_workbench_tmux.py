@@ -137,3 +137,55 @@ def test_no_color_draws_greys_only_and_ctrl_c_exits(
     screen = tmux.wait_for(_exited, "the workbench to quit on Ctrl-C")
     assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
     check_terminal_restored(tmux)
+
+
+def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
+    tmux: Tmux, corpus_dir: Path, tmp_path: Path
+) -> None:
+    # before: Ctrl-Z did nothing (Textual reads it as a key, and the workbench bound it
+    # to nothing): no way back to the shell but quitting
+    cr = tmp_path / "cert.yaml"
+    # no "; echo": the shell would run it when the job stops
+    tmux.type(f"kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}")
+    tmux.keys("Enter")
+    tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    assert tmux.alternate_screen()
+    tmux.keys("C-z")
+    tmux.wait_for(lambda s: "Stopped" in s, "the job to stop")
+    check_terminal_restored(tmux)  # the main screen, canonical mode, echo and icrnl back
+
+    # fg: the screen again, redrawn, and its keys are read again (q quits)
+    tmux.type("clear; fg")
+    tmux.keys("Enter")
+    tmux.wait_for(
+        lambda s: tmux.alternate_screen() and KEYS in s and "valid (create)" in s,
+        "the workbench redrawn",
+    )
+    tmux.keys("q")
+    tmux.wait_for(lambda s: not tmux.alternate_screen() and "$" in s, "the workbench to quit")
+    tmux.type("echo EXIT=$?")
+    tmux.keys("Enter")
+    screen = tmux.wait_for(lambda s: re.search(r"^EXIT=\d+$", s, re.MULTILINE) is not None, "$?")
+    assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
+    check_terminal_restored(tmux)
+
+
+def test_ctrl_z_without_job_control_keeps_the_screen(
+    tmux: Tmux, corpus_dir: Path, tmp_path: Path
+) -> None:
+    # before (with Ctrl-Z bound to Textual's suspend alone): under `bash -c` nothing
+    # could continue the stopped process, and the terminal was left in cooked mode with
+    # the workbench stopped for ever
+    cr = tmp_path / "cert.yaml"
+    command = f"kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}"
+    tmux.type(f"bash -c '{command}; echo EXIT=$?'")
+    tmux.keys("Enter")
+    tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    tmux.keys("C-z")
+    tmux.wait_for(
+        lambda s: tmux.alternate_screen() and "no job control here" in s, "the screen to say why"
+    )
+    tmux.keys("q")
+    screen = tmux.wait_for(_exited, "the workbench to quit")
+    assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
+    check_terminal_restored(tmux)

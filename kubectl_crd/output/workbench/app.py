@@ -101,6 +101,9 @@ class WorkbenchApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+        # Ctrl-Z suspends as in vim or less (Textual's action: the terminal handed back
+        # first, SIGTSTP, redrawn on fg); in the editor pane it is the pane's undo
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("slash", "search", "Search"),
         Binding("escape", "close_search", "Back", show=False),
@@ -627,6 +630,17 @@ class WorkbenchApp(App[None]):
     def action_leave_editor(self) -> None:
         self.query_one("#problems", OptionList).focus()
 
+    def action_suspend_process(self) -> None:
+        """Ctrl-Z: Textual's suspend, when a shell with job control can bring the
+        workbench back. Textual's SIGTSTP handler stops the process with SIGSTOP, which
+        nothing would ever continue when no such shell started it (``bash -c '...'``,
+        a tmux pane's own command): the screen would hang with the terminal given back
+        in cooked mode."""
+        if not job_control():
+            self.notify("Ctrl-Z: no job control here (nothing could resume it)")
+            return
+        super().action_suspend_process()
+
     async def action_interrupt(self) -> None:
         await self.action_quit()
 
@@ -737,6 +751,24 @@ class WorkbenchApp(App[None]):
 TERMINAL_GONE = 129
 #: where the pane's unsaved edits go when the terminal goes away with them
 UNSAVED_SUFFIX = ".unsaved"
+
+
+def job_control() -> bool:
+    """Whether a job-control shell started this process in a job of its own: our
+    process group is not the session's (a session leader's group is orphaned) and our
+    parent, in the same session, is in another group (the shell, which ``fg`` asks to
+    continue the job). A parent in our own group (``bash -c``) counts as none."""
+    if not hasattr(os, "getpgrp") or not hasattr(os, "getsid"):
+        return False  # Windows: no SIGTSTP
+    try:
+        group, parent = os.getpgrp(), os.getppid()
+        return (
+            group != os.getsid(0)
+            and os.getsid(parent) == os.getsid(0)
+            and os.getpgid(parent) != group
+        )
+    except OSError:  # the parent is gone (we are orphaned) or not ours to ask
+        return False
 
 
 def input_hung_up(fd: int | None) -> bool:
