@@ -99,6 +99,13 @@ class CuttingProxy:
         with self._lock:
             return len(self._live)
 
+    def last_down(self) -> float | None:
+        """When (``time.monotonic()``) a byte last went to a client over a live
+        connection; None without one."""
+        with self._lock:
+            pairs = list(self._live)
+        return max((pair.last_down for pair in pairs), default=None)
+
     def describe(self) -> list[str]:
         """Each live connection: its age, bytes relayed each way, seconds since the
         last byte towards the client (for a post-mortem)."""
