@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kubectl_crd.model.schema import COMPOSITION_KEYWORDS
+from kubectl_crd.model.schema import COMPOSITION_KEYWORDS, INT_OR_STRING_ANY_OF
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 #: Bump whenever the rules below change: a file's CRDs that passed the check are not
 #: checked again while its content is unchanged (``sources.files``), unless this changes.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 # Inside logical junctors only value validations are allowed; each other keyword is
 # refused with its own words (schema/validation.go: validateNestedValueValidation),
@@ -71,9 +71,8 @@ def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
         return
     get = node.get
     type_ = get("type", "")
-    int_or_string = get("x-kubernetes-int-or-string") is True
     if not type_ and not (
-        int_or_string
+        get("x-kubernetes-int-or-string") is True
         or get("x-kubernetes-preserve-unknown-fields") is True
         or get("x-kubernetes-embedded-resource") is True
     ):
@@ -107,29 +106,106 @@ def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
             _check(items, (where, ".items", ""), "items", errors)
     if additional_schema:
         _check(additional, (where, ".additionalProperties", ""), "field", errors)
+    # int-or-string is spelled anyOf: [{type: integer}, {type: string}], as anyOf or as
+    # allOf[0].anyOf: exactly that anyOf is not checked (isIntOrStringAnyOfPattern,
+    # isIntOrStringAllOfPattern), whatever the node says; any other has its types refused
+    all_of = get("allOf")
+    skip_first_any_of = (
+        type(all_of) is list
+        and bool(all_of)
+        and _is_mapping(all_of[0])
+        and _int_or_string_any_of(all_of[0].get("anyOf"))
+    )
     for junctor in COMPOSITION_KEYWORDS:
         value = get(junctor)
-        if value is None:
+        if value is None or (junctor == "anyOf" and _int_or_string_any_of(value)):
             continue
         branches = [value] if _is_mapping(value) else value if isinstance(value, list) else []
         for index, branch in enumerate(branches):
             at_branch = (
                 (where, ".not", "") if junctor == "not" else (where, f".{junctor}[{index}]", "")
             )
-            _check_value_validation(branch, at_branch, errors, int_or_string)
+            skip = junctor == "allOf" and index == 0 and skip_first_any_of
+            _check_value_validation(branch, at_branch, errors, skip_any_of=skip)
+    check_metadata = level == "root" or get("x-kubernetes-embedded-resource") is True
+    if properties is not None and _is_mapping(properties):
+        if check_metadata:
+            for name in ("kind", "apiVersion"):
+                child = properties.get(name)
+                if child is not None:
+                    child_type = child.get("type", "") if _is_mapping(child) else ""
+                    if child_type != "string":
+                        errors.append(
+                            f'{_text((where, _PROPERTY, name))}.type: Invalid value: "{child_type}": must be string'
+                        )
+        if "metadata" in properties:
+            _check_metadata(
+                properties["metadata"],
+                (where, _PROPERTY, "metadata"),
+                check_metadata,
+                level,
+                errors,
+            )
+
+
+#: keys an OpenAPI schema may hold that a structural schema drops
+_NOT_STRUCTURAL = frozenset({"example", "externalDocs", "id", "$schema"})
+
+
+def _says_something(value: Any) -> bool:
+    """Whether a keyword's value is not Go's zero value (``nullable: false``,
+    ``description: ""`` and an empty list say nothing)."""
+    return value is not None and value is not False and value != "" and value != []
+
+
+def _int_or_string_any_of(value: Any) -> bool:
+    """Whether ``value`` is exactly ``[{type: integer}, {type: string}]`` (structural
+    DeepEqual: keywords at their zero value aside)."""
+    if not isinstance(value, list) or len(value) != 2:
+        return False
+    for branch, expected in zip(value, INT_OR_STRING_ANY_OF, strict=True):
+        if not _is_mapping(branch) or branch.get("type") != expected["type"]:
+            return False
+        for key, item in branch.items():
+            if key != "type" and key not in _NOT_STRUCTURAL and _says_something(item):
+                return False
+    return True
+
+
+def _check_metadata(node: Any, where: _Where, check: bool, level: str, errors: list[str]) -> None:
+    """``validateStructuralMetadataInvariants``: metadata of a root or an embedded
+    resource is an object, and the root's says nothing but what its name and
+    generateName are (the server's own ObjectMeta checks stand for the rest)."""
+    if not _is_mapping(node):
+        return
+    type_ = node.get("type", "")
+    if check and type_ != "object":
+        errors.append(f'{_text(where)}.type: Invalid value: "{type_}": must be object')
+    if level != "root":
+        return
+    for key, value in node.items():
+        # probed on kube-apiserver v1.34: `properties: {}` says nothing, `required: []` does
+        if key in ("type", "default") or key in _NOT_STRUCTURAL or value in (None, False, "", {}):
+            continue
+        if key == "properties" and _is_mapping(value):
+            names = set(value)
+            if names in ({"name"}, {"generateName"}, {"name", "generateName"}):
+                continue
+        errors.append(
+            f"{_text(where)}: Forbidden: must not specify anything other than name and "
+            "generateName, but metadata is implicitly specified"
+        )
+        return
 
 
 def _check_value_validation(
-    node: Any, where: _Where, errors: list[str], int_or_string: bool = False
+    node: Any, where: _Where, errors: list[str], *, skip_any_of: bool = False
 ) -> None:
     if not _is_mapping(node):
         return
     for key, words in _FORBIDDEN_IN_COMPOSITIONS:
-        # int-or-string is spelled anyOf: [{type: integer}, {type: string}] by convention.
-        if key == "type" and int_or_string:
-            continue
         value = node.get(key)
-        if value is not None and value is not False and value != "" and value != []:
+        if _says_something(value):
             errors.append(f"{_text(where)}.{key}: Forbidden: {words}")
     properties = node.get("properties") or {}
     for name, child in properties.items():
@@ -144,7 +220,7 @@ def _check_value_validation(
         _check_value_validation(node["items"], (where, ".items", ""), errors)
     for junctor in COMPOSITION_KEYWORDS:
         value = node.get(junctor)
-        if value is None:
+        if value is None or (junctor == "anyOf" and skip_any_of):
             continue
         branches = [value] if _is_mapping(value) else value if isinstance(value, list) else []
         for index, branch in enumerate(branches):

@@ -409,18 +409,63 @@ def test_outside_corpus_updates_agree_with_the_api_server(
     apiserver.kubectl("delete", "crd", crd.name, "--wait=false", check=False)
 
 
-#: CRDs the server refuses, each cause's (path and) words to be ``crd_errors``'s: a
-#: schema for ``spec`` (or, with ``root``, the whole openAPIV3Schema)
+#: CRDs the server refuses, each cause's (path and) words to be ``crd_errors``'s: the
+#: whole openAPIV3Schema
+_IOS = {"x-kubernetes-int-or-string": True}
+_INT_OR_STRING = [{"type": "integer"}, {"type": "string"}]
+
+
+def _spec(spec: dict[str, Any], **root: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": {"spec": spec, **root}}
+
+
 CRD_CASES: dict[str, dict[str, Any]] = {
     # a CRD hunt outside the corpus (patterns written for PCRE or JavaScript): Go's
     # parser words a lookaround or an unknown (? group its own way, and refuses the \C
     # escape RE2 takes
-    "crd-regexp-words": _rules(
-        [],
-        a={"type": "string", "pattern": "^(?<=x)a("},
-        b={"type": "string", "pattern": "(?!x)"},
-        c={"type": "string", "pattern": "a\\C"},
-        d={"type": "string", "pattern": "(?<!x)b>c"},
+    "crd-regexp-words": _spec(
+        _rules(
+            [],
+            a={"type": "string", "pattern": "^(?<=x)a("},
+            b={"type": "string", "pattern": "(?!x)"},
+            c={"type": "string", "pattern": "a\\C"},
+            d={"type": "string", "pattern": "(?<!x)b>c"},
+        )
+    ),
+    # volcano's PodGroup (vendored by kubernetes-sigs/lws) with a default in its
+    # int-or-string anyOf: only exactly anyOf [{type: integer}, {type: string}] (or
+    # allOf[0].anyOf) goes unchecked, on any node; any other anyOf, oneOf or a later
+    # allOf has its types refused (schema/validation.go: isIntOrStringAnyOfPattern)
+    "crd-int-or-string-patterns": _spec(
+        _rules(
+            [],
+            a={**_IOS, "anyOf": [{"type": "integer"}, {"type": "string", "default": "x"}]},
+            b={**_IOS, "anyOf": [{"type": "string"}, {"type": "integer"}]},
+            c={**_IOS, "oneOf": _INT_OR_STRING},
+            d={**_IOS, "allOf": [{"anyOf": _INT_OR_STRING}, {"anyOf": _INT_OR_STRING}]},
+            e={"x-kubernetes-preserve-unknown-fields": True, "anyOf": _INT_OR_STRING},
+            f={**_IOS, "anyOf": [{"type": "integer", "nullable": False}, {"type": "string"}]},
+        )
+    ),
+    # the root's and an embedded resource's apiVersion and kind are strings and their
+    # metadata an object; the root's metadata may say only what name and generateName
+    # are (validateStructuralMetadataInvariants)
+    "crd-metadata-invariants": _spec(
+        _rules(
+            [],
+            e={
+                "type": "object",
+                "x-kubernetes-embedded-resource": True,
+                "properties": {"apiVersion": {"type": "integer"}, "metadata": {"type": "string"}},
+            },
+        ),
+        kind={"type": "integer"},
+        metadata={"type": "object", "properties": {"name": {"type": "string"}, "labels": {}}},
+    ),
+    "crd-metadata-says-nothing-else": _spec(
+        {"type": "object"},
+        apiVersion={"type": "string"},
+        metadata={"type": "object", "required": [], "description": "", "properties": {}},
     ),
 }
 
@@ -430,8 +475,7 @@ def test_outside_corpus_crds_are_refused_in_the_servers_words(
     apiserver: ControlPlane, name: str
 ) -> None:
     kind = "".join(part.capitalize() for part in name.split("-"))
-    schema = {"type": "object", "properties": {"spec": CRD_CASES[name]}}
-    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=schema)
+    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=CRD_CASES[name])
     with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
         try:
             client.request(
