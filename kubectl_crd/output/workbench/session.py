@@ -159,6 +159,8 @@ class Session:
         #: each version's explain target, for an object written in another version
         self._targets: dict[str, ExplainTarget] = {target.version: target}
         self._admission: Any = None
+        self._names: Any = None  # the generateName suffixes' generator (random.Random)
+        self._seed = 0
         self._now = time.time()
 
     # -- the field tree -----------------------------------------------------------------
@@ -357,14 +359,25 @@ class Session:
         from kubectl_crd.validation.admission import Admission
 
         if self._admission is None:
+            import random
+            import uuid
+
             # one clock for the object and its row, as get -f: a create's
-            # creationTimestamp is this check's now, so AGE reads 0s
-            self._admission = Admission(self.crd, clock=lambda: self._now)
+            # creationTimestamp is this check's now, so AGE reads 0s. One uid and one
+            # generateName suffix for the session (the generator seeded again before
+            # each check): a pause in typing must not rename the object on the screen
+            uid = str(uuid.uuid4())
+            self._names = random.Random()
+            self._seed = random.getrandbits(64)
+            self._admission = Admission(
+                self.crd, clock=lambda: self._now, uids=lambda: uid, rng=self._names
+            )
         return self._admission
 
     def _admit(self, document: Any) -> Check:
         self._now = time.time()
         admission = self._admission_step()
+        self._names.seed(self._seed)
         content = document.content
         operation = "create"
         old, note, problem = (None, "", "")

@@ -260,3 +260,22 @@ def _start(session: Session, text: str) -> int:
 
     document, _, _, _ = session._document(load_documents(text, session.path), session.document)
     return int(document.location.line)
+
+
+def test_a_generated_name_and_uid_stay_the_same_from_check_to_check(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    # before: every check (every pause in typing) drew a new generateName suffix and
+    # uid: the preview's NAME and the stored object changed under the user's eyes
+    crds = FileSource([str(corpus_dir / "crds/argo-workflows/argoproj.io_workflows.yaml")]).crds()
+    session = Session(resolve_target(crds, "workflow"), str(tmp_path / "wf.yaml"))
+    text = (
+        "apiVersion: argoproj.io/v1alpha1\nkind: Workflow\n"
+        "metadata: {generateName: hello-}\nspec: {entrypoint: a}\n"
+    )
+    first, second = session.check_text(text), session.check_text(text + "# edited\n")
+    assert first.valid and second.valid
+    name = first.get.splitlines()[1].split()[0]
+    assert name.startswith("hello-") and len(name) == len("hello-") + 5
+    assert second.get == first.get
+    assert second.stored["metadata"]["uid"] == first.stored["metadata"]["uid"]
