@@ -427,7 +427,6 @@ class ObjectStore:
                 message = "resource name may not be empty"
                 raise _status_refusal(422, "Invalid", message, kind, name)
             _check_builtin_metadata(kind, created)
-            _decoded_metadata(created)
             if kind.has_status:
                 created.pop("status", None)
             meta = created.setdefault("metadata", {})
@@ -495,7 +494,6 @@ class ObjectStore:
             else:
                 # ValidateObjectMetaUpdate runs ValidateObjectMeta on the new object
                 _check_builtin_metadata(kind, new)
-                _decoded_metadata(new)
                 # rest/update.go BeforeUpdate: the server's fields stay the old ones
                 old_meta = old["metadata"]
                 for kept in ("uid", "creationTimestamp", "namespace", "generation"):
@@ -1050,20 +1048,6 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
     "RoleBinding": _path_segment_name,
     "ClusterRole": _path_segment_name,
 }
-
-
-def _decoded_metadata(obj: dict[str, Any]) -> None:
-    """A built-in object's ``metadata`` as the server keeps it: decoded into
-    ``metav1.ObjectMeta``, whose maps and lists are ``omitempty`` (an applied
-    ``labels: {}`` is not there when read back, kube-apiserver 1.34 checked by
-    tests/integration/test_localstore_metadata_differential.py), and which has no
-    field for anything else (``validation.objectmeta.coerce_metadata``, what the
-    custom resources' admission does)."""
-    meta = obj.get("metadata")
-    if isinstance(meta, dict):
-        from kubectl_crd.validation.objectmeta import coerce_metadata
-
-        coerce_metadata(meta)
 
 
 def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:

@@ -411,12 +411,21 @@ class _Decoder:
         """A type with its own ``UnmarshalJSON``: its errors end the decoding."""
         name = go_type.name
         if name in (_TIME, _MICRO_TIME):
+            micro = name == _MICRO_TIME
+            if type(value) is str:
+                # the same times come back on every update of an object: parsed once
+                known = _TIMES.get((value, micro), _TIMES)
+                if known is not _TIMES:
+                    return known
             from kubectl_crd.validation.timestamps import stored_time, time_problem
 
-            micro = name == _MICRO_TIME
             problem = time_problem(value, micro=micro)
             if problem is None:
-                return stored_time(value, micro=micro)
+                stored = stored_time(value, micro=micro)
+                if len(_TIMES) >= 4096:
+                    _TIMES.clear()
+                _TIMES[(value, micro)] = stored
+                return stored
             if self.lenient:
                 return value
             # the inner json.Unmarshal's type error gets the field's context
@@ -470,6 +479,10 @@ def _field(decoder: _Decoder) -> str:
 
 #: quantity strings known to parse (a set's add and lookup are atomic under the GIL)
 _QUANTITIES: set[str] = set()
+#: (apiVersion, kind) -> its Go type (None: not a kind the file has)
+_KINDS: dict[tuple[str, str], Any] = {}
+#: times that parsed, (text, micro) -> what is stored (None: the zero time)
+_TIMES: dict[tuple[str, bool], Any] = {}
 
 #: what a null decodes to in a type with its own UnmarshalJSON (then marshalled)
 _SPECIAL_NULLS: dict[str, Any] = {_TIME: None, _MICRO_TIME: None, _QUANTITY: "0", _INT_OR_STRING: 0}
@@ -551,7 +564,9 @@ def decode_builtin(
     normalised in place to what the server stores, and the server's 400 message when
     it does not decode (None when it does, and always with ``lenient``). A kind the
     shipped types have not is left as it is."""
-    go_type = _types().kind(api_version, kind)
+    go_type = _KINDS.get((api_version, kind), _KINDS)
+    if go_type is _KINDS:
+        go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
     if go_type is None:
         return None
     decoder = _Decoder(lenient)
