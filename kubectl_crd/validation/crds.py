@@ -574,9 +574,12 @@ def _shared(versions: list[Any], part: Any, top: str) -> Iterator[tuple[str, int
 
 
 def _defaults(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]:
+    """Each default against its node: pruning, the schema, then the node's rules (the
+    server's ``defaulting/validation.go``, which does not look under
+    ``additionalProperties``)."""
     problems: list[CRDProblem] = []
     for path, steps, node in _nodes(schema, "", []):
-        if "default" not in node or node["default"] is None:
+        if "default" not in node or node["default"] is None or "additionalProperties" in steps:
             continue
         default = node["default"]
         field = f"{prefix}{path}.default"
@@ -591,11 +594,24 @@ def _defaults(prefix: str, where: list[str | int], schema: Any) -> list[CRDProbl
                     at,
                 )
             )
-        for error_field, _reason, message, _chain in validate_schema(compiled, default):
+        found = [(f, m) for f, _reason, m, _chain in validate_schema(compiled, default)]
+        if not found and compiled.has_rules:
+            found = [(e.field, e.message) for e in _rules_on_default(node, default)]
+        for error_field, message in found:
             body = message[len(error_field) + 2 :]
             full = field if error_field == "<nil>" else f"{field}.{error_field}"
             problems.append((full, f"{full}: {body}", at))
     return problems
+
+
+def _rules_on_default(node: Mapping[str, Any], default: Any) -> list[Any]:
+    from kubectl_crd.validation.cel.availability import engine_missing
+
+    if engine_missing():
+        return []
+    from kubectl_crd.validation.cel.rules import rules_on_default
+
+    return list(rules_on_default(node, default).errors)
 
 
 def _nodes(

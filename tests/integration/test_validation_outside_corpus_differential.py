@@ -415,6 +415,10 @@ _IOS = {"x-kubernetes-int-or-string": True}
 _INT_OR_STRING = [{"type": "integer"}, {"type": "string"}]
 
 
+def _checked(*rules: str) -> dict[str, Any]:
+    return {"x-kubernetes-validations": [{"rule": r} for r in rules]}
+
+
 def _spec(spec: dict[str, Any], **root: Any) -> dict[str, Any]:
     return {"type": "object", "properties": {"spec": spec, **root}}
 
@@ -461,6 +465,34 @@ CRD_CASES: dict[str, dict[str, Any]] = {
         ),
         kind={"type": "integer"},
         metadata={"type": "object", "properties": {"name": {"type": "string"}, "labels": {}}},
+    ),
+    # kubeflow/trainer's TrainJob (spec.managedBy has a default and a rule): the server
+    # runs a node's rules on its default (as an update from itself, then as a create,
+    # never ratcheted) and refuses a default they fail; it does not look at defaults
+    # under additionalProperties at all (defaulting/validation.go)
+    "crd-defaults-meet-rules": _spec(
+        _rules(
+            [],
+            a={"type": "string", "default": "abc", **_checked("self.size() > 5")},
+            b={
+                "type": "object",
+                "default": {"n": 1},
+                "properties": {"n": {"type": "integer", **_checked("self > 3")}},
+            },
+            c={
+                "type": "integer",
+                "default": 1,
+                "x-kubernetes-validations": [
+                    {"rule": "self == oldSelf"},
+                    {"rule": "oldSelf.hasValue() && self > 0", "optionalOldSelf": True},
+                ],
+            },
+            d={"type": "string", "default": "abcdefg", **_checked("self.size() > 5")},
+            m={
+                "type": "object",
+                "additionalProperties": {"type": "string", "format": "date-time", "default": "x"},
+            },
+        )
     ),
     "crd-metadata-says-nothing-else": _spec(
         {"type": "object"},

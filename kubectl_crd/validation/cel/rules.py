@@ -123,6 +123,24 @@ def run_rules(schema: Any, obj: Any, old: Any = None, *, exact: bool = False) ->
     return results
 
 
+def rules_on_default(schema: Any, default: Any) -> RuleResults:
+    """The rules of ``schema`` (one node of a CRD's schema) and below against its
+    ``default``, as the server checks a CRD's defaults (``defaulting/validation.go``):
+    once with the default as its own old value, then, when that passes, as a create
+    (what a rule with ``optionalOldSelf`` sees); no ratcheting (the check passes no
+    correlated object)."""
+    from kubectl_crd.validation.cel.tree import subtree_rules
+
+    results = RuleResults(exact=True)
+    tree = subtree_rules(schema)
+    if tree is None:
+        return results
+    _validate(tree, default, default, None, False, results, ratchet_parent=False)
+    if not results.errors and not results.stopped:
+        _validate(tree, default, None, None, False, results, ratchet_parent=False)
+    return results
+
+
 def _equal(value: Any, old: Any) -> bool:
     """``CachedDeepEqual`` of decoded JSON (Go's DeepEqual tells 1 from 1.0 and true)."""
     if type(value) is not type(old):

@@ -199,6 +199,14 @@ def has_rules(schema: Mapping[str, Any]) -> bool:
     return rule_tree(schema) is not None
 
 
+def subtree_rules(schema: Mapping[str, Any]) -> RuleNode | None:
+    """The rule tree of one schema node, a resource root only when it is an embedded
+    resource (``cel.NewValidator(s, isResourceRoot, ...)`` as the server's default
+    check builds it, ``defaulting/validation.go``); not cached."""
+    compiled = compile_schema(schema)
+    return _build(schema, compiled, _type_name(schema), compiled.embedded, _map_type(schema))
+
+
 def rule_tree(schema: Mapping[str, Any]) -> RuleNode | None:
     """The rule tree of a version's ``openAPIV3Schema``, or None when it has no rules."""
     key = id(schema)
