@@ -494,6 +494,16 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             },
         )
     ),
+    # a rule selecting a field of a value that has none (a mistyped rule on
+    # kubeflow/trainer's TrainJob): cel-go's checker words it its own way
+    "crd-rule-selects-from-a-scalar": _spec(
+        _rules(
+            [],
+            s={"type": "string", **_checked("self.nope == 1")},
+            i={"type": "integer", **_checked("self.x.y > 0 || self > 1")},
+            l={"type": "array", "items": {"type": "string"}, **_checked("self.size == 1")},
+        )
+    ),
     "crd-metadata-says-nothing-else": _spec(
         {"type": "object"},
         apiVersion={"type": "string"},

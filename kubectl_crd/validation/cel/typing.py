@@ -569,6 +569,9 @@ _CROSS_NUMERIC = re.compile(
 )
 _NOT_IN_STRUCT = re.compile(r" not found in struct '[^']*'")
 _APPLIED = re.compile(r"found no matching overload for '([^']+)' applied to '\((.*)\)'")
+#: a field selected from a value that has no fields (cel-go checker/errors.go:
+#: typeDoesNotSupportFieldSelection)
+_SELECT = re.compile(r"expression of type '(.*)' cannot be the operand of a select operation")
 
 
 def checker_error_text(engine_text: str, expression: str) -> str:
@@ -584,6 +587,7 @@ def checker_error_text(engine_text: str, expression: str) -> str:
             # the type of an earlier error is cel-cpp's echo, which cel-go does not print
             continue
         message = _NOT_IN_STRUCT.sub("", message)
+        message = _SELECT.sub(r"type '\1' does not support field selection", message)
         applied = _APPLIED.fullmatch(message)
         if applied and _member_call(expression, int(line), int(column)):
             function, arguments = applied.groups()
