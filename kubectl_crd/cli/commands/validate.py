@@ -271,15 +271,21 @@ def _watch(run: _Run, before: list[DocumentResult], colour: bool | None) -> None
     import time
 
     from kubectl_crd.io import EXTENSIONS
-    from kubectl_crd.io.filewatch import changes
+    from kubectl_crd.io.filewatch import changes, file_stamps
     from kubectl_crd.output.validation import HumanPrinter
 
     def outcome(result: DocumentResult) -> object:
         return (result.status, result.message, result.warnings, [e.message for e in result.errors])
 
     known = {_key(result): outcome(result) for result in before}
+    # the files read, stamped before the notice: the observer is armed only once
+    # changes() runs (watchdog's import and threads, most of a second on a loaded
+    # machine), and a save after the notice and before that is a change all the same
+    read = {result.source for result in before} | set(run.crd_paths)
+    since = file_stamps(sorted(path for path in read if os.path.isfile(path)))
     print("watching for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
-    for changed in changes([*run.filenames, *run.crd_paths], extensions=EXTENSIONS):
+    watched = [*run.filenames, *run.crd_paths]
+    for changed in changes(watched, extensions=EXTENSIONS, since=since):
         results = list(run.results())
         printer = HumanPrinter(sys.stdout, colour=colour, show_valid=True)
         now = {_key(result): outcome(result) for result in results}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.cli_runner import run_cli
+from tests.cli_runner import run_cli, run_python
 
 REPO = Path(__file__).resolve().parents[3]
 CRDS = str(REPO / "examples" / "crds")
@@ -355,7 +355,7 @@ def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
 
     Seen = list[tuple[str, str]]
 
-    def until(predicate: Callable[[Seen], bool], timeout: float = 20) -> Seen:
+    def until(predicate: Callable[[Seen], bool], timeout: float = 60) -> Seen:
         """The lines read until ``predicate`` holds of all of them (two streams read by
         two threads: their lines arrive here in either order)."""
         seen: Seen = []
@@ -381,7 +381,7 @@ def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
                 and ("err", "watching for changes (Ctrl-C to stop)") in seen
             )
         )
-        time.sleep(0.3)
+        # at once: a save after the notice is seen (the files were stamped before it)
         path.write_text(VALID.replace("name: good", "name: bad"))
         after_fix = until(printed("out", "valid: CronTab/bad"))
         assert not any("less than or equal to 10" in text for _, text in after_fix)
@@ -390,6 +390,44 @@ def test_watch_prints_what_changed_on_every_save(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# the CLI with its file watcher armed late, as a loaded machine arms it (watchdog's import
+# and threads), and a save made in between: after the notice, before the observer
+_LATE_WATCHER = """\
+import sys, threading
+from kubectl_crd.io import filewatch
+
+real = filewatch.changes
+saved, text = sys.argv[1:3]
+
+def late(paths, **options):
+    with open(saved, "w") as out:
+        out.write(text)
+    stop = threading.Event()
+    timer = threading.Timer(20, stop.set)  # no batch in 20 s: the save was missed
+    timer.daemon = True
+    timer.start()
+    for batch in real(paths, stop=stop, **options):
+        yield batch
+        return
+
+filewatch.changes = late
+sys.argv = ["kubectl-crd", *sys.argv[3:]]
+from kubectl_crd.cli.root import main
+main()
+"""
+
+
+def test_watch_sees_a_save_made_before_its_watcher_is_armed(tmp_path: Path) -> None:
+    # the notice was printed before the observer existed: a save right after it (a
+    # test's, or a user's on a loaded machine) was never validated
+    path = write(tmp_path, "cr.yaml", INVALID)
+    fixed = VALID.replace("name: good", "name: bad")
+    args = ("validate", "-w", "-f", path, "--crd", CRDS, "--offline")
+    done = run_python(_LATE_WATCHER, path, fixed, *args)
+    assert "watching for changes (Ctrl-C to stop)" in done.stderr, done.stderr
+    assert "valid: CronTab/bad" in done.stdout, (done.stdout, done.stderr)
 
 
 def test_watch_needs_files_and_the_human_output() -> None:
