@@ -16,7 +16,10 @@ from pathlib import Path
 
 from kubectl_crd.io.filewatch import changes
 
-WRITING = 6.0
+#: how long the writers would go on: the test stops them after its third batch (~2 s), so
+#: a long time costs nothing when it passes, and a loaded machine has room to arm the
+#: observer and deliver three batches before the writers would stop
+WRITING = 30.0
 
 
 def test_batches_are_yielded_while_saves_go_on(tmp_path: Path) -> None:
@@ -35,11 +38,16 @@ def test_batches_are_yielded_while_saves_go_on(tmp_path: Path) -> None:
     arrived: list[float] = []
     started = time.monotonic()
     stream = changes([str(tmp_path)], settle=0.1, max_wait=0.5, stop=stop)
+    timers = [
+        threading.Timer(WRITING, done.set),
+        threading.Timer(WRITING + 2, stop.set),  # the stream ends even if starved
+    ]
     try:
         for writer in writers:
             writer.start()
-        threading.Timer(WRITING, done.set).start()
-        threading.Timer(WRITING + 2, stop.set).start()  # the stream ends even if starved
+        for timer in timers:
+            timer.daemon = True
+            timer.start()
         for batch in stream:
             assert batch and all(path.endswith(".yaml") for path in batch)
             arrived.append(time.monotonic() - started)
@@ -48,8 +56,10 @@ def test_batches_are_yielded_while_saves_go_on(tmp_path: Path) -> None:
     finally:
         done.set()
         stop.set()
+        for timer in timers:
+            timer.cancel()
         for writer in writers:
             writer.join(5)
     # three batches while the writers never paused; without the cap the first came only
-    # once they stopped (6.1 s)
+    # once they stopped (6.1 s when they wrote for 6 s)
     assert len(arrived) == 3 and arrived[-1] < WRITING - 1, arrived
