@@ -504,6 +504,16 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             l={"type": "array", "items": {"type": "string"}, **_checked("self.size == 1")},
         )
     ),
+    # optionalOldSelf on a rule that does not compile: the server does not know the
+    # rule uses oldSelf and refuses the flag too, and shows the rule as written
+    "crd-optional-old-self-uncompiled": _spec(
+        {
+            "type": "string",
+            "x-kubernetes-validations": [
+                {"rule": "self == oldSelf.orValue('') && undeclared", "optionalOldSelf": True},
+            ],
+        }
+    ),
     "crd-metadata-says-nothing-else": _spec(
         {"type": "object"},
         apiVersion={"type": "string"},

@@ -320,6 +320,7 @@ def check_rules(
         sizes = costs.sizes(node, root)
         for index, rule in enumerate(node.rules):
             env = environment(decl)
+            refused = False
             for field_name, text in (
                 ("rule", rule.rule),
                 ("messageExpression", rule.message_expression),
@@ -338,6 +339,8 @@ def check_rules(
                     detail = literal_errors(text, checked_tree if prepared == text else None)
                 except RuntimeError as exc:
                     detail = checker_error_text(str(exc), text)
+                    if compiled != text:
+                        detail = _at_original(detail, text)
                 if not detail and checked_tree and compiled == text and sizes is not None:
                     problems += costs.observe(
                         checked_tree, sizes, cardinality, path, rule, index, field_name
@@ -347,8 +350,11 @@ def check_rules(
                         detail = "messageExpression " + detail
                     problems.append(RuleProblem(path, rule, index, field_name, detail))
                     if field_name == "rule":
+                        refused = True
                         break  # compilation.go stops before the messageExpression
-            if rule.optional_old_self and not rule.transition:
+            # a rule that does not compile is not known to use oldSelf (the server's
+            # CompilationResult.UsesOldSelf stays false)
+            if rule.optional_old_self and (refused or not rule.transition):
                 problems.append(
                     RuleProblem(
                         path,
@@ -601,6 +607,36 @@ def checker_error_text(engine_text: str, expression: str) -> str:
     if not kept:
         return compile_error_text(engine_text)
     return "compilation failed: " + "\n".join(kept)
+
+
+def _at_original(detail: str, original: str) -> str:
+    """Compile errors of an ``optionalOldSelf`` rule (compiled rewritten, see
+    ``programs.optional_old_self``) at the rule's own text and columns, as the server,
+    which compiles the rule as written, shows them."""
+    from kubectl_crd.validation.cel.programs import optional_old_self
+
+    lines = original.split("\n")
+
+    def block(match: re.Match[str]) -> str:
+        line, column, message = int(match[1]), int(match[2]), match[3]
+        if line > len(lines):
+            return match[0]
+        source = lines[line - 1]
+        # the first original column whose rewritten prefix reaches the error's column;
+        # one inside a rewritten oldSelf is that oldSelf's
+        target = column - 1
+        at = next(
+            (c for c in range(len(source) + 1) if len(optional_old_self(source[:c])) >= target),
+            len(source),
+        )
+        if at and len(optional_old_self(source[:at])) > target:
+            at = max(source.rfind("oldSelf", 0, at), 0)
+        for word in re.finditer("oldSelf", source):
+            if word.start() < at < word.end():
+                at = word.start()
+        return f"ERROR: <input>:{line}:{at + 1}: {message}\n | {source}\n | {'.' * at}^"
+
+    return _ERROR_BLOCK.sub(block, detail)
 
 
 def _member_call(expression: str, line: int, column: int) -> bool:
