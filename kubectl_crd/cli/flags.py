@@ -155,7 +155,8 @@ DRY_RUN = Flag(
     'without persisting, "client" only reads. Alone, it means "client".',
     metavar="[none|server|client]",
     default="none",
-    choices=("none", "server", "client", "true", "false"),
+    # checked by the command in kubectl's words ('Invalid dry-run value (x). ...')
+    suggestions=("none", "server", "client"),
     no_value="client",
 )
 

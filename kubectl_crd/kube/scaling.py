@@ -174,7 +174,11 @@ def wait_for_replicas(
     interval: float = 1.0,
 ) -> None:
     """kubectl's ``WaitForScaleHasDesiredReplicas``: done when spec == status == N, or
-    when spec no longer is N (someone else scaled); a line each time the status moves."""
+    when spec no longer is N (someone else scaled); a line each time the status moves.
+    A negative ``timeout`` has passed already: kubectl's poll then ends before its first
+    look (``timed out``, whatever the replicas)."""
+    if timeout < 0:
+        raise ScaleTimeoutError(f'timed out waiting for "{target.name}" to be synced')
     deadline = time.monotonic() + timeout
     last = None
     while True:
@@ -249,10 +253,13 @@ def require_targets(
 
 def no_objects(reasons: Sequence[str]) -> str:
     """kubectl's ``no objects passed to scale`` with the builder's errors after it (one
-    as it is, several as Go prints an aggregate: ``[a, b]``)."""
+    as it is, several as Go prints an aggregate: ``[a, b]``, each message once, and
+    without brackets when one is left: ``aggregate.Error`` in apimachinery's
+    ``util/errors/errors.go``)."""
     if not reasons:
         return "no objects passed to scale"
-    joined = reasons[0] if len(reasons) == 1 else "[" + ", ".join(reasons) + "]"
+    unique = list(dict.fromkeys(reasons))
+    joined = unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
     return f"no objects passed to scale {joined}"
 
 
@@ -273,10 +280,15 @@ def scale_all(
     missing, kubectl (which reads each object first) says so in one line: raised."""
 
     def work(target: ScaleTarget) -> Any:
-        if dry_run == "client":
-            read_scale(client, target)
-        else:
-            scale_object(client, target, replicas, precondition, server_dry_run=dry_run == "server")
+        try:
+            if dry_run == "client":
+                read_scale(client, target)
+            else:
+                scale_object(
+                    client, target, replicas, precondition, server_dry_run=dry_run == "server"
+                )
+        except ApiError as exc:
+            raise namespace_missing(client, target, exc) from exc
         return target.calls(client).get(target.name) if fetch_objects else None
 
     results = run_all(targets, work)
@@ -292,6 +304,22 @@ def _object_missing(error: ApiError) -> bool:
     return error.status == 404 and error.reason == "NotFound"
 
 
+def namespace_missing(client: KubeClient, target: ScaleTarget, error: ApiError) -> ApiError:
+    """An object's 404 as kubectl's builder reports it: in a namespace other than
+    ``default`` that does not exist either, the namespace's own 404 (``Info.Get`` in
+    cli-runtime's ``resource/visitor.go`` asks for the namespace then)."""
+    if not _object_missing(error) or target.namespace in ("", "default"):
+        return error
+    try:
+        client.get(f"/api/v1/namespaces/{target.namespace}")
+    except ApiError as gone:
+        if _object_missing(gone):
+            return gone
+    except KubectlCrdError:  # the namespace cannot be read: the object's 404 stands
+        pass
+    return error
+
+
 def wait_all(
     client: KubeClient,
     targets: Sequence[ScaleTarget],
@@ -299,14 +327,15 @@ def wait_all(
     timeout: float,
     report: Callable[[ScaleTarget, str], None],
     finished: Callable[[ScaleTarget], None],
-) -> list[KubectlCrdError]:
-    """``wait_for_replicas`` on every target at once; the failures (timeouts, errors)."""
+) -> list[KubectlCrdError | None]:
+    """``wait_for_replicas`` on every target at once; per target, in order, None or the
+    failure (a timeout, an error)."""
 
     def wait_one(target: ScaleTarget) -> None:
         wait_for_replicas(client, target, replicas, timeout, report)
         finished(target)
 
-    return [r for r in run_all(targets, wait_one) if isinstance(r, KubectlCrdError)]
+    return [r if isinstance(r, KubectlCrdError) else None for r in run_all(targets, wait_one)]
 
 
 def show_all(client: KubeClient, targets: Sequence[ScaleTarget]) -> list[Any | KubectlCrdError]:

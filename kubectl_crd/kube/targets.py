@@ -19,7 +19,7 @@ Beyond kubectl: ``-A`` (with ``-l`` or ``--all``) lists every namespace.
 
 from __future__ import annotations
 
-from kubectl_crd.model.errors import KubectlCrdError, ResourceNotFoundError, UsageError
+from kubectl_crd.model.errors import ApiError, KubectlCrdError, ResourceNotFoundError, UsageError
 from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -235,10 +235,13 @@ def find_targets(
         calls = ResourceClient.for_ref(
             client, ref, version, namespace=None if query.all_namespaces else namespace
         )
-        for item in calls.items(label_selector=query.selector, limit=DEFAULT_PAGE_SIZE):
-            metadata = item.get("metadata") or {}
-            item_namespace = str(metadata.get("namespace") or "")
-            targets.append(Target(ref, version, item_namespace, str(metadata["name"])))
+        try:
+            for item in calls.items(label_selector=query.selector, limit=DEFAULT_PAGE_SIZE):
+                metadata = item.get("metadata") or {}
+                item_namespace = str(metadata.get("namespace") or "")
+                targets.append(Target(ref, version, item_namespace, str(metadata["name"])))
+        except ApiError as exc:
+            problems.append(_list_refused(exc, ref, version, query.selector))
     for kind, name in query.pairs:
         ref, version = resolved(*resolver.by_argument(kind))
         targets.append(Target(ref, version, namespace if ref.namespaced else "", name))
@@ -269,6 +272,26 @@ def find_targets(
                 continue
             targets.append(Target(ref, version, ns, str(metadata.get("name") or "")))
     return targets, problems
+
+
+def _list_refused(
+    error: ApiError, ref: ResourceRef, version: str, selector: str
+) -> KubectlCrdError:
+    """A list's 400 or 404 in the builder's words (``Selector.Visit`` in cli-runtime's
+    ``resource/selector.go`` rewrites the Status message: ``Unable to find
+    "GROUP/VERSION, Resource=PLURAL" that match label selector ...``); other errors stand."""
+    if error.status not in (400, 404):
+        return error
+    from kubectl_crd.model.govalues import go_quote
+
+    resource = go_quote(f"{ref.group}/{version}, Resource={ref.plural}")
+    message = str(error.status_object.get("message", ""))
+    if selector:
+        text = f"Unable to find {resource} that match label selector {go_quote(selector)}, "
+        text += f'field selector "": {message}'
+    else:
+        text = f"Unable to list {resource}: {message}"
+    return KubectlCrdError(text)
 
 
 def _label_filter(selector: str) -> Callable[[Any], bool] | None:

@@ -165,7 +165,12 @@ def scale_and_report(
     err: TextIO,
 ) -> bool:
     """Scale every target (``kube.scaling.scale_all``), report each, then with
-    ``--wait`` follow them until their status agrees; true when any failed."""
+    ``--wait`` follow them until their status agrees; true when any failed.
+
+    ``--timeout`` alone is kubectl's: each object is reported once its replicas agree
+    (``NAME scaled`` only then, as kubectl's scaler waits before it prints), or with the
+    timeout's error, and nothing is printed meanwhile; ``--wait`` reports the scale at
+    once and shows the progress."""
     from kubectl_crd.kube.scaling import scale_all, wait_all
 
     assert flags.replicas is not None
@@ -179,25 +184,37 @@ def scale_and_report(
     )
     suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(flags.dry_run, "")
     report = ScaleReport(output, stream, err, operation=f"scaled{suffix}")
-    for target, result in zip(targets, results, strict=True):
-        report.write(target, result)
-    report.flush()
-    if flags.wait_seconds and flags.dry_run == "none":
-        done = [t for t, r in zip(targets, results, strict=True) if not isinstance(r, Exception)]
-        progress = WaitProgress(err, len(done))
-        try:
-            failures = wait_all(
-                client,
-                done,
-                flags.replicas,
-                flags.wait_seconds,
-                progress.report,
-                progress.finished,
-            )
-        finally:
+    waiting = bool(flags.wait_seconds) and flags.dry_run == "none"
+    if not waiting or flags.follow:
+        for target, result in zip(targets, results, strict=True):
+            report.write(target, result)
+        report.flush()
+    if not waiting:
+        return report.failed
+    done = [t for t, r in zip(targets, results, strict=True) if not isinstance(r, Exception)]
+    progress = WaitProgress(err, len(done)) if flags.follow else None
+    try:
+        waited = wait_all(
+            client,
+            done,
+            flags.replicas,
+            flags.wait_seconds,
+            progress.report if progress else lambda target, line: None,
+            progress.finished if progress else lambda target: None,
+        )
+    finally:
+        if progress is not None:
             progress.close()
-        for failure in failures:
-            report.error(failure)
+    if flags.follow:
+        for failure in waited:
+            if failure is not None:
+                report.error(failure)
+        return report.failed
+    outcome = dict(zip(done, waited, strict=True))
+    for target, result in zip(targets, results, strict=True):
+        failure = outcome.get(target)
+        report.write(target, failure if failure is not None else result)
+    report.flush()
     return report.failed
 
 

@@ -479,8 +479,14 @@ def test_wait_follows_the_status_until_it_converges(plane: ControlPlane, ns: str
 def test_wait_times_out_with_kubectls_message(plane: ControlPlane, ns: str) -> None:
     create(plane, ns, foo("example", 1))
     result = ours(plane, "foo/example", "--replicas", "2", "--timeout", "2s", "-n", ns)
-    assert result.returncode == 1
-    assert result.stderr.splitlines()[-1] == 'error: timed out waiting for "example" to be synced'
+    # as kubectl: "scaled" is said once the replicas agree, so never here, and --timeout
+    # alone prints no progress (before: the "scaled" line first, and a progress line)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        'error: timed out waiting for "example" to be synced\n',
+    )
+    assert replicas_of(plane, "foo/example", ns) == 2  # scaled all the same, as kubectl
 
 
 # -- parity with kubectl scale -----------------------------------------------------------
@@ -521,6 +527,17 @@ PARITY_CASES: list[tuple[str, list[str]]] = [
         "resource version with many",
         ["foo/example", "foo/other", "--replicas", "2", "--resource-version", "1"],
     ),
+    # each of these four differed from kubectl before (helper-56's session)
+    ("dry run not a mode", ["foo/example", "--replicas", "6", "--dry-run=bogus"]),
+    # kubectl scales, then its wait's deadline has passed already
+    ("negative timeout", ["foo/example", "--replicas", "3", "--timeout=-1s"]),
+    # status (availableReplicas) is 0 as the spec becomes: synced on the first look
+    ("a timeout met at once", ["foo/example", "--replicas", "0", "--timeout", "30s"]),
+    ("a selector that does not parse", ["foo", "-l", "app in (", "--replicas", "2"]),
+    ("timeout not a duration", ["foo/example", "--replicas", "2", "--timeout", "x"]),
+    ("dry run as a Go boolean", ["foo/example", "--replicas", "6", "--dry-run=T"]),
+    # Complete (--dry-run) runs before Validate (the count)
+    ("dry run checked before the count", ["foo/example", "--replicas=-1", "--dry-run=x"]),
 ]
 
 
@@ -551,6 +568,24 @@ def test_parity_with_kubectl_scale(plane: ControlPlane, case: str, args: list[st
             specs[item["metadata"]["namespace"]][item["metadata"]["name"]] = item["spec"]
     assert specs[spaces[1]] == specs[spaces[0]]
     assert set(specs[spaces[0]]) == {"example", "other"}
+
+
+def test_a_missing_namespace_is_named_as_kubectl_names_it(plane: ControlPlane, ns: str) -> None:
+    """kubectl's builder, on a 404 for an object in a namespace other than default,
+    asks for the namespace and, when it is missing too, says so (``Info.Get`` in
+    cli-runtime's ``resource/visitor.go``); before, the object's 404 was reported."""
+    create(plane, ns, foo("example", 1))
+    missing = f"{ns}-missing"
+    for args in (["foo/example"], ["foo/example", "foo/other"], ["foo", "example"]):
+        argv = [*args, "--replicas", "2", "-n", missing]
+        kubectl_result = theirs(plane, *argv)
+        our_result = ours(plane, *argv)
+        assert kubectl_result.returncode == 1 and missing in kubectl_result.stderr, kubectl_result
+        assert (our_result.returncode, our_result.stdout, our_result.stderr) == (
+            kubectl_result.returncode,
+            kubectl_result.stdout,
+            kubectl_result.stderr,
+        ), args
 
 
 #: kubectl's resource builder (kube.targets): its refusals and the forms it reads
