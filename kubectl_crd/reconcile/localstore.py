@@ -32,8 +32,10 @@ What it keeps, and the upstream behaviour each piece mirrors
   not) is the server's 400 ``cannot be handled as a <Kind>`` with encoding/json's
   message, the first in the body's order unless a type's own ``UnmarshalJSON`` fails
   later; what is stored is what the server stores: times in UTC (``Time`` to the
-  second, ``MicroTime`` to the microsecond), bytes in canonical base64, a null map value
-  its zero value, empty ``omitempty`` fields and unknown fields (``Data``) dropped;
+  second, ``MicroTime`` to the microsecond), bytes in canonical base64, quantities
+  spelt as the server spells them (``0.5`` -> ``500m``; a container's resources rounded
+  up to the milli, core/v1's one default mirrored), a null map value its zero value,
+  empty ``omitempty`` fields and unknown fields (``Data``) dropped;
 - built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, Lease, ...) are
   stored without schema validation or defaulting of their spec beyond those checks (no
   ``Invalid`` for a negative replicas), their metadata validated as
@@ -65,10 +67,10 @@ built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a n
 and watch history (a watch starts from now: no 410). Of a built-in's decoding
 (``validation.decoding``): the zero values the server writes for fields a body leaves
 out (a container's ``resources: {}``, a Deployment's ``status: {}``, a Role's ``rules:
-null``, an Event's ``eventTime: null``), a quantity's canonical spelling (``0.5`` stays,
-the server stores ``500m``), the 422 a merge patch's undecodable result gets (the store
-answers the 400 of an update), and an applied int32 beyond its range, which the server's
-conversion wraps and its validation then refuses (the store wraps it and stores it).
+null``, an Event's ``eventTime: null``), the 422 a merge patch's undecodable result
+gets (the store answers the 400 of an update), and an applied int32 beyond its range,
+which the server's conversion wraps and its validation then refuses (the store wraps it
+and stores it).
 """
 
 from __future__ import annotations

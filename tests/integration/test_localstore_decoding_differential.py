@@ -161,6 +161,14 @@ QUANTITY = (
 )
 BAD_ROLLOUT = {"conditions": [{"type": "Available", "status": "True", "lastUpdateTime": "x"}]}
 
+#: spellings of a quantity, each stored as the server stores it (a container's resources
+#: are a ResourceList: rounded up to the milli by core/v1's defaulting too)
+QUANTITIES: list[Any] = [
+    "0.5", "1.5", "100m", "+1", "0100m", "1000m", "1e3", "1.5e3", "12E2", "1024Mi", "1536Mi",
+    "0.5Gi", "0.1Ki", "1Ki", "8Ki", "2048", "1000k", "1.0000000001", "1000000n",
+    "1.2345678901e-5", "1e-10", ".5", "5.", "100u", "1500u", "0.0005Ki", 2, 1.5, 1e-3,
+]  # fmt: skip
+
 #: (what, verb, body, the server's message): refused with a 400 BadRequest. ``verb``:
 #: create (POST), update (PUT over ``before``'s object), status (PUT of /status) or
 #: apply (server-side, as the dev loop writes its children)
@@ -389,6 +397,18 @@ ACCEPTED: list[tuple[str, str, dict[str, Any]]] = [
     ("a zero replicas (a pointer) kept", "create", deployment(replicas=0, paused=False)),
     ("an update with a null map value", "update", cm(data={"a": None})),
     ("an update dropping an unknown field", "update", cm(extra=1, data={"a": "b"})),
+    # quantities: kept as written when canonical, else written canonically
+    *(
+        (f"a cpu limit of {spelling!r}", "create",
+         deployment(container(resources={"limits": {"cpu": spelling}})))
+        for spelling in QUANTITIES
+    ),
+    ("a quantity outside a ResourceList (not rounded to the milli)", "create",
+     {"apiVersion": "v1", "kind": "Pod", "metadata": {},
+      "spec": {"containers": [container(resources={"requests": {"cpu": "1500u"}})],
+               "volumes": [{"name": "v", "emptyDir": {"sizeLimit": "1500u"}}]}}),
+    ("an applied quantity", "apply",
+     deployment(container(resources={"limits": {"cpu": "0.5", "memory": "1024Mi"}}))),
     # a server-side apply's merged object is converted, not decoded; stored alike
     ("an applied null map value", "apply", cm(data={"a": None, "b": "x"})),
     ("applied bytes with a newline", "apply", cm(binaryData={"b": "YWJj\n"})),

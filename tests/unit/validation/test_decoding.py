@@ -221,3 +221,49 @@ def test_a_pointer_set_to_a_zero_time_stays_as_null() -> None:
 def test_a_kind_without_go_types_is_left_alone() -> None:
     body = {"apiVersion": "example.com/v1", "kind": "Thing", "metadata": {}, "spec": {"x": 1}}
     assert decoded(body) == (None, body)
+
+
+@pytest.mark.parametrize(
+    ("text", "stored", "in_a_resource_list"),
+    [
+        ("0", "0", "0"),
+        ("0.5", "500m", "500m"),
+        ("+1", "+1", "+1"),  # canonical as parsed: the spelling is kept, sign and all
+        ("0100m", "0100m", "0100m"),
+        ("1000m", "1", "1"),
+        ("1e3", "1e3", "1e3"),
+        ("1.5e3", "1500", "1500"),
+        ("1024Mi", "1Gi", "1Gi"),
+        ("1536Mi", "1536Mi", "1536Mi"),
+        ("0.5Gi", "512Mi", "512Mi"),
+        ("0.1Ki", "102400m", "102400m"),
+        ("1000000n", "1m", "1m"),
+        ("1.0000000001", "1000000001n", "1001m"),
+        ("1e-10", "1e-9", "1e-3"),
+        ("1500u", "1500u", "2m"),
+        ("-1.5", "-1500m", "-1500m"),
+    ],
+)
+def test_stored_quantity(text: str, stored: str, in_a_resource_list: str) -> None:
+    """ParseQuantity then String; in a ResourceList, rounded up to the milli first."""
+    from kubectl_crd.validation.decoding import stored_quantity
+
+    assert stored_quantity(text) == stored
+    assert stored_quantity(text, milli=True) == in_a_resource_list
+
+
+def test_a_resource_lists_quantities_are_rounded_and_other_quantities_are_not() -> None:
+    """A container's resources are a ResourceList (rounded up to the milli); an
+    emptyDir's sizeLimit is a quantity of its own (kept to the nano)."""
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {},
+        "spec": {
+            "containers": [{"name": "c", "resources": {"requests": {"cpu": "1500u", "x": 1.5}}}],
+            "volumes": [{"name": "v", "emptyDir": {"sizeLimit": "1500u"}}],
+        },
+    }
+    spec = decoded(pod)[1]["spec"]
+    assert spec["containers"][0]["resources"]["requests"] == {"cpu": "2m", "x": "1500m"}
+    assert spec["volumes"][0]["emptyDir"]["sizeLimit"] == "1500u"
