@@ -96,7 +96,8 @@ def parse_current_replicas(text: str) -> int:
 
 
 def parse_go_int(text: str, flag: str) -> int:
-    """pflag's IntVar: Go's ``strconv.ParseInt(s, 0, 64)`` message on failure."""
+    """pflag's IntVar: Go's ``strconv.ParseInt(s, 0, 64)`` message on failure (a syntax
+    error, or a number past int64: ``value out of range``)."""
     try:
         if text != text.strip():
             raise ValueError(text)
@@ -104,14 +105,20 @@ def parse_go_int(text: str, flag: str) -> int:
         if len(digits) > 1 and digits[0] == "0" and digits[1] in "01234567_":
             # Go's base 0: a leading 0 is octal ("010" is 8); Python's int() refuses it
             value = int(digits, 8)
-            return -value if text.startswith("-") else value
-        return int(text, 0)
+            value = -value if text.startswith("-") else value
+        else:
+            value = int(text, 0)
     except ValueError:
-        raise KubectlCrdError(
-            f'invalid argument "{text}" for "{flag}" flag: strconv.ParseInt: '
-            f'parsing "{text}": invalid syntax\n'
-            "See 'kubectl crd scale --help' for usage."
-        ) from None
+        reason = "invalid syntax"
+    else:
+        if -(2**63) <= value < 2**63:
+            return value
+        reason = "value out of range"
+    raise KubectlCrdError(
+        f'invalid argument "{text}" for "{flag}" flag: strconv.ParseInt: '
+        f'parsing "{text}": {reason}\n'
+        "See 'kubectl crd scale --help' for usage."
+    )
 
 
 def wait_seconds(wait: bool, timeout: str) -> float:

@@ -538,6 +538,7 @@ PARITY_CASES: list[tuple[str, list[str]]] = [
     ("dry run as a Go boolean", ["foo/example", "--replicas", "6", "--dry-run=T"]),
     # Complete (--dry-run) runs before Validate (the count)
     ("dry run checked before the count", ["foo/example", "--replicas=-1", "--dry-run=x"]),
+    ("past int64", ["foo/example", "--replicas", "9223372036854775808"]),
 ]
 
 

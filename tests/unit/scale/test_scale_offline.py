@@ -50,7 +50,16 @@ def foo_crd() -> CustomResourceDefinition:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("3", 3), ("0", 0), ("+2", 2), ("010", 8), ("0x10", 16), ("1_0", 10), (None, None)],
+    [
+        ("3", 3),
+        ("0", 0),
+        ("+2", 2),
+        ("010", 8),
+        ("0x10", 16),
+        ("1_0", 10),
+        ("9223372036854775807", 2**63 - 1),
+        (None, None),
+    ],
 )
 def test_replicas_read_as_pflag_reads_an_int(text: str | None, expected: int | None) -> None:
     assert parse_replicas(text) == expected
@@ -69,6 +78,20 @@ def test_replicas_read_as_pflag_reads_an_int(text: str | None, expected: int | N
             "1.5",
             'invalid argument "1.5" for "--replicas" flag: strconv.ParseInt: parsing "1.5": '
             "invalid syntax\nSee 'kubectl crd scale --help' for usage.",
+        ),
+        # past int64 (kubectl 1.33's words; before, the number went to the server, and
+        # its 'cannot unmarshal number' came back)
+        (
+            "9223372036854775808",
+            'invalid argument "9223372036854775808" for "--replicas" flag: strconv.ParseInt: '
+            'parsing "9223372036854775808": value out of range\n'
+            "See 'kubectl crd scale --help' for usage.",
+        ),
+        (
+            "-0x8000000000000001",
+            'invalid argument "-0x8000000000000001" for "--replicas" flag: strconv.ParseInt: '
+            'parsing "-0x8000000000000001": value out of range\n'
+            "See 'kubectl crd scale --help' for usage.",
         ),
     ],
 )
