@@ -539,6 +539,10 @@ PARITY_CASES: list[tuple[str, list[str]]] = [
     # Complete (--dry-run) runs before Validate (the count)
     ("dry run checked before the count", ["foo/example", "--replicas=-1", "--dry-run=x"]),
     ("past int64", ["foo/example", "--replicas", "9223372036854775808"]),
+    # kubectl prints the object it read before the scale, we the one after it (see
+    # cli/commands/scale.py): a field the scale does not change reads the same
+    ("output jsonpath", ["foo/example", "--replicas", "5", "-o", "jsonpath={.metadata.name}"]),
+    ("output jsonpath that does not parse", ["foo/example", "--replicas", "5", "-o", "jsonpath={"]),
 ]
 
 

@@ -72,7 +72,13 @@ FLAGS = (
     SELECTOR,
     Flag(("--all",), "all_objects", SWITCH, "Select all resources of the given type."),
     ALL_NAMESPACES,
-    object_output_flag(help="Output format: name, json or yaml (default: the kubectl message)."),
+    object_output_flag(
+        "name",
+        "json",
+        "yaml",
+        "jsonpath=TEMPLATE",
+        help="Output format: name, json, yaml or jsonpath=TEMPLATE (default: the kubectl message).",
+    ),
     Flag(
         ("--wait",),
         "wait",
@@ -138,10 +144,14 @@ def run(
     crd_paths: tuple[str, ...],
     dry_run: str,
 ) -> None:
-    if output not in ("", "name", "json", "yaml"):
+    if output not in ("", "name", "json", "yaml") and not output.startswith("jsonpath="):
         from kubectl_crd.output.printing import unknown_output
 
-        raise KubectlCrdError(unknown_output(output, "json,name,yaml"))
+        raise KubectlCrdError(unknown_output(output, "json,jsonpath,name,yaml"))
+    if output.startswith("jsonpath="):  # kubectl builds its printer before any request
+        from kubectl_crd.output.printing import compiled_jsonpath
+
+        compiled_jsonpath(output.removeprefix("jsonpath="))
     from kubectl_crd.model.scaleflags import REPLICAS_REQUIRED, ScaleFlags
 
     flags = ScaleFlags.read(replicas, current_replicas, dry_run, wait, timeout)

@@ -219,7 +219,7 @@ def test_formats_a_command_checks_itself() -> None:
     assert complete(["explain", "-o", ""]).values == ["json", "markdown", "plaintext", "yaml"]
     # jsonpath=TEMPLATE: the name of the format, the template is the user's
     assert complete(["get", "-o", "j"]).values == ["json", "jsonpath"]
-    assert complete(["scale", "--output="]).values == ["json", "name", "yaml"]
+    assert complete(["scale", "--output="]).values == ["json", "jsonpath", "name", "yaml"]
 
 
 def test_other_values_are_nothing_and_no_files() -> None:
