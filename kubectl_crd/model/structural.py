@@ -152,9 +152,12 @@ def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
 _NOT_STRUCTURAL = frozenset({"example", "externalDocs", "id", "$schema"})
 
 
-def _says_something(value: Any) -> bool:
+def _says_something(value: Any, key: str = "") -> bool:
     """Whether a keyword's value is not Go's zero value (``nullable: false``,
-    ``description: ""`` and an empty list say nothing)."""
+    ``description: ""`` and an empty list say nothing; any ``default`` but null says
+    something, ``""`` and ``false`` too: it is kept as JSON)."""
+    if key == "default":
+        return value is not None
     return value is not None and value is not False and value != "" and value != []
 
 
@@ -167,7 +170,7 @@ def _int_or_string_any_of(value: Any) -> bool:
         if not _is_mapping(branch) or branch.get("type") != expected["type"]:
             return False
         for key, item in branch.items():
-            if key != "type" and key not in _NOT_STRUCTURAL and _says_something(item):
+            if key != "type" and key not in _NOT_STRUCTURAL and _says_something(item, key):
                 return False
     return True
 
@@ -205,7 +208,7 @@ def _check_value_validation(
         return
     for key, words in _FORBIDDEN_IN_COMPOSITIONS:
         value = node.get(key)
-        if _says_something(value):
+        if _says_something(value, key):
             errors.append(f"{_text(where)}.{key}: Forbidden: {words}")
     properties = node.get("properties") or {}
     for name, child in properties.items():

@@ -449,6 +449,9 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             d={**_IOS, "allOf": [{"anyOf": _INT_OR_STRING}, {"anyOf": _INT_OR_STRING}]},
             e={"x-kubernetes-preserve-unknown-fields": True, "anyOf": _INT_OR_STRING},
             f={**_IOS, "anyOf": [{"type": "integer", "nullable": False}, {"type": "string"}]},
+            # kserve's LocalModelCache.spec.modelSize with an empty-string default: kept
+            g={**_IOS, "anyOf": [{"type": "integer"}, {"type": "string", "default": ""}]},
+            h={"type": "object", "allOf": [{"default": False}]},
         )
     ),
     # the root's and an embedded resource's apiVersion and kind are strings and their
