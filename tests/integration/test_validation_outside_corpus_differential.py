@@ -10,6 +10,23 @@ from ``validate_custom_resource``. Update cases store objects under a loose sche
 the CRD to a tight one and send each update as a dry-run PUT: the same comparison with
 ``validate_custom_resource(..., old=<the stored object>)``. CRD cases are CRDs the server
 refuses: each cause (path and words) of its dry-run create must be one of ``crd_errors``.
+
+The second hunt (2026-11-27, kube-apiserver 1.34.4) covered 24 projects: 19 no hunt had
+seen (Kong ingress controller, trust-manager, dapr, ECK, grafana-operator, knative
+eventing, spark-operator, kubeflow trainer, cluster-api providers AWS and Azure,
+external-dns, kubevela, mariadb-operator, minio operator, nack, open-cluster-management,
+capsule, tekton triggers, traefik) and 5 again with new mutations (chaos-mesh, kserve,
+lws, kuberay, volcano). 357 CRDs, each create's verdict equal to ``crd_errors``'; 3,604
+objects (published samples, ``sample`` minimal and ``--all-fields``) and their
+mutations (those of ``validation_mutations``, plus unicode at maxLength, floats,
+2^63 and strings for integers, int-or-string values, format and pattern edges; and for
+CRDs with transition rules, dry-run updates of stored objects with metadata changes):
+112,306 cases, 112,303 verdicts and 133,726 of 133,727 errors equal, warnings 20,628 of
+20,628; the rest are three objects over etcd's request limit, which a dry run never
+reaches. 1,301 mutated CRDs (bounds stripped, rules broken, bad defaults, patterns,
+list types, types removed, formats, metadata schemas, enums) of 16 projects: every
+verdict equal. The disagreements found are the update, regexp, structural, defaults
+and CEL-wording cases below, each fixed.
 """
 
 from __future__ import annotations
