@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,7 +15,24 @@ from kubectl_crd.validation import parallel
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="needs os.fork")
 
 
+#: children this process had before the running test (under a whole-suite run, the
+#: session's kube-apiserver and etcd): not the workers the test is about
+_EARLIER: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _earlier_children() -> Iterator[None]:
+    _EARLIER.clear()
+    _EARLIER.update(_live_children())
+    yield
+
+
 def _children() -> set[int]:
+    """The children the running test left, live or not yet reaped."""
+    return _live_children() - _EARLIER
+
+
+def _live_children() -> set[int]:
     """This process's live (not reaped) children, from /proc where there is one."""
     found = set()
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
