@@ -189,3 +189,30 @@ def test_ctrl_z_without_job_control_keeps_the_screen(
     screen = tmux.wait_for(_exited, "the workbench to quit")
     assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
     check_terminal_restored(tmux)
+
+
+def test_search_keys_typed_fast_are_read_in_order(
+    tmux: Tmux, corpus_dir: Path, tmp_path: Path
+) -> None:
+    # argo's Workflow: 9,261 field paths, each ranking a visible fraction of a second,
+    # done in a thread. Before: Down typed right after the query moved through a list
+    # of an earlier query, which the last one's then replaced (Enter took the first)
+    from kubectl_crd.model.explain import resolve_target
+    from kubectl_crd.model.explain.finder import rank
+    from kubectl_crd.output.workbench.session import Session
+    from kubectl_crd.sources.files import FileSource
+
+    crd = corpus_dir / "crds/argo-workflows/argoproj.io_workflows.yaml"
+    session = Session(resolve_target(FileSource([str(crd)]).crds(), "workflow"), "x.yaml")
+    paths, texts = session.finder_lists()
+    third = paths[rank("retrystrat", texts)[2].index]
+    tmux.type(f"kubectl-crd workbench workflow -f {tmp_path / 'wf.yaml'} --crd {crd}")
+    tmux.keys("Enter")
+    tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    tmux.keys("/")
+    tmux.wait_for(lambda s: "search fields" in s, "the search box")
+    tmux.type("retrystrat")
+    tmux.keys("Down", "Down", "Enter")
+    tmux.wait_for(lambda s: f"FIELD: {third[-1]} <" in s, f"{'.'.join(third)} chosen")
+    tmux.keys("q")
+    tmux.wait_for(lambda s: not tmux.alternate_screen(), "the workbench to quit")

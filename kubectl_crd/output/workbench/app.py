@@ -131,6 +131,9 @@ class WorkbenchApp(App[None]):
         self.wide = False
         self._selected: FieldPath = ()
         self._matches: list[FieldPath] = []
+        self._matched = ""  # the query self._matches answer
+        #: Up/Down typed before the matches of this query came: applied to them
+        self._moves: tuple[str, int] = ("", 0)
         self._checked = False
         self._checking = False
         self._again = False  # an edit landed while a check ran: check once more after it
@@ -196,6 +199,9 @@ class WorkbenchApp(App[None]):
         self._fit(self.size.width, self.size.height)
         self.set_interval(POLL_SECONDS, self.poll)
         self._watch_terminal()
+        # back from Ctrl-Z (fg): Textual re-enters the alternate screen, blank, and only
+        # says so; without a full repaint the screen stayed blank (1 in 4 tmux runs)
+        self.app_resume_signal.subscribe(self, self._resumed)
 
     async def on_ready(self) -> None:
         """Textual's Ready: the first frame is on the terminal. Only now is the editor
@@ -313,20 +319,54 @@ class WorkbenchApp(App[None]):
 
     @on(Input.Changed, "#search")
     def _query(self, event: Input.Changed) -> None:
-        paths = self.session.paths()
-        texts = [path_text(p) for p in paths]
-        found = rank(event.value, texts)[:_MATCHES]
-        self._matches = [paths[m.index] for m in found]
+        """Rank the field paths for the query in a worker thread: on argo's Workflow
+        (9,261 paths) a ranking takes 0.2-0.3 s, which on the screen's loop froze it
+        at every key. The answer of a query typed over since is dropped."""
+        query = event.value
+        self.run_worker(lambda: self._rank(query), thread=True, group="search", exit_on_error=False)
+
+    def _rank(self, query: str) -> None:
+        found = self._ranked(query)
+        with contextlib.suppress(RuntimeError):  # the app has quit meanwhile
+            self.call_from_thread(self._show_matches, query, found)
+
+    def _ranked(self, query: str) -> list[FieldPath]:
+        paths, texts = self.session.finder_lists()
+        return [paths[m.index] for m in rank(query, texts)[:_MATCHES]]
+
+    def _show_matches(self, query: str, found: list[FieldPath]) -> None:
+        if not self.query("#search") or self.query_one("#search", Input).value != query:
+            return  # quitting, or typed over: a later answer comes
+        self._matches, self._matched = found, query
         matches = self.query_one("#matches", OptionList)
         matches.clear_options()
         matches.add_options(
-            Option(path_text(p) or "(the resource)", id=str(i)) for i, p in enumerate(self._matches)
+            Option(path_text(p) or "(the resource)", id=str(i)) for i, p in enumerate(found)
         )
-        if self._matches:
-            matches.highlighted = 0
+        if found:
+            moved = self._moves[1] if self._moves[0] == query else 0
+            matches.highlighted = max(0, min(moved, len(found) - 1))
+        self._moves = ("", 0)
+
+    def move_match(self, step: int) -> None:
+        """Up/Down in the search box: through the matches, or, while the query typed
+        last is still being ranked, once its matches are there (keys are read in the
+        order typed, whatever the ranking's speed: a key's Changed message can reach
+        the app after the Down typed behind it)."""
+        query = self.query_one("#search", Input).value
+        if self._matched != query:
+            moved = self._moves[1] if self._moves[0] == query else 0
+            self._moves = (query, moved + step)
+            return
+        matches = self.query_one("#matches", OptionList)
+        if matches.option_count:
+            current = matches.highlighted or 0
+            matches.highlighted = max(0, min(current + step, matches.option_count - 1))
 
     @on(Input.Submitted, "#search")
     def _go(self, event: Input.Submitted) -> None:
+        if self._matched != event.value:  # Enter before the ranking's answer: wait for it
+            self._show_matches(event.value, self._ranked(event.value))
         matches = self.query_one("#matches", OptionList)
         if self._matches:
             index = matches.highlighted or 0
@@ -630,6 +670,10 @@ class WorkbenchApp(App[None]):
     def action_leave_editor(self) -> None:
         self.query_one("#problems", OptionList).focus()
 
+    def _resumed(self, app: object) -> None:
+        self.refresh(layout=True, repaint=True)
+        self.screen.refresh(layout=True, repaint=True)
+
     def action_suspend_process(self) -> None:
         """Ctrl-Z: Textual's suspend, when a shell with job control can bring the
         workbench back. Textual's SIGTSTP handler stops the process with SIGSTOP, which
@@ -854,11 +898,9 @@ class SearchInput(Input):
     ]
 
     def action_move(self, step: int) -> None:
-        matches = self.screen.query_one("#matches", OptionList)
-        if not matches.option_count:
-            return
-        current = matches.highlighted or 0
-        matches.highlighted = max(0, min(current + step, matches.option_count - 1))
+        app = self.app
+        if isinstance(app, WorkbenchApp):
+            app.move_match(step)
 
 
 class Question(ModalScreen[str]):

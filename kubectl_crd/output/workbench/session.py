@@ -155,7 +155,7 @@ class Session:
         #: which object of the CRD's kind to check (0-based; taken modulo their count)
         self.document = 0
         self._state = _FileState()
-        self._paths: list[FieldPath] | None = None
+        self._paths: tuple[list[FieldPath], list[str]] | None = None
         #: each version's explain target, for an object written in another version
         self._targets: dict[str, ExplainTarget] = {target.version: target}
         self._admission: Any = None
@@ -190,11 +190,18 @@ class Session:
 
     def paths(self) -> list[FieldPath]:
         """Every field path (``explain -i``'s list), computed once, on first search."""
-        if self._paths is None:
-            from kubectl_crd.model.explain.finder import field_paths
+        return self.finder_lists()[0]
 
-            self._paths = field_paths(self.target.published)
-        return self._paths
+    def finder_lists(self) -> tuple[list[FieldPath], list[str]]:
+        """``paths``, and each as the finder ranks it (``spec.template.name``): one pair,
+        computed once per version (the search ranks them in a worker thread)."""
+        lists = self._paths
+        if lists is None:
+            from kubectl_crd.model.explain.finder import field_paths, path_text
+
+            paths = field_paths(self.target.published)
+            lists = self._paths = (paths, [path_text(path) for path in paths])
+        return lists
 
     def explanation(self, path: FieldPath) -> list[Line]:
         """kubectl explain's text for ``path``, then the extras (default, enum, pattern,

@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Tree
 
@@ -279,3 +280,91 @@ def test_a_generated_name_and_uid_stay_the_same_from_check_to_check(
     assert name.startswith("hello-") and len(name) == len("hello-") + 5
     assert second.get == first.get
     assert second.stored["metadata"]["uid"] == first.stored["metadata"]["uid"]
+
+
+def test_a_slow_search_leaves_the_screen_live(
+    make_session: MakeSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # before: every keystroke ranked every field path on the screen's own loop: on
+    # argo's Workflow (9,261 paths) 0.2-0.3 s a key, the screen frozen meanwhile
+    import threading
+
+    from kubectl_crd.output.workbench import app as app_module
+
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    release = threading.Event()
+    real_rank = app_module.rank
+
+    def slow_rank(query: str, texts: list[str]) -> object:
+        release.wait()
+        return real_rank(query, texts)
+
+    monkeypatch.setattr(app_module, "rank", slow_rank)
+
+    async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
+        # the ranking ends by itself after 10 s: a screen that waits for it handles
+        # the Esc only then, once release is set
+        timer = threading.Timer(10, release.set)
+        timer.start()
+        await pilot.press("slash", "i")
+        await pilot.press("escape")  # handled while the ranking still runs
+        assert not release.is_set()
+        timer.cancel()
+        assert not app.query_one("#left").has_class("-searching")
+        release.set()
+        # a query typed again is answered with the matches of that query only
+        await pilot.press("slash", *"issuerref")
+        matches = app.query_one("#matches", OptionList)
+        wanted = [
+            path_text(session.paths()[m.index])
+            for m in real_rank("issuerref", [path_text(p) for p in session.paths()])
+        ]
+        await _until(
+            pilot,
+            lambda: (
+                [str(matches.get_option_at_index(i).prompt) for i in range(matches.option_count)]
+                == wanted
+            ),
+            "the matches of the last query",
+        )
+
+    _run(session, (120, 40), scene)
+
+
+def test_arrow_keys_typed_before_the_matches_apply_to_them(
+    make_session: MakeSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the ranking runs in a thread: Down typed before its answer must move through
+    # that answer's matches (as in the order typed), not a stale list that is replaced
+    import threading
+
+    from kubectl_crd.output.workbench import app as app_module
+
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    release = threading.Event()
+    real_rank = app_module.rank
+
+    def slow_rank(query: str, texts: list[str]) -> object:
+        release.wait()
+        return real_rank(query, texts)
+
+    monkeypatch.setattr(app_module, "rank", slow_rank)
+    query = "issuerref"
+    texts = [path_text(p) for p in session.paths()]
+    ranked = [session.paths()[m.index] for m in real_rank(query, texts)]
+
+    async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
+        timer = threading.Timer(20, release.set)  # never left blocked
+        timer.start()
+        await pilot.press("slash", *query, "down", "down")
+        release.set()
+        timer.cancel()
+        matches = app.query_one("#matches", OptionList)
+        await _until(pilot, lambda: matches.option_count == len(ranked), "the matches of the query")
+        assert matches.highlighted == 2
+        await pilot.press("enter")
+        await _until(pilot, lambda: _cursor(app) == ranked[2], "the third match chosen")
+
+    _run(session, (120, 40), scene)
