@@ -784,7 +784,8 @@ class ControlPlane:
         for crd in doc.get("items", [doc]):
             conditions = "; ".join(
                 f"{c.get('type')}={c.get('status')} ({c.get('reason')}: {c.get('message')})"
-                for c in crd.get("status", {}).get("conditions", [])
+                # a CRD just created may have ``status.conditions: null``
+                for c in (crd.get("status") or {}).get("conditions") or ()
             )
             lines.append(f"{crd['metadata']['name']}: {conditions or 'no conditions'}")
         return "\n".join(lines)
