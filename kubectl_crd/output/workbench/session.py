@@ -160,6 +160,8 @@ class Session:
         self._targets: dict[str, ExplainTarget] = {target.version: target}
         self._admission: Any = None
         self._names: Any = None  # the generateName suffixes' generator (random.Random)
+        self._written = 0  # resourceVersions the session gave (a create's: the count)
+        self._after = ""  # the old object's resourceVersion, during an update's check
         self._seed = 0
         self._now = time.time()
 
@@ -377,9 +379,21 @@ class Session:
             self._names = random.Random()
             self._seed = random.getrandbits(64)
             self._admission = Admission(
-                self.crd, clock=lambda: self._now, uids=lambda: uid, rng=self._names
+                self.crd,
+                clock=lambda: self._now,
+                uids=lambda: uid,
+                rng=self._names,
+                resource_versions=self._next_resource_version,
             )
         return self._admission
+
+    def _next_resource_version(self) -> str:
+        """The stored object's resourceVersion: after the old object's when it has a
+        number (a live object at 644 is stored at 645, as etcd's revision only grows),
+        else the session's own count."""
+        self._written += 1
+        after = self._after
+        return str(int(after) + 1) if after.isdigit() else str(self._written)
 
     def _admit(self, document: Any) -> Check:
         self._now = time.time()
@@ -392,6 +406,8 @@ class Session:
             old, note, problem = self.olds.old(self, content)
             if problem:
                 return Check(message=problem)
+        # each check counts from 0: the stored view does not change from check to check
+        self._after, self._written = _resource_version(old), 0
         if old is not None:
             operation = "update"
             result = admission.update(
@@ -588,6 +604,11 @@ def _with_old_version(content: Any, old: Any) -> Any:
     copied = dict(content)
     copied["metadata"] = {**meta, "resourceVersion": old_meta["resourceVersion"]}
     return copied
+
+
+def _resource_version(obj: Any) -> str:
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    return str(meta.get("resourceVersion") or "") if isinstance(meta, dict) else ""
 
 
 def _leaves(value: Any, prefix: str = "") -> list[str]:

@@ -368,3 +368,32 @@ def test_arrow_keys_typed_before_the_matches_apply_to_them(
         await _until(pilot, lambda: _cursor(app) == ranked[2], "the third match chosen")
 
     _run(session, (120, 40), scene)
+
+
+def test_an_update_is_stored_with_a_resource_version_after_the_old_ones(
+    make_session: MakeSession,
+) -> None:
+    # before: the stored view of an update of a live object at resourceVersion 644
+    # showed resourceVersion "1" (the session's own counter), as if it went back
+    from kubectl_crd.io import load_documents
+
+    class Live:
+        """The sample as the live object, at resourceVersion 644."""
+
+        def old(self, session: Session, content: object) -> tuple[object, str, str]:
+            (sample,) = load_documents(original, session.path)
+            old = session.admit_create(sample.content).stored
+            old["metadata"]["resourceVersion"] = "644"
+            return old, "against the live one", ""
+
+    session = make_session(CERTIFICATE, old=Live())
+    create_from_sample(session)
+    original = Path(session.path).read_text()
+    text = original.replace("secretName: example", "secretName: other")
+    check = session.check_text(text)
+    assert check.valid and check.operation == "update", check.problems
+    assert check.stored["metadata"]["resourceVersion"] == "645"
+    # a create keeps the session's own count, the same at every check
+    fresh = make_session(CERTIFICATE, "new.yaml")
+    for _ in range(2):
+        assert fresh.check_text(text).stored["metadata"]["resourceVersion"] == "1"
