@@ -113,7 +113,7 @@ def setup(apiserver: ControlPlane, namespace: str, tmp_path: Path, label: str) -
     (local / "gizmos.yaml").write_text(objects)
     (tmp_path / "r.py").write_text(RECONCILER)
     apiserver.kubectl("apply", "--server-side", "-f", str(local / "crd.yaml"))
-    apiserver.kubectl("wait", "--for=condition=Established", f"crd/gizmos.{GROUP}")
+    apiserver.wait_established([f"gizmos.{GROUP}"])
     # created, not applied: kubectl apply's last-applied annotation is no part of the test
     apiserver.kubectl("create", "-f", "-", input=objects)
     return local
