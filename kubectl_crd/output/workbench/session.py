@@ -190,13 +190,10 @@ class Session:
             out.append((name, has))
         return out
 
-    def paths(self) -> list[FieldPath]:
-        """Every field path (``explain -i``'s list), computed once, on first search."""
-        return self.finder_lists()[0]
-
     def finder_lists(self) -> tuple[list[FieldPath], list[str]]:
-        """``paths``, and each as the finder ranks it (``spec.template.name``): one pair,
-        computed once per version (the search ranks them in a worker thread)."""
+        """Every field path (``explain -i``'s list), and each as the finder ranks it
+        (``spec.template.name``): one pair, computed once per version, on first search
+        (the search ranks them in a worker thread)."""
         lists = self._paths
         if lists is None:
             from kubectl_crd.model.explain.finder import field_paths, path_text

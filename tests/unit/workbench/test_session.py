@@ -109,7 +109,7 @@ def test_children_one_level_in_fields_order(make_session: MakeSession) -> None:
     assert dict(top)["spec"] and not dict(top)["kind"]
     issuer = dict(session.children(("spec", "issuerRef")))
     assert set(issuer) == {"group", "kind", "name"}
-    assert ("spec", "issuerRef", "name") in session.paths()
+    assert ("spec", "issuerRef", "name") in session.finder_lists()[0]
     text = plain(session.explanation(("spec", "secretName")))
     assert "FIELD: secretName <string>" in text
 

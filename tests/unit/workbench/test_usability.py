@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Tree
 
 from kubectl_crd.model.explain import resolve_target
-from kubectl_crd.model.explain.finder import path_text, rank
+from kubectl_crd.model.explain.finder import rank
 from kubectl_crd.output.workbench.app import WorkbenchApp
 from kubectl_crd.output.workbench.session import Session, create_from_sample
 from kubectl_crd.sources.files import FileSource
@@ -56,8 +56,8 @@ def test_search_arrow_keys_choose_among_the_matches(make_session: MakeSession) -
     session = make_session(CERTIFICATE)
     create_from_sample(session)
     query = "issuerref"
-    texts = [path_text(p) for p in session.paths()]
-    ranked = [session.paths()[m.index] for m in rank(query, texts)]
+    paths, texts = session.finder_lists()
+    ranked = [paths[m.index] for m in rank(query, texts)]
     assert len(ranked) >= 3
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
@@ -316,10 +316,8 @@ def test_a_slow_search_leaves_the_screen_live(
         # a query typed again is answered with the matches of that query only
         await pilot.press("slash", *"issuerref")
         matches = app.query_one("#matches", OptionList)
-        wanted = [
-            path_text(session.paths()[m.index])
-            for m in real_rank("issuerref", [path_text(p) for p in session.paths()])
-        ]
+        texts = session.finder_lists()[1]
+        wanted = [texts[m.index] for m in real_rank("issuerref", texts)]
         await _until(
             pilot,
             lambda: (
@@ -352,8 +350,8 @@ def test_arrow_keys_typed_before_the_matches_apply_to_them(
 
     monkeypatch.setattr(app_module, "rank", slow_rank)
     query = "issuerref"
-    texts = [path_text(p) for p in session.paths()]
-    ranked = [session.paths()[m.index] for m in real_rank(query, texts)]
+    paths, texts = session.finder_lists()
+    ranked = [paths[m.index] for m in real_rank(query, texts)]
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
         timer = threading.Timer(20, release.set)  # never left blocked
