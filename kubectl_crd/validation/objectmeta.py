@@ -120,12 +120,12 @@ def decode_metadata(
         if key not in OBJECT_META_FIELDS:
             where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
-    return unknown, _metadata_error(metadata, prefix, sort)[0]
+    return unknown, _metadata_error(metadata, prefix, sort)
 
 
-def _metadata_error(metadata: dict[str, Any], prefix: str, sort: bool) -> tuple[str | None, bool]:
-    """The decoding error of an ObjectMeta (``decode_metadata``), and whether it ended
-    the decoding (a ``metav1.Time`` one) rather than being kept while it went on."""
+def _metadata_error(metadata: dict[str, Any], prefix: str, sort: bool) -> str | None:
+    """The decoding error of an ObjectMeta (``decode_metadata``): a ``metav1.Time`` one
+    ends the decoding; else the first mismatch, kept while it went on."""
     error = None
     for key in sorted(metadata) if sort else metadata:
         go_type = OBJECT_META_FIELDS.get(key)
@@ -138,11 +138,11 @@ def _metadata_error(metadata: dict[str, Any], prefix: str, sort: bool) -> tuple[
                 # the inner json.Unmarshal's type error gets the field's context
                 # (decode.go addErrorContext); time.Parse's error is returned as is
                 field = f"Go struct field ObjectMeta.{prefix}{key} of type"
-                return problem.replace("Go value of type", field), True
+                return problem.replace("Go value of type", field)
             continue
         if error is None:
             error = _decode_error(f"{prefix}{key}", go_type, value)
-    return error, False
+    return error
 
 
 def coerce_metadata(metadata: dict[str, Any]) -> None:
