@@ -177,6 +177,37 @@ def test_the_first_mismatch_is_named_unless_an_unmarshaljson_error_comes() -> No
     )
 
 
+def test_a_builtins_template_metadata_is_decoded_with_the_body() -> None:
+    """Every ObjectMeta of a built-in, in the body's order; a timestamp error wins
+    wherever it is, else the first mismatch; paths without list indexes."""
+
+    def deployment(root: dict[str, Any], template: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": root,
+            "spec": {"template": {"metadata": template}},
+        }
+
+    head = 'Deployment in version "v1" cannot be handled as a Deployment: '
+    number = "json: cannot unmarshal number into Go struct field ObjectMeta.{} of type string"
+    found, _ = decoded(deployment({"labels": {"a": 1}}, {"creationTimestamp": 0}))
+    assert found == head + number.format("spec.template.metadata.creationTimestamp")
+    found, _ = decoded(deployment({"labels": {"a": 1}}, {"labels": {"a": 1}}))
+    assert found == head + number.format("metadata.labels")
+    assert decoded(deployment({}, {"creationTimestamp": None}))[0] is None
+    claims = {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {},
+        "spec": {"volumeClaimTemplates": [{"metadata": {}}, {"metadata": {"labels": {"a": 1}}}]},
+    }
+    assert decoded(claims)[0] == (
+        'StatefulSet in version "v1" cannot be handled as a StatefulSet: '
+        + number.format("spec.volumeClaimTemplates.metadata.labels")
+    )
+
+
 def test_bytes_as_a_json_array_of_numbers() -> None:
     """A JSON array into []byte decodes item by item as uint8 (stored as base64)."""
     assert decoded(cm(binaryData={"b": [97, 98, None]}))[1]["binaryData"] == {"b": "YWIA"}
