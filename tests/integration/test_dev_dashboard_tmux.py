@@ -24,6 +24,7 @@ from tests.foo_project import GREEDY, TAKEN, copy_foo
 from tests.integration.test_explain_interactive_tmux import (
     Tmux,
     check_terminal_restored,
+    suspend_and_fg,
     tmux,  # noqa: F401  (the fixture)
 )
 
@@ -202,18 +203,11 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
     tmux.wait_for(lambda s: runs(s, "example-foo", "synced") is not None, "example-foo synced")
     assert tmux.alternate_screen()
 
-    # Ctrl-Z: the shell's prompt on the main screen, in its own key mode
-    tmux.keys("C-z")
-    tmux.wait_for(lambda s: "Stopped" in s, "the job to stop")
-    check_terminal_restored(tmux)  # the main screen, canonical mode, echo and icrnl back
-
-    # fg: the dashboard again, redrawn, its keys read in cbreak mode again (q quits)
-    tmux.type("clear; fg")
-    tmux.keys("Enter")
-    screen = tmux.wait_for(
-        lambda s: (
-            tmux.alternate_screen() and drawn(s) and runs(s, "example-foo", "synced") is not None
-        ),
+    # Ctrl-Z: the shell's prompt on the main screen, in its own key mode; fg: the
+    # dashboard again, redrawn, its keys read in cbreak mode again (q quits)
+    screen = suspend_and_fg(
+        tmux,
+        lambda s: drawn(s) and runs(s, "example-foo", "synced") is not None,
         "the dashboard redrawn",
     )
     assert "\u2191/\u2193 select" in screen

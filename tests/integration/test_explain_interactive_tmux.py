@@ -168,6 +168,19 @@ def check_terminal_restored(tmux: Tmux) -> None:
     tmux.wait_for(lambda s: "SANE=3" in s, "canonical mode, echo and icrnl back on")
 
 
+def suspend_and_fg(tmux: Tmux, redrawn: Callable[[str], bool], what: str) -> str:
+    """Ctrl-Z to the program on the screen (started without ``; echo ...``: the shell
+    would run that when the job stops): the job stops and the terminal is the shell's
+    again, sane; then ``fg``: the program's alternate screen again, waited for until
+    ``redrawn`` holds (``what`` names it). Returns that screen."""
+    tmux.keys("C-z")
+    tmux.wait_for(lambda s: "Stopped" in s, "the job to stop")
+    check_terminal_restored(tmux)  # the main screen, canonical mode, echo and icrnl back
+    tmux.type("clear; fg")
+    tmux.keys("Enter")
+    return tmux.wait_for(lambda s: tmux.alternate_screen() and redrawn(s), what)
+
+
 def test_typing_narrows_the_list_and_the_preview_follows_the_selection(tmux: Tmux) -> None:
     total = path_count()
     screen = start_explorer(tmux)

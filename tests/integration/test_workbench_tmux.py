@@ -17,7 +17,11 @@ import sys
 from pathlib import Path
 
 from tests.integration import test_explain_interactive_tmux as explain_tmux
-from tests.integration.test_explain_interactive_tmux import Tmux, check_terminal_restored
+from tests.integration.test_explain_interactive_tmux import (
+    Tmux,
+    check_terminal_restored,
+    suspend_and_fg,
+)
 
 tmux = explain_tmux.tmux  # the fixture: one private tmux server per test
 
@@ -32,13 +36,19 @@ def _line_of(text: str, needle: str) -> tuple[int, int]:
     raise AssertionError(needle)
 
 
-def _start(tmux: Tmux, corpus_dir: Path, cr: Path, env: str = "") -> str:
-    tmux.type(
-        f"{env}kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}"
-        "; echo EXIT=$?"
-    )
+def _up(screen: str) -> bool:
+    """The workbench is drawn and its first check done."""
+    return KEYS in screen and "valid (create)" in screen
+
+
+def _start(
+    tmux: Tmux, corpus_dir: Path, cr: Path, env: str = "", line: str = "{}; echo EXIT=$?"
+) -> str:
+    """Type ``line`` with the workbench's command line for {} and wait for the screen."""
+    command = f"{env}kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}"
+    tmux.type(line.format(command))
     tmux.keys("Enter")
-    return tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    return tmux.wait_for(_up, "the workbench")
 
 
 def _exited(screen: str) -> bool:
@@ -144,23 +154,12 @@ def test_ctrl_z_gives_the_terminal_back_and_fg_redraws(
 ) -> None:
     # before: Ctrl-Z did nothing (Textual reads it as a key, and the workbench bound it
     # to nothing): no way back to the shell but quitting
-    cr = tmp_path / "cert.yaml"
     # no "; echo": the shell would run it when the job stops
-    tmux.type(f"kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}")
-    tmux.keys("Enter")
-    tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    _start(tmux, corpus_dir, tmp_path / "cert.yaml", line="{}")
     assert tmux.alternate_screen()
-    tmux.keys("C-z")
-    tmux.wait_for(lambda s: "Stopped" in s, "the job to stop")
-    check_terminal_restored(tmux)  # the main screen, canonical mode, echo and icrnl back
-
-    # fg: the screen again, redrawn, and its keys are read again (q quits)
-    tmux.type("clear; fg")
-    tmux.keys("Enter")
-    tmux.wait_for(
-        lambda s: tmux.alternate_screen() and KEYS in s and "valid (create)" in s,
-        "the workbench redrawn",
-    )
+    # Ctrl-Z, the terminal the shell's; fg: the screen again, redrawn, and its keys are
+    # read again (q quits)
+    suspend_and_fg(tmux, _up, "the workbench redrawn")
     tmux.keys("q")
     tmux.wait_for(lambda s: not tmux.alternate_screen() and "$" in s, "the workbench to quit")
     tmux.type("echo EXIT=$?")
@@ -176,11 +175,7 @@ def test_ctrl_z_without_job_control_keeps_the_screen(
     # before (with Ctrl-Z bound to Textual's suspend alone): under `bash -c` nothing
     # could continue the stopped process, and the terminal was left in cooked mode with
     # the workbench stopped for ever
-    cr = tmp_path / "cert.yaml"
-    command = f"kubectl-crd workbench certificate -f {cr} --crd {corpus_dir / CERTIFICATES}"
-    tmux.type(f"bash -c '{command}; echo EXIT=$?'")
-    tmux.keys("Enter")
-    tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    _start(tmux, corpus_dir, tmp_path / "cert.yaml", line="bash -c '{}; echo EXIT=$?'")
     tmux.keys("C-z")
     tmux.wait_for(
         lambda s: tmux.alternate_screen() and "no job control here" in s, "the screen to say why"
@@ -208,7 +203,7 @@ def test_search_keys_typed_fast_are_read_in_order(
     third = paths[rank("retrystrat", texts)[2].index]
     tmux.type(f"kubectl-crd workbench workflow -f {tmp_path / 'wf.yaml'} --crd {crd}")
     tmux.keys("Enter")
-    tmux.wait_for(lambda s: KEYS in s and "valid (create)" in s, "the workbench")
+    tmux.wait_for(_up, "the workbench")
     tmux.keys("/")
     tmux.wait_for(lambda s: "search fields" in s, "the search box")
     tmux.type("retrystrat")
