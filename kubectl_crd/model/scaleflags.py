@@ -78,23 +78,6 @@ def dry_run_mode(text: str) -> str:
     raise KubectlCrdError(f'Invalid dry-run value ({text}). Must be "none", "server", or "client".')
 
 
-def parse_replicas(text: str | None) -> int | None:
-    """``--replicas``: ``None`` when not given (show mode); kubectl's errors otherwise."""
-    if text is None:
-        return None
-    value = parse_go_int(text, "--replicas")
-    if value < 0:
-        raise KubectlCrdError(REPLICAS_REQUIRED)
-    return value
-
-
-def parse_current_replicas(text: str) -> int:
-    value = parse_go_int(text, "--current-replicas")
-    if value < -1:
-        raise KubectlCrdError(CURRENT_REPLICAS_INVALID)
-    return value
-
-
 def parse_go_int(text: str, flag: str) -> int:
     """pflag's IntVar: Go's ``strconv.ParseInt(s, 0, 64)`` message on failure (a syntax
     error, or a number past int64: ``value out of range``)."""

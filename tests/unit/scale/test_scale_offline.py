@@ -27,12 +27,7 @@ from kubectl_crd.model.errors import (
     NoScaleSubresourceError,
     ScalePreconditionError,
 )
-from kubectl_crd.model.scaleflags import (
-    CURRENT_REPLICAS_INVALID,
-    REPLICAS_REQUIRED,
-    parse_current_replicas,
-    parse_replicas,
-)
+from kubectl_crd.model.scaleflags import CURRENT_REPLICAS_INVALID, REPLICAS_REQUIRED, ScaleFlags
 from kubectl_crd.model.scaling import check_scalable, get_field, set_field
 from kubectl_crd.output.objects import kubectl_json
 from kubectl_crd.output.scaling import ScaleReport, WaitProgress, describe_scale
@@ -41,6 +36,16 @@ from tests.cli_runner import run_cli
 DATA = Path(__file__).parent / "data"
 FOO_CRD = DATA / "foo-crd.yaml"
 FOOS = DATA / "foos.yaml"
+
+
+def parse_replicas(text: str | None) -> int | None:
+    """``--replicas`` as ``ScaleFlags.read`` reads it, every other flag valid."""
+    return ScaleFlags.read(text, "-1", "none", False, "0s").replicas
+
+
+def parse_current_replicas(text: str) -> int:
+    """``--current-replicas`` as ``ScaleFlags.read`` reads it, every other flag valid."""
+    return ScaleFlags.read("1", text, "none", False, "0s").current_replicas
 
 
 def foo_crd() -> CustomResourceDefinition:
