@@ -235,6 +235,16 @@ class FakeReconciler:
         return list(dict(self.watches)[str(resource)](obj))
 
 
+def wait_for(check: Callable[[], object], what: object, timeout: float = 30.0) -> None:
+    """Until ``check()`` holds, looked at every few milliseconds: a state waited for, not
+    a time slept (a loaded machine only makes it longer); fails after ``timeout``
+    seconds with ``what``."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.005)
+
+
 def widget(
     name: str, *, rv: str = "1", generation: int = 1, uid: str = "", **meta: Any
 ) -> dict[str, Any]:

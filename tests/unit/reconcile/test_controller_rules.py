@@ -33,6 +33,7 @@ from tests.unit.reconcile.fakes import (
     FakeBackend,
     FakeReconciler,
     configmap,
+    wait_for,
     widget,
 )
 
@@ -579,10 +580,7 @@ def test_requeue_after_adds_the_key_again_later(
     reconciler = FakeReconciler(lambda obj, ctx: Result(requeue_after=0.05))
     _controller, sink = make(backend, controllers, reconciler)
     # waited for, not slept: 0.3 s made 3 calls only when the machine was not loaded
-    deadline = time.monotonic() + 30
-    while len(reconciler.calls) < 3:
-        assert time.monotonic() < deadline, reconciler.calls
-        time.sleep(0.01)
+    wait_for(lambda: len(reconciler.calls) >= 3, reconciler.calls)
     assert {e.reason for e in sink.of(Requeued)} == {"requeue_after"}
 
 
@@ -592,10 +590,10 @@ def test_swap_requeues_everything_and_changes_only_the_watches_that_differ(
     backend.initial[WIDGETS] = [widget("a"), widget("b")]
     first = FakeReconciler(lambda obj, ctx: (_ for _ in ()).throw(RuntimeError("old code")))
     controller, _sink = make(backend, controllers, first)
-    deadline = time.monotonic() + 30  # the old code failed once (not a fixed 0.05 s)
-    while controller.queue.num_requeues(("ns", "a")) < 1:
-        assert time.monotonic() < deadline, "the old code's first failure"
-        time.sleep(0.005)
+    # the old code failed once (not a fixed 0.05 s)
+    wait_for(
+        lambda: controller.queue.num_requeues(("ns", "a")) >= 1, "the old code's first failure"
+    )
     second = FakeReconciler(owns=("v1/Secret",))
     swapped = controller.swap(second)
     assert swapped == Swapped(2, ("secrets/v1",), ("configmaps/v1",))
