@@ -5,8 +5,9 @@ of what it reconciles), optionally ``OWNS`` (the kinds of the children it makes,
 ``apps/v1/Deployment`` or ``v1/ConfigMap``) and ``WATCHES`` (other resources, each with a
 function from a changed object to the ``(namespace, name)`` keys of the parents to
 reconcile), and one level-triggered ``reconcile(obj, ctx)`` (or ``reconcile(obj)``,
-called without ``ctx``) that returns ``None``, a plain dict ``{"children": [...], "status": {...}, "requeue_after": seconds}`` (every key
-optional) or a ``Result``. Reconciliation is level-based, as controller-runtime's
+called without ``ctx``) that returns ``None``, a plain dict
+``{"children": [...], "status": {...}, "requeue_after": seconds}`` (every key optional)
+or a ``Result``. Reconciliation is level-based, as controller-runtime's
 (``pkg/reconcile/reconcile.go``): the function is given the object as it is now and
 says what should exist, never what changed.
 

@@ -232,9 +232,9 @@ FILE declares FOR (the resource it reconciles, e.g. foos.example.com/v1), option
 OWNS (its children's kinds, e.g. v1/ConfigMap) and WATCHES, and reconcile(obj, ctx),
 which returns the desired children, status and requeue_after (a dict, a Result from
 kubectl_crd.reconcile, or None); a reconcile(obj) is called without ctx, and a
-metacontroller hook, sync(request), runs unchanged. Children are server-side applied with a controller
-ownerReference, undesired owned children deleted, status written with
-observedGeneration; a write that would change nothing is not sent. Saving FILE (or a
+metacontroller hook, sync(request), runs unchanged. Children are server-side applied
+with a controller ownerReference, undesired owned children deleted, status written
+with observedGeneration; a write that would change nothing is not sent. Saving FILE (or a
 module of its own it imports) loads the new code beside the running one and swaps it
 in, keeping the cache and the watches; code that does not load is reported with
 file:line and the old code runs on. Ctrl-C finishes the reconciles in flight and exits.
