@@ -206,7 +206,6 @@ class LoadedReconciler:
         reconcile: Callable[..., Any],
         finalize: Callable[..., Any] | None,
         sync_hook: bool,
-        finalize_hook: bool,
         watched_files: tuple[str, ...],
         user_file: Callable[[str], bool],
         finalizer: str | None = None,
@@ -221,7 +220,6 @@ class LoadedReconciler:
         self.owns = owns
         self.watches = watches
         self.sync_hook = sync_hook
-        self.finalize_hook = finalize_hook
         self.watched_files = watched_files
         #: the module's ``FINALIZER``, or None for the controller's default
         self.finalizer = finalizer
@@ -241,6 +239,11 @@ class LoadedReconciler:
     @property
     def has_finalize(self) -> bool:
         return self._finalize is not None
+
+    @property
+    def finalize_hook(self) -> bool:
+        """A metacontroller finalize hook: ``finalize(request)`` beside ``sync``."""
+        return self.sync_hook and self._finalize is not None
 
     @property
     def resources(self) -> tuple[ResourceSpec, ...]:
@@ -843,7 +846,6 @@ def _declarations(
                 "finalize",
             )
         finalize_ctx = sync_hook or _reconciler_shape(finalize, "finalize", fail)
-    finalize_hook = sync_hook and finalize is not None
     finalizer = names.get("FINALIZER")
     if finalizer is not None and not (
         isinstance(finalizer, str) and _QUALIFIED.fullmatch(finalizer)
@@ -853,7 +855,7 @@ def _declarations(
             "as 'example.com/cleanup'",
             "FINALIZER",
         )
-    if (sync_hook or finalize_hook) and any(not spec.is_kind for spec in owns):
+    if sync_hook and any(not spec.is_kind for spec in owns):
         plural = next(spec for spec in owns if not spec.is_kind)
         raise fail(
             f"OWNS: {plural.text!r}: a metacontroller hook needs kinds, as "
@@ -871,7 +873,6 @@ def _declarations(
         reconcile=reconcile,
         finalize=finalize,
         sync_hook=sync_hook,
-        finalize_hook=finalize_hook,
         reconcile_ctx=reconcile_ctx,
         finalize_ctx=finalize_ctx,
         watched_files=watched_files,
