@@ -1256,12 +1256,12 @@ class Controller:
             self._emit(WriteFailed(key, verb, info.kind, *target, line, status))
             return None
         writes.count += 1
-        answer = None
-        if self.dry_run:  # what the write would leave, for the log's diff
-            answer = written if isinstance(written, dict) and written else gone
+        echo = written if isinstance(written, dict) and written else None
+        # a dry run's answer: what the write would leave, for the log's diff
+        answer = (echo or gone) if self.dry_run else None
         self._emit(Write(key, verb, info.kind, *target, self.dry_run, body, answer))
         if not self.dry_run:
-            self._release(slot, written if isinstance(written, dict) and written else None)
+            self._release(slot, echo)
         return written if isinstance(written, dict) else {}
 
     def _write(
