@@ -11,6 +11,7 @@ snapshot tests read it; every wait is for a state, bounded (``_until``).
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -282,25 +283,30 @@ def test_a_generated_name_and_uid_stay_the_same_from_check_to_check(
     assert second.stored["metadata"]["uid"] == first.stored["metadata"]["uid"]
 
 
-def test_a_slow_search_leaves_the_screen_live(
-    make_session: MakeSession, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # before: every keystroke ranked every field path on the screen's own loop: on
-    # argo's Workflow (9,261 paths) 0.2-0.3 s a key, the screen frozen meanwhile
-    import threading
-
+@pytest.fixture
+def held_ranking(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The workbench's search ranking held until the returned event is set (a slow
+    ranking, as on argo's Workflow); it then ranks as ``rank`` does."""
     from kubectl_crd.output.workbench import app as app_module
 
-    session = make_session(CERTIFICATE)
-    create_from_sample(session)
     release = threading.Event()
-    real_rank = app_module.rank
 
     def slow_rank(query: str, texts: list[str]) -> object:
         release.wait()
-        return real_rank(query, texts)
+        return rank(query, texts)
 
     monkeypatch.setattr(app_module, "rank", slow_rank)
+    return release
+
+
+def test_a_slow_search_leaves_the_screen_live(
+    make_session: MakeSession, held_ranking: threading.Event
+) -> None:
+    # before: every keystroke ranked every field path on the screen's own loop: on
+    # argo's Workflow (9,261 paths) 0.2-0.3 s a key, the screen frozen meanwhile
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    release = held_ranking
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
         # the ranking ends by itself after 10 s: a screen that waits for it handles
@@ -317,7 +323,7 @@ def test_a_slow_search_leaves_the_screen_live(
         await pilot.press("slash", *"issuerref")
         matches = app.query_one("#matches", OptionList)
         texts = session.finder_lists()[1]
-        wanted = [texts[m.index] for m in real_rank("issuerref", texts)]
+        wanted = [texts[m.index] for m in rank("issuerref", texts)]
         await _until(
             pilot,
             lambda: (
@@ -331,27 +337,16 @@ def test_a_slow_search_leaves_the_screen_live(
 
 
 def test_arrow_keys_typed_before_the_matches_apply_to_them(
-    make_session: MakeSession, monkeypatch: pytest.MonkeyPatch
+    make_session: MakeSession, held_ranking: threading.Event
 ) -> None:
     # the ranking runs in a thread: Down typed before its answer must move through
     # that answer's matches (as in the order typed), not a stale list that is replaced
-    import threading
-
-    from kubectl_crd.output.workbench import app as app_module
-
     session = make_session(CERTIFICATE)
     create_from_sample(session)
-    release = threading.Event()
-    real_rank = app_module.rank
-
-    def slow_rank(query: str, texts: list[str]) -> object:
-        release.wait()
-        return real_rank(query, texts)
-
-    monkeypatch.setattr(app_module, "rank", slow_rank)
+    release = held_ranking
     query = "issuerref"
     paths, texts = session.finder_lists()
-    ranked = [paths[m.index] for m in real_rank(query, texts)]
+    ranked = [paths[m.index] for m in rank(query, texts)]
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
         timer = threading.Timer(20, release.set)  # never left blocked
