@@ -17,6 +17,7 @@ import click
 
 from kubectl_crd.cli.app import Application, inherited_global_flags, take_global_flags
 from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, Flag
+from kubectl_crd.model.gostrconv import parse_go_bool
 
 GLOBAL_FLAGS_EPILOG = (
     'Use "kubectl crd --help" for the global flags (accepted after the command too).'
@@ -114,12 +115,6 @@ def click_options(
     return decorate
 
 
-#: What Go's ``strconv.ParseBool`` reads, for a switch given ``=VALUE`` (pflag's bool flags).
-_GO_BOOLS = dict.fromkeys(("1", "t", "T", "TRUE", "true", "True"), True) | dict.fromkeys(
-    ("0", "f", "F", "FALSE", "false", "False"), False
-)
-
-
 def attached_short_values(command: click.Command, ctx: click.Context, args: list[str]) -> list[str]:
     """pflag's spellings that click reads otherwise: ``-o=json`` as ``-ojson`` (click would
     keep the ``=``), and a switch given a value (``--recursive=false``, ``-R=true``) as
@@ -139,12 +134,13 @@ def attached_short_values(command: click.Command, ctx: click.Context, args: list
             normalised.append(arg)
         elif not param.is_flag:
             normalised.extend((name, value) if len(name) == 2 else (arg,))
-        elif value not in _GO_BOOLS:
-            raise FlagValueError(
-                value, param, f'strconv.ParseBool: parsing "{value}": invalid syntax'
-            )
-        elif _GO_BOOLS[value]:
-            normalised.append(name)
+        else:
+            try:
+                given = parse_go_bool(value)
+            except ValueError as exc:
+                raise FlagValueError(value, param, str(exc)) from None
+            if given:
+                normalised.append(name)
     return normalised
 
 

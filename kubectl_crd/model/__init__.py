@@ -13,8 +13,9 @@ The CRD core:
   name matcher, which discovery (``kube.discovery``) uses too.
 - ``errors``: the one exception tree of the tool, and its exit codes.
 - ``records``: ``@record``, the value classes of ``model`` and ``io``.
-- ``durations``: Go's ``time.ParseDuration``; ``styled``: text tagged with semantic
-  styles, the one layout behind plain and coloured output.
+- ``durations``: Go's ``time.ParseDuration``; ``gostrconv``: Go's ``strconv.ParseBool``;
+  ``styled``: text tagged with semantic styles, the one layout behind plain and coloured
+  output.
 - ``scaling``: the scale subresource's paths; ``scaleflags``: ``kubectl scale``'s flag
   values read and checked as kubectl reads them.
 
