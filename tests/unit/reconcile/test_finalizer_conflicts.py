@@ -6,6 +6,7 @@ refused connections, left 20 of 30 (and 350 of 1,000) finalizers behind."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 from kubectl_crd.model.errors import ApiError
 from kubectl_crd.reconcile.controller import FINALIZER, Controller
 from kubectl_crd.reconcile.events import WriteFailed
-from tests.unit.reconcile.fakes import WIDGETS, FakeBackend, FakeReconciler, widget
+from tests.unit.reconcile.fakes import WIDGETS, FakeBackend, FakeReconciler, wait_for, widget
 
 CONFLICT = (
     'Operation cannot be fulfilled on widgets.dev.example.com "a": the object has been '
@@ -35,9 +36,9 @@ def started(backend: FakeBackend) -> Iterator[tuple[Controller, list[Any]]]:
     events: list[Any] = []
     reconciler = FakeReconciler(finalize=lambda obj, ctx: True)
     controller = Controller(backend, reconciler, events.append, workers=1)
-    controller.start()
-    time.sleep(0.05)
-    assert controller.wait_idle(timeout=5, settle=0.05)
+    controller.start()  # the first list is in: "a" is queued
+    wait_for(lambda: reconciler.calls == ["a"], "the first reconcile of a")
+    assert controller.wait_idle(timeout=30, settle=0.05)
     yield controller, events
     controller.stop(timeout=2)
 
@@ -77,14 +78,19 @@ def test_a_conflict_is_retried_at_the_servers_version(
     assert controller.stop(timeout=2).finalizers_left == ()
 
 
-def refuse_every_patch(backend: FakeBackend, error: ApiError) -> list[str]:
-    """Every patch refused with ``error``; the list grows by one per patch tried."""
+def refuse_every_patch(
+    backend: FakeBackend, error: ApiError, at: list[float] | None = None
+) -> list[str]:
+    """Every patch refused with ``error``; the list grows by one per patch tried (and
+    ``at`` by when it was tried, ``time.monotonic``)."""
     tried: list[str] = []
 
     def refuse(verb: str, obj: Mapping[str, Any]) -> Exception | None:
         if verb != "patch":
             return None
         tried.append(obj["patch"]["metadata"]["resourceVersion"])
+        if at is not None:
+            at.append(time.monotonic())
         return error
 
     backend.refuse = refuse
@@ -106,12 +112,15 @@ def test_conflicts_that_go_on_give_up_after_four_tries(
     backend: FakeBackend, started: tuple[Controller, list[Any]]
 ) -> None:
     controller, _events = started
-    tried = refuse_every_patch(backend, ApiError(CONFLICT, status=409, reason="Conflict"))
     backend.stored[(WIDGETS, "ns", "a")] = widget("a", rv="7", finalizers=[FINALIZER])
-    began = time.monotonic()
+    at: list[float] = []
+    tried = refuse_every_patch(backend, ApiError(CONFLICT, status=409, reason="Conflict"), at)
     assert controller.remove_finalizers() == []
     assert tried == ["1", "7", "7", "7"]  # client-go's DefaultBackoff: 4 steps
-    assert time.monotonic() - began < 2
+    # and its waits between them, 10, 50 and 250 ms: never shorter (a load only makes
+    # them longer); that the tries end, four and no more, is what bounds the stop
+    gaps = [later - earlier for earlier, later in itertools.pairwise(at)]
+    assert all(gap >= wait for gap, wait in zip(gaps, (0.01, 0.05, 0.25), strict=True)), gaps
 
 
 def test_other_refusals_are_not_retried(
