@@ -495,7 +495,14 @@ def _excerpt(raw: str, start: int, end: int) -> tuple[str, str]:
 
 def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFrame | None:
     """The innermost frame of ``error``'s traceback in a file ``user_file`` accepts;
-    for a ``SyntaxError`` in such a file, the error's own place."""
+    for a ``SyntaxError`` in such a file, the error's own place.
+
+    The line and its caret come from the source the frame's code was compiled from (its
+    module's ``FreshSourceLoader`` kept it): the file may have been saved since (an
+    edit the hot reload has not taken yet, or one that failed), and the code's column
+    offsets then point into the old line. Only a module the loader did not load (one
+    first imported inside ``reconcile``) has its line read from the file as it is now,
+    as Python's own traceback does."""
     import linecache
     import traceback
 
@@ -510,13 +517,19 @@ def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFr
         shown, caret = _excerpt(raw, column - 1, max(end - 1, column)) if raw else ("", "")
         return UserFrame(display_path(error.filename), line, column, shown, caret)
     found = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        if user_file(frame.filename):
-            found = frame
+    globals_: Mapping[str, Any] = {}
+    tb = error.__traceback__
+    # extract_tb's summaries carry the columns, walk_tb's frames the module: one each
+    for summary, (frame, _) in zip(traceback.extract_tb(tb), traceback.walk_tb(tb), strict=True):
+        if user_file(summary.filename):
+            found, globals_ = summary, frame.f_globals
     if found is None or not found.lineno:
         return None
-    linecache.checkcache(found.filename)
-    raw = linecache.getline(found.filename, found.lineno).rstrip("\n")
+    loaded = _loaded_line(globals_, found.filename, found.lineno)
+    if loaded is None:
+        linecache.checkcache(found.filename)
+    raw = loaded if loaded is not None else linecache.getline(found.filename, found.lineno)
+    raw = raw.rstrip("\n")
     column, shown, caret = 0, raw.strip(), ""
     if raw and found.colno is not None:
         # the code object's positions are UTF-8 byte offsets
@@ -528,6 +541,20 @@ def user_frame(error: BaseException, user_file: Callable[[str], bool]) -> UserFr
         shown, caret = _excerpt(raw, start, end)
         column = start + 1
     return UserFrame(display_path(found.filename), found.lineno, column, shown, caret)
+
+
+def _loaded_line(globals_: Mapping[str, Any], filename: str, lineno: int) -> str | None:
+    """Line ``lineno`` of the source the module of ``globals_`` was compiled from, when
+    its loader kept it (``FreshSourceLoader``) and it is ``filename``'s; else None."""
+    import importlib.util
+
+    loader = globals_.get("__loader__")
+    source = getattr(loader, "source", None)
+    if not isinstance(source, bytes) or getattr(loader, "path", None) != filename:
+        return None
+    # decoded as the compiler decoded it (a coding cookie, universal newlines)
+    lines = importlib.util.decode_source(source).split("\n")
+    return lines[lineno - 1] if 0 < lineno <= len(lines) else ""
 
 
 def _load_error(error: BaseException, user_file: Callable[[str], bool]) -> ReconcilerLoadError:
@@ -594,11 +621,16 @@ def _fresh_loader_class() -> type:
     from importlib.machinery import SourceFileLoader
 
     class FreshSourceLoader(SourceFileLoader):
-        """Compiles the source each time; never reads or writes ``__pycache__``."""
+        """Compiles the source each time; never reads or writes ``__pycache__``. Keeps
+        the bytes it compiled (``source``): an error's line is drawn from them, not from
+        the file as it is when the error is reported (``user_frame``)."""
+
+        source: bytes | None = None
 
         def get_code(self, fullname: str) -> types.CodeType:
             path = self.get_filename(fullname)
-            return self.source_to_code(self.get_data(path), path)  # type: ignore[arg-type]
+            self.source = self.get_data(path)
+            return self.source_to_code(self.source, path)  # type: ignore[arg-type]
 
     return FreshSourceLoader
 
