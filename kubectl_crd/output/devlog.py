@@ -159,7 +159,7 @@ def event_lines(
                     + (
                         "it is reconciled again when it returns"
                         if event.again
-                        else "it counts as failed when it returns"
+                        else "it counts as failed"
                     ),
                     _WARN,
                 ),
@@ -853,8 +853,8 @@ class Tally:
     the objects reconciled, the reconciles, the writes, the failed reconciles, the
     problems of the input (``--local`` DIR's files), and each object's last outcome.
     A reconcile that ran past ``--reconcile-timeout`` and is not run again (``--once``:
-    ``ReconcileTimedOut.again`` false) is a failed one, whatever it returned: the bound
-    the user set was broken."""
+    ``ReconcileTimedOut.again`` false) is a failed one from then on, whatever it returns
+    later: the bound the user set was broken, and the run does not wait for it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -870,22 +870,24 @@ class Tally:
     def count(self, event: ev.Event) -> None:
         with self._lock:
             if isinstance(event, ev.ReconcileFinished):
-                late = event.key in self._late
-                self._late.discard(event.key)
+                if event.key in self._late:  # counted when it timed out
+                    self._late.discard(event.key)
+                    return
                 if event.outcome is ev.Outcome.GONE:
                     self.outcomes.pop(event.key, None)
                     return
-                outcome = event.outcome
-                if late and outcome is ev.Outcome.SUCCESS:
-                    outcome = ev.Outcome.ERROR
-                self.reconciles += 1
-                self.outcomes[event.key] = outcome
-                if outcome is not ev.Outcome.SUCCESS:
-                    self.errors += 1
+                self._reconciled(event.key, event.outcome)
             elif isinstance(event, ev.ReconcileTimedOut) and not event.again:
                 self._late.add(event.key)
+                self._reconciled(event.key, ev.Outcome.ERROR)
             elif isinstance(event, ev.Write):
                 self.writes += 1
+
+    def _reconciled(self, key: ev.ObjectKey, outcome: ev.Outcome) -> None:
+        self.reconciles += 1
+        self.outcomes[key] = outcome
+        if outcome is not ev.Outcome.SUCCESS:
+            self.errors += 1
 
     def problem(self) -> None:
         with self._lock:

@@ -498,7 +498,7 @@ class Controller:
         #: schedules nothing (the swap requeued its key with fresh rate-limit state)
         self._code_lock = threading.Lock()
         self._lock = threading.Lock()
-        #: key -> [started, timed-out-reported] of reconciles in flight
+        #: key -> [started, timed-out-reported, worker thread] of reconciles in flight
         self._in_flight: dict[ObjectKey, list[Any]] = {}
         #: (resource, key) -> the resourceVersion the loop's last write there returned
         self._own_writes: dict[tuple[ResourceInfo, ObjectKey], str] = {}
@@ -684,13 +684,20 @@ class Controller:
                 raise RuntimeError("the controller is stopping in another thread")
         self._emit(Stopping(len(self.queue.processing())))
         self._stopping.set()
-        self.queue.shutdown(drain=graceful, timeout=timeout)
+        # one bound for the drain and the joins (it was each's: 30 s became 60)
         deadline = None if timeout is None else time.monotonic() + timeout
+        self.queue.shutdown(drain=graceful, timeout=timeout)
+        with self._lock:  # the workers a reconcile the queue abandoned holds (--once)
+            abandoned = {
+                state[2]
+                for state in self._in_flight.values()
+                if state[1] and not self.requeue_timed_out
+            }
         for thread in self._threads:
             if thread.ident is None:
                 continue  # start() was interrupted (a Ctrl-C) before it started this one
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            thread.join(left if graceful else 0.1)
+            thread.join(left if graceful and thread not in abandoned else 0.1)
         removed: tuple[ObjectKey, ...] = ()
         if remove_finalizers:
             removed = tuple(self.remove_finalizers())
@@ -948,6 +955,8 @@ class Controller:
                         state[1] = True
                         late.append((key, now - state[0]))
             for key, elapsed in late:
+                if not self.requeue_timed_out:  # --once: the pass is over without it
+                    self.queue.abandon(key)
                 self._emit(ReconcileTimedOut(key, elapsed, timeout, self.requeue_timed_out))
 
     def _process(self, key: ObjectKey) -> None:
@@ -976,7 +985,7 @@ class Controller:
             )
         )
         with self._lock:
-            self._in_flight[key] = [started, False]
+            self._in_flight[key] = [started, False, threading.current_thread()]
             # before the reconciler runs: a read it makes sets it (``_Context``)
             self._reads[key] = False
         writes = _Writes()

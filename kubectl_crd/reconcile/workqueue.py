@@ -186,6 +186,8 @@ class WorkQueue(Generic[K]):
         self._queue: deque[K] = deque()
         self._dirty: set[K] = set()
         self._processing: set[K] = set()
+        #: keys handed out that ``idle`` and a drain no longer wait for (``abandon``)
+        self._abandoned: set[K] = set()
         #: delaying_queue.go waitingForQueue: (due, sequence, key), and each key's due
         self._waiting: list[tuple[float, int, K]] = []
         self._due: dict[K, float] = {}
@@ -234,24 +236,25 @@ class WorkQueue(Generic[K]):
         """``item`` is processed; queued again if it was added meanwhile."""
         with self._cond:
             self._processing.discard(item)
+            self._abandoned.discard(item)
             if item in self._dirty:
                 self._queue.append(item)
                 self._cond.notify()
-            elif not self._processing:
+            elif self._processing <= self._abandoned:
                 self._cond.notify_all()  # shutdown(drain=True) waits for this
 
     def shutdown(self, *, drain: bool = False, timeout: float | None = None) -> bool:
         """No more adds; waiting ``get``s return. With ``drain``, wait (up to
-        ``timeout``) until every key handed out is ``done`` (``ShutDownWithDrain``);
-        False if some were still processing then."""
+        ``timeout``) until every key handed out is ``done`` (``ShutDownWithDrain``) or
+        abandoned; False if some were still processing then."""
         with self._cond:
             self._shutting_down = True
             self._waiting.clear()
             self._due.clear()
             self._cond.notify_all()
             if drain:
-                self._cond.wait_for(lambda: not self._processing, timeout)
-            return not self._processing
+                self._cond.wait_for(lambda: self._processing <= self._abandoned, timeout)
+            return self._processing <= self._abandoned
 
     @property
     def shutting_down(self) -> bool:
@@ -264,11 +267,21 @@ class WorkQueue(Generic[K]):
             return len(self._queue)
 
     def idle(self) -> bool:
-        """Nothing ready and nothing handed out (the waiting keys aside), in one look:
-        ``len`` and ``processing`` one after the other miss a key that ``done`` queues
-        again between them."""
+        """Nothing ready and nothing handed out (the waiting and abandoned keys aside),
+        in one look: ``len`` and ``processing`` one after the other miss a key that
+        ``done`` queues again between them."""
         with self._cond:
-            return not self._queue and not self._processing
+            return not self._queue and self._processing <= self._abandoned
+
+    def abandon(self, item: K) -> None:
+        """No longer wait for ``item``, handed out: ``idle`` and ``shutdown(drain=True)``
+        leave it out until it is ``done``. Not in client-go: the dev loop's ``--once``
+        gives up on a reconcile past ``--reconcile-timeout``, whose thread cannot be
+        killed (a reconciler that never returns would hold the run forever)."""
+        with self._cond:
+            if item in self._processing:
+                self._abandoned.add(item)
+                self._cond.notify_all()  # a drain waiting for it alone is over
 
     def processing(self) -> frozenset[K]:
         with self._cond:

@@ -65,22 +65,44 @@ def local_dir(tmp_path: Path) -> Path:
     return data
 
 
-def test_once_ends_after_a_reconcile_past_the_timeout_and_exits_1(tmp_path: Path) -> None:
-    (tmp_path / "slow.py").write_text(SLOW)
+HUNG = """\
+import threading
+
+FOR = "foos.samplecontroller.k8s.io/v1alpha1"
+
+
+def reconcile(obj, ctx):
+    threading.Event().wait()  # never returns: a thread cannot be killed
+"""
+
+
+@pytest.mark.parametrize("reconciler", ["slow", "hung"])
+def test_once_ends_after_a_reconcile_past_the_timeout_and_exits_1(
+    tmp_path: Path, reconciler: str
+) -> None:
+    # the run ends once the reconcile ran past the timeout: it counts as failed at once,
+    # not when it returns (before, a reconciler that never returns never ended the
+    # run: `--once` in CI hung until the job's own timeout)
+    (tmp_path / "rec.py").write_text(SLOW if reconciler == "slow" else HUNG)
     local_dir(tmp_path)
+    began = time.monotonic()
     done = run_dev(
-        "slow.py", "--local", "data", "--once", "--reconcile-timeout", "200ms",
+        "rec.py", "--local", "data", "--once", "--reconcile-timeout", "200ms",
         "--log-format", "json", cwd=tmp_path,
     )  # fmt: skip
+    took = time.monotonic() - began
     events = [json.loads(line) for line in done.stdout.splitlines()]
     kinds = [event["event"] for event in events]
-    assert kinds.count("ReconcileFinished") == 1, kinds
+    assert kinds.count("ReconcileStarted") == 1, kinds
     assert kinds.count("ReconcileTimedOut") == 1, kinds
+    assert "ReconcileFinished" not in kinds  # not waited for (the slow one takes 1.5 s)
     assert "Requeued" not in kinds  # not reconciled again: the run is over
-    assert events[-1]["event"] == "summary"
-    assert events[-1]["reconciles"] == 1
-    assert events[-1]["failed"] == ["default/example-foo"]
+    assert events[-1] == {
+        "event": "summary", "objects": 1, "reconciles": 1, "writes": 0, "errors": 1,
+        "problems": 0, "failed": ["default/example-foo"], "time": events[-1]["time"],
+    }  # fmt: skip
     assert done.returncode == 1, done.stderr
+    assert took < 15, took  # start-up and the timeout; not the stop's 30 s grace
 
 
 def test_envtest_without_the_crd_says_to_give_it_with_crd(

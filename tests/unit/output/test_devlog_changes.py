@@ -254,7 +254,10 @@ def test_a_timed_out_reconcile_fails_only_when_it_is_not_run_again() -> None:
     for again, failed in ((False, True), (True, False)):
         tally = Tally()
         tally.count(ev.ReconcileTimedOut(KEY, 31.0, 30.0, again))
+        # --once ends without waiting for it: failed from the timeout on
+        assert tally.failing == ([KEY] if failed else [])
         tally.count(ev.ReconcileFinished(KEY, ev.Outcome.SUCCESS, 31.5))
+        assert tally.reconciles == 1
         assert (tally.errors, tally.clean) == ((1, False) if failed else (0, True))
         tally.count(ev.ReconcileFinished(KEY, ev.Outcome.SUCCESS, 0.1))  # the next: its own
         assert tally.clean

@@ -715,6 +715,53 @@ def test_a_graceful_stop_finishes_the_reconcile_in_flight_and_starts_no_other(
     assert stopped == sink.of(Stopped)[0]
 
 
+def test_a_graceful_stop_waits_for_a_hung_reconcile_at_most_its_timeout_once(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # the timeout bounds the drain and the workers' joins together (each had its own:
+    # a Ctrl-C over a hung reconcile waited 60 s for the 30 s asked)
+    started, release = threading.Event(), threading.Event()
+
+    def hung(obj: dict[str, Any], ctx: Any) -> None:
+        started.set()
+        release.wait(60)
+
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, _ = make(backend, controllers, FakeReconciler(hung))
+    assert started.wait(30)
+    began = time.monotonic()
+    controller.stop(graceful=True, timeout=1.0)
+    took = time.monotonic() - began
+    release.set()
+    assert 1.0 <= took < 1.9, took  # before: 2.0 and more
+
+
+def test_once_abandons_a_reconcile_past_its_timeout_idle_and_stop_go_on_without_it(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # --once (requeue_timed_out=False): the pass ends without a reconcile that never
+    # returns, and so does the stop; a loop that runs it again still waits for it
+    started, release = threading.Event(), threading.Event()
+
+    def hung(obj: dict[str, Any], ctx: Any) -> None:
+        started.set()
+        release.wait(60)
+
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, sink = make(
+        backend, controllers, FakeReconciler(hung), reconcile_timeout=0.1,
+        requeue_timed_out=False,
+    )  # fmt: skip
+    assert started.wait(30)
+    assert controller.wait_idle(timeout=30)
+    began = time.monotonic()
+    controller.stop(graceful=True, timeout=30)
+    took = time.monotonic() - began
+    release.set()
+    assert took < 5, took  # not the 30 s bound
+    assert sink.of(ReconcileFinished) == []
+
+
 # -- wait_idle(after_own_writes=True): --once against a cluster -------------------------
 
 

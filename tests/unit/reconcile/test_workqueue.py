@@ -168,6 +168,42 @@ def test_shutdown_with_drain_waits_for_keys_in_flight() -> None:
     assert finished and finished[0] <= drained
 
 
+def test_an_abandoned_key_is_not_waited_for_by_idle_nor_a_drain() -> None:
+    # --once gives up on a reconcile past its timeout (a thread cannot be killed)
+    queue: WorkQueue[str] = WorkQueue()
+    queue.add("a")
+    queue.add("b")
+    assert queue.get(timeout=0) == "a"
+    assert queue.get(timeout=0) == "b"
+    queue.abandon("a")
+    assert not queue.idle()  # b still in flight
+    queue.done("b")
+    assert queue.idle()
+    assert queue.processing() == {"a"}
+    drained = threading.Thread(target=queue.shutdown, kwargs={"drain": True, "timeout": 30})
+    drained.start()
+    drained.join(30)
+    assert not drained.is_alive()
+    queue.done("a")
+    assert queue.processing() == frozenset() and queue.idle()
+
+
+def test_abandoning_the_last_key_in_flight_ends_a_drain_waiting_for_it() -> None:
+    queue: WorkQueue[str] = WorkQueue()
+    queue.add("a")
+    assert queue.get(timeout=0) == "a"
+    result: list[bool] = []
+    waiting = threading.Thread(target=lambda: result.append(queue.shutdown(drain=True, timeout=30)))
+    waiting.start()
+    deadline = time.monotonic() + 30
+    while not queue.shutting_down and time.monotonic() < deadline:  # the drain waits
+        time.sleep(0.001)
+    assert waiting.is_alive()  # for "a"
+    queue.abandon("a")
+    waiting.join(30)
+    assert result == [True]
+
+
 def test_a_blocked_get_wakes_on_add_and_on_shutdown() -> None:
     # the get's own timeout (60 s) is far beyond the bound asserted (30 s), which a
     # loaded machine cannot reach by scheduling alone (a 1 s bound of a 5 s timeout could)
