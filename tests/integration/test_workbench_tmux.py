@@ -211,3 +211,24 @@ def test_search_keys_typed_fast_are_read_in_order(
     tmux.wait_for(lambda s: f"FIELD: {third[-1]} <" in s, f"{'.'.join(third)} chosen")
     tmux.keys("q")
     tmux.wait_for(lambda s: not tmux.alternate_screen(), "the workbench to quit")
+
+
+def test_escape_then_a_key_typed_quickly_leaves_the_editor(
+    tmux: Tmux, corpus_dir: Path, tmp_path: Path
+) -> None:
+    # before: Esc then x, sent together (as tmux and SSH deliver them when typed at a
+    # normal pace), was read as Alt+X: the pane took the "x" as text and kept the keys
+    cr = tmp_path / "cert.yaml"
+    _start(tmux, corpus_dir, cr)
+    before = cr.read_text()
+    tmux.keys("f")
+    tmux.wait_for(lambda s: "Leave editor" in s and "KIND:" not in s, "the editor pane")
+    tmux.keys("Escape", "x")  # one send-keys: one write of ESC x
+    screen = tmux.wait_for(
+        lambda s: "KIND:" in s and "Leave editor" not in s, "the pane left, x: the explanation"
+    )
+    assert "[+]" not in screen, screen
+    tmux.keys("q")
+    screen = tmux.wait_for(_exited, "the workbench to quit (nothing unsaved: no question)")
+    assert re.search(r"^EXIT=0$", screen, re.MULTILINE), screen
+    assert cr.read_text() == before

@@ -37,7 +37,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -106,10 +107,12 @@ class WorkbenchApp(App[None]):
         Binding("ctrl+z", "suspend_process", "Suspend", show=False),
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("slash", "search", "Search"),
-        Binding("escape", "close_search", "Back", show=False),
-        # the pane takes Esc itself (TextArea with Tab indenting: focus the next widget,
-        # the errors list); the binding shows that in the footer while editing
-        Binding("escape", "leave_editor", "Leave editor"),
+        # Esc leaves the search and the editor pane before the key behind it is read:
+        # priority bindings run as the app reads the key, and they move the focus at
+        # once (``_focus``), so a key typed right after Esc (ESC x in one read, over
+        # SSH or tmux) goes to where Esc went, not into the box or the pane it left
+        Binding("escape", "close_search", "Back", show=False, priority=True),
+        Binding("escape", "leave_editor", "Leave editor", priority=True),
         Binding("j", "jump", "Error→field"),
         Binding("g", "goto_line", "Error→line"),
         Binding("n", "next_problem", "Next error"),
@@ -134,6 +137,9 @@ class WorkbenchApp(App[None]):
         self._matched = ""  # the query self._matches answer
         #: Up/Down typed before the matches of this query came: applied to them
         self._moves: tuple[str, int] = ("", 0)
+        self._ranking = False  # a ranking thread runs (at most one)
+        #: Enter pressed for this query before its matches came: taken when they come
+        self._enter: str | None = None
         self._checked = False
         self._checking = False
         self._again = False  # an edit landed while a check ran: check once more after it
@@ -314,29 +320,62 @@ class WorkbenchApp(App[None]):
         self.query_one("#search", Input).focus()
 
     def action_close_search(self) -> None:
+        self._enter = None  # an Enter still waiting for its matches goes nowhere now
         self.query_one("#left").remove_class("-searching")
-        self.query_one("#fields", Tree).focus()
+        self._focus(self.query_one("#fields", Tree))
+
+    def _focus(self, widget: Any) -> None:
+        """Focus ``widget`` now: ``Widget.focus`` does it on a later turn of the loop,
+        after the keys already read (typed behind the one that moved the focus) have
+        gone to the widget that had it."""
+        self.screen.set_focus(widget)
 
     @on(Input.Changed, "#search")
     def _query(self, event: Input.Changed) -> None:
         """Rank the field paths for the query in a worker thread: on argo's Workflow
         (9,261 paths) a ranking takes 0.2-0.3 s, which on the screen's loop froze it
-        at every key. The answer of a query typed over since is dropped."""
-        query = event.value
+        at every key. One ranking runs at a time: keys typed meanwhile are coalesced,
+        and when it ends the query typed last is ranked (``_ranked_answer``)."""
+        if event.value != self._enter:
+            self._enter = None  # typed on after Enter: that Enter was for another query
+        if not self._ranking:
+            self._start_ranking(event.value)
+
+    def _start_ranking(self, query: str) -> None:
+        self._ranking = True
         self.run_worker(lambda: self._rank(query), thread=True, group="search", exit_on_error=False)
 
     def _rank(self, query: str) -> None:
-        found = self._ranked(query)
+        try:
+            found: list[FieldPath] | None = self._ranked(query)
+        except Exception:  # a bug must not leave the search waiting for ever
+            found = None
         with contextlib.suppress(RuntimeError):  # the app has quit meanwhile
-            self.call_from_thread(self._show_matches, query, found)
+            self.call_from_thread(self._ranked_answer, query, found)
 
     def _ranked(self, query: str) -> list[FieldPath]:
         paths, texts = self.session.finder_lists()
         return [paths[m.index] for m in rank(query, texts)[:_MATCHES]]
 
+    def _ranked_answer(self, query: str, found: list[FieldPath] | None) -> None:
+        """A ranking ended (on the UI's loop): its matches are shown when the box
+        still holds its query; otherwise the box's query is ranked now."""
+        self._ranking = False
+        if not self.query("#search"):
+            return  # quitting
+        latest = self.query_one("#search", Input).value
+        if latest != query:
+            self._start_ranking(latest)
+            return
+        if found is None:
+            self.notify("the search failed (internal error)", severity="error")
+            return
+        self._show_matches(query, found)
+        if self._enter == query:  # Enter was pressed before these matches came
+            self._enter = None
+            self._go_to_match()
+
     def _show_matches(self, query: str, found: list[FieldPath]) -> None:
-        if not self.query("#search") or self.query_one("#search", Input).value != query:
-            return  # quitting, or typed over: a later answer comes
         self._matches, self._matched = found, query
         matches = self.query_one("#matches", OptionList)
         matches.clear_options()
@@ -365,11 +404,16 @@ class WorkbenchApp(App[None]):
 
     @on(Input.Submitted, "#search")
     def _go(self, event: Input.Submitted) -> None:
-        if self._matched != event.value:  # Enter before the ranking's answer: wait for it
-            self._show_matches(event.value, self._ranked(event.value))
-        matches = self.query_one("#matches", OptionList)
+        if self._matched != event.value:
+            # Enter before the ranking's answer: taken when it comes (ranking here, on
+            # the screen's loop, froze it for the ranking: 0.2-0.3 s on argo's Workflow)
+            self._enter = event.value
+            return
+        self._go_to_match()
+
+    def _go_to_match(self) -> None:
         if self._matches:
-            index = matches.highlighted or 0
+            index = self.query_one("#matches", OptionList).highlighted or 0
             self._pick(self._matches[index])
 
     @on(OptionList.OptionSelected, "#matches")
@@ -607,6 +651,9 @@ class WorkbenchApp(App[None]):
         editing = self._editing()
         if action == "leave_editor":
             return editing
+        if action == "close_search":  # Esc: for the question on the screen, if one is
+            left = self.query("#left")  # none on a question's screen
+            return not self._asking and bool(left) and left.first().has_class("-searching")
         if editing and action not in ("save", "interrupt"):
             return False  # typed into the pane: not in the footer while it has the keys
         if action == "next_document":
@@ -668,7 +715,7 @@ class WorkbenchApp(App[None]):
         self.refresh_bindings()  # the footer: the pane's keys, or the screen's
 
     def action_leave_editor(self) -> None:
-        self.query_one("#problems", OptionList).focus()
+        self._focus(self.query_one("#problems", OptionList))
 
     def _resumed(self, app: object) -> None:
         self.refresh(layout=True, repaint=True)
@@ -974,9 +1021,46 @@ def _problem_text(problem: Problem) -> Text:
     return text
 
 
+class EscapeIsEscape(XTermParser):
+    """Textual's terminal input parser, except that Esc followed by a key is read as
+    Esc, then the key: the workbench has no Alt keys, and Esc leaves the editor pane
+    and the search.
+
+    A terminal sends Alt+X and Esc-then-X as the same bytes, ESC X. Textual's parser
+    (``textual/_xterm_parser.py``) reads them as Alt+X when X comes within ``ESCDELAY``
+    (100 ms) of the ESC, and its table (``textual/_ansi_sequences.py``) maps some of
+    them to other keys altogether: ESC b to Ctrl+Left, ESC DEL to Ctrl+W, ESC 3 to
+    "£". Over SSH, or in tmux (which itself joins an ESC and a key typed within its
+    ``escape-time``, 500 ms by default, into one), Esc then j typed at a normal pace
+    arrives as one ESC j: the pane took the "j" as text instead of leaving. As vim
+    does without Alt mappings, ESC X is Esc then X. Sequences that start a CSI or SS3
+    (``ESC [``, ``ESC O``: the arrows, function keys, mouse) are read as before."""
+
+    def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Any:
+        # alt: a character that followed an ESC with nothing understood after it (the
+        # parser's ESCDELAY ran out); ESC X whole: a pair the parser's table maps
+        pair = len(sequence) == 2 and sequence[0] == "\x1b" and sequence[1] not in "[O\x1b"
+        if alt or pair:
+            yield events.Key("escape", "\x1b")
+            yield from super()._sequence_to_key_events(sequence[-1])
+            return
+        yield from super()._sequence_to_key_events(sequence, alt)
+
+
+def _read_escape_as_escape() -> None:
+    """Make Textual's Linux driver read input with ``EscapeIsEscape``: the driver makes
+    its parser by this module-level name (``textual/drivers/linux_driver.py``,
+    ``run_input_thread``), and the workbench is the one Textual app of the process."""
+    from textual.drivers import linux_driver
+
+    if getattr(linux_driver, "XTermParser", None) is XTermParser:
+        linux_driver.XTermParser = EscapeIsEscape  # type: ignore[attr-defined,misc]
+
+
 def run_workbench(session: Session, *, note: str = "", colour: bool = True) -> int:
     """Run the screen until the user quits (0) or the terminal goes away
     (``TERMINAL_GONE``)."""
+    _read_escape_as_escape()
     app = WorkbenchApp(session, note=note, colour=colour)
     app.run()
     return app.return_code or 0

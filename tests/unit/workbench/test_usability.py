@@ -283,30 +283,48 @@ def test_a_generated_name_and_uid_stay_the_same_from_check_to_check(
     assert second.stored["metadata"]["uid"] == first.stored["metadata"]["uid"]
 
 
+class HeldRanking:
+    """The workbench's search ranking held until ``release`` is set (a slow ranking,
+    as on argo's Workflow); it then ranks as ``rank`` does. ``queries`` are the
+    queries ranked, in order, and ``most`` the most rankings that ran at once."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.queries: list[str] = []
+        self.most = 0
+        self._running = 0
+        self._lock = threading.Lock()
+
+    def rank(self, query: str, texts: list[str]) -> object:
+        with self._lock:
+            self.queries.append(query)
+            self._running += 1
+            self.most = max(self.most, self._running)
+        try:
+            self.release.wait()
+            return rank(query, texts)
+        finally:
+            with self._lock:
+                self._running -= 1
+
+
 @pytest.fixture
-def held_ranking(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """The workbench's search ranking held until the returned event is set (a slow
-    ranking, as on argo's Workflow); it then ranks as ``rank`` does."""
+def held_ranking(monkeypatch: pytest.MonkeyPatch) -> HeldRanking:
     from kubectl_crd.output.workbench import app as app_module
 
-    release = threading.Event()
-
-    def slow_rank(query: str, texts: list[str]) -> object:
-        release.wait()
-        return rank(query, texts)
-
-    monkeypatch.setattr(app_module, "rank", slow_rank)
-    return release
+    held = HeldRanking()
+    monkeypatch.setattr(app_module, "rank", held.rank)
+    return held
 
 
 def test_a_slow_search_leaves_the_screen_live(
-    make_session: MakeSession, held_ranking: threading.Event
+    make_session: MakeSession, held_ranking: HeldRanking
 ) -> None:
     # before: every keystroke ranked every field path on the screen's own loop: on
     # argo's Workflow (9,261 paths) 0.2-0.3 s a key, the screen frozen meanwhile
     session = make_session(CERTIFICATE)
     create_from_sample(session)
-    release = held_ranking
+    release = held_ranking.release
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
         # the ranking ends by itself after 10 s: a screen that waits for it handles
@@ -337,13 +355,13 @@ def test_a_slow_search_leaves_the_screen_live(
 
 
 def test_arrow_keys_typed_before_the_matches_apply_to_them(
-    make_session: MakeSession, held_ranking: threading.Event
+    make_session: MakeSession, held_ranking: HeldRanking
 ) -> None:
     # the ranking runs in a thread: Down typed before its answer must move through
     # that answer's matches (as in the order typed), not a stale list that is replaced
     session = make_session(CERTIFICATE)
     create_from_sample(session)
-    release = held_ranking
+    release = held_ranking.release
     query = "issuerref"
     paths, texts = session.finder_lists()
     ranked = [paths[m.index] for m in rank(query, texts)]
@@ -359,6 +377,62 @@ def test_arrow_keys_typed_before_the_matches_apply_to_them(
         assert matches.highlighted == 2
         await pilot.press("enter")
         await _until(pilot, lambda: _cursor(app) == ranked[2], "the third match chosen")
+
+    _run(session, (120, 40), scene)
+
+
+def test_fast_typing_ranks_one_query_at_a_time_and_the_last_wins(
+    make_session: MakeSession, held_ranking: HeldRanking
+) -> None:
+    # before: every key started a ranking thread of its own (nine keys, nine threads
+    # ranking at once, each 0.2-0.3 s on argo's Workflow); now one runs, the keys typed
+    # meanwhile are coalesced, and the query typed last is ranked once it ends
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    query = "issuerref"
+    paths, texts = session.finder_lists()
+    ranked = [paths[m.index] for m in rank(query, texts)]
+
+    async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
+        timer = threading.Timer(20, held_ranking.release.set)  # never left blocked
+        timer.start()
+        await pilot.press("slash", *query)
+        await _until(
+            pilot, lambda: held_ranking.queries == ["i"], "only the first key's query ranked"
+        )
+        held_ranking.release.set()
+        timer.cancel()
+        matches = app.query_one("#matches", OptionList)
+        await _until(pilot, lambda: app._matched == query, "the matches of the last query")
+        assert matches.option_count == len(ranked)
+        assert held_ranking.most == 1, held_ranking.queries
+        assert held_ranking.queries == ["i", query]
+
+    _run(session, (120, 40), scene)
+
+
+def test_enter_before_the_matches_waits_for_them_off_the_screens_loop(
+    make_session: MakeSession, held_ranking: HeldRanking
+) -> None:
+    # before: Enter pressed while the query was being ranked ranked it again on the
+    # screen's loop: the screen froze for a whole ranking (here until the timer)
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    query = "issuerref"
+    paths, texts = session.finder_lists()
+    ranked = [paths[m.index] for m in rank(query, texts)]
+    release = held_ranking.release
+
+    async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
+        timer = threading.Timer(10, release.set)  # a frozen screen waits for this
+        timer.start()
+        await pilot.press("slash", *query, "down", "enter")  # handled: it returned
+        assert not release.is_set()
+        timer.cancel()
+        assert app.query_one("#left").has_class("-searching")
+        release.set()
+        await _until(pilot, lambda: _cursor(app) == ranked[1], "the second match chosen")
+        assert not app.query_one("#left").has_class("-searching")
 
     _run(session, (120, 40), scene)
 
