@@ -17,7 +17,8 @@ import click
 
 from kubectl_crd.cli.app import Application, inherited_global_flags, take_global_flags
 from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, Flag
-from kubectl_crd.model.gostrconv import parse_go_bool
+from kubectl_crd.model.errors import invalid_flag_value
+from kubectl_crd.model.gostrconv import go_quote, parse_go_bool
 
 GLOBAL_FLAGS_EPILOG = (
     'Use "kubectl crd --help" for the global flags (accepted after the command too).'
@@ -55,12 +56,10 @@ def flag_label(param: click.Parameter) -> str:
 
 class FlagValueError(click.BadParameter):
     """A flag's value refused in pflag's words (``invalid argument "x" for "--replicas"
-    flag: ...``, ``FlagSet.Set`` in ``github.com/spf13/pflag/flag.go``)."""
+    flag: ...``: ``model.errors.invalid_flag_value``)."""
 
     def __init__(self, value: str, param: click.Parameter, reason: str) -> None:
-        super().__init__(
-            f'invalid argument "{value}" for "{flag_label(param)}" flag: {reason}', param=param
-        )
+        super().__init__(invalid_flag_value(value, flag_label(param), reason), param=param)
 
 
 class OneOf(click.Choice):  # type: ignore[type-arg]  # generic from click 8.3
@@ -89,7 +88,9 @@ class Count(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.
         if not (text.isascii() and text.lstrip("+-").isdigit()):
             if param is None:
                 self.fail(f"{text!r} is not an integer", param, ctx)
-            raise FlagValueError(text, param, f'strconv.ParseInt: parsing "{text}": invalid syntax')
+            raise FlagValueError(
+                text, param, f"strconv.ParseInt: parsing {go_quote(text)}: invalid syntax"
+            )
         number = int(text)
         if number < 0:
             if param is None:

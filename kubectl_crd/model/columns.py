@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from functools import lru_cache
 
 from kubectl_crd.model.durations import human_duration
+from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.govalues import go_float_v, go_json, go_print
 from kubectl_crd.model.records import record
 
@@ -107,11 +108,6 @@ def plan_columns(printer_columns: Sequence[PrinterColumn]) -> ColumnPlan:
         columns.append(TableColumn(name, kind, fmt, descriptions.get(name, ""), priority))
         paths.append(compiled)
     return ColumnPlan(tuple(columns), tuple(paths))
-
-
-def go_quote(text: str) -> str:
-    """Go's ``%q`` for plain text."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def row_cells(plan: ColumnPlan, obj: Any, now: datetime | None = None) -> list[Cell]:

@@ -12,6 +12,8 @@ Go's ``Duration``; the error texts are Go's.
 
 from __future__ import annotations
 
+from kubectl_crd.model.gostrconv import go_bytes
+
 NANOSECONDS_PER_SECOND = 1_000_000_000
 
 _UNIT_NANOSECONDS = {
@@ -31,9 +33,19 @@ class DurationSyntaxError(ValueError):
     """Go's ``time: invalid duration "..."`` and its siblings."""
 
 
-def _go_quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+def _time_quote(text: str) -> str:
+    """The time package's own ``quote`` (``src/time/format.go``), not ``strconv.Quote``
+    (``model.gostrconv.go_quote``): every byte of a rune below space or past ASCII as
+    ``\\xNN`` (``é`` is ``\\xc3\\xa9``, a tab ``\\x09``), ``"`` and ``\\`` backslashed.
+    An argument's byte that is not UTF-8 is that byte, as in Go (``go_bytes``)."""
+    out = ['"']
+    for char in text:
+        if " " <= char < "\x80":
+            out.append("\\" + char if char in '"\\' else char)
+            continue
+        out.extend(f"\\x{byte:02x}" for byte in go_bytes(char))
+    out.append('"')
+    return "".join(out)
 
 
 def _leading_digits(text: str, position: int) -> int:
@@ -45,7 +57,7 @@ def _leading_digits(text: str, position: int) -> int:
 
 def parse_go_duration(text: str) -> int:
     """``text`` read as Go's ``time.ParseDuration`` reads it, in nanoseconds."""
-    invalid = DurationSyntaxError(f"time: invalid duration {_go_quote(text)}")
+    invalid = DurationSyntaxError(f"time: invalid duration {_time_quote(text)}")
     negative = False
     rest = text
     if rest[:1] in ("-", "+"):
@@ -85,13 +97,13 @@ def parse_go_duration(text: str) -> int:
         while unit_end < len(rest) and not (rest[unit_end] == "." or "0" <= rest[unit_end] <= "9"):
             unit_end += 1
         if unit_end == position:
-            raise DurationSyntaxError(f"time: missing unit in duration {_go_quote(text)}")
+            raise DurationSyntaxError(f"time: missing unit in duration {_time_quote(text)}")
         unit = rest[position:unit_end]
         position = unit_end
         unit_ns = _UNIT_NANOSECONDS.get(unit)
         if unit_ns is None:
             raise DurationSyntaxError(
-                f"time: unknown unit {_go_quote(unit)} in duration {_go_quote(text)}"
+                f"time: unknown unit {_time_quote(unit)} in duration {_time_quote(text)}"
             )
         if whole > (1 << 63) // unit_ns:
             raise invalid

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -190,13 +191,19 @@ class FieldPathSyntaxError(UsageError):
     """The RESOURCE argument is not a JSONPath made only of fields."""
 
 
+def invalid_flag_value(value: str, flag: str, reason: str) -> str:
+    """pflag's refusal of a flag's value (``FlagSet.Set`` in ``github.com/spf13/pflag/flag.go``:
+    ``invalid argument %q for %q flag: %v``); ``flag`` as pflag names it (``-o, --output``)."""
+    return f"invalid argument {go_quote(value)} for {go_quote(flag)} flag: {reason}"
+
+
 class DurationFlagError(UsageError):
-    """A duration flag's value refused, in pflag's words (``FlagSet.Set`` in
-    ``github.com/spf13/pflag/flag.go``, as kubectl wait's ``--timeout abc`` is); the
-    command turns it into click's ``FlagValueError`` for cobra's ``See ...`` line."""
+    """A duration flag's value refused, in pflag's words (``invalid_flag_value``, as kubectl
+    wait's ``--timeout abc`` is); the command turns it into click's ``FlagValueError`` for
+    cobra's ``See ...`` line."""
 
     def __init__(self, flag: str, value: str, reason: str) -> None:
-        super().__init__(f'invalid argument "{value}" for "{flag}" flag: {reason}')
+        super().__init__(invalid_flag_value(value, flag, reason))
         self.flag, self.value, self.reason = flag, value, reason
 
 

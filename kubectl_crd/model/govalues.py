@@ -16,44 +16,13 @@ from __future__ import annotations
 import json
 import math
 
+# strconv.Quote lives with strconv's other readings (``model.gostrconv``, which the flag
+# parsers load without json); the messages here and in validation quote with it
+from kubectl_crd.model.gostrconv import go_quote as go_quote
+
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
-
-_QUOTE_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    "\\": "\\\\",
-    '"': '\\"',
-}
-
-
-def go_quote(text: str) -> str:
-    """``strconv.Quote``: printable runes kept, the rest escaped the way Go does."""
-    if text.isprintable() and '"' not in text and "\\" not in text:
-        return f'"{text}"'  # nothing to escape (a name, a key: the usual text), no walk
-    out = ['"']
-    for char in text:
-        escaped = _QUOTE_ESCAPES.get(char)
-        if escaped is not None:
-            out.append(escaped)
-        elif char.isprintable() or char == " ":
-            out.append(char)
-        else:
-            code = ord(char)
-            if code < 0x80:
-                out.append(f"\\x{code:02x}")
-            elif code < 0x10000:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
 
 
 def _shortest_digits(value: float) -> tuple[str, int]:

@@ -14,15 +14,30 @@ from pathlib import Path
 
 import pytest
 
+from kubectl_crd.model.errors import invalid_flag_value
 from kubectl_crd.model.gostrconv import parse_go_bool
 from tests.integration.envtest import newest_kubectl
 
-#: Go's twelve spellings, and near misses (other cases, padding, other languages' words).
+#: Go's twelve spellings, and near misses (other cases, padding, other languages' words,
+#: and what strconv.Quote escapes in the error: control characters, quotes, a byte that is
+#: not UTF-8, passed on as the byte).
 SPELLINGS = [
     *("1", "t", "T", "TRUE", "true", "True"),
     *("0", "f", "F", "FALSE", "false", "False"),
     *("", "tRUE", "fALSE", "yes", "no", "on", "off", "y", "n", "2", "-1", "00", "01"),
-    *(" true", "true ", "\uff54rue", "tru", "truee"),
+    *(
+        " true",
+        "true ",
+        "\uff54rue",
+        "tru",
+        "truee",
+        "True\n",
+        "t\tf",
+        '"t"',
+        "\x7f",
+        "\u00e9",
+        "\udcffff",
+    ),
 ]
 
 KUBECONFIG = """\
@@ -74,7 +89,7 @@ def test_every_spelling_is_read_as_kubectl_reads_it(tmp_path: Path) -> None:
         try:
             ours: bool | str = parse_go_bool(spelling)
         except ValueError as exc:
-            ours = f'error: invalid argument "{spelling}" for "--minify" flag: {exc}'
+            ours = f"error: {invalid_flag_value(spelling, '--minify', str(exc))}"
         assert ours == theirs, repr(spelling)
 
 

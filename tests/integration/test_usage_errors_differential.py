@@ -30,6 +30,10 @@ CASES = [
     ("explain", "crontabs", "--output"),
     ("get", "crontabs", "-w=x"),
     ("get", "crontabs", "--watch=maybe"),
+    # values strconv.Quote escapes (%q in pflag's frame and in strconv's error)
+    ("get", "crontabs", "--watch=a\tb"),
+    ("get", "crontabs", "--chunk-size=1\n2"),
+    ("get", "crontabs", '--watch="x"'),
     ("--kubeconfig",),
 ]
 

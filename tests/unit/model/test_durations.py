@@ -99,6 +99,14 @@ def test_go_refuses_these(text: str) -> None:
         ("3", 'time: missing unit in duration "3"'),
         ("1d", 'time: unknown unit "d" in duration "1d"'),
         (".s", 'time: invalid duration ".s"'),
+        # the time package's quote, not strconv's: src/time/format_test.go's
+        # parseDurationErrorTests (Go's raw bytes are argv's surrogateescape here), and
+        # kubectl 1.33's 'wait --timeout' for the last two
+        ("\udc85\udc85", 'time: invalid duration "\\x85\\x85"'),
+        ("hello \udcffff world", 'time: invalid duration "hello \\xffff world"'),
+        ("\ufffd hello \ufffd", 'time: invalid duration "\\xef\\xbf\\xbd hello \\xef\\xbf\\xbd"'),
+        ("\u00e91", 'time: invalid duration "\\xc3\\xa91"'),
+        ('a\tb"\\', 'time: invalid duration "a\\x09b\\"\\\\"'),
     ],
 )
 def test_go_error_texts(text: str, message: str) -> None:

@@ -34,6 +34,8 @@ def test_percent_v_of_a_float(value: float, text: str) -> None:
 
 def test_strconv_quote() -> None:
     assert go_quote('a"b\\\x00\u00e9\u200b') == '"a\\"b\\\\\\x00\u00e9\\u200b"'
+    # a byte that is not UTF-8 (an argument's, by surrogateescape) is quoted as Go quotes it
+    assert go_quote("\udcffff") == '"\\xffff"'
 
 
 KINDS = [
