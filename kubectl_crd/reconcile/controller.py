@@ -91,7 +91,9 @@ from kubectl_crd.model.errors import (
     ClusterError,
     KubectlCrdError,
     ReconcilerResultError,
+    ResourceLookupError,
     UsageError,
+    VersionNotFoundError,
 )
 from kubectl_crd.model.schema import copy_json, is_mapping
 from kubectl_crd.reconcile.api import Result, TerminalError
@@ -1286,7 +1288,12 @@ class Controller:
         uid = str(metadata.get("uid") or "")
         desired: set[tuple[str, str, str, str]] = set()
         for index, child in enumerate(result.children):
-            applied, child_info = self._child(index, child, parent, info)
+            try:
+                applied, child_info = self._child(index, child, parent, info)
+            except _KindNotServed as refused:  # a refused write: the others go on
+                writes.failures.append(f"apply {refused.kind} {refused.name}: {refused}")
+                self._emit(WriteFailed(key, "apply", *refused.args))
+                continue
             child_key = object_key(applied)
             desired.add((child_info.group, child_info.kind, *child_key))
             cached = self._latest(child_info, child_key)
@@ -1339,10 +1346,19 @@ class Controller:
             raise ValueError(f"child #{index} needs apiVersion and kind")
         if not (isinstance(name, str) and name):
             raise ValueError(f"child #{index} ({kind}) needs metadata.name")
-        child_info = self.backend.resolve_kind(api_version, kind)
+        parent_meta = parent.get("metadata") or {}
+        try:
+            child_info = self.backend.resolve_kind(api_version, kind)
+        except (ResourceLookupError, VersionNotFoundError) as exc:
+            # kubectl apply's words for such an object (its second line the hint):
+            # 'resource mapping not found for name: "x" ...: no matches for kind "Nope"
+            # in version "v1"' / 'ensure CRDs are installed first'
+            namespace = (child_meta or {}).get("namespace") or parent_meta.get("namespace") or ""
+            raise _KindNotServed(
+                kind, str(namespace), name, f"{exc.message}; ensure CRDs are installed first"
+            ) from exc
         applied = copy_json(dict(child))
         meta = applied["metadata"]
-        parent_meta = parent.get("metadata") or {}
         if child_info.namespaced:
             meta.setdefault("namespace", parent_meta.get("namespace") or "default")
         else:
@@ -1444,6 +1460,18 @@ class Controller:
 
 class _WriteRefused(Exception):
     """A write the reconcile needed first (the finalizer) was refused (told already)."""
+
+
+class _KindNotServed(Exception):
+    """A child whose kind the backend does not serve: its ``kind``, ``namespace``,
+    ``name`` and the message, as a ``WriteFailed`` tells them."""
+
+    def __init__(self, kind: str, namespace: str, name: str, message: str) -> None:
+        super().__init__(kind, namespace, name, message)
+        self.kind, self.name = kind, name
+
+    def __str__(self) -> str:
+        return str(self.args[3])
 
 
 class FinalizeNotDone(Exception):

@@ -573,6 +573,32 @@ def test_bad_children_and_refused_writes_fail_the_reconcile_not_the_loop(
     assert by_key["nokind"].error == "ValueError: child #0 needs apiVersion and kind"
 
 
+def test_a_child_of_a_kind_the_server_does_not_serve_is_a_refused_write_with_its_name(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # before: the reconcile failed at the loop's own line ("localstore.py:317:
+    # ResourceNotFoundError: no matches for kind ...", no child named), and the other
+    # children and the status were not written
+    backend.initial[WIDGETS] = [widget("a")]
+    nope = {"apiVersion": "v1", "kind": "Nope", "metadata": {"name": "x"}}
+    reconciler = FakeReconciler(
+        lambda obj, ctx: {"children": [nope, cm_child("good")], "status": {"ok": True}}
+    )
+    _controller, sink = make(backend, controllers, reconciler)
+    wait_for(lambda: sink.of(ReconcileFinished), sink)
+    finished = sink.of(ReconcileFinished)[0]
+    (failed,) = sink.of(WriteFailed)[:1]
+    assert (failed.verb, failed.kind, failed.namespace, failed.name) == ("apply", "Nope", "ns", "x")
+    assert failed.message == "no v1/Nope; ensure CRDs are installed first"
+    assert finished.outcome is Outcome.ERROR
+    assert (finished.error, finished.file) == (
+        "1 write(s) refused: apply Nope x: no v1/Nope; ensure CRDs are installed first",
+        "",
+    )
+    written = [(call[0], call[2]) for call in backend.calls if call[0] != "event"]
+    assert ("apply", "good") in written and ("patch", "a") in written, written  # status
+
+
 def test_requeue_after_adds_the_key_again_later(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
