@@ -13,26 +13,34 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-__all__ = ["NOT_A_QUANTITY", "parse_quantity", "same_quantity"]
+__all__ = [
+    "BINARY_EXPONENTS",
+    "DECIMAL_EXPONENTS",
+    "NOT_A_QUANTITY",
+    "parse_quantity",
+    "same_quantity",
+]
 
 _EXPONENT = re.compile(r"[-+]?[0-9]+")
+#: the decimal-SI suffixes and their powers of ten, the binary-SI ones and their powers of
+#: two (``suffix.go``'s decimal and binary suffixers): read by the parser here and by the
+#: canonical spelling the server stores
+DECIMAL_EXPONENTS = {
+    "n": -9,
+    "u": -6,
+    "m": -3,
+    "": 0,
+    "k": 3,
+    "M": 6,
+    "G": 9,
+    "T": 12,
+    "P": 15,
+    "E": 18,
+}
+BINARY_EXPONENTS = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _SUFFIXES = {
-    "": Fraction(1),
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 10**3),
-    "k": Fraction(10**3),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
-    "Ki": Fraction(2**10),
-    "Mi": Fraction(2**20),
-    "Gi": Fraction(2**30),
-    "Ti": Fraction(2**40),
-    "Pi": Fraction(2**50),
-    "Ei": Fraction(2**60),
+    **{suffix: Fraction(10) ** exponent for suffix, exponent in DECIMAL_EXPONENTS.items()},
+    **{suffix: Fraction(2) ** exponent for suffix, exponent in BINARY_EXPONENTS.items()},
 }
 #: the message of apimachinery's ``ErrFormatWrong``
 NOT_A_QUANTITY = (
