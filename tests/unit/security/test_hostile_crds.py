@@ -30,7 +30,10 @@ from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.validation import validate_custom_resource
 from kubectl_crd.validation.crds import crd_errors
 
-SECONDS = 10.0  # every case here answers in well under a second on an idle machine
+#: CPU seconds (the validating thread's, or the command's own process): every case here
+#: takes well under one; what a bound guards against is work that grows without one (a
+#: backtracking regexp, a cost unchecked), never a loaded CI machine's waits
+SECONDS = 10.0
 
 
 def _crd(spec: dict[str, Any], rules: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -66,9 +69,9 @@ def _thing(spec: Any) -> dict[str, Any]:
 
 
 def _validate(crd: dict[str, Any], spec: Any) -> tuple[list[str], float]:
-    started = time.perf_counter()
+    started = time.thread_time()
     result = validate_custom_resource(_thing(spec), CustomResourceDefinition.from_object(crd))
-    return [error.message for error in result.errors], time.perf_counter() - started
+    return [error.message for error in result.errors], time.thread_time() - started
 
 
 def test_catastrophic_patterns_answer_in_linear_time() -> None:
@@ -165,11 +168,12 @@ def test_deep_trees_from_files_are_read_to_the_readers_limit_and_refused_past_it
     for levels, expected in ((490, 0), (600, 1)):
         thing = tmp_path / f"thing-{levels}.json"
         thing.write_text(json.dumps(_thing(_nested_object(levels))))
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        started = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         result = _cli(tmp_path, "validate", "--offline", "--crd", str(preserved), "-f", str(thing))
-        assert time.perf_counter() - started < 3 * SECONDS
-        assert max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) < 1024**2
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        assert cpu < SECONDS  # the command's own CPU, its start-up included
+        assert max(before.ru_maxrss, after.ru_maxrss) < 1024**2
         assert result.returncode == expected, result.stderr
         assert "Traceback" not in result.stderr
         if expected:
