@@ -28,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,6 +36,10 @@ sys.path.insert(0, str(REPO))
 from tests.corpus import corpus_path, require_corpus  # noqa: E402
 from tests.integration.envtest import ControlPlane, ensure_assets, newest_kubectl  # noqa: E402
 
+sys.path.insert(0, str(REPO / "bench"))
+from explain_bench import row as explain_row  # noqa: E402
+from explain_bench import timed  # noqa: E402
+
 CRD_FILE = corpus_path() / "crds" / "argo-workflows" / "argoproj.io_workflows.yaml"
 FIELD = "workflows.spec.templates.container."
 BIN = Path(sys.executable).parent
@@ -44,18 +47,8 @@ HELPER = BIN / "kubectl_complete-crd"
 TARGET_MS = 150
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
-    began = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    elapsed = time.perf_counter() - began
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({proc.returncode}):\n{proc.stderr}")
-    return elapsed, proc.stdout
-
-
 def row(label: str, times: list[float]) -> str:
-    median, best = statistics.median(times), min(times)
-    return f"{label:<58} {median * 1000:8.0f} ms {best * 1000:8.0f} ms {len(times):5d}"
+    return explain_row(label, times, width=58)
 
 
 def main() -> None:

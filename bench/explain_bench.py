@@ -63,6 +63,8 @@ OURS = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
+    """Wall seconds and stdout of one run of ``command``; a failure ends the benchmark
+    (also ``completion_bench``'s)."""
     began = time.perf_counter()
     proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     elapsed = time.perf_counter() - began
@@ -104,9 +106,11 @@ def measure(runs: int, once: Callable[[int], tuple[float, str]]) -> tuple[list[f
     return times, output
 
 
-def row(label: str, times: list[float]) -> str:
+def row(label: str, times: list[float], *, width: int = 50) -> str:
+    """One figure: median and best wall time of ``times``, and how many runs (also
+    ``completion_bench``'s rows, which have longer labels)."""
     median, best = statistics.median(times), min(times)
-    return f"{label:<50} {median * 1000:8.0f} ms {best * 1000:8.0f} ms {len(times):5d}"
+    return f"{label:<{width}} {median * 1000:8.0f} ms {best * 1000:8.0f} ms {len(times):5d}"
 
 
 def main() -> None:
