@@ -258,7 +258,21 @@ def event_lines(
             lines.extend(_indented(event.caret, _CODE))
         return lines
     if isinstance(event, ev.Swapped):
-        return [((f"new code runs: {_plural(event.requeued, 'object')} requeued", _RELOAD),)]
+        lines = [((f"new code runs: {_plural(event.requeued, 'object')} requeued", _RELOAD),)]
+        if event.finalizers_left:
+            left = event.finalizers_left
+            lines.append(
+                (
+                    (
+                        f"warning: {_plural(len(left), 'object')} "
+                        f"keep{'s' if len(left) == 1 else ''} the old code's finalizer, "
+                        f"which the new code does not remove: {', '.join(map(ev.key_text, left))} "
+                        "(named again on exit; --remove-finalizers-on-exit takes it off)",
+                        _WARN,
+                    ),
+                )
+            )
+        return lines
     if isinstance(event, ev.Stopping):
         flight = f", finishing {event.in_flight} in flight" if event.in_flight else ""
         return [((f"stopping{flight}", _P),)]

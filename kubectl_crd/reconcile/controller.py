@@ -512,6 +512,10 @@ class Controller:
         #: (resource, key) -> the object the loop's last write there answered, until the
         #: cache holds that version or a newer one (see ``_latest``)
         self._answers: dict[tuple[ResourceInfo, ObjectKey], dict[str, Any]] = {}
+        #: (resource, finalizer) -> the objects a swapped-out reconciler left its
+        #: finalizer on, the new code reconciling another resource or finalizing under
+        #: another name: ``finalizers_left`` names them, ``remove_finalizers`` takes it off
+        self._left_behind: dict[tuple[ResourceInfo, str], set[ObjectKey]] = {}
         #: key -> the error of the failure streak a Warning Event was recorded for
         self._failing: dict[ObjectKey, str] = {}
         #: (resource, key) -> the last status write the server accepted there: the status
@@ -714,30 +718,47 @@ class Controller:
         return stopped
 
     def finalizers_left(self) -> list[ObjectKey]:
-        """The ``FOR`` objects that carry the loop's finalizer, as far as the loop knows:
-        each one's latest version, the answer of its own last write when the watch has
-        not brought that yet (``_latest``): right after ``remove_finalizers`` the cache
-        still holds the finalizers the removal's echo is about to take away."""
+        """The objects that carry the loop's finalizer, as far as the loop knows: the
+        ``FOR`` objects in the cache (``_carrying``) and those a reload left it on
+        (``_left_behind``: after a swap that changed ``FOR`` or the finalizer's name, no
+        code of the loop removes it from them)."""
         info = self._for_info
-        informer = self._informers.get(info) if info is not None else None
-        if info is None or informer is None:
+        left = set(self._carrying(info, self.finalizer)) if info is not None else set()
+        with self._lock:
+            for keys in self._left_behind.values():
+                left |= keys
+        return sorted(left)
+
+    def _carrying(self, info: ResourceInfo, finalizer: str) -> list[ObjectKey]:
+        """The cached objects of ``info`` that carry ``finalizer``: each one's latest
+        version, the answer of the loop's own last write when the watch has not brought
+        that yet (``_latest``): right after ``remove_finalizers`` the cache still holds
+        the finalizers the removal's echo is about to take away."""
+        informer = self._informers.get(info)
+        if informer is None:
             return []
         left = []
         keys = informer.cache.keys()  # a copy: the watch may change the cache meanwhile
         for key in keys:
             obj = self._latest(info, key)
-            if obj is not None and self._carries_finalizer(obj):
+            if obj is not None and _carries(obj, finalizer):
                 left.append(key)
-        return sorted(left)
+        return left
 
     def remove_finalizers(self) -> list[ObjectKey]:
-        """Take the loop's finalizer off every cached ``FOR`` object (the CLI's
-        ``--remove-finalizers-on-exit``); the keys it was taken from."""
+        """Take the loop's finalizer off every cached ``FOR`` object, and off those a
+        reload left it on (the CLI's ``--remove-finalizers-on-exit``); the keys it was
+        taken from."""
         info = self._for_info
-        informer = self._informers.get(info) if info is not None else None
-        if info is None or informer is None:
-            return []
-        keys = iter(self.finalizers_left())
+        work = (
+            [(info, self.finalizer, key) for key in self._carrying(info, self.finalizer)]
+            if info is not None
+            else []
+        )
+        with self._lock:
+            for (left_info, finalizer), keys in self._left_behind.items():
+                work += [(left_info, finalizer, key) for key in sorted(keys)]
+        jobs = iter(work)
         removed: list[ObjectKey] = []
         lock = threading.Lock()
         abort = threading.Event()
@@ -747,12 +768,16 @@ class Controller:
             try:
                 while not abort.is_set():
                     with lock:
-                        key = next(keys, None)
-                    if key is None:
+                        job = next(jobs, None)
+                    if job is None:
                         return
-                    if self._remove_finalizer_retrying(key, info, writes, abort):
+                    what, finalizer, key = job
+                    if self._remove_finalizer_retrying(key, what, finalizer, writes, abort):
                         with lock:
                             removed.append(key)
+                    if what != info or finalizer != self.finalizer:  # now off, or gone
+                        with self._lock:
+                            self._left_behind.get((what, finalizer), set()).discard(key)
             finally:
                 self._count(writes=writes.count)
 
@@ -794,6 +819,9 @@ class Controller:
                 raise refused
             for info, role in new_roles.items():
                 self._informers[info].role = role
+            left = self._leave_behind(
+                resources.for_info, str(getattr(new, "finalizer", None) or FINALIZER)
+            )
             stopped = [info for info in old_roles if info not in new_roles]
             # before the new code can run: its first call ends the reload's latency, and
             # the reload reports the watches stopped by then
@@ -815,9 +843,26 @@ class Controller:
                 len(keys),
                 tuple(str(informer.info) for informer in started),
                 tuple(str(info) for info in stopped),
+                tuple(left),
             )
         self._emit(swapped)
         return swapped
+
+    def _leave_behind(self, for_info: ResourceInfo, finalizer: str) -> list[ObjectKey]:
+        """Before a swap to code reconciling ``for_info`` under ``finalizer``: when that
+        is not what runs now, the objects that carry the running code's finalizer keep
+        it with no code to remove it (``_left_behind``); the ones the new code takes over
+        are its own again. The objects left now."""
+        old_info, old_finalizer = self._for_info, self.finalizer
+        with self._lock:
+            self._left_behind.pop((for_info, finalizer), None)
+        if old_info is None or (old_info, old_finalizer) == (for_info, finalizer):
+            return []
+        keys = self._carrying(old_info, old_finalizer)
+        if keys:
+            with self._lock:
+                self._left_behind.setdefault((old_info, old_finalizer), set()).update(keys)
+        return sorted(keys)
 
     # -- enqueueing -----------------------------------------------------------------------
 
@@ -1138,10 +1183,15 @@ class Controller:
         return written if not self.dry_run else obj
 
     def _carries_finalizer(self, obj: Mapping[str, Any]) -> bool:
-        return self.finalizer in ((obj.get("metadata") or {}).get("finalizers") or ())
+        return _carries(obj, self.finalizer)
 
     def _remove_finalizer_retrying(
-        self, key: ObjectKey, info: ResourceInfo, writes: _Writes, abort: threading.Event
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        finalizer: str,
+        writes: _Writes,
+        abort: threading.Event,
     ) -> bool:
         """Off with the finalizer at the latest version known; after a 409 Conflict
         (someone else wrote the object meanwhile) the object is read from the server
@@ -1152,11 +1202,16 @@ class Controller:
         finalizers behind (the proxied soak: 20 of 30, 350 of 1,000)."""
         # the latest version known: the patch is conditional on its resourceVersion
         obj: Mapping[str, Any] | None = self._latest(info, key)
+        if info not in self._informers:  # left behind by a reload: no cache follows it
+            try:
+                obj = self.backend.get(info, *key)
+            except ClusterError:
+                return False
         for delay in (*_CONFLICT_RETRY_DELAYS, None):
-            if obj is None or not self._carries_finalizer(obj):
+            if obj is None or not _carries(obj, finalizer):
                 return False
             conflicts = writes.conflicts
-            if self._remove_finalizer(key, info, obj, writes):
+            if self._remove_finalizer(key, info, obj, writes, finalizer):
                 return True
             if delay is None or writes.conflicts == conflicts or abort.wait(delay):
                 return False
@@ -1167,10 +1222,15 @@ class Controller:
         return False
 
     def _remove_finalizer(
-        self, key: ObjectKey, info: ResourceInfo, obj: Mapping[str, Any], writes: _Writes
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        writes: _Writes,
+        finalizer: str | None = None,
     ) -> bool:
         finalizers = (obj.get("metadata") or {}).get("finalizers") or ()
-        remaining = [f for f in finalizers if f != self.finalizer]
+        remaining = [f for f in finalizers if f != (finalizer or self.finalizer)]
         return (
             self._patch_finalizers(key, info, obj, writes, "remove-finalizer", remaining)
             is not None
@@ -1487,6 +1547,10 @@ class _Writes:
         self.failures: list[str] = []
         #: how many of the failures were 409 Conflict
         self.conflicts = 0
+
+
+def _carries(obj: Mapping[str, Any], finalizer: str) -> bool:
+    return finalizer in ((obj.get("metadata") or {}).get("finalizers") or ())
 
 
 def _version(obj: Mapping[str, Any] | None) -> str | None:

@@ -278,11 +278,15 @@ class ReloadFailed:
 
 @record
 class Swapped:
-    """The controller runs a new reconciler; ``requeued`` cached objects were enqueued."""
+    """The controller runs a new reconciler; ``requeued`` cached objects were enqueued.
+    ``finalizers_left``: the objects that keep the old code's finalizer, the new code
+    reconciling another resource or finalizing under another name (named again when
+    the loop stops; ``--remove-finalizers-on-exit`` takes it off them)."""
 
     requeued: int
     watches_started: tuple[str, ...] = ()
     watches_stopped: tuple[str, ...] = ()
+    finalizers_left: tuple[ObjectKey, ...] = ()
 
 
 @record

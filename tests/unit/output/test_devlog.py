@@ -161,6 +161,15 @@ def test_finalizers_left_warn_and_name_the_flag() -> None:
     assert "--remove-finalizers-on-exit" in lines[1]
 
 
+def test_a_reload_that_leaves_finalizers_behind_warns() -> None:
+    lines = ["".join(c for c, _ in line) for line in event_lines(ev.Swapped(1, (), (), (KEY,)))]
+    assert lines == [
+        "new code runs: 1 object requeued",
+        "warning: 1 object keeps the old code's finalizer, which the new code does not "
+        "remove: default/foo (named again on exit; --remove-finalizers-on-exit takes it off)",
+    ]
+
+
 def test_time_stamp_and_continuation_lines_align() -> None:
     out = io.StringIO()
     DevLog(out, colour=False, clock=lambda: 1700000000.123)(

@@ -131,3 +131,40 @@ def test_other_refusals_are_not_retried(
     tried = refuse_every_patch(backend, forbidden)
     assert controller.remove_finalizers() == []
     assert tried == ["1"]
+
+
+@pytest.mark.parametrize("change", ["for", "finalizer"])
+def test_a_reload_that_leaves_the_finalizer_behind_names_it_and_removes_it_on_exit(
+    backend: FakeBackend, started: tuple[Controller, list[Any]], change: str
+) -> None:
+    # the new code reconciles another resource (or finalizes under another name): no
+    # code of the loop removes the old finalizer from "a" any more. Before, the reload
+    # said nothing, the stop named no object, and --remove-finalizers-on-exit left it
+    controller, _events = started
+    new = FakeReconciler(finalize=lambda obj, ctx: True, owns=())
+    if change == "for":
+        new.for_resource = "v1/Secret"
+    else:
+        new.finalizer = "example.com/other"  # type: ignore[attr-defined]
+    swapped = controller.swap(new)
+    assert swapped.finalizers_left == (("ns", "a"),)
+    assert controller.finalizers_left() == [("ns", "a")]
+    backend.stored[(WIDGETS, "ns", "a")] = widget("a", rv="7", finalizers=[FINALIZER])
+    stopped = controller.stop(timeout=5, remove_finalizers=True)
+    assert (stopped.finalizers_removed, stopped.finalizers_left) == ((("ns", "a"),), ())
+    (patch,) = [
+        c[3]["patch"]["metadata"] for c in backend.calls if c[0] == "patch" and c[1] == "widgets"
+    ]
+    # the server's version where no cache follows the resource any more
+    assert patch == {"finalizers": [], "resourceVersion": "7" if change == "for" else "1"}
+
+
+def test_a_reload_back_to_the_code_that_finalizes_takes_its_objects_over_again(
+    backend: FakeBackend, started: tuple[Controller, list[Any]]
+) -> None:
+    controller, _events = started
+    other = FakeReconciler(owns=())
+    other.for_resource = "v1/Secret"
+    assert controller.swap(other).finalizers_left == (("ns", "a"),)
+    assert controller.swap(FakeReconciler(finalize=lambda obj, ctx: True)).finalizers_left == ()
+    assert controller.finalizers_left() == [("ns", "a")]  # in the cache again: its own
