@@ -245,6 +245,13 @@ class FormContext:
     def plugin_log(self) -> Path:
         return self.directory / "plugin-calls.jsonl"
 
+    def kubeconfig(
+        self, user: Mapping[str, Any], *, cluster: Mapping[str, Any] | None = None
+    ) -> Path:
+        """The form's kubeconfig (``directory/kubeconfig``): ``user`` for ``cluster``, the
+        control plane's server with its CA inline by default."""
+        return user_kubeconfig(self.plane, self.directory / "kubeconfig", user, cluster=cluster)
+
     def unresponsive_server(self) -> str:
         """``https://127.0.0.1:PORT`` of a socket that listens and never answers: the
         kernel completes the TCP handshake, the TLS handshake never comes."""
@@ -309,10 +316,30 @@ def verified_cluster(plane: ControlPlane, **extra: Any) -> dict[str, Any]:
     }
 
 
-def token_kubeconfig(plane: ControlPlane, path: Path, token: str | None = None) -> Path:
+def user_kubeconfig(
+    plane: ControlPlane,
+    path: Path,
+    user: Mapping[str, Any],
+    *,
+    cluster: Mapping[str, Any] | None = None,
+) -> Path:
+    """A kubeconfig with ``user`` for ``cluster``: the control plane's server with its CA
+    inline by default."""
+    if cluster is None:
+        cluster = verified_cluster(plane)
+    return write_kubeconfig(path, kubeconfig_document(cluster=cluster, user=user))
+
+
+def token_kubeconfig(
+    plane: ControlPlane,
+    path: Path,
+    token: str | None = None,
+    *,
+    cluster: Mapping[str, Any] | None = None,
+) -> Path:
     """A kubeconfig with a bearer token (the admin's by default)."""
     user = {"token": token or plane.tokens.admin.token}
-    return write_kubeconfig(path, kubeconfig_document(cluster=verified_cluster(plane), user=user))
+    return user_kubeconfig(plane, path, user, cluster=cluster)
 
 
 def client_cert_kubeconfig(plane: ControlPlane, path: Path) -> Path:
@@ -321,7 +348,7 @@ def client_cert_kubeconfig(plane: ControlPlane, path: Path) -> Path:
         "client-certificate": str(plane.pki.client_cert),
         "client-key": str(plane.pki.client_key),
     }
-    return write_kubeconfig(path, kubeconfig_document(cluster=verified_cluster(plane), user=user))
+    return user_kubeconfig(plane, path, user)
 
 
 def _b64(data: bytes) -> str:
@@ -501,9 +528,7 @@ def _cert_files(ctx: FormContext) -> Access:
     pki = ctx.plane.pki
     user = {"client-certificate": str(pki.client_cert), "client-key": str(pki.client_key)}
     cluster = {"server": ctx.plane.server, "certificate-authority": str(pki.ca_cert)}
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig", kubeconfig_document(cluster=cluster, user=user)
-    )
+    path = ctx.kubeconfig(user, cluster=cluster)
     return Access(Expect(user=ADMIN_CERT_USER), [path], secrets=key_markers(pki.client_key))
 
 
@@ -513,10 +538,7 @@ def _cert_data(ctx: FormContext) -> Access:
         "client-certificate-data": _b64(pki.client_cert.read_bytes()),
         "client-key-data": _b64(pki.client_key.read_bytes()),
     }
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     secrets = [*key_markers(pki.client_key), user["client-key-data"][20:60]]
     return Access(Expect(user=ADMIN_CERT_USER), [path], secrets=secrets)
 
@@ -531,25 +553,14 @@ def _token_file(ctx: FormContext) -> Access:
     token = ctx.plane.tokens.second_admin
     token_file = ctx.directory / "token"
     token_file.write_text(token.token + "\n")  # client-go trims surrounding whitespace
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(
-            cluster=verified_cluster(ctx.plane), user={"tokenFile": str(token_file)}
-        ),
-    )
+    path = ctx.kubeconfig({"tokenFile": str(token_file)})
     return Access(Expect(user=token.user), [path], secrets=[token.token])
 
 
 def _basic_auth(ctx: FormContext) -> Access:
     """kube-apiserver has no basic auth since 1.19: the request is anonymous, 403."""
     password = _marker("password")
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(
-            cluster=verified_cluster(ctx.plane),
-            user={"username": "admin", "password": password},
-        ),
-    )
+    path = ctx.kubeconfig({"username": "admin", "password": password})
     expect = Expect(error=_forbidden_list_crds("system:anonymous"), user="system:anonymous")
     return Access(
         expect,
@@ -567,10 +578,7 @@ def _exec_token(api_version: str, interactive_mode: str | None) -> Callable[[For
             interactive_mode=interactive_mode,
             env={"KCRD_PLUGIN_TOKEN": token.token, "KCRD_PLUGIN_INTERACTIVE": "false"},
         )
-        path = write_kubeconfig(
-            ctx.directory / "kubeconfig",
-            kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-        )
+        path = ctx.kubeconfig(user)
         return Access(
             Expect(user=token.user),
             [path],
@@ -586,10 +594,7 @@ def _exec_cert(ctx: FormContext) -> Access:
     user = exec_user(
         ctx, env={"KCRD_PLUGIN_CERT": str(pki.client_cert), "KCRD_PLUGIN_KEY": str(pki.client_key)}
     )
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     return Access(
         Expect(user=ADMIN_CERT_USER),
         [path],
@@ -606,10 +611,7 @@ def _exec_expiring(ctx: FormContext) -> Access:
         api_version=EXEC_V1BETA1,
         env={"KCRD_PLUGIN_TOKEN": admin.token, "KCRD_PLUGIN_EXPIRES_IN": "3600"},
     )
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     return Access(
         Expect(user=admin.user),
         [path],
@@ -623,10 +625,7 @@ def _exec_relative_command(ctx: FormContext) -> Access:
     the working directory (client-go's ResolveLocalPaths)."""
     token = ctx.plane.tokens.admin
     user = exec_user(ctx, command="bin/kcrd-test-plugin", env={"KCRD_PLUGIN_TOKEN": token.token})
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     elsewhere = ctx.directory / "elsewhere"
     elsewhere.mkdir()
     return Access(
@@ -661,9 +660,7 @@ def _exec_cluster_info(ctx: FormContext) -> Access:
             }
         ],
     )
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig", kubeconfig_document(cluster=cluster, user=user)
-    )
+    path = ctx.kubeconfig(user, cluster=cluster)
     return Access(
         Expect(user=token.user),
         [path],
@@ -686,10 +683,7 @@ def _exec_interactive(mode: str, *, interactive: bool) -> Callable[[FormContext]
                 "KCRD_PLUGIN_INTERACTIVE": "true" if interactive else "false",
             },
         )
-        path = write_kubeconfig(
-            ctx.directory / "kubeconfig",
-            kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-        )
+        path = ctx.kubeconfig(user)
         return Access(
             Expect(user=token.user),
             [path],
@@ -703,10 +697,7 @@ def _exec_interactive(mode: str, *, interactive: bool) -> Callable[[FormContext]
 
 def _exec_always_without_terminal(ctx: FormContext) -> Access:
     user = exec_user(ctx, interactive_mode="Always", env={"KCRD_PLUGIN_TOKEN": "never-used"})
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     error = re.escape(
         "Unable to connect to the server: getting credentials: exec plugin cannot support "
         "interactive mode: standard input is not a terminal"
@@ -720,10 +711,7 @@ def _exec_always_without_terminal(ctx: FormContext) -> Access:
 
 def _exec_v1_without_interactive_mode(ctx: FormContext) -> Access:
     user = exec_user(ctx, interactive_mode=None, env={"KCRD_PLUGIN_TOKEN": "never-used"})
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     # client-go's clientcmd validation names the kubeconfig user ("access" here).
     error = re.escape(
         "error: interactiveMode must be specified for access to use exec authentication plugin"
@@ -744,10 +732,7 @@ def _exec_rejected_token(ctx: FormContext) -> Access:
     user = exec_user(
         ctx, env={"KCRD_PLUGIN_TOKEN": token.token, "KCRD_PLUGIN_FIRST_TOKEN": rejected}
     )
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     error = re.escape("error: You must be logged in to the server (Unauthorized)")
     return Access(
         Expect(error=error),
@@ -766,10 +751,7 @@ def _exec_fails(ctx: FormContext) -> Access:
         env={"KCRD_PLUGIN_TOKEN": leaked, "KCRD_PLUGIN_FAIL": message},
         installHint="kcrd-install-hint: shown only when the plugin is not found",
     )
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     plugin = ctx.directory / "bin" / "kcrd-test-plugin"
     error = re.escape(
         f"Unable to connect to the server: getting credentials: exec: executable {plugin} "
@@ -792,10 +774,7 @@ def _exec_not_found(ctx: FormContext) -> Access:
     """A plugin that is not installed: client-go's text and the kubeconfig's installHint."""
     hint = "kcrd-install-hint: pip install kcrd-test-plugin"
     user = exec_user(ctx, command="kcrd-test-plugin-not-installed", installHint=hint)
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     # client-go plugin/pkg/client/auth/exec/exec.go: the not-found text and the hint.
     error = re.escape(
         "Unable to connect to the server: getting credentials: exec: executable "
@@ -813,10 +792,7 @@ def _exec_not_found(ctx: FormContext) -> Access:
 def _insecure_without_ca(ctx: FormContext) -> Access:
     token = ctx.plane.tokens.admin
     cluster = {"server": ctx.plane.server, "insecure-skip-tls-verify": True}
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     # Success means empty stderr: no InsecureRequestWarning, as kubectl prints none.
     return Access(Expect(user=token.user), [path], secrets=[token.token])
 
@@ -824,20 +800,14 @@ def _insecure_without_ca(ctx: FormContext) -> Access:
 def _tls_server_name(ctx: FormContext) -> Access:
     token = ctx.plane.tokens.admin
     cluster = verified_cluster(ctx.plane, **{"tls-server-name": SERVER_DNS_NAME})
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     return Access(Expect(user=token.user), [path], secrets=[token.token])
 
 
 def _tls_server_name_wrong(ctx: FormContext) -> Access:
     token = ctx.plane.tokens.admin
     cluster = verified_cluster(ctx.plane, **{"tls-server-name": WRONG_SERVER_NAME})
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     expect = Expect(
         error=_UNABLE_TO_CONNECT
         + re.escape(
@@ -853,10 +823,7 @@ def _unknown_authority(ctx: FormContext) -> Access:
     """No CA in the kubeconfig: the system roots do not know the test CA."""
     token = ctx.plane.tokens.admin
     cluster = {"server": ctx.plane.server}
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     expect = Expect(
         error=_UNABLE_TO_CONNECT
         + re.escape(
@@ -873,10 +840,7 @@ def _proxy_url(ctx: FormContext) -> Access:
     cluster = verified_cluster(
         ctx.plane, server=f"https://{target}", **{"proxy-url": ctx.proxy.url}
     )
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     return Access(
         Expect(user=token.user), [path], secrets=[token.token], checks=[check_proxied(target)]
     )
@@ -889,10 +853,7 @@ def _proxy_environment(variable: str) -> Callable[[FormContext], Access]:
         token = ctx.plane.tokens.admin
         target = f"{SERVER_DNS_NAME}:{ctx.plane.port}"
         cluster = verified_cluster(ctx.plane, server=f"https://{target}")
-        path = write_kubeconfig(
-            ctx.directory / "kubeconfig",
-            kubeconfig_document(cluster=cluster, user={"token": token.token}),
-        )
+        path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
         return Access(
             Expect(user=token.user),
             [path],
@@ -1001,10 +962,7 @@ def _rbac_denied_cert(ctx: FormContext) -> Access:
         "client-certificate-data": _b64(pki.no_rights_cert.read_bytes()),
         "client-key-data": _b64(pki.no_rights_key.read_bytes()),
     }
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     return Access(
         Expect(error=_forbidden_list_crds(NO_RIGHTS_USER), user=NO_RIGHTS_USER),
         [path],
@@ -1016,10 +974,7 @@ def _impersonation(ctx: FormContext) -> Access:
     """``as``: an admin acting as the user without rights is refused as that user."""
     token = ctx.plane.tokens.admin
     user = {"token": token.token, "as": NO_RIGHTS_USER, "as-groups": ["kcrd-group"]}
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=verified_cluster(ctx.plane), user=user),
-    )
+    path = ctx.kubeconfig(user)
     return Access(
         Expect(error=_forbidden_list_crds(NO_RIGHTS_USER), user=NO_RIGHTS_USER),
         [path],
@@ -1039,10 +994,7 @@ def _unreachable(ctx: FormContext) -> Access:
     token = ctx.plane.tokens.admin
     port = _refused_port()
     cluster = verified_cluster(ctx.plane, server=f"https://127.0.0.1:{port}")
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     error = re.escape(
         f"The connection to the server 127.0.0.1:{port} was refused - did you specify the "
         "right host or port?"
@@ -1054,10 +1006,7 @@ def _request_timeout(ctx: FormContext) -> Access:
     """``--request-timeout=1s`` against a server that never answers."""
     token = ctx.plane.tokens.admin
     cluster = verified_cluster(ctx.plane, server=ctx.unresponsive_server())
-    path = write_kubeconfig(
-        ctx.directory / "kubeconfig",
-        kubeconfig_document(cluster=cluster, user={"token": token.token}),
-    )
+    path = ctx.kubeconfig({"token": token.token}, cluster=cluster)
     expect = Expect(
         # Go's text depends on the phase the deadline hits, which varies run to run:
         # net/http adds " (Client.Timeout exceeded while awaiting headers)" to the
@@ -1115,9 +1064,7 @@ def _kubeconfig_flag_over_variable(ctx: FormContext) -> Access:
     token = ctx.plane.tokens.admin
     good = token_kubeconfig(ctx.plane, ctx.directory / "good", token.token)
     refused = verified_cluster(ctx.plane, server=f"https://127.0.0.1:{_refused_port()}")
-    bad = write_kubeconfig(
-        ctx.directory / "bad", kubeconfig_document(cluster=refused, user={"token": token.token})
-    )
+    bad = token_kubeconfig(ctx.plane, ctx.directory / "bad", cluster=refused)
     return Access(
         Expect(user=token.user), [bad], args=(f"--kubeconfig={good}",), secrets=[token.token]
     )
