@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_crd.output.workbench.app import TERMINAL_GONE, UNSAVED_SUFFIX, input_hung_up
+from kubectl_crd.output.workbench.app import TERMINAL_GONE, TERMINATED, input_hung_up
+from kubectl_crd.output.workbench.session import UNSAVED_SUFFIX
 
 REPO = Path(__file__).resolve().parents[2]
 CRDS = REPO / "examples" / "crds"
@@ -128,6 +129,22 @@ def test_unsaved_edits_survive_the_terminal(screen: Screen, tmp_path: Path) -> N
     assert screen.exit_status() == TERMINAL_GONE
     assert cr.read_text() == before
     assert Path(str(cr) + UNSAVED_SUFFIX).read_text() == "# mine\n" + before
+
+
+def test_sigterm_keeps_unsaved_edits_and_says_where(screen: Screen, tmp_path: Path) -> None:
+    # before: SIGTERM (kill's default) ended the process at once, the pane's edits lost
+    cr = tmp_path / "ct.yaml"
+    before = cr.read_text()
+    screen.send(b"f")
+    screen.wait_for(b"Leave editor")
+    screen.send(b"# mine\r")
+    screen.wait_for(b"[+]")
+    screen.proc.send_signal(signal.SIGTERM)
+    assert screen.exit_status() == TERMINATED
+    assert cr.read_text() == before
+    kept = Path(str(cr) + UNSAVED_SUFFIX)
+    assert kept.read_text() == "# mine\n" + before
+    screen.wait_for(f"unsaved edits kept in {kept}".encode())  # said on the terminal
 
 
 def test_input_hung_up_sees_the_master_closed() -> None:

@@ -76,7 +76,10 @@ Keys:
 The file is written only by Ctrl-S (and $EDITOR), except that a FILE which does not
 exist is created from kubectl crd sample (the status line says so). Quitting, or the
 file changing on disk, while the editor pane holds unsaved edits asks first: save,
-discard or cancel. Needs a terminal of at least 60x16. Colours follow NO_COLOR.
+discard or cancel; ending without asking (the terminal gone, SIGTERM, a crash) keeps
+them in FILE.unsaved, which the next workbench on FILE offers back. Esc followed by a
+key is Esc, then the key (there are no Alt keys). Needs a terminal of at least 60x16.
+Colours follow NO_COLOR.
 """
 
 

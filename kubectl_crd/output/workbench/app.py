@@ -20,7 +20,10 @@ The file is written by ``Ctrl-S`` only (``Session.save``).
 
 The terminal going away ends the app: SIGHUP, and a pseudo-terminal whose master was
 closed without one (the input then reads EOF forever, and Textual's input thread
-spins on it: ``_terminal_gone``, polled).
+spins on it: ``_terminal_gone``, polled). However the app ends without the user's
+answer about the pane's unsaved edits (the terminal gone, SIGTERM, a crash), they are
+kept in ``FILE.unsaved`` (``on_unmount``: Textual's last event, on every way out), and
+the next workbench on the file offers them back (``_offer_unsaved``).
 
 Textual is imported by this module only, and this module only by ``cli.commands.
 workbench`` (``kubectl crd --help`` and every other command never load it).
@@ -152,6 +155,15 @@ class WorkbenchApp(App[None]):
         self._loaded = False  # the file is in the editor pane (after the first paint)
         self._asking = False  # a save / discard / cancel question is on the screen
         self._settling: tuple[int, int, int] | None = None  # the change seen last poll
+        #: the editor pane, kept to read its text once the app's widgets are gone
+        self._pane: TextArea | None = None
+        #: the pane's edits were discarded in answer to a question: nothing to keep
+        self._discarded = False
+        #: FILE.unsaved is this run's to replace or remove: it wrote it, or the edits
+        #: an earlier run kept there were restored into the pane or discarded
+        self._owns_unsaved = False
+        #: where the pane's edits went on the way out, said on stderr ("" when nowhere)
+        self.kept_unsaved = ""
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -218,8 +230,10 @@ class WorkbenchApp(App[None]):
         pane = self.query_one("#file-pane")
         if not pane.is_attached:  # quitting already: nothing to mount into
             return
-        await pane.mount(_editor())
+        self._pane = _editor()
+        await pane.mount(self._pane)
         self._load_file()
+        self._offer_unsaved()
 
     def on_resize(self, event: Any) -> None:
         self._fit(event.size.width, event.size.height)
@@ -490,7 +504,7 @@ class WorkbenchApp(App[None]):
             f"{_short(self.session.path)} changed on disk while the editor pane has unsaved edits.",
             {
                 "save": ("Save mine over it", self._save),
-                "discard": ("Discard mine, load it", lambda: self._replace_text(text)),
+                "discard": ("Discard mine, load it", lambda: self._discard_and_load(text)),
                 "cancel": ("Cancel: keep editing mine", self._draw_title),
             },
         )
@@ -703,6 +717,7 @@ class WorkbenchApp(App[None]):
             self.notify(f"not saved: {exc.strerror or exc}", severity="error")
             return False
         self._disk, self._disk_problem, self._base = text, "", text
+        self._settle_unsaved()  # the edits are in the file now
         self.notify(f"saved {_short(self.session.path)}")
         self._draw_status()
         self._draw_title()
@@ -745,7 +760,7 @@ class WorkbenchApp(App[None]):
             "The editor pane has unsaved edits.",
             {
                 "save": ("Save and quit", self._save_and_quit),
-                "discard": ("Discard them and quit", self.exit),
+                "discard": ("Discard them and quit", self._discard_and_quit),
                 "cancel": ("Cancel: back to the workbench", lambda: None),
             },
         )
@@ -754,24 +769,109 @@ class WorkbenchApp(App[None]):
         if self._save():
             self.exit()
 
+    def _discard_and_quit(self) -> None:
+        self._discarded = True
+        self._settle_unsaved()
+        self.exit()
+
     def _save_and_edit(self) -> None:
         if self._save():
             self._edit()
 
     def _discard_and_edit(self) -> None:
         self._replace_text(self._base)
+        self._settle_unsaved()
         self._edit()
 
-    def _ask(self, question: str, answers: dict[str, tuple[str, Callable[[], object]]]) -> None:
-        """Save / discard / cancel: the chosen answer's action runs (Esc: cancel)."""
+    def _discard_and_load(self, text: str) -> None:
+        self._replace_text(text)
+        self._settle_unsaved()
+
+    def _ask(
+        self,
+        question: str,
+        answers: dict[str, tuple[str, Callable[[], object]]],
+        escape: str = "cancel",
+    ) -> None:
+        """Save / discard / cancel (or restore / discard): the chosen answer's action
+        runs (Esc: the answer ``escape``)."""
         self._asking = True
 
         def answered(choice: str | None) -> None:
             self._asking = False
-            answers[choice or "cancel"][1]()
+            answers[choice or escape][1]()
 
         labels = {key: label for key, (label, _) in answers.items()}
-        self.push_screen(Question(question, labels), answered)
+        self.push_screen(Question(question, labels, escape=escape), answered)
+
+    # -- edits nobody could be asked about --------------------------------------------------
+
+    def _offer_unsaved(self) -> None:
+        """An earlier workbench on the file ended with edits it could not ask about and
+        kept them in ``FILE.unsaved``: offered back (restore them into the pane, or
+        discard them). The same text as the file's (saved since, by another editor)
+        is nothing to offer: removed."""
+        kept = self.session.read_unsaved()
+        if kept is None:
+            return
+        if kept == self.editor.text:
+            self.session.drop_unsaved()
+            return
+        when = _when(self.session.unsaved_path)
+        self._ask(
+            f"{_short(self.session.unsaved_path)} holds edits of this file that were not "
+            f"saved{when}: the workbench ended without asking (its terminal closed, it "
+            "was stopped or it failed).",
+            {
+                "restore": ("Restore them into the editor pane (Ctrl-S saves)", self._restore),
+                "discard": ("Discard them (removes the .unsaved file)", self._discard_kept),
+            },
+            escape="restore",
+        )
+
+    def _restore(self) -> None:
+        """The kept edits into the pane, unsaved (the file is written by Ctrl-S only)."""
+        kept = self.session.read_unsaved()
+        self._owns_unsaved = True
+        if kept is None:
+            self.notify("the .unsaved file is gone: nothing restored", severity="error")
+            return
+        base = self._base
+        self._replace_text(kept)
+        self._base = base  # what differs from the file is an edit: [+], Ctrl-S saves it
+        self._draw_title()
+        self._draw_status()
+        self.action_editor()
+
+    def _discard_kept(self) -> None:
+        self._owns_unsaved = True
+        self._settle_unsaved()
+
+    def _settle_unsaved(self) -> None:
+        """The pane's edits were saved or discarded: a copy kept of them, by this run
+        or restored from an earlier one, is not needed any more."""
+        if self._owns_unsaved:
+            with contextlib.suppress(OSError):
+                self.session.drop_unsaved()
+
+    def on_unmount(self) -> None:
+        """Textual's last event, however the app ends (quit, the terminal gone,
+        SIGTERM, an exception): edits the user was not asked about are kept in
+        ``FILE.unsaved``; a run that owns that copy and ends with none removes it."""
+        pane = self._pane
+        if pane is None or not self._loaded or pane.read_only:
+            return
+        text = pane.text
+        if text != self._base and not self._discarded:
+            try:
+                self.session.keep_unsaved(text)
+            except OSError as exc:
+                where = self.session.unsaved_path
+                self.kept_unsaved = f"unsaved edits lost: cannot write {where}: {exc}"
+                return
+            self.kept_unsaved = f"unsaved edits kept in {self.session.unsaved_path}"
+        else:
+            self._settle_unsaved()
 
     def action_edit(self) -> None:
         """Suspend the screen, run the editor on the file, resume and check it again
@@ -820,8 +920,11 @@ class WorkbenchApp(App[None]):
         import asyncio
         import signal
 
+        loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._terminal_gone)
+            loop.add_signal_handler(signal.SIGHUP, self._terminal_gone)
+            # kill's default: ended as by a quit, so that the pane's edits are kept
+            loop.add_signal_handler(signal.SIGTERM, self.exit, None, TERMINATED)
         self.set_interval(0.5, self._poll_terminal)
 
     def _poll_terminal(self) -> None:
@@ -829,19 +932,26 @@ class WorkbenchApp(App[None]):
             self._terminal_gone()
 
     def _terminal_gone(self) -> None:
-        """Nobody is left to ask: unsaved edits of the pane go to ``FILE.unsaved``
-        (beside the file, never over it), and the app ends."""
-        if self.dirty:
-            unsaved = self.session.path + UNSAVED_SUFFIX
-            with contextlib.suppress(OSError), open(unsaved, "w", encoding="utf-8") as stream:
-                stream.write(self.editor.text)
+        """Nobody is left to ask: the app ends (unsaved edits of the pane go to
+        ``FILE.unsaved``, beside the file, never over it: ``on_unmount``)."""
         self.exit(return_code=TERMINAL_GONE)
 
 
 #: the exit status when the terminal went away (as a shell killed by SIGHUP: 128 + 1)
 TERMINAL_GONE = 129
-#: where the pane's unsaved edits go when the terminal goes away with them
-UNSAVED_SUFFIX = ".unsaved"
+#: the exit status after SIGTERM (as a shell killed by it: 128 + 15)
+TERMINATED = 143
+
+
+def _when(path: str) -> str:
+    """`` (kept at 14:02 on 2026-11-27)``: when ``path`` was written, local time."""
+    import time
+
+    try:
+        stamp = os.stat(path).st_mtime
+    except OSError:
+        return ""
+    return time.strftime(" (kept at %H:%M on %Y-%m-%d)", time.localtime(stamp))
 
 
 def job_control() -> bool:
@@ -951,7 +1061,8 @@ class SearchInput(Input):
 
 
 class Question(ModalScreen[str]):
-    """A question with three answers (save / discard / cancel), by key or click."""
+    """A question with its answers (save / discard / cancel, restore / discard), each
+    by its first letter or a click; Esc is the answer ``escape``."""
 
     AUTO_FOCUS = "#answers"
 
@@ -964,13 +1075,16 @@ class Question(ModalScreen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "answer('save')", "Save", show=False),
         Binding("d", "answer('discard')", "Discard", show=False),
-        Binding("c,escape", "answer('cancel')", "Cancel", show=False),
+        Binding("r", "answer('restore')", "Restore", show=False),
+        Binding("c", "answer('cancel')", "Cancel", show=False),
+        Binding("escape", "answer_escape", "Cancel", show=False),
     ]
 
-    def __init__(self, question: str, labels: dict[str, str]) -> None:
+    def __init__(self, question: str, labels: dict[str, str], escape: str = "cancel") -> None:
         super().__init__()
         self.question = question
         self.labels = labels
+        self.escape = escape
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question"):
@@ -986,7 +1100,11 @@ class Question(ModalScreen[str]):
         self.dismiss(event.option.id or "cancel")
 
     def action_answer(self, key: str) -> None:
-        self.dismiss(key)
+        if key in self.labels:  # r where the answers are save / discard / cancel: nothing
+            self.dismiss(key)
+
+    def action_answer_escape(self) -> None:
+        self.dismiss(self.escape)
 
 
 def _editor() -> TextArea:
@@ -1063,4 +1181,7 @@ def run_workbench(session: Session, *, note: str = "", colour: bool = True) -> i
     _read_escape_as_escape()
     app = WorkbenchApp(session, note=note, colour=colour)
     app.run()
-    return app.return_code or 0
+    code = app.return_code or 0
+    if app.kept_unsaved and code != TERMINAL_GONE:  # a terminal to say it on
+        print(app.kept_unsaved, file=sys.stderr)
+    return code

@@ -23,10 +23,17 @@ A file that is not YAML, holds another kind, is empty or is gone is a ``Check`` 
 ``message``, never an exception. Nothing here writes the user's file but
 ``create_from_sample`` (only a file that does not exist: ``open(..., "x")``) and
 ``Session.save`` (the screen's save key, with the editor pane's text).
+
+Edits of the editor pane that the workbench could not ask about (its terminal went
+away, it was sent SIGTERM, it crashed) are kept beside the file, in ``FILE.unsaved``
+(``keep_unsaved``), never over it; the next workbench on the file offers them back
+(``read_unsaved``), and the copy is removed once its edits are saved or discarded
+(``drop_unsaved``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -39,6 +46,8 @@ from kubectl_crd.model.explain.target import ExplainTarget
 from kubectl_crd.model.schema import FieldPath
 from kubectl_crd.model.styled import Line
 
+#: the suffix of the file that keeps edits nobody could be asked about (``keep_unsaved``)
+UNSAVED_SUFFIX = ".unsaved"
 #: kube-apiserver's field path segments: ``spec.items[0].name``, ``metadata.labels[a.b/c]``
 _INDEX = re.compile(r"\[[^\]]*\]")
 
@@ -303,6 +312,38 @@ class Session:
         with open(self.path, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
         self._state.stamp = _stamp(self.path)
+
+    @property
+    def unsaved_path(self) -> str:
+        """Where the editor pane's edits go when nobody could be asked about them."""
+        return self.path + UNSAVED_SUFFIX
+
+    def keep_unsaved(self, text: str) -> None:
+        """Write ``text`` to ``FILE.unsaved``: whole or not at all (a temporary file
+        renamed over it), readable by its owner only (the edits may hold a secret)."""
+        temporary = f"{self.unsaved_path}.{os.getpid()}.tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            with open(descriptor, "w", encoding="utf-8", newline="") as stream:
+                stream.write(text)
+            os.replace(temporary, self.unsaved_path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    def read_unsaved(self) -> str | None:
+        """The edits kept in ``FILE.unsaved`` by an earlier workbench, or None."""
+        try:
+            with open(self.unsaved_path, "rb") as stream:
+                return stream.read().decode("utf-8", "replace")
+        except OSError:  # none (or unreadable: nothing to offer)
+            return None
+
+    def drop_unsaved(self) -> None:
+        """Remove ``FILE.unsaved``: its edits were saved or discarded."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.unsaved_path)
 
     def check(self) -> Check:
         """Read the file and answer as the API server would (see the module docstring)."""

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static, TextArea
 
-from kubectl_crd.output.workbench.app import UNSAVED_SUFFIX, Question, WorkbenchApp
-from kubectl_crd.output.workbench.session import create_from_sample
+from kubectl_crd.output.workbench.app import Question, WorkbenchApp
+from kubectl_crd.output.workbench.session import UNSAVED_SUFFIX, create_from_sample
 from tests.unit.workbench.conftest import CERTIFICATE, MakeSession
 from tests.unit.workbench.test_screen import SIZE, _problems, _row, _text, _until
 
@@ -257,5 +257,118 @@ def test_a_cursor_move_or_terminal_poll_landing_after_quit_is_dropped(
         app._place_editor_cursor(problem)
         app._terminal_gone()
         assert not Path(session.path + UNSAVED_SUFFIX).exists()
+
+    asyncio.run(scenario())
+
+
+def test_edits_are_kept_beside_the_file_when_the_app_fails(make_session: MakeSession) -> None:
+    # before: an exception ended the app (Textual prints it and exits) and the pane's
+    # edits were gone: only a lost terminal kept them
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    before = path.read_text()
+
+    def fail() -> None:
+        raise RuntimeError("a bug")
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        with pytest.raises(RuntimeError, match="a bug"):
+            async with app.run_test(size=SIZE) as pilot:
+                await _until(pilot, lambda: app.check.valid, "the sample checked valid")
+                await pilot.press("f")
+                await _type_at(app, pilot, "secretName: example", "2")
+                app.call_later(fail)
+                await _until(pilot, lambda: not app.is_running, "the app ended by the bug")
+        assert app.return_code == 1
+        assert app.kept_unsaved == f"unsaved edits kept in {session.path}{UNSAVED_SUFFIX}"
+
+    asyncio.run(scenario())
+    assert path.read_text() == before  # never written without Ctrl-S
+    kept = Path(session.path + UNSAVED_SUFFIX)
+    assert kept.read_text() == before.replace("secretName: example", "secretName: example2")
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("answer", ["r", "escape", "d"])
+def test_kept_edits_are_offered_back_at_the_next_start(
+    make_session: MakeSession, answer: str
+) -> None:
+    # before: FILE.unsaved was left for the user to find; nothing said it was there
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    before = path.read_text()
+    mine = before.replace("secretName: example", "secretName: mine")
+    kept = Path(session.path + UNSAVED_SUFFIX)
+    kept.write_text(mine)
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: _asking(app), "the offer")
+            assert "holds edits of this file that were not saved" in str(app.screen.question)
+            await pilot.press(answer)
+            await _until(pilot, lambda: not _asking(app), "the answer taken")
+            if answer == "d":
+                assert not kept.exists()
+                assert _editor(app).text == before and not app.dirty
+                await pilot.press("q")
+                return
+            # restored: unsaved edits of the pane; the file and the copy are untouched
+            assert _editor(app).text == mine and app.dirty
+            await _until(pilot, lambda: "[+]" in _title(app), "the title's [+]")
+            assert path.read_text() == before and kept.read_text() == mine
+            await pilot.press("ctrl+s")
+            await _until(pilot, lambda: path.read_text() == mine, "the save")
+            assert not kept.exists()
+            await pilot.press("escape", "q")
+        assert app.return_code == 0
+
+    asyncio.run(scenario())
+    assert path.read_text() == (before if answer == "d" else mine)
+    assert not kept.exists()
+
+
+def test_restored_edits_discarded_on_quit_remove_the_copy(make_session: MakeSession) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    path = Path(session.path)
+    before = path.read_text()
+    kept = Path(session.path + UNSAVED_SUFFIX)
+    kept.write_text(before + "# mine\n")
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: _asking(app), "the offer")
+            await pilot.press("r")
+            await _until(pilot, lambda: app.dirty, "the edits restored")
+            await pilot.press("escape", "q")
+            await _until(pilot, lambda: _asking(app), "the quit question")
+            await pilot.press("d")
+        assert app.return_code == 0 and not app.kept_unsaved
+
+    asyncio.run(scenario())
+    assert path.read_text() == before
+    assert not kept.exists()
+
+
+def test_a_copy_equal_to_the_file_is_removed_without_a_question(
+    make_session: MakeSession,
+) -> None:
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+    kept = Path(session.path + UNSAVED_SUFFIX)
+    kept.write_text(Path(session.path).read_text())  # saved since, by another editor
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app._loaded and app.check.valid, "the file checked")
+            assert not _asking(app)
+            assert not kept.exists()
+            await pilot.press("q")
 
     asyncio.run(scenario())
