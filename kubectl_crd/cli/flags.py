@@ -263,7 +263,12 @@ def parse_flags(
         if value.startswith("-"):
             return None
         if flag.kind == COUNT:
-            if not (value.isascii() and value.isdigit()):
+            # plain decimal only, which int() reads as strconv.ParseInt does; a leading 0
+            # (octal in Go), a sign, a base prefix or an int64's worth of digits go to
+            # click (cli.options.Count: model.gostrconv.parse_go_int)
+            if not (value.isascii() and value.isdigit() and len(value) < 19):
+                return None
+            if value[0] == "0" and value != "0":
                 return None
             values[flag.dest] = int(value)
         elif flag.choices and value not in flag.choices:

@@ -18,7 +18,7 @@ import click
 from kubectl_crd.cli.app import Application, inherited_global_flags, take_global_flags
 from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, Flag
 from kubectl_crd.model.errors import invalid_flag_value
-from kubectl_crd.model.gostrconv import go_quote, parse_go_bool
+from kubectl_crd.model.gostrconv import parse_go_bool, parse_go_int
 
 GLOBAL_FLAGS_EPILOG = (
     'Use "kubectl crd --help" for the global flags (accepted after the command too).'
@@ -77,7 +77,8 @@ class OneOf(click.Choice):  # type: ignore[type-arg]  # generic from click 8.3
 
 
 class Count(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.3
-    """A non-negative integer, read as pflag's ``IntVar`` reads it (``strconv.ParseInt``)."""
+    """A non-negative integer, read as pflag's ``IntVar`` reads it (``strconv.ParseInt(s,
+    0, 64)``: ``0x10`` is 16, ``010`` is 8, as ``kubectl get --chunk-size`` reads them)."""
 
     name = "integer"
 
@@ -85,13 +86,12 @@ class Count(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.
         if isinstance(value, int):
             return value
         text = str(value)
-        if not (text.isascii() and text.lstrip("+-").isdigit()):
+        try:
+            number = parse_go_int(text)
+        except ValueError as exc:
             if param is None:
                 self.fail(f"{text!r} is not an integer", param, ctx)
-            raise FlagValueError(
-                text, param, f"strconv.ParseInt: parsing {go_quote(text)}: invalid syntax"
-            )
-        number = int(text)
+            raise FlagValueError(text, param, str(exc)) from None
         if number < 0:
             if param is None:
                 self.fail(f"{number} is negative", param, ctx)

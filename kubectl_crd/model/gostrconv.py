@@ -8,6 +8,9 @@
   reads a switch given ``=VALUE`` with it (pflag's bool flags,
   ``github.com/spf13/pflag/bool.go``), ``model.scaleflags`` the old boolean spelling of
   ``--dry-run`` (``GetDryRunStrategy``).
+- ``parse_go_int``: ``strconv.ParseInt(s, 0, bits)`` (``src/strconv/atoi.go``), which
+  pflag's integer flags read (``IntVar``, ``Int64Var``, ``Int32Var``): ``cli.options``'
+  counts (``--chunk-size``, ``--max-depth``), ``model.scaleflags``' replica counts.
 
 Pure, and imports nothing: ``cli.options`` loads it on every click-parsed command line.
 (``model.govalues``, which re-exports ``go_quote``, imports ``json``: start-up needs none.)
@@ -77,3 +80,87 @@ def parse_go_bool(text: str) -> bool:
         return _GO_BOOLS[text]
     except KeyError:
         raise ValueError(f"strconv.ParseBool: parsing {go_quote(text)}: invalid syntax") from None
+
+
+#: a digit's value in any base up to 36, both cases of the ASCII letters (Go's ``lower``
+#: folds ASCII only: the Kelvin sign is no ``k``)
+_DIGIT_VALUES = {
+    char: value
+    for value, char in enumerate("0123456789abcdefghijklmnopqrstuvwxyz")
+    for char in {char, char.upper()}
+}
+_BASE_PREFIXES = {"b": 2, "B": 2, "o": 8, "O": 8, "x": 16, "X": 16}
+#: ``_go_uint``'s answer for a syntax error (a value is never negative)
+_SYNTAX = -1
+
+
+def parse_go_int(text: str, bits: int = 64) -> int:
+    """``text`` as ``strconv.ParseInt(text, 0, bits)`` reads it: a sign, then decimal,
+    ``0x`` hex, ``0o``/``0b`` octal and binary or a bare leading ``0``'s octal (``010`` is
+    8), underscores between digits (``1_000``), and nothing else: no space, no digit past
+    ASCII. ``ValueError`` with Go's text (``strconv.ParseInt: parsing "x": invalid syntax``,
+    or ``value out of range`` past a ``bits``-bit signed integer, which Go reports as soon
+    as the digits read so far are past it, before any bad character after them)."""
+    negative = text[:1] == "-"
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    magnitude = _go_uint(digits, bits)
+    limit = 1 << (bits - 1)
+    if magnitude == _SYNTAX:
+        reason = "invalid syntax"
+    elif magnitude is None or magnitude > limit or (magnitude == limit and not negative):
+        reason = "value out of range"
+    else:
+        return -magnitude if negative else magnitude
+    raise ValueError(f"strconv.ParseInt: parsing {go_quote(text)}: {reason}")
+
+
+def _go_uint(text: str, bits: int) -> int | None:
+    """``strconv.ParseUint(text, 0, bits)``: the value, None when it is out of range, or
+    ``_SYNTAX``."""
+    if not text:
+        return _SYNTAX
+    base, body = 10, text
+    if text[0] == "0":
+        if len(text) >= 3 and text[1] in _BASE_PREFIXES:
+            base, body = _BASE_PREFIXES[text[1]], text[2:]
+        else:
+            base, body = 8, text[1:]
+    top = (1 << bits) - 1
+    value = 0
+    underscores = False
+    for char in body:
+        if char == "_":
+            underscores = True
+            continue
+        digit = _DIGIT_VALUES.get(char, 36)
+        if digit >= base:
+            return _SYNTAX
+        value = value * base + digit
+        if value > top:
+            return None
+    if underscores and not _underscores_ok(text):
+        return _SYNTAX
+    return value
+
+
+def _underscores_ok(text: str) -> bool:
+    """Go's ``underscoreOK``: each underscore between two digits, a base prefix counting
+    as one (``0x_1`` is 1; ``_1``, ``1__0`` and ``1_`` are syntax errors)."""
+    last = "^"  # ^ the start, 0 a digit or base prefix, _ an underscore, ! anything else
+    at = 0
+    hexadecimal = False
+    if len(text) >= 2 and text[0] == "0" and text[1] in _BASE_PREFIXES:
+        at, last = 2, "0"
+        hexadecimal = text[1] in "xX"
+    for char in text[at:]:
+        if "0" <= char <= "9" or (hexadecimal and char in "abcdefABCDEF"):
+            last = "0"
+        elif char == "_":
+            if last != "0":
+                return False
+            last = "_"
+        elif last == "_":
+            return False
+        else:
+            last = "!"
+    return last != "_"

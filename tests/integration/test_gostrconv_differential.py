@@ -1,4 +1,4 @@
-"""``model.gostrconv.parse_go_bool`` side by side with the real kubectl's ``strconv.ParseBool``.
+"""``model.gostrconv`` side by side with the real kubectl's ``strconv.ParseBool`` and ``ParseInt``.
 
 kubectl reads a bool flag's ``=VALUE`` with ``strconv.ParseBool`` (pflag's ``boolValue.Set``).
 ``kubectl config view --minify=VALUE`` shows which way it read a spelling, offline: of a
@@ -9,13 +9,14 @@ the same words.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from kubectl_crd.model.errors import invalid_flag_value
-from kubectl_crd.model.gostrconv import parse_go_bool
+from kubectl_crd.model.gostrconv import parse_go_bool, parse_go_int
 from tests.integration.envtest import newest_kubectl
 
 #: Go's twelve spellings, and near misses (other cases, padding, other languages' words,
@@ -98,3 +99,61 @@ def test_a_refused_spelling_names_it_in_gos_words(spelling: str) -> None:
     with pytest.raises(ValueError) as caught:
         parse_go_bool(spelling)
     assert str(caught.value) == f'strconv.ParseBool: parsing "{spelling}": invalid syntax'
+
+
+#: ``strconv.ParseInt(s, 0, bits)``'s cases: bases and their prefixes, underscores, signs,
+#: the 32- and 64-bit edges, and what Go refuses (spaces, digits past ASCII, bad prefixes).
+INTEGERS = [
+    *("0", "7", "-0", "+5", "010", "08", "00", "007", "0_10", "0_8", "1_000", "1_0_0"),
+    *("0x10", "0X1f", "0x", "0xg", "0x_1", "0x_", "0b11", "0B1", "0b", "0b_1", "0b1_"),
+    *("0o17", "0O7", "0o", "0o8", "_1", "1__0", "1_", "0_", "0__1", "1x", "1e3", "1.0"),
+    *("", "-", "+", "+-1", "--1", " 5", "5 ", "\t1", "\u0661", "\uff11", "\u212a"),
+    *("2147483647", "2147483648", "-2147483648", "-2147483649", "0x7fffffff", "0x80000000"),
+    *("-0x80000000", "99999999999", "99999999999x", "9223372036854775807"),
+    *("9223372036854775808", "-9223372036854775808", "-9223372036854775809"),
+    *("0x8000000000000000", "99999999999999999999x", "1_"),
+]
+
+
+def _ours(text: str, bits: int, flag: str) -> int | str:
+    try:
+        return parse_go_int(text, bits)
+    except ValueError as exc:
+        return f"error: {invalid_flag_value(text, flag, str(exc))}"
+
+
+def test_int32_flags_read_as_kubectl_reads_them() -> None:
+    """``kubectl create deployment --replicas`` (pflag's ``Int32Var``) echoes the value it
+    read in the object it prints with ``--dry-run=client``, offline."""
+    create = [newest_kubectl(), "create", "deployment", "x", "--image=i"]
+    for text in INTEGERS:
+        done = subprocess.run(
+            [*create, f"--replicas={text}", "--dry-run=client", "-o", "json"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={"KUBECONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"},
+        )
+        if done.returncode:
+            theirs: int | str = done.stderr.splitlines()[0]
+        else:
+            theirs = json.loads(done.stdout)["spec"]["replicas"]
+        assert _ours(text, 32, "-r, --replicas") == theirs, repr(text)
+
+
+def test_int64_flags_refuse_what_kubectl_refuses() -> None:
+    """``kubectl get --chunk-size`` (``Int64Var``) refuses a value before it reads a
+    kubeconfig: the same line, or, for a value it takes, no ParseInt error at all."""
+    for text in INTEGERS:
+        done = subprocess.run(
+            [newest_kubectl(), "get", "pods", f"--chunk-size={text}"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={"KUBECONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"},
+        )
+        ours = _ours(text, 64, "--chunk-size")
+        if isinstance(ours, int):
+            assert "strconv.ParseInt" not in done.stderr, repr(text)
+        else:
+            assert done.stderr.splitlines()[0] == ours, repr(text)

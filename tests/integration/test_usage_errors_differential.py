@@ -34,6 +34,9 @@ CASES = [
     ("get", "crontabs", "--watch=a\tb"),
     ("get", "crontabs", "--chunk-size=1\n2"),
     ("get", "crontabs", '--watch="x"'),
+    # strconv.ParseInt(s, 0, 64): past int64, and a misplaced underscore
+    ("get", "crontabs", "--chunk-size=99999999999999999999"),
+    ("get", "crontabs", "--chunk-size=1__0"),
     ("--kubeconfig",),
 ]
 

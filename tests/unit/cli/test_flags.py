@@ -12,6 +12,7 @@ import itertools
 import random
 from collections.abc import Iterator
 
+import click
 import pytest
 
 from kubectl_crd.cli import root
@@ -19,6 +20,7 @@ from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.commands import explain, sample, scale
 from kubectl_crd.cli.flags import COUNT, REPEATED, SWITCH, VALUE, Flag, parse_flags
 from kubectl_crd.cli.group import run_click
+from kubectl_crd.cli.options import COUNT_VALUE
 
 GLOBAL_PIECES: list[list[str]] = [
     ["--kubeconfig", "k.yaml"],
@@ -264,3 +266,23 @@ def test_values_follow_click_rules() -> None:
     assert stopped.positionals == ["cmd", "--unknown"]
     assert parse_flags(flags, ["-a"]) is None
     assert parse_flags(flags, ["--depth", "+1"]) is None
+    # Go's other spellings of an integer are click's (strconv.ParseInt there): a leading 0
+    # is octal, so the small parser's int() would read it otherwise
+    for value in ("010", "0x10", "1_0", "00", "9999999999999999999"):
+        assert parse_flags(flags, ["--depth", value]) is None, value
+
+
+def test_counts_read_integers_as_pflag_does() -> None:
+    """``strconv.ParseInt(s, 0, 64)``, as kubectl's ``--chunk-size`` reads them (the
+    texts are kubectl 1.33's, compared in test_gostrconv_differential)."""
+    param = click.Option(["--chunk-size"])
+    read = {value: COUNT_VALUE.convert(value, param, None) for value in ("010", "0x10", "1_000")}
+    assert read == {"010": 8, "0x10": 16, "1_000": 1000}
+    with pytest.raises(click.BadParameter) as caught:
+        COUNT_VALUE.convert("99999999999999999999", param, None)
+    assert caught.value.message == (
+        'invalid argument "99999999999999999999" for "--chunk-size" flag: '
+        'strconv.ParseInt: parsing "99999999999999999999": value out of range'
+    )
+    with pytest.raises(click.BadParameter, match="must be 0 or more"):
+        COUNT_VALUE.convert("-0x1", param, None)
