@@ -73,8 +73,12 @@ class LocalBackend:
         on_problem: Callable[[LocalProblem], None] | None = None,
         on_change: Callable[[set[str]], None] | None = None,
         settle: float = 0.1,
+        exclude: tuple[str, ...] = (),
     ) -> None:
         self.directory = directory
+        #: directories under DIR that are not its input: the loop's own output (``dev
+        #: --local . --out out``), which read back was objects twice over and problems
+        self._exclude = tuple(os.path.abspath(path) for path in exclude)
         self.store = store if store is not None else ObjectStore()
         self._on_problem = on_problem
         self._on_change = on_change
@@ -97,7 +101,14 @@ class LocalBackend:
     def files(self) -> list[str]:
         from kubectl_crd.io.inputs import expand_paths
 
-        return sorted(os.path.abspath(p) for p in expand_paths([self.directory]))
+        found = (os.path.abspath(p) for p in expand_paths([self.directory]))
+        return sorted(path for path in found if self._input(path))
+
+    def _input(self, path: str) -> bool:
+        """Whether ``path`` (absolute) is DIR's input, not under an excluded directory."""
+        return not any(
+            os.path.commonpath((path, excluded)) == excluded for excluded in self._exclude
+        )
 
     def load(self) -> list[LocalProblem]:
         """Serve every CRD in DIR, then write every object; the problems found."""
@@ -268,6 +279,9 @@ class LocalBackend:
                 stop=self._stop,
                 armed=armed,
             ):
+                batch = {path for path in batch if self._input(os.path.abspath(path))}
+                if not batch:
+                    continue
                 try:
                     self.sync(batch)
                 except KubectlCrdError as exc:  # one bad save must not end the watch

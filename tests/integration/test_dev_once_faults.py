@@ -282,3 +282,18 @@ def test_local_dry_run_is_not_called_a_server_dry_run(tmp_path: Path) -> None:
     assert "  deployment default/example-foo applied (dry run)\n" in done.stdout
     assert "  foo default/example-foo status written (dry run)\n" in done.stdout
     assert "server" not in done.stdout
+
+
+def test_out_inside_the_local_dir_is_not_read_back_as_input(tmp_path: Path) -> None:
+    # `--local . --out out`: the files the loop writes are its output, not DIR's
+    # objects. Before, the next run read out/'s Foo and ConfigMap back (the Foo twice,
+    # the ConfigMap refused: ownerReferences.uid empty) and its manifest as a YAML
+    # file ("'/' is not a resource"): 2 input problems and exit 1 for a clean run
+    data = local_dir(tmp_path)
+    args = (str(FOO / "reconciler.py"), "--local", "data", "--out", "data/out", "--once")
+    for _ in range(2):
+        done = run_dev(*args, "--log-format", "json", cwd=tmp_path)
+        events = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [e for e in events if e["event"] == "problem"] == []
+        assert (events[-1]["objects"], events[-1]["problems"], done.returncode) == (1, 0, 0)
+    assert (data / "out" / "default" / "deployment.apps" / "example-foo.yaml").exists()

@@ -773,7 +773,9 @@ def _local_backend(options: DevOptions, log: DevLog, tally: Tally) -> LocalBacke
         tally.problem()
         log.problem(found.location, found.message)
 
-    backend = LocalBackend(options.local or ".", on_problem=problem)
+    # --out inside DIR is the loop's output, not DIR's objects
+    exclude = (options.out,) if options.out is not None else ()
+    backend = LocalBackend(options.local or ".", on_problem=problem, exclude=exclude)
     for path in options.crd_paths:
         LocalBackend(path, store=backend.store, on_problem=problem).load()
     backend.load()
