@@ -8,6 +8,11 @@ creates the pods a ReplicaSet would."""
 
 from __future__ import annotations
 
+import json
+import os
+import shlex
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +34,23 @@ from tests.integration.envtest import ControlPlane
 pytestmark = pytest.mark.integration
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def readme_commands(prefix: str) -> list[list[str]]:
+    """The command lines of examples/*/README.md (their indented blocks, comments
+    dropped) that start with ``prefix``, each as argv: what a reader types, from the
+    repository's root."""
+    found = []
+    for readme in sorted(EXAMPLES.glob("*/README.md")):
+        for line in readme.read_text().splitlines():
+            argv = shlex.split(line, comments=True) if line.startswith("    ") else []
+            if argv[: len(prefix.split())] == prefix.split():
+                found.append(argv)
+    return found
+
+
+#: the README lines that run the loop on a cluster (--local runs: tests/unit/examples)
+CLUSTER_RUNS = [a for a in readme_commands("kubectl crd dev") if "--local" not in a]
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +202,44 @@ def test_hook(cluster: Cluster) -> None:
         assert pod["spec"]["containers"][0]["command"] == ["echo", "Hello, World!"]
         assert controller_of(pod) == ("HelloWorld", "hello")
         assert eventually(controller, lambda: hellos.get("hello")["status"].get("pods") == 1)
+
+
+def test_the_readmes_kubectl_lines_are_what_kubectl_takes(
+    apiserver: ControlPlane, crds: list[str]
+) -> None:
+    # each `kubectl apply -f` of a README, as a server dry run (the CRDs are installed)
+    applies = readme_commands("kubectl apply")
+    assert applies
+    for argv in applies:
+        args = [str(EXAMPLES.parent / a) if a.startswith("examples/") else a for a in argv[1:]]
+        done = apiserver.kubectl(*args, "--dry-run=server", check=False)
+        assert done.returncode == 0, (argv, done.stderr)
+
+
+@pytest.mark.parametrize("argv", CLUSTER_RUNS, ids=lambda argv: " ".join(argv[3:]))
+def test_the_readmes_cluster_runs_reconcile_the_samples(
+    argv: list[str], apiserver: ControlPlane, crds: list[str], cluster: Cluster, tmp_path: Path
+) -> None:
+    # the line as the README has it, with --once (it would run until Ctrl-C), on the
+    # test's namespace and control plane; before, foo's said `--crd crd.yaml` without
+    # --envtest: 'error: --crd installs CRDs in the --envtest control plane ...', exit 1
+    example = Path(argv[3]).parent.name
+    args = argv[3:]
+    if "--envtest" not in args:
+        cluster.create_samples(example, *sorted(
+            p.name for p in (EXAMPLES / example).glob("*.yaml") if p.name != "crd.yaml"
+        ))  # fmt: skip
+        if "-n" in args:  # the README's namespace: the test's own instead
+            del args[args.index("-n") : args.index("-n") + 2]
+        args += ["-n", cluster.namespace, "--kubeconfig", str(apiserver.kubeconfig)]
+    done = subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "dev", *args, "--once", "--log-format", "json"],
+        cwd=EXAMPLES.parent, capture_output=True, text=True, timeout=120, check=False,
+        env={**{k: v for k, v in os.environ.items() if k != "KUBECONFIG"},
+             "HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, ""), done.stdout
+    summary = json.loads(done.stdout.splitlines()[-1])
+    # a throwaway control plane holds no Foo until you create one
+    objects = 0 if "--envtest" in args else 1
+    assert (summary["event"], summary["objects"], summary["errors"]) == ("summary", objects, 0)
