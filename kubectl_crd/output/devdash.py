@@ -113,6 +113,8 @@ class Snapshot:
 
     now: float
     title: str = ""
+    #: --envtest: the control plane's kubeconfig, for kubectl beside the loop
+    kubeconfig: str = ""
     rows: tuple[ObjectRow, ...] = ()
     #: objects and queued keys the cache knows but no reconcile has finished yet
     queue: int | None = None
@@ -181,6 +183,9 @@ class DashState:
         problems: Callable[[], list[str]] | None = None,
     ) -> None:
         self.title = title
+        #: shown under the title for as long as the loop runs: in the recent lines the
+        #: start's line with it was cut at the terminal's width, then scrolled away
+        self.kubeconfig = ""
         self._clock = clock
         self.queue_depth = queue_depth
         self.problems = problems
@@ -336,6 +341,7 @@ class DashState:
             return Snapshot(
                 now=now,
                 title=self.title,
+                kubeconfig=self.kubeconfig,
                 rows=rows,
                 queue=queue,
                 rate=len(self._finishes) / RATE_WINDOW,
@@ -406,6 +412,8 @@ def render(
         return text
 
     top: list[Text] = [line((snap.title, "bold"))]
+    if snap.kubeconfig:
+        top.append(line(("kubectl --kubeconfig ", "dim"), snap.kubeconfig, (" get ...", "dim")))
     counts: list[tuple[str, str] | str] = []
     for state in ObjectState:
         number = snap.count(state)

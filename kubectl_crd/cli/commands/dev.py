@@ -577,6 +577,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
             namespace = None if options.all_namespaces else app.namespace
         else:
             backend, namespace, official, plane = _cluster_backend(app, options, log)
+            if state is not None and plane is not None:
+                state.kubeconfig = str(plane.kubeconfig)
         rate_limiter = None
         if options.once:
             from kubectl_crd.reconcile.workqueue import ItemExponentialRateLimiter

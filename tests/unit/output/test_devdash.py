@@ -202,6 +202,17 @@ def test_a_frame_shows_counts_reload_objects_and_recent_lines() -> None:
     )
 
 
+def test_the_envtest_kubeconfig_stays_under_the_title() -> None:
+    # before, only a recent line said it, cut at the terminal's width
+    # (".../kubectl-crd-envtest-92cqf94j/kubeconfi…") and soon scrolled away
+    state = sample(Clock())
+    state.kubeconfig = "/tmp/kubectl-crd-envtest-92cqf94j/kubeconfig"
+    lines = draw(state.snapshot(), width=80)
+    assert lines[1] == "kubectl --kubeconfig /tmp/kubectl-crd-envtest-92cqf94j/kubeconfig get ..."
+    assert lines[2].startswith("synced 1  pending 0")
+    assert draw(sample(Clock()).snapshot())[1].startswith("synced 1")  # not without one
+
+
 def test_long_lines_are_cut_not_wrapped_and_many_objects_scroll_to_the_selection() -> None:
     clock = Clock()
     keys = [("default", f"obj-{index:02d}") for index in range(30)]
