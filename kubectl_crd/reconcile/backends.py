@@ -23,7 +23,7 @@ import threading
 import time
 from typing import Any, Protocol
 
-from kubectl_crd.model.errors import ResourceNotFoundError
+from kubectl_crd.model.errors import ResourceNotFoundError, VersionNotFoundError
 from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False
@@ -232,10 +232,10 @@ class ClusterBackend:
                     f'the server doesn\'t have a resource type "{wanted}"', query=spec
                 )
             ref = refs[0]
-            if version not in ref.versions:
-                raise ResourceNotFoundError(
-                    f'{wanted} has no version "{version}" (served: {", ".join(ref.versions)})',
-                    query=spec,
+            if version not in ref.versions:  # installed: not a ResourceNotFoundError,
+                # whose "is its CRD installed?" hint the CLI adds
+                raise VersionNotFoundError(
+                    f'{wanted} has no version "{version}" (served: {", ".join(ref.versions)})'
                 )
             info = _info(ref, version)
         with self._lock:

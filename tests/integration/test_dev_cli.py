@@ -323,6 +323,26 @@ def test_a_crd_that_is_not_installed_is_one_line_and_exit_1(
     ]
 
 
+def test_a_version_the_crd_does_not_serve_is_one_line_without_the_install_hint(
+    apiserver: ControlPlane, gizmos_crd: str, tmp_path: Path, loop_env: dict[str, str]
+) -> None:
+    # the CRD is installed: "is its CRD installed? kubectl apply -f it" sent the user
+    # the wrong way (it was said of every resource the loop could not resolve)
+    (tmp_path / "rec.py").write_text(
+        f'FOR = "gizmos.{GROUP}/v9"\n\ndef reconcile(obj, ctx):\n    pass\n'
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "dev", "rec.py", "--kubeconfig",
+         str(apiserver.kubeconfig), "--once"],
+        cwd=tmp_path, env=loop_env, capture_output=True, text=True, timeout=HANG_GUARD,
+        check=False,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        1,
+        f'error: gizmos.{GROUP} has no version "v9" (served: v1)\n',
+    )
+
+
 def test_dry_run_prints_the_writes_and_stores_nothing(
     apiserver: ControlPlane,
     gizmos_crd: str,
