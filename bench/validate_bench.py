@@ -79,6 +79,15 @@ def crd_files() -> list[Path]:
     return sorted(set(chosen.values()))
 
 
+def crd_directory(crds: list[Path], directory: Path) -> Path:
+    """``crds`` copied into ``directory``, numbered in order (projects' files share names:
+    ``crd.yaml``), for ``--crd DIR`` and kubectl-validate's ``--local-crds``."""
+    directory.mkdir()
+    for index, path in enumerate(crds):
+        shutil.copy(path, directory / f"{index:04d}-{path.name}")
+    return directory
+
+
 def sample_files() -> list[Path]:
     return sorted(p for p in (CORPUS / "samples").rglob("*.yaml"))
 
@@ -171,10 +180,7 @@ def main() -> None:
     crds = crd_files()
     workdir = Path(tempfile.mkdtemp(prefix="kubectl-crd-bench-"))
     try:
-        crd_dir = workdir / "crds"
-        crd_dir.mkdir()
-        for index, path in enumerate(crds):
-            shutil.copy(path, crd_dir / f"{index:04d}-{path.name}")
+        crd_dir = crd_directory(crds, workdir / "crds")
         resources = custom_resources(crds)
         inputs: dict[str, tuple[Path, int]] = {}
         if options.smoke:

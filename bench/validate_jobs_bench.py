@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 from validate_bench import (  # noqa: E402  (the inputs are validate_bench's)
     INSTALLED_ENV,
     OURS,
+    crd_directory,
     crd_files,
     custom_resources,
     generated,
@@ -72,10 +73,7 @@ def main() -> None:
     resources = custom_resources(crds)
     workdir = Path(tempfile.mkdtemp(prefix="kubectl-crd-jobs-bench-"))
     try:
-        crd_dir = workdir / "crds"
-        crd_dir.mkdir()
-        for index, path in enumerate(crds):
-            shutil.copy(path, crd_dir / f"{index:04d}-{path.name}")
+        crd_dir = crd_directory(crds, workdir / "crds")
         # warm the parsed-CRD cache, as every later run finds it
         subprocess.run(
             [*OURS, "validate", "--offline", "--crd", str(crd_dir), "-f", str(crd_dir)],
