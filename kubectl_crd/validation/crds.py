@@ -5,6 +5,9 @@ matter to a CRD's author, with the server's field paths and texts:
 
 - every ``default`` valid against its own schema node (pruned first: a default with
   unknown fields is refused), in the words of schema validation at the default's path;
+  an embedded resource's default decoded and checked as one, a default inside a
+  resource's apiVersion, kind or metadata within the object it makes, and the node's
+  rules run on it (a rule that does not type-check is a "rule compile error" there);
 - the scale subresource's paths (``specReplicasPath`` under ``.spec``,
   ``statusReplicasPath`` under ``.status``, ``labelSelectorPath`` under either);
 - printer columns' ``type`` and ``format``;
@@ -12,6 +15,9 @@ matter to a CRD's author, with the server's field paths and texts:
   the per-rule or per-CRD limit (``cel.cost``);
 - the OpenAPI checks of each schema node (list and map types and keys, keywords that
   are not supported, the fields of each rule, regular expressions).
+
+``crd_warnings``: what the server warns of when it accepts the CRD (formats it does
+not know, ``strategy.go``).
 
 In the server's order: a schema that cannot be converted to a structural one is said
 to be so only when nothing else is wrong; defaults are checked only in a structural
@@ -30,7 +36,7 @@ import copy
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.model.govalues import bad_value, go_json, go_quote
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.crd_spec import CRDProblem, unsupported
 from kubectl_crd.validation.openapi import validate_schema
@@ -68,6 +74,32 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
         where = ["spec", "versions", position, "additionalPrinterColumns"]
         problems += _columns(f"{prefix}.additionalPrinterColumns", where, columns)
     return problems
+
+
+def crd_warnings(crd: Mapping[str, Any]) -> list[str]:
+    """The warnings the server sends with a CRD it accepts (``strategy.go:
+    WarningsOnCreate``): ``unrecognized format "int64"`` for each format of a ``string``
+    node that the default compatibility version does not know, each text once (the
+    warning recorder drops repeats; the server walks properties in a Go map's order,
+    so the order of several is its own)."""
+    from kubectl_crd.validation.formats import kept_format
+
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if not isinstance(node, Mapping):
+            return
+        name = str(node.get("format") or "")
+        if node.get("type") == "string" and name and not kept_format(name):
+            found.append(f"unrecognized format {go_quote(name)}")
+        for child, _ in _subschemas(node, ""):
+            walk(child)
+
+    spec = _mapping(crd.get("spec"))
+    versions = spec.get("versions")
+    for version in versions if isinstance(versions, list) else []:
+        walk(_mapping(_mapping(version).get("schema")).get("openAPIV3Schema"))
+    return list(dict.fromkeys(found))
 
 
 def _structural(prefix: str, where: list[str | int], schema: Mapping[str, Any]) -> list[CRDProblem]:
@@ -574,34 +606,124 @@ def _shared(versions: list[Any], part: Any, top: str) -> Iterator[tuple[str, int
 
 
 def _defaults(prefix: str, where: list[str | int], schema: Any) -> list[CRDProblem]:
-    """Each default against its node: pruning, the schema, then the node's rules (the
-    server's ``defaulting/validation.go``, which does not look under
-    ``additionalProperties``)."""
+    """Each default against its node as the server's ``defaulting/validation.go`` checks
+    it (properties and items only, never under ``additionalProperties``): pruning, then
+    the first of decoding (an embedded resource's apiVersion and kind strings, its
+    metadata an ObjectMeta), ObjectMeta's checks, the schema, the node's rules that
+    finds anything. A default inside a resource's apiVersion, kind or metadata is
+    checked within the object it makes (``validation/v1`` ``Validation`` around it):
+    decoding and ObjectMeta errors then are one, "must result in valid metadata"."""
+    from kubectl_crd.validation.objectmeta import embedded_coercion_error, validate_embedded
+
     problems: list[CRDProblem] = []
-    for path, steps, node in _nodes(schema, "", []):
-        if "default" not in node or node["default"] is None or "additionalProperties" in steps:
-            continue
+    for path, steps, node, meta in _defaulted(schema, "", [], schema, [], False):
         default = node["default"]
         field = f"{prefix}{path}.default"
         at = [*where, *steps, "default"]
         compiled = SchemaNode(node)
-        pruned = copy.deepcopy(default)
-        if prune(pruned, compiled):
-            problems.append(
-                (
-                    field,
-                    f"{field}: Invalid value: {go_json(default)}: must not have unknown fields",
-                    at,
+        found: list[tuple[str, str]] = []
+        if meta is None:
+            pruned = copy.deepcopy(default)
+            if prune(pruned, compiled):
+                problems.append(
+                    (
+                        field,
+                        f"{field}: Invalid value: {go_json(default)}: must not have unknown fields",
+                        at,
+                    )
                 )
+            coerced = embedded_coercion_error(compiled, default, include_root=True)
+            if coerced is not None:
+                found = [coerced[:2]]
+            else:
+                found = [
+                    (f, m) for f, _, m, _ in validate_embedded(compiled, default, include_root=True)
+                ]
+        else:
+            resource, around = meta
+            surrounding: Any = copy.deepcopy(default)
+            for step in reversed(around):
+                surrounding = [surrounding] if step is None else {step: surrounding}
+            surrounding = {"apiVersion": "validation/v1", "kind": "Validation", **surrounding}
+            root = SchemaNode({**resource, "x-kubernetes-embedded-resource": True})
+            coerced = embedded_coercion_error(root, surrounding, include_root=True)
+            errors = (
+                [coerced[1]]
+                if coerced is not None
+                else [m for _, _, m, _ in validate_embedded(root, surrounding, include_root=True)]
             )
-        found = [(f, m) for f, _reason, m, _chain in validate_schema(compiled, default)]
+            if errors:
+                # utilerrors.NewAggregate's text: one error alone, several (repeats
+                # dropped) in brackets
+                unique = list(dict.fromkeys(errors))
+                text = unique[0] if len(unique) == 1 else f"[{', '.join(unique)}]"
+                problems.append(
+                    (
+                        field,
+                        f"{field}: Invalid value: {bad_value(default)}: "
+                        f"must result in valid metadata: {text}",
+                        at,
+                    )
+                )
+                continue
+        # kube-openapi's errors name their field after a dot, even an index
+        # (``default.[1]``); field paths join as paths do (``default[1].kind``)
+        dotted = False
+        if not found:
+            found = [(f, m) for f, _reason, m, _chain in validate_schema(compiled, default)]
+            dotted = True
         if not found and compiled.has_rules:
             found = [(e.field, e.message) for e in _rules_on_default(node, default)]
+            dotted = False
         for error_field, message in found:
             body = message[len(error_field) + 2 :]
-            full = field if error_field == "<nil>" else f"{field}.{error_field}"
+            if error_field == "<nil>":
+                full = field
+            elif error_field.startswith("[") and not dotted:
+                full = f"{field}{error_field}"
+            else:
+                full = f"{field}.{error_field}"
             problems.append((full, f"{full}: {body}", at))
     return problems
+
+
+#: where a default sits when it is inside a resource's apiVersion, kind or metadata: that
+#: resource's schema, and the steps from it (a property's name, None for a list's item)
+_Meta = tuple[Mapping[str, Any], list[str | None]]
+
+
+def _defaulted(
+    node: Any,
+    path: str,
+    steps: list[str | int],
+    resource: Mapping[str, Any],
+    around: list[str | None],
+    inside_meta: bool,
+) -> Iterator[tuple[str, list[str | int], Mapping[str, Any], _Meta | None]]:
+    """The nodes with a default, in the order the server checks them (properties
+    sorted, as a Go map is walked here), with their paths, places in the document and,
+    inside a resource's meta fields, where in the resource they are."""
+    if not isinstance(node, Mapping):
+        return
+    if node is resource or node.get("x-kubernetes-embedded-resource") is True:
+        resource, around, inside_meta = node, [], False
+    if node.get("default") is not None:
+        yield path, steps, node, (resource, around) if inside_meta else None
+    items = node.get("items")
+    if isinstance(items, Mapping):
+        yield from _defaulted(
+            items, f"{path}.items", [*steps, "items"], resource, [*around, None], inside_meta
+        )
+    properties = _mapping(node.get("properties"))
+    for name in sorted(properties):
+        yield from _defaulted(
+            properties[name],
+            f"{path}.properties[{name}]",
+            [*steps, "properties", name],
+            resource,
+            [*around, name],
+            inside_meta or (node is resource and name in _META_FIELDS),
+        )
 
 
 def _rules_on_default(node: Mapping[str, Any], default: Any) -> list[Any]:

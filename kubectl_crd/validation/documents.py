@@ -304,7 +304,14 @@ def _validate_crd(document: Document, base: dict[str, Any]) -> DocumentResult:
             location=exc.location or document.location,
         )
         return DocumentResult(status="invalid", errors=(error,), **base)
-    return DocumentResult(status="valid", stored=document.content, **base)
+    from kubectl_crd.validation.crds import crd_warnings
+
+    return DocumentResult(
+        status="valid",
+        warnings=tuple(crd_warnings(document.content)),
+        stored=document.content,
+        **base,
+    )
 
 
 def _crd_errors(document: Document) -> list[FieldError]:

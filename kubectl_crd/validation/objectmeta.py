@@ -380,10 +380,13 @@ def coerce_embedded(node: SchemaNode, obj: Any, *, root: bool = True) -> None:
             coerce_embedded(node.items, value, root=False)
 
 
-def validate_embedded(node: SchemaNode, obj: Any) -> Found:
-    """``objectmeta.Validate`` below the root: every x-kubernetes-embedded-resource value."""
+def validate_embedded(node: SchemaNode, obj: Any, *, include_root: bool = False) -> Found:
+    """``objectmeta.Validate`` below the root: every x-kubernetes-embedded-resource value
+    (and ``obj`` itself when ``include_root`` and ``node`` is one)."""
     found: Found = []
-    if node.subtree_embedded and isinstance(obj, dict):
+    if include_root:
+        _embedded(node, obj, None, found)
+    elif node.subtree_embedded and isinstance(obj, dict):
         for key, value in obj.items():
             prop = node.properties.get(key)
             if prop is not None:
@@ -474,15 +477,18 @@ def _embedded_resource(obj: dict[str, Any], chain: Chain, found: Found) -> None:
                         )
 
 
-def embedded_coercion_error(node: SchemaNode, obj: Any) -> tuple[str, str, Chain] | None:
+def embedded_coercion_error(
+    node: SchemaNode, obj: Any, *, include_root: bool = False
+) -> tuple[str, str, Chain] | None:
     """The error that stops decoding in an embedded resource, if any (field, message, chain).
 
     ``objectmeta/algorithm.go: coercer.coerce`` refuses an apiVersion or kind that is
     not a string and a metadata that ObjectMeta cannot hold, answering HTTP 400 with
     the first one it meets; Go's map order makes that choice random, we take the
-    first in document order.
+    first in document order. ``obj`` itself is looked at when ``include_root`` and
+    ``node`` is an embedded resource (a CRD's default is coerced so).
     """
-    return _coercion(node, obj, None, root=True)
+    return _coercion(node, obj, None, root=not include_root)
 
 
 def _coercion(

@@ -130,11 +130,22 @@ def rules_on_default(schema: Any, default: Any) -> RuleResults:
     (what a rule with ``optionalOldSelf`` sees); no ratcheting (the check passes no
     correlated object)."""
     from kubectl_crd.validation.cel.tree import subtree_rules
+    from kubectl_crd.validation.cel.typing import uncompiled_rules
 
     results = RuleResults(exact=True)
     tree = subtree_rules(schema)
     if tree is None:
         return results
+    # the server's validator compiles each rule against its node's type: one that does
+    # not type-check is a "rule compile error" (where our untyped programs would run it)
+    failing: dict[int, tuple[RuleNode, dict[int, str]]] = {}
+    for node, index, detail in uncompiled_rules(tree):
+        failing.setdefault(id(node), (node, {}))[1][index] = detail
+    for node, errors in failing.values():
+        node.programs = tuple(
+            CompiledRule(c.rule, error=errors[i], transition=c.transition) if i in errors else c
+            for i, c in enumerate(compiled_rules(node))
+        )
     _validate(tree, default, default, None, False, results, ratchet_parent=False)
     if not results.errors and not results.stopped:
         _validate(tree, default, None, None, False, results, ratchet_parent=False)

@@ -54,6 +54,9 @@ _CEL_WELL_KNOWN = {
     ".google.protobuf.Value": "dyn",
 }
 _DYN = ".google.protobuf.Value"
+#: the name the server gives the type of the node a rule is on, ``selfType`` and a
+#: clock's nanoseconds (which a message cannot match): here always 0
+SELF_TYPE = "selfType0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,8 @@ class _Generator:
             ]
         )
         self.types: dict[tuple[int, bool], _Decl | None] = {}
+        #: each message's fields (by the escaped name the server's type has them under)
+        self.fields: dict[str, dict[str, _Decl]] = {}
         self.count = 0
 
     def decl(self, node: SchemaNode, resource_root: bool) -> _Decl | None:
@@ -162,24 +167,52 @@ class _Generator:
         name = f"M{self.count}"
         message = self.file.message_type.add(name=name)
         fields: dict[str, _Decl] = {}
+        escaped: dict[str, _Decl] = {}
         for key, child in node.properties.items():
             names = field_names(key)
             decl = self.decl(child, child.embedded) if names else None
             if decl is not None:
+                escaped[names[0]] = decl
                 for field_name in names:
                     fields[field_name] = decl
         if resource_root:
-            fields["apiVersion"] = _Decl("string", _F.TYPE_STRING)
-            fields["kind"] = _Decl("string", _F.TYPE_STRING)
-            fields["metadata"] = self._metadata()
+            fields["apiVersion"] = escaped["apiVersion"] = _Decl("string", _F.TYPE_STRING)
+            fields["kind"] = escaped["kind"] = _Decl("string", _F.TYPE_STRING)
+            fields["metadata"] = escaped["metadata"] = self._metadata()
         for number, (field_name, decl) in enumerate(sorted(fields.items()), start=1):
             self._field(message, name, field_name, number, decl)
+        self.fields[f"{self.package}.{name}"] = escaped
         return _Decl(f"{self.package}.{name}", _F.TYPE_MESSAGE, f".{self.package}.{name}")
+
+    def server_names(self, decl: _Decl, text: str) -> str:
+        """``text`` (an engine message about rules on a node of type ``decl``) with each
+        generated message named as the server names that object type: the node's own
+        ``selfType<n>``, and below it the path of escaped property names, ``@idx`` for a
+        list's items, ``@elem`` for a map's values (``compilation.go`` gives each node's
+        compilation the name ``generateUniqueSelfTypeName``, ``selfType`` and the
+        nanosecond of the clock; ``DeclType.MaybeAssignTypeName`` names the rest). The
+        number is the server's clock: ``SELF_TYPE`` says 0."""
+        names: dict[str, str] = {}
+        self._name(decl, SELF_TYPE, names)
+        return re.sub(
+            rf"\b{re.escape(self.package)}\.M\d+\b", lambda m: names.get(m[0], m[0]), text
+        )
+
+    def _name(self, decl: _Decl, name: str, names: dict[str, str]) -> None:
+        if decl.item is not None:
+            self._name(decl.item, f"{name}.@idx", names)
+        elif decl.map_value is not None:
+            self._name(decl.map_value, f"{name}.@elem", names)
+        elif decl.signature in self.fields:
+            names[decl.signature] = name
+            for field_name, field in self.fields[decl.signature].items():
+                self._name(field, f"{name}.{field_name}", names)
 
     def _metadata(self) -> _Decl:
         self.count += 1
         name = f"M{self.count}"
         message = self.file.message_type.add(name=name)
+        self.fields[f"{self.package}.{name}"] = {}
         for number, field_name in enumerate(("generateName", "name"), start=1):
             message.field.add(
                 name=field_name, number=number, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL
@@ -270,16 +303,30 @@ def rule_problems(
     return check_rules(schema, skipped)[0]
 
 
+def uncompiled_rules(tree: RuleNode) -> Iterator[tuple[RuleNode, int, str]]:
+    """Each rule of ``tree`` (a schema node's rule tree, ``tree.subtree_rules``) that
+    does not type-check against its node, with its index and the compile error."""
+    nodes = {path: node for path, node, _, _ in _walk(tree, "", tree.resource_root, 1)}
+    for problem in check_rules(tree.schema.raw, tree=tree)[0]:
+        if problem.field == "rule" and not problem.forbidden:
+            yield nodes[problem.schema_path], problem.index, problem.detail
+
+
 def check_rules(
-    schema: Mapping[str, Any], skipped: Callable[[str], bool] | None = None
+    schema: Mapping[str, Any],
+    skipped: Callable[[str], bool] | None = None,
+    *,
+    tree: RuleNode | None = None,
 ) -> tuple[list[RuleProblem], list[RuleCost]]:
-    """``rule_problems``, and the estimated cost of every rule that compiles."""
-    tree = rule_tree(schema)
+    """``rule_problems``, and the estimated cost of every rule that compiles; of
+    ``tree`` when given (``schema`` its node's), else of the version's rule tree."""
+    if tree is None:
+        tree = rule_tree(schema)
     if tree is None:
         return [], []
     digest = hashlib.sha256(json.dumps(schema, sort_keys=True, default=str).encode()).hexdigest()
     generator = _Generator(f"kubectl_crd.gen.s{digest[:16]}")
-    located = list(_walk(tree, "", True, 1))
+    located = list(_walk(tree, "", tree.resource_root, 1))
     declared = [
         (path, node, generator.decl(node.schema, root), root, cardinality)
         for path, node, root, cardinality in located
@@ -338,7 +385,7 @@ def check_rules(
                     # only when no rewrite moved them
                     detail = literal_errors(text, checked_tree if prepared == text else None)
                 except RuntimeError as exc:
-                    detail = checker_error_text(str(exc), text)
+                    detail = generator.server_names(decl, checker_error_text(str(exc), text))
                     if compiled != text:
                         detail = _at_original(detail, text)
                 if not detail and checked_tree and compiled == text and sizes is not None:
