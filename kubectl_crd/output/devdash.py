@@ -148,6 +148,7 @@ class _Object:
         "last",
         "line",
         "reconciles",
+        "resource",
         "retry_at",
         "running",
         "state",
@@ -155,6 +156,8 @@ class _Object:
 
     def __init__(self) -> None:
         self.state = ObjectState.PENDING
+        #: the FOR resource it is an object of, as the reconciler spells it
+        self.resource = ""
         self.reconciles = 0
         self.last = ""
         self.file = ""
@@ -186,6 +189,8 @@ class DashState:
         #: shown under the title for as long as the loop runs: in the recent lines the
         #: start's line with it was cut at the terminal's width, then scrolled away
         self.kubeconfig = ""
+        #: the title for the FOR a reload swaps in (None: the title stays)
+        self.retitle: Callable[[str], str] | None = None
         self._clock = clock
         self.queue_depth = queue_depth
         self.problems = problems
@@ -208,11 +213,13 @@ class DashState:
         now = self._clock()
         with self._lock:
             if isinstance(event, ev.ObjectCached):
-                self._object(event.key)  # pending (queued) until its first reconcile
+                # pending (queued) until its first reconcile
+                self._object(event.key).resource = event.resource
             elif isinstance(event, ev.ObjectDeleted):
                 self._objects.pop(event.key, None)
             elif isinstance(event, ev.ReconcileStarted):
                 entry = self._object(event.key)
+                entry.resource = event.resource
                 entry.running = True
                 entry.state = ObjectState.PENDING
                 entry.diffing = []
@@ -232,8 +239,13 @@ class DashState:
             elif isinstance(event, ev.Write):
                 self.writes += 1
             elif isinstance(event, ev.Swapped):
-                for entry in self._objects.values():  # every object is reconciled anew
-                    entry.state = ObjectState.PENDING
+                if event.for_resource and self.retitle is not None:
+                    self.title = self.retitle(event.for_resource)
+                for key, entry in list(self._objects.items()):
+                    if event.for_resource and entry.resource not in ("", event.for_resource):
+                        del self._objects[key]  # of the FOR the new code does not reconcile
+                    else:  # every object is reconciled anew
+                        entry.state = ObjectState.PENDING
             elif isinstance(event, ev.ReloadStarted | ev.ReloadSucceeded | ev.ReloadFailed):
                 self._reload, self._reload_at = event, now
             elif isinstance(event, ev.WatchError):

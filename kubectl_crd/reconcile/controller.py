@@ -844,6 +844,7 @@ class Controller:
                 tuple(str(informer.info) for informer in started),
                 tuple(str(info) for info in stopped),
                 tuple(left),
+                str(new.for_resource),
             )
         self._emit(swapped)
         return swapped

@@ -287,6 +287,9 @@ class Swapped:
     watches_started: tuple[str, ...] = ()
     watches_stopped: tuple[str, ...] = ()
     finalizers_left: tuple[ObjectKey, ...] = ()
+    #: the resource the new code reconciles, as it spells ``FOR`` (a display follows a
+    #: change of it: the rows of the old one's objects go)
+    for_resource: str = ""
 
 
 @record

@@ -608,9 +608,11 @@ def run_loop(app: Application, options: DevOptions) -> None:
         where = f" of {options.local}" if options.local is not None else ""
         log.note(f"{loaded.display}: reconciling {loaded.for_resource}{where} in {scope}")
         if state is not None:
-            state.title = (
-                f"kubectl crd dev {loaded.display}: {loaded.for_resource}{where} in {scope}"
+            display = loaded.display
+            state.retitle = lambda resource: (
+                f"kubectl crd dev {display}: {resource}{where} in {scope}"
             )
+            state.title = state.retitle(str(loaded.for_resource))
             state.queue_depth = lambda: len(controller.queue)
             if local is not None:
                 found = local

@@ -213,6 +213,25 @@ def test_the_envtest_kubeconfig_stays_under_the_title() -> None:
     assert draw(sample(Clock()).snapshot())[1].startswith("synced 1")  # not without one
 
 
+def test_a_reload_to_another_for_drops_the_old_objects_rows_and_retitles() -> None:
+    # before, the Foo stayed "pending" for ever (the new code does not reconcile it) and
+    # the title still named foos: seen in tmux after FOR was changed to crontabs
+    state = fed(
+        ev.ObjectCached(FOO, "foos.x/v1"),
+        ev.ReconcileStarted(FOO, "foos.x/v1", 1, "1"),
+        ev.ReconcileFinished(FOO, ev.Outcome.SUCCESS, 0.001),
+        ev.ObjectCached(BAR, "foos.x/v1"),
+    )
+    state.retitle = lambda resource: f"kubectl crd dev r.py: {resource} in every namespace"
+    state(ev.Swapped(0, ("crontabs.x/v1",), ("foos.x/v1",), (), "crontabs.x/v1"))
+    state(ev.ReconcileStarted(BAZ, "crontabs.x/v1", 1, "5"))
+    snap = state.snapshot()
+    assert [(row.key, row.state) for row in snap.rows] == [(BAZ, ObjectState.PENDING)]
+    assert snap.title == "kubectl crd dev r.py: crontabs.x/v1 in every namespace"
+    state(ev.Swapped(1, for_resource="crontabs.x/v1"))  # the same FOR: rows stay, pending
+    assert [row.key for row in state.snapshot().rows] == [BAZ]
+
+
 def test_long_lines_are_cut_not_wrapped_and_many_objects_scroll_to_the_selection() -> None:
     clock = Clock()
     keys = [("default", f"obj-{index:02d}") for index in range(30)]
