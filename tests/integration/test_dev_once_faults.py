@@ -95,14 +95,16 @@ def test_once_ends_after_a_reconcile_past_the_timeout_and_exits_1(
     kinds = [event["event"] for event in events]
     assert kinds.count("ReconcileStarted") == 1, kinds
     assert kinds.count("ReconcileTimedOut") == 1, kinds
-    assert "ReconcileFinished" not in kinds  # not waited for (the slow one takes 1.5 s)
+    # not waited for (the hung one never returns; the slow one may, on a loaded machine,
+    # while the run stops: it then counts once, as failed)
+    assert kinds.count("ReconcileFinished") <= (1 if reconciler == "slow" else 0), kinds
     assert "Requeued" not in kinds  # not reconciled again: the run is over
     assert events[-1] == {
         "event": "summary", "objects": 1, "reconciles": 1, "writes": 0, "errors": 1,
         "problems": 0, "failed": ["default/example-foo"], "time": events[-1]["time"],
     }  # fmt: skip
     assert done.returncode == 1, done.stderr
-    assert took < 15, took  # start-up and the timeout; not the stop's 30 s grace
+    assert took < 25, took  # start-up and the timeout; not the stop's 30 s grace
 
 
 def test_envtest_without_the_crd_says_to_give_it_with_crd(
