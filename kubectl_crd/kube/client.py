@@ -56,6 +56,7 @@ from kubectl_crd.model.errors import (
     KubeconfigError,
     ResourceExpiredError,
     UnauthorizedError,
+    invalid_object_head,
 )
 
 TYPE_CHECKING = False
@@ -829,9 +830,7 @@ def _invalid(status: int, status_object: dict[str, Any]) -> InvalidObjectError:
     ``k8s.io/kubectl/pkg/cmd/util/helpers.go``): no ``Error from server`` prefix, the
     causes after the object's name, one ``* cause`` line each when there are several."""
     details: dict[str, Any] = status_object["details"]
-    head = "The request is invalid"
-    if details.get("kind") or details.get("name"):
-        head = f'The {details.get("kind", "")} "{details.get("name", "")}" is invalid'
+    head = invalid_object_head(str(details.get("kind") or ""), str(details.get("name") or ""))
     causes = [
         f"{c.get('field', '')}: {c.get('message', '')}"
         for c in details.get("causes") or ()

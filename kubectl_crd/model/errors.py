@@ -341,6 +341,16 @@ class UnauthorizedError(ApiError):
         return f"error: {self.message}"
 
 
+def invalid_object_head(kind: str, name: str) -> str:
+    """kubectl's words before the causes of a 422 Invalid (``checkErr`` in
+    ``k8s.io/kubectl/pkg/cmd/util/helpers.go``: ``The %s %q is invalid``; ``The request
+    is invalid`` when the answer names neither); ``validate`` and ``scale --local`` head
+    an object they refuse with the same words."""
+    if not kind and not name:
+        return "The request is invalid"
+    return f"The {kind} {go_quote(name)} is invalid"
+
+
 class InvalidObjectError(ApiError):
     """A 422 ``Invalid`` status in kubectl's words (``checkErr`` in
     ``k8s.io/kubectl/pkg/cmd/util/helpers.go``): ``The Foo "x" is invalid: field: msg``

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-from kubectl_crd.model.errors import Location
+from kubectl_crd.model.errors import Location, invalid_object_head
 from kubectl_crd.model.styled import Line, Style
 from kubectl_crd.validation.documents import STATUSES, DocumentResult, Summary
 from kubectl_crd.validation.results import FieldError
@@ -75,7 +75,7 @@ def rejected(kind: str, name: str) -> str:
     Several errors are one line each, at the node each one is about (kubectl joins
     them as ``[a, b]`` on one line: a list nobody can jump to).
     """
-    return f'The {kind} "{name}" is invalid'
+    return invalid_object_head(kind, name)
 
 
 def rejection_text(kind: str, name: str, error: FieldError) -> str:
