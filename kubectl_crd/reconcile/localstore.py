@@ -35,9 +35,24 @@ What it keeps, and the upstream behaviour each piece mirrors
   second, ``MicroTime`` to the microsecond), bytes in canonical base64, quantities
   spelt as the server spells them (``0.5`` -> ``500m``; a container's resources rounded
   up to the milli, core/v1's one default mirrored), a null map value its zero value,
-  empty ``omitempty`` fields and unknown fields (``Data``) dropped;
+  empty ``omitempty`` fields and unknown fields (``Data``) dropped, and the fields a body
+  leaves out written at their zero values as encoding/json writes them (a container's
+  ``resources: {}``, a Deployment's ``status: {}``, a Role's ``rules: null``);
+- a built-in is then defaulted as the server's scheme defaults it
+  (``validation.builtin_defaulting``, each kind's ``SetDefaults_*``: a Deployment's
+  replicas, strategy and limits, a pod template's policies, a container's pull policy,
+  a Service's type, affinity, ports and traffic policies, a Secret's type and its
+  stringData merged into data, a Job's and a CronJob's, ...) on every write (create,
+  update, the merged object of an apply), and given on a create what its registry
+  strategy and the default admission plugins add: a Service's cluster IP, families and
+  node ports (``ServiceAllocator``: the lowest free address of the test control plane's
+  10.0.0.0/24, kept by updates, freed by deletes), a Job's generated selector and
+  labels, a Pod's Pending status with its QoS class, priority and default tolerations,
+  a claim's protection finalizer, a namespace's ``kubernetes`` finalizer, a DaemonSet's
+  template generation; 43 cases, every kind in ``BUILTINS``, against kube-apiserver in
+  tests/integration/test_localstore_defaulting_differential.py;
 - built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, Lease, ...) are
-  stored without schema validation or defaulting of their spec beyond those checks (no
+  stored without schema validation of their spec beyond those checks (no
   ``Invalid`` for a negative replicas), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
@@ -58,19 +73,21 @@ What it keeps, and the upstream behaviour each piece mirrors
 - Kubernetes Events recorded in memory (``events``).
 
 What it does not simulate (the README's list): controllers (a Deployment gets no
-ReplicaSet or pods, a Service no endpoints, unless DIR says so), defaulting and
-validation of built-in kinds beyond their metadata, their decoding and the typed check,
+ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
+kinds beyond their metadata, their decoding and the typed check (a Service's clusterIP
+outside the range, a taken node port), admission plugins beyond the defaults above
+(ServiceAccount's token volume, LimitRanger, ResourceQuota), ``managedFields`` entries
+of other operations than ``Apply`` (a create shows none),
 conflicts between field managers (``force`` is always taken), the garbage collector's
 foreground deletion and orphaning (``propagationPolicy`` is background), admission
 webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateName`` for
 built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a number),
-and watch history (a watch starts from now: no 410). Of a built-in's decoding
-(``validation.decoding``): the zero values the server writes for fields a body leaves
-out (a container's ``resources: {}``, a Deployment's ``status: {}``, a Role's ``rules:
-null``, an Event's ``eventTime: null``), the 422 a merge patch's undecodable result
-gets (the store answers the 400 of an update), and an applied int32 beyond its range,
-which the server's conversion wraps and its validation then refuses (the store wraps it
-and stores it).
+and watch history (a watch starts from now: no 410); a dry-run create of a Service
+holds its address until the store ends. Of a built-in's decoding
+(``validation.decoding``): the 422 a merge patch's undecodable result gets (the store
+answers the 400 of an update), and an applied int32 beyond its range, which the
+server's conversion wraps and its validation then refuses (the store wraps it and
+stores it).
 """
 
 from __future__ import annotations
@@ -109,7 +126,8 @@ BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
     ("", "v1", "secrets", "Secret", True, False, False),
     ("", "v1", "services", "Service", True, True, False),
     ("", "v1", "serviceaccounts", "ServiceAccount", True, False, False),
-    ("", "v1", "pods", "Pod", True, True, False),
+    # a Pod's generation: PodObservedGenerationTracking (beta, on in 1.34)
+    ("", "v1", "pods", "Pod", True, True, True),
     ("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", True, True, False),
     ("", "v1", "namespaces", "Namespace", False, True, False),
     ("", "v1", "events", "Event", True, False, False),
@@ -232,6 +250,10 @@ class ObjectStore:
         self._applying: tuple[str, dict[str, Any]] | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
         self.events: list[dict[str, Any]] = []
+        from kubectl_crd.validation.builtin_defaulting import ServiceAllocator
+
+        #: the Services' cluster IPs and node ports
+        self._services = ServiceAllocator()
         #: (group, plural, version) -> (the CRD it was made from, the kind's typed schema
         #: (``validation.typed``), its list-map keys by path)
         self._types: dict[tuple[str, str, str], tuple[Any, Atom, KeysAt]] = {}
@@ -420,8 +442,8 @@ class ObjectStore:
                     raise _refused(kind.admission.already_exists(name, existing))
                 result = kind.admission.create(obj, namespace=ns or None)
                 return self._commit(kind, info, result, dry_run=dry_run)
-            # the body is decoded before the registry looks at it
-            created = self._decoded(kind, info, obj)
+            # the body is decoded and defaulted before the registry looks at it
+            created = self._decoded(kind, info, obj, create=True)
             if existing is not None:
                 message = f'{kind.resource} "{name}" already exists'
                 raise _status_refusal(409, "AlreadyExists", message, kind, name)
@@ -429,8 +451,6 @@ class ObjectStore:
                 message = "resource name may not be empty"
                 raise _status_refusal(422, "Invalid", message, kind, name)
             _check_builtin_metadata(kind, created)
-            if kind.has_status:
-                created.pop("status", None)
             meta = created.setdefault("metadata", {})
             for dropped in (
                 "resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds",
@@ -447,6 +467,8 @@ class ObjectStore:
                 meta["generation"] = 1
             else:
                 meta.pop("generation", None)
+            self._prepare_for_create(kind, created, obj)
+            self._allocate(kind, created, None)
             return self._store_builtin(kind, info, None, created, dry_run=dry_run)
 
     def update(
@@ -510,6 +532,11 @@ class ObjectStore:
                     new.pop("status", None)
                     if "status" in old:
                         new["status"] = old["status"]
+                self._allocate(kind, new, old)
+                if kind.group == "apps" and kind.kind == "DaemonSet":
+                    from kubectl_crd.validation.builtin_defaulting import prepare_daemon_set
+
+                    prepare_daemon_set(new, old)
                 if kind.keeps_generation and _non_metadata(new) != _non_metadata(old):
                     meta["generation"] = int(old_meta.get("generation") or 0) + 1
             new["metadata"]["resourceVersion"] = old["metadata"].get("resourceVersion")
@@ -778,6 +805,8 @@ class ObjectStore:
         self, kind: _Kind, key: ObjectKey, old: dict[str, Any] | None, last: dict[str, Any]
     ) -> None:
         kind.objects.pop(key, None)
+        if kind.kind == "Service" and not kind.group and kind.admission is None:
+            self._services.release(last)
         uid = str((last.get("metadata") or {}).get("uid") or "")
         self._by_uid.pop(uid, None)
         self._applied.pop(uid, None)
@@ -888,20 +917,59 @@ class ObjectStore:
             meta["managedFields"] = marshal.loads(cached[1])
         return obj
 
-    def _decoded(self, kind: _Kind, info: ResourceInfo, obj: Mapping[str, Any]) -> dict[str, Any]:
+    def _decoded(
+        self, kind: _Kind, info: ResourceInfo, obj: Mapping[str, Any], *, create: bool = False
+    ) -> dict[str, Any]:
         """A copy of a built-in's body decoded into its Go type as the server decodes a
         create's or update's (``validation.decoding``): normalised to what the server
-        stores, or refused with its 400. The merged object of a server-side apply is
-        converted, not decoded (the server never parses it as JSON): the typed check
-        refused what the conversion refuses, and its values are normalised alike."""
-        from kubectl_crd.validation.decoding import decode_builtin
+        stores, or refused with its 400; then defaulted (``validation.builtin_defaulting``,
+        the scheme's defaulting after decoding). The merged object of a server-side
+        apply is converted, not decoded (the server never parses it as JSON): the
+        typed check refused what the conversion refuses, and its values are normalised
+        alike. ``create``: a kind with ``/status`` starts with its zero status (each
+        strategy's ``PrepareForCreate``), defaulted as the server's read of what it
+        stored defaults it (a claim's ``phase: Pending``, a namespace's ``Active``)."""
+        from kubectl_crd.validation.builtin_defaulting import default_builtin
+        from kubectl_crd.validation.decoding import decode_builtin, zero_field
 
         body = _plain_object(obj)
         api_version = f"{kind.group}/{info.version}" if kind.group else info.version
         problem = decode_builtin(body, api_version, kind.kind, lenient=self._applying is not None)
         if problem is not None:
             raise _failure(400, "BadRequest", problem, None)
+        if create and kind.has_status:
+            body["status"] = zero_field(api_version, kind.kind, "status")
+        default_builtin(body, api_version, kind.kind)
         return body
+
+    def _prepare_for_create(
+        self, kind: _Kind, obj: dict[str, Any], body: Mapping[str, Any]
+    ) -> None:
+        """What a built-in's registry strategy (and the admission plugins every server
+        runs) add on a create of ``body``, past defaulting."""
+        from kubectl_crd.validation import builtin_defaulting as prepare
+
+        if kind.group == "batch" and kind.kind == "Job":
+            body_meta = body.get("metadata")
+            own = body_meta.get("labels") if isinstance(body_meta, Mapping) else None
+            uid = str(obj["metadata"]["uid"])
+            prepare.prepare_job_for_create(obj, uid, shares_labels=not own)
+        elif not kind.group and kind.kind == "Pod":
+            prepare.prepare_pod_for_create(obj)
+        elif not kind.group and kind.kind == "Namespace":
+            prepare.prepare_namespace_for_create(obj)
+        elif not kind.group and kind.kind == "PersistentVolumeClaim":
+            prepare.prepare_claim_for_create(obj)
+        elif kind.group == "apps" and kind.kind == "DaemonSet":
+            prepare.prepare_daemon_set(obj, None)
+
+    def _allocate(self, kind: _Kind, obj: dict[str, Any], old: dict[str, Any] | None) -> None:
+        """A Service's cluster IP, families and node ports (``ServiceAllocator``)."""
+        if kind.group or kind.kind != "Service":
+            return
+        problem = self._services.allocate(obj, old)
+        if problem is not None:
+            raise _failure(500, "InternalError", problem, None)
 
     def _typed(self, kind: _Kind, version: str) -> tuple[Atom, KeysAt]:
         """The kind's typed schema in ``version`` (``validation.typed``: a built-in's
@@ -1178,10 +1246,17 @@ def apply_merge_patch(target: Any, patch: Any) -> Any:
 KeysAt = Callable[[tuple[str, ...]], "tuple[str, ...] | str | None"]
 
 
+#: list-map key fields with a default in the built-in schemas: structured-merge-diff keys
+#: an item that leaves one out by its default (``typed/helpers.go`` keyedAssociativeList-
+#: Item, the schema's ``default``), so an applied ``{containerPort: 80}`` is the stored,
+#: defaulted ``{containerPort: 80, protocol: TCP}`` (ContainerPort, ServicePort)
+_KEY_DEFAULTS = {"protocol": "TCP"}
+
+
 def _item_key(item: Any, keys: tuple[str, ...]) -> tuple[Any, ...] | None:
     if not isinstance(item, Mapping):
         return None
-    return tuple(json.dumps(item.get(k), sort_keys=True) for k in keys)
+    return tuple(json.dumps(item.get(k, _KEY_DEFAULTS.get(k)), sort_keys=True) for k in keys)
 
 
 def _merge(base: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> Any:

@@ -17,6 +17,7 @@ One module per stage, each naming the upstream file it mirrors:
 - ``schemas``: ``compile_schema``, each version's tree built once, its defaults pruned
 - ``pruning``: unknown fields, pruned defaults, nulls of non-nullable fields
 - ``defaulting``: structural defaulting
+- ``builtin_defaulting``: built-in kinds' ``SetDefaults_*`` and their registries' create-time fields
 - ``objectmeta``: metadata decoding and validation, embedded resources
 - ``names``: DNS-1123 names, label keys and values, with their messages
 - ``openapi``: kube-openapi's schema validation and its field errors

@@ -44,19 +44,23 @@ second, ``MicroTime`` to the microsecond, the zero time as null
 (``timestamps.stored_time``); bytes in canonical base64; a quantity as
 ``Quantity.String`` writes it (``stored_quantity``: ``0.5`` -> ``500m``), in a
 ``ResourceList`` rounded up to the milli first (core/v1's ``SetDefaults_ResourceList``,
-the one default mirrored: every container's resources go through it); an
-``omitempty`` field whose value is empty (``""``, 0, false, ``{}``, ``[]``, null) and
-an ``omitzero`` time that is zero left out.
+done here as every container's resources go through the walk; the other defaults are
+``validation.builtin_defaulting``'s); an ``omitempty`` field whose value is empty
+(``""``, 0, false, ``{}``, ``[]``, null) and an ``omitzero`` time that is zero left out;
+and every field encoding/json writes though the body left it out (not ``omitempty``,
+or a struct, which omitempty never drops, and not ``omitzero``) at its zero value
+(``_zeros``): a container's ``resources: {}``, a Deployment's ``status: {}``, a
+ServicePort's ``targetPort: 0`` (defaulting then makes it the port), a Role's
+``rules: null``, an Event's ``eventTime: null``; ``zero_field`` gives a top-level
+field's (the status a create starts with).
 
 ``lenient`` (a server-side apply's merged object: the server converts it from
 unstructured, ``runtime/converter.go``, whose refusals ``validation.typed`` mirrors):
 nothing is refused, values are normalised as stored (a whole float in an integer field
 an int, an int32 that overflows wrapped as the converter wraps it).
 
-Not mirrored: ``fieldValidation=Strict``'s 400 for unknown fields; the zero value of a
-field the body leaves out, which the server writes (a container's ``"resources": {}``,
-a Role's ``"rules": null``); defaulting and validation of built-in kinds beyond their
-metadata and a ResourceList's rounding.
+Not mirrored: ``fieldValidation=Strict``'s 400 for unknown fields; validation of
+built-in kinds beyond their metadata.
 
 Pure: stdlib and the model and validation layers; the types are read on first use.
 """
@@ -73,7 +77,7 @@ from typing import Any
 
 from kubectl_crd.model.govalues import json_kind
 
-__all__ = ["GoType", "decode_builtin", "go_base64"]
+__all__ = ["GoType", "decode_builtin", "go_base64", "zero_field"]
 
 _EMPTY_STRING, _EMPTY_NUMBER, _EMPTY_BOOL, _EMPTY_LENGTH, _EMPTY_NIL = 1, 2, 3, 4, 5
 _OMITEMPTY, _OMITZERO = 1, 2
@@ -95,6 +99,10 @@ class GoType:
     ok: frozenset[type] = frozenset()
     #: the type a value is decoded into: a pointer's element, else the type itself
     target: GoType = field(init=False)
+    #: a struct's fields encoding/json writes even when a body leaves them out (neither
+    #: ``omitempty`` on a non-struct nor ``omitzero``), with their zero values
+    #: (``_zeros``: made on first use; None until then)
+    zeros: tuple[tuple[str, Any], ...] | None = None
 
     def __post_init__(self) -> None:
         self.target = self
@@ -240,7 +248,7 @@ class _Decoder:
     def value(self, go_type: GoType, value: Any) -> Any:
         """The value as stored, after the checks of its decoding into ``go_type``."""
         if value is None:
-            return self.null(go_type)
+            return _zero(go_type)
         go_type = go_type.target
         if type(value) in go_type.ok:
             return value
@@ -265,21 +273,6 @@ class _Decoder:
         what = json_kind(value)
         self.mismatch(what, go_type.go)
         return value
-
-    def null(self, go_type: GoType) -> Any:
-        """A null map value or list item: its type's zero value."""
-        kind = go_type.kind
-        if kind == "string":
-            return ""
-        if kind in ("int", "uint", "float"):
-            return 0
-        if kind == "bool":
-            return False
-        if kind == "struct":
-            return {}
-        if kind == "json":
-            return _SPECIAL_NULLS.get(go_type.name)
-        return None
 
     def struct_value(self, go_type: GoType, value: dict[str, Any]) -> dict[str, Any]:
         fields = go_type.fields
@@ -318,6 +311,12 @@ class _Decoder:
                 value[key] = made
         for key in dropped:
             del value[key]
+        # encoding/json writes every field that is not omitempty (a non-struct) or
+        # omitzero, set or not: the zero values of the fields the body left out
+        zeros = go_type.zeros if go_type.zeros is not None else _zeros(go_type)
+        for key, zero in zeros:
+            if key not in value:
+                value[key] = _fresh(zero) if type(zero) is dict else zero
         return value
 
     def field_value(self, field_type: GoType, item: Any, empty: int, omitzero: bool) -> Any:
@@ -327,10 +326,8 @@ class _Decoder:
             target = field_type
             if target.kind == "json":
                 made = _SPECIAL_NULLS.get(target.name)
-            elif target.kind in ("string", "int", "uint", "float", "bool"):
-                made = self.null(target)
-            elif target.kind == "struct":
-                made = {}
+            elif target.kind in ("string", "int", "uint", "float", "bool", "struct"):
+                made = _zero(target)
             else:
                 made = None
         else:
@@ -352,7 +349,7 @@ class _Decoder:
         for key, item in value.items():
             if type(item) in ok:
                 continue
-            made = self.null(elem) if item is None else self.value(elem, item)
+            made = _zero(elem) if item is None else self.value(elem, item)
             if made is not item:
                 value[key] = made
         self.milli = False
@@ -369,7 +366,7 @@ class _Decoder:
             if struct is not None and type(item) is dict:
                 self.struct_value(struct, item)  # containers, ports, env: no detour
                 continue
-            made = self.null(elem) if item is None else self.value(elem, item)
+            made = _zero(elem) if item is None else self.value(elem, item)
             if made is not item:
                 value[index] = made
         return value
@@ -482,6 +479,54 @@ class _Decoder:
                 _QUANTITIES[(value, self.milli)] = stored  # objects repeat them ("100m")
             return stored
         return value  # FieldsV1 and the like: any JSON
+
+
+def _zeros(go_type: GoType) -> tuple[tuple[str, Any], ...]:
+    """``go_type.zeros``, made once (a recursive type sees itself with none)."""
+    if go_type.zeros is None:
+        go_type.zeros = ()
+        go_type.zeros = tuple(
+            (name, _zero(field_type))
+            for name, (field_type, empty, omitzero) in go_type.fields.items()
+            if not empty and not omitzero
+        )
+    return go_type.zeros
+
+
+def _zero(go_type: GoType) -> Any:
+    """What encoding/json writes for ``go_type``'s zero value (a struct: its fields that
+    are always written; a pointer, list, map or interface: null): what a null map value
+    or list item decodes to, and a field a body leaves out."""
+    kind = go_type.kind
+    if kind == "string":
+        return ""
+    if kind in ("int", "uint", "float"):
+        return 0
+    if kind == "bool":
+        return False
+    if kind == "struct":
+        zeros = go_type.zeros if go_type.zeros is not None else _zeros(go_type)
+        return {key: _fresh(zero) if type(zero) is dict else zero for key, zero in zeros}
+    if kind == "json":
+        return _SPECIAL_NULLS.get(go_type.name)
+    return None
+
+
+def _fresh(zero: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a struct's zero value (dicts of scalars and dicts, mostly empty)."""
+    return {key: _fresh(value) if type(value) is dict else value for key, value in zero.items()}
+
+
+def zero_field(api_version: str, kind: str, name: str) -> Any:
+    """What the server writes for ``kind``'s top-level field ``name`` left at its zero
+    value (a Deployment's ``status: {}``, a Service's ``status: {loadBalancer: {}}``);
+    None for a kind or field the shipped types have not."""
+    go_type = _KINDS.get((api_version, kind), _KINDS)
+    if go_type is _KINDS:
+        go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
+    if go_type is None or name not in go_type.fields:
+        return None
+    return _zero(go_type.fields[name][0].target)
 
 
 def _field(decoder: _Decoder) -> str:

@@ -183,7 +183,7 @@ def test_builtins_get_server_metadata_and_generation_only_where_kept() -> None:
     created = store.create(deploy_info, deployment, namespace="ns")
     assert created["metadata"]["generation"] == 1
     assert created["metadata"]["namespace"] == "ns"
-    assert "status" not in created
+    assert created["status"] == {}  # the body's dropped: the zero DeploymentStatus
     status = store.update_status(deploy_info, {**created, "status": {"availableReplicas": 1}})
     assert status["metadata"]["generation"] == 1
     scaled = store.patch(deploy_info, "ns", "d", {"spec": {"replicas": 2}})
@@ -247,9 +247,11 @@ def test_apply_of_builtins_merges_containers_by_name() -> None:
         ]}}}},
     )  # fmt: skip
     applied = store.apply(info, deployment({"name": "app", "image": "a:2"}), field_manager="m")
-    assert applied["spec"]["template"]["spec"]["containers"] == [
-        {"name": "app", "image": "a:2"},
-        {"name": "sidecar", "image": "s:1"},
+    containers = applied["spec"]["template"]["spec"]["containers"]
+    # (each container defaulted as the server defaults it: validation.builtin_defaulting)
+    assert [(c["name"], c["image"], "ports" in c) for c in containers] == [
+        ("app", "a:2", False),
+        ("sidecar", "s:1", False),
     ]
 
 

@@ -136,20 +136,29 @@ def test_a_null_becomes_its_types_zero_value_in_maps_and_lists() -> None:
             "apiVersion": "rbac.authorization.k8s.io/v1",
             "kind": "Role",
             "metadata": {"labels": {"a": ""}},
-            "rules": [{"verbs": ["get", ""]}, {}],
+            # a null PolicyRule is its zero value: ``verbs`` has no omitempty
+            "rules": [{"verbs": ["get", ""]}, {"verbs": None}],
         },
     )
 
 
 def test_omitempty_drops_empty_values_but_not_a_pointers() -> None:
     """A string "" and an int 0 with omitempty go; a *int32 0 (replicas), a *bool false
-    (immutable) and a field without omitempty (a port's port) stay."""
+    (immutable) and a field without omitempty (a port's port) stay; a struct
+    (IntOrString too) is never empty to omitempty: written as its zero value."""
     _, body = decoded(service(name="", port=0, nodePort=0, protocol="TCP", appProtocol=""))
-    assert body["spec"]["ports"] == [{"port": 0, "protocol": "TCP", "appProtocol": ""}]
+    assert body["spec"]["ports"] == [
+        {"port": 0, "protocol": "TCP", "appProtocol": "", "targetPort": 0}
+    ]
     assert decoded(cm(immutable=False, data={}))[1] == cm(immutable=False)
     deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {}}
     _, body = decoded({**deployment, "spec": {"replicas": 0, "paused": False}})
-    assert body["spec"] == {"replicas": 0}
+    assert body["spec"] == {
+        "replicas": 0,
+        "selector": None,
+        "template": {"metadata": {}, "spec": {"containers": None}},
+        "strategy": {},
+    }
 
 
 def test_unknown_fields_are_dropped_case_sensitively_at_every_depth() -> None:
@@ -159,7 +168,7 @@ def test_unknown_fields_are_dropped_case_sensitively_at_every_depth() -> None:
     assert decoded(body) == (
         None,
         {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
-         "spec": {"ports": [{"port": 80}]}},
+         "spec": {"ports": [{"port": 80, "targetPort": 0}]}, "status": {"loadBalancer": {}}},
     )  # fmt: skip
 
 
@@ -246,7 +255,36 @@ def test_a_pointer_set_to_a_zero_time_stays_as_null() -> None:
     event = {"apiVersion": "v1", "kind": "Event", "metadata": {"creationTimestamp": zero},
              "lastTimestamp": zero}  # fmt: skip
     assert decoded(event)[1] == {"apiVersion": "v1", "kind": "Event", "metadata": {},
-                                 "lastTimestamp": None}  # fmt: skip
+                                 "lastTimestamp": None, **EVENT_ZEROS}  # fmt: skip
+
+
+#: what an Event's body left out is written as: its fields without omitempty (or
+#: structs, which omitempty never drops) at their zero values
+EVENT_ZEROS = {
+    "involvedObject": {}, "source": {}, "firstTimestamp": None, "lastTimestamp": None,
+    "eventTime": None,
+    "reportingComponent": "", "reportingInstance": "",
+}  # fmt: skip
+
+
+def test_fields_a_body_leaves_out_are_written_at_their_zero_values() -> None:
+    """encoding/json writes every field that is not omitempty (or is a struct) and not
+    omitzero: a Role's ``rules: null``, a container's ``resources: {}``, a Deployment's
+    ``status: {}``, a pod template's metadata without ``creationTimestamp`` (omitzero)."""
+    role = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {}}
+    assert decoded(role)[1] == {**role, "rules": None}
+    body = {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {},
+        "spec": {"selector": {}, "template": {"metadata": {}, "spec": {"containers": [
+            {"name": "c"}]}}},
+    }  # fmt: skip
+    _, stored = decoded(body)
+    assert stored["status"] == {}
+    assert stored["spec"]["template"] == {
+        "metadata": {}, "spec": {"containers": [{"name": "c", "resources": {}}]}
+    }  # fmt: skip
+    event = {"apiVersion": "v1", "kind": "Event", "metadata": {}}
+    assert decoded(event)[1] == {**event, **EVENT_ZEROS}
 
 
 def test_a_kind_without_go_types_is_left_alone() -> None:

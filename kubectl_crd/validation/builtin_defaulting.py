@@ -1,0 +1,801 @@
+"""Built-in kinds' defaulting, as kube-apiserver 1.34 defaults a decoded body before it
+stores it (create, update, the merged object of a server-side apply), and the few fields
+their registries set on a create (a Service's cluster IP, a Job's selector).
+
+The server runs the scheme's defaulting functions right after decoding a body into the
+kind's Go type (apimachinery ``runtime/serializer/versioning``: ``Default`` after
+``Decode``). ``defaulter-gen`` writes one ``SetObjectDefaults_<Kind>`` per kind
+(``pkg/apis/*/v1/zz_generated.defaults.go``) that calls ``SetDefaults_<Type>`` for the
+object, then for every nested value of a type that has one, outer before inner, fields in
+order. The walk here is the same, made from data: ``_BY_TYPE`` maps a Go type (the names
+of ``builtin_types.json``'s ``"go"`` part) to what its ``SetDefaults_<Type>`` (or a
+declarative ``+default``) does, and each kind's plan (``_plan``) descends only into the
+fields whose types lead to one, so a ConfigMap costs a dict lookup and a Deployment a
+walk of its pod template. The functions mirror, field for field:
+
+- ``pkg/apis/core/v1/defaults.go`` (and the declarative defaults its
+  ``zz_generated.defaults.go`` inlines: a port's protocol, a GRPC probe's service, RBD
+  and iSCSI volume fields): Container, PodSpec, Pod, Probe, HTTPGetAction, Volume and
+  its sources' ``defaultMode``, ObjectFieldSelector, Secret, Service, PersistentVolumeClaim,
+  Namespace;
+- ``pkg/apis/apps/v1/defaults.go``: Deployment, DaemonSet, StatefulSet, ReplicaSet;
+- ``pkg/apis/batch/v1/defaults.go``: Job, CronJob;
+- ``pkg/apis/networking/v1/defaults.go``: NetworkPolicy and its ports;
+- ``pkg/apis/rbac/v1/defaults.go``: RoleBinding, ClusterRoleBinding, Subject.
+
+The values a body may leave out are read as Go reads them: a missing field, null, and
+the field's zero value (``""``, 0, false) are all "unset" to a ``SetDefaults`` that
+tests ``== ""``; a pointer (``*int32``) is unset only when missing or null.
+
+Registry pieces (``pkg/registry/*/strategy.go``, ``.../service/ipallocator``):
+``ServiceAllocator`` gives a Service its cluster IP, IP families and node ports as the
+test control plane's ``--service-cluster-ip-range=10.0.0.0/24`` would, deterministically
+(the lowest free address, the lowest free node port: the server picks at random, so
+callers compare the shape, not the address); ``prepare_job_for_create`` writes the
+selector and labels the Job strategy generates from the object's uid.
+
+Pure: stdlib and the model layer; the Go types are read through
+``validation.decoding`` on first use.
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import re
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = [
+    "ServiceAllocator",
+    "default_builtin",
+    "image_pull_policy",
+    "pod_qos_class",
+    "prepare_claim_for_create",
+    "prepare_daemon_set",
+    "prepare_job_for_create",
+    "prepare_namespace_for_create",
+    "prepare_pod_for_create",
+]
+
+_Defaulter = Callable[[dict[str, Any]], None]
+
+
+def _unset(value: Any) -> bool:
+    """Go's ``== ""`` / ``== 0`` on a decoded value: missing, null or zero."""
+    return value is None or value == "" or (value == 0 and value is not False)
+
+
+# -- core/v1 ---------------------------------------------------------------------------
+
+#: distribution/reference's grammar (``reference/regexp.go``), which
+#: ``pkg/util/parsers.ParseImageName`` parses with (``ParseNormalizedNamed``)
+_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+_DOMAIN_PART = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_DOMAIN = rf"(?:{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?"
+_REFERENCE = re.compile(
+    rf"(?:{_DOMAIN}/)?{_COMPONENT}(?:/{_COMPONENT})*"
+    r"(?::(?P<tag>[\w][\w.-]{0,127}))?"
+    r"(?P<digest>@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?"
+)
+
+
+def image_pull_policy(image: Any) -> str:
+    """``SetDefaults_Container``'s pull policy: ``Always`` when the image's tag is
+    ``latest`` (``ParseImageName`` makes a reference with neither tag nor digest
+    ``:latest``), else ``IfNotPresent`` (a digest alone, an image that does not parse)."""
+    if not isinstance(image, str):
+        return "IfNotPresent"
+    found = _REFERENCE.fullmatch(image)
+    if found is None:
+        return "IfNotPresent"
+    tag = found.group("tag")
+    if tag is None and found.group("digest") is None:
+        tag = "latest"
+    return "Always" if tag == "latest" else "IfNotPresent"
+
+
+def _container(obj: dict[str, Any]) -> None:
+    if _unset(obj.get("imagePullPolicy")):
+        obj["imagePullPolicy"] = image_pull_policy(obj.get("image"))
+    if _unset(obj.get("terminationMessagePath")):
+        obj["terminationMessagePath"] = "/dev/termination-log"
+    if _unset(obj.get("terminationMessagePolicy")):
+        obj["terminationMessagePolicy"] = "File"
+
+
+def _pod_spec(obj: dict[str, Any]) -> None:
+    if _unset(obj.get("dnsPolicy")):
+        obj["dnsPolicy"] = "ClusterFirst"
+    if _unset(obj.get("restartPolicy")):
+        obj["restartPolicy"] = "Always"
+    if obj.get("securityContext") is None:
+        obj["securityContext"] = {}
+    if obj.get("terminationGracePeriodSeconds") is None:
+        obj["terminationGracePeriodSeconds"] = 30
+    if _unset(obj.get("schedulerName")):
+        obj["schedulerName"] = "default-scheduler"
+
+
+def _pod(obj: dict[str, Any]) -> None:
+    """``SetDefaults_Pod`` (a Pod only, not a template): requests default to limits,
+    ``enableServiceLinks`` true, with host networking a port's hostPort its
+    containerPort."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return
+    for group in ("containers", "initContainers"):
+        for container in spec.get(group) or ():
+            resources = container.get("resources") if isinstance(container, dict) else None
+            if not isinstance(resources, dict):
+                continue
+            limits = resources.get("limits")
+            if isinstance(limits, dict):
+                requests = resources.get("requests")
+                if not isinstance(requests, dict):
+                    requests = resources["requests"] = {}
+                for key, value in limits.items():
+                    requests.setdefault(key, value)
+    if spec.get("enableServiceLinks") is None:
+        spec["enableServiceLinks"] = True
+    if spec.get("hostNetwork") is True:
+        for group in ("containers", "initContainers"):
+            for container in spec.get(group) or ():
+                for port in (container.get("ports") or ()) if isinstance(container, dict) else ():
+                    if isinstance(port, dict) and _unset(port.get("hostPort")):
+                        port["hostPort"] = port.get("containerPort")
+
+
+def _volume(obj: dict[str, Any]) -> None:
+    # ptr.AllPtrFieldsNil(&obj.VolumeSource): no source at all is an emptyDir (a decoded
+    # Volume has its name and the pointers of its inlined VolumeSource, nothing else)
+    if all(value is None for key, value in obj.items() if key != "name"):
+        obj["emptyDir"] = {}
+    image = obj.get("image")
+    if isinstance(image, dict) and _unset(image.get("pullPolicy")):
+        image["pullPolicy"] = image_pull_policy(image.get("reference"))
+
+
+def _fields(**values: Any) -> _Defaulter:
+    """A ``SetDefaults`` (or declarative ``+default``) that sets value fields Go reads as
+    unset when empty (``if obj.Path == ""``)."""
+
+    def default(obj: dict[str, Any]) -> None:
+        for key, value in values.items():
+            if _unset(obj.get(key)):
+                obj[key] = value
+
+    return default
+
+
+def _pointers(**values: Any) -> _Defaulter:
+    """One that sets pointer fields, unset only when nil (a ``*int64`` 0 is set)."""
+
+    def default(obj: dict[str, Any]) -> None:
+        for key, value in values.items():
+            if obj.get(key) is None:
+                obj[key] = value
+
+    return default
+
+
+def _secret(obj: dict[str, Any]) -> None:
+    if _unset(obj.get("type")):
+        obj["type"] = "Opaque"
+    # and its conversion to the internal type (core/v1 conversion.go
+    # Convert_v1_Secret_To_core_Secret): stringData is written over data, then dropped
+    strings = obj.pop("stringData", None)
+    if isinstance(strings, dict) and strings:
+        data = obj.get("data")
+        if not isinstance(data, dict):
+            data = obj["data"] = {}
+        for key, value in strings.items():
+            text = value if isinstance(value, str) else ""
+            data[key] = base64.b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+
+
+_EXTERNAL_TYPES = ("NodePort", "LoadBalancer")
+
+
+def _service(obj: dict[str, Any]) -> None:
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return
+    if _unset(spec.get("sessionAffinity")):
+        spec["sessionAffinity"] = "None"
+    affinity = spec["sessionAffinity"]
+    if affinity == "None":
+        spec.pop("sessionAffinityConfig", None)
+    elif affinity == "ClientIP":
+        config = spec.get("sessionAffinityConfig")
+        client = config.get("clientIP") if isinstance(config, dict) else None
+        if not isinstance(client, dict) or client.get("timeoutSeconds") is None:
+            spec["sessionAffinityConfig"] = {"clientIP": {"timeoutSeconds": 10800}}
+    if _unset(spec.get("type")):
+        spec["type"] = "ClusterIP"
+    kind = spec["type"]
+    for port in spec.get("ports") or ():
+        if not isinstance(port, dict):
+            continue
+        if _unset(port.get("protocol")):
+            port["protocol"] = "TCP"
+        # intstr.FromInt32(0) or FromString(""): the port itself
+        if _unset(port.get("targetPort")):
+            port["targetPort"] = port.get("port") or 0
+    # service.ExternallyAccessible: a NodePort, a LoadBalancer, or a ClusterIP with
+    # external IPs
+    external = kind in _EXTERNAL_TYPES or (kind == "ClusterIP" and bool(spec.get("externalIPs")))
+    if external and _unset(spec.get("externalTrafficPolicy")):
+        spec["externalTrafficPolicy"] = "Cluster"
+    if spec.get("internalTrafficPolicy") is None and kind in ("ClusterIP", *_EXTERNAL_TYPES):
+        spec["internalTrafficPolicy"] = "Cluster"
+    if kind == "LoadBalancer":
+        if spec.get("allocateLoadBalancerNodePorts") is None:
+            spec["allocateLoadBalancerNodePorts"] = True
+        status = obj.get("status")
+        balancer = status.get("loadBalancer") if isinstance(status, dict) else None
+        for ingress in (balancer.get("ingress") or ()) if isinstance(balancer, dict) else ():
+            if isinstance(ingress, dict) and ingress.get("ip") and ingress.get("ipMode") is None:
+                ingress["ipMode"] = "VIP"
+
+
+def _claim(obj: dict[str, Any]) -> None:
+    status = obj.get("status")
+    if not isinstance(status, dict):
+        status = obj["status"] = {}
+    if _unset(status.get("phase")):
+        status["phase"] = "Pending"
+
+
+def _namespace(obj: dict[str, Any]) -> None:
+    meta = obj.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    if name:
+        assert isinstance(meta, dict)
+        labels = meta.get("labels")
+        if not isinstance(labels, dict):
+            labels = meta["labels"] = {}
+        labels["kubernetes.io/metadata.name"] = name
+
+
+# -- apps/v1, batch/v1 -------------------------------------------------------------------
+
+
+def _dict_at(obj: dict[str, Any], *path: str) -> dict[str, Any]:
+    """The mapping at ``path`` under ``obj``, made where missing (Go's zero struct or a
+    nil map a default writes into)."""
+    for key in path:
+        inner = obj.get(key)
+        if not isinstance(inner, dict):
+            inner = obj[key] = {}
+        obj = inner
+    return obj
+
+
+def _spec(obj: dict[str, Any]) -> dict[str, Any]:
+    return _dict_at(obj, "spec")
+
+
+def _in_spec(*defaulters: _Defaulter) -> _Defaulter:
+    """A kind's ``SetDefaults`` made of defaults of its ``spec``."""
+
+    def default(obj: dict[str, Any]) -> None:
+        spec = _spec(obj)
+        for each in defaulters:
+            each(spec)
+
+    return default
+
+
+def _rolling(key: str, **bounds: Any) -> _Defaulter:
+    """A Deployment's ``strategy`` / a DaemonSet's ``updateStrategy``: RollingUpdate with
+    its two bounds."""
+
+    def default(spec: dict[str, Any]) -> None:
+        _strategy(spec, key, bounds)
+
+    return default
+
+
+def _strategy(spec: dict[str, Any], key: str, rolling: Mapping[str, Any]) -> None:
+    strategy = spec.get(key)
+    if not isinstance(strategy, dict):
+        strategy = spec[key] = {}
+    if _unset(strategy.get("type")):
+        strategy["type"] = "RollingUpdate"
+    if strategy["type"] == "RollingUpdate":
+        update = strategy.get("rollingUpdate")
+        if not isinstance(update, dict):
+            update = strategy["rollingUpdate"] = {}
+        for bound, value in rolling.items():
+            if update.get(bound) is None:
+                update[bound] = value
+
+
+def _stateful_set(obj: dict[str, Any]) -> None:
+    spec = _spec(obj)
+    if not spec.get("podManagementPolicy"):
+        spec["podManagementPolicy"] = "OrderedReady"
+    strategy = spec.get("updateStrategy")
+    if not isinstance(strategy, dict):
+        strategy = spec["updateStrategy"] = {}
+    if _unset(strategy.get("type")):
+        strategy["type"] = "RollingUpdate"
+        if strategy.get("rollingUpdate") is None:
+            strategy["rollingUpdate"] = {}
+    update = strategy.get("rollingUpdate")
+    if (
+        strategy["type"] == "RollingUpdate"
+        and isinstance(update, dict)
+        and update.get("partition") is None
+    ):
+        update["partition"] = 0
+    # StatefulSetAutoDeletePVC (GA in 1.32)
+    policy = spec.get("persistentVolumeClaimRetentionPolicy")
+    if not isinstance(policy, dict):
+        policy = spec["persistentVolumeClaimRetentionPolicy"] = {}
+    for key in ("whenDeleted", "whenScaled"):
+        if not policy.get(key):
+            policy[key] = "Retain"
+    if spec.get("replicas") is None:
+        spec["replicas"] = 1
+    if spec.get("revisionHistoryLimit") is None:
+        spec["revisionHistoryLimit"] = 10
+    # apps/v1 conversion.go (Convert_apps_StatefulSetSpec_To_v1_StatefulSetSpec): each
+    # claim template is written with its TypeMeta
+    for claim in spec.get("volumeClaimTemplates") or ():
+        if isinstance(claim, dict):
+            claim["apiVersion"] = "v1"
+            claim["kind"] = "PersistentVolumeClaim"
+
+
+_MAX_INT32 = (1 << 31) - 1
+
+
+def _job(obj: dict[str, Any]) -> None:
+    spec = _spec(obj)
+    if spec.get("completions") is None and spec.get("parallelism") is None:
+        spec["completions"] = 1
+        spec["parallelism"] = 1
+    if spec.get("parallelism") is None:
+        spec["parallelism"] = 1
+    if spec.get("backoffLimit") is None:
+        spec["backoffLimit"] = _MAX_INT32 if spec.get("backoffLimitPerIndex") is not None else 6
+    template = spec.get("template")
+    labels = (template.get("metadata") or {}).get("labels") if isinstance(template, dict) else None
+    meta = obj.get("metadata")
+    if isinstance(labels, dict) and isinstance(meta, dict) and not meta.get("labels"):
+        meta["labels"] = dict(labels)
+    if spec.get("completionMode") is None:
+        spec["completionMode"] = "NonIndexed"
+    if spec.get("suspend") is None:
+        spec["suspend"] = False
+    failure = spec.get("podFailurePolicy")
+    if isinstance(failure, dict):
+        for rule in failure.get("rules") or ():
+            for pattern in (rule.get("onPodConditions") or ()) if isinstance(rule, dict) else ():
+                if isinstance(pattern, dict) and _unset(pattern.get("status")):
+                    pattern["status"] = "True"
+    # JobPodReplacementPolicy (GA in 1.34)
+    if spec.get("podReplacementPolicy") is None:
+        spec["podReplacementPolicy"] = "Failed" if failure is not None else "TerminatingOrFailed"
+
+
+# -- networking/v1, rbac/v1 --------------------------------------------------------------
+
+
+def _network_policy(obj: dict[str, Any]) -> None:
+    spec = _spec(obj)
+    if not spec.get("policyTypes"):
+        spec["policyTypes"] = ["Ingress", "Egress"] if spec.get("egress") else ["Ingress"]
+
+
+_RBAC = "rbac.authorization.k8s.io"
+
+
+def _role_binding(obj: dict[str, Any]) -> None:
+    ref = obj.get("roleRef")
+    if not isinstance(ref, dict):
+        ref = obj["roleRef"] = {}
+    if not ref.get("apiGroup"):
+        ref["apiGroup"] = _RBAC
+
+
+def _subject(obj: dict[str, Any]) -> None:
+    if not obj.get("apiGroup") and obj.get("kind") in ("User", "Group"):
+        obj["apiGroup"] = _RBAC
+
+
+#: Go type -> what its SetDefaults_<Type> does (the names of builtin_types.json's "go")
+_BY_TYPE: dict[str, _Defaulter] = {
+    "core/v1.Pod": _pod,
+    "core/v1.PodSpec": _pod_spec,
+    "core/v1.Container": _container,
+    "core/v1.EphemeralContainer": _container,
+    "core/v1.ContainerPort": _fields(protocol="TCP"),  # +default="TCP"
+    "core/v1.Probe": _fields(
+        timeoutSeconds=1, periodSeconds=10, successThreshold=1, failureThreshold=3
+    ),
+    "core/v1.HTTPGetAction": _fields(path="/", scheme="HTTP"),
+    "core/v1.GRPCAction": _pointers(service=""),  # +default=""
+    "core/v1.Volume": _volume,
+    "core/v1.SecretVolumeSource": _pointers(defaultMode=0o644),
+    "core/v1.ConfigMapVolumeSource": _pointers(defaultMode=0o644),
+    "core/v1.DownwardAPIVolumeSource": _pointers(defaultMode=0o644),
+    "core/v1.ProjectedVolumeSource": _pointers(defaultMode=0o644),
+    "core/v1.ServiceAccountTokenProjection": _pointers(expirationSeconds=3600),
+    "core/v1.HostPathVolumeSource": _pointers(type=""),
+    "core/v1.ObjectFieldSelector": _fields(apiVersion="v1"),
+    "core/v1.ISCSIVolumeSource": _fields(iscsiInterface="default"),
+    "core/v1.RBDVolumeSource": _fields(pool="rbd", user="admin", keyring="/etc/ceph/keyring"),
+    "core/v1.Secret": _secret,
+    "core/v1.Service": _service,
+    "core/v1.PersistentVolumeClaim": _claim,
+    "core/v1.PersistentVolumeClaimSpec": _pointers(volumeMode="Filesystem"),
+    "core/v1.Namespace": _namespace,
+    "core/v1.NamespaceStatus": _fields(phase="Active"),
+    "apps/v1.Deployment": _in_spec(
+        _pointers(replicas=1, revisionHistoryLimit=10, progressDeadlineSeconds=600),
+        _rolling("strategy", maxUnavailable="25%", maxSurge="25%"),
+    ),
+    "apps/v1.DaemonSet": _in_spec(
+        _rolling("updateStrategy", maxUnavailable=1, maxSurge=0),
+        _pointers(revisionHistoryLimit=10),
+    ),
+    "apps/v1.StatefulSet": _stateful_set,
+    "apps/v1.ReplicaSet": _in_spec(_pointers(replicas=1)),
+    "batch/v1.Job": _job,
+    "batch/v1.CronJob": _in_spec(
+        _fields(concurrencyPolicy="Allow"),
+        _pointers(suspend=False, successfulJobsHistoryLimit=3, failedJobsHistoryLimit=1),
+    ),
+    "networking/v1.NetworkPolicy": _network_policy,
+    "networking/v1.NetworkPolicyPort": _pointers(protocol="TCP"),
+    "rbac/v1.RoleBinding": _role_binding,
+    "rbac/v1.ClusterRoleBinding": _role_binding,
+    "rbac/v1.Subject": _subject,
+}
+
+
+# -- the walk ----------------------------------------------------------------------------
+
+#: a type's plan: its own defaulter, and (field, how to reach values, the field
+#: type's plan) for each field whose type leads to a defaulter
+_Plan = tuple["_Defaulter | None", tuple[tuple[str, str, "_Plan"], ...]]
+_EMPTY_PLAN: _Plan = (None, ())
+_PLANS: dict[str, _Plan | None] = {}
+_KIND_PLANS: dict[tuple[str, str], _Plan | None] = {}
+_LOCK = threading.Lock()
+
+
+def _plan(name: str, raw: Mapping[str, Any], visiting: set[str]) -> _Plan | None:
+    """The plan of Go type ``name`` (None: nothing under it is defaulted)."""
+    if name in _PLANS:
+        return _PLANS[name]
+    if name in visiting:
+        return None  # a recursive type (JSON schema props): nothing defaulted in the loop
+    visiting.add(name)
+    found = raw.get(name)
+    plan: _Plan | None = None
+    if found is not None and found["k"] == "struct":
+        steps = []
+        for json_name, type_name, _flags in found["f"]:
+            how, element = _reach(type_name, raw)
+            if element is None:
+                continue
+            inner = _plan(element, raw, visiting)
+            if inner is not None:
+                steps.append((json_name, how, inner))
+        own = _BY_TYPE.get(name)
+        if own is not None or steps:
+            plan = (own, tuple(steps))
+    visiting.discard(name)
+    _PLANS[name] = plan
+    return plan
+
+
+def _reach(type_name: str, raw: Mapping[str, Any]) -> tuple[str, str | None]:
+    """How a field's values are reached: ``"one"`` (a struct or a pointer to one),
+    ``"each"`` (a list of them), ``"values"`` (a map of them), and the struct type."""
+    how = "one"
+    name = type_name
+    while True:
+        found = raw.get(name.lstrip("*"))
+        if found is None:
+            return how, None
+        kind = found["k"]
+        if kind == "ptr":
+            name = found["e"]
+        elif kind == "struct":
+            return how, name.lstrip("*")
+        elif kind in ("slice", "map") and how == "one":
+            how = "each" if kind == "slice" else "values"
+            name = found["e"]
+        else:
+            return how, None
+
+
+def _apply(plan: _Plan, obj: dict[str, Any]) -> None:
+    own, steps = plan
+    if own is not None:
+        own(obj)
+    for key, how, inner in steps:
+        value = obj.get(key)
+        if value is None:
+            continue
+        if how == "one":
+            if type(value) is dict:
+                _apply(inner, value)
+        elif how == "each":
+            if type(value) is list:
+                for item in value:
+                    if type(item) is dict:
+                        _apply(inner, item)
+        elif type(value) is dict:
+            for item in value.values():
+                if type(item) is dict:
+                    _apply(inner, item)
+
+
+def default_builtin(obj: dict[str, Any], api_version: str, kind: str) -> None:
+    """Default ``obj`` (a decoded built-in object the caller owns) in place, as the
+    server's ``SetObjectDefaults_<Kind>`` does; a kind without defaults is left alone."""
+    key = (api_version, kind)
+    plan = _KIND_PLANS.get(key, _EMPTY_PLAN)
+    if plan is _EMPTY_PLAN:
+        from kubectl_crd.validation.typed import builtin
+
+        go = builtin().go_types
+        with _LOCK:
+            name = go["kinds"].get(f"{api_version}/{kind}")
+            plan = _plan(name, go["types"], set()) if name is not None else None
+            _KIND_PLANS[key] = plan
+    if plan is not None:
+        _apply(plan, obj)
+
+
+# -- registry pieces ---------------------------------------------------------------------
+
+
+def prepare_job_for_create(obj: dict[str, Any], uid: str, *, shares_labels: bool) -> None:
+    """The Job strategy's ``PrepareForCreate`` (``pkg/registry/batch/job/strategy.go``
+    ``generateSelector``): unless ``manualSelector`` is true, the selector matches the
+    Job's uid, and the pod template carries the labels it selects and the Job's name.
+    ``shares_labels``: the body had no labels of its own (defaulting gave it the
+    template's)."""
+    spec = _spec(obj)
+    if spec.get("manualSelector") is True:
+        return
+    name = str((obj.get("metadata") or {}).get("name") or "")
+    labels = _dict_at(spec, "template", "metadata", "labels")
+    for key, value in (
+        ("batch.kubernetes.io/controller-uid", uid),
+        ("batch.kubernetes.io/job-name", name),
+        ("controller-uid", uid),
+        ("job-name", name),
+    ):
+        labels.setdefault(key, value)
+    _dict_at(spec, "selector", "matchLabels").setdefault("batch.kubernetes.io/controller-uid", uid)
+    spec["manualSelector"] = False
+    # SetDefaults_Job gave a Job without labels its template's map itself (Go maps are
+    # references): the labels generated into the template are the Job's too
+    job_meta = obj.get("metadata")
+    if shares_labels and isinstance(job_meta, dict):
+        job_meta["labels"] = dict(labels)
+
+
+_QOS_RESOURCES = ("cpu", "memory")
+
+
+def pod_qos_class(spec: Mapping[str, Any]) -> str:
+    """``qos.GetPodQOS`` (``pkg/apis/core/helper/qos``): BestEffort without a cpu or
+    memory request or limit in any container, Guaranteed when every container limits
+    both and the requests equal the limits, else Burstable."""
+    from kubectl_crd.model.quantity import parse_quantity
+
+    requests: dict[str, Any] = {}
+    limits: dict[str, Any] = {}
+    guaranteed = True
+    for group in ("initContainers", "containers"):
+        for container in spec.get(group) or ():
+            resources = container.get("resources") if isinstance(container, Mapping) else None
+            resources = resources if isinstance(resources, Mapping) else {}
+            for into, found in (
+                (requests, resources.get("requests")),
+                (limits, resources.get("limits")),
+            ):
+                for name in _QOS_RESOURCES:
+                    text = found.get(name) if isinstance(found, Mapping) else None
+                    value = parse_quantity(str(text)) if text is not None else 0
+                    if value:
+                        into[name] = into.get(name, 0) + value
+            given = resources.get("limits")
+            if not isinstance(given, Mapping) or not all(given.get(n) for n in _QOS_RESOURCES):
+                guaranteed = False
+    if not requests and not limits:
+        return "BestEffort"
+    if guaranteed and requests == limits:
+        return "Guaranteed"
+    return "Burstable"
+
+
+def prepare_pod_for_create(obj: dict[str, Any]) -> None:
+    """The Pod strategy's ``PrepareForCreate`` (``pkg/registry/core/pod/strategy.go``: a
+    Pending status with the pod's QoS class, generation 1) and what the admission
+    plugins every kube-apiserver runs add (``plugin/pkg/admission/priority``: priority 0
+    and ``PreemptLowerPriority`` without a class; ``defaulttolerationseconds``: 300 s
+    of the not-ready and unreachable taints)."""
+    spec = _spec(obj)
+    obj["status"] = {"phase": "Pending", "qosClass": pod_qos_class(spec)}
+    if spec.get("priority") is None and not spec.get("priorityClassName"):
+        spec["priority"] = 0
+    if spec.get("preemptionPolicy") is None:
+        spec["preemptionPolicy"] = "PreemptLowerPriority"
+    tolerations = spec.get("tolerations")
+    if not isinstance(tolerations, list):
+        tolerations = []
+    for taint in ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"):
+        if not any(
+            isinstance(t, Mapping)
+            and t.get("effect") in (None, "", "NoExecute")
+            and (t.get("key") == taint or (not t.get("key") and t.get("operator") == "Exists"))
+            for t in tolerations
+        ):
+            tolerations.append(
+                {
+                    "key": taint,
+                    "operator": "Exists",
+                    "effect": "NoExecute",
+                    "tolerationSeconds": 300,
+                }
+            )
+    spec["tolerations"] = tolerations
+
+
+def prepare_claim_for_create(obj: dict[str, Any]) -> None:
+    """The StorageObjectInUseProtection admission plugin (on by default,
+    ``plugin/pkg/admission/storage/storageobjectinuseprotection``): a claim's
+    ``kubernetes.io/pvc-protection`` finalizer."""
+    meta = obj.get("metadata")
+    if isinstance(meta, dict):
+        _add_finalizer(meta, "kubernetes.io/pvc-protection")
+
+
+def _add_finalizer(holder: dict[str, Any], finalizer: str) -> None:
+    finalizers = holder.get("finalizers")
+    if not isinstance(finalizers, list):
+        finalizers = holder["finalizers"] = []
+    if finalizer not in finalizers:
+        finalizers.append(finalizer)
+
+
+_TEMPLATE_GENERATION = "deprecated.daemonset.template.generation"
+
+
+def prepare_daemon_set(obj: dict[str, Any], old: Mapping[str, Any] | None) -> None:
+    """The DaemonSet strategy (``pkg/registry/apps/daemonset/strategy.go``): the
+    template's generation, 1 on a create and one more on an update that changes the
+    template, kept in the ``deprecated.daemonset.template.generation`` annotation."""
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        return
+    generation = 1
+    if old is not None:
+        old_meta = old.get("metadata") or {}
+        try:
+            generation = int((old_meta.get("annotations") or {}).get(_TEMPLATE_GENERATION) or 0)
+        except ValueError:
+            generation = 0
+        if (obj.get("spec") or {}).get("template") != (old.get("spec") or {}).get("template"):
+            generation += 1
+    annotations = meta.get("annotations")
+    if not isinstance(annotations, dict):
+        annotations = meta["annotations"] = {}
+    annotations[_TEMPLATE_GENERATION] = str(generation)
+
+
+def prepare_namespace_for_create(obj: dict[str, Any]) -> None:
+    """The Namespace strategy's ``PrepareForCreate``: the ``kubernetes`` finalizer."""
+    _add_finalizer(_spec(obj), "kubernetes")
+
+
+#: the test control plane's ``--service-cluster-ip-range`` (``reconcile.controlplane``)
+SERVICE_CIDR = "10.0.0.0/24"
+#: kube-apiserver's default ``--service-node-port-range``
+NODE_PORTS = range(30000, 32768)
+
+
+class ServiceAllocator:
+    """What the Service registry allocates (``pkg/registry/core/service/storage``'s
+    ``alloc.go``): a cluster IP from ``SERVICE_CIDR`` (the first address is the
+    ``kubernetes`` Service's), its single IPv4 family, node ports. Deterministic: the
+    lowest free one. Not thread-safe (the store calls it under its lock)."""
+
+    def __init__(self, cidr: str = SERVICE_CIDR) -> None:
+        network = ipaddress.ip_network(cidr)
+        hosts = list(network.hosts())
+        self._addresses = [str(a) for a in hosts[1:]]  # hosts[0]: the kubernetes Service
+        self._ips: set[str] = {str(hosts[0])}
+        self._ports: set[int] = set()
+
+    def allocate(self, obj: dict[str, Any], old: Mapping[str, Any] | None) -> str | None:
+        """Give ``obj`` (a defaulted Service) what the registry fills in: on an update
+        the old object's allocations where the new one leaves them out
+        (``patchAllocatedValues``), then the families, cluster IPs and node ports it
+        still lacks. A problem is returned as the server's message."""
+        spec = obj.get("spec")
+        if not isinstance(spec, dict):
+            return None
+        kind = spec.get("type")
+        old_spec = old.get("spec") if old is not None else None
+        if isinstance(old_spec, dict) and kind != "ExternalName":
+            if old_spec.get("type") != "ExternalName":
+                for key in ("clusterIP", "clusterIPs"):
+                    if not spec.get(key) and old_spec.get(key):
+                        spec[key] = list(old_spec[key]) if key == "clusterIPs" else old_spec[key]
+                for key in ("ipFamilies", "ipFamilyPolicy"):
+                    if not spec.get(key) and old_spec.get(key):
+                        spec[key] = old_spec[key]
+            old_ports = {
+                (p.get("port"), p.get("protocol")): p.get("nodePort")
+                for p in old_spec.get("ports") or ()
+                if isinstance(p, dict)
+            }
+            if kind in _EXTERNAL_TYPES:
+                for port in spec.get("ports") or ():
+                    if isinstance(port, dict) and not port.get("nodePort"):
+                        kept = old_ports.get((port.get("port"), port.get("protocol")))
+                        if kept:
+                            port["nodePort"] = kept
+        if kind == "ExternalName":
+            return None
+        cluster_ip = spec.get("clusterIP")
+        if not cluster_ip:
+            ips = spec.get("clusterIPs")
+            cluster_ip = ips[0] if isinstance(ips, list) and ips else None
+        if cluster_ip is None or cluster_ip == "":
+            free = next((a for a in self._addresses if a not in self._ips), None)
+            if free is None:
+                return "Internal error occurred: failed to allocate a serviceIP: range is full"
+            cluster_ip = free
+        if cluster_ip != "None":
+            self._ips.add(cluster_ip)
+        spec["clusterIP"] = cluster_ip
+        if not spec.get("clusterIPs"):
+            spec["clusterIPs"] = [cluster_ip]
+        if not spec.get("ipFamilies"):
+            spec["ipFamilies"] = ["IPv4"]
+        if not spec.get("ipFamilyPolicy"):
+            spec["ipFamilyPolicy"] = "SingleStack"
+        wants_ports = kind == "NodePort" or (
+            kind == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is not False
+        )
+        if wants_ports:
+            for port in spec.get("ports") or ():
+                if isinstance(port, dict):
+                    if port.get("nodePort"):
+                        self._ports.add(int(port["nodePort"]))
+                    else:
+                        found = next((p for p in NODE_PORTS if p not in self._ports), None)
+                        if found is None:
+                            return (
+                                "Internal error occurred: failed to allocate a nodePort: "
+                                "range is full"
+                            )
+                        self._ports.add(found)
+                        port["nodePort"] = found
+        return None
+
+    def release(self, obj: Mapping[str, Any]) -> None:
+        """A deleted Service's allocations are free again."""
+        spec = obj.get("spec")
+        if not isinstance(spec, Mapping):
+            return
+        for ip in spec.get("clusterIPs") or (
+            [spec.get("clusterIP")] if spec.get("clusterIP") else ()
+        ):
+            self._ips.discard(ip)
+        for port in spec.get("ports") or ():
+            if isinstance(port, Mapping) and port.get("nodePort"):
+                self._ports.discard(port["nodePort"])
