@@ -722,8 +722,9 @@ class ServiceAllocator:
     def allocate(self, obj: dict[str, Any], old: Mapping[str, Any] | None) -> str | None:
         """Give ``obj`` (a defaulted Service) what the registry fills in: on an update
         the old object's allocations where the new one leaves them out
-        (``patchAllocatedValues``), then the families, cluster IPs and node ports it
-        still lacks. A problem is returned as the server's message."""
+        (``patchAllocatedValues``), then the families, cluster IPs, node ports and
+        health check node port it still lacks. A problem is returned as the server's
+        message."""
         spec = obj.get("spec")
         if not isinstance(spec, dict):
             return None
@@ -771,20 +772,25 @@ class ServiceAllocator:
         wants_ports = kind == "NodePort" or (
             kind == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is not False
         )
+        holders: list[tuple[dict[str, Any], str]] = []
         if wants_ports:
-            for port in spec.get("ports") or ():
-                if isinstance(port, dict):
-                    if port.get("nodePort"):
-                        self._ports.add(int(port["nodePort"]))
-                    else:
-                        found = next((p for p in NODE_PORTS if p not in self._ports), None)
-                        if found is None:
-                            return (
-                                "Internal error occurred: failed to allocate a nodePort: "
-                                "range is full"
-                            )
-                        self._ports.add(found)
-                        port["nodePort"] = found
+            holders = [
+                (port, "nodePort") for port in spec.get("ports") or () if isinstance(port, dict)
+            ]
+        # service.NeedsHealthCheck: a LoadBalancer with the Local traffic policy
+        if kind == "LoadBalancer" and spec.get("externalTrafficPolicy") == "Local":
+            if not spec.get("healthCheckNodePort") and isinstance(old_spec, dict):
+                spec["healthCheckNodePort"] = old_spec.get("healthCheckNodePort")
+            holders.append((spec, "healthCheckNodePort"))
+        for holder, key in holders:
+            if holder.get(key):
+                self._ports.add(int(holder[key]))
+                continue
+            found = next((p for p in NODE_PORTS if p not in self._ports), None)
+            if found is None:
+                return "Internal error occurred: failed to allocate a nodePort: range is full"
+            self._ports.add(found)
+            holder[key] = found
         return None
 
     def release(self, obj: Mapping[str, Any]) -> None:
@@ -799,3 +805,4 @@ class ServiceAllocator:
         for port in spec.get("ports") or ():
             if isinstance(port, Mapping) and port.get("nodePort"):
                 self._ports.discard(port["nodePort"])
+        self._ports.discard(spec.get("healthCheckNodePort"))

@@ -144,6 +144,11 @@ def with_volumes(body: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
+def with_labels(body: dict[str, Any], labels: dict[str, str]) -> dict[str, Any]:
+    body["metadata"]["labels"] = labels
+    return body
+
+
 def daemon_set(image: str) -> dict[str, Any]:
     return obj(
         "apps/v1",
@@ -176,6 +181,18 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         ],
     ),
     ("Service, LoadBalancer", [("create", service(type="LoadBalancer"))]),
+    (
+        "Service, LoadBalancer with the Local traffic policy",
+        [("create", service(type="LoadBalancer", externalTrafficPolicy="Local"))],
+    ),
+    (
+        "Service, external IPs and a named target port",
+        [("create", service({"port": 80, "targetPort": "http"}, externalIPs=["192.0.2.1"]))],
+    ),
+    (
+        "Service, applied twice",
+        [("apply", service(type="NodePort")), ("apply", service({"port": 81}, type="NodePort"))],
+    ),
     ("Service, headless", [("create", service(clusterIP="None"))]),
     (
         "Service, ExternalName",
@@ -191,6 +208,38 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         [("create", service(type="NodePort")), ("update", service(type="NodePort"))],
     ),
     ("Pod", [("create", obj("v1", "Pod", spec=pod_spec()))]),
+    (
+        "Pod, host network, init container with limits",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        container(ports=[{"containerPort": 8080}]),
+                        hostNetwork=True,
+                        initContainers=[
+                            container(name="init", resources={"limits": {"memory": "64Mi"}})
+                        ],
+                        volumes=[
+                            {
+                                "name": "e",
+                                "ephemeral": {
+                                    "volumeClaimTemplate": {
+                                        "spec": {
+                                            "accessModes": ["ReadWriteOnce"],
+                                            "resources": {"requests": {"storage": "1Gi"}},
+                                        }
+                                    }
+                                },
+                            }
+                        ],
+                    ),
+                ),
+            )
+        ],
+    ),
     (
         "Pod, Burstable",
         [
@@ -251,6 +300,46 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         ],
     ),
     ("Deployment, Recreate", [("create", deployment(strategy={"type": "Recreate"}))]),
+    (
+        "Deployment, lifecycle hooks and a partial rolling update",
+        [
+            (
+                "create",
+                deployment(
+                    container(
+                        lifecycle={
+                            "preStop": {"httpGet": {"port": 80}},
+                            "postStart": {"exec": {"command": ["true"]}},
+                        },
+                        readinessProbe={"exec": {"command": ["true"]}, "timeoutSeconds": 5},
+                    ),
+                    strategy={"rollingUpdate": {"maxSurge": 2}},
+                ),
+            )
+        ],
+    ),
+    (
+        "StatefulSet, OnDelete and a retention policy",
+        [
+            (
+                "create",
+                obj(
+                    "apps/v1",
+                    "StatefulSet",
+                    spec={
+                        "selector": {"matchLabels": {"app": "web"}},
+                        "template": template(),
+                        "updateStrategy": {"type": "OnDelete"},
+                        "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Delete"},
+                    },
+                ),
+            )
+        ],
+    ),
+    (
+        "CronJob, time zone and a Job template with labels",
+        [("create", cronjob(timeZone="Etc/UTC", startingDeadlineSeconds=30))],
+    ),
     (
         "Deployment, updated without its defaults",
         [("create", deployment(replicas=3)), ("update", deployment())],
@@ -316,6 +405,12 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         ],
     ),
     ("Job", [("create", job())]),
+    ("Job, with labels of its own", [("create", with_labels(job(), {"team": "a"}))]),
+    (
+        "Job, indexed with a backoff limit per index",
+        [("create", job(completionMode="Indexed", completions=3, backoffLimitPerIndex=1))],
+    ),
+    ("Job, applied twice", [("apply", job()), ("apply", job(activeDeadlineSeconds=60))]),
     ("Job, applied", [("apply", job(backoffLimit=2))]),
     ("Job, parallel", [("create", job(parallelism=3))]),
     (
@@ -386,6 +481,26 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
                     "networking.k8s.io/v1",
                     "NetworkPolicy",
                     spec={"podSelector": {}, "egress": [{}]},
+                ),
+            )
+        ],
+    ),
+    (
+        "PodDisruptionBudget, maxUnavailable",
+        [("create", obj("policy/v1", "PodDisruptionBudget", spec={"maxUnavailable": "10%"}))],
+    ),
+    (
+        "Ingress, a default backend and TLS",
+        [
+            (
+                "create",
+                obj(
+                    "networking.k8s.io/v1",
+                    "Ingress",
+                    spec={
+                        "defaultBackend": {"service": {"name": "web", "port": {"name": "http"}}},
+                        "tls": [{"hosts": ["a.example.com"], "secretName": "t"}],
+                    },
                 ),
             )
         ],
@@ -467,6 +582,8 @@ def compared(found: dict[str, Any]) -> dict[str, Any]:
         for port in spec.get("ports") or ():
             if port.get("nodePort"):
                 port["nodePort"] = "<allocated>"
+        if spec.get("healthCheckNodePort"):
+            spec["healthCheckNodePort"] = "<allocated>"
     return _replaced(found, uid) if uid else found
 
 

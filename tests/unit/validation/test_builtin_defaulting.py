@@ -140,6 +140,19 @@ def test_services_get_the_lowest_free_address_and_node_port_and_give_them_back()
     )
 
 
+def test_a_local_load_balancer_gets_a_health_check_port_that_updates_keep() -> None:
+    allocator = ServiceAllocator()
+    local = defaulted(service(type="LoadBalancer", externalTrafficPolicy="Local"))
+    assert allocator.allocate(local, None) is None
+    assert (local["spec"]["ports"][0]["nodePort"], local["spec"]["healthCheckNodePort"]) == (
+        30000,
+        30001,
+    )
+    update = defaulted(service(type="LoadBalancer", externalTrafficPolicy="Local"))
+    allocator.allocate(update, local)
+    assert update["spec"]["healthCheckNodePort"] == 30001
+
+
 def test_headless_and_external_name_services_get_no_address() -> None:
     allocator = ServiceAllocator()
     headless = defaulted(service(clusterIP="None"))
