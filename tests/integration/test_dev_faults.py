@@ -109,6 +109,14 @@ class Writer:
         self._stop.set()
         self._thread.join(30)
 
+    def delete_five(self) -> None:
+        """Five deletes, made by the writer's thread between two patches; back once they
+        are made: a second call before the writer took the first (its patches slowed by
+        a loaded server) would have made five where ten were counted on."""
+        target = len(self.deleted) + 5
+        self.delete_next.set()
+        _wait(lambda: len(self.deleted) >= target, 30, "the writer's five deletes")
+
     def _run(self) -> None:
         n = 1
         while not self._stop.is_set():
@@ -181,7 +189,7 @@ def test_the_reflector_misses_no_event_through_resets_and_stalls(
                 # Cut as the wait's condition: a watch seen live could end (its 2-4 s
                 # timeout) between a look at proxy.live and a cut() after it
                 _wait(lambda: proxy.cut() >= 1, 15, "no live watch to cut")
-                writer.delete_next.set()
+                writer.delete_five()
                 time.sleep(1.5)
                 errors_before = len(errors)
                 proxy.stall()
@@ -236,7 +244,7 @@ def test_a_silently_stalled_watch_is_reopened_within_the_idle_bound(
     plane: ControlPlane, tmp_path: Path
 ) -> None:
     """The server's watch timeout is minutes away (300-600 s, as in the dev loop); only
-    the idle bound (``Reflector(idle_timeout=)``, 105 s in use, 2 s here) can notice a
+    the idle bound (``Reflector(idle_timeout=)``, 105 s in use, 5 s here) can notice a
     connection that stops carrying bytes without closing. While events flow the bound
     never fires; once the proxy stalls, the watch fails within it and is opened again,
     and after the stall the reflector catches up with the server."""
@@ -245,7 +253,10 @@ def test_a_silently_stalled_watch_is_reopened_within_the_idle_bound(
     direct = _client(plane.kubeconfig, tmp_path)
     server = _gizmos(direct, namespace)
     create_objects(direct, namespace, 1)
-    idle = 2.0
+    # long beside the 0.3 s between the writes below: a loaded CI machine may hold this
+    # thread or the server back for a second or two, and a watch silent for `idle` is
+    # rightly cut (2 s was close to that)
+    idle = 5.0
     stop = threading.Event()
     errors: list[tuple[float, ClusterError]] = []
     last_seen: list[int] = []
@@ -269,8 +280,8 @@ def test_a_silently_stalled_watch_is_reopened_within_the_idle_bound(
         consumer.start()
         n = 1
         try:
-            # events every 0.3 s for 3 s: an active watch is not cut by the idle bound
-            for _ in range(10):
+            # events every 0.3 s for 6 s: an active watch is not cut by the idle bound
+            for _ in range(20):
                 n += 1
                 server.patch("gizmo-00000", {"spec": {"n": n}})
                 time.sleep(0.3)
@@ -281,7 +292,7 @@ def test_a_silently_stalled_watch_is_reopened_within_the_idle_bound(
             # machine this thread can reach the stall a second or more after that byte
             last_byte = proxy.last_down()
             assert last_byte is not None, "no live watch to stall"
-            _wait(lambda: errors, 30, "the stalled watch failed")  # its time: asserted below
+            _wait(lambda: errors, 60, "the stalled watch failed")  # its time: asserted below
             noticed = errors[0][0] - last_byte
             time.sleep(1.0)
         finally:
@@ -299,8 +310,12 @@ def test_a_silently_stalled_watch_is_reopened_within_the_idle_bound(
         f"errors: {[str(e)[:80] for _, e in errors]}"
     )
     # the read that was waiting when the stall began times out `idle` s after its last
-    # byte (the proxy's last relay towards it); the server's own timeout was >= 300 s away
-    assert idle - 1.0 <= noticed <= idle + 1.5
+    # byte (the proxy's last relay towards it), never sooner; how much later is the
+    # reflector's thread being run to report it, which a loaded CI machine delays by
+    # seconds. The promise is that the idle bound ends it and nothing later would: the
+    # server's timeout was >= 300 s away, and the reflector's own read deadline is that
+    # plus READ_TIMEOUT_MARGIN_SECONDS (30 s); anything under 30 s is the idle bound's
+    assert idle - 1.0 <= noticed < 30
     assert any("timeout" in str(e).lower() or "timed out" in str(e) for _, e in errors)
     assert reflector.watches >= 2
 
@@ -403,9 +418,9 @@ def test_the_dev_loop_converges_through_resets_a_stall_and_410(
                 # refused for 5 s while objects change and 10 are deleted: etcd compacts
                 # past the watches' resourceVersions, so their resumption meets 410
                 proxy.refuse()
-                writer.delete_next.set()
+                writer.delete_five()
                 time.sleep(2.5)
-                writer.delete_next.set()
+                writer.delete_five()
                 time.sleep(2.5)
                 proxy.accept_again()
                 for _ in range(2):
