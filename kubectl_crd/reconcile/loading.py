@@ -685,11 +685,14 @@ def load_reconciler(path: str) -> LoadedReconciler:
             "DIR, or on the cluster)",
             location=Location(display),
         )
-    with _LOCK:
-        return _load(absolute, display)
+    return _load(absolute, display)
 
 
 def _load(absolute: str, display: str) -> LoadedReconciler:
+    """The load itself. ``_LOCK`` is held while ``sys.modules``, ``sys.meta_path`` and
+    ``sys.path`` are changed and read, not while the module runs: held around its run,
+    a module-level call that never returns held it for ever, and every later load (the
+    fixed file's too) waited on it (``reloading.LOAD_TIMEOUT`` abandons such a load)."""
     import importlib
     import importlib.util
     import types
@@ -697,75 +700,81 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
 
     user_file = _UserFiles(os.path.dirname(absolute))
     root = user_file.root
-    generation = next(_GENERATIONS)
-    package = f"{_PACKAGE_PREFIX}{generation}"
-    stem = re.sub(r"\W|^(?=\d)", "_", os.path.splitext(os.path.basename(absolute))[0])
-    name = f"{package}.{stem}"
+    with _LOCK:
+        generation = next(_GENERATIONS)
+        package = f"{_PACKAGE_PREFIX}{generation}"
+        stem = re.sub(r"\W|^(?=\d)", "_", os.path.splitext(os.path.basename(absolute))[0])
+        name = f"{package}.{stem}"
 
-    # the user's modules earlier loads imported: out, so this load imports them afresh.
-    # Only those: a module of the tree that something else imported (the test suite of
-    # a reconciler kept beside it, say) is not the loader's to take away.
-    evicted = {key: sys.modules[key] for key in _IMPORTED if key in sys.modules}
-    for key in evicted:
-        del sys.modules[key]
-    # after the eviction: what this load imports again is its own (its watched_files),
-    # and what a failed load leaves is taken out before the evicted come back
-    before = set(sys.modules)
+        # the user's modules earlier loads imported: out, so this load imports them
+        # afresh. Only those: a module of the tree that something else imported (the
+        # test suite of a reconciler kept beside it, say) is not the loader's to take away.
+        evicted = {key: sys.modules[key] for key in _IMPORTED if key in sys.modules}
+        for key in evicted:
+            del sys.modules[key]
+        # after the eviction: what this load imports again is its own (its
+        # watched_files), and what a failed load leaves is taken out before the evicted
+        # come back
+        before = set(sys.modules)
 
-    parent = types.ModuleType(package)
-    parent.__path__ = [root]
-    parent.__package__ = package
-    parent.__spec__ = ModuleSpec(package, None, is_package=True)
-    parent.__spec__.submodule_search_locations = [root]
-    loader_class = _fresh_loader_class()
-    loader = loader_class(name, absolute)
-    spec = importlib.util.spec_from_file_location(name, absolute, loader=loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    finder = _FreshFinder(root, user_file, loader_class)
-    position = next(
-        (i for i, each in enumerate(sys.meta_path) if each is PathFinder), len(sys.meta_path)
-    )
-    sys.meta_path.insert(position, finder)  # type: ignore[arg-type]
-    sys.path.insert(0, root)
-    importlib.invalidate_caches()
-    sys.modules[package] = parent
-    sys.modules[name] = module
+        parent = types.ModuleType(package)
+        parent.__path__ = [root]
+        parent.__package__ = package
+        parent.__spec__ = ModuleSpec(package, None, is_package=True)
+        parent.__spec__.submodule_search_locations = [root]
+        loader_class = _fresh_loader_class()
+        loader = loader_class(name, absolute)
+        spec = importlib.util.spec_from_file_location(name, absolute, loader=loader)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        finder = _FreshFinder(root, user_file, loader_class)
+        position = next(
+            (i for i, each in enumerate(sys.meta_path) if each is PathFinder),
+            len(sys.meta_path),
+        )
+        sys.meta_path.insert(position, finder)  # type: ignore[arg-type]
+        sys.path.insert(0, root)
+        importlib.invalidate_caches()
+        sys.modules[package] = parent
+        sys.modules[name] = module
     try:
         try:
             loader.exec_module(module)
         finally:
-            sys.meta_path.remove(finder)  # type: ignore[arg-type]
-            if sys.path and sys.path[0] == root:
-                del sys.path[0]
-            elif root in sys.path:
-                sys.path.remove(root)
-        imported = {
-            key: _module_file(sys.modules[key])
-            for key in set(sys.modules) - before
-            if key in sys.modules and user_file(_module_file(sys.modules[key]))
-        }
-        local = sorted(set(imported.values()) - {absolute})
-        loaded = _declarations(
-            module,
-            path=absolute,
-            display=display,
-            generation=generation,
-            watched_files=(absolute, *local),
-            user_file=user_file,
-        )
-        _IMPORTED.update(key for key in imported if not key.startswith(_PACKAGE_PREFIX))
-        _forget_old_generations(absolute, package)
-        return loaded
+            with _LOCK:
+                sys.meta_path.remove(finder)  # type: ignore[arg-type]
+                if sys.path and sys.path[0] == root:
+                    del sys.path[0]
+                elif root in sys.path:
+                    sys.path.remove(root)
+        with _LOCK:
+            imported = {
+                key: _module_file(sys.modules[key])
+                for key in set(sys.modules) - before
+                if key in sys.modules and user_file(_module_file(sys.modules[key]))
+            }
+            local = sorted(set(imported.values()) - {absolute})
+            loaded = _declarations(
+                module,
+                path=absolute,
+                display=display,
+                generation=generation,
+                watched_files=(absolute, *local),
+                user_file=user_file,
+            )
+            _IMPORTED.update(key for key in imported if not key.startswith(_PACKAGE_PREFIX))
+            _forget_old_generations(absolute, package)
+            return loaded
     except BaseException as error:
-        for key in set(sys.modules) - before:
-            if (
-                key == package
-                or key.startswith(f"{package}.")
-                or user_file(_module_file(sys.modules.get(key)))
-            ):
-                sys.modules.pop(key, None)
-        sys.modules.update(evicted)  # the earlier load's modules, as they were
+        with _LOCK:
+            for key in set(sys.modules) - before:
+                if (
+                    key == package
+                    or key.startswith(f"{package}.")
+                    or user_file(_module_file(sys.modules.get(key)))
+                ):
+                    sys.modules.pop(key, None)
+            sys.modules.update(evicted)  # the earlier load's modules, as they were
         if isinstance(error, ReconcilerLoadError):
             raise
         if not isinstance(error, Exception) and not isinstance(error, SystemExit):

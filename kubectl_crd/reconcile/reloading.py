@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from kubectl_crd.io.inputs import display_path
-from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
+from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError, ReconcilerLoadError
 from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
 from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler
 
@@ -38,6 +38,11 @@ __all__ = ["HotReloader"]
 #: a file's mtime older than this before its batch arrived is not the save's time
 #: (a copied file keeps its old mtime): the batch's arrival is used instead
 _MTIME_TRUSTED = 10.0
+#: how long a reload waits for the new code to import: a module-level call that never
+#: returns held the reloader's one thread, and every later save, for ever. Past it the
+#: reload fails where the import is, and the next save loads again (the stuck import
+#: stays in its daemon thread: a thread cannot be killed; what it returns is dropped)
+LOAD_TIMEOUT = 10.0
 
 
 class HotReloader:
@@ -60,6 +65,7 @@ class HotReloader:
         settle: float = 0.05,
         load: Callable[[str], LoadedReconciler] = load_reconciler,
         first_call_wait: float = 10.0,
+        load_timeout: float = LOAD_TIMEOUT,
     ) -> None:
         self._current = loaded
         self._swap = swap
@@ -68,6 +74,7 @@ class HotReloader:
         self._settle = settle
         self._load = load
         self._first_call_wait = first_call_wait
+        self._load_timeout = load_timeout
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -154,7 +161,7 @@ class HotReloader:
             shown = self._current.display
             self._sink(ReloadStarted(path=shown, changed=tuple(display_path(p) for p in changed)))
             try:
-                new = self._load(path)
+                new = self._load_bounded(path)
             except Exception as error:  # a bug of ours too must not end the loop
                 self._sink(_failed(shown, error))
                 return False
@@ -181,6 +188,52 @@ class HotReloader:
                 timer.daemon = True
                 timer.start()
             return True
+
+    def _load_bounded(self, path: str) -> LoadedReconciler:
+        """``load(path)`` in a thread of its own, waited for ``load_timeout`` seconds
+        (``LOAD_TIMEOUT`` says why); past it a ``ReconcilerLoadError`` at the user's
+        line the import is at."""
+        answer: list[tuple[bool, object]] = []
+
+        def load() -> None:
+            try:
+                answer.append((True, self._load(path)))
+            except BaseException as error:  # raised again in the reloader's thread
+                answer.append((False, error))
+
+        thread = threading.Thread(target=load, name="kubectl-crd-reload-import", daemon=True)
+        thread.start()
+        thread.join(self._load_timeout)
+        if not answer:
+            raise _still_loading(thread, path, self._load_timeout)
+        loaded, value = answer[0]
+        if not loaded:
+            raise value  # type: ignore[misc]
+        return value  # type: ignore[return-value]
+
+
+def _still_loading(thread: threading.Thread, path: str, waited: float) -> ReconcilerLoadError:
+    """The error of an import still running in ``thread``: at the innermost line of the
+    reconciler's directory it is at (a file of its own), else at ``path``."""
+    import linecache
+    import sys
+
+    from kubectl_crd.model.errors import Location
+
+    directory = os.path.dirname(os.path.abspath(path)) + os.sep
+    frame = sys._current_frames().get(thread.ident or 0)
+    file, line = path, 0
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(directory):
+            file, line = frame.f_code.co_filename, frame.f_lineno
+            break
+        frame = frame.f_back
+    return ReconcilerLoadError(
+        f"still loading after {waited:g} s (a module-level call that does not "
+        "return?); the next save loads again",
+        location=Location(display_path(file), line),
+        source_line=linecache.getline(file, line).strip() if line else "",
+    )
 
 
 class _Report:

@@ -407,3 +407,40 @@ def test_watchdogs_stop_race_is_not_printed(
         watchdog.error("InotifyEmitter.queue_events() called when the thread is inactive")
         watchdog.error("some other trouble")  # only the race is dropped
     assert [record.getMessage() for record in caplog.records] == ["some other trouble"]
+
+
+def test_an_import_that_hangs_is_reported_and_the_next_save_loads(tmp_path: Path) -> None:
+    # a module-level call that never returns (a blocking read, a loop): before, the
+    # reloader's one thread waited in it for ever, "reloading rec.py" was the last word
+    # and no later save was loaded, the fixed file included
+    path = tmp_path / "rec.py"
+    path.write_text(version(1))
+    release = threading.Event()
+    sink, swaps = Sink(), Swaps()
+    reloader = HotReloader(load_reconciler(str(path)), swaps, sink, load_timeout=0.5)
+    hung = "import builtins\nbuiltins.__dict__['reload_test_release'].wait(60)\n" + version(2)
+    import builtins
+
+    builtins.__dict__["reload_test_release"] = release
+    try:
+        path.write_text(hung)
+        began = time.monotonic()
+        assert not reloader.reload([str(path)])
+        assert time.monotonic() - began < HANG_GUARD
+        (failed,) = sink.of(ReloadFailed)
+        assert (failed.file, failed.line) == ("rec.py", 2)
+        assert failed.error == (
+            "rec.py:2: still loading after 0.5 s (a module-level call that does not return?); "
+            "the next save loads again"
+        )
+        assert failed.caret.strip() == "builtins.__dict__['reload_test_release'].wait(60)"
+        assert swaps.swapped == []
+        path.write_text(version(3))
+        assert reloader.reload([str(path)]), sink.events
+        (new,) = swaps.swapped
+        assert new.call({}, None).status == {"version": 3}
+        release.set()  # the hung load returns now: its code is not swapped in
+        assert len(swaps.swapped) == 1 and reloader.current is new
+    finally:
+        release.set()
+        del builtins.__dict__["reload_test_release"]
