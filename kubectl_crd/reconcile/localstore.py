@@ -84,10 +84,11 @@ webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateNa
 built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a number),
 and watch history (a watch starts from now: no 410); a dry-run create of a Service
 holds its address until the store ends. Of a built-in's decoding
-(``validation.decoding``): the 422 a merge patch's undecodable result gets (the store
-answers the 400 of an update), and an applied int32 beyond its range, which the
-server's conversion wraps and its validation then refuses (the store wraps it and
-stores it).
+(``validation.decoding``): an applied int32 beyond its range, which the server's
+conversion wraps and its validation then refuses (the store wraps it and stores it);
+a merge patch whose result does not decode is the patch handler's 422, its value the
+patched object's JSON with sorted keys (the server's keeps its structs' field order
+where the patch did not reach, and carries its managedFields).
 """
 
 from __future__ import annotations
@@ -484,7 +485,13 @@ class ObjectStore:
         return self._update(info, obj, status=True, dry_run=dry_run)
 
     def _update(
-        self, info: ResourceInfo, obj: Mapping[str, Any], *, status: bool, dry_run: bool
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        status: bool,
+        dry_run: bool,
+        patched: bool = False,
     ) -> dict[str, Any]:
         with self._lock:
             kind = self._kind(info)
@@ -499,7 +506,7 @@ class ObjectStore:
                 return self._commit(kind, info, result, dry_run=dry_run)
             if status and not kind.has_status:
                 raise self._not_found(kind, name)  # no such endpoint: nothing decoded
-            new = self._decoded(kind, info, obj)
+            new = self._decoded(kind, info, obj, patched=patched)
             if old is None:
                 raise self._not_found(kind, name)
             body_meta = obj.get("metadata") or {}
@@ -571,9 +578,9 @@ class ObjectStore:
             patched.setdefault("metadata", {})["resourceVersion"] = current["metadata"].get(
                 "resourceVersion"
             )
-            if subresource == "status":
-                return self.update_status(info, patched, dry_run=dry_run)
-            return self.update(info, patched, dry_run=dry_run)
+            return self._update(
+                info, patched, status=subresource == "status", dry_run=dry_run, patched=True
+            )
 
     def apply(
         self,
@@ -918,7 +925,13 @@ class ObjectStore:
         return obj
 
     def _decoded(
-        self, kind: _Kind, info: ResourceInfo, obj: Mapping[str, Any], *, create: bool = False
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        create: bool = False,
+        patched: bool = False,
     ) -> dict[str, Any]:
         """A copy of a built-in's body decoded into its Go type as the server decodes a
         create's or update's (``validation.decoding``): normalised to what the server
@@ -928,14 +941,19 @@ class ObjectStore:
         typed check refused what the conversion refuses, and its values are normalised
         alike. ``create``: a kind with ``/status`` starts with its zero status (each
         strategy's ``PrepareForCreate``), defaulted as the server's read of what it
-        stored defaults it (a claim's ``phase: Pending``, a namespace's ``Active``)."""
+        stored defaults it (a claim's ``phase: Pending``, a namespace's ``Active``).
+        ``patched``: ``obj`` is a merge patch's result, whose decoding error the patch
+        handler words as a 422 (``_undecodable_patch``)."""
         from kubectl_crd.validation.builtin_defaulting import default_builtin
         from kubectl_crd.validation.decoding import decode_builtin, zero_field
 
         body = _plain_object(obj)
         api_version = f"{kind.group}/{info.version}" if kind.group else info.version
-        problem = decode_builtin(body, api_version, kind.kind, lenient=self._applying is not None)
+        lenient = self._applying is not None
+        problem = decode_builtin(body, api_version, kind.kind, lenient=lenient, bare=patched)
         if problem is not None:
+            if patched:
+                raise _undecodable_patch(obj, problem)
             raise _failure(400, "BadRequest", problem, None)
         if create and kind.has_status:
             body["status"] = zero_field(api_version, kind.kind, "status")
@@ -1087,6 +1105,25 @@ def _failure(
 
     line = status_error(code, status, "POST").message
     return StoreRefusal(line, status=code, reason=reason, status_object=status, errors=errors)
+
+
+def _undecodable_patch(patched: Mapping[str, Any], error: str) -> StoreRefusal:
+    """A merge patch whose result does not decode: the patch handler's 422
+    (``apiserver/pkg/endpoints/handlers/patch.go`` applyPatchToCurrentObject:
+    ``NewInvalid`` of no kind and no name, the field ``patch`` holding the patched
+    object's JSON). The JSON is the store's object as ``json.Marshal`` writes a map
+    (keys sorted): the server's keeps its structs' field order where the patch did not
+    reach, and carries its managedFields."""
+    from kubectl_crd.model.gostrconv import go_quote
+    from kubectl_crd.model.govalues import go_json
+    from kubectl_crd.validation.results import FieldError, Reason, Stage
+
+    cause = f"Invalid value: {go_quote(go_json(patched))}: {error}"
+    details: dict[str, object] = {
+        "causes": [{"reason": Reason.INVALID, "message": cause, "field": "patch"}]
+    }
+    found = FieldError("patch", Reason.INVALID, f"patch: {cause}", Stage.DECODING)
+    return _failure(422, "Invalid", f' "" is invalid: patch: {cause}', details, [found])
 
 
 def _dns_label_name(name: str, prefix: bool) -> list[str]:

@@ -728,13 +728,14 @@ def _append(out: bytearray, quantum: list[int], length: int) -> None:
 
 
 def decode_builtin(
-    obj: dict[str, Any], api_version: str, kind: str, *, lenient: bool = False
+    obj: dict[str, Any], api_version: str, kind: str, *, lenient: bool = False, bare: bool = False
 ) -> str | None:
     """Decode ``obj`` (a built-in object's body, a plain dict the caller owns) into
     ``api_version``'s ``kind`` as the server decodes a create's or update's body:
     normalised in place to what the server stores, and the server's 400 message when
     it does not decode (None when it does, and always with ``lenient``). A kind the
-    shipped types have not is left as it is."""
+    shipped types have not is left as it is. ``bare``: the decoder's own error, without
+    the create and update handlers' head (a patch's handler words it otherwise)."""
     go_type = _KINDS.get((api_version, kind), _KINDS)
     if go_type is _KINDS:
         go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
@@ -747,7 +748,7 @@ def decode_builtin(
         error: str | None = str(fatal)
     else:
         error = decoder.saved
-    if error is None:
-        return None
+    if error is None or bare:
+        return error
     version = api_version.rpartition("/")[2]
     return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'

@@ -19,6 +19,8 @@ case that stops testing anything fails.
 from __future__ import annotations
 
 import copy
+import json
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -29,6 +31,7 @@ import pytest
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
+from kubectl_crd.model.errors import ApiError
 from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.integration.envtest import ControlPlane
 from tests.integration.test_localstore_metadata_differential import outcome
@@ -539,4 +542,68 @@ def test_accepted_bodies_are_stored_as_the_server_stores_them(
             problems.append(
                 f"{what}: stored\n  server {at_paths(theirs, body)}\n  store  {at_paths(mine, body)}"
             )
+    assert problems == [], "\n".join(problems)
+
+
+#: (what, kind, the object's body, a merge patch whose result does not decode)
+UNDECODABLE_PATCHES = [
+    ("a number in a ConfigMap's data", "ConfigMap", cm(data={"a": "b"}), {"data": {"a": 1}}),
+    ("a string replicas", "Deployment", deployment(), {"spec": {"replicas": "2"}}),
+    ("a Lease's bad time", "Lease", lease(), {"spec": {"renewTime": "yesterday"}}),
+    (
+        "a Service's port as a string",
+        "Service",
+        service(),
+        {"spec": {"ports": [{"port": "80"}]}},
+    ),
+]
+PATCH_HEAD = re.compile(r' "" is invalid: patch: Invalid value: ("(?:[^"\\]|\\.)*"): (.*)', re.S)
+
+
+def test_a_patch_whose_result_does_not_decode_is_the_patch_handlers_422(
+    client: KubeClient, namespace: str
+) -> None:
+    """The patch handler words a decoding error of the patched object as a 422 Invalid of
+    the field ``patch``, the patched object's JSON as its value: the same code, reason,
+    cause, decoding error and patched object (apart from what differs by instance; the
+    store's JSON has its keys sorted, the server's keeps its structs' field order where
+    the patch did not reach)."""
+    sides = Sides(client, namespace)
+    problems = []
+    for index, (what, kind, body, patch) in enumerate(UNDECODABLE_PATCHES):
+        name = f"p{index}"
+        body = with_meta(body, name=name, namespace=namespace)
+        group, version, _ = KINDS[kind]
+        info = sides.store.resolve(f"{group}/{version}/{kind}" if group else f"{version}/{kind}")
+        sides.server[kind].create(body)
+        sides.store.create(info, body)
+        answers = []
+        for call in (
+            partial(sides.server[kind].patch, name, patch),
+            partial(sides.store.patch, info, namespace, name, patch),
+        ):
+            try:
+                call()
+            except ApiError as exc:
+                answers.append(exc.status_object or {})
+            else:
+                answers.append({})
+        shapes = []
+        for status in answers:
+            found = PATCH_HEAD.fullmatch(str(status.get("message")))
+            causes = (status.get("details") or {}).get("causes") or [{}]
+            patched = json.loads(json.loads(found.group(1))) if found else None
+            if isinstance(patched, dict):
+                for key in SERVER_SET:
+                    patched.get("metadata", {}).pop(key, None)
+                for key in ("clusterIP", "clusterIPs"):  # allocated: the server's at random
+                    patched.get("spec", {}).pop(key, None)
+            shapes.append(
+                (status.get("code"), status.get("reason"), causes[0].get("field"),
+                 found.group(2) if found else status.get("message"), patched)
+            )  # fmt: skip
+        if shapes[0][0] != 422:
+            problems.append(f"{what}: the server answered {answers[0]} (the case is wrong)")
+        elif shapes[1] != shapes[0]:
+            problems.append(f"{what}:\n  server {shapes[0]}\n  store  {shapes[1]}")
     assert problems == [], "\n".join(problems)

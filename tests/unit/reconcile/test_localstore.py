@@ -499,3 +499,24 @@ def test_every_answer_is_the_callers_own_copy() -> None:
     repeated = store.apply(info, widget("applied", size=2), field_manager="m")
     assert repeated["metadata"]["managedFields"] == again["metadata"]["managedFields"]
     assert repeated["metadata"]["resourceVersion"] == again["metadata"]["resourceVersion"]
+
+
+def test_a_merge_patch_whose_result_does_not_decode_is_a_422_of_the_field_patch() -> None:
+    """The patch handler's wording (apiserver handlers/patch.go), not the 400 of an
+    update: held to kube-apiserver by the decoding differential."""
+    store = make_store()
+    info = store.resolve("v1/ConfigMap")
+    store.create(info, configmap("c", {"a": "<b>"}))
+    with pytest.raises(StoreRefusal) as caught:
+        store.patch(info, "ns", "c", {"data": {"n": 1}})
+    status = caught.value.status_object or {}
+    assert (caught.value.status, status["reason"]) == (422, "Invalid")
+    message = status["message"]
+    assert message.startswith(' "" is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"v1\\",')
+    # json.Marshal's HTML-safe escapes inside the quoted JSON
+    assert '\\"a\\":\\"\\\\u003cb\\\\u003e\\"' in message
+    assert message.endswith(
+        '": json: cannot unmarshal number into Go struct field ConfigMap.data of type string'
+    )
+    assert status["details"]["causes"][0]["field"] == "patch"
+    assert store.get(info, "ns", "c")["data"] == {"a": "<b>"}
