@@ -278,6 +278,17 @@ def event_lines(
         return [((f"stopping{flight}", _P),)]
     if isinstance(event, ev.Stopped):
         lines = [(("stopped", _P),)]
+        if event.abandoned:
+            keys = ", ".join(map(ev.key_text, event.abandoned))
+            lines.append(
+                (
+                    (
+                        f"warning: gave up waiting for {_plural(len(event.abandoned), 'reconcile')}"
+                        f" still running: {keys} (it ends with the process, unfinished)",
+                        _WARN,
+                    ),
+                )
+            )
         if event.finalizers_removed:
             keys = ", ".join(map(ev.key_text, event.finalizers_removed))
             lines.append(((f"removed the loop's finalizer from {keys}", _P),))

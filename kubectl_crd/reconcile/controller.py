@@ -712,7 +712,9 @@ class Controller:
             informer.stop_soon()
         for informer in informers:
             informer.stop()
-        stopped = Stopped(tuple(self.finalizers_left()), removed)
+        with self._lock:
+            running = tuple(sorted(self._in_flight))
+        stopped = Stopped(tuple(self.finalizers_left()), removed, running)
         self._stopped = stopped
         self._emit(stopped)
         return stopped

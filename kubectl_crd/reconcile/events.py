@@ -306,6 +306,9 @@ class Stopped:
 
     finalizers_left: tuple[ObjectKey, ...] = ()
     finalizers_removed: tuple[ObjectKey, ...] = ()
+    #: the reconciles still running when the stop gave up waiting for them (its bound,
+    #: 30 s from the CLI): the process ends without their end
+    abandoned: tuple[ObjectKey, ...] = ()
 
 
 if TYPE_CHECKING:

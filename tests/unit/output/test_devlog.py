@@ -161,6 +161,15 @@ def test_finalizers_left_warn_and_name_the_flag() -> None:
     assert "--remove-finalizers-on-exit" in lines[1]
 
 
+def test_a_stop_that_gave_up_on_a_reconcile_says_so() -> None:
+    lines = ["".join(c for c, _ in line) for line in event_lines(ev.Stopped((), (), (KEY,)))]
+    assert lines == [
+        "stopped",
+        "warning: gave up waiting for 1 reconcile still running: default/foo (it ends with "
+        "the process, unfinished)",
+    ]
+
+
 def test_a_reload_that_leaves_finalizers_behind_warns() -> None:
     lines = ["".join(c for c, _ in line) for line in event_lines(ev.Swapped(1, (), (), (KEY,)))]
     assert lines == [

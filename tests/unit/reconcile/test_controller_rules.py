@@ -758,9 +758,10 @@ def test_a_graceful_stop_waits_for_a_hung_reconcile_at_most_its_timeout_once(
     controller, _ = make(backend, controllers, FakeReconciler(hung))
     assert started.wait(30)
     began = time.monotonic()
-    controller.stop(graceful=True, timeout=3.0)
+    stopped = controller.stop(graceful=True, timeout=3.0)
     took = time.monotonic() - began
     release.set()
+    assert stopped.abandoned == (("ns", "a"),)  # said, where the stop was silent
     # once, not twice (before: the drain's 3 s, then the joins' 3 s): a stop never ends
     # before its timeout, and one under twice it waited once; 3 s (not 1 s) leaves a
     # loaded CI machine 2 s to run the threads, which a 1.9 s bound on 1 s did not
@@ -786,9 +787,10 @@ def test_once_abandons_a_reconcile_past_its_timeout_idle_and_stop_go_on_without_
     assert started.wait(30)
     assert controller.wait_idle(timeout=30)
     began = time.monotonic()
-    controller.stop(graceful=True, timeout=30)
+    stopped = controller.stop(graceful=True, timeout=30)
     took = time.monotonic() - began
     release.set()
+    assert stopped.abandoned == (("ns", "a"),)
     # not the 30 s bound: anything under it is a stop that did not wait for the reconcile
     # (on the test's clock, which a loaded CI machine stretches; 20 s is far from both)
     assert took < 20, took
