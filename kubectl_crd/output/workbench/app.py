@@ -156,7 +156,7 @@ class WorkbenchApp(App[None]):
         self._asking = False  # a save / discard / cancel question is on the screen
         self._settling: tuple[int, int, int] | None = None  # the change seen last poll
         #: the editor pane, kept to read its text once the app's widgets are gone
-        self._pane: TextArea | None = None
+        self._pane: Editor | None = None
         #: the pane's edits were discarded in answer to a question: nothing to keep
         self._discarded = False
         #: FILE.unsaved is this run's to replace or remove: it wrote it, or the edits
@@ -659,7 +659,7 @@ class WorkbenchApp(App[None]):
     def action_editor(self) -> None:
         self.query_one("#right", ContentSwitcher).current = "file-pane"
         if self._loaded:
-            self.editor.focus()
+            self._focus(self.editor)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         editing = self._editing()
@@ -1042,10 +1042,37 @@ def _grid_columns(widths: list[int], width: int) -> int:
     return 1
 
 
+async def _own_binding_now(widget: Any, event: events.Key) -> bool:
+    """Run ``widget``'s own binding for ``event``'s key now, as the widget reads it.
+
+    Textual runs a widget's bindings only once the key has bubbled up to the app
+    (``App._on_key``), while a TextArea or an Input takes a printable key at once in
+    its own ``_on_key``: of keys read together (typed quickly over SSH, pasted, sent by
+    tmux in one write) a letter overtook the arrow or Backspace before it. Down, End,
+    Backspace, W put the W where the cursor was before the Down (seen in tmux on
+    argo's Workflow). Run here, every key of the widget acts in the order typed."""
+    for binding in widget._bindings.key_to_bindings.get(event.key, ()):
+        if not binding.priority and await widget.app.run_action(binding.action, widget):
+            event.stop()
+            event.prevent_default()
+            return True
+    return False
+
+
+class Editor(TextArea):
+    """The editor pane's TextArea, its keys acted on in the order typed
+    (``_own_binding_now``)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not await _own_binding_now(self, event):
+            await super()._on_key(event)
+
+
 class SearchInput(Input):
     """The search box: Up and Down (PageUp, PageDown) move among the matches below it
     while the keys typed go on into the box, as in ``explain -i``'s finder (an Input
-    alone leaves them unbound: Enter could only take the first match)."""
+    alone leaves them unbound: Enter could only take the first match). Its keys are
+    acted on in the order typed (``_own_binding_now``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down", "move(1)", show=False),
@@ -1058,6 +1085,10 @@ class SearchInput(Input):
         app = self.app
         if isinstance(app, WorkbenchApp):
             app.move_match(step)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not await _own_binding_now(self, event):
+            await super()._on_key(event)
 
 
 class Question(ModalScreen[str]):
@@ -1107,7 +1138,7 @@ class Question(ModalScreen[str]):
         self.dismiss(self.escape)
 
 
-def _editor() -> TextArea:
+def _editor() -> Editor:
     """The editor pane: YAML highlighted when tree-sitter's grammar is installed."""
     # Textual's own lookup (textual/_tree_sitter.py): with tree-sitter but without the
     # grammar, TextArea(language="yaml") raises instead of falling back to plain text
@@ -1117,9 +1148,10 @@ def _editor() -> TextArea:
         language = None
     else:
         language = "yaml" if get_language("yaml") is not None else None
-    editor = TextArea.code_editor(
+    editor = Editor.code_editor(
         language=language, show_line_numbers=True, id="editor", soft_wrap=False
     )
+    assert isinstance(editor, Editor)  # code_editor makes a cls: typed as a TextArea
     editor.indent_width = 2
     return editor
 

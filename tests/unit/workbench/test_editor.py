@@ -372,3 +372,36 @@ def test_a_copy_equal_to_the_file_is_removed_without_a_question(
             await pilot.press("q")
 
     asyncio.run(scenario())
+
+
+def test_keys_read_together_act_in_the_order_typed(make_session: MakeSession) -> None:
+    # before: Down, End, Backspace and W read in one go (typed quickly over SSH, or one
+    # write of tmux) put the W where the cursor was before the Down: Textual ran the
+    # pane's bindings once the keys had bubbled up to the app, and took the W at once.
+    # Posted to the app together, as its driver posts what it reads
+    from textual import events
+
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+
+    async def scenario() -> None:
+        app = WorkbenchApp(session, colour=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: app.check.valid, "the sample checked valid")
+            await pilot.press("f")
+            editor = _editor(app)
+            await _until(pilot, lambda: app.focused is editor, "the pane focused")
+            lines = editor.text.splitlines()
+            row = next(i for i, line in enumerate(lines) if line.startswith("spec:"))
+            editor.cursor_location = (row, 0)
+            for key in ("down", "end", "backspace", "W"):
+                event = events.Key(key, key if len(key) == 1 else None)
+                event.set_sender(app)
+                app.post_message(event)
+            await _until(pilot, lambda: "W" in editor.text, "the keys acted on")
+            wanted = [*lines[: row + 1], lines[row + 1][:-1] + "W", *lines[row + 2 :]]
+            assert editor.text.splitlines() == wanted
+            assert editor.cursor_location == (row + 1, len(lines[row + 1]))
+            await pilot.press("escape", "q", "d")
+
+    asyncio.run(scenario())

@@ -424,7 +424,7 @@ def test_enter_before_the_matches_waits_for_them_off_the_screens_loop(
     release = held_ranking.release
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
-        timer = threading.Timer(10, release.set)  # a frozen screen waits for this
+        timer = threading.Timer(30, release.set)  # a frozen screen waits for this
         timer.start()
         await pilot.press("slash", *query, "down", "enter")  # handled: it returned
         assert not release.is_set()
