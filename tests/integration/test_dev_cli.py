@@ -758,3 +758,54 @@ def test_a_child_the_server_rejects_and_a_result_that_is_not_one_are_log_lines(
         assert loop.interrupt() == 0, loop.output()
     finally:
         loop.kill()
+
+
+def test_a_write_rbac_forbids_is_kubectls_line_and_the_loop_goes_on(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    # --as a user the plane's RBAC lets read gizmos and ConfigMaps and write gizmos'
+    # status, not write ConfigMaps: the refused apply is the line kubectl prints for the
+    # same server-side apply as the same user, the status is still written, and the
+    # loop runs on (--once: exit 1, the object failed)
+    user = f"limited-{namespace}"
+    role = f"{namespace}-limited"
+    for args in (
+        ("create", "role", role, "-n", namespace, "--verb=get,list,watch",
+         "--resource=configmaps,gizmos." + GROUP),
+        ("create", "role", role + "-status", "-n", namespace, "--verb=patch,update",
+         f"--resource=gizmos.{GROUP}/status"),
+        ("create", "rolebinding", role, "-n", namespace, f"--role={role}", f"--user={user}"),
+        ("create", "rolebinding", role + "-status", "-n", namespace, f"--role={role}-status",
+         f"--user={user}"),
+    ):  # fmt: skip
+        apiserver.kubectl(*args)
+    (tmp_path / "rec.py").write_text(RECONCILER.format(version="1", suffix="cm"))
+    create_gizmo(apiserver, namespace, "g", "hello")
+    child = {
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "g-cm", "namespace": namespace}, "data": {"message": "hello"},
+    }  # fmt: skip
+    theirs = apiserver.kubectl(
+        "apply", "--server-side", "--field-manager=kubectl-crd-dev", f"--as={user}", "-f", "-",
+        input=json.dumps(child), check=False,
+    )  # fmt: skip
+    assert theirs.returncode == 1 and theirs.stderr.startswith("Error from server (Forbidden): ")
+    done = subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "dev", "rec.py", "-n", namespace, "--kubeconfig",
+         str(apiserver.kubeconfig), "--as", user, "--once"],
+        cwd=tmp_path, env=loop_env, capture_output=True, text=True, timeout=HANG_GUARD,
+        check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (1, ""), done.stdout
+    refused = next(line for line in done.stdout.splitlines() if "apply refused" in line)
+    assert refused.endswith(
+        f"configmap {namespace}/g-cm apply refused (403): {theirs.stderr.strip()}"
+    )
+    assert "status written" in done.stdout
+    assert done.stdout.splitlines()[-1].endswith(
+        f"1 object, 1 reconcile, 1 write, 1 error; failed: {namespace}/g"
+    )
