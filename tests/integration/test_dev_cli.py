@@ -809,3 +809,45 @@ def test_a_write_rbac_forbids_is_kubectls_line_and_the_loop_goes_on(
     assert done.stdout.splitlines()[-1].endswith(
         f"1 object, 1 reconcile, 1 write, 1 error; failed: {namespace}/g"
     )
+
+
+UNSERVED_CHILD = """\
+FOR = "gizmos.cli.dev.example.com/v1"
+OWNS = ["v1/ConfigMap"]
+
+
+def reconcile(obj, ctx):
+    nope = {"apiVersion": "v1", "kind": "Nope", "metadata": {"name": "x"}}
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "y"}}
+    return {"children": [nope, cm]}
+"""
+
+
+def test_a_child_of_a_kind_the_server_does_not_serve_is_kubectls_words_with_its_name(
+    apiserver: ControlPlane,
+    gizmos_crd: str,
+    namespace: str,
+    tmp_path: Path,
+    loop_env: dict[str, str],
+) -> None:
+    # before: 'error in NS/g after ...: .../backends.py:NNN: ResourceNotFoundError: ...',
+    # at the loop's own line, no child named, and the ConfigMap beside it not applied
+    (tmp_path / "rec.py").write_text(UNSERVED_CHILD)
+    create_gizmo(apiserver, namespace, "g", "x")
+    nope = {"apiVersion": "v1", "kind": "Nope", "metadata": {"name": "x", "namespace": namespace}}
+    theirs = apiserver.kubectl("apply", "-f", "-", input=json.dumps(nope), check=False)
+    # kubectl: 'error: resource mapping not found for name: "x" namespace: "NS" from
+    # "STDIN": no matches for kind "Nope" in version "v1"' / 'ensure CRDs are installed first'
+    cause, hint = theirs.stderr.strip().split(": ", 4)[-1].splitlines()
+    done = subprocess.run(
+        [sys.executable, "-m", "kubectl_crd", "dev", "rec.py", "-n", namespace, "--kubeconfig",
+         str(apiserver.kubeconfig), "--once"],
+        cwd=tmp_path, env=loop_env, capture_output=True, text=True, timeout=HANG_GUARD,
+        check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (1, ""), done.stdout
+    lines = done.stdout.splitlines()
+    refused = next(line for line in lines if "apply refused" in line)
+    assert refused.endswith(f"nope {namespace}/x apply refused: {cause}; {hint}"), refused
+    assert any(line.endswith(f"configmap {namespace}/y applied") for line in lines), lines
+    assert "Traceback" not in done.stdout and "backends.py" not in done.stdout
