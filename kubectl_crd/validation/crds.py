@@ -73,6 +73,43 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     ):
         where = ["spec", "versions", position, "additionalPrinterColumns"]
         problems += _columns(f"{prefix}.additionalPrinterColumns", where, columns)
+    return problems + _selectable_fields_placement(versions)
+
+
+def _selectable_fields_placement(versions: list[Any]) -> list[CRDProblem]:
+    """Selectable fields where the internal CRD cannot have them (``validation.go``):
+    the versions' schemas and selectable fields move to the top level each when every
+    version has the same; shared selectable fields need the shared schema, a version's
+    own its own schema (so the same fields over different schemas, or different
+    fields over one schema, are refused)."""
+    schemas = [_mapping(_mapping(v).get("schema")).get("openAPIV3Schema") for v in versions]
+    schema_shared = (
+        bool(schemas) and schemas[0] is not None and all(s == schemas[0] for s in schemas)
+    )
+    problems: list[CRDProblem] = []
+    for prefix, position, _fields in _shared(
+        versions, lambda v: v.get("selectableFields") or None, "spec"
+    ):
+        where: list[str | int] = ["spec", "versions", position, "selectableFields"]
+        if prefix == "spec" and not schema_shared:
+            problems.append(
+                (
+                    "spec.selectableFields",
+                    'spec.selectableFields: Invalid value: "": may only be set when '
+                    "validations.schema is included",
+                    where,
+                )
+            )
+        elif prefix != "spec" and (schema_shared or schemas[position] is None):
+            field = f"{prefix}.selectableFields"
+            problems.append(
+                (
+                    field,
+                    f'{field}: Invalid value: "": may only be set when '
+                    "`version.schema.openAPIV3Schema` is not included",
+                    where,
+                )
+            )
     return problems
 
 
@@ -620,7 +657,11 @@ def _defaults(prefix: str, where: list[str | int], schema: Any) -> list[CRDProbl
         default = node["default"]
         field = f"{prefix}{path}.default"
         at = [*where, *steps, "default"]
-        compiled = SchemaNode(node)
+        # ValidateDefaults checks the root as an embedded resource (apiVersion and
+        # kind required in a default of it)
+        compiled = SchemaNode(
+            {**node, "x-kubernetes-embedded-resource": True} if not path else node
+        )
         found: list[tuple[str, str]] = []
         if meta is None:
             pruned = copy.deepcopy(default)

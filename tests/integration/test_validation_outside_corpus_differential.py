@@ -632,6 +632,13 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             },
         )
     ),
+    # a default on the root, checked as an embedded resource's (found mutating corpus
+    # CRDs): apiVersion and kind required, and then nothing more
+    "crd-root-default": {
+        **_spec({"type": "object", "properties": {"a": {"type": "string"}}}),
+        "required": ["spec"],
+        "default": {"zz": 1},
+    },
     "crd-metadata-says-nothing-else": _spec(
         {"type": "object"},
         apiVersion={"type": "string"},
@@ -663,6 +670,37 @@ def test_outside_corpus_crds_are_refused_in_the_servers_words(
     assert Counter(_SELF_TYPE.sub("selfType0", m) for m in server) == Counter(
         message for _, message, _ in crd_errors(raw)
     )
+
+
+@pytest.mark.parametrize("shared", ["fields", "schema"])
+def test_selectable_fields_where_the_internal_crd_cannot_hold_them(
+    apiserver: ControlPlane, shared: str
+) -> None:
+    """The same selectable fields over different schemas, or different fields over one
+    schema: the internal CRD holds each at the top only when every version has the same
+    (found mutating kyverno's ValidatingPolicy, whose versions share their fields)."""
+    kind = f"Selectable{shared.capitalize()}"
+    raw = make_crd(
+        kind,
+        GROUP,
+        plural=kind.lower() + "s",
+        versions=("v1", "v2"),
+        schema=_spec({"type": "object", "properties": {"a": {"type": "string"}}}),
+    )
+    one, two = raw["spec"]["versions"]
+    one["selectableFields"] = [{"jsonPath": ".spec.a"}]
+    two["selectableFields"] = [{"jsonPath": ".spec.a"}]
+    if shared == "fields":
+        two["schema"] = {"openAPIV3Schema": _spec({"type": "object"})}
+    else:
+        two["selectableFields"] = []
+    status, body, _ = ApiClient(apiserver).post(
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All",
+        json.dumps(raw).encode(),
+    )
+    assert status == 422, body
+    server = [f"{c['field']}: {c['message']}" for c in body["details"]["causes"]]
+    assert Counter(message for _, message, _ in crd_errors(raw)) == Counter(server)
 
 
 #: compilation.go names the type of the node a rule is on after the clock's nanoseconds
