@@ -730,6 +730,18 @@ class ServiceAllocator:
             return None
         kind = spec.get("type")
         old_spec = old.get("spec") if old is not None else None
+        if isinstance(old_spec, Mapping):
+            _drop_type_dependent_fields(obj, spec, old_spec)
+            problem = self._allocate(spec, kind, old_spec)
+            # what the old object held and the new one does not is free again
+            ips, ports = _held(old_spec)
+            new_ips, new_ports = _held(spec)
+            self._ips.difference_update(ips - new_ips)
+            self._ports.difference_update(ports - new_ports)
+            return problem
+        return self._allocate(spec, kind, None)
+
+    def _allocate(self, spec: dict[str, Any], kind: Any, old_spec: Any) -> str | None:
         if isinstance(old_spec, dict) and kind != "ExternalName":
             if old_spec.get("type") != "ExternalName":
                 for key in ("clusterIP", "clusterIPs"):
@@ -796,13 +808,75 @@ class ServiceAllocator:
     def release(self, obj: Mapping[str, Any]) -> None:
         """A deleted Service's allocations are free again."""
         spec = obj.get("spec")
-        if not isinstance(spec, Mapping):
-            return
-        for ip in spec.get("clusterIPs") or (
-            [spec.get("clusterIP")] if spec.get("clusterIP") else ()
-        ):
-            self._ips.discard(ip)
-        for port in spec.get("ports") or ():
-            if isinstance(port, Mapping) and port.get("nodePort"):
-                self._ports.discard(port["nodePort"])
-        self._ports.discard(spec.get("healthCheckNodePort"))
+        if isinstance(spec, Mapping):
+            ips, ports = _held(spec)
+            self._ips.difference_update(ips)
+            self._ports.difference_update(ports)
+
+
+def _held(spec: Mapping[str, Any]) -> tuple[set[str], set[int]]:
+    """The cluster IPs and node ports a Service's spec holds."""
+    ips = {ip for ip in spec.get("clusterIPs") or () if ip and ip != "None"}
+    if spec.get("clusterIP") and spec["clusterIP"] != "None":
+        ips.add(spec["clusterIP"])
+    ports = {
+        port["nodePort"]
+        for port in spec.get("ports") or ()
+        if isinstance(port, Mapping) and port.get("nodePort")
+    }
+    if spec.get("healthCheckNodePort"):
+        ports.add(spec["healthCheckNodePort"])
+    return ips, ports
+
+
+def _needs(kind: Any, spec: Mapping[str, Any]) -> tuple[bool, bool, bool, bool]:
+    """Whether a Service of ``kind`` needs a cluster IP, node ports, a health check node
+    port, and whether it is externally accessible (``strategy.go``'s needsClusterIP,
+    needsNodePort, needsHCNodePort; ``service.ExternallyAccessible``)."""
+    external = kind in _EXTERNAL_TYPES
+    return (
+        kind != "ExternalName",
+        external,
+        kind == "LoadBalancer" and spec.get("externalTrafficPolicy") == "Local",
+        external or (kind == "ClusterIP" and bool(spec.get("externalIPs"))),
+    )
+
+
+def _drop_type_dependent_fields(
+    obj: dict[str, Any], spec: dict[str, Any], old_spec: Mapping[str, Any]
+) -> None:
+    """The Service strategy's ``dropTypeDependentFields`` (``pkg/registry/core/service/
+    strategy.go``): an update to a type that no longer needs a field the old one had
+    wipes it, when the update left it as it was (an apply's merged object carries them)."""
+    old_needs, new_needs = _needs(old_spec.get("type"), old_spec), _needs(spec.get("type"), spec)
+
+    def same(key: str) -> bool:
+        return bool(spec.get(key) == old_spec.get(key))
+
+    if old_needs[0] and not new_needs[0]:
+        if same("clusterIP") and same("clusterIPs"):
+            spec.pop("clusterIP", None)
+            spec.pop("clusterIPs", None)
+        for key in ("ipFamilies", "ipFamilyPolicy"):
+            if same(key):
+                spec.pop(key, None)
+    if old_needs[1] and not new_needs[1]:
+        old_ports = [
+            p.get("nodePort") for p in old_spec.get("ports") or () if isinstance(p, Mapping)
+        ]
+        new_ports = [p.get("nodePort") for p in spec.get("ports") or () if isinstance(p, dict)]
+        if old_ports == new_ports:
+            for port in spec.get("ports") or ():
+                if isinstance(port, dict):
+                    port.pop("nodePort", None)
+    if old_needs[2] and not new_needs[2] and same("healthCheckNodePort"):
+        spec.pop("healthCheckNodePort", None)
+    if old_spec.get("type") == "LoadBalancer" and spec.get("type") != "LoadBalancer":
+        for key in ("allocateLoadBalancerNodePorts", "loadBalancerClass"):
+            if same(key):
+                spec.pop(key, None)
+        status = obj.get("status")
+        if isinstance(status, dict):
+            obj["status"] = {**status, "loadBalancer": {}}  # (a copy: it may be the old's)
+    if old_needs[3] and not new_needs[3] and same("externalTrafficPolicy"):
+        spec.pop("externalTrafficPolicy", None)

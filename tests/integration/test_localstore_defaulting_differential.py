@@ -190,6 +190,17 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         [("create", service({"port": 80, "targetPort": "http"}, externalIPs=["192.0.2.1"]))],
     ),
     (
+        "Service, a NodePort applied again as a ClusterIP",
+        [("apply", service(type="NodePort")), ("apply", service(type="ClusterIP"))],
+    ),
+    (
+        "Service, a LoadBalancer updated to a ClusterIP",
+        [
+            ("create", service(type="LoadBalancer", externalTrafficPolicy="Local")),
+            ("update", service(type="ClusterIP")),
+        ],
+    ),
+    (
         "Service, applied twice",
         [("apply", service(type="NodePort")), ("apply", service({"port": 81}, type="NodePort"))],
     ),

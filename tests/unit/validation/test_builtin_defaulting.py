@@ -153,6 +153,24 @@ def test_a_local_load_balancer_gets_a_health_check_port_that_updates_keep() -> N
     assert update["spec"]["healthCheckNodePort"] == 30001
 
 
+def test_a_type_that_no_longer_needs_node_ports_drops_and_frees_them() -> None:
+    """dropTypeDependentFields: an apply's merged object still carries the NodePort's
+    node port and traffic policy; as a ClusterIP the update drops both, and the port is
+    free again."""
+    allocator = ServiceAllocator()
+    node_port = defaulted(service(type="NodePort"))
+    allocator.allocate(node_port, None)
+    merged = copy.deepcopy(node_port)
+    merged["spec"]["type"] = "ClusterIP"
+    allocator.allocate(merged, node_port)
+    assert "nodePort" not in merged["spec"]["ports"][0]
+    assert "externalTrafficPolicy" not in merged["spec"]
+    assert merged["spec"]["clusterIP"] == node_port["spec"]["clusterIP"]
+    again = defaulted(service(type="NodePort"))
+    allocator.allocate(again, None)
+    assert again["spec"]["ports"][0]["nodePort"] == 30000
+
+
 def test_headless_and_external_name_services_get_no_address() -> None:
     allocator = ServiceAllocator()
     headless = defaulted(service(clusterIP="None"))
