@@ -356,6 +356,23 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         [("create", deployment(replicas=3)), ("update", deployment())],
     ),
     (
+        "Deployment, its status written",
+        [("create", deployment()), ("status", {**deployment(), "status": {"replicas": 1}})],
+    ),
+    (
+        "Service, a load balancer's status written",
+        [
+            ("create", service(type="LoadBalancer")),
+            (
+                "status",
+                {
+                    **service(type="LoadBalancer"),
+                    "status": {"loadBalancer": {"ingress": [{"ip": "192.0.2.9"}]}},
+                },
+            ),
+        ],
+    ),
+    (
         "Deployment, an apply then one without replicas",
         [("apply", deployment(replicas=3)), ("apply", deployment())],
     ),
@@ -666,12 +683,22 @@ def run_case(
                         }
                     ),
                     "apply": lambda b: server.apply(b, field_manager=MANAGER, force=True),
+                    "status": lambda b: server.update_status(
+                        {
+                            **b,
+                            "metadata": {
+                                **b["metadata"],
+                                "resourceVersion": server.get(name)["metadata"]["resourceVersion"],
+                            },
+                        }
+                    ),
                 }[verb]
             else:
                 call = {
                     "create": lambda b: store.create(info, b),
                     "update": lambda b: store.update(info, b),
                     "apply": lambda b: store.apply(info, b, field_manager=MANAGER, force=True),
+                    "status": lambda b: store.update_status(info, b),
                 }[verb]
             found = outcome(lambda call=call, body=body: call(body))
             if found != ("accepted",):
