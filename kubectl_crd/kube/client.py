@@ -312,6 +312,9 @@ class KubeClient:
             return
         connection = self._new_connection(timeout=read_timeout)
         stream.connection = connection
+        if stream.closed:  # close() ran before the line above: it saw no connection to abort
+            stream.connection = None
+            return
         try:
             response = self._send_on(
                 connection, "GET", self._target(path, params), None, "", accept

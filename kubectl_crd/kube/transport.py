@@ -301,6 +301,8 @@ class ServerConnection:
         self.sock: socket.socket | None = None
         self.reader: io.BufferedReader | None = None
         self.reused = False
+        #: ``abort`` was called: a socket connected after it is shut down at once
+        self.aborted = False
         self._response: Response | None = None
 
     def __repr__(self) -> str:
@@ -324,7 +326,9 @@ class ServerConnection:
     def abort(self) -> None:
         """Shut the socket down from any thread: a read blocked in another thread ends at
         once (end of stream). ``close`` is left to the thread that reads: closing a file
-        descriptor another thread reads from is not safe."""
+        descriptor another thread reads from is not safe. Called before the socket is
+        there (dialling, in the TLS handshake), it is shut down as ``connect`` ends."""
+        self.aborted = True
         sock = self.sock
         raw = getattr(sock, "outer", sock)  # a TLS session inside a proxy's
         if raw is None:
@@ -335,6 +339,13 @@ class ServerConnection:
             socket.socket.shutdown(raw, socket.SHUT_RDWR)
 
     def connect(self) -> None:
+        self._connect()
+        # an abort from another thread while this one dialled saw no socket to shut down
+        # (``aborted`` is set before ``sock`` is read there, and read after it is set here)
+        if self.aborted:
+            self.abort()
+
+    def _connect(self) -> None:
         dial_timeout = DIAL_TIMEOUT_SECONDS
         if self.timeout is not None:
             dial_timeout = min(dial_timeout, float(self.timeout))

@@ -350,3 +350,52 @@ def test_a_body_is_json_the_servers_yaml_reader_keeps_as_it_is() -> None:
         b'\\u2028\\u2029\\ufeff\\ufffe\\uffff \\ud800 \\t\\n\\"\\\\"}'
     )
     assert json.loads(encoded) == {"a": text}
+
+
+def test_a_watch_closed_while_its_connection_is_made_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """close() from another thread between the stream's closed check and its connection
+    being set saw no connection to abort: the read then waited on a silent server for
+    ever (the reflector closed again every 0.1 s to get past it)."""
+    with socket.socket() as listener:  # accepts (the backlog), never answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        client = _client(tmp_path, f"http://127.0.0.1:{port}")
+        stream = client.watch("/x", read_timeout=5.0)
+        made = client._new_connection
+
+        def closed_meanwhile(*, timeout: float | None) -> Any:
+            connection = made(timeout=timeout)
+            stream.close()  # the other thread, at the worst moment
+            return connection
+
+        monkeypatch.setattr(client, "_new_connection", closed_meanwhile)
+        assert list(stream) == []
+        # before: the request went out and its read waited out the 5 s read timeout
+        listener.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+
+
+def test_an_abort_before_the_socket_is_connected_still_shuts_it(tmp_path: Path) -> None:
+    """abort() while connect() dials sees no socket yet; connect shuts down what it
+    connects, so the read in the other thread ends at once instead of waiting."""
+    from kubectl_crd.kube.transport import ServerConnection
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        connection = ServerConnection(
+            "127.0.0.1", port, tls_context=None, server_name="127.0.0.1", timeout=5.0
+        )
+        connection.abort()
+        connection.connect()
+        try:
+            assert connection.reader is not None
+            # before: TimeoutError after 5 s (the socket open, the server silent)
+            assert connection.reader.read(1) == b""
+        finally:
+            connection.close()
