@@ -94,7 +94,7 @@ class WorkbenchApp(App[None]):
     #explain, #stored, #preview { width: auto; }
     #editor { height: 1fr; border: none; padding: 0; }
     #bottom { height: 11; }
-    #problems { width: 55%; border: round $secondary; }
+    #problems { width: 55%; height: 100%; border: round $secondary; }
     #preview-pane { width: 1fr; border: round $secondary; }
     #status { height: 1; }
     #small { display: none; content-align: center middle; height: 1fr; }

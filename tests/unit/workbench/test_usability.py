@@ -327,9 +327,9 @@ def test_a_slow_search_leaves_the_screen_live(
     release = held_ranking.release
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
-        # the ranking ends by itself after 10 s: a screen that waits for it handles
+        # the ranking ends by itself after 30 s: a screen that waits for it handles
         # the Esc only then, once release is set
-        timer = threading.Timer(10, release.set)
+        timer = threading.Timer(30, release.set)
         timer.start()
         await pilot.press("slash", "i")
         await pilot.press("escape")  # handled while the ranking still runs
