@@ -42,7 +42,7 @@ names the messages print). What this mirrors of decode.go:
 What the server stores (the body is normalised in place): a time in UTC, ``Time`` to the
 second, ``MicroTime`` to the microsecond, the zero time as null
 (``timestamps.stored_time``); bytes in canonical base64; a quantity as
-``Quantity.String`` writes it (``stored_quantity``: ``0.5`` -> ``500m``), in a
+``Quantity.String`` writes it (``model.quantity.stored_quantity``: ``0.5`` -> ``500m``), in a
 ``ResourceList`` rounded up to the milli first (core/v1's ``SetDefaults_ResourceList``,
 done here as every container's resources go through the walk; the other defaults are
 ``validation.builtin_defaulting``'s); an ``omitempty`` field whose value is empty
@@ -72,10 +72,10 @@ import binascii
 import re
 import threading
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from kubectl_crd.model.govalues import json_kind
+from kubectl_crd.model.quantity import stored_quantity
 
 __all__ = ["GoType", "decode_builtin", "go_base64", "zero_field"]
 
@@ -544,119 +544,6 @@ _TIMES: dict[tuple[str, bool], Any] = {}
 
 #: what a null decodes to in a type with its own UnmarshalJSON (then marshalled)
 _SPECIAL_NULLS: dict[str, Any] = {_TIME: None, _MICRO_TIME: None, _QUANTITY: "0", _INT_OR_STRING: 0}
-
-_DECIMAL_SUFFIXES = {
-    "n": -9,
-    "u": -6,
-    "m": -3,
-    "": 0,
-    "k": 3,
-    "M": 6,
-    "G": 9,
-    "T": 12,
-    "P": 15,
-    "E": 18,
-}
-_DECIMAL_NAMES = {exponent: suffix for suffix, exponent in _DECIMAL_SUFFIXES.items()}
-_BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
-_BINARY_NAMES = {0: "", **{exponent: suffix for suffix, exponent in _BINARY_SUFFIXES.items()}}
-_INT64 = 1 << 63
-
-
-def stored_quantity(text: str, *, milli: bool = False) -> str:
-    """What the server stores for a quantity spelt ``text`` (``ValueError`` when it is
-    none): apimachinery's ``ParseQuantity`` then ``Quantity.String``
-    (``api/resource/quantity.go``). A spelling that is already canonical is kept as it
-    was written (the parsed quantity keeps its string when it fits an int64 with a
-    scale that is a multiple of 3, no trailing "000" and no leading zero after the
-    sign, or is a binary suffix's odd multiple: ``+1`` and ``0100m`` stay); others are
-    written canonically: a decimal number with the largest suffix that keeps it whole
-    (``0.5`` -> ``500m``, ``1000m`` -> ``1``, ``1.5e3`` -> ``1500``), binary
-    multiples of 1024 with theirs (``1024Mi`` -> ``1Gi``), precision beyond the nano
-    rounded away from zero. ``milli``: then ``RoundUp(-3)`` (a ResourceList's
-    default), which leaves a quantity at the milli or coarser as it is."""
-    from kubectl_crd.model.quantity import _split, parse_quantity
-
-    value = parse_quantity(text)
-    if text == "0":
-        return text
-    negative, num, denom, suffix = _split(text)
-    binary = suffix in _BINARY_SUFFIXES
-    if binary:
-        kind, exponent = "binary", _BINARY_SUFFIXES[suffix]
-    elif suffix in _DECIMAL_SUFFIXES:
-        kind, exponent = "decimal", _DECIMAL_SUFFIXES[suffix]
-    else:
-        kind, exponent = "exponent", int(suffix[1:])
-    # ParseQuantity's int64 path: the quantity keeps ``text`` when it is canonical
-    if binary:
-        scale, mantissa = 0, 1
-        if exponent >= 0 and not denom:
-            mantissa = 1 << exponent
-            precision = 15 - len(num) - int(exponent * 3 / 10) - 1
-        else:
-            precision = -1
-    else:
-        scale, mantissa = exponent, 1
-        precision = 18 - len(num) - len(denom)
-    if precision >= 0 and scale - len(denom) >= -9:
-        scale -= len(denom)
-        shifted = num + denom
-        number = int(shifted)
-        if -_INT64 <= number * mantissa < _INT64 and (not milli or scale >= -3):
-            if binary:
-                if exponent % 10 == 0 and number & 7:
-                    return text
-            elif scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0":
-                return text
-    elif binary and 0 < abs(_round_up(value, 9)) < 1:
-        kind = "decimal"  # the inf.Dec path: a binary quantity below 1 is decimal
-    # rounded up (away from zero) to the nano as parsed, or to the milli
-    return _canonical_quantity(_round_up(value, 3 if milli else 9), kind, negative)
-
-
-def _round_up(value: Fraction, digits: int) -> Fraction:
-    """``value`` rounded away from zero to ``digits`` decimal places (inf.RoundUp)."""
-    scaled = abs(value) * 10**digits
-    if scaled.denominator == 1:
-        return value
-    whole = -(-scaled.numerator // scaled.denominator)
-    return (-1 if value < 0 else 1) * Fraction(whole, 10**digits)
-
-
-def _canonical_quantity(value: Fraction, kind: str, negative: bool) -> str:
-    """``Quantity.CanonicalizeBytes`` of an exact value in a format."""
-    if value == 0:
-        return "0"
-    if kind == "binary":
-        if -1024 < value < 1024 or value.denominator != 1:
-            kind = "decimal"
-        else:
-            mantissa, times = int(value), 0
-            while mantissa % 1024 == 0 and times < 6:
-                mantissa //= 1024
-                times += 1
-            return f"{mantissa}{_BINARY_NAMES[times * 10]}"
-    # mantissa * 10**exponent, the mantissa without trailing zeros...
-    exponent = 0
-    while value.denominator != 1:
-        value *= 10
-        exponent -= 1
-    mantissa = int(value)
-    while mantissa % 10 == 0:
-        mantissa //= 10
-        exponent += 1
-    # ...then the exponent down to a multiple of 3
-    down = exponent % 3
-    mantissa *= 10**down
-    exponent -= down
-    if kind == "exponent":
-        return f"{mantissa}e{exponent}" if exponent else str(mantissa)
-    suffix = _DECIMAL_NAMES.get(exponent)
-    if suffix is None:  # beyond E: Go prints no suffix for it; keep the value's own form
-        return f"{mantissa}e{exponent}"
-    return f"{mantissa}{suffix}"
-
 
 _BASE64_CANONICAL = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _BASE64_ALPHABET = {

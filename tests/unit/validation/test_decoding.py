@@ -315,7 +315,7 @@ def test_a_kind_without_go_types_is_left_alone() -> None:
 )
 def test_stored_quantity(text: str, stored: str, in_a_resource_list: str) -> None:
     """ParseQuantity then String; in a ResourceList, rounded up to the milli first."""
-    from kubectl_crd.validation.decoding import stored_quantity
+    from kubectl_crd.model.quantity import stored_quantity
 
     assert stored_quantity(text) == stored
     assert stored_quantity(text, milli=True) == in_a_resource_list
