@@ -774,10 +774,14 @@ class Controller:
                     if job is None:
                         return
                     what, finalizer, key = job
-                    if self._remove_finalizer_retrying(key, what, finalizer, writes, abort):
+                    done = self._remove_finalizer_retrying(key, what, finalizer, writes, abort)
+                    if done:
                         with lock:
                             removed.append(key)
-                    if what != info or finalizer != self.finalizer:  # now off, or gone
+                    # left behind by a reload and now off, or gone: no longer named; a
+                    # removal that failed leaves it named in the stop's warning
+                    left = what != info or finalizer != self.finalizer
+                    if left and done is not False:
                         with self._lock:
                             self._left_behind.get((what, finalizer), set()).discard(key)
             finally:
@@ -1195,8 +1199,9 @@ class Controller:
         finalizer: str,
         writes: _Writes,
         abort: threading.Event,
-    ) -> bool:
-        """Off with the finalizer at the latest version known; after a 409 Conflict
+    ) -> bool | None:
+        """Off with the finalizer at the latest version known (True; None: the object
+        is gone or does not carry it; False: the removal failed); after a 409 Conflict
         (someone else wrote the object meanwhile) the object is read from the server
         and the patch tried again, as client-go's ``retry.RetryOnConflict`` with
         ``retry.DefaultBackoff`` (k8s.io/client-go/util/retry/util.go: 4 tries, 10 ms
@@ -1208,11 +1213,11 @@ class Controller:
         if info not in self._informers:  # left behind by a reload: no cache follows it
             try:
                 obj = self.backend.get(info, *key)
-            except ClusterError:
-                return False
+            except ClusterError as exc:
+                return None if _gone(exc) else False
         for delay in (*_CONFLICT_RETRY_DELAYS, None):
             if obj is None or not _carries(obj, finalizer):
-                return False
+                return None
             conflicts = writes.conflicts
             if self._remove_finalizer(key, info, obj, writes, finalizer):
                 return True
@@ -1220,8 +1225,8 @@ class Controller:
                 return False
             try:  # the server's version: the watch may be down (a stop after an outage)
                 obj = self.backend.get(info, *key)
-            except ClusterError:
-                return False
+            except ClusterError as exc:
+                return None if _gone(exc) else False
         return False
 
     def _remove_finalizer(
@@ -1550,6 +1555,10 @@ class _Writes:
         self.failures: list[str] = []
         #: how many of the failures were 409 Conflict
         self.conflicts = 0
+
+
+def _gone(exc: ClusterError) -> bool:
+    return isinstance(exc, ApiError) and exc.status == 404
 
 
 def _carries(obj: Mapping[str, Any], finalizer: str) -> bool:

@@ -168,3 +168,32 @@ def test_a_reload_back_to_the_code_that_finalizes_takes_its_objects_over_again(
     assert controller.swap(other).finalizers_left == (("ns", "a"),)
     assert controller.swap(FakeReconciler(finalize=lambda obj, ctx: True)).finalizers_left == ()
     assert controller.finalizers_left() == [("ns", "a")]  # in the cache again: its own
+
+
+def test_a_left_behind_finalizer_the_exit_could_not_remove_is_still_named(
+    backend: FakeBackend, started: tuple[Controller, list[Any]]
+) -> None:
+    # the stop's warning is the only word the user gets about "a": a refused removal
+    # must not take it off the list as a done or needless one does
+    controller, _events = started
+    other = FakeReconciler(owns=())
+    other.for_resource = "v1/Secret"
+    assert controller.swap(other).finalizers_left == (("ns", "a"),)
+    backend.stored[(WIDGETS, "ns", "a")] = widget("a", rv="7", finalizers=[FINALIZER])
+    forbidden = ApiError('widgets "a" is forbidden', status=403, reason="Forbidden")
+    tried = refuse_every_patch(backend, forbidden)
+    stopped = controller.stop(timeout=5, remove_finalizers=True)
+    assert tried == ["7"]
+    assert (stopped.finalizers_removed, stopped.finalizers_left) == ((), (("ns", "a"),))
+
+
+def test_a_left_behind_object_found_gone_at_the_exit_is_no_longer_named(
+    backend: FakeBackend, started: tuple[Controller, list[Any]]
+) -> None:
+    controller, _events = started
+    other = FakeReconciler(owns=())
+    other.for_resource = "v1/Secret"
+    assert controller.swap(other).finalizers_left == (("ns", "a"),)
+    backend.stored.pop((WIDGETS, "ns", "a"), None)  # deleted since: its read is a 404
+    stopped = controller.stop(timeout=5, remove_finalizers=True)
+    assert (stopped.finalizers_removed, stopped.finalizers_left) == ((), ())
