@@ -71,10 +71,16 @@ def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
         return
     get = node.get
     type_ = get("type", "")
-    if not type_ and not (
+    embedded = get("x-kubernetes-embedded-resource") is True
+    if embedded and type_ != "object":
+        # schema/validation.go: validateStructuralInvariants
+        body = (
+            f'Invalid value: "{type_}"' if type_ else "Required value"
+        ) + ": must be object if x-kubernetes-embedded-resource is true"
+        errors.append(f"{_text(where)}.type: {body}")
+    elif not type_ and not (
         get("x-kubernetes-int-or-string") is True
         or get("x-kubernetes-preserve-unknown-fields") is True
-        or get("x-kubernetes-embedded-resource") is True
     ):
         at = {
             "root": "at the root",
@@ -89,6 +95,11 @@ def _check(node: Any, where: _Where, level: str, errors: list[str]) -> None:
     properties = get("properties")
     additional = get("additionalProperties")
     additional_schema = additional is not None and _is_mapping(additional)
+    if embedded and additional is not None:  # false too: the structural schema has it
+        errors.append(
+            f"{_text(where)}.additionalProperties: Forbidden: must not be used if "
+            "x-kubernetes-embedded-resource is set"
+        )
     if properties and additional_schema:
         errors.append(
             f"{_text(where)}.additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"

@@ -62,7 +62,12 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
             prefix += ".schema"
         if not isinstance(schema, Mapping):
             continue
-        problems += _schema_errors(f"{prefix}.openAPIV3Schema", root, schema)
+        # a shared schema meets the check when any version has the status subresource
+        status = [
+            "status" in _mapping(_mapping(v).get("subresources"))
+            for v in (versions if prefix.startswith("spec.validation") else [versions[position]])
+        ]
+        problems += _schema_errors(f"{prefix}.openAPIV3Schema", root, schema, any(status))
     for prefix, position, subresources in _shared(
         versions, lambda v: v.get("subresources"), "spec"
     ):
@@ -151,7 +156,7 @@ def _structural(prefix: str, where: list[str | int], schema: Mapping[str, Any]) 
 
 
 def _schema_errors(
-    prefix: str, where: list[str | int], schema: Mapping[str, Any]
+    prefix: str, where: list[str | int], schema: Mapping[str, Any], status: bool = False
 ) -> list[CRDProblem]:
     """One version's schema checked in the server's order (``validation.go``): a schema
     that cannot be converted is said to be so only when nothing else is wrong; else
@@ -164,6 +169,8 @@ def _schema_errors(
         openapi.insert(
             0, (field, f"{field}: Forbidden: nullable cannot be true at the root", where)
         )
+    root = _root_with_status(prefix, where, schema) if status else []
+    openapi = root + openapi
     conversion = _conversion_error(schema)
     if conversion:
         return openapi or [(prefix, f'{prefix}: Invalid value: "": {conversion}', where)]
@@ -174,6 +181,179 @@ def _schema_errors(
     if defaults:
         return defaults + openapi
     return openapi + _rules(prefix, where, schema, {node for _, _, _, node in found})
+
+
+#: the internal ``apiextensions.JSONSchemaProps``: each Go field in declared order, its
+#: JSON key and how its value is kept (``_props_json``)
+_PROPS = (
+    ("ID", "id", "str"),
+    ("Schema", "$schema", "str"),
+    ("Ref", "$ref", "ptr"),
+    ("Description", "description", "str"),
+    ("Type", "type", "str"),
+    ("Nullable", "nullable", "bool"),
+    ("Format", "format", "str"),
+    ("Title", "title", "str"),
+    ("Default", "default", "ptr"),
+    ("Maximum", "maximum", "float"),
+    ("ExclusiveMaximum", "exclusiveMaximum", "bool"),
+    ("Minimum", "minimum", "float"),
+    ("ExclusiveMinimum", "exclusiveMinimum", "bool"),
+    ("MaxLength", "maxLength", "ptr"),
+    ("MinLength", "minLength", "ptr"),
+    ("Pattern", "pattern", "str"),
+    ("MaxItems", "maxItems", "ptr"),
+    ("MinItems", "minItems", "ptr"),
+    ("UniqueItems", "uniqueItems", "bool"),
+    ("MultipleOf", "multipleOf", "float"),
+    ("Enum", "enum", "ptr"),
+    ("MaxProperties", "maxProperties", "ptr"),
+    ("MinProperties", "minProperties", "ptr"),
+    ("Required", "required", "ptr"),
+    ("Items", "items", "items"),
+    ("AllOf", "allOf", "schemas"),
+    ("OneOf", "oneOf", "schemas"),
+    ("AnyOf", "anyOf", "schemas"),
+    ("Not", "not", "schema"),
+    ("Properties", "properties", "map"),
+    ("AdditionalProperties", "additionalProperties", "or_bool"),
+    ("PatternProperties", "patternProperties", "map"),
+    ("Dependencies", "dependencies", "dependencies"),
+    ("AdditionalItems", "additionalItems", "or_bool"),
+    ("Definitions", "definitions", "map"),
+    ("ExternalDocs", "externalDocs", "docs"),
+    ("Example", "example", "ptr"),
+    ("XPreserveUnknownFields", "x-kubernetes-preserve-unknown-fields", "ptr"),
+    ("XEmbeddedResource", "x-kubernetes-embedded-resource", "bool"),
+    ("XIntOrString", "x-kubernetes-int-or-string", "bool"),
+    ("XListMapKeys", "x-kubernetes-list-map-keys", "ptr"),
+    ("XListType", "x-kubernetes-list-type", "ptr"),
+    ("XMapType", "x-kubernetes-map-type", "ptr"),
+    ("XValidations", "x-kubernetes-validations", "rules"),
+)
+#: validation.go: allowedFieldsAtRootSchema (a root schema with a status subresource)
+_ALLOWED_AT_ROOT = (
+    "Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum",
+    "ExclusiveMinimum", "MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems",
+    "UniqueItems", "MultipleOf", "Required", "Items", "Properties", "ExternalDocs",
+    "Example", "XPreserveUnknownFields", "XValidations",
+)  # fmt: skip
+
+
+def _root_with_status(
+    prefix: str, where: list[str | int], schema: Mapping[str, Any]
+) -> list[CRDProblem]:
+    """With the status subresource, the root schema may say only what survives taking
+    ``properties[status]`` out (``validateCustomResourceDefinitionValidation``): its
+    first field (in the Go struct's order) that is set and not allowed is refused, with
+    the whole schema printed as Go marshals the internal struct."""
+    for name, key, kind in _PROPS:
+        value = schema.get(key)
+        unset = (
+            value is None
+            or (kind == "str" and value == "")
+            or (kind == "bool" and value is not True)
+        )
+        if unset:
+            continue
+        if name == "Type":
+            if value != "object":
+                field = f"{prefix}.type"
+                return [
+                    (
+                        field,
+                        f'{field}: Invalid value: {bad_value(value)}: only "object" is '
+                        "allowed as the type at the root of the schema if the status "
+                        "subresource is enabled",
+                        where,
+                    )
+                ]
+            continue
+        if name not in _ALLOWED_AT_ROOT:
+            allowed = " ".join(_ALLOWED_AT_ROOT)
+            return [
+                (
+                    prefix,
+                    f"{prefix}: Invalid value: {_props_json(schema)}: only [{allowed}] fields "
+                    "are allowed at the root of the schema if the status subresource is enabled",
+                    where,
+                )
+            ]
+    return []
+
+
+def _props_json(node: Any) -> str:
+    """``json.Marshal`` of the internal ``JSONSchemaProps`` ``node`` converts to: Go's
+    field names in declared order, unset fields as their zero values."""
+    from kubectl_crd.model.govalues import go_json_float
+    from kubectl_crd.validation.cel.tree import node_rules, rule_json
+
+    node = _mapping(node)
+    parts = []
+    for name, key, kind in _PROPS:
+        value = node.get(key)
+        if kind == "str":
+            text = go_json(value if isinstance(value, str) else "")
+        elif kind == "bool":
+            text = "true" if value is True else "false"
+        elif value is None:
+            text = "null"
+        elif kind == "float":
+            text = go_json_float(float(value)) if isinstance(value, int | float) else go_json(value)
+        elif kind == "items":
+            text = (
+                f'{{"Schema":null,"JSONSchemas":[{",".join(_props_json(v) for v in value)}]}}'
+                if isinstance(value, list)
+                else f'{{"Schema":{_props_json(value)},"JSONSchemas":null}}'
+            )
+        elif kind == "schemas":
+            text = (
+                f"[{','.join(_props_json(v) for v in value)}]"
+                if isinstance(value, list)
+                else "null"
+            )
+        elif kind == "schema":
+            text = _props_json(value)
+        elif kind == "map":
+            text = (
+                "{"
+                + ",".join(f"{go_json(str(k))}:{_props_json(value[k])}" for k in sorted(value))
+                + "}"
+                if isinstance(value, Mapping)
+                else "null"
+            )
+        elif kind == "or_bool":
+            text = (
+                f'{{"Allows":{"true" if value is True else "false"},"Schema":null}}'
+                if isinstance(value, bool)
+                else f'{{"Allows":true,"Schema":{_props_json(value)}}}'
+            )
+        elif kind == "dependencies":
+            text = (
+                "{"
+                + ",".join(
+                    f"{go_json(str(k))}:"
+                    + (
+                        f'{{"Schema":null,"Property":{go_json(v)}}}'
+                        if isinstance(v, list)
+                        else f'{{"Schema":{_props_json(v)},"Property":null}}'
+                    )
+                    for k, v in sorted(_mapping(value).items())
+                )
+                + "}"
+            )
+        elif kind == "docs":
+            docs = _mapping(value)
+            text = (
+                f'{{"Description":{go_json(str(docs.get("description") or ""))},'
+                f'"URL":{go_json(str(docs.get("url") or ""))}}}'
+            )
+        elif kind == "rules":
+            text = f"[{','.join(rule_json(rule) for rule in node_rules(node))}]"
+        else:  # a pointer to (or a slice of) decoded JSON
+            text = go_json(value)
+        parts.append(f'"{name}":{text}')
+    return "{" + ",".join(parts) + "}"
 
 
 # structuralschema.NewStructural refuses these (convert.go), first found first
@@ -254,7 +434,8 @@ def _rules(prefix: str, where: list[str | int], schema: Any, blocked: set[str]) 
 
     if engine_missing() or not isinstance(schema, Mapping) or not mentions_rules(schema):
         return []
-    from kubectl_crd.validation.cel.typing import rule_json, rule_problems
+    from kubectl_crd.validation.cel.tree import rule_json
+    from kubectl_crd.validation.cel.typing import rule_problems
 
     def skipped(path: str) -> bool:
         return any(node == path or node.startswith(path + ".") for node in blocked)

@@ -639,6 +639,20 @@ CRD_CASES: dict[str, dict[str, Any]] = {
         "required": ["spec"],
         "default": {"zz": 1},
     },
+    # an embedded resource is an object with properties (schema/validation.go); an
+    # additionalProperties of false is one too (found mutating corpus CRDs)
+    "crd-embedded-resource-shape": _spec(
+        _rules(
+            [],
+            a={**_EMBEDDED, "additionalProperties": False},
+            b={
+                "x-kubernetes-embedded-resource": True,
+                "x-kubernetes-preserve-unknown-fields": True,
+            },
+            c={**_EMBEDDED, "type": "string"},
+            d={**_EMBEDDED, "additionalProperties": {"type": "string"}},
+        )
+    ),
     "crd-metadata-says-nothing-else": _spec(
         {"type": "object"},
         apiVersion={"type": "string"},
@@ -694,6 +708,75 @@ def test_selectable_fields_where_the_internal_crd_cannot_hold_them(
         two["schema"] = {"openAPIV3Schema": _spec({"type": "object"})}
     else:
         two["selectableFields"] = []
+    status, body, _ = ApiClient(apiserver).post(
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All",
+        json.dumps(raw).encode(),
+    )
+    assert status == 422, body
+    server = [f"{c['field']}: {c['message']}" for c in body["details"]["causes"]]
+    assert Counter(message for _, message, _ in crd_errors(raw)) == Counter(server)
+
+
+#: root schemas a CRD with the status subresource may not have: the first field set
+#: that is not allowed at the root (in the Go struct's order) is refused, the schema
+#: printed as Go marshals the internal struct (found mutating corpus CRDs: a default
+#: on the root of cert-manager's Order and others)
+ROOTS_WITH_STATUS: dict[str, dict[str, Any]] = {
+    "default": {
+        **_spec(
+            {
+                "type": "object",
+                "x-kubernetes-validations": [
+                    {"rule": "true", "reason": "FieldValueInvalid", "messageExpression": "'x'"}
+                ],
+                "properties": {
+                    "a": {"type": "array", "items": {"type": "string", "enum": ["a"]}},
+                    "m": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "integer",
+                            "format": "int64",
+                            "maximum": 5,
+                            "minimum": 1.5,
+                            "multipleOf": 1e21,
+                        },
+                    },
+                },
+            },
+            status={"x-kubernetes-preserve-unknown-fields": True},
+        ),
+        "default": {},
+    },
+    "map-type": {
+        **_spec({**_IOS, "anyOf": _INT_OR_STRING}),
+        "x-kubernetes-map-type": "granular",
+        "minProperties": 1,
+    },
+    "nullable": {
+        **_spec(
+            {
+                **_EMBEDDED,
+                "required": [],
+                "example": {"a": 1},
+                "title": "t",
+                "pattern": "^a$",
+                "maxLength": 3,
+            }
+        ),
+        "description": "<b>&\n",
+        "externalDocs": {"url": "http://x"},
+        "nullable": True,
+    },
+    "any-of": {**_spec({"type": "object"}), "anyOf": [{"required": ["spec"]}]},
+    "enum": {**_spec({"type": "object"}), "enum": [{}]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROOTS_WITH_STATUS))
+def test_root_schemas_with_the_status_subresource(apiserver: ControlPlane, name: str) -> None:
+    kind = "Root" + "".join(part.capitalize() for part in name.split("-"))
+    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=ROOTS_WITH_STATUS[name])
+    raw["spec"]["versions"][0]["subresources"] = {"status": {}}
     status, body, _ = ApiClient(apiserver).post(
         "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All",
         json.dumps(raw).encode(),

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kubectl_crd.model.govalues import go_json
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.schemas import compile_schema
 
@@ -104,7 +105,8 @@ class RuleNode:
         self.runs = 0  # of a tree's root: the objects validated against it (rules.run_rules)
 
 
-def _rules(raw: Mapping[str, Any]) -> tuple[Rule, ...]:
+def node_rules(raw: Mapping[str, Any]) -> tuple[Rule, ...]:
+    """The ``x-kubernetes-validations`` entries of one raw schema node."""
     found = raw.get("x-kubernetes-validations")
     if not isinstance(found, list):
         return ()
@@ -125,6 +127,17 @@ def _rules(raw: Mapping[str, Any]) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
+def rule_json(rule: Rule) -> str:
+    """``json.Marshal`` of the internal ``apiextensions.ValidationRule``, in its field order."""
+    reason = go_json(rule.reason) if rule.reason else "null"
+    optional = "true" if rule.optional_old_self else "null"
+    return (
+        f'{{"Rule":{go_json(rule.rule)},"Message":{go_json(rule.message)},'
+        f'"MessageExpression":{go_json(rule.message_expression)},"Reason":{reason},'
+        f'"FieldPath":{go_json(rule.field_path)},"OptionalOldSelf":{optional}}}'
+    )
+
+
 def _type_name(raw: Mapping[str, Any]) -> str:
     return str(raw.get("type") or "")
 
@@ -142,7 +155,7 @@ def _build(
 ) -> RuleNode | None:
     if not schema.has_rules:
         return None  # no rule here or below: the subtree's nodes need not be compiled
-    node = RuleNode(schema, type_name, _rules(validation), resource_root)
+    node = RuleNode(schema, type_name, node_rules(validation), resource_root)
     node.map_type = map_type
     items = validation.get("items")
     if isinstance(items, Mapping) and schema.items is not None:

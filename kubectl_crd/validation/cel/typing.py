@@ -504,19 +504,6 @@ class _CostTotal:
         return [*found, RuleProblem("", None, -1, "", total, forbidden=True)]
 
 
-def rule_json(rule: Rule) -> str:
-    """``json.Marshal`` of the internal ``apiextensions.ValidationRule``, in its field order."""
-    from kubectl_crd.model.govalues import go_json
-
-    reason = go_json(rule.reason) if rule.reason else "null"
-    optional = "true" if rule.optional_old_self else "null"
-    return (
-        f'{{"Rule":{go_json(rule.rule)},"Message":{go_json(rule.message)},'
-        f'"MessageExpression":{go_json(rule.message_expression)},"Reason":{reason},'
-        f'"FieldPath":{go_json(rule.field_path)},"OptionalOldSelf":{optional}}}'
-    )
-
-
 # cel-go's literal validators (cel.ValidateDurationLiterals, ...TimestampLiterals,
 # ...RegexLiterals), which Kubernetes enables since 1.29: a constant argument that
 # cannot be parsed is a compile error at the literal.
