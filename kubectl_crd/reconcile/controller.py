@@ -552,7 +552,7 @@ class Controller:
 
     @property
     def finalizer(self) -> str:
-        return str(getattr(self._reconciler, "finalizer", None) or FINALIZER)
+        return _finalizer_of(self._reconciler)
 
     def informer(self, resource: str | ResourceInfo) -> Informer | None:
         """The informer of a resource (a reconciler's spelling or a ``ResourceInfo``)."""
@@ -727,8 +727,14 @@ class Controller:
         info = self._for_info
         left = set(self._carrying(info, self.finalizer)) if info is not None else set()
         with self._lock:
-            for keys in self._left_behind.values():
-                left |= keys
+            behind = [
+                (each, finalizer, set(keys))
+                for (each, finalizer), keys in self._left_behind.items()
+            ]
+        for each, finalizer, keys in behind:
+            if each in self._informers:  # still followed (a renamed finalizer): as cached
+                keys &= set(self._carrying(each, finalizer))
+            left |= keys
         return sorted(left)
 
     def _carrying(self, info: ResourceInfo, finalizer: str) -> list[ObjectKey]:
@@ -825,9 +831,7 @@ class Controller:
                 raise refused
             for info, role in new_roles.items():
                 self._informers[info].role = role
-            left = self._leave_behind(
-                resources.for_info, str(getattr(new, "finalizer", None) or FINALIZER)
-            )
+            left = self._leave_behind(resources.for_info, _finalizer_of(new))
             stopped = [info for info in old_roles if info not in new_roles]
             # before the new code can run: its first call ends the reload's latency, and
             # the reload reports the watches stopped by then
@@ -1053,10 +1057,10 @@ class Controller:
             if metadata.get("deletionTimestamp"):
                 requeue_after = self._finalize(key, info, obj, ctx, reconciler, writes)
             else:
-                if reconciler.has_finalize and self.finalizer not in (
-                    metadata.get("finalizers") or ()
-                ):
-                    obj = self._add_finalizer(key, info, obj, writes)
+                # the name of the code this reconcile runs: a reload may land meanwhile
+                finalizer = _finalizer_of(reconciler)
+                if reconciler.has_finalize and not _carries(obj, finalizer):
+                    obj = self._add_finalizer(key, info, obj, writes, finalizer)
                     ctx = _Context(self, key, obj, info)
                 result = reconciler.call(obj, ctx)
                 requeue_after = result.requeue_after
@@ -1181,16 +1185,18 @@ class Controller:
     # -- finalizers ------------------------------------------------------------------------
 
     def _add_finalizer(
-        self, key: ObjectKey, info: ResourceInfo, obj: dict[str, Any], writes: _Writes
+        self,
+        key: ObjectKey,
+        info: ResourceInfo,
+        obj: dict[str, Any],
+        writes: _Writes,
+        finalizer: str,
     ) -> dict[str, Any]:
-        finalizers = [*((obj.get("metadata") or {}).get("finalizers") or ()), self.finalizer]
+        finalizers = [*((obj.get("metadata") or {}).get("finalizers") or ()), finalizer]
         written = self._patch_finalizers(key, info, obj, writes, "add-finalizer", finalizers)
         if written is None:  # refused: the reconcile fails and is retried
             raise _WriteRefused()
         return written if not self.dry_run else obj
-
-    def _carries_finalizer(self, obj: Mapping[str, Any]) -> bool:
-        return _carries(obj, self.finalizer)
 
     def _remove_finalizer_retrying(
         self,
@@ -1235,10 +1241,10 @@ class Controller:
         info: ResourceInfo,
         obj: Mapping[str, Any],
         writes: _Writes,
-        finalizer: str | None = None,
+        finalizer: str,
     ) -> bool:
         finalizers = (obj.get("metadata") or {}).get("finalizers") or ()
-        remaining = [f for f in finalizers if f != (finalizer or self.finalizer)]
+        remaining = [f for f in finalizers if f != finalizer]
         return (
             self._patch_finalizers(key, info, obj, writes, "remove-finalizer", remaining)
             is not None
@@ -1276,11 +1282,13 @@ class Controller:
         reconciler: ReconcilerLike,
         writes: _Writes,
     ) -> float | None:
-        """An object being deleted: ``finalize``, then off with the finalizer."""
-        if not self._carries_finalizer(obj):
+        """An object being deleted: ``finalize``, then off with ``reconciler``'s
+        finalizer (not the name of code a reload loaded while it ran)."""
+        finalizer = _finalizer_of(reconciler)
+        if not _carries(obj, finalizer):
             return None  # not ours to hold: nothing to do while it goes
         latest = self._latest(info, key)
-        if latest is not None and not self._carries_finalizer(latest):
+        if latest is not None and not _carries(latest, finalizer):
             # the loop's own removal was answered, and its echo is not in the cache yet:
             # a key queued again meanwhile (an event during the finalize) would run
             # finalize a second time on the cached version (seen against the server)
@@ -1294,7 +1302,7 @@ class Controller:
                 if after is None:
                     raise FinalizeNotDone("finalize is not done yet")
                 return after
-        self._remove_finalizer(key, info, obj, writes)
+        self._remove_finalizer(key, info, obj, writes, finalizer)
         return None
 
     # -- writes ----------------------------------------------------------------------------
@@ -1555,6 +1563,10 @@ class _Writes:
         self.failures: list[str] = []
         #: how many of the failures were 409 Conflict
         self.conflicts = 0
+
+
+def _finalizer_of(reconciler: ReconcilerLike | None) -> str:
+    return str(getattr(reconciler, "finalizer", None) or FINALIZER)
 
 
 def _gone(exc: ClusterError) -> bool:

@@ -197,3 +197,32 @@ def test_a_left_behind_object_found_gone_at_the_exit_is_no_longer_named(
     backend.stored.pop((WIDGETS, "ns", "a"), None)  # deleted since: its read is a 404
     stopped = controller.stop(timeout=5, remove_finalizers=True)
     assert (stopped.finalizers_removed, stopped.finalizers_left) == ((), ())
+
+
+def test_a_finalize_that_ends_after_a_reload_renamed_the_finalizer_removes_its_own() -> None:
+    # the old code's finalize is still running when the reload to a finalizer of
+    # another name lands: what it finished is its own finalizer's to release. Before,
+    # the removal read the name from the code now loaded and patched the object's
+    # finalizers unchanged, leaving it undeletable
+    import threading
+
+    backend = FakeBackend()
+    deleting = widget("a", finalizers=[FINALIZER], deletionTimestamp="2026-11-27T17:00:00Z")
+    backend.initial[WIDGETS] = [deleting]
+    release = threading.Event()
+    old = FakeReconciler(finalize=lambda obj, ctx: release.wait(30))
+    controller = Controller(backend, old, lambda event: None, workers=1)
+    controller.start()
+    try:
+        wait_for(lambda: controller.queue.processing(), "the old code's finalize of a")
+        new = FakeReconciler(finalize=lambda obj, ctx: True)
+        new.finalizer = "example.com/other"  # type: ignore[attr-defined]
+        controller.swap(new)
+        release.set()
+        wait_for(lambda: finalizer_patches(backend), "the old code's removal")
+        assert finalizer_patches(backend)[0]["finalizers"] == []
+        # and the reload's list of objects left with it no longer names it
+        wait_for(lambda: controller.finalizers_left() == [], "a no longer named")
+    finally:
+        release.set()
+        controller.stop(timeout=5)
