@@ -103,7 +103,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubectl_crd.kube.reflector import EventType, ReflectorEvent
-from kubectl_crd.model.errors import ResourceNotFoundError, StoreRefusal
+from kubectl_crd.model.errors import ResourceNotFoundError, StoreRefusal, VersionNotFoundError
 from kubectl_crd.model.govalues import go_equal
 from kubectl_crd.model.labels import LabelSelector, parse_selector
 from kubectl_crd.model.schema import copy_json as _copy
@@ -335,10 +335,9 @@ class ObjectStore:
                 message = f'the server doesn\'t have a resource type "{name}.{group}"'
             raise ResourceNotFoundError(message, query=spec)
         info = kind.infos.get(version)
-        if info is None:
-            raise ResourceNotFoundError(
-                f'{kind.resource} has no version "{version}" (served: {", ".join(kind.infos)})',
-                query=spec,
+        if info is None:  # its CRD is there: not the "is its CRD installed?" of the CLI
+            raise VersionNotFoundError(
+                f'{kind.resource} has no version "{version}" (served: {", ".join(kind.infos)})'
             )
         return info
 

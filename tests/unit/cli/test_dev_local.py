@@ -196,6 +196,19 @@ def test_a_crd_not_in_dir_is_a_one_line_error(project: Path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+def test_a_version_the_crd_does_not_serve_is_one_line_without_the_install_hint(
+    project: Path,
+) -> None:
+    # the CRD is in DIR: "put its CRD in the --local directory" sent the user the wrong way
+    reconciler = project / "r.py"
+    reconciler.write_text(RECONCILER.replace("dev.example.com/v1", "dev.example.com/v9"))
+    done = run_cli("dev", str(reconciler), "--local", str(project / "dir"), "--once")
+    assert (done.returncode, done.stderr) == (
+        1,
+        'error: gizmos.dev.example.com has no version "v9" (served: v1)\n',
+    )
+
+
 def test_local_flags_are_checked(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="alternatives"):
         dev_options("r.py", local=str(tmp_path), envtest=True)

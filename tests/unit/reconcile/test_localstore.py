@@ -414,11 +414,12 @@ def test_concurrent_writers_get_distinct_resource_versions() -> None:
 
 def test_resolve_refuses_unknown_resources() -> None:
     store = make_store()
-    from kubectl_crd.model.errors import ResourceNotFoundError
+    from kubectl_crd.model.errors import ResourceNotFoundError, VersionNotFoundError
 
     with pytest.raises(ResourceNotFoundError, match='no matches for kind "Gadget"'):
         store.resolve("example.com/v1/Gadget")
-    with pytest.raises(ResourceNotFoundError, match="no version"):
+    # the CRD is there: not "not found", as ClusterBackend.resolve says it
+    with pytest.raises(VersionNotFoundError, match='no version "v2"'):
         store.resolve(f"widgets.{GROUP}/v2")
     assert store.resolve_kind(f"{GROUP}/v1", "Widget").has_status
 
