@@ -75,20 +75,51 @@ _COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
 _DOMAIN_PART = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
 _DOMAIN = rf"(?:{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*|\[[a-fA-F0-9:]+\])(?::[0-9]+)?"
 _REFERENCE = re.compile(
-    rf"(?:{_DOMAIN}/)?{_COMPONENT}(?:/{_COMPONENT})*"
+    rf"(?P<name>(?:{_DOMAIN}/)?{_COMPONENT}(?:/{_COMPONENT})*)"
     r"(?::(?P<tag>[\w][\w.-]{0,127}))?"
-    r"(?P<digest>@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?"
+    r"(?:@(?P<digest>[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}))?"
 )
+#: go-digest's algorithms (``algorithm.go``: ``anchoredEncodedRegexps``): the digest of
+#: one is valid only as that many lowercase hex digits; any other does not parse
+_DIGEST_HEX = {"sha256": 64, "sha384": 96, "sha512": 128}
+_IDENTIFIER = re.compile(r"[a-f0-9]{64}")
+#: reference.NameTotalLengthMax, checked on the normalized name's path (the
+#: ``library/`` of docker.io's official images included, the domain not)
+_NAME_MAX = 255
+
+
+def _parses(found: re.Match[str]) -> bool:
+    """What ``ParseNormalizedNamed`` refuses of an image the grammar matches: a digest
+    go-digest does not validate, a path over 255 characters once normalized
+    (``normalize.go``'s ``splitDockerDomain``)."""
+    digest = found.group("digest")
+    if digest is not None:
+        algorithm, _, encoded = digest.partition(":")
+        size = _DIGEST_HEX.get(algorithm)
+        if size is None or len(encoded) != size or encoded != encoded.lower():
+            return False
+    name = found.group("name")
+    first, slash, rest = name.partition("/")
+    if not slash or (
+        not any(c in first for c in ".:") and first != "localhost" and first == first.lower()
+    ):
+        domain, remainder = "docker.io", name
+    else:
+        domain, remainder = first, rest
+    if domain in ("docker.io", "index.docker.io") and "/" not in remainder:
+        remainder = "library/" + remainder
+    return len(remainder) <= _NAME_MAX
 
 
 def image_pull_policy(image: Any) -> str:
     """``SetDefaults_Container``'s pull policy: ``Always`` when the image's tag is
     ``latest`` (``ParseImageName`` makes a reference with neither tag nor digest
-    ``:latest``), else ``IfNotPresent`` (a digest alone, an image that does not parse)."""
-    if not isinstance(image, str):
-        return "IfNotPresent"
+    ``:latest``), else ``IfNotPresent`` (a digest alone, an image that does not parse:
+    ``ParseImageName``'s error leaves the tag empty)."""
+    if not isinstance(image, str) or _IDENTIFIER.fullmatch(image):
+        return "IfNotPresent"  # a 64-hex name is an image ID, refused as a name
     found = _REFERENCE.fullmatch(image)
-    if found is None:
+    if found is None or not _parses(found):
         return "IfNotPresent"
     tag = found.group("tag")
     if tag is None and found.group("digest") is None:

@@ -129,6 +129,20 @@ REALISTIC_CONTAINER = container(
     startupProbe={"grpc": {"port": 9090}},
     volumeMounts=[{"name": "data", "mountPath": "/data"}],
 )
+#: images at the edges of distribution/reference's parse, each with a tag of "latest"
+#: (or none) where it parses: the pull policy says which way the server read it
+IMAGES_REFUSED_AND_NOT = [
+    "app:latest@sha256:" + "A" * 64,  # a digest's hex is lowercase
+    "app:latest@sha256:" + "a" * 32,  # and as long as its algorithm's
+    "app:latest@sha512:" + "a" * 128,
+    "app:latest@md5:" + "a" * 32,  # an algorithm go-digest does not have
+    "a" * 64,  # an image ID, not a name
+    "x.io/" + "b" * 255,  # a path of 255 characters: the longest
+    "x.io/" + "b" * 256,
+    "b" * 247,  # library/ + 247: 255
+    "b" * 248,
+    "index.docker.io/" + "b" * 248,
+]
 VOLUMES = [
     {"name": "data"},
     {"name": "cfg", "configMap": {"name": "cfg"}},
@@ -263,6 +277,24 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
     (
         "Pod, realistic",
         [("create", obj("v1", "Pod", spec=pod_spec(REALISTIC_CONTAINER, volumes=VOLUMES)))],
+    ),
+    (
+        "Pod, images ParseImageName refuses (the tag it reads is then empty)",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        *(
+                            container(name=f"c{index}", image=image)
+                            for index, image in enumerate(IMAGES_REFUSED_AND_NOT)
+                        )
+                    ),
+                ),
+            )
+        ],
     ),
     (
         "PersistentVolumeClaim",

@@ -38,6 +38,13 @@ def defaulted(body: dict[str, Any]) -> dict[str, Any]:
         ("app@sha256:" + "a" * 64, "IfNotPresent"),  # a digest alone: no tag
         ("app:latest@sha256:" + "a" * 64, "Always"),
         ("Nginx", "IfNotPresent"),  # no reference (upper case): its tag is ""
+        ("app:latest@sha256:" + "A" * 64, "IfNotPresent"),  # go-digest: lowercase hex
+        ("app:latest@sha256:" + "a" * 32, "IfNotPresent"),  # sha256: 64 digits
+        ("app:latest@md5:" + "a" * 32, "IfNotPresent"),  # no such algorithm
+        ("a" * 64, "IfNotPresent"),  # an image ID, refused as a name
+        ("b" * 248, "IfNotPresent"),  # a path (library/ + 248) over 255
+        ("b" * 247, "Always"),
+        ("x.io/" + "b" * 255, "Always"),  # the domain is not counted
         ("", "IfNotPresent"),
         (None, "IfNotPresent"),
     ],
