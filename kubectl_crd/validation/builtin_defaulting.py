@@ -808,6 +808,17 @@ class ServiceAllocator:
         spec["clusterIP"] = cluster_ip
         if not spec.get("clusterIPs"):
             spec["clusterIPs"] = [cluster_ip]
+        if cluster_ip == "None" and not spec.get("selector"):
+            # alloc.go initIPFamilyFields: a headless Service without a selector is the
+            # one that defaults to RequireDualStack and both families, whatever the
+            # cluster's (its endpoints are written by hand, of either family)
+            if not spec.get("ipFamilyPolicy"):
+                spec["ipFamilyPolicy"] = "RequireDualStack"
+            single = spec["ipFamilyPolicy"] == "SingleStack"
+            families = spec.get("ipFamilies") or ["IPv4"]
+            if not single and len(families) == 1:
+                families = [*families, "IPv6" if families[0] == "IPv4" else "IPv4"]
+            spec["ipFamilies"] = families
         if not spec.get("ipFamilies"):
             spec["ipFamilies"] = ["IPv4"]
         if not spec.get("ipFamilyPolicy"):

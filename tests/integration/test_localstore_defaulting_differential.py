@@ -220,6 +220,36 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
     ),
     ("Service, headless", [("create", service(clusterIP="None"))]),
     (
+        "Service, headless without a selector (dual-stack whatever the cluster's)",
+        [("create", obj("v1", "Service", spec={"clusterIP": "None", "ports": [{"port": 80}]}))],
+    ),
+    (
+        "Service, headless without a selector, PreferDualStack and IPv4",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Service",
+                    spec={
+                        "clusterIP": "None",
+                        "ipFamilyPolicy": "PreferDualStack",
+                        "ipFamilies": ["IPv4"],
+                    },
+                ),
+            )
+        ],
+    ),
+    (
+        "Service, headless without a selector, SingleStack",
+        [
+            (
+                "create",
+                obj("v1", "Service", spec={"clusterIP": "None", "ipFamilyPolicy": "SingleStack"}),
+            )
+        ],
+    ),
+    (
         "Service, ExternalName",
         [
             (
