@@ -120,6 +120,50 @@ SAMPLE_CASES: dict[str, dict[str, Any]] = {
             ]
         },
     ),
+    # grafana-operator GrafanaNotificationPolicy: rules on the top route forbid each field
+    # they name (``!has(self.__continue__)``, ...); --all-fields must drop all of them
+    "rules-forbid-every-field-they-name": _object(
+        {
+            "route": _object(
+                {
+                    "receiver": S,
+                    "continue": {"type": "boolean"},
+                    "match_re": {"type": "object", "additionalProperties": S},
+                    "matchers": {"type": "array", "items": S},
+                    "group_by": {"type": "array", "items": S},
+                },
+                ["receiver"],
+                **{
+                    "x-kubernetes-validations": [
+                        {"rule": "!has(self.__continue__)"},
+                        {"rule": "!has(self.match_re)"},
+                        {"rule": "!has(self.matchers)"},
+                    ]
+                },
+            )
+        },
+        ["route"],
+    ),
+    # Kong KongUpstreamPolicy: rules on the root reach fields two and three levels below
+    # (at most one of spec.hashOn's fields; no spec.healthchecks.passive.healthy.interval)
+    # where the fields between are not optional; --all-fields must leave out, deep down,
+    # the fields they name
+    "rules-reach-deep-below-their-node": _object(
+        {
+            "hashOn": _object({"input": S, "cookie": S, "header": S}),
+            "checks": _object({"passive": _object({"interval": INT, "timeout": INT})}),
+        },
+        ["hashOn", "checks"],
+        **{
+            "x-kubernetes-validations": [
+                {
+                    "rule": "[has(self.hashOn.input), has(self.hashOn.cookie),"
+                    " has(self.hashOn.header)].filter(f, f).size() <= 1"
+                },
+                {"rule": "has(self.checks.passive) ? !has(self.checks.passive.interval) : true"},
+            ]
+        },
+    ),
 }
 
 
@@ -180,6 +224,37 @@ def test_every_sample_variant_passes_a_server_dry_run(
         if created.returncode:
             rejected.append(f"{flags}: {created.stderr.strip()}\n{out}")
     assert not rejected, "\n".join(rejected)
+
+
+# hierarchical-namespaces: HNCConfiguration's metadata.name is an enum of one value
+# ("config"); the sample named it example-hncconfiguration, which the server refuses
+NAMED_BY_ENUM_CRD = make_crd(
+    "Singleton",
+    GROUP,
+    plural="singletons",
+    schema=_object(
+        {"metadata": _object({"name": {"type": "string", "enum": ["config"]}}), "spec": _object({})}
+    ),
+)
+
+
+def test_sample_names_an_object_from_the_metadata_name_enum(
+    apiserver: ControlPlane, namespace: str, tmp_path: Path
+) -> None:
+    crd = tmp_path / "singletons.json"
+    crd.write_text(json.dumps(NAMED_BY_ENUM_CRD))
+    apiserver.install_crds([crd])
+    for number, flags in enumerate(SAMPLE_FLAGS):
+        out, err, code = _ours(
+            "sample", "-n", namespace, "--crd", str(crd), f"singletons.{GROUP}", *flags
+        )
+        assert code == 0, (flags, err)
+        sample = tmp_path / f"s{number}.{'json' if 'json' in flags else 'yaml'}"
+        sample.write_text(out)
+        created = apiserver.kubectl(
+            "create", "--dry-run=server", "-n", namespace, "-f", str(sample), check=False
+        )
+        assert created.returncode == 0, (flags, created.stderr, out)
 
 
 # opentelemetry-operator: v1alpha1 collectors (spec.config a string) stored with

@@ -287,10 +287,12 @@ def _object_name(
     name = re.sub(r"[^a-z0-9.-]+", "-", f"example-{crd.names.singular.lower()}").strip("-.")
     name_schema = meta_props.get("name")
     if isinstance(name_schema, Mapping):
-        # A CRD may only constrain metadata.name (maxLength, pattern) in v1.
+        # A CRD may only constrain metadata.name (maxLength, pattern, enum) in v1.
         conforms = generator.schema_check
         if not conforms(name, name_schema):
-            for candidate in generator.string_candidates(name_schema, 0):
+            # an enum too (hierarchical-namespaces: HNCConfiguration's only name is "config")
+            enum = [v for v in name_schema.get("enum") or () if isinstance(v, str)]
+            for candidate in itertools.chain(enum, generator.string_candidates(name_schema, 0)):
                 if _DNS1123_SUBDOMAIN.match(candidate) and conforms(candidate, name_schema):
                     return candidate
     return name[:253]
@@ -455,19 +457,58 @@ class _Generator:
         # each string field so named trying those literals first, the ones most rules
         # accept first; then, for a full template, that object less optional fields.
         literals = _compared_literals(rules)
-        if not literals:
-            return
-        saved = self.hints
-        self.hints = {**saved, **literals}
-        try:
-            hinted = self._object(schema, path, variant, forced, {})
-        finally:
-            self.hints = saved
-        if hinted in bases:
-            return
-        yield hinted
+        if literals:
+            saved = self.hints
+            self.hints = {**saved, **literals}
+            try:
+                hinted = self._object(schema, path, variant, forced, {})
+            finally:
+                self.hints = saved
+            if hinted not in bases:
+                yield hinted
+                if self.all_fields:
+                    yield from _without_optional_fields(schema, hinted, forced, rules)
         if self.all_fields:
-            yield from _without_optional_fields(schema, hinted, forced, rules)
+            # Rules that reach deep below their node (Kong's KongUpstreamPolicy: a dozen
+            # rules on the root, ``has(self.spec.hashOn) ? [has(self.spec.hashOn.cookie),
+            # ...].filter(...).size() <= 1``, ``!has(self.spec.healthchecks.passive.
+            # healthy.interval)``): the full template less the optional fields they name,
+            # one at a time, each the removal that leaves the fewest rules failing.
+            pruned = self._pruned_for_rules(schema, bases[0], rules, not path)
+            if pruned is not None:
+                yield pruned
+
+    def _pruned_for_rules(
+        self, schema: Schema, base: dict[str, Any], rules: Sequence[str], root: bool
+    ) -> dict[str, Any] | None:
+        def failing(value: dict[str, Any]) -> int:
+            return sum(_holds(self.rule_check, r, value, schema, root) is False for r in rules)
+
+        chains = sorted({c[:n] for c in _self_chains(rules) for n in range(1, len(c) + 1)})
+        current, left = base, failing(base)
+        while left:
+            best: tuple[int, int, dict[str, Any]] | None = None
+            # one field at a time; two where no single one helps ("at most one of a, b
+            # or c" counts the same until two of the three are gone)
+            for size in (1, 2):
+                for removed in itertools.combinations(chains, size):
+                    candidate: dict[str, Any] | None = current
+                    for chain in removed:
+                        if candidate is not None:
+                            candidate = _without_optional_path(schema, candidate, chain)
+                    if candidate is None:
+                        continue
+                    count = failing(candidate)
+                    # fewer failing rules first; at a tie the deeper fields, to keep the most
+                    depth = -sum(len(chain) for chain in removed)
+                    if count < left and (best is None or (count, depth) < best[:2]):
+                        best = (count, depth, candidate)
+                if best is not None:
+                    break
+            if best is None:
+                return None
+            left, current = best[0], best[2]
+        return current if current != base else None
 
     def _with_selected_descendants(
         self, schema: Schema, path: Path, value: Any, names: set[str]
@@ -725,8 +766,9 @@ def _without_optional_fields(
     # From the last field backwards, so that the earlier fields stay in the template.
     optional = [name for name in reversed(base) if name not in _kept(schema, forced)]
     # Fields the node's CEL rules name ("at most one of a, b or c") first, in any number.
+    # All of them too (grafana-operator's top route: six rules of the form ``!has(self.f)``).
     named = [name for name in optional if name in _fields_named_by(rules)]
-    for size in range(1, len(named) if len(named) <= _MAX_NAMED_DROPS else 3):
+    for size in range(1, 1 + (len(named) if len(named) <= _MAX_NAMED_DROPS else 2)):
         for dropped in itertools.combinations(named, size):
             yield {k: v for k, v in base.items() if k not in dropped}
     for name in optional:
@@ -750,6 +792,38 @@ _SELECTED_FIELD = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\b(?!\s*\()")
 def _selected_fields(rules: Sequence[str]) -> set[str]:
     """Every ``<expr>.<field>`` a rule selects (method calls left out), unescaped."""
     return {_unescape(m) for rule in rules for m in _SELECTED_FIELD.findall(rule)}
+
+
+_SELF_CHAIN = re.compile(r"\bself((?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*\b(?!\s*\())+)")
+
+
+def _self_chains(rules: Sequence[str]) -> set[tuple[str, ...]]:
+    """Every field chain a rule selects from ``self`` (``self.spec.a.b`` -> ``(spec, a,
+    b)``; method calls left out), unescaped."""
+    return {
+        tuple(_unescape(name.strip()) for name in match.split(".")[1:])
+        for rule in rules
+        for match in _SELF_CHAIN.findall(rule)
+    }
+
+
+def _without_optional_path(
+    schema: Schema, value: Any, chain: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """``value`` less the field at ``chain`` (objects only), or ``None`` when it is not
+    there or its object may not leave it out (required or defaulted)."""
+    if not isinstance(value, dict) or chain[0] not in value:
+        return None
+    name = chain[0]
+    if len(chain) == 1:
+        if name in _kept(schema, ()):
+            return None
+        return {k: v for k, v in value.items() if k != name}
+    child = _properties(_merged(schema)).get(name)
+    below = _without_optional_path(
+        child if isinstance(child, Mapping) else {}, value[name], chain[1:]
+    )
+    return None if below is None else {**value, name: below}
 
 
 _EQUALS_LITERAL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*==\s*'([^'\\]*)'")
