@@ -831,15 +831,18 @@ class Controller:
                 raise refused
             for info, role in new_roles.items():
                 self._informers[info].role = role
-            left = self._leave_behind(resources.for_info, _finalizer_of(new))
             stopped = [info for info in old_roles if info not in new_roles]
-            # before the new code can run: its first call ends the reload's latency, and
-            # the reload reports the watches stopped by then
-            for info in stopped:
-                informer = self._informers.pop(info, None)
-                if informer is not None:
-                    informer.stop()
+            # the list of objects left with the old finalizer and the swap itself under
+            # one lock: an old reconcile's finalizer add answered after the list was
+            # made sees the swap, and adds its object itself (_process)
             with self._code_lock:
+                left = self._leave_behind(resources.for_info, _finalizer_of(new))
+                # before the new code can run: its first call ends the reload's
+                # latency, and the reload reports the watches stopped by then
+                for info in stopped:
+                    informer = self._informers.pop(info, None)
+                    if informer is not None:
+                        informer.stop()
                 self._reconciler = new
                 self._resources = resources
                 keys = self._informers[resources.for_info].cache.keys()
@@ -874,6 +877,13 @@ class Controller:
             with self._lock:
                 self._left_behind.setdefault((old_info, old_finalizer), set()).update(keys)
         return sorted(keys)
+
+    def _left_by_old_code(self, info: ResourceInfo, finalizer: str, key: ObjectKey) -> None:
+        """``key`` got ``finalizer`` from code a swap has replaced: unless the code now
+        running reconciles ``info`` under that name, it is left behind."""
+        if (info, finalizer) != (self._for_info, self.finalizer):
+            with self._lock:
+                self._left_behind.setdefault((info, finalizer), set()).add(key)
 
     # -- enqueueing -----------------------------------------------------------------------
 
@@ -1062,6 +1072,9 @@ class Controller:
                 if reconciler.has_finalize and not _carries(obj, finalizer):
                     obj = self._add_finalizer(key, info, obj, writes, finalizer)
                     ctx = _Context(self, key, obj, info)
+                    with self._code_lock:  # see swap: the add may postdate its list
+                        if reconciler is not self._reconciler:
+                            self._left_by_old_code(info, finalizer, key)
                 result = reconciler.call(obj, ctx)
                 requeue_after = result.requeue_after
                 self._write(key, info, obj, result, writes, resources)

@@ -226,3 +226,37 @@ def test_a_finalize_that_ends_after_a_reload_renamed_the_finalizer_removes_its_o
     finally:
         release.set()
         controller.stop(timeout=5)
+
+
+def test_a_finalizer_the_old_code_adds_while_a_reload_lands_is_named_too() -> None:
+    # the old code's reconcile of "b" is adding its finalizer (the patch in flight) when
+    # the reload to code reconciling another resource takes its list of the objects
+    # left with it: the add's answer comes after it. Before, "b" was left with the
+    # finalizer, undeletable, and named nowhere
+    import threading
+
+    backend = FakeBackend()
+    backend.initial[WIDGETS] = [widget("b")]
+    in_flight, release = threading.Event(), threading.Event()
+
+    def hold(verb: str, obj: Mapping[str, Any]) -> Exception | None:
+        if verb == "patch":
+            in_flight.set()
+            release.wait(30)
+        return None
+
+    backend.refuse = hold
+    old = FakeReconciler(finalize=lambda obj, ctx: True)
+    controller = Controller(backend, old, lambda event: None, workers=1)
+    controller.start()
+    try:
+        assert in_flight.wait(30), "the old code's finalizer patch"
+        new = FakeReconciler(owns=())
+        new.for_resource = "v1/Secret"
+        assert controller.swap(new).finalizers_left == ()  # not there yet
+        release.set()
+        wait_for(lambda: not controller.queue.processing(), "the old code's reconcile")
+        assert controller.finalizers_left() == [("ns", "b")]
+    finally:
+        release.set()
+        controller.stop(timeout=5)
