@@ -109,7 +109,9 @@ class WorkbenchApp(App[None]):
         # first, SIGTSTP, redrawn on fg); in the editor pane it is the pane's undo
         Binding("ctrl+z", "suspend_process", "Suspend", show=False),
         Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("slash", "search", "Search"),
+        # priority, as Esc below: the keys typed right behind / or f (one read) go into
+        # the search box or the pane, not to the tree as keys of their own (d, g, ...)
+        Binding("slash", "search", "Search", priority=True),
         # Esc leaves the search and the editor pane before the key behind it is read:
         # priority bindings run as the app reads the key, and they move the focus at
         # once (``_focus``), so a key typed right after Esc (ESC x in one read, over
@@ -121,7 +123,7 @@ class WorkbenchApp(App[None]):
         Binding("n", "next_problem", "Next error"),
         # in the footer only when the file holds more than one object of the kind
         Binding("d", "next_document", "Next object"),
-        Binding("f", "editor", "Editor"),
+        Binding("f", "editor", "Editor", priority=True),
         Binding("e", "edit", "$EDITOR"),
         Binding("x", "view('explain-pane')", "Explain"),
         Binding("s", "view('stored-pane')", "Stored"),
@@ -331,7 +333,7 @@ class WorkbenchApp(App[None]):
 
     def action_search(self) -> None:
         self.query_one("#left").add_class("-searching")
-        self.query_one("#search", Input).focus()
+        self._focus(self.query_one("#search", Input))
 
     def action_close_search(self) -> None:
         self._enter = None  # an Enter still waiting for its matches goes nowhere now
@@ -662,12 +664,16 @@ class WorkbenchApp(App[None]):
             self._focus(self.editor)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self._asking:
+            return False  # a question is up: its answers are the keys (and the footer)
         editing = self._editing()
         if action == "leave_editor":
             return editing
-        if action == "close_search":  # Esc: for the question on the screen, if one is
-            left = self.query("#left")  # none on a question's screen
-            return not self._asking and bool(left) and left.first().has_class("-searching")
+        if action == "close_search":
+            left = self.query("#left")  # none on another screen
+            return bool(left) and left.first().has_class("-searching")
+        if action in ("search", "editor") and isinstance(self.focused, Input):
+            return False  # priority keys, typed into the search box
         if editing and action not in ("save", "interrupt"):
             return False  # typed into the pane: not in the footer while it has the keys
         if action == "next_document":

@@ -464,3 +464,29 @@ def test_an_update_is_stored_with_a_resource_version_after_the_old_ones(
     fresh = make_session(CERTIFICATE, "new.yaml")
     for _ in range(2):
         assert fresh.check_text(text).stored["metadata"]["resourceVersion"] == "1"
+
+
+def test_keys_typed_right_behind_slash_go_into_the_search_box(make_session: MakeSession) -> None:
+    # before: '/issuer' read in one go ran / only once it had bubbled up to the app,
+    # and the letters behind it went to the tree as keys of their own (in '/podgc', d:
+    # next object, g: error to line); posted to the app together, as its driver does
+    from textual import events
+    from textual.widgets import Input
+
+    session = make_session(CERTIFICATE)
+    create_from_sample(session)
+
+    async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
+        for key in ("slash", *"issuer"):
+            event = events.Key(key, "/" if key == "slash" else key)
+            event.set_sender(app)
+            app.post_message(event)
+        search = app.query_one("#search", Input)
+        await _until(pilot, lambda: search.value == "issuer", "the query typed")
+        assert app.focused is search
+        # the editor pane was not opened by the f of a query either
+        await pilot.press("backspace", "f")
+        await _until(pilot, lambda: search.value == "issuef", "f typed into the box")
+        assert app.focused is search
+
+    _run(session, (120, 40), scene)
