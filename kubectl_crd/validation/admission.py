@@ -257,6 +257,9 @@ class Admission:
         meta = meta if isinstance(meta, dict) else {}
         if self.crd.namespaced:
             written_ns = meta.get("namespace") or ""
+            if not isinstance(written_ns, str):
+                # the body's decoding (ObjectMeta.namespace is a string) refuses it first
+                written_ns = ""
             request_ns = namespace or written_ns or "default"
             if written_ns and written_ns != request_ns:
                 return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)

@@ -71,13 +71,15 @@ import base64
 import binascii
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_crd.model.govalues import json_kind
+from kubectl_crd.model.govalues import go_json_float, json_kind
 from kubectl_crd.model.quantity import stored_quantity
+from kubectl_crd.model.schema import copy_json
 
-__all__ = ["GoType", "decode_builtin", "go_base64", "zero_field"]
+__all__ = ["GoType", "decode_builtin", "go_base64", "object_meta_error", "zero_field"]
 
 _EMPTY_STRING, _EMPTY_NUMBER, _EMPTY_BOOL, _EMPTY_LENGTH, _EMPTY_NIL = 1, 2, 3, 4, 5
 _OMITEMPTY, _OMITZERO = 1, 2
@@ -221,10 +223,12 @@ def _literal(value: int | float) -> str:
 
 
 class _Decoder:
-    __slots__ = ("lenient", "milli", "path", "saved", "struct")
+    __slots__ = ("lenient", "literal", "milli", "path", "saved", "struct")
 
     def __init__(self, lenient: bool) -> None:
         self.lenient = lenient
+        #: a number's text as the message quotes it: the body's
+        self.literal: Callable[[int | float], str] = _literal
         self.milli = False
         self.struct = ""
         self.path: list[str] = []
@@ -392,7 +396,7 @@ class _Decoder:
         if kind is float:
             if self.lenient:
                 return int(value) if value.is_integer() else value
-            self.mismatch(f"number {_literal(value)}", go_type.go)
+            self.mismatch(f"number {self.literal(value)}", go_type.go)
             return value
         self.mismatch(json_kind(value), go_type.go)
         return value
@@ -639,3 +643,32 @@ def decode_builtin(
         return error
     version = api_version.rpartition("/")[2]
     return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
+
+
+_OBJECT_META = "apis/meta/v1.ObjectMeta"
+_INT64_RANGE = range(-(1 << 63), 1 << 63)
+
+
+def _go_number(value: int | float) -> str:
+    return go_json_float(value) if type(value) is float else str(value)
+
+
+def object_meta_error(metadata: dict[str, Any]) -> str | None:
+    """The error of a custom resource's ``metadata`` decoded into ``metav1.ObjectMeta``,
+    None when it decodes. apiextensions-apiserver decodes the unstructured map marshalled
+    again (``schema/objectmeta/coerce.go`` GetObjectMeta): its keys come sorted, and a
+    number past int64 was read as a float64 and is written as Go writes one
+    (``9223372036854776000``). ``metadata`` is not changed."""
+    decoder = _Decoder(False)
+    decoder.literal = _go_number
+    value = {}
+    for key in sorted(metadata):
+        item = metadata[key]
+        if type(item) is int and item not in _INT64_RANGE:
+            item = float(item)
+        value[key] = copy_json(item)
+    try:
+        decoder.struct_value(_types().type(_OBJECT_META), value)
+    except _Fatal as fatal:
+        return str(fatal)
+    return decoder.saved

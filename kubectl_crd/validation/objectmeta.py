@@ -19,30 +19,29 @@ from kubectl_crd.validation import names, paths
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
-from kubectl_crd.validation.timestamps import time_problem
 
 Found = list[tuple[str, str, str, Chain]]  # (field, reason, message, chain)
 
-# metav1.ObjectMeta's JSON fields and the Go type each must decode into
-_STRING = "string"
-_TIME = "v1.Time"
-OBJECT_META_FIELDS: dict[str, str] = {
-    "name": _STRING,
-    "generateName": _STRING,
-    "namespace": _STRING,
-    "selfLink": _STRING,
-    "uid": "types.UID",
-    "resourceVersion": _STRING,
-    "generation": "int64",
-    "creationTimestamp": "v1.Time",  # (decoded by metav1.Time: timestamps.time_problem)
-    "deletionTimestamp": "v1.Time",
-    "deletionGracePeriodSeconds": "int64",
-    "labels": "map[string]string",
-    "annotations": "map[string]string",
-    "ownerReferences": "[]v1.OwnerReference",
-    "finalizers": "[]string",
-    "managedFields": "[]v1.ManagedFieldsEntry",
-}
+#: metav1.ObjectMeta's JSON fields (decoded by ``validation.decoding`` from its Go type)
+OBJECT_META_FIELDS = frozenset(
+    (
+        "name",
+        "generateName",
+        "namespace",
+        "selfLink",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "finalizers",
+        "managedFields",
+    )
+)
 
 ANNOTATIONS_LIMIT = 256 * 1024
 # generateName's random suffix is 5 characters from this alphabet
@@ -52,62 +51,13 @@ GENERATED_SUFFIX = "xxxxx"
 _MAX_GENERATED_PREFIX = 58
 
 
-#: the JSON kind each ObjectMeta field type decodes from (an int64 from an integer only)
-_DECODES_FROM = {
-    _STRING: "string",
-    "types.UID": "string",
-    "int64": "number",
-    "map[string]string": "object",
-    "[]string": "array",
-    "[]v1.OwnerReference": "array",
-    "[]v1.ManagedFieldsEntry": "array",
-}
-
-
-def _decode_error(field: str, go_type: str, value: Any) -> str | None:
-    """The encoding/json error of one ObjectMeta field, or None when it decodes."""
-    kind = json_kind(value)
-    if kind == "null":
-        return None
-    ok = kind == _DECODES_FROM[go_type] and (go_type != "int64" or isinstance(value, int))
-    if not ok:
-        shown = "number " + str(value) if go_type == "int64" and kind == "number" else kind
-        return f"json: cannot unmarshal {shown} into Go struct field ObjectMeta.{field} of type {go_type}"
-    if go_type == "map[string]string":
-        for inner in value.values():
-            inner_kind = json_kind(inner)
-            if inner_kind not in ("string", "null"):
-                return (
-                    f"json: cannot unmarshal {inner_kind} into Go struct field "
-                    f"ObjectMeta.{field} of type string"
-                )
-    if go_type == "[]string":
-        for inner in value:
-            inner_kind = json_kind(inner)
-            if inner_kind not in ("string", "null"):
-                return (
-                    f"json: cannot unmarshal {inner_kind} into Go struct field "
-                    f"ObjectMeta.{field} of type string"
-                )
-    return None
-
-
-def decode_metadata(
-    metadata: Any, chain: Chain, *, prefix: str = "", sort: bool = True
-) -> tuple[list[tuple[str, Chain]], str | None]:
-    """Unknown fields (path, chain) of a ``metadata`` value, and the decoding error if any.
-
-    encoding/json keeps the first type mismatch of a plain field and decodes on, but
-    an error of a type's own ``UnmarshalJSON`` (``metav1.Time``: a value that is not a
-    string, one ``time.Parse`` refuses) ends the decoding at once and is the one
-    returned, even after a mismatch (kube-apiserver 1.34: ``generation: x`` then a bad
-    ``creationTimestamp`` is refused for the timestamp). "First" is in the order of
-    the JSON decoded: a custom resource's metadata is marshalled again before it is
-    decoded (``objectmeta/coerce.go`` GetObjectMeta), so its keys are sorted (``sort``);
-    a built-in's is the request body's, in the order sent. ``prefix`` is the path of
-    ``metadata`` in the Go value decoded, as its message names fields (``metadata.``
-    for a built-in object decoded whole; a custom resource's ObjectMeta is decoded on
-    its own)."""
+def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]], str | None]:
+    """Unknown fields (path, chain) of a custom resource's ``metadata`` value, and the
+    error of its decoding into ``metav1.ObjectMeta`` if any (``decoding.object_meta_error``:
+    encoding/json keeps the first type mismatch of a plain field and decodes on, but an
+    error of a type's own ``UnmarshalJSON``, a ``metav1.Time`` that does not parse, ends
+    the decoding at once and is the one returned; "first" in the sorted order of the
+    map marshalled again)."""
     if not isinstance(metadata, dict):
         if metadata is None:
             return [], None
@@ -120,29 +70,11 @@ def decode_metadata(
         if key not in OBJECT_META_FIELDS:
             where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
-    return unknown, _metadata_error(metadata, prefix, sort)
+    if not metadata:
+        return unknown, None
+    from kubectl_crd.validation.decoding import object_meta_error  # its Go types: read once
 
-
-def _metadata_error(metadata: dict[str, Any], prefix: str, sort: bool) -> str | None:
-    """The decoding error of an ObjectMeta (``decode_metadata``): a ``metav1.Time`` one
-    ends the decoding; else the first mismatch, kept while it went on."""
-    error = None
-    for key in sorted(metadata) if sort else metadata:
-        go_type = OBJECT_META_FIELDS.get(key)
-        if go_type is None:
-            continue
-        value = metadata[key]
-        if go_type == _TIME:
-            problem = time_problem(value)
-            if problem is not None:
-                # the inner json.Unmarshal's type error gets the field's context
-                # (decode.go addErrorContext); time.Parse's error is returned as is
-                field = f"Go struct field ObjectMeta.{prefix}{key} of type"
-                return problem.replace("Go value of type", field)
-            continue
-        if error is None:
-            error = _decode_error(f"{prefix}{key}", go_type, value)
-    return error
+    return unknown, object_meta_error(metadata)
 
 
 def coerce_metadata(metadata: dict[str, Any]) -> None:

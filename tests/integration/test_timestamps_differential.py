@@ -1,4 +1,5 @@
-"""Timestamps as the API server decodes them (``metav1.Time``), on creates.
+"""Timestamps as the API server decodes them (``metav1.Time``), on creates, and the
+other fields of ``metav1.ObjectMeta`` (``OTHER_FIELDS``).
 
 A ``creationTimestamp`` or ``deletionTimestamp`` is decoded by ``metav1.Time``'s own
 ``UnmarshalJSON``: a string Go's ``time.Parse`` takes as RFC 3339, or null; anything
@@ -58,6 +59,23 @@ SEVERAL: list[dict[str, Any]] = [
 ]
 
 
+#: the other fields of ObjectMeta, each a value it cannot hold or can (helper-64's
+#: cases: validate took the lists' items and an int64 overflow, the server did not)
+OTHER_FIELDS: list[dict[str, Any]] = [
+    {"generation": "y"}, {"generation": 1.5}, {"generation": 2**63}, {"generation": -(2**63)},
+    {"deletionGracePeriodSeconds": 2**64}, {"deletionGracePeriodSeconds": "1"},
+    {"labels": {"a": 1}}, {"labels": []}, {"annotations": {"a": None}}, {"finalizers": [1]},
+    {"finalizers": "x"}, {"uid": 5}, {"selfLink": True}, {"namespace": 1, "labels": {"a": 1}},
+    {"ownerReferences": [{"uid": 5}]}, {"ownerReferences": [{"controller": "yes"}]},
+    {"ownerReferences": ["x"]}, {"ownerReferences": {"a": 1}},
+    {"ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "p", "uid": "u",
+                          "blockOwnerDeletion": 1}]},
+    {"managedFields": [{"time": "x"}]}, {"managedFields": [{"operation": 5}]},
+    {"managedFields": [{"fieldsV1": "x"}]}, {"managedFields": [{"time": 5, "manager": 1}]},
+    {"managedFields": [{"manager": 1}], "creationTimestamp": "x"},
+]  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     made = make_crd("Stamp", GROUP, schema={"type": "object"})
@@ -79,6 +97,7 @@ def _metadatas() -> list[dict[str, Any]]:
         *({"creationTimestamp": value} for value in VALUES),
         *({"deletionTimestamp": value} for value in VALUES[::3]),
         *SEVERAL,
+        *OTHER_FIELDS,
     ]
 
 

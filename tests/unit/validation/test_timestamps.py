@@ -50,6 +50,3 @@ def test_a_timestamp_error_ends_the_decoding_and_wins() -> None:
         number.format("creationTimestamp")
     )
     assert decode_metadata({"namespace": 1, "labels": {"a": 1}}, None)[1] == number.format("labels")
-    assert decode_metadata(
-        {"namespace": 1, "labels": {"a": 1}}, None, prefix="metadata.", sort=False
-    )[1] == number.format("metadata.namespace")
