@@ -27,6 +27,18 @@ reaches. 1,301 mutated CRDs (bounds stripped, rules broken, bad defaults, patter
 list types, types removed, formats, metadata schemas, enums) of 16 projects: every
 verdict equal. The disagreements found are the update, regexp, structural, defaults
 and CEL-wording cases below, each fixed.
+
+CRD messages (2026-11-27, helper-61): corpus CRDs mutated (bad defaults, defaults in
+apiVersion, kind and metadata, unknown formats, rules that do not type-check, defaults
+on such rules, printer columns, names) and sent as dry-run creates: of 300, 222 got
+the server's exact causes and warnings before, 300 after (the CRD cases, warnings,
+selectable-fields and root-with-status tests below); 300 more (another seed) 298, the
+two left being a k8s-long-name default the server checks with the format (defaults
+are validated with every format kube-openapi knows) and istio's VirtualService, whose
+rules are not type-checked here (its mirrorPercent and mirror_percent give protobuf
+one JSON name twice). percona's PerconaServerMongoDB (486 KB) is accepted by both and
+Established after 28 s at load 18: each status write re-validates it (7 s at load
+29); its 313 published objects all agree.
 """
 
 from __future__ import annotations
