@@ -49,7 +49,7 @@ What it keeps, and the upstream behaviour each piece mirrors
   10.0.0.0/24, kept by updates, freed by deletes), a Job's generated selector and
   labels, a Pod's Pending status with its QoS class, priority and default tolerations,
   a claim's protection finalizer, a namespace's ``kubernetes`` finalizer, a DaemonSet's
-  template generation; 59 cases, every kind in ``BUILTINS``, against kube-apiserver in
+  template generation; 63 cases, every kind in ``BUILTINS``, against kube-apiserver in
   tests/integration/test_localstore_defaulting_differential.py;
 - built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, Lease, ...) are
   stored without schema validation of their spec beyond those checks (no
