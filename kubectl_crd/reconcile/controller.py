@@ -1340,6 +1340,10 @@ class Controller:
         While the write is in flight, the target's watch events are held: the echo of
         this very write can arrive before its answer does, and is recognised only by
         the resourceVersion the answer carries."""
+        if self._stopped is not None:
+            # a reconcile the stop gave up on (``Stopped.abandoned``) returned after it:
+            # nothing is written once the loop has said it stopped
+            return None
         slot = (info, target)
         if not self.dry_run:
             with self._lock:

@@ -24,6 +24,7 @@ from kubectl_crd.reconcile.events import (
     Stopping,
     Swapped,
     WatchError,
+    Write,
     WriteFailed,
 )
 from tests.unit.reconcile.fakes import (
@@ -766,6 +767,31 @@ def test_a_graceful_stop_waits_for_a_hung_reconcile_at_most_its_timeout_once(
     # before its timeout, and one under twice it waited once; 3 s (not 1 s) leaves a
     # loaded CI machine 2 s to run the threads, which a 1.9 s bound on 1 s did not
     assert 3.0 <= took < 5.0, took
+
+
+def test_a_reconcile_the_stop_gave_up_on_writes_nothing_after_stopped(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # the CLI exits after Stopped; a library user's process goes on, and the abandoned
+    # reconcile's children and status were written after the loop said it had stopped
+    started, release = threading.Event(), threading.Event()
+
+    def hung(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        started.set()
+        release.wait(60)
+        return {"children": [cm_child("a-c")], "status": {"ready": True}}
+
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, sink = make(backend, controllers, FakeReconciler(hung))
+    assert started.wait(30)
+    stopped = controller.stop(graceful=True, timeout=0.5)
+    assert stopped.abandoned == (("ns", "a"),)
+    release.set()
+    for thread in controller._threads:
+        thread.join(30)
+        assert not thread.is_alive()
+    assert backend.calls == []
+    assert sink.of(Write) == []
 
 
 def test_once_abandons_a_reconcile_past_its_timeout_idle_and_stop_go_on_without_it(
