@@ -744,24 +744,33 @@ def test_a_graceful_stop_finishes_the_reconcile_in_flight_and_starts_no_other(
     assert stopped == sink.of(Stopped)[0]
 
 
+class Hung:
+    """A reconcile that runs until ``release`` (then answers ``result``); ``started`` is
+    set once it runs."""
+
+    def __init__(self, result: dict[str, Any] | None = None) -> None:
+        self.started, self.release = threading.Event(), threading.Event()
+        self.result = result
+
+    def __call__(self, obj: dict[str, Any], ctx: Any) -> dict[str, Any] | None:
+        self.started.set()
+        self.release.wait(60)
+        return self.result
+
+
 def test_a_graceful_stop_waits_for_a_hung_reconcile_at_most_its_timeout_once(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
     # the timeout bounds the drain and the workers' joins together (each had its own:
     # a Ctrl-C over a hung reconcile waited 60 s for the 30 s asked)
-    started, release = threading.Event(), threading.Event()
-
-    def hung(obj: dict[str, Any], ctx: Any) -> None:
-        started.set()
-        release.wait(60)
-
+    hung = Hung()
     backend.initial[WIDGETS] = [widget("a")]
     controller, _ = make(backend, controllers, FakeReconciler(hung))
-    assert started.wait(30)
+    assert hung.started.wait(30)
     began = time.monotonic()
     stopped = controller.stop(graceful=True, timeout=3.0)
     took = time.monotonic() - began
-    release.set()
+    hung.release.set()
     assert stopped.abandoned == (("ns", "a"),)  # said, where the stop was silent
     # once, not twice (before: the drain's 3 s, then the joins' 3 s): a stop never ends
     # before its timeout, and one under twice it waited once; 3 s (not 1 s) leaves a
@@ -774,19 +783,13 @@ def test_a_reconcile_the_stop_gave_up_on_writes_nothing_after_stopped(
 ) -> None:
     # the CLI exits after Stopped; a library user's process goes on, and the abandoned
     # reconcile's children and status were written after the loop said it had stopped
-    started, release = threading.Event(), threading.Event()
-
-    def hung(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
-        started.set()
-        release.wait(60)
-        return {"children": [cm_child("a-c")], "status": {"ready": True}}
-
+    hung = Hung({"children": [cm_child("a-c")], "status": {"ready": True}})
     backend.initial[WIDGETS] = [widget("a")]
     controller, sink = make(backend, controllers, FakeReconciler(hung))
-    assert started.wait(30)
+    assert hung.started.wait(30)
     stopped = controller.stop(graceful=True, timeout=0.5)
     assert stopped.abandoned == (("ns", "a"),)
-    release.set()
+    hung.release.set()
     for thread in controller._threads:
         thread.join(30)
         assert not thread.is_alive()
@@ -799,23 +802,18 @@ def test_once_abandons_a_reconcile_past_its_timeout_idle_and_stop_go_on_without_
 ) -> None:
     # --once (requeue_timed_out=False): the pass ends without a reconcile that never
     # returns, and so does the stop; a loop that runs it again still waits for it
-    started, release = threading.Event(), threading.Event()
-
-    def hung(obj: dict[str, Any], ctx: Any) -> None:
-        started.set()
-        release.wait(60)
-
+    hung = Hung()
     backend.initial[WIDGETS] = [widget("a")]
     controller, sink = make(
         backend, controllers, FakeReconciler(hung), reconcile_timeout=0.1,
         requeue_timed_out=False,
     )  # fmt: skip
-    assert started.wait(30)
+    assert hung.started.wait(30)
     assert controller.wait_idle(timeout=30)
     began = time.monotonic()
     stopped = controller.stop(graceful=True, timeout=30)
     took = time.monotonic() - began
-    release.set()
+    hung.release.set()
     assert stopped.abandoned == (("ns", "a"),)
     # not the 30 s bound: anything under it is a stop that did not wait for the reconcile
     # (on the test's clock, which a loaded CI machine stretches; 20 s is far from both)
