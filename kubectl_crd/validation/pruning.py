@@ -36,7 +36,9 @@ def _prune(
     obj: Any, node: SchemaNode | None, chain: Chain, embedded: bool, found: list[tuple[str, Chain]]
 ) -> None:
     if node is not None and node.preserve_unknown:
-        _skip_prune(obj, node, chain, found)
+        # the root is an embedded resource whatever its schema says (PruneWithOptions
+        # marks it so), and skipPrune leaves an embedded resource's metadata alone too
+        _skip_prune(obj, node, chain, found, embedded=embedded or node.embedded)
         return
     if isinstance(obj, dict):
         if node is None:
@@ -67,10 +69,12 @@ def _prune(
             _prune(value, items, paths.index(chain, position), False, found)
 
 
-def _skip_prune(obj: Any, node: SchemaNode, chain: Chain, found: list[tuple[str, Chain]]) -> None:
+def _skip_prune(
+    obj: Any, node: SchemaNode, chain: Chain, found: list[tuple[str, Chain]], *, embedded: bool
+) -> None:
     if isinstance(obj, dict):
         for key, value in obj.items():
-            if node.embedded and key in _META_FIELDS:
+            if embedded and key in _META_FIELDS:
                 continue
             prop = node.properties.get(key)
             if prop is not None:
@@ -81,7 +85,9 @@ def _skip_prune(obj: Any, node: SchemaNode, chain: Chain, found: list[tuple[str,
         items = node.items
         for position, value in enumerate(obj):
             if items is not None:
-                _skip_prune(value, items, paths.index(chain, position), found)
+                _skip_prune(
+                    value, items, paths.index(chain, position), found, embedded=items.embedded
+                )
 
 
 def pruned_default(value: Any, node: SchemaNode) -> Any:

@@ -65,8 +65,16 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def _crd(kind: str, *, status: bool, scope: str = "Namespaced") -> dict[str, Any]:
-    crd = crd_factory.make_crd(kind, GROUP, schema=copy.deepcopy(SCHEMA), scope=scope)
+def _crd(
+    kind: str, *, status: bool, scope: str = "Namespaced", preserved: bool = False
+) -> dict[str, Any]:
+    schema = copy.deepcopy(SCHEMA)
+    if preserved:
+        # trivy-operator's reports: a root that keeps unknown fields and declares metadata
+        # as a bare object; validate took every metadata field for an unknown one
+        schema["x-kubernetes-preserve-unknown-fields"] = True
+        schema["properties"]["metadata"] = {"type": "object"}
+    crd = crd_factory.make_crd(kind, GROUP, schema=schema, scope=scope)
     if status:
         crd["spec"]["versions"][0]["subresources"] = {"status": {}}
     return crd
@@ -76,6 +84,7 @@ CRDS = {
     "status": _crd("Widget", status=True),
     "plain": _crd("Gadget", status=False),
     "cluster": _crd("Gizmo", status=True, scope="Cluster"),
+    "preserved": _crd("Report", status=True, preserved=True),
 }
 
 TIMESTAMPS = ("creationTimestamp", "deletionTimestamp")
