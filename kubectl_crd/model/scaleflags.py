@@ -13,15 +13,11 @@ scaled, and the wait's deadline has passed already. The command
 
 from __future__ import annotations
 
-from kubectl_crd.model.errors import KubectlCrdError
+from kubectl_crd.model.errors import KubectlCrdError, invalid_flag_value
+from kubectl_crd.model.gostrconv import parse_go_bool, parse_go_int
 
 #: ``--wait`` without ``--timeout``.
 DEFAULT_WAIT_TIMEOUT = 300.0
-#: Go's ``strconv.ParseBool`` spellings, which ``GetDryRunStrategy`` still reads
-_GO_BOOLS = {
-    **dict.fromkeys(("1", "t", "T", "TRUE", "true", "True"), "client"),
-    **dict.fromkeys(("0", "f", "F", "FALSE", "false", "False"), "none"),
-}
 
 REPLICAS_REQUIRED = (
     "The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"
@@ -57,8 +53,8 @@ class ScaleFlags:
     ) -> ScaleFlags:
         """The flags' strings checked in kubectl's order (see the module docstring),
         before anything is read from a file or the cluster."""
-        count = None if replicas is None else parse_go_int(replicas, "--replicas")
-        size = parse_go_int(current_replicas, "--current-replicas")
+        count = None if replicas is None else count_flag(replicas, "--replicas")
+        size = count_flag(current_replicas, "--current-replicas")
         seconds = wait_seconds(wait, timeout)
         mode = dry_run_mode(dry_run)
         if count is not None and count < 0:
@@ -73,35 +69,23 @@ def dry_run_mode(text: str) -> str:
     (a Go boolean as the old spelling), else its error."""
     if text in ("none", "server", "client"):
         return text
-    if text in _GO_BOOLS:
-        return _GO_BOOLS[text]
-    raise KubectlCrdError(f'Invalid dry-run value ({text}). Must be "none", "server", or "client".')
-
-
-def parse_go_int(text: str, flag: str) -> int:
-    """pflag's IntVar: Go's ``strconv.ParseInt(s, 0, 64)`` message on failure (a syntax
-    error, or a number past int64: ``value out of range``)."""
     try:
-        if text != text.strip():
-            raise ValueError(text)
-        digits = text.lstrip("+-")
-        if len(digits) > 1 and digits[0] == "0" and digits[1] in "01234567_":
-            # Go's base 0: a leading 0 is octal ("010" is 8); Python's int() refuses it
-            value = int(digits, 8)
-            value = -value if text.startswith("-") else value
-        else:
-            value = int(text, 0)
+        return "client" if parse_go_bool(text) else "none"  # the old boolean spelling
     except ValueError:
-        reason = "invalid syntax"
-    else:
-        if -(2**63) <= value < 2**63:
-            return value
-        reason = "value out of range"
-    raise KubectlCrdError(
-        f'invalid argument "{text}" for "{flag}" flag: strconv.ParseInt: '
-        f'parsing "{text}": {reason}\n'
-        "See 'kubectl crd scale --help' for usage."
-    )
+        message = f'Invalid dry-run value ({text}). Must be "none", "server", or "client".'
+        raise KubectlCrdError(message) from None
+
+
+def count_flag(text: str, flag: str) -> int:
+    """pflag's IntVar (``--replicas``, ``--current-replicas``): Go's
+    ``strconv.ParseInt(s, 0, 64)``, its message on failure (a syntax error, or a number
+    past int64: ``value out of range``)."""
+    try:
+        return parse_go_int(text)
+    except ValueError as exc:
+        raise KubectlCrdError(
+            f"{invalid_flag_value(text, flag, str(exc))}\nSee 'kubectl crd scale --help' for usage."
+        ) from None
 
 
 def wait_seconds(wait: bool, timeout: str) -> float:

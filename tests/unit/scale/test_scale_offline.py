@@ -98,6 +98,20 @@ def test_replicas_read_as_pflag_reads_an_int(text: str | None, expected: int | N
             'parsing "-0x8000000000000001": value out of range\n'
             "See 'kubectl crd scale --help' for usage.",
         ),
+        # a digit past ASCII (ARABIC-INDIC ONE): Go's ParseInt refuses it, Python's int()
+        # read it as 1 (scaleflags had its own parser; model.gostrconv is the one now)
+        (
+            "\u0661",
+            'invalid argument "\u0661" for "--replicas" flag: strconv.ParseInt: '
+            'parsing "\u0661": invalid syntax\n'
+            "See 'kubectl crd scale --help' for usage.",
+        ),
+        (
+            " 1",
+            'invalid argument " 1" for "--replicas" flag: strconv.ParseInt: '
+            'parsing " 1": invalid syntax\n'
+            "See 'kubectl crd scale --help' for usage.",
+        ),
     ],
 )
 def test_bad_replicas_have_kubectls_text(text: str, message: str) -> None:
