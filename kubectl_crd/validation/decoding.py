@@ -667,8 +667,11 @@ def object_meta_error(metadata: dict[str, Any]) -> str | None:
         if type(item) is int and item not in _INT64_RANGE:
             item = float(item)
         value[key] = copy_json(item)
+    types = _types()
+    with types.lock:  # a type is in ``made`` before its fields are (as in ``_Types.kind``)
+        object_meta = types.type(_OBJECT_META)
     try:
-        decoder.struct_value(_types().type(_OBJECT_META), value)
+        decoder.struct_value(object_meta, value)
     except _Fatal as fatal:
         return str(fatal)
     return decoder.saved
