@@ -39,12 +39,22 @@ BENCHMARKS: dict[str, tuple[str, list[str], bool]] = {
     "workbench": ("workbench_bench.py", ["--runs", "1"], True),
     # builds this platform's archive layout from the cached wheels (downloads them once)
     "launcher": ("launcher_bench.py", ["--runs", "1"], False),
+    # another install against this one (--baseline): alone, the install against itself
+    "versions": ("versions_bench.py", ["--smoke"], False),
 }
 
 
 #: The benchmarks that read the CRD corpus (``tests.corpus``): without it, the run stops
 #: before the first one with a line saying where it is expected.
-NEEDS_CORPUS = {"validate", "validate-jobs", "cel", "explain", "completion", "workbench"}
+NEEDS_CORPUS = {
+    "validate",
+    "validate-jobs",
+    "cel",
+    "explain",
+    "completion",
+    "workbench",
+    "versions",
+}
 
 
 def main() -> None:

@@ -52,13 +52,23 @@ def _run(session: Session, size: tuple[int, int], scene: Callable[..., object]) 
     asyncio.run(run())
 
 
-def test_search_arrow_keys_choose_among_the_matches(make_session: MakeSession) -> None:
-    # before: Down in the search box did nothing, Enter always took the first match
+#: the search query of the ranking tests, and the certificate's paths it ranks
+QUERY = "issuerref"
+
+
+def _certificate_ranked(make_session: MakeSession) -> tuple[Session, list[str]]:
+    """A session on cert-manager's Certificate with its sample, and the field paths
+    ``QUERY`` ranks, best first, as the finder ranks them."""
     session = make_session(CERTIFICATE)
     create_from_sample(session)
-    query = "issuerref"
     paths, texts = session.finder_lists()
-    ranked = [paths[m.index] for m in rank(query, texts)]
+    return session, [paths[m.index] for m in rank(QUERY, texts)]
+
+
+def test_search_arrow_keys_choose_among_the_matches(make_session: MakeSession) -> None:
+    # before: Down in the search box did nothing, Enter always took the first match
+    session, ranked = _certificate_ranked(make_session)
+    query = QUERY
     assert len(ranked) >= 3
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
@@ -359,12 +369,9 @@ def test_arrow_keys_typed_before_the_matches_apply_to_them(
 ) -> None:
     # the ranking runs in a thread: Down typed before its answer must move through
     # that answer's matches (as in the order typed), not a stale list that is replaced
-    session = make_session(CERTIFICATE)
-    create_from_sample(session)
+    session, ranked = _certificate_ranked(make_session)
     release = held_ranking.release
-    query = "issuerref"
-    paths, texts = session.finder_lists()
-    ranked = [paths[m.index] for m in rank(query, texts)]
+    query = QUERY
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
         timer = threading.Timer(20, release.set)  # never left blocked
@@ -387,11 +394,8 @@ def test_fast_typing_ranks_one_query_at_a_time_and_the_last_wins(
     # before: every key started a ranking thread of its own (nine keys, nine threads
     # ranking at once, each 0.2-0.3 s on argo's Workflow); now one runs, the keys typed
     # meanwhile are coalesced, and the query typed last is ranked once it ends
-    session = make_session(CERTIFICATE)
-    create_from_sample(session)
-    query = "issuerref"
-    paths, texts = session.finder_lists()
-    ranked = [paths[m.index] for m in rank(query, texts)]
+    session, ranked = _certificate_ranked(make_session)
+    query = QUERY
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
         timer = threading.Timer(20, held_ranking.release.set)  # never left blocked
@@ -416,11 +420,8 @@ def test_enter_before_the_matches_waits_for_them_off_the_screens_loop(
 ) -> None:
     # before: Enter pressed while the query was being ranked ranked it again on the
     # screen's loop: the screen froze for a whole ranking (here until the timer)
-    session = make_session(CERTIFICATE)
-    create_from_sample(session)
-    query = "issuerref"
-    paths, texts = session.finder_lists()
-    ranked = [paths[m.index] for m in rank(query, texts)]
+    session, ranked = _certificate_ranked(make_session)
+    query = QUERY
     release = held_ranking.release
 
     async def scene(app: WorkbenchApp, pilot: Pilot[None]) -> None:
