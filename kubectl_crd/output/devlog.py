@@ -105,6 +105,24 @@ def _indented(text: str, style: Style = _P) -> list[Line]:
     return [(("    " + line, style),) for line in text.rstrip("\n").splitlines()]
 
 
+def _stuck_lines(stuck: tuple[str, ...]) -> list[Line]:
+    """The warning under a reload while an earlier load never returned: its thread
+    cannot be stopped (``reconcile.loading.load_reconciler``), only the loop's end ends
+    it, and it may still be doing what its module does."""
+    if not stuck:
+        return []
+    places = ", ".join(stuck)
+    return [
+        (
+            (
+                f"  warning: an earlier load is still stuck at {places} and cannot be "
+                "stopped; restart the loop to end it",
+                _WARN,
+            ),
+        )
+    ]
+
+
 def where_prefix(file: str, line: int) -> str:
     """``file:line: `` (or ``file: ``) before a message about that place; empty when unknown."""
     return f"{file}:{line}: " if file and line else (f"{file}: " if file else "")
@@ -246,7 +264,7 @@ def event_lines(
             lines.append((("  now watching ", _P), (resource, _KEY)))
         for resource in event.watches_stopped:
             lines.append((("  no longer watching ", _P), (resource, _KEY)))
-        return lines
+        return lines + _stuck_lines(event.stuck)
     if isinstance(event, ev.ReloadFailed):
         lines = [
             (
@@ -256,7 +274,7 @@ def event_lines(
         ]
         if event.caret:
             lines.extend(_indented(event.caret, _CODE))
-        return lines
+        return lines + _stuck_lines(event.stuck)
     if isinstance(event, ev.Swapped):
         lines = [((f"new code runs: {_plural(event.requeued, 'object')} requeued", _RELOAD),)]
         if event.finalizers_left:
@@ -373,7 +391,7 @@ _ENCODER = json.JSONEncoder(default=str)
 #: how a field becomes JSON: a list of keys as texts, a list, or ``_jsonable``
 _KEY_LIST, _LIST, _VALUE = 0, 1, 2
 _KEY_LISTS = frozenset({"finalizers_left", "finalizers_removed"})
-_LISTS = frozenset({"changed", "watches_started", "watches_stopped"})
+_LISTS = frozenset({"changed", "watches_started", "watches_stopped", "stuck"})
 #: each event class's fields and how each is written, worked out at its first event
 _PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
 

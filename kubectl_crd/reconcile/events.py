@@ -262,6 +262,9 @@ class ReloadSucceeded:
     #: the resources whose watches started or stopped because FOR/OWNS changed
     watches_started: tuple[str, ...] = ()
     watches_stopped: tuple[str, ...] = ()
+    #: where earlier loads that never returned are still running (``helper.py:2``):
+    #: their threads cannot be stopped (``loading.load_reconciler``)
+    stuck: tuple[str, ...] = ()
 
 
 @record
@@ -274,6 +277,8 @@ class ReloadFailed:
     line: int = 0
     #: the offending source line and a caret under the column, as Python shows them
     caret: str = ""
+    #: as ``ReloadSucceeded.stuck``
+    stuck: tuple[str, ...] = ()
 
 
 @record

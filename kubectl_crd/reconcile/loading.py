@@ -617,7 +617,7 @@ def _module_file(module: object) -> str:
     return path if isinstance(path, str) else ""
 
 
-def _fresh_loader_class() -> type:
+def _fresh_loader_class() -> Any:  # a class with ``created``
     from importlib.machinery import SourceFileLoader
 
     class FreshSourceLoader(SourceFileLoader):
@@ -626,6 +626,14 @@ def _fresh_loader_class() -> type:
         the file as it is when the error is reported (``user_frame``)."""
 
         source: bytes | None = None
+        #: every module a loader of this class (one class per load) ran, in order, put
+        #: here before it runs: a load's own modules, told by identity (another load
+        #: running at the same time, an abandoned one, imports modules of the same names)
+        created: list[types.ModuleType] = []  # noqa: RUF012  # per class, on purpose
+
+        def exec_module(self, module: types.ModuleType) -> None:
+            type(self).created.append(module)
+            super().exec_module(module)
 
         def get_code(self, fullname: str) -> types.CodeType:
             path = self.get_filename(fullname)
@@ -644,12 +652,17 @@ class _FreshFinder:
         self.user_file = user_file
         self.loader = loader
         self._finders: dict[str, Any] = {}
+        #: only the load's own thread is served: an abandoned load's thread, running
+        #: again later, must not import into (and be counted in) a newer load
+        self.thread = threading.get_ident()
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: object = None
     ) -> ModuleSpec | None:
         from importlib.machinery import SOURCE_SUFFIXES, FileFinder
 
+        if threading.get_ident() != self.thread:
+            return None
         places = [self.root] if path is None else [p for p in path if self.user_file(p)]
         for place in places:
             finder = self._finders.get(place)
@@ -661,9 +674,16 @@ class _FreshFinder:
         return None
 
 
-def load_reconciler(path: str) -> LoadedReconciler:
+def load_reconciler(path: str, *, timeout: float | None = None) -> LoadedReconciler:
     """Import the reconciler at ``path`` in isolation and check what it declares;
-    ``ReconcilerLoadError`` when it cannot be used (see the module doc)."""
+    ``ReconcilerLoadError`` when it cannot be used (see the module doc).
+
+    With ``timeout``, the import runs in a thread of its own and is abandoned past it
+    (``ReconcilerLoadError`` at the user's line it is at): a module-level call that
+    never returns would hold the caller for ever. A thread cannot be killed, so an
+    abandoned load is undone around it instead (``_Load.abandon``): its modules leave
+    ``sys.modules``, the import locks it holds are let go, and what it does if it ever
+    returns is dropped; ``stuck_loads`` names those still running."""
     absolute = os.path.abspath(path)
     display = display_path(absolute)
     try:
@@ -685,14 +705,191 @@ def load_reconciler(path: str) -> LoadedReconciler:
             "DIR, or on the cluster)",
             location=Location(display),
         )
-    return _load(absolute, display)
+    if timeout is None:
+        return _load(absolute, display)
+    return _load_bounded(absolute, display, timeout)
 
 
-def _load(absolute: str, display: str) -> LoadedReconciler:
+def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconciler:
+    answer: list[tuple[bool, object]] = []
+    loads: list[_Load] = []
+
+    def load() -> None:
+        try:
+            answer.append((True, _load(absolute, display, on_start=loads.append)))
+        except BaseException as error:  # raised again in the caller's thread
+            answer.append((False, error))
+
+    thread = threading.Thread(target=load, name="kubectl-crd-reload-import", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    with _LOCK:
+        # under the lock: the load either ended in time or is abandoned, not both (a
+        # load not begun yet holds nothing: it began under this lock, or answered)
+        if not answer and loads and not loads[0].done:
+            place = loads[0].abandon(thread)
+            raise ReconcilerLoadError(
+                f"still loading after {timeout:g} s (a module-level call that does not "
+                "return?); the next save loads again",
+                location=Location(place.file, place.line),
+                source_line=place.source_line,
+            )
+    thread.join()  # finished (or about to: it has nothing left to wait for)
+    loaded, value = answer[0]
+    if not loaded:
+        raise value  # type: ignore[misc]
+    return value  # type: ignore[return-value]
+
+
+@record
+class _Place:
+    file: str
+    line: int
+    source_line: str = ""
+
+
+class _Load:
+    """One load running: what it changed in the process-wide import state
+    (``sys.modules``, ``sys.meta_path``, ``sys.path``), so that ``abandon`` can undo
+    it around a thread that never returns. Changed and read under ``_LOCK``."""
+
+    def __init__(
+        self,
+        *,
+        absolute: str,
+        package: str,
+        root: str,
+        finder: _FreshFinder,
+        loader_class: Any,
+        evicted: dict[str, types.ModuleType],
+    ) -> None:
+        self.absolute = absolute
+        self.package = package
+        self.root = root
+        self.finder = finder
+        self.loader_class = loader_class
+        self.evicted = evicted
+        self.abandoned = False
+        #: the load ended (its outcome decided): too late to abandon
+        self.done = False
+        self.thread: threading.Thread | None = None
+
+    def own(self, key: str, module: object) -> bool:
+        return (
+            key == self.package
+            or key.startswith(f"{self.package}.")
+            or any(module is each for each in self.loader_class.created)
+        )
+
+    def unhook(self) -> None:
+        """The finder and the path entry out (the load's end, or its abandonment)."""
+        if self.finder in sys.meta_path:
+            sys.meta_path.remove(self.finder)  # type: ignore[arg-type]
+        if sys.path and sys.path[0] == self.root:
+            del sys.path[0]
+        elif self.root in sys.path:
+            sys.path.remove(self.root)
+
+    def undo(self) -> None:
+        """Its modules out of ``sys.modules``; the modules it evicted back where no
+        other load has put its own since."""
+        for key in [key for key, module in sys.modules.items() if self.own(key, module)]:
+            del sys.modules[key]
+        for key, module in self.evicted.items():
+            sys.modules.setdefault(key, module)
+
+    def abandon(self, thread: threading.Thread) -> _Place:
+        """Give up a load stuck in ``thread`` (``_LOCK`` held): where it is, and the
+        process's import state as if it had failed, so the next load imports afresh.
+
+        Python's import lock of each module it is still running (``_ModuleLock``, one
+        per module name: ``importlib._bootstrap._get_module_lock``) stays held by the
+        stuck thread, and every later ``import helper`` would wait on it for ever: the
+        name's entry in ``_bootstrap._module_locks`` is dropped, so the next import of
+        that name makes a lock of its own (the stuck thread keeps and releases its own;
+        the weakref callback removes only the entry it made). Those names are taken out
+        of ``sys.modules`` first, so the next import runs the module afresh."""
+        self.abandoned = True
+        self.thread = thread
+        place = self.place()
+        self.unhook()
+        running = [
+            module.__name__
+            for module in self.loader_class.created
+            if getattr(getattr(module, "__spec__", None), "_initializing", False)
+        ]
+        self.undo()
+        _let_go_import_locks(running, thread.ident)
+        _ABANDONED.append(self)
+        return place
+
+    def place(self) -> _Place:
+        """Where the load's thread is: the innermost line in the reconciler's directory
+        tree (a file of the user's), else the reconciler's file."""
+        import linecache
+
+        directory = os.path.dirname(self.absolute) + os.sep
+        ident = self.thread.ident if self.thread is not None else self.finder.thread
+        frame = sys._current_frames().get(ident or 0)
+        file, line = self.absolute, 0
+        while frame is not None:
+            if frame.f_code.co_filename.startswith(directory):
+                file, line = frame.f_code.co_filename, frame.f_lineno
+                break
+            frame = frame.f_back
+        source = linecache.getline(file, line).strip() if line else ""
+        return _Place(display_path(file), line, source)
+
+
+#: loads abandoned past their timeout whose thread may still run (``stuck_loads``)
+_ABANDONED: list[_Load] = []
+
+
+def stuck_loads(path: str | None = None) -> tuple[str, ...]:
+    """Where the abandoned loads (of ``path``, else of any reconciler) still running
+    are, as ``helper.py:2``: their threads cannot be stopped, and live as long as the
+    process."""
+    absolute = os.path.abspath(path) if path is not None else None
+    with _LOCK:
+        _ABANDONED[:] = [
+            load for load in _ABANDONED if load.thread is not None and load.thread.is_alive()
+        ]
+        return tuple(
+            str(Location(place.file, place.line))
+            for load in _ABANDONED
+            if absolute is None or load.absolute == absolute
+            for place in [load.place()]
+        )
+
+
+def _let_go_import_locks(names: Iterable[str], owner: int | None) -> None:
+    """Drop ``importlib._bootstrap``'s lock entries of ``names`` that ``owner`` holds
+    (``_Load.abandon`` says why); nothing where the interpreter keeps no such table."""
+    import _imp
+    from importlib import _bootstrap  # type: ignore[attr-defined]
+
+    locks = getattr(_bootstrap, "_module_locks", None)
+    if not isinstance(locks, dict):
+        return
+    _imp.acquire_lock()
+    try:
+        for name in names:
+            ref = locks.get(name)
+            lock = ref() if callable(ref) else None
+            if lock is not None and getattr(lock, "owner", None) == owner:
+                del locks[name]
+    finally:
+        _imp.release_lock()
+
+
+def _load(
+    absolute: str, display: str, *, on_start: Callable[[_Load], None] | None = None
+) -> LoadedReconciler:
     """The load itself. ``_LOCK`` is held while ``sys.modules``, ``sys.meta_path`` and
     ``sys.path`` are changed and read, not while the module runs: held around its run,
     a module-level call that never returns held it for ever, and every later load (the
-    fixed file's too) waited on it (``reloading.LOAD_TIMEOUT`` abandons such a load)."""
+    fixed file's too) waited on it (``load_reconciler``'s timeout abandons such a
+    load). A load abandoned meanwhile changes nothing when it ends."""
     import importlib
     import importlib.util
     import types
@@ -712,10 +909,6 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
         evicted = {key: sys.modules[key] for key in _IMPORTED if key in sys.modules}
         for key in evicted:
             del sys.modules[key]
-        # after the eviction: what this load imports again is its own (its
-        # watched_files), and what a failed load leaves is taken out before the evicted
-        # come back
-        before = set(sys.modules)
 
         parent = types.ModuleType(package)
         parent.__path__ = [root]
@@ -737,21 +930,35 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
         importlib.invalidate_caches()
         sys.modules[package] = parent
         sys.modules[name] = module
+        this = _Load(
+            absolute=absolute,
+            package=package,
+            root=root,
+            finder=finder,
+            loader_class=loader_class,
+            evicted=evicted,
+        )
+        if on_start is not None:
+            on_start(this)
     try:
         try:
             loader.exec_module(module)
         finally:
             with _LOCK:
-                sys.meta_path.remove(finder)  # type: ignore[arg-type]
-                if sys.path and sys.path[0] == root:
-                    del sys.path[0]
-                elif root in sys.path:
-                    sys.path.remove(root)
+                if not this.abandoned:  # else abandon() did it
+                    this.unhook()
         with _LOCK:
+            this.done = True
+            if this.abandoned:  # too late: dropped, and its modules with it
+                this.undo()
+                raise ReconcilerLoadError("abandoned", location=Location(display))
+            # what this load imported: the modules its own loaders ran (the reconciler
+            # included), by identity, not what appeared in sys.modules meanwhile
+            created: list[types.ModuleType] = loader_class.created
             imported = {
-                key: _module_file(sys.modules[key])
-                for key in set(sys.modules) - before
-                if key in sys.modules and user_file(_module_file(sys.modules[key]))
+                made.__name__: _module_file(made)
+                for made in created
+                if sys.modules.get(made.__name__) is made
             }
             local = sorted(set(imported.values()) - {absolute})
             loaded = _declarations(
@@ -767,14 +974,9 @@ def _load(absolute: str, display: str) -> LoadedReconciler:
             return loaded
     except BaseException as error:
         with _LOCK:
-            for key in set(sys.modules) - before:
-                if (
-                    key == package
-                    or key.startswith(f"{package}.")
-                    or user_file(_module_file(sys.modules.get(key)))
-                ):
-                    sys.modules.pop(key, None)
-            sys.modules.update(evicted)  # the earlier load's modules, as they were
+            this.done = True
+            if not this.abandoned:  # else undone by abandon(), or above
+                this.undo()  # sys.modules as it was: the earlier load's modules back
         if isinstance(error, ReconcilerLoadError):
             raise
         if not isinstance(error, Exception) and not isinstance(error, SystemExit):

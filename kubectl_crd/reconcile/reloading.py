@@ -23,11 +23,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from kubectl_crd.io.inputs import display_path
-from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError, ReconcilerLoadError
+from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
 from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
-from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler
+from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler, stuck_loads
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ _MTIME_TRUSTED = 10.0
 #: how long a reload waits for the new code to import: a module-level call that never
 #: returns held the reloader's one thread, and every later save, for ever. Past it the
 #: reload fails where the import is, and the next save loads again (the stuck import
-#: stays in its daemon thread: a thread cannot be killed; what it returns is dropped)
+#: stays in its daemon thread, a thread cannot be killed: ``load_reconciler`` undoes it
+#: around the thread, and each later reload names it while it runs)
 LOAD_TIMEOUT = 10.0
 
 
@@ -63,7 +65,7 @@ class HotReloader:
         *,
         extra: Sequence[str] = (),
         settle: float = 0.05,
-        load: Callable[[str], LoadedReconciler] = load_reconciler,
+        load: Callable[[str], LoadedReconciler] | None = None,
         first_call_wait: float = 10.0,
         load_timeout: float = LOAD_TIMEOUT,
     ) -> None:
@@ -72,9 +74,8 @@ class HotReloader:
         self._sink = sink
         self._extra = tuple(os.path.abspath(path) for path in extra)
         self._settle = settle
-        self._load = load
+        self._load = load or partial(load_reconciler, timeout=load_timeout)
         self._first_call_wait = first_call_wait
-        self._load_timeout = load_timeout
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -160,18 +161,21 @@ class HotReloader:
             path = self._current.path
             shown = self._current.display
             self._sink(ReloadStarted(path=shown, changed=tuple(display_path(p) for p in changed)))
+            # the earlier loads abandoned still running (not this one's, if it is: its
+            # failure says where it is)
+            stuck = stuck_loads(path)
             try:
-                new = self._load_bounded(path)
+                new = self._load(path)
             except Exception as error:  # a bug of ours too must not end the loop
-                self._sink(_failed(shown, error))
+                self._sink(_failed(shown, error, stuck))
                 return False
-            report = _Report(self._sink, shown, written)
+            report = _Report(self._sink, shown, written, stuck)
             new.on_first_call(report.send)
             try:
                 answer = self._swap(new)
             except Exception as error:  # the controller refused it: the old code runs on
                 new.on_first_call(None)
-                self._sink(_failed(shown, error))
+                self._sink(_failed(shown, error, stuck))
                 return False
             swapped = time.time()
             self._current = new
@@ -189,60 +193,15 @@ class HotReloader:
                 timer.start()
             return True
 
-    def _load_bounded(self, path: str) -> LoadedReconciler:
-        """``load(path)`` in a thread of its own, waited for ``load_timeout`` seconds
-        (``LOAD_TIMEOUT`` says why); past it a ``ReconcilerLoadError`` at the user's
-        line the import is at."""
-        answer: list[tuple[bool, object]] = []
-
-        def load() -> None:
-            try:
-                answer.append((True, self._load(path)))
-            except BaseException as error:  # raised again in the reloader's thread
-                answer.append((False, error))
-
-        thread = threading.Thread(target=load, name="kubectl-crd-reload-import", daemon=True)
-        thread.start()
-        thread.join(self._load_timeout)
-        if not answer:
-            raise _still_loading(thread, path, self._load_timeout)
-        loaded, value = answer[0]
-        if not loaded:
-            raise value  # type: ignore[misc]
-        return value  # type: ignore[return-value]
-
-
-def _still_loading(thread: threading.Thread, path: str, waited: float) -> ReconcilerLoadError:
-    """The error of an import still running in ``thread``: at the innermost line of the
-    reconciler's directory it is at (a file of its own), else at ``path``."""
-    import linecache
-    import sys
-
-    from kubectl_crd.model.errors import Location
-
-    directory = os.path.dirname(os.path.abspath(path)) + os.sep
-    frame = sys._current_frames().get(thread.ident or 0)
-    file, line = path, 0
-    while frame is not None:
-        if frame.f_code.co_filename.startswith(directory):
-            file, line = frame.f_code.co_filename, frame.f_lineno
-            break
-        frame = frame.f_back
-    return ReconcilerLoadError(
-        f"still loading after {waited:g} s (a module-level call that does not "
-        "return?); the next save loads again",
-        location=Location(display_path(file), line),
-        source_line=linecache.getline(file, line).strip() if line else "",
-    )
-
 
 class _Report:
     """``ReloadSucceeded``, sent once: at the first call, or at the swap."""
 
-    def __init__(self, sink: EventSink, path: str, written: float) -> None:
+    def __init__(self, sink: EventSink, path: str, written: float, stuck: tuple[str, ...]) -> None:
         self._sink = sink
         self._path = path
         self._written = written
+        self._stuck = stuck
         self._sent = False
         self._lock = threading.Lock()
         self.watches: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -259,6 +218,7 @@ class _Report:
                 latency=max(when - self._written, 0.0),
                 watches_started=started,
                 watches_stopped=stopped,
+                stuck=self._stuck,
             )
         )
 
@@ -276,7 +236,7 @@ def _written_at(changed: Sequence[str], arrived: float) -> float:
     return newest if arrived - _MTIME_TRUSTED <= newest <= arrived else arrived
 
 
-def _failed(path: str, error: Exception) -> ReloadFailed:
+def _failed(path: str, error: Exception, stuck: tuple[str, ...] = ()) -> ReloadFailed:
     if isinstance(error, ReconcilerError):
         location = error.location
         caret = f"{error.source_line}\n{error.caret}" if error.source_line else ""
@@ -286,7 +246,8 @@ def _failed(path: str, error: Exception) -> ReloadFailed:
             file=location.file if location else "",
             line=location.line if location else 0,
             caret=caret,
+            stuck=stuck,
         )
     if isinstance(error, KubectlCrdError):
-        return ReloadFailed(path=path, error=str(error))
-    return ReloadFailed(path=path, error=f"{type(error).__name__}: {error}")
+        return ReloadFailed(path=path, error=str(error), stuck=stuck)
+    return ReloadFailed(path=path, error=f"{type(error).__name__}: {error}", stuck=stuck)

@@ -6,6 +6,7 @@ latency measured is printed, for the record)."""
 
 from __future__ import annotations
 
+import io
 import os
 import textwrap
 import threading
@@ -15,8 +16,9 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.output.devlog import DevLog
 from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
-from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler
+from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler, stuck_loads
 from kubectl_crd.reconcile.reloading import HotReloader
 
 HANG_GUARD = 20.0
@@ -444,3 +446,59 @@ def test_an_import_that_hangs_is_reported_and_the_next_save_loads(tmp_path: Path
     finally:
         release.set()
         del builtins.__dict__["reload_test_release"]
+
+
+def test_a_helper_whose_import_hangs_blocks_no_later_reload(tmp_path: Path) -> None:
+    # the hung import holds Python's import lock of the module's name ("helper") and left
+    # its half-run module in sys.modules: before, every later load's "import helper"
+    # waited on that lock, so the fixed helper was never taken ("still loading" again at
+    # rec.py's import line, save after save)
+    import sys
+
+    path = tmp_path / "rec.py"
+    helper = tmp_path / "helper.py"
+    helper.write_text("VALUE = 1\n")
+    path.write_text(version(1, "import helper"))
+    release = threading.Event()
+    import builtins
+
+    builtins.__dict__["reload_test_hold"] = release
+    sink, swaps = Sink(), Swaps()
+    reloader = HotReloader(load_reconciler(str(path)), swaps, sink, load_timeout=0.5)
+    try:
+        helper.write_text("import builtins\nbuiltins.__dict__['reload_test_hold'].wait(60)\n")
+        assert not reloader.reload([str(helper)])
+        (failed,) = sink.of(ReloadFailed)
+        assert (failed.file, failed.line) == ("helper.py", 2), failed
+        helper.write_text("VALUE = 3\n")
+        path.write_text(version(3, "import helper"))
+        began = time.monotonic()
+        assert reloader.reload([str(helper)]), sink.of(ReloadFailed)
+        assert time.monotonic() - began < 0.5  # no wait on the stuck import
+        (new,) = swaps.swapped
+        assert new.module.helper.VALUE == 3
+        assert sys.modules["helper"] is new.module.helper
+        # the log says what is still stuck, on each reload while it is
+        (succeeded,) = sink.of(ReloadSucceeded)
+        assert succeeded.stuck == ("helper.py:2",)
+        out = io.StringIO()
+        log = DevLog(out, colour=False, timestamps=False)
+        log(succeeded)
+        log.close()
+        assert out.getvalue().splitlines()[1:] == [
+            "  warning: an earlier load is still stuck at helper.py:2 and cannot be "
+            "stopped; restart the loop to end it"
+        ]
+        release.set()  # the stuck import returns: it changes nothing
+        wait_gone = time.monotonic() + HANG_GUARD
+        while stuck_loads(str(path)) and time.monotonic() < wait_gone:
+            release.wait(0.01)
+        assert stuck_loads(str(path)) == ()
+        assert sys.modules["helper"] is new.module.helper
+        path.write_text(version(4, "import helper"))
+        assert reloader.reload([str(path)])
+        assert swaps.swapped[-1].module.helper.VALUE == 3
+        assert sink.of(ReloadSucceeded)[-1].stuck == ()
+    finally:
+        release.set()
+        del builtins.__dict__["reload_test_hold"]
