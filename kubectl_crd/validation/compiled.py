@@ -31,13 +31,22 @@ _INT_TYPES = ("integer",)
 
 class SchemaTree:
     """What the nodes of one compiled schema share: the scan memo of the raw mappings,
-    and how a node's ``default`` is made ready on first use (``compile_schema`` prunes
-    it as the server does when the CRD is written; a bare ``SchemaNode`` leaves it)."""
+    how a node's ``default`` is made ready on first use (``compile_schema`` prunes
+    it as the server does when the CRD is written; a bare ``SchemaNode`` leaves it),
+    and which formats are checked: those kept for objects, or (``registered_formats``,
+    the validator of a CRD's defaults) every one kube-openapi registers
+    (``formats.kept_format``)."""
 
-    __slots__ = ("prune_default", "scanned")
+    __slots__ = ("prune_default", "registered_formats", "scanned")
 
-    def __init__(self, prune_default: Callable[[Any, SchemaNode], Any] | None = None) -> None:
+    def __init__(
+        self,
+        prune_default: Callable[[Any, SchemaNode], Any] | None = None,
+        *,
+        registered_formats: bool = False,
+    ) -> None:
         self.prune_default = prune_default
+        self.registered_formats = registered_formats
         self.scanned: dict[int, int] = {}
 
 
@@ -94,6 +103,7 @@ class SchemaNode:
     )
 
     def __init__(self, raw: Mapping[str, Any], tree: SchemaTree | None = None) -> None:
+        tree = tree if tree is not None else SchemaTree()
         get = raw.get
         schema_type = str(get("type") or "")
         int_or_string = get("x-kubernetes-int-or-string") is True
@@ -105,7 +115,7 @@ class SchemaNode:
         self.types = types
         self.type_text = ",".join(types)
         self.nullable = get("nullable") is True
-        self.format = kept_format(str(get("format") or ""))
+        self.format = kept_format(str(get("format") or ""), registered=tree.registered_formats)
         self.format_check = format_checker(self.format) if self.format else None
         enum = get("enum")
         self.enum: list[Any] | None = list(enum) if isinstance(enum, list) and enum else None
@@ -148,7 +158,7 @@ class SchemaNode:
         self.has_default = "default" in raw and raw["default"] is not None
         self.leaf = _leaf(self, raw)
         self.raw = raw
-        self.tree = tree if tree is not None else SchemaTree()
+        self.tree = tree
 
     def __getattr__(self, name: str) -> Any:
         # Only called for a slot not yet set: the children, the subtree flags, the

@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json, go_quote
-from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.compiled import SchemaNode, SchemaTree
 from kubectl_crd.validation.crd_spec import CRDProblem, unsupported
 from kubectl_crd.validation.openapi import validate_schema
 from kubectl_crd.validation.pruning import prune
@@ -839,9 +839,12 @@ def _defaults(prefix: str, where: list[str | int], schema: Any) -> list[CRDProbl
         field = f"{prefix}{path}.default"
         at = [*where, *steps, "default"]
         # ValidateDefaults checks the root as an embedded resource (apiVersion and
-        # kind required in a default of it)
+        # kind required in a default of it); its validator checks every format
+        # kube-openapi registers, k8s-long-name included, where objects' formats are
+        # stripped (defaulting/validation.go: NewSchemaValidatorFromOpenAPI)
         compiled = SchemaNode(
-            {**node, "x-kubernetes-embedded-resource": True} if not path else node
+            {**node, "x-kubernetes-embedded-resource": True} if not path else node,
+            SchemaTree(registered_formats=True),
         )
         found: list[tuple[str, str]] = []
         if meta is None:

@@ -1,10 +1,14 @@
 """The string formats the API server checks, and how it checks them.
 
-Only the formats in ``apiextensions-apiserver/pkg/apiserver/validation/formats.go``
-are kept (``-`` is ignored in the name);
-every other format is stripped and never checked. Each check follows kube-openapi's
-``strfmt`` registry (``pkg/validation/strfmt/default.go``), which mostly delegates to
-Go's net package and govalidator.
+In objects, only the formats in ``apiextensions-apiserver/pkg/apiserver/validation/
+formats.go`` known at the default compatibility version are kept (``-`` is ignored in
+the name); every other format is stripped and never checked. A CRD's ``default``
+values are checked with every format of kube-openapi's ``strfmt.Default`` registry
+(``defaulting/validation.go`` builds its validator from ``Structural.ToKubeOpenAPI``,
+which strips nothing), so ``k8s-short-name`` and ``k8s-long-name`` are checked there.
+Each check follows kube-openapi's ``strfmt`` registry (``pkg/validation/strfmt/
+default.go``, ``kubernetes-extensions.go``), which mostly delegates to Go's net package
+and govalidator.
 """
 
 from __future__ import annotations
@@ -31,15 +35,23 @@ SUPPORTED_FORMATS = frozenset(
 )  # fmt: skip
 
 
-def kept_format(format_name: str) -> str:
+#: kube-openapi's ``strfmt.Default``: the supported set and the two Kubernetes names
+#: (registered by ``strfmt/kubernetes-extensions.go``), what a CRD's defaults meet
+REGISTERED_FORMATS = SUPPORTED_FORMATS | {"k8sshortname", "k8slongname"}
+
+
+def kept_format(format_name: str, *, registered: bool = False) -> str:
     """The format the validator sees after ``StripUnsupportedFormatsPostProcessor``.
 
     As in Kubernetes 1.34 (apiextensions-apiserver v0.34): a format is kept when its
     name, without ``-``, is in the supported set, whatever the type; so ``int32``,
     ``int64``, ``float`` and ``double`` are stripped (later releases keep them for
     numbers, and kube-openapi then checks ranges: not this server's behaviour).
+    ``registered``: the validator of a CRD's defaults, which strips nothing and knows
+    every format of ``strfmt.Default`` (``REGISTERED_FORMATS``).
     """
-    return format_name if format_name.replace("-", "") in SUPPORTED_FORMATS else ""
+    known = REGISTERED_FORMATS if registered else SUPPORTED_FORMATS
+    return format_name if format_name.replace("-", "") in known else ""
 
 
 @cache
@@ -238,6 +250,12 @@ def _is_request_uri(text: str) -> bool:
     return True
 
 
+# strfmt/kubernetes-extensions.go: a DNS label, and dot-separated labels, lower case
+# (no per-label length limit in a long name)
+_SHORT_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_LONG_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+
+
 _CHECKS: dict[str, Callable[[str], bool]] = {
     "bsonobjectid": lambda s: len(s) == 24 and all(c in "0123456789abcdefABCDEF" for c in s),
     "uri": _is_request_uri,
@@ -265,6 +283,9 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "date": _is_date,
     "duration": _is_duration,
     "datetime": _is_datetime,
+    # len() in Go counts bytes; every accepted character is ASCII, so characters do
+    "k8sshortname": lambda s: len(s) <= 63 and _SHORT_NAME.fullmatch(s) is not None,
+    "k8slongname": lambda s: len(s) <= 253 and _LONG_NAME.fullmatch(s) is not None,
 }
 
 

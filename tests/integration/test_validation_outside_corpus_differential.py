@@ -644,6 +644,31 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             },
         )
     ),
+    # defaults meet every format kube-openapi registers (defaulting/validation.go
+    # validates them with strfmt.Default, nothing stripped), objects only those of the
+    # default compatibility version: k8s-short-name and k8s-long-name are checked in
+    # defaults alone (the CRD-message hunt's mutated corpus CRD); nested, at the
+    # limits, and a format unknown to both (int32, never checked)
+    "crd-default-formats": _spec(
+        _rules(
+            [],
+            a={"type": "string", "format": "k8s-long-name", "default": "Foo_Bar"},
+            b={"type": "string", "format": "k8s-short-name", "default": "a.b"},
+            c={"type": "string", "format": "int32", "default": "x"},
+            d={
+                "type": "object",
+                "default": {"e": "UP", "f": "ok.name", "g": "x" * 64},
+                "properties": {
+                    "e": {"type": "string", "format": "k8s-long-name"},
+                    "f": {"type": "string", "format": "k8s-long-name"},
+                    "g": {"type": "string", "format": "k8s-short-name"},
+                },
+            },
+            h={"type": "string", "format": "k8s-long-name", "default": "a" * 254},
+            i={"type": "string", "format": "k8s-long-name", "default": ("a" * 63 + ".") * 3 + "a"},
+            j={"type": "string", "format": "k8sshortname", "default": "-a"},
+        )
+    ),
     # a default on the root, checked as an embedded resource's (found mutating corpus
     # CRDs): apiVersion and kind required, and then nothing more
     "crd-root-default": {
