@@ -409,20 +409,40 @@ class _LogHandler(logging.Handler):
 
 
 class _Resources:
-    """The resolved resources of one reconciler."""
+    """The resolved resources of one reconciler.
 
-    def __init__(self, backend: Backend, reconciler: ReconcilerLike) -> None:
-        self.for_info = backend.resolve(str(reconciler.for_resource))
-        self.owns = tuple(dict.fromkeys(backend.resolve(str(spec)) for spec in reconciler.owns))
+    A resource the backend does not serve is the reconciler's error at the declaration
+    that names it (``rec.py:3:9: OWNS: no matches for kind "Gizmo" in version "v1"``,
+    the line and a caret), when the reconciler can say where (``loading``'s
+    ``unserved``); ``hint`` follows a CRD not installed (what to do about it depends
+    on the backend: the CLI says)."""
+
+    def __init__(self, backend: Backend, reconciler: ReconcilerLike, hint: str = "") -> None:
+        def resolve(spec: object) -> ResourceInfo:
+            try:
+                return backend.resolve(str(spec))
+            except (ResourceLookupError, VersionNotFoundError) as exc:
+                message = exc.message
+                # an installed CRD without that version: not "is its CRD installed?"
+                if hint and isinstance(exc, ResourceLookupError):
+                    message += f" (is its CRD installed? {hint})"
+                unserved = getattr(reconciler, "unserved", None)
+                if unserved is not None:
+                    raise unserved(spec, message) from exc
+                if isinstance(exc, ResourceLookupError):
+                    raise type(exc)(message, query=exc.query, candidates=exc.candidates) from exc
+                raise
+
+        self.for_info = resolve(reconciler.for_resource)
+        self.owns = tuple(dict.fromkeys(resolve(spec) for spec in reconciler.owns))
         self.watches: dict[ResourceInfo, list[object]] = {}
-        for spec, _ in reconciler.watches:
-            self.watches.setdefault(backend.resolve(str(spec)), []).append(spec)
         #: every spelling the reconciler used, for ctx.get / ctx.list
         self.by_spec = {str(reconciler.for_resource): self.for_info}
-        self.by_spec.update({str(spec): backend.resolve(str(spec)) for spec in reconciler.owns})
-        self.by_spec.update(
-            {str(spec): backend.resolve(str(spec)) for spec, _ in reconciler.watches}
-        )
+        for spec in reconciler.owns:
+            self.by_spec[str(spec)] = resolve(spec)
+        for spec, _ in reconciler.watches:
+            info = self.by_spec[str(spec)] = resolve(spec)
+            self.watches.setdefault(info, []).append(spec)
 
     def roles(self) -> dict[ResourceInfo, str]:
         roles: dict[ResourceInfo, list[str]] = {self.for_info: ["for"]}
@@ -436,8 +456,8 @@ class _Resources:
 class Controller:
     """The loop for one reconciler (see the module docstring).
 
-    ``start()`` resolves the resources (``ResourceNotFoundError`` for one the backend
-    does not serve), starts the informers, waits until they have listed (up to
+    ``start()`` resolves the resources (for one the backend does not serve, the
+    reconciler's ``unserved`` error, else ``ResourceNotFoundError``), starts the informers, waits until they have listed (up to
     ``sync_timeout``), then starts ``workers`` threads. ``stop()`` ends it.
     ``kubernetes_client`` builds the object ``ctx.kubernetes`` gives (called once, on
     first use).
@@ -461,6 +481,7 @@ class Controller:
         kubernetes_client: Callable[[], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         requeue_timed_out: bool = True,
+        unserved_hint: str = "",
     ) -> None:
         if workers < 1:
             raise ValueError("a controller needs at least one worker")
@@ -484,6 +505,8 @@ class Controller:
         self.requeue_timed_out = requeue_timed_out
         self.resync = resync
         self.sync_timeout = sync_timeout
+        #: what to do about a resource whose CRD the backend lacks (``_Resources``)
+        self.unserved_hint = unserved_hint
         self._kubernetes_factory = kubernetes_client
         self._kubernetes: Any = None
         self._clock = clock
@@ -578,7 +601,7 @@ class Controller:
         informers run and keys queue up (for tests of what enqueues what)."""
         if self._resources is not None:
             raise RuntimeError("the controller is started already")
-        resources = _Resources(self.backend, self._reconciler)
+        resources = _Resources(self.backend, self._reconciler, self.unserved_hint)
         self._resources = resources
         started = self._start_informers(resources.roles())
         self._wait_synced(started)
@@ -816,9 +839,9 @@ class Controller:
 
     def swap(self, new: ReconcilerLike) -> Swapped:
         """Run ``new`` from now on (see the module docstring); resolving its resources
-        may raise ``ResourceNotFoundError``, in which case nothing changed."""
+        may fail (as ``start``'s), in which case nothing changed."""
         with self._swap_lock:
-            resources = _Resources(self.backend, new)
+            resources = _Resources(self.backend, new, self.unserved_hint)
             old_roles = self._resources.roles() if self._resources is not None else {}
             new_roles = resources.roles()
             started = self._start_informers(new_roles)

@@ -313,6 +313,31 @@ class LoadedReconciler:
             f"returned {_a(answer)}; use a list of (namespace, name) pairs, names or objects",
         )
 
+    def unserved(self, resource: object, message: str) -> ReconcilerLoadError:
+        """The error for ``resource`` (one of ``resources``) that the backend does not
+        serve: ``rec.py:3:9: OWNS: <message>`` at the string that names it, with the
+        line and a caret, as the load's own errors are (the line as loaded)."""
+        role = (
+            "FOR"
+            if resource is self.for_resource
+            else "OWNS"
+            if any(resource is spec for spec in self.owns)
+            else "WATCHES"
+        )
+        loader = getattr(self.module, "__loader__", None)
+        raw = getattr(loader, "source", None)
+        source = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else None
+        place = _declaration_place(self.path, role, literal=str(resource), source=source)
+        if place is None:
+            return ReconcilerLoadError(f"{role}: {message}", location=Location(self.display))
+        line, column, shown, caret = place
+        return ReconcilerLoadError(
+            f"{role}: {message}",
+            location=Location(self.display, line, column),
+            source_line=shown,
+            caret=caret,
+        )
+
     def user_frame(self, error: BaseException) -> UserFrame | None:
         """The innermost frame of ``error``'s traceback in the user's files (the
         reconciler's directory tree), for the error display; ``None`` when it was
@@ -1190,14 +1215,20 @@ def _arity(function: object, wanted: int) -> bool | None:
     return None
 
 
-def _declaration_place(path: str, name: str) -> tuple[int, int, str, str] | None:
+def _declaration_place(
+    path: str, name: str, *, literal: str | None = None, source: str | None = None
+) -> tuple[int, int, str, str] | None:
     """Line, column, source line and caret of the top-level statement that binds
-    ``name`` (its value, for an assignment)."""
+    ``name`` (its value, for an assignment); with ``literal``, of the string constant
+    in that value that spells it (``"v1/Gizmo"`` in an ``OWNS`` list, a ``WATCHES``
+    key), when there is one. ``source``: the text the module was compiled from (the
+    file may have been saved since), else the file as it is."""
     import ast
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            source = handle.read()
+        if source is None:
+            with open(path, encoding="utf-8") as handle:
+                source = handle.read()
         tree = ast.parse(source, path)
     except (OSError, SyntaxError, ValueError):
         return None
@@ -1221,6 +1252,15 @@ def _declaration_place(path: str, name: str) -> tuple[int, int, str, str] | None
             node = statement
     if node is None or not hasattr(node, "lineno"):
         return None
+    if literal is not None:
+        node = next(
+            (
+                each
+                for each in ast.walk(node)
+                if isinstance(each, ast.Constant) and each.value == literal
+            ),
+            node,
+        )
     lines = source.splitlines()
     raw = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
     end = node.end_col_offset if node.end_lineno == node.lineno else len(raw)

@@ -292,7 +292,7 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
         loop.kill()
 
 
-def test_a_crd_that_is_not_installed_is_one_line_and_exit_1(
+def test_a_crd_that_is_not_installed_is_an_error_at_for_and_exit_1(
     apiserver: ControlPlane, tmp_path: Path, loop_env: dict[str, str]
 ) -> None:
     reconciler = tmp_path / "rec.py"
@@ -318,12 +318,15 @@ def test_a_crd_that_is_not_installed_is_one_line_and_exit_1(
     )
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        'error: the server doesn\'t have a resource type "nothings.nowhere.example.com" '
-        "(is its CRD installed? kubectl apply -f it, or run with --envtest --crd FILE)"
+        "error: rec.py:1:7: FOR: the server doesn't have a resource type "
+        '"nothings.nowhere.example.com" '
+        "(is its CRD installed? kubectl apply -f it, or run with --envtest --crd FILE)",
+        '    FOR = "nothings.nowhere.example.com/v1"',
+        "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
     ]
 
 
-def test_a_version_the_crd_does_not_serve_is_one_line_without_the_install_hint(
+def test_a_version_the_crd_does_not_serve_is_at_for_without_the_install_hint(
     apiserver: ControlPlane, gizmos_crd: str, tmp_path: Path, loop_env: dict[str, str]
 ) -> None:
     # the CRD is installed: "is its CRD installed? kubectl apply -f it" sent the user
@@ -337,9 +340,9 @@ def test_a_version_the_crd_does_not_serve_is_one_line_without_the_install_hint(
         cwd=tmp_path, env=loop_env, capture_output=True, text=True, timeout=HANG_GUARD,
         check=False,
     )  # fmt: skip
-    assert (result.returncode, result.stderr) == (
+    assert (result.returncode, result.stderr.splitlines()[0]) == (
         1,
-        f'error: gizmos.{GROUP} has no version "v9" (served: v1)\n',
+        f'error: rec.py:1:7: FOR: gizmos.{GROUP} has no version "v9" (served: v1)',
     )
 
 

@@ -469,7 +469,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     import threading
 
     from kubectl_crd.io import require_paths
-    from kubectl_crd.model.errors import ExitCode, ResourceNotFoundError
+    from kubectl_crd.model.errors import ExitCode, KubectlCrdError
     from kubectl_crd.output.devlog import Changes, DevLog, OutDir, Tally
     from kubectl_crd.reconcile.controller import Controller
     from kubectl_crd.reconcile.loading import load_reconciler
@@ -602,6 +602,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
             kubernetes_client=official,
             # --once is one pass: a reconcile past the timeout is failed, not run again
             requeue_timed_out=not options.once,
+            unserved_hint=_unserved_hint(options),
         )
         controllers.append(controller)
         scope = "every namespace" if namespace is None else f"namespace {namespace}"
@@ -622,17 +623,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
         try:  # a Ctrl-C from here on stops the loop gracefully, even while it lists
             try:
                 controller.start()
-            except ResourceNotFoundError as exc:
+            except KubectlCrdError:
                 backend.close()
-                if local is not None:
-                    hint = "put its CRD in the --local directory or give it with --crd FILE"
-                elif options.envtest:  # a control plane of this run: --crd is the way in
-                    hint = "give it with --crd FILE"
-                else:
-                    hint = "kubectl apply -f it, or run with --envtest --crd FILE"
-                raise ResourceNotFoundError(
-                    f"{exc.message} (is its CRD installed? {hint})", query=exc.query
-                ) from exc
+                raise
             if options.once:
                 # requeue_after and backoff are delayed keys: not waited for
                 controller.wait_idle(
@@ -692,6 +685,16 @@ def run_loop(app: Application, options: DevOptions) -> None:
             sys.exit(130)
         if not tally.clean:
             sys.exit(ExitCode.ERROR)
+
+
+def _unserved_hint(options: DevOptions) -> str:
+    """What to do about a resource whose CRD is not installed, for what the user runs
+    (at start, and at a reload to code that names one)."""
+    if options.local is not None:
+        return "put its CRD in the --local directory or give it with --crd FILE"
+    if options.envtest:  # a control plane of this run: --crd is the way in
+        return "give it with --crd FILE"
+    return "kubectl apply -f it, or run with --envtest --crd FILE"
 
 
 #: -j's defaults (``_workers``; the flag's comment says why): against a cluster, with --local
