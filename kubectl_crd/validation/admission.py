@@ -255,14 +255,14 @@ class Admission:
             return refused
         meta = content.get("metadata")
         meta = meta if isinstance(meta, dict) else {}
+        other_namespace = False
         if self.crd.namespaced:
             written_ns = meta.get("namespace") or ""
             if not isinstance(written_ns, str):
                 # the body's decoding (ObjectMeta.namespace is a string) refuses it first
                 written_ns = ""
             request_ns = namespace or written_ns or "default"
-            if written_ns and written_ns != request_ns:
-                return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)
+            other_namespace = bool(written_ns) and written_ns != request_ns
         else:
             request_ns = ""
         created = self._timestamp()
@@ -302,6 +302,12 @@ class Admission:
             decode_errors=decode_errors,
             prepare=prepare,
         )
+        if _undecoded(result):
+            return self._invalid(operation, result)
+        if other_namespace:
+            # handlers/create.go: EnsureObjectNamespaceMatchesRequestNamespace, after
+            # the body decoded and before the strategy validates it
+            return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)
         if not result.valid:
             return self._invalid(operation, result)
         obj = result.object  # plain: the pipeline's copy has no positions
@@ -438,33 +444,15 @@ class Admission:
         version = self._version_of(content)
         status_subresource = version is not None and version.subresources.status
         if operation == "status" and not status_subresource:
-            # no /status endpoint is installed for such a version
-            return self.not_found(_metadata_name(content), operation)
+            # no /status endpoint is installed for such a version: the URL's name (the
+            # stored object's) is not found, whatever the body names
+            return self.not_found(_metadata_name(old), operation)
         request_version = version.name if version is not None else None
         existing = self.read(old, request_version)
         old_meta = _metadata_of(existing) or {}
         name = str(old_meta.get("name") or "")
         new_meta = content.get("metadata")
         new_meta = new_meta if isinstance(new_meta, dict) else {}
-        # endpoints/handlers/rest.go: checkName, the body names the object of the URL
-        if not new_meta.get("name"):
-            message = (
-                f"the name of the object ({name} based on URL) was undeterminable: "
-                "name must be provided"
-            )
-            return _refusal(operation, 400, "BadRequest", message)
-        if new_meta.get("name") != name:
-            message = (
-                f"the name of the object ({new_meta.get('name', '')}) does not match "
-                f"the name on the URL ({name})"
-            )
-            return _refusal(operation, 400, "BadRequest", message)
-        if self.crd.namespaced and new_meta.get("namespace") not in (
-            None,
-            "",
-            old_meta.get("namespace"),
-        ):
-            return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)
 
         def prepare(obj: Any) -> None:
             metadata = _metadata_of(obj)
@@ -514,9 +502,34 @@ class Admission:
             old=existing,
             prepare=prepare,
         )
+        # endpoints/handlers/update.go: the body is read and decoded (its size, strict
+        # decoding, ObjectMeta's field types) before its namespace and name are
+        # compared with the request's, and those before anything is validated
+        if _undecoded(result):
+            return self._invalid(operation, result)
+        if self.crd.namespaced and new_meta.get("namespace") not in (
+            None,
+            "",
+            old_meta.get("namespace"),
+        ):
+            # rest/meta.go: EnsureObjectNamespaceMatchesRequestNamespace
+            return _refusal(operation, 400, "BadRequest", _NAMESPACE_MISMATCH)
+        # endpoints/handlers/rest.go: checkName, the body names the object of the URL
+        if not new_meta.get("name"):
+            message = (
+                f"the name of the object ({name} based on URL) was undeterminable: "
+                "name must be provided"
+            )
+            return _refusal(operation, 400, "BadRequest", message)
+        if new_meta.get("name") != name:
+            message = (
+                f"the name of the object ({new_meta.get('name', '')}) does not match "
+                f"the name on the URL ({name})"
+            )
+            return _refusal(operation, 400, "BadRequest", message)
         reported = result.reported
-        if reported and reported[0].stage in (Stage.DECODING, Stage.TYPE_META):
-            return self._invalid(operation, result)  # the body did not decode
+        if reported and reported[0].stage == Stage.TYPE_META:
+            return self._invalid(operation, result)
         # store.go: Update's preconditions (the body's uid) and optimistic lock
         qualified_resource = f"{self.crd.names.plural}.{self.crd.group}"
         body_uid = new_meta.get("uid")
@@ -736,6 +749,22 @@ def _coerce(obj: Any, version: CRDVersion) -> None:
     node = compile_schema(version.schema)
     prune(obj, node)
     apply_defaults(obj, node)
+
+
+def _undecoded(result: ValidationResult) -> bool:
+    """Whether the server refuses the request while it reads and decodes the body
+    (endpoints/handlers/create.go, update.go), before it compares the body's namespace
+    and name with the request's: the body's size (413), an apiVersion the CRD does not
+    serve, strict decoding, and ObjectMeta's or an embedded resource's field types."""
+    reported = result.reported
+    if not reported:
+        return False
+    first = reported[0]
+    if first.stage == Stage.REQUEST:
+        return first.reason == Reason.REQUEST_ENTITY_TOO_LARGE
+    return first.stage == Stage.DECODING or (
+        first.stage == Stage.TYPE_META and first.field == "apiVersion"
+    )
 
 
 def _metadata_of(obj: Any) -> dict[str, Any] | None:

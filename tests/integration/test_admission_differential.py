@@ -360,6 +360,14 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
 
         return _edit(change)
 
+    def then(*steps: Step) -> Step:
+        def body(last: dict[str, Any]) -> Any:
+            for step in steps:
+                last = step(last)
+            return last
+
+        return body
+
     return [
         (
             "create with finalizer, status and server fields",
@@ -403,6 +411,33 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
         ("name differs from the URL", "update", "a", set_("metadata.name", "zz")),
         ("no name in the body", "update", "a", drop("metadata.name")),
         ("another namespace in the body", "update", "a", set_("metadata.namespace", "elsewhere")),
+        # handlers/update.go decodes the body before it compares namespace, then name
+        ("a namespace not a string", "update", "a", set_("metadata.namespace", 1)),
+        ("a name not a string", "status", "a", set_("metadata.name", 1)),
+        (
+            "labels not a map, another name",
+            "update",
+            "a",
+            then(set_("metadata.name", "zz"), set_("metadata.labels", "x")),
+        ),
+        (
+            "another name and an unknown field",
+            "status",
+            "a",
+            then(set_("metadata.name", "zz"), set_("status.bogus", 1)),
+        ),
+        (
+            "no name and unknown metadata",
+            "update",
+            "a",
+            then(drop("metadata.name"), set_("metadata.bogus", 1)),
+        ),
+        (
+            "another name and another namespace",
+            "update",
+            "a",
+            then(set_("metadata.name", "zz"), set_("metadata.namespace", "elsewhere")),
+        ),
         ("stale resourceVersion", "update", "a", set_("metadata.resourceVersion", "1")),
         ("no resourceVersion", "update", "a", drop("metadata.resourceVersion")),
         (
@@ -460,6 +495,18 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
             "create",
             "d",
             with_spec({}, name="d", namespace=namespace + "-other"),
+        ),
+        (
+            "create in another namespace with an unknown field",
+            "create",
+            "d",
+            with_spec({"bogus": 1}, name="d", namespace=namespace + "-other"),
+        ),
+        (
+            "create in another namespace, generateName not a string",
+            "create",
+            "d",
+            with_spec({}, name="d", namespace=namespace + "-other", generateName=5),
         ),
         ("create bad name", "create", "d", with_spec({}, name="D_d")),
         (
