@@ -843,10 +843,16 @@ class _Load:
             for module in self.loader_class.created
             if getattr(getattr(module, "__spec__", None), "_initializing", False)
         ]
+        self.note_attempt()
         self.undo()
         _let_go_import_locks(running, thread.ident)
         _ABANDONED.append(self)
         return place
+
+    def note_attempt(self) -> None:
+        """Record the user's files this load ran (``attempted_files``)."""
+        files = {_module_file(module) for module in self.loader_class.created}
+        _ATTEMPTED[self.absolute] = (self.absolute, *sorted(files - {"", self.absolute}))
 
     def place(self) -> _Place:
         """Where the load's thread is: the innermost line in the reconciler's directory
@@ -868,6 +874,18 @@ class _Load:
 
 #: loads abandoned past their timeout whose thread may still run (``stuck_loads``)
 _ABANDONED: list[_Load] = []
+#: per reconciler file, the user's files its latest load ran, whatever it ended with
+_ATTEMPTED: dict[str, tuple[str, ...]] = {}
+
+
+def attempted_files(path: str) -> tuple[str, ...]:
+    """The reconciler's file and the modules of the user's that its latest load ran,
+    also when that load failed or was abandoned: a helper that a failed load was first
+    to import (its syntax error, its module-level call that never returns) is one the
+    user fixes next, and its save must reload, though no loaded code imports it yet."""
+    absolute = os.path.abspath(path)
+    with _LOCK:
+        return _ATTEMPTED.get(absolute, (absolute,))
 
 
 def stuck_loads(path: str | None = None) -> tuple[str, ...]:
@@ -996,11 +1014,13 @@ def _load(
             )
             _IMPORTED.update(key for key in imported if not key.startswith(_PACKAGE_PREFIX))
             _forget_old_generations(absolute, package)
+            _ATTEMPTED[absolute] = loaded.watched_files
             return loaded
     except BaseException as error:
         with _LOCK:
             this.done = True
             if not this.abandoned:  # else undone by abandon(), or above
+                this.note_attempt()
                 this.undo()  # sys.modules as it was: the earlier load's modules back
         if isinstance(error, ReconcilerLoadError):
             raise

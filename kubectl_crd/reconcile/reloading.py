@@ -28,7 +28,12 @@ from functools import partial
 from kubectl_crd.io.inputs import display_path
 from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
 from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
-from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler, stuck_loads
+from kubectl_crd.reconcile.loading import (
+    LoadedReconciler,
+    attempted_files,
+    load_reconciler,
+    stuck_loads,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,8 +92,10 @@ class HotReloader:
         return self._current
 
     def paths(self) -> tuple[str, ...]:
-        """What is watched: the reconciler's files and the extra paths."""
-        return (*self._current.watched_files, *self._extra)
+        """What is watched: the reconciler's files, those its latest load ran when that
+        failed (the helper the user is fixing), and the extra paths."""
+        files = dict.fromkeys((*self._current.watched_files, *attempted_files(self._current.path)))
+        return (*files, *self._extra)
 
     def start(self, armed_within: float = 10.0) -> threading.Thread:
         """Run the reloader in a daemon thread; returns once its files are watched (or

@@ -470,6 +470,7 @@ def test_a_helper_whose_import_hangs_blocks_no_later_reload(tmp_path: Path) -> N
         assert not reloader.reload([str(helper)])
         (failed,) = sink.of(ReloadFailed)
         assert (failed.file, failed.line) == ("helper.py", 2), failed
+        assert str(helper) in reloader.paths()  # its fix is a save that reloads
         helper.write_text("VALUE = 3\n")
         path.write_text(version(3, "import helper"))
         began = time.monotonic()
@@ -502,3 +503,26 @@ def test_a_helper_whose_import_hangs_blocks_no_later_reload(tmp_path: Path) -> N
     finally:
         release.set()
         del builtins.__dict__["reload_test_hold"]
+
+
+def test_a_helper_a_failed_load_imported_first_is_watched_for_its_fix(tmp_path: Path) -> None:
+    # the reconciler's first "import helper" and helper.py has a syntax error: before,
+    # only the files of code that loaded were watched, so saving the fixed helper did
+    # nothing (a save of rec.py itself was needed)
+    path = tmp_path / "rec.py"
+    helper = tmp_path / "helper.py"
+    path.write_text(version(1))
+    sink, swaps = Sink(), Swaps()
+    reloader = HotReloader(load_reconciler(str(path)), swaps, sink)
+    thread = reloader.start()
+    try:
+        helper.write_text("VALUE = (\n")
+        text = version(0, extra="import helper").replace('"version": 0', '"version": helper.VALUE')
+        failed = save_until(sink, ReloadFailed, 1, path, text)
+        assert failed.file == "helper.py", failed
+        assert str(helper) in reloader.paths()
+        save_until(sink, ReloadSucceeded, 1, helper, "VALUE = 5\n")
+        assert reloader.current.call({}, None).status == {"version": 5}
+    finally:
+        reloader.stop()
+        thread.join(HANG_GUARD)
