@@ -35,8 +35,9 @@ the server's exact causes and warnings before, 300 after (the CRD cases, warning
 selectable-fields and root-with-status tests below); 300 more (another seed) 298, the
 two left being a k8s-long-name default the server checks with the format (defaults
 are validated with every format kube-openapi knows) and istio's VirtualService, whose
-rules are not type-checked here (its mirrorPercent and mirror_percent give protobuf
-one JSON name twice). percona's PerconaServerMongoDB (486 KB) is accepted by both and
+rules were not type-checked here (its mirrorPercent and mirror_percent gave protobuf
+one JSON name twice): both fixed since, the crd-default-formats and
+crd-json-name-twins cases. percona's PerconaServerMongoDB (486 KB) is accepted by both and
 Established after 28 s at load 18: each status write re-validates it (7 s at load
 29); its 313 published objects all agree.
 """
@@ -667,6 +668,15 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             h={"type": "string", "format": "k8s-long-name", "default": "a" * 254},
             i={"type": "string", "format": "k8s-long-name", "default": ("a" * 63 + ".") * 3 + "a"},
             j={"type": "string", "format": "k8sshortname", "default": "-a"},
+        )
+    ),
+    # istio's VirtualService: properties mirror_percent and mirrorPercent (protobuf
+    # would give both one JSON name) on the type of a rule that does not type-check
+    "crd-json-name-twins": _spec(
+        _rules(
+            ["self.mirror_percent == 'x'", "self.mirrorPercent.value > 1", "self.mirror_Percent"],
+            mirror_percent={"type": "integer"},
+            mirrorPercent={"type": "object", "properties": {"value": {"type": "string"}}},
         )
     ),
     # a default on the root, checked as an embedded resource's (found mutating corpus

@@ -166,6 +166,11 @@ class _Generator:
         self.count += 1
         name = f"M{self.count}"
         message = self.file.message_type.add(name=name)
+        # no JSON name checks: protobuf camel-cases a field's JSON name, so properties
+        # such as istio's mirror_percent and mirrorPercent share one, which the
+        # descriptor pool refuses (and, given json_names, still warns of on stderr);
+        # CEL reads no JSON, and the server's types have no such names
+        message.options.deprecated_legacy_json_field_conflicts = True
         fields: dict[str, _Decl] = {}
         escaped: dict[str, _Decl] = {}
         for key, child in node.properties.items():
