@@ -250,7 +250,7 @@ def event_lines(
             (
                 ("watch of ", _WARN),
                 (event.resource, _KEY),
-                (f" failed, retrying: {event.message}", _WARN),
+                (f"{' failed, retrying' if event.retrying else ''}: {event.message}", _WARN),
             )
         ]
     if isinstance(event, ev.WatchStopped):

@@ -109,8 +109,10 @@ from kubectl_crd.reconcile.events import (
     Stopped,
     Stopping,
     Swapped,
+    WatchError,
     Write,
     WriteFailed,
+    key_text,
 )
 from kubectl_crd.reconcile.informers import (
     Informer,
@@ -999,7 +1001,25 @@ class Controller:
         if specs:
             reconciler = self._reconciler
             for spec in specs:
-                for key in reconciler.parents_of(spec, current):
+                try:
+                    parents = reconciler.parents_of(spec, current)
+                except (Exception, SystemExit) as exc:
+                    # the user's mapping failed on this object: its own error, at its
+                    # line. Not the failure of the reconcile whose write brought the
+                    # event (``_release`` hands held events on in that worker), nor a
+                    # watch's (the informer's thread): neither failed, nothing retries
+                    text, file, line, _ = self._describe(exc, _Writes(), reconciler)
+                    where = f"{file}:{line}: " if file and line else ""
+                    self._emit(
+                        WatchError(
+                            str(info),
+                            f"WATCHES[{str(spec)!r}] failed on {key_text(object_key(current))}"
+                            f", no parent reconciled: {where}{text}",
+                            retrying=False,
+                        )
+                    )
+                    continue
+                for key in parents:
                     self.queue.add((str(key[0]), str(key[1])))
 
     def _owner_key(self, child: Mapping[str, Any], owner: ResourceInfo) -> ObjectKey | None:

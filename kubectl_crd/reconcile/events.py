@@ -232,10 +232,13 @@ class WatchSynced:
 
 @record
 class WatchError:
-    """The watch failed and will list or watch again after a backoff."""
+    """The watch failed and will list or watch again after a backoff; or, with
+    ``retrying`` false, an object it brought could not be handled (a ``WATCHES``
+    mapping that raised) and the watch goes on."""
 
     resource: str
     message: str
+    retrying: bool = True
 
 
 @record

@@ -6,6 +6,7 @@ turns into. The backend is ``fakes.FakeBackend`` (scripted events, recorded writ
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -914,3 +915,45 @@ def test_a_watches_mapping_that_exits_does_not_end_the_watch(
     backend.send(SECRETS, "ADDED", {"metadata": {"name": "good", "namespace": "ns"}})
     assert queued(controller) == [("ns", "good-parent")]
     assert any("SystemExit" in e.message for e in sink.of(WatchError))
+
+
+@pytest.mark.parametrize("path", ["held during the write", "from the watch"])
+def test_a_watches_mapping_that_raises_is_its_own_error_not_the_reconciles(
+    backend: FakeBackend, controllers: list[Controller], path: str
+) -> None:
+    """A WATCHES mapping that raises on an object the reconcile wrote: before, when the
+    object's watch event came while the write was in flight (held, then handed on in
+    the worker), the mapping's exception failed the parent's reconcile, which had
+    succeeded (`error in ns/a: ZeroDivisionError`, retried with backoff, the --once
+    summary naming it failed); from the watch it was 'watch of secrets/v1 failed,
+    retrying: handler failed: ZeroDivisionError(...)', though no watch failed and
+    nothing is retried. Now it is the mapping's error, where it is, either way."""
+
+    def parents(obj: dict[str, Any]) -> list[tuple[str, str]]:
+        raise ZeroDivisionError("division by zero")
+
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}
+
+    def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        if verb == "apply" and path == "held during the write":
+            backend.send(info, "ADDED", answer)
+            backend.wait_handed_on()  # the informer has it, the write not answered yet
+
+    backend.on_write = echo
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(
+        lambda obj, ctx: {"children": [secret]}, owns=(), watches=(("v1/Secret", parents),)
+    )
+    controller, sink = make(backend, controllers, reconciler)
+    settled(controller)
+    if path == "from the watch":
+        backend.send(SECRETS, "ADDED", {**secret, "metadata": {"name": "s", "namespace": "ns"}})
+        settled(controller)
+    assert [e.outcome for e in sink.of(ReconcileFinished)] == [Outcome.SUCCESS]
+    (error,) = sink.of(WatchError)
+    assert (error.resource, error.retrying) == ("secrets/v1", False)
+    assert re.fullmatch(
+        r"WATCHES\['v1/Secret'\] failed on ns/s, no parent reconciled: "
+        r".*test_controller_rules\.py:\d+: ZeroDivisionError: division by zero",
+        error.message,
+    ), error.message
