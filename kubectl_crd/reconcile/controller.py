@@ -1210,7 +1210,13 @@ class Controller:
     ) -> tuple[str, str, int, str]:
         if error is None or isinstance(error, _WriteRefused):
             if writes.failures:
-                return f"{len(writes.failures)} write(s) refused: {writes.failures[0]}", "", 0, ""
+                first, more = writes.failures[0], len(writes.failures) - 1
+                text = (
+                    f"a write refused: {first}"
+                    if not more
+                    else (f"{more + 1} writes refused: {first} (and {more} more)")
+                )
+                return text, "", 0, ""
             return "", "", 0, ""
         # a result error says where and what already (``r.py:7: reconcile returned 3``)
         text = (

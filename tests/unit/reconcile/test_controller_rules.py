@@ -566,7 +566,8 @@ def test_bad_children_and_refused_writes_fail_the_reconcile_not_the_loop(
         ("a", "ReconcileError", "Warning"),
         ("nokind", "ReconcileError", "Warning"),
     ]
-    assert warnings[0][2].startswith("1 write(s) refused: apply ConfigMap Bad: ")
+    # one refusal in words, not "1 write(s) refused"
+    assert warnings[0][2].startswith("a write refused: apply ConfigMap Bad: ")
     (failed,) = sink.of(WriteFailed)[:1]
     assert (failed.name, failed.status, failed.verb) == ("Bad", 422, "apply")
     by_key = {e.key[1]: e for e in sink.of(ReconcileFinished)}
@@ -594,7 +595,7 @@ def test_a_child_of_a_kind_the_server_does_not_serve_is_a_refused_write_with_its
     assert failed.message == "no v1/Nope; ensure CRDs are installed first"
     assert finished.outcome is Outcome.ERROR
     assert (finished.error, finished.file) == (
-        "1 write(s) refused: apply Nope x: no v1/Nope; ensure CRDs are installed first",
+        "a write refused: apply Nope x: no v1/Nope; ensure CRDs are installed first",
         "",
     )
     written = [(call[0], call[2]) for call in backend.calls if call[0] != "event"]
@@ -957,3 +958,17 @@ def test_a_watches_mapping_that_raises_is_its_own_error_not_the_reconciles(
         r".*test_controller_rules\.py:\d+: ZeroDivisionError: division by zero",
         error.message,
     ), error.message
+
+
+def test_two_refused_writes_are_counted_in_words(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # before: "2 write(s) refused: apply ConfigMap one: ..." (the second not hinted at)
+    backend.refuse = lambda verb, obj: ApiError("forbidden", status=403)
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [cm_child("one"), cm_child("two")]})
+    _controller, sink = make(backend, controllers, reconciler)
+    wait_for(lambda: sink.of(ReconcileFinished), sink)
+    assert sink.of(ReconcileFinished)[0].error == (
+        "2 writes refused: apply ConfigMap one: forbidden (and 1 more)"
+    )
