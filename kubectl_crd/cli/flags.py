@@ -168,6 +168,16 @@ def filename_flag(help: str) -> Flag:
 
 #: The object printer's formats (``output.printing``), for ``object_output_flag``.
 OBJECT_FORMATS = ("name", "json", "yaml")
+#: kubectl's template formats, which ``get`` and ``scale`` offer after their own
+TEMPLATE_FORMATS = (
+    "go-template=TEMPLATE",
+    "go-template-file=FILE",
+    "template=TEMPLATE",
+    "templatefile=FILE",
+    "jsonpath=TEMPLATE",
+    "jsonpath-file=FILE",
+    "jsonpath-as-json=TEMPLATE",
+)
 
 
 def object_output_flag(*formats: str, help: str = "") -> Flag:
@@ -175,6 +185,50 @@ def object_output_flag(*formats: str, help: str = "") -> Flag:
     printer's by default), empty by default (the command's own output), checked by the
     command to word the error as kubectl does."""
     return output_flag(formats or OBJECT_FORMATS, default="", help=help, checked=False)
+
+
+#: kubectl's ``--template`` (cli-runtime ``genericclioptions/template_flags.go``): the
+#: template of ``-o go-template|jsonpath|...`` given apart; alone, a go-template.
+TEMPLATE = Flag(
+    ("--template",),
+    "template",
+    VALUE,
+    "Template string or path to template file to use when -o=go-template, "
+    "-o=go-template-file. The template format is golang templates "
+    "[http://golang.org/pkg/text/template/#pkg-overview].",
+    metavar="TEMPLATE",
+    default="",
+)
+
+#: kubectl's ``--allow-missing-template-keys`` (a pflag bool: alone it means true, and
+#: it never takes the next argument); read by ``allow_missing_keys``.
+ALLOW_MISSING_TEMPLATE_KEYS = Flag(
+    ("--allow-missing-template-keys",),
+    "allow_missing_template_keys",
+    VALUE,
+    "If true, ignore any errors in templates when a field or map key is missing in the "
+    "template. Only applies to golang and jsonpath output formats.",
+    metavar="BOOL",
+    default="true",
+    show_default=True,
+    suggestions=("true", "false"),
+    no_value="true",
+)
+
+
+def allow_missing_keys(text: str, command: str) -> bool:
+    """``--allow-missing-template-keys``'s value as pflag reads a bool, or its refusal in
+    pflag's words with cobra's usage line."""
+    from kubectl_crd.model.errors import KubectlCrdError, invalid_flag_value
+    from kubectl_crd.model.gostrconv import parse_go_bool
+
+    try:
+        return parse_go_bool(text)
+    except ValueError as exc:
+        raise KubectlCrdError(
+            f"{invalid_flag_value(text, '--allow-missing-template-keys', str(exc))}\n"
+            f"See 'kubectl crd {command} --help' for usage."
+        ) from None
 
 
 def api_version_flag(help: str) -> Flag:

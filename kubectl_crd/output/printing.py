@@ -4,9 +4,10 @@ As kubeconform's ``pkg/output`` (and ``output.validation`` for ``validate``): a 
 builds one printer from its ``-o`` value, hands it every object or watch event with
 ``write`` and calls ``flush`` once at the end; no command formats an object itself.
 
-- ``ObjectPrinter``: ``-o name|json|yaml|jsonpath=|custom-columns=`` (cli-runtime
-  ``pkg/printers``: ``name.go``, ``json.go``, ``yaml.go``, ``jsonpath.go``,
-  ``customcolumn.go``). A listing is gathered and printed at ``flush`` as kubectl
+- ``ObjectPrinter``: ``-o name|json|yaml``, ``jsonpath=``, ``jsonpath-as-json=``,
+  ``go-template=`` and ``custom-columns=`` (cli-runtime ``pkg/printers``: ``name.go``,
+  ``json.go``, ``yaml.go``, ``jsonpath.go``, ``template.go``, kubectl's
+  ``customcolumn.go``; Go templates run by ``model.gotemplate``). A listing is gathered and printed at ``flush`` as kubectl
   prints a list (a ``v1`` ``List`` for json, yaml and jsonpath, one tab-aligned table
   for custom-columns; the object alone when one was named); streaming (a watch,
   ``scale``), each object is printed and flushed as it comes, yaml ones separated by
@@ -15,6 +16,10 @@ builds one printer from its ``-o`` value, hands it every object or watch event w
 - ``Listing``: what a get shows (a table's rows, or the objects), from the server's
   pages or computed locally (``file_listing`` for ``-f``); ``print_listing`` prints it,
   the table with ``output.table``; ``listing_format`` reads get's shaping flags.
+- ``resolve_output``: ``-o`` with ``--template`` and ``--allow-missing-template-keys``
+  read as kubectl's ``PrintFlags.ToPrinter`` reads them (``template=``, the ``-file``
+  formats, a template given by ``--template``), before any request, into an
+  ``OutputFormat`` every printer takes.
 - ``WatchPrinter``: ``get -w``'s events, as table rows (``output.table.WatchTable``)
   or through an ``ObjectPrinter``.
 
@@ -26,7 +31,7 @@ from __future__ import annotations
 import json
 import sys
 
-from kubectl_crd.model.errors import UsageError
+from kubectl_crd.model.errors import KubectlCrdError, UsageError
 from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -36,6 +41,7 @@ if TYPE_CHECKING:
 
     from kubectl_crd.kube.listing import ListingRead
     from kubectl_crd.model.columns import ColumnPlan, Row, TableColumn
+    from kubectl_crd.model.gotemplate import Template as GoTemplate
     from kubectl_crd.model.jsonpath import JSONPath
     from kubectl_crd.output.table import TableOptions
     from kubectl_crd.validation.listing import FileListing
@@ -45,16 +51,147 @@ __all__ = [
     "ListingFormat",
     "Named",
     "ObjectPrinter",
+    "OutputFormat",
     "WatchPrinter",
     "compiled_jsonpath",
     "no_resources",
     "print_listing",
     "relaxed_jsonpath",
+    "resolve_output",
     "unknown_output",
 ]
 
 #: ``-o`` values shown as a table rather than as objects.
 TABLE_OUTPUTS = ("", "wide")
+
+#: kubectl's template formats (cli-runtime ``genericclioptions/template_flags.go``), its
+#: JSONPath ones (``jsonpath_flags.go``) and get's columns (kubectl ``get/customcolumn_flags.go``)
+GO_TEMPLATE_FORMATS = ("go-template", "go-template-file", "template", "templatefile")
+JSONPATH_FORMATS = ("jsonpath", "jsonpath-as-json", "jsonpath-file")
+COLUMNS_FORMATS = ("custom-columns", "custom-columns-file")
+#: every ``-o`` of ``kubectl scale`` (its printer: json, yaml, name and the templates)
+SCALE_FORMATS = ("", "name", "json", "yaml", *GO_TEMPLATE_FORMATS, *JSONPATH_FORMATS)
+#: every ``-o`` of ``kubectl get`` (the table's too)
+GET_FORMATS = (*SCALE_FORMATS, "wide", *COLUMNS_FORMATS)
+
+
+class OutputFormat(str):
+    """An ``-o`` value as the printers take it: ``name``, ``json``, ``yaml``, ``wide``,
+    ``""``, or ``KIND=TEXT`` with ``KIND`` one of ``go-template``, ``jsonpath``,
+    ``jsonpath-as-json`` and ``custom-columns`` (a ``-file`` format read, ``template=``
+    named ``go-template=``); it carries ``--allow-missing-template-keys`` and, for a
+    ``custom-columns-file``, its columns. A ``str``, so code that only asks which
+    format it is (``output.scaling``) reads it as the plain value."""
+
+    allow_missing_keys: bool
+    file_columns: tuple[tuple[str, str], ...] | None
+
+    def __new__(
+        cls,
+        value: str,
+        allow_missing_keys: bool = True,
+        file_columns: tuple[tuple[str, str], ...] | None = None,
+    ) -> OutputFormat:
+        made = super().__new__(cls, value)
+        made.allow_missing_keys = allow_missing_keys
+        made.file_columns = file_columns
+        return made
+
+    @property
+    def kind(self) -> str:
+        """The format: the part before ``=``."""
+        return self.partition("=")[0]
+
+    @property
+    def text(self) -> str:
+        """A template's text, or custom columns' spec: the part after ``=``."""
+        return self.partition("=")[2]
+
+
+def resolve_output(
+    output: str,
+    formats: Sequence[str],
+    *,
+    template: str = "",
+    allow_missing_keys: bool = True,
+) -> OutputFormat:
+    """``-o`` (one of ``formats``) with ``--template`` read as kubectl's
+    ``PrintFlags.ToPrinter`` reads them: a ``--template`` without ``-o`` is a
+    go-template, and with one names its template; a ``-file`` format reads its file; the
+    template is parsed now, so a bad one fails before any request, in kubectl's words."""
+    if template and not output:
+        output = "go-template"
+    kind, value = output, template
+    for name in (*GO_TEMPLATE_FORMATS, *JSONPATH_FORMATS, *COLUMNS_FORMATS):
+        if not template and output.startswith(name + "="):
+            kind, value = name, output[len(name) + 1 :]
+            break
+    if kind not in formats:
+        allowed = ",".join(sorted(f for f in formats if f))
+        raise UsageError(unknown_output(output, allowed))
+    if kind in COLUMNS_FORMATS:
+        if not value:
+            raise KubectlCrdError("custom-columns format specified but no custom columns given")
+        if kind == "custom-columns":
+            _custom_columns(value)
+            return OutputFormat("custom-columns=" + value, allow_missing_keys)
+        columns = _file_columns(value)
+        return OutputFormat("custom-columns=", allow_missing_keys, file_columns=columns)
+    if kind not in GO_TEMPLATE_FORMATS and kind not in JSONPATH_FORMATS:
+        return OutputFormat(kind, allow_missing_keys)
+    if not value:
+        raise KubectlCrdError("template format specified but no template given")
+    if kind.endswith("file"):
+        value = _template_file(value, "error reading --template")
+    if kind in GO_TEMPLATE_FORMATS:
+        _go_template(value)
+        return OutputFormat("go-template=" + value, allow_missing_keys)
+    compiled_jsonpath(value)
+    json_output = kind == "jsonpath-as-json"
+    return OutputFormat(
+        ("jsonpath-as-json=" if json_output else "jsonpath=") + value, allow_missing_keys
+    )
+
+
+def _template_file(path: str, what: str) -> str:
+    """A template file's text, or kubectl's error (Go's ``*PathError`` words)."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as file:
+            return file.read()
+    except IsADirectoryError:
+        raise KubectlCrdError(f"{what} {path}, read {path}: is a directory") from None
+    except OSError as exc:
+        reason = (exc.strerror or str(exc)).lower()
+        raise KubectlCrdError(f"{what} {path}, open {path}: {reason}") from None
+
+
+def _file_columns(path: str) -> tuple[tuple[str, str], ...]:
+    """``custom-columns-file``: a line of headers, a line of specs (kubectl's
+    ``NewCustomColumnsPrinterFromTemplate``)."""
+    lines = _template_file(path, "error reading template").splitlines()
+    usage = "Expected format is one line of space separated headers, one line of space separated column specs."
+    if not lines:
+        raise KubectlCrdError(f"invalid template, missing header line. {usage}")
+    if len(lines) < 2:
+        raise KubectlCrdError(f"invalid template, missing spec line. {usage}")
+    headers, specs = lines[0].split(), lines[1].split()
+    if len(headers) != len(specs):
+        raise KubectlCrdError(
+            f"number of headers ({len(headers)}) and field specifications ({len(specs)}) don't match"
+        )
+    for spec in specs:
+        compiled_jsonpath(relaxed_jsonpath(spec))
+    return tuple(zip(headers, specs, strict=True))
+
+
+def _go_template(text: str) -> GoTemplate:
+    """The template parsed as kubectl's printer parses it, or kubectl's error."""
+    from kubectl_crd.model.gotemplate import Template, TemplateError
+
+    try:
+        return Template(text)
+    except TemplateError as exc:
+        raise KubectlCrdError(f"error parsing template {text}, {exc}") from None
 
 
 def unknown_output(output: str, allowed: str) -> str:
@@ -75,13 +212,13 @@ def relaxed_jsonpath(expression: str) -> str:
     return "{" + text + "}"
 
 
-def compiled_jsonpath(template: str) -> JSONPath:
-    """The template compiled as kubectl's printers compile it (missing keys allowed), or
-    kubectl's usage error."""
+def compiled_jsonpath(template: str, *, allow_missing_keys: bool = True) -> JSONPath:
+    """The template compiled as kubectl's printers compile it (missing keys allowed
+    unless ``--allow-missing-template-keys=false``), or kubectl's usage error."""
     from kubectl_crd.model.jsonpath import JSONPath, JSONPathError
 
     try:
-        return JSONPath(template, allow_missing_keys=True)
+        return JSONPath(template, allow_missing_keys=allow_missing_keys)
     except JSONPathError as exc:
         raise UsageError(f"error parsing jsonpath {template}, {exc}") from None
 
@@ -140,7 +277,8 @@ class ObjectPrinter:
         sort_by: str = "",
         managed_fields: bool = False,
     ) -> None:
-        self._output = output
+        spec = output if isinstance(output, OutputFormat) else OutputFormat(output)
+        self._output = spec.kind  # "", name, json, yaml, go-template, jsonpath, ...
         self._managed_fields = managed_fields
         self._stream = stream
         self._qualified = qualified
@@ -154,12 +292,22 @@ class ObjectPrinter:
         self._objects: list[Any] = []
         self._printed = 0
         # a template is parsed once, when the printer is built (kubectl's ToPrinter)
+        self._text = spec.text
+        self._allow_missing = spec.allow_missing_keys
         self._template: JSONPath | None = None
+        self._go_template: GoTemplate | None = None
         self._columns: tuple[list[str], list[JSONPath]] = ([], [])
-        if output.startswith("jsonpath="):
-            self._template = compiled_jsonpath(output.removeprefix("jsonpath="))
-        elif output.startswith("custom-columns="):
-            self._columns = _custom_columns(output.removeprefix("custom-columns="))
+        if self._output in ("jsonpath", "jsonpath-as-json"):
+            self._template = compiled_jsonpath(self._text, allow_missing_keys=self._allow_missing)
+        elif self._output == "go-template":
+            self._go_template = _go_template(self._text)
+        elif spec.file_columns is not None:
+            self._columns = (
+                [header for header, _ in spec.file_columns],
+                [compiled_jsonpath(relaxed_jsonpath(path)) for _, path in spec.file_columns],
+            )
+        elif self._output == "custom-columns":
+            self._columns = _custom_columns(self._text)
 
     @property
     def printed(self) -> int:
@@ -225,32 +373,78 @@ class ObjectPrinter:
 
     def _formatted(self, objects: list[Any], *, single: bool) -> str:
         """``-o json|yaml|jsonpath=|custom-columns=`` text of the objects."""
-        if self._output.startswith("custom-columns="):
+        if self._output == "custom-columns":
             return self._custom_columns_text(objects)
+        if self._output == "go-template":
+            return self._go_template_text(objects[0] if single else _list_of(objects))
+        if self._output not in ("json", "yaml"):
+            # kubectl hides managedFields from json and yaml only: its JSONPath printer
+            # sees them, as its template printer does
+            return self._jsonpath_text(objects[0] if single else _list_of(objects))
         from kubectl_crd.output.objects import kubectl_json, kubectl_yaml, without_managed_fields
 
         shown = objects if self._managed_fields else [without_managed_fields(o) for o in objects]
-        document: Any = (
-            shown[0]
-            if single
-            else {
-                "apiVersion": "v1",
-                "items": shown,
-                "kind": "List",
-                "metadata": {"resourceVersion": ""},
-            }
-        )
+        document: Any = shown[0] if single else _list_of(shown)
         if self._output == "json":
             return kubectl_json(document) + "\n"
-        if self._output == "yaml":
-            return kubectl_yaml(document)
-        from kubectl_crd.model.jsonpath import print_results
+        return kubectl_yaml(document)
+
+    def _jsonpath_text(self, document: Any) -> str:
+        """``-o jsonpath=`` (``jsonpath-as-json=``: each result list as indented JSON)
+        of the object or list (cli-runtime ``printers/jsonpath.go``)."""
+        from kubectl_crd.model.jsonpath import JSONPathError, print_results
 
         assert self._template is not None
+        as_json = self._output == "jsonpath-as-json"
         # kubectl's JSONPath printer sees the object through a JSON round trip:
-        # every number is a float64 there (cli-runtime printers/jsonpath.go).
-        data = json.loads(json.dumps(document), parse_int=float)
-        return "".join(print_results(values) for values in self._template.find_results(data))
+        # every number is a float64 there (cli-runtime printers/jsonpath.go); as JSON,
+        # a whole number prints without a fraction either way
+        data = document if as_json else json.loads(json.dumps(document), parse_int=float)
+        try:
+            results = self._template.find_results(data)
+        except JSONPathError as exc:
+            from kubectl_crd.model.gotemplate import go_sharp_v
+            from kubectl_crd.model.govalues import go_quote
+
+            # Errorf("error executing jsonpath %q: %v\n", ...) of a text ending in a blank
+            # line; the last newline is the one the error line gets
+            raise KubectlCrdError(
+                f"error executing jsonpath {go_quote(self._text)}: Error executing template: "
+                f"{exc}. Printing more information for debugging the template:\n"
+                f"\ttemplate was:\n\t\t{self._text}\n"
+                f"\tobject given to jsonpath engine was:\n\t\t{go_sharp_v(document)}\n\n"
+            ) from None
+        if as_json:
+            from kubectl_crd.output.objects import kubectl_json
+
+            return "".join(kubectl_json(values) + "\n" for values in results)
+        return "".join(print_results(values) for values in results)
+
+    def _go_template_text(self, document: Any) -> str:
+        """``-o go-template=`` of the object or list (cli-runtime
+        ``printers/template.go``): it sees the object through kubectl's JSON round trip
+        (whole numbers int64, others float64); when it fails, what it wrote and the
+        debugging text go to stdout before kubectl's error."""
+        from kubectl_crd.model.gotemplate import ExecError, debug_object
+        from kubectl_crd.model.govalues import go_json, go_quote
+
+        assert self._go_template is not None
+        data = json.loads(go_json(document))
+        try:
+            return self._go_template.execute(data, missing_key_error=not self._allow_missing)
+        except ExecError as exc:
+            raw, shown = debug_object(data)
+            self._stream.write(
+                f"{exc.partial}Error executing template: {exc}. Printing more information "
+                "for debugging the template:\n"
+                f"\ttemplate was:\n\t\t{self._text}\n"
+                f"\traw data was:\n\t\t{raw}\n"
+                f"\tobject given to template engine was:\n\t\t{shown}\n\n"
+            )
+            self._stream.flush()
+            raise KubectlCrdError(
+                f"error executing template {go_quote(self._text)}: {exc}"
+            ) from None
 
     def _custom_columns_text(self, objects: list[Any]) -> str:
         from kubectl_crd.model.govalues import go_print
@@ -266,6 +460,16 @@ class ObjectPrinter:
                 line.append(",".join(go_print(v) for v in values) if values else "<none>")
             lines.append(line)
         return tabwriter(lines)
+
+
+def _list_of(objects: list[Any]) -> dict[str, Any]:
+    """The ``v1`` ``List`` kubectl prints a listing as (``get.go``)."""
+    return {
+        "apiVersion": "v1",
+        "items": objects,
+        "kind": "List",
+        "metadata": {"resourceVersion": ""},
+    }
 
 
 def _custom_columns(specification: str) -> tuple[list[str], list[JSONPath]]:
@@ -330,12 +534,14 @@ def listing_format(
     no_headers: bool,
     show_labels: bool,
     watch_events: bool,
+    template: str = "",
+    allow_missing_keys: bool = True,
 ) -> ListingFormat:
-    """``kubectl get``'s flags as a ``ListingFormat``: ``-o`` checked (before any
-    request, in kubectl's words), ``-L`` keys split at commas."""
-    known = ("", "wide", "name", "json", "yaml")
-    if output not in known and not output.startswith(("jsonpath=", "custom-columns=")):
-        raise UsageError(unknown_output(output, "custom-columns,json,jsonpath,name,wide,yaml"))
+    """``kubectl get``'s flags as a ``ListingFormat``: ``-o`` resolved (before any
+    request, in kubectl's words: ``resolve_output``), ``-L`` keys split at commas."""
+    output = resolve_output(
+        output, GET_FORMATS, template=template, allow_missing_keys=allow_missing_keys
+    )
     labels = (k.strip() for keys in label_columns for k in keys.split(","))
     return ListingFormat(
         output=output,

@@ -180,7 +180,7 @@ def scale_and_report(
         flags.replicas,
         precondition,
         dry_run=flags.dry_run,
-        fetch_objects=output in ("json", "yaml") or output.startswith("jsonpath="),
+        fetch_objects=output not in ("", "name"),
     )
     suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(flags.dry_run, "")
     report = ScaleReport(output, stream, err, operation=f"scaled{suffix}")

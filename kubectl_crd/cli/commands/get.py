@@ -26,14 +26,18 @@ import sys
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import (
     ALL_NAMESPACES,
+    ALLOW_MISSING_TEMPLATE_KEYS,
     CHUNK_SIZE,
     CRD_PATHS,
     FIELD_SELECTOR,
     REPEATED,
     SELECTOR,
     SWITCH,
+    TEMPLATE,
+    TEMPLATE_FORMATS,
     VALUE,
     Flag,
+    allow_missing_keys,
     filename_flag,
     object_output_flag,
 )
@@ -55,7 +59,17 @@ FLAGS = (
     SELECTOR,
     FIELD_SELECTOR,
     CHUNK_SIZE,
-    object_output_flag("wide", "name", "json", "yaml", "jsonpath=TEMPLATE", "custom-columns=SPEC"),
+    object_output_flag(
+        "wide",
+        "name",
+        "json",
+        "yaml",
+        "custom-columns=SPEC",
+        "custom-columns-file=FILE",
+        *TEMPLATE_FORMATS,
+    ),
+    TEMPLATE,
+    ALLOW_MISSING_TEMPLATE_KEYS,
     Flag(("--no-headers",), "no_headers", SWITCH, "Do not print headers."),
     Flag(
         ("--sort-by",),
@@ -128,17 +142,20 @@ def run(app: Application, arguments: tuple[str, ...], **options: Any) -> None:
         no_headers=options["no_headers"],
         show_labels=options["show_labels"],
         watch_events=options["output_watch_events"],
+        template=options["template"],
+        allow_missing_keys=allow_missing_keys(options["allow_missing_template_keys"], "get"),
     )
     watching = options["watch"] or options["watch_only"]
     if options["filenames"]:
         if watching:
             raise UsageError("--watch needs a cluster: it cannot be used with -f")
-        _show(app, _from_files(app, resource, names, options), settings, single=len(names) == 1)
+        listing = _from_files(app, resource, names, options, settings)
+        _show(app, listing, settings, single=len(names) == 1)
         return
     from kubectl_crd.kube.client import KubeClient
 
     with KubeClient(app.cluster) as client:
-        reading, listing, plan = _on_cluster(app, client, resource, options)
+        reading, listing, plan = _on_cluster(app, client, resource, options, settings)
         if watching:
             if len(names) > 1:
                 raise UsageError(
@@ -177,7 +194,11 @@ def _show(app: Application, listing: Listing, settings: ListingFormat, *, single
 
 
 def _from_files(
-    app: Application, resource: str, names: tuple[str, ...], options: dict[str, Any]
+    app: Application,
+    resource: str,
+    names: tuple[str, ...],
+    options: dict[str, Any],
+    settings: ListingFormat,
 ) -> Listing:
     from kubectl_crd.output.printing import file_listing
 
@@ -191,7 +212,7 @@ def _from_files(
         cluster=app.cluster,
         # a plain table shows cells only: the objects stay in the workers
         keep_objects=bool(
-            options["output"] not in ("", "wide")
+            not settings.table
             or options["sort_by"]
             or options["all_namespaces"]
             or options["label_columns"]
@@ -203,7 +224,11 @@ def _from_files(
 
 
 def _on_cluster(
-    app: Application, client: KubeClient, resource: str, options: dict[str, Any]
+    app: Application,
+    client: KubeClient,
+    resource: str,
+    options: dict[str, Any],
+    settings: ListingFormat,
 ) -> tuple[ResourceListing, Listing, ColumnPlan | None]:
     """The resource's requests (``kube.listing``), an empty listing of it, and with
     ``--crd`` the given CRD's columns, computed here from the listed objects (without,
@@ -231,7 +256,7 @@ def _on_cluster(
         field_selector=options["field_selector"],
         chunk_size=options["chunk_size"],
         # the server makes the table for a human-readable output, unless --crd's is asked
-        table=options["output"] in ("", "wide") and plan is None,
+        table=settings.table and plan is None,
         sort=bool(options["sort_by"]),
         row_metadata=bool(all_namespaces or options["label_columns"] or options["show_labels"]),
     )

@@ -31,12 +31,16 @@ from typing import Any
 from kubectl_crd.cli.app import Application
 from kubectl_crd.cli.flags import (
     ALL_NAMESPACES,
+    ALLOW_MISSING_TEMPLATE_KEYS,
     CRD_PATHS,
     DRY_RUN,
     SELECTOR,
     SWITCH,
+    TEMPLATE,
+    TEMPLATE_FORMATS,
     VALUE,
     Flag,
+    allow_missing_keys,
     filename_flag,
     object_output_flag,
 )
@@ -76,9 +80,13 @@ FLAGS = (
         "name",
         "json",
         "yaml",
-        "jsonpath=TEMPLATE",
-        help="Output format: name, json, yaml or jsonpath=TEMPLATE (default: the kubectl message).",
+        *TEMPLATE_FORMATS,
+        help="Output format: name, json, yaml, go-template=TEMPLATE, go-template-file=FILE, "
+        "template=TEMPLATE, templatefile=FILE, jsonpath=TEMPLATE, jsonpath-file=FILE or "
+        "jsonpath-as-json=TEMPLATE (default: the kubectl message).",
     ),
+    TEMPLATE,
+    ALLOW_MISSING_TEMPLATE_KEYS,
     Flag(
         ("--wait",),
         "wait",
@@ -138,20 +146,23 @@ def run(
     all_objects: bool,
     all_namespaces: bool,
     output: str,
+    template: str,
+    allow_missing_template_keys: str,
     wait: bool,
     timeout: str,
     local: bool,
     crd_paths: tuple[str, ...],
     dry_run: str,
 ) -> None:
-    if output not in ("", "name", "json", "yaml") and not output.startswith("jsonpath="):
-        from kubectl_crd.output.printing import unknown_output
+    from kubectl_crd.output.printing import SCALE_FORMATS, resolve_output
 
-        raise KubectlCrdError(unknown_output(output, "json,jsonpath,name,yaml"))
-    if output.startswith("jsonpath="):  # kubectl builds its printer before any request
-        from kubectl_crd.output.printing import compiled_jsonpath
-
-        compiled_jsonpath(output.removeprefix("jsonpath="))
+    # kubectl builds its printer (the template read and parsed) before any request
+    output = resolve_output(
+        output,
+        SCALE_FORMATS,
+        template=template,
+        allow_missing_keys=allow_missing_keys(allow_missing_template_keys, "scale"),
+    )
     from kubectl_crd.model.scaleflags import REPLICAS_REQUIRED, ScaleFlags
 
     flags = ScaleFlags.read(replicas, current_replicas, dry_run, wait, timeout)

@@ -219,8 +219,24 @@ def test_choices_of_a_flag() -> None:
 def test_formats_a_command_checks_itself() -> None:
     assert complete(["explain", "-o", ""]).values == ["json", "markdown", "plaintext", "yaml"]
     # jsonpath=TEMPLATE: the name of the format, the template is the user's
-    assert complete(["get", "-o", "j"]).values == ["json", "jsonpath"]
-    assert complete(["scale", "--output="]).values == ["json", "jsonpath", "name", "yaml"]
+    assert complete(["get", "-o", "j"]).values == [
+        "json",
+        "jsonpath",
+        "jsonpath-as-json",
+        "jsonpath-file",
+    ]
+    assert complete(["scale", "--output="]).values == [
+        "go-template",
+        "go-template-file",
+        "json",
+        "jsonpath",
+        "jsonpath-as-json",
+        "jsonpath-file",
+        "name",
+        "template",
+        "templatefile",
+        "yaml",
+    ]
 
 
 def test_other_values_are_nothing_and_no_files() -> None:

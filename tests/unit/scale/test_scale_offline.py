@@ -267,7 +267,7 @@ def test_local_with_a_version_without_scale(tmp_path: Path) -> None:
         (
             ["foo/x", "--replicas", "2", "-o", "wide"],
             'error: unable to match a printer suitable for the output format "wide", allowed '
-            "formats are: json,jsonpath,name,yaml\n",
+            "formats are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml\n",
         ),
     ],
 )

@@ -1,0 +1,140 @@
+"""``model.gotemplate`` against kubectl 1.33's own output.
+
+Each case is a template kubectl 1.33 ran (``kubectl get widget w1 -o go-template=...``,
+with ``--allow-missing-template-keys=false`` where marked strict) over an object whose
+``spec`` and labels are ``SPEC`` and ``LABELS``; the expected text, parse error or
+execution error (and what was written before it) is what kubectl printed, recorded
+from the real binary against kube-apiserver. Templates that read only ``spec`` and
+``metadata.labels`` keep the cases independent of the server's metadata.
+``tests/integration/test_get_templates_differential.py`` runs the same kinds of
+templates side by side with kubectl, live.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubectl_crd.model.gotemplate import ExecError, Template, TemplateError, go_sprintf
+from tests.cli_runner import run_python
+
+# fmt: off
+SPEC = {'bad64': 'a$b', 'big': 12345678901, 'empty': '', 'encoded': 'aGVsbG8=', 'false': False, 'flag': True, 'html': '<script>&\'"', 'huge': 1e+21, 'list': [1, 'two', 3.5, None, {'k': 'v'}], 'map': {'a': 1, 'b': 2, 'c': {'d': [True]}}, 'name': 'hello world', 'neg': -7, 'nums': [3, 1, 2], 'ratio': 0.25, 'replicas': 3, 'uni': 'héllo ☃', 'whole': 2}
+LABELS = {'app': 'demo', 'tier': '1'}
+CASES = [
+    ('ok', False, '{{.spec.replicas}} {{.spec.ratio}} {{.spec.big}} {{.spec.huge}} {{.spec.whole}} {{.spec.neg}}', '3 0.25 12345678901 1e+21 2 -7'),
+    ('ok', False, '{{.spec.flag}} {{.spec.name}} [{{.spec.empty}}] {{.spec.nothing}} {{.spec.list}} {{.spec.map}}', 'true hello world [] <no value> [1 two 3.5 <nil> map[k:v]] map[a:1 b:2 c:map[d:[true]]]'),
+    ('ok', False, '{{.spec.nope}} {{.nope.deeper}} {{.metadata.labels}}', '<no value> <no value> map[app:demo tier:1]'),
+    ('ok', False, '{{printf "%T %T %T %T %T %T %T %T" .spec.replicas .spec.ratio .spec.flag .spec.name .spec.list .spec.map .spec.nothing 1}}', 'int64 float64 bool string []interface {} map[string]interface {} <nil> int'),
+    ('ok', False, '{{printf "%d %5d %-5d| %05d %x %X %o %b %c %q %U %+d" .spec.replicas .spec.replicas .spec.replicas .spec.neg .spec.big .spec.big .spec.replicas .spec.replicas 65 66 9731 .spec.replicas}}', "3     3 3    | -0007 2dfdc1c35 2DFDC1C35 3 11 A 'B' U+2603 +3"),
+    ('ok', False, '{{printf "%f %.2f %e %E %g %G %8.3f %v %v %x" .spec.ratio .spec.ratio .spec.ratio .spec.huge .spec.huge .spec.ratio .spec.ratio .spec.huge 1.5 .spec.ratio}}', '0.250000 0.25 2.500000e-01 1.000000E+21 1e+21 0.25    0.250 1e+21 1.5 0x1p-02'),
+    ('ok', False, '{{printf "%s %q %+q %10s %-10s| %x % X %.3s" .spec.name .spec.html .spec.uni .spec.name .spec.name .spec.name .spec.name .spec.name}}', 'hello world "<script>&\'\\"" "h\\u00e9llo \\u2603" hello world hello world| 68656c6c6f20776f726c64 68 65 6C 6C 6F 20 77 6F 72 6C 64 hel'),
+    ('ok', False, '{{printf "%v %+v %#v %s %d %5s" .spec.map .spec.map .spec.map .spec.list .spec.list .spec.nums}}', 'map[a:1 b:2 c:map[d:[true]]] map[a:1 b:2 c:map[d:[true]]] map[string]interface {}{"a":1, "b":2, "c":map[string]interface {}{"d":[]interface {}{true}}} [%!s(int64=1) two %!s(float64=3.5) <nil> map[k:v]] [1 %!d(string=two) %!d(float64=3.5) <nil> map[%!d(string=k):%!d(string=v)]] [%!s(int64=    3) %!s(int64=    1) %!s(int64=    2)]'),
+    ('ok', False, '{{printf "%v %d %s %t %t" .spec.nothing .spec.nothing .spec.nope .spec.flag .spec.replicas}}', '<nil> %!d(<nil>) %!s(<nil>) true %!t(int64=3)'),
+    ('ok', False, '{{printf "%d"}} {{printf "%d" 1 2 "x"}} {{printf "100%%"}} {{printf "%!"}} {{printf "%"}} {{printf "%[2]d %[1]d" 1 2}} {{printf "%*d|%.*f" 5 42 2 3.14159}}', '%!d(MISSING) 1%!(EXTRA int=2, string=x) 100% %!!(MISSING) %!(NOVERB) 2 1    42|3.14'),
+    ('ok', False, '{{print 1 2 "a" "b" 3 .spec.list}} {{println "a" 1 .spec.nope}} {{print .spec.nothing .spec.nope}}', '1 2ab3 [1 two 3.5 <nil> map[k:v]] a 1 <nil>\n <nil> <nil>'),
+    ('ok', False, '{{len .spec.list}} {{len .spec.map}} {{len .spec.uni}} {{index .spec.list 1}} {{index .spec.map "zz"}} {{index .spec "map" "c" "d" 0}}', '5 3 10 two <no value> true'),
+    ('ok', False, '{{slice .spec.list 1 3}} {{slice .spec.name 0 5}} {{slice .spec.name 6}}', '[two 3.5] hello world'),
+    ('ok', False, '{{if .spec.flag}}yes{{else}}no{{end}} {{if .spec.off}}yes{{else if .spec.replicas}}r{{end}} {{with .spec.map}}{{.a}}{{end}} {{with .spec.nope}}x{{else with .spec.name}}{{.}}{{end}}', 'yes r 1 hello world'),
+    ('ok', False, '{{range .spec.list}}[{{.}}]{{end}} {{range $k, $v := .spec.map}}{{$k}}={{$v}};{{end}} {{range .spec.nope}}x{{else}}empty{{end}} {{range 3}}{{.}}{{end}}', '[1][two][3.5][<no value>][map[k:v]] a=1;b=2;c=map[d:[true]]; empty 012'),
+    ('ok', False, '{{range $i, $e := .spec.nums}}{{if eq $i 1}}{{continue}}{{end}}{{$e}}{{end}} {{range .spec.nums}}{{if eq . 1}}{{break}}{{end}}{{.}}{{end}}', '32 3'),
+    ('ok', False, '{{$x := .spec.name}}{{$x}} {{$x = "changed"}}{{$x}}', 'hello world changed'),
+    ('ok', False, '{{- /* comment */ -}} trimmed {{- " x " -}}   |  {{- 1 }}  b  {{ 2 -}}  c', 'trimmed x |1  b  2c'),
+    ('ok', False, '{{define "t"}}[{{.}}]{{end}}{{template "t" .spec.name}}{{template "t"}}{{block "b" .spec.replicas}}<{{.}}>{{end}}', '[hello world][<no value>]<3>'),
+    ('ok', False, '{{eq .spec.replicas 3}} {{eq .spec.replicas 1 2 3}} {{ne .spec.flag true}} {{eq .spec.nope .spec.nope2}} {{lt .spec.replicas 5}} {{ge .spec.ratio 0.25}} {{gt .spec.name "a"}}', 'true true false true true true true'),
+    ('ok', False, '{{and .spec.flag .spec.name}} {{or .spec.off .spec.nope "dflt"}} {{not .spec.empty}} {{not .spec.map}}', 'hello world dflt true false'),
+    ('ok', False, '{{html .spec.html}} {{js .spec.html}} {{urlquery .spec.name "&x=1/é"}} {{html .spec.nope}} {{js .spec.uni}}', '&lt;script&gt;&amp;&#39;&#34; \\u003Cscript\\u003E\\u0026\\\'\\" hello+world%26x%3D1%2F%C3%A9 &lt;no value&gt; héllo ☃'),
+    ('ok', False, '{{exists .spec "map" "a"}} {{exists .spec "map" "zz"}} {{exists .spec.list 9}} {{exists .spec "nothing"}} {{base64decode .spec.encoded}}', 'true false false false hello'),
+    ('ok', False, '{{.spec.name | printf "%q"}} {{.spec.replicas | printf "%d-%d" 1}} {{(index .spec.map "c").d}} {{\'a\'}} {{0x1F}} {{1e3}} {{1.5i}}', '"hello world" 1-3 [true] 97 31 1000 (0+1.5i)'),
+    ('exec', True, '{{.spec.name}} {{index .spec "nope"}} {{.spec.nothing}}', ('template: output:1:45: executing "output" at <.spec.nothing>: map has no entry for key "nothing"', 'hello world <no value> ')),
+    ('exec', True, '{{.spec.nope}}', ('template: output:1:7: executing "output" at <.spec.nope>: map has no entry for key "nope"', '')),
+    ('exec', True, '{{.nope.deeper}}', ('template: output:1:7: executing "output" at <.nope.deeper>: map has no entry for key "nope"', '')),
+    ('exec', True, '{{$x := .spec}}{{$x.nope}}', ('template: output:1:19: executing "output" at <$x.nope>: map has no entry for key "nope"', '')),
+    ('parse', False, '{{.x', 'template: output:1: unclosed action'),
+    ('parse', False, '{{if .x}}', 'template: output:1: unexpected EOF'),
+    ('parse', False, '{{end}}', 'template: output:1: unexpected {{end}}'),
+    ('parse', False, '{{range $i, $j, $k := .x}}{{end}}', 'template: output:1: too many declarations in range'),
+    ('parse', False, '{{$y}}', 'template: output:1: undefined variable "$y"'),
+    ('parse', False, '{{nofunc .x}}', 'template: output:1: function "nofunc" not defined'),
+    ('parse', False, '{{.x | 3}}', 'template: output:1: non executable command in pipeline stage 2'),
+    ('parse', False, '{{"unterminated}}', 'template: output:1: unterminated quoted string'),
+    ('parse', False, '{{/* c */ x}}', 'template: output:1: comment ends before closing delimiter'),
+    ('parse', False, '{{.x.}}', 'template: output:1: unexpected <.> in operand'),
+    ('parse', False, '{{3.x}}', 'template: output:1: bad number syntax: "3.x"'),
+    ('parse', False, '{{break}}', 'template: output:1: {{break}} outside {{range}}'),
+    ('parse', False, '{{.a-b}}', "template: output:1: bad character U+002D '-'"),
+    ('exec', False, '{{nil}}', ('template: output:1:2: executing "output" at <nil>: nil is not a command', '')),
+    ('exec', False, '{{.spec.replicas.x}}', ('template: output:1:7: executing "output" at <.spec.replicas.x>: can\'t evaluate field x in type interface {}', '')),
+    ('ok', False, '{{.spec.nothing.x}}', '<no value>'),
+    ('exec', False, '{{index .spec.list 10}}', ('template: output:1:2: executing "output" at <index .spec.list 10>: error calling index: index out of range: 10', '')),
+    ('exec', False, '{{index .spec.list 5}}', ('template: output:1:2: executing "output" at <index .spec.list 5>: error calling index: reflect: slice index out of range', '')),
+    ('exec', False, '{{index .spec.map 1}}', ('template: output:1:2: executing "output" at <index .spec.map 1>: error calling index: value has type int; should be string', '')),
+    ('exec', False, '{{index .spec.nope 1}}', ('template: output:1:2: executing "output" at <index .spec.nope 1>: error calling index: index of untyped nil', '')),
+    ('exec', False, '{{len .spec.replicas}}', ('template: output:1:2: executing "output" at <len .spec.replicas>: error calling len: len of type int64', '')),
+    ('exec', False, '{{len .spec.nope}}', ('template: output:1:2: executing "output" at <len .spec.nope>: error calling len: reflect: call of reflect.Value.Type on zero Value', '')),
+    ('exec', False, '{{len .spec.nothing}}', ('template: output:1:2: executing "output" at <len .spec.nothing>: error calling len: reflect: call of reflect.Value.Type on zero Value', '')),
+    ('exec', False, '{{eq .spec.replicas "3"}}', ('template: output:1:2: executing "output" at <eq .spec.replicas "3">: error calling eq: incompatible types for comparison', '')),
+    ('exec', False, '{{eq .spec.map .spec.map}}', ('template: output:1:2: executing "output" at <eq .spec.map .spec.map>: error calling eq: non-comparable type map[a:%!s(int64=1) b:%!s(int64=2) c:map[d:[%!s(bool=true)]]]: map[string]interface {}', '')),
+    ('exec', False, '{{lt .spec.flag true}}', ('template: output:1:2: executing "output" at <lt .spec.flag true>: error calling lt: invalid type for comparison', '')),
+    ('exec', False, '{{lt .spec.nope 1}}', ('template: output:1:2: executing "output" at <lt .spec.nope 1>: error calling lt: invalid type for comparison', '')),
+    ('exec', False, '{{eq .spec.replicas}}', ('template: output:1:2: executing "output" at <eq .spec.replicas>: error calling eq: missing argument for comparison', '')),
+    ('exec', False, '{{printf .spec.replicas}}', ('template: output:1:14: executing "output" at <.spec.replicas>: wrong type for value; expected string; got int64', '')),
+    ('exec', False, '{{base64decode .spec.bad64}}', ('template: output:1:2: executing "output" at <base64decode .spec.bad64>: error calling base64decode: base64 decode failed: illegal base64 data at input byte 1', '')),
+    ('exec', False, '{{range .spec.name}}x{{end}}', ('template: output:1:13: executing "output" at <.spec.name>: range can\'t iterate over hello world', '')),
+    ('ok', False, '{{range .spec.nothing}}x{{end}}', ''),
+    ('exec', False, '{{range $i, $e := 3}}x{{end}}', ('template: output:1:18: executing "output" at <3>: can\'t use 3 to iterate over more than one variable', '')),
+    ('exec', False, '{{template "nope"}}', ('template: output:1:11: executing "output" at <{{template "nope"}}>: template "nope" not defined', '')),
+    ('exec', False, '{{call .spec.map}}', ('template: output:1:2: executing "output" at <call .spec.map>: error calling call: non-function .spec.map of type map[string]interface {}', '')),
+    ('exec', False, '{{.spec.name 1}}', ('template: output:1:7: executing "output" at <.spec.name>: name is not a method but has arguments', '')),
+    ('exec', False, '{{"x" 1}}', ('template: output:1:2: executing "output" at <"x">: can\'t give argument to non-function "x"', '')),
+    ('exec', False, '{{slice .spec.list 3 1}}', ('template: output:1:2: executing "output" at <slice .spec.list 3 1>: error calling slice: invalid slice index: 3 > 1', '')),
+    ('exec', False, 'partial {{.spec.name}} then {{.spec.replicas.x}} never', ('template: output:1:35: executing "output" at <.spec.replicas.x>: can\'t evaluate field x in type interface {}', 'partial hello world then ')),
+]
+# fmt: on
+
+DATA: dict[str, Any] = {"metadata": {"labels": LABELS}, "spec": SPEC}
+
+
+@pytest.mark.parametrize(
+    ("kind", "strict", "template", "expected"), CASES, ids=[c[2][:40] for c in CASES]
+)
+def test_as_kubectl_prints(kind: str, strict: bool, template: str, expected: Any) -> None:
+    if kind == "parse":
+        with pytest.raises(TemplateError) as parse_error:
+            Template(template)
+        assert str(parse_error.value) == expected
+        return
+    parsed = Template(template)
+    if kind == "ok":
+        assert parsed.execute(DATA, missing_key_error=strict) == expected
+        return
+    message, written = expected
+    with pytest.raises(ExecError) as exec_error:
+        parsed.execute(DATA, missing_key_error=strict)
+    assert (str(exec_error.value), exec_error.value.partial) == (message, written)
+
+
+def test_a_template_runs_again_with_the_same_result() -> None:
+    # variables and the range stack are per execution, not per template
+    parsed = Template("{{$n := 0}}{{range .spec.nums}}{{$n = .}}{{end}}{{$n}}")
+    assert [parsed.execute(DATA) for _ in range(2)] == ["2", "2"]
+
+
+def test_sprintf_reports_missing_and_extra_operands() -> None:
+    assert go_sprintf("%d %s", [1]) == "1 %!s(MISSING)"
+    assert go_sprintf("%d", [1, "x"]) == "1%!(EXTRA string=x)"
+
+
+def test_imported_only_when_a_template_is_printed() -> None:
+    # start-up matters (bench/fast_path_bench.py): -o json must not load the engine
+    code = (
+        "import io, sys\n"
+        "from kubectl_crd.output.printing import GET_FORMATS, ObjectPrinter, resolve_output\n"
+        "for output in ('json', 'go-template={{.kind}}'):\n"
+        "    printer = ObjectPrinter(resolve_output(output, GET_FORMATS), io.StringIO())\n"
+        "    printer.write({'kind': 'K'})\n"
+        "    printer.flush()\n"
+        "    print('kubectl_crd.model.gotemplate' in sys.modules)\n"
+    )
+    assert run_python(code).stdout.split() == ["False", "True"]
