@@ -699,7 +699,13 @@ class _FreshFinder:
         return None
 
 
-def load_reconciler(path: str, *, timeout: float | None = None) -> LoadedReconciler:
+def load_reconciler(
+    path: str,
+    *,
+    timeout: float | None = None,
+    on_slow: Callable[[ReconcilerLoadError], None] | None = None,
+    slow_after: float = 10.0,
+) -> LoadedReconciler:
     """Import the reconciler at ``path`` in isolation and check what it declares;
     ``ReconcilerLoadError`` when it cannot be used (see the module doc).
 
@@ -708,7 +714,11 @@ def load_reconciler(path: str, *, timeout: float | None = None) -> LoadedReconci
     never returns would hold the caller for ever. A thread cannot be killed, so an
     abandoned load is undone around it instead (``_Load.abandon``): its modules leave
     ``sys.modules``, the import locks it holds are let go, and what it does if it ever
-    returns is dropped; ``stuck_loads`` names those still running."""
+    returns is dropped; ``stuck_loads`` names those still running.
+
+    Without ``timeout``, ``on_slow`` is told once, after ``slow_after`` seconds, where
+    a load still running is (the same error), and the load goes on: at the loop's
+    start there is no running code to keep, and a slow import may yet end."""
     absolute = os.path.abspath(path)
     display = display_path(absolute)
     try:
@@ -730,9 +740,34 @@ def load_reconciler(path: str, *, timeout: float | None = None) -> LoadedReconci
             "DIR, or on the cluster)",
             location=Location(display),
         )
-    if timeout is None:
+    if timeout is not None:
+        return _load_bounded(absolute, display, timeout)
+    if on_slow is None:
         return _load(absolute, display)
-    return _load_bounded(absolute, display, timeout)
+    loads: list[_Load] = []
+
+    def tell() -> None:
+        with _LOCK:
+            if not loads or loads[0].done:
+                return
+            place = loads[0].place()
+        on_slow(_still_loading(place, slow_after, "Ctrl-C to stop"))
+
+    timer = threading.Timer(slow_after, tell)
+    timer.daemon = True
+    timer.start()
+    try:
+        return _load(absolute, display, on_start=loads.append)
+    finally:
+        timer.cancel()
+
+
+def _still_loading(place: _Place, waited: float, then: str) -> ReconcilerLoadError:
+    return ReconcilerLoadError(
+        f"still loading after {waited:g} s (a module-level call that does not return?); {then}",
+        location=Location(place.file, place.line),
+        source_line=place.source_line,
+    )
 
 
 def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconciler:
@@ -753,12 +788,7 @@ def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconcil
         # load not begun yet holds nothing: it began under this lock, or answered)
         if not answer and loads and not loads[0].done:
             place = loads[0].abandon(thread)
-            raise ReconcilerLoadError(
-                f"still loading after {timeout:g} s (a module-level call that does not "
-                "return?); the next save loads again",
-                location=Location(place.file, place.line),
-                source_line=place.source_line,
-            )
+            raise _still_loading(place, timeout, "the next save loads again")
     thread.join()  # finished (or about to: it has nothing left to wait for)
     loaded, value = answer[0]
     if not loaded:

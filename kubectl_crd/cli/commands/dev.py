@@ -502,7 +502,10 @@ def run_loop(app: Application, options: DevOptions) -> None:
         flush_after=_LOG_FLUSH_SECONDS,
         dry_run_words="dry run" if options.local is not None else "server dry run",
     )
-    loaded = load_reconciler(options.file)
+    # a module-level call that never returns held the start silently: said after 10 s
+    loaded = load_reconciler(
+        options.file, on_slow=lambda error: log.note(f"warning: {error}", warning=True)
+    )
     for extra in options.watch_extra:
         if not os.path.exists(extra):  # the watcher would fail in its thread, unseen
             raise UsageError(f"--watch-extra {extra}: no such file or directory")

@@ -654,3 +654,44 @@ def test_every_load_watches_the_helpers_it_imports(tmp_path: Path) -> None:
     }
     for _ in range(3):
         assert set(load_reconciler(str(path)).watched_files) == expected
+
+
+def test_a_start_whose_import_does_not_return_says_where_it_is(tmp_path: Path) -> None:
+    # at the loop's start a module-level call that never returned held it with not a
+    # word (Ctrl-C was the only way out); now, after slow_after, where it is, and the
+    # load goes on (here the report itself lets the module return)
+    import builtins
+    import threading
+
+    release = threading.Event()
+    builtins.__dict__["load_test_release"] = release
+    told: list[ReconcilerLoadError] = []
+
+    def slow(error: ReconcilerLoadError) -> None:
+        told.append(error)
+        release.set()
+
+    path = write(
+        tmp_path / "rec.py",
+        """\
+        import builtins
+        builtins.__dict__["load_test_release"].wait(60)
+        FOR = "foos.example.com/v1"
+        def reconcile(obj):
+            pass
+        """,
+    )
+    try:
+        loaded = load_reconciler(str(path), on_slow=slow, slow_after=0.1)
+        assert str(loaded.for_resource) == "foos.example.com/v1"
+        assert [str(error) for error in told] == [
+            "rec.py:2: still loading after 0.1 s (a module-level call that does not "
+            "return?); Ctrl-C to stop\n"
+            '    builtins.__dict__["load_test_release"].wait(60)'
+        ]
+        told.clear()
+        load_reconciler(str(path), on_slow=slow, slow_after=5.0)  # released: no word
+        assert told == []
+    finally:
+        release.set()
+        del builtins.__dict__["load_test_release"]
