@@ -248,7 +248,9 @@ class DashState:
                         entry.state = ObjectState.PENDING
             elif isinstance(event, ev.ReloadStarted | ev.ReloadSucceeded | ev.ReloadFailed):
                 self._reload, self._reload_at = event, now
-            elif isinstance(event, ev.WatchError):
+            elif isinstance(event, ev.WatchError) and event.retrying:
+                # not a WATCHES mapping's failure on one object (retrying false): the
+                # watch runs on, so it is a recent line, not "watch failing" until a relist
                 self._watch_errors[event.resource] = event.message
             elif isinstance(event, ev.WatchSynced | ev.WatchStopped):
                 self._watch_errors.pop(event.resource, None)

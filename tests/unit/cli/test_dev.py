@@ -319,3 +319,16 @@ def test_stopped_is_logged_as_the_controller_counts_it_and_empty_when_the_object
     sink(Stopping(0))
     sink(Stopped((("ns", "b"),), (("ns", "a"),)))
     assert seen == [Stopping(0), Stopped(left, (("ns", "a"),))]
+
+
+def test_the_dashboard_does_not_show_a_watches_mapping_failure_as_a_failing_watch() -> None:
+    # a WATCHES mapping that raised on one object (WatchError, retrying false): before,
+    # the dashboard's top said "watch failing: ..." until a relist that may never come
+    from kubectl_crd.output.devdash import DashState
+    from kubectl_crd.reconcile import events as ev
+
+    state = DashState()
+    state(ev.WatchError("secrets/v1", "WATCHES['v1/Secret'] failed on ns/s", retrying=False))
+    assert state.snapshot().watch_errors == ()
+    state(ev.WatchError("secrets/v1", "connection refused"))
+    assert state.snapshot().watch_errors == ("secrets/v1: connection refused",)
