@@ -1586,7 +1586,11 @@ class Controller:
         with self._lock:
             if self._kubernetes is None:
                 if self._kubernetes_factory is None:
-                    raise RuntimeError("this loop's backend has no kubernetes client")
+                    # only the in-process store (--local) comes without one
+                    raise RuntimeError(
+                        "ctx.kubernetes needs a cluster and this loop runs on none "
+                        "(--local): read with ctx.get and ctx.list, or run with --envtest"
+                    )
                 self._kubernetes = self._kubernetes_factory()
             return self._kubernetes
 

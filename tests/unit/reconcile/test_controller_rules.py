@@ -972,3 +972,16 @@ def test_two_refused_writes_are_counted_in_words(
     assert sink.of(ReconcileFinished)[0].error == (
         "2 writes refused: apply ConfigMap one: forbidden (and 1 more)"
     )
+
+
+def test_ctx_kubernetes_without_a_cluster_says_what_to_do_instead(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # before: "RuntimeError: this loop's backend has no kubernetes client" (--local)
+    backend.initial[WIDGETS] = [widget("a")]
+    _controller, sink = make(backend, controllers, FakeReconciler(lambda obj, ctx: ctx.kubernetes))
+    wait_for(lambda: sink.of(ReconcileFinished), sink)
+    assert sink.of(ReconcileFinished)[0].error == (
+        "RuntimeError: ctx.kubernetes needs a cluster and this loop runs on none (--local): "
+        "read with ctx.get and ctx.list, or run with --envtest"
+    )
