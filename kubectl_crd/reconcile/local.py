@@ -234,7 +234,10 @@ class LocalBackend:
 
     def _refused(self, path: str, document: Document, exc: StoreRefusal) -> None:
         if not exc.errors:
-            self._problem(path, document.location, exc.message)
+            # an apply the typed patch refused names its field its own way: there
+            fields = _typed_patch_path(exc.message, document.content)
+            where = document.locate(fields) if fields else document.location
+            self._problem(path, where, exc.message)
             return
         for error in exc.errors:
             where = error.location or document.locate(_field_path(error.field))
@@ -382,6 +385,62 @@ if TYPE_CHECKING:
 
 
 _INDEX = re.compile(r"\[(\d+)\]")
+#: structured-merge-diff's refusal of an apply: ``failed to create typed patch object
+#: (default/x; /v1, Kind=ConfigMap): .data.a: expected string, ...``, its path in
+#: fieldpath's text form (sigs.k8s.io/structured-merge-diff fieldpath/serialize-pe.go:
+#: ``.name`` a field, ``[0]`` an index, ``[name="c",port=80]`` a list-map key)
+_TYPED_PATCH = re.compile(r"failed to create typed patch object \([^)]*\): (?=\.)")
+
+
+def _typed_patch_path(message: str, content: Any) -> list[str | int]:
+    """The path (keys and indexes into ``content``) of the field a typed-patch refusal
+    names; as far as it can be followed (a list-map key no item has ends it)."""
+    import json
+
+    found = _TYPED_PATCH.search(message)
+    if found is None:
+        return []
+    text, at = message, found.end()
+    path: list[str | int] = []
+    node = content
+    while at < len(text) and text[at] in ".[":
+        if text[at] == ".":
+            end = at + 1
+            while end < len(text) and text[end] not in ".[:":
+                end += 1
+            name = text[at + 1 : end]
+            path.append(name)
+            node = node.get(name) if isinstance(node, Mapping) else None
+            at = end
+            continue
+        end, quoted = at + 1, False
+        while end < len(text) and (quoted or text[end] != "]"):
+            if text[end] == '"' and text[end - 1] != "\\":
+                quoted = not quoted
+            end += 1
+        inside, at = text[at + 1 : end], end + 1
+        if inside.isdigit():
+            index: int | None = int(inside)
+        else:  # key=value pairs, values in JSON
+            try:
+                wanted = json.loads("{" + re.sub(r'(^|,)([^=,"]+)=', r'\1"\2":', inside) + "}")
+            except ValueError:
+                break
+            items = node if isinstance(node, list) else []
+            index = next(
+                (
+                    i
+                    for i, item in enumerate(items)
+                    if isinstance(item, Mapping)
+                    and all(item.get(key) == value for key, value in wanted.items())
+                ),
+                None,
+            )
+        if index is None or not isinstance(node, list) or index >= len(node):
+            break
+        path.append(index)
+        node = node[index]
+    return path
 
 
 def _field_path(field: str) -> list[str | int]:
