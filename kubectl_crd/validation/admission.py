@@ -501,6 +501,7 @@ class Admission:
             decode_errors=decode_errors,
             old=existing,
             prepare=prepare,
+            status_update=operation == "status",
         )
         # endpoints/handlers/update.go: the body is read and decoded (its size, strict
         # decoding, ObjectMeta's field types) before its namespace and name are

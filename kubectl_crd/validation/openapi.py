@@ -474,8 +474,18 @@ def to_field_error(problem: Problem) -> tuple[str, str, str, Chain]:
     return field, Reason.INVALID, f"{field}: Invalid value: {bad_value(value)}: {message}", chain
 
 
-def validate_schema(node: SchemaNode, obj: Any) -> list[tuple[str, str, str, Chain]]:
-    """Every schema error of ``obj``, deduplicated by text as kube-openapi's Result does."""
+def validate_schema(
+    node: SchemaNode, obj: Any, *, at: str = ""
+) -> list[tuple[str, str, str, Chain]]:
+    """Every schema error of ``obj``, deduplicated by text as kube-openapi's Result does.
+
+    ``at``: the property of the root ``obj`` is, validated on its own against ``node``
+    as a ``/status`` update validates ``.status`` (``validator.go: ValidateStatusUpdate``
+    with the status schema's validator and the field path ``status``): kube-openapi's
+    words name a field from ``obj`` (``phase in body should match``, ``" in body must
+    be of type object``, ``"" must validate one and only one schema``), the cause's
+    field and chain from the root (``status.phase``, ``status`` where it says
+    ``<nil>``)."""
     problems: list[Problem] = []
     validate_node(node, obj, None, problems)
     seen: set[str] = set()
@@ -484,5 +494,12 @@ def validate_schema(node: SchemaNode, obj: Any) -> list[tuple[str, str, str, Cha
         if problem[4] in seen:
             continue
         seen.add(problem[4])
-        out.append(to_field_error(problem))
+        error = to_field_error(problem)
+        if at:
+            field, reason, message, chain = error
+            # kubeOpenAPIResultToFieldErrors: fldPath, its child for a named error
+            full = at if field == "<nil>" else f"{at}.{field}"
+            rooted = paths.rerooted(chain, paths.child(None, at))
+            error = (full, reason, full + message[len(field) :], rooted)
+        out.append(error)
     return out

@@ -25,6 +25,17 @@ def index(chain: Chain, position: int) -> Chain:
     return (chain, position, False)
 
 
+def rerooted(chain: Chain, root: Chain) -> Chain:
+    """``chain``, a path from some node, as the path from the root ``root`` is at."""
+    steps: list[tuple[str | int, bool]] = []
+    while chain is not None:
+        chain, segment, is_key = chain
+        steps.append((segment, is_key))
+    for segment, is_key in reversed(steps):
+        root = (root, segment, is_key)
+    return root
+
+
 def segments(chain: Chain) -> list[str | int]:
     out: list[str | int] = []
     while chain is not None:

@@ -108,6 +108,7 @@ def validate_custom_resource(
     rules: bool = True,
     old: Any = None,
     prepare: Callable[[Any], None] | None = None,
+    status_update: bool = False,
 ) -> ValidationResult:
     """Validate one decoded object as a server-side create of it would.
 
@@ -118,6 +119,9 @@ def validate_custom_resource(
     ``old`` makes it an update of that stored object (a decoded mapping).
     ``prepare`` changes the decoded, defaulted copy in place before validation, instead
     of the main resource's status split (see the module docstring).
+    ``status_update``: the update is a ``/status`` write (with ``old``), validated as
+    ``validator.go: ValidateStatusUpdate`` validates it: the schema stage checks
+    ``.status`` alone against the status schema (its errors worded from there).
     """
     where = _locator(content)
     errors: list[FieldError] = []
@@ -278,7 +282,15 @@ def validate_custom_resource(
             warnings.extend(finalizer_warnings({"finalizers": added}))
         else:
             warnings.extend(finalizer_warnings(meta))
-    schema_errors = validate_schema(node, obj)
+    if status_update:
+        status_node = node.properties.get("status")
+        schema_errors = (
+            validate_schema(status_node, obj["status"], at="status")
+            if status_node is not None and "status" in obj
+            else []
+        )
+    else:
+        schema_errors = validate_schema(node, obj)
     if isinstance(old, dict):
         schema_errors = [e for e in schema_errors if not _unchanged(obj, old, e[3], node)]
     found(Stage.SCHEMA, schema_errors)

@@ -59,7 +59,9 @@ SCHEMA: dict[str, Any] = {
         "status": {
             "type": "object",
             "default": {},
-            "properties": {"phase": {"type": "string", "default": "New"}},
+            # a pattern: kube-openapi's words name the field, from .status in a
+            # /status update (validator.go: ValidateStatusUpdate)
+            "properties": {"phase": {"type": "string", "default": "New", "pattern": "^[A-Z]"}},
         },
     },
 }
@@ -402,6 +404,9 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
             set_("status.bogus", 1),
             "Warn",
         ),
+        ("status update breaking a pattern", "status", "a", set_("status.phase", "lower")),
+        ("status update, status not an object", "status", "a", set_("status", "x")),
+        ("update breaking a pattern in status", "update", "a", set_("status.phase", "lower")),
         ("transition rule broken", "update", "a", set_("spec.code", "y")),
         ("CEL rule broken", "update", "a", set_("spec.size", -1)),
         ("too long blocks CEL", "update", "a", set_("spec.code", "toolong")),
