@@ -112,6 +112,7 @@ from kubectl_crd.reconcile.events import (
     WatchError,
     Write,
     WriteFailed,
+    error_text,
     key_text,
 )
 from kubectl_crd.reconcile.informers import (
@@ -1219,11 +1220,7 @@ class Controller:
                 return text, "", 0, ""
             return "", "", 0, ""
         # a result error says where and what already (``r.py:7: reconcile returned 3``)
-        text = (
-            str(error)
-            if isinstance(error, ReconcilerResultError)
-            else f"{type(error).__name__}: {error}"
-        )
+        text = str(error) if isinstance(error, ReconcilerResultError) else error_text(error)
         file, line = "", 0
         frame_of = getattr(reconciler, "user_frame", None)
         frame = frame_of(error) if frame_of is not None else None

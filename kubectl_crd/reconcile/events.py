@@ -49,6 +49,7 @@ __all__ = [
     "WatchSynced",
     "Write",
     "WriteFailed",
+    "error_text",
     "key_text",
 ]
 
@@ -61,6 +62,14 @@ def key_text(key: ObjectKey) -> str:
     ``cache.MetaNamespaceKeyFunc``)."""
     namespace, name = key
     return f"{namespace}/{name}" if namespace else name
+
+
+def error_text(error: BaseException) -> str:
+    """``KeyError: 'x'``, or ``KeyboardInterrupt`` alone when the exception says nothing
+    more, as Python's traceback writes its last line (``traceback.py``'s
+    ``format_exception_only``), not ``KeyboardInterrupt: ``."""
+    message = str(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 class Outcome(enum.Enum):

@@ -27,7 +27,12 @@ from functools import partial
 
 from kubectl_crd.io.inputs import display_path
 from kubectl_crd.model.errors import KubectlCrdError, ReconcilerError
-from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
+from kubectl_crd.reconcile.events import (
+    ReloadFailed,
+    ReloadStarted,
+    ReloadSucceeded,
+    error_text,
+)
 from kubectl_crd.reconcile.loading import (
     LoadedReconciler,
     attempted_files,
@@ -257,4 +262,4 @@ def _failed(path: str, error: Exception, stuck: tuple[str, ...] = ()) -> ReloadF
         )
     if isinstance(error, KubectlCrdError):
         return ReloadFailed(path=path, error=str(error), stuck=stuck)
-    return ReloadFailed(path=path, error=f"{type(error).__name__}: {error}", stuck=stuck)
+    return ReloadFailed(path=path, error=error_text(error), stuck=stuck)

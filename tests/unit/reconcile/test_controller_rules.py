@@ -985,3 +985,19 @@ def test_ctx_kubernetes_without_a_cluster_says_what_to_do_instead(
         "RuntimeError: ctx.kubernetes needs a cluster and this loop runs on none (--local): "
         "read with ctx.get and ctx.list, or run with --envtest"
     )
+
+
+@pytest.mark.parametrize(
+    ("raised", "text"), [(KeyboardInterrupt(), "KeyboardInterrupt"), (ValueError(), "ValueError")]
+)
+def test_an_exception_that_says_nothing_more_is_its_name_alone(
+    backend: FakeBackend, controllers: list[Controller], raised: BaseException, text: str
+) -> None:
+    # before: "KeyboardInterrupt: " (Python's own last line is the name alone)
+    def answer(obj: dict[str, Any], ctx: Any) -> None:
+        raise raised
+
+    backend.initial[WIDGETS] = [widget("a")]
+    _controller, sink = make(backend, controllers, FakeReconciler(answer))
+    wait_for(lambda: sink.of(ReconcileFinished), sink)
+    assert sink.of(ReconcileFinished)[0].error == text

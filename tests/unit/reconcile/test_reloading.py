@@ -473,9 +473,8 @@ def test_a_helper_whose_import_hangs_blocks_no_later_reload(tmp_path: Path) -> N
         assert str(helper) in reloader.paths()  # its fix is a save that reloads
         helper.write_text("VALUE = 3\n")
         path.write_text(version(3, "import helper"))
-        began = time.monotonic()
+        # a wait on the stuck import would end in "still loading" again: False
         assert reloader.reload([str(helper)]), sink.of(ReloadFailed)
-        assert time.monotonic() - began < 0.5  # no wait on the stuck import
         (new,) = swaps.swapped
         assert new.module.helper.VALUE == 3
         assert sys.modules["helper"] is new.module.helper
