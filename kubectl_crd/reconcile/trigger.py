@@ -120,15 +120,20 @@ class Triggers:
             namespace = ""
         elif namespace is None:
             namespace = controller.namespace
+        # the loop caches only what its -l selects: an object left out is "not found"
+        # by this loop, which says why
+        selected = (
+            f" among the objects -l {controller.selector} selects" if controller.selector else ""
+        )
         if namespace is not None:
             key = (namespace, name)
             if key not in keys:
                 where = f' in namespace "{namespace}"' if namespace else ""
-                raise KubectlCrdError(f'{resource} "{name}" not found{where}')
+                raise KubectlCrdError(f'{resource} "{name}" not found{where}{selected}')
         else:
             found = sorted(key for key in keys if key[1] == name)
             if not found:
-                raise KubectlCrdError(f'{resource} "{name}" not found')
+                raise KubectlCrdError(f'{resource} "{name}" not found{selected}')
             if len(found) > 1:
                 spaces = ", ".join(key[0] for key in found)
                 raise KubectlCrdError(

@@ -295,3 +295,29 @@ def test_when_the_dashboard_is_drawn(
     flags: dict[str, Any], tty: bool, environ: dict[str, str], wanted: bool
 ) -> None:
     assert dashboard_wanted(dev_options("r.py", **flags), Stream(tty), environ) is wanted
+
+
+def test_an_object_the_loops_selector_leaves_out_is_not_found_and_says_why(
+    tmp_path: Path,
+) -> None:
+    # before: 'foos.samplecontroller.k8s.io "example-foo" not found', the object being
+    # there (kubectl get finds it) but not selected by the loop's -l
+    directory = copy_foo(tmp_path / "foo")
+    backend = LocalBackend(str(directory))
+    backend.load()
+    controller = Controller(
+        backend, load_reconciler(str(directory / "reconciler.py")), selector="app=none"
+    )
+    controller.start()
+    try:
+        triggers = Triggers(controller)
+        for namespace, where in [(None, ""), ("default", ' in namespace "default"')]:
+            with pytest.raises(KubectlCrdError) as error:
+                triggers.find("example-foo", namespace)
+            assert error.value.message == (
+                f'foos.samplecontroller.k8s.io "example-foo" not found{where} '
+                "among the objects -l app=none selects"
+            )
+    finally:
+        controller.stop()
+        backend.close()
