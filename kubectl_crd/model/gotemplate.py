@@ -2257,11 +2257,12 @@ def _base64decode(values: list[Any]) -> str:
 
 
 def _base64_error(text: str) -> str:
-    """Go's ``base64.CorruptInputError``: the offset of the first bad byte."""
-    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    """Go's ``base64.CorruptInputError``: the offset of the first bad byte, or where the
+    last, incomplete quantum of four starts (``StdEncoding`` wants the padding)."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
     data = text.encode()
     bad = (i for i, byte in enumerate(data) if chr(byte) not in alphabet and byte not in (10, 13))
-    offset = next(bad, len(data))
+    offset = next(bad, len(data) - len(data) % 4)
     return f"base64 decode failed: illegal base64 data at input byte {offset}"
 
 

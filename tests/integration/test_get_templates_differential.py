@@ -1,0 +1,380 @@
+"""``kubectl crd get`` and ``scale`` with kubectl's template formats, side by side with
+kubectl 1.33 on the session's control plane.
+
+Every case runs both tools on the same objects and compares stdout, stderr (kubectl's
+``See 'kubectl get --help'`` read as ``kubectl crd get``) and the exit code:
+
+- ``-o go-template=`` with every construct, builtin function and ``printf`` verb over
+  strings, int64s, float64s, bools, maps, lists and nulls, on one object and on a list
+  (a ``v1`` ``List``), live and from ``get -f`` of a dump (ours offline, kubectl reads
+  the cluster); many templates joined into one so that a run checks them all, each
+  part compared on its own;
+- missing keys with ``--allow-missing-template-keys=false``, parse errors and execution
+  errors (the partial output and kubectl's debugging text on stdout);
+- ``template=``, ``templatefile=``, ``go-template-file=``, ``jsonpath-file=``,
+  ``jsonpath-as-json=``, ``custom-columns-file=``, ``--template`` alone and with
+  ``-o jsonpath``, a missing file, an empty template, an unknown format;
+- ``scale`` with those formats (to the count the objects have: kubectl prints the
+  object it read before the scale, kubectl-crd the one after, equal when nothing
+  changes).
+
+The objects: ``Gadget`` (a CRD of this module whose spec keeps any field, with a scale
+subresource) and strimzi's ``KafkaBridge`` from the corpus.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.integration.envtest import ControlPlane, newest_kubectl
+
+SCRIPT = Path(sys.executable).with_name("kubectl-crd")
+KUBECTL_CRD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd"]
+NAMESPACE = "gotemplates"
+BRIDGE_CRD = Path("crds", "strimzi", "046-Crd-kafkabridge.yaml")
+BRIDGE_SAMPLE = Path("samples", "strimzi", "bridge__kafka-bridge.yaml")
+
+GADGET_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.gotemplates.example.com}
+spec:
+  group: gotemplates.example.com
+  names: {kind: Gadget, plural: gadgets, singular: gadget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"""
+
+GADGETS = f"""\
+apiVersion: gotemplates.example.com/v1
+kind: Gadget
+metadata:
+  name: g1
+  namespace: {NAMESPACE}
+  labels: {{app: demo, tier: "1"}}
+  annotations: {{note: "<a&b>"}}
+spec:
+  replicas: 3
+  ratio: 0.25
+  big: 12345678901
+  huge: 1.0e+21
+  whole: 2.0
+  neg: -7
+  flag: true
+  "no": false
+  name: hello world
+  empty: ""
+  nothing: null
+  list: [1, "two", 3.5, null, {{k: v}}]
+  nums: [3, 1, 2]
+  map: {{b: 2, a: 1, c: {{d: [true]}}}}
+  encoded: aGVsbG8=
+  unpadded: aGVsbG8
+  bad64: "a$b"
+  html: "<script>&'\\""
+  uni: "héllo ☃"
+---
+apiVersion: gotemplates.example.com/v1
+kind: Gadget
+metadata: {{name: g2, namespace: {NAMESPACE}}}
+spec: {{replicas: 1, list: [], map: {{}}, name: second}}
+"""
+
+#: one object's templates: every construct, builtin and printf verb (joined by PART)
+SINGLE = [
+    "{{.spec.replicas}} {{.spec.ratio}} {{.spec.big}} {{.spec.huge}} {{.spec.whole}} {{.spec.neg}}",
+    "{{.spec.flag}} {{.spec.no}} {{.spec.name}} [{{.spec.empty}}] {{.spec.nothing}} {{.spec.list}}",
+    "{{.spec.map}} {{.spec.nope}} {{.nope.deeper}} {{.metadata.labels}}",
+    '{{printf "%T %T %T %T %T %T %T %T %T" .spec.replicas .spec.ratio .spec.flag .spec.name'
+    " .spec.list .spec.map .spec.nothing .spec.nope 1}}",
+    '{{printf "%d %5d %-5d| %05d %x %X %o %O %b %c %q %U %#U %+d %#x" .spec.replicas'
+    " .spec.replicas .spec.replicas .spec.neg .spec.big .spec.big .spec.replicas 8"
+    " .spec.replicas 65 66 9731 9731 .spec.replicas 255}}",
+    '{{printf "%f %.2f %e %E %g %G %8.3f %v %v %x %.3g %+.1e %6.2v" .spec.ratio .spec.ratio'
+    " .spec.ratio .spec.huge .spec.huge .spec.ratio .spec.ratio .spec.huge 1.5 .spec.ratio"
+    " 123456.0 .spec.huge 3.14159}}",
+    '{{printf "%s %q %+q %#q %10s %-10s| %x % X %#x %.3s %v" .spec.name .spec.html .spec.uni'
+    ' "a`b" .spec.name .spec.name .spec.name .spec.name "hi" .spec.name .spec.uni}}',
+    '{{printf "%v %+v %#v %s %d %5s %t" .spec.map .spec.map .spec.map .spec.list .spec.list'
+    " .spec.nums .spec.flag}}",
+    '{{printf "%v %d %s %t %t %d" .spec.nothing .spec.nothing .spec.nope .spec.flag'
+    " .spec.replicas .spec.name}}",
+    '{{printf "%d"}} {{printf "%d" 1 2 "x"}} {{printf "100%%"}} {{printf "%!"}} {{printf "%"}}'
+    ' {{printf "%[2]d %[1]d" 1 2}} {{printf "%*d|%-*d|%.*f" 5 42 5 42 2 3.14159}}',
+    '{{print 1 2 "a" "b" 3 .spec.list}} {{println "a" 1 .spec.nope}} {{print}}'
+    " {{print .spec.nothing .spec.nope}}",
+    "{{len .spec.list}} {{len .spec.map}} {{len .spec.name}} {{len .spec.uni}}"
+    ' {{index .spec.list 1}} {{index .spec.map "zz"}} {{index .spec "map" "c" "d" 0}}'
+    ' {{index .spec.list 4 "k"}} {{index .metadata.labels "app"}}',
+    "{{slice .spec.list 1 3}} {{slice .spec.name 0 5}} {{slice .spec.list}} {{slice .spec.name 6}}",
+    "{{if .spec.flag}}yes{{else}}no{{end}} {{if .spec.no}}y{{else if .spec.replicas}}r{{end}}"
+    " {{if .spec.nope}}a{{else}}b{{end}} {{if .spec.empty}}e{{end}} {{if .spec.nothing}}n{{end}}",
+    "{{with .spec.map}}{{.a}}-{{.b}}{{end}} {{with .spec.nope}}x{{else}}none{{end}}"
+    " {{with .spec.nope}}x{{else with .spec.name}}{{.}}{{end}}",
+    "{{range .spec.list}}[{{.}}]{{end}} {{range $i, $v := .spec.map}}{{$i}}={{$v}};{{end}}"
+    " {{range .spec.nope}}x{{else}}empty{{end}} {{range $k, $v := .metadata.labels}}{{$k}}{{end}}",
+    "{{range $i, $e := .spec.nums}}{{if eq $i 1}}{{continue}}{{end}}{{$e}}{{end}}"
+    " {{range .spec.nums}}{{if eq . 1}}{{break}}{{end}}{{.}}{{end}}",
+    "{{range 3}}{{.}}{{end}} {{range $x := .spec.replicas}}<{{$x}}>{{end}} {{range 0}}x{{else}}0{{end}}",
+    '{{$x := .spec.name}}{{$x}} {{$x = "changed"}}{{$x}} {{$.kind}}'
+    " {{$n := 0}}{{range .spec.nums}}{{$n = .}}{{end}}{{$n}}",
+    '{{- /* comment */ -}} trimmed {{- " x " -}}   |  {{- 1 }}  b  {{ 2 -}}  c {{/* kept */}}',
+    '{{define "t"}}[{{.}}]{{end}}{{template "t" .spec.name}}{{template "t"}}'
+    '{{block "b" .spec.replicas}}<{{.}}>{{end}}',
+    '{{eq .spec.replicas 3}} {{eq .spec.name "hello world"}} {{eq .spec.replicas 1 2 3}}'
+    ' {{ne .spec.flag true}} {{eq .spec.nope .spec.nope2}} {{eq .spec.nope "x"}}'
+    " {{eq .spec.list .spec.nope}}",
+    '{{lt .spec.replicas 5}} {{le 3 .spec.replicas}} {{gt .spec.name "a"}} {{ge .spec.ratio 0.25}}'
+    ' {{lt "a" "b"}} {{gt .spec.neg -10}}',
+    '{{and .spec.flag .spec.name}} {{and .spec.no .spec.name}} {{or .spec.no .spec.nope "dflt"}}'
+    " {{or .spec.nope}} {{not .spec.empty}} {{not .spec.map}} {{not .spec.nothing}}",
+    '{{html .spec.html}} {{js .spec.html}} {{urlquery .spec.name "&x=1/é"}} {{html .spec.nope}}'
+    ' {{js .spec.uni}} {{html 1 2}} {{js "a\\nb=c"}}',
+    '{{exists .spec "map" "a"}} {{exists .spec "map" "zz"}} {{exists .spec.list 1}}'
+    ' {{exists .spec.list 9}} {{exists . "spec" "nothing"}} {{base64decode .spec.encoded}}',
+    '{{.spec.name | printf "%q"}} {{.spec.replicas | printf "%d-%d" 1}} {{"x" | len}}'
+    ' {{.spec.list | len}} {{(index .spec.map "c").d}} {{(.spec.map).a}}',
+    "{{'a'}} {{0x1F}} {{1e3}} {{-5}} {{1_000}} {{0o17}} {{017}} {{1.5i}}"
+    ' {{printf "%T %T %T" 1 1.0 \'a\'}} {{"a\\tb\\u00e9\\x41"}} {{`raw\\n`}}',
+    "{{len .metadata.managedFields}} {{.metadata.name}} {{.metadata.namespace}}",
+]
+
+#: a list's templates
+LISTED = [
+    "{{.kind}} {{.apiVersion}} {{.metadata}} {{len .items}}",
+    "{{range .items}}{{.metadata.name}}:{{.spec.replicas}}:{{.spec.list}};{{end}}",
+    '{{range $i, $o := .items}}{{$i}}={{index $o.spec "name"}} {{end}}',
+    "{{with index .items 0}}{{.kind}}{{end}} {{(index .items 1).spec.map}}",
+]
+
+#: strimzi's KafkaBridge sample (spec.replicas, bootstrapServers, http.port)
+BRIDGE = [
+    "{{.kind}} {{.spec}} {{.spec.http}} {{.spec.replicas}} {{.status}} {{.metadata.labels}}",
+    '{{printf "%T %v %05d %q" .spec.http.port .spec.http.port .spec.replicas'
+    " .spec.bootstrapServers}}",
+    "{{range $k, $v := .spec}}{{$k}}={{$v}};{{end}} {{len .spec}} {{with .spec.tls}}tls{{end}}",
+    '{{index .spec "http" "port"}} {{eq .spec.replicas 1}} {{exists .spec "http" "cors"}}'
+    " {{slice .spec.bootstrapServers 0 8}} {{js .spec.bootstrapServers}}",
+]
+
+PART = "<@@>"  # no white space: a trim marker would eat it
+#: in a case's arguments: ``-f`` of the dump, for kubectl-crd only
+OFFLINE = "<offline>"
+
+#: templates that fail to parse, or fail while running (each alone; the unit tests of
+#: model.gotemplate hold more, with kubectl's recorded output)
+FAILING = [
+    "{{.x",
+    "{{if .x}}",
+    "{{nofunc .x}}",
+    "{{.x.}}",
+    "{{3.x}}",
+    "{{.spec.replicas.x}}",
+    "{{.spec.nothing.x}}",
+    "{{index .spec.list 10}}",
+    "{{len .spec.nope}}",
+    '{{eq .spec.replicas "3"}}',
+    "{{eq .spec.map .spec.map}}",
+    "{{printf .spec.replicas}}",
+    "{{base64decode .spec.bad64}}",
+    "{{base64decode .spec.unpadded}}",
+    "{{range .spec.nothing}}x{{end}}",
+    '{{template "nope"}}',
+    "{{call .spec.map}}",
+    "partial {{.spec.name}} then {{.spec.replicas.x}} never",
+]
+
+#: templates with missing keys, run with --allow-missing-template-keys=false
+STRICT = [
+    '{{.spec.name}} {{index .spec "nope"}} {{.spec.nothing}}',
+    "{{.spec.nope}}",
+    "{{$x := .spec}}{{$x.nope}}",
+]
+
+
+@dataclass(frozen=True)
+class Setup:
+    plane: ControlPlane
+    kubectl: str
+    files: Path
+    dump: Path
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture(scope="module")
+def setup(
+    apiserver: ControlPlane, corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Setup]:
+    files = tmp_path_factory.mktemp("templates")
+    (files / "crd.yaml").write_text(GADGET_CRD)
+    (files / "gadgets.yaml").write_text(GADGETS)
+    apiserver.install_crds([files / "crd.yaml", corpus_dir / BRIDGE_CRD])
+    apiserver.kubectl("create", "namespace", NAMESPACE)
+    try:
+        apiserver.kubectl("create", "-f", str(files / "gadgets.yaml"))
+        apiserver.kubectl("create", "-n", NAMESPACE, "-f", str(corpus_dir / BRIDGE_SAMPLE))
+        # a dump with what kubectl's printers see (get -f shows it as stored)
+        dump = apiserver.kubectl(
+            "get", "gadgets", "-n", NAMESPACE, "-o", "yaml", "--show-managed-fields"
+        ).stdout
+        (files / "dump.yaml").write_text(dump)
+        (files / "template.txt").write_text("{{range .items}}{{.metadata.name}} {{end}}\n")
+        (files / "jsonpath.txt").write_text("{.items[*].spec.nums}")
+        (files / "columns.txt").write_text("NAME   NUMS  NOPE\n.metadata.name {.spec.nums} .nope\n")
+        yield Setup(apiserver, newest_kubectl(), files, files / "dump.yaml")
+    finally:
+        apiserver.kubectl("delete", "namespace", NAMESPACE, "--wait=false", check=False)
+
+
+def run_both(setup: Setup, *args: str) -> tuple[Run, Run]:
+    """kubectl ARGS and kubectl crd ARGS, started together, in the module's namespace;
+    ``OFFLINE`` in ARGS is ``-f DUMP`` for ours only (kubectl reads the cluster, and
+    takes no resource with -f)."""
+    plane = setup.plane
+    config = [f"--kubeconfig={plane.kubeconfig}", f"--context={plane.context}", "-n", NAMESPACE]
+    theirs = [a for a in args if a != OFFLINE]
+    ours = [b for a in args for b in (("-f", str(setup.dump)) if a == OFFLINE else (a,))]
+    running = [
+        subprocess.Popen(
+            [*command, *arguments, *config],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=plane.env(),
+            cwd=setup.files,
+        )
+        for command, arguments in (([setup.kubectl], theirs), (KUBECTL_CRD, ours))
+    ]
+    runs = []
+    for process in running:
+        out, err = process.communicate(timeout=120)
+        runs.append(Run(process.returncode, out, err))
+    kubectl, ours = runs
+    return Run(kubectl.code, kubectl.out, kubectl.err.replace("'kubectl ", "'kubectl crd ")), ours
+
+
+def check_all(setup: Setup, cases: list[list[str]]) -> list[str]:
+    """Each case's differences between kubectl and kubectl crd (none: equal)."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda args: run_both(setup, *args), cases))
+    problems = []
+    for args, (kubectl, ours) in zip(cases, results, strict=True):
+        if kubectl != ours:
+            problems.append(f"{' '.join(args)}\n  kubectl: {kubectl}\n  ours:    {ours}")
+    return problems
+
+
+def parts_differ(kubectl: Run, ours: Run, templates: list[str]) -> list[str]:
+    """The templates of a joined run whose parts differ."""
+    assert (kubectl.code, kubectl.err) == (0, ""), kubectl
+    assert (ours.code, ours.err) == (0, ""), ours
+    theirs, mine = kubectl.out.split(PART), ours.out.split(PART)
+    assert len(theirs) == len(mine) == len(templates)
+    return [
+        f"{t}\n  kubectl: {a!r}\n  ours:    {b!r}"
+        for t, a, b in zip(templates, theirs, mine, strict=True)
+        if a != b
+    ]
+
+
+def test_every_construct_prints_as_kubectl_prints_it(setup: Setup) -> None:
+    single, listed = PART.join(SINGLE), PART.join(LISTED)
+    runs = [
+        (["get", "gadgets", "g1", "-o", f"go-template={single}"], SINGLE),
+        (["get", "gadgets", "-o", f"go-template={listed}"], LISTED),
+        (["get", "gadgets", "g1", OFFLINE, "-o", f"go-template={single}"], SINGLE),
+        (["get", "gadgets", OFFLINE, "-o", f"go-template={listed}"], LISTED),
+        (["get", "kafkabridges", "my-bridge", "-o", f"go-template={PART.join(BRIDGE)}"], BRIDGE),
+    ]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda run: run_both(setup, *run[0]), runs))
+    problems = [
+        f"{' '.join(args[:4])}: {problem}"
+        for (args, templates), (kubectl, ours) in zip(runs, results, strict=True)
+        for problem in parts_differ(kubectl, ours, templates)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_errors_and_missing_keys_as_kubectl(setup: Setup) -> None:
+    cases = [["get", "gadgets", "g1", "-o", f"go-template={t}"] for t in FAILING]
+    strict = "--allow-missing-template-keys=false"
+    cases += [["get", "gadgets", "g1", "-o", f"go-template={t}", strict] for t in STRICT]
+    cases += [["get", "gadgets", "-o", "go-template={{range .items}}{{.spec.name}}{{end}}", strict]]
+    cases += [
+        ["get", "gadgets", OFFLINE, "-o", "go-template={{.spec.list.x}}"],
+        [
+            "get",
+            "gadgets",
+            "-o",
+            "go-template={{range .items}}{{.metadata.name}}{{.spec.nums.x}}{{end}}",
+        ],
+    ]
+    problems = check_all(setup, cases)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
+    gadgets = ["get", "gadgets"]
+    cases = [
+        [*gadgets, "-o", "template={{.kind}}"],
+        [*gadgets, "-o", "templatefile=template.txt"],
+        [*gadgets, "g2", "-o", "go-template-file=template.txt"],
+        [*gadgets, "-o", "jsonpath-file=jsonpath.txt"],
+        [*gadgets, "-o", "jsonpath-as-json={.items[*].metadata.name} {.kind}"],
+        [*gadgets, "g1", "-o", "jsonpath-as-json={.spec.map}{.spec.nope}{.spec.list[*]}"],
+        [*gadgets, "-o", "custom-columns-file=columns.txt", "--no-headers"],
+        [*gadgets, "g1", "--template", "{{.spec.name}}"],
+        [*gadgets, "g1", "-o", "jsonpath", "--template", "{.spec.name}"],
+        [*gadgets, "g1", "-o", "go-template={{.kind}}", "--template", "{{.kind}}"],
+        [*gadgets, "g1", "-o", "jsonpath={.metadata.managedFields[0].manager}"],
+        [*gadgets, "g1", "-o", "jsonpath={.nope}", "--allow-missing-template-keys=false"],
+        [*gadgets, "g1", "-o", "go-template={{.nope}}", "--allow-missing-template-keys=no"],
+        [*gadgets, "g1", "-o", "go-template"],
+        [*gadgets, "g1", "-o", "go-template-file=missing.txt"],
+        [*gadgets, "g1", "-o", "templatefile=."],
+        [*gadgets, "g1", "-o", "custom-columns-file=missing.txt"],
+        [*gadgets, OFFLINE, "-o", "jsonpath-as-json={.items[*].spec.ratio}"],
+    ]
+    problems = check_all(setup, cases)
+    assert not problems, "\n".join(problems)
+
+
+def test_scale_prints_with_the_template_formats_as_kubectl(setup: Setup) -> None:
+    # to the count the objects have: what kubectl read before equals what we read after
+    g1 = ["scale", "gadgets", "g1", "--replicas", "3"]
+    cases = [
+        [*g1, "-o", "go-template={{.kind}} {{.spec.replicas}} {{.spec.map}}"],
+        [*g1, "--template", "{{.spec.ratio}}"],
+        [*g1, "-o", "templatefile=template.txt"],
+        [*g1, "-o", "jsonpath-as-json={.spec.nums}"],
+        [*g1, "-o", "go-template={{.spec.nope}}", "--allow-missing-template-keys=false"],
+        [*g1, "-o", "custom-columns=N:.kind"],
+        ["scale", "kafkabridges", "my-bridge", "--replicas", "1", "-o", "go-template={{.spec}}"],
+    ]
+    problems = check_all(setup, cases)
+    assert not problems, "\n".join(problems)
