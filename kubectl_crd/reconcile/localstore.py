@@ -46,12 +46,21 @@ What it keeps, and the upstream behaviour each piece mirrors
   update, the merged object of an apply), and given on a create what its registry
   strategy and the default admission plugins add: a Service's cluster IP, families and
   node ports (``ServiceAllocator``: the lowest free address of the test control plane's
-  10.0.0.0/24, kept by updates, freed by deletes), a Job's generated selector and
+  10.0.0.0/24, kept by updates, freed by deletes; a dry run's answer holds the range's
+  network address and node ports from 32769 up, as the server's, and holds nothing),
+  a Job's generated selector and
   labels, a Pod's Pending status with its QoS class, priority and default tolerations,
   a claim's protection finalizer, a namespace's ``kubernetes`` finalizer, a DaemonSet's
   template generation; 63 cases, every kind in ``BUILTINS``, against kube-apiserver in
   tests/integration/test_localstore_defaulting_differential.py;
-- built-in kinds (``BUILTINS``: ConfigMap, Secret, Service, Deployment, Lease, ...) are
+- a Service is refused as the server refuses it (``validation.services``): first what
+  its allocation refuses (a requested cluster IP malformed, outside 10.0.0.0/24 or
+  taken, dual-stack or IPv6 on this single-stack IPv4 cluster, a node port outside
+  30000-32767 or taken: a 422 of that alone), then ``ValidateService``'s rules (ports,
+  names, protocols, target ports, type, affinity, traffic policies, external IPs) in
+  one 422 with its metadata's; 80 cases in
+  tests/integration/test_localstore_service_differential.py;
+- other built-in kinds (``BUILTINS``: ConfigMap, Secret, Deployment, Lease, ...) are
   stored without schema validation of their spec beyond those checks (no
   ``Invalid`` for a negative replicas), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
@@ -74,16 +83,16 @@ What it keeps, and the upstream behaviour each piece mirrors
 
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
-kinds beyond their metadata, their decoding and the typed check (a Service's clusterIP
-outside the range, a taken node port), admission plugins beyond the defaults above
+kinds beyond their metadata, their decoding and the typed check (a Service's aside;
+nor a Service update's own rules: immutable addresses, family changes), admission
+plugins beyond the defaults above
 (ServiceAccount's token volume, LimitRanger, ResourceQuota), ``managedFields`` entries
 of other operations than ``Apply`` (a create shows none),
 conflicts between field managers (``force`` is always taken), the garbage collector's
 foreground deletion and orphaning (``propagationPolicy`` is background), admission
 webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateName`` for
 built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a number),
-and watch history (a watch starts from now: no 410); a dry-run create of a Service
-holds its address until the store ends. Of a built-in's decoding
+and watch history (a watch starts from now: no 410). Of a built-in's decoding
 (``validation.decoding``): an applied int32 beyond its range, which the server's
 conversion wraps and its validation then refuses (the store wraps it and stores it);
 a merge patch whose result does not decode is the patch handler's 422, its value the
@@ -450,7 +459,6 @@ class ObjectStore:
             if not name:
                 message = "resource name may not be empty"
                 raise _status_refusal(422, "Invalid", message, kind, name)
-            _check_builtin_metadata(kind, created)
             meta = created.setdefault("metadata", {})
             for dropped in (
                 "resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds",
@@ -468,7 +476,10 @@ class ObjectStore:
             else:
                 meta.pop("generation", None)
             self._prepare_for_create(kind, created, obj)
-            self._allocate(kind, created, None)
+            # a Service's allocation (the registry's BeginCreate) refuses before the
+            # strategy's validation runs (genericregistry.Store.Create)
+            self._allocate(kind, created, None, dry_run=dry_run)
+            _check_builtin(kind, created)
             return self._store_builtin(kind, info, None, created, dry_run=dry_run)
 
     def update(
@@ -522,8 +533,6 @@ class ObjectStore:
                 if status_value is not None:
                     new["status"] = status_value
             else:
-                # ValidateObjectMetaUpdate runs ValidateObjectMeta on the new object
-                _check_builtin_metadata(kind, new)
                 # rest/update.go BeforeUpdate: the server's fields stay the old ones
                 old_meta = old["metadata"]
                 for kept in ("uid", "creationTimestamp", "namespace", "generation"):
@@ -538,7 +547,10 @@ class ObjectStore:
                     new.pop("status", None)
                     if "status" in old:
                         new["status"] = old["status"]
-                self._allocate(kind, new, old)
+                # BeginUpdate (a Service's allocation), then ValidateObjectMetaUpdate's
+                # ValidateObjectMeta of the new object and the kind's own validation
+                self._allocate(kind, new, old, dry_run=dry_run)
+                _check_builtin(kind, new)
                 if kind.group == "apps" and kind.kind == "DaemonSet":
                     from kubectl_crd.validation.builtin_defaulting import prepare_daemon_set
 
@@ -980,13 +992,20 @@ class ObjectStore:
         elif kind.group == "apps" and kind.kind == "DaemonSet":
             prepare.prepare_daemon_set(obj, None)
 
-    def _allocate(self, kind: _Kind, obj: dict[str, Any], old: dict[str, Any] | None) -> None:
-        """A Service's cluster IP, families and node ports (``ServiceAllocator``)."""
+    def _allocate(
+        self, kind: _Kind, obj: dict[str, Any], old: dict[str, Any] | None, *, dry_run: bool
+    ) -> None:
+        """A Service's cluster IP, families and node ports (``ServiceAllocator``): a
+        refusal is its 500, or the 422 of its causes."""
         if kind.group or kind.kind != "Service":
             return
-        problem = self._services.allocate(obj, old)
-        if problem is not None:
+        from kubectl_crd.validation.results import Stage
+
+        problem = self._services.allocate(obj, old, dry_run=dry_run)
+        if isinstance(problem, str):
             raise _failure(500, "InternalError", problem, None)
+        if problem:
+            raise _invalid(kind, obj, [(f, r, m, Stage.SCHEMA) for f, r, m in problem])
 
     def _typed(self, kind: _Kind, version: str) -> tuple[Atom, KeysAt]:
         """The kind's typed schema in ``version`` (``validation.typed``: a built-in's
@@ -1156,17 +1175,16 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
 }
 
 
-def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
+def _check_builtin(kind: _Kind, obj: dict[str, Any]) -> None:
     """``ValidateObjectMeta`` of a built-in object (apimachinery's
     ``api/validation/objectmeta.go``, through ``validation.objectmeta``, the check the
     custom resources' admission runs): its name (a DNS subdomain unless ``_NAME_CHECKS``
     says otherwise), label keys and values, annotation keys and their total size,
-    ownerReferences and finalizers. A problem is the server's 422 ``Invalid``:
-    ``<Kind>[.<group>] "<name>" is invalid: <cause>`` (``[c1, c2]`` for several,
-    repeats dropped as ``field.ErrorList.ToAggregate`` drops them)."""
+    ownerReferences and finalizers; then a Service's spec (``validation.services``,
+    ``ValidateService``). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import validate_object_meta
-    from kubectl_crd.validation.results import FieldError, Reason, Stage
+    from kubectl_crd.validation.results import Reason, Stage
 
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
@@ -1182,9 +1200,28 @@ def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
              f'metadata.name: Invalid value: "{name}": must be no more than 52 characters',
              None)
         )  # fmt: skip
-    if not found:
-        return
-    errors = [FieldError(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+    problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+    if not kind.group and kind.kind == "Service":
+        from kubectl_crd.validation.services import validate_service
+
+        problems += [
+            (f, reason, message, Stage.SCHEMA) for f, reason, message in validate_service(obj)
+        ]
+    if problems:
+        raise _invalid(kind, obj, problems)
+
+
+def _invalid(
+    kind: _Kind, obj: Mapping[str, Any], problems: Sequence[tuple[str, str, str, str]]
+) -> StoreRefusal:
+    """The server's 422 ``Invalid`` of (field, reason, message, stage) problems:
+    ``<Kind>[.<group>] "<name>" is invalid: <cause>`` (``[c1, c2]`` for several,
+    repeats dropped as ``field.ErrorList.ToAggregate`` drops them)."""
+    from kubectl_crd.validation.results import FieldError
+
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    errors = [FieldError(f, reason, message, stage) for f, reason, message, stage in problems]
     messages = list(dict.fromkeys(e.message for e in errors))
     cause = messages[0] if len(messages) == 1 else "[" + ", ".join(messages) + "]"
     name = str(meta.get("name") or "")
@@ -1197,7 +1234,7 @@ def _check_builtin_metadata(kind: _Kind, obj: dict[str, Any]) -> None:
         {"reason": e.reason, "message": e.message.removeprefix(f"{e.field}: "), "field": e.field}
         for e in errors
     ]
-    raise _failure(422, "Invalid", message, details, errors)
+    return _failure(422, "Invalid", message, details, errors)
 
 
 def _conflict(kind: _Kind, name: str) -> str:

@@ -47,6 +47,15 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from kubectl_crd.validation.services import (
+    NODE_PORTS,
+    Cause,
+    allocation_cause,
+    cluster_ip_problems,
+    health_check_refusal,
+    parse_ip,
+)
+
 __all__ = [
     "ServiceAllocator",
     "default_builtin",
@@ -733,8 +742,6 @@ def prepare_namespace_for_create(obj: dict[str, Any]) -> None:
 
 #: the test control plane's ``--service-cluster-ip-range`` (``reconcile.controlplane``)
 SERVICE_CIDR = "10.0.0.0/24"
-#: kube-apiserver's default ``--service-node-port-range``
-NODE_PORTS = range(30000, 32768)
 
 
 class ServiceAllocator:
@@ -746,33 +753,50 @@ class ServiceAllocator:
     def __init__(self, cidr: str = SERVICE_CIDR) -> None:
         network = ipaddress.ip_network(cidr)
         hosts = list(network.hosts())
+        self._network = str(network.network_address)
         self._addresses = [str(a) for a in hosts[1:]]  # hosts[0]: the kubernetes Service
+        self._in_range = {str(a) for a in hosts}
         self._ips: set[str] = {str(hosts[0])}
         self._ports: set[int] = set()
 
-    def allocate(self, obj: dict[str, Any], old: Mapping[str, Any] | None) -> str | None:
+    def allocate(
+        self, obj: dict[str, Any], old: Mapping[str, Any] | None, *, dry_run: bool = False
+    ) -> str | list[Cause] | None:
         """Give ``obj`` (a defaulted Service) what the registry fills in: on an update
         the old object's allocations where the new one leaves them out
         (``patchAllocatedValues``), then the families, cluster IPs, node ports and
-        health check node port it still lacks. A problem is returned as the server's
-        message."""
+        health check node port it still lacks. A refusal is returned, nothing held:
+        the server's 500 message (a full range, a taken health check port), or the
+        422's causes (``services.cluster_ip_problems``, then a requested address or
+        node port outside the range or taken). A dry run (alloc.go's dry-run
+        allocators) checks no requested value and holds nothing: what it fills in is
+        the range's network address and node ports from 32769 up, as the server
+        answers."""
         spec = obj.get("spec")
         if not isinstance(spec, dict):
             return None
         kind = spec.get("type")
         old_spec = old.get("spec") if old is not None else None
+        held = (set(self._ips), set(self._ports))
         if isinstance(old_spec, Mapping):
             _drop_type_dependent_fields(obj, spec, old_spec)
-            problem = self._allocate(spec, kind, old_spec)
-            # what the old object held and the new one does not is free again
-            ips, ports = _held(old_spec)
-            new_ips, new_ports = _held(spec)
-            self._ips.difference_update(ips - new_ips)
-            self._ports.difference_update(ports - new_ports)
-            return problem
-        return self._allocate(spec, kind, None)
+            problem = self._allocate(spec, kind, old_spec, dry_run)
+            if problem is None and not dry_run:
+                # what the old object held and the new one does not is free again
+                ips, ports = _held(old_spec)
+                new_ips, new_ports = _held(spec)
+                self._ips.difference_update(ips - new_ips)
+                self._ports.difference_update(ports - new_ports)
+        else:
+            problem = self._allocate(spec, kind, None, dry_run)
+        if problem is not None or dry_run:
+            self._ips, self._ports = held
+        return problem
 
-    def _allocate(self, spec: dict[str, Any], kind: Any, old_spec: Any) -> str | None:
+    def _allocate(
+        self, spec: dict[str, Any], kind: Any, old_spec: Any, dry_run: bool
+    ) -> str | list[Cause] | None:
+        old_ips, old_ports = _held(old_spec) if isinstance(old_spec, Mapping) else (set(), set())
         if isinstance(old_spec, dict) and kind != "ExternalName":
             if old_spec.get("type") != "ExternalName":
                 for key in ("clusterIP", "clusterIPs"):
@@ -781,7 +805,7 @@ class ServiceAllocator:
                 for key in ("ipFamilies", "ipFamilyPolicy"):
                     if not spec.get(key) and old_spec.get(key):
                         spec[key] = old_spec[key]
-            old_ports = {
+            old_ports_by_key = {
                 (p.get("port"), p.get("protocol")): p.get("nodePort")
                 for p in old_spec.get("ports") or ()
                 if isinstance(p, dict)
@@ -789,22 +813,36 @@ class ServiceAllocator:
             if kind in _EXTERNAL_TYPES:
                 for port in spec.get("ports") or ():
                     if isinstance(port, dict) and not port.get("nodePort"):
-                        kept = old_ports.get((port.get("port"), port.get("protocol")))
+                        kept = old_ports_by_key.get((port.get("port"), port.get("protocol")))
                         if kept:
                             port["nodePort"] = kept
+        # strategy.go PrepareForCreate / PrepareForUpdate: clusterIPs follows clusterIP
+        if spec.get("clusterIP") and not spec.get("clusterIPs"):
+            spec["clusterIPs"] = [spec["clusterIP"]]
         if kind == "ExternalName":
             return None
+        problems = cluster_ip_problems(spec)
+        if problems:
+            return problems
         cluster_ip = spec.get("clusterIP")
         if not cluster_ip:
-            ips = spec.get("clusterIPs")
-            cluster_ip = ips[0] if isinstance(ips, list) and ips else None
-        if cluster_ip is None or cluster_ip == "":
-            free = next((a for a in self._addresses if a not in self._ips), None)
+            free = (
+                self._network
+                if dry_run
+                else next((a for a in self._addresses if a not in self._ips), None)
+            )
             if free is None:
                 return "Internal error occurred: failed to allocate a serviceIP: range is full"
             cluster_ip = free
+        elif cluster_ip != "None" and cluster_ip not in old_ips and not dry_run:
+            address = str(parse_ip(cluster_ip))
+            ips = spec.get("clusterIPs") or [cluster_ip]
+            if address not in self._in_range:
+                return [allocation_cause("spec.clusterIPs", ips, "outside")]
+            if address in self._ips:
+                return [allocation_cause("spec.clusterIPs", ips, "taken")]
         if cluster_ip != "None":
-            self._ips.add(cluster_ip)
+            self._ips.add(str(parse_ip(cluster_ip) or cluster_ip))
         spec["clusterIP"] = cluster_ip
         if not spec.get("clusterIPs"):
             spec["clusterIPs"] = [cluster_ip]
@@ -823,27 +861,61 @@ class ServiceAllocator:
             spec["ipFamilies"] = ["IPv4"]
         if not spec.get("ipFamilyPolicy"):
             spec["ipFamilyPolicy"] = "SingleStack"
-        wants_ports = kind == "NodePort" or (
+        return self._allocate_ports(spec, kind, old_spec, old_ports, dry_run)
+
+    def _allocate_ports(
+        self, spec: dict[str, Any], kind: Any, old_spec: Any, old_ports: set[int], dry_run: bool
+    ) -> str | list[Cause] | None:
+        """Node ports: a LoadBalancer that allocates none still holds those requested;
+        a port number twice is one port when the protocols differ (alloc.go
+        ``initNodePorts``); then the health check node port."""
+        assigns = kind == "NodePort" or (
             kind == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is not False
         )
-        holders: list[tuple[dict[str, Any], str]] = []
-        if wants_ports:
+        holders: list[tuple[dict[str, Any], str, str]] = []
+        if kind in _EXTERNAL_TYPES:
             holders = [
-                (port, "nodePort") for port in spec.get("ports") or () if isinstance(port, dict)
+                (port, "nodePort", f"spec.ports[{index}].nodePort")
+                for index, port in enumerate(spec.get("ports") or ())
+                if isinstance(port, dict) and (assigns or port.get("nodePort"))
             ]
         # service.NeedsHealthCheck: a LoadBalancer with the Local traffic policy
         if kind == "LoadBalancer" and spec.get("externalTrafficPolicy") == "Local":
             if not spec.get("healthCheckNodePort") and isinstance(old_spec, dict):
                 spec["healthCheckNodePort"] = old_spec.get("healthCheckNodePort")
-            holders.append((spec, "healthCheckNodePort"))
-        for holder, key in holders:
-            if holder.get(key):
-                self._ports.add(int(holder[key]))
+            holders.append((spec, "healthCheckNodePort", ""))
+        dry_next = 32769
+        taken_here: dict[int, set[Any]] = {}
+        for holder, key, where in holders:
+            wanted = holder.get(key)
+            protocol = holder.get("protocol")
+            if wanted:
+                number = int(wanted)
+                if not dry_run and number not in old_ports:
+                    shared = number in taken_here and protocol not in taken_here[number]
+                    problem = (
+                        "outside"
+                        if number not in NODE_PORTS
+                        else "taken"
+                        if number in self._ports and not shared
+                        else None
+                    )
+                    if problem is not None and not where:
+                        return health_check_refusal(number, problem)
+                    if problem is not None:
+                        return [allocation_cause(where, number, problem)]
+                taken_here.setdefault(number, set()).add(protocol)
+                self._ports.add(number)
                 continue
-            found = next((p for p in NODE_PORTS if p not in self._ports), None)
+            if dry_run:
+                found: int | None = dry_next
+                dry_next += 1
+            else:
+                found = next((p for p in NODE_PORTS if p not in self._ports), None)
             if found is None:
                 return "Internal error occurred: failed to allocate a nodePort: range is full"
             self._ports.add(found)
+            taken_here.setdefault(found, set()).add(protocol)
             holder[key] = found
         return None
 

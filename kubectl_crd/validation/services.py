@@ -1,0 +1,531 @@
+"""A Service's validation, as kube-apiserver 1.34 refuses a Service it will not store.
+
+Pure: the store (``reconcile.localstore``) asks, in the server's order of a create:
+
+1. ``cluster_ip_problems``: what the Service registry's allocator checks before it
+   allocates (``pkg/registry/core/service/ipallocator``'s caller, ``storage/alloc.go``
+   ``initIPFamilyFields``): ``ValidateServiceClusterIPsRelatedFields``
+   (``pkg/apis/core/validation/validation.go``: ``clusterIP`` and ``clusterIPs`` in step,
+   valid addresses, families and policy supported and matching the addresses), then
+   the families and policy against the cluster's single IPv4 stack (the test control
+   plane's ``--service-cluster-ip-range=10.0.0.0/24``);
+2. the allocation itself (``builtin_defaulting.ServiceAllocator``, which words its
+   refusals with ``allocation_cause``): a requested address outside the range or taken,
+   a requested node port outside 30000-32767 or taken;
+3. ``validate_service``: ``ValidateService``'s checks of the spec (ports, names,
+   protocols, target ports, type and its fields, affinity, traffic policies, external
+   IPs, source ranges), after the object's metadata, all in one 422.
+
+Each problem is a ``Cause``: (field, reason, message) with the message as
+``field.Error.Error()`` writes it (``spec.ports[0].name: Required value``). Update-only
+rules (immutable addresses, ``validateUpgradeDowngrade*``) are not checked.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.validation import names
+from kubectl_crd.validation.results import Reason
+
+__all__ = [
+    "NODE_PORTS",
+    "Cause",
+    "allocation_cause",
+    "cluster_ip_problems",
+    "health_check_refusal",
+    "parse_ip",
+    "validate_service",
+]
+
+Cause = tuple[str, str, str]
+
+#: kube-apiserver's default ``--service-node-port-range``
+NODE_PORTS = range(30000, 32768)
+
+_POLICIES = ("PreferDualStack", "RequireDualStack", "SingleStack")
+_FAMILIES = ("IPv4", "IPv6")
+_PROTOCOLS = ("SCTP", "TCP", "UDP")
+_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")
+_AFFINITIES = ("ClientIP", "None")
+_TRAFFIC_POLICIES = ("Cluster", "Local")
+# validation.go validateServiceTrafficDistribution: listed in this order, not sorted
+_DISTRIBUTIONS = ("PreferClose", "PreferSameZone", "PreferSameNode")
+_IP_MESSAGE = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+_CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
+_PORT_RANGE_MESSAGE = "must be between 1 and 65535, inclusive"
+_LOAD_BALANCER_ONLY = "may only be used when `type` is 'LoadBalancer'"
+_PORT_NAME_CHARSET = re.compile(r"^[-a-z0-9]+\Z")
+
+
+def _cause(field: str, reason: str, body: str) -> Cause:
+    return (field, reason, f"{field}: {body}")
+
+
+def _invalid(field: str, value: Any, detail: str) -> Cause:
+    return _cause(field, Reason.INVALID, f"Invalid value: {bad_value(value)}: {detail}")
+
+
+def _required(field: str) -> Cause:
+    return _cause(field, Reason.REQUIRED, "Required value")
+
+
+def _forbidden(field: str, detail: str) -> Cause:
+    return _cause(field, Reason.FORBIDDEN, f"Forbidden: {detail}")
+
+
+def _duplicate(field: str, value: Any) -> Cause:
+    return _cause(field, Reason.DUPLICATE, f"Duplicate value: {bad_value(value)}")
+
+
+def _not_supported(field: str, value: Any, supported: tuple[str, ...]) -> Cause:
+    listed = ", ".join(f'"{s}"' for s in supported)
+    return _cause(
+        field,
+        Reason.NOT_SUPPORTED,
+        f"Unsupported value: {bad_value(value)}: supported values: {listed}",
+    )
+
+
+def parse_ip(text: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as k8s.io/utils/net ``ParseIPSloppy`` reads it: an IPv4 part with
+    leading zeros is decimal (``10.0.0.010`` is 10.0.0.10; the server warns it will be
+    refused one day), which Python's ``ip_address`` refuses."""
+    if not isinstance(text, str) or not text:
+        return None
+    if re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", text):
+        parts = [int(part) for part in text.split(".")]
+        if all(part < 256 for part in parts):
+            return ipaddress.IPv4Address(".".join(map(str, parts)))
+        return None
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+def _valid_cidr(text: str) -> bool:
+    address, _, bits = text.partition("/")
+    if parse_ip(address) is None or not bits.isdigit():
+        return False
+    return int(bits) <= (32 if ":" not in address else 128)
+
+
+def _is_headless(spec: Mapping[str, Any]) -> bool:
+    ips = spec.get("clusterIPs")
+    return isinstance(ips, list) and bool(ips) and ips[0] == "None"
+
+
+def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
+    """What the allocator refuses before it allocates (see the module docstring):
+    ``ValidateServiceClusterIPsRelatedFields``, then the families and policy a
+    single-stack IPv4 cluster serves. ``spec`` is defaulted (``clusterIPs`` follows
+    ``clusterIP`` when left out)."""
+    if spec.get("type") == "ExternalName":
+        return []
+    found: list[Cause] = []
+    cluster_ip = spec.get("clusterIP") or ""
+    ips = [ip for ip in spec.get("clusterIPs") or () if isinstance(ip, str)]
+    families = [f for f in spec.get("ipFamilies") or () if isinstance(f, str)]
+    policy = spec.get("ipFamilyPolicy")
+    if cluster_ip:
+        if not ips:
+            found.append(_required("spec.clusterIPs"))
+        elif ips[0] != cluster_ip:
+            found.append(_invalid("spec.clusterIPs", ips, "first value must match `clusterIP`"))
+    elif ips:
+        found.append(
+            _invalid("spec.clusterIPs", ips, "must be empty when `clusterIP` is not specified")
+        )
+    seen: set[str] = set()
+    for index, family in enumerate(families):
+        field = f"spec.ipFamilies[{index}]"
+        if family not in _FAMILIES:
+            found.append(_not_supported(field, family, _FAMILIES))
+        if family in seen:
+            found.append(_duplicate(field, family))
+        seen.add(family)
+    if policy is not None and policy not in _POLICIES:
+        found.append(_not_supported("spec.ipFamilyPolicy", policy, _POLICIES))
+    invalid_ips = False
+    for index, ip in enumerate(ips):
+        if index == 0 and ip == "None":
+            if len(ips) > 1:
+                invalid_ips = True
+                found.append(
+                    _invalid("spec.clusterIPs", ips, "'None' must be the first and only value")
+                )
+            continue
+        if parse_ip(ip) is None:
+            invalid_ips = True
+            found.append(_invalid(f"spec.clusterIPs[{index}]", ip, _IP_MESSAGE))
+    if len(ips) > 2:
+        found.append(_invalid("spec.clusterIPs", ips, "may only hold up to 2 values"))
+    if invalid_ips:
+        return found
+    parsed = [parse_ip(ip) for ip in ips if ip != "None"]
+    if len(ips) > 1 and len({p.version for p in parsed if p is not None}) != len(ips):
+        found.append(
+            _invalid("spec.clusterIPs", ips, "may specify no more than one IP for each IP family")
+        )
+    if not _is_headless(spec):
+        for index, (ip, family) in enumerate(zip(ips, families, strict=False)):
+            address = parse_ip(ip)
+            if family == "IPv4" and address is not None and address.version == 6:
+                found.append(
+                    _invalid(
+                        f"spec.clusterIPs[{index}]",
+                        ip,
+                        f"expected an IPv4 value as indicated by `ipFamilies[{index}]`",
+                    )
+                )
+            if family == "IPv6" and (address is None or address.version != 6):
+                found.append(
+                    _invalid(
+                        f"spec.clusterIPs[{index}]",
+                        ip,
+                        f"expected an IPv6 value as indicated by `ipFamilies[{index}]`",
+                    )
+                )
+    if found:
+        return found
+    return _family_problems(spec, ips, families, policy)
+
+
+def _family_problems(
+    spec: Mapping[str, Any], ips: list[str], families: list[str], policy: Any
+) -> list[Cause]:
+    """alloc.go ``initIPFamilyFields`` on a single-stack IPv4 cluster: a headless
+    Service without a selector takes any families; an address of another family is
+    refused by the allocation (``allocation_cause``'s caller); otherwise the policy
+    (SingleStack when unset) and each family requested must be served."""
+    if _is_headless(spec) and not spec.get("selector"):
+        return []
+    for index, ip in enumerate(ips):
+        address = parse_ip(ip)
+        if address is not None and address.version == 6:
+            return [
+                _invalid(f"spec.clusterIPs[{index}]", ips, "IPv6 is not configured on this cluster")
+            ]
+    policy = policy or "SingleStack"
+    if policy == "SingleStack" and len(families) > 1:
+        message = "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"
+        return [_invalid("spec.ipFamilyPolicy", policy, message)]
+    found: list[Cause] = []
+    if policy == "RequireDualStack":
+        found.append(
+            _invalid(
+                "spec.ipFamilyPolicy",
+                policy,
+                "this cluster is not configured for dual-stack services",
+            )
+        )
+    for index, family in enumerate(families):
+        if family != "IPv4":
+            found.append(
+                _invalid(f"spec.ipFamilies[{index}]", family, "not configured on this cluster")
+            )
+    return found
+
+
+def allocation_cause(field: str, value: Any, problem: str) -> Cause:
+    """A requested address or node port the allocator refuses (alloc.go): ``problem``
+    is one of ``outside``, ``taken``; an address's field is ``spec.clusterIPs`` and its
+    value the whole list, a port's its own field and number."""
+    if field == "spec.clusterIPs":
+        ip = value[0] if isinstance(value, list) and value else value
+        detail = (
+            "the provided network does not match the current range"
+            if problem == "outside"
+            else "provided IP is already allocated"
+        )
+        return _invalid(field, value, f"failed to allocate IP {ip}: {detail}")
+    return _invalid(field, value, _port_detail(problem))
+
+
+def _port_detail(problem: str) -> str:
+    if problem == "taken":
+        return "provided port is already allocated"
+    last = NODE_PORTS.stop - 1
+    return f"provided port is not in the valid range. The range of valid ports is {NODE_PORTS.start}-{last}"
+
+
+def health_check_refusal(number: int, problem: str) -> str:
+    """A requested health check node port the allocator refuses: the server's 500."""
+    return (
+        "Internal error occurred: failed to allocate requested HealthCheck NodePort "
+        f"{number}: {_port_detail(problem)}"
+    )
+
+
+def _port_name_problems(name: str) -> list[str]:
+    """apimachinery's ``IsValidPortName``."""
+    found = []
+    if len(name.encode()) > 15:
+        found.append("must be no more than 15 characters")
+    if not _PORT_NAME_CHARSET.match(name):
+        found.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search("[a-z]", name):
+        found.append("must contain at least one letter (a-z)")
+    if "--" in name:
+        found.append("must not contain consecutive hyphens")
+    if name and (name[0] == "-" or name[-1] == "-"):
+        found.append("must not begin or end with a hyphen")
+    return found
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _port_problems(
+    port: Mapping[str, Any], index: int, require_name: bool, names_seen: set[str]
+) -> list[Cause]:
+    """validation.go ``validateServicePort``."""
+    where = f"spec.ports[{index}]"
+    found: list[Cause] = []
+    name = port.get("name") or ""
+    if require_name and not name:
+        found.append(_required(f"{where}.name"))
+    elif name:
+        found.extend(_invalid(f"{where}.name", name, m) for m in names.dns1123_label(name))
+        if name in names_seen:
+            found.append(_duplicate(f"{where}.name", name))
+        names_seen.add(name)
+    number = _int(port.get("port"))
+    if not 1 <= number <= 65535:
+        found.append(_invalid(f"{where}.port", number, _PORT_RANGE_MESSAGE))
+    protocol = port.get("protocol") or ""
+    if not protocol:
+        found.append(_required(f"{where}.protocol"))
+    elif protocol not in _PROTOCOLS:
+        found.append(_not_supported(f"{where}.protocol", protocol, _PROTOCOLS))
+    target = port.get("targetPort")
+    if isinstance(target, str):
+        found.extend(
+            _invalid(f"{where}.targetPort", target, m) for m in _port_name_problems(target)
+        )
+    elif not 1 <= _int(target) <= 65535:
+        found.append(_invalid(f"{where}.targetPort", _int(target), _PORT_RANGE_MESSAGE))
+    app_protocol = port.get("appProtocol")
+    if isinstance(app_protocol, str):
+        found.extend(
+            _invalid(f"{where}.appProtocol", app_protocol, m)
+            for m in names.qualified_name(app_protocol)
+        )
+    return found
+
+
+def _special_ip_problems(
+    text: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address
+) -> list[str]:
+    """validation.go ``ValidateNonSpecialIP``."""
+    if address.is_unspecified:
+        return [f"may not be unspecified ({text})"]
+    if address.is_loopback:
+        return ["may not be in the loopback range (127.0.0.0/8, ::1/128)"]
+    if address.is_link_local:
+        return ["may not be in the link-local range (169.254.0.0/16, fe80::/10)"]
+    link_local_multicast = ipaddress.ip_network(
+        "224.0.0.0/24" if address.version == 4 else "ff02::/16"
+    )
+    if address in link_local_multicast:
+        return ["may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"]
+    return []
+
+
+def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
+    """``ValidateService``'s checks of a defaulted Service's spec, in its order (the
+    metadata's come first, from the store's ``ValidateObjectMeta``)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, Mapping):
+        return []
+    found: list[Cause] = []
+    kind = spec.get("type") or ""
+    headless = _is_headless(spec)
+    ports = [p for p in spec.get("ports") or () if isinstance(p, Mapping)]
+    ips = spec.get("clusterIPs") or []
+    if not ports and not headless and kind != "ExternalName":
+        found.append(_required("spec.ports"))
+    if kind in ("LoadBalancer", "NodePort") and headless:
+        found.append(
+            _invalid("spec.clusterIPs[0]", ips[0], f"may not be set to 'None' for {kind} services")
+        )
+    elif kind == "ExternalName":
+        if ips:
+            found.append(_forbidden("spec.clusterIPs", "may not be set for ExternalName services"))
+        if spec.get("ipFamilies"):
+            found.append(_forbidden("spec.ipFamilies", "may not be set for ExternalName services"))
+        if spec.get("ipFamilyPolicy") is not None:
+            found.append(
+                _forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services")
+            )
+        # the value (a CNAME) may end in a dot
+        cname = str(spec.get("externalName") or "").removesuffix(".")
+        if cname:
+            found.extend(
+                _invalid("spec.externalName", cname, m) for m in names.dns1123_subdomain(cname)
+            )
+        else:
+            found.append(_required("spec.externalName"))
+    names_seen: set[str] = set()
+    for index, port in enumerate(ports):
+        found.extend(_port_problems(port, index, len(ports) > 1, names_seen))
+    selector = spec.get("selector")
+    if isinstance(selector, Mapping):
+        for key, value in selector.items():
+            found.extend(_invalid("spec.selector", key, m) for m in names.qualified_name(key))
+            found.extend(
+                _invalid("spec.selector", value or "", m) for m in names.label_value(value or "")
+            )
+    affinity = spec.get("sessionAffinity") or ""
+    if not affinity:
+        found.append(_required("spec.sessionAffinity"))
+    elif affinity not in _AFFINITIES:
+        found.append(_not_supported("spec.sessionAffinity", affinity, _AFFINITIES))
+    config = spec.get("sessionAffinityConfig")
+    if affinity == "ClientIP":
+        client = config.get("clientIP") if isinstance(config, Mapping) else None
+        timeout = _int(client.get("timeoutSeconds")) if isinstance(client, Mapping) else 0
+        if not 0 < timeout <= 86400:
+            found.append(
+                _invalid(
+                    "spec.sessionAffinityConfig.clientIP.timeoutSeconds",
+                    timeout,
+                    "must be greater than 0 and less than 86400",
+                )
+            )
+    elif affinity == "None" and config is not None:
+        found.append(
+            _forbidden(
+                "spec.sessionAffinityConfig", "must not be set when session affinity is None"
+            )
+        )
+    for index, ip in enumerate(spec.get("externalIPs") or ()):
+        address = parse_ip(ip)
+        if address is None:
+            found.append(_invalid(f"spec.externalIPs[{index}]", ip, _IP_MESSAGE))
+        else:
+            found.extend(
+                _invalid(f"spec.externalIPs[{index}]", ip, m)
+                for m in _special_ip_problems(ip, address)
+            )
+    if not kind:
+        found.append(_required("spec.type"))
+    elif kind not in _TYPES:
+        found.append(_not_supported("spec.type", kind, _TYPES))
+    if kind == "ClusterIP":
+        for index, port in enumerate(ports):
+            if _int(port.get("nodePort")):
+                found.append(
+                    _forbidden(
+                        f"spec.ports[{index}].nodePort",
+                        "may not be used when `type` is 'ClusterIP'",
+                    )
+                )
+    node_ports: set[tuple[Any, int]] = set()
+    for index, port in enumerate(ports):
+        node_port = _int(port.get("nodePort"))
+        if node_port:
+            key = (port.get("protocol"), node_port)
+            if key in node_ports:
+                found.append(_duplicate(f"spec.ports[{index}].nodePort", node_port))
+            node_ports.add(key)
+    seen_ports: set[tuple[Any, int]] = set()
+    for index, port in enumerate(ports):
+        key = (port.get("protocol"), _int(port.get("port")))
+        if key in seen_ports:
+            # the Go key is a core.ServicePort holding only the protocol and the port,
+            # printed as encoding/json writes it: its fields in the struct's order
+            value = (
+                f'{{"Name":"","Protocol":{go_json(key[0])},"AppProtocol":null,'
+                f'"Port":{key[1]},"TargetPort":0,"NodePort":0}}'
+            )
+            found.append(
+                _cause(f"spec.ports[{index}]", Reason.DUPLICATE, f"Duplicate value: {value}")
+            )
+        seen_ports.add(key)
+    ranges = spec.get("loadBalancerSourceRanges") or []
+    if ranges:
+        # validation.go names the field with a capital L
+        if kind != "LoadBalancer":
+            found.append(
+                _forbidden(
+                    "spec.LoadBalancerSourceRanges",
+                    _LOAD_BALANCER_ONLY,
+                )
+            )
+        for index, value in enumerate(ranges):
+            value = str(value).strip()
+            if not _valid_cidr(value):
+                found.append(
+                    _invalid(f"spec.LoadBalancerSourceRanges[{index}]", value, _CIDR_MESSAGE)
+                )
+    if spec.get("allocateLoadBalancerNodePorts") is not None and kind != "LoadBalancer":
+        found.append(
+            _forbidden(
+                "spec.allocateLoadBalancerNodePorts",
+                _LOAD_BALANCER_ONLY,
+            )
+        )
+    lb_class = spec.get("loadBalancerClass")
+    if lb_class is not None:
+        if kind != "LoadBalancer":
+            found.append(_forbidden("spec.loadBalancerClass", _LOAD_BALANCER_ONLY))
+        else:
+            found.extend(
+                _invalid("spec.loadBalancerClass", lb_class, m)
+                for m in names.qualified_name(str(lb_class))
+            )
+    found.extend(_traffic_problems(spec, kind))
+    return found
+
+
+def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
+    """validation.go ``validateServiceExternalTrafficPolicy``,
+    ``validateServiceInternalTrafficFieldsValue``, ``validateServiceTrafficDistribution``."""
+    found: list[Cause] = []
+    external = kind in ("NodePort", "LoadBalancer") or (
+        kind == "ClusterIP" and bool(spec.get("externalIPs"))
+    )
+    policy = spec.get("externalTrafficPolicy") or ""
+    if not external:
+        if policy:
+            found.append(
+                _invalid(
+                    "spec.externalTrafficPolicy",
+                    policy,
+                    "may only be set for externally-accessible services",
+                )
+            )
+    elif not policy:
+        found.append(_required("spec.externalTrafficPolicy"))
+    elif policy not in _TRAFFIC_POLICIES:
+        found.append(_not_supported("spec.externalTrafficPolicy", policy, _TRAFFIC_POLICIES))
+    health = _int(spec.get("healthCheckNodePort"))
+    if not (kind == "LoadBalancer" and policy == "Local"):
+        if health:
+            found.append(
+                _invalid(
+                    "spec.healthCheckNodePort",
+                    health,
+                    "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+                )
+            )
+    elif not health:
+        found.append(_required("spec.healthCheckNodePort"))
+    elif not 1 <= health <= 65535:
+        found.append(_invalid("spec.healthCheckNodePort", health, _PORT_RANGE_MESSAGE))
+    internal = spec.get("internalTrafficPolicy")
+    if internal is None and kind in ("NodePort", "LoadBalancer", "ClusterIP"):
+        found.append(_required("spec.internalTrafficPolicy"))
+    if internal is not None and internal not in _TRAFFIC_POLICIES:
+        found.append(_not_supported("spec.internalTrafficPolicy", internal, _TRAFFIC_POLICIES))
+    distribution = spec.get("trafficDistribution")
+    if distribution is not None and distribution not in _DISTRIBUTIONS:
+        found.append(_not_supported("spec.trafficDistribution", distribution, _DISTRIBUTIONS))
+    return found
