@@ -544,6 +544,9 @@ class Controller:
         self._left_behind: dict[tuple[ResourceInfo, str], set[ObjectKey]] = {}
         #: key -> the error of the failure streak a Warning Event was recorded for
         self._failing: dict[ObjectKey, str] = {}
+        #: the kinds of children the running code returned that its OWNS does not name,
+        #: each warned about once per code (``_not_owned``)
+        self._unowned: set[ResourceInfo] = set()
         #: (resource, key) -> the last status write the server accepted there: the status
         #: sent, and the resourceVersions it was based on and answered (see _write_status)
         self._status_sent: dict[
@@ -870,6 +873,8 @@ class Controller:
                     if informer is not None:
                         informer.stop()
                 self._reconciler = new
+                with self._lock:
+                    self._unowned.clear()  # the new code is told again, if it still does
                 self._resources = resources
                 keys = self._informers[resources.for_info].cache.keys()
                 for key in keys:
@@ -1434,6 +1439,8 @@ class Controller:
                 self._emit(WriteFailed(key, "apply", *refused.args))
                 continue
             child_key = object_key(applied)
+            if child_info not in resources.owns:
+                self._not_owned(key, child_info, child_key, child_info in resources.watches)
             desired.add((child_info.group, child_info.kind, *child_key))
             cached = self._latest(child_info, child_key)
             if not needs_apply(applied, cached, self.field_manager):
@@ -1469,6 +1476,30 @@ class Controller:
                     self._send(writes, key, "delete", owned_info, child_key, delete, None, child)
         if result.status is not None:
             self._write_status(key, info, parent, result.status, writes)
+
+    def _not_owned(
+        self, key: ObjectKey, info: ResourceInfo, child: ObjectKey, watched: bool
+    ) -> None:
+        """A child of a kind OWNS does not name: applied like any, but never deleted
+        once reconcile stops returning it (only owned kinds are looked through for
+        that), and, unless WATCHES names its kind, its owner is not reconciled when it
+        changes; silent, that was a child left behind with no word. Once per kind and
+        code."""
+        with self._lock:
+            if info in self._unowned:
+                return
+            self._unowned.add(info)
+        spelling = f"{info.api_version}/{info.kind}"
+        unseen = "" if watched else ", nor reconcile its owner when it changes"
+        self._emit(
+            Log(
+                key,
+                logging.WARNING,
+                f"child {info.kind} {child[1]}: OWNS does not name {spelling}, so the loop "
+                f"does not delete such a child once reconcile stops returning it{unseen}; "
+                f"add '{spelling}' to OWNS",
+            )
+        )
 
     def _child(
         self, index: int, child: Mapping[str, Any], parent: Mapping[str, Any], info: ResourceInfo

@@ -211,7 +211,8 @@ class KubernetesEventFailed:
 
 @record
 class Log:
-    """A record the reconciler logged through ``ctx.log``."""
+    """A record the reconciler logged through ``ctx.log``, or the loop's warning about
+    what it returned (a child of a kind OWNS does not name)."""
 
     key: ObjectKey
     level: int

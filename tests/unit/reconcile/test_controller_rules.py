@@ -6,6 +6,7 @@ turns into. The backend is ``fakes.FakeBackend`` (scripted events, recorded writ
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 import threading
 import time
@@ -18,6 +19,7 @@ from kubectl_crd.model.errors import ApiError, UsageError
 from kubectl_crd.reconcile.api import Result, TerminalError
 from kubectl_crd.reconcile.controller import FINALIZER, Controller
 from kubectl_crd.reconcile.events import (
+    Log,
     Outcome,
     ReconcileFinished,
     Requeued,
@@ -1001,3 +1003,25 @@ def test_an_exception_that_says_nothing_more_is_its_name_alone(
     _controller, sink = make(backend, controllers, FakeReconciler(answer))
     wait_for(lambda: sink.of(ReconcileFinished), sink)
     assert sink.of(ReconcileFinished)[0].error == text
+
+
+def test_a_child_of_a_kind_owns_does_not_name_is_warned_about_once_per_code(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # before: applied with no word, then left behind when no longer returned (only
+    # owned kinds are pruned) and re-applied on every reconcile (nothing caches it)
+    backend.initial[WIDGETS] = [widget("a"), widget("b")]
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}
+    reconciler = FakeReconciler(lambda obj, ctx: {"children": [secret, cm_child("c")]})
+    controller, sink = make(backend, controllers, reconciler)
+    settled(controller)
+    warning = (
+        "child Secret s: OWNS does not name v1/Secret, so the loop does not delete such a "
+        "child once reconcile stops returning it, nor reconcile its owner when it changes; "
+        "add 'v1/Secret' to OWNS"
+    )
+    logged = [(e.level, e.message) for e in sink.of(Log)]
+    assert logged == [(logging.WARNING, warning)]  # two parents, one warning; none for c
+    controller.swap(FakeReconciler(reconciler.answer))
+    settled(controller)
+    assert [e.message for e in sink.of(Log)] == [warning, warning]  # new code: told again
