@@ -177,6 +177,7 @@ def _pod(obj: dict[str, Any]) -> None:
                     requests = resources["requests"] = {}
                 for key, value in limits.items():
                     requests.setdefault(key, value)
+    _default_pod_requests(spec)
     if spec.get("enableServiceLinks") is None:
         spec["enableServiceLinks"] = True
     if spec.get("hostNetwork") is True:
@@ -185,6 +186,93 @@ def _pod(obj: dict[str, Any]) -> None:
                 for port in (container.get("ports") or ()) if isinstance(container, dict) else ():
                     if isinstance(port, dict) and _unset(port.get("hostPort")):
                         port["hostPort"] = port.get("containerPort")
+
+
+def _pod_level(name: Any) -> bool:
+    """component-helpers ``IsSupportedPodLevelResource``: cpu, memory, hugepages."""
+    return name in _QOS_RESOURCES or (isinstance(name, str) and name.startswith("hugepages-"))
+
+
+def _default_pod_requests(spec: dict[str, Any]) -> None:
+    """``defaultPodRequests`` (``pkg/apis/core/v1/defaults.go``, PodLevelResources, on
+    in 1.34): a Pod whose ``spec.resources`` sets limits gets, for each resource it
+    supports at the pod level and does not request, the containers' aggregated
+    requests (``AggregateContainerRequests``), else the pod's limit."""
+    resources = spec.get("resources")
+    if not isinstance(resources, dict) or not isinstance(resources.get("limits"), dict):
+        return
+    limits = resources["limits"]
+    if not limits:
+        return
+    requests = resources.get("requests")
+    requests = dict(requests) if isinstance(requests, dict) else {}
+    for name, value in _aggregate_requests(spec).items():
+        if name not in requests and _pod_level(name):
+            requests[name] = value
+    for name, value in limits.items():
+        if name not in requests and _pod_level(name):
+            requests[name] = value
+    if requests:
+        resources["requests"] = requests
+
+
+def _aggregate_requests(spec: Mapping[str, Any]) -> dict[str, str]:
+    """component-helpers ``AggregateContainerRequests``: the containers' requests
+    summed, a sidecar's (an init container that restarts ``Always``) too, then the
+    larger of that and each init container's (with the sidecars started before it)."""
+
+    def requests_of(container: Any) -> dict[str, str]:
+        resources = container.get("resources") if isinstance(container, Mapping) else None
+        found = resources.get("requests") if isinstance(resources, Mapping) else None
+        return {k: str(v) for k, v in found.items()} if isinstance(found, Mapping) else {}
+
+    total: dict[str, str] = {}
+    for container in spec.get("containers") or ():
+        total = _added(total, requests_of(container))
+    sidecars: dict[str, str] = {}
+    largest: dict[str, str] = {}
+    for container in spec.get("initContainers") or ():
+        own = requests_of(container)
+        if isinstance(container, Mapping) and container.get("restartPolicy") == "Always":
+            total = _added(total, own)
+            sidecars = _added(sidecars, own)
+            own = sidecars
+        else:
+            own = _added(_added({}, own), sidecars)
+        largest = _larger(largest, own)
+    return _larger(total, largest)
+
+
+def _added(into: dict[str, str], more: Mapping[str, str]) -> dict[str, str]:
+    """resource.Quantity ``Add`` per name: the sum in the first quantity's format."""
+    from kubectl_crd.model.quantity import parse_quantity, stored_quantity
+
+    result = dict(into)
+    for name, text in more.items():
+        if name not in result:
+            result[name] = text
+            continue
+        first = result[name]
+        value = parse_quantity(first) + parse_quantity(text)
+        suffix = first.lstrip("+-0123456789.")
+        unit = parse_quantity("1" + suffix) if suffix and not suffix.startswith("e") else 1
+        whole = value / unit
+        if whole.denominator == 1:
+            result[name] = stored_quantity(f"{whole.numerator}{suffix if unit != 1 else ''}")
+        else:
+            result[name] = stored_quantity(f"{int(value * 10**9)}n")
+    return result
+
+
+def _larger(into: dict[str, str], other: Mapping[str, str]) -> dict[str, str]:
+    """``maxResourceList``: per name, the larger quantity (the first on a tie)."""
+    from kubectl_crd.model.quantity import parse_quantity
+
+    result = dict(into)
+    for name, text in other.items():
+        if name not in result or parse_quantity(text) > parse_quantity(result[name]):
+            result[name] = text
+    return result
 
 
 def _volume(obj: dict[str, Any]) -> None:
@@ -631,12 +719,28 @@ _QOS_RESOURCES = ("cpu", "memory")
 def pod_qos_class(spec: Mapping[str, Any]) -> str:
     """``qos.GetPodQOS`` (``pkg/apis/core/helper/qos``): BestEffort without a cpu or
     memory request or limit in any container, Guaranteed when every container limits
-    both and the requests equal the limits, else Burstable."""
+    both and the requests equal the limits, else Burstable; with pod-level resources
+    (PodLevelResources, on in 1.34) the same rules on the pod's own alone."""
     from kubectl_crd.model.quantity import parse_quantity
 
     requests: dict[str, Any] = {}
     limits: dict[str, Any] = {}
     guaranteed = True
+    found = spec.get("resources")
+    pod: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    if any(_pod_level(name) for key in ("requests", "limits") for name in pod.get(key) or {}):
+        # PodLevelResources: the pod's own requests and limits decide, alone
+        for into, key in ((requests, "requests"), (limits, "limits")):
+            for name in _QOS_RESOURCES:
+                text = (pod.get(key) or {}).get(name)
+                value = parse_quantity(str(text)) if text is not None else 0
+                if value > 0:
+                    into[name] = value
+        if not requests and not limits:
+            return "BestEffort"
+        if len(limits) == len(_QOS_RESOURCES) and requests == limits:
+            return "Guaranteed"
+        return "Burstable"
     for group in ("initContainers", "containers"):
         for container in spec.get(group) or ():
             resources = container.get("resources") if isinstance(container, Mapping) else None

@@ -308,6 +308,94 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         "Pod, realistic",
         [("create", obj("v1", "Pod", spec=pod_spec(REALISTIC_CONTAINER, volumes=VOLUMES)))],
     ),
+    # pod-level resources (PodLevelResources, on in 1.34): requests defaulted from the
+    # containers' aggregated requests, else the pod's limits; the QoS class the pod's own
+    (
+        "Pod, pod-level limits only (Guaranteed)",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        resources={
+                            "limits": {"cpu": "0.5", "memory": "1Gi", "hugepages-2Mi": "4Mi"}
+                        }
+                    ),
+                ),
+            )
+        ],
+    ),
+    (
+        "Pod, pod-level limits and the containers' requests summed",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        container(
+                            resources={
+                                "requests": {
+                                    "cpu": "0.1",
+                                    "memory": "100Mi",
+                                    "ephemeral-storage": "1Gi",
+                                }
+                            }
+                        ),
+                        container(
+                            name="d", resources={"requests": {"cpu": "250m", "memory": "100Mi"}}
+                        ),
+                        resources={"limits": {"cpu": "2", "memory": "1Gi"}},
+                    ),
+                ),
+            )
+        ],
+    ),
+    (
+        "Pod, pod-level cpu limit, a sidecar and an init container (Burstable)",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        container(resources={"limits": {"memory": "1Gi", "cpu": "0.5"}}),
+                        initContainers=[
+                            container(
+                                name="s",
+                                restartPolicy="Always",
+                                resources={"requests": {"cpu": "100m"}},
+                            ),
+                            container(name="i", resources={"requests": {"cpu": "2"}}),
+                        ],
+                        resources={"limits": {"cpu": "4"}},
+                    ),
+                ),
+            )
+        ],
+    ),
+    (
+        "Pod, pod-level requests only (Burstable)",
+        [("create", obj("v1", "Pod", spec=pod_spec(resources={"requests": {"cpu": "1"}})))],
+    ),
+    (
+        "Deployment, pod-level resources in the template (not defaulted)",
+        [
+            (
+                "create",
+                deployment(
+                    template={
+                        "metadata": {"labels": {"app": "web"}},
+                        "spec": pod_spec(resources={"limits": {"cpu": "0.25", "memory": "1e3"}}),
+                    }
+                ),
+            )
+        ],
+    ),
     (
         "Pod, images ParseImageName refuses (the tag it reads is then empty)",
         [
