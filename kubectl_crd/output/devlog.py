@@ -172,7 +172,9 @@ def event_lines(
                 ("still reconciling ", _WARN),
                 _key(event.key),
                 (
-                    f" after {duration_text(event.elapsed)} (--reconcile-timeout "
+                    f" after {duration_text(event.elapsed)}"
+                    + (f" at {event.file}:{event.line}" if event.file and event.line else "")
+                    + " (--reconcile-timeout "
                     f"{duration_text(event.timeout)}); "
                     + (
                         "it is reconciled again when it returns"

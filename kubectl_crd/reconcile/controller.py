@@ -1070,11 +1070,18 @@ class Controller:
                 for key, state in self._in_flight.items():
                     if not state[1] and now - state[0] > timeout:
                         state[1] = True
-                        late.append((key, now - state[0]))
-            for key, elapsed in late:
+                        late.append((key, now - state[0], state[2]))
+            running_at = getattr(self._reconciler, "running_at", None)
+            for key, elapsed, worker in late:
                 if not self.requeue_timed_out:  # --once: the pass is over without it
                     self.queue.abandon(key)
-                self._emit(ReconcileTimedOut(key, elapsed, timeout, self.requeue_timed_out))
+                # where it is stuck: what the user needs to find it (a thread's frames
+                # are all there is; it cannot be interrupted)
+                place = running_at(worker) if running_at is not None else None
+                file, line = place if place is not None else ("", 0)
+                self._emit(
+                    ReconcileTimedOut(key, elapsed, timeout, self.requeue_timed_out, file, line)
+                )
 
     def _process(self, key: ObjectKey) -> None:
         reconciler = self._reconciler

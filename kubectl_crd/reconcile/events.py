@@ -148,6 +148,9 @@ class ReconcileTimedOut:
     elapsed: float
     timeout: float
     again: bool = True
+    #: where in the user's files it was running then (``slow.py``, 4), if it was
+    file: str = ""
+    line: int = 0
 
 
 @record

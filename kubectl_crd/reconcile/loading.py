@@ -344,6 +344,12 @@ class LoadedReconciler:
         raised elsewhere only."""
         return user_frame(error, self._user_file)
 
+    def running_at(self, thread: threading.Thread) -> tuple[str, int] | None:
+        """Where in the user's files ``thread`` runs now (a reconcile past its timeout):
+        the innermost such frame, its file as shown and line."""
+        found = _running_at(thread.ident, self._user_file)
+        return (display_path(found[0]), found[1]) if found is not None else None
+
     def user_traceback(self, error: BaseException) -> str:
         """``error``'s traceback from the first frame in the user's files on (the loop's
         own frames left out), as Python prints it; just the error's line when no frame
@@ -891,15 +897,21 @@ class _Load:
 
         directory = os.path.dirname(self.absolute) + os.sep
         ident = self.thread.ident if self.thread is not None else self.finder.thread
-        frame = sys._current_frames().get(ident or 0)
-        file, line = self.absolute, 0
-        while frame is not None:
-            if frame.f_code.co_filename.startswith(directory):
-                file, line = frame.f_code.co_filename, frame.f_lineno
-                break
-            frame = frame.f_back
+        found = _running_at(ident, lambda file: file.startswith(directory))
+        file, line = found or (self.absolute, 0)
         source = linecache.getline(file, line).strip() if line else ""
         return _Place(display_path(file), line, source)
+
+
+def _running_at(ident: int | None, accept: Callable[[str], bool]) -> tuple[str, int] | None:
+    """The file and line a thread is running at: its innermost frame in a file
+    ``accept`` takes; None when it runs in none (or is gone)."""
+    frame = sys._current_frames().get(ident or 0)
+    while frame is not None:
+        if accept(frame.f_code.co_filename):
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back
+    return None
 
 
 #: loads abandoned past their timeout whose thread may still run (``stuck_loads``)

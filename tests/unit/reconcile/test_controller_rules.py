@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from kubectl_crd.reconcile.events import (
     Log,
     Outcome,
     ReconcileFinished,
+    ReconcileTimedOut,
     Requeued,
     Stopped,
     Stopping,
@@ -1025,3 +1027,40 @@ def test_a_child_of_a_kind_owns_does_not_name_is_warned_about_once_per_code(
     controller.swap(FakeReconciler(reconciler.answer))
     settled(controller)
     assert [e.message for e in sink.of(Log)] == [warning, warning]  # new code: told again
+
+
+def test_a_reconcile_past_its_timeout_is_reported_where_it_is(
+    backend: FakeBackend, controllers: list[Controller], tmp_path: Path
+) -> None:
+    # before: "still reconciling ns/a after 1.0s (--reconcile-timeout 1s); ..." and no
+    # word of where: the user had to guess which call does not return
+    import builtins
+
+    from kubectl_crd.output.devlog import event_lines
+    from kubectl_crd.reconcile.loading import load_reconciler
+
+    release = threading.Event()
+    builtins.__dict__["timeout_test_release"] = release
+    (tmp_path / "rec.py").write_text(
+        'FOR = "widgets.dev.example.com/v1"\n'
+        "def reconcile(obj):\n"
+        "    import builtins\n"
+        '    builtins.__dict__["timeout_test_release"].wait(60)\n'
+    )
+    try:
+        backend.initial[WIDGETS] = [widget("a")]
+        loaded = load_reconciler(str(tmp_path / "rec.py"))
+        sink = Sink()
+        controller = Controller(backend, loaded, sink, workers=1, reconcile_timeout=0.2)
+        controllers.append(controller)
+        controller.start()
+        wait_for(lambda: sink.of(ReconcileTimedOut), sink)
+        (late,) = sink.of(ReconcileTimedOut)
+        assert (late.file, late.line) == (str(tmp_path / "rec.py"), 4)
+        (line,) = event_lines(late)
+        assert f" at {tmp_path / 'rec.py'}:4 (--reconcile-timeout 200ms)" in "".join(
+            chunk for chunk, _ in line
+        )
+    finally:
+        release.set()
+        del builtins.__dict__["timeout_test_release"]
