@@ -299,7 +299,11 @@ def event_lines(
     if isinstance(event, ev.Stopped):
         lines = [(("stopped", _P),)]
         if event.abandoned:
-            keys = ", ".join(map(ev.key_text, event.abandoned))
+            places = (*event.abandoned_at, *[""] * len(event.abandoned))
+            keys = ", ".join(
+                ev.key_text(key) + (f" at {place}" if place else "")
+                for key, place in zip(event.abandoned, places, strict=False)
+            )
             lines.append(
                 (
                     (
@@ -393,7 +397,7 @@ _ENCODER = json.JSONEncoder(default=str)
 #: how a field becomes JSON: a list of keys as texts, a list, or ``_jsonable``
 _KEY_LIST, _LIST, _VALUE = 0, 1, 2
 _KEY_LISTS = frozenset({"finalizers_left", "finalizers_removed"})
-_LISTS = frozenset({"changed", "watches_started", "watches_stopped", "stuck"})
+_LISTS = frozenset({"changed", "watches_started", "watches_stopped", "stuck", "abandoned_at"})
 #: each event class's fields and how each is written, worked out at its first event
 _PLANS: dict[type, tuple[tuple[str, int], ...]] = {}
 

@@ -743,7 +743,9 @@ class Controller:
             informer.stop()
         with self._lock:
             running = tuple(sorted(self._in_flight))
-        stopped = Stopped(tuple(self.finalizers_left()), removed, running)
+            workers = [self._in_flight[key][2] for key in running]
+        places = tuple(self._running_at(worker) for worker in workers)
+        stopped = Stopped(tuple(self.finalizers_left()), removed, running, places)
         self._stopped = stopped
         self._emit(stopped)
         return stopped
@@ -1060,6 +1062,14 @@ class Controller:
                 self._local.key = ("", "")
                 self.queue.done(key)
 
+    def _running_at(self, worker: threading.Thread) -> str:
+        """``slow.py:4``: where in the user's files a reconcile past its time is running
+        (a thread's frames are all there is: it cannot be interrupted); "" when the
+        reconciler cannot say."""
+        running_at = getattr(self._reconciler, "running_at", None)
+        place = running_at(worker) if running_at is not None else None
+        return f"{place[0]}:{place[1]}" if place is not None else ""
+
     def _watchdog(self) -> None:
         timeout = self.reconcile_timeout
         assert timeout
@@ -1071,16 +1081,14 @@ class Controller:
                     if not state[1] and now - state[0] > timeout:
                         state[1] = True
                         late.append((key, now - state[0], state[2]))
-            running_at = getattr(self._reconciler, "running_at", None)
             for key, elapsed, worker in late:
                 if not self.requeue_timed_out:  # --once: the pass is over without it
                     self.queue.abandon(key)
-                # where it is stuck: what the user needs to find it (a thread's frames
-                # are all there is; it cannot be interrupted)
-                place = running_at(worker) if running_at is not None else None
-                file, line = place if place is not None else ("", 0)
+                file, _, line = self._running_at(worker).rpartition(":")
                 self._emit(
-                    ReconcileTimedOut(key, elapsed, timeout, self.requeue_timed_out, file, line)
+                    ReconcileTimedOut(
+                        key, elapsed, timeout, self.requeue_timed_out, file, int(line or 0)
+                    )
                 )
 
     def _process(self, key: ObjectKey) -> None:

@@ -330,6 +330,8 @@ class Stopped:
     #: the reconciles still running when the stop gave up waiting for them (its bound,
     #: 30 s from the CLI): the process ends without their end
     abandoned: tuple[ObjectKey, ...] = ()
+    #: where each of ``abandoned`` was running in the user's files (``slow.py:4``, or "")
+    abandoned_at: tuple[str, ...] = ()
 
 
 if TYPE_CHECKING:

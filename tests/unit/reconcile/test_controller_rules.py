@@ -1061,6 +1061,12 @@ def test_a_reconcile_past_its_timeout_is_reported_where_it_is(
         assert f" at {tmp_path / 'rec.py'}:4 (--reconcile-timeout 200ms)" in "".join(
             chunk for chunk, _ in line
         )
+        # and a stop that gives up on it says where it was left running
+        stopped = controller.stop(graceful=True, timeout=0.2)
+        assert stopped.abandoned == (("ns", "a"),)
+        assert stopped.abandoned_at == (f"{tmp_path / 'rec.py'}:4",)
+        warning = "".join(chunk for chunk, _ in event_lines(stopped)[1])
+        assert f"still running: ns/a at {tmp_path / 'rec.py'}:4 (it ends" in warning
     finally:
         release.set()
         del builtins.__dict__["timeout_test_release"]
