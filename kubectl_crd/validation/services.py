@@ -38,6 +38,7 @@ __all__ = [
     "allocation_cause",
     "cluster_ip_problems",
     "health_check_refusal",
+    "invalid_cause",
     "parse_ip",
     "validate_service",
 ]
@@ -66,7 +67,8 @@ def _cause(field: str, reason: str, body: str) -> Cause:
     return (field, reason, f"{field}: {body}")
 
 
-def _invalid(field: str, value: Any, detail: str) -> Cause:
+def invalid_cause(field: str, value: Any, detail: str) -> Cause:
+    """``field.Invalid``: ``<field>: Invalid value: <value>: <detail>``."""
     return _cause(field, Reason.INVALID, f"Invalid value: {bad_value(value)}: {detail}")
 
 
@@ -136,10 +138,12 @@ def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
         if not ips:
             found.append(_required("spec.clusterIPs"))
         elif ips[0] != cluster_ip:
-            found.append(_invalid("spec.clusterIPs", ips, "first value must match `clusterIP`"))
+            found.append(
+                invalid_cause("spec.clusterIPs", ips, "first value must match `clusterIP`")
+            )
     elif ips:
         found.append(
-            _invalid("spec.clusterIPs", ips, "must be empty when `clusterIP` is not specified")
+            invalid_cause("spec.clusterIPs", ips, "must be empty when `clusterIP` is not specified")
         )
     seen: set[str] = set()
     for index, family in enumerate(families):
@@ -157,27 +161,29 @@ def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
             if len(ips) > 1:
                 invalid_ips = True
                 found.append(
-                    _invalid("spec.clusterIPs", ips, "'None' must be the first and only value")
+                    invalid_cause("spec.clusterIPs", ips, "'None' must be the first and only value")
                 )
             continue
         if parse_ip(ip) is None:
             invalid_ips = True
-            found.append(_invalid(f"spec.clusterIPs[{index}]", ip, _IP_MESSAGE))
+            found.append(invalid_cause(f"spec.clusterIPs[{index}]", ip, _IP_MESSAGE))
     if len(ips) > 2:
-        found.append(_invalid("spec.clusterIPs", ips, "may only hold up to 2 values"))
+        found.append(invalid_cause("spec.clusterIPs", ips, "may only hold up to 2 values"))
     if invalid_ips:
         return found
     parsed = [parse_ip(ip) for ip in ips if ip != "None"]
     if len(ips) > 1 and len({p.version for p in parsed if p is not None}) != len(ips):
         found.append(
-            _invalid("spec.clusterIPs", ips, "may specify no more than one IP for each IP family")
+            invalid_cause(
+                "spec.clusterIPs", ips, "may specify no more than one IP for each IP family"
+            )
         )
     if not _is_headless(spec):
         for index, (ip, family) in enumerate(zip(ips, families, strict=False)):
             address = parse_ip(ip)
             if family == "IPv4" and address is not None and address.version == 6:
                 found.append(
-                    _invalid(
+                    invalid_cause(
                         f"spec.clusterIPs[{index}]",
                         ip,
                         f"expected an IPv4 value as indicated by `ipFamilies[{index}]`",
@@ -185,7 +191,7 @@ def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
                 )
             if family == "IPv6" and (address is None or address.version != 6):
                 found.append(
-                    _invalid(
+                    invalid_cause(
                         f"spec.clusterIPs[{index}]",
                         ip,
                         f"expected an IPv6 value as indicated by `ipFamilies[{index}]`",
@@ -209,16 +215,18 @@ def _family_problems(
         address = parse_ip(ip)
         if address is not None and address.version == 6:
             return [
-                _invalid(f"spec.clusterIPs[{index}]", ips, "IPv6 is not configured on this cluster")
+                invalid_cause(
+                    f"spec.clusterIPs[{index}]", ips, "IPv6 is not configured on this cluster"
+                )
             ]
     policy = policy or "SingleStack"
     if policy == "SingleStack" and len(families) > 1:
         message = "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"
-        return [_invalid("spec.ipFamilyPolicy", policy, message)]
+        return [invalid_cause("spec.ipFamilyPolicy", policy, message)]
     found: list[Cause] = []
     if policy == "RequireDualStack":
         found.append(
-            _invalid(
+            invalid_cause(
                 "spec.ipFamilyPolicy",
                 policy,
                 "this cluster is not configured for dual-stack services",
@@ -227,7 +235,7 @@ def _family_problems(
     for index, family in enumerate(families):
         if family != "IPv4":
             found.append(
-                _invalid(f"spec.ipFamilies[{index}]", family, "not configured on this cluster")
+                invalid_cause(f"spec.ipFamilies[{index}]", family, "not configured on this cluster")
             )
     return found
 
@@ -243,8 +251,8 @@ def allocation_cause(field: str, value: Any, problem: str) -> Cause:
             if problem == "outside"
             else "provided IP is already allocated"
         )
-        return _invalid(field, value, f"failed to allocate IP {ip}: {detail}")
-    return _invalid(field, value, _port_detail(problem))
+        return invalid_cause(field, value, f"failed to allocate IP {ip}: {detail}")
+    return invalid_cause(field, value, _port_detail(problem))
 
 
 def _port_detail(problem: str) -> str:
@@ -292,13 +300,13 @@ def _port_problems(
     if require_name and not name:
         found.append(_required(f"{where}.name"))
     elif name:
-        found.extend(_invalid(f"{where}.name", name, m) for m in names.dns1123_label(name))
+        found.extend(invalid_cause(f"{where}.name", name, m) for m in names.dns1123_label(name))
         if name in names_seen:
             found.append(_duplicate(f"{where}.name", name))
         names_seen.add(name)
     number = _int(port.get("port"))
     if not 1 <= number <= 65535:
-        found.append(_invalid(f"{where}.port", number, _PORT_RANGE_MESSAGE))
+        found.append(invalid_cause(f"{where}.port", number, _PORT_RANGE_MESSAGE))
     protocol = port.get("protocol") or ""
     if not protocol:
         found.append(_required(f"{where}.protocol"))
@@ -307,14 +315,14 @@ def _port_problems(
     target = port.get("targetPort")
     if isinstance(target, str):
         found.extend(
-            _invalid(f"{where}.targetPort", target, m) for m in _port_name_problems(target)
+            invalid_cause(f"{where}.targetPort", target, m) for m in _port_name_problems(target)
         )
     elif not 1 <= _int(target) <= 65535:
-        found.append(_invalid(f"{where}.targetPort", _int(target), _PORT_RANGE_MESSAGE))
+        found.append(invalid_cause(f"{where}.targetPort", _int(target), _PORT_RANGE_MESSAGE))
     app_protocol = port.get("appProtocol")
     if isinstance(app_protocol, str):
         found.extend(
-            _invalid(f"{where}.appProtocol", app_protocol, m)
+            invalid_cause(f"{where}.appProtocol", app_protocol, m)
             for m in names.qualified_name(app_protocol)
         )
     return found
@@ -353,7 +361,9 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
         found.append(_required("spec.ports"))
     if kind in ("LoadBalancer", "NodePort") and headless:
         found.append(
-            _invalid("spec.clusterIPs[0]", ips[0], f"may not be set to 'None' for {kind} services")
+            invalid_cause(
+                "spec.clusterIPs[0]", ips[0], f"may not be set to 'None' for {kind} services"
+            )
         )
     elif kind == "ExternalName":
         if ips:
@@ -368,7 +378,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
         cname = str(spec.get("externalName") or "").removesuffix(".")
         if cname:
             found.extend(
-                _invalid("spec.externalName", cname, m) for m in names.dns1123_subdomain(cname)
+                invalid_cause("spec.externalName", cname, m) for m in names.dns1123_subdomain(cname)
             )
         else:
             found.append(_required("spec.externalName"))
@@ -378,9 +388,10 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     selector = spec.get("selector")
     if isinstance(selector, Mapping):
         for key, value in selector.items():
-            found.extend(_invalid("spec.selector", key, m) for m in names.qualified_name(key))
+            found.extend(invalid_cause("spec.selector", key, m) for m in names.qualified_name(key))
             found.extend(
-                _invalid("spec.selector", value or "", m) for m in names.label_value(value or "")
+                invalid_cause("spec.selector", value or "", m)
+                for m in names.label_value(value or "")
             )
     affinity = spec.get("sessionAffinity") or ""
     if not affinity:
@@ -393,7 +404,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
         timeout = _int(client.get("timeoutSeconds")) if isinstance(client, Mapping) else 0
         if not 0 < timeout <= 86400:
             found.append(
-                _invalid(
+                invalid_cause(
                     "spec.sessionAffinityConfig.clientIP.timeoutSeconds",
                     timeout,
                     "must be greater than 0 and less than 86400",
@@ -408,10 +419,10 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     for index, ip in enumerate(spec.get("externalIPs") or ()):
         address = parse_ip(ip)
         if address is None:
-            found.append(_invalid(f"spec.externalIPs[{index}]", ip, _IP_MESSAGE))
+            found.append(invalid_cause(f"spec.externalIPs[{index}]", ip, _IP_MESSAGE))
         else:
             found.extend(
-                _invalid(f"spec.externalIPs[{index}]", ip, m)
+                invalid_cause(f"spec.externalIPs[{index}]", ip, m)
                 for m in _special_ip_problems(ip, address)
             )
     if not kind:
@@ -463,7 +474,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
             value = str(value).strip()
             if not _valid_cidr(value):
                 found.append(
-                    _invalid(f"spec.LoadBalancerSourceRanges[{index}]", value, _CIDR_MESSAGE)
+                    invalid_cause(f"spec.LoadBalancerSourceRanges[{index}]", value, _CIDR_MESSAGE)
                 )
     if spec.get("allocateLoadBalancerNodePorts") is not None and kind != "LoadBalancer":
         found.append(
@@ -478,7 +489,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
             found.append(_forbidden("spec.loadBalancerClass", _LOAD_BALANCER_ONLY))
         else:
             found.extend(
-                _invalid("spec.loadBalancerClass", lb_class, m)
+                invalid_cause("spec.loadBalancerClass", lb_class, m)
                 for m in names.qualified_name(str(lb_class))
             )
     found.extend(_traffic_problems(spec, kind))
@@ -496,7 +507,7 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
     if not external:
         if policy:
             found.append(
-                _invalid(
+                invalid_cause(
                     "spec.externalTrafficPolicy",
                     policy,
                     "may only be set for externally-accessible services",
@@ -510,7 +521,7 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
     if not (kind == "LoadBalancer" and policy == "Local"):
         if health:
             found.append(
-                _invalid(
+                invalid_cause(
                     "spec.healthCheckNodePort",
                     health,
                     "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
@@ -519,7 +530,7 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
     elif not health:
         found.append(_required("spec.healthCheckNodePort"))
     elif not 1 <= health <= 65535:
-        found.append(_invalid("spec.healthCheckNodePort", health, _PORT_RANGE_MESSAGE))
+        found.append(invalid_cause("spec.healthCheckNodePort", health, _PORT_RANGE_MESSAGE))
     internal = spec.get("internalTrafficPolicy")
     if internal is None and kind in ("NodePort", "LoadBalancer", "ClusterIP"):
         found.append(_required("spec.internalTrafficPolicy"))

@@ -320,6 +320,14 @@ REFUSED: list[tuple[str, dict[str, Any]]] = [
      deployment({"resources": {"limits": {"cpu": "abc"}}}, replicas=2.5)),
     ("a fractional target port before a fractional port (Go's order: port first)",
      {**service(1.5), "spec": {"ports": [{"targetPort": 1.5, "port": 80.5}]}}),
+    # an int32 beyond its range: the conversion wraps it, the kind's validation refuses
+    # what it became (its 422)
+    ("int32 replicas overflowing to a negative", deployment(replicas=3000000000)),
+    ("an int32 progress deadline overflowing", deployment(progressDeadlineSeconds=-5000000000)),
+    ("negative minReadySeconds and revisionHistoryLimit",
+     deployment(minReadySeconds=-1, revisionHistoryLimit=-1)),
+    ("an int32 service port overflowing",
+     {**service(80), "spec": {"ports": [{"port": 3000000000}]}}),
     ("a template's creationTimestamp a number",
      deployment(template={"metadata": {"labels": {"app": "web"}, "creationTimestamp": 0},
                           "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}})),
@@ -335,6 +343,7 @@ ACCEPTED: list[tuple[str, dict[str, Any]]] = [
      deployment({"resources": {"limits": {"cpu": "1e3", "memory": "1Ki"}, "requests": {"cpu": 1e-7}}})),
     ("a whole float in an int-or-string target port", service(2.0)),
     ("a valid deployment", deployment({"ports": [{"containerPort": 80}]}, replicas=2)),
+    ("int32 replicas wrapping to 2", deployment(replicas=4294967298)),
     ("custom resource valid", foo(replicas=2)),
     ("custom resource preserve-unknown field taking anything",
      typed({"free": {"a": [1, {"b": None}], "c": "x"}, "freeObj": {"z": {"q": 1}}})),
