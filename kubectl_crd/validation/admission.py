@@ -60,7 +60,7 @@ from kubectl_crd.validation.pipeline import (
     read_adds_status,
     validate_custom_resource,
 )
-from kubectl_crd.validation.pruning import prune
+from kubectl_crd.validation.pruning import drop_non_nullable_nulls, prune
 from kubectl_crd.validation.results import (
     FieldError,
     FieldValidation,
@@ -214,18 +214,25 @@ class Admission:
 
         In another version it is then converted as the ``None`` conversion strategy
         converts (only apiVersion changes: ``apiserver/conversion/nop_converter.go``),
-        and pruned and defaulted by the version read (``schemaCoercingConverter``). A
-        ``Webhook`` strategy's conversion is not run."""
+        and pruned by the version read (``schemaCoercingConverter``), not defaulted: the
+        response's encoder has no defaulter, so a default only that version has is not
+        there (Cluster API's KubeadmControlPlane read as v1beta1 has no
+        ``spec.rolloutStrategy``). A ``Webhook`` strategy's conversion is not run."""
         obj = _plain_copy(stored)
         own = self._version_of(obj)
         if own is None:
             return obj
-        _coerce(obj, own)  # decoded as stored
+        node = compile_schema(own.schema)  # decoded as stored: coerced and defaulted
+        prune(obj, node)
+        drop_non_nullable_nulls(obj, node)
+        apply_defaults(obj, node)
         if version is not None and version != own.name:
             obj["apiVersion"] = f"{self.crd.group}/{version}"
             target = self.crd.version(version)
-            if target is not None:
-                _coerce(obj, target)  # converted, then made fit the version read
+            if target is not None:  # converted, then made fit the version read
+                node = compile_schema(target.schema)
+                prune(obj, node)
+                drop_non_nullable_nulls(obj, node)
         return obj
 
     def _to_storage(self, obj: dict[str, Any]) -> dict[str, Any]:
@@ -743,13 +750,6 @@ _MISSING: Any = object()
 _NAMESPACE_MISMATCH = (
     "the namespace of the provided object does not match the namespace sent on the request"
 )
-
-
-def _coerce(obj: Any, version: CRDVersion) -> None:
-    """Prune and default ``obj`` by ``version``'s schema, as the storage codec does."""
-    node = compile_schema(version.schema)
-    prune(obj, node)
-    apply_defaults(obj, node)
 
 
 def _undecoded(result: ValidationResult) -> bool:

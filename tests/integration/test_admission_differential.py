@@ -623,6 +623,15 @@ def test_admission_agrees_with_the_api_server(
 CORPUS_NAMESPACE = "admission-corpus"
 
 
+def _readable_versions(crd: CustomResourceDefinition, version: str) -> list[str]:
+    """``version``, then the CRD's other served versions when the None strategy
+    converts between them (a Webhook's conversion does not run here)."""
+    conversion = (crd.raw.get("spec") or {}).get("conversion") or {}
+    if conversion.get("strategy", "None") != "None":
+        return [version]
+    return [version, *(v.name for v in crd.versions if v.served and v.name != version)]
+
+
 def _unordered(answer: Answer) -> Answer:
     """A 422 with its causes sorted and its message's list of them too: the server's
     order follows Go's map iteration, random from one request to the next (the
@@ -715,9 +724,15 @@ def test_corpus_creates_agree_with_the_api_server(
                 tally["created" if server.code == 201 else "refused"] += 1
                 found = _compare(sample_file, _unordered(server), _unordered(mine), (None, None))
                 if server.code == 201 and not found:
-                    read = client.request("GET", f"{collection}/{meta['name']}")
-                    if _normal(read) != _normal(Admission(crd).read(ours.stored, version)):
-                        found.append(f"{sample_file}: read back differs: {_normal(read)}")
+                    # read back in its version, and in every other one the None
+                    # conversion serves (pruned by that version, never defaulted)
+                    for other in _readable_versions(crd, version):
+                        at = collection.replace(f"/{version}/", f"/{other}/", 1)
+                        read = client.request("GET", f"{at}/{meta['name']}")
+                        mine = Admission(crd).read(ours.stored, other)
+                        tally["reads"] += 1
+                        if _normal(read) != _normal(mine):
+                            found.append(f"{sample_file}: read as {other} differs: {_normal(read)}")
                     client.request("DELETE", f"{collection}/{meta['name']}")
                 problems += found
     print(f"\ncorpus creates: {dict(tally)}, {len(problems)} differences")
