@@ -346,8 +346,34 @@ def dev_options(
     """The flags checked and converted; ``UsageError`` for what cannot run."""
     if trigger is not None and (not trigger or "/" in trigger):
         raise UsageError(f"--trigger {trigger!r}: give the object's name (and -n NAMESPACE)")
-    if trigger is not None and once:
-        raise UsageError("--trigger asks a running loop; it does not take --once")
+    if trigger is not None:
+        # the loop's own flags: with --trigger they would be ignored (only --once was
+        # refused: `--trigger x -A` or `--local DIR` looked taken, and were not)
+        ignored = [
+            flag
+            for flag, given in (
+                ("--once", once),
+                ("--local", local is not None),
+                ("--envtest", envtest),
+                ("--crd", crd_paths),
+                ("-A", all_namespaces),
+                ("-l", selector),
+                ("-j", jobs is not None),
+                ("--dry-run", dry_run),
+                ("--as", as_user),
+                ("--as-group", as_groups),
+                ("--resync", resync),
+                ("--watch-extra", watch_extra),
+                ("--out", out),
+                ("--remove-finalizers-on-exit", remove_finalizers_on_exit),
+                ("--no-dashboard", no_dashboard),
+            )
+            if given
+        ]
+        if ignored:
+            raise UsageError(
+                f"--trigger asks a running loop; it does not take {', '.join(ignored)}"
+            )
     if jobs is not None and jobs < 1:
         raise UsageError("-j/--jobs must be at least 1")
     if local is not None and envtest:

@@ -265,6 +265,13 @@ def test_trigger_flags_are_checked() -> None:
         dev_options(None, trigger="foo/x")
     with pytest.raises(UsageError, match="does not take --once"):
         dev_options("r.py", trigger="x", once=True)
+    # every flag of the loop's own, not --once alone: before, -A or --local DIR looked
+    # taken and was ignored
+    with pytest.raises(UsageError) as error:
+        dev_options("r.py", trigger="x", all_namespaces=True, local="d", selector="a=b")
+    assert error.value.message == (
+        "--trigger asks a running loop; it does not take --local, -A, -l"
+    )
 
 
 class Stream:
