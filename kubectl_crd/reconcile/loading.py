@@ -11,11 +11,14 @@ mtime are unchanged, and an editor saving ``1`` -> ``2`` within a second keeps b
 The user's own modules (a file under the reconciler's directory, outside the
 interpreter's prefixes, site-packages and this package) that an earlier load imported
 (of any file) are taken out of ``sys.modules`` first, so an edit to a helper takes
-effect on the next load; the modules the load imports from that tree are found by
-comparing ``sys.modules`` before and after and are the reconciler's ``watched_files``.
-A load that fails takes its new modules out again and puts the earlier ones back:
-``sys.modules`` is as it was, and code loaded before keeps running. Loads are
-serialised (a lock): ``sys.path`` and ``sys.modules`` are process-wide. A module of the
+effect on the next load; the modules the load imports from that tree are those its
+own loader ran (told by identity, not by what appeared in ``sys.modules``: another load
+may run meanwhile) and are the reconciler's ``watched_files``. A load that fails takes
+its new modules out again and puts the earlier ones back: ``sys.modules`` is as it was,
+and code loaded before keeps running. A lock guards every change to ``sys.path``,
+``sys.meta_path`` and ``sys.modules`` (process-wide), not the module's run: one that
+never returns is abandoned past ``load_reconciler``'s timeout and undone around its
+thread, so the next load runs beside it (``_Load.abandon``). A module of the
 user's first imported later, inside ``reconcile``, is looked up on the ``sys.path`` of
 that moment (the directory is no longer on it): import helpers at the top of the file.
 
