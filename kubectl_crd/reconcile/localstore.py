@@ -482,8 +482,13 @@ class ObjectStore:
             self._prepare_for_create(kind, created, obj)
             # a Service's allocation (the registry's BeginCreate) refuses before the
             # strategy's validation runs (genericregistry.Store.Create)
+            held = self._services.held()
             self._allocate(kind, created, None, dry_run=dry_run)
-            _check_builtin(kind, created)
+            try:
+                _check_builtin(kind, created)
+            except StoreRefusal:
+                self._services.restore(held)
+                raise
             return self._store_builtin(kind, info, None, created, dry_run=dry_run)
 
     def update(
@@ -553,8 +558,13 @@ class ObjectStore:
                         new["status"] = old["status"]
                 # BeginUpdate (a Service's allocation), then ValidateObjectMetaUpdate's
                 # ValidateObjectMeta of the new object and the kind's own validation
+                held = self._services.held()
                 self._allocate(kind, new, old, dry_run=dry_run)
-                _check_builtin(kind, new)
+                try:
+                    _check_builtin(kind, new, old)
+                except StoreRefusal:
+                    self._services.restore(held)
+                    raise
                 if kind.group == "apps" and kind.kind == "DaemonSet":
                     from kubectl_crd.validation.builtin_defaulting import prepare_daemon_set
 
@@ -1179,13 +1189,13 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
 }
 
 
-def _check_builtin(kind: _Kind, obj: dict[str, Any]) -> None:
+def _check_builtin(kind: _Kind, obj: dict[str, Any], old: Mapping[str, Any] | None = None) -> None:
     """``ValidateObjectMeta`` of a built-in object (apimachinery's
     ``api/validation/objectmeta.go``, through ``validation.objectmeta``, the check the
     custom resources' admission runs): its name (a DNS subdomain unless ``_NAME_CHECKS``
     says otherwise), label keys and values, annotation keys and their total size,
     ownerReferences and finalizers; then a Service's spec (``validation.services``,
-    ``ValidateService``). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
+    ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import validate_object_meta
     from kubectl_crd.validation.results import Reason, Stage
@@ -1212,8 +1222,13 @@ def _check_builtin(kind: _Kind, obj: dict[str, Any]) -> None:
             (f, reason, message, Stage.SCHEMA) for f, reason, message in validate_deployment(obj)
         ]
     if not kind.group and kind.kind == "Service":
-        from kubectl_crd.validation.services import validate_service
+        from kubectl_crd.validation.services import validate_service, validate_service_update
 
+        if old is not None:
+            problems += [
+                (f, reason, message, Stage.SCHEMA)
+                for f, reason, message in validate_service_update(obj, old)
+            ]
         problems += [
             (f, reason, message, Stage.SCHEMA) for f, reason, message in validate_service(obj)
         ]

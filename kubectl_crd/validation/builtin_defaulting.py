@@ -938,7 +938,9 @@ class ServiceAllocator:
             if free is None:
                 return "Internal error occurred: failed to allocate a serviceIP: range is full"
             cluster_ip = free
-        elif cluster_ip != "None" and cluster_ip not in old_ips and not dry_run:
+        elif cluster_ip != "None" and not old_ips and not dry_run:
+            # an update's new primary address is ValidateServiceUpdate's to refuse
+            # ("may not change once set"), not the allocator's
             address = str(parse_ip(cluster_ip))
             ips = spec.get("clusterIPs") or [cluster_ip]
             if address not in self._in_range:
@@ -1022,6 +1024,14 @@ class ServiceAllocator:
             taken_here.setdefault(found, set()).add(protocol)
             holder[key] = found
         return None
+
+    def held(self) -> tuple[frozenset[str], frozenset[int]]:
+        """What is held now, for ``restore`` (a write the validation refuses after its
+        allocation: the registry's transaction is reverted, alloc.go ``txn.Revert``)."""
+        return frozenset(self._ips), frozenset(self._ports)
+
+    def restore(self, held: tuple[frozenset[str], frozenset[int]]) -> None:
+        self._ips, self._ports = set(held[0]), set(held[1])
 
     def release(self, obj: Mapping[str, Any]) -> None:
         """A deleted Service's allocations are free again."""

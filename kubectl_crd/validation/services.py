@@ -41,6 +41,7 @@ __all__ = [
     "invalid_cause",
     "parse_ip",
     "validate_service",
+    "validate_service_update",
 ]
 
 Cause = tuple[str, str, str]
@@ -494,6 +495,21 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
             )
     found.extend(_traffic_problems(spec, kind))
     return found
+
+
+def validate_service_update(obj: Mapping[str, Any], old: Mapping[str, Any]) -> list[Cause]:
+    """``ValidateServiceUpdate``'s own rules, before ``validate_service``'s: the primary
+    cluster IP may not change (``validateUpgradeDowngradeClusterIPs``; an ExternalName
+    on either side aside)."""
+    spec, old_spec = obj.get("spec"), old.get("spec")
+    if not isinstance(spec, Mapping) or not isinstance(old_spec, Mapping):
+        return []
+    if "ExternalName" in (spec.get("type"), old_spec.get("type")):
+        return []
+    ips, old_ips = spec.get("clusterIPs") or [], old_spec.get("clusterIPs") or []
+    if ips and old_ips and ips[0] != old_ips[0]:
+        return [invalid_cause("spec.clusterIPs[0]", ips, "may not change once set")]
+    return []
 
 
 def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:

@@ -214,33 +214,55 @@ def test_services_are_refused_as_the_server_refuses_them(
     assert problems == [], f"{len(problems)} of {len(written)} differ:\n" + "\n".join(problems)
 
 
-def test_an_update_is_refused_as_the_server_refuses_it(
+def _updates(free: Free) -> list[tuple[str, dict[str, Any]]]:
+    """(what, the spec's changed fields: None removes one) of an update of a NodePort
+    Service that holds ``free.ip`` and ``free.port``."""
+    return [
+        ("the primary cluster IP changed", {"clusterIP": free.ip2, "clusterIPs": [free.ip2]}),
+        ("the cluster IPs left out (kept)", {"clusterIP": None, "clusterIPs": None}),
+        ("a node port below the range", {"ports": [{"port": 80, "nodePort": 80}]}),
+        ("another node port", {"ports": [{"port": 80, "nodePort": free.port2}]}),
+        ("a second port without names",
+         {"ports": [{"port": 80, "nodePort": free.port}, {"port": 81}]}),
+        ("to a ClusterIP keeping its node port", {"type": "ClusterIP"}),
+        ("IPv6 for an IPv4 address", {"ipFamilies": ["IPv6"]}),
+        ("RequireDualStack", {"ipFamilyPolicy": "RequireDualStack"}),
+        ("to an ExternalName",
+         {"type": "ExternalName", "externalName": "a.com", "clusterIP": "", "clusterIPs": None}),
+    ]  # fmt: skip
+
+
+def test_updates_are_refused_as_the_server_refuses_them(
     apiserver: ControlPlane, server: ResourceClient, namespace: str
 ) -> None:
-    """An update runs the allocation of what it adds and ``ValidateService``: a second
-    port without names, then a node port outside the range."""
+    """Each update, of a Service made for it on both sides (and deleted after), as
+    read back: ``ValidateServiceUpdate``'s immutable primary address, the allocation
+    of what the update adds, ``ValidateService``."""
     store = ObjectStore()
     info = store.resolve("v1/Service")
     free = _free(apiserver)
-    body = svc("updated", {"port": 80, "nodePort": free.port}, type="NodePort")
+    body = svc("updated", {"port": 80, "nodePort": free.port}, type="NodePort", clusterIP=free.ip)
     body["metadata"]["namespace"] = namespace
-    server.create(body)
-    store.create(info, body)
-    answers = []
-    for ports in (
-        [{"port": 80, "nodePort": free.port}, {"port": 81}],
-        [
-            {"port": 80, "nodePort": free.port, "name": "a"},
-            {"port": 81, "nodePort": 80, "name": "b"},
-        ],
-    ):
-        changed = copy.deepcopy(body)
-        changed["spec"]["ports"] = ports
-        theirs = outcome(lambda c=changed: server.update(c))
-        ours = outcome(lambda c=changed: store.update(info, c))
-        answers.append((theirs, ours))
-    assert [theirs for theirs, _ in answers] == [ours for _, ours in answers]
-    assert all(theirs[0] == 422 for theirs, _ in answers), answers
+    problems = []
+    updates = _updates(free)
+    for what, change in updates:
+        answers = []
+        for old, update in (
+            (server.create(body), server.update),
+            (store.create(info, body), lambda b: store.update(info, b)),
+        ):
+            new = copy.deepcopy(old)
+            for key, value in change.items():
+                if value is None:
+                    new["spec"].pop(key, None)
+                else:
+                    new["spec"][key] = value
+            answers.append(outcome(lambda new=new, update=update: update(new)))
+        server.delete("updated")
+        store.delete(info, namespace, "updated")
+        if answers[0] != answers[1]:
+            problems.append(f"{what}:\n  server {answers[0]}\n  store  {answers[1]}")
+    assert problems == [], f"{len(problems)} of {len(updates)} differ:\n" + "\n".join(problems)
 
 
 def test_a_dry_run_create_answers_as_the_server_answers(

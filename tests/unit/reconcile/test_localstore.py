@@ -521,3 +521,28 @@ def test_a_merge_patch_whose_result_does_not_decode_is_a_422_of_the_field_patch(
     )
     assert status["details"]["causes"][0]["field"] == "patch"
     assert store.get(info, "ns", "c")["data"] == {"a": "<b>"}
+
+
+def _service(name: str, **spec: Any) -> dict[str, Any]:
+    body = {"ports": [{"port": 80}], "selector": {"app": "web"}, **spec}
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name}, "spec": body}
+
+
+def test_a_refused_service_write_holds_no_address_or_node_port() -> None:
+    """The registry reverts the allocation of a write its validation then refuses
+    (alloc.go txn.Revert): the next Service gets the lowest free address and port."""
+    store = ObjectStore()
+    info = store.resolve("v1/Service")
+    unnamed = _service("a", type="NodePort", ports=[{"port": 80}, {"port": 81}])
+    with pytest.raises(StoreRefusal, match=r"spec.ports\[0\].name: Required value"):
+        store.create(info, unnamed)
+    made = store.create(info, _service("b", type="NodePort"))
+    assert (made["spec"]["clusterIP"], made["spec"]["ports"][0]["nodePort"]) == ("10.0.0.2", 30000)
+    changed = _service("b", type="NodePort", ports=[{"port": 80}, {"port": 81}])
+    with pytest.raises(StoreRefusal, match=r"spec.ports\[0\].name: Required value"):
+        store.update(info, changed)
+    again = store.create(info, _service("c", type="NodePort"))
+    assert (again["spec"]["clusterIP"], again["spec"]["ports"][0]["nodePort"]) == (
+        "10.0.0.3",
+        30001,
+    )
