@@ -679,6 +679,25 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             mirrorPercent={"type": "object", "properties": {"value": {"type": "string"}}},
         )
     ),
+    # a rule must be typed bool and a messageExpression string (compilation.go compares
+    # the checked output type: dyn is neither); found mutating rules of a CRD
+    "crd-rule-output-types": _spec(
+        {
+            "type": "object",
+            "properties": {
+                "m": {"type": "object", "additionalProperties": {"type": "string"}},
+                "i": {"x-kubernetes-int-or-string": True},
+            },
+            "x-kubernetes-validations": [
+                {"rule": "'x'"},
+                {"rule": "self.i"},
+                {"rule": "dyn(true)"},
+                {"rule": "true", "messageExpression": "1"},
+                {"rule": "true", "messageExpression": "dyn('x')"},
+                {"rule": "has(self.m)", "messageExpression": "'m: ' + self.m['k']"},
+            ],
+        }
+    ),
     # a default on the root, checked as an embedded resource's (found mutating corpus
     # CRDs): apiVersion and kind required, and then nothing more
     "crd-root-default": {

@@ -389,6 +389,8 @@ def check_rules(
                     # positions in the checked tree are the compiled text's: checked
                     # only when no rewrite moved them
                     detail = literal_errors(text, checked_tree if prepared == text else None)
+                    if not detail:
+                        detail = _output_type_error(field_name, checked_tree)
                 except RuntimeError as exc:
                     detail = generator.server_names(decl, checker_error_text(str(exc), text))
                     if compiled != text:
@@ -516,6 +518,23 @@ _LITERAL_CALL = re.compile(
     r"""(?P<call>\bduration|\btimestamp|\.matches|\bmatches)\(\s*(?:[^,()'"]*,\s*)?"""
     r"""(?P<literal>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*\)"""
 )
+
+
+#: what a rule and a messageExpression must evaluate to (compilation.go: compileRule
+#: compares ``ast.OutputType()`` with ``cel.BoolType`` / ``cel.StringType``: ``dyn``
+#: is neither), and the server's words when one does not
+_OUTPUT_TYPES = {
+    "rule": ("bool", "cel expression must evaluate to a bool"),
+    "messageExpression": ("string", "must evaluate to a string"),
+}
+
+
+def _output_type_error(field_name: str, checked: CheckedRule) -> str:
+    """The server's refusal of a rule (or messageExpression) that compiles but whose
+    checked type is not the one it must have, or ""."""
+    wanted, detail = _OUTPUT_TYPES[field_name]
+    found = checked.types.get(checked.root.id)
+    return "" if found is not None and str(found) == wanted else detail
 
 
 def literal_errors(expression: str, checked: CheckedRule | None = None) -> str:
