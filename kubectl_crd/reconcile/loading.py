@@ -826,8 +826,13 @@ class _Load:
         finder: _FreshFinder,
         loader_class: Any,
         evicted: dict[str, types.ModuleType],
+        before: set[str],
+        user_file: _UserFiles,
     ) -> None:
         self.absolute = absolute
+        #: the keys of ``sys.modules`` as the load began (after its eviction)
+        self.before = before
+        self.user_file = user_file
         self.package = package
         self.root = root
         self.finder = finder
@@ -838,12 +843,22 @@ class _Load:
         self.done = False
         self.thread: threading.Thread | None = None
 
-    def own(self, key: str, module: object) -> bool:
-        return (
-            key == self.package
-            or key.startswith(f"{self.package}.")
-            or any(module is each for each in self.loader_class.created)
-        )
+    def mine(self, *, late: bool = False) -> dict[str, Any]:
+        """The entries of ``sys.modules`` this load made: its package, the modules its
+        own loaders ran (by identity: another load may have run meanwhile), and the
+        user's modules new since it began that another finder loaded (a directory the
+        module put on ``sys.path`` itself); ``late``, an abandoned load ending after
+        others ran, by identity only."""
+        ran = {id(module) for module in self.loader_class.created}
+        prefix = f"{self.package}."
+        return {
+            key: module
+            for key, module in list(sys.modules.items())
+            if key == self.package
+            or key.startswith(prefix)
+            or id(module) in ran
+            or (not late and key not in self.before and self.user_file(_module_file(module)))
+        }
 
     def unhook(self) -> None:
         """The finder and the path entry out (the load's end, or its abandonment)."""
@@ -854,10 +869,10 @@ class _Load:
         elif self.root in sys.path:
             sys.path.remove(self.root)
 
-    def undo(self) -> None:
-        """Its modules out of ``sys.modules``; the modules it evicted back where no
-        other load has put its own since."""
-        for key in [key for key, module in sys.modules.items() if self.own(key, module)]:
+    def undo(self, *, late: bool = False) -> None:
+        """Its modules out of ``sys.modules`` (``mine``); the modules it evicted back
+        where no other load has put its own since."""
+        for key in self.mine(late=late):
             del sys.modules[key]
         for key, module in self.evicted.items():
             sys.modules.setdefault(key, module)
@@ -890,8 +905,9 @@ class _Load:
 
     def note_attempt(self) -> None:
         """Record the user's files this load ran (``attempted_files``)."""
-        files = {_module_file(module) for module in self.loader_class.created}
-        _ATTEMPTED[self.absolute] = (self.absolute, *sorted(files - {"", self.absolute}))
+        files = {_module_file(module) for module in self.mine().values()}
+        files = {file for file in files if self.user_file(file)}
+        _ATTEMPTED[self.absolute] = (self.absolute, *sorted(files - {self.absolute}))
 
     def place(self) -> _Place:
         """Where the load's thread is: the innermost line in the reconciler's directory
@@ -997,6 +1013,10 @@ def _load(
         evicted = {key: sys.modules[key] for key in _IMPORTED if key in sys.modules}
         for key in evicted:
             del sys.modules[key]
+        # after the eviction: what this load imports again is its own (its
+        # watched_files), and what a failed load leaves is taken out before the evicted
+        # come back
+        before = set(sys.modules)
 
         parent = types.ModuleType(package)
         parent.__path__ = [root]
@@ -1025,6 +1045,8 @@ def _load(
             finder=finder,
             loader_class=loader_class,
             evicted=evicted,
+            before=before,
+            user_file=user_file,
         )
         if on_start is not None:
             on_start(this)
@@ -1038,15 +1060,13 @@ def _load(
         with _LOCK:
             this.done = True
             if this.abandoned:  # too late: dropped, and its modules with it
-                this.undo()
+                this.undo(late=True)
                 raise ReconcilerLoadError("abandoned", location=Location(display))
-            # what this load imported: the modules its own loaders ran (the reconciler
-            # included), by identity, not what appeared in sys.modules meanwhile
-            created: list[types.ModuleType] = loader_class.created
+            # what this load imported of the user's (the reconciler included)
             imported = {
-                made.__name__: _module_file(made)
-                for made in created
-                if sys.modules.get(made.__name__) is made
+                key: file
+                for key, made in this.mine().items()
+                if user_file(file := _module_file(made))
             }
             local = sorted(set(imported.values()) - {absolute})
             loaded = _declarations(

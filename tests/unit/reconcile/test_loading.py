@@ -695,3 +695,29 @@ def test_a_start_whose_import_does_not_return_says_where_it_is(tmp_path: Path) -
     finally:
         release.set()
         del builtins.__dict__["load_test_release"]
+
+
+def test_a_module_found_on_a_path_the_reconciler_added_is_its_own(tmp_path: Path) -> None:
+    # a helper in a directory the module puts on sys.path itself is loaded by the
+    # standard finder, not the loader's: it is still the user's, watched, taken out of
+    # sys.modules before the next load (its edit taken) and after a failed one
+    lib = tmp_path / "lib"
+    write(lib / "pathlib_helper_x.py", "VALUE = 1\n")
+    text = (
+        "import os, sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\n"
+        "import pathlib_helper_x\n"
+        "sys.path.pop(0)\n" + FOR + "def reconcile(obj):\n    return None\n"
+    )
+    path = write(tmp_path / "rec.py", text)
+    first = load_reconciler(str(path))
+    assert str(lib / "pathlib_helper_x.py") in first.watched_files
+    assert first.module.pathlib_helper_x.VALUE == 1
+    write(lib / "pathlib_helper_x.py", "VALUE = 2\n")
+    assert load_reconciler(str(path)).module.pathlib_helper_x.VALUE == 2
+    write(path, text + "x = (\n")
+    with pytest.raises(ReconcilerLoadError):
+        load_reconciler(str(path))
+    write(lib / "pathlib_helper_x.py", "VALUE = 3\n")
+    write(path, text)
+    assert load_reconciler(str(path)).module.pathlib_helper_x.VALUE == 3
