@@ -905,8 +905,9 @@ class _Load:
 
     def note_attempt(self) -> None:
         """Record the user's files this load ran (``attempted_files``)."""
-        files = {_module_file(module) for module in self.mine().values()}
-        files = {file for file in files if self.user_file(file)}
+        # what its loaders ran, those that failed (out of sys.modules already) included
+        ran = [*self.loader_class.created, *self.mine().values()]
+        files = {file for file in map(_module_file, ran) if self.user_file(file)}
         _ATTEMPTED[self.absolute] = (self.absolute, *sorted(files - {self.absolute}))
 
     def place(self) -> _Place:
