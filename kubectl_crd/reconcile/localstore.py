@@ -37,7 +37,10 @@ What it keeps, and the upstream behaviour each piece mirrors
   up to the milli, core/v1's one default mirrored), a null map value its zero value,
   empty ``omitempty`` fields and unknown fields (``Data``) dropped, and the fields a body
   leaves out written at their zero values as encoding/json writes them (a container's
-  ``resources: {}``, a Deployment's ``status: {}``, a Role's ``rules: null``);
+  ``resources: {}``, a Deployment's ``status: {}``, a Role's ``rules: null``); each
+  unknown field dropped is the warning the server's ``fieldValidation=Warn`` sends
+  (``unknown field "spec.template.spec.containers[0].bogus"``, to ``on_warning``; the
+  store's callers never ask for ``Strict``);
 - a built-in is then defaulted as the server's scheme defaults it
   (``validation.builtin_defaulting``, each kind's ``SetDefaults_*``: a Deployment's
   replicas, strategy and limits, a pod template's policies, a container's pull policy,
@@ -230,13 +233,16 @@ class _Watch:
 
 class ObjectStore:
     """The store (see the module docstring). ``clock`` (POSIX seconds) and ``uids``
-    make timestamps and uids deterministic in tests."""
+    make timestamps and uids deterministic in tests; ``on_warning`` is told the text
+    of each warning the server would send with its answer (a built-in body's unknown
+    field: ``unknown field "spec.foo"``)."""
 
     def __init__(
         self,
         *,
         clock: Callable[[], float] = time.time,
         uids: Callable[[], str] | None = None,
+        on_warning: Callable[[str], None] | None = None,
     ) -> None:
         from kubectl_crd.validation.admission import _uuid4
 
@@ -244,6 +250,9 @@ class ObjectStore:
         self._revision = 0
         self._clock = clock
         self._uids = uids or _uuid4
+        #: told each warning the server would send (``_decoded``), as
+        #: ``KubeClient(on_warning=)`` is told a Warning header's text
+        self._on_warning = on_warning
         self._kinds: dict[tuple[str, str], _Kind] = {}
         self._by_kind: dict[tuple[str, str], _Kind] = {}
         self._watches: list[_Watch] = []
@@ -975,11 +984,19 @@ class ObjectStore:
         body = _plain_object(obj)
         api_version = f"{kind.group}/{info.version}" if kind.group else info.version
         lenient = self._applying is not None
-        problem = decode_builtin(body, api_version, kind.kind, lenient=lenient, bare=patched)
+        # fieldValidation=Warn, the server's when a request names none: each field the
+        # type has not is a warning (an apply's typed check refused them already)
+        unknown: list[str] | None = [] if self._on_warning is not None and not lenient else None
+        problem = decode_builtin(
+            body, api_version, kind.kind, lenient=lenient, bare=patched, unknown=unknown
+        )
         if problem is not None:
             if patched:
                 raise _undecodable_patch(obj, problem)
             raise _failure(400, "BadRequest", problem, None)
+        if self._on_warning is not None:
+            for path in unknown or ():
+                self._on_warning(f'unknown field "{path}"')
         if create and kind.has_status:
             body["status"] = zero_field(api_version, kind.kind, "status")
         default_builtin(body, api_version, kind.kind)

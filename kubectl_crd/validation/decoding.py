@@ -37,7 +37,9 @@ names the messages print). What this mirrors of decode.go:
   ConfigMap's ``a: null`` is stored as ``a: ""``); ``Time`` null, ``Quantity`` ``"0"``,
   ``IntOrString`` 0;
 - a field the struct has not (``Data`` is not ``data``) is dropped: the fieldValidation
-  the server takes when a request names none is ``Warn`` (the store's writes name none).
+  the server takes when a request names none is ``Warn`` (the store's writes name none:
+  ``Strict``'s 400 is never asked for), whose warnings ``decode_builtin(unknown=)``
+  gives.
 
 What the server stores (the body is normalised in place): a time in UTC, ``Time`` to the
 second, ``MicroTime`` to the microsecond, the zero time as null
@@ -59,8 +61,8 @@ unstructured, ``runtime/converter.go``, whose refusals ``validation.typed`` mirr
 nothing is refused, values are normalised as stored (a whole float in an integer field
 an int, an int32 that overflows wrapped as the converter wraps it).
 
-Not mirrored: ``fieldValidation=Strict``'s 400 for unknown fields; validation of
-built-in kinds beyond their metadata.
+Not mirrored: ``fieldValidation=Strict``'s 400 for unknown and duplicate fields (no
+caller of the store can ask for it); a Warn path under a map value names no key.
 
 Pure: stdlib and the model and validation layers; the types are read on first use.
 """
@@ -223,10 +225,14 @@ def _literal(value: int | float) -> str:
 
 
 class _Decoder:
-    __slots__ = ("lenient", "literal", "milli", "path", "saved", "struct")
+    __slots__ = ("indices", "lenient", "literal", "milli", "path", "saved", "struct", "unknown")
 
-    def __init__(self, lenient: bool) -> None:
+    def __init__(self, lenient: bool, unknown: list[str] | None = None) -> None:
         self.lenient = lenient
+        #: the unknown fields' paths found, when asked for (``decode_builtin``)
+        self.unknown = unknown
+        #: the index of the list item being decoded under ``path[:depth]``, by depth
+        self.indices: dict[int, int] = {}
         #: a number's text as the message quotes it: the body's
         self.literal: Callable[[int | float], str] = _literal
         self.milli = False
@@ -246,6 +252,16 @@ class _Decoder:
         """``d.saveError(&UnmarshalTypeError{...})``: the first one is kept."""
         if self.saved is None and not self.lenient:
             self.saved = self.message(what, go)
+
+    def where(self, key: str) -> str:
+        """The field path the server's Warn names (``unknown field "<path>"``): the JSON
+        names from the top with each list item's index (``containers[0].bogus``)."""
+        indices = self.indices
+        parts = [
+            f"{name}[{indices[depth]}]" if depth in indices else name
+            for depth, name in enumerate(self.path, 1)
+        ]
+        return ".".join([*parts, key])
 
     # -- values ----------------------------------------------------------------------
 
@@ -289,6 +305,8 @@ class _Decoder:
             found = fields.get(key)
             if found is None:
                 dropped.append(key)  # an unknown field: Warn drops it
+                if self.unknown is not None:
+                    self.unknown.append(self.where(key))
                 continue
             field_type, empty, omitzero = found
             if type(item) in field_type.ok:
@@ -364,15 +382,18 @@ class _Decoder:
         assert elem is not None
         ok = elem.ok
         struct = elem.target if elem.target.kind == "struct" else None
+        depth = len(self.path)
         for index, item in enumerate(value):
             if type(item) in ok:
                 continue
+            self.indices[depth] = index
             if struct is not None and type(item) is dict:
                 self.struct_value(struct, item)  # containers, ports, env: no detour
                 continue
             made = _zero(elem) if item is None else self.value(elem, item)
             if made is not item:
                 value[index] = made
+        self.indices.pop(depth, None)
         return value
 
     def integer(self, go_type: GoType, value: Any) -> Any:
@@ -619,20 +640,29 @@ def _append(out: bytearray, quantum: list[int], length: int) -> None:
 
 
 def decode_builtin(
-    obj: dict[str, Any], api_version: str, kind: str, *, lenient: bool = False, bare: bool = False
+    obj: dict[str, Any],
+    api_version: str,
+    kind: str,
+    *,
+    lenient: bool = False,
+    bare: bool = False,
+    unknown: list[str] | None = None,
 ) -> str | None:
     """Decode ``obj`` (a built-in object's body, a plain dict the caller owns) into
     ``api_version``'s ``kind`` as the server decodes a create's or update's body:
     normalised in place to what the server stores, and the server's 400 message when
     it does not decode (None when it does, and always with ``lenient``). A kind the
     shipped types have not is left as it is. ``bare``: the decoder's own error, without
-    the create and update handlers' head (a patch's handler words it otherwise)."""
+    the create and update handlers' head (a patch's handler words it otherwise).
+    ``unknown``: the paths of the fields the types have not (which the decoding drops)
+    are appended to it, in the body's order, as the server's ``fieldValidation=Warn``
+    names them in its warnings (``spec.template.spec.containers[0].bogus``)."""
     go_type = _KINDS.get((api_version, kind), _KINDS)
     if go_type is _KINDS:
         go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
     if go_type is None:
         return None
-    decoder = _Decoder(lenient)
+    decoder = _Decoder(lenient, unknown)
     try:
         decoder.struct_value(go_type, obj)
     except _Fatal as fatal:

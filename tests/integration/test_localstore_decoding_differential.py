@@ -607,3 +607,43 @@ def test_a_patch_whose_result_does_not_decode_is_the_patch_handlers_422(
         elif shapes[1] != shapes[0]:
             problems.append(f"{what}:\n  server {shapes[0]}\n  store  {shapes[1]}")
     assert problems == [], "\n".join(problems)
+
+
+#: (what, verb, body): written with no fieldValidation, as the dev loop writes; the
+#: server's Warn answers each field the Go type has not with a warning
+UNKNOWN_FIELDS: list[tuple[str, str, dict[str, Any]]] = [
+    ("fields at the top and in metadata, one differing only in case",
+     "create", with_meta(cm(dta={"a": "1"}, zzz=1, Data={"b": "2"}), bogus=1)),
+    ("fields in a spec, a template, containers and their ports",
+     "create", {**deployment(container(bogus=2, ports=[{"containerPort": 80, "y": 1}]),
+                           container(name="e", q=1), foo=1)}),
+    ("a field beside a ResourceList", "create", deployment(container(resources={"lim": {}}))),
+    ("a field in an update", "update", cm(extra={"a": 1})),
+    ("a field in a status update", "status", deployment(status={"bogus": 1})),
+    ("a body that does not decode: no warning", "create", cm(dta=1, data={"a": 1})),
+    ("an apply: refused by its typed check, no warning", "apply", cm(extra=1)),
+]  # fmt: skip
+
+
+def test_unknown_fields_are_warned_of_as_the_server_warns(
+    apiserver: ControlPlane, namespace: str, tmp_path: Path
+) -> None:
+    """The server's warnings (``KubeClient(on_warning=)``) and the store's
+    (``ObjectStore(on_warning=)``) for the same writes: the same texts, in order."""
+    heard: tuple[list[str], list[str]] = ([], [])
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, environ={"HOME": str(tmp_path)}, on_warning=heard[0].append) as made:
+        sides = Sides(made, namespace)
+        sides.store = ObjectStore(on_warning=heard[1].append)
+        problems = []
+        for index, (what, verb, body) in enumerate(UNKNOWN_FIELDS):
+            body = with_meta(body, name=f"w{index}", namespace=namespace)
+            calls = sides.calls(verb, body)
+            for side, call in enumerate(calls):
+                heard[side].clear()
+                outcome(call)
+            if heard[0] != heard[1]:
+                problems.append(f"{what}:\n  server {heard[0]}\n  store  {heard[1]}")
+            if (heard[0] == []) != ("no warning" in what):
+                problems.append(f"{what}: the server warned {heard[0]} (the case is wrong)")
+    assert problems == [], "\n".join(problems)
