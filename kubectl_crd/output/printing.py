@@ -69,6 +69,8 @@ TABLE_OUTPUTS = ("", "wide")
 GO_TEMPLATE_FORMATS = ("go-template", "go-template-file", "template", "templatefile")
 JSONPATH_FORMATS = ("jsonpath", "jsonpath-as-json", "jsonpath-file")
 COLUMNS_FORMATS = ("custom-columns", "custom-columns-file")
+#: the printers' kinds of a template (``OutputFormat.kind``)
+_TEMPLATE_KINDS = ("go-template", "jsonpath", "jsonpath-as-json")
 #: every ``-o`` of ``kubectl scale`` (its printer: json, yaml, name and the templates)
 SCALE_FORMATS = ("", "name", "json", "yaml", *GO_TEMPLATE_FORMATS, *JSONPATH_FORMATS)
 #: every ``-o`` of ``kubectl get`` (the table's too)
@@ -284,7 +286,8 @@ class ObjectPrinter:
         self._qualified = qualified
         self._single = single
         self._streaming = streaming
-        self._events = events and output in ("json", "yaml")
+        # get.go prints a metav1.WatchEvent through any object printer
+        self._events = events and spec.kind in ("json", "yaml", *_TEMPLATE_KINDS)
         self._operation = operation
         self._sort: JSONPath | None = None
         if sort_by:
@@ -355,9 +358,11 @@ class ObjectPrinter:
                 from kubectl_crd.output.objects import kubectl_json
 
                 return kubectl_json(document, compact=True) + "\n"
-            from kubectl_crd.output.objects import kubectl_yaml
+            if self._output == "yaml":
+                from kubectl_crd.output.objects import kubectl_yaml
 
-            return separator + kubectl_yaml(document)
+                return separator + kubectl_yaml(document)
+            return self._formatted([document], single=True)
         return separator + self._formatted([obj], single=True)
 
     def _listing(self, entries: list[tuple[str, Any]]) -> str:
