@@ -235,7 +235,8 @@ class DashState:
                     entry.state = ObjectState.PENDING
             elif isinstance(event, ev.ReconcileTimedOut):
                 entry = self._object(event.key)
-                entry.last = f"still running after {duration_text(event.elapsed)}"
+                at = f" at {event.file}:{event.line}" if event.file and event.line else ""
+                entry.last = f"still running after {duration_text(event.elapsed)}{at}"
             elif isinstance(event, ev.Write):
                 self.writes += 1
             elif isinstance(event, ev.Swapped):

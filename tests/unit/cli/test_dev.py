@@ -332,3 +332,15 @@ def test_the_dashboard_does_not_show_a_watches_mapping_failure_as_a_failing_watc
     assert state.snapshot().watch_errors == ()
     state(ev.WatchError("secrets/v1", "connection refused"))
     assert state.snapshot().watch_errors == ("secrets/v1: connection refused",)
+
+
+def test_the_dashboard_shows_where_a_reconcile_past_its_timeout_is_running() -> None:
+    # before: "still running after 1.0s", and not where (the log line says it too now)
+    from kubectl_crd.output.devdash import DashState
+    from kubectl_crd.reconcile import events as ev
+
+    state = DashState()
+    state(ev.ReconcileStarted(("ns", "a"), "foos.x/v1"))
+    state(ev.ReconcileTimedOut(("ns", "a"), 1.0, 0.5, True, "slow.py", 4))
+    (row,) = state.snapshot().rows
+    assert row.last == "still running after 1.00s at slow.py:4"
