@@ -92,7 +92,7 @@ def _selectable_fields_placement(versions: list[Any]) -> list[CRDProblem]:
         bool(schemas) and schemas[0] is not None and all(s == schemas[0] for s in schemas)
     )
     problems: list[CRDProblem] = []
-    for prefix, position, _fields in _shared(
+    for prefix, position, fields in _shared(
         versions, lambda v: v.get("selectableFields") or None, "spec"
     ):
         where: list[str | int] = ["spec", "versions", position, "selectableFields"]
@@ -115,6 +115,63 @@ def _selectable_fields_placement(versions: list[Any]) -> list[CRDProblem]:
                     where,
                 )
             )
+        elif isinstance(fields, list) and not _conversion_error(schemas[position]):
+            problems += _selectable_field_errors(
+                f"{prefix}.selectableFields", where, fields, schemas[position]
+            )
+    return problems
+
+
+#: validation.go: MaxSelectableFields
+_MAX_SELECTABLE_FIELDS = 8
+
+
+def _selectable_field_errors(
+    field: str, where: list[str | int], fields: list[Any], schema: Any
+) -> list[CRDProblem]:
+    """``ValidateCustomResourceSelectableFields``: each jsonPath a path of the schema
+    (``ValidFieldPath`` without ``['name']``), not in metadata, to a string, boolean
+    or integer, named once; at most 8."""
+    from kubectl_crd.validation.paths import resolve_field_path
+
+    problems: list[CRDProblem] = []
+    unique: set[str] = set()
+    for index, item in enumerate(fields):
+        at = f"{field}[{index}].jsonPath"
+        spot: list[str | int] = [*where, index, "jsonPath"]
+        path = _mapping(item).get("jsonPath")
+        if not isinstance(path, str) or not path:
+            problems.append((at, f"{at}: Required value", spot))
+            continue
+        found = resolve_field_path(path, schema, brackets=False)
+        if isinstance(found, str):
+            message = f"{at}: Invalid value: {bad_value(path)}: is an invalid path: {found}"
+            problems.append((at, message, spot))
+            continue
+        node, steps = found
+        if steps and steps[0] == ("metadata", False):
+            message = (
+                f"{at}: Invalid value: {bad_value(path)}: must not point to fields in metadata"
+            )
+            problems.append((at, message, spot))
+        if _mapping(node).get("type") not in ("string", "boolean", "integer"):
+            message = (
+                f"{at}: Invalid value: {bad_value(path)}: must point to a field of type "
+                "string, boolean or integer. Enum string fields and strings with formats "
+                "are allowed."
+            )
+            problems.append((at, message, spot))
+        # field.Path's text: a property dotted, an additionalProperties key in brackets
+        key = "".join(f"[{name}]" if is_key else f".{name}" for name, is_key in steps)
+        if key in unique:
+            problems.append((at, f"{at}: Duplicate value: {bad_value(path)}", spot))
+        else:
+            unique.add(key)
+    if len(unique) > _MAX_SELECTABLE_FIELDS:
+        message = (
+            f"{field}: Too many: {len(unique)}: must have at most {_MAX_SELECTABLE_FIELDS} items"
+        )
+        problems.append((field, message, where))
     return problems
 
 
@@ -778,25 +835,9 @@ def _check_rule_fields(node: Mapping[str, Any], add: Any) -> None:
 def _field_path_valid(node: Mapping[str, Any], text: str) -> bool:
     """``ValidFieldPath``: each step a property where the node has properties, else a
     key of its additionalProperties map (a schema that cannot be converted passes)."""
-    from kubectl_crd.validation.paths import field_path_steps
+    from kubectl_crd.validation.paths import resolve_field_path
 
-    if _conversion_error(node):
-        return True
-    steps = field_path_steps(text)
-    if steps is None:
-        return False
-    current: Any = node
-    for name, _ in steps:
-        properties = current.get("properties") if isinstance(current, Mapping) else None
-        if properties:
-            current = properties.get(name)
-            if current is None:
-                return False
-        elif isinstance(current, Mapping) and current.get("additionalProperties") is not None:
-            current = current.get("additionalProperties")
-        else:
-            return False
-    return True
+    return bool(_conversion_error(node)) or not isinstance(resolve_field_path(text, node), str)
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -989,28 +1030,32 @@ def _scale(prefix: str, where: list[str | int], subresources: Any) -> list[CRDPr
     if not isinstance(scale, Mapping):
         return []
     problems: list[CRDProblem] = []
+    # ValidateCustomResourceDefinitionSubresources: the replicas paths required, each
+    # path a "simple json path" (validateSimpleJSONPath: it starts with a dot), then
+    # under .spec. or .status. (so ".spec" alone is not)
     rules = (
-        ("specReplicasPath", (".spec",), "should be a json path under .spec"),
-        ("statusReplicasPath", (".status",), "should be a json path under .status"),
+        ("specReplicasPath", (".spec.",), "should be a json path under .spec", True),
+        ("statusReplicasPath", (".status.",), "should be a json path under .status", True),
         (
             "labelSelectorPath",
-            (".spec", ".status"),
+            (".spec.", ".status."),
             "should be a json path under either .spec or .status",
+            False,
         ),
     )
-    for key, roots, text in rules:
+    for key, roots, text, required in rules:
         value = scale.get(key)
+        field = f"{prefix}.scale.{key}"
+        spot: list[str | int] = [*where, "scale", key]
         if not isinstance(value, str) or not value:
+            if required:
+                problems.append((field, f"{field}: Required value", spot))
             continue
-        if not any(value == root or value.startswith(root + ".") for root in roots):
-            field = f"{prefix}.scale.{key}"
-            problems.append(
-                (
-                    field,
-                    f"{field}: Invalid value: {bad_value(value)}: {text}",
-                    [*where, "scale", key],
-                )
-            )
+        if not value.startswith("."):
+            text = "must be a simple json path starting with ."
+        elif value.startswith(roots):
+            continue
+        problems.append((field, f"{field}: Invalid value: {bad_value(value)}: {text}", spot))
     return problems
 
 

@@ -8,6 +8,7 @@ a map key of an ``additionalProperties`` map as ``[key]``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 Chain = tuple[Any, str | int, bool] | None
@@ -100,6 +101,58 @@ def field_path_steps(text: str) -> list[tuple[str, bool]] | None:
         else:
             return None
     return steps
+
+
+def resolve_field_path(
+    text: str, schema: Any, *, brackets: bool = True
+) -> tuple[Any, list[tuple[str, bool]]] | str:
+    """``cel/validation.go: ValidFieldPath``: the schema node (a raw mapping, or None
+    under a boolean ``additionalProperties``) a rule's ``fieldPath`` or a selectable
+    field's ``jsonPath`` names, and its steps ((name, a key of an additionalProperties
+    map)); or the server's words for why it names none. ``brackets=False``: the
+    selectable fields' option that refuses ``['name']``."""
+    tokens = _field_path_tokens(text)
+    node: Any = schema
+    steps: list[tuple[str, bool]] = []
+    position = 0
+    while position < len(tokens):
+        token = tokens[position]
+        if token == "[":
+            if not brackets:
+                return "array notation is not allowed"
+            if position + 1 >= len(tokens):
+                return "unexpected end of JSON path"
+            quoted = tokens[position + 1]
+            if len(quoted) < 2 or quoted[0] != "'" or quoted[-1] != "'":
+                return f"expected single quoted string but got {quoted}"
+            name = _unescape(quoted[1:-1])
+            position += 2
+        elif token == ".":
+            if position + 1 >= len(tokens):
+                return "unexpected end of JSON path"
+            name = tokens[position + 1]
+            position += 2
+        else:
+            return f"expected [ or . but got: {token}"
+        properties = node.get("properties") if isinstance(node, Mapping) else None
+        additional = node.get("additionalProperties") if isinstance(node, Mapping) else None
+        if isinstance(properties, Mapping) and properties:
+            if name not in properties:
+                return "does not refer to a valid field"
+            node = properties[name]
+            steps.append((name, False))
+        elif additional is not None:
+            node = additional if isinstance(additional, Mapping) else None
+            steps.append((name, True))
+        else:
+            return "does not refer to a valid field"
+        if token == "[":
+            if position >= len(tokens):
+                return "unexpected end of JSON path"
+            if tokens[position] != "]":
+                return f"expected ] but got {tokens[position]}"
+            position += 1
+    return node, steps
 
 
 def _field_path_tokens(text: str) -> list[str]:

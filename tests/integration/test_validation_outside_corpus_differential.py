@@ -783,6 +783,69 @@ def test_selectable_fields_where_the_internal_crd_cannot_hold_them(
     assert Counter(message for _, message, _ in crd_errors(raw)) == Counter(server)
 
 
+#: a version's settings the server refuses (its schema, the fields set on the version),
+#: each cause to be ``crd_errors``'s (found by a CRD-message hunt of version settings)
+VERSION_CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    # ValidateCustomResourceSelectableFields: ValidFieldPath without ['name'], not in
+    # metadata, to a string, boolean or integer, once each, at most 8 distinct
+    "selectable-field-paths": (
+        _spec(
+            _rules(
+                [],
+                a={"type": "string"},
+                n={"type": "integer"},
+                m={"type": "object", "additionalProperties": {"type": "string"}},
+                l=_items({"type": "object", "properties": {"k": {"type": "string"}}}),
+                i={"x-kubernetes-int-or-string": True},
+                **{f"s{n}": {"type": "boolean"} for n in range(7)},
+            ),
+            metadata={"type": "object", "properties": {"name": {"type": "string"}}},
+        ),
+        {"selectableFields": []},
+    ),
+    # ValidateCustomResourceDefinitionSubresources: replicas paths required, each a
+    # "simple json path" (a leading dot) under .spec. or .status. (".spec" is not)
+    "scale-paths": (
+        _spec({"type": "object"}),
+        {
+            "subresources": {
+                "scale": {
+                    "specReplicasPath": ".spec",
+                    "statusReplicasPath": "status.r",
+                    "labelSelectorPath": ".metadata.x",
+                }
+            }
+        },
+    ),
+}
+
+
+def _selectable_paths() -> list[dict[str, str]]:
+    paths = [".spec.zz", ".spec.m", ".spec.a", ".spec.a", "spec.a", ".spec.l[0].k"]
+    paths += [".spec['a']", ".spec.", "", ".spec.m.x", ".spec.i", ".metadata.name"]
+    return [{"jsonPath": p} for p in [*paths, ".spec.n", *(f".spec.s{n}" for n in range(7))]]
+
+
+@pytest.mark.parametrize("name", sorted(VERSION_CASES))
+def test_version_settings_are_refused_in_the_servers_words(
+    apiserver: ControlPlane, name: str
+) -> None:
+    schema, settings = VERSION_CASES[name]
+    kind = "".join(part.capitalize() for part in name.split("-"))
+    raw = make_crd(kind, GROUP, plural=kind.lower() + "s", schema=schema)
+    version = raw["spec"]["versions"][0]
+    version.update(settings)
+    if "selectableFields" in settings:
+        version["selectableFields"] = _selectable_paths()
+    status, body, _ = ApiClient(apiserver).post(
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All",
+        json.dumps(raw).encode(),
+    )
+    assert status == 422, body
+    server = [f"{c['field']}: {c['message']}" for c in body["details"]["causes"]]
+    assert Counter(message for _, message, _ in crd_errors(raw)) == Counter(server)
+
+
 #: root schemas a CRD with the status subresource may not have: the first field set
 #: that is not allowed at the root (in the Go struct's order) is refused, the schema
 #: printed as Go marshals the internal struct (found mutating corpus CRDs: a default
