@@ -62,8 +62,9 @@ What it keeps, and the upstream behaviour each piece mirrors
   30000-32767 or taken: a 422 of that alone), then ``ValidateService``'s rules (ports,
   names, protocols, target ports, type, affinity, traffic policies, external IPs) in
   one 422 with its metadata's; 80 cases in
-  tests/integration/test_localstore_service_differential.py; a Deployment's counts
-  that must not be negative (``validation.deployments``), as an int32 that overflowed
+  tests/integration/test_localstore_service_differential.py; a workload's counts
+  that must not be negative (``validation.workloads``: Deployment, ReplicaSet,
+  StatefulSet, Job), as an int32 that overflowed
   in an apply becomes;
 - other built-in kinds (``BUILTINS``: ConfigMap, Secret, Deployment, Lease, ...) are
   stored without schema validation of their spec beyond those checks (no
@@ -100,8 +101,8 @@ built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a n
 and watch history (a watch starts from now: no 410). Of a built-in's decoding
 (``validation.decoding``): an applied int32 beyond its range, which the server's
 conversion wraps and its validation then refuses, is refused alike only where the
-store validates what it became (a Service's ports, a Deployment's counts:
-``validation.deployments``); other kinds store the wrapped value;
+store validates what it became (a Service's ports, a workload's counts:
+``validation.workloads``); other kinds store the wrapped value;
 a merge patch whose result does not decode is the patch handler's 422, its value the
 patched object's JSON with sorted keys (the server's keeps its structs' field order
 where the patch did not reach, and carries its managedFields).
@@ -1232,12 +1233,12 @@ def _check_builtin(kind: _Kind, obj: dict[str, Any], old: Mapping[str, Any] | No
              None)
         )  # fmt: skip
     problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
-    if kind.group == "apps" and kind.kind == "Deployment":
-        from kubectl_crd.validation.deployments import validate_deployment
+    from kubectl_crd.validation.workloads import validate_workload
 
-        problems += [
-            (f, reason, message, Stage.SCHEMA) for f, reason, message in validate_deployment(obj)
-        ]
+    problems += [
+        (f, reason, message, Stage.SCHEMA)
+        for f, reason, message in validate_workload(kind.group, kind.kind, obj)
+    ]
     if not kind.group and kind.kind == "Service":
         from kubectl_crd.validation.services import validate_service, validate_service_update
 
