@@ -278,6 +278,7 @@ class ObjectPrinter:
         operation: str = "",
         sort_by: str = "",
         managed_fields: bool = False,
+        no_headers: bool = False,
     ) -> None:
         spec = output if isinstance(output, OutputFormat) else OutputFormat(output)
         self._output = spec.kind  # "", name, json, yaml, go-template, jsonpath, ...
@@ -300,6 +301,9 @@ class ObjectPrinter:
         self._template: JSONPath | None = None
         self._go_template: GoTemplate | None = None
         self._columns: tuple[list[str], list[JSONPath]] = ([], [])
+        # kubectl's custom-columns-file printer is built without --no-headers
+        # (get/customcolumn_flags.go), its custom-columns= one with it
+        self._no_headers = no_headers and spec.file_columns is None
         if self._output in ("jsonpath", "jsonpath-as-json"):
             self._template = compiled_jsonpath(self._text, allow_missing_keys=self._allow_missing)
         elif self._output == "go-template":
@@ -456,7 +460,7 @@ class ObjectPrinter:
         from kubectl_crd.output.table import tabwriter
 
         headers, paths = self._columns
-        lines = [headers]
+        lines = [] if self._no_headers else [headers]
         for obj in objects:
             line = []
             for path in paths:
@@ -741,7 +745,12 @@ def print_listing(
         out.write(render_rows(listing.columns, rows, settings.table_options(listing.namespaced)))
         return
     printer = ObjectPrinter(
-        settings.output, out, qualified=listing.qualified, single=single, sort_by=settings.sort_by
+        settings.output,
+        out,
+        qualified=listing.qualified,
+        single=single,
+        sort_by=settings.sort_by,
+        no_headers=settings.no_headers,
     )
     for obj in listing.objects:
         printer.write(obj)

@@ -344,6 +344,7 @@ def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
         [*gadgets, "-o", "jsonpath-as-json={.items[*].metadata.name} {.kind}"],
         [*gadgets, "g1", "-o", "jsonpath-as-json={.spec.map}{.spec.nope}{.spec.list[*]}"],
         [*gadgets, "-o", "custom-columns-file=columns.txt", "--no-headers"],
+        [*gadgets, "-o", "custom-columns=N:.metadata.name,R:.spec.replicas", "--no-headers"],
         [*gadgets, "g1", "--template", "{{.spec.name}}"],
         [*gadgets, "g1", "-o", "jsonpath", "--template", "{.spec.name}"],
         [*gadgets, "g1", "-o", "go-template={{.kind}}", "--template", "{{.kind}}"],
