@@ -744,7 +744,9 @@ class Controller:
         with self._lock:
             running = tuple(sorted(self._in_flight))
             workers = [self._in_flight[key][2] for key in running]
-        places = tuple(self._running_at(worker) for worker in workers)
+        places = tuple(
+            f"{file}:{line}" if file else "" for file, line in map(self._running_at, workers)
+        )
         stopped = Stopped(tuple(self.finalizers_left()), removed, running, places)
         self._stopped = stopped
         self._emit(stopped)
@@ -1062,13 +1064,13 @@ class Controller:
                 self._local.key = ("", "")
                 self.queue.done(key)
 
-    def _running_at(self, worker: threading.Thread) -> str:
-        """``slow.py:4``: where in the user's files a reconcile past its time is running
-        (a thread's frames are all there is: it cannot be interrupted); "" when the
-        reconciler cannot say."""
+    def _running_at(self, worker: threading.Thread) -> tuple[str, int]:
+        """``("slow.py", 4)``: where in the user's files a reconcile past its time is
+        running (a thread's frames are all there is: it cannot be interrupted);
+        ``("", 0)`` when the reconciler cannot say."""
         running_at = getattr(self._reconciler, "running_at", None)
         place = running_at(worker) if running_at is not None else None
-        return f"{place[0]}:{place[1]}" if place is not None else ""
+        return (str(place[0]), int(place[1])) if place is not None else ("", 0)
 
     def _watchdog(self) -> None:
         timeout = self.reconcile_timeout
@@ -1084,11 +1086,9 @@ class Controller:
             for key, elapsed, worker in late:
                 if not self.requeue_timed_out:  # --once: the pass is over without it
                     self.queue.abandon(key)
-                file, _, line = self._running_at(worker).rpartition(":")
+                file, line = self._running_at(worker)
                 self._emit(
-                    ReconcileTimedOut(
-                        key, elapsed, timeout, self.requeue_timed_out, file, int(line or 0)
-                    )
+                    ReconcileTimedOut(key, elapsed, timeout, self.requeue_timed_out, file, line)
                 )
 
     def _process(self, key: ObjectKey) -> None:
