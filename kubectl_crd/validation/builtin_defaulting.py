@@ -1043,10 +1043,10 @@ class ServiceAllocator:
 
 
 def _held(spec: Mapping[str, Any]) -> tuple[set[str], set[int]]:
-    """The cluster IPs and node ports a Service's spec holds."""
-    ips = {ip for ip in spec.get("clusterIPs") or () if ip and ip != "None"}
-    if spec.get("clusterIP") and spec["clusterIP"] != "None":
-        ips.add(spec["clusterIP"])
+    """The cluster IPs (as parsed: ``10.0.0.010`` holds 10.0.0.10) and node ports a
+    Service's spec holds."""
+    given = [*(spec.get("clusterIPs") or ()), spec.get("clusterIP")]
+    ips = {str(parse_ip(ip) or ip) for ip in given if ip and ip != "None"}
     ports = {
         port["nodePort"]
         for port in spec.get("ports") or ()

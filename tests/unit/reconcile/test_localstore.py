@@ -546,3 +546,17 @@ def test_a_refused_service_write_holds_no_address_or_node_port() -> None:
         "10.0.0.3",
         30001,
     )
+
+
+def test_a_service_address_with_leading_zeros_is_freed_by_its_delete() -> None:
+    """ParseIPSloppy reads 10.0.0.010 as 10.0.0.10: it holds that address, and its
+    delete frees it for a Service that asks for it spelt plainly."""
+    store = ObjectStore()
+    info = store.resolve("v1/Service")
+    store.create(info, _service("a", clusterIP="10.0.0.010"))
+    with pytest.raises(StoreRefusal, match="provided IP is already allocated"):
+        store.create(info, _service("b", clusterIP="10.0.0.10"))
+    store.delete(info, "default", "a")
+    assert (
+        store.create(info, _service("b", clusterIP="10.0.0.10"))["spec"]["clusterIP"] == "10.0.0.10"
+    )
