@@ -513,6 +513,11 @@ def _rules(prefix: str, where: list[str | int], schema: Any, blocked: set[str]) 
             problems.append((field, f"{field}: Forbidden: {problem.detail}", at))
             continue
         assert problem.rule is not None
+        if problem.within is not None:  # the rule's text alone is the value here
+            detail = f"{problem.detail} {prefix}{problem.within}"
+            value = bad_value(problem.rule.rule)
+            problems.append((field, f"{field}: Invalid value: {value}: {detail}", at))
+            continue
         value = "true" if problem.field == "optionalOldSelf" else rule_json(problem.rule)
         problems.append((field, f"{field}: Invalid value: {value}: {problem.detail}", at))
     return problems

@@ -698,6 +698,55 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             ],
         }
     ),
+    # a rule using oldSelf below a list that is not a map-type list: no old item
+    # correlates (validation.go: withForbidOldSelfValidations); maps, atomic or not,
+    # correlate; found by a CRD hunt of transition rules
+    "crd-old-self-uncorrelatable": _spec(
+        _rules(
+            [],
+            a=_items(
+                {
+                    "type": "object",
+                    "properties": {"k": {"type": "string", "maxLength": 5}},
+                    "x-kubernetes-validations": [
+                        {"rule": "self.k == oldSelf.k"},
+                        {"rule": "has(self.k)"},
+                    ],
+                },
+                maxItems=3,
+            ),
+            s=_items(
+                {"type": "string", "maxLength": 3, **_checked("self == oldSelf")},
+                maxItems=3,
+                **{"x-kubernetes-list-type": "set"},
+            ),
+            m=_items(
+                {
+                    "type": "object",
+                    "required": ["k"],
+                    "properties": {
+                        "k": {"type": "string", "maxLength": 5, **_checked("self == oldSelf")},
+                        "z": _items(
+                            {"type": "string", "maxLength": 2, **_checked("self == oldSelf")},
+                            maxItems=2,
+                        ),
+                    },
+                },
+                maxItems=3,
+                **{"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"]},
+            ),
+            t={
+                "type": "object",
+                "x-kubernetes-map-type": "atomic",
+                "maxProperties": 3,
+                "additionalProperties": {
+                    "type": "string",
+                    "maxLength": 5,
+                    **_checked("self == oldSelf"),
+                },
+            },
+        )
+    ),
     # a default on the root, checked as an embedded resource's (found mutating corpus
     # CRDs): apiVersion and kind required, and then nothing more
     "crd-root-default": {

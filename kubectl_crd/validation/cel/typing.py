@@ -284,6 +284,10 @@ class RuleProblem:
     field: str  # "rule" or "messageExpression"
     detail: str  # "compilation failed: ERROR: <input>:1:5: undefined field 'x'\n | ..."
     forbidden: bool = False
+    #: a rule using oldSelf below a list or map whose items cannot be correlated: the
+    #: schema path of that list or map (the detail then ends with the caller's prefix
+    #: and it, as the server names it)
+    within: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +370,7 @@ def check_rules(
         return environments[decl.signature]
 
     costs = _CostTotal()
+    uncorrelatable = _uncorrelatable(tree, "", None)
     for path, node, decl, root, cardinality in declared:
         if decl is None or (skipped is not None and skipped(path)):
             continue
@@ -406,6 +411,10 @@ def check_rules(
                     if field_name == "rule":
                         refused = True
                         break  # compilation.go stops before the messageExpression
+            within = uncorrelatable.get(path)
+            if not refused and rule.transition and within is not None:
+                detail = "oldSelf cannot be used on the uncorrelatable portion of the schema within"
+                problems.append(RuleProblem(path, rule, index, "rule", detail, within=within))
             # a rule that does not compile is not known to use oldSelf (the server's
             # CompilationResult.UsesOldSelf stays false)
             if rule.optional_old_self and (refused or not rule.transition):
@@ -625,6 +634,26 @@ def _walk(
         yield from _walk(node.items, f"{path}.items", node.items.resource_root, inner)
     for index, branch in enumerate(node.all_of):
         yield from _walk(branch, f"{path}.allOf[{index}]", root, cardinality)
+
+
+def _uncorrelatable(node: RuleNode, path: str, within: str | None) -> dict[str, str]:
+    """The rule nodes below a list's items that no old item correlates with (a list
+    that is not ``x-kubernetes-list-type: map``), each with the path of the first such
+    list (validation.go: ``withForbidOldSelfValidations``), where a rule may not use
+    oldSelf. Maps always correlate (``cel.MapIsCorrelatable``: granular and atomic)."""
+    found = {path: within} if within is not None else {}
+    for name, child in node.properties.items():
+        found |= _uncorrelatable(child, f"{path}.properties[{name}]", within)
+    if node.additional is not None:
+        found |= _uncorrelatable(node.additional, f"{path}.additionalProperties", within)
+    if node.items is not None:
+        correlated = node.schema.list_type == "map"
+        found |= _uncorrelatable(
+            node.items, f"{path}.items", within or (None if correlated else path)
+        )
+    for index, branch in enumerate(node.all_of):
+        found |= _uncorrelatable(branch, f"{path}.allOf[{index}]", within)
+    return found
 
 
 _ERROR_BLOCK = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*?)\n \| (.*?)\n \| ([. ]*\^)", re.S)
