@@ -559,13 +559,21 @@ def _reload_line(snap: Snapshot, line: Any) -> Any:
     ago = _ago(snap.now, snap.reload_at)
     if isinstance(reload, ev.ReloadStarted):
         return line(("reload: ", "dim"), (f"reloading {reload.path}", "magenta"))
+    # an earlier load that never returned, said on the line that stays (the log's
+    # warning under each reload scrolls out of the recent lines)
+    stuck = ("; earlier load stuck at " + ", ".join(reload.stuck), "yellow")
     if isinstance(reload, ev.ReloadSucceeded):
         return line(
             ("reload: ", "dim"),
             (f"{reload.path} reloaded {ago}, latency {duration_text(reload.latency)}", "magenta"),
+            *([stuck] if reload.stuck else []),
         )
     error = located_error(reload.error, reload.file, reload.line)
-    return line(("reload: ", "dim"), (f"failed {ago}, the running code stays: {error}", "red"))
+    return line(
+        ("reload: ", "dim"),
+        (f"failed {ago}, the running code stays: {error}", "red"),
+        *([stuck] if reload.stuck else []),
+    )
 
 
 def _ansi(text: str, width: int) -> Any:

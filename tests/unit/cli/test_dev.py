@@ -344,3 +344,20 @@ def test_the_dashboard_shows_where_a_reconcile_past_its_timeout_is_running() -> 
     state(ev.ReconcileTimedOut(("ns", "a"), 1.0, 0.5, True, "slow.py", 4))
     (row,) = state.snapshot().rows
     assert row.last == "still running after 1.00s at slow.py:4"
+
+
+def test_the_dashboards_reload_line_names_an_earlier_load_still_stuck() -> None:
+    # before: only the log's warning under each reload said it, and it scrolls away
+    import io
+
+    from rich.console import Console
+
+    from kubectl_crd.output.devdash import DashState, render
+    from kubectl_crd.reconcile import events as ev
+
+    state = DashState()
+    state(ev.ReloadSucceeded("rec.py", 0.05, stuck=("helper.py:3",)))
+    console = Console(record=True, width=120, height=10, file=io.StringIO())
+    console.print(render(state.snapshot(), width=120, height=10))
+    (line,) = [text for text in console.export_text().splitlines() if "reload:" in text]
+    assert line.endswith("latency 50ms; earlier load stuck at helper.py:3")
