@@ -341,10 +341,12 @@ class ObjectPrinter:
         if self._streaming:
             self._stream.flush()
 
-    def flush(self) -> None:
+    def flush(self, *, empty_list: bool = False) -> None:
+        """Print what was gathered; with ``empty_list``, an empty listing too (an empty
+        ``List``, custom columns' header; nothing for names)."""
         entries = self._objects
         self._objects = []
-        if entries:
+        if entries or (empty_list and not self._printed and self._output not in ("", "name")):
             if self._sort is not None:
                 from kubectl_crd.output.table import sort_objects
 
@@ -726,11 +728,14 @@ def print_listing(
     err: TextIO | None = None,
 ) -> None:
     """The listing as ``kubectl get`` prints it: its table or its objects on ``stream``,
-    "No resources found" or a column's problem on ``err``."""
+    "No resources found" (a table's) or a column's problem on ``err``. Objects are
+    printed as ``get.go printGeneric`` prints them: a listing that found nothing is an
+    empty ``List`` (nothing for ``-o name``, custom columns' header), one named object
+    that could not be read nothing (its error says why)."""
     out = stream or sys.stdout
     errors = err or sys.stderr
-    if listing.empty:
-        if not listing.failed:
+    if listing.empty and (settings.table or single):
+        if settings.table and not listing.failed:
             print(no_resources(namespace, settings.all_namespaces, listing.namespaced), file=errors)
         return
     if listing.problem:
@@ -754,7 +759,7 @@ def print_listing(
     )
     for obj in listing.objects:
         printer.write(obj)
-    printer.flush()
+    printer.flush(empty_list=True)
 
 
 class WatchPrinter:

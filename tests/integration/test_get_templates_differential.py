@@ -356,6 +356,11 @@ def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
         [*gadgets, "g1", "-o", "templatefile=."],
         [*gadgets, "g1", "-o", "custom-columns-file=missing.txt"],
         [*gadgets, OFFLINE, "-o", "jsonpath-as-json={.items[*].spec.ratio}"],
+        # nothing found: an empty List through the printer, no "No resources found"
+        [*gadgets, "-l", "none=here", "-o", "go-template={{.kind}} {{len .items}}"],
+        [*gadgets, "-l", "none=here", "-o", "json"],
+        [*gadgets, "-l", "none=here", "-o", "custom-columns=N:.kind"],
+        [*gadgets, "nope", "g2", "-o", "go-template={{len .items}}"],
     ]
     problems = check_all(setup, cases)
     assert not problems, "\n".join(problems)
