@@ -366,6 +366,44 @@ UPDATE_CASES: dict[str, UpdateCase] = {
 }
 
 
+# an atomic map correlates its keys with the old map's, as a granular one does
+# (cel/validation.go: validateMap, MapIsCorrelatable): its values' and properties'
+# transition rules run (found probing transition rules; ours skipped them)
+_ATOMIC_MAPS = _rules(
+    [],
+    t={
+        "type": "object",
+        "x-kubernetes-map-type": "atomic",
+        "maxProperties": 3,
+        "additionalProperties": {
+            "type": "string",
+            "maxLength": 5,
+            "x-kubernetes-validations": [{"rule": "self == oldSelf"}],
+        },
+    },
+    o={
+        "type": "object",
+        "x-kubernetes-map-type": "atomic",
+        "properties": {
+            "k": {
+                "type": "string",
+                "maxLength": 5,
+                "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "fixed"}],
+            }
+        },
+    },
+)
+UPDATE_CASES["update-atomic-maps-correlate"] = UpdateCase(
+    _ATOMIC_MAPS,
+    _ATOMIC_MAPS,
+    [
+        ({"spec": {"t": {"a": "x"}}}, {"spec": {"t": {"a": "y"}}}),
+        ({"spec": {"t": {"a": "x"}}}, {"spec": {"t": {"a": "x", "b": "z"}}}),
+        ({"spec": {"o": {"k": "x"}}}, {"spec": {"o": {"k": "y"}}}),
+    ],
+)
+
+
 def _merged(name: str, kind: str, parts: dict[str, Any]) -> dict[str, Any]:
     obj: dict[str, Any] = {"apiVersion": f"{GROUP}/v1", "kind": kind, "spec": {}}
     obj.update({k: v for k, v in parts.items() if k != "metadata"})

@@ -244,8 +244,9 @@ def _map(
     correlated: bool,
     results: RuleResults,
 ) -> None:
-    atomic = node.map_type == "atomic"
-    keep_old = old is not None and not atomic
+    # every map correlates its keys with the old map's, atomic ones too
+    # (cel/validation.go: validateMap, MapIsCorrelatable)
+    keep_old = old is not None
     root = chain is None
     if node.additional is not None:
         for key, item in value.items():

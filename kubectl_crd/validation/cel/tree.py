@@ -70,7 +70,6 @@ class RuleNode:
         "all_of",
         "estimate",
         "items",
-        "map_type",
         "programs",
         "properties",
         "resource_root",
@@ -97,7 +96,6 @@ class RuleNode:
         self.items: RuleNode | None = None
         self.additional: RuleNode | None = None
         self.all_of: tuple[RuleNode, ...] = ()
-        self.map_type = ""  # x-kubernetes-map-type: "atomic" maps do not correlate
         self.programs: Any = None  # filled by programs.compiled_rules on first use
         # the estimated cost of running all the node's rules and messages once
         # (typing.estimate_rules; NOT_ESTIMATED before, None when it cannot be told)
@@ -142,33 +140,25 @@ def _type_name(raw: Mapping[str, Any]) -> str:
     return str(raw.get("type") or "")
 
 
-def _map_type(raw: Mapping[str, Any]) -> str:
-    return str(raw.get("x-kubernetes-map-type") or "")
-
-
 def _build(
     validation: Mapping[str, Any],
     schema: SchemaNode,
     type_name: str,
     resource_root: bool,
-    map_type: str = "",
 ) -> RuleNode | None:
     if not schema.has_rules:
         return None  # no rule here or below: the subtree's nodes need not be compiled
     node = RuleNode(schema, type_name, node_rules(validation), resource_root)
-    node.map_type = map_type
     items = validation.get("items")
     if isinstance(items, Mapping) and schema.items is not None:
-        node.items = _build(
-            items, schema.items, _type_name(items), schema.items.embedded, _map_type(items)
-        )
+        node.items = _build(items, schema.items, _type_name(items), schema.items.embedded)
     properties = validation.get("properties")
     if isinstance(properties, Mapping):
         for name, raw in properties.items():
             child = schema.properties.get(str(name))
             if child is None or not isinstance(raw, Mapping):
                 continue  # only the structural spine carries rules
-            built = _build(raw, child, _type_name(raw), child.embedded, _map_type(raw))
+            built = _build(raw, child, _type_name(raw), child.embedded)
             if built is not None:
                 node.properties[str(name)] = built
     additional = validation.get("additionalProperties")
@@ -178,12 +168,11 @@ def _build(
             schema.additional,
             _type_name(additional),
             schema.additional.embedded,
-            _map_type(additional),
         )
     all_of = validation.get("allOf")
     if isinstance(all_of, list):
         branches = [
-            _build(branch, schema, type_name, resource_root, map_type)
+            _build(branch, schema, type_name, resource_root)
             for branch in all_of
             if isinstance(branch, Mapping)
         ]
@@ -217,7 +206,7 @@ def subtree_rules(schema: Mapping[str, Any]) -> RuleNode | None:
     resource (``cel.NewValidator(s, isResourceRoot, ...)`` as the server's default
     check builds it, ``defaulting/validation.go``); not cached."""
     compiled = compile_schema(schema)
-    return _build(schema, compiled, _type_name(schema), compiled.embedded, _map_type(schema))
+    return _build(schema, compiled, _type_name(schema), compiled.embedded)
 
 
 def rule_tree(schema: Mapping[str, Any]) -> RuleNode | None:
@@ -226,6 +215,6 @@ def rule_tree(schema: Mapping[str, Any]) -> RuleNode | None:
     cached = _cache.get(key)
     if cached is not None and cached[0] is schema:
         return cached[1]
-    tree = _build(schema, compile_schema(schema), _type_name(schema), True, _map_type(schema))
+    tree = _build(schema, compile_schema(schema), _type_name(schema), True)
     _cache[key] = (schema, tree)
     return tree
