@@ -436,11 +436,11 @@ class ObjectPrinter:
         ``printers/template.go``): it sees the object through kubectl's JSON round trip
         (whole numbers int64, others float64); when it fails, what it wrote and the
         debugging text go to stdout before kubectl's error."""
-        from kubectl_crd.model.gotemplate import ExecError, debug_object
-        from kubectl_crd.model.govalues import go_json, go_quote
+        from kubectl_crd.model.gotemplate import ExecError, as_kubectl_decodes, debug_object
+        from kubectl_crd.model.govalues import go_quote
 
         assert self._go_template is not None
-        data = json.loads(go_json(document))
+        data = as_kubectl_decodes(document)
         try:
             return self._go_template.execute(data, missing_key_error=not self._allow_missing)
         except ExecError as exc:

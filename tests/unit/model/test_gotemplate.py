@@ -16,7 +16,13 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.model.gotemplate import ExecError, Template, TemplateError, go_sprintf
+from kubectl_crd.model.gotemplate import (
+    ExecError,
+    Template,
+    TemplateError,
+    as_kubectl_decodes,
+    go_sprintf,
+)
 from tests.cli_runner import run_python
 
 # fmt: off
@@ -138,3 +144,32 @@ def test_imported_only_when_a_template_is_printed() -> None:
         "    print('kubectl_crd.model.gotemplate' in sys.modules)\n"
     )
     assert run_python(code).stdout.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize(
+    ("value", "decoded"),
+    [
+        # json.Marshal writes a whole float64 below 1e21 without a fraction, and
+        # util/json.Unmarshal reads a whole number that fits an int64 as an int64
+        (2.0, 2),
+        (-0.0, 0),
+        (1e15, 10**15),
+        # past int64 (or written with an exponent, from 1e21) it stays a float64
+        (1e20, 1e20),
+        (1e21, 1e21),
+        (2**63, float(2**63)),
+        (2.5, 2.5),
+        ({"a": [1.0, {"b": 3}]}, {"a": [1, {"b": 3}]}),
+    ],
+)
+def test_values_as_kubectl_decodes_them(value: Any, decoded: Any) -> None:
+    got = as_kubectl_decodes(value)
+    assert (got, _types(got)) == (decoded, _types(decoded))
+
+
+def _types(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _types(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_types(v) for v in value]
+    return type(value).__name__
