@@ -84,6 +84,12 @@ def coerce_metadata(metadata: dict[str, Any]) -> None:
             del metadata[key]
         elif metadata[key] is None or metadata[key] == {} or metadata[key] == []:
             del metadata[key]  # omitempty
+    for ref in metadata.get("ownerReferences") or ():
+        if isinstance(ref, dict):
+            # metav1.OwnerReference: a null *bool is nil, omitted (omitempty)
+            for pointer in ("controller", "blockOwnerDeletion"):
+                if pointer in ref and ref[pointer] is None:
+                    del ref[pointer]
 
 
 def generated_name(generate_name: str, suffix: str = GENERATED_SUFFIX) -> str:
@@ -260,6 +266,46 @@ def finalizer_warnings(metadata: dict[str, Any]) -> list[str]:
                     "conflicts with other finalizer writers"
                 )
     return warnings
+
+
+_DUPLICATE_OWNERS = (
+    ".metadata.ownerReferences contains duplicate entries; API server dedups owner "
+    "references in 1.20+, and may reject such requests as early as 1.24; please fix your "
+    "requests; duplicate UID(s) observed: "
+)
+
+
+def dedup_owner_references(metadata: dict[str, Any]) -> str:
+    """``endpoints/handlers/rest.go: dedupOwnerReferencesAndAddWarning``, which a create
+    and an update run on the decoded body before anything validates it: an owner
+    reference equal to an earlier one (as decoded Go structs: an absent or null
+    ``controller`` is not ``false``) is dropped, and the warning names each dropped
+    one's uid; "" when there is none. ``metadata`` has decoded as ObjectMeta."""
+    refs = metadata.get("ownerReferences")
+    if not isinstance(refs, list) or len(refs) < 2:
+        return ""
+    kept: list[Any] = []
+    seen: set[tuple[Any, ...]] = set()
+    duplicates: list[str] = []
+    for ref in refs:
+        if not isinstance(ref, dict):
+            return ""
+        # metav1.OwnerReference: four strings ("" when absent) and two *bool (nil
+        # when absent or null, not false)
+        key = (
+            *(ref.get(field) or "" for field in ("apiVersion", "kind", "name", "uid")),
+            ref.get("controller"),
+            ref.get("blockOwnerDeletion"),
+        )
+        if key in seen:
+            duplicates.append(str(ref.get("uid") or ""))
+        else:
+            seen.add(key)
+            kept.append(ref)
+    if not duplicates:
+        return ""
+    metadata["ownerReferences"] = kept
+    return _DUPLICATE_OWNERS + ", ".join(duplicates)
 
 
 # ---------------------------------------------------------------------------- embedded

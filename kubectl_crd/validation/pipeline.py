@@ -59,6 +59,7 @@ from kubectl_crd.validation.objectmeta import (
     coerce_embedded,
     coerce_metadata,
     decode_metadata,
+    dedup_owner_references,
     embedded_coercion_error,
     embedded_metadata_unknown,
     finalizer_warnings,
@@ -243,6 +244,9 @@ def validate_custom_resource(
     # 3. coercion, defaulting, status -------------------------------------------------
     if isinstance(metadata, dict) and decode_failure is None:
         coerce_metadata(metadata)
+        duplicates = dedup_owner_references(metadata)
+        if duplicates:
+            warnings.append(duplicates)
     coerce_embedded(node, obj)
     apply_defaults(obj, node)
     if prepare is not None:

@@ -452,6 +452,13 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
             set_("metadata.uid", "0a9d8f6c-0000-4000-8000-000000000000"),
         ),
         ("new finalizer warned", "update", "a", set_("metadata.finalizers", ["plain", "fresh"])),
+        # handlers/rest.go: dedupOwnerReferencesAndAddWarning, before validation
+        (
+            "owner reference given twice",
+            "update",
+            "a",
+            set_("metadata.ownerReferences", [{**OWNER, "uid": "u9"}, {**OWNER, "uid": "u9"}]),
+        ),
         (
             "delete with another uid",
             "delete",
@@ -540,6 +547,22 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
             "create",
             "g",
             with_spec({}, name="g", ownerReferences=[{**OWNER, "uid": "u1", "controller": True}]),
+        ),
+        (
+            "owner references repeated, one controller left",
+            "create",
+            "h",
+            with_spec(
+                {},
+                name="h",
+                ownerReferences=[
+                    {**OWNER, "uid": "u1", "controller": True},
+                    {**OWNER, "uid": "u1", "controller": True},
+                    {**OWNER, "uid": "u1", "controller": False},
+                    {**OWNER, "uid": "u1", "blockOwnerDeletion": None},
+                    {**OWNER, "uid": "u1"},
+                ],
+            ),
         ),
         ("create bad generateName", "create", "", with_spec({}, generateName="Gen_")),
         (
