@@ -892,11 +892,13 @@ class _Load:
         self.thread = thread
         place = self.place()
         self.unhook()
-        running = [
+        # its own loaders' modules and those another finder loaded for it (a directory
+        # the module put on sys.path): ``undo`` takes both out of sys.modules
+        running = {
             module.__name__
-            for module in self.loader_class.created
+            for module in (*self.loader_class.created, *self.mine().values())
             if getattr(getattr(module, "__spec__", None), "_initializing", False)
-        ]
+        }
         self.note_attempt()
         self.undo()
         _let_go_import_locks(running, thread.ident)

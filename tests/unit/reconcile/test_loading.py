@@ -721,3 +721,39 @@ def test_a_module_found_on_a_path_the_reconciler_added_is_its_own(tmp_path: Path
     write(lib / "pathlib_helper_x.py", "VALUE = 3\n")
     write(path, text)
     assert load_reconciler(str(path)).module.pathlib_helper_x.VALUE == 3
+
+
+def test_a_hung_helper_found_on_a_path_the_reconciler_added_blocks_no_later_load(
+    tmp_path: Path,
+) -> None:
+    # the abandoned load let go of the import locks of the modules its own loader ran
+    # only: a helper the standard finder loaded (from a directory the module put on
+    # sys.path) kept its lock held by the stuck thread, so every later load waited on
+    # it ("still loading" at rec.py's import line, the fixed helper never taken)
+    import builtins
+    import threading
+
+    release = threading.Event()
+    builtins.__dict__["load_test_hold_lib"] = release
+    helper = write(
+        tmp_path / "lib" / "lib_hang_helper_y.py",
+        "import builtins\nbuiltins.__dict__['load_test_hold_lib'].wait(60)\n",
+    )
+    path = write(
+        tmp_path / "rec.py",
+        "import os, sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'lib'))\n"
+        "import lib_hang_helper_y\n"
+        "sys.path.pop(0)\n" + FOR + "def reconcile(obj):\n    return None\n",
+    )
+    try:
+        with pytest.raises(ReconcilerLoadError, match="still loading") as stuck:
+            load_reconciler(str(path), timeout=0.5)
+        assert stuck.value.location is not None
+        place = (stuck.value.location.file, stuck.value.location.line)
+        assert place == ("lib/lib_hang_helper_y.py", 2)
+        write(helper, "VALUE = 3\n")
+        assert load_reconciler(str(path), timeout=5.0).module.lib_hang_helper_y.VALUE == 3
+    finally:
+        release.set()
+        del builtins.__dict__["load_test_hold_lib"]
