@@ -1107,6 +1107,12 @@ class DevLog:
             text = self._text([((message, style),)], self._clock())
         self._write(text)
 
+    def server_warning(self, text: str) -> None:
+        """A warning the server sent with its answer (a Warning header's text; the
+        ``--local`` store's own, worded alike), as kubectl prints one: ``Warning: text``
+        (k8s.io/client-go rest/warnings.go, the writer kubectl sets up)."""
+        self.note(f"Warning: {text}", warning=True)
+
     def problem(self, where: Location, message: str) -> None:
         """An error in the input that does not stop the loop (a ``--local`` file's
         object that does not validate): ``file:line:column: error: message``."""

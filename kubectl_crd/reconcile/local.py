@@ -63,7 +63,8 @@ class LocalProblem:
 
 class LocalBackend:
     """``Backend`` (see ``reconcile.backends``) on an ``ObjectStore`` fed from
-    ``directory`` (see the module docstring)."""
+    ``directory`` (see the module docstring); ``on_warning`` is told the text of each
+    warning the server would send with a write's answer."""
 
     def __init__(
         self,
@@ -72,6 +73,7 @@ class LocalBackend:
         store: ObjectStore | None = None,
         on_problem: Callable[[LocalProblem], None] | None = None,
         on_change: Callable[[set[str]], None] | None = None,
+        on_warning: Callable[[str], None] | None = None,
         settle: float = 0.1,
         exclude: tuple[str, ...] = (),
     ) -> None:
@@ -79,7 +81,10 @@ class LocalBackend:
         #: directories under DIR that are not its input: the loop's own output (``dev
         #: --local . --out out``), which read back was objects twice over and problems
         self._exclude = tuple(os.path.abspath(path) for path in exclude)
-        self.store = store if store is not None else ObjectStore()
+        # the warnings the server would send with its answers (a built-in's unknown
+        # field), told as a cluster's Warning headers are (``KubeClient(on_warning=)``);
+        # a ``store`` given is built with its own
+        self.store = store if store is not None else ObjectStore(on_warning=on_warning)
         self._on_problem = on_problem
         self._on_change = on_change
         self._settle = settle

@@ -811,7 +811,13 @@ def _local_backend(options: DevOptions, log: DevLog, tally: Tally) -> LocalBacke
 
     # --out inside DIR is the loop's output, not DIR's objects
     exclude = (options.out,) if options.out is not None else ()
-    backend = LocalBackend(options.local or ".", on_problem=problem, exclude=exclude)
+    # the store's warnings worded as a cluster's (``_cluster_backend``)
+    backend = LocalBackend(
+        options.local or ".",
+        on_problem=problem,
+        on_warning=log.server_warning,
+        exclude=exclude,
+    )
     for path in options.crd_paths:
         LocalBackend(path, store=backend.store, on_problem=problem).load()
     backend.load()
@@ -856,7 +862,7 @@ def _cluster_backend(
         # the server's warnings (an unknown field in a child) as log lines
         client = KubeClient(
             config,
-            on_warning=lambda text: log.note(f"Warning: {text}", warning=True),
+            on_warning=log.server_warning,
             idle_timeout=WATCH_IDLE_SECONDS,
         )
         namespace = None if options.all_namespaces else client.namespace

@@ -452,3 +452,24 @@ def test_the_loop_collects_young_objects_less_often_and_puts_the_collector_back(
     assert exited.value.code == 0
     assert seen.read_text() == repr((10_000, *before[0][1:]))
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
+
+
+def test_the_stores_warnings_are_log_lines_as_a_servers_are(tmp_path: Path) -> None:
+    # a write the server answers with a Warning header (an unknown field of a built-in,
+    # dropped under fieldValidation=Warn) is a line worded as the cluster run words the
+    # header (cli/commands/dev.py _cluster_backend: 'Warning: <the header's text>')
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "d.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n"
+        "  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+        "    spec:\n      containers: [{name: c, image: nginx}]\n"
+    )  # fmt: skip
+    (tmp_path / "r.py").write_text(
+        'FOR = "deployments.apps/v1"\n\n\ndef reconcile(obj):\n'
+        '    return {"status": {"replicas": 1, "bogus": 2}}\n'
+    )  # fmt: skip
+    done = run_cli("dev", str(tmp_path / "r.py"), "--local", str(tmp_path / "dir"), "--once")
+    assert (done.returncode, done.stderr) == (0, "")
+    out = [line.strip() for line in lines(done.stdout)]
+    assert out.count('Warning: unknown field "status.bogus"') == 1, out
+    assert "deployment default/d status written" in out, out

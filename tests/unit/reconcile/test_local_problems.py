@@ -57,3 +57,18 @@ def test_a_field_of_the_wrong_type_is_a_problem_where_it_is(
     (problem,) = LocalBackend(str(tmp_path)).load()
     assert f"{problem.location.line}:{problem.location.column}" == place, problem
     assert f"): {path}: expected " in problem.message, problem.message
+
+
+def test_a_built_in_bodys_unknown_fields_are_the_servers_warnings(tmp_path: Path) -> None:
+    # fieldValidation=Warn, the server's when a request names none: the status the file
+    # gives is written through /status (an update), its unknown field dropped and warned
+    # of (an apply refuses them instead: DEPLOYMENT's wrong type above is a problem)
+    (tmp_path / "d.yaml").write_text(
+        DEPLOYMENT.replace("image: 5", "image: nginx") + "status:\n  replicas: 1\n  bogus: 2\n"
+    )
+    warnings: list[str] = []
+    backend = LocalBackend(str(tmp_path), on_warning=warnings.append)
+    assert backend.load() == []
+    assert warnings == ['unknown field "status.bogus"']
+    info = backend.resolve_kind("apps/v1", "Deployment")
+    assert "bogus" not in backend.get(info, "default", "d")["status"]
