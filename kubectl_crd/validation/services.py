@@ -17,8 +17,10 @@ Pure: the store (``reconcile.localstore``) asks, in the server's order of a crea
    IPs, source ranges), after the object's metadata, all in one 422.
 
 Each problem is a ``Cause``: (field, reason, message) with the message as
-``field.Error.Error()`` writes it (``spec.ports[0].name: Required value``). Update-only
-rules (immutable addresses, ``validateUpgradeDowngrade*``) are not checked.
+``field.Error.Error()`` writes it (``spec.ports[0].name: Required value``). Of the
+update-only rules, ``validate_service_update`` checks the primary cluster IP's
+(``validateUpgradeDowngradeClusterIPs``); the rest of ``validateUpgradeDowngrade*``
+(the secondary address, the families) is not checked.
 """
 
 from __future__ import annotations
