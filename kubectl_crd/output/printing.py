@@ -28,7 +28,6 @@ Heavy pieces (the YAML emitter, JSONPath) are imported when a printer needs them
 
 from __future__ import annotations
 
-import json
 import sys
 
 from kubectl_crd.model.errors import KubectlCrdError, UsageError
@@ -407,12 +406,11 @@ class ObjectPrinter:
 
         assert self._template is not None
         as_json = self._output == "jsonpath-as-json"
-        # kubectl's JSONPath printer sees the object through a JSON round trip:
-        # every number is a float64 there (cli-runtime printers/jsonpath.go); as JSON,
-        # a whole number prints without a fraction either way
-        data = document if as_json else json.loads(json.dumps(document), parse_int=float)
+        # kubectl's JSONPath printer reads an unstructured object's content as decoded,
+        # whole numbers int64 (cli-runtime printers/jsonpath.go: only other objects go
+        # through a JSON round trip); 12345678901 is not 1.2345678901e+10
         try:
-            results = self._template.find_results(data)
+            results = self._template.find_results(document)
         except JSONPathError as exc:
             from kubectl_crd.model.gotemplate import go_sharp_v
             from kubectl_crd.model.govalues import go_quote

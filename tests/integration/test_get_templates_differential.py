@@ -349,6 +349,7 @@ def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
         [*gadgets, "g1", "-o", "jsonpath", "--template", "{.spec.name}"],
         [*gadgets, "g1", "-o", "go-template={{.kind}}", "--template", "{{.kind}}"],
         [*gadgets, "g1", "-o", "jsonpath={.metadata.managedFields[0].manager}"],
+        [*gadgets, "-o", "jsonpath={.items[*].spec.big} {.items[0].spec.huge} {.items[0].spec}"],
         [*gadgets, "g1", "-o", "jsonpath={.nope}", "--allow-missing-template-keys=false"],
         [*gadgets, "g1", "-o", "go-template={{.nope}}", "--allow-missing-template-keys=no"],
         [*gadgets, "g1", "-o", "go-template"],
