@@ -551,6 +551,11 @@ class Admission:
             message = _conflict(qualified_resource, name, detail)
             return _refusal(operation, 409, "Conflict", message, details=self._details(name))
         body_version = new_meta.get("resourceVersion")
+        unreadable = _resource_version_error(body_version)
+        if unreadable:
+            # etcd3's Versioner.ObjectResourceVersion, inside GuaranteedUpdate after the
+            # uid precondition: an internal error, its Status naming no reason
+            return _refusal(operation, 500, "", unreadable)
         if not body_version:
             field = "metadata.resourceVersion"
             error = FieldError(
@@ -567,13 +572,8 @@ class Admission:
             return _refusal(operation, 409, "Conflict", message, details=self._details(name))
         obj = result.object  # plain: the pipeline's copy has no positions
         meta = _metadata_of(obj) or {}
-        # ValidateObjectMetaAccessorUpdate runs twice (rest/update.go validateCommonFields,
-        # then the validator's ValidateUpdate / ValidateStatusUpdate): its causes come twice
-        meta_errors = _metadata_update_errors(meta, old_meta)
-        errors = _with_metadata_errors(result.errors, meta_errors)
-        if any(not e.blocked for e in errors):
-            checked = ValidationResult(object=result.object, errors=errors, warnings=())
-            return self._invalid(operation, checked)
+        if not result.valid:
+            return self._invalid(operation, result)
         # a status write adds no finalizer (they are the old ones), so its warnings are
         # the decoder's and the ratcheted rules' (status_strategy.go: WarningsOnUpdate)
         warnings = result.warnings
@@ -818,37 +818,16 @@ def _gc_finalizers(finalizers: list[str], policy: PropagationPolicy | None) -> l
     return kept
 
 
-def _metadata_update_errors(meta: dict[str, Any], old_meta: dict[str, Any]) -> list[FieldError]:
-    """What ``ValidateObjectMetaAccessorUpdate`` (apimachinery/pkg/api/validation/
-    objectmeta.go) can still find after ``BeforeUpdate`` copied the server's fields
-    over: finalizers added to an object being deleted."""
-    errors: list[FieldError] = []
-    if old_meta.get("deletionTimestamp"):
-        known = set(old_meta.get("finalizers") or ())
-        added = sorted({f for f in meta.get("finalizers") or () if f not in known})
-        if added:
-            field = "metadata.finalizers"
-            listed = ", ".join(go_quote(f) for f in added)
-            message = (
-                f"{field}: Forbidden: no new finalizers can be added if the object is being "
-                f"deleted, found new finalizers []string{{{listed}}}"
-            )
-            errors.append(FieldError(field, Reason.FORBIDDEN, message, Stage.OBJECT_META))
-    return errors
-
-
-def _with_metadata_errors(
-    errors: tuple[FieldError, ...], meta_errors: list[FieldError]
-) -> tuple[FieldError, ...]:
-    """The pipeline's errors with the metadata update's in the server's place: after
-    ``ValidateObjectMetaAccessor``'s, once for each of its two callers."""
-    if not meta_errors:
-        return errors
-    at = 0
-    for position, error in enumerate(errors):
-        if error.stage in (Stage.TYPE_META, Stage.DECODING, Stage.OBJECT_META):
-            at = position + 1
-    return (*errors[:at], *meta_errors, *meta_errors, *errors[at:])
+def _resource_version_error(text: Any) -> str:
+    """``strconv.ParseUint(text, 10, 64)``'s error for a body's resourceVersion that is
+    not one (storage/etcd3 APIObjectVersioner.ParseResourceVersion), or ""."""
+    if not isinstance(text, str) or not text:
+        return ""
+    if not (text.isascii() and text.isdigit()):
+        return f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax"
+    if int(text) >= 2**64:
+        return f"strconv.ParseUint: parsing {go_quote(text)}: value out of range"
+    return ""
 
 
 def _conflict(qualified: str, name: str, detail: str) -> str:

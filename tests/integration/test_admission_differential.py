@@ -444,6 +444,18 @@ def _script(kind: str, status: bool, namespace: str) -> list[tuple[Any, ...]]:
             then(set_("metadata.name", "zz"), set_("metadata.namespace", "elsewhere")),
         ),
         ("stale resourceVersion", "update", "a", set_("metadata.resourceVersion", "1")),
+        # etcd3's versioner parses it (a 500); an update may not set a deletion field
+        ("resourceVersion not a number", "update", "a", set_("metadata.resourceVersion", "x1")),
+        (
+            "deletion fields set, and a bad label",
+            "update",
+            "a",
+            then(
+                set_("metadata.deletionTimestamp", "2000-01-01T00:00:00.5+01:00"),
+                set_("metadata.deletionGracePeriodSeconds", 5),
+                set_("metadata.labels", {"a b": "c"}),
+            ),
+        ),
         ("no resourceVersion", "update", "a", drop("metadata.resourceVersion")),
         (
             "another uid",
