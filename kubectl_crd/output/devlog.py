@@ -900,8 +900,10 @@ class OutDir:
 class Tally:
     """What a run did, counted from its events (``--once``'s summary and exit code):
     the objects reconciled, the reconciles, the writes, the failed reconciles, the
-    problems of the input (``--local`` DIR's files), and each object's last outcome.
-    A reconcile that ran past ``--reconcile-timeout`` and is not run again (``--once``:
+    problems of the input (``--local`` DIR's files), the ``WATCHES`` mappings that
+    raised (``WatchError`` with ``retrying`` false: the user's code failed, and the
+    parents that object maps to may not have been reconciled), and each object's last
+    outcome. A reconcile that ran past ``--reconcile-timeout`` and is not run again (``--once``:
     ``ReconcileTimedOut.again`` false) is a failed one from then on, whatever it returns
     later: the bound the user set was broken, and the run does not wait for it."""
 
@@ -911,6 +913,7 @@ class Tally:
         self.writes = 0
         self.errors = 0
         self.problems = 0
+        self.watches_errors = 0
         #: key -> the outcome of its last reconcile
         self.outcomes: dict[ev.ObjectKey, ev.Outcome] = {}
         #: the keys whose reconcile in flight ran past the timeout, not to run again
@@ -931,6 +934,8 @@ class Tally:
                 self._reconciled(event.key, ev.Outcome.ERROR)
             elif isinstance(event, ev.Write):
                 self.writes += 1
+            elif isinstance(event, ev.WatchError) and not event.retrying:
+                self.watches_errors += 1
 
     def _reconciled(self, key: ev.ObjectKey, outcome: ev.Outcome) -> None:
         self.reconciles += 1
@@ -950,7 +955,7 @@ class Tally:
 
     @property
     def clean(self) -> bool:
-        return not self.problems and not self.failing
+        return not self.problems and not self.watches_errors and not self.failing
 
     def wrap(
         self, sink: Callable[[ev.Event], None], *, once: bool = False
@@ -976,6 +981,8 @@ class Tally:
                 "errors": self.errors,
                 "problems": self.problems,
             }
+            if self.watches_errors:  # only then: the summary's keys stay as they were
+                body["watches_errors"] = self.watches_errors
         body["failed"] = [ev.key_text(key) for key in self.failing]
         return body
 
@@ -1140,11 +1147,13 @@ class DevLog:
         ]
         if counts["problems"]:
             parts.append(_plural(counts["problems"], "input problem"))
+        if counts.get("watches_errors"):
+            parts.append(_plural(counts["watches_errors"], "WATCHES error"))
         text = ", ".join(parts)
         failed = counts["failed"]
         if failed:
             text += f"; failed: {', '.join(failed)}"
-        style = _BAD if failed or counts["problems"] else _OK
+        style = _OK if tally.clean else _BAD
         self._write(self._text([((text, style),)], self._clock()))
 
     @property

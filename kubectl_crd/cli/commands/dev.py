@@ -14,7 +14,8 @@ the loop's finalizer are named (``--remove-finalizers-on-exit`` takes it off the
 With ``--once`` it stops as soon as the queue is empty and nothing is in flight (keys
 delayed by ``requeue_after`` are not waited for; a failed reconcile is not retried),
 prints a summary line (objects, reconciles, writes, errors) and exits 0 only when every
-object's last reconcile succeeded and the input had no problem.
+object's last reconcile succeeded, the input had no problem and no ``WATCHES`` mapping
+raised.
 
 Errors at start are one line each and exit 1: the file missing, or not importing (its
 file:line:column, the line and a caret), a resource the cluster does not serve or a CRD

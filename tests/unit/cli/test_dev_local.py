@@ -473,3 +473,31 @@ def test_the_stores_warnings_are_log_lines_as_a_servers_are(tmp_path: Path) -> N
     out = [line.strip() for line in lines(done.stdout)]
     assert out.count('Warning: unknown field "status.bogus"') == 1, out
     assert "deployment default/d status written" in out, out
+
+
+def test_a_watches_mapping_that_raised_makes_once_exit_1_and_is_counted(project: Path) -> None:
+    # 0c0abef made the mapping's exception its own line, failing no reconcile: --once then
+    # ended 0 with '0 errors', though the user's code failed and a parent may have been
+    # missed. Every Gizmo's reconcile still succeeds; the mapping raises on DIR's Secret
+    (project / "r.py").write_text(
+        RECONCILER.replace(
+            'OWNS = ["v1/ConfigMap"]\n',
+            'OWNS = ["v1/ConfigMap"]\nWATCHES = {"v1/Secret": lambda obj: 1 / 0}\n',
+        )
+    )
+    (project / "dir" / "secret.yaml").write_text(
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n"
+    )
+    done = run_cli("dev", str(project / "r.py"), "--local", str(project / "dir"), "--once")
+    assert (done.returncode, done.stderr) == (1, "")
+    out = [line.strip() for line in lines(done.stdout)]
+    [failed] = [line for line in out if "failed on default/s" in line]
+    assert failed.startswith("watch of secrets/v1: WATCHES['v1/Secret'] failed on default/s, ")
+    assert failed.endswith(": ZeroDivisionError: division by zero"), failed
+    assert out[-1] == "2 objects, 2 reconciles, 4 writes, 0 errors, 1 WATCHES error"
+    json_run = run_cli(
+        "dev", str(project / "r.py"), "--local", str(project / "dir"), "--once",
+        "--log-format", "json",
+    )  # fmt: skip
+    summary = json.loads(json_run.stdout.splitlines()[-1])
+    assert (json_run.returncode, summary["errors"], summary["watches_errors"]) == (1, 0, 1)
