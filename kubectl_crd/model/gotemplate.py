@@ -36,7 +36,7 @@ import binascii
 import math
 import unicodedata
 
-from kubectl_crd.model.govalues import go_float_v, go_json, go_quote
+from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
@@ -114,28 +114,16 @@ def _unbox(value: Any) -> Any:
 
 
 def _type_name(value: Any) -> str:
-    """``reflect.Value.Type()``'s name (an interface is ``interface {}``)."""
-    if isinstance(value, Boxed):
+    """``reflect.Value.Type()``'s name: an interface (a value read out of a map or a
+    list, or nil) is ``interface {}``, a template's number ``int``; the rest as
+    ``govalues.go_type`` names decoded JSON."""
+    if isinstance(value, Boxed) or value is None:
         return "interface {}"
-    if value is None:
-        return "interface {}"
-    if isinstance(value, bool):
-        return "bool"
     if isinstance(value, GoInt):
         return "int"
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return "float64"
     if isinstance(value, complex):
         return "complex128"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "map[string]interface {}"
-    if isinstance(value, list):
-        return "[]interface {}"
-    return "interface {}"
+    return go_type(value)
 
 
 # -- lexing (text/template/parse/lex.go) ------------------------------------------------
@@ -533,6 +521,18 @@ class _Node:
         raise NotImplementedError
 
 
+class _FixedNode(_Node):
+    """A node whose text is always the same (``.``, ``nil``, ``{{end}}``, ...)."""
+
+    shown = ""
+
+    def __init__(self, pos: int) -> None:
+        self.pos = pos
+
+    def text(self) -> str:
+        return self.shown
+
+
 class _TextNode(_Node):
     def __init__(self, pos: int, text: str) -> None:
         self.pos, self.value = pos, text
@@ -621,20 +621,12 @@ class _IdentifierNode(_Node):
         return self.name
 
 
-class _DotNode(_Node):
-    def __init__(self, pos: int) -> None:
-        self.pos = pos
-
-    def text(self) -> str:
-        return "."
+class _DotNode(_FixedNode):
+    shown = "."
 
 
-class _NilNode(_Node):
-    def __init__(self, pos: int) -> None:
-        self.pos = pos
-
-    def text(self) -> str:
-        return "nil"
+class _NilNode(_FixedNode):
+    shown = "nil"
 
 
 class _BoolNode(_Node):
@@ -696,28 +688,16 @@ class _TemplateNode(_Node):
         return "{{template " + go_quote(self.name) + " " + self.pipe.text() + "}}"
 
 
-class _BreakNode(_Node):
-    def __init__(self, pos: int) -> None:
-        self.pos = pos
-
-    def text(self) -> str:
-        return "{{break}}"
+class _BreakNode(_FixedNode):
+    shown = "{{break}}"
 
 
-class _ContinueNode(_Node):
-    def __init__(self, pos: int) -> None:
-        self.pos = pos
-
-    def text(self) -> str:
-        return "{{continue}}"
+class _ContinueNode(_FixedNode):
+    shown = "{{continue}}"
 
 
-class _EndNode(_Node):
-    def __init__(self, pos: int) -> None:
-        self.pos = pos
-
-    def text(self) -> str:
-        return "{{end}}"
+class _EndNode(_FixedNode):
+    shown = "{{end}}"
 
 
 class _ElseNode(_Node):
