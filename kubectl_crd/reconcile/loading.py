@@ -871,9 +871,12 @@ class _Load:
 
     def undo(self, *, late: bool = False) -> None:
         """Its modules out of ``sys.modules`` (``mine``); the modules it evicted back
-        where no other load has put its own since."""
+        where no other load has put its own since. Not ``late``: ``abandon`` put them
+        back, and a newer load may have evicted them since, to import them afresh."""
         for key in self.mine(late=late):
             del sys.modules[key]
+        if late:
+            return
         for key, module in self.evicted.items():
             sys.modules.setdefault(key, module)
 

@@ -757,3 +757,59 @@ def test_a_hung_helper_found_on_a_path_the_reconciler_added_blocks_no_later_load
     finally:
         release.set()
         del builtins.__dict__["load_test_hold_lib"]
+
+
+def test_an_abandoned_load_ending_late_puts_back_nothing_a_newer_load_evicted(
+    tmp_path: Path,
+) -> None:
+    # abandon() puts back the modules the stuck load had evicted; when that load's
+    # module returned later it put them back again, over a newer load's eviction: the
+    # newer load then imported the stale helper (VALUE 1 where 2 was saved)
+    import builtins
+    import threading
+
+    from kubectl_crd.reconcile.loading import stuck_loads
+
+    hold, newer_waits, newer_runs = threading.Event(), threading.Event(), threading.Event()
+    builtins.__dict__["load_test_late"] = (hold, newer_waits, newer_runs)
+    helper = write(tmp_path / "late_helper_w.py", "VALUE = 1\n")
+    path = write(
+        tmp_path / "rec.py",
+        "import late_helper_w\n" + FOR + "def reconcile(obj):\n    return None\n",
+    )
+    assert load_reconciler(str(path)).module.late_helper_w.VALUE == 1
+    write(
+        path,
+        "import late_helper_w, builtins\nbuiltins.__dict__['load_test_late'][0].wait(60)\n"
+        + FOR
+        + "def reconcile(obj):\n    return None\n",
+    )
+    newer: list[Any] = []
+    try:
+        with pytest.raises(ReconcilerLoadError, match="still loading"):
+            load_reconciler(str(path), timeout=0.3)
+        write(helper, "VALUE = 2\n")
+        write(
+            path,
+            "import builtins\nbuiltins.__dict__['load_test_late'][1].set()\n"
+            "builtins.__dict__['load_test_late'][2].wait(60)\nimport late_helper_w\n"
+            + FOR
+            + "def reconcile(obj):\n    return None\n",
+        )
+        caller = threading.Thread(
+            target=lambda: newer.append(load_reconciler(str(path), timeout=30.0)), daemon=True
+        )
+        caller.start()
+        assert newer_waits.wait(20.0)  # the newer load has evicted the helper and waits
+        hold.set()  # the abandoned load's module returns
+        deadline = datetime.datetime.now() + datetime.timedelta(seconds=20)
+        while stuck_loads(str(path)) and datetime.datetime.now() < deadline:
+            hold.wait(0.01)
+        assert stuck_loads(str(path)) == ()
+        newer_runs.set()
+        caller.join(30.0)
+        assert newer and newer[0].module.late_helper_w.VALUE == 2
+    finally:
+        hold.set()
+        newer_runs.set()
+        del builtins.__dict__["load_test_late"]
