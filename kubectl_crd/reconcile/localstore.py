@@ -66,9 +66,9 @@ What it keeps, and the upstream behaviour each piece mirrors
   that must not be negative (``validation.workloads``: Deployment, ReplicaSet,
   StatefulSet, Job), as an int32 that overflowed
   in an apply becomes;
-- other built-in kinds (``BUILTINS``: ConfigMap, Secret, Deployment, Lease, ...) are
-  stored without schema validation of their spec beyond those checks (no
-  ``Invalid`` for a negative replicas), their metadata validated as
+- other built-in kinds (``BUILTINS``: ConfigMap, Secret, Lease, ...) and the rest of a
+  workload's spec are stored without schema validation beyond those checks (no
+  ``Invalid`` for a Deployment's selector that does not match its template), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
@@ -90,7 +90,7 @@ What it keeps, and the upstream behaviour each piece mirrors
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
 kinds beyond their metadata, their decoding and the typed check (a Service's aside;
-nor a Service update's own rules: immutable addresses, family changes), admission
+of a Service update's own rules only the primary cluster IP's is checked), admission
 plugins beyond the defaults above
 (ServiceAccount's token volume, LimitRanger, ResourceQuota), ``managedFields`` entries
 of other operations than ``Apply`` (a create shows none),
