@@ -602,13 +602,20 @@ class Controller:
 
     # -- life ------------------------------------------------------------------------------
 
-    def start(self, *, run_workers: bool = True) -> None:
+    def start(
+        self, *, run_workers: bool = True, on_resolved: Callable[[], None] | None = None
+    ) -> None:
         """Watch, wait for the caches, then work; with ``run_workers=False`` only the
-        informers run and keys queue up (for tests of what enqueues what)."""
+        informers run and keys queue up (for tests of what enqueues what).
+        ``on_resolved`` is called once every resource the reconciler names is served,
+        before the first watch: what says the loop runs is not said before the error of
+        a start that fails there (a CRD not installed)."""
         if self._resources is not None:
             raise RuntimeError("the controller is started already")
         resources = _Resources(self.backend, self._reconciler, self.unserved_hint)
         self._resources = resources
+        if on_resolved is not None:
+            on_resolved()
         started = self._start_informers(resources.roles())
         self._wait_synced(started)
         refused = self._refused(started)

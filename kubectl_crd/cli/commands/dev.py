@@ -637,7 +637,6 @@ def run_loop(app: Application, options: DevOptions) -> None:
         controllers.append(controller)
         scope = "every namespace" if namespace is None else f"namespace {namespace}"
         where = f" of {options.local}" if options.local is not None else ""
-        log.note(f"{loaded.display}: reconciling {loaded.for_resource}{where} in {scope}")
         if state is not None:
             display = loaded.display
             state.retitle = lambda resource: (
@@ -652,7 +651,11 @@ def run_loop(app: Application, options: DevOptions) -> None:
         server: TriggerServer | None = None
         try:  # a Ctrl-C from here on stops the loop gracefully, even while it lists
             try:
-                controller.start()
+                controller.start(
+                    on_resolved=lambda: log.note(
+                        f"{loaded.display}: reconciling {loaded.for_resource}{where} in {scope}"
+                    )
+                )
             except KubectlCrdError:
                 backend.close()
                 raise

@@ -191,6 +191,8 @@ def test_a_crd_not_in_dir_is_an_error_at_the_for_that_names_it(project: Path) ->
     (project / "dir" / "gizmos.yaml").unlink()
     done = run_cli("dev", str(project / "r.py"), "--local", str(project / "dir"), "--once")
     assert done.returncode == 1
+    # no loop ran: no 'r.py: reconciling gizmos...' line before the error (there was)
+    assert "reconciling" not in done.stdout, done.stdout
     # at FOR's file:line:column with the line and a caret, as a load error (before: the
     # message alone, no place in the module)
     assert done.stderr.splitlines() == [
