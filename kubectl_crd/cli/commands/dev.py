@@ -664,6 +664,9 @@ def run_loop(app: Application, options: DevOptions) -> None:
                 controller.wait_idle(
                     timeout=float("inf"), settle=_ONCE_SETTLE, after_own_writes=True
                 )
+                empty = _empty_plane_hint(options, tally, str(loaded.for_resource))
+                if empty is not None:
+                    log.note(empty, warning=True)
             else:
                 if local is not None:
                     local.start_watching()
@@ -718,6 +721,20 @@ def run_loop(app: Application, options: DevOptions) -> None:
             sys.exit(130)
         if not tally.clean:
             sys.exit(ExitCode.ERROR)
+
+
+def _empty_plane_hint(options: DevOptions, tally: Tally, resource: str) -> str | None:
+    """Why ``--envtest --once`` reconciled nothing, when it did not: the control plane
+    is new, and ``--crd`` installs only CRDs (an object in those files is an error at
+    its line), so no FOR object can be there; the run would pass CI having checked
+    nothing, without a word (README 'Dev loop', ``--envtest``)."""
+    if not (options.envtest and options.once) or tally.outcomes:
+        return None
+    return (
+        f"--envtest: the control plane started for this run holds no {resource} object "
+        "(--crd installs CRDs only), so --once reconciled none; run without --once and "
+        "create them with the kubectl line above, or use --local DIR with the objects in DIR"
+    )
 
 
 def _unserved_hint(options: DevOptions) -> str:

@@ -361,3 +361,34 @@ def test_the_dashboards_reload_line_names_an_earlier_load_still_stuck() -> None:
     console.print(render(state.snapshot(), width=120, height=10))
     (line,) = [text for text in console.export_text().splitlines() if "reload:" in text]
     assert line.endswith("latency 50ms; earlier load stuck at helper.py:3")
+
+
+@pytest.mark.parametrize(
+    ("flags", "reconciled", "said"),
+    [
+        ({"envtest": True, "once": True}, False, True),
+        ({"envtest": True, "once": True}, True, False),
+        ({"envtest": True}, False, False),  # the loop runs on: objects may come
+        ({"once": True}, False, False),  # a cluster's namespace may be empty
+    ],
+)
+def test_envtest_once_that_reconciled_nothing_says_why(
+    flags: dict[str, bool], reconciled: bool, said: bool
+) -> None:
+    # a new control plane holds no object and --crd installs CRDs only: `--envtest --crd
+    # crd.yaml --once` ended '0 objects, 0 reconciles, 0 writes, 0 errors', exit 0, with
+    # no word that nothing could have been checked
+    from kubectl_crd.cli.commands.dev import _empty_plane_hint
+    from kubectl_crd.output.devlog import Tally
+    from kubectl_crd.reconcile import events as ev
+
+    tally = Tally()
+    if reconciled:
+        tally.count(ev.ReconcileFinished(("ns", "a"), ev.Outcome.SUCCESS, 0.01))
+    hint = _empty_plane_hint(dev_options("r.py", **flags), tally, "foos.x/v1")
+    assert (hint is not None) == said, hint
+    if said:
+        assert hint is not None and hint.startswith(
+            "--envtest: the control plane started for this run holds no foos.x/v1 object "
+            "(--crd installs CRDs only), so --once reconciled none; "
+        )
