@@ -782,19 +782,29 @@ def _still_loading(place: _Place, waited: float, then: str) -> ReconcilerLoadErr
 def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconciler:
     answer: list[tuple[bool, object]] = []
     loads: list[_Load] = []
+    begun = threading.Event()
+
+    def started(this: _Load) -> None:
+        loads.append(this)
+        begun.set()
 
     def load() -> None:
         try:
-            answer.append((True, _load(absolute, display, on_start=loads.append)))
+            answer.append((True, _load(absolute, display, on_start=started)))
         except BaseException as error:  # raised again in the caller's thread
             answer.append((False, error))
+        finally:
+            begun.set()
 
     thread = threading.Thread(target=load, name="kubectl-crd-reload-import", daemon=True)
     thread.start()
+    # the bound is the module's run's, counted from the load's start: a thread slow to
+    # begin (a loaded machine) and found not begun was then waited for without one. No
+    # code of the user's runs before the start
+    begun.wait()
     thread.join(timeout)
     with _LOCK:
-        # under the lock: the load either ended in time or is abandoned, not both (a
-        # load not begun yet holds nothing: it began under this lock, or answered)
+        # under the lock: the load either ended in time or is abandoned, not both
         if not answer and loads and not loads[0].done:
             place = loads[0].abandon(thread)
             raise _still_loading(place, timeout, "the next save loads again")

@@ -813,3 +813,53 @@ def test_an_abandoned_load_ending_late_puts_back_nothing_a_newer_load_evicted(
         hold.set()
         newer_runs.set()
         del builtins.__dict__["load_test_late"]
+
+
+def test_a_bounded_load_that_begins_late_is_still_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the bound was counted from the thread's start: a load that had not begun when it
+    # ran out (its thread slow to get going on a loaded machine) was then waited for
+    # without one, through a module-level call that never returns
+    import builtins
+    import threading
+
+    from kubectl_crd.reconcile import loading
+
+    hold, go = threading.Event(), threading.Event()
+    builtins.__dict__["load_test_begins_late"] = hold
+    real = loading._UserFiles
+
+    def slow_to_begin(root: str) -> Any:
+        go.wait(20.0)
+        return real(root)
+
+    monkeypatch.setattr(loading, "_UserFiles", slow_to_begin)
+    path = write(
+        tmp_path / "rec.py",
+        "import builtins\nbuiltins.__dict__['load_test_begins_late'].wait(60)\n"
+        + FOR
+        + "def reconcile(obj):\n    return None\n",
+    )
+    answers: list[BaseException | None] = []
+
+    def load() -> None:
+        try:
+            load_reconciler(str(path), timeout=0.2)
+            answers.append(None)
+        except BaseException as error:
+            answers.append(error)
+
+    caller = threading.Thread(target=load, daemon=True)
+    try:
+        caller.start()
+        hold.wait(1.0)  # the load begins 5 times its bound after its thread started
+        go.set()
+        caller.join(10.0)
+        assert answers and isinstance(answers[0], ReconcilerLoadError), answers
+        assert "still loading after 0.2 s" in str(answers[0])
+    finally:
+        go.set()
+        hold.set()
+        caller.join(70.0)
+        del builtins.__dict__["load_test_begins_late"]
