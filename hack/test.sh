@@ -47,4 +47,6 @@ lint-imports
 echo "== bench (smoke: tiny inputs, no thresholds; peers only where hack/bench-peers.sh built them)" >&2
 python bench/run.py --smoke
 echo "== pytest" >&2
-pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" "$@"
+# whole modules to a worker, in the order tests/conftest.py gives them (the slowest
+# first): a module's fixtures (a control plane, the corpus installed) are set up once
+pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscopereorder "$@"
