@@ -49,4 +49,4 @@ python bench/run.py --smoke
 echo "== pytest" >&2
 # whole modules to a worker, in the order tests/conftest.py gives them (the slowest
 # first): a module's fixtures (a control plane, the corpus installed) are set up once
-pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscopereorder "$@"
+pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"
