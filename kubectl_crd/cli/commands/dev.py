@@ -40,7 +40,7 @@ from kubectl_crd.model.records import record
 
 if TYPE_CHECKING:
     import threading
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
     from kubectl_crd.output.devdash import DashState
     from kubectl_crd.output.devlog import DevLog, Tally
@@ -343,8 +343,13 @@ def dev_options(
     verbose: bool = False,
     no_dashboard: bool = False,
     trigger: str | None = None,
+    given: Collection[str] = (),
 ) -> DevOptions:
-    """The flags checked and converted; ``UsageError`` for what cannot run."""
+    """The flags checked and converted; ``UsageError`` for what cannot run.
+
+    ``given``: the parameters the user passed (command line or environment); a flag
+    with a default cannot tell from its value alone that it was given.
+    """
     if trigger is not None and (not trigger or "/" in trigger):
         raise UsageError(f"--trigger {trigger!r}: give the object's name (and -n NAMESPACE)")
     if trigger is not None:
@@ -363,8 +368,10 @@ def dev_options(
                 ("--dry-run", dry_run),
                 ("--as", as_user),
                 ("--as-group", as_groups),
+                ("--reconcile-timeout", "reconcile_timeout" in given),
                 ("--resync", resync),
                 ("--watch-extra", watch_extra),
+                ("--field-manager", "field_manager" in given),
                 ("--out", out),
                 ("--remove-finalizers-on-exit", remove_finalizers_on_exit),
                 ("--no-dashboard", no_dashboard),
@@ -431,17 +438,18 @@ def dev_options(
 @click.argument("file", nargs=1, required=False)
 @click_options(FLAGS)
 def command(app: Application, file: str | None, **flags: object) -> None:
+    context = click.get_current_context()
     if file is None and flags.get("trigger") is None:
-        context = click.get_current_context()
         param = next(p for p in context.command.params if p.name == "file")
         raise click.MissingParameter(ctx=context, param=param)
+    passed = (click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+    given = {name for name in flags if context.get_parameter_source(name) in passed}
     try:
-        options = dev_options(file, **flags)  # type: ignore[arg-type]
+        options = dev_options(file, given=given, **flags)  # type: ignore[arg-type]
     except DurationFlagError as exc:
         from kubectl_crd.cli.options import FlagValueError
 
-        params = click.get_current_context().command.params
-        param = next(p for p in params if exc.flag in getattr(p, "opts", ()))
+        param = next(p for p in context.command.params if exc.flag in getattr(p, "opts", ()))
         raise FlagValueError(exc.value, param, exc.reason) from None
     if options.trigger is not None:
         run_trigger(app, options)

@@ -274,6 +274,32 @@ def test_trigger_flags_are_checked() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("flags", "ignored"),
+    [
+        (("--reconcile-timeout", "5s"), "--reconcile-timeout"),
+        (("--reconcile-timeout", "30s"), "--reconcile-timeout"),  # the default, given
+        (("--field-manager", "mine"), "--field-manager"),
+    ],
+)
+def test_trigger_refuses_loop_flags_that_have_defaults(
+    environ: dict[str, str], flags: tuple[str, ...], ignored: str
+) -> None:
+    # both have a non-empty default, so their value alone cannot tell that they were
+    # given: before, --trigger took them silently and sent the trigger
+    result = run_cli("dev", "r.py", "--trigger", "x", *flags, env=environ)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"error: --trigger asks a running loop; it does not take {ignored}\n"
+
+
+def test_trigger_names_every_given_defaulted_flag() -> None:
+    with pytest.raises(UsageError) as error:
+        dev_options("r.py", trigger="x", given={"field_manager", "reconcile_timeout"})
+    assert error.value.message == (
+        "--trigger asks a running loop; it does not take --reconcile-timeout, --field-manager"
+    )
+
+
 class Stream:
     def __init__(self, tty: bool) -> None:
         self.tty = tty
