@@ -667,6 +667,11 @@ class Admission:
             return _refusal(
                 operation, 400, "BadRequest", message, errors=reported, validation=result
             )
+        # rest/create.go, update.go: the Invalid error names the object's own kind
+        # (strategy.ObjectKinds of the body), which may not be the CRD's
+        body_kind = obj.get("kind")
+        if isinstance(body_kind, str) and body_kind:
+            kind = body_kind
         message = f'{kind}.{self.crd.group} "{name}" is invalid: {result.server_message}'
         details = {**self._details(name, kind), "causes": _causes(reported)}
         return AdmissionResult(

@@ -183,10 +183,14 @@ def validate_custom_resource(
         return ValidationResult(object=content, errors=tuple(errors))
     if version.deprecated:
         warnings.append(version.deprecation_warning or _default_deprecation(crd, version.name))
-    if kind != crd.names.kind:
+    # another kind is the strategy's finding (customresource/validator.go: Validate,
+    # before the schema), a 422 beside the others; the schema coercer then neither
+    # prunes, coerces nor defaults (customresource_handler.go: unstructuredSchemaCoercer
+    # applies the schema only to the CRD's own kind)
+    own_kind = kind == crd.names.kind
+    if not own_kind:
         message = f"kind: Invalid value: {bad_value(kind if isinstance(kind, str) else '')}: must be {crd.names.kind}"
-        add(Stage.TYPE_META, "kind", Reason.INVALID, message, where((None, "kind", False)))
-        blocked = True
+        add(Stage.SCHEMA, "kind", Reason.INVALID, message, where((None, "kind", False)))
 
     node = compile_schema(version.schema)
 
@@ -196,10 +200,14 @@ def validate_custom_resource(
     metadata = obj.get("metadata")
     if metadata is not None:
         unknown, decode_failure = decode_metadata(metadata, paths.child(None, "metadata"))
-    pruned = prune(obj, node)
-    drop_non_nullable_nulls(obj, node)
-    embedded_unknown = embedded_metadata_unknown(node, obj)
-    coercion = embedded_coercion_error(node, obj) if decode_failure is None else None
+    pruned: list[tuple[str, Chain]] = []
+    embedded_unknown: list[tuple[str, Chain]] = []
+    coercion = None
+    if own_kind:
+        pruned = prune(obj, node)
+        drop_non_nullable_nulls(obj, node)
+        embedded_unknown = embedded_metadata_unknown(node, obj)
+        coercion = embedded_coercion_error(node, obj) if decode_failure is None else None
     # A metadata value that ObjectMeta cannot hold fails the request outright
     # (objectmeta/coerce.go returns the json error); strict-decoding findings are
     # then never reported.
@@ -248,8 +256,9 @@ def validate_custom_resource(
         duplicates = dedup_owner_references(metadata)
         if duplicates:
             warnings.append(duplicates)
-    coerce_embedded(node, obj)
-    apply_defaults(obj, node)
+    if own_kind:
+        coerce_embedded(node, obj)
+        apply_defaults(obj, node)
     if prepare is not None:
         prepare(obj)
     elif version.subresources.status:
