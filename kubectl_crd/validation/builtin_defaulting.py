@@ -47,9 +47,9 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from kubectl_crd.validation.fielderrors import Cause
 from kubectl_crd.validation.services import (
     NODE_PORTS,
-    Cause,
     allocation_cause,
     cluster_ip_problems,
     health_check_refusal,

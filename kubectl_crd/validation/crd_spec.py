@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.validation.fielderrors import unsupported
 from kubectl_crd.validation.names import dns1035_label, dns1123_subdomain
 
 #: (field, message, where in the CRD document)
@@ -27,12 +28,6 @@ CRDProblem = tuple[str, str, list[str | int]]
 COLUMN_TYPES = ("boolean", "date", "integer", "number", "string")
 COLUMN_FORMATS = ("byte", "date", "date-time", "double", "float", "int32", "int64", "password")
 _SCOPES = ("Cluster", "Namespaced")
-
-
-def unsupported(value: str, supported: tuple[str, ...]) -> str:
-    """``field.NotSupported``'s text after the path."""
-    listed = ", ".join(f'"{v}"' for v in supported)
-    return f"Unsupported value: {bad_value(value)}: supported values: {listed}"
 
 
 def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:

@@ -38,7 +38,8 @@ from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json, go_quote
 from kubectl_crd.validation.compiled import SchemaNode, SchemaTree
-from kubectl_crd.validation.crd_spec import CRDProblem, unsupported
+from kubectl_crd.validation.crd_spec import CRDProblem
+from kubectl_crd.validation.fielderrors import unsupported
 from kubectl_crd.validation.openapi import validate_schema
 from kubectl_crd.validation.pruning import prune
 

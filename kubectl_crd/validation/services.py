@@ -30,23 +30,28 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.model.govalues import go_json
 from kubectl_crd.validation import names
+from kubectl_crd.validation.fielderrors import (
+    Cause,
+    cause,
+    duplicate,
+    forbidden,
+    invalid_cause,
+    not_supported,
+    required,
+)
 from kubectl_crd.validation.results import Reason
 
 __all__ = [
     "NODE_PORTS",
-    "Cause",
     "allocation_cause",
     "cluster_ip_problems",
     "health_check_refusal",
-    "invalid_cause",
     "parse_ip",
     "validate_service",
     "validate_service_update",
 ]
-
-Cause = tuple[str, str, str]
 
 #: kube-apiserver's default ``--service-node-port-range``
 NODE_PORTS = range(30000, 32768)
@@ -64,36 +69,6 @@ _CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)
 _PORT_RANGE_MESSAGE = "must be between 1 and 65535, inclusive"
 _LOAD_BALANCER_ONLY = "may only be used when `type` is 'LoadBalancer'"
 _PORT_NAME_CHARSET = re.compile(r"^[-a-z0-9]+\Z")
-
-
-def _cause(field: str, reason: str, body: str) -> Cause:
-    return (field, reason, f"{field}: {body}")
-
-
-def invalid_cause(field: str, value: Any, detail: str) -> Cause:
-    """``field.Invalid``: ``<field>: Invalid value: <value>: <detail>``."""
-    return _cause(field, Reason.INVALID, f"Invalid value: {bad_value(value)}: {detail}")
-
-
-def _required(field: str) -> Cause:
-    return _cause(field, Reason.REQUIRED, "Required value")
-
-
-def _forbidden(field: str, detail: str) -> Cause:
-    return _cause(field, Reason.FORBIDDEN, f"Forbidden: {detail}")
-
-
-def _duplicate(field: str, value: Any) -> Cause:
-    return _cause(field, Reason.DUPLICATE, f"Duplicate value: {bad_value(value)}")
-
-
-def _not_supported(field: str, value: Any, supported: tuple[str, ...]) -> Cause:
-    listed = ", ".join(f'"{s}"' for s in supported)
-    return _cause(
-        field,
-        Reason.NOT_SUPPORTED,
-        f"Unsupported value: {bad_value(value)}: supported values: {listed}",
-    )
 
 
 def parse_ip(text: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -139,7 +114,7 @@ def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
     policy = spec.get("ipFamilyPolicy")
     if cluster_ip:
         if not ips:
-            found.append(_required("spec.clusterIPs"))
+            found.append(required("spec.clusterIPs"))
         elif ips[0] != cluster_ip:
             found.append(
                 invalid_cause("spec.clusterIPs", ips, "first value must match `clusterIP`")
@@ -152,12 +127,12 @@ def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
     for index, family in enumerate(families):
         field = f"spec.ipFamilies[{index}]"
         if family not in _FAMILIES:
-            found.append(_not_supported(field, family, _FAMILIES))
+            found.append(not_supported(field, family, _FAMILIES))
         if family in seen:
-            found.append(_duplicate(field, family))
+            found.append(duplicate(field, family))
         seen.add(family)
     if policy is not None and policy not in _POLICIES:
-        found.append(_not_supported("spec.ipFamilyPolicy", policy, _POLICIES))
+        found.append(not_supported("spec.ipFamilyPolicy", policy, _POLICIES))
     invalid_ips = False
     for index, ip in enumerate(ips):
         if index == 0 and ip == "None":
@@ -301,20 +276,20 @@ def _port_problems(
     found: list[Cause] = []
     name = port.get("name") or ""
     if require_name and not name:
-        found.append(_required(f"{where}.name"))
+        found.append(required(f"{where}.name"))
     elif name:
         found.extend(invalid_cause(f"{where}.name", name, m) for m in names.dns1123_label(name))
         if name in names_seen:
-            found.append(_duplicate(f"{where}.name", name))
+            found.append(duplicate(f"{where}.name", name))
         names_seen.add(name)
     number = _int(port.get("port"))
     if not 1 <= number <= 65535:
         found.append(invalid_cause(f"{where}.port", number, _PORT_RANGE_MESSAGE))
     protocol = port.get("protocol") or ""
     if not protocol:
-        found.append(_required(f"{where}.protocol"))
+        found.append(required(f"{where}.protocol"))
     elif protocol not in _PROTOCOLS:
-        found.append(_not_supported(f"{where}.protocol", protocol, _PROTOCOLS))
+        found.append(not_supported(f"{where}.protocol", protocol, _PROTOCOLS))
     target = port.get("targetPort")
     if isinstance(target, str):
         found.extend(
@@ -361,7 +336,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     ports = [p for p in spec.get("ports") or () if isinstance(p, Mapping)]
     ips = spec.get("clusterIPs") or []
     if not ports and not headless and kind != "ExternalName":
-        found.append(_required("spec.ports"))
+        found.append(required("spec.ports"))
     if kind in ("LoadBalancer", "NodePort") and headless:
         found.append(
             invalid_cause(
@@ -370,12 +345,12 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
         )
     elif kind == "ExternalName":
         if ips:
-            found.append(_forbidden("spec.clusterIPs", "may not be set for ExternalName services"))
+            found.append(forbidden("spec.clusterIPs", "may not be set for ExternalName services"))
         if spec.get("ipFamilies"):
-            found.append(_forbidden("spec.ipFamilies", "may not be set for ExternalName services"))
+            found.append(forbidden("spec.ipFamilies", "may not be set for ExternalName services"))
         if spec.get("ipFamilyPolicy") is not None:
             found.append(
-                _forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services")
+                forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services")
             )
         # the value (a CNAME) may end in a dot
         cname = str(spec.get("externalName") or "").removesuffix(".")
@@ -384,7 +359,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
                 invalid_cause("spec.externalName", cname, m) for m in names.dns1123_subdomain(cname)
             )
         else:
-            found.append(_required("spec.externalName"))
+            found.append(required("spec.externalName"))
     names_seen: set[str] = set()
     for index, port in enumerate(ports):
         found.extend(_port_problems(port, index, len(ports) > 1, names_seen))
@@ -398,9 +373,9 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
             )
     affinity = spec.get("sessionAffinity") or ""
     if not affinity:
-        found.append(_required("spec.sessionAffinity"))
+        found.append(required("spec.sessionAffinity"))
     elif affinity not in _AFFINITIES:
-        found.append(_not_supported("spec.sessionAffinity", affinity, _AFFINITIES))
+        found.append(not_supported("spec.sessionAffinity", affinity, _AFFINITIES))
     config = spec.get("sessionAffinityConfig")
     if affinity == "ClientIP":
         client = config.get("clientIP") if isinstance(config, Mapping) else None
@@ -415,9 +390,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
             )
     elif affinity == "None" and config is not None:
         found.append(
-            _forbidden(
-                "spec.sessionAffinityConfig", "must not be set when session affinity is None"
-            )
+            forbidden("spec.sessionAffinityConfig", "must not be set when session affinity is None")
         )
     for index, ip in enumerate(spec.get("externalIPs") or ()):
         address = parse_ip(ip)
@@ -429,14 +402,14 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
                 for m in _special_ip_problems(ip, address)
             )
     if not kind:
-        found.append(_required("spec.type"))
+        found.append(required("spec.type"))
     elif kind not in _TYPES:
-        found.append(_not_supported("spec.type", kind, _TYPES))
+        found.append(not_supported("spec.type", kind, _TYPES))
     if kind == "ClusterIP":
         for index, port in enumerate(ports):
             if _int(port.get("nodePort")):
                 found.append(
-                    _forbidden(
+                    forbidden(
                         f"spec.ports[{index}].nodePort",
                         "may not be used when `type` is 'ClusterIP'",
                     )
@@ -447,7 +420,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
         if node_port:
             key = (port.get("protocol"), node_port)
             if key in node_ports:
-                found.append(_duplicate(f"spec.ports[{index}].nodePort", node_port))
+                found.append(duplicate(f"spec.ports[{index}].nodePort", node_port))
             node_ports.add(key)
     seen_ports: set[tuple[Any, int]] = set()
     for index, port in enumerate(ports):
@@ -460,7 +433,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
                 f'"Port":{key[1]},"TargetPort":0,"NodePort":0}}'
             )
             found.append(
-                _cause(f"spec.ports[{index}]", Reason.DUPLICATE, f"Duplicate value: {value}")
+                cause(f"spec.ports[{index}]", Reason.DUPLICATE, f"Duplicate value: {value}")
             )
         seen_ports.add(key)
     ranges = spec.get("loadBalancerSourceRanges") or []
@@ -468,7 +441,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
         # validation.go names the field with a capital L
         if kind != "LoadBalancer":
             found.append(
-                _forbidden(
+                forbidden(
                     "spec.LoadBalancerSourceRanges",
                     _LOAD_BALANCER_ONLY,
                 )
@@ -481,7 +454,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
                 )
     if spec.get("allocateLoadBalancerNodePorts") is not None and kind != "LoadBalancer":
         found.append(
-            _forbidden(
+            forbidden(
                 "spec.allocateLoadBalancerNodePorts",
                 _LOAD_BALANCER_ONLY,
             )
@@ -489,7 +462,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     lb_class = spec.get("loadBalancerClass")
     if lb_class is not None:
         if kind != "LoadBalancer":
-            found.append(_forbidden("spec.loadBalancerClass", _LOAD_BALANCER_ONLY))
+            found.append(forbidden("spec.loadBalancerClass", _LOAD_BALANCER_ONLY))
         else:
             found.extend(
                 invalid_cause("spec.loadBalancerClass", lb_class, m)
@@ -532,9 +505,9 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
                 )
             )
     elif not policy:
-        found.append(_required("spec.externalTrafficPolicy"))
+        found.append(required("spec.externalTrafficPolicy"))
     elif policy not in _TRAFFIC_POLICIES:
-        found.append(_not_supported("spec.externalTrafficPolicy", policy, _TRAFFIC_POLICIES))
+        found.append(not_supported("spec.externalTrafficPolicy", policy, _TRAFFIC_POLICIES))
     health = _int(spec.get("healthCheckNodePort"))
     if not (kind == "LoadBalancer" and policy == "Local"):
         if health:
@@ -546,15 +519,15 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
                 )
             )
     elif not health:
-        found.append(_required("spec.healthCheckNodePort"))
+        found.append(required("spec.healthCheckNodePort"))
     elif not 1 <= health <= 65535:
         found.append(invalid_cause("spec.healthCheckNodePort", health, _PORT_RANGE_MESSAGE))
     internal = spec.get("internalTrafficPolicy")
     if internal is None and kind in ("NodePort", "LoadBalancer", "ClusterIP"):
-        found.append(_required("spec.internalTrafficPolicy"))
+        found.append(required("spec.internalTrafficPolicy"))
     if internal is not None and internal not in _TRAFFIC_POLICIES:
-        found.append(_not_supported("spec.internalTrafficPolicy", internal, _TRAFFIC_POLICIES))
+        found.append(not_supported("spec.internalTrafficPolicy", internal, _TRAFFIC_POLICIES))
     distribution = spec.get("trafficDistribution")
     if distribution is not None and distribution not in _DISTRIBUTIONS:
-        found.append(_not_supported("spec.trafficDistribution", distribution, _DISTRIBUTIONS))
+        found.append(not_supported("spec.trafficDistribution", distribution, _DISTRIBUTIONS))
     return found

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kubectl_crd.validation.services import Cause, invalid_cause
+from kubectl_crd.validation.fielderrors import Cause, invalid_cause
 
 __all__ = ["validate_workload"]
 
