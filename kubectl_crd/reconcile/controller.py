@@ -485,6 +485,7 @@ class Controller:
         clock: Callable[[], float] = time.monotonic,
         requeue_timed_out: bool = True,
         unserved_hint: str = "",
+        no_cluster_hint: str = "",
     ) -> None:
         if workers < 1:
             raise ValueError("a controller needs at least one worker")
@@ -510,6 +511,9 @@ class Controller:
         self.sync_timeout = sync_timeout
         #: what to do about a resource whose CRD the backend lacks (``_Resources``)
         self.unserved_hint = unserved_hint
+        #: what else to do when a reconcile asks for ``ctx.kubernetes`` and the backend
+        #: has no cluster (the CLI words it: the engine names no flag)
+        self.no_cluster_hint = no_cluster_hint
         self._kubernetes_factory = kubernetes_client
         self._kubernetes: Any = None
         self._clock = clock
@@ -1636,10 +1640,11 @@ class Controller:
         with self._lock:
             if self._kubernetes is None:
                 if self._kubernetes_factory is None:
-                    # only the in-process store (--local) comes without one
+                    # only the in-process store comes without one
+                    hint = f", or {self.no_cluster_hint}" if self.no_cluster_hint else ""
                     raise RuntimeError(
-                        "ctx.kubernetes needs a cluster and this loop runs on none "
-                        "(--local): read with ctx.get and ctx.list, or run with --envtest"
+                        "ctx.kubernetes needs a cluster and this loop runs on none: "
+                        f"read with ctx.get and ctx.list{hint}"
                     )
                 self._kubernetes = self._kubernetes_factory()
             return self._kubernetes

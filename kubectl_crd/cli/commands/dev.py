@@ -641,6 +641,8 @@ def run_loop(app: Application, options: DevOptions) -> None:
             # --once is one pass: a reconcile past the timeout is failed, not run again
             requeue_timed_out=not options.once,
             unserved_hint=_unserved_hint(options),
+            # only the --local store comes without a cluster client
+            no_cluster_hint="run with --envtest instead of --local",
         )
         controllers.append(controller)
         scope = "every namespace" if namespace is None else f"namespace {namespace}"

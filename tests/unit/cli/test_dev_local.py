@@ -167,6 +167,23 @@ def test_a_failing_reconcile_is_run_once_and_exits_1(project: Path) -> None:
     assert out[-1] == "2 objects, 2 reconciles, 2 writes, 1 error; failed: other/b"
 
 
+def test_ctx_kubernetes_on_the_local_store_says_what_to_run_instead(project: Path) -> None:
+    # the CLI words the hint (the engine names no flag): before, the engine's own text
+    # said "(--local)" and "--envtest"
+    (project / "r.py").write_text(
+        RECONCILER.replace('    name = obj["metadata"]["name"]\n',
+                           '    name = obj["metadata"]["name"]\n'
+                           '    ctx.kubernetes\n')
+    )  # fmt: skip
+    done = run_cli("dev", str(project / "r.py"), "--local", str(project / "dir"), "--once")
+    assert (done.returncode, done.stderr) == (1, "")
+    [error] = [line for line in lines(done.stdout) if line.startswith("error in other/b")]
+    assert error.endswith(
+        ": RuntimeError: ctx.kubernetes needs a cluster and this loop runs on none: read with "
+        "ctx.get and ctx.list, or run with --envtest instead of --local"
+    ), error
+
+
 def test_json_lines_parse_and_end_with_the_summary(project: Path) -> None:
     (project / "dir" / "bad.yaml").write_text("kind: [\n")
     done = run_cli(

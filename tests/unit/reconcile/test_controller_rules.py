@@ -986,8 +986,8 @@ def test_ctx_kubernetes_without_a_cluster_says_what_to_do_instead(
     _controller, sink = make(backend, controllers, FakeReconciler(lambda obj, ctx: ctx.kubernetes))
     wait_for(lambda: sink.of(ReconcileFinished), sink)
     assert sink.of(ReconcileFinished)[0].error == (
-        "RuntimeError: ctx.kubernetes needs a cluster and this loop runs on none (--local): "
-        "read with ctx.get and ctx.list, or run with --envtest"
+        "RuntimeError: ctx.kubernetes needs a cluster and this loop runs on none: "
+        "read with ctx.get and ctx.list"
     )
 
 
