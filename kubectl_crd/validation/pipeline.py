@@ -310,7 +310,10 @@ def validate_custom_resource(
     found(Stage.SCHEMA, schema_errors)
     scale = version.subresources.scale
     if scale is not None:
-        found(Stage.SCALE, _scale_errors(obj, scale.spec_replicas_path))
+        # a /status write checks only the status replicas (customresource/validator.go:
+        # ValidateStatusUpdate calls ValidateScaleStatus, not ValidateScaleSpec)
+        if not status_update:
+            found(Stage.SCALE, _scale_errors(obj, scale.spec_replicas_path))
         found(Stage.SCALE, _scale_errors(obj, scale.status_replicas_path))
     found(Stage.EMBEDDED, validate_embedded(node, obj))
     # an update checks list types only when the old object breaks none of them

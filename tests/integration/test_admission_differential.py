@@ -17,6 +17,7 @@ import contextlib
 import copy
 import json
 import re
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -657,6 +658,57 @@ def test_admission_agrees_with_the_api_server(
             )
     assert problems == [], "\n".join(problems)
     assert refused >= 10
+
+
+def test_a_status_update_checks_only_the_status_replicas(
+    apiserver: ControlPlane, namespace: str
+) -> None:
+    """An object stored before its CRD gained the scale subresource holds a negative
+    ``spec.n``, now the specReplicasPath: the main resource's update is refused over it,
+    a ``/status`` update is not (customresource/validator.go: ValidateStatusUpdate checks
+    only ValidateScaleStatus), on both sides."""
+    crd = _crd("Scaled", status=True)
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"][
+        "n"
+    ] = {"type": "integer"}
+    name = crd["metadata"]["name"]
+    path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, on_warning=lambda text: None) as client:
+        client.request("POST", path, body=crd)
+        try:
+            apiserver.wait_established([name])
+            server = Server(client, crd, namespace)
+            body = {**_obj("Scaled", name="s"), "spec": {"n": -1}}
+            created = server.create(body, "Strict")
+            assert created.code == 201, created.body
+            live = client.request("GET", f"{path}/{name}")
+            live["spec"]["versions"][0]["subresources"]["scale"] = {
+                "specReplicasPath": ".spec.n",
+                "statusReplicasPath": ".status.replicas",
+            }
+            client.request("PUT", f"{path}/{name}", body=live)
+            # the handler serves the new CRD once its informer has seen it: /scale answers
+            deadline = time.monotonic() + 30
+            while server.send("GET", "/s/scale").code != 200:
+                assert time.monotonic() < deadline, "the scale subresource never came up"
+                time.sleep(0.1)
+            ours = Ours(live, namespace)
+            ours.stored["s"] = created.body
+            problems: list[str] = []
+            codes = []
+            for label, status in (("update", False), ("status update", True)):
+                sides = (server, ours)
+                sent = _edit(lambda o: o.__setitem__("status", {"phase": "Up"}))(created.body)
+                answers = [side.update("s", sent, "Strict", status=status) for side in sides]
+                before = (created.body["metadata"]["resourceVersion"],) * 2
+                problems += _compare(label, answers[0], answers[1], before)
+                codes.append(answers[0].code)
+        finally:
+            with contextlib.suppress(ApiError):
+                client.request("DELETE", f"{path}/{name}")
+    assert problems == [], "\n".join(problems)
+    assert codes == [422, 200]  # the server's: only the main resource checks spec.n
 
 
 CORPUS_NAMESPACE = "admission-corpus"
