@@ -18,7 +18,9 @@ its new modules out again and puts the earlier ones back: ``sys.modules`` is as 
 and code loaded before keeps running. A lock guards every change to ``sys.path``,
 ``sys.meta_path`` and ``sys.modules`` (process-wide), not the module's run: one that
 never returns is abandoned past ``load_reconciler``'s timeout and undone around its
-thread, so the next load runs beside it (``_Load.abandon``). A module of the
+thread, so the next load runs beside it (``_Load.abandon``); not of the same code,
+while it is stuck: that would hang beside it, a thread more that cannot be stopped
+(``_load_bounded``). A module of the
 user's first imported later, inside ``reconcile``, is looked up on the ``sys.path`` of
 that moment (the directory is no longer on it): import helpers at the top of the file.
 
@@ -664,6 +666,8 @@ def _fresh_loader_class() -> Any:  # a class with ``created``
         #: here before it runs: a load's own modules, told by identity (another load
         #: running at the same time, an abandoned one, imports modules of the same names)
         created: list[types.ModuleType] = []  # noqa: RUF012  # per class, on purpose
+        #: file -> the source bytes this load compiled from it (``_Load.same_code``)
+        read: dict[str, bytes] = {}  # noqa: RUF012  # per class, on purpose
 
         def exec_module(self, module: types.ModuleType) -> None:
             type(self).created.append(module)
@@ -672,6 +676,7 @@ def _fresh_loader_class() -> Any:  # a class with ``created``
         def get_code(self, fullname: str) -> types.CodeType:
             path = self.get_filename(fullname)
             self.source = self.get_data(path)
+            type(self).read[path] = self.source
             return self.source_to_code(self.source, path)  # type: ignore[arg-type]
 
     return FreshSourceLoader
@@ -779,7 +784,32 @@ def _still_loading(place: _Place, waited: float, then: str) -> ReconcilerLoadErr
     )
 
 
+def _refuse_same_code(absolute: str) -> None:
+    """The bound on threads that cannot be stopped: the same code is not run again
+    while a load of it is stuck (5 saves of a hanging helper left 5 threads, a busy loop
+    burning a CPU each); a load stuck in other code does not hold this one back."""
+    with _LOCK:
+        stuck = [
+            earlier
+            for earlier in _ABANDONED
+            if earlier.absolute == absolute
+            and earlier.thread is not None
+            and earlier.thread.is_alive()
+        ]
+    for earlier in stuck:
+        if earlier.same_code():  # read outside the lock: the files are the user's
+            with _LOCK:
+                place = earlier.place()
+            raise ReconcilerLoadError(
+                "not loaded again: an earlier load of the same code is still stuck here; "
+                "a save that changes a file it ran loads again",
+                location=Location(place.file, place.line),
+                source_line=place.source_line,
+            )
+
+
 def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconciler:
+    _refuse_same_code(absolute)
     answer: list[tuple[bool, object]] = []
     loads: list[_Load] = []
     begun = threading.Event()
@@ -807,7 +837,7 @@ def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconcil
         # under the lock: the load either ended in time or is abandoned, not both
         if not answer and loads and not loads[0].done:
             place = loads[0].abandon(thread)
-            raise _still_loading(place, timeout, "the next save loads again")
+            raise _still_loading(place, timeout, "a save that changes a file it ran loads again")
     thread.join()  # finished (or about to: it has nothing left to wait for)
     loaded, value = answer[0]
     if not loaded:
@@ -852,6 +882,8 @@ class _Load:
         #: the load ended (its outcome decided): too late to abandon
         self.done = False
         self.thread: threading.Thread | None = None
+        #: abandoned: the bytes of each file it ran (``same_code``); None, unreadable
+        self.sources: dict[str, bytes | None] = {}
 
     def mine(self, *, late: bool = False) -> dict[str, Any]:
         """The entries of ``sys.modules`` this load made: its package, the modules its
@@ -912,18 +944,27 @@ class _Load:
             for module in (*self.loader_class.created, *self.mine().values())
             if getattr(getattr(module, "__spec__", None), "_initializing", False)
         }
-        self.note_attempt()
+        # the bytes each file it ran held: its own loaders' as compiled; a module another
+        # finder loaded for it (a directory the module put on sys.path), as read now
+        compiled = self.loader_class.read
+        self.sources = {file: compiled.get(file) or _source(file) for file in self.note_attempt()}
         self.undo()
         _let_go_import_locks(running, thread.ident)
         _ABANDONED.append(self)
         return place
 
-    def note_attempt(self) -> None:
-        """Record the user's files this load ran (``attempted_files``)."""
+    def note_attempt(self) -> tuple[str, ...]:
+        """Record the user's files this load ran (``attempted_files``), and say them."""
         # what its loaders ran, those that failed (out of sys.modules already) included
         ran = [*self.loader_class.created, *self.mine().values()]
         files = {file for file in map(_module_file, ran) if self.user_file(file)}
-        _ATTEMPTED[self.absolute] = (self.absolute, *sorted(files - {self.absolute}))
+        attempted = _ATTEMPTED[self.absolute] = (self.absolute, *sorted(files - {self.absolute}))
+        return attempted
+
+    def same_code(self) -> bool:
+        """Every file it compiled still holds the bytes it compiled: a load now would
+        run the same code up to the same place, and hang there beside it."""
+        return all(_source(file) == source for file, source in self.sources.items())
 
     def place(self) -> _Place:
         """Where the load's thread is: the innermost line in the reconciler's directory
@@ -936,6 +977,15 @@ class _Load:
         file, line = found or (self.absolute, 0)
         source = linecache.getline(file, line).strip() if line else ""
         return _Place(display_path(file), line, source)
+
+
+def _source(file: str) -> bytes | None:
+    """The bytes of ``file``; None when it cannot be read."""
+    try:
+        with open(file, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def _running_at(ident: int | None, accept: Callable[[str], bool]) -> tuple[str, int] | None:

@@ -51,7 +51,8 @@ __all__ = ["HotReloader"]
 _MTIME_TRUSTED = 10.0
 #: how long a reload waits for the new code to import: a module-level call that never
 #: returns held the reloader's one thread, and every later save, for ever. Past it the
-#: reload fails where the import is, and the next save loads again (the stuck import
+#: reload fails where the import is, and the next save that changes a file it ran loads
+#: again (the same code is not run beside it: ``load_reconciler``; the stuck import
 #: stays in its daemon thread, a thread cannot be killed: ``load_reconciler`` undoes it
 #: around the thread, and each later reload names it while it runs)
 LOAD_TIMEOUT = 10.0

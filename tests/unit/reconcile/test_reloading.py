@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import textwrap
 import threading
 import time
@@ -433,7 +434,7 @@ def test_an_import_that_hangs_is_reported_and_the_next_save_loads(tmp_path: Path
         assert (failed.file, failed.line) == ("rec.py", 2)
         assert failed.error == (
             "rec.py:2: still loading after 0.5 s (a module-level call that does not return?); "
-            "the next save loads again"
+            "a save that changes a file it ran loads again"
         )
         assert failed.caret.strip() == "builtins.__dict__['reload_test_release'].wait(60)"
         assert swaps.swapped == []
@@ -525,3 +526,63 @@ def test_a_helper_a_failed_load_imported_first_is_watched_for_its_fix(tmp_path: 
     finally:
         reloader.stop()
         thread.join(HANG_GUARD)
+
+
+def test_saves_of_the_same_hanging_code_leave_one_stuck_thread(tmp_path: Path) -> None:
+    # a thread cannot be stopped: before, each save of a helper whose import hangs left
+    # one more (5 saves, 5 threads; a busy loop burns a CPU each). The same code is not
+    # run again while a load of it is stuck; a save that changes a file it ran is
+    path = tmp_path / "rec.py"
+    helper = tmp_path / "helper.py"
+    helper.write_text("VALUE = 1\n")
+    path.write_text(version(1, "import helper"))
+    release = threading.Event()
+    import builtins
+
+    builtins.__dict__["reload_test_same_hold"] = release
+
+    def importing() -> int:  # the threads running this test's files (not another's)
+        frames = sys._current_frames()
+        count = 0
+        for thread in threading.enumerate():
+            frame = frames.get(thread.ident or 0)
+            while frame is not None and not frame.f_code.co_filename.startswith(str(tmp_path)):
+                frame = frame.f_back
+            count += frame is not None
+        return count
+
+    sink, swaps = Sink(), Swaps()
+    reloader = HotReloader(load_reconciler(str(path)), swaps, sink, load_timeout=0.3)
+    try:
+        helper.write_text("import builtins\nbuiltins.__dict__['reload_test_same_hold'].wait(60)\n")
+        for _ in range(5):
+            assert not reloader.reload([str(helper)])
+        assert importing() == 1
+        assert stuck_loads(str(path)) == ("helper.py:2",)
+        first, *again = sink.of(ReloadFailed)
+        assert "still loading after 0.3 s" in first.error
+        assert len(again) == 4
+        for failed in again:
+            assert (failed.file, failed.line) == ("helper.py", 2), failed
+            assert failed.error == (
+                "helper.py:2: not loaded again: an earlier load of the same code is still "
+                "stuck here; a save that changes a file it ran loads again"
+            )
+        # other code that hangs too is run (it may not): one thread more, not one a save
+        helper.write_text(
+            "import builtins\n\nbuiltins.__dict__['reload_test_same_hold'].wait(60)\n"
+        )
+        assert not reloader.reload([str(helper)])
+        assert not reloader.reload([str(helper)])
+        assert importing() == 2
+        assert sorted(stuck_loads(str(path))) == ["helper.py:2", "helper.py:3"]
+        # once the stuck loads end, the same code is run again
+        release.set()
+        deadline = time.monotonic() + HANG_GUARD
+        while stuck_loads(str(path)) and time.monotonic() < deadline:
+            release.wait(0.01)
+        assert stuck_loads(str(path)) == ()
+        assert reloader.reload([str(helper)]), sink.of(ReloadFailed)[-1]
+    finally:
+        release.set()
+        del builtins.__dict__["reload_test_same_hold"]
