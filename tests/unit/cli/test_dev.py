@@ -321,48 +321,6 @@ def test_stopped_is_logged_as_the_controller_counts_it_and_empty_when_the_object
     assert seen == [Stopping(0), Stopped(left, (("ns", "a"),))]
 
 
-def test_the_dashboard_does_not_show_a_watches_mapping_failure_as_a_failing_watch() -> None:
-    # a WATCHES mapping that raised on one object (WatchError, retrying false): before,
-    # the dashboard's top said "watch failing: ..." until a relist that may never come
-    from kubectl_crd.output.devdash import DashState
-    from kubectl_crd.reconcile import events as ev
-
-    state = DashState()
-    state(ev.WatchError("secrets/v1", "WATCHES['v1/Secret'] failed on ns/s", retrying=False))
-    assert state.snapshot().watch_errors == ()
-    state(ev.WatchError("secrets/v1", "connection refused"))
-    assert state.snapshot().watch_errors == ("secrets/v1: connection refused",)
-
-
-def test_the_dashboard_shows_where_a_reconcile_past_its_timeout_is_running() -> None:
-    # before: "still running after 1.0s", and not where (the log line says it too now)
-    from kubectl_crd.output.devdash import DashState
-    from kubectl_crd.reconcile import events as ev
-
-    state = DashState()
-    state(ev.ReconcileStarted(("ns", "a"), "foos.x/v1"))
-    state(ev.ReconcileTimedOut(("ns", "a"), 1.0, 0.5, True, "slow.py", 4))
-    (row,) = state.snapshot().rows
-    assert row.last == "still running after 1.00s at slow.py:4"
-
-
-def test_the_dashboards_reload_line_names_an_earlier_load_still_stuck() -> None:
-    # before: only the log's warning under each reload said it, and it scrolls away
-    import io
-
-    from rich.console import Console
-
-    from kubectl_crd.output.devdash import DashState, render
-    from kubectl_crd.reconcile import events as ev
-
-    state = DashState()
-    state(ev.ReloadSucceeded("rec.py", 0.05, stuck=("helper.py:3",)))
-    console = Console(record=True, width=120, height=10, file=io.StringIO())
-    console.print(render(state.snapshot(), width=120, height=10))
-    (line,) = [text for text in console.export_text().splitlines() if "reload:" in text]
-    assert line.endswith("latency 50ms; earlier load stuck at helper.py:3")
-
-
 @pytest.mark.parametrize(
     ("flags", "reconciled", "said"),
     [

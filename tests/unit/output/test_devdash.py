@@ -471,3 +471,32 @@ def test_the_selected_objects_last_diff_is_shown_under_it_as_the_log_writes_it()
     lines = draw(state.snapshot(), selected=FOO, height=24)
     start = lines.index("last change of default/foo:")
     assert lines[start + 1 : start + 1 + len(diff)] == list(diff)
+
+
+def test_the_dashboard_does_not_show_a_watches_mapping_failure_as_a_failing_watch() -> None:
+    # a WATCHES mapping that raised on one object (WatchError, retrying false): before,
+    # the dashboard's top said "watch failing: ..." until a relist that may never come
+    state = DashState()
+    state(ev.WatchError("secrets/v1", "WATCHES['v1/Secret'] failed on ns/s", retrying=False))
+    assert state.snapshot().watch_errors == ()
+    state(ev.WatchError("secrets/v1", "connection refused"))
+    assert state.snapshot().watch_errors == ("secrets/v1: connection refused",)
+
+
+def test_the_dashboard_shows_where_a_reconcile_past_its_timeout_is_running() -> None:
+    # before: "still running after 1.0s", and not where (the log line says it too now)
+    state = DashState()
+    state(ev.ReconcileStarted(("ns", "a"), "foos.x/v1"))
+    state(ev.ReconcileTimedOut(("ns", "a"), 1.0, 0.5, True, "slow.py", 4))
+    (row,) = state.snapshot().rows
+    assert row.last == "still running after 1.00s at slow.py:4"
+
+
+def test_the_dashboards_reload_line_names_an_earlier_load_still_stuck() -> None:
+    # before: only the log's warning under each reload said it, and it scrolls away
+    state = DashState()
+    state(ev.ReloadSucceeded("rec.py", 0.05, stuck=("helper.py:3",)))
+    console = Console(record=True, width=120, height=10, file=io.StringIO())
+    console.print(render(state.snapshot(), width=120, height=10))
+    (line,) = [text for text in console.export_text().splitlines() if "reload:" in text]
+    assert line.endswith("latency 50ms; earlier load stuck at helper.py:3")
