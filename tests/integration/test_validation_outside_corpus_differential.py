@@ -806,6 +806,11 @@ CRD_CASES: dict[str, dict[str, Any]] = {
             d={**_EMBEDDED, "additionalProperties": {"type": "string"}},
         )
     ),
+    # cel-go ext/formatting.go: a literal format string is checked when the rule is
+    # compiled (too many arguments, a verb for the wrong type)
+    "crd-format-string-checks": _spec(
+        _rules(["'x'.format([1]) == 'x'", "'%d'.format(['a']) == ''", "'%s %s'.format([1]) == ''"])
+    ),
     "crd-metadata-says-nothing-else": _spec(
         {"type": "object"},
         apiVersion={"type": "string"},

@@ -403,6 +403,71 @@ def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     return found
 
 
+#: string.format's clause verbs (cel-go ext/formatting.go: parseFormatString)
+_FORMAT_VERBS = frozenset("sdfebxXo")
+
+
+def format_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
+    """(source offset, message) of cel-go's ``stringFormatValidator`` (ext/formatting.go,
+    an AST validator of the strings library): a constant format string applied to a list
+    literal is parsed when the rule compiles; an index beyond the list, a ``%d`` given
+    a value that is not an integer, or more arguments than clauses is an error. Other
+    verbs' type checks are not mirrored (their words are not verified)."""
+    found: list[tuple[int, str]] = []
+
+    def check(call: Node) -> None:
+        target, args = call.target, call.args
+        if target is None or target.kind != "const" or len(args) != 1 or args[0].kind != "list":
+            return
+        if not isinstance(target.value, Constant) or target.value.kind != "string":
+            return
+        text, elements = str(target.value.value), args[0].elements
+        at = checked.positions.get(call.id, 0)
+        requested, index = 0, 0
+        while index < len(text):
+            if text[index] != "%":
+                index += 1
+                continue
+            index += 1
+            if index < len(text) and text[index] == "%":
+                index += 1
+                continue
+            while index < len(text) and (text[index] == "." or text[index].isdigit()):
+                index += 1
+            if index >= len(text) or text[index] not in _FORMAT_VERBS:
+                return  # a clause cel-go cannot parse: its words are not mirrored
+            verb = text[index]
+            index += 1
+            if requested >= len(elements):
+                found.append((at, f"index {requested} out of range"))
+                return
+            element = elements[requested]
+            requested += 1
+            kind = checked.types.get(element.id, CelType("dyn")).name
+            if verb == "d" and kind not in ("int", "uint", "dyn"):
+                message = (
+                    "error during formatting: decimal clause can only be used on "
+                    f"integers, was given {kind}"
+                )
+                found.append((checked.positions.get(element.id, at), message))
+                return
+        if len(elements) > requested:
+            message = (
+                "too many arguments supplied to string.format "
+                f"(expected {requested}, got {len(elements)})"
+            )
+            found.append((at, message))
+
+    def visit(node: Node) -> None:
+        if node.kind == "call" and node.function == "format":
+            check(node)
+        for child in (*node.children, *node.elements):
+            visit(child)
+
+    visit(checked.root)
+    return found
+
+
 def rename_calls(serialized: bytes, old: str, new: str, overloads: tuple[str, ...]) -> bytes:
     """``Expression.serialize()``'s bytes with every call of ``old`` calling ``new``,
     its reference naming ``overloads``."""

@@ -30,7 +30,12 @@ from typing import Any
 from cel_expr_python import cel
 from google.protobuf import descriptor_pb2
 
-from kubectl_crd.validation.cel.checked import CheckedRule, homogeneous_literal_errors, read_checked
+from kubectl_crd.validation.cel.checked import (
+    CheckedRule,
+    format_literal_errors,
+    homogeneous_literal_errors,
+    read_checked,
+)
 from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.cel.programs import compile_error_text, optional_old_self
 from kubectl_crd.validation.cel.tree import Rule, RuleNode, rule_tree
@@ -550,7 +555,8 @@ def literal_errors(expression: str, checked: CheckedRule | None = None) -> str:
     """The compile errors of Kubernetes' AST validators, or "": constant duration,
     timestamp and regex arguments that do not parse, and, given the checked tree of
     ``expression`` itself, list and map literals of mixed types
-    (``checked.homogeneous_literal_errors``); cel-go reports them by position."""
+    (``checked.homogeneous_literal_errors``) and constant format strings their list
+    does not fit (``checked.format_literal_errors``); cel-go reports them by position."""
     found: list[tuple[int, str]] = []
     for match in _LITERAL_CALL.finditer(expression):
         call = match.group("call").lstrip(".")
@@ -560,6 +566,7 @@ def literal_errors(expression: str, checked: CheckedRule | None = None) -> str:
         found.append((match.start("literal"), f"invalid {call} argument"))
     if checked is not None:
         found.extend(homogeneous_literal_errors(checked))
+        found.extend(format_literal_errors(checked))
     if not found:
         return ""
     return "compilation failed: " + "\n".join(

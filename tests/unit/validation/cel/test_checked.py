@@ -9,6 +9,7 @@ from cel_expr_python import cel
 from kubectl_crd.validation.cel.checked import (
     CelType,
     CheckedRule,
+    format_literal_errors,
     homogeneous_literal_errors,
     read_checked,
 )
@@ -49,3 +50,21 @@ def test_mixed_literals_are_found_and_format_calls_are_exempt() -> None:
     ]
     assert homogeneous_literal_errors(checked("'%s %d'.format(['a', 1])")) == []
     assert homogeneous_literal_errors(checked("[1, 2].map(x, [x, x])")) == []
+
+
+def test_constant_format_strings_checked_against_their_list() -> None:
+    """cel-go's stringFormatValidator: offsets of the call's '(' or the element."""
+    assert format_literal_errors(checked("'x'.format([1])")) == [
+        (10, "too many arguments supplied to string.format (expected 0, got 1)")
+    ]
+    assert format_literal_errors(checked("'%s %s'.format([1])")) == [(14, "index 1 out of range")]
+    assert format_literal_errors(checked("'%d'.format(['a'])")) == [
+        (
+            13,
+            "error during formatting: decimal clause can only be used on integers, "
+            "was given string",
+        )
+    ]
+    assert format_literal_errors(checked("'%d%% %.2f %s'.format([1, 2.0, self])")) == []
+    assert format_literal_errors(checked("'%d'.format([self])")) == []
+    assert format_literal_errors(checked("self.format([1])")) == []
