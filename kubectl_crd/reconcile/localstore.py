@@ -487,18 +487,20 @@ class ObjectStore:
                 meta.pop("namespace", None)
             if kind.keeps_generation:
                 meta["generation"] = 1
-            else:
-                meta.pop("generation", None)
             self._prepare_for_create(kind, created, obj)
             # a Service's allocation (the registry's BeginCreate) refuses before the
             # strategy's validation runs (genericregistry.Store.Create)
             held = self._services.held()
             self._allocate(kind, created, None, dry_run=dry_run)
             try:
+                # ValidateObjectMeta sees the body's generation (a ConfigMap's -1 is
+                # refused) of a kind whose strategy sets none; it is dropped after
                 _check_builtin(kind, created)
             except StoreRefusal:
                 self._services.restore(held)
                 raise
+            if not kind.keeps_generation:
+                meta.pop("generation", None)
             return self._store_builtin(kind, info, None, created, dry_run=dry_run)
 
     def update(
