@@ -39,6 +39,9 @@ from tests.integration.envtest import ControlPlane, newest_kubectl
 SCRIPT = Path(sys.executable).with_name("kubectl-crd")
 KUBECTL_CRD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "kubectl_crd"]
 NAMESPACE = "gotemplates"
+#: qualified: other modules install a "gadgets" of their own group on the same session
+#: control plane, and then the bare plural names one of them (as kubectl picks it)
+GADGET_RESOURCE = "gadgets.gotemplates.example.com"
 BRIDGE_CRD = Path("crds", "strimzi", "046-Crd-kafkabridge.yaml")
 BRIDGE_SAMPLE = Path("samples", "strimzi", "bridge__kafka-bridge.yaml")
 
@@ -235,7 +238,7 @@ def setup(
         apiserver.kubectl("create", "-n", NAMESPACE, "-f", str(corpus_dir / BRIDGE_SAMPLE))
         # a dump with what kubectl's printers see (get -f shows it as stored)
         dump = apiserver.kubectl(
-            "get", "gadgets", "-n", NAMESPACE, "-o", "yaml", "--show-managed-fields"
+            "get", GADGET_RESOURCE, "-n", NAMESPACE, "-o", "yaml", "--show-managed-fields"
         ).stdout
         (files / "dump.yaml").write_text(dump)
         (files / "template.txt").write_text("{{range .items}}{{.metadata.name}} {{end}}\n")
@@ -300,10 +303,10 @@ def parts_differ(kubectl: Run, ours: Run, templates: list[str]) -> list[str]:
 def test_every_construct_prints_as_kubectl_prints_it(setup: Setup) -> None:
     single, listed = PART.join(SINGLE), PART.join(LISTED)
     runs = [
-        (["get", "gadgets", "g1", "-o", f"go-template={single}"], SINGLE),
-        (["get", "gadgets", "-o", f"go-template={listed}"], LISTED),
-        (["get", "gadgets", "g1", OFFLINE, "-o", f"go-template={single}"], SINGLE),
-        (["get", "gadgets", OFFLINE, "-o", f"go-template={listed}"], LISTED),
+        (["get", GADGET_RESOURCE, "g1", "-o", f"go-template={single}"], SINGLE),
+        (["get", GADGET_RESOURCE, "-o", f"go-template={listed}"], LISTED),
+        (["get", GADGET_RESOURCE, "g1", OFFLINE, "-o", f"go-template={single}"], SINGLE),
+        (["get", GADGET_RESOURCE, OFFLINE, "-o", f"go-template={listed}"], LISTED),
         (["get", "kafkabridges", "my-bridge", "-o", f"go-template={PART.join(BRIDGE)}"], BRIDGE),
     ]
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -317,15 +320,17 @@ def test_every_construct_prints_as_kubectl_prints_it(setup: Setup) -> None:
 
 
 def test_errors_and_missing_keys_as_kubectl(setup: Setup) -> None:
-    cases = [["get", "gadgets", "g1", "-o", f"go-template={t}"] for t in FAILING]
+    cases = [["get", GADGET_RESOURCE, "g1", "-o", f"go-template={t}"] for t in FAILING]
     strict = "--allow-missing-template-keys=false"
-    cases += [["get", "gadgets", "g1", "-o", f"go-template={t}", strict] for t in STRICT]
-    cases += [["get", "gadgets", "-o", "go-template={{range .items}}{{.spec.name}}{{end}}", strict]]
+    cases += [["get", GADGET_RESOURCE, "g1", "-o", f"go-template={t}", strict] for t in STRICT]
     cases += [
-        ["get", "gadgets", OFFLINE, "-o", "go-template={{.spec.list.x}}"],
+        ["get", GADGET_RESOURCE, "-o", "go-template={{range .items}}{{.spec.name}}{{end}}", strict]
+    ]
+    cases += [
+        ["get", GADGET_RESOURCE, OFFLINE, "-o", "go-template={{.spec.list.x}}"],
         [
             "get",
-            "gadgets",
+            GADGET_RESOURCE,
             "-o",
             "go-template={{range .items}}{{.metadata.name}}{{.spec.nums.x}}{{end}}",
         ],
@@ -335,7 +340,7 @@ def test_errors_and_missing_keys_as_kubectl(setup: Setup) -> None:
 
 
 def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
-    gadgets = ["get", "gadgets"]
+    gadgets = ["get", GADGET_RESOURCE]
     cases = [
         [*gadgets, "-o", "template={{.kind}}"],
         [*gadgets, "-o", "templatefile=template.txt"],
@@ -369,7 +374,7 @@ def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
 
 def test_scale_prints_with_the_template_formats_as_kubectl(setup: Setup) -> None:
     # to the count the objects have: what kubectl read before equals what we read after
-    g1 = ["scale", "gadgets", "g1", "--replicas", "3"]
+    g1 = ["scale", GADGET_RESOURCE, "g1", "--replicas", "3"]
     cases = [
         [*g1, "-o", "go-template={{.kind}} {{.spec.replicas}} {{.spec.map}}"],
         [*g1, "--template", "{{.spec.ratio}}"],
@@ -388,7 +393,7 @@ def test_watch_events_print_through_the_template_as_kubectl(setup: Setup) -> Non
     # through the template, at once (waited for on both outputs, then both stopped)
     plane = setup.plane
     template = "{{.type}}:{{.object.metadata.name}}:{{.object.spec.replicas}} "
-    args = ["get", "gadgets", "-w", "--output-watch-events", "-o", f"go-template={template}"]
+    args = ["get", GADGET_RESOURCE, "-w", "--output-watch-events", "-o", f"go-template={template}"]
     config = [f"--kubeconfig={plane.kubeconfig}", f"--context={plane.context}", "-n", NAMESPACE]
     outputs = [setup.files / "watch-kubectl.txt", setup.files / "watch-ours.txt"]
     running = []
@@ -414,7 +419,7 @@ def test_watch_events_print_through_the_template_as_kubectl(setup: Setup) -> Non
         wait_for("ADDED:g2:1 ")
         plane.kubectl("create", "-n", NAMESPACE, "-f", "-", input=g3)
         wait_for("ADDED:g3:7 ")
-        plane.kubectl("delete", "-n", NAMESPACE, "gadgets", "g3", "--wait=false")
+        plane.kubectl("delete", "-n", NAMESPACE, GADGET_RESOURCE, "g3", "--wait=false")
         wait_for("DELETED:g3:7 ")
     finally:
         for process in running:
