@@ -40,16 +40,26 @@ SLOWEST_MODULES = (
     "integration/test_validation_outside_corpus_differential.py",
     "integration/test_krew.py",
 )
+#: Modules that time processes' start and stop (a control plane started from a child
+#: process within 60 s, kube-apiserver's last log line before it is killed): last, once
+#: the long modules no longer load both CPUs (the run of 76f4b69 had them early, beside
+#: the explain differential's kubectl processes, and both missed their bounds)
+LAST_MODULES = (
+    "integration/test_apiserver_fixture.py",
+    "integration/test_dev_envtest_stop.py",
+)
 TESTS = Path(__file__).resolve().parent
 
 
 def _schedule_rank(item: pytest.Item) -> int:
     """Where ``item``'s module comes in the run: the slowest modules in their order,
     then the other integration modules (a control plane each, or a share of one), then
-    the unit tests."""
+    the unit tests, then ``LAST_MODULES``."""
     relative = item.path.resolve().relative_to(TESTS).as_posix()
     if relative in SLOWEST_MODULES:
         return SLOWEST_MODULES.index(relative)
+    if relative in LAST_MODULES:
+        return len(SLOWEST_MODULES) + 2
     return len(SLOWEST_MODULES) + (0 if relative.startswith("integration/") else 1)
 
 

@@ -234,7 +234,9 @@ def test_object_names_as_kubectl_get(
 def test_get_output_formats_are_kubectl_get_s(offline: dict[str, str]) -> None:
     ours, our_directive = kubectl_complete(offline, "crd", "get", "-o", "")
     theirs, their_directive = kubectl_complete(offline, "get", "-o", "")
-    # the formats we print are kubectl's names for them (a subset: no go-template)
-    assert set(ours) < set(theirs)
-    assert {"json", "yaml", "name", "wide", "jsonpath", "custom-columns"} == set(ours)
+    # every format kubectl get takes, by kubectl's names (the templates since d5e09b6)
+    assert set(ours) == set(theirs)
+    assert {"json", "yaml", "name", "wide", "jsonpath", "custom-columns", "go-template"} <= set(
+        ours
+    )
     assert our_directive == their_directive == ":4"
