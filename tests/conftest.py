@@ -41,9 +41,12 @@ SLOWEST_MODULES = (
     "integration/test_krew.py",
 )
 #: Modules that time processes' start and stop (a control plane started from a child
-#: process within 60 s, kube-apiserver's last log line before it is killed): last, once
-#: the long modules no longer load both CPUs (the run of 76f4b69 had them early, beside
-#: the explain differential's kubectl processes, and both missed their bounds)
+#: process within 60 s, kube-apiserver's last log line before it is killed): after the
+#: other integration modules, once the long ones no longer load both CPUs (the run of
+#: 76f4b69 had them early, beside the explain differential's kubectl processes, and both
+#: missed their bounds), but before the unit tests: test_apiserver_fixture's tests use
+#: the session's control plane, whose directory was gone by the end of the unit tests
+#: in the run of 8cfe304, which ran them last (every one of its tests failed)
 LAST_MODULES = (
     "integration/test_apiserver_fixture.py",
     "integration/test_dev_envtest_stop.py",
@@ -54,13 +57,13 @@ TESTS = Path(__file__).resolve().parent
 def _schedule_rank(item: pytest.Item) -> int:
     """Where ``item``'s module comes in the run: the slowest modules in their order,
     then the other integration modules (a control plane each, or a share of one), then
-    the unit tests, then ``LAST_MODULES``."""
+    ``LAST_MODULES``, then the unit tests."""
     relative = item.path.resolve().relative_to(TESTS).as_posix()
     if relative in SLOWEST_MODULES:
         return SLOWEST_MODULES.index(relative)
     if relative in LAST_MODULES:
-        return len(SLOWEST_MODULES) + 2
-    return len(SLOWEST_MODULES) + (0 if relative.startswith("integration/") else 1)
+        return len(SLOWEST_MODULES) + 1
+    return len(SLOWEST_MODULES) + (0 if relative.startswith("integration/") else 2)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
