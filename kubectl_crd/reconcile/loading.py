@@ -16,7 +16,8 @@ own loader ran (told by identity, not by what appeared in ``sys.modules``: anoth
 may run meanwhile) and are the reconciler's ``watched_files``. A load that fails takes
 its new modules out again and puts the earlier ones back: ``sys.modules`` is as it was,
 and code loaded before keeps running. A lock guards every change to ``sys.path``,
-``sys.meta_path`` and ``sys.modules`` (process-wide), not the module's run: one that
+``sys.meta_path`` and ``sys.modules`` (process-wide), not the module's run or the
+reading of its declarations (``OWNS``' iteration is user code too): one that
 never returns is abandoned past ``load_reconciler``'s timeout and undone around its
 thread, so the next load runs beside it (``_Load.abandon``); not of the same code,
 while it is stuck: that would hang beside it, a thread more that cannot be stopped
@@ -329,7 +330,7 @@ class LoadedReconciler:
             if any(resource is spec for spec in self.owns)
             else "WATCHES"
         )
-        loader = getattr(self.module, "__loader__", None)
+        loader = _module_namespace(self.module).get("__loader__")
         raw = getattr(loader, "source", None)
         source = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else None
         place = _declaration_place(self.path, role, literal=str(resource), source=source)
@@ -649,8 +650,36 @@ def _package_dir() -> str:
 
 
 def _module_file(module: object) -> str:
-    path = getattr(module, "__file__", None)
-    return path if isinstance(path, str) else ""
+    """A module's ``__file__``, read from its own namespace: never by ``getattr``, which
+    runs the user's code under ``_LOCK`` (a module-level ``__getattr__`` when the module
+    has no ``__file__``, an object put in ``sys.modules`` in its place) that may hang
+    there or raise out of the loader's clean-up. Anything else has no file."""
+    path = _module_namespace(module).get("__file__")
+    return path if type(path) is str else ""
+
+
+def _module_namespace(module: object) -> dict[str, Any]:
+    """The namespace of a real module (``ModuleType``'s own ``__dict__`` slot, so no
+    ``__getattr__``, property or ``__class__`` of the user's runs); empty otherwise."""
+    import types
+
+    if not issubclass(type(module), types.ModuleType):
+        return {}
+    slot: Any = vars(types.ModuleType)["__dict__"]
+    namespace = slot.__get__(module)
+    return namespace if type(namespace) is dict else {}
+
+
+def _initializing(module: object) -> str | None:
+    """The name of a module still running its body (its spec's ``_initializing``, as
+    ``importlib._bootstrap`` sets it), read as ``_module_file`` reads: no user code."""
+    from importlib.machinery import ModuleSpec
+
+    spec = _module_namespace(module).get("__spec__")
+    if type(spec) is not ModuleSpec or not vars(spec).get("_initializing", False):
+        return None
+    name = vars(spec).get("name")
+    return name if type(name) is str else None
 
 
 def _fresh_loader_class() -> Any:  # a class with ``created``
@@ -922,6 +951,14 @@ class _Load:
         for key, module in self.evicted.items():
             sys.modules.setdefault(key, module)
 
+    def drop_if_abandoned(self, display: str) -> None:
+        """A load abandoned while it ran that has now ended (``_LOCK`` held): too late,
+        it is dropped, and the modules it made with it."""
+        if self.abandoned:
+            self.done = True
+            self.undo(late=True)
+            raise ReconcilerLoadError("abandoned", location=Location(display))
+
     def abandon(self, thread: threading.Thread) -> _Place:
         """Give up a load stuck in ``thread`` (``_LOCK`` held): where it is, and the
         process's import state as if it had failed, so the next load imports afresh.
@@ -940,9 +977,9 @@ class _Load:
         # its own loaders' modules and those another finder loaded for it (a directory
         # the module put on sys.path): ``undo`` takes both out of sys.modules
         running = {
-            module.__name__
+            name
             for module in (*self.loader_class.created, *self.mine().values())
-            if getattr(getattr(module, "__spec__", None), "_initializing", False)
+            if (name := _initializing(module)) is not None
         }
         # the bytes each file it ran held: its own loaders' as compiled; a module another
         # finder loaded for it (a directory the module put on sys.path), as read now
@@ -1056,7 +1093,9 @@ def _load(
     absolute: str, display: str, *, on_start: Callable[[_Load], None] | None = None
 ) -> LoadedReconciler:
     """The load itself. ``_LOCK`` is held while ``sys.modules``, ``sys.meta_path`` and
-    ``sys.path`` are changed and read, not while the module runs: held around its run,
+    ``sys.path`` are changed and read, not while the module runs nor while its
+    declarations are read (user code too), and no user code runs under it (modules'
+    files and specs are read from their namespaces: ``_module_file``): held around its run,
     a module-level call that never returns held it for ever, and every later load (the
     fixed file's too) waited on it (``load_reconciler``'s timeout abandons such a
     load). A load abandoned meanwhile changes nothing when it ends."""
@@ -1124,25 +1163,30 @@ def _load(
                 if not this.abandoned:  # else abandon() did it
                     this.unhook()
         with _LOCK:
-            this.done = True
-            if this.abandoned:  # too late: dropped, and its modules with it
-                this.undo(late=True)
-                raise ReconcilerLoadError("abandoned", location=Location(display))
+            this.drop_if_abandoned(display)
             # what this load imported of the user's (the reconciler included)
             imported = {
                 key: file
                 for key, made in this.mine().items()
                 if user_file(file := _module_file(made))
             }
-            local = sorted(set(imported.values()) - {absolute})
-            loaded = _declarations(
-                module,
-                path=absolute,
-                display=display,
-                generation=generation,
-                watched_files=(absolute, *local),
-                user_file=user_file,
-            )
+        # The declarations are read outside the lock and before the load is done, as
+        # the module's run is: reading them runs the user's code too (an OWNS list's
+        # __iter__, a WATCHES mapping's items(), a callable's __signature__), and held
+        # under the lock, one that hung held every other load (of any file) and the
+        # caller of a bounded load, whose bound it escaped, until it returned
+        local = sorted(set(imported.values()) - {absolute})
+        loaded = _declarations(
+            module,
+            path=absolute,
+            display=display,
+            generation=generation,
+            watched_files=(absolute, *local),
+            user_file=user_file,
+        )
+        with _LOCK:
+            this.drop_if_abandoned(display)
+            this.done = True
             _IMPORTED.update(key for key in imported if not key.startswith(_PACKAGE_PREFIX))
             _forget_old_generations(absolute, package)
             _ATTEMPTED[absolute] = loaded.watched_files
