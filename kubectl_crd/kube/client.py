@@ -119,6 +119,7 @@ class WatchStream:
 
     ``close()`` may be called from any thread: it shuts the socket down, so a read
     blocked in the consuming thread returns and the iteration ends (no error).
+    ``expired``: the whole request's ``timeout`` passed and closed it.
     """
 
     def __init__(
@@ -128,10 +129,12 @@ class WatchStream:
         params: Mapping[str, object],
         accept: str,
         read_timeout: float | None,
+        timeout: float | None = None,
     ) -> None:
         self.closed = False
+        self.expired = False
         self.connection: ServerConnection | None = None
-        self._events = client._watch_events(self, path, params, accept, read_timeout)
+        self._events = client._watch_events(self, path, params, accept, read_timeout, timeout)
 
     def __iter__(self) -> WatchStream:
         return self
@@ -144,6 +147,10 @@ class WatchStream:
         connection = self.connection
         if connection is not None:
             connection.abort()
+
+    def _expire(self) -> None:
+        self.expired = True
+        self.close()
 
 
 def _print_warning(text: str) -> None:
@@ -275,19 +282,27 @@ class KubeClient:
         query: Mapping[str, object] | None = None,
         accept: str = "application/json",
         read_timeout: float | None = None,
+        timeout: float | None = None,
     ) -> WatchStream:
         """A watch as a stream of events, read line by line on its own connection.
 
         ``query`` adds to ``watch=true`` (``resourceVersion``, ``allowWatchBookmarks``,
         ``timeoutSeconds``, selectors). BOOKMARK events are passed on. A 410 Gone, as
         the answer or as an ERROR event, raises ``ResourceExpiredError``.
-        ``read_timeout`` bounds each read (kubectl sets none: ``--request-timeout`` is
-        not applied to watches): a connection silent that long is taken for dead and
-        the stream fails with ``ClusterUnreachableError``. The request is sent at the
-        first ``next()``.
+        ``read_timeout`` bounds each read (kubectl sets none): a connection silent that
+        long is taken for dead and the stream fails with ``ClusterUnreachableError``.
+        ``timeout`` bounds the whole request, as ``http.Client.Timeout`` (kubectl's
+        ``--request-timeout``, ``rest.Config.Timeout``) bounds every request of
+        client-go's, a watch included, and is sent as ``?timeout=`` as
+        ``rest/request.go`` ``URL()`` sends it (the server ignores it on a watch,
+        ``handlers/get.go``): when it passes the stream just ends, no error, as
+        ``watch/streamwatcher.go`` takes the body cut by a timeout for the watch's end
+        (so ``kubectl get -w --request-timeout=1s`` stops after 1 s and exits 0); if
+        it passes before the answer's headers, the request fails with net/http's
+        timeout. The request is sent (and ``timeout`` starts) at the first ``next()``.
         """
         params = {"watch": "true", **(query or {})}
-        return WatchStream(self, path, params, accept, read_timeout)
+        return WatchStream(self, path, params, accept, read_timeout, timeout)
 
     def close(self) -> None:
         """Close every connection this client made, in every thread (a thread's next
@@ -307,18 +322,32 @@ class KubeClient:
         params: Mapping[str, object],
         accept: str,
         read_timeout: float | None,
+        timeout: float | None,
     ) -> Iterator[WatchEvent]:
         if stream.closed:
             return
-        connection = self._new_connection(timeout=read_timeout)
+        timer = None
+        if timeout:
+            params = {**params, "timeout": _go_seconds(timeout)}
+            # net/http's client.go arms its Timeout the same way (time.AfterFunc):
+            # the request is cancelled wherever it stands when it fires
+            timer = threading.Timer(timeout, stream._expire)
+            timer.daemon = True
+            timer.start()
+        bounds = [bound for bound in (read_timeout, timeout) if bound]
+        connection = self._new_connection(timeout=min(bounds) if bounds else None)
         stream.connection = connection
         if stream.closed:  # close() ran before the line above: it saw no connection to abort
             stream.connection = None
+            if stream.expired:
+                raise self._unreachable(TimeoutError())
             return
+        answered = False
         try:
             response = self._send_on(
                 connection, "GET", self._target(path, params), None, "", accept
             )
+            answered = True
             if response.status >= 400:
                 data = response.read()
                 raise status_error(
@@ -354,10 +383,14 @@ class KubeClient:
                     raise status_error(int(obj.get("code") or 500), obj, "GET", path)
                 yield WatchEvent(kind, obj)
         except ClusterError:
+            if stream.expired and not answered:
+                raise self._unreachable(TimeoutError()) from None
             if stream.closed:
                 return  # closed from another thread: the stream just ends
             raise
         finally:
+            if timer is not None:
+                timer.cancel()
             stream.connection = None
             connection.close()
 

@@ -150,10 +150,11 @@ class ResourceListing:
 
     def watch(self, names: Sequence[str], resource_version: str) -> WatchStream:
         """Events after ``resource_version``; a named watch is the collection's narrowed
-        to that name (``get.go``)."""
+        to that name (``get.go``). ``--request-timeout`` ends it (``KubeClient.watch``)."""
         return self.resource.watch(
             resource_version=resource_version,
             allow_bookmarks=False,  # kubectl get -w asks for none
+            timeout=self.resource.client.config.timeout_seconds,
             table=self.table,
             label_selector=self.label_selector,
             field_selector=f"metadata.name={names[0]}" if names else self.field_selector,

@@ -345,11 +345,12 @@ class ResourceClient:
         allow_bookmarks: bool = True,
         timeout_seconds: int | None = None,
         read_timeout: float | None = None,
+        timeout: float | None = None,
         table: bool = False,
     ) -> WatchStream:
         """One watch of the collection (``KubeClient.watch``): events after
         ``resource_version``; ``timeout_seconds`` is the server's bound on the request,
-        ``read_timeout`` the client's on each read."""
+        ``read_timeout`` the client's on each read, ``timeout`` its on the whole request."""
         query: dict[str, object] = {}
         if resource_version is not None:
             query["resourceVersion"] = resource_version
@@ -366,6 +367,7 @@ class ResourceClient:
             query=query,
             accept=TABLE_ACCEPT if table else "application/json",
             read_timeout=read_timeout,
+            timeout=timeout,
         )
 
     # -- writes ------------------------------------------------------------------------
