@@ -68,6 +68,7 @@ __all__ = [
     "etcd_healthy",
     "find_assets",
     "free_ports",
+    "missing_assets",
     "spawn",
     "wait_ready",
 ]
@@ -79,11 +80,19 @@ CONTEXT = "envtest"
 FIELD_MANAGER = "kubectl-crd-dev"
 
 HOW_TO_GET = (
-    "no kube-apiserver and etcd for --envtest: set KUBEBUILDER_ASSETS to a directory "
-    "holding both, or fetch them with controller-runtime's setup-envtest "
+    "set KUBEBUILDER_ASSETS to a directory holding both, or fetch them with "
+    "controller-runtime's setup-envtest "
     "(go install sigs.k8s.io/controller-runtime/tools/setup-envtest@latest; "
     "setup-envtest use), or build them with this project's hack/envtest-assets.sh (needs Go)"
 )
+
+
+def missing_assets(needed_for: str = "") -> str:
+    """The one line saying the binaries are missing and how to get them. ``needed_for``
+    names what needed them in the caller's words (the dev command passes its flag,
+    ``--envtest``): the engine knows no command's flags (conventions: layers)."""
+    wanted = f" for {needed_for}" if needed_for else ""
+    return f"no kube-apiserver and etcd{wanted}: {HOW_TO_GET}"
 
 
 def _has_binaries(directory: str) -> bool:
@@ -125,8 +134,9 @@ def asset_places(environ: Mapping[str, str] | None = None) -> list[str]:
     return places
 
 
-def find_assets(environ: Mapping[str, str] | None = None) -> str:
-    """The first place with both binaries; ``ControlPlaneError`` (how to get them) else.
+def find_assets(environ: Mapping[str, str] | None = None, *, needed_for: str = "") -> str:
+    """The first place with both binaries; ``ControlPlaneError`` (how to get them,
+    ``missing_assets(needed_for)``) else.
     A ``KUBEBUILDER_ASSETS`` that is set is the place or an error, as controller-runtime's
     envtest takes it (``pkg/internal/testing/process/bin_path_finder.go``): falling
     through to another place would run another Kubernetes version than the one asked for."""
@@ -136,12 +146,13 @@ def find_assets(environ: Mapping[str, str] | None = None) -> str:
         if _has_binaries(chosen):
             return chosen
         raise ControlPlaneError(
-            f"KUBEBUILDER_ASSETS={chosen} lacks kube-apiserver or etcd; " + HOW_TO_GET
+            f"KUBEBUILDER_ASSETS={chosen} lacks kube-apiserver or etcd; "
+            + missing_assets(needed_for)
         )
     for place in asset_places(environ):
         if _has_binaries(place):
             return place
-    raise ControlPlaneError(HOW_TO_GET)
+    raise ControlPlaneError(missing_assets(needed_for))
 
 
 def free_ports(count: int) -> list[int]:
@@ -324,8 +335,11 @@ class LocalControlPlane:
         *,
         start_timeout: float = 60.0,
         stop_timeout: float = 10.0,
+        needed_for: str = "",
     ) -> None:
         self.assets = assets
+        #: what needs the control plane, in the caller's words (``missing_assets``)
+        self.needed_for = needed_for
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
         self.workdir = ""
@@ -354,7 +368,9 @@ class LocalControlPlane:
     def start(self) -> None:
         """Start both; returns once kube-apiserver's ``/readyz`` answers 200."""
         if not _has_binaries(self.assets):
-            raise ControlPlaneError(f"{self.assets} lacks kube-apiserver or etcd; " + HOW_TO_GET)
+            raise ControlPlaneError(
+                f"{self.assets} lacks kube-apiserver or etcd; " + missing_assets(self.needed_for)
+            )
         self.workdir = tempfile.mkdtemp(prefix="kubectl-crd-envtest-")
         atexit.register(self.stop)
         try:

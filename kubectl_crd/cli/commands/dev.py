@@ -953,9 +953,10 @@ def _sigterm(
 def _start_control_plane(options: DevOptions, log: DevLog) -> LocalControlPlane:
     from kubectl_crd.reconcile.controlplane import LocalControlPlane, find_assets
 
-    assets = find_assets()
+    # the engine's messages name what needed the binaries in the command's words
+    assets = find_assets(needed_for="--envtest")
     log.note(f"starting a local control plane (etcd, kube-apiserver from {assets})")
-    plane = LocalControlPlane(assets)
+    plane = LocalControlPlane(assets, needed_for="--envtest")
     plane.start()
     try:
         names = plane.install_crds(options.crd_paths)
