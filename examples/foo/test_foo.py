@@ -12,6 +12,18 @@ FOO = HERE / "foo.yaml"
 UID = "6a1c5e0e-0000-4000-8000-000000000001"
 
 
+#: what every Deployment needs beside its replicas, in the store as on a server (a
+#: selector that matches the pod template's labels, a container): the reconciler's own
+LABELS = {"app": "nginx", "controller": "example-foo"}
+POD_TEMPLATE = {
+    "selector": {"matchLabels": LABELS},
+    "template": {
+        "metadata": {"labels": LABELS},
+        "spec": {"containers": [{"name": "nginx", "image": "nginx:latest"}]},
+    },
+}
+
+
 def foo_with_uid() -> str:
     return FOO.read_text().replace("namespace: default", f"namespace: default\n  uid: {UID}")
 
@@ -41,7 +53,7 @@ def test_status_follows_the_deployment() -> None:
                  "name": "example-foo", "uid": UID, "controller": True},
             ],
         },
-        "spec": {"replicas": 1},
+        "spec": {"replicas": 1, **POD_TEMPLATE},
         "status": {"replicas": 1, "readyReplicas": 1, "availableReplicas": 1},
     }  # fmt: skip
     out = run_reconcile(RECONCILER, foo_with_uid(), objects=[deployment], crds=[CRD])
@@ -54,7 +66,7 @@ def test_a_deployment_it_does_not_own_is_left_alone() -> None:
         "apiVersion": "apps/v1",
         "kind": "Deployment",
         "metadata": {"name": "example-foo", "namespace": "default"},
-        "spec": {"replicas": 5},
+        "spec": {"replicas": 5, **POD_TEMPLATE},
     }
     out = run_reconcile(RECONCILER, FOO, objects=[stranger], crds=[CRD])
     assert isinstance(out.error, TerminalError)

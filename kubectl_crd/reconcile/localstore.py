@@ -65,10 +65,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   tests/integration/test_localstore_service_differential.py; a workload's counts
   that must not be negative (``validation.workloads``: Deployment, ReplicaSet,
   StatefulSet, Job), as an int32 that overflowed
-  in an apply becomes;
+  in an apply becomes; a Deployment's selector (required, not empty) and template
+  (labels its selector matches, containers), in ``ValidateDeploymentSpec``'s order: 24
+  cases in tests/integration/test_localstore_workloads_differential.py;
 - other built-in kinds (``BUILTINS``: ConfigMap, Secret, Lease, ...) and the rest of a
-  workload's spec are stored without schema validation beyond those checks (no
-  ``Invalid`` for a Deployment's selector that does not match its template), their metadata validated as
+  workload's spec are stored without schema validation beyond those checks (a malformed
+  selector, the rest of a pod template, the other workloads' selectors), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
@@ -495,7 +497,7 @@ class ObjectStore:
             try:
                 # ValidateObjectMeta sees the body's generation (a ConfigMap's -1 is
                 # refused) of a kind whose strategy sets none; it is dropped after
-                _check_builtin(kind, created)
+                _check_builtin(kind, created, given=obj)
             except StoreRefusal:
                 self._services.restore(held)
                 raise
@@ -573,7 +575,7 @@ class ObjectStore:
                 held = self._services.held()
                 self._allocate(kind, new, old, dry_run=dry_run)
                 try:
-                    _check_builtin(kind, new, old)
+                    _check_builtin(kind, new, old, given=obj)
                 except StoreRefusal:
                     self._services.restore(held)
                     raise
@@ -1209,7 +1211,13 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
 }
 
 
-def _check_builtin(kind: _Kind, obj: dict[str, Any], old: Mapping[str, Any] | None = None) -> None:
+def _check_builtin(
+    kind: _Kind,
+    obj: dict[str, Any],
+    old: Mapping[str, Any] | None = None,
+    *,
+    given: Mapping[str, Any] | None = None,
+) -> None:
     """``ValidateObjectMeta`` of a built-in object (apimachinery's
     ``api/validation/objectmeta.go``, through ``validation.objectmeta``, the check the
     custom resources' admission runs): its name (a DNS subdomain unless ``_NAME_CHECKS``
@@ -1239,7 +1247,7 @@ def _check_builtin(kind: _Kind, obj: dict[str, Any], old: Mapping[str, Any] | No
 
     problems += [
         (f, reason, message, Stage.SCHEMA)
-        for f, reason, message in validate_workload(kind.group, kind.kind, obj)
+        for f, reason, message in validate_workload(kind.group, kind.kind, obj, given)
     ]
     if not kind.group and kind.kind == "Service":
         from kubectl_crd.validation.services import validate_service, validate_service_update

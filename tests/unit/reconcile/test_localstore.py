@@ -177,7 +177,14 @@ def test_builtins_get_server_metadata_and_generation_only_where_kept() -> None:
         "apiVersion": "apps/v1",
         "kind": "Deployment",
         "metadata": {"name": "d"},
-        "spec": {"replicas": 1},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": "d"}},
+            "template": {
+                "metadata": {"labels": {"app": "d"}},
+                "spec": {"containers": [{"name": "app", "image": "a:1"}]},
+            },
+        },
         "status": {"replicas": 9},
     }
     created = store.create(deploy_info, deployment, namespace="ns")
@@ -231,7 +238,13 @@ def test_apply_of_builtins_merges_containers_by_name() -> None:
             "apiVersion": "apps/v1",
             "kind": "Deployment",
             "metadata": {"name": "d", "namespace": "ns"},
-            "spec": {"template": {"spec": {"containers": list(containers)}}},
+            "spec": {
+                "selector": {"matchLabels": {"app": "d"}},
+                "template": {
+                    "metadata": {"labels": {"app": "d"}},
+                    "spec": {"containers": list(containers)},
+                },
+            },
         }
 
     store.apply(

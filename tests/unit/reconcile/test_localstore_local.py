@@ -30,6 +30,10 @@ metadata:
   name: web
 spec:
   replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: nginx:1}]}
 status:
   availableReplicas: 2
 """
