@@ -697,9 +697,13 @@ def _fresh_loader_class() -> Any:  # a class with ``created``
         created: list[types.ModuleType] = []  # noqa: RUF012  # per class, on purpose
         #: file -> the source bytes this load compiled from it (``_Load.same_code``)
         read: dict[str, bytes] = {}  # noqa: RUF012  # per class, on purpose
+        #: name -> file of each module it ran: a module that put another object in
+        #: ``sys.modules`` in its place (a lazy module) is still told by its name
+        ran: dict[str, str] = {}  # noqa: RUF012  # per class, on purpose
 
         def exec_module(self, module: types.ModuleType) -> None:
             type(self).created.append(module)
+            type(self).ran[self.name] = self.path
             super().exec_module(module)
 
         def get_code(self, fullname: str) -> types.CodeType:
@@ -918,8 +922,9 @@ class _Load:
         """The entries of ``sys.modules`` this load made: its package, the modules its
         own loaders ran (by identity: another load may have run meanwhile), and the
         user's modules new since it began that another finder loaded (a directory the
-        module put on ``sys.path`` itself); ``late``, an abandoned load ending after
-        others ran, by identity only."""
+        module put on ``sys.path`` itself) or that one of its loaders ran under that
+        name and that put another object in its place; ``late``, an abandoned load
+        ending after others ran, by identity only."""
         ran = {id(module) for module in self.loader_class.created}
         prefix = f"{self.package}."
         return {
@@ -928,8 +933,17 @@ class _Load:
             if key == self.package
             or key.startswith(prefix)
             or id(module) in ran
-            or (not late and key not in self.before and self.user_file(_module_file(module)))
+            or (
+                not late
+                and key not in self.before
+                and (key in self.loader_class.ran or self.user_file(_module_file(module)))
+            )
         }
+
+    def file_of(self, key: str, module: object) -> str:
+        """The file of ``sys.modules[key]`` (``module``): its own, else the file one of
+        this load's loaders ran under that name (an object in a module's place)."""
+        return _module_file(module) or self.loader_class.ran.get(key, "")
 
     def unhook(self) -> None:
         """The finder and the path entry out (the load's end, or its abandonment)."""
@@ -1168,7 +1182,7 @@ def _load(
             imported = {
                 key: file
                 for key, made in this.mine().items()
-                if user_file(file := _module_file(made))
+                if user_file(file := this.file_of(key, made))
             }
         # The declarations are read outside the lock and before the load is done, as
         # the module's run is: reading them runs the user's code too (an OWNS list's

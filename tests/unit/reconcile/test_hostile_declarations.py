@@ -198,3 +198,29 @@ def test_attribute_reads_of_the_users_modules_run_none_of_their_code(
     assert isinstance(answer[0], LoadedReconciler), answer
     assert str(answer[0].for_resource) == "foos.example.com/v1"
     sys.modules.pop(helper, None)
+
+
+def test_a_helper_that_puts_an_object_in_its_place_is_still_the_loads_own(
+    tmp_path: Path,
+) -> None:
+    # a lazy module (an object in sys.modules in the helper's place) was not the
+    # load's: not watched, never taken out of sys.modules, so its edit was never
+    # imported (every later load found the first object), nor after a failed load
+    helper = tmp_path / "lazy_helper_v.py"
+    lazy = "import sys\n\nclass _Lazy:\n    VALUE = {value}\n\nsys.modules[__name__] = _Lazy()\n"
+    write(helper, lazy.format(value=1))
+    text = 'import lazy_helper_v\nFOR = "foos.example.com/v1"\ndef reconcile(obj):\n    pass\n'
+    path = write(tmp_path / "rec.py", text)
+    try:
+        first = load_reconciler(str(path))
+        assert first.module.lazy_helper_v.VALUE == 1
+        assert str(helper) in first.watched_files
+        write(helper, lazy.format(value=2))
+        assert load_reconciler(str(path)).module.lazy_helper_v.VALUE == 2
+        before = dict(sys.modules)
+        write(helper, lazy.format(value=3) + "raise RuntimeError('broken')\n")
+        with pytest.raises(ReconcilerLoadError, match="RuntimeError: broken"):
+            load_reconciler(str(path))
+        assert sys.modules.get("lazy_helper_v") is before["lazy_helper_v"]  # as it was
+    finally:
+        sys.modules.pop("lazy_helper_v", None)
