@@ -17,7 +17,7 @@ the operator is the same everywhere: each object owns a ConfigMap holding its
   for seeing their last write land; the plain floor pays neither, so ours/floor is the
   stricter ratio and ours/floor-watched the like-for-like one; both are printed;
 - ours: the engine (``reconcile.loading`` + ``ClusterBackend`` + ``Controller``,
-  ``--jobs`` workers) in a process of its own (``--runner``), on a reconciler file;
+  ``--jobs`` workers) in a process of its own (bench/dev_runner.py), on a reconciler file;
 - kopf (``--kopf-python``, a venv with kopf 1.45.2 and the ``kubernetes`` client; left
   out when absent): ``kopf run --standalone`` on the equivalent operator
   (``on.resume`` + ``on.create`` + ``on.update``, the ConfigMap created through the
@@ -68,7 +68,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 # ``kubectl crd dev``'s ``-j`` default against a cluster: ours' workers here too
-from kubectl_crd.cli.commands.dev import CLUSTER_JOBS  # noqa: E402
+from kubectl_crd.reconcile.controller import CLUSTER_WORKERS  # noqa: E402
 
 GROUP = "bench.example.com"
 PLURAL = "gizmos"
@@ -133,51 +133,6 @@ def sync(body, spec, name, namespace, patch, **_):
 
 
 # -- the engine in a process of its own ---------------------------------------------------
-
-
-def runner(namespace: str, path: str, objects: int) -> None:
-    """``--runner``: the engine on ``path`` until SIGTERM; prints ``idle SECONDS
-    RECONCILES`` once its first pass over ``objects`` objects is done (seconds since this
-    process began, reconciles run so far)."""
-    from kubectl_crd.cli.commands.dev import tune_collector
-    from kubectl_crd.kube.client import KubeClient
-    from kubectl_crd.kube.config import ClusterConfig
-    from kubectl_crd.reconcile.backends import ClusterBackend
-    from kubectl_crd.reconcile.controller import Controller
-    from kubectl_crd.reconcile.events import ReconcileFinished
-    from kubectl_crd.reconcile.loading import load_reconciler
-
-    began = float(os.environ["BENCH_SPAWNED"])
-    tune_collector()  # as `kubectl crd dev` runs its loop
-    finished = [0]
-    lock = threading.Lock()
-    first_pass = threading.Event()
-
-    def sink(event: Any) -> None:
-        if isinstance(event, ReconcileFinished):
-            with lock:
-                finished[0] += 1
-                if finished[0] >= objects:
-                    first_pass.set()
-
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    client = KubeClient(ClusterConfig(kubeconfig=os.environ["KUBECONFIG"]))
-    controller = Controller(
-        ClusterBackend(client),
-        load_reconciler(path),
-        sink,
-        workers=int(os.environ.get("BENCH_WORKERS", str(CLUSTER_JOBS))),
-        namespace=namespace,
-    )
-    controller.start()
-    # waited on, not polled: a 2 ms poll took the GIL from the workers it measures
-    while not first_pass.wait(timeout=60) or not controller.wait_idle(timeout=60):
-        pass
-    print(f"idle {time.time() - began:.4f} {controller.stats['reconciles']}", flush=True)
-    stop.wait()
-    controller.stop()
-    client.close()
 
 
 # -- the bench ------------------------------------------------------------------------
@@ -514,19 +469,13 @@ def main() -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=CLUSTER_JOBS,
+        default=CLUSTER_WORKERS,
         help="ours' workers, and the watched floor's threads",
     )
     parser.add_argument("--kopf-python", default=str(KOPF_PYTHON))
     parser.add_argument("--no-kopf", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="5 objects, no --big, 1 round")
-    parser.add_argument(
-        "--runner", nargs=3, metavar=("NAMESPACE", "FILE", "OBJECTS"), help=argparse.SUPPRESS
-    )
     args = parser.parse_args()
-    if args.runner:
-        runner(args.runner[0], args.runner[1], int(args.runner[2]))
-        return
     if args.smoke:
         args.objects, args.big, args.updates, args.rounds = 5, 0, 1, 1
     from live_bench import token_env
@@ -558,7 +507,7 @@ def main() -> None:
             def ours(namespace: str) -> Contender:
                 file = str(work / "reconciler.py")
                 count = args.big if namespace == "big" else args.objects
-                command = [sys.executable, __file__, "--runner", namespace, file, str(count)]
+                command = [sys.executable, str(HERE / "dev_runner.py"), namespace, file, str(count)]
                 return Contender("ours", command, {**env, "BENCH_WORKERS": str(args.jobs)})
 
             def run_floor(index: int) -> dict[str, float]:

@@ -284,23 +284,13 @@ class DevOptions:
     trigger: str | None = None
 
 
-def tune_collector() -> Callable[[], None]:
-    """Set the cyclic collector for the loop; the function that puts it back.
-
-    The loop allocates a few dozen containers an event and keeps few of them: the
-    youngest generation is collected every ``_GC_YOUNG`` allocations, not 700 (1,000
-    Foos --once: 375 collections and 150-165 ms -> 25-49 and 62-90 ms). bench/
-    dev_bench.py's runner sets it too, to run the engine as this command does."""
-    young, *older = gc.get_threshold()
-    gc.set_threshold(max(young, _GC_YOUNG), *older)
-    return lambda: gc.set_threshold(young, *older)
-
-
 def _workers(options: DevOptions) -> int:
     """-j, or its default: 8 against a cluster, 1 with --local (the flag's comment)."""
     if options.jobs is not None:
         return options.jobs
-    return LOCAL_JOBS if options.local is not None else CLUSTER_JOBS
+    from kubectl_crd.reconcile.controller import CLUSTER_WORKERS, LOCAL_WORKERS
+
+    return LOCAL_WORKERS if options.local is not None else CLUSTER_WORKERS
 
 
 def _seconds(flag: str, value: str | None) -> float | None:
@@ -506,7 +496,7 @@ def run_loop(app: Application, options: DevOptions) -> None:
     from kubectl_crd.io import require_paths
     from kubectl_crd.model.errors import ExitCode, KubectlCrdError
     from kubectl_crd.output.devlog import Changes, DevLog, OutDir, Tally
-    from kubectl_crd.reconcile.controller import Controller
+    from kubectl_crd.reconcile.controller import Controller, tune_collector
     from kubectl_crd.reconcile.loading import load_reconciler
     from kubectl_crd.reconcile.reloading import HotReloader
 
@@ -757,11 +747,6 @@ def _unserved_hint(options: DevOptions) -> str:
     return "kubectl apply -f it, or run with --envtest --crd FILE"
 
 
-#: -j's defaults (``_workers``; the flag's comment says why): against a cluster, with --local
-CLUSTER_JOBS = 8
-LOCAL_JOBS = 1
-#: the cyclic collector's youngest-generation threshold while the loop runs (``run_loop``)
-_GC_YOUNG = 10_000
 #: how long the log keeps its lines to write them together (``DevLog``'s flush_after)
 _LOG_FLUSH_SECONDS = 0.05
 #: --once: the backoff of a failed reconcile, longer than any run (so it runs once)
