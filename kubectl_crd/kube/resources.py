@@ -27,6 +27,7 @@ are those of ``KubeClient`` (kubectl's lines), nothing is retried here.
 from __future__ import annotations
 
 import enum
+import re
 
 from kubectl_crd.kube.client import (
     APPLY_PATCH,
@@ -83,7 +84,13 @@ _PATH_SAFE = frozenset(
 )
 
 
+#: a segment made of those alone (every Kubernetes name): kept as it is, not byte by byte
+_PLAIN_SEGMENT = re.compile(r"[A-Za-z0-9\-._~$&+,;=:@]*")
+
+
 def _segment(text: str) -> str:
+    if _PLAIN_SEGMENT.fullmatch(text):
+        return text
     return "".join(
         chr(byte) if byte in _PATH_SAFE else f"%{byte:02X}" for byte in text.encode("utf-8")
     )

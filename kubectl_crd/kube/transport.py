@@ -138,17 +138,23 @@ class MalformedResponse(OSError):
 class Headers:
     """Response headers: case-insensitive, repeated names kept in order."""
 
-    __slots__ = ("items",)
+    __slots__ = ("_first", "items")
 
     def __init__(self, items: list[tuple[str, str]]) -> None:
         self.items = items
+        #: each name's first value by its lower-case spelling, made at the first ``get``
+        #: (a response's headers are looked up five times or so: a scan of them each
+        #: time, lower-casing every name, was 92 lower() calls a write)
+        self._first: dict[str, str] | None = None
 
     def get(self, name: str, default: str = "") -> str:
-        name = name.lower()
-        for key, value in self.items:
-            if key.lower() == name:
-                return value
-        return default
+        first = self._first
+        if first is None:
+            first = {}
+            for key, value in self.items:
+                first.setdefault(key.lower(), value)
+            self._first = first
+        return first.get(name.lower(), default)
 
     def get_all(self, name: str) -> list[str]:
         name = name.lower()

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
@@ -137,3 +139,25 @@ def test_a_list_answer_that_is_not_an_object_is_a_one_line_error(
         f"/apis/g/v1/namespaces/ns/things is {said}, not an object"
     )
     assert len(scripted_server.requests) == (2 if how == "second page" else 1)
+
+
+#: every ASCII character, a few others, and what a name is usually made of
+_SEGMENT_TEXT = st.text(
+    alphabet=st.one_of(st.characters(max_codepoint=0x7F), st.sampled_from("é☃\U0001f600")),
+    max_size=40,
+) | st.from_regex(r"[a-z0-9][-a-z0-9.]{0,20}", fullmatch=True)
+
+
+@given(_SEGMENT_TEXT)
+def test_a_path_segment_is_escaped_as_go_escapes_a_path(text: str) -> None:
+    """Go's ``URL.EscapedPath`` (net/url ``shouldEscape`` for a path: unreserved
+    characters and ``$&+,;=:@`` kept, every other byte of the UTF-8 as ``%XX``); '/'
+    escaped too, inside one segment. The common name takes a shortcut (kept whole):
+    both ways give the same path."""
+    from urllib.parse import quote
+
+    if not text:
+        return
+    path = resource_path("g", "v1", "things", namespace=text, name=text)
+    escaped = quote(text, safe="$&+,;=:@")
+    assert path == f"/apis/g/v1/namespaces/{escaped}/things/{escaped}"
