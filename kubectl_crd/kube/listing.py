@@ -86,7 +86,8 @@ class ResourceListing:
 
     ``table``: ask for the server's Table (the server makes the table); ``sort``: the
     rows are sorted, so each needs its whole object; ``row_metadata``: the rows show
-    more than their cells (namespaces, labels), so each needs the object's metadata.
+    more than their cells (namespaces, labels), so each needs the object's metadata;
+    ``watch_timeout``: ``--request-timeout``, which ends a watch (``KubeClient.watch``).
     """
 
     def __init__(
@@ -99,8 +100,10 @@ class ResourceListing:
         table: bool = False,
         sort: bool = False,
         row_metadata: bool = False,
+        watch_timeout: float | None = None,
     ) -> None:
         self.resource = resource
+        self.watch_timeout = watch_timeout
         self.label_selector = label_selector
         self.field_selector = field_selector
         self.chunk_size = chunk_size
@@ -150,11 +153,11 @@ class ResourceListing:
 
     def watch(self, names: Sequence[str], resource_version: str) -> WatchStream:
         """Events after ``resource_version``; a named watch is the collection's narrowed
-        to that name (``get.go``). ``--request-timeout`` ends it (``KubeClient.watch``)."""
+        to that name (``get.go``), ended by ``watch_timeout``."""
         return self.resource.watch(
             resource_version=resource_version,
             allow_bookmarks=False,  # kubectl get -w asks for none
-            timeout=self.resource.client.config.timeout_seconds,
+            timeout=self.watch_timeout,
             table=self.table,
             label_selector=self.label_selector,
             field_selector=f"metadata.name={names[0]}" if names else self.field_selector,

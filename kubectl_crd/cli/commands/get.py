@@ -259,6 +259,8 @@ def _on_cluster(
         table=settings.table and plan is None,
         sort=bool(options["sort_by"]),
         row_metadata=bool(all_namespaces or options["label_columns"] or options["show_labels"]),
+        # client-go's http.Client.Timeout cuts a watch too: kubectl get -w ends (exit 0)
+        watch_timeout=client.config.timeout_seconds,
     )
     return reading, Listing(resources.namespaced, qualified), plan
 

@@ -101,10 +101,10 @@ def test_a_named_watch_is_the_collections_narrowed_to_the_name_without_bookmarks
     assert resource.calls == [
         ("watch", {
             "resource_version": "42", "allow_bookmarks": False, "table": True,
-            "label_selector": "", "field_selector": "metadata.name=a",
+            "label_selector": "", "field_selector": "metadata.name=a", "timeout": None,
         }),
         ("watch", {
             "resource_version": "43", "allow_bookmarks": False, "table": True,
-            "label_selector": "", "field_selector": "spec.x=1",
+            "label_selector": "", "field_selector": "spec.x=1", "timeout": None,
         }),
     ]  # fmt: skip
