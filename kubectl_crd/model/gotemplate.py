@@ -26,7 +26,9 @@ How Go's reflection is modelled: a value read out of a map or a list is an
 ``interface{}`` (``Boxed``), which a pipeline unwraps after each command (``exec.go
 evalPipeline``); ``MISSING`` is the invalid ``reflect.Value`` a missing key gives
 (printed ``<no value>``); ``None`` is a JSON null (nil, printed ``<nil>``); a number
-literal of the template is a Go ``int`` (``GoInt``).
+literal of the template is a Go ``int`` (``GoInt``), a string's element a ``uint8``
+(``GoUint8``); a list has the capacity Go's ``append`` gave it while it was decoded
+(``decoded_capacity``), which ``slice`` may reach past its length.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ __all__ = [
     "TemplateError",
     "as_kubectl_decodes",
     "debug_object",
+    "decoded_capacity",
     "go_sharp_v",
     "go_sprintf",
     "go_value_text",
@@ -106,6 +109,14 @@ class GoInt(int):
     __slots__ = ()
 
 
+class GoUint8(int):
+    """A Go ``uint8`` (a ``byte``): what ``index`` of a string gives. It prints as any
+    integer but for its type's name and ``%#v`` (unsigned: ``0x61``, fmt/print.go
+    ``fmt0x64``)."""
+
+    __slots__ = ()
+
+
 def _unbox(value: Any) -> Any:
     """``indirectInterface``: the value inside an interface; a nil one is invalid."""
     if isinstance(value, Boxed):
@@ -121,6 +132,8 @@ def _type_name(value: Any) -> str:
         return "interface {}"
     if isinstance(value, GoInt):
         return "int"
+    if isinstance(value, GoUint8):
+        return "uint8"
     if isinstance(value, complex):
         return "complex128"
     return go_type(value)
@@ -1209,37 +1222,51 @@ def _format_v(value: Any, flags: str, depth: int) -> str:
     return str(value)
 
 
-def go_sharp_v(value: Any, top: bool = True) -> str:
-    """``%#v``: Go syntax."""
+def go_sharp_v(value: Any, top: bool = True, width: int | None = None, flags: str = "") -> str:
+    """``%#v``: Go syntax. A width pads each scalar, not the list or map around it, and
+    a nil inside one is written as it is (fmt/print.go ``printValue``)."""
     if value is MISSING or value is None:
-        return "<nil>" if top else "interface {}(nil)"
+        return _pad("<nil>", width, flags) if top else "interface {}(nil)"
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return _pad("true" if value else "false", width, flags)
+    if isinstance(value, GoUint8):
+        return _pad_number(f"0x{int(value):x}", width, flags)
     if isinstance(value, int):
-        return str(int(value))
+        return _pad_number(str(int(value)), width, flags)
     if isinstance(value, float):
-        text = go_float_v(value)
-        return text
+        return _pad_number(go_float_v(value), width, flags)
     if isinstance(value, str):
-        return go_quote(value)
+        return _pad(go_quote(value), width, flags)
     if isinstance(value, list):
-        return "[]interface {}{" + ", ".join(go_sharp_v(v, False) for v in value) + "}"
+        inner = ", ".join(go_sharp_v(v, False, width, flags) for v in value)
+        return "[]interface {}{" + inner + "}"
     if isinstance(value, dict):
-        inner = ", ".join(f"{go_quote(k)}:{go_sharp_v(value[k], False)}" for k in sorted(value))
+        inner = ", ".join(
+            f"{go_sharp_v(k, False, width, flags)}:{go_sharp_v(value[k], False, width, flags)}"
+            for k in sorted(value)
+        )
         return "map[string]interface {}{" + inner + "}"
     return str(value)
 
 
 def _pad(text: str, width: int | None, flags: str, *, zero_ok: bool = True) -> str:
+    """fmt/format.go ``pad``: spaces on the right with ``-``, else zeros (``0``, unless
+    the verb turns them off: %U, an infinity) or spaces on the left; no sign moved."""
     if width is None or len(text) >= width:
         return text
     fill = width - len(text)
     if "-" in flags:
         return text + " " * fill
     if "0" in flags and zero_ok:
-        sign = text[0] if text[:1] in ("+", "-") else ""
-        return sign + "0" * fill + text[len(sign) :]
+        return "0" * fill + text
     return " " * fill + text
+
+
+def _pad_number(text: str, width: int | None, flags: str) -> str:
+    """A number's padding (``fmtInteger``, ``fmtFloat``): zeros go after its sign."""
+    if "0" in flags and "-" not in flags and text[:1] in ("+", "-"):
+        return text[0] + _pad(text[1:], None if width is None else width - 1, flags)
+    return _pad(text, width, flags)
 
 
 def _format_int(value: int, verb: str, flags: str, width: int | None, prec: int | None) -> str:
@@ -1256,9 +1283,11 @@ def _format_int(value: int, verb: str, flags: str, width: int | None, prec: int 
     elif verb == "X":
         digits = format(magnitude, "X")
     elif verb == "c":
-        return _pad(_char(value), width, flags, zero_ok=False)
+        return _pad(_char(value), width, flags)
     elif verb == "q":
-        return _pad(_quote_rune(value), width, flags, zero_ok=False)
+        quoted = _quote_rune(value)
+        # fmt/format.go fmtQc: %+q is strconv.QuoteRuneToASCII (%#q adds nothing)
+        return _pad(_to_ascii(quoted) if "+" in flags else quoted, width, flags)
     elif verb == "U":
         text = f"U+{value:04X}" if value >= 0 else f"U+{value & 0xFFFFFFFFFFFFFFFF:X}"
         if "#" in flags and 0 <= value <= 0x10FFFF and chr(value).isprintable():
@@ -1299,6 +1328,17 @@ def _char(value: int) -> str:
     return chr(value) if 0 <= value <= 0x10FFFF and not 0xD800 <= value < 0xE000 else "\ufffd"
 
 
+def _to_ascii(quoted: str) -> str:
+    """strconv's ``...ToASCII`` quoting from the plain one: each rune it left as it is
+    beyond ASCII (a printable one) escaped as ``\\uXXXX`` or ``\\UXXXXXXXX``."""
+    if quoted.isascii():
+        return quoted
+    return "".join(
+        c if ord(c) < 0x80 else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
+        for c in quoted
+    )
+
+
 def _quote_rune(value: int) -> str:
     char = _char(value)
     if char == "'":
@@ -1330,23 +1370,66 @@ def _format_float(value: float, verb: str, flags: str, width: int | None, prec: 
         text = format(value, f".{6 if prec is None else prec}f")
     else:
         raise _BadVerb
+    if "#" in flags:
+        text = _alternate_float(text, verb, prec)
     if "+" in flags and not text.startswith("-"):
         text = "+" + text
     elif " " in flags and not text.startswith("-"):
         text = " " + text
-    return _pad(text, width, flags)
+    return _pad_number(text, width, flags)
+
+
+def _alternate_float(text: str, verb: str, prec: int | None) -> str:
+    """The ``#`` flag on a float (fmt/format.go ``fmtFloat``): always a decimal point,
+    and for %v, %g, %G and %x (not %X) the trailing zeros up to the precision (6 when none
+    is given), the digits counted from the first non-zero one (the ``x`` of ``0x``
+    among them, as Go counts it)."""
+    sign = "-" if text.startswith("-") else ""
+    number = text[len(sign) :]
+    digits = (6 if prec is None else prec) if verb in ("v", "g", "G", "x") else 0
+    tail = ""
+    for i, char in enumerate(number):
+        if char in "pP" or (char in "eE" and verb not in ("x", "X")):
+            number, tail = number[:i], number[i:]
+            break
+    nonzero = False
+    for char in number:
+        if char != ".":
+            nonzero = nonzero or char != "0"
+            digits -= nonzero
+    if "." not in number:
+        if number == "0":
+            digits -= 1  # a lone leading 0 counts once
+        number += "."
+    return sign + number + "0" * max(digits, 0) + tail
 
 
 def _hex_float(value: float, prec: int | None) -> str:
-    """``%x`` of a float64 (strconv's 'x' format): ``0x1p-02``."""
-    text = value.hex()  # -0x1.8000000000000p+1
-    sign = "-" if text.startswith("-") else ""
-    mantissa, _, exponent = text.lstrip("-")[2:].partition("p")
-    whole, _, fraction = mantissa.partition(".")
-    fraction = fraction.rstrip("0") if prec is None else fraction[:prec].ljust(prec, "0")
-    number = int(exponent)
-    body = whole + ("." + fraction if fraction else "")
-    return f"{sign}0x{body}p{'-' if number < 0 else '+'}{abs(number):02d}"
+    """``%x`` of a float64 (strconv/ftoa.go ``fmtX``): ``0x1p-02``; the mantissa
+    normalised (a subnormal too) to a leading 1 and 13 hex digits, rounded half to even
+    to ``prec`` digits, a carry moving the exponent (``%.0x`` of 1.5 is ``0x1p+01``)."""
+    sign = "-" if math.copysign(1, value) < 0 else ""
+    if value == 0:
+        mantissa, exponent = 0, 0
+    else:
+        fraction, exponent = math.frexp(abs(value))  # fraction in [0.5, 1)
+        mantissa, exponent = int(fraction * (1 << 53)), exponent - 1  # 1.<52 bits> * 2**e
+    digits = 13  # hex digits after the point
+    if prec is not None and prec < digits:
+        shift = 4 * (digits - prec)
+        kept, extra = mantissa >> shift, mantissa & ((1 << shift) - 1)
+        half = 1 << (shift - 1)
+        if extra > half or (extra == half and kept & 1):
+            kept += 1
+        if kept >> (4 * prec) == 2:  # 1.ff... rounded up to 2.00...
+            kept >>= 1
+            exponent += 1
+        mantissa, digits = kept, prec
+    whole, fraction = divmod(mantissa, 1 << (4 * digits))
+    text = format(fraction, f"0{digits}x") if digits else ""
+    text = text.rstrip("0") if prec is None else text.ljust(prec, "0")
+    body = str(whole) + ("." + text if text else "")
+    return f"{sign}0x{body}p{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
 
 
 class _BadVerb(Exception):
@@ -1354,7 +1437,9 @@ class _BadVerb(Exception):
 
 
 def _format_string(value: str, verb: str, flags: str, width: int | None, prec: int | None) -> str:
-    if prec is not None:
+    # fmt/format.go: the precision counts runes (truncateString), but bytes for %x/%X
+    # (fmtSbx)
+    if prec is not None and verb not in ("x", "X"):
         value = value[:prec]
     if verb in ("s", "v"):
         text = value
@@ -1364,16 +1449,9 @@ def _format_string(value: str, verb: str, flags: str, width: int | None, prec: i
         else:
             text = go_quote(value)
             if "+" in flags:  # strconv.QuoteToASCII
-                text = "".join(
-                    c
-                    if ord(c) < 0x80
-                    else f"\\u{ord(c):04x}"
-                    if ord(c) <= 0xFFFF
-                    else f"\\U{ord(c):08x}"
-                    for c in text
-                )
+                text = _to_ascii(text)
     elif verb in ("x", "X"):
-        data = value.encode()
+        data = value.encode()[:prec]
         parts = [format(b, "02x" if verb == "x" else "02X") for b in data]
         if " " in flags:
             prefix = ("0x" if verb == "x" else "0X") if "#" in flags else ""
@@ -1388,26 +1466,38 @@ def _format_string(value: str, verb: str, flags: str, width: int | None, prec: i
 
 
 def _format_arg(
-    value: Any, verb: str, flags: str, width: int | None, prec: int | None, depth: int
+    value: Any,
+    verb: str,
+    flags: str,
+    width: int | None,
+    prec: int | None,
+    depth: int,
+    *,
+    bad: bool = False,
 ) -> str:
-    """One operand of ``printf``; a verb its type does not take is ``%!verb(type=value)``."""
+    """One operand of ``printf``; a verb its type does not take is ``%!verb(type=value)``,
+    the value printed ``bad``: with %v and the verb's flags, ``#`` not making it %#v
+    (print.go ``badVerb`` calls ``printArg(arg, 'v')``; only doPrintf sets sharpV)."""
     if isinstance(value, Boxed):
         value = value.value
         if value is None:
-            return _pad("<nil>", width, flags, zero_ok=False)
+            # print.go printValue: a nil inside a list or map is written as it is
+            return "<nil>" if depth else _pad("<nil>", width, flags)
     if verb == "T":
         return _pad(_go_typename(value), width, flags)
     if value is MISSING or value is None:
-        if verb == "v" or depth > 0:
-            return _pad("<nil>", width, flags, zero_ok=False)
+        if depth > 0:
+            return "<nil>"
+        if verb == "v":
+            return _pad("<nil>", width, flags)
         return f"%!{verb}(<nil>)"
-    if verb == "v" and "#" in flags:
-        return _pad(go_sharp_v(value), width, flags)
+    if verb == "v" and "#" in flags and not bad:
+        return go_sharp_v(value, depth == 0, width, flags)
     try:
         if isinstance(value, bool):
             if verb not in ("t", "v"):
                 raise _BadVerb
-            return _pad("true" if value else "false", width, flags, zero_ok=False)
+            return _pad("true" if value else "false", width, flags)
         if isinstance(value, int):
             return _format_int(int(value), verb, flags, width, prec)
         if isinstance(value, float):
@@ -1430,7 +1520,7 @@ def _format_arg(
     # fmt's badVerb: the operand printed with %v and the same flags and width
     if verb == "v":
         return _pad(_format_v(value, flags, depth), width, flags, zero_ok=False)
-    shown = _format_arg(value, "v", flags, width, prec, depth)
+    shown = _format_arg(value, "v", flags, width, prec, depth, bad=True)
     return f"%!{verb}({_go_typename(value)}={shown})"
 
 
@@ -1819,7 +1909,7 @@ class _State:
                         f"can't use {_format_v(value, '', 0)} to iterate over more than one variable"
                     )
                 for i in range(int(value)):
-                    number = GoInt(i) if isinstance(value, GoInt) else i
+                    number = type(value)(i)  # exec.go: val.Seq(), of the value's own type
                     ran = one(number, number)
             elif value is MISSING:
                 pass
@@ -2160,8 +2250,10 @@ def _index(values: list[Any]) -> Any:
             if position == len(item):
                 kind = "string" if isinstance(item, str) else "slice"
                 raise _FuncError(f"reflect: {kind} index out of range")
-            # a string's byte is a uint8 in Go; an int prints the same
-            item = item.encode()[position] if isinstance(item, str) else Boxed(item[position])
+            # a string's element is a byte (uint8)
+            item = (
+                GoUint8(item.encode()[position]) if isinstance(item, str) else Boxed(item[position])
+            )
         elif isinstance(item, dict):
             if index is MISSING:
                 raise _FuncError("value is nil; should be of type string")
@@ -2171,6 +2263,56 @@ def _index(values: list[Any]) -> Any:
         else:
             raise _FuncError(f"can't index item of type {_type_name(item)}")
     return item
+
+
+#: runtime/sizeclasses.go ``class_to_size``: what malloc rounds a small allocation up
+#: to, the multiples of 16 only (all a ``[]interface{}`` of 16-byte elements asks for)
+_SIZE_CLASSES = (
+    *range(16, 257, 16),
+    *(288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280),
+    *(1408, 1536, 1792, 2048, 2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144),
+    *(6528, 6784, 6912, 8192, 9472, 9728, 10240, 10880, 12288, 13568, 14336, 16384),
+    *(18432, 19072, 20480, 21760, 24576, 27264, 28672, 32768),
+)
+
+
+def decoded_capacity(length: int) -> int:
+    """The capacity of a list as kubectl's template sees it: encoding/json's
+    ``arrayInterface`` appends each element to ``make([]any, 0)``, so it is what Go's
+    ``append`` grew it to (runtime/slice.go ``growslice``, ``nextslicecap``: double
+    below 256, then +25% and 192; msize.go ``roundupsize``: up to a size class, less
+    the 8-byte malloc header a pointerful object over 512 bytes carries; pages of 8 KiB
+    beyond 32 KiB). ``slice`` reaches up to it: past a list's length are nils."""
+    cap = 0
+    while cap < length:
+        new_cap = cap * 2 if cap < 256 else cap
+        if cap >= 256:
+            while new_cap < cap + 1:
+                new_cap += (new_cap + 768) >> 2
+        new_cap = max(new_cap, cap + 1)
+        size = request = new_cap * 16
+        if request <= 32768 - 8:
+            if request > 512:
+                request += 8
+            rounded = next(c for c in _SIZE_CLASSES if c >= request) - (request - size)
+        else:
+            rounded = (request + 8191) & ~8191
+        cap = rounded // 16
+    return cap
+
+
+class _Sliced(list):  # type: ignore[type-arg]
+    """A list ``slice`` made: its elements, and the array it shares with the list it
+    was cut from, which a further ``slice`` may reach up to ``cap`` (Go slices share
+    their backing array)."""
+
+    __slots__ = ("backing", "cap", "offset")
+
+    def __init__(self, elements: list[Any], backing: list[Any], offset: int, cap: int) -> None:
+        super().__init__(elements)
+        self.backing = backing
+        self.offset = offset
+        self.cap = cap
 
 
 def _slice(values: list[Any]) -> Any:
@@ -2184,19 +2326,31 @@ def _slice(values: list[Any]) -> Any:
         if len(indexes) == 3:
             raise _FuncError("cannot 3-index slice a string")
         data: Any = item.encode()
+        cap = len(data)
+    elif isinstance(item, _Sliced):
+        data, cap = item, item.cap
     elif isinstance(item, list):
-        data = item
+        data, cap = item, decoded_capacity(len(item))
     else:
         raise _FuncError(f"can't slice item of type {_type_name(item)}")
+    # funcs.go slice: each index within the capacity, then i <= j (<= k)
     bounds = [0, len(data), 0]
     for i, index in enumerate(indexes):
-        bounds[i] = _index_arg(index, len(data))
+        bounds[i] = _index_arg(index, cap)
     if bounds[0] > bounds[1]:
         raise _FuncError(f"invalid slice index: {bounds[0]} > {bounds[1]}")
-    if len(indexes) == 3 and bounds[1] > bounds[2]:
-        raise _FuncError(f"invalid slice index: {bounds[1]} > {bounds[2]}")
-    part = data[bounds[0] : bounds[1]]
-    return part.decode(errors="replace") if isinstance(item, str) else part
+    if len(indexes) == 3:
+        if bounds[1] > bounds[2]:
+            raise _FuncError(f"invalid slice index: {bounds[1]} > {bounds[2]}")
+        cap = bounds[2]
+    if isinstance(item, str):
+        return data[bounds[0] : bounds[1]].decode(errors="replace")
+    if isinstance(item, _Sliced):
+        backing, offset = item.backing, item.offset
+    else:
+        backing, offset = [*item, *[None] * (cap - len(item))], 0
+    start, end = offset + bounds[0], offset + bounds[1]
+    return _Sliced(backing[start:end], backing, start, cap - bounds[0])
 
 
 def _call(name: str, values: list[Any]) -> Any:

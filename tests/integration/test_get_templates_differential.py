@@ -24,6 +24,7 @@ subresource) and strimzi's ``KafkaBridge`` from the corpus.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -159,6 +160,31 @@ SINGLE = [
     "{{'a'}} {{0x1F}} {{1e3}} {{-5}} {{1_000}} {{0o17}} {{017}} {{1.5i}}"
     ' {{printf "%T %T %T" 1 1.0 \'a\'}} {{"a\\tb\\u00e9\\x41"}} {{`raw\\n`}}',
     "{{len .metadata.managedFields}} {{.metadata.name}} {{.metadata.namespace}}",
+    # a string's element is a byte: uint8, not int64 (its type, %#v, a bad verb, range)
+    '{{printf "%T %T %#v %#5v %#x %e %q" (index "abc" 0) (index .spec.uni 1) (index "abc" 0)'
+    ' (index .spec.uni 1) (index "a" 0) (index "a" 0) (index "a" 0)}}'
+    ' {{range $i := index "\\x03" 0}}{{printf "%T " $i}}{{end}}',
+    # %+q of a number is its rune quoted in ASCII; %x, %X, %q of strings and numbers
+    '{{printf "%+q %+q %+q %+q %#+q %+q %x %X %q %x %X %q %q" 9731 .spec.neg 128512 .spec.big'
+    " 233 10 .spec.name .spec.uni .spec.uni .spec.neg .spec.big .spec.replicas .spec.huge}}",
+    # a precision counts a string's bytes for %x and %X, its runes for the others
+    '{{printf "%.1x|%.3X|% .3x|%.2q|%.1s|%08s|%-8X|" .spec.uni .spec.uni .spec.uni .spec.uni'
+    ' .spec.uni "-ab" "ab"}}',
+    # %x of a float rounds half to even to its precision; # keeps a point and zeros
+    '{{printf "%.0x %.1x %.2x %.3X %.0x %.1x %.1x %.2x" .spec.huge .spec.huge .spec.huge'
+    ' .spec.huge 1.5 1.03125 1.09375 -0.0}} {{printf "%#x %#.0x %#X %#g %#.3g %#.0e %#.0f'
+    ' %#8.2g" .spec.whole 1.5 .spec.ratio 1.0 .spec.whole 3.0 3.0 .spec.ratio}}',
+    # %v of maps and lists; a width pads each element, zeros too, never a nil inside
+    '{{printf "%v|%v|%5v|%-4v|%05v|%6.2v|%8.3q|%08v|%06t|%05c|%06q|%+08d|%08.1f" .spec.map'
+    " .spec.list .spec.nums .spec.map .spec.nums .spec.list .spec.list .spec.nothing"
+    " .spec.flag 65 65 5 -2.5}}",
+    '{{printf "%#8v|%#08v|%#-8v|%#08v" .spec.list .spec.map .spec.flag .spec.neg}}',
+    # a bad verb shows the value with %v and the verb's flags (# is not %#v there)
+    '{{printf "%#.3g|%#d|%#s|%#x" .spec.whole 2.5 1.0 .spec.list}}',
+    # slice reaches a list's capacity (Go's append grew it as JSON was decoded): nils
+    "{{slice .spec.list 1 7}} {{slice .spec.nums 0 4}} {{len (slice .spec.list 0 8)}}"
+    " {{slice (slice .spec.list 0 2) 0 8}} {{slice (slice .spec.list 2 3 4) 0 2}}"
+    " {{slice .spec.list 0 5 8}} {{slice .metadata.managedFields 1 1}}",
 ]
 
 #: a list's templates
@@ -199,6 +225,14 @@ FAILING = [
     "{{range .spec.nothing}}x{{end}}",
     '{{template "nope"}}',
     "partial {{.spec.name}} then {{.spec.replicas.x}} never",
+    "{{slice .spec.list 1 9}}",
+    "{{slice .spec.list 6}}",
+    "{{slice .spec.name 0 50}}",
+    "{{slice .spec.name 12}}",
+    "{{len .spec.replicas}}",
+    "{{len .spec.ratio}}",
+    '{{index (index "a" 0) 0}}',
+    '{{len (index "a" 0)}}',
 ]
 
 #: templates with missing keys, run with --allow-missing-template-keys=false
@@ -427,3 +461,43 @@ def test_watch_events_print_through_the_template_as_kubectl(setup: Setup) -> Non
             process.wait(timeout=30)
     kubectl, ours = (output.read_text() for output in outputs)
     assert ours == kubectl
+
+
+#: list lengths whose capacity after kubectl's JSON decoding takes each of Go's growth
+#: steps: doubling (3, 5), the malloc header past 512 bytes (33: cap 71, 65: 143), +25%
+#: past 256 elements (257, 513, 1025), whole pages past 32 KiB (3000)
+CAP_LENGTHS = (3, 5, 33, 65, 257, 513, 1025, 3000)
+
+
+def test_slice_reaches_each_list_capacity_as_kubectl(setup: Setup) -> None:
+    """``slice`` takes indexes up to a list's capacity, not its length (funcs.go); the
+    capacity is what ``append`` grew it to while encoding/json decoded it. Each length
+    is sliced to the capacity ``model.gotemplate`` computes (kubectl must succeed) and
+    one past it (kubectl must fail): a capacity computed too small or too large differs
+    from kubectl in one of the two."""
+    from kubectl_crd.model.gotemplate import decoded_capacity
+
+    spec = {f"l{n}": list(range(n)) for n in CAP_LENGTHS}
+    gadget = {
+        "apiVersion": "gotemplates.example.com/v1",
+        "kind": "Gadget",
+        "metadata": {"name": "caps", "namespace": NAMESPACE},
+        "spec": spec,
+    }
+    setup.plane.kubectl("create", "-f", "-", input=json.dumps(gadget))
+    caps = ["get", GADGET_RESOURCE, "caps", "-o"]
+    at = " ".join(f"{{{{len (slice .spec.l{n} 0 {decoded_capacity(n)})}}}}" for n in CAP_LENGTHS)
+    past = [f"go-template={{{{slice .spec.l{n} {decoded_capacity(n) + 1}}}}}" for n in CAP_LENGTHS]
+    cases = [[*caps, f"go-template={at}"], *([*caps, template] for template in past)]
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(lambda args: run_both(setup, *args), cases))
+    finally:
+        setup.plane.kubectl("delete", GADGET_RESOURCE, "caps", "-n", NAMESPACE, "--wait=false")
+    (kubectl, ours), *over = results
+    assert (kubectl.code, kubectl.err) == (0, ""), kubectl
+    assert kubectl.out == " ".join(str(decoded_capacity(n)) for n in CAP_LENGTHS), kubectl.out
+    assert ours == kubectl, ours
+    for args, (real, mine) in zip(cases[1:], over, strict=True):
+        assert real.code == 1 and "index out of range" in real.err, (args, real)
+        assert mine == real, (args, mine)
