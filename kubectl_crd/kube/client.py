@@ -689,9 +689,29 @@ def _user_agent() -> str:
 
 
 def _go_seconds(seconds: float) -> str:
-    if seconds == int(seconds):
-        return f"{int(seconds)}s"
-    return f"{round(seconds * 1000)}ms"
+    """``time.Duration.String()``, which ``?timeout=`` is written with (rest/request.go
+    ``URL``): ``1m30s``, ``2m0s``, ``1.5s``, ``500ms``, ``1h0m0s``."""
+    nanoseconds = round(seconds * 1e9)
+
+    def decimal(value: int, unit: int, digits: int) -> str:
+        whole, part = divmod(value, unit)
+        fraction = str(part).rjust(digits, "0").rstrip("0")
+        return f"{whole}.{fraction}" if fraction else str(whole)
+
+    if nanoseconds == 0:
+        return "0s"
+    if nanoseconds < 1000:
+        return f"{nanoseconds}ns"
+    if nanoseconds < 1_000_000:
+        return decimal(nanoseconds, 1000, 3) + "µs"
+    if nanoseconds < 1_000_000_000:
+        return decimal(nanoseconds, 1_000_000, 6) + "ms"
+    hours, rest = divmod(nanoseconds, 3_600_000_000_000)
+    minutes, rest = divmod(rest, 60_000_000_000)
+    text = decimal(rest, 1_000_000_000, 9) + "s"
+    if hours:
+        return f"{hours}h{minutes}m{text}"
+    return f"{minutes}m{text}" if minutes else text
 
 
 def _retry_after(status: int, header: str | None) -> float | None:

@@ -33,13 +33,16 @@ FLAG_SETS: list[list[str]] = [
 ]
 
 
-def _watches(plane: ControlPlane, mark: int, namespace: str) -> dict[str, list[tuple[str, float]]]:
-    """Each tool's watch requests in ``namespace``: their query (the resourceVersion's
-    value left out: each tool's list read its own) and how long the server held them."""
+def _requests(
+    plane: ControlPlane, mark: int, namespace: str, verb: str = "watch"
+) -> dict[str, list[tuple[str, float]]]:
+    """Each tool's requests of ``verb`` in ``namespace``: their query (the
+    resourceVersion's value left out: each tool's list read its own) and how long the
+    server held them."""
     watches: dict[str, list[tuple[str, float]]] = {"kubectl": [], "kubectl-crd": []}
     for event in plane.audit_events(mark):
         if (
-            event.get("verb") == "watch"
+            event.get("verb") == verb
             and event.get("stage") == "ResponseComplete"
             and event.get("objectRef", {}).get("namespace") == namespace
         ):
@@ -106,7 +109,7 @@ def test_watch_ends_at_the_request_timeout_as_kubectl(
             )
         assert real_code == 0 and not real_err, (flags, real_err)
     assert not problems, "\n".join(problems)
-    watches = _watches(apiserver, mark, namespace)
+    watches = _requests(apiserver, mark, namespace)
     queries = {tool: sorted(query for query, _ in made) for tool, made in watches.items()}
     assert len(queries["kubectl"]) == len(FLAG_SETS), watches
     assert queries["kubectl-crd"] == queries["kubectl"], watches
@@ -119,3 +122,32 @@ def test_watch_ends_at_the_request_timeout_as_kubectl(
         f"\nget -w --request-timeout={TIMEOUT}: {len(FLAG_SETS)} flag sets, "
         f"watches held {held[0]:.2f}-{held[-1]:.2f} s"
     )
+
+
+def test_request_timeout_is_sent_as_kubectl_writes_it(
+    apiserver: ControlPlane, namespace: str
+) -> None:
+    """``?timeout=`` is ``time.Duration.String()`` of ``--request-timeout``
+    (rest/request.go ``URL``): ``1m30s`` for 90 s, ``1.5s``, ``2m0s``."""
+    apiserver.install_crds([CRONTAB_CRD])
+    timeouts = ["90", "1500ms", "2m", "0.5s", "1h", "45s"]
+    mark = apiserver.audit_mark()
+    for timeout in timeouts:
+        for command in ([apiserver.kubectl_binary], KUBECTL_CRD):
+            done = subprocess.run(
+                [*command, "get", RESOURCE, "-n", namespace, f"--request-timeout={timeout}"],
+                capture_output=True,
+                text=True,
+                env=apiserver.env(),
+                timeout=BOUND,
+                check=False,
+            )
+            assert done.returncode == 0, (command, timeout, done.stderr)
+    lists = _requests(apiserver, mark, namespace, "list")
+    # the timeouts only: ours asks for no row metadata (includeObject=None) on purpose
+    sent = {
+        tool: [dict(parse_qsl(query)).get("timeout") for query, _ in made]
+        for tool, made in lists.items()
+    }
+    assert len(sent["kubectl"]) == len(timeouts) and None not in sent["kubectl"], lists
+    assert sent["kubectl-crd"] == sent["kubectl"], sent
