@@ -1368,15 +1368,30 @@ def _format_float(value: float, verb: str, flags: str, width: int | None, prec: 
         text = format(value, f".{6 if prec is None else prec}{verb}")
     elif lower == "f":
         text = format(value, f".{6 if prec is None else prec}f")
+    elif verb == "b":
+        text = _binary_float(value)
     else:
         raise _BadVerb
-    if "#" in flags:
+    if "#" in flags and verb != "b":
         text = _alternate_float(text, verb, prec)
     if "+" in flags and not text.startswith("-"):
         text = "+" + text
     elif " " in flags and not text.startswith("-"):
         text = " " + text
     return _pad_number(text, width, flags)
+
+
+def _binary_float(value: float) -> str:
+    """``%b`` of a float64 (strconv/ftoa.go ``fmtB``): the integer mantissa and the
+    power of two, ``6755399441055744p-52``; a subnormal (and zero) at ``p-1074``."""
+    sign = "-" if math.copysign(1, value) < 0 else ""
+    magnitude = abs(value)
+    if magnitude < 2.0**-1022:
+        mantissa, exponent = int(math.ldexp(magnitude, 1074)), -1074
+    else:
+        fraction, exponent = math.frexp(magnitude)
+        mantissa, exponent = int(math.ldexp(fraction, 53)), exponent - 53
+    return f"{sign}{mantissa}p{'-' if exponent < 0 else '+'}{abs(exponent)}"
 
 
 def _alternate_float(text: str, verb: str, prec: int | None) -> str:

@@ -179,6 +179,9 @@ SINGLE = [
     " .spec.list .spec.nums .spec.map .spec.nums .spec.list .spec.list .spec.nothing"
     " .spec.flag 65 65 5 -2.5}}",
     '{{printf "%#8v|%#08v|%#-8v|%#08v" .spec.list .spec.map .spec.flag .spec.neg}}',
+    # %b of a float: its integer mantissa and power of two (strconv fmtB)
+    '{{printf "%b|%b|%b|%+b|%25b|%-25b|%#b|%025b|%.2b|%b|%b" 1.5 .spec.ratio .spec.huge 2.0'
+    " -3.5 1.0 1.0 -1.0 3.0 -0.0 .spec.list}}",
     # a bad verb shows the value with %v and the verb's flags (# is not %#v there)
     '{{printf "%#.3g|%#d|%#s|%#x" .spec.whole 2.5 1.0 .spec.list}}',
     # slice reaches a list's capacity (Go's append grew it as JSON was decoded): nils
