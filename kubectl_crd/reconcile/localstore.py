@@ -64,13 +64,14 @@ What it keeps, and the upstream behaviour each piece mirrors
   one 422 with its metadata's; 80 cases in
   tests/integration/test_localstore_service_differential.py; a workload's counts
   that must not be negative (``validation.workloads``: Deployment, ReplicaSet,
-  StatefulSet, Job), as an int32 that overflowed
-  in an apply becomes; a Deployment's selector (required, not empty) and template
-  (labels its selector matches, containers), in ``ValidateDeploymentSpec``'s order: 24
-  cases in tests/integration/test_localstore_workloads_differential.py;
+  StatefulSet, DaemonSet, Job), as an int32 that overflowed
+  in an apply becomes; an apps/v1 workload's selector (required but for a DaemonSet's,
+  well formed, not empty, immutable on update; a StatefulSet's spec but for a few
+  fields too) and template (labels its selector matches, containers), in each kind's
+  validation's order: 104 cases in tests/integration/test_localstore_workloads_differential.py;
 - other built-in kinds (``BUILTINS``: ConfigMap, Secret, Lease, ...) and the rest of a
-  workload's spec are stored without schema validation beyond those checks (a malformed
-  selector, the rest of a pod template, the other workloads' selectors), their metadata validated as
+  workload's spec are stored without schema validation beyond those checks (the rest
+  of a pod template, strategies, a Job's selector), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
@@ -1247,7 +1248,7 @@ def _check_builtin(
 
     problems += [
         (f, reason, message, Stage.SCHEMA)
-        for f, reason, message in validate_workload(kind.group, kind.kind, obj, given)
+        for f, reason, message in validate_workload(kind.group, kind.kind, obj, given, old)
     ]
     if not kind.group and kind.kind == "Service":
         from kubectl_crd.validation.services import validate_service, validate_service_update

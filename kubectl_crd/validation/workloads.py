@@ -1,30 +1,39 @@
-"""The workload kinds' numeric rules, as kube-apiserver 1.34 refuses a workload it will
-not store (``pkg/apis/apps/validation/validation.go`` ``ValidateDeploymentSpec``,
-``ValidateReplicaSetSpec``, ``ValidateStatefulSetSpec``; ``pkg/apis/batch/validation/
-validation.go`` ``validateJobSpec``).
+"""The workload kinds' rules, as kube-apiserver 1.34 refuses a workload it will not
+store (``pkg/apis/apps/validation/validation.go`` ``ValidateDeploymentSpec``,
+``ValidateReplicaSetSpec``, ``ValidateStatefulSetSpec``, ``ValidateDaemonSetSpec`` and
+their ``...Update``; ``pkg/apis/batch/validation/validation.go`` ``validateJobSpec``).
 
-Pure. What the store checks of a workload's spec beyond its decoding: the counts that
-must not be negative, in each validation's order, and a Deployment's progress deadline
-above its ``minReadySeconds``. These are what an int32 that overflowed in a server-side
-apply comes to (the conversion wraps 3000000000 to -1294967296, which the validation
-then refuses). A Deployment's selector and template too, between its replicas and its
-other counts as ``ValidateDeploymentSpec`` checks them: a selector required and not
-empty, and (``ValidatePodTemplateSpecForReplicaSet``) template labels that the selector
-matches (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing) and
-containers (``ValidatePodSpec``'s first rule of a template). Not checked: a malformed
-selector (an unknown operator, values where there must be none: the server's
-``invalid label selector``; the match is then not checked either), the rest of a pod
-template, strategies, the other workloads' selectors, a Job's indexes and policies.
-tests/integration/test_localstore_workloads_differential.py holds these to the server.
+Pure. What the store checks of a workload's spec beyond its decoding:
+
+- the counts that must not be negative, in each validation's order, and a Deployment's
+  progress deadline above its ``minReadySeconds``: what an int32 that overflowed in a
+  server-side apply comes to (the conversion wraps 3000000000 to -1294967296);
+- an apps/v1 workload's selector and pod template, at the place each validation checks
+  them (``_SELECTOR_RULES``): the selector required (not of a DaemonSet, whose absent
+  selector only fails to match), well formed (apimachinery's
+  ``metav1validation.ValidateLabelSelector``: label keys and values, operators and
+  their values), not empty, matching the template's labels
+  (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing), and a
+  template with containers (``ValidatePodSpec``'s first rule);
+- on an update, an apps/v1 selector is immutable (the registries' ``ValidateUpdate``
+  of ``pkg/registry/apps/*/strategy.go``), and a StatefulSet's spec may change only in
+  ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
+
+Not checked: the rest of a pod template, strategies, a StatefulSet's ordinals, a Job's
+selector, indexes and policies. tests/integration/test_localstore_workloads_differential.py
+holds these to the server.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
+from kubectl_crd.model.govalues import go_equal, go_json
 from kubectl_crd.model.labels import LabelSelector, Requirement
-from kubectl_crd.validation.fielderrors import Cause, invalid_cause, required
+from kubectl_crd.validation.fielderrors import Cause, cause, forbidden, invalid_cause, required
+from kubectl_crd.validation.names import label_value, qualified_name
+from kubectl_crd.validation.results import Reason
 
 __all__ = ["validate_workload"]
 
@@ -37,6 +46,7 @@ _NONNEGATIVE_FIELDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("apps", "Deployment"): ("replicas", "minReadySeconds", "revisionHistoryLimit"),
     ("apps", "ReplicaSet"): ("replicas", "minReadySeconds"),
     ("apps", "StatefulSet"): ("replicas", "minReadySeconds"),
+    ("apps", "DaemonSet"): ("minReadySeconds", "revisionHistoryLimit"),
     ("batch", "Job"): (
         "parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
         "ttlSecondsAfterFinished",
@@ -48,24 +58,73 @@ def _number(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+class _SelectorRules(NamedTuple):
+    """Where and how one apps/v1 kind's validation checks its selector and template."""
+
+    #: how many of the kind's ``_NONNEGATIVE_FIELDS`` come before the selector
+    after: int
+    #: the kind in 'empty selector is invalid for <kind>'
+    empty: str
+    #: the detail of the ``Invalid`` that a selector ``LabelSelectorAsSelector`` refuses
+    #: gets (then the template is not checked); None: no such cause, the template's
+    #: containers checked regardless, the absent selector not required, and the empty
+    #: one refused after the match (``ValidateDaemonSetSpec``)
+    unparsable: str | None
+    #: where an update's changed selector is refused: "first", "last", or "spec" (a
+    #: StatefulSet's ``Forbidden`` of every field but ``_STATEFULSET_MUTABLE``)
+    immutable: str
+
+
+_SELECTOR_RULES: dict[tuple[str, str], _SelectorRules] = {
+    ("apps", "Deployment"): _SelectorRules(1, "deployment", "invalid label selector", "last"),
+    # ValidateReplicaSetSpec's text says deployment too
+    ("apps", "ReplicaSet"): _SelectorRules(2, "deployment", "invalid label selector", "last"),
+    # ValidateStatefulSetSpec gives field.Invalid an empty detail
+    ("apps", "StatefulSet"): _SelectorRules(2, "statefulset", "", "spec"),
+    ("apps", "DaemonSet"): _SelectorRules(0, "daemonset", None, "first"),
+}
+
+#: what ``ValidateStatefulSetUpdate`` lets an update change (its message lists them)
+_STATEFULSET_MUTABLE = (
+    "replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit",
+    "persistentVolumeClaimRetentionPolicy", "minReadySeconds",
+)  # fmt: skip
+_STATEFULSET_FORBIDDEN = (
+    "updates to statefulset spec for fields other than "
+    + ", ".join(f"'{name}'" for name in _STATEFULSET_MUTABLE[:-1])
+    + f" and '{_STATEFULSET_MUTABLE[-1]}' are forbidden"
+)
+
+
 def validate_workload(
-    group: str, kind: str, obj: Mapping[str, Any], given: Mapping[str, Any] | None = None
+    group: str,
+    kind: str,
+    obj: Mapping[str, Any],
+    given: Mapping[str, Any] | None = None,
+    old: Mapping[str, Any] | None = None,
 ) -> list[Cause]:
     """The rules of a defaulted workload's spec (see the module docstring); none for
     another kind. ``given``: the body as the request sent it, for the values a message
     prints (decoding drops an empty ``labels: {}``, which the server's validation still
-    sees and prints as ``{}``: a Go map, not nil)."""
+    sees and prints as ``{}``: a Go map, not nil). ``old``: the stored object an update
+    replaces."""
     names = _NONNEGATIVE_FIELDS.get((group, kind))
     spec = obj.get("spec")
     if names is None or not isinstance(spec, Mapping):
         return []
+    rules = _SELECTOR_RULES.get((group, kind))
+    old_spec = _field(old, "spec") if old is not None else None
     found: list[Cause] = []
-    for name in names:
+    if rules is not None and old_spec is not None and rules.immutable == "first":
+        found += _immutable_selector(spec, old_spec)
+    for index, name in enumerate(names):
+        if rules is not None and index == rules.after:
+            found += _selector_and_template(rules, spec, given)
         value = _number(spec.get(name))
         if value is not None and value < 0:
             found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
-        if name == "replicas" and kind == "Deployment":
-            found += _selector_and_template(spec, given)
+    if rules is not None and rules.after == len(names):
+        found += _selector_and_template(rules, spec, given)
     if kind == "Deployment":
         deadline = _number(spec.get("progressDeadlineSeconds"))
         if deadline is not None:
@@ -74,18 +133,22 @@ def validate_workload(
             if deadline <= (_number(spec.get("minReadySeconds")) or 0):
                 message = "must be greater than minReadySeconds"
                 found.append(invalid_cause("spec.progressDeadlineSeconds", deadline, message))
+    if rules is not None and old_spec is not None:
+        if rules.immutable == "last":
+            found += _immutable_selector(spec, old_spec)
+        elif rules.immutable == "spec":
+            kept = [{k: v for k, v in each.items() if k not in _STATEFULSET_MUTABLE}
+                    for each in (spec, old_spec)]  # fmt: skip
+            if not go_equal(*kept):
+                found.append(forbidden("spec", _STATEFULSET_FORBIDDEN))
     return found
 
 
-#: matchExpressions' operators as ``LabelSelectorAsSelector`` makes requirements of them,
-#: and whether the operator takes values (``labels.NewRequirement`` refuses otherwise)
-_OPERATORS = {"In": ("in", True), "NotIn": ("notin", True), "Exists": ("exists", False),
-              "DoesNotExist": ("!", False)}  # fmt: skip
-
-
-def _selector_and_template(spec: Mapping[str, Any], given: Mapping[str, Any] | None) -> list[Cause]:
-    """``ValidateDeploymentSpec``'s selector rules and its template's (the module
-    docstring), in its order."""
+def _selector_and_template(
+    rules: _SelectorRules, spec: Mapping[str, Any], given: Mapping[str, Any] | None
+) -> list[Cause]:
+    """The selector's and the template's rules (the module docstring), in the order
+    of the kind's validation."""
     found: list[Cause] = []
     selector = spec.get("selector")
     template = _field(spec, "template")
@@ -94,42 +157,130 @@ def _selector_and_template(spec: Mapping[str, Any], given: Mapping[str, Any] | N
         sent = _field(_field(_field(given, "spec"), "template"), "metadata").get("labels")
         if isinstance(sent, Mapping) and not sent:
             labels = {}  # sent empty: decoding dropped it, the validation saw a Go map
+    daemonset = rules.unparsable is None
+    malformed: list[Cause] = []
+    empty = False
     if not isinstance(selector, Mapping):
-        found.append(required("spec.selector"))
-        matched = False  # no selector is labels.Nothing(): it matches no labels
+        if not daemonset:
+            found.append(required("spec.selector"))
     else:
-        if not selector.get("matchLabels") and not selector.get("matchExpressions"):
-            # the value is the selector as JSON: its two fields are omitempty
-            empty = "empty selector is invalid for deployment"
-            found.append(invalid_cause("spec.selector", {}, empty))
-        matcher = _as_selector(selector)
-        # an empty selector (labels.Everything()) is not matched against the labels
-        matched = matcher is None or not matcher.requirements or matcher.matches(_strings(labels))
-    if not matched:
+        malformed = _selector_problems(selector)
+        found += malformed
+        empty = not selector.get("matchLabels") and not selector.get("matchExpressions")
+    refused_empty = _selector_cause({}, f"empty selector is invalid for {rules.empty}")
+    if empty and not daemonset:
+        found.append(refused_empty)
+    if malformed:
+        if rules.unparsable is not None:
+            found.append(_selector_cause(_field(spec, "selector"), rules.unparsable))
+    # an absent selector is labels.Nothing(), which matches no labels; an empty one,
+    # labels.Everything(), matches any
+    elif not isinstance(selector, Mapping) or not _as_selector(selector).matches(_strings(labels)):
         message = "`selector` does not match template `labels`"
         found.append(invalid_cause("spec.template.metadata.labels", labels, message))
-    if not _field(template, "spec").get("containers"):
+    if empty and daemonset:
+        found.append(refused_empty)
+    if (daemonset or not malformed) and not _field(template, "spec").get("containers"):
         found.append(required("spec.template.spec.containers"))
     return found
 
 
-def _as_selector(selector: Mapping[str, Any]) -> LabelSelector | None:
-    """``metav1.LabelSelectorAsSelector``; None where it fails (a malformed expression)."""
+_IN, _EXISTS = ("In", "NotIn"), ("Exists", "DoesNotExist")
+
+
+def _selector_problems(selector: Mapping[str, Any]) -> list[Cause]:
+    """``metav1validation.ValidateLabelSelector`` with label values checked (the apps
+    kinds' ``AllowInvalidLabelValueInSelector: false``). ``LabelSelectorAsSelector``
+    refuses exactly what this finds. ``matchLabels`` is a Go map, which the server
+    walks in random order: its problems come sorted by key here."""
+    found: list[Cause] = []
+    path = "spec.selector.matchLabels"
+    for key, value in sorted(_strings(selector.get("matchLabels")).items()):
+        found += [invalid_cause(path, key, message) for message in qualified_name(str(key))]
+        found += [invalid_cause(path, value, message) for message in label_value(str(value))]
+    for index, expression in enumerate(selector.get("matchExpressions") or ()):
+        path = f"spec.selector.matchExpressions[{index}]"
+        key, operator, values = _requirement(expression)
+        if operator in _IN:
+            if not values:
+                detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+                found.append(cause(f"{path}.values", Reason.REQUIRED, detail))
+        elif operator in _EXISTS:
+            if values:
+                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                found.append(forbidden(f"{path}.values", detail))
+        else:
+            found.append(
+                invalid_cause(f"{path}.operator", operator, "not a valid selector operator")
+            )
+        found += [invalid_cause(f"{path}.key", key, message) for message in qualified_name(key)]
+        for at, value in enumerate(values):
+            found += [
+                invalid_cause(f"{path}.values[{at}]", value, message)
+                for message in label_value(value)
+            ]
+    return found
+
+
+def _requirement(expression: Any) -> tuple[str, str, list[str]]:
+    """A ``LabelSelectorRequirement``'s key, operator and values, Go's zero values for
+    what is missing."""
+    item = expression if isinstance(expression, Mapping) else {}
+    values = item.get("values")
+    return (
+        str(item.get("key") or ""),
+        str(item.get("operator") or ""),
+        [str(value) for value in values] if isinstance(values, list) else [],
+    )
+
+
+def _selector_json(selector: Mapping[str, Any]) -> str:
+    """``json.Marshal`` of a ``*metav1.LabelSelector``: the struct's field order
+    (matchLabels, then matchExpressions), both omitempty, a requirement's values too."""
+    parts = []
+    labels = _strings(selector.get("matchLabels"))
+    if labels:
+        parts.append(f'"matchLabels":{go_json(labels)}')
+    expressions = [_requirement(each) for each in selector.get("matchExpressions") or ()]
+    if expressions:
+        listed = ",".join(
+            go_json({"key": key, "operator": op, **({"values": values} if values else {})})
+            for key, op, values in expressions
+        )
+        parts.append(f'"matchExpressions":[{listed}]')
+    return "{" + ",".join(parts) + "}"
+
+
+def _selector_cause(selector: Mapping[str, Any], detail: str) -> Cause:
+    """``field.Invalid`` of ``spec.selector``: the selector as JSON, and no ': ' before
+    an empty detail (``field.Error.ErrorBody``)."""
+    body = f"Invalid value: {_selector_json(selector)}" + (f": {detail}" if detail else "")
+    return cause("spec.selector", Reason.INVALID, body)
+
+
+def _immutable_selector(spec: Mapping[str, Any], old_spec: Mapping[str, Any]) -> list[Cause]:
+    """``ValidateImmutableField`` of ``spec.selector`` (``apiequality.Semantic``: an
+    empty map or list equals an absent one, as the JSON of both shows)."""
+    new, old = _field(spec, "selector"), _field(old_spec, "selector")
+    if _selector_json(new) == _selector_json(old):
+        return []
+    return [_selector_cause(new, "field is immutable")]
+
+
+def _as_selector(selector: Mapping[str, Any]) -> LabelSelector:
+    """``metav1.LabelSelectorAsSelector`` of a selector ``_selector_problems`` passes."""
     requirements = [
         Requirement(str(key), "=", (str(value),))
         for key, value in sorted(_strings(selector.get("matchLabels")).items())
     ]
     for expression in selector.get("matchExpressions") or ():
-        if not isinstance(expression, Mapping):
-            return None
-        operator = _OPERATORS.get(str(expression.get("operator")))
-        values = expression.get("values") or ()
-        if operator is None or bool(values) != operator[1]:
-            return None
-        requirements.append(
-            Requirement(str(expression.get("key")), operator[0], tuple(map(str, values)))
-        )
+        key, operator, values = _requirement(expression)
+        requirements.append(Requirement(key, _OPERATORS[operator], tuple(values)))
     return LabelSelector(tuple(requirements))
+
+
+#: matchExpressions' operators as ``LabelSelectorAsSelector`` makes requirements of them
+_OPERATORS = {"In": "in", "NotIn": "notin", "Exists": "exists", "DoesNotExist": "!"}
 
 
 def _field(obj: Any, name: str) -> Mapping[str, Any]:
