@@ -67,11 +67,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   StatefulSet, DaemonSet, Job), as an int32 that overflowed
   in an apply becomes; an apps/v1 workload's selector (required but for a DaemonSet's,
   well formed, not empty, immutable on update; a StatefulSet's spec but for a few
-  fields too) and template (labels its selector matches, containers), in each kind's
-  validation's order: 104 cases in tests/integration/test_localstore_workloads_differential.py;
+  fields too) and template (labels its selector matches, containers), a Job's selector
+  (its own only with ``manualSelector``) and restart policy, in each kind's
+  validation's order: 118 cases in tests/integration/test_localstore_workloads_differential.py;
 - other built-in kinds (``BUILTINS``: ConfigMap, Secret, Lease, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks (the rest
-  of a pod template, strategies, a Job's selector), their metadata validated as
+  of a pod template, strategies, a Job's updates), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,

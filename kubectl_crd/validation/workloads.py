@@ -15,12 +15,15 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   their values), not empty, matching the template's labels
   (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing), and a
   template with containers (``ValidatePodSpec``'s first rule);
+- a Job's selector (``ValidateGeneratedSelector``: one of its own without
+  ``manualSelector`` must match the labels the server generates; ``ValidateJobSpec``:
+  required, well formed, matching), its template's containers and restart policy;
 - on an update, an apps/v1 selector is immutable (the registries' ``ValidateUpdate``
   of ``pkg/registry/apps/*/strategy.go``), and a StatefulSet's spec may change only in
   ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
 
 Not checked: the rest of a pod template, strategies, a StatefulSet's ordinals, a Job's
-selector, indexes and policies. tests/integration/test_localstore_workloads_differential.py
+generated template labels (``ValidateHasLabel``), indexes, policies and updates. tests/integration/test_localstore_workloads_differential.py
 holds these to the server.
 """
 
@@ -115,6 +118,9 @@ def validate_workload(
     rules = _SELECTOR_RULES.get((group, kind))
     old_spec = _field(old, "spec") if old is not None else None
     found: list[Cause] = []
+    job = (group, kind) == ("batch", "Job")
+    if job:
+        found += _job_generated_selector(obj, spec)
     if rules is not None and old_spec is not None and rules.immutable == "first":
         found += _immutable_selector(spec, old_spec)
     for index, name in enumerate(names):
@@ -125,6 +131,8 @@ def validate_workload(
             found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
     if rules is not None and rules.after == len(names):
         found += _selector_and_template(rules, spec, given)
+    if job:
+        found += _job_template_and_selector(spec, given)
     if kind == "Deployment":
         deadline = _number(spec.get("progressDeadlineSeconds"))
         if deadline is not None:
@@ -152,11 +160,6 @@ def _selector_and_template(
     found: list[Cause] = []
     selector = spec.get("selector")
     template = _field(spec, "template")
-    labels = _field(template, "metadata").get("labels")
-    if labels is None and given is not None:
-        sent = _field(_field(_field(given, "spec"), "template"), "metadata").get("labels")
-        if isinstance(sent, Mapping) and not sent:
-            labels = {}  # sent empty: decoding dropped it, the validation saw a Go map
     daemonset = rules.unparsable is None
     malformed: list[Cause] = []
     empty = False
@@ -173,15 +176,77 @@ def _selector_and_template(
     if malformed:
         if rules.unparsable is not None:
             found.append(_selector_cause(_field(spec, "selector"), rules.unparsable))
-    # an absent selector is labels.Nothing(), which matches no labels; an empty one,
-    # labels.Everything(), matches any
-    elif not isinstance(selector, Mapping) or not _as_selector(selector).matches(_strings(labels)):
-        message = "`selector` does not match template `labels`"
-        found.append(invalid_cause("spec.template.metadata.labels", labels, message))
+    else:
+        found += _mismatch(spec, given)
     if empty and daemonset:
         found.append(refused_empty)
     if (daemonset or not malformed) and not _field(template, "spec").get("containers"):
         found.append(required("spec.template.spec.containers"))
+    return found
+
+
+def _mismatch(spec: Mapping[str, Any], given: Mapping[str, Any] | None) -> list[Cause]:
+    """The template's labels that a well-formed selector does not match: an absent
+    selector is labels.Nothing(), which matches no labels; an empty one,
+    labels.Everything(), matches any."""
+    selector = spec.get("selector")
+    labels = _field(_field(spec, "template"), "metadata").get("labels")
+    if labels is None and given is not None:
+        sent = _field(_field(_field(given, "spec"), "template"), "metadata").get("labels")
+        if isinstance(sent, Mapping) and not sent:
+            labels = {}  # sent empty: decoding dropped it, the validation saw a Go map
+    if isinstance(selector, Mapping) and _as_selector(selector).matches(_strings(labels)):
+        return []
+    message = "`selector` does not match template `labels`"
+    return [invalid_cause("spec.template.metadata.labels", labels, message)]
+
+
+#: the labels a Job's generated selector must match (``ValidateGeneratedSelector``):
+#: what ``prepare_job_for_create`` gives its template, ``None`` for the Job's uid and name
+_JOB_GENERATED = (("batch.kubernetes.io/controller-uid", "uid"),
+                  ("batch.kubernetes.io/job-name", "name"),
+                  ("controller-uid", "uid"), ("job-name", "name"))  # fmt: skip
+_JOB_RESTART_POLICIES = ("OnFailure", "Never")
+
+
+def _job_generated_selector(obj: Mapping[str, Any], spec: Mapping[str, Any]) -> list[Cause]:
+    """``ValidateGeneratedSelector`` (``pkg/apis/batch/validation``), before the Job's
+    spec: without ``manualSelector: true``, a selector of the Job's own (the store's
+    create adds the uid to it, as the strategy's ``generateSelector`` does) must
+    match the labels the server generates for its pods."""
+    selector = spec.get("selector")
+    if spec.get("manualSelector") is True or not isinstance(selector, Mapping):
+        return []
+    if _selector_problems(selector):
+        return []  # LabelSelectorAsSelector fails: not compared
+    meta = _field(obj, "metadata")
+    expected = {key: str(meta.get(field) or "") for key, field in _JOB_GENERATED}
+    if _as_selector(selector).matches(expected):
+        return []
+    return [_selector_cause(selector, "`selector` not auto-generated")]
+
+
+def _job_template_and_selector(
+    spec: Mapping[str, Any], given: Mapping[str, Any] | None
+) -> list[Cause]:
+    """``ValidateJobSpec`` after the counts: the template's containers and restart
+    policy (OnFailure or Never; 1.34 words any other as Required), then the selector
+    (required, well formed, an empty one allowed) and its match."""
+    found: list[Cause] = []
+    template_spec = _field(_field(spec, "template"), "spec")
+    if not template_spec.get("containers"):
+        found.append(required("spec.template.spec.containers"))
+    if template_spec.get("restartPolicy") not in _JOB_RESTART_POLICIES:
+        listed = ", ".join(f'"{each}"' for each in _JOB_RESTART_POLICIES)
+        detail = f"Required value: valid values: {listed}"
+        found.append(cause("spec.template.spec.restartPolicy", Reason.REQUIRED, detail))
+    selector = spec.get("selector")
+    malformed = _selector_problems(selector) if isinstance(selector, Mapping) else []
+    if not isinstance(selector, Mapping):
+        found.append(required("spec.selector"))
+    found += malformed
+    if not malformed:
+        found += _mismatch(spec, given)
     return found
 
 

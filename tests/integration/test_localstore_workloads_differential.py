@@ -13,6 +13,7 @@ same, and the valid ones accepted by both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -211,6 +212,68 @@ UPDATES: list[tuple[str, str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 
+def job(
+    name: str,
+    selector: Any = None,
+    labels: Any = None,
+    *,
+    containers: bool = True,
+    restart: str | None = "Never",
+    **spec: Any,
+) -> dict[str, Any]:
+    """A valid Job but for what is given (a selector and labels only when given)."""
+    pod: dict[str, Any] = {"containers": CONTAINERS} if containers else {}
+    if restart is not None:
+        pod["restartPolicy"] = restart
+    template: dict[str, Any] = {"spec": pod}
+    if labels is not None:
+        template["metadata"] = {"labels": labels}
+    body: dict[str, Any] = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {**spec, "template": template},
+    }
+    if selector is not None:
+        body["spec"]["selector"] = selector
+    return body
+
+
+WEB = {"matchLabels": {"app": "web"}}
+#: a Job's selector (``ValidateGeneratedSelector`` before its counts: one of its own
+#: without ``manualSelector`` must match the labels the server generates; then, after
+#: the counts, ``ValidateJobSpec``'s containers, restart policy, selector and match)
+JOBS: list[tuple[str, str, dict[str, Any]]] = [
+    ("job: valid", "create", job("j0")),
+    ("job: no restartPolicy", "create", job("j1", restart=None)),
+    ("job: restartPolicy Always", "create", job("j2", restart="Always")),
+    ("job: a selector of its own without manualSelector", "create", job("j3", WEB, {"app": "web"})),
+    ("job: manualSelector false and a selector", "create",
+     job("j4", WEB, {"app": "web"}, manualSelector=False)),
+    ("job: valid, a selector of the job-name label it generates", "create",
+     job("j5", {"matchLabels": {"batch.kubernetes.io/job-name": "j5"}})),
+    ("job: manualSelector without a selector", "create",
+     job("j6", None, {"app": "web"}, manualSelector=True)),
+    ("job: valid, manualSelector and an empty selector", "create",
+     job("j7", {}, {"app": "web"}, manualSelector=True)),
+    ("job: manualSelector, selector does not match", "create",
+     job("j8", {"matchLabels": {"app": "db"}}, {"app": "web"}, manualSelector=True)),
+    ("job: valid, manualSelector and a matching selector", "create",
+     job("j9", WEB, {"app": "web"}, manualSelector=True)),
+    ("job: manualSelector, malformed selector, no containers", "create",
+     job("j10", {"matchLabels": {"app": "-web"}}, {"app": "web"}, containers=False,
+         manualSelector=True)),
+    ("job: a malformed selector without manualSelector", "create",
+     job("j11", expressions(("app", "In", None)), {"app": "web"})),
+    ("job: every count negative, no containers nor restartPolicy, a mismatch", "create",
+     job("j12", {"matchLabels": {"app": "db"}}, {"app": "web"}, containers=False, restart=None,
+         manualSelector=True, parallelism=-1, completions=-1, activeDeadlineSeconds=-1,
+         backoffLimit=-1, ttlSecondsAfterFinished=-1)),
+    ("job: not auto-generated, a count, restartPolicy and a mismatch", "create",
+     job("j13", {"matchLabels": {"app": "db"}}, {"app": "web"}, restart="Always", parallelism=-1)),
+]  # fmt: skip
+
+
 class WorkloadSides(Sides):
     """``Sides`` with every apps/v1 workload, and ``update``: a PUT of the live object
     with the case's spec (not a server-side apply, which the store merges differently
@@ -224,6 +287,10 @@ class WorkloadSides(Sides):
                 client, "apps", "v1", kind.lower() + "s", namespaced=True, namespace=namespace
             )
             self.infos[kind] = self.store.resolve(f"apps/v1/{kind}")
+        self.server["Job"] = ResourceClient(
+            client, "batch", "v1", "jobs", namespaced=True, namespace=namespace
+        )
+        self.infos["Job"] = self.store.resolve("batch/v1/Job")
 
     def calls(
         self, verb: str, body: dict[str, Any]
@@ -243,6 +310,9 @@ class WorkloadSides(Sides):
         return on_server, on_store
 
 
+_UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def differences(
     sides: Sides, cases: list[tuple[str, str, dict[str, Any]]]
 ) -> tuple[list[str], int]:
@@ -251,7 +321,11 @@ def differences(
     problems = []
     refused = 0
     for what, verb, body in cases:
-        server, ours = (outcome(call) for call in sides.calls(verb, body))
+        # a Job's generated selector prints its uid, which each side makes its own
+        server, ours = (
+            tuple(_UID.sub("<uid>", str(part)) for part in outcome(call))
+            for call in sides.calls(verb, body)
+        )
         refused += server[0] != "accepted"
         valid = what.split(": ")[-1].startswith(("matching", "labels beyond", "valid", "created"))
         if valid and server[0] != "accepted":
@@ -291,3 +365,11 @@ def test_a_changed_selector_is_refused_on_update_as_the_server_refuses_it(
     problems, refused = differences(WorkloadSides(client, namespace), BEFORE + UPDATES)
     assert problems == [], "\n".join(problems)
     assert refused == len(UPDATES) - len(WORKLOADS)  # all but each kind's valid update
+
+
+def test_a_job_selector_is_refused_as_the_server_refuses_it(
+    client: KubeClient, namespace: str
+) -> None:
+    problems, refused = differences(WorkloadSides(client, namespace), JOBS)
+    assert problems == [], "\n".join(problems)
+    assert refused == len(JOBS) - 4  # all but the four valid ones
