@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,8 +30,25 @@ HOLD = "hostile_declarations_hold"
 
 
 @pytest.fixture(autouse=True)
-def _here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.chdir(tmp_path)  # messages show paths relative to the working directory
+    before = set(sys.modules)
+    yield
+    # the hostile modules a load keeps (the loader holds its last generations in
+    # sys.modules) answer attribute reads with code that needs this module's hold: left
+    # there, they broke whatever read every module's __file__ later in the process
+    # (hypothesis does, collecting constants: KeyError 'hostile_declarations_hold')
+    # (the user's: the loader's packages, objects in a module's place, files of
+    # tmp_path; not a library first imported meanwhile, whose classes others now hold)
+    for name in set(sys.modules) - before:
+        module = sys.modules.get(name)
+        where = module.__dict__.get("__file__") if isinstance(module, ModuleType) else None
+        if (
+            name.startswith("kubectl_crd_dev_")
+            or not isinstance(module, ModuleType)
+            or (where is not None and Path(where).is_relative_to(tmp_path))
+        ):
+            sys.modules.pop(name, None)
 
 
 @pytest.fixture
