@@ -13,7 +13,7 @@ unless ``--kubeconfig`` names a running one). Re-run it when the envtest version
 Kept: what the typed check and the list-map keys need, in OpenAPI's own words where it
 has them (``type``, ``properties``, ``items``, ``additionalProperties``, ``$ref`` by
 definition name, ``x-kubernetes-list-type`` / ``x-kubernetes-list-map-keys``,
-``x-kubernetes-preserve-unknown-fields``, the ``default`` of a field some list uses as a
+``x-kubernetes-preserve-unknown-fields``, ``x-kubernetes-map-type: atomic``, the ``default`` of a field some list uses as a
 key). Folded here, as kube-openapi's ``pkg/schemaconv`` folds them when it builds the
 server's structured-merge-diff schema: the ``x-kubernetes-patch-strategy`` /
 ``patch-merge-key`` of a list with no list type (merge with a key: a map keyed by it;
@@ -92,6 +92,9 @@ def list_markers(schema: dict[str, Any]) -> dict[str, Any]:
 def compact(schema: dict[str, Any], keys: set[str], refs: set[str]) -> dict[str, Any]:
     name = ref_name(schema)
     if name is not None:
+        if schema.get("x-kubernetes-map-type"):
+            # schemaconv lets a reference override its type's map type; none in 1.34
+            raise SystemExit(f"builtin-types: a map type beside the $ref of {name}: fold it")
         refs.add(name)
         return {"$ref": short(name)}
     out: dict[str, Any] = {}
@@ -104,6 +107,11 @@ def compact(schema: dict[str, Any], keys: set[str], refs: set[str]) -> dict[str,
         out["format"] = schema["format"]  # the Go type the merged object is decoded into
     if schema.get("x-kubernetes-preserve-unknown-fields") is True:
         out["x-kubernetes-preserve-unknown-fields"] = True
+    if schema.get("x-kubernetes-map-type") == "atomic":
+        # +structType=atomic / +mapType=atomic (LabelSelector, ObjectReference, ...):
+        # schemaconv makes the map atomic, replaced whole by an apply ("granular", the
+        # default, is left out)
+        out["x-kubernetes-map-type"] = "atomic"
     properties = schema.get("properties")
     if properties:
         fields = {}

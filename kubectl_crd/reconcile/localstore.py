@@ -275,7 +275,7 @@ class ObjectStore:
         #: (``_with_managed``)
         self._managed: dict[str, tuple[Any, bytes]] = {}
         #: the manager and object of the apply in progress (under the lock)
-        self._applying: tuple[str, dict[str, Any]] | None = None
+        self._applying: tuple[str, dict[str, Any], KeysAt] | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
         self.events: list[dict[str, Any]] = []
         from kubectl_crd.validation.builtin_defaulting import ServiceAllocator
@@ -642,11 +642,15 @@ class ObjectStore:
         built-ins the keys of the server's OpenAPI: containers and env by name, a
         container's ports by containerPort and protocol, a Service's by port and
         protocol, ...; ``metadata.ownerReferences`` by uid), ``set`` lists as unions,
-        other lists replaced whole. First the typed check (``_check_typed``): an object
+        other lists replaced whole, and so are atomic maps and structs
+        (``x-kubernetes-map-type: atomic``: a LabelSelector, a PodSpec's nodeSelector, an
+        OwnerReference, a CRD field so marked), as the server replaces them. First the typed check (``_check_typed``): an object
         the server could not convert is refused as the server refuses it. Simplified: each manager's fields are what it last applied (not
-        a field set shared between managers), so another manager's fields are never
-        conflicts (``force`` is taken as given), and a field two managers set is removed
-        when either stops setting it. ``managedFields`` shows one ``Apply`` entry per
+        a field set shared between managers), less what a later apply of another set to
+        another value (a forced conflict, an atomic map or struct as one field), so
+        another manager's fields are never conflicts (``force`` is taken as given), and
+        a field two managers set to one value is removed when either stops setting it
+        (a granular map or struct loses only that manager's keys). ``managedFields`` shows one ``Apply`` entry per
         manager, built from what it applied."""
         with self._lock:
             kind = self._kind(info)
@@ -666,7 +670,7 @@ class ObjectStore:
             old = kind.objects.get((ns, name))
             # recorded when the write is stored, before the watches hear of it: an
             # informer's copy then carries this manager's managedFields
-            self._applying = (field_manager, applied)
+            self._applying = (field_manager, applied, keys_at)
             try:
                 return self._apply(kind, info, old, applied, field_manager, keys_at, dry_run)
             finally:
@@ -834,8 +838,19 @@ class ObjectStore:
 
     def _record_apply(self, uid: str) -> None:
         if self._applying is not None:
-            manager, applied = self._applying
-            self._applied.setdefault(uid, {})[manager] = applied
+            manager, applied, keys_at = self._applying
+            managers = self._applied.setdefault(uid, {})
+            managers[manager] = applied
+            # a forced apply takes the fields it sets to another value from the managers
+            # that applied them (structured-merge-diff's merge/update.go: a conflict
+            # forced is a change of owner), an atomic map or struct as one field
+            for other, record in list(managers.items()):
+                if other != manager:
+                    kept = _without_taken(record, applied, keys_at, ())
+                    if kept is not record:
+                        managers[other] = kept
+                        if _owns_nothing(kept):  # its managedFields entry is gone too
+                            del managers[other]
 
     def _remove(
         self, kind: _Kind, info: ResourceInfo, old: dict[str, Any], *, dry_run: bool
@@ -1388,9 +1403,10 @@ def _item_key(item: Any, keys: tuple[str, ...]) -> tuple[Any, ...] | None:
 
 
 def _merge(base: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> Any:
-    """``applied`` over ``base``: mappings key by key, list maps item by item, sets as
-    unions, anything else replaced."""
-    if isinstance(applied, Mapping) and isinstance(base, Mapping):
+    """``applied`` over ``base``: mappings key by key (but an atomic map or struct, a
+    LabelSelector, a PodSpec's nodeSelector, replaced whole), list maps item by item,
+    sets as unions, anything else replaced."""
+    if isinstance(applied, Mapping) and isinstance(base, Mapping) and keys_at(path) != "atomic":
         merged = dict(base)
         for key, value in applied.items():
             merged[key] = (
@@ -1427,12 +1443,24 @@ def _remove_unapplied(
             continue
         if path == ("metadata",) and key in ("name", "namespace"):
             continue
-        if key not in applied:
+        now, here = applied.get(key, _TAKEN), obj.get(key)
+        if now is _TAKEN:
+            if (
+                isinstance(before, Mapping)
+                and before
+                and isinstance(here, dict)
+                and keys_at((*path, key)) != "atomic"
+            ):
+                # a granular map or struct: only what this manager applied goes
+                # (another's keys stay), and the map if nothing is left
+                _remove_unapplied(here, before, {}, keys_at, (*path, key))
+                if here:
+                    continue
             obj.pop(key, None)
             continue
-        now, here = applied[key], obj.get(key)
         if isinstance(before, Mapping) and isinstance(here, dict):
-            _remove_unapplied(here, before, now, keys_at, (*path, key))
+            if keys_at((*path, key)) != "atomic":  # an atomic one is replaced by the merge
+                _remove_unapplied(here, before, now, keys_at, (*path, key))
         elif isinstance(before, list) and isinstance(here, list) and isinstance(now, list):
             keys = keys_at((*path, key))
             if keys == "set":
@@ -1451,6 +1479,65 @@ def _remove_unapplied(
                 obj[key] = kept
 
 
+#: ``_without_taken``'s mark of a field taken by another manager
+_TAKEN = object()
+
+
+def _without_taken(record: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> Any:
+    """``record`` (a manager's last apply) without the fields ``applied`` (another's)
+    sets to another value: scalars, atomic lists, atomic maps and structs compared
+    whole; granular maps and list maps (by item key) walked; a set's items never
+    conflict. ``record`` itself when nothing is taken; a mapping left empty is gone."""
+    if not isinstance(record, Mapping) or not isinstance(applied, Mapping):
+        return record
+    out: dict[str, Any] | None = None
+    for key, mine in record.items():
+        if key not in applied:
+            continue
+        theirs, here = applied[key], (*path, key)
+        how = keys_at(here)
+        kept: Any = mine
+        if isinstance(mine, Mapping) and isinstance(theirs, Mapping) and how != "atomic":
+            kept = _without_taken(mine, theirs, keys_at, here)
+            if mine and not kept:
+                kept = _TAKEN
+        elif isinstance(mine, list) and isinstance(theirs, list) and how == "set":
+            pass
+        elif isinstance(mine, list) and isinstance(theirs, list) and isinstance(how, tuple) and how:
+            index = {_item_key(item, how): item for item in theirs}
+            items = []
+            for item in mine:
+                other = index.get(_item_key(item, how), _TAKEN)
+                if other is _TAKEN:
+                    items.append(item)
+                elif keys_at((*here, "[]")) == "atomic":
+                    if go_equal(item, other):
+                        items.append(item)
+                else:
+                    left = _without_taken(item, other, keys_at, (*here, "[]"))
+                    if left:
+                        items.append(left)
+            if len(items) != len(mine) or any(a is not b for a, b in zip(items, mine, strict=True)):
+                kept = items if items else _TAKEN
+        elif not go_equal(mine, theirs):
+            kept = _TAKEN
+        if kept is not mine:
+            out = dict(record) if out is None else out
+            if kept is _TAKEN:
+                del out[key]
+            else:
+                out[key] = kept
+    return record if out is None else out
+
+
+def _owns_nothing(record: Mapping[str, Any]) -> bool:
+    """A manager's record down to the object's identity (what ``_fields_v1`` leaves out)."""
+    meta = record.get("metadata")
+    return set(record) <= {"apiVersion", "kind", "metadata"} and (
+        not isinstance(meta, Mapping) or set(meta) <= {"name", "namespace"}
+    )
+
+
 def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str, Any]:
     """A ``managedFields`` entry's ``fieldsV1`` for what a manager applied (identity
     fields left out, as the server leaves them out)."""
@@ -1463,7 +1550,7 @@ def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str
         if path == ("metadata",) and key in ("name", "namespace"):
             continue
         here = (*path, key)
-        if value and is_mapping(value):
+        if value and is_mapping(value) and keys_at(here) != "atomic":
             inner = _fields_v1(value, keys_at, here)
             fields[f"f:{key}"] = {".": {}, **inner} if path else inner
         elif isinstance(value, list):
@@ -1474,7 +1561,10 @@ def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str
                     if is_mapping(item):
                         ident = {k: item.get(k) for k in keys if k in item}
                         label = "k:" + json.dumps(ident, separators=(",", ":"), sort_keys=True)
-                        entry[label] = {".": {}, **_fields_v1(item, keys_at, (*here, "[]"))}
+                        # an atomic item (an OwnerReference) is one field, no children
+                        atomic = keys_at((*here, "[]")) == "atomic"
+                        inner = {} if atomic else _fields_v1(item, keys_at, (*here, "[]"))
+                        entry[label] = inner if atomic else {".": {}, **inner}
             elif keys == "set":
                 for item in value:
                     entry["v:" + json.dumps(item, separators=(",", ":"))] = {}

@@ -106,6 +106,9 @@ class MapType:
     defaults: dict[str, Any] = field(default_factory=dict)
     #: a built-in Go struct's field order, where known (``first_conversion_problem``)
     go_order: dict[str, int] | None = None
+    #: ``x-kubernetes-map-type: atomic`` (``+structType=atomic`` / ``+mapType=atomic``):
+    #: schemaconv's ``ElementRelationship`` atomic, an apply replaces the map whole
+    atomic: bool = False
 
 
 @dataclass(eq=False)
@@ -222,7 +225,7 @@ class _Converter:
         )
 
     def map(self, schema: Mapping[str, Any], preserve: bool, embedded: bool) -> MapType:
-        made = MapType()
+        made = MapType(atomic=schema.get("x-kubernetes-map-type") == "atomic")
         properties = schema.get("properties") or {}
         for name, sub in properties.items():
             if isinstance(sub, Mapping):
@@ -695,8 +698,11 @@ def _patch_names(obj: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def list_keys(atom: Atom, path: tuple[str, ...]) -> tuple[str, ...] | str | None:
-    """What the list at ``path`` (field names, ``"[]"`` for a list's items) is: its
-    keys if a list map, ``"set"`` for a set, None when atomic or unknown."""
+    """How an apply merges the value at ``path`` (field names, ``"[]"`` for a list's
+    items): a list map's keys, ``"set"`` for a set, ``"atomic"`` for an atomic map or
+    struct (replaced whole, as structured-merge-diff's ``merge/update.go`` replaces a
+    map whose ``ElementRelationship`` is atomic); None for an atomic list (replaced
+    too), a granular map (merged key by key) or a path the schema has not."""
     node: Atom | None = atom
     for part in path:
         if node is None:
@@ -707,6 +713,8 @@ def list_keys(atom: Atom, path: tuple[str, ...]) -> tuple[str, ...] | str | None
             node = node.map.fields.get(part, node.map.element)
         else:
             return None
+    if node is not None and node.map is not None and node.map.atomic:
+        return "atomic"
     if node is None or node.list is None or node.list.keys is None or node is ANYTHING:
         return None
     return node.list.keys if node.list.keys else "set"
