@@ -28,7 +28,8 @@ What it mirrors, each piece from the upstream file named:
   format) string, another string format any scalar, ``boolean``; ``object`` a map of
   its ``properties`` whose other keys take ``additionalProperties`` (none without it,
   unless the object has no properties or ``x-kubernetes-preserve-unknown-fields`` is set
-  on it or an ancestor of the same definition); ``array`` a list, atomic unless
+  on it or an ancestor of the same definition), atomic with ``x-kubernetes-map-type:
+  atomic`` (an apply replaces it whole), else granular; ``array`` a list, atomic unless
   ``x-kubernetes-list-type`` makes it a ``set`` or a ``map`` keyed by
   ``x-kubernetes-list-map-keys``; no ``type`` (int-or-string, preserve-unknown-fields)
   anything. Built-in kinds come from the server's own OpenAPI v3, folded by

@@ -5,7 +5,8 @@ structured-merge-diff replaces a map whose ``ElementRelationship`` is atomic who
 is ``+structType=atomic``, a PodSpec's ``nodeSelector`` and a Service's ``selector``
 ``+mapType=atomic``) and merges a granular one key by key. ``ObjectStore.apply`` knows
 which is which from the same schemas (``hack/builtin_types.py`` keeps the marker; a CRD's
-own schema for a custom resource). Each case is a sequence of applies by field managers
+own schema for a custom resource; an ``x-kubernetes-list-type: atomic`` list is replaced
+whole too). Each case is a sequence of applies by field managers
 sent to kube-apiserver and to a store; after each, the outcome (accepted, or the
 refusal's code, reason and message), the value at the case's path and the managers'
 ``fieldsV1`` under it must agree.
@@ -47,7 +48,16 @@ SCHEMA: dict[str, Any] = {
                     "x-kubernetes-map-type": "atomic",
                     "additionalProperties": {"type": "string"},
                 },
-                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "labels": {
+                    "type": "object",
+                    "x-kubernetes-map-type": "granular",
+                    "additionalProperties": {"type": "string"},
+                },
+                "hosts": {
+                    "type": "array",
+                    "x-kubernetes-list-type": "atomic",
+                    "items": {"type": "string"},
+                },
             },
         }
     },
@@ -125,8 +135,10 @@ CASES: list[tuple[str, str, tuple[str, ...], list[tuple[str, dict[str, Any]]]]] 
         ("one", deployment({"app": "a"})),
     ]),
     ("crd-atomic-struct-and-map-two-managers", "Widget", ("spec",), [
-        ("one", widget(target={"kind": "K", "name": "n"}, tags={"a": "1"}, labels={"a": "1"})),
-        ("two", widget(target={"name": "m"}, tags={"b": "2"}, labels={"b": "2"})),
+        ("one", widget(target={"kind": "K", "name": "n"}, tags={"a": "1"}, labels={"a": "1"},
+                       hosts=["a"])),
+        ("two", widget(target={"name": "m"}, tags={"b": "2"}, labels={"b": "2"}, hosts=["b"])),
+        ("one", widget(labels={"a": "1"})),
     ]),
     ("crd-atomic-one-manager-drops", "Widget", ("spec",), [
         ("one", widget(target={"kind": "K", "name": "n"}, tags={"a": "1", "b": "2"})),
