@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
 from tests.integration.envtest import AssetsUnavailable, ControlPlane, EnvtestError, ensure_assets
 
 TYPE_CHECKING = False
@@ -79,6 +81,14 @@ def isolated_apiserver(envtest_assets: Path) -> Iterator[ControlPlane]:
         yield plane
     finally:
         plane.stop()
+
+
+@pytest.fixture
+def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
+    """Our client on the session's control plane (its own HOME: no user's caches)."""
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
+        yield made
 
 
 @pytest.fixture

@@ -15,15 +15,12 @@ refusal's code, reason and message), the value at the case's path and the manage
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.reconcile.localstore import ObjectStore
@@ -156,13 +153,6 @@ def widgets_crd(
     path.write_text(json.dumps(crd))
     apiserver.install_crds([path])
     return crd
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 def _at(obj: dict[str, Any] | None, path: tuple[str, ...]) -> Any:

@@ -21,12 +21,10 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.config import ClusterConfig
@@ -434,13 +432,6 @@ BEFORE = {
 }
 
 SERVER_SET = ("uid", "resourceVersion", "creationTimestamp", "managedFields", "generation")
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 class Sides:

@@ -22,17 +22,12 @@ the lowest free one). Every kind in ``BUILTINS`` has a case.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.reconcile.localstore import BUILTINS, ObjectStore
-from tests.integration.envtest import ControlPlane
 from tests.integration.test_localstore_metadata_differential import outcome
 
 MANAGER = "kubectl-crd-dev"
@@ -736,13 +731,6 @@ KINDS = {
     kind: (group, version, plural, namespaced)
     for group, version, plural, kind, namespaced, *_ in BUILTINS
 }
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 def compared(found: dict[str, Any]) -> dict[str, Any]:

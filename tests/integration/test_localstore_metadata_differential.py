@@ -11,18 +11,14 @@ with ``labels: {}`` is compared by the controller the same way on both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import PatchType, ResourceClient
 from kubectl_crd.model.errors import ApiError
 from kubectl_crd.reconcile.localstore import ObjectStore
-from tests.integration.envtest import ControlPlane
 
 MANAGER = "kubectl-crd-dev"
 
@@ -34,13 +30,6 @@ KINDS = {
     "Role": ("rbac.authorization.k8s.io", "v1", "roles"),
     "CronJob": ("batch", "v1", "cronjobs"),
 }
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 def configmap(name: str, **metadata: Any) -> dict[str, Any]:

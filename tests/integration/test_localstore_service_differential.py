@@ -22,13 +22,11 @@ import ipaddress
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.integration.envtest import ControlPlane
@@ -176,13 +174,6 @@ def cases(free: Free) -> list[tuple[str, dict[str, Any]]]:
         ("a traffic distribution not known", svc("v-distribution", trafficDistribution="X")),
         ("a name not a DNS-1035 label and unnamed ports", svc("Bad", {"port": 80}, {"port": 81})),
     ]  # fmt: skip
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,6 @@ import pytest
 import yaml
 
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.reconcile.localstore import ObjectStore
@@ -392,13 +390,6 @@ def crds(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> l
     existing = {crd["metadata"]["name"] for crd in made}
     assert set(installed) <= existing
     return made
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 def _sides(

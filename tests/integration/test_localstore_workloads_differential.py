@@ -14,26 +14,14 @@ same, and the valid ones accepted by both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
-from tests.integration.envtest import ControlPlane
 from tests.integration.test_localstore_metadata_differential import Sides, outcome
 
 CONTAINERS = [{"name": "app", "image": "nginx:1"}]
-
-
-@pytest.fixture
-def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
-    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
-    with KubeClient(config, environ={"HOME": str(tmp_path)}) as made:
-        yield made
 
 
 _DEFAULT: Any = object()
