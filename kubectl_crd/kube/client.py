@@ -47,6 +47,7 @@ import threading
 import time
 
 from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.model.durations import go_duration_text
 from kubectl_crd.model.errors import (
     ApiError,
     ClusterError,
@@ -328,7 +329,7 @@ class KubeClient:
             return
         timer = None
         if timeout:
-            params = {**params, "timeout": _go_seconds(timeout)}
+            params = {**params, "timeout": go_duration_text(round(timeout * 1e9))}
             # net/http's client.go arms its Timeout the same way (time.AfterFunc):
             # the request is cancelled wherever it stands when it fires
             timer = threading.Timer(timeout, stream._expire)
@@ -439,7 +440,9 @@ class KubeClient:
         params = dict(query or {})
         timeout = self.config.timeout_seconds
         if timeout and "timeout" not in params and not params.get("watch"):
-            params["timeout"] = _go_seconds(timeout)  # rest/request.go sets ?timeout=
+            params["timeout"] = go_duration_text(
+                round(timeout * 1e9)
+            )  # rest/request.go sets ?timeout=
         target = self._target(path, params)
         retries = 0
         while True:
@@ -686,32 +689,6 @@ def _user_agent() -> str:
     from kubectl_crd import __version__
 
     return f"kubectl-crd/{__version__} ({sys.platform})"
-
-
-def _go_seconds(seconds: float) -> str:
-    """``time.Duration.String()``, which ``?timeout=`` is written with (rest/request.go
-    ``URL``): ``1m30s``, ``2m0s``, ``1.5s``, ``500ms``, ``1h0m0s``."""
-    nanoseconds = round(seconds * 1e9)
-
-    def decimal(value: int, unit: int, digits: int) -> str:
-        whole, part = divmod(value, unit)
-        fraction = str(part).rjust(digits, "0").rstrip("0")
-        return f"{whole}.{fraction}" if fraction else str(whole)
-
-    if nanoseconds == 0:
-        return "0s"
-    if nanoseconds < 1000:
-        return f"{nanoseconds}ns"
-    if nanoseconds < 1_000_000:
-        return decimal(nanoseconds, 1000, 3) + "µs"
-    if nanoseconds < 1_000_000_000:
-        return decimal(nanoseconds, 1_000_000, 6) + "ms"
-    hours, rest = divmod(nanoseconds, 3_600_000_000_000)
-    minutes, rest = divmod(rest, 60_000_000_000)
-    text = decimal(rest, 1_000_000_000, 9) + "s"
-    if hours:
-        return f"{hours}h{minutes}m{text}"
-    return f"{minutes}m{text}" if minutes else text
 
 
 def _retry_after(status: int, header: str | None) -> float | None:

@@ -1,4 +1,5 @@
-"""Go's ``time.ParseDuration``, once, for every place Kubernetes reads a duration.
+"""Go's ``time.ParseDuration``, once, for every place Kubernetes reads a duration, and
+``Duration.String`` (``go_duration_text``) where one is written.
 
 Pure: stdlib only. Used by ``--request-timeout`` (kubectl's ``ParseTimeout`` in
 ``k8s.io/client-go/tools/clientcmd/client_config.go``: a bare non-negative integer means
@@ -145,6 +146,34 @@ def parse_request_timeout(value: str | None) -> float | None:
             f"or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h): {value}"
         )
     return nanoseconds / NANOSECONDS_PER_SECOND or None
+
+
+def go_duration_text(nanoseconds: int) -> str:
+    """``time.Duration.String()`` (``src/time/time.go``): ``1m30s``, ``2m0s``, ``1.5s``,
+    ``500ms``, ``1h0m0s``, ``0s``; what client-go writes ``?timeout=`` with
+    (``rest/request.go`` ``URL``)."""
+    if nanoseconds < 0:
+        return "-" + go_duration_text(-nanoseconds)
+
+    def decimal(value: int, unit: int, digits: int) -> str:
+        whole, part = divmod(value, unit)
+        fraction = str(part).rjust(digits, "0").rstrip("0")
+        return f"{whole}.{fraction}" if fraction else str(whole)
+
+    if nanoseconds == 0:
+        return "0s"
+    if nanoseconds < 1000:
+        return f"{nanoseconds}ns"
+    if nanoseconds < 1_000_000:
+        return decimal(nanoseconds, 1000, 3) + "\u00b5s"
+    if nanoseconds < NANOSECONDS_PER_SECOND:
+        return decimal(nanoseconds, 1_000_000, 6) + "ms"
+    hours, rest = divmod(nanoseconds, 3600 * NANOSECONDS_PER_SECOND)
+    minutes, rest = divmod(rest, 60 * NANOSECONDS_PER_SECOND)
+    text = decimal(rest, NANOSECONDS_PER_SECOND, 9) + "s"
+    if hours:
+        return f"{hours}h{minutes}m{text}"
+    return f"{minutes}m{text}" if minutes else text
 
 
 def _truncated(numerator: int, denominator: int) -> int:

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kubectl_crd.model.durations import (
     DurationSyntaxError,
+    go_duration_text,
     parse_go_duration,
     parse_request_timeout,
 )
@@ -138,3 +141,28 @@ def test_request_timeout_as_kubectl_parses_it(text: str | None, seconds: float |
 def test_bad_request_timeout_is_a_usage_error(text: str) -> None:
     with pytest.raises(UsageError, match="invalid timeout value"):
         parse_request_timeout(text)
+
+
+@pytest.mark.parametrize(
+    ("nanoseconds", "text"),
+    [
+        (0, "0s"),
+        (1, "1ns"),
+        (1_500, "1.5\u00b5s"),
+        (500_000_000, "500ms"),
+        (1_500_000_000, "1.5s"),
+        (32_000_000_000, "32s"),
+        (90_000_000_000, "1m30s"),
+        (120_000_000_000, "2m0s"),
+        (3_600_000_000_000, "1h0m0s"),
+        (-1_500_000_000, "-1.5s"),
+    ],
+)
+def test_duration_string_as_go_writes_it(nanoseconds: int, text: str) -> None:
+    """``time.Duration.String()`` (values from Go's time_test.go durationTests)."""
+    assert go_duration_text(nanoseconds) == text
+
+
+@given(st.integers(min_value=-(2**63) + 1, max_value=2**63 - 1))
+def test_a_written_duration_parses_back_to_itself(nanoseconds: int) -> None:
+    assert parse_go_duration(go_duration_text(nanoseconds)) == nanoseconds
