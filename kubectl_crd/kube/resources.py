@@ -85,7 +85,7 @@ _PATH_SAFE = frozenset(
 
 
 #: a segment made of those alone (every Kubernetes name): kept as it is, not byte by byte
-_PLAIN_SEGMENT = re.compile(r"[A-Za-z0-9\-._~$&+,;=:@]*")
+_PLAIN_SEGMENT = re.compile("[" + re.escape(bytes(sorted(_PATH_SAFE)).decode("ascii")) + "]*")
 
 
 def _segment(text: str) -> str:
