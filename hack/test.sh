@@ -49,4 +49,5 @@ python bench/run.py --smoke
 echo "== pytest" >&2
 # whole modules to a worker, in the order tests/conftest.py gives them (the slowest
 # first): a module's fixtures (a control plane, the corpus installed) are set up once
-pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"
+# (the 30 slowest phases are listed at the end: tests/conftest.py's SLOWEST_MODULES)
+pytest -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder --durations=30 "$@"

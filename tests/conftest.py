@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.corpus import corpus_path, corpus_present, missing_corpus_line
+from tests.integration.envtest import GO_TOOL_ENVIRONMENT
 from tests.unit.fuzz.tally import (  # noqa: F401  the fuzz counts, printed at the end
     pytest_sessionfinish,
     pytest_terminal_summary,
@@ -15,6 +16,8 @@ from tests.unit.fuzz.tally import (  # noqa: F401  the fuzz counts, printed at t
 )
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+for _key, _value in GO_TOOL_ENVIRONMENT.items():
+    os.environ.setdefault(_key, _value)  # for kubectl and the other Go tools the tests run
 #: Set to 1 to skip the tests that need the corpus instead of stopping the run.
 SKIP_CORPUS_ENV = "KUBECTL_CRD_SKIP_CORPUS"
 

@@ -230,13 +230,16 @@ class Process:
                 self.popen.wait(wait)
 
 
-def spawn(name: str, argv: Sequence[str], log: str) -> Process:
-    """Start ``argv`` with its output to ``log``, in a session of its own (a terminal's
-    Ctrl-C reaches this process only, which stops the children in order), dying with
-    this process (``_die_with_us``)."""
+def spawn(
+    name: str, argv: Sequence[str], log: str, env: Mapping[str, str] | None = None
+) -> Process:
+    """Start ``argv`` (in ``env``, this process's environment by default) with its
+    output to ``log``, in a session of its own (a terminal's Ctrl-C reaches this process
+    only, which stops the children in order), dying with this process (``_die_with_us``)."""
     with open(log, "wb") as out:
         popen = subprocess.Popen(
             list(argv),
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -70,6 +70,24 @@ from kubectl_crd.reconcile.controlplane import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: The environment of the short-lived Go tools the tests run, kubectl above all (the
+#: differentials start thousands of kubectl processes): no garbage collection below
+#: GOMEMLIMIT. Measured on kubectl 1.33 explaining corpus CRDs: 94-101 ms of CPU per
+#: process against 126 ms with Go's default GC, peak RSS 57-163 MiB against 52-68.
+#: tests/conftest.py puts it into ``os.environ``; the control planes' etcd and
+#: kube-apiserver, long-lived, run without it (``server_environment``).
+GO_TOOL_ENVIRONMENT = {"GOGC": "off", "GOMEMLIMIT": "1GiB"}
+
+
+def server_environment() -> dict[str, str]:
+    """``os.environ`` without the entries of ``GO_TOOL_ENVIRONMENT`` that hold its
+    values (one a user set otherwise is theirs, and kept)."""
+    return {
+        key: value for key, value in os.environ.items() if GO_TOOL_ENVIRONMENT.get(key) != value
+    }
+
+
 ASSETS_SCRIPT = REPO_ROOT / "hack" / "envtest-assets.sh"
 
 #: controller-runtime uses 20 s; a cold kube-apiserver on a 2-core CI runner needs more.
@@ -504,6 +522,7 @@ class ControlPlane:
             "kube-apiserver",
             self._apiserver_argv(port, self.audit_log),
             str(self.workdir / "kube-apiserver.log"),
+            env=server_environment(),
         )
         self._wait_ready(self._apiserver, deadline, lambda: self._apiserver_ready(self.server))
 
@@ -517,6 +536,7 @@ class ControlPlane:
             name,
             self._apiserver_argv(port, self.workdir / f"audit-{port}.log"),
             str(self.workdir / f"{name}.log"),
+            env=server_environment(),
         )
         self._extra.append((proc, server))
         deadline = time.monotonic() + self.start_timeout
@@ -536,6 +556,7 @@ class ControlPlane:
             "etcd",
             etcd_argv(str(self.assets / "etcd"), str(data), etcd_client, etcd_peer),
             str(self.workdir / "etcd.log"),
+            env=server_environment(),
         )
         self._wait_ready(self._etcd, deadline, lambda: etcd_healthy(etcd_client))
 
@@ -545,6 +566,7 @@ class ControlPlane:
             "kube-apiserver",
             self._apiserver_argv(secure_port, self.audit_log),
             str(self.workdir / "kube-apiserver.log"),
+            env=server_environment(),
         )
         self._wait_ready(self._apiserver, deadline, lambda: self._apiserver_ready(self.server))
         self._write_kubeconfig(self.server, self.kubeconfig)
