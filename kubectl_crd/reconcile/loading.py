@@ -797,8 +797,8 @@ def load_reconciler(
         with _LOCK:
             if not loads or loads[0].done:
                 return
-            place = loads[0].place()
-        on_slow(_still_loading(place, slow_after, "Ctrl-C to stop"))
+            position = loads[0].position()
+        on_slow(_still_loading(_place(position), slow_after, "Ctrl-C to stop"))
 
     timer = threading.Timer(slow_after, tell)
     timer.daemon = True
@@ -832,7 +832,8 @@ def _refuse_same_code(absolute: str) -> None:
     for earlier in stuck:
         if earlier.same_code():  # read outside the lock: the files are the user's
             with _LOCK:
-                place = earlier.place()
+                position = earlier.position()
+            place = _place(position)
             raise ReconcilerLoadError(
                 "not loaded again: an earlier load of the same code is still stuck here; "
                 "a save that changes a file it ran loads again",
@@ -868,9 +869,14 @@ def _load_bounded(absolute: str, display: str, timeout: float) -> LoadedReconcil
     thread.join(timeout)
     with _LOCK:
         # under the lock: the load either ended in time or is abandoned, not both
-        if not answer and loads and not loads[0].done:
-            place = loads[0].abandon(thread)
-            raise _still_loading(place, timeout, "a save that changes a file it ran loads again")
+        abandoned = loads[0] if not answer and loads and not loads[0].done else None
+        if abandoned is not None:
+            position = abandoned.abandon(thread)
+    if abandoned is not None:
+        abandoned.keep()
+        raise _still_loading(
+            _place(position), timeout, "a save that changes a file it ran loads again"
+        )
     thread.join()  # finished (or about to: it has nothing left to wait for)
     loaded, value = answer[0]
     if not loaded:
@@ -973,9 +979,10 @@ class _Load:
             self.undo(late=True)
             raise ReconcilerLoadError("abandoned", location=Location(display))
 
-    def abandon(self, thread: threading.Thread) -> _Place:
-        """Give up a load stuck in ``thread`` (``_LOCK`` held): where it is, and the
-        process's import state as if it had failed, so the next load imports afresh.
+    def abandon(self, thread: threading.Thread) -> tuple[str, int]:
+        """Give up a load stuck in ``thread`` (``_LOCK`` held): where it is
+        (``position``), and the process's import state as if it had failed, so the next
+        load imports afresh; ``keep`` then records it, outside the lock.
 
         Python's import lock of each module it is still running (``_ModuleLock``, one
         per module name: ``importlib._bootstrap._get_module_lock``) stays held by the
@@ -986,7 +993,7 @@ class _Load:
         of ``sys.modules`` first, so the next import runs the module afresh."""
         self.abandoned = True
         self.thread = thread
-        place = self.place()
+        position = self.position()
         self.unhook()
         # its own loaders' modules and those another finder loaded for it (a directory
         # the module put on sys.path): ``undo`` takes both out of sys.modules
@@ -996,13 +1003,25 @@ class _Load:
             if (name := _initializing(module)) is not None
         }
         # the bytes each file it ran held: its own loaders' as compiled; a module another
-        # finder loaded for it (a directory the module put on sys.path), as read now
+        # finder loaded for it (a directory the module put on sys.path): None, read by
+        # ``keep``
         compiled = self.loader_class.read
-        self.sources = {file: compiled.get(file) or _source(file) for file in self.note_attempt()}
+        self.sources = {file: compiled.get(file) for file in self.note_attempt()}
         self.undo()
         _let_go_import_locks(running, thread.ident)
-        _ABANDONED.append(self)
-        return place
+        return position
+
+    def keep(self) -> None:
+        """An abandoned load (``_LOCK`` not held: the user's files are read, and one on a
+        file system that hangs would hold every load): the files it ran that its loaders
+        did not compile are read as they are now, then it joins the loads
+        ``stuck_loads`` and ``_refuse_same_code`` see."""
+        self.sources = {
+            file: _source(file) if source is None else source
+            for file, source in self.sources.items()
+        }
+        with _LOCK:
+            _ABANDONED.append(self)
 
     def note_attempt(self) -> tuple[str, ...]:
         """Record the user's files this load ran (``attempted_files``), and say them."""
@@ -1017,17 +1036,23 @@ class _Load:
         run the same code up to the same place, and hang there beside it."""
         return all(_source(file) == source for file, source in self.sources.items())
 
-    def place(self) -> _Place:
+    def position(self) -> tuple[str, int]:
         """Where the load's thread is: the innermost line in the reconciler's directory
-        tree (a file of the user's), else the reconciler's file."""
-        import linecache
-
+        tree (a file of the user's), else the reconciler's file (line 0). Reads no file
+        (``_place`` does): asked under ``_LOCK``."""
         directory = os.path.dirname(self.absolute) + os.sep
         ident = self.thread.ident if self.thread is not None else self.finder.thread
-        found = _running_at(ident, lambda file: file.startswith(directory))
-        file, line = found or (self.absolute, 0)
-        source = linecache.getline(file, line).strip() if line else ""
-        return _Place(display_path(file), line, source)
+        return _running_at(ident, lambda file: file.startswith(directory)) or (self.absolute, 0)
+
+
+def _place(position: tuple[str, int]) -> _Place:
+    """A load's ``position`` as shown, with its source line (read from the user's file:
+    never under ``_LOCK``)."""
+    import linecache
+
+    file, line = position
+    source = linecache.getline(file, line).strip() if line else ""
+    return _Place(display_path(file), line, source)
 
 
 def _source(file: str) -> bytes | None:
@@ -1075,12 +1100,10 @@ def stuck_loads(path: str | None = None) -> tuple[str, ...]:
         _ABANDONED[:] = [
             load for load in _ABANDONED if load.thread is not None and load.thread.is_alive()
         ]
-        return tuple(
-            str(Location(place.file, place.line))
-            for load in _ABANDONED
-            if absolute is None or load.absolute == absolute
-            for place in [load.place()]
-        )
+        positions = [
+            load.position() for load in _ABANDONED if absolute is None or load.absolute == absolute
+        ]
+    return tuple(str(Location(display_path(file), line)) for file, line in positions)
 
 
 def _let_go_import_locks(names: Iterable[str], owner: int | None) -> None:

@@ -863,3 +863,63 @@ def test_a_bounded_load_that_begins_late_is_still_bounded(
         hold.set()
         caller.join(70.0)
         del builtins.__dict__["load_test_begins_late"]
+
+
+def test_an_abandoned_load_reads_the_users_files_with_the_loaders_lock_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a file of the user's on a file system that hangs (a stale network mount) read
+    # under the loader's lock held every load behind it, the next save's included: where
+    # the load is stuck (its source line) and the bytes of the files it ran that another
+    # finder loaded (a directory the module put on sys.path) are read with the lock free
+    import builtins
+    import linecache
+    import threading
+    import time
+
+    from kubectl_crd.reconcile import loading
+
+    hold = threading.Event()
+    builtins.__dict__["load_test_reads_free"] = hold
+    lib = tmp_path / "lib"
+    write(
+        lib / "libhang.py", "import builtins\nbuiltins.__dict__['load_test_reads_free'].wait(60)\n"
+    )
+    path = write(
+        tmp_path / "rec.py",
+        f"import sys\nsys.path.insert(0, {str(lib)!r})\nimport libhang\n"
+        + FOR
+        + "def reconcile(obj):\n    return None\n",
+    )
+    reads: list[tuple[str, str, bool]] = []
+    real_source, real_getline = loading._source, linecache.getline
+
+    def source(file: str) -> bytes | None:
+        reads.append(("source", os.path.basename(file), loading._LOCK.locked()))
+        return real_source(file)
+
+    def getline(file: str, line: int, *rest: Any) -> str:
+        reads.append(("getline", os.path.basename(file), loading._LOCK.locked()))
+        return real_getline(file, line, *rest)
+
+    monkeypatch.setattr(loading, "_source", source)
+    monkeypatch.setattr(linecache, "getline", getline)
+    try:
+        with pytest.raises(ReconcilerLoadError, match=r"still loading after 0\.2 s") as caught:
+            load_reconciler(str(path), timeout=0.2)
+        assert str(caught.value).startswith(os.path.join("lib", "libhang.py") + ":2: ")
+        assert caught.value.source_line == "builtins.__dict__['load_test_reads_free'].wait(60)"
+        assert {(kind, name) for kind, name, _ in reads} >= {
+            ("getline", "libhang.py"),
+            ("source", "libhang.py"),
+        }
+        assert [read for read in reads if read[2]] == []
+        assert loading.stuck_loads(str(path)) == (os.path.join("lib", "libhang.py") + ":2",)
+    finally:
+        hold.set()
+        del builtins.__dict__["load_test_reads_free"]
+        if str(lib) in sys.path:
+            sys.path.remove(str(lib))
+        deadline = time.monotonic() + 30
+        while loading.stuck_loads(str(path)) and time.monotonic() < deadline:
+            hold.wait(0.01)
