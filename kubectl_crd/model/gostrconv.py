@@ -2,8 +2,13 @@
 
 - ``go_quote``: ``strconv.Quote`` (``src/strconv/quote.go``), which ``%q`` of a string
   prints: the values in pflag's and field.Error's messages, a printer column's path;
-  ``go_bytes``: the bytes a Go string holds for a Python character (the time package's
-  own quote, ``model.durations``, escapes them too).
+  with ``ascii=True``, ``strconv.QuoteToASCII`` (``%+q``).
+- A Go string is any bytes; Python holds it as text the way ``surrogateescape`` reads
+  bytes: UTF-8 decoded, every byte that is not UTF-8 as U+DC80+byte (what an argument
+  or a file read with ``surrogateescape`` already is). ``go_bytes`` gives the bytes of
+  such text (the time package's own quote, ``model.durations``, escapes them too),
+  ``go_text`` the text of bytes (``model.gotemplate``'s ``slice``, ``index`` and
+  ``base64decode`` cut and make Go strings by the byte).
 - ``parse_go_bool``: ``strconv.ParseBool`` (``src/strconv/atob.go``): ``cli.options``
   reads a switch given ``=VALUE`` with it (pflag's bool flags,
   ``github.com/spf13/pflag/bool.go``), ``model.scaleflags`` the old boolean spelling of
@@ -31,29 +36,46 @@ _QUOTE_ESCAPES = {
 }
 
 
-def go_bytes(char: str) -> bytes:
-    """The bytes of ``char`` in a Go string: its UTF-8; a lone surrogate, which no UTF-8
+def go_bytes(text: str) -> bytes:
+    """The bytes of ``text`` as a Go string: its UTF-8; a lone surrogate, which no UTF-8
     holds, is what the text was before Python decoded it: the byte an argument's
     ``surrogateescape`` kept (U+DC80-U+DCFF), else the three bytes of the surrogate."""
-    if "\udc80" <= char <= "\udcff":
-        return char.encode("utf-8", "surrogateescape")
-    return char.encode("utf-8", "surrogatepass")
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate below U+DC80: its bytes, as Go would hold them
+        return b"".join(
+            char.encode("utf-8", "surrogateescape" if char >= "\udc80" else "surrogatepass")
+            for char in text
+        )
 
 
-def go_quote(text: str) -> str:
-    """``strconv.Quote``: printable runes kept, the rest escaped the way Go does."""
-    if text.isprintable() and '"' not in text and "\\" not in text:
+def go_text(data: bytes) -> str:
+    """The Go string ``data`` as text (``go_bytes`` reverses it): UTF-8 decoded, each
+    byte of a sequence that is not UTF-8 on its own (U+DC80+byte), as Go's ``range``
+    reads such a byte as one ``RuneError`` of width 1."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def go_quote(text: str, *, ascii: bool = False) -> str:
+    """``strconv.Quote``, or with ``ascii`` ``strconv.QuoteToASCII``: printable runes kept
+    (only ASCII ones with ``ascii``), the rest escaped the way Go does."""
+    if (
+        text.isprintable()
+        and '"' not in text
+        and "\\" not in text
+        and (not ascii or text.isascii())
+    ):
         return f'"{text}"'  # nothing to escape (a name, a key: the usual text), no walk
     out = ['"']
     for char in text:
         escaped = _QUOTE_ESCAPES.get(char)
         if escaped is not None:
             out.append(escaped)
-        elif char.isprintable() or char == " ":
-            out.append(char)
         elif "\ud800" <= char <= "\udfff":
             # not UTF-8 in Go: each byte of an invalid sequence is quoted as \xNN
             out.extend(f"\\x{byte:02x}" for byte in go_bytes(char))
+        elif (char.isprintable() or char == " ") and (not ascii or char < "\x80"):
+            out.append(char)
         else:
             code = ord(char)
             if code < 0x80:

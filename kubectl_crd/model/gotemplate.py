@@ -28,7 +28,11 @@ evalPipeline``); ``MISSING`` is the invalid ``reflect.Value`` a missing key give
 (printed ``<no value>``); ``None`` is a JSON null (nil, printed ``<nil>``); a number
 literal of the template is a Go ``int`` (``GoInt``), a string's element a ``uint8``
 (``GoUint8``); a list has the capacity Go's ``append`` gave it while it was decoded
-(``decoded_capacity``), which ``slice`` may reach past its length.
+(``decoded_capacity``), which ``slice`` may reach past its length. A Go string is bytes,
+held as ``model.gostrconv`` holds them (a byte that is not UTF-8 as U+DC80+byte):
+``slice``, ``index``, ``len`` and ``base64decode`` work on ``go_bytes``, and a string
+that ``print``/``printf`` join is made whole again (``_joined``), so that the two halves of
+a cut ``é`` are ``é`` again, as Go's bytes are. The printer writes the result's bytes.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import binascii
 import math
 import unicodedata
 
+from kubectl_crd.model.gostrconv import go_bytes, go_text
 from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -749,6 +754,9 @@ _SIMPLE_ESCAPES = {
 
 
 def _unescape(body: str, quote: str) -> str:
+    """``strconv.Unquote``'s escapes in a string (``quote`` ``"``) or a character
+    constant (``'``): in a string ``\\xNN`` and octal ones are bytes (``"\\xc3\\xa9"`` is
+    ``é``), in a character constant runes."""
     out: list[str] = []
     i = 0
     while i < len(body):
@@ -774,7 +782,7 @@ def _unescape(body: str, quote: str) -> str:
             value = int(digits, 16)
             i += size
             if esc == "x":
-                out.append(chr(value))  # a byte; fine for ASCII, rare otherwise
+                out.append(_escaped_byte(value, quote))
             else:
                 if value > 0x10FFFF or 0xD800 <= value < 0xE000:
                     raise TemplateError("invalid syntax")
@@ -786,11 +794,20 @@ def _unescape(body: str, quote: str) -> str:
             value = int(digits, 8)
             if value > 255:
                 raise TemplateError("invalid syntax")
-            out.append(chr(value))
+            out.append(_escaped_byte(value, quote))
             i += 2
         else:
             raise TemplateError("invalid syntax")
-    return "".join(out)
+    return "".join(out) if quote == "'" else _joined(out)
+
+
+def _escaped_byte(value: int, quote: str) -> str:
+    """A ``\\x`` or octal escape's value: in a string one byte (above ASCII held as
+    ``go_text`` holds a byte, joined to its neighbours' bytes by the caller), in a
+    character constant the rune of that number."""
+    if quote == "'" or value < 0x80:
+        return chr(value)
+    return go_text(bytes([value]))
 
 
 def _number_value(token: _Item) -> Any:
@@ -1285,9 +1302,8 @@ def _format_int(value: int, verb: str, flags: str, width: int | None, prec: int 
     elif verb == "c":
         return _pad(_char(value), width, flags)
     elif verb == "q":
-        quoted = _quote_rune(value)
         # fmt/format.go fmtQc: %+q is strconv.QuoteRuneToASCII (%#q adds nothing)
-        return _pad(_to_ascii(quoted) if "+" in flags else quoted, width, flags)
+        return _pad(_quote_rune(value, ascii="+" in flags), width, flags)
     elif verb == "U":
         text = f"U+{value:04X}" if value >= 0 else f"U+{value & 0xFFFFFFFFFFFFFFFF:X}"
         if "#" in flags and 0 <= value <= 0x10FFFF and chr(value).isprintable():
@@ -1328,22 +1344,13 @@ def _char(value: int) -> str:
     return chr(value) if 0 <= value <= 0x10FFFF and not 0xD800 <= value < 0xE000 else "\ufffd"
 
 
-def _to_ascii(quoted: str) -> str:
-    """strconv's ``...ToASCII`` quoting from the plain one: each rune it left as it is
-    beyond ASCII (a printable one) escaped as ``\\uXXXX`` or ``\\UXXXXXXXX``."""
-    if quoted.isascii():
-        return quoted
-    return "".join(
-        c if ord(c) < 0x80 else f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}"
-        for c in quoted
-    )
-
-
-def _quote_rune(value: int) -> str:
+def _quote_rune(value: int, *, ascii: bool = False) -> str:
+    """``strconv.QuoteRune`` (``QuoteRuneToASCII`` with ``ascii``): ``Quote``'s escapes
+    between single quotes, where ``'`` is escaped and ``"`` is not."""
     char = _char(value)
     if char == "'":
         return "'\\''"
-    quoted = go_quote(char)[1:-1]
+    quoted = go_quote(char, ascii=ascii)[1:-1]
     if quoted == '\\"':
         quoted = '"'
     return "'" + quoted + "'"
@@ -1462,11 +1469,9 @@ def _format_string(value: str, verb: str, flags: str, width: int | None, prec: i
         if "#" in flags and "`" not in value and all(c == "\t" or c.isprintable() for c in value):
             text = "`" + value + "`"
         else:
-            text = go_quote(value)
-            if "+" in flags:  # strconv.QuoteToASCII
-                text = _to_ascii(text)
+            text = go_quote(value, ascii="+" in flags)  # %+q: strconv.QuoteToASCII
     elif verb in ("x", "X"):
-        data = value.encode()[:prec]
+        data = go_bytes(value)[:prec]
         parts = [format(b, "02x" if verb == "x" else "02X") for b in data]
         if " " in flags:
             prefix = ("0x" if verb == "x" else "0X") if "#" in flags else ""
@@ -1647,7 +1652,17 @@ def go_sprintf(format_text: str, args: list[Any]) -> str:
             for a in args[used:]
         )
         out.append(f"%!(EXTRA {extra})")
-    return "".join(out)
+    return _joined(out)
+
+
+def _joined(parts: list[str]) -> str:
+    """The Go string of ``parts`` joined: their bytes together, so that bytes cut from
+    one rune (``slice "é" 0 1``, then ``1``) are that rune again, as text that ``eq``,
+    ``len`` and the precision of ``%.1s`` read as Go reads the bytes."""
+    text = "".join(parts)
+    if text.isascii():
+        return text
+    return go_text(go_bytes(text))
 
 
 def _sprint(args: list[Any]) -> str:
@@ -1661,11 +1676,11 @@ def _sprint(args: list[Any]) -> str:
             out.append(" ")
         out.append(_format_v(value, "", 0))
         previous_string = is_string
-    return "".join(out)
+    return _joined(out)
 
 
 def _sprintln(args: list[Any]) -> str:
-    return " ".join(_format_v(a, "", 0) for a in args) + "\n"
+    return _joined([" ".join(_format_v(a, "", 0) for a in args), "\n"])
 
 
 def _eval_args(args: list[Any]) -> str:
@@ -1700,7 +1715,9 @@ def _js(args: list[Any]) -> str:
             out.append(table[char])
         elif char < " ":
             out.append(f"\\u00{ord(char):02X}")
-        elif ord(char) < 0x80 or char.isprintable():
+        elif ord(char) < 0x80 or char.isprintable() or "\udc80" <= char <= "\udcff":
+            # funcs.go JSEscape: a byte that is not UTF-8 decodes as RuneError, which is
+            # printable, so the byte is written as it is
             out.append(char)
         else:
             out.append(f"\\u{ord(char):04X}")
@@ -1710,7 +1727,7 @@ def _js(args: list[Any]) -> str:
 def _urlquery(args: list[Any]) -> str:
     from urllib.parse import quote_plus
 
-    return quote_plus(_eval_args(args), safe="")
+    return quote_plus(go_bytes(_eval_args(args)), safe="")
 
 
 # -- execution (text/template/exec.go) ---------------------------------------------------
@@ -2206,6 +2223,8 @@ def _lt(values: list[Any]) -> bool:
         raise _FuncError("incompatible types for comparison")
     if k1 == "bool":
         raise _FuncError("invalid type for comparison")
+    if k1 == "string":  # Go orders strings by their bytes, not by code points
+        return go_bytes(first) < go_bytes(second)
     return bool(first < second)
 
 
@@ -2234,7 +2253,7 @@ def _len(values: list[Any]) -> Any:
     if item is MISSING:
         raise _FuncError("reflect: call of reflect.Value.Type on zero Value")
     if isinstance(item, str):
-        return GoInt(len(item.encode()))
+        return GoInt(len(go_bytes(item)))
     if isinstance(item, list | dict):
         return GoInt(len(item))
     raise _FuncError(f"len of type {_type_name(item)}")
@@ -2260,15 +2279,18 @@ def _index(values: list[Any]) -> Any:
             if item.value is None:
                 raise _FuncError("index of nil pointer")
             item = item.value
-        if isinstance(item, list | str):
+        if isinstance(item, str):
+            # a string's element is a byte (uint8)
+            data = go_bytes(item)
+            position = _index_arg(index, len(data))
+            if position == len(data):
+                raise _FuncError("reflect: string index out of range")
+            item = GoUint8(data[position])
+        elif isinstance(item, list):
             position = _index_arg(index, len(item))
             if position == len(item):
-                kind = "string" if isinstance(item, str) else "slice"
-                raise _FuncError(f"reflect: {kind} index out of range")
-            # a string's element is a byte (uint8)
-            item = (
-                GoUint8(item.encode()[position]) if isinstance(item, str) else Boxed(item[position])
-            )
+                raise _FuncError("reflect: slice index out of range")
+            item = Boxed(item[position])
         elif isinstance(item, dict):
             if index is MISSING:
                 raise _FuncError("value is nil; should be of type string")
@@ -2340,7 +2362,7 @@ def _slice(values: list[Any]) -> Any:
     if isinstance(item, str):
         if len(indexes) == 3:
             raise _FuncError("cannot 3-index slice a string")
-        data: Any = item.encode()
+        data: Any = go_bytes(item)
         cap = len(data)
     elif isinstance(item, _Sliced):
         data, cap = item, item.cap
@@ -2359,7 +2381,7 @@ def _slice(values: list[Any]) -> Any:
             raise _FuncError(f"invalid slice index: {bounds[1]} > {bounds[2]}")
         cap = bounds[2]
     if isinstance(item, str):
-        return data[bounds[0] : bounds[1]].decode(errors="replace")
+        return go_text(data[bounds[0] : bounds[1]])
     if isinstance(item, _Sliced):
         backing, offset = item.backing, item.offset
     else:
@@ -2381,7 +2403,9 @@ def _exists(values: list[Any]) -> bool:
     for index in values[1:]:
         if item is None:
             return False
-        if isinstance(item, list | str):
+        if isinstance(item, str):
+            item = go_bytes(item)  # a string's elements are its bytes
+        if isinstance(item, list | bytes):
             if not isinstance(index, int) or isinstance(index, bool):
                 return False
             if index < 0 or index >= len(item):
@@ -2400,17 +2424,17 @@ def _exists(values: list[Any]) -> bool:
 
 def _base64decode(values: list[Any]) -> str:
     try:
-        data = base64.b64decode(values[0].encode(), validate=True)
+        data = base64.b64decode(go_bytes(values[0]), validate=True)
     except (binascii.Error, ValueError):
         raise _FuncError(_base64_error(values[0])) from None
-    return data.decode("utf-8", errors="replace")
+    return go_text(data)
 
 
 def _base64_error(text: str) -> str:
     """Go's ``base64.CorruptInputError``: the offset of the first bad byte, or where the
     last, incomplete quantum of four starts (``StdEncoding`` wants the padding)."""
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
-    data = text.encode()
+    data = go_bytes(text)
     bad = (i for i, byte in enumerate(data) if chr(byte) not in alphabet and byte not in (10, 13))
     offset = next(bad, len(data) - len(data) % 4)
     return f"base64 decode failed: illegal base64 data at input byte {offset}"

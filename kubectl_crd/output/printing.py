@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 
 from kubectl_crd.model.errors import KubectlCrdError, UsageError
+from kubectl_crd.model.gostrconv import go_bytes
 from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -195,6 +196,19 @@ def _go_template(text: str) -> GoTemplate:
         raise KubectlCrdError(f"error parsing template {text}, {exc}") from None
 
 
+def _write_go_string(stream: TextIO, text: str) -> None:
+    """Write a template's output as kubectl does: the bytes of its Go string, whatever
+    they are (a ``slice`` through a rune, ``base64decode`` of binary data), which
+    ``model.gostrconv.go_bytes`` gives back from the text that holds them; a stream with
+    no bytes beneath it (a ``StringIO``) takes the text."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None or text.isascii():
+        stream.write(text)
+        return
+    stream.flush()  # what was written as text goes first
+    buffer.write(go_bytes(text))
+
+
 def unknown_output(output: str, allowed: str) -> str:
     """kubectl's words for an ``-o`` no printer takes (``printers: NoCompatiblePrinterError``)."""
     return (
@@ -333,7 +347,7 @@ class ObjectPrinter:
             # nothing to gather: a name is printed as it comes, as a page of a list is
             self._stream.write(self._name_line(name))
         elif self._streaming:
-            self._stream.write(self._one(obj, event))
+            self._put(self._one(obj, event))
         else:
             self._objects.append((name, obj))
             return
@@ -350,8 +364,15 @@ class ObjectPrinter:
                 from kubectl_crd.output.table import sort_objects
 
                 entries = sort_objects(entries, self._sort, of=_second)
-            self._stream.write(self._listing(entries))
+            self._put(self._listing(entries))
         self._stream.flush()
+
+    def _put(self, text: str) -> None:
+        """Write what ``_one`` or ``_listing`` made: a template's text as its bytes."""
+        if self._go_template is not None:
+            _write_go_string(self._stream, text)
+        else:
+            self._stream.write(text)
 
     def _one(self, obj: Any, event: str) -> str:
         """One object, or one watch event, streamed."""
@@ -443,12 +464,13 @@ class ObjectPrinter:
             return self._go_template.execute(data, missing_key_error=not self._allow_missing)
         except ExecError as exc:
             raw, shown = debug_object(data)
-            self._stream.write(
+            _write_go_string(
+                self._stream,
                 f"{exc.partial}Error executing template: {exc}. Printing more information "
                 "for debugging the template:\n"
                 f"\ttemplate was:\n\t\t{self._text}\n"
                 f"\traw data was:\n\t\t{raw}\n"
-                f"\tobject given to template engine was:\n\t\t{shown}\n\n"
+                f"\tobject given to template engine was:\n\t\t{shown}\n\n",
             )
             self._stream.flush()
             raise KubectlCrdError(

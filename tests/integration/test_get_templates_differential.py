@@ -208,6 +208,33 @@ BRIDGE = [
     " {{slice .spec.bootstrapServers 0 8}} {{js .spec.bootstrapServers}}",
 ]
 
+#: templates whose strings hold bytes that are not UTF-8, compared as bytes: a rune cut
+#: by ``slice`` (.spec.uni is "héllo ☃"), ``base64decode`` of binary data ("/w==" is
+#: 0xff, "wyg=" 0xc3 0x28), ``\\x`` escapes in literals, the halves of a rune joined again
+BYTES = [
+    "{{slice .spec.uni 0 2}}|{{slice .spec.uni 2}}|{{slice .spec.uni 7 9}}|{{index .spec.uni 5}}",
+    '{{printf "%s|%q|%+q|%#q|%x|% X|%.1s|%.2q|%5s|%-4s|%v" (slice .spec.uni 0 2)'
+    " (slice .spec.uni 0 2) (slice .spec.uni 0 2) (slice .spec.uni 0 2) (slice .spec.uni 0 2)"
+    " (slice .spec.uni 0 2) (slice .spec.uni 1) (slice .spec.uni 1) (slice .spec.uni 1)"
+    " (slice .spec.uni 2 3) (slice .spec.uni 7)}}",
+    '{{base64decode "/w=="}}|{{base64decode "wyg="}}|{{printf "%q %+q %x %v %#v" (base64decode'
+    ' "/w==") (base64decode "wyg=") (base64decode "wyg=") (base64decode "/w==") (base64decode'
+    ' "wyg=")}}',
+    "{{html (slice .spec.uni 0 2)}}|{{js (slice .spec.uni 0 2)}}|{{urlquery (slice .spec.uni 0"
+    ' 2)}}|{{js (base64decode "/w==")}}|{{html (base64decode "/w==")}}|{{js (slice .spec.uni 0 8)}}',
+    "{{$a := slice .spec.uni 0 2}}{{$b := slice .spec.uni 2}}{{$j := print $a $b}}{{$j}}"
+    ' {{eq $j .spec.uni}} {{len $j}} {{printf "%.2s|%q|%+q" $j $j $j}} {{println $a 1}}'
+    '{{print 1 $b 2}} {{printf "%s%s" $a $b}}',
+    "{{lt (slice .spec.uni 0 2) .spec.uni}} {{lt .spec.uni (slice .spec.uni 0 2)}}"
+    r' {{gt (slice .spec.uni 0 2) "hz"}} {{lt "h\u00ff" (slice .spec.uni 0 2)}}'
+    ' {{exists .spec "uni" 9}} {{exists .spec "uni" 10}} {{len (slice .spec.uni 8)}}',
+    r"""{{"\xc3\xa9"}}|{{len "\xff"}}|{{"\303\251"}}|{{printf "%q" "\xff"}}|{{'\xff'}}"""
+    r'|{{"\xc3"}}{{"\xa9"}}|{{eq "\xc3\xa9" "é"}}|{{printf "%c|%c|%c" 0xD800 0x110000 233}}',
+    # %+q: strconv.QuoteToASCII and QuoteRuneToASCII (printable runes past ASCII escaped)
+    r'{{printf "%+q|%+q|%+q|%+q|%#+q|%+q|%+q|%+q" "h\u00e9\x00\u2028\U0001F600\u00a0" 233'
+    r' 0x1F600 7 "é" 0xD800 0x10FFFF "\x7f\u0378"}}',
+]
+
 PART = "<@@>"  # no white space: a trim marker would eat it
 #: in a case's arguments: ``-f`` of the dump, for kubectl-crd only
 OFFLINE = "<offline>"
@@ -290,6 +317,21 @@ def run_both(setup: Setup, *args: str) -> tuple[Run, Run]:
     """kubectl ARGS and kubectl crd ARGS, started together, in the module's namespace;
     ``OFFLINE`` in ARGS is ``-f DUMP`` for ours only (kubectl reads the cluster, and
     takes no resource with -f)."""
+    kubectl, ours = run_both_bytes(setup, *args)
+    return Run(kubectl.code, kubectl.out.decode(), kubectl.err.decode()), Run(
+        ours.code, ours.out.decode(), ours.err.decode()
+    )
+
+
+@dataclass(frozen=True)
+class RawRun:
+    code: int
+    out: bytes
+    err: bytes
+
+
+def run_both_bytes(setup: Setup, *args: str) -> tuple[RawRun, RawRun]:
+    """``run_both``, its outputs the bytes each tool wrote."""
     plane = setup.plane
     config = [f"--kubeconfig={plane.kubeconfig}", f"--context={plane.context}", "-n", NAMESPACE]
     theirs = [a for a in args if a != OFFLINE]
@@ -299,7 +341,6 @@ def run_both(setup: Setup, *args: str) -> tuple[Run, Run]:
             [*command, *arguments, *config],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
             env=plane.env(),
             cwd=setup.files,
         )
@@ -308,9 +349,10 @@ def run_both(setup: Setup, *args: str) -> tuple[Run, Run]:
     runs = []
     for process in running:
         out, err = process.communicate(timeout=120)
-        runs.append(Run(process.returncode, out, err))
+        runs.append(RawRun(process.returncode, out, err))
     kubectl, ours = runs
-    return Run(kubectl.code, kubectl.out, kubectl.err.replace("'kubectl ", "'kubectl crd ")), ours
+    err = kubectl.err.replace(b"'kubectl ", b"'kubectl crd ")
+    return RawRun(kubectl.code, kubectl.out, err), ours
 
 
 def check_all(setup: Setup, cases: list[list[str]]) -> list[str]:
@@ -324,11 +366,11 @@ def check_all(setup: Setup, cases: list[list[str]]) -> list[str]:
     return problems
 
 
-def parts_differ(kubectl: Run, ours: Run, templates: list[str]) -> list[str]:
-    """The templates of a joined run whose parts differ."""
-    assert (kubectl.code, kubectl.err) == (0, ""), kubectl
-    assert (ours.code, ours.err) == (0, ""), ours
-    theirs, mine = kubectl.out.split(PART), ours.out.split(PART)
+def parts_differ(kubectl: RawRun, ours: RawRun, templates: list[str]) -> list[str]:
+    """The templates of a joined run whose parts differ, byte for byte."""
+    assert (kubectl.code, kubectl.err) == (0, b""), kubectl
+    assert (ours.code, ours.err) == (0, b""), ours
+    theirs, mine = kubectl.out.split(PART.encode()), ours.out.split(PART.encode())
     assert len(theirs) == len(mine) == len(templates)
     return [
         f"{t}\n  kubectl: {a!r}\n  ours:    {b!r}"
@@ -347,13 +389,24 @@ def test_every_construct_prints_as_kubectl_prints_it(setup: Setup) -> None:
         (["get", "kafkabridges", "my-bridge", "-o", f"go-template={PART.join(BRIDGE)}"], BRIDGE),
     ]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        results = list(pool.map(lambda run: run_both(setup, *run[0]), runs))
+        results = list(pool.map(lambda run: run_both_bytes(setup, *run[0]), runs))
     problems = [
         f"{' '.join(args[:4])}: {problem}"
         for (args, templates), (kubectl, ours) in zip(runs, results, strict=True)
         for problem in parts_differ(kubectl, ours, templates)
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_strings_of_any_bytes_print_as_kubectl_writes_them(setup: Setup) -> None:
+    # Go writes a string's bytes as they are: compared as bytes, not as text
+    kubectl, ours = run_both_bytes(
+        setup, "get", GADGET_RESOURCE, "g1", "-o", f"go-template={PART.join(BYTES)}"
+    )
+    problems = parts_differ(kubectl, ours, BYTES)
+    assert not problems, "\n".join(problems)
+    with pytest.raises(UnicodeDecodeError):  # kubectl wrote bytes no text holds
+        kubectl.out.decode()
 
 
 def test_errors_and_missing_keys_as_kubectl(setup: Setup) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.model.gostrconv import go_bytes
 from kubectl_crd.model.gotemplate import (
     ExecError,
     Template,
@@ -184,3 +185,45 @@ def _types(value: Any) -> Any:
     if isinstance(value, list):
         return [_types(v) for v in value]
     return type(value).__name__
+
+
+# quote_test.go's quoterunetests: (rune, strconv.QuoteRune, strconv.QuoteRuneToASCII),
+# which printf's %q and %+q of a number print
+QUOTE_RUNE_TESTS = [
+    (ord("a"), "'a'", "'a'"),
+    (7, "'\\a'", "'\\a'"),
+    (ord("\\"), "'\\\\'", "'\\\\'"),
+    (0xFF, "'\u00ff'", "'\\u00ff'"),
+    (0x263A, "'\u263a'", "'\\u263a'"),
+    (0xDEAD, "'\ufffd'", "'\\ufffd'"),
+    (0xFFFD, "'\ufffd'", "'\\ufffd'"),
+    (0x10FFFF, "'\\U0010ffff'", "'\\U0010ffff'"),
+    (0x10FFFF + 1, "'\ufffd'", "'\\ufffd'"),
+    (0x04, "'\\x04'", "'\\x04'"),
+]
+
+
+@pytest.mark.parametrize(("rune", "quoted", "ascii_quoted"), QUOTE_RUNE_TESTS)
+def test_q_and_plus_q_of_a_rune_as_go(rune: int, quoted: str, ascii_quoted: str) -> None:
+    assert go_sprintf("%q|%+q", [rune, rune]) == f"{quoted}|{ascii_quoted}"
+
+
+def test_strings_hold_the_bytes_go_cuts_and_joins() -> None:
+    # kubectl 1.33's bytes for these (tests/integration/test_get_templates_differential.py
+    # compares them live): a rune cut by slice and index, binary base64decode, \x escapes,
+    # the cut halves joined again into the rune that eq, len and %.1s see whole
+    template = Template(
+        "{{slice .s 0 2}}|{{slice .s 2}}|{{index .s 1}}|{{base64decode .b}}|"
+        '{{printf "%q %+q %x" (slice .s 0 2) (base64decode .b) (slice .s 0 2)}}|'
+        '{{$j := print (slice .s 0 2) (slice .s 2)}}{{eq $j .s}} {{len $j}} {{printf "%.2s" $j}}|'
+        '{{"\\xc3\\xa9"}} {{len "\\xff"}} {{lt (slice .s 0 2) .s}} {{exists . "s" 5}}|'
+        "{{js (slice .s 0 2)}} {{urlquery (slice .s 0 2)}}"
+    )
+    text = template.execute({"s": "h\u00e9llo", "b": "/w=="})
+    assert go_bytes(text) == (
+        b"h\xc3|\xa9llo|195|\xff|"
+        b'"h\\xc3" "\\xff" 68c3|'
+        b"true 6 h\xc3\xa9|"
+        b"\xc3\xa9 1 true true|"
+        b"h\xc3 h%C3"
+    )

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.model.errors import UsageError
+from kubectl_crd.model.errors import KubectlCrdError, UsageError
 from kubectl_crd.output.printing import (
     Listing,
     ListingFormat,
@@ -217,3 +217,28 @@ def test_a_watch_of_server_tables_prints_each_events_rows() -> None:
     assert stream.getvalue() == (
         "EVENT      NAME   REPLICAS\nADDED      a      1\nDELETED    a-longer-name   2\n"
     )
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_a_template_writes_the_bytes_of_its_strings(streaming: bool) -> None:
+    # kubectl writes a Go string's bytes as they are: a rune cut in two, binary data
+    buffer = io.BytesIO()
+    stream = io.TextIOWrapper(buffer, encoding="utf-8")
+    obj = {**crontab("h\u00e9", 1), "data": "/w=="}
+    template = 'go-template=<{{slice .metadata.name 0 2}}|{{base64decode .data}}|{{"\u2603"}}>'
+    printer = ObjectPrinter(template, stream, single=True, streaming=streaming)
+    stream.write("before ")
+    printer.write(obj)
+    printer.flush()
+    assert buffer.getvalue() == b"before <h\xc3|\xff|\xe2\x98\x83>"
+
+
+def test_a_failing_template_writes_its_partial_bytes_before_the_error() -> None:
+    buffer = io.BytesIO()
+    stream = io.TextIOWrapper(buffer, encoding="utf-8")
+    template = "go-template={{slice .metadata.name 0 2}}{{.metadata.name.x}}"
+    printer = ObjectPrinter(template, stream, single=True)
+    printer.write(crontab("h\u00e9", 1))
+    with pytest.raises(KubectlCrdError):
+        printer.flush()
+    assert buffer.getvalue().startswith(b"h\xc3Error executing template: ")

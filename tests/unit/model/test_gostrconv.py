@@ -1,0 +1,66 @@
+"""``model.gostrconv``'s quoting and its Go strings held as text.
+
+The quoting tables are Go's own (``src/strconv/quote_test.go``: ``quotetests`` with
+their ``Quote`` and ``QuoteToASCII`` columns); a Go string's byte that is not UTF-8 is
+written here as the text that holds it (``"abc\\xffdef"`` is ``"abc\\udcffdef"``).
+``tests/integration/test_get_templates_differential.py`` prints the same through the
+real kubectl's ``%q`` and ``%+q``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_crd.model.gostrconv import go_bytes, go_quote, go_text
+
+# (input, strconv.Quote, strconv.QuoteToASCII): quote_test.go's quotetests
+QUOTE_TESTS = [
+    ("\a\b\f\r\n\t\v", '"\\a\\b\\f\\r\\n\\t\\v"', '"\\a\\b\\f\\r\\n\\t\\v"'),
+    ("\\", '"\\\\"', '"\\\\"'),
+    ("abc\udcffdef", '"abc\\xffdef"', '"abc\\xffdef"'),
+    ("\u263a", '"\u263a"', '"\\u263a"'),
+    ("\U0010ffff", '"\\U0010ffff"', '"\\U0010ffff"'),
+    ("\x04", '"\\x04"', '"\\x04"'),
+    # non-printable but graphic runes: escaped by both
+    ("!\u00a0!\u2000!\u3000!", '"!\\u00a0!\\u2000!\\u3000!"', '"!\\u00a0!\\u2000!\\u3000!"'),
+    ("\x7f", '"\\x7f"', '"\\x7f"'),
+]
+
+
+@pytest.mark.parametrize(("text", "quoted", "ascii_quoted"), QUOTE_TESTS)
+def test_quote_and_quote_to_ascii_as_go(text: str, quoted: str, ascii_quoted: str) -> None:
+    assert go_quote(text) == quoted
+    assert go_quote(text, ascii=True) == ascii_quoted
+
+
+@pytest.mark.parametrize(
+    ("text", "ascii_quoted"),
+    [
+        ("plain", '"plain"'),  # the fast path: nothing to escape either way
+        ('h\u00e9"\U0001f600', '"h\\u00e9\\"\\U0001f600"'),
+        ("\ufffd", '"\\ufffd"'),  # U+FFFD itself is a printable rune, escaped past ASCII
+        ("\udcc3\udca9", '"\\xc3\\xa9"'),  # two bytes that were cut apart stay bytes
+    ],
+)
+def test_quote_to_ascii_escapes_every_rune_past_ascii(text: str, ascii_quoted: str) -> None:
+    assert go_quote(text, ascii=True) == ascii_quoted
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (b"h\xc3\xa9llo", "h\u00e9llo"),
+        (b"h\xc3", "h\udcc3"),  # a rune cut after its first byte
+        (b"\xa9llo", "\udca9llo"),
+        (b"\xe6\x97", "\udce6\udc97"),  # each byte of a short sequence is one rune
+        (b"\xed\xa0\x80", "\udced\udca0\udc80"),  # an encoded surrogate is no UTF-8
+        (b"\xff\x00", "\udcff\x00"),
+    ],
+)
+def test_go_text_and_go_bytes_carry_any_bytes(data: bytes, text: str) -> None:
+    assert go_text(data) == text
+    assert go_bytes(text) == data
+
+
+def test_go_bytes_of_a_surrogate_no_argument_escaped_is_its_three_bytes() -> None:
+    assert go_bytes("a\ud800\udcff") == b"a\xed\xa0\x80\xff"
