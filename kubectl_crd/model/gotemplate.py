@@ -212,7 +212,10 @@ def _alphanumeric(char: str) -> bool:
 
 
 def _rune(char: str) -> str:
-    """``%#U``: ``U+0021 '!'``."""
+    """``%#U``: ``U+0021 '!'``; a byte that is not UTF-8 (``model.gostrconv``) is the
+    ``RuneError`` that lex.go's ``utf8.DecodeRuneInString`` reads it as."""
+    if "\udc80" <= char <= "\udcff":
+        char = "\ufffd"
     code = ord(char)
     text = f"U+{code:04X}"
     return f"{text} '{char}'" if char.isprintable() else text

@@ -97,6 +97,10 @@ CASES = [
     ('exec', False, '{{"x" 1}}', ('template: output:1:2: executing "output" at <"x">: can\'t give argument to non-function "x"', '')),
     ('exec', False, '{{slice .spec.list 3 1}}', ('template: output:1:2: executing "output" at <slice .spec.list 3 1>: error calling slice: invalid slice index: 3 > 1', '')),
     ('exec', False, 'partial {{.spec.name}} then {{.spec.replicas.x}} never', ('template: output:1:35: executing "output" at <.spec.replicas.x>: can\'t evaluate field x in type interface {}', 'partial hello world then ')),
+    # recorded by helper-81: a byte that is not UTF-8 in an action is read as RuneError
+    ('parse', False, '{{\udcff', "template: output:1: unrecognized character in action: U+FFFD '\ufffd'"),
+    ('parse', False, '{{.a\udcff}}', "template: output:1: bad character U+FFFD '\ufffd'"),
+    ('parse', False, '{{$x\udce2}}', "template: output:1: bad character U+FFFD '\ufffd'"),
     # recorded by helper-76: a string's byte (uint8), %+q of a rune, %x precisions, #, widths, slice to a list's capacity
     ('ok', False, '{{printf "%T %T %#v %#5v %#x %e %q" (index "abc" 0) (index .spec.uni 1) (index "abc" 0) (index .spec.uni 1) (index "a" 0) (index "a" 0) (index "a" 0)}} {{range $i := index "\\x03" 0}}{{printf "%T " $i}}{{end}}', "uint8 uint8 0x61  0xc3 0x61 %!e(uint8=97) 'a' uint8 uint8 uint8 "),
     ('ok', False, '{{printf "%+q %+q %+q %+q %#+q %+q %x %X %q %x %X %q %q" 9731 .spec.neg 128512 .spec.big 233 10 .spec.name .spec.uni .spec.uni .spec.neg .spec.big .spec.replicas .spec.huge}}', '\'\\u2603\' \'\\ufffd\' \'\\U0001f600\' \'\\ufffd\' \'\\u00e9\' \'\\n\' 68656c6c6f20776f726c64 68C3A96C6C6F20E29883 "héllo ☃" -7 2DFDC1C35 \'\\x03\' %!q(float64=1e+21)'),
