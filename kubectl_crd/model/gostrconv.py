@@ -2,7 +2,8 @@
 
 - ``go_quote``: ``strconv.Quote`` (``src/strconv/quote.go``), which ``%q`` of a string
   prints: the values in pflag's and field.Error's messages, a printer column's path;
-  with ``ascii=True``, ``strconv.QuoteToASCII`` (``%+q``).
+  with ``ascii=True``, ``strconv.QuoteToASCII`` (``%+q``); ``go_can_backquote``:
+  ``strconv.CanBackquote`` (``%#q``).
 - A Go string is any bytes; Python holds it as text the way ``surrogateescape`` reads
   bytes: UTF-8 decoded, every byte that is not UTF-8 as U+DC80+byte (what an argument
   or a file read with ``surrogateescape`` already is). ``go_bytes`` gives the bytes of
@@ -86,6 +87,17 @@ def go_quote(text: str, *, ascii: bool = False) -> str:
                 out.append(f"\\U{code:08x}")
     out.append('"')
     return "".join(out)
+
+
+def go_can_backquote(text: str) -> bool:
+    """``strconv.CanBackquote``, which ``%#q`` asks before it writes a string between
+    backquotes: any rune past ASCII but U+FEFF, printable or not (U+2028, U+0085, an
+    unassigned one), and no byte that is not UTF-8, control character but tab, DEL or
+    backquote."""
+    return not any(
+        (char < " " and char != "\t") or char in "`\x7f\ufeff" or "\ud800" <= char <= "\udfff"
+        for char in text
+    )
 
 
 #: The spellings ``strconv.ParseBool`` accepts: these twelve, case and all, nothing else.

@@ -42,7 +42,7 @@ import binascii
 import math
 import unicodedata
 
-from kubectl_crd.model.gostrconv import go_bytes, go_text
+from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_text
 from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -1469,7 +1469,7 @@ def _format_string(value: str, verb: str, flags: str, width: int | None, prec: i
     if verb in ("s", "v"):
         text = value
     elif verb == "q":
-        if "#" in flags and "`" not in value and all(c == "\t" or c.isprintable() for c in value):
+        if "#" in flags and go_can_backquote(value):
             text = "`" + value + "`"
         else:
             text = go_quote(value, ascii="+" in flags)  # %+q: strconv.QuoteToASCII

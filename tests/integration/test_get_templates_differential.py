@@ -233,6 +233,9 @@ BYTES = [
     # %+q: strconv.QuoteToASCII and QuoteRuneToASCII (printable runes past ASCII escaped)
     r'{{printf "%+q|%+q|%+q|%+q|%#+q|%+q|%+q|%+q" "h\u00e9\x00\u2028\U0001F600\u00a0" 233'
     r' 0x1F600 7 "é" 0xD800 0x10FFFF "\x7f\u0378"}}',
+    # %#q: strconv.CanBackquote takes any rune past ASCII but U+FEFF, no byte cut off
+    r'{{printf "%#q|%#q|%#q|%#q|%#q|%#q|%#q|%#+q|%#q" "a\u2028" "\ufeff" "\u0378" "\u0085"'
+    r' "\x7f" "\ufffd" "a\u00a0" "é" (slice .spec.uni 0 2)}}',
 ]
 
 PART = "<@@>"  # no white space: a trim marker would eat it

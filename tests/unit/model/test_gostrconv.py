@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.model.gostrconv import go_bytes, go_quote, go_text
+from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_quote, go_text
 
 # (input, strconv.Quote, strconv.QuoteToASCII): quote_test.go's quotetests
 QUOTE_TESTS = [
@@ -64,3 +64,30 @@ def test_go_text_and_go_bytes_carry_any_bytes(data: bytes, text: str) -> None:
 
 def test_go_bytes_of_a_surrogate_no_argument_escaped_is_its_three_bytes() -> None:
     assert go_bytes("a\ud800\udcff") == b"a\xed\xa0\x80\xff"
+
+
+# quote_test.go's canbackquotetests (a byte that is not UTF-8 held as gostrconv holds it)
+CAN_BACKQUOTE_TESTS = [
+    ("`", False),
+    *((chr(code), code == 9) for code in range(32)),  # control characters but tab
+    ("\x7f", False),
+    ("' !\"#$%&'()*+,-./:;<=>?@[\\]^_{|}~", True),
+    ("0123456789", True),
+    ("ABCDEFGHIJKLMNOPQRSTUVWXYZ", True),
+    ("abcdefghijklmnopqrstuvwxyz", True),
+    ("\u263a", True),
+    ("\udc80", False),
+    ("a\udce0\udca0z", False),
+    ("\ufeffabc", False),
+    ("a\ufeffz", False),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CAN_BACKQUOTE_TESTS)
+def test_can_backquote_as_go(text: str, expected: bool) -> None:
+    assert go_can_backquote(text) is expected
+
+
+def test_can_backquote_takes_every_rune_past_ascii_printable_or_not() -> None:
+    # kubectl 1.33's %#q backquotes these (the differential prints them live)
+    assert all(go_can_backquote(text) for text in ("\u2028", "\u0378", "\u0085", "\ufffd"))
