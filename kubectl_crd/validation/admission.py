@@ -43,6 +43,7 @@ CRD version.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import marshal
 import time
@@ -52,7 +53,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from kubectl_crd.model.crd import CRDVersion, CustomResourceDefinition
 from kubectl_crd.model.errors import InputError
-from kubectl_crd.model.govalues import go_equal, go_quote
+from kubectl_crd.model.govalues import bad_value, go_equal, go_quote
+from kubectl_crd.model.records import replace
 from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.objectmeta import NAME_ALPHABET, generated_name
 from kubectl_crd.validation.pipeline import (
@@ -253,11 +255,15 @@ class Admission:
         namespace: str | None = None,
         field_validation: str = FieldValidation.STRICT,
         decode_errors: Sequence[InputError] = (),
+        version: str | None = None,
     ) -> AdmissionResult:
         """POST of ``content`` to the collection of ``namespace`` (the request's; by
-        default the object's own, else ``default``, as kubectl picks it)."""
+        default the object's own, else ``default``, as kubectl picks it) in ``version``
+        (the URL's; by default the one the body's apiVersion names, as kubectl picks it)."""
         operation: Operation = "create"
-        refused = self._type_problem(operation, content)
+        refused = self._type_problem(operation, content) or self._request_version_problem(
+            operation, content, version, field_validation, decode_errors
+        )
         if refused is not None:
             return refused
         meta = content.get("metadata")
@@ -275,9 +281,9 @@ class Admission:
         created = self._timestamp()
         uid = self._uids()
         status_subresource = False
-        version = self._version_of(content)
-        if version is not None:
-            status_subresource = version.subresources.status
+        body_version = self._version_of(content)
+        if body_version is not None:
+            status_subresource = body_version.subresources.status
 
         def prepare(obj: Any) -> None:
             # store.go: create (FillObjectMetaSystemFields, the generated name);
@@ -304,7 +310,7 @@ class Admission:
         result = validate_custom_resource(
             content,
             self.crd,
-            version=version,  # None: the pipeline's own look-up refuses the apiVersion
+            version=body_version,  # None: the pipeline's own look-up refuses the apiVersion
             field_validation=field_validation,
             decode_errors=decode_errors,
             prepare=prepare,
@@ -329,11 +335,11 @@ class Admission:
         # what a read returns is what is stored, and the two are one dict
         shown = stored
         if stored is not obj:
-            shown = self.read(stored, version.name if version else None)
-        elif version is not None and read_adds_status(obj, version):
+            shown = self.read(stored, body_version.name if body_version else None)
+        elif body_version is not None and read_adds_status(obj, body_version):
             # pruned and defaulted already by the pipeline, but for the status default
             shown = _plain_copy(obj)
-            default_as_read(shown, version)
+            default_as_read(shown, body_version)
         return AdmissionResult(
             operation,
             201,
@@ -352,11 +358,17 @@ class Admission:
         *,
         field_validation: str = FieldValidation.STRICT,
         decode_errors: Sequence[InputError] = (),
+        version: str | None = None,
+        patched: bool = False,
     ) -> AdmissionResult:
         """PUT of ``content`` to the object stored as ``old`` (``stored`` of an earlier
         result): the main resource, whose write keeps the old ``.status`` when the
-        version has a status subresource."""
-        return self._update("update", content, old, field_validation, decode_errors)
+        version has a status subresource. ``version`` is the URL's (by default the one
+        the body names); ``patched``: ``content`` is a patch applied to the object as
+        read in ``version``, whose apiVersion the server checks later and otherwise."""
+        return self._update(
+            "update", content, old, field_validation, decode_errors, version, patched
+        )
 
     def update_status(
         self,
@@ -365,11 +377,16 @@ class Admission:
         *,
         field_validation: str = FieldValidation.STRICT,
         decode_errors: Sequence[InputError] = (),
+        version: str | None = None,
+        patched: bool = False,
     ) -> AdmissionResult:
         """PUT of ``content`` to ``/status`` of the object stored as ``old``: only
         ``.status`` is taken (an absent one removes it); spec and every metadata field
-        (labels, annotations, finalizers, ownerReferences, ...) stay the old ones."""
-        return self._update("status", content, old, field_validation, decode_errors)
+        (labels, annotations, finalizers, ownerReferences, ...) stay the old ones.
+        ``version`` and ``patched`` as for ``update``."""
+        return self._update(
+            "status", content, old, field_validation, decode_errors, version, patched
+        )
 
     def delete(
         self,
@@ -444,16 +461,28 @@ class Admission:
         old: Any,
         field_validation: str,
         decode_errors: Sequence[InputError],
+        url_version: str | None,
+        patched: bool,
     ) -> AdmissionResult:
         refused = self._type_problem(operation, content)
         if refused is not None:
             return refused
         version = self._version_of(content)
+        if url_version is not None:
+            version = self.crd.version(url_version)
         status_subresource = version is not None and version.subresources.status
         if operation == "status" and not status_subresource:
             # no /status endpoint is installed for such a version: the URL's name (the
             # stored object's) is not found, whatever the body names
             return self.not_found(_metadata_name(old), operation)
+        if patched:
+            refused = self._patched_without_version(operation, content)
+        else:
+            refused = self._request_version_problem(
+                operation, content, url_version, field_validation, decode_errors
+            )
+        if refused is not None:
+            return refused
         request_version = version.name if version is not None else None
         existing = self.read(old, request_version)
         old_meta = _metadata_of(existing) or {}
@@ -504,6 +533,8 @@ class Admission:
         result = validate_custom_resource(
             content,
             self.crd,
+            # the URL's, which a patched body may not name (checked below)
+            version=version if url_version is not None else None,
             field_validation=field_validation,
             decode_errors=decode_errors,
             old=existing,
@@ -572,6 +603,8 @@ class Admission:
             return _refusal(operation, 409, "Conflict", message, details=self._details(name))
         obj = result.object  # plain: the pipeline's copy has no positions
         meta = _metadata_of(obj) or {}
+        if patched and url_version is not None:
+            result = self._patched_type_meta(result, content, url_version)
         if not result.valid:
             return self._invalid(operation, result)
         # a status write adds no finalizer (they are the old ones), so its warnings are
@@ -658,22 +691,28 @@ class Admission:
                     operation, 413, first.reason, first.message, errors=reported, validation=result
                 )
             return _refusal(operation, 500, "", first.message, errors=reported, validation=result)
+        # the object's own kind and group (the decoder's GroupVersionKind of the body;
+        # strategy.ObjectKinds in rest/create.go, update.go), which may not be the CRD's
+        body_kind = obj.get("kind")
+        if isinstance(body_kind, str) and body_kind:
+            kind = body_kind
+        group, _, version = str(obj.get("apiVersion", "")).rpartition("/")
         if first.stage in (Stage.DECODING, Stage.TYPE_META) or first.reason == Reason.BAD_REQUEST:
-            version = str(obj.get("apiVersion", "")).rpartition("/")[2]
             message = (
-                f'{kind} in version "{version}" cannot be handled as a {kind}: '
-                f"{result.server_message}"
+                f'{kind} in version "{version}" cannot be handled as a '
+                f"{self.crd.names.kind}: {result.server_message}"
             )
             return _refusal(
                 operation, 400, "BadRequest", message, errors=reported, validation=result
             )
-        # rest/create.go, update.go: the Invalid error names the object's own kind
-        # (strategy.ObjectKinds of the body), which may not be the CRD's
-        body_kind = obj.get("kind")
-        if isinstance(body_kind, str) and body_kind:
-            kind = body_kind
-        message = f'{kind}.{self.crd.group} "{name}" is invalid: {result.server_message}'
-        details = {**self._details(name, kind), "causes": _causes(reported)}
+        # a patched object's group may be the core one: apimachinery's NewInvalid then
+        # names the kind alone, and the details no group
+        qualified = f"{kind}.{group}" if group else kind
+        message = f'{qualified} "{name}" is invalid: {result.server_message}'
+        details: dict[str, Any] = {"name": name, "group": group, "kind": kind}
+        if not group:
+            del details["group"]
+        details["causes"] = _causes(reported)
         return AdmissionResult(
             operation,
             422,
@@ -715,6 +754,103 @@ class Admission:
             return None
         message = "Object 'Kind' is missing in the request body: it is not a mapping"
         return _refusal(operation, 400, "BadRequest", message)
+
+    def _request_version_problem(
+        self,
+        operation: Operation,
+        content: dict[str, Any],
+        url_version: str | None,
+        field_validation: str,
+        decode_errors: Sequence[InputError],
+    ) -> AdmissionResult | None:
+        """The server's refusal of a POST or PUT body to ``url_version``'s URL for what it
+        says of itself, or None. endpoints/handlers/create.go and update.go decode the
+        body first (runtime/serializer/json: its apiVersion and kind, then the decoding
+        in the body's own version, strict field checks and ObjectMeta's types), and only
+        then compare its GroupVersion with the URL's (``AcceptsGroupVersion``): a body
+        naming another version, served or not, is refused, not converted."""
+        if url_version is None:
+            return None  # no URL: the body's apiVersion picks it, as kubectl does
+        unrecognized = _type_meta_problem(content)
+        if unrecognized:
+            # rest.go: transformDecodeError without a kind, quoting the start of the body
+            message = (
+                f"the object provided is unrecognized (must be of type {self.crd.names.kind}): "
+                f"{unrecognized} ({_summary(_body_bytes(content))})"
+            )
+            return _refusal(operation, 400, "BadRequest", message)
+        api_version = str(content.get("apiVersion") or "")
+        group, _, name = api_version.rpartition("/")
+        if group == self.crd.group and name == url_version:
+            return None
+        result = validate_custom_resource(
+            content,
+            self.crd,
+            version=self._decoding_version(group, name, url_version),
+            field_validation=field_validation,
+            decode_errors=decode_errors,
+            rules=False,
+        )
+        if _undecoded(result):
+            return self._invalid(operation, result)
+        # schema.GroupVersion.String(): the version alone in the core group
+        shown = f"{group}/{name}" if group else name
+        message = (
+            f"the API version in the data ({shown}) does not match the expected API "
+            f"version ({self.crd.group}/{url_version})"
+        )
+        return _refusal(operation, 400, "BadRequest", message)
+
+    def _decoding_version(self, group: str, name: str, url_version: str) -> CRDVersion | None:
+        """The version whose schema the server's decoder prunes a body of ``group/name``
+        with (customresource_handler.go: ``schemaCoercingDecoder`` knows every version
+        of the CRD, served or not; a version it does not know has an empty schema,
+        which keeps nothing; a body of another group is not pruned), made served so
+        that the pipeline decodes it."""
+        base = self.crd.version(url_version) or self.crd.storage_version
+        if base is None:
+            return None
+        if group == self.crd.group:
+            own = self.crd.version(name)
+            if own is not None:
+                return replace(own, served=True)
+            return replace(base, schema={"type": "object"})
+        return replace(
+            base, schema={"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+        )
+
+    def _patched_without_version(
+        self, operation: Operation, content: dict[str, Any]
+    ) -> AdmissionResult | None:
+        """A patch that took the object's apiVersion away: the patched object has no
+        GroupVersionKind to be typed by (an internal error; patch.go, ``ObjectKinds``)."""
+        if content.get("apiVersion"):
+            return None
+        cause = "Object 'apiVersion' is missing in 'object has no apiVersion field'"
+        details = {"causes": [{"message": cause}]}
+        message = f"Internal error occurred: {cause}"
+        return _refusal(operation, 500, "InternalError", message, details=details)
+
+    def _patched_type_meta(
+        self, result: ValidationResult, content: dict[str, Any], url_version: str
+    ) -> ValidationResult:
+        """A patched object whose apiVersion is not the URL's: customresource/validator.go
+        ``ValidateTypeMeta`` refuses it (after its kind's error) and the schema is not
+        checked; the object's metadata errors stay in front."""
+        expected = f"{self.crd.group}/{url_version}"
+        api_version = content.get("apiVersion")
+        if api_version == expected or (
+            result.reported and result.reported[0].stage in (Stage.REQUEST, Stage.DECODING)
+        ):
+            return result
+        kept = [e for e in result.reported if e.stage == Stage.OBJECT_META]
+        kept += [e for e in result.reported if e.field == "kind" and e.stage == Stage.SCHEMA]
+        # the value as the decoder typed it: schema.GroupVersion.String() ("/v2" is "v2")
+        group, _, name = str(api_version).rpartition("/")
+        shown = f"{group}/{name}" if group else name
+        message = f"apiVersion: Invalid value: {bad_value(shown)}: must be {expected}"
+        kept.append(FieldError("apiVersion", Reason.INVALID, message, Stage.SCHEMA))
+        return dataclasses.replace(result, errors=tuple(kept))
 
     def _version_of(self, obj: Any) -> CRDVersion | None:
         """The CRD version an object's apiVersion names (looked up once each)."""
@@ -771,6 +907,46 @@ def _undecoded(result: ValidationResult) -> bool:
     return first.stage == Stage.DECODING or (
         first.stage == Stage.TYPE_META and first.field == "apiVersion"
     )
+
+
+#: encoding/json's names of a JSON value's type (UnmarshalTypeError.Value)
+_JSON_TYPES = {bool: "bool", int: "number", float: "number", str: "string", list: "array"}
+
+
+def _type_meta_problem(content: dict[str, Any]) -> str:
+    """What the JSON serializer finds wrong with a body's apiVersion and kind
+    (runtime/serializer/json, ``SimpleMetaFactory.Interpret``, then
+    ``schema.ParseGroupVersion`` and the unstructured decoder's missing kind), or ""."""
+    for key in content:  # encoding/json reports the first field it cannot take
+        value = content[key]
+        if key in ("apiVersion", "kind") and value is not None and not isinstance(value, str):
+            kind = _JSON_TYPES.get(type(value), "object")
+            return (
+                "couldn't get version/kind; json parse error: json: cannot unmarshal "
+                f"{kind} into Go struct field .{key} of type string"
+            )
+    api_version = content.get("apiVersion") or ""
+    if api_version.count("/") > 1:
+        return f"unexpected GroupVersion string: {api_version}"
+    if not content.get("kind"):
+        body = _body_bytes(content).decode("utf-8", errors="replace")
+        return f"Object 'Kind' is missing in '{body}'"
+    return ""
+
+
+def _body_bytes(content: Any) -> bytes:
+    """The body as the project's client sends it (the server quotes its bytes)."""
+    from kubectl_crd.kube.client import encode_body
+
+    return encode_body(content)
+
+
+def _summary(data: bytes, limit: int = 30) -> str:
+    """endpoints/handlers/rest.go: summarizeData of a JSON object's body."""
+    if not data:
+        return "<empty>"
+    text = data[:limit].decode("utf-8", errors="replace")
+    return text + " ..." if len(data) > limit else text
 
 
 def _metadata_of(obj: Any) -> dict[str, Any] | None:
