@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 from validate_bench import (  # noqa: E402  (the inputs are validate_bench's)
     INSTALLED_ENV,
     OURS,
+    SMOKE_PROJECTS,
     crd_directory,
     crd_files,
     custom_resources,
@@ -67,10 +68,11 @@ def main() -> None:
     options = parser.parse_args()
     require_corpus()
     sizes = [int(n) for n in options.files.split(",")]
+    projects = SMOKE_PROJECTS if options.smoke else None
     if options.smoke:
         options.runs, sizes = 1, [1, 2]
-    crds = crd_files()
-    resources = custom_resources(crds)
+    crds = crd_files(projects)
+    resources = custom_resources(crds, projects)
     workdir = Path(tempfile.mkdtemp(prefix="kubectl-crd-jobs-bench-"))
     try:
         crd_dir = crd_directory(crds, workdir / "crds")
