@@ -3,7 +3,8 @@
 - ``go_quote``: ``strconv.Quote`` (``src/strconv/quote.go``), which ``%q`` of a string
   prints: the values in pflag's and field.Error's messages, a printer column's path;
   with ``ascii=True``, ``strconv.QuoteToASCII`` (``%+q``); ``go_can_backquote``:
-  ``strconv.CanBackquote`` (``%#q``).
+  ``strconv.CanBackquote`` (``%#q``); ``go_is_print``: ``strconv.IsPrint``, over Go
+  1.24's Unicode 15.0 whatever Python's ``unicodedata`` is.
 - A Go string is any bytes; Python holds it as text the way ``surrogateescape`` reads
   bytes: UTF-8 decoded, every byte that is not UTF-8 as U+DC80+byte (what an argument
   or a file read with ``surrogateescape`` already is). ``go_bytes`` gives the bytes of
@@ -57,15 +58,69 @@ def go_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
+#: The printable runes Unicode 15.0 added (4,482 in these ranges), which Go 1.24's
+#: ``unicode`` tables hold (kubectl 1.33 is built with it) and Python 3.11's ``unicodedata``
+#: (Unicode 14.0) does not. Measured: kubectl's ``%q`` of every rune from U+0080 on
+#: escapes exactly what ``go_is_print`` refuses (tests/integration/test_gostrconv_differential.py).
+_UNICODE_15_0_PRINTABLE = (
+    ("\u0cf3", "\u0cf3"),
+    ("\u0ece", "\u0ece"),
+    ("\U00010efd", "\U00010eff"),
+    ("\U0001123f", "\U00011241"),
+    ("\U00011b00", "\U00011b09"),
+    ("\U00011f00", "\U00011f10"),
+    ("\U00011f12", "\U00011f3a"),
+    ("\U00011f3e", "\U00011f59"),
+    ("\U0001342f", "\U0001342f"),
+    ("\U00013440", "\U00013455"),
+    ("\U0001b132", "\U0001b132"),
+    ("\U0001b155", "\U0001b155"),
+    ("\U0001d2c0", "\U0001d2d3"),
+    ("\U0001df25", "\U0001df2a"),
+    ("\U0001e030", "\U0001e06d"),
+    ("\U0001e08f", "\U0001e08f"),
+    ("\U0001e4d0", "\U0001e4f9"),
+    ("\U0001f6dc", "\U0001f6dc"),
+    ("\U0001f774", "\U0001f776"),
+    ("\U0001f77b", "\U0001f77f"),
+    ("\U0001f7d9", "\U0001f7d9"),
+    ("\U0001fa75", "\U0001fa77"),
+    ("\U0001fa87", "\U0001fa88"),
+    ("\U0001faad", "\U0001faaf"),
+    ("\U0001fabb", "\U0001fabd"),
+    ("\U0001fabf", "\U0001fabf"),
+    ("\U0001face", "\U0001facf"),
+    ("\U0001fada", "\U0001fadb"),
+    ("\U0001fae8", "\U0001fae8"),
+    ("\U0001faf7", "\U0001faf8"),
+    ("\U0002b739", "\U0002b739"),
+    ("\U00031350", "\U000323af"),
+)
+#: What Unicode 15.1 added (CJK Extension I, four ideographic description characters and
+#: U+31EF), printable to a Python on Unicode 15.1 (3.13) and not yet to Go 1.24
+_UNICODE_15_1 = (("\u2ffc", "\u2fff"), ("\u31ef", "\u31ef"), ("\U0002ebf0", "\U0002ee5d"))
+
+
+def go_is_print(char: str) -> bool:
+    """``strconv.IsPrint`` (= ``unicode.IsPrint``) of one rune, as kubectl 1.33's Go
+    (Unicode 15.0) answers it: letters, marks, numbers, punctuation, symbols and the ASCII
+    space. Python's ``isprintable`` is the same rule over its own Unicode version."""
+    if char.isprintable():
+        return char < "\u2ffc" or not any(low <= char <= high for low, high in _UNICODE_15_1)
+    if char > "\U000323af":  # beyond the last range: most of the runes that are not printable
+        return False
+    for low, high in _UNICODE_15_0_PRINTABLE:  # in order: stop at the first range past it
+        if char < low:
+            return False
+        if char <= high:
+            return True
+    return False
+
+
 def go_quote(text: str, *, ascii: bool = False) -> str:
     """``strconv.Quote``, or with ``ascii`` ``strconv.QuoteToASCII``: printable runes kept
     (only ASCII ones with ``ascii``), the rest escaped the way Go does."""
-    if (
-        text.isprintable()
-        and '"' not in text
-        and "\\" not in text
-        and (not ascii or text.isascii())
-    ):
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
         return f'"{text}"'  # nothing to escape (a name, a key: the usual text), no walk
     out = ['"']
     for char in text:
@@ -75,7 +130,7 @@ def go_quote(text: str, *, ascii: bool = False) -> str:
         elif "\ud800" <= char <= "\udfff":
             # not UTF-8 in Go: each byte of an invalid sequence is quoted as \xNN
             out.extend(f"\\x{byte:02x}" for byte in go_bytes(char))
-        elif (char.isprintable() or char == " ") and (not ascii or char < "\x80"):
+        elif go_is_print(char) and (not ascii or char < "\x80"):
             out.append(char)
         else:
             code = ord(char)

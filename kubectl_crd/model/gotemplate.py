@@ -42,7 +42,7 @@ import binascii
 import math
 import unicodedata
 
-from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_text
+from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_is_print, go_text
 from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -218,7 +218,7 @@ def _rune(char: str) -> str:
         char = "\ufffd"
     code = ord(char)
     text = f"U+{code:04X}"
-    return f"{text} '{char}'" if char.isprintable() else text
+    return f"{text} '{char}'" if go_is_print(char) else text
 
 
 class _Lexer:
@@ -1309,7 +1309,7 @@ def _format_int(value: int, verb: str, flags: str, width: int | None, prec: int 
         return _pad(_quote_rune(value, ascii="+" in flags), width, flags)
     elif verb == "U":
         text = f"U+{value:04X}" if value >= 0 else f"U+{value & 0xFFFFFFFFFFFFFFFF:X}"
-        if "#" in flags and 0 <= value <= 0x10FFFF and chr(value).isprintable():
+        if "#" in flags and 0 <= value <= 0x10FFFF and go_is_print(chr(value)):
             text += f" '{chr(value)}'"
         return _pad(text, width, flags, zero_ok=False)
     else:
@@ -1718,7 +1718,7 @@ def _js(args: list[Any]) -> str:
             out.append(table[char])
         elif char < " ":
             out.append(f"\\u00{ord(char):02X}")
-        elif ord(char) < 0x80 or char.isprintable() or "\udc80" <= char <= "\udcff":
+        elif ord(char) < 0x80 or go_is_print(char) or "\udc80" <= char <= "\udcff":
             # funcs.go JSEscape: a byte that is not UTF-8 decodes as RuneError, which is
             # printable, so the byte is written as it is
             out.append(char)

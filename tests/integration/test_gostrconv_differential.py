@@ -1,4 +1,5 @@
-"""``model.gostrconv`` side by side with the real kubectl's ``strconv.ParseBool`` and ``ParseInt``.
+"""``model.gostrconv`` side by side with the real kubectl's ``strconv.ParseBool``, ``ParseInt``
+and ``IsPrint`` (which ``%q`` and a template's ``js`` ask of every rune).
 
 kubectl reads a bool flag's ``=VALUE`` with ``strconv.ParseBool`` (pflag's ``boolValue.Set``).
 ``kubectl config view --minify=VALUE`` shows which way it read a spelling, offline: of a
@@ -16,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from kubectl_crd.model.errors import invalid_flag_value
-from kubectl_crd.model.gostrconv import parse_go_bool, parse_go_int
+from kubectl_crd.model.gostrconv import go_bytes, parse_go_bool, parse_go_int
+from kubectl_crd.model.gotemplate import Template
 from tests.integration.envtest import newest_kubectl
 
 #: Go's twelve spellings, and near misses (other cases, padding, other languages' words,
@@ -157,3 +159,37 @@ def test_int64_flags_refuse_what_kubectl_refuses() -> None:
             assert "strconv.ParseInt" not in done.stderr, repr(text)
         else:
             assert done.stderr.splitlines()[0] == ours, repr(text)
+
+
+#: every rune past ASCII (no surrogate: no UTF-8 holds one), 1,111,936 in one string
+EVERY_RUNE = "".join(chr(code) for code in range(0x80, 0x110000) if not 0xD800 <= code < 0xE000)
+
+
+def _first_difference(theirs: bytes, ours: bytes) -> str:
+    at = next(
+        (i for i, (a, b) in enumerate(zip(theirs, ours, strict=False)) if a != b),
+        min(len(theirs), len(ours)),
+    )
+    return f"at byte {at}: kubectl {theirs[at - 40 : at + 40]!r}, ours {ours[at - 40 : at + 40]!r}"
+
+
+def test_quote_and_js_of_every_rune_as_kubectl_writes_them() -> None:
+    """strconv.IsPrint decides what ``%q`` and ``js`` keep and what they escape, over Go
+    1.24's Unicode (15.0), not Python's (3.11: 14.0): ``kubectl label --local -o
+    go-template`` prints both of one ConfigMap holding every rune, offline."""
+    configmap = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "runes"},
+        "data": {"runes": EVERY_RUNE},
+    }
+    template = '{{printf "%q" .data.runes}}<@@>{{js .data.runes}}'
+    done = subprocess.run(
+        [newest_kubectl(), "label", "--local", "-f", "-", "a=b", "-o", f"go-template={template}"],
+        input=json.dumps(configmap).encode(),
+        capture_output=True,
+        check=True,
+        env={"KUBECONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"},
+    )
+    ours = go_bytes(Template(template).execute(configmap))
+    assert done.stdout == ours, _first_difference(done.stdout, ours)

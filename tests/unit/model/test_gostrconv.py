@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_quote, go_text
+from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_is_print, go_quote, go_text
 
 # (input, strconv.Quote, strconv.QuoteToASCII): quote_test.go's quotetests
 QUOTE_TESTS = [
@@ -91,3 +91,27 @@ def test_can_backquote_as_go(text: str, expected: bool) -> None:
 def test_can_backquote_takes_every_rune_past_ascii_printable_or_not() -> None:
     # kubectl 1.33's %#q backquotes these (the differential prints them live)
     assert all(go_can_backquote(text) for text in ("\u2028", "\u0378", "\u0085", "\ufffd"))
+
+
+@pytest.mark.parametrize(
+    ("char", "printable"),
+    [
+        (" ", True),
+        ("\u00e9", True),
+        ("\u00a0", False),  # a space but U+0020
+        ("\u00ad", False),  # a format character
+        ("\u0378", False),  # unassigned
+        # Unicode 15.0's runes, which Go 1.24 prints (first, last and one between)
+        ("\u0cf3", True),
+        ("\U0001f6dc", True),
+        ("\U000323af", True),
+        ("\U000323b0", False),
+        ("\U0001fae9", False),
+        # Unicode 15.1's, which it does not yet
+        ("\u2ffc", False),
+        ("\u31ef", False),
+        ("\U0002ebf0", False),
+    ],
+)
+def test_is_print_answers_with_go_s_unicode(char: str, printable: bool) -> None:
+    assert go_is_print(char) is printable
