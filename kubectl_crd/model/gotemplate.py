@@ -1553,19 +1553,50 @@ def _go_typename(value: Any) -> str:
     return _type_name(value)
 
 
-def _arg_number(text: str, i: int, used: int, count: int, reordered: bool) -> tuple[int, int, bool]:
-    """fmt's ``[n]`` argument index: the operand used next (and the position after it)."""
-    if i < len(text) and text[i] == "[":
-        close = text.find("]", i)
-        if close > i + 1 and text[i + 1 : close].isdigit():
-            number = int(text[i + 1 : close])
-            if 1 <= number <= count:
-                return number - 1, close + 1, True
-    return used, i, reordered
+def _parse_num(text: str, start: int, end: int) -> tuple[int | None, int]:
+    """fmt's ``parsenum``: the ASCII digits from ``start``, and where they end; None with
+    ``end`` when there are none, or when a number past a million has more digits
+    (``tooLarge``: the rest of the format is taken)."""
+    num, i = 0, start
+    while i < end and "0" <= text[i] <= "9":
+        if num > 1_000_000:
+            return None, end
+        num = num * 10 + ord(text[i]) - 48
+        i += 1
+    return (num if i > start else None), i
+
+
+def _arg_number(text: str, i: int, used: int, count: int) -> tuple[int, int, bool, bool]:
+    """fmt's ``argNumber``: after an ``[n]`` the operand used next, the position after
+    it, whether one was found and whether it was good (``%!v(BADINDEX)`` if not); a
+    ``[`` without a closing ``]`` is skipped as one character."""
+    if i >= len(text) or text[i] != "[":
+        return used, i, False, True
+    close = text.find("]", i + 1)
+    if close < 0 or len(text) - i < 3:  # parseArgNumber: "[n]" takes three bytes at least
+        return used, i + 1, False, False
+    number, after = _parse_num(text, i + 1, close)
+    if number is None or after != close:
+        return used, close + 1, False, False
+    if 1 <= number <= count:
+        return number - 1, close + 1, True, True
+    return used, close + 1, True, False
+
+
+def _int_from_arg(args: list[Any], used: int) -> tuple[int | None, int]:
+    """fmt's ``intFromArg``: the operand as a ``*`` width or precision (None: not an
+    integer, or past a million either way), and the operand after it."""
+    if used >= len(args):
+        return None, used
+    value = _unbox(args[used])
+    if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 1_000_000:
+        return None, used + 1
+    return int(value), used + 1
 
 
 def go_sprintf(format_text: str, args: list[Any]) -> str:
-    """``fmt.Sprintf`` over template values (a nil is ``None``)."""
+    """``fmt.Sprintf`` over template values (a nil is ``None``), as fmt/print.go's
+    ``doPrintf`` reads the format."""
     out: list[str] = []
     used = 0
     i = 0
@@ -1587,55 +1618,57 @@ def go_sprintf(format_text: str, args: list[Any]) -> str:
             i += 1
         width: int | None = None
         prec: int | None = None
-        used, i, reordered = _arg_number(format_text, i, used, len(args), reordered)
+        # an index, even a bad one, turns the EXTRA check off (pp.reordered)
+        reordered = reordered or "[" in format_text[i : i + 1]
+        used, i, after_index, good = _arg_number(format_text, i, used, len(args))
         if i < n and format_text[i] == "*":
+            width, used = _int_from_arg(args, used)
             i += 1
-            if (
-                used < len(args)
-                and isinstance(_unbox(args[used]), int)
-                and not isinstance(_unbox(args[used]), bool)
-            ):
-                width = int(_unbox(args[used]))
-                if width < 0:
-                    flags += "-"
-                    width = -width
-            else:
+            if width is None:
                 out.append("%!(BADWIDTH)")
-            used += 1
+            elif width < 0:
+                flags += "-"
+                width = -width
+            after_index = False
         else:
-            start = i
-            while i < n and format_text[i].isdigit():
-                i += 1
-            if i > start:
-                width = int(format_text[start:i])
-        if i < n and format_text[i] == ".":
+            width, i = _parse_num(format_text, i, n)
+            if after_index and width is not None:  # "%[3]2d"
+                good = False
+        if i + 1 < n and format_text[i] == ".":
             i += 1
+            if after_index:  # "%[3].2d"
+                good = False
+            reordered = reordered or format_text[i] == "["
+            used, i, after_index, index_good = _arg_number(format_text, i, used, len(args))
+            good = good and index_good
             if i < n and format_text[i] == "*":
+                prec, used = _int_from_arg(args, used)
                 i += 1
-                if (
-                    used < len(args)
-                    and isinstance(_unbox(args[used]), int)
-                    and not isinstance(_unbox(args[used]), bool)
-                ):
-                    prec = int(_unbox(args[used]))
-                    if prec < 0:
-                        prec = None
-                else:
+                if prec is not None and prec < 0:
+                    prec = None  # a negative precision makes no sense: none, and BADPREC
+                if prec is None:
                     out.append("%!(BADPREC)")
-                used += 1
+                after_index = False
             else:
-                start = i
-                while i < n and format_text[i].isdigit():
-                    i += 1
-                prec = int(format_text[start:i]) if i > start else 0
-        used, i, reordered = _arg_number(format_text, i, used, len(args), reordered)
+                prec, i = _parse_num(format_text, i, n)
+                if prec is None:
+                    prec = 0
+        if not after_index:
+            reordered = reordered or "[" in format_text[i : i + 1]
+            used, i, after_index, index_good = _arg_number(format_text, i, used, len(args))
+            good = good and index_good
         if i >= n:
             out.append("%!(NOVERB)")
             break
         verb = format_text[i]
         i += 1
+        if "\udc80" <= verb <= "\udcff":
+            verb = "\ufffd"  # a byte that is not UTF-8: utf8.DecodeRuneInString's RuneError
         if verb == "%":
             out.append("%")
+            continue
+        if not good:
+            out.append(f"%!{verb}(BADINDEX)")
             continue
         if used >= len(args):
             out.append(f"%!{verb}(MISSING)")

@@ -170,6 +170,11 @@ SINGLE = [
     # a precision counts a string's bytes for %x and %X, its runes for the others
     '{{printf "%.1x|%.3X|% .3x|%.2q|%.1s|%08s|%-8X|" .spec.uni .spec.uni .spec.uni .spec.uni'
     ' .spec.uni "-ab" "ab"}}',
+    # fmt's doPrintf: argument indexes good and bad, * widths and precisions out of
+    # range, digits that are not ASCII (a verb, not a width), a number past a million
+    '{{printf "%[x]d|%[0]d|%[3]d|%[]d|%[2]*[1]d|%[1]*.[2]*[3]d|%[1]2d" .spec.ratio 3 4}}'
+    ' {{printf "%*d|%.*d|%.*d|%5." 2000000 5 -1 5 .spec.neg}}'
+    ' {{printf "%\u0663d|%[\u0661]d|%12345678d" .spec.replicas 5 6}}',
     # %x of a float rounds half to even to its precision; # keeps a point and zeros
     '{{printf "%.0x %.1x %.2x %.3X %.0x %.1x %.1x %.2x" .spec.huge .spec.huge .spec.huge'
     ' .spec.huge 1.5 1.03125 1.09375 -0.0}} {{printf "%#x %#.0x %#X %#g %#.3g %#.0e %#.0f'

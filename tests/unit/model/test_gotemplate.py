@@ -231,3 +231,35 @@ def test_strings_hold_the_bytes_go_cuts_and_joins() -> None:
         b"\xc3\xa9 1 true true|"
         b"h\xc3 h%C3"
     )
+
+
+# recorded from kubectl 1.33 (label --local -o go-template): how fmt's doPrintf reads
+# argument indexes, * widths and precisions, ASCII digits only, numbers past a million
+PRINTF_PARSING = [
+    (
+        '{{printf "%[x]d|%[0]d|%[3]d|%[]d|%[1" 5}}',
+        "%!d(BADINDEX)|%!d(BADINDEX)|%!d(BADINDEX)|%!d(BADINDEX)|%!(NOVERB)",
+    ),
+    (
+        '{{printf "%[]" 5}}|{{printf "%[1]" 5}}|{{printf "%5." 5}}|{{printf "%.[1]*d" 5}}',
+        "%!](BADINDEX)|%!(NOVERB)|%!.(int=    5)|%!d(MISSING)",
+    ),
+    (
+        '{{printf "%[1]2d|%[1].2f|%[2]*[1]d|%[1]*.[2]*[3]d" 1.5 3 4}}',
+        "%!d(BADINDEX)|%!f(BADINDEX)|%!d(float64=1.5)|%!(BADWIDTH)004",
+    ),
+    (
+        '{{printf "%*d|%.*d|%*d|%.*d" 2000000 5 -2000000 5 -3 7 -1 5}}',
+        "%!(BADWIDTH)5|%!(BADPREC)5|7  |%!(BADPREC)5",
+    ),
+    ('{{printf "%12345678d|" 5}}', "%!(NOVERB)%!(EXTRA int=5)"),
+    (
+        '{{printf "%\u0663d|%\u00b2d|%[\u0661]d|%.\u0662f" 5 6 7 1.5}}',
+        "%!\u0663(int=5)d|%!\u00b2(int=6)d|%!d(BADINDEX)|%!\u0662(int=7)f",
+    ),
+]
+
+
+@pytest.mark.parametrize(("template", "expected"), PRINTF_PARSING)
+def test_printf_reads_its_format_as_fmt_does(template: str, expected: str) -> None:
+    assert Template(template).execute({}) == expected
