@@ -883,6 +883,8 @@ class ServiceAllocator:
         old_spec = old.get("spec") if old is not None else None
         held = (set(self._ips), set(self._ports))
         if isinstance(old_spec, Mapping):
+            _patch_allocated_values(spec, old_spec)
+            _normalize_cluster_ips(spec, old_spec)
             _drop_type_dependent_fields(obj, spec, old_spec)
             problem = self._allocate(spec, kind, old_spec, dry_run)
             if problem is None and not dry_run:
@@ -901,31 +903,23 @@ class ServiceAllocator:
         self, spec: dict[str, Any], kind: Any, old_spec: Any, dry_run: bool
     ) -> str | list[Cause] | None:
         old_ips, old_ports = _held(old_spec) if isinstance(old_spec, Mapping) else (set(), set())
-        if isinstance(old_spec, dict) and kind != "ExternalName":
-            if old_spec.get("type") != "ExternalName":
-                for key in ("clusterIP", "clusterIPs"):
-                    if not spec.get(key) and old_spec.get(key):
-                        spec[key] = list(old_spec[key]) if key == "clusterIPs" else old_spec[key]
-                for key in ("ipFamilies", "ipFamilyPolicy"):
-                    if not spec.get(key) and old_spec.get(key):
-                        spec[key] = old_spec[key]
-            old_ports_by_key = {
-                (p.get("port"), p.get("protocol")): p.get("nodePort")
-                for p in old_spec.get("ports") or ()
-                if isinstance(p, dict)
-            }
-            if kind in _EXTERNAL_TYPES:
-                for port in spec.get("ports") or ():
-                    if isinstance(port, dict) and not port.get("nodePort"):
-                        kept = old_ports_by_key.get((port.get("port"), port.get("protocol")))
-                        if kept:
-                            port["nodePort"] = kept
+        if isinstance(old_spec, Mapping) and kind != "ExternalName":
+            # alloc.go initIPFamilyFields: the policy an update leaves out is the old
+            # one's, and a SingleStack policy trims a second address or family the
+            # update kept as it was
+            if not spec.get("ipFamilyPolicy") and old_spec.get("ipFamilyPolicy"):
+                spec["ipFamilyPolicy"] = old_spec["ipFamilyPolicy"]
+            if spec.get("ipFamilyPolicy") == "SingleStack":
+                for key in ("clusterIPs", "ipFamilies"):
+                    now = spec.get(key) or []
+                    if len(now) > 1 and now == list(old_spec.get(key) or ()):
+                        spec[key] = now[:1]
         # strategy.go PrepareForCreate / PrepareForUpdate: clusterIPs follows clusterIP
         if spec.get("clusterIP") and not spec.get("clusterIPs"):
             spec["clusterIPs"] = [spec["clusterIP"]]
         if kind == "ExternalName":
             return None
-        problems = cluster_ip_problems(spec)
+        problems = cluster_ip_problems(spec, old_spec if isinstance(old_spec, Mapping) else None)
         if problems:
             return problems
         cluster_ip = spec.get("clusterIP")
@@ -987,8 +981,6 @@ class ServiceAllocator:
             ]
         # service.NeedsHealthCheck: a LoadBalancer with the Local traffic policy
         if kind == "LoadBalancer" and spec.get("externalTrafficPolicy") == "Local":
-            if not spec.get("healthCheckNodePort") and isinstance(old_spec, dict):
-                spec["healthCheckNodePort"] = old_spec.get("healthCheckNodePort")
             holders.append((spec, "healthCheckNodePort", ""))
         dry_next = 32769
         taken_here: dict[int, set[Any]] = {}
@@ -1070,13 +1062,57 @@ def _needs(kind: Any, spec: Mapping[str, Any]) -> tuple[bool, bool, bool, bool]:
     )
 
 
+def _patch_allocated_values(spec: dict[str, Any], old_spec: Mapping[str, Any]) -> None:
+    """The Service strategy's ``patchAllocatedValues`` (``pkg/registry/core/service/
+    strategy.go``): what an update leaves out of the addresses, node ports and health
+    check node port the old object was given is kept, where both types need it."""
+    old_needs, new_needs = _needs(old_spec.get("type"), old_spec), _needs(spec.get("type"), spec)
+    if old_needs[0] and new_needs[0]:
+        if not spec.get("clusterIP") and old_spec.get("clusterIP"):
+            spec["clusterIP"] = old_spec["clusterIP"]
+        if not spec.get("clusterIPs") and old_spec.get("clusterIPs"):
+            spec["clusterIPs"] = list(old_spec["clusterIPs"])
+    if old_needs[1] and new_needs[1]:
+        old_ports_by_key = {
+            (p.get("port"), p.get("protocol")): p.get("nodePort")
+            for p in old_spec.get("ports") or ()
+            if isinstance(p, Mapping)
+        }
+        for port in spec.get("ports") or ():
+            if isinstance(port, dict) and not port.get("nodePort"):
+                kept = old_ports_by_key.get((port.get("port"), port.get("protocol")))
+                if kept:
+                    port["nodePort"] = kept
+    if old_needs[2] and new_needs[2] and old_spec.get("healthCheckNodePort"):
+        spec["healthCheckNodePort"] = (
+            spec.get("healthCheckNodePort") or old_spec["healthCheckNodePort"]
+        )
+
+
+def _normalize_cluster_ips(spec: dict[str, Any], old_spec: Mapping[str, Any]) -> None:
+    """The Service strategy's ``NormalizeClusterIPs`` of an update: ``clusterIPs`` kept
+    as it was follows a changed ``clusterIP`` (cleared with a cleared one)."""
+    same_ips = list(spec.get("clusterIPs") or ()) == list(old_spec.get("clusterIPs") or ())
+    cluster_ip, old_ip = spec.get("clusterIP") or "", old_spec.get("clusterIP") or ""
+    if old_spec.get("clusterIPs") and not spec.get("clusterIPs") and cluster_ip == old_ip:
+        spec["clusterIPs"] = list(old_spec["clusterIPs"])
+    elif cluster_ip != old_ip and same_ips:
+        if cluster_ip:
+            spec["clusterIPs"] = [cluster_ip]
+        else:
+            spec.pop("clusterIPs", None)
+
+
 def _drop_type_dependent_fields(
     obj: dict[str, Any], spec: dict[str, Any], old_spec: Mapping[str, Any]
 ) -> None:
     """The Service strategy's ``dropTypeDependentFields`` (``pkg/registry/core/service/
     strategy.go``): an update to a type that no longer needs a field the old one had
-    wipes it, when the update left it as it was (an apply's merged object carries them)."""
-    old_needs, new_needs = _needs(old_spec.get("type"), old_spec), _needs(spec.get("type"), spec)
+    wipes it, when the update left it as it was (an apply's merged object carries them);
+    node ports when the update adds none. 1.34 drops ``internalTrafficPolicy`` on the
+    way to an ExternalName alike (the test control plane does)."""
+    old_type, new_type = old_spec.get("type"), spec.get("type")
+    old_needs, new_needs = _needs(old_type, old_spec), _needs(new_type, spec)
 
     def same(key: str) -> bool:
         return bool(spec.get(key) == old_spec.get(key))
@@ -1085,24 +1121,26 @@ def _drop_type_dependent_fields(
         if same("clusterIP") and same("clusterIPs"):
             spec.pop("clusterIP", None)
             spec.pop("clusterIPs", None)
-        for key in ("ipFamilies", "ipFamilyPolicy"):
+        for key in ("ipFamilies", "ipFamilyPolicy", "internalTrafficPolicy"):
             if same(key):
                 spec.pop(key, None)
     if old_needs[1] and not new_needs[1]:
-        old_ports = [
+        old_ports = {
             p.get("nodePort") for p in old_spec.get("ports") or () if isinstance(p, Mapping)
-        ]
-        new_ports = [p.get("nodePort") for p in spec.get("ports") or () if isinstance(p, dict)]
-        if old_ports == new_ports:
+        }
+        new_ports = {p.get("nodePort") for p in spec.get("ports") or () if isinstance(p, dict)}
+        if new_ports - {None, 0} <= old_ports:
             for port in spec.get("ports") or ():
                 if isinstance(port, dict):
                     port.pop("nodePort", None)
     if old_needs[2] and not new_needs[2] and same("healthCheckNodePort"):
         spec.pop("healthCheckNodePort", None)
-    if old_spec.get("type") == "LoadBalancer" and spec.get("type") != "LoadBalancer":
-        for key in ("allocateLoadBalancerNodePorts", "loadBalancerClass"):
-            if same(key):
-                spec.pop(key, None)
+    if old_type == "LoadBalancer" and new_type != "LoadBalancer":
+        kept = spec.get("allocateLoadBalancerNodePorts")
+        if kept is not None and kept == old_spec.get("allocateLoadBalancerNodePorts"):
+            spec.pop("allocateLoadBalancerNodePorts")
+        if same("loadBalancerClass"):
+            spec.pop("loadBalancerClass", None)
         status = obj.get("status")
         if isinstance(status, dict):
             obj["status"] = {**status, "loadBalancer": {}}  # (a copy: it may be the old's)

@@ -17,10 +17,13 @@ Pure: the store (``reconcile.localstore``) asks, in the server's order of a crea
    IPs, source ranges), after the object's metadata, all in one 422.
 
 Each problem is a ``Cause``: (field, reason, message) with the message as
-``field.Error.Error()`` writes it (``spec.ports[0].name: Required value``). Of the
-update-only rules, ``validate_service_update`` checks the primary cluster IP's
-(``validateUpgradeDowngradeClusterIPs``); the rest of ``validateUpgradeDowngrade*``
-(the secondary address, the families) is not checked.
+``field.Error.Error()`` writes it (``spec.ports[0].name: Required value``). On an
+update, ``cluster_ip_problems`` takes the old spec too (alloc.go's update-only rules:
+a second address or family released only with SingleStack), and
+``validate_service_update`` checks ``ValidateServiceUpdate``'s own rules (the primary
+address and family immutable, a LoadBalancer's class). The test control plane is
+single-stack: what only a dual-stack cluster answers (a second address allocated,
+families appended) is not modelled.
 """
 
 from __future__ import annotations
@@ -100,11 +103,13 @@ def _is_headless(spec: Mapping[str, Any]) -> bool:
     return isinstance(ips, list) and bool(ips) and ips[0] == "None"
 
 
-def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
+def cluster_ip_problems(
+    spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None = None
+) -> list[Cause]:
     """What the allocator refuses before it allocates (see the module docstring):
     ``ValidateServiceClusterIPsRelatedFields``, then the families and policy a
     single-stack IPv4 cluster serves. ``spec`` is defaulted (``clusterIPs`` follows
-    ``clusterIP`` when left out)."""
+    ``clusterIP`` when left out; on an update, the policy left out is ``old_spec``'s)."""
     if spec.get("type") == "ExternalName":
         return []
     found: list[Cause] = []
@@ -177,45 +182,75 @@ def cluster_ip_problems(spec: Mapping[str, Any]) -> list[Cause]:
                 )
     if found:
         return found
-    return _family_problems(spec, ips, families, policy)
+    if policy is None:
+        # alloc.go: a headless Service without a selector defaults to dual-stack
+        selectorless = spec.get("clusterIP") == "None" and not spec.get("selector")
+        policy = "RequireDualStack" if selectorless else "SingleStack"
+    return _family_problems(spec, ips, families, policy, old_spec)
 
 
 def _family_problems(
-    spec: Mapping[str, Any], ips: list[str], families: list[str], policy: Any
+    spec: Mapping[str, Any],
+    ips: list[str],
+    families: list[str],
+    policy: str,
+    old_spec: Mapping[str, Any] | None,
 ) -> list[Cause]:
-    """alloc.go ``initIPFamilyFields`` on a single-stack IPv4 cluster: a headless
-    Service without a selector takes any families; an address of another family is
-    refused by the allocation (``allocation_cause``'s caller); otherwise the policy
-    (SingleStack when unset) and each family requested must be served."""
-    if _is_headless(spec) and not spec.get("selector"):
+    """alloc.go ``initIPFamilyFields`` on a single-stack IPv4 cluster, in its order:
+    an update that keeps a PreferDualStack Service's addresses and families is not
+    checked; an update whose policy is not SingleStack may not release a second
+    address or family; a SingleStack policy allows one of each; an address with no
+    family given must be of a family the cluster serves; a headless Service without a
+    selector takes any families; otherwise the policy and each family must be served."""
+    if old_spec is not None and _prefers_dual_stack_unchanged(spec, old_spec, policy):
         return []
-    for index, ip in enumerate(ips):
-        address = parse_ip(ip)
-        if address is not None and address.version == 6:
-            return [
-                invalid_cause(
-                    f"spec.clusterIPs[{index}]", ips, "IPv6 is not configured on this cluster"
-                )
-            ]
-    policy = policy or "SingleStack"
-    if policy == "SingleStack" and len(families) > 1:
-        message = "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"
-        return [invalid_cause("spec.ipFamilyPolicy", policy, message)]
     found: list[Cause] = []
+    if old_spec is not None and policy != "SingleStack":
+        old_ips, old_families = old_spec.get("clusterIPs") or (), old_spec.get("ipFamilies") or ()
+        for now, before, what in (
+            (ips, old_ips, "cluster IP"),
+            (families, old_families, "IP family"),
+        ):
+            if now and len(now) < len(before):
+                message = f"must be 'SingleStack' to release the secondary {what}"
+                found.append(invalid_cause("spec.ipFamilyPolicy", policy, message))
+    if policy == "SingleStack":
+        for counted, what in ((ips, "cluster IPs"), (families, "IP families")):
+            if len(counted) == 2:
+                message = f"must be 'RequireDualStack' or 'PreferDualStack' when multiple {what} are specified"
+                found.append(invalid_cause("spec.ipFamilyPolicy", policy, message))
+    for index, ip in enumerate(ips):
+        if ip == "None":
+            break
+        address = parse_ip(ip)
+        # a family left out is inferred from the address: IPv4 is the only one served
+        if index >= len(families) and address is not None and address.version == 6:
+            message = "IPv6 is not configured on this cluster"
+            found.append(invalid_cause(f"spec.clusterIPs[{index}]", ips, message))
+    if found or (spec.get("clusterIP") == "None" and not spec.get("selector")):
+        return found
     if policy == "RequireDualStack":
-        found.append(
-            invalid_cause(
-                "spec.ipFamilyPolicy",
-                policy,
-                "this cluster is not configured for dual-stack services",
-            )
-        )
+        message = "this cluster is not configured for dual-stack services"
+        found.append(invalid_cause("spec.ipFamilyPolicy", policy, message))
     for index, family in enumerate(families):
         if family != "IPv4":
             found.append(
                 invalid_cause(f"spec.ipFamilies[{index}]", family, "not configured on this cluster")
             )
     return found
+
+
+def _prefers_dual_stack_unchanged(
+    spec: Mapping[str, Any], old_spec: Mapping[str, Any], policy: str
+) -> bool:
+    """alloc.go ``isMatchingPreferDualStackClusterIPFields``: a PreferDualStack Service
+    updated with its type, policy, addresses and families as they were."""
+    return (
+        policy == old_spec.get("ipFamilyPolicy") == "PreferDualStack"
+        and spec.get("type") == old_spec.get("type")
+        and list(spec.get("clusterIPs") or ()) == list(old_spec.get("clusterIPs") or ())
+        and list(spec.get("ipFamilies") or ()) == list(old_spec.get("ipFamilies") or ())
+    )
 
 
 def allocation_cause(field: str, value: Any, problem: str) -> Cause:
@@ -473,18 +508,65 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
 
 
 def validate_service_update(obj: Mapping[str, Any], old: Mapping[str, Any]) -> list[Cause]:
-    """``ValidateServiceUpdate``'s own rules, before ``validate_service``'s: the primary
-    cluster IP may not change (``validateUpgradeDowngradeClusterIPs``; an ExternalName
-    on either side aside)."""
+    """``ValidateServiceUpdate``'s own rules, before ``validate_service``'s:
+    ``validateUpgradeDowngradeClusterIPs``, ``...IPFamilies`` (the primary address and
+    family may not change, a second one released only with SingleStack; an
+    ExternalName on either side aside, and between two headless Services) and
+    ``validateLoadBalancerClassField`` (a LoadBalancer's class may not change)."""
     spec, old_spec = obj.get("spec"), old.get("spec")
     if not isinstance(spec, Mapping) or not isinstance(old_spec, Mapping):
         return []
-    if "ExternalName" in (spec.get("type"), old_spec.get("type")):
-        return []
-    ips, old_ips = spec.get("clusterIPs") or [], old_spec.get("clusterIPs") or []
-    if ips and old_ips and ips[0] != old_ips[0]:
-        return [invalid_cause("spec.clusterIPs[0]", ips, "may not change once set")]
-    return []
+    found: list[Cause] = []
+    if "ExternalName" not in (spec.get("type"), old_spec.get("type")):
+        headless, old_headless = _is_headless(spec), _is_headless(old_spec)
+        if not (headless and old_headless):
+            found += _upgrade_downgrade(spec, old_spec, "clusterIPs")
+        if headless == old_headless and not headless:
+            found += _upgrade_downgrade(spec, old_spec, "ipFamilies")
+    if spec.get("type") == old_spec.get("type") == "LoadBalancer":
+        lb_class = spec.get("loadBalancerClass")
+        if lb_class != old_spec.get("loadBalancerClass"):
+            found.append(
+                invalid_cause("spec.loadBalancerClass", lb_class, "may not change once set")
+            )
+    return found
+
+
+def _upgrade_downgrade(
+    spec: Mapping[str, Any], old_spec: Mapping[str, Any], key: str
+) -> list[Cause]:
+    """``validateUpgradeDowngradeClusterIPs`` (``key`` clusterIPs) and
+    ``...IPFamilies`` (ipFamilies), with their quirks: a changed family is reported at
+    index 0 whatever its index, and when the count changed with the addresses as its
+    value; a released family is judged by the addresses' count."""
+    new, old = list(spec.get(key) or ()), list(old_spec.get(key) or ())
+    ips = list(spec.get("clusterIPs") or ())
+    family = key == "ipFamilies"
+    primary = f"spec.{key}[0]"
+    found: list[Cause] = []
+    if len(new) == len(old):
+        found += [
+            invalid_cause(
+                primary if family else f"spec.{key}[{index}]", new, "may not change once set"
+            )
+            for index, value in enumerate(old)
+            if value != new[index]
+        ]
+        return found
+    changed_value = ips if family else new
+    if len(new) < len(old):
+        if not (ips if family else new):
+            what = "ipFamily" if family else "clusterIP"
+            found.append(invalid_cause(primary, new, f"primary {what} can not be unset"))
+        if new and new[0] != old[0]:
+            found.append(invalid_cause(primary, changed_value, "may not change once set"))
+        if len(new) == 1 and spec.get("ipFamilyPolicy") != "SingleStack":
+            what = "ipFamily" if family else "clusterIP"
+            message = f"must be set to 'SingleStack' when releasing the secondary {what}"
+            found.append(invalid_cause("spec.ipFamilyPolicy", spec.get("ipFamilyPolicy"), message))
+    elif old and new[0] != old[0]:
+        found.append(invalid_cause(primary, changed_value, "may not change once set"))
+    return found
 
 
 def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
