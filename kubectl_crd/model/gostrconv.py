@@ -17,7 +17,9 @@
   ``--dry-run`` (``GetDryRunStrategy``).
 - ``parse_go_int``: ``strconv.ParseInt(s, 0, bits)`` (``src/strconv/atoi.go``), which
   pflag's integer flags read (``IntVar``, ``Int64Var``, ``Int32Var``): ``cli.options``'
-  counts (``--chunk-size``, ``--max-depth``), ``model.scaleflags``' replica counts.
+  counts (``--chunk-size``, ``--max-depth``), ``model.scaleflags``' replica counts;
+  ``parse_go_float``: ``strconv.ParseFloat(s, 64)``. ``model.gotemplate`` reads a
+  template's numbers with both, as ``text/template/parse``'s ``newNumber`` does.
 
 Pure, and imports nothing: ``cli.options`` loads it on every click-parsed command line.
 (``model.govalues``, which re-exports ``go_quote``, imports ``json``: start-up needs none.)
@@ -201,6 +203,43 @@ def parse_go_int(text: str, bits: int = 64) -> int:
     else:
         return -magnitude if negative else magnitude
     raise ValueError(f"strconv.ParseInt: parsing {go_quote(text)}: {reason}")
+
+
+def parse_go_float(text: str) -> float:
+    """``text`` as ``strconv.ParseFloat(text, 64)`` reads it (``src/strconv/atof.go``):
+    decimal, or ``0x`` hexadecimal with its ``p`` exponent, underscores between digits,
+    ``Inf``/``Infinity``/``NaN`` in any case; ``ValueError`` with Go's text (``invalid
+    syntax``, or ``value out of range`` past float64's largest, where Go gives ±Inf)."""
+    sign = text[:1] if text[:1] in ("+", "-") else ""
+    body = text[len(sign) :]
+    special = body.lower()
+    if special in ("inf", "infinity") or (special == "nan" and not sign):
+        return float(sign + special)
+    reason = "invalid syntax"
+    # Python's float() and fromhex() take more (spaces, digits past ASCII, a bare "1p3")
+    starts = body[:1]  # a digit or a point: no "nan" or "inf" past the specials above
+    if (
+        body.isascii()
+        and (starts.isdigit() or starts == ".")
+        and all(c.isalnum() or c in "._+-" for c in body)
+    ):
+        hexadecimal = body[:2] in ("0x", "0X")
+        try:
+            if not hexadecimal:
+                value = float(text)
+            elif "p" in special and _underscores_ok(body):
+                value = float.fromhex(sign + body.replace("_", ""))
+            else:
+                raise ValueError
+        except OverflowError:
+            reason = "value out of range"
+        except ValueError:
+            pass
+        else:
+            if value not in (float("inf"), float("-inf")):
+                return value
+            reason = "value out of range"
+    raise ValueError(f"strconv.ParseFloat: parsing {go_quote(text)}: {reason}")
 
 
 def _go_uint(text: str, bits: int) -> int | None:

@@ -42,7 +42,14 @@ import binascii
 import math
 import unicodedata
 
-from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_is_print, go_text
+from kubectl_crd.model.gostrconv import (
+    go_bytes,
+    go_can_backquote,
+    go_is_print,
+    go_text,
+    parse_go_float,
+    parse_go_int,
+)
 from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -813,9 +820,18 @@ def _escaped_byte(value: int, quote: str) -> str:
     return go_text(bytes([value]))
 
 
+class _IntOverflow:
+    """A whole number that fits a uint64 and no int64: parse.go's ``newNumber`` takes it,
+    and exec.go's ``idealConstant`` fails with ``overflows int`` where it is used."""
+
+
+_INT_OVERFLOW = _IntOverflow()
+
+
 def _number_value(token: _Item) -> Any:
-    """A number token's value as ``idealConstant`` makes it: a Go int, a float64, or
-    ``None`` when it does not parse (``bad number syntax``)."""
+    """A number token's value as parse.go's ``newNumber`` reads it and exec.go's
+    ``idealConstant`` makes it: a Go int, a float64 (a text with ``.eEpP`` that is no hex
+    integer), a complex128, ``_INT_OVERFLOW``; or the parse error."""
     text = token.value
     if token.kind == T_CHARCONST:
         body = _unescape(text[1:-1], "'")
@@ -828,23 +844,24 @@ def _number_value(token: _Item) -> Any:
             return complex(clean.replace("i", "j"))
         except ValueError:
             raise TemplateError(f"illegal number syntax: {go_quote(text)}") from None
-    lowered = clean.lower()
-    is_hex = lowered.lstrip("+-").startswith("0x")
     try:
-        if (is_hex and "p" not in lowered) or (not any(c in lowered for c in ".e") and not is_hex):
-            sign = -1 if clean.startswith("-") else 1
-            body = clean.lstrip("+-")
-            if len(body) > 1 and body[0] == "0" and body[1].isdigit():
-                body = "0o" + body[1:]  # a leading 0 is octal in Go integers
-            value = sign * int(body, 0)
-            if not -(2**63) <= value < 2**63:
-                raise TemplateError(f"{text} overflows int")
-            return GoInt(value)
-        if is_hex:
-            return float.fromhex(clean)
-        return float(clean)
+        return GoInt(parse_go_int(text))
+    except ValueError:
+        pass
+    if text[:1] not in "+-":  # strconv.ParseUint takes no sign
+        try:
+            parse_go_int(text, 65)  # a uint64 (which a 65-bit signed integer holds)
+            return _INT_OVERFLOW
+        except ValueError:
+            pass
+    try:
+        value = parse_go_float(text)
     except ValueError:
         raise TemplateError(f"illegal number syntax: {go_quote(text)}") from None
+    if not any(c in text for c in ".eEpP"):
+        # a float that looks like an integer is one too large for any (or "08")
+        raise TemplateError(f"integer overflow: {go_quote(text)}")
+    return value
 
 
 class _Tree:
@@ -2044,10 +2061,17 @@ class _State:
         if isinstance(first, _NilNode):
             self.errorf("nil is not a command")
         if isinstance(first, _NumberNode):
-            return first.value
+            return self.number(first)
         if isinstance(first, _StringNode):
             return first.value
         self.errorf(f"can't evaluate command {go_quote(first.text())}")
+
+    def number(self, node: _NumberNode) -> Any:
+        """exec.go ``idealConstant``: a number's value, or its error where it is used."""
+        if node.value is _INT_OVERFLOW:
+            self.at(node)
+            self.errorf(f"{node.source} overflows int")
+        return node.value
 
     def not_a_function(self, args: list[_Node], final: Any) -> None:
         if len(args) > 1 or final is not _NO_FINAL:
@@ -2181,7 +2205,7 @@ class _State:
         if isinstance(node, _BoolNode):
             return node.value
         if isinstance(node, _NumberNode):
-            return node.value
+            return self.number(node)
         if isinstance(node, _StringNode):
             return node.value
         self.errorf(f"can't handle {node.text()} for arg of type {_KIND_TYPES[kind]}")

@@ -170,6 +170,10 @@ SINGLE = [
     # a precision counts a string's bytes for %x and %X, its runes for the others
     '{{printf "%.1x|%.3X|% .3x|%.2q|%.1s|%08s|%-8X|" .spec.uni .spec.uni .spec.uni .spec.uni'
     ' .spec.uni "-ab" "ab"}}',
+    # numbers: strconv.ParseFloat's underscores, hex, rounding, range
+    '{{printf "%v|%T|%v|%v|%v|%v|%v" 1_23.50_0_0e+1_2 1e3 0x_1_2.3_4_5p+1_2 0x1p-1075'
+    " 1.7976931348623158e308 0x1.fffffffffffff7fffp1023 2.4703282292062328e-324}}"
+    ' {{printf "%v|%T|%v|%v" 9223372036854775807 0x10 -0 0x1.p1}}',
     # fmt's doPrintf: argument indexes good and bad, * widths and precisions out of
     # range, digits that are not ASCII (a verb, not a width), a number past a million
     '{{printf "%[x]d|%[0]d|%[3]d|%[]d|%[2]*[1]d|%[1]*.[2]*[3]d|%[1]2d" .spec.ratio 3 4}}'
@@ -271,6 +275,12 @@ FAILING = [
     "{{len .spec.ratio}}",
     '{{index (index "a" 0) 0}}',
     '{{len (index "a" 0)}}',
+    # numbers as parse.go's newNumber reads them: a uint64 fails where it is used
+    "{{9223372036854775808}}",
+    "{{18446744073709551616}}",
+    "{{08}}",
+    "{{1e400}}",
+    "{{123.5e+1__2}}",
 ]
 
 #: templates with missing keys, run with --allow-missing-template-keys=false

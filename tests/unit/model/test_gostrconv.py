@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.model.gostrconv import go_bytes, go_can_backquote, go_is_print, go_quote, go_text
+from kubectl_crd.model.gostrconv import (
+    go_bytes,
+    go_can_backquote,
+    go_is_print,
+    go_quote,
+    go_text,
+    parse_go_float,
+)
 
 # (input, strconv.Quote, strconv.QuoteToASCII): quote_test.go's quotetests
 QUOTE_TESTS = [
@@ -115,3 +122,46 @@ def test_can_backquote_takes_every_rune_past_ascii_printable_or_not() -> None:
 )
 def test_is_print_answers_with_go_s_unicode(char: str, printable: bool) -> None:
     assert go_is_print(char) is printable
+
+
+# strconv.ParseFloat's answers, as kubectl 1.33 read these as template numbers
+# (kubectl label --local -o go-template='{{printf "%v" NUMBER}}'; a parse error for the
+# refused ones); the special spellings are atof.go's
+PARSE_FLOAT = [
+    ("1_23.50_0_0e+1_2", 1.235e14),
+    ("0x_1_2.3_4_5p+1_2", 74565.0),
+    ("1.7976931348623158e308", 1.7976931348623157e308),
+    ("0x1.fffffffffffff7fffp1023", 1.7976931348623157e308),
+    ("0x1p-1074", 5e-324),
+    ("0x1p-1075", 0.0),
+    ("2.4703282292062328e-324", 5e-324),
+    ("0x.8p1", 1.0),
+    ("0x1.p1", 2.0),
+    ("+Inf", float("inf")),
+    ("-infinity", float("-inf")),
+]
+PARSE_FLOAT_REFUSED = [
+    *("1__23.5e+12", "123_.5e+12", "123._5e+12", "123.5_e+12", "123.5__0e+12"),
+    *("123.5e_+12", "123.5e+_12", "123.5e+1__2", "123.5e+12_", "0x__12.345p+12"),
+    *("0x1__2.345p+12", "0x12_.345p+12", "0x12._345p+12", "0x12.3__45p+12"),
+    *("0x12.345p+1__2", "0x12.345p+12_", "1e+", "0x10", "1p3", " 1", "\u0661", "-nan"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), PARSE_FLOAT)
+def test_parse_float_as_go(text: str, value: float) -> None:
+    assert parse_go_float(text) == value
+
+
+@pytest.mark.parametrize("text", PARSE_FLOAT_REFUSED)
+def test_parse_float_refuses_what_go_refuses(text: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_go_float(text)
+    assert str(caught.value) == f"strconv.ParseFloat: parsing {go_quote(text)}: invalid syntax"
+
+
+def test_parse_float_past_the_largest_is_out_of_range() -> None:
+    for text in ("1.7976931348623159e308", "-1e400", "0x1p1024"):
+        with pytest.raises(ValueError) as caught:
+            parse_go_float(text)
+        assert str(caught.value).endswith(f"parsing {go_quote(text)}: value out of range")
