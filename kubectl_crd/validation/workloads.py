@@ -15,27 +15,49 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   their values), not empty, matching the template's labels
   (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing), and a
   template with containers (``ValidatePodSpec``'s first rule);
-- a Job's selector (``ValidateGeneratedSelector``: one of its own without
-  ``manualSelector`` must match the labels the server generates; ``ValidateJobSpec``:
-  required, well formed, matching), its template's containers and restart policy;
+- a Job (``ValidateJob``, and on an update ``ValidateJobUpdate`` after it, which
+  checks the spec a second time: its causes twice, the message once): the labels and
+  selector the strategy generates (``validateGeneratedSelector``), the counts,
+  completion mode, indexes' backoff, pod failure, success and pod replacement
+  policies, the template's containers and restart policy, the selector; on an update
+  the completions (an Indexed Job's with its parallelism), selector, template (a
+  suspended Job's scheduling directives aside), completion mode, pod failure policy,
+  backoffLimitPerIndex, managedBy and success policy are immutable;
 - on an update, an apps/v1 selector is immutable (the registries' ``ValidateUpdate``
   of ``pkg/registry/apps/*/strategy.go``), and a StatefulSet's spec may change only in
   ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
 
-Not checked: the rest of a pod template, strategies, a StatefulSet's ordinals, a Job's
-generated template labels (``ValidateHasLabel``), indexes, policies and updates. tests/integration/test_localstore_workloads_differential.py
-holds these to the server.
+Not checked: the rest of a pod template, strategies, a StatefulSet's ordinals. A Job's
+changed template is refused with the API's JSON as its value, where the server prints
+its internal Go type. tests/integration/test_localstore_workloads_differential.py and
+test_localstore_job_differential.py hold these to the server.
 """
 
 from __future__ import annotations
 
+import copy
+import itertools
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from kubectl_crd.model.govalues import go_equal, go_json
+from kubectl_crd.model.govalues import bad_value, go_equal, go_json
 from kubectl_crd.model.labels import LabelSelector, Requirement
-from kubectl_crd.validation.fielderrors import Cause, cause, forbidden, invalid_cause, required
-from kubectl_crd.validation.names import label_value, qualified_name
+from kubectl_crd.validation.fielderrors import (
+    Cause,
+    cause,
+    duplicate,
+    forbidden,
+    invalid_cause,
+    not_supported,
+    required,
+)
+from kubectl_crd.validation.names import (
+    dns1123_label,
+    dns1123_subdomain,
+    label_value,
+    qualified_name,
+)
 from kubectl_crd.validation.results import Reason
 
 __all__ = ["validate_workload"]
@@ -52,7 +74,7 @@ _NONNEGATIVE_FIELDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("apps", "DaemonSet"): ("minReadySeconds", "revisionHistoryLimit"),
     ("batch", "Job"): (
         "parallelism", "completions", "activeDeadlineSeconds", "backoffLimit",
-        "ttlSecondsAfterFinished",
+        "ttlSecondsAfterFinished", "backoffLimitPerIndex",
     ),
 }  # fmt: skip
 
@@ -115,12 +137,16 @@ def validate_workload(
     spec = obj.get("spec")
     if names is None or not isinstance(spec, Mapping):
         return []
-    rules = _SELECTOR_RULES.get((group, kind))
     old_spec = _field(old, "spec") if old is not None else None
-    found: list[Cause] = []
-    job = (group, kind) == ("batch", "Job")
-    if job:
-        found += _job_generated_selector(obj, spec)
+    if (group, kind) == ("batch", "Job"):
+        found = _validate_job(obj, spec, given)
+        if old is not None:
+            # the strategy's ValidateUpdate: ValidateJob, then ValidateJobUpdate, which
+            # runs ValidateJobSpec a second time (its causes twice, the message once)
+            found += _job_spec(obj, spec, given) + _job_update(spec, _field(old, "spec"), old)
+        return found
+    rules = _SELECTOR_RULES.get((group, kind))
+    found = []
     if rules is not None and old_spec is not None and rules.immutable == "first":
         found += _immutable_selector(spec, old_spec)
     for index, name in enumerate(names):
@@ -131,8 +157,6 @@ def validate_workload(
             found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
     if rules is not None and rules.after == len(names):
         found += _selector_and_template(rules, spec, given)
-    if job:
-        found += _job_template_and_selector(spec, given)
     if kind == "Deployment":
         deadline = _number(spec.get("progressDeadlineSeconds"))
         if deadline is not None:
@@ -201,45 +225,77 @@ def _mismatch(spec: Mapping[str, Any], given: Mapping[str, Any] | None) -> list[
     return [invalid_cause("spec.template.metadata.labels", labels, message)]
 
 
-#: the labels a Job's generated selector must match (``ValidateGeneratedSelector``):
-#: what ``prepare_job_for_create`` gives its template, ``None`` for the Job's uid and name
-_JOB_GENERATED = (("batch.kubernetes.io/controller-uid", "uid"),
-                  ("batch.kubernetes.io/job-name", "name"),
-                  ("controller-uid", "uid"), ("job-name", "name"))  # fmt: skip
+#: the labels a Job's generated selector must match (``validateGeneratedSelector``), in
+#: its order: what ``prepare_job_for_create`` gives its template, the Job's uid or name
+_JOB_GENERATED = (("controller-uid", "uid"), ("job-name", "name"),
+                  ("batch.kubernetes.io/controller-uid", "uid"),
+                  ("batch.kubernetes.io/job-name", "name"))  # fmt: skip
 _JOB_RESTART_POLICIES = ("OnFailure", "Never")
+_COMPLETION_MODES = ("NonIndexed", "Indexed")
+# sets.List: sorted
+_FAILURE_ACTIONS = ("Count", "FailIndex", "FailJob", "Ignore")
+_EXIT_CODE_OPERATORS = ("In", "NotIn")
+_CONDITION_STATUSES = ("False", "True", "Unknown")
+_REPLACEMENT_POLICIES = ("Failed", "TerminatingOrFailed")
+_INDEXED_PARALLELISM = 100_000
+_COMPLETIONS_SOFT_LIMIT = 100_000
+_HIGH_COMPLETIONS_LIMIT = 10_000
+_INDEXES_LIMIT = 64 * 1024
+#: what an update of a Job may change of its template while it is suspended and has
+#: never started (``validatePodTemplateUpdate``'s AllowMutableSchedulingDirectives)
+_SCHEDULING_DIRECTIVES = ("nodeSelector", "tolerations", "schedulingGates")
+#: ``ValidateJobSpecUpdate``'s immutable fields after the completions and selector,
+#: in its order
+_JOB_IMMUTABLE = ("completionMode", "podFailurePolicy", "backoffLimitPerIndex",
+                  "managedBy", "successPolicy")  # fmt: skip
+
+
+def _validate_job(
+    obj: Mapping[str, Any], spec: Mapping[str, Any], given: Mapping[str, Any] | None
+) -> list[Cause]:
+    """``ValidateJob`` (``pkg/apis/batch/validation/validation.go``) after the metadata:
+    ``validateGeneratedSelector``, ``ValidateJobSpec``, then an Indexed Job's last pod
+    hostname."""
+    found = _job_generated_selector(obj, spec) + _job_spec(obj, spec, given)
+    completions = _number(spec.get("completions"))
+    if spec.get("completionMode") == "Indexed" and completions is not None and completions > 0:
+        name = str(_field(obj, "metadata").get("name") or "")
+        hostname = f"{name}-{completions - 1}"
+        if dns1123_label(hostname):
+            detail = f"will not able to create pod with invalid DNS label: {hostname}"
+            found.append(invalid_cause("metadata.name", name, detail))
+    return found
 
 
 def _job_generated_selector(obj: Mapping[str, Any], spec: Mapping[str, Any]) -> list[Cause]:
-    """``ValidateGeneratedSelector`` (``pkg/apis/batch/validation``), before the Job's
-    spec: without ``manualSelector: true``, a selector of the Job's own (the store's
-    create adds the uid to it, as the strategy's ``generateSelector`` does) must
-    match the labels the server generates for its pods."""
+    """``validateGeneratedSelector``: without ``manualSelector: true``, the template
+    must hold the labels the strategy generates (``ValidateHasLabel``), and a selector
+    (the store's create adds the uid to it, as ``generateSelector`` does) must match
+    them."""
     selector = spec.get("selector")
     if spec.get("manualSelector") is True or not isinstance(selector, Mapping):
         return []
-    if _selector_problems(selector):
-        return []  # LabelSelectorAsSelector fails: not compared
     meta = _field(obj, "metadata")
     expected = {key: str(meta.get(field) or "") for key, field in _JOB_GENERATED}
-    if _as_selector(selector).matches(expected):
-        return []
-    return [_selector_cause(selector, "`selector` not auto-generated")]
-
-
-def _job_template_and_selector(
-    spec: Mapping[str, Any], given: Mapping[str, Any] | None
-) -> list[Cause]:
-    """``ValidateJobSpec`` after the counts: the template's containers and restart
-    policy (OnFailure or Never; 1.34 words any other as Required), then the selector
-    (required, well formed, an empty one allowed) and its match."""
+    labels = _field(_field(_field(spec, "template"), "metadata"), "labels")
     found: list[Cause] = []
-    template_spec = _field(_field(spec, "template"), "spec")
-    if not template_spec.get("containers"):
-        found.append(required("spec.template.spec.containers"))
-    if template_spec.get("restartPolicy") not in _JOB_RESTART_POLICIES:
-        listed = ", ".join(f'"{each}"' for each in _JOB_RESTART_POLICIES)
-        detail = f"Required value: valid values: {listed}"
-        found.append(cause("spec.template.spec.restartPolicy", Reason.REQUIRED, detail))
+    for key, value in expected.items():
+        where = f"spec.template.metadata.labels[{key}]"
+        if key not in labels:
+            found.append(cause(where, Reason.REQUIRED, f"Required value: must be '{value}'"))
+        elif labels[key] != value:
+            found.append(invalid_cause(where, dict(labels), f"must be '{value}'"))
+    if not _selector_problems(selector) and not _as_selector(selector).matches(expected):
+        found.append(_selector_cause(selector, "`selector` not auto-generated"))
+    return found
+
+
+def _job_spec(
+    obj: Mapping[str, Any], spec: Mapping[str, Any], given: Mapping[str, Any] | None
+) -> list[Cause]:
+    """``ValidateJobSpec``: ``validateJobSpec``'s rules, then the selector (required,
+    well formed, an empty one allowed) and its match."""
+    found = _job_counts_and_policies(spec)
     selector = spec.get("selector")
     malformed = _selector_problems(selector) if isinstance(selector, Mapping) else []
     if not isinstance(selector, Mapping):
@@ -248,6 +304,401 @@ def _job_template_and_selector(
     if not malformed:
         found += _mismatch(spec, given)
     return found
+
+
+def _job_counts_and_policies(spec: Mapping[str, Any]) -> list[Cause]:
+    """``validateJobSpec``, in its order (of the pod template, only its containers and
+    restart policy)."""
+    found: list[Cause] = []
+    for name in _NONNEGATIVE_FIELDS[("batch", "Job")]:
+        value = _number(spec.get(name))
+        if value is not None and value < 0:
+            found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
+    per_index = _number(spec.get("backoffLimitPerIndex"))
+    max_failed = _number(spec.get("maxFailedIndexes"))
+    if max_failed is not None:
+        if max_failed < 0:
+            found.append(invalid_cause("spec.maxFailedIndexes", max_failed, _NONNEGATIVE))
+        if per_index is None:
+            detail = "Required value: when maxFailedIndexes is specified"
+            found.append(cause("spec.backoffLimitPerIndex", Reason.REQUIRED, detail))
+    managed_by = spec.get("managedBy")
+    if isinstance(managed_by, str):
+        found += _domain_prefixed_path("spec.managedBy", managed_by)
+    mode = spec.get("completionMode")
+    completions = _number(spec.get("completions"))
+    parallelism = _number(spec.get("parallelism"))
+    if mode is not None and mode not in _COMPLETION_MODES:
+        found.append(not_supported("spec.completionMode", mode, _COMPLETION_MODES))
+    if mode == "Indexed":
+        if completions is None:
+            detail = "Required value: when completion mode is Indexed"
+            found.append(cause("spec.completions", Reason.REQUIRED, detail))
+        if parallelism is not None and parallelism > _INDEXED_PARALLELISM:
+            detail = f"must be less than or equal to {_INDEXED_PARALLELISM} when completion mode is Indexed"
+            found.append(invalid_cause("spec.parallelism", parallelism, detail))
+        if completions is not None and max_failed is not None and max_failed > completions:
+            detail = "must be less than or equal to completions"
+            found.append(invalid_cause("spec.maxFailedIndexes", max_failed, detail))
+        if max_failed is not None and max_failed > _INDEXED_PARALLELISM:
+            detail = f"must be less than or equal to {_INDEXED_PARALLELISM}"
+            found.append(invalid_cause("spec.maxFailedIndexes", max_failed, detail))
+        if (
+            completions is not None
+            and completions > _COMPLETIONS_SOFT_LIMIT
+            and per_index is not None
+        ):
+            found += _high_completions(parallelism, max_failed)
+    if mode in (None, "NonIndexed"):
+        for name, value in (("backoffLimitPerIndex", per_index), ("maxFailedIndexes", max_failed)):
+            if value is not None:
+                found.append(
+                    invalid_cause(f"spec.{name}", value, "requires indexed completion mode")
+                )
+    policy = spec.get("podFailurePolicy")
+    if isinstance(policy, Mapping):
+        found += _pod_failure_policy(spec, policy)
+    success = spec.get("successPolicy")
+    if isinstance(success, Mapping):
+        if mode != "Indexed":
+            detail = "requires indexed completion mode"
+            found.append(
+                _go_struct_cause("spec.successPolicy", _success_policy_go(success), detail)
+            )
+        else:
+            found += _success_policy(success, completions or 0)
+    replacement = spec.get("podReplacementPolicy")
+    if replacement is not None:
+        allowed = ("Failed",) if isinstance(policy, Mapping) else _REPLACEMENT_POLICIES
+        if replacement not in allowed:
+            found.append(not_supported("spec.podReplacementPolicy", replacement, allowed))
+    template_spec = _field(_field(spec, "template"), "spec")
+    if not template_spec.get("containers"):
+        found.append(required("spec.template.spec.containers"))
+    restart = template_spec.get("restartPolicy") or ""
+    where = "spec.template.spec.restartPolicy"
+    if restart in ("Always", ""):
+        listed = ", ".join(f'"{each}"' for each in _JOB_RESTART_POLICIES)
+        found.append(cause(where, Reason.REQUIRED, f"Required value: valid values: {listed}"))
+    elif restart not in _JOB_RESTART_POLICIES:
+        found.append(not_supported(where, restart, _JOB_RESTART_POLICIES))
+    elif isinstance(policy, Mapping) and restart != "Never":
+        detail = 'only "Never" is supported when podFailurePolicy is specified'
+        found.append(invalid_cause(where, restart, detail))
+    return found
+
+
+def _high_completions(parallelism: int | None, max_failed: int | None) -> list[Cause]:
+    """An Indexed Job's limits above 100000 completions with a backoff per index."""
+    found: list[Cause] = []
+    tail = f"when completions are above {_COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"
+    if max_failed is None:
+        detail = (
+            f"Required value: must be specified when completions is above {_COMPLETIONS_SOFT_LIMIT}"
+        )
+        found.append(cause("spec.maxFailedIndexes", Reason.REQUIRED, detail))
+    if parallelism is not None and parallelism > _HIGH_COMPLETIONS_LIMIT:
+        detail = f"must be less than or equal to {_HIGH_COMPLETIONS_LIMIT} {tail}"
+        found.append(invalid_cause("spec.parallelism", parallelism, detail))
+    if max_failed is not None and max_failed > _HIGH_COMPLETIONS_LIMIT:
+        detail = f"must be less than or equal to {_HIGH_COMPLETIONS_LIMIT} {tail}"
+        found.append(invalid_cause("spec.maxFailedIndexes", max_failed, detail))
+    return found
+
+
+def _domain_prefixed_path(path: str, value: str) -> list[Cause]:
+    """apimachinery's ``IsDomainPrefixedPath`` (the host a DNS subdomain)."""
+    host, slash, rest = value.partition("/")
+    if not slash or not host or not rest:
+        return [
+            invalid_cause(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')
+        ]
+    return [invalid_cause(path, host, message) for message in dns1123_subdomain(host)]
+
+
+def _pod_failure_policy(spec: Mapping[str, Any], policy: Mapping[str, Any]) -> list[Cause]:
+    """``validatePodFailurePolicy`` and each rule's ``validatePodFailurePolicyRule``."""
+    found: list[Cause] = []
+    rules = [r if isinstance(r, Mapping) else {} for r in policy.get("rules") or ()]
+    if len(rules) > 20:
+        found.append(_too_many("spec.podFailurePolicy.rules", len(rules), 20))
+    template_spec = _field(_field(spec, "template"), "spec")
+    names = {
+        str(container.get("name"))
+        for key in ("containers", "initContainers")
+        for container in template_spec.get(key) or ()
+        if isinstance(container, Mapping)
+    }
+    for index, rule in enumerate(rules):
+        where = f"spec.podFailurePolicy.rules[{index}]"
+        action = rule.get("action") or ""
+        if not action:
+            listed = " ".join(f'"{a}"' for a in _FAILURE_ACTIONS)
+            detail = f"Required value: valid values: [{listed}]"
+            found.append(cause(f"{where}.action", Reason.REQUIRED, detail))
+        elif action == "FailIndex":
+            if spec.get("backoffLimitPerIndex") is None:
+                detail = "requires the backoffLimitPerIndex to be set"
+                found.append(invalid_cause(f"{where}.action", action, detail))
+        elif action not in _FAILURE_ACTIONS:
+            found.append(not_supported(f"{where}.action", action, _FAILURE_ACTIONS))
+        exit_codes = rule.get("onExitCodes")
+        conditions = rule.get("onPodConditions") or []
+        if isinstance(exit_codes, Mapping):
+            found += _on_exit_codes(f"{where}.onExitCodes", exit_codes, names)
+        if conditions:
+            found += _on_pod_conditions(f"{where}.onPodConditions", conditions)
+        if isinstance(exit_codes, Mapping) and conditions:
+            detail = (
+                "Invalid value: specifying both OnExitCodes and OnPodConditions is not supported"
+            )
+            found.append(cause(where, Reason.INVALID, detail))
+        if not isinstance(exit_codes, Mapping) and not conditions:
+            detail = "Invalid value: specifying one of OnExitCodes and OnPodConditions is required"
+            found.append(cause(where, Reason.INVALID, detail))
+    return found
+
+
+def _on_exit_codes(where: str, requirement: Mapping[str, Any], names: set[str]) -> list[Cause]:
+    """``validatePodFailurePolicyRuleOnExitCodes``."""
+    found: list[Cause] = []
+    operator = requirement.get("operator") or ""
+    if not operator:
+        listed = " ".join(f'"{o}"' for o in _EXIT_CODE_OPERATORS)
+        found.append(
+            cause(f"{where}.operator", Reason.REQUIRED, f"Required value: valid values: [{listed}]")
+        )
+    elif operator not in _EXIT_CODE_OPERATORS:
+        found.append(not_supported(f"{where}.operator", operator, _EXIT_CODE_OPERATORS))
+    container = requirement.get("containerName")
+    if container is not None and container not in names:
+        detail = "must be one of the container or initContainer names in the pod template"
+        found.append(invalid_cause(f"{where}.containerName", container, detail))
+    values = requirement.get("values")
+    codes = [_number(v) or 0 for v in values] if isinstance(values, list) else []
+    if not codes:
+        found.append(invalid_cause(f"{where}.values", values, "at least one value is required"))
+    elif len(codes) > 255:
+        found.append(_too_many(f"{where}.values", len(codes), 255))
+    seen: set[int] = set()
+    for index, code in enumerate(codes):
+        if operator == "In" and code == 0:
+            found.append(
+                invalid_cause(f"{where}.values[{index}]", code, "must not be 0 for the In operator")
+            )
+        if code in seen:
+            found.append(duplicate(f"{where}.values[{index}]", code))
+        seen.add(code)
+    if any(a > b for a, b in itertools.pairwise(codes)):
+        found.append(invalid_cause(f"{where}.values", codes, "must be ordered"))
+    return found
+
+
+def _on_pod_conditions(where: str, patterns: list[Any]) -> list[Cause]:
+    """``validatePodFailurePolicyRuleOnPodConditions`` (a pattern's status defaults to
+    True)."""
+    found: list[Cause] = []
+    if len(patterns) > 20:
+        found.append(_too_many(where, len(patterns), 20))
+    for index, pattern in enumerate(patterns):
+        item = pattern if isinstance(pattern, Mapping) else {}
+        kind = str(item.get("type") or "")
+        found += [invalid_cause(f"{where}[{index}].type", kind, m) for m in qualified_name(kind)]
+        status = item.get("status") or ""
+        if not status:
+            listed = " ".join(f'"{s}"' for s in _CONDITION_STATUSES)
+            detail = f"Required value: valid values: [{listed}]"
+            found.append(cause(f"{where}[{index}].status", Reason.REQUIRED, detail))
+        elif status not in _CONDITION_STATUSES:
+            found.append(not_supported(f"{where}[{index}].status", status, _CONDITION_STATUSES))
+    return found
+
+
+def _success_policy(policy: Mapping[str, Any], completions: int) -> list[Cause]:
+    """``validateSuccessPolicy`` and each rule's ``validateSuccessPolicyRule``."""
+    found: list[Cause] = []
+    rules = [r if isinstance(r, Mapping) else {} for r in policy.get("rules") or ()]
+    where = "spec.successPolicy.rules"
+    if not rules:
+        detail = "Required value: at least one rules must be specified when the successPolicy is specified"
+        found.append(cause(where, Reason.REQUIRED, detail))
+    if len(rules) > 20:
+        found.append(_too_many(where, len(rules), 20))
+    for index, rule in enumerate(rules):
+        at = f"{where}[{index}]"
+        indexes, count = rule.get("succeededIndexes"), _number(rule.get("succeededCount"))
+        if indexes is None and count is None:
+            detail = "Required value: at least one of succeededCount or succeededIndexes must be specified"
+            found.append(cause(at, Reason.REQUIRED, detail))
+        total = 0
+        if isinstance(indexes, str):
+            if len(indexes) > _INDEXES_LIMIT:
+                detail = f"Too long: may not be more than {_INDEXES_LIMIT} bytes"
+                found.append(cause(f"{at}.succeededIndexes", Reason.TOO_LONG, detail))
+            total, problem = _indexes_count(indexes, completions)
+            if problem:
+                detail = f"error parsing succeededIndexes: {problem}"
+                found.append(invalid_cause(f"{at}.succeededIndexes", indexes, detail))
+        if count is not None:
+            if count < 0:
+                found.append(invalid_cause(f"{at}.succeededCount", count, _NONNEGATIVE))
+            if count > completions:
+                detail = f"must be less than or equal to {completions} (the number of specified completions)"
+                found.append(invalid_cause(f"{at}.succeededCount", count, detail))
+            if isinstance(indexes, str) and count > total:
+                detail = (f"must be less than or equal to {total} (the number of indexes in the "
+                          "specified succeededIndexes field)")  # fmt: skip
+                found.append(invalid_cause(f"{at}.succeededCount", count, detail))
+    return found
+
+
+def _indexes_count(text: str, completions: int) -> tuple[int, str]:
+    """``validateIndexesFormat``: how many indexes ``0,2-4``-style text names, or the
+    problem (then 0)."""
+    if not text:
+        return 0, ""
+    last: int | None = None
+    total = 0
+    for interval in text.split(","):
+        limits = interval.split("-")
+        if len(limits) > 2:
+            return 0, (f"the fragment {go_json(interval)} violates the requirement that an index "
+                       "interval can have at most two parts separated by '-'")  # fmt: skip
+        for position, part in enumerate(limits):
+            if not re.fullmatch(r"[+-]?\d+", part):
+                return 0, f"cannot convert string to integer for index: {go_json(part)}"
+            number = int(part)
+            if number >= completions:
+                return 0, f"too large index: {go_json(part)}"
+            if last is not None and last >= number:
+                return 0, f"non-increasing order, previous: {last}, current: {number}"
+            total += 1 if position == 0 else number - last  # type: ignore[operator]
+            last = number
+    return total, ""
+
+
+def _too_many(where: str, count: int, limit: int) -> Cause:
+    return cause(where, Reason.TOO_MANY, f"Too many: {count}: must have at most {limit} items")
+
+
+def _go_struct_cause(where: str, value: str, detail: str) -> Cause:
+    """``field.Invalid`` of a value printed as JSON of an internal Go struct."""
+    return cause(where, Reason.INVALID, f"Invalid value: {value}: {detail}")
+
+
+def _success_policy_go(policy: Mapping[str, Any]) -> str:
+    """``json.Marshal`` of the internal ``batch.SuccessPolicy`` (no JSON tags: Go's
+    field names, nil pointers and slices ``null``)."""
+    rules = policy.get("rules")
+    if not isinstance(rules, list):
+        return '{"Rules":null}'
+    listed = ",".join(
+        f'{{"SucceededIndexes":{go_json(r.get("succeededIndexes"))},'
+        f'"SucceededCount":{go_json(r.get("succeededCount"))}}}'
+        for r in rules
+        if isinstance(r, Mapping)
+    )
+    return f'{{"Rules":[{listed}]}}'
+
+
+def _pod_failure_policy_go(policy: Mapping[str, Any]) -> str:
+    """``json.Marshal`` of the internal ``batch.PodFailurePolicy``."""
+    rules = []
+    for rule in policy.get("rules") or ():
+        item = rule if isinstance(rule, Mapping) else {}
+        codes = item.get("onExitCodes")
+        exit_codes = (
+            f'{{"ContainerName":{go_json(codes.get("containerName"))},'
+            f'"Operator":{go_json(codes.get("operator") or "")},'
+            f'"Values":{go_json(codes.get("values"))}}}'
+            if isinstance(codes, Mapping)
+            else "null"
+        )
+        conditions = item.get("onPodConditions")
+        patterns = (
+            "[" + ",".join(
+                f'{{"Type":{go_json(p.get("type") or "")},"Status":{go_json(p.get("status") or "")}}}'
+                for p in conditions if isinstance(p, Mapping)
+            ) + "]"
+            if isinstance(conditions, list)
+            else "null"
+        )  # fmt: skip
+        rules.append(
+            f'{{"Action":{go_json(item.get("action") or "")},"OnExitCodes":{exit_codes},'
+            f'"OnPodConditions":{patterns}}}'
+        )
+    return f'{{"Rules":[{",".join(rules)}]}}'
+
+
+def _job_update(
+    spec: Mapping[str, Any], old_spec: Mapping[str, Any], old: Mapping[str, Any]
+) -> list[Cause]:
+    """``ValidateJobSpecUpdate`` after its ``ValidateJobSpec``: ``validateCompletions``
+    (an Indexed Job's completions change only with its parallelism), the selector,
+    ``validatePodTemplateUpdate`` (a Job suspended and never started may change its
+    scheduling directives), then ``_JOB_IMMUTABLE``."""
+    found: list[Cause] = []
+    completions, old_completions = spec.get("completions"), old_spec.get("completions")
+    if completions != old_completions:
+        if spec.get("completionMode") != "Indexed":
+            found.append(invalid_cause("spec.completions", completions, "field is immutable"))
+        elif completions is not None and completions != spec.get("parallelism"):
+            detail = "can only be modified in tandem with spec.parallelism"
+            found.append(invalid_cause("spec.completions", completions, detail))
+    found += _immutable_selector(spec, old_spec)
+    template, old_template = _field(spec, "template"), _field(old_spec, "template")
+    status = _field(old, "status")
+    if old_spec.get("suspend") is True and status.get("startTime") is None:
+        old_template = _with_scheduling_directives(old_template, template)
+    if not go_equal(dict(template), dict(old_template)):
+        # the value is the internal PodTemplateSpec as JSON (Go's field names for the
+        # pod spec): written here as the API's JSON, which the server's is not
+        found.append(_go_struct_cause("spec.template", go_json(template), "field is immutable"))
+    for name in _JOB_IMMUTABLE:
+        value, old_value = spec.get(name), old_spec.get(name)
+        if go_equal(value, old_value):
+            continue
+        if name == "podFailurePolicy":
+            shown = _pod_failure_policy_go(value) if isinstance(value, Mapping) else "null"
+        elif name == "successPolicy":
+            shown = _success_policy_go(value) if isinstance(value, Mapping) else "null"
+        else:
+            shown = bad_value(value)
+        found.append(_go_struct_cause(f"spec.{name}", shown, "field is immutable"))
+    return found
+
+
+def _with_scheduling_directives(
+    old_template: Mapping[str, Any], template: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The old template with the new one's labels, annotations, node selector,
+    tolerations, scheduling gates and node affinity: what ``validatePodTemplateUpdate``
+    compares a suspended Job's template with."""
+    merged = copy.deepcopy(dict(old_template))
+    meta, new_meta = dict(_field(merged, "metadata")), _field(template, "metadata")
+    for key in ("labels", "annotations"):
+        meta.pop(key, None)
+        if key in new_meta:
+            meta[key] = new_meta[key]
+    merged["metadata"] = meta
+    pod, new_pod = dict(_field(merged, "spec")), _field(template, "spec")
+    for key in _SCHEDULING_DIRECTIVES:
+        pod.pop(key, None)
+        if key in new_pod:
+            pod[key] = new_pod[key]
+    affinity, new_affinity = pod.get("affinity"), new_pod.get("affinity")
+    if isinstance(new_affinity, Mapping) or isinstance(affinity, Mapping):
+        rest = {k: v for k, v in (affinity or {}).items() if k != "nodeAffinity"}
+        if isinstance(new_affinity, Mapping):
+            if "nodeAffinity" in new_affinity:
+                rest["nodeAffinity"] = new_affinity["nodeAffinity"]
+            pod["affinity"] = rest
+        elif rest:
+            pod["affinity"] = rest
+        else:
+            pod.pop("affinity", None)
+    merged["spec"] = pod
+    return merged
 
 
 _IN, _EXISTS = ("In", "NotIn"), ("Exists", "DoesNotExist")

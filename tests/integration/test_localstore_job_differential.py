@@ -1,0 +1,246 @@
+"""A Job's spec rules, generated labels and updates: the store against the real server.
+
+``ValidateJob`` and ``ValidateJobUpdate`` (``pkg/apis/batch/validation/validation.go``):
+``validateGeneratedSelector`` (the template must hold the labels the server generates,
+unless ``manualSelector``), ``validateJobSpec``'s counts, completion mode, indexes'
+backoff, pod failure policy, success policy and pod replacement policy; on an update,
+the completions (an Indexed Job's only with its parallelism), selector, template (but
+a suspended Job's scheduling directives), completion mode, pod failure policy,
+backoffLimitPerIndex, managedBy and success policy are immutable. ``JobStrategy``
+(``pkg/registry/batch/job/strategy.go``) generates the selector and the labels
+(``batch.kubernetes.io/controller-uid``, ``batch.kubernetes.io/job-name`` and the
+legacy ``controller-uid``, ``job-name``) on a create.
+
+Each case writes the same body to the session's kube-apiserver and to an
+``ObjectStore``: the status code, reason, message and each cause's field, reason and
+message must be the same, or the stored object's metadata labels and spec (each side's
+uid masked).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from typing import Any
+
+from kubectl_crd.kube.client import ApiError, KubeClient
+from kubectl_crd.kube.resources import ResourceClient
+from kubectl_crd.reconcile.localstore import ObjectStore
+
+CONTAINERS = [{"name": "app", "image": "nginx:1"}]
+_UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+#: the value of a changed template's refusal: the server prints its internal Go type
+#: (``core.PodTemplateSpec``, the pod spec's Go field names), the store the API's JSON;
+#: the rest of that cause and of the message is compared
+_TEMPLATE = re.compile(r"(spec\.template: Invalid value: ).*?(: field is immutable)")
+
+
+def _masked(value: Any) -> Any:
+    """``value`` with every uid in it written ``<uid>`` (each side makes its own)."""
+    if isinstance(value, str):
+        return _TEMPLATE.sub(r"\1<template>\2", _UID.sub("<uid>", value))
+    if isinstance(value, dict):
+        return {_masked(k): _masked(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_masked(v) for v in value)
+    return value
+
+
+def answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
+    """A write's outcome: the refusal's code, reason, message and causes (field, reason,
+    message), or the stored labels and spec; uids masked."""
+    try:
+        stored = call()
+    except ApiError as exc:
+        status = exc.status_object or {}
+        causes = [
+            (each.get("field"), each.get("reason"), each.get("message"))
+            for each in (status.get("details") or {}).get("causes") or ()
+        ]
+        causes = [
+            (f, r, _TEMPLATE.sub(r"\1<template>\2", f"{f}: {m}"))
+            if f == "spec.template"
+            else (f, r, m)
+            for f, r, m in causes
+        ]
+        return _masked((exc.status, status.get("reason"), status.get("message"), causes))
+    labels = (stored.get("metadata") or {}).get("labels")
+    return _masked(("accepted", labels, stored.get("spec")))
+
+
+def job(
+    name: str, *, pod: dict[str, Any] | None = None, labels: Any = None, **spec: Any
+) -> dict[str, Any]:
+    """A valid Job but for what is given (``pod``: the template's spec's fields)."""
+    template: dict[str, Any] = {
+        "spec": {"containers": CONTAINERS, "restartPolicy": "Never", **(pod or {})}
+    }
+    if labels is not None:
+        template["metadata"] = {"labels": labels}
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {**spec, "template": template},
+    }
+
+
+INDEXED = {"completionMode": "Indexed", "completions": 3, "parallelism": 3}
+RULE_EXIT = {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}
+
+#: (what, body) created on both sides
+CREATES: list[tuple[str, dict[str, Any]]] = [
+    ("valid: the generated labels and selector", job("c0")),
+    ("valid: labels of its own kept beside the generated", job("c1", labels={"app": "web"})),
+    ("valid: a manual selector, no generated labels",
+     job("c2", labels={"app": "web"}, manualSelector=True, selector={"matchLabels": {"app": "web"}})),
+    ("a template's controller-uid of its own", job("c3", labels={"controller-uid": "x"})),
+    ("a template's job-name of another Job", job("c4", labels={"batch.kubernetes.io/job-name": "other"})),
+    ("valid: the template's job-name its own", job("c5", labels={"job-name": "c5"})),
+    ("Indexed without completions", job("c6", completionMode="Indexed", parallelism=2)),
+    ("a completion mode not known", job("c7", completionMode="Sometimes")),
+    ("valid: Indexed", job("c8", **INDEXED)),
+    ("backoffLimitPerIndex without Indexed", job("c9", backoffLimitPerIndex=1)),
+    ("maxFailedIndexes without backoffLimitPerIndex", job("c10", maxFailedIndexes=1)),
+    ("maxFailedIndexes above completions", job("c11", **INDEXED, backoffLimitPerIndex=1, maxFailedIndexes=5)),
+    ("negative backoffLimitPerIndex and maxFailedIndexes",
+     job("c12", **INDEXED, backoffLimitPerIndex=-1, maxFailedIndexes=-1)),
+    ("parallelism above 100000, Indexed", job("c13", completionMode="Indexed", completions=3, parallelism=100001)),
+    ("valid: backoffLimitPerIndex and maxFailedIndexes",
+     job("c14", **INDEXED, backoffLimitPerIndex=1, maxFailedIndexes=1)),
+    ("a pod failure policy with OnFailure", job("c15", pod={"restartPolicy": "OnFailure"},
+                                                podFailurePolicy={"rules": [RULE_EXIT]})),
+    ("a pod failure policy's FailIndex without backoffLimitPerIndex",
+     job("c16", podFailurePolicy={"rules": [{**RULE_EXIT, "action": "FailIndex"}]})),
+    ("a pod failure policy's action not known, none given",
+     job("c17", podFailurePolicy={"rules": [{**RULE_EXIT, "action": "Retry"}, {"onExitCodes": {"operator": "In", "values": [2]}}]})),
+    ("exit codes: 0 with In, a repeat, out of order, an unknown container",
+     job("c18", podFailurePolicy={"rules": [{"action": "Ignore", "onExitCodes": {
+         "containerName": "nope", "operator": "In", "values": [3, 0, 3]}}]})),
+    ("exit codes: none, an operator not known",
+     job("c19", podFailurePolicy={"rules": [{"action": "Count", "onExitCodes": {"operator": "Maybe", "values": []}}]})),
+    ("a rule with both and a rule with neither",
+     job("c20", podFailurePolicy={"rules": [
+         {**RULE_EXIT, "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+         {"action": "Ignore"}]})),
+    ("pod conditions: a bad type, no status, a status not known",
+     job("c21", podFailurePolicy={"rules": [{"action": "Ignore", "onPodConditions": [
+         {"type": "a b"}, {"type": "X", "status": "Maybe"}]}]})),
+    ("valid: a pod failure policy", job("c22", podFailurePolicy={"rules": [
+        RULE_EXIT, {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]})),
+    ("a success policy without Indexed", job("c23", successPolicy={"rules": [{"succeededCount": 1}]})),
+    ("a success policy without rules", job("c24", **INDEXED, successPolicy={"rules": []})),
+    ("success policy rules: empty, indexes malformed, a count above completions",
+     job("c25", **INDEXED, successPolicy={"rules": [{}, {"succeededIndexes": "2-1"},
+                                                    {"succeededCount": 4}]})),
+    ("success policy: indexes out of range, a count above them",
+     job("c26", **INDEXED, successPolicy={"rules": [{"succeededIndexes": "0,5", "succeededCount": 3}]})),
+    ("valid: a success policy", job("c27", **INDEXED, successPolicy={"rules": [{"succeededIndexes": "0-1", "succeededCount": 1}]})),
+    ("a pod replacement policy not known", job("c28", podReplacementPolicy="Sometimes")),
+    ("TerminatingOrFailed with a pod failure policy",
+     job("c29", podReplacementPolicy="TerminatingOrFailed", podFailurePolicy={"rules": [RULE_EXIT]})),
+    ("valid: TerminatingOrFailed", job("c30", podReplacementPolicy="TerminatingOrFailed")),
+    ("a name too long for its last index's hostname",
+     job("c31-" + "a" * 59, **{**INDEXED, "completions": 100, "parallelism": 1})),
+    ("managedBy not a domain-prefixed path", job("c32", managedBy="nope")),
+    ("valid: managedBy", job("c33", managedBy="example.com/mine")),
+]  # fmt: skip
+
+#: (what, the created Job's spec fields, the update's spec fields: None removes one;
+#: ``template``/``pod`` changes go to the template's metadata/spec)
+UPDATES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("valid: parallelism, backoffLimit, activeDeadlineSeconds, ttl", {},
+     {"parallelism": 5, "backoffLimit": 2, "activeDeadlineSeconds": 60, "ttlSecondsAfterFinished": 5}),
+    ("valid: suspended", {}, {"suspend": True}),
+    ("completions of a NonIndexed Job", {}, {"completions": 4}),
+    ("valid: completions of an Indexed Job with its parallelism", INDEXED,
+     {"completions": 4, "parallelism": 4}),
+    ("completions of an Indexed Job alone", INDEXED, {"completions": 4}),
+    ("completions of an Indexed Job removed", INDEXED, {"completions": None}),
+    ("the completion mode", {}, {"completionMode": "Indexed", "completions": 1}),
+    ("the selector", {}, {"selector": {"matchLabels": {"app": "web"}}}),
+    ("valid: manualSelector set", {}, {"manualSelector": True}),
+    ("the template's image", {}, {"pod": {"containers": [{"name": "app", "image": "nginx:2"}]}}),
+    ("the template's labels, not suspended", {}, {"labels": {"app": "web"}}),
+    ("the template's node selector, not suspended", {}, {"pod": {"nodeSelector": {"a": "b"}}}),
+    ("valid: a suspended Job's scheduling directives", {"suspend": True},
+     {"labels": {"app": "web"}, "annotations": {"a": "b"},
+      "pod": {"nodeSelector": {"a": "b"}, "tolerations": [{"key": "k", "operator": "Exists"}],
+              "schedulingGates": [{"name": "g"}]}}),
+    ("a suspended Job's image", {"suspend": True},
+     {"pod": {"containers": [{"name": "app", "image": "nginx:2"}]}}),
+    ("backoffLimitPerIndex", {**INDEXED, "backoffLimitPerIndex": 1}, {"backoffLimitPerIndex": 2}),
+    ("valid: maxFailedIndexes", {**INDEXED, "backoffLimitPerIndex": 1, "maxFailedIndexes": 1},
+     {"maxFailedIndexes": 2}),
+    ("the pod failure policy", {"podFailurePolicy": {"rules": [RULE_EXIT]}},
+     {"podFailurePolicy": {"rules": [{**RULE_EXIT, "action": "Ignore"}]}}),
+    ("the success policy", {**INDEXED, "successPolicy": {"rules": [{"succeededCount": 1}]}},
+     {"successPolicy": {"rules": [{"succeededCount": 2}]}}),
+    ("managedBy", {}, {"managedBy": "example.com/mine"}),
+    ("valid: podReplacementPolicy", {}, {"podReplacementPolicy": "Failed"}),
+    ("completions and the template and the selector together", {},
+     {"completions": 2, "selector": {"matchLabels": {"app": "web"}},
+      "pod": {"containers": [{"name": "app", "image": "nginx:2"}]}}),
+]  # fmt: skip
+
+
+def _updated(old: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    new = copy.deepcopy(old)
+    spec = new["spec"]
+    for key, value in change.items():
+        if key == "pod":
+            spec["template"]["spec"].update(copy.deepcopy(value))
+        elif key in ("labels", "annotations"):
+            meta = spec["template"].setdefault("metadata", {})
+            meta[key] = {**(meta.get(key) or {}), **value}
+        elif value is None:
+            spec.pop(key, None)
+        else:
+            spec[key] = copy.deepcopy(value)
+    return new
+
+
+def _sides(client: KubeClient, namespace: str) -> tuple[ResourceClient, ObjectStore, Any]:
+    server = ResourceClient(client, "batch", "v1", "jobs", namespaced=True, namespace=namespace)
+    store = ObjectStore()
+    return server, store, store.resolve("batch/v1/Job")
+
+
+def _check(problems: list[str], what: str, server: tuple[Any, ...], ours: tuple[Any, ...]) -> None:
+    if what.startswith("valid") != (server[0] == "accepted"):
+        problems.append(f"{what}: the server answered {server[:3]} (the case is wrong)")
+    if ours != server:
+        problems.append(f"{what}:\n  server {server}\n  store  {ours}")
+
+
+def test_job_creates_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
+    server, store, info = _sides(client, namespace)
+    problems: list[str] = []
+    for what, body in CREATES:
+        theirs = answer(lambda body=body: server.create(body))
+        ours = answer(lambda body=body: store.create(info, body, namespace=namespace))
+        _check(problems, what, theirs, ours)
+    print(
+        f"{2 * len(CREATES)} writes compared: {len(CREATES)} creates, on the server and the store"
+    )
+    assert problems == [], f"{len(problems)} of {len(CREATES)}:\n" + "\n".join(problems)
+
+
+def test_job_updates_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
+    server, store, info = _sides(client, namespace)
+    problems: list[str] = []
+    for index, (what, created, change) in enumerate(UPDATES):
+        body = job(f"u{index}", **created)
+        answers = []
+        for old, update in (
+            (server.create(body), server.update),
+            (store.create(info, body, namespace=namespace), lambda b: store.update(info, b)),
+        ):
+            new = _updated(old, change)
+            answers.append(answer(lambda new=new, update=update: update(new)))
+        _check(problems, what, *answers)
+    print(
+        f"{2 * len(UPDATES)} writes compared: {len(UPDATES)} updates, on the server and the store"
+    )
+    assert problems == [], f"{len(problems)} of {len(UPDATES)}:\n" + "\n".join(problems)
