@@ -21,7 +21,7 @@ every key and every value of a map literal, must have the same type as the first
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -403,17 +403,132 @@ def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     return found
 
 
-#: string.format's clause verbs (cel-go ext/formatting.go: parseFormatString)
-_FORMAT_VERBS = frozenset("sdfebxXo")
+#: what each clause of string.format takes, by verb, and the words of its refusal
+#: (cel-go ext/formatting.go, the version-1 formatter kube-apiserver's strings library
+#: (``ext.StringsVersion(2)``) compiles with: ``stringFormatChecker`` and the
+#: ``*FormatError`` helpers); ``s`` takes more (``_FORMAT_STRING_TYPES``)
+_FORMAT_CLAUSES: dict[str, tuple[frozenset[str], str]] = {
+    "d": (frozenset({"int", "uint"}), "decimal clause can only be used on integers"),
+    "f": (frozenset({"double", "string"}), "fixed-point clause can only be used on doubles"),
+    "e": (frozenset({"double", "string"}), "scientific clause can only be used on doubles"),
+    "b": (
+        frozenset({"int", "uint", "bool"}),
+        "only integers and bools can be formatted as binary",
+    ),
+    "x": (
+        frozenset({"int", "uint", "string", "bytes"}),
+        "only integers, byte buffers, and strings can be formatted as hex",
+    ),
+    "o": (frozenset({"int", "uint"}), "octal clause can only be used on integers"),
+}
+_FORMAT_CLAUSES["X"] = _FORMAT_CLAUSES["x"]
+_FORMAT_STRING_TYPES = frozenset(
+    {
+        "list", "map", "int", "uint", "double", "bool", "string", "bytes", "type",
+        "null_type", "google.protobuf.Timestamp", "google.protobuf.Duration",
+    }
+)  # fmt: skip
+_FORMAT_STRING_ERROR = (
+    "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, "
+    "types, durations, and timestamps"
+)
+_GO_INT_MAX = 2**63 - 1
+
+
+class _FormatError(Exception):
+    """A refusal of one format call: its words and the node cel-go reports it at (the
+    argument a clause does not take, else the call)."""
+
+    def __init__(self, message: str, node: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.node = message, node
+
+
+def _format_clause(data: bytes, at: int) -> tuple[int, str]:
+    """cel-go's ``parseFormattingClause`` of the clause after the ``%`` at ``at - 1``:
+    (the index after it, its verb), or the error its words say. ``data`` is the format
+    string's UTF-8 (a verb is one byte, read as a Latin-1 rune)."""
+    index = at
+    if data[index : index + 1] == b".":
+        index += 1
+        digits = bytearray()
+        while True:
+            if index >= len(data):
+                raise _FormatError(
+                    "could not parse formatting clause: error while parsing precision: "
+                    "could not find end of precision specifier"
+                )
+            if not 0x30 <= data[index] <= 0x39:
+                break
+            digits.append(data[index])
+            index += 1
+        if not digits or int(digits) > _GO_INT_MAX:
+            problem = "invalid syntax" if not digits else "value out of range"
+            raise _FormatError(
+                "could not parse formatting clause: error while parsing precision: "
+                "error while converting precision to integer: strconv.Atoi: parsing "
+                f'"{digits.decode()}": {problem}'
+            )
+    verb = chr(data[index])
+    if verb not in _FORMAT_CLAUSES and verb != "s":
+        raise _FormatError(
+            f'could not parse formatting clause: unrecognized formatting clause "{verb}"'
+        )
+    return index + 1, verb
+
+
+def _format_requested(text: str, check: Callable[[int, str], None]) -> int:
+    """cel-go's ``parseFormatString`` as its checker runs it over a constant format
+    string: ``check(argument index, verb)`` for each clause; the number of arguments
+    requested, or the first ``_FormatError`` (the order of its checks kept: an argument
+    is requested before a lone ``%`` at the end is refused, and before its index is)."""
+    data = text.encode()
+    index = requested = 0
+    while index < len(data):
+        if data[index] != 0x25:  # %
+            index += 1
+            continue
+        if data[index + 1 : index + 2] == b"%":
+            index += 2
+            continue
+        if index + 1 >= len(data):
+            raise _FormatError("unexpected end of string")
+        argument = requested
+        requested += 1
+        index, verb = _format_clause(data, index + 1)
+        check(argument, verb)
+    return requested
 
 
 def format_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     """(source offset, message) of cel-go's ``stringFormatValidator`` (ext/formatting.go,
     an AST validator of the strings library): a constant format string applied to a list
-    literal is parsed when the rule compiles; an index beyond the list, a ``%d`` given
-    a value that is not an integer, or more arguments than clauses is an error. Other
-    verbs' type checks are not mirrored (their words are not verified)."""
+    literal is parsed when the rule compiles, and its first error refuses the rule: a
+    clause it cannot parse, an index beyond the list, an argument of a type its clause
+    does not take (a ``dyn`` one passes; for ``%s`` the elements of a list or map
+    literal are looked at too), more arguments than clauses."""
     found: list[tuple[int, str]] = []
+
+    def type_name(node: Node) -> str:
+        kind = checked.types.get(node.id, CelType("dyn"))
+        return kind.name
+
+    def string_argument(node: Node) -> Node | None:
+        """The node a ``%s`` clause cannot take (``verifyString``), or None."""
+        name = type_name(node)
+        if name != "dyn" and name not in _FORMAT_STRING_TYPES:
+            return node
+        if node.kind == "list":
+            nested: Sequence[Node] = node.elements
+        elif node.kind == "map":
+            nested = [part for key, value, _ in node.entries for part in (key, value)]
+        else:
+            return None
+        for element in nested:
+            bad = string_argument(element)
+            if bad is not None:
+                return bad
+        return None
 
     def check(call: Node) -> None:
         target, args = call.target, call.args
@@ -421,36 +536,35 @@ def format_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
             return
         if not isinstance(target.value, Constant) or target.value.kind != "string":
             return
-        text, elements = str(target.value.value), args[0].elements
-        at = checked.positions.get(call.id, 0)
-        requested, index = 0, 0
-        while index < len(text):
-            if text[index] != "%":
-                index += 1
-                continue
-            index += 1
-            if index < len(text) and text[index] == "%":
-                index += 1
-                continue
-            while index < len(text) and (text[index] == "." or text[index].isdigit()):
-                index += 1
-            if index >= len(text) or text[index] not in _FORMAT_VERBS:
-                return  # a clause cel-go cannot parse: its words are not mirrored
-            verb = text[index]
-            index += 1
-            if requested >= len(elements):
-                found.append((at, f"index {requested} out of range"))
+        elements = args[0].elements
+
+        def clause(argument: int, verb: str) -> None:
+            if argument >= len(elements):
+                raise _FormatError(f"index {argument} out of range")
+            element = elements[argument]
+            if verb == "s":
+                bad = string_argument(element)
+                if bad is not None:
+                    raise _FormatError(
+                        f"error during formatting: {_FORMAT_STRING_ERROR}, "
+                        f"was given {type_name(bad)}",
+                        bad.id,
+                    )
                 return
-            element = elements[requested]
-            requested += 1
-            kind = checked.types.get(element.id, CelType("dyn")).name
-            if verb == "d" and kind not in ("int", "uint", "dyn"):
-                message = (
-                    "error during formatting: decimal clause can only be used on "
-                    f"integers, was given {kind}"
+            allowed, words = _FORMAT_CLAUSES[verb]
+            name = type_name(element)
+            if name != "dyn" and name not in allowed:
+                raise _FormatError(
+                    f"error during formatting: {words}, was given {name}", element.id
                 )
-                found.append((checked.positions.get(element.id, at), message))
-                return
+
+        at = checked.positions.get(call.id, 0)
+        try:
+            requested = _format_requested(str(target.value.value), clause)
+        except _FormatError as error:
+            where = at if error.node is None else checked.positions.get(error.node, at)
+            found.append((where, error.message))
+            return
         if len(elements) > requested:
             message = (
                 "too many arguments supplied to string.format "

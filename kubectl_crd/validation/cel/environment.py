@@ -21,6 +21,7 @@ from google.protobuf import descriptor_pool
 from kubectl_crd.validation.cel.library import (
     comprehensions,
     formats,
+    formatting,
     indexing,
     lists,
     network,
@@ -42,6 +43,7 @@ LIBRARIES: tuple[Library, ...] = (
     formats.LIBRARY,
     semver.LIBRARY,
     comprehensions.LIBRARY,
+    formatting.LIBRARY,
 )
 
 # The extensions of Kubernetes' CRD environment that cel-cpp implements: strings at
@@ -113,15 +115,22 @@ def compile_expression(environment: Any, text: str) -> tuple[Any, str]:
 def runnable(program: Any, environment: Any) -> Any:
     """A compiled program as this engine can run it: calls of ``cel.@mapInsert``
     (``transformMap``, ``transformMapEntry``), which cel-cpp declares but does not
-    bind, renamed to ``library.comprehensions.MAP_INSERT``, which is bound."""
+    bind, renamed to ``library.comprehensions.MAP_INSERT``, which is bound; and calls
+    of ``string.format`` renamed to ``library.formatting.FORMAT``, cel-go's formatter
+    (cel-cpp's words its results and errors otherwise)."""
     from kubectl_crd.validation.cel.checked import rename_calls
-    from kubectl_crd.validation.cel.library.comprehensions import MAP_INSERT, OVERLOAD_IDS
 
     serialized = program.serialize()
-    if b"cel.@mapInsert" not in serialized:
-        return program
-    renamed = rename_calls(serialized, "cel.@mapInsert", MAP_INSERT, OVERLOAD_IDS)
-    return environment.deserialize(renamed)
+    changed = False
+    for old, new, overloads in (
+        ("cel.@mapInsert", comprehensions.MAP_INSERT, comprehensions.OVERLOAD_IDS),
+        ("format", formatting.FORMAT, formatting.OVERLOAD_IDS),
+    ):
+        if old.encode() in serialized:
+            renamed = rename_calls(serialized, old, new, overloads)
+            changed = changed or renamed != serialized
+            serialized = renamed
+    return environment.deserialize(serialized) if changed else program
 
 
 def prepare(expression: str) -> str:

@@ -80,7 +80,7 @@ FORMAT_REGEX_SIZES = {
 _MEASURED = frozenset(
     {
         "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_+_", "@in", "startsWith",
-        "endsWith", "matches", "contains", "string", "bytes", "format", "strings.quote",
+        "endsWith", "matches", "contains", "string", "bytes", "format", "__format", "strings.quote",
         "isSorted", "sum", "max", "min", "__indexOf", "__lastIndexOf", "url", "lowerAscii",
         "upperAscii", "substring", "trim", "jsonpatch.escapeKey", "replace", "split",
         "join", "find", "findAll", "cidr", "isIP", "isCIDR", "ip", "ip.isCanonical",
@@ -624,16 +624,21 @@ PLAN_FORMAT = 1
 
 @cache
 def _plan_version() -> str:
-    """What a kept plan depends on besides its rule: this module's code (a plan made
+    """What a kept plan depends on besides its rule: this module's code and the
+    environment's, whose ``runnable`` renames calls before a plan is made (a plan made
     by other code is not trusted), this package's version and the engine's build (its
     file's size and time: importlib.metadata would cost 10 ms)."""
     import hashlib
     import os
 
     from kubectl_crd import __version__
+    from kubectl_crd.validation.cel import environment
 
-    with open(__file__, "rb") as code:
-        digest = hashlib.sha256(code.read()).hexdigest()[:16]
+    sha = hashlib.sha256()
+    for path in (__file__, environment.__file__):
+        with open(path, "rb") as code:
+            sha.update(code.read())
+    digest = sha.hexdigest()[:16]
     engine = os.stat(cel.__file__)
     return f"{PLAN_FORMAT} {digest} {__version__} {engine.st_size} {engine.st_mtime_ns}"
 
@@ -805,7 +810,7 @@ def _kubernetes_cost(
 
 
 def _standard_cost(function: str, args: Sequence[Any], sizes: list[int]) -> int:
-    if function in ("startsWith", "endsWith", "format", "strings.quote") and args:
+    if function in ("startsWith", "endsWith", "format", "__format", "strings.quote") and args:
         if _text(args[0]):
             return _ceil(sizes[0] * STRING_TRAVERSAL)
     elif function in ("bytes", "string") and len(args) == 1:

@@ -578,10 +578,25 @@ def _error_block(expression: str, offset: int, message: str) -> str:
     """cel-go's ``ERROR: <input>:L:C: message`` with the source line and a caret."""
     line = expression.count("\n", 0, offset) + 1
     line_start = expression.rfind("\n", 0, offset) + 1
-    column = offset - line_start + 1
     source = expression.split("\n")[line - 1]
-    caret = "." * (column - 1) + "^"
-    return f"ERROR: <input>:{line}:{column}: {message}\n | {source}\n | {caret}"
+    return _displayed(line, offset - line_start, message, source)
+
+
+#: cel-go common/error.go: a longer source line is not shown
+_MAX_SNIPPET = 16384
+
+
+def _displayed(line: int, column: int, message: str, source: str) -> str:
+    """cel-go's ``Error.ToDisplayString``: the error at 0-based ``column`` (in runes) of
+    ``line``, then that line (tabs as spaces) and a line of dots up to a caret, each
+    rune of more than one UTF-8 byte marked wide (U+FF0E, U+FF3E)."""
+    text = f"ERROR: <input>:{line}:{column + 1}: {message}"
+    if len(source.encode("utf-8", "surrogatepass")) > _MAX_SNIPPET:
+        return text
+    snippet = source.replace("\t", " ")
+    marks = "".join("\uff0e" if ord(c) > 0x7F else "." for c in snippet[:column])
+    marks += "\uff3e" if column < len(snippet) and ord(snippet[column]) > 0x7F else "^"
+    return f"{text}\n | {snippet}\n | {marks}"
 
 
 def _literal_text(literal: str) -> str | None:
@@ -728,7 +743,7 @@ def _at_original(detail: str, original: str) -> str:
         for word in re.finditer("oldSelf", source):
             if word.start() < at < word.end():
                 at = word.start()
-        return f"ERROR: <input>:{line}:{at + 1}: {message}\n | {source}\n | {'.' * at}^"
+        return _displayed(line, at, message, source)
 
     return _ERROR_BLOCK.sub(block, detail)
 

@@ -1,0 +1,84 @@
+"""``string.format`` as cel-go's version-1 formatter runs it (``library.formatting``) and
+the compile-time check of constant format strings (``checked.format_literal_errors``).
+
+The texts were recorded from kube-apiserver 1.34; the live comparison of both is
+tests/integration/test_cel_format_differential.py.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from cel_expr_python import cel
+
+from kubectl_crd.validation.cel.checked import format_literal_errors, read_checked
+from kubectl_crd.validation.cel.environment import build_environment
+from kubectl_crd.validation.cel.library.formatting import FormatError, string_format
+
+# (format, arguments, the server's result)
+RESULTS: list[tuple[str, list[Any], str]] = [
+    ("%s|%d|%b|%x|%X|%o", ["a", 1, 5, "hi", bytearray(b"hi"), 8], "a|1|101|6869|6869|10"),
+    ("%x %o %b", [-10, -8, -5], "-a -10 -101"),
+    ("%f", [1234567.891], "1,234,567.891000"),
+    ("%f", [-0.0], "0.000000"),
+    ("%f", [float("inf")], "\u221e"),
+    ("%.3f", [3.14159], "3.142"),
+    ("%e", [1.5], "1.500000\u00d710\u2070\u2070"),
+    ("%e", [0.000123], "1.230000\u00d710\u207b\u2070\u2074"),
+    ("%.3e", [123456.789], "1.234568\u00d710\u2070\u2075"),
+    ("%s", [[float("inf"), "a", bytearray(b"c"), 2.0, None, True]],
+     '["+Inf", "a", b"c", 2.000000, null, true]'),
+    ("%s", [{"b": 1, "a": 2.5}], '{"a":2.500000, "b":1}'),
+    ("%s", [[timedelta(seconds=1), datetime(2023, 1, 1, tzinfo=UTC)]],
+     '[duration("1s"), timestamp("2023-01-01T00:00:00Z")]'),
+    ("%s", [timedelta(seconds=3723.5)], "3723.5s"),
+    ("%s", [123456789.0], "1.23456789e+08"),
+    ("%s", [cel.Type.INT], "int"),
+    ("%%%s", ["a"], "%a"),
+]  # fmt: skip
+
+# (format, arguments, the server's error)
+ERRORS: list[tuple[str, list[Any], str]] = [
+    ("%d", ["a"], "error during formatting: decimal clause can only be used on integers, "
+     "was given string"),
+    ("%f", [1], "error during formatting: fixed-point clause can only be used on doubles, "
+     "was given int"),
+    ("%s", [bytearray(b"\xff")], 'error during formatting: could not convert argument '
+     '"invalid UTF-8 in bytes, cannot convert to string" to string'),
+    ("%z", [1], 'could not parse formatting clause: unrecognized formatting clause "z"'),
+    ("%", [], "index 0 out of range"),
+    ("%s%", ["a", "b"], "unexpected end of string"),
+    ("%.3", [1.0], "could not parse formatting clause: error while parsing precision: "
+     "could not find end of precision specifier"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "arguments", "expected"), RESULTS)
+def test_results(text: str, arguments: list[Any], expected: str) -> None:
+    assert string_format(text, arguments) == expected
+
+
+@pytest.mark.parametrize(("text", "arguments", "expected"), ERRORS)
+def test_errors(text: str, arguments: list[Any], expected: str) -> None:
+    with pytest.raises(FormatError) as raised:
+        string_format(text, arguments)
+    assert str(raised.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("'%z'.format([1])", [(11, 'could not parse formatting clause: unrecognized formatting clause "z"')]),
+        ("'%é'.format([1])", [(11, 'could not parse formatting clause: unrecognized formatting clause "Ã"')]),
+        ("'%'.format([1])", [(10, "unexpected end of string")]),
+        ("'%f'.format([1])", [(13, "error during formatting: fixed-point clause can only be used on doubles, was given int")]),
+        ("'%s'.format([[1, optional.of(1)]])", [(28, "error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given optional_type")]),
+        ("'%.f'.format([1.0])", [(12, 'could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax')]),
+        ("'%f %e %x'.format(['NaN', dyn(1), b'a'])", []),
+    ],
+)  # fmt: skip
+def test_compile_time_check(expression: str, expected: list[tuple[int, str]]) -> None:
+    env = build_environment({"self": cel.Type.DYN})
+    assert format_literal_errors(read_checked(env.compile(expression).serialize())) == expected
