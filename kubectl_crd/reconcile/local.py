@@ -348,7 +348,13 @@ class LocalBackend:
         dry_run: bool = False,
     ) -> dict[str, Any]:
         return self.store.patch(
-            info, namespace, name, patch, subresource=subresource, dry_run=dry_run
+            info,
+            namespace,
+            name,
+            patch,
+            subresource=subresource,
+            dry_run=dry_run,
+            field_manager=field_manager,
         )
 
     def delete(

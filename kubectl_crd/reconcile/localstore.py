@@ -85,6 +85,15 @@ What it keeps, and the upstream behaviour each piece mirrors
   every object whose ownerReferences all name removed owners is deleted, transitively;
 - server-side apply under field managers, a pragmatic subset of
   ``structured-merge-diff`` (see ``apply``);
+- ``managedFields`` as the server's field manager keeps them
+  (``apiserver/pkg/endpoints/handlers/fieldmanager`` on structured-merge-diff): an
+  ``Update`` entry per manager, apiVersion and subresource for create, PUT and patch
+  (a request's ``field_manager``, else the server's default for our User-Agent,
+  ``kubectl-crd``), owning what its writes added or changed; an ``Apply`` entry per
+  applier, owning the applied object's field set; each write taking what it changes
+  from the others; ``fieldsV1`` as the server spells it, entries in its order
+  (``_track_fields``; 30 writes by 8 managers on a ConfigMap, a Deployment and a
+  custom resource in tests/integration/test_localstore_managedfields_differential.py);
 - label-selected lists and list-then-watch (``kube.reflector``'s ADDED, MODIFIED,
   DELETED, SYNCED), a selected watch seeing an object that stops matching as DELETED
   and one that starts matching as ADDED (the watch cache's filter,
@@ -96,9 +105,9 @@ ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of b
 kinds beyond their metadata, their decoding and the typed check (a Service's aside;
 of a Service update's own rules only the primary cluster IP's is checked), admission
 plugins beyond the defaults above
-(ServiceAccount's token volume, LimitRanger, ResourceQuota), ``managedFields`` entries
-of other operations than ``Apply`` (a create shows none),
-conflicts between field managers (``force`` is always taken), the garbage collector's
+(ServiceAccount's token volume, LimitRanger, ResourceQuota),
+conflicts between field managers (``force`` is always taken), an apply to ``/status``,
+the cap of ten ``Update`` entries, the garbage collector's
 foreground deletion and orphaning (``propagationPolicy`` is background), admission
 webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateName`` for
 built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a number),
@@ -120,6 +129,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,9 +282,15 @@ class ObjectStore:
         self._gone: list[str] = []
         #: uid -> manager -> the object it last applied
         self._applied: dict[str, dict[str, dict[str, Any]]] = {}
-        #: uid -> (what it was built from, the managedFields entries marshalled)
-        #: (``_with_managed``)
-        self._managed: dict[str, tuple[Any, bytes]] = {}
+        #: uid -> its managedFields entries (``_track_fields``)
+        self._fields: dict[str, list[_FieldsEntry]] = {}
+        #: uid -> its managedFields entries marshalled (``_with_managed``), dropped when
+        #: they change
+        self._managed: dict[str, bytes] = {}
+        #: (apiVersion, kind) -> the empty object a create is compared with (``_zero``)
+        self._zeros: dict[tuple[str, str], dict[str, Any]] = {}
+        #: the field manager and subresource of the write in progress (under the lock)
+        self._writer: tuple[str, str] | None = None
         #: the manager and object of the apply in progress (under the lock)
         self._applying: tuple[str, dict[str, Any], KeysAt] | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
@@ -457,9 +474,10 @@ class ObjectStore:
         *,
         namespace: str | None = None,
         dry_run: bool = False,
+        field_manager: str = "",
     ) -> dict[str, Any]:
         """POST: the object as stored, read in ``info``'s version."""
-        with self._lock:
+        with self._lock, self._written_by(field_manager):
             kind = self._kind(info)
             name = _name(obj)
             ns = (namespace or _namespace(obj) or "default") if kind.namespaced else ""
@@ -508,16 +526,28 @@ class ObjectStore:
             return self._store_builtin(kind, info, None, created, dry_run=dry_run)
 
     def update(
-        self, info: ResourceInfo, obj: Mapping[str, Any], *, dry_run: bool = False
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        dry_run: bool = False,
+        field_manager: str = "",
     ) -> dict[str, Any]:
         """PUT of the main resource (its status kept when the kind has ``/status``)."""
-        return self._update(info, obj, status=False, dry_run=dry_run)
+        with self._lock, self._written_by(field_manager):
+            return self._update(info, obj, status=False, dry_run=dry_run)
 
     def update_status(
-        self, info: ResourceInfo, obj: Mapping[str, Any], *, dry_run: bool = False
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        dry_run: bool = False,
+        field_manager: str = "",
     ) -> dict[str, Any]:
         """PUT of ``/status``: only ``.status`` is taken."""
-        return self._update(info, obj, status=True, dry_run=dry_run)
+        with self._lock, self._written_by(field_manager, "status"):
+            return self._update(info, obj, status=True, dry_run=dry_run)
 
     def _update(
         self,
@@ -602,10 +632,11 @@ class ObjectStore:
         *,
         subresource: str = "",
         dry_run: bool = False,
+        field_manager: str = "",
     ) -> dict[str, Any]:
         """A JSON merge patch (RFC 7386) of the object or its ``status``; a
         ``metadata.resourceVersion`` in the patch makes it conditional (409)."""
-        with self._lock:
+        with self._lock, self._written_by(field_manager, subresource):
             kind = self._kind(info)
             stored = kind.objects.get((namespace if kind.namespaced else "", name))
             if stored is None:
@@ -645,13 +676,12 @@ class ObjectStore:
         other lists replaced whole, and so are atomic maps and structs
         (``x-kubernetes-map-type: atomic``: a LabelSelector, a PodSpec's nodeSelector, an
         OwnerReference, a CRD field so marked), as the server replaces them. First the typed check (``_check_typed``): an object
-        the server could not convert is refused as the server refuses it. Simplified: each manager's fields are what it last applied (not
-        a field set shared between managers), less what a later apply of another set to
-        another value (a forced conflict, an atomic map or struct as one field), so
-        another manager's fields are never conflicts (``force`` is taken as given), and
-        a field two managers set to one value is removed when either stops setting it
-        (a granular map or struct loses only that manager's keys). ``managedFields`` shows one ``Apply`` entry per
-        manager, built from what it applied."""
+        the server could not convert is refused as the server refuses it. Simplified: each
+        applier's fields to remove are what it last applied, less what a later apply of
+        another set to another value (a forced conflict, an atomic map or struct as one
+        field), and less what another manager's managedFields entry owns (a field two
+        managers set stays until neither does); another manager's fields are never
+        conflicts (``force`` is taken as given). ``managedFields``: ``_track_fields``."""
         with self._lock:
             kind = self._kind(info)
             name = _name(obj)
@@ -672,7 +702,8 @@ class ObjectStore:
             # informer's copy then carries this manager's managedFields
             self._applying = (field_manager, applied, keys_at)
             try:
-                return self._apply(kind, info, old, applied, field_manager, keys_at, dry_run)
+                with self._written_by(field_manager):
+                    return self._apply(kind, info, old, applied, field_manager, keys_at, dry_run)
             finally:
                 self._applying = None
 
@@ -694,7 +725,14 @@ class ObjectStore:
             uid = current["metadata"].get("uid", "")
             previous = self._applied.get(uid, {}).get(field_manager)
             if previous is not None:
-                _remove_unapplied(current, previous, applied, keys_at, ())
+                owned = frozenset(
+                    path[:end]
+                    for entry in self._fields.get(uid, ())
+                    if not entry.is_for(field_manager, "Apply", "", "")
+                    for path in entry.paths
+                    for end in range(1, len(path) + 1)
+                )
+                _remove_unapplied(current, previous, applied, keys_at, (), (), owned)
             merged = _merge(current, applied, keys_at, ())
             merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
             written = self.update(info, merged, dry_run=dry_run)
@@ -703,15 +741,13 @@ class ObjectStore:
             if uid in self._by_uid:
                 managers = self._applied.setdefault(uid, {})
                 # the same fields applied again (a level-triggered reconcile's usual
-                # apply) keep the recorded object: managedFields built from it stay valid.
-                # A write that was stored recorded ``applied`` itself (``_record_apply``):
-                # nothing to compare (a create walked its whole object against itself:
-                # ~11 us of a Deployment's ~130 us create)
+                # apply) keep the recorded object. A write that was stored recorded
+                # ``applied`` itself (``_record_apply``): nothing to compare (a create
+                # walked its whole object against itself: ~11 us of a Deployment's
+                # ~130 us create)
                 recorded = managers.get(field_manager)
                 if recorded is not applied and not go_equal(recorded, applied):
                     managers[field_manager] = applied
-                    # the answer's managedFields were built from the record it replaced
-                    return self._with_managed(written, info)
         return written
 
     def delete(
@@ -791,14 +827,25 @@ class ObjectStore:
         if dry_run:
             return _copy_object(result.response)
         old = kind.objects.get(key)
+        uid = str(meta.get("uid") or "")
         if result.removed:
             self._drop(kind, key, old, result.object)
         elif result.written:
             kind.objects[key] = result.stored
-            self._by_uid[str(meta.get("uid") or "")] = (kind, key)
+            self._by_uid[uid] = (kind, key)
             self._index_owners(kind, key, result.stored)
-            self._record_apply(str(meta.get("uid") or ""))
+            self._record_apply(uid)
+            self._track_fields(kind, info, uid, old, result.stored)
             self._notify(kind, old, result.stored, None)
+        elif old is not None and self._track_fields(kind, info, uid, old, old):
+            # the object is unchanged but a manager's fields are not (an apply of values
+            # another manager set): the server writes the new managedFields
+            new = _copy(old)
+            new["metadata"]["resourceVersion"] = self._next_version()
+            kind.objects[key] = new
+            self._record_apply(uid)
+            self._notify(kind, old, new, None)
+            return self._shown(kind, new, info.version)
         if result.removed:
             self._collect_garbage()
         response = result.response
@@ -820,7 +867,14 @@ class ObjectStore:
         *,
         dry_run: bool,
     ) -> dict[str, Any]:
-        if old is not None and go_equal(_without_version(new), _without_version(old)):
+        unchanged = old is not None and go_equal(_without_version(new), _without_version(old))
+        # unchanged, unless a manager's fields are not (an apply of values another
+        # manager set): the server writes the new managedFields
+        if (
+            old is not None
+            and unchanged
+            and (dry_run or not self._track_fields(kind, info, "", old, old))
+        ):
             return self._with_managed(_copy(old), info)
         new["metadata"]["resourceVersion"] = (
             self._next_version() if not dry_run else new["metadata"].get("resourceVersion", "")
@@ -833,6 +887,7 @@ class ObjectStore:
         self._by_uid[str(meta["uid"])] = (kind, key)
         self._index_owners(kind, key, new)
         self._record_apply(str(meta["uid"]))
+        self._track_fields(kind, info, str(meta["uid"]), old, old if old and unchanged else new)
         self._notify(kind, old, new, None)
         return self._with_managed(_copy(new), info)
 
@@ -873,6 +928,7 @@ class ObjectStore:
         uid = str((last.get("metadata") or {}).get("uid") or "")
         self._by_uid.pop(uid, None)
         self._applied.pop(uid, None)
+        self._fields.pop(uid, None)
         self._managed.pop(uid, None)
         self._gone.append(uid)
         self._notify(kind, old, None, last)
@@ -947,38 +1003,127 @@ class ObjectStore:
         return obj
 
     def _with_managed(self, obj: dict[str, Any], info: ResourceInfo | None) -> dict[str, Any]:
+        """``obj`` with its managedFields: every read shows them, marshalled once per
+        change and loaded per read (a read's copy is one ``marshal.loads``: the bytes
+        are ~1/8 of the dicts)."""
         meta = obj.get("metadata")
         if not isinstance(meta, dict):
             return obj
         uid = str(meta.get("uid") or "")
-        appliers = self._applied.get(uid)
-        if appliers and info is not None:
-            kind = self._kinds.get((info.group, info.plural))
-            # every read shows managedFields: built once per apply (and per version
-            # and schema), then copied; the cache is keyed by the applied objects'
-            # identities, which each apply replaces. Kept for every object, as marshal
-            # bytes: a read's copy is one marshal.loads, and the bytes are ~1/8 of the
-            # dicts (a bound of 256 objects rebuilt them for every read of a larger
-            # store: 20% of the store's CPU over 1,000 Foos and their Deployments)
-            crd = kind.crd if kind is not None else None
+        entries = self._fields.get(uid)
+        if entries:
             cached = self._managed.get(uid)
-            stamp = (info.version, crd, tuple(sorted(appliers.items())))
-            if cached is None or not _same_stamp(cached[0], stamp):
-                keys_at = self._typed(kind, info.version)[1] if kind else _no_keys
-                entries = [
-                    {
-                        "manager": manager,
-                        "operation": "Apply",
-                        "apiVersion": info.api_version,
-                        "fieldsType": "FieldsV1",
-                        "fieldsV1": _fields_v1(applied, keys_at, ()),
-                    }
-                    for manager, applied in stamp[2]
-                ]
-                cached = (stamp, marshal.dumps(entries))
-                self._managed[uid] = cached
-            meta["managedFields"] = marshal.loads(cached[1])
+            if cached is None:
+                cached = self._managed[uid] = marshal.dumps([e.shown() for e in entries])
+            meta["managedFields"] = marshal.loads(cached)
         return obj
+
+    @contextmanager
+    def _written_by(self, manager: str, subresource: str = "") -> Iterator[None]:
+        """The field manager and subresource of the write in progress (a write made by
+        another, an apply's create or update, keeps the outer one's)."""
+        if self._writer is not None:
+            yield
+            return
+        # the server's default manager is its client's User-Agent up to the first "/"
+        # (handlers/rest.go prefixFromUserAgent): ours is "kubectl-crd/<version> (...)"
+        self._writer = (manager or "kubectl-crd", subresource)
+        try:
+            yield
+        finally:
+            self._writer = None
+
+    def _track_fields(
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        uid: str,
+        old: Mapping[str, Any] | None,
+        new: Mapping[str, Any],
+    ) -> bool:
+        """Record the managedFields a write of ``old`` into ``new`` leaves (with
+        ``uid``; with none, only whether they would change): whether they changed.
+        What the server's field manager does (handlers/fieldmanager, on
+        structured-merge-diff's merge/update.go): an ``Update`` owns what it added or
+        changed (``_compared``: a map it added is a member too) beside what its
+        manager owned before; an ``Apply`` owns the applied object's field set
+        (``_applied_fields``); either takes the fields it changes, and those it
+        removed, from every other manager; a manager left with nothing has no entry.
+        A write made by no manager (a deletion's mark, the garbage collector's) leaves
+        them alone."""
+        if self._writer is None:
+            return False
+        manager, subresource = self._writer
+        key_uid = uid or str((new.get("metadata") or {}).get("uid") or "")
+        before = self._fields.get(key_uid, [])
+        _, keys_at = self._typed(kind, info.version)
+        applying = self._applying is not None
+        operation = "Apply" if applying else "Update"
+        api_version = info.api_version
+        if applying and all(e.is_for(manager, operation, subresource, "") for e in before):
+            # an apply's own fields are the applied object's: what it changed matters
+            # only to other managers, and there are none (a child a reconciler alone
+            # applies, the dev loop's usual write)
+            added: AbstractSet[FieldPath] = _NOTHING
+            modified: AbstractSet[FieldPath] = _NOTHING
+            removed: AbstractSet[FieldPath] = _NOTHING
+        else:
+            if old is None:
+                old = self._zero(kind, info)
+            added, modified, removed = _compared(old, new, keys_at)
+        # the status or the spec a write to the other part sends is reset by the
+        # strategy (each registry's GetResetFields): never owned through that write
+        reset = ("f:spec",) if subresource == "status" else ("f:status",) if info.has_status else ()
+        changed = _without_under(added | modified, reset)
+        removed = _without_under(removed, reset)
+        now = self._clock()
+        after: list[_FieldsEntry] = []
+        mine: _FieldsEntry | None = None
+        for entry in before:
+            if entry.is_for(manager, operation, subresource, api_version):
+                mine = entry
+                continue
+            kept = entry.paths - changed - removed
+            if kept:
+                after.append(entry if kept == entry.paths else entry.with_paths(kept))
+        if applying:
+            assert self._applying is not None
+            paths = frozenset(_applied_fields(self._applying[1], keys_at, ()) - _STRIPPED)
+            # an apply that changes nothing but managedFields keeps the times they had
+            # (handlers/fieldmanager/equality.go IgnoreManagedFieldsTimestampsTransformer:
+            # a new entry then has none)
+            stamp = (mine.time if mine is not None else None) if old is new else now
+        else:
+            previous = mine.paths - removed if mine is not None else frozenset()
+            paths = frozenset((previous | changed) - _STRIPPED)
+            # managedfieldsupdater.go: the time moves when the write itself owns
+            # something (it changed a field)
+            stamp = now if (changed - _STRIPPED) or mine is None else mine.time
+        if paths:
+            after.append(_FieldsEntry(manager, operation, api_version, subresource, paths, stamp))
+        after.sort(key=_FieldsEntry.order)
+        if after == before:
+            return False
+        if uid:
+            self._fields[uid] = after
+            self._managed.pop(uid, None)
+        return True
+
+    def _zero(self, kind: _Kind, info: ResourceInfo) -> dict[str, Any]:
+        """What a create is compared with: the kind's empty object (the create
+        handler's ``r.New()``: a built-in's Go zero value as encoding/json writes it;
+        a custom resource's only its apiVersion and kind)."""
+        api_version = info.api_version
+        zero = self._zeros.get((api_version, kind.kind))
+        if zero is None:
+            zero = {"apiVersion": api_version, "kind": kind.kind}
+            if kind.admission is None:
+                from kubectl_crd.validation.decoding import decode_builtin
+
+                decode_builtin(zero, api_version, kind.kind, lenient=True)
+            # read only (``_compared`` walks it), so made once per kind
+            self._zeros[(api_version, kind.kind)] = zero
+        return zero
 
     def _decoded(
         self,
@@ -1100,21 +1245,6 @@ class ObjectStore:
 
 
 # -- module-level pieces ------------------------------------------------------------------
-
-
-def _no_keys(path: tuple[str, ...]) -> tuple[str, ...] | str | None:
-    return None
-
-
-def _same_stamp(a: Any, b: Any) -> bool:
-    """Two ``_with_managed`` stamps (version, CRD, (manager, applied) pairs) alike: the
-    same version, the very same CRD and applied objects."""
-    return (
-        a[0] == b[0]
-        and a[1] is b[1]
-        and len(a[2]) == len(b[2])
-        and all(m == n and x is y for (m, x), (n, y) in zip(a[2], b[2], strict=True))
-    )
 
 
 def _check_typed(atom: Atom, applied: dict[str, Any]) -> None:
@@ -1431,10 +1561,20 @@ def _merge(base: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> A
 
 
 def _remove_unapplied(
-    obj: dict[str, Any], previous: Any, applied: Any, keys_at: KeysAt, path: tuple[str, ...]
+    obj: dict[str, Any],
+    previous: Any,
+    applied: Any,
+    keys_at: KeysAt,
+    path: tuple[str, ...],
+    fpath: FieldPath = (),
+    owned: frozenset[FieldPath] = frozenset(),
 ) -> None:
     """Remove from ``obj`` what ``previous`` (the manager's last apply) set and
-    ``applied`` (its new one) does not."""
+    ``applied`` (its new one) does not, but for what another manager owns: ``owned``
+    holds the field paths (``fpath`` is ``path``'s) another manager's managedFields
+    hold, and every path above them (structured-merge-diff's merge/update.go
+    ``prune`` removes only what no other manager owns, and adds back a list item
+    another owns a field of: ``addBackOwnedItems``)."""
     if not isinstance(previous, Mapping):
         return
     applied = applied if isinstance(applied, Mapping) else {}
@@ -1444,39 +1584,54 @@ def _remove_unapplied(
         if path == ("metadata",) and key in ("name", "namespace"):
             continue
         now, here = applied.get(key, _TAKEN), obj.get(key)
-        if now is _TAKEN:
+        at, fat = (*path, key), (*fpath, "f:" + key)
+        keys = keys_at(at)
+        items = isinstance(before, list) and isinstance(here, list) and _granular(here, keys_at, at)
+        if now is _TAKEN and not items:
             if (
                 isinstance(before, Mapping)
                 and before
                 and isinstance(here, dict)
-                and keys_at((*path, key)) != "atomic"
+                and keys != "atomic"
             ):
                 # a granular map or struct: only what this manager applied goes
                 # (another's keys stay), and the map if nothing is left
-                _remove_unapplied(here, before, {}, keys_at, (*path, key))
-                if here:
+                _remove_unapplied(here, before, {}, keys_at, at, fat, owned)
+                if here or fat in owned:
                     continue
+            elif fat in owned:
+                continue
             obj.pop(key, None)
             continue
         if isinstance(before, Mapping) and isinstance(here, dict):
-            if keys_at((*path, key)) != "atomic":  # an atomic one is replaced by the merge
-                _remove_unapplied(here, before, now, keys_at, (*path, key))
-        elif isinstance(before, list) and isinstance(here, list) and isinstance(now, list):
-            keys = keys_at((*path, key))
+            if keys != "atomic":  # an atomic one is replaced by the merge
+                _remove_unapplied(here, before, now, keys_at, at, fat, owned)
+        elif items and isinstance(before, list) and isinstance(here, list) and keys is not None:
+            now = now if isinstance(now, list) else []
+            kept: list[Any] = []
             if keys == "set":
-                obj[key] = [v for v in here if v in now or v not in before]
-            elif isinstance(keys, tuple) and keys:
+                kept = [
+                    v
+                    for v in here
+                    if v in now or v not in before or (*fat, _item_label(v, keys)) in owned
+                ]
+            elif isinstance(keys, tuple):
                 wanted = {_item_key(item, keys): item for item in now}
-                dropped = {_item_key(item, keys) for item in before} - set(wanted)
-                kept = [item for item in here if _item_key(item, keys) not in dropped]
                 old_items = {_item_key(item, keys): item for item in before}
-                for item in kept:
+                for item in here:
                     k = _item_key(item, keys)
-                    if k in wanted and k in old_items and isinstance(item, dict):
-                        _remove_unapplied(
-                            item, old_items[k], wanted[k], keys_at, (*path, key, "[]")
-                        )
+                    label = (*fat, _item_label(item, keys) or "")
+                    if k in old_items and k not in wanted and label not in owned:
+                        continue
+                    if k in old_items and isinstance(item, dict):
+                        item_at = (*at, "[]")
+                        mine = wanted.get(k, {})
+                        _remove_unapplied(item, old_items[k], mine, keys_at, item_at, label, owned)
+                    kept.append(item)
+            if kept or key in applied or fat in owned:
                 obj[key] = kept
+            else:
+                obj.pop(key, None)
 
 
 #: ``_without_taken``'s mark of a field taken by another manager
@@ -1531,44 +1686,236 @@ def _without_taken(record: Any, applied: Any, keys_at: KeysAt, path: tuple[str, 
 
 
 def _owns_nothing(record: Mapping[str, Any]) -> bool:
-    """A manager's record down to the object's identity (what ``_fields_v1`` leaves out)."""
+    """A manager's record down to the object's identity (what managedFields leave out)."""
     meta = record.get("metadata")
     return set(record) <= {"apiVersion", "kind", "metadata"} and (
         not isinstance(meta, Mapping) or set(meta) <= {"name", "namespace"}
     )
 
 
-def _fields_v1(applied: Any, keys_at: KeysAt, path: tuple[str, ...]) -> dict[str, Any]:
-    """A ``managedFields`` entry's ``fieldsV1`` for what a manager applied (identity
-    fields left out, as the server leaves them out)."""
-    fields: dict[str, Any] = {}
-    if not is_mapping(applied):
-        return fields
-    for key, value in applied.items():
-        if path == () and key in ("apiVersion", "kind"):
-            continue
-        if path == ("metadata",) and key in ("name", "namespace"):
-            continue
-        here = (*path, key)
-        if value and is_mapping(value) and keys_at(here) != "atomic":
-            inner = _fields_v1(value, keys_at, here)
-            fields[f"f:{key}"] = {".": {}, **inner} if path else inner
-        elif isinstance(value, list):
-            keys = keys_at(here)
-            entry: dict[str, Any] = {}
-            if isinstance(keys, tuple) and keys:
-                for item in value:
-                    if is_mapping(item):
-                        ident = {k: item.get(k) for k in keys if k in item}
-                        label = "k:" + json.dumps(ident, separators=(",", ":"), sort_keys=True)
-                        # an atomic item (an OwnerReference) is one field, no children
-                        atomic = keys_at((*here, "[]")) == "atomic"
-                        inner = {} if atomic else _fields_v1(item, keys_at, (*here, "[]"))
-                        entry[label] = inner if atomic else {".": {}, **inner}
-            elif keys == "set":
-                for item in value:
-                    entry["v:" + json.dumps(item, separators=(",", ":"))] = {}
-            fields[f"f:{key}"] = entry
-        else:
-            fields[f"f:{key}"] = {}
+#: a field path as managedFields spell its steps ("f:spec", 'k:{"name":"x"}', 'v:"a"')
+FieldPath = tuple[str, ...]
+
+#: what the field manager strips from every manager's fields (fieldmanager's
+#: stripmeta.go): the paths themselves, not what is below them (``metadata``'s
+#: children stay)
+_STRIPPED = frozenset(
+    ("f:" + name,) for name in ("apiVersion", "kind", "metadata")
+) | frozenset(
+    ("f:metadata", "f:" + name)
+    for name in (
+        "name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
+        "generation", "managedFields", "resourceVersion",
+    )
+)  # fmt: skip
+
+
+_NOTHING: frozenset[FieldPath] = frozenset()
+
+
+@dataclass(frozen=True)
+class _FieldsEntry:
+    """One ``managedFields`` entry: a manager's fields by one operation (and
+    subresource), and when they last changed (POSIX seconds)."""
+
+    manager: str
+    operation: str
+    api_version: str
+    subresource: str
+    paths: frozenset[FieldPath]
+    time: float | None
+
+    def is_for(self, manager: str, operation: str, subresource: str, api_version: str) -> bool:
+        """The entry of that manager, operation and subresource: an ``Update``'s of that
+        apiVersion too (fieldmanager's ``BuildManagerIdentifier`` leaves an
+        ``Apply``'s apiVersion out: an applier keeps one entry across versions)."""
+        return (
+            self.manager == manager
+            and self.operation == operation
+            and self.subresource == subresource
+            and (operation == "Apply" or self.api_version == api_version)
+        )
+
+    def with_paths(self, paths: frozenset[FieldPath]) -> _FieldsEntry:
+        return _FieldsEntry(
+            self.manager, self.operation, self.api_version, self.subresource, paths, self.time
+        )
+
+    def order(self) -> tuple[str, int, str, str, str]:
+        """The server's order of entries (fieldmanager's managedfields.go
+        ``sortEncodedManagedFields``): operation, time to the second, manager,
+        apiVersion, subresource."""
+        seconds = int(self.time) if self.time is not None else 0
+        return (self.operation, seconds, self.manager, self.api_version, self.subresource)
+
+    def shown(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "manager": self.manager,
+            "operation": self.operation,
+            "apiVersion": self.api_version,
+        }
+        if self.time is not None:
+            entry["time"] = _timestamp(self.time)
+        entry["fieldsType"] = "FieldsV1"
+        entry["fieldsV1"] = _fields_v1(self.paths)
+        if self.subresource:
+            entry["subresource"] = self.subresource
+        return entry
+
+
+def _without_under(paths: AbstractSet[FieldPath], prefix: FieldPath) -> AbstractSet[FieldPath]:
+    """``paths`` but ``prefix`` and what is below it (structured-merge-diff's
+    ``RecursiveDifference``)."""
+    if not prefix:
+        return paths
+    return {path for path in paths if path[: len(prefix)] != prefix}
+
+
+def _item_label(item: Any, how: tuple[str, ...] | str) -> str | None:
+    """A list item's path step: ``k:`` and its keys' values for a list map, ``v:`` and
+    its value for a set (JSON, keys sorted, as structured-merge-diff's
+    fieldpath/serialize-pe.go writes them); None for a list map's item that is no map."""
+    if how == "set":
+        return "v:" + json.dumps(item, separators=(",", ":"), sort_keys=True)
+    if not is_mapping(item):
+        return None
+    ident = {k: item[k] for k in how if k in item}
+    return "k:" + json.dumps(ident, separators=(",", ":"), sort_keys=True)
+
+
+def _granular(value: Any, keys_at: KeysAt, at: tuple[str, ...]) -> str:
+    """How structured-merge-diff walks ``value`` at schema path ``at``: ``"map"`` key
+    by key, ``"list"`` item by item (a list map or a set), or ``""``, one field (a
+    scalar, an atomic map, struct or list)."""
+    if is_mapping(value):
+        return "map" if not at or keys_at(at) != "atomic" else ""
+    if isinstance(value, list):
+        how = keys_at(at)
+        return "list" if how == "set" or (isinstance(how, tuple) and how) else ""
+    return ""
+
+
+def _labelled(items: list[Any], how: Any) -> dict[str, Any]:
+    labelled: dict[str, Any] = {}
+    for item in items:
+        label = _item_label(item, how)
+        if label is not None:
+            labelled[label] = item
+    return labelled
+
+
+def _all_fields(
+    value: Any, keys_at: KeysAt, at: tuple[str, ...], path: FieldPath, into: set[FieldPath]
+) -> None:
+    """``path`` and every field below it: what a value added or removed whole is to an
+    ``Update`` (typed/compare.go: a map or list item one side lacks is a member, and
+    so is each of its fields)."""
+    into.add(path)
+    walk = _granular(value, keys_at, at)
+    if walk == "map":
+        for key, inner in value.items():
+            _all_fields(inner, keys_at, (*at, key), (*path, "f:" + key), into)
+    elif walk == "list":
+        how = keys_at(at)
+        for label, item in _labelled(value, how).items():
+            if how == "set":
+                into.add((*path, label))
+            else:
+                _all_fields(item, keys_at, (*at, "[]"), (*path, label), into)
+
+
+def _compared(
+    old: Any, new: Any, keys_at: KeysAt
+) -> tuple[AbstractSet[FieldPath], AbstractSet[FieldPath], AbstractSet[FieldPath]]:
+    """The fields ``new`` added to ``old``, changed and removed (structured-merge-diff's
+    typed/compare.go)."""
+    added: set[FieldPath] = set()
+    modified: set[FieldPath] = set()
+    removed: set[FieldPath] = set()
+
+    def walk(old: Any, new: Any, at: tuple[str, ...], path: FieldPath) -> None:
+        if type(old) is type(new) and old == new:
+            return  # most of an update's object: compared at C speed, not walked
+        how_old, how_new = _granular(old, keys_at, at), _granular(new, keys_at, at)
+        if how_old == how_new == "map":
+            for key, value in new.items():
+                if key in old:
+                    walk(old[key], value, (*at, key), (*path, "f:" + key))
+                else:
+                    _all_fields(value, keys_at, (*at, key), (*path, "f:" + key), added)
+            for key, value in old.items():
+                if key not in new:
+                    _all_fields(value, keys_at, (*at, key), (*path, "f:" + key), removed)
+            return
+        if how_old == how_new == "list":
+            how = keys_at(at)
+            olds, news = _labelled(old, how), _labelled(new, how)
+            item_at = (*at, "[]")
+            for label, item in news.items():
+                if label not in olds:
+                    _all_fields(item, keys_at, item_at, (*path, label), added)
+                elif how != "set":
+                    walk(olds[label], item, item_at, (*path, label))
+            for label, item in olds.items():
+                if label not in news:
+                    _all_fields(item, keys_at, item_at, (*path, label), removed)
+            return
+        if how_old != how_new:
+            # a map or list became a scalar or null, or the other way round: what was
+            # below it went (or came); a null is an empty map or list of the schema's
+            # (a Go zero value's ``containers: null`` filled is no change of the list
+            # itself), anything else a change of the field
+            for side, into in ((old, removed), (new, added)):
+                below: set[FieldPath] = set()
+                _all_fields(side, keys_at, at, path, below)
+                into |= below - {path}
+            if old is not None and new is not None:
+                modified.add(path)
+        elif not go_equal(old, new):
+            modified.add(path)
+
+    walk(old, new, (), ())
+    return added, modified, removed
+
+
+def _applied_fields(
+    value: Any, keys_at: KeysAt, at: tuple[str, ...], path: FieldPath = ()
+) -> set[FieldPath]:
+    """The fields of an applied object (structured-merge-diff's typed/tofieldset.go):
+    its leaves (scalars, nulls, empty maps, atomic maps and lists) and its list maps'
+    and sets' items; a map with fields is no member itself."""
+    fields: set[FieldPath] = set()
+    walk = _granular(value, keys_at, at)
+    if walk == "map":
+        for key, inner in value.items():
+            here, child = (*at, key), (*path, "f:" + key)
+            if inner is None or (is_mapping(inner) and not inner):
+                fields.add(child)
+            else:
+                fields |= _applied_fields(inner, keys_at, here, child)
+    elif walk == "list":
+        how = keys_at(at)
+        for label, item in _labelled(value, how).items():
+            fields.add((*path, label))
+            if how != "set":
+                fields |= _applied_fields(item, keys_at, (*at, "[]"), (*path, label))
+    elif path:
+        fields.add(path)
     return fields
+
+
+def _fields_v1(paths: frozenset[FieldPath]) -> dict[str, Any]:
+    """A field set as ``fieldsV1`` writes it (fieldpath/serialize.go): a trie of path
+    steps; a path that is a member and has fields below it holds ``".": {}`` too."""
+    root: dict[str, Any] = {}
+    for path in paths:
+        node = root
+        for step in path:
+            node = node.setdefault(step, {})
+    for path in paths:
+        node = root
+        for step in path:
+            node = node[step]
+        if node and "." not in node:
+            node["."] = {}
+    return root

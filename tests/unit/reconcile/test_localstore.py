@@ -171,7 +171,13 @@ def test_builtins_get_server_metadata_and_generation_only_where_kept() -> None:
         "uid",
         "resourceVersion",
         "creationTimestamp",
+        "managedFields",
     }
+    # the create's Update entry, by the manager a request without fieldManager gets
+    # (its User-Agent's product): a map the create added is a member too
+    [entry] = cm["metadata"]["managedFields"]
+    assert (entry["manager"], entry["operation"]) == ("kubectl-crd", "Update")
+    assert entry["fieldsV1"] == {"f:data": {".": {}, "f:a": {}}}
     deploy_info = store.resolve("apps/v1/Deployment")
     deployment = {
         "apiVersion": "apps/v1",
@@ -216,10 +222,16 @@ def test_apply_replaces_the_managers_fields_and_merges_list_maps() -> None:
     assert result["spec"]["items"] == [{"name": "a", "value": "2"}, {"name": "c", "value": "3"}]
     assert result["metadata"]["labels"] == {"app": "x", "other": "y"}
     assert result["metadata"]["generation"] == 3
-    [entry] = result["metadata"]["managedFields"]
+    entry, patches = result["metadata"]["managedFields"]
     assert entry["manager"] == "m" and entry["operation"] == "Apply"
     assert entry["fieldsV1"]["f:spec"]["f:items"] == {
         'k:{"name":"a"}': {".": {}, "f:name": {}, "f:value": {}}
+    }
+    # the patches' manager keeps the label and the item it added
+    assert patches["operation"] == "Update"
+    assert patches["fieldsV1"] == {
+        "f:metadata": {"f:labels": {"f:other": {}}},
+        "f:spec": {"f:items": {'k:{"name":"c"}': {".": {}, "f:name": {}, "f:value": {}}}},
     }
     # a converged object (no other writer): the controller's check sees nothing to send
     alone = widget("alone", size=1, items=[{"name": "a"}])
@@ -508,7 +520,11 @@ def test_every_answer_is_the_callers_own_copy() -> None:
     again = store.get(info, "ns", "applied")
     assert again["spec"]["size"] == 2
     assert [e["manager"] for e in again["metadata"]["managedFields"]] == ["m"]
-    assert "managedFields" not in store.get(info, "ns", "made")["metadata"]
+    made = store.get(info, "ns", "made")["metadata"]["managedFields"]
+    assert [(e["manager"], e.get("subresource")) for e in made] == [
+        ("kubectl-crd", None),
+        ("kubectl-crd", "status"),
+    ]
     # the same fields applied again: the same managedFields, built from the same record
     repeated = store.apply(info, widget("applied", size=2), field_manager="m")
     assert repeated["metadata"]["managedFields"] == again["metadata"]["managedFields"]
