@@ -165,7 +165,14 @@ def test_managed_paths_reads_only_apply_entries_of_the_subresource() -> None:
             {
                 "manager": "kubectl-crd-dev",
                 "operation": "Apply",
-                "fieldsV1": {"f:spec": {".": {}, "f:a": {}, "f:list": {'k:{"name":"x"}': {}}}},
+                # the server's form of an apply's fields: no "." beside a map's fields,
+                # one beside a list map item's
+                "fieldsV1": {
+                    "f:spec": {
+                        "f:a": {},
+                        "f:list": {'k:{"name":"x"}': {".": {}, "f:name": {}}},
+                    }
+                },
             },
         ],
     )
