@@ -834,6 +834,8 @@ def _number_value(token: _Item) -> Any:
     integer), a complex128, ``_INT_OVERFLOW``; or the parse error."""
     text = token.value
     if token.kind == T_CHARCONST:
+        if text == "''":  # strconv.UnquoteChar finds the closing quote first
+            raise TemplateError("invalid syntax")
         body = _unescape(text[1:-1], "'")
         if len(body) != 1:
             raise TemplateError(f"malformed character constant: {text}")
@@ -2020,6 +2022,13 @@ class _State:
         try:
             assert tree is not None
             self.walk_list(value, tree)
+        except RecursionError:
+            # exec.go stops a template that calls itself at maxExecDepth (100000), at
+            # this node; Python's stack ends sooner. Said from here, where Go says it
+            # (if there is no room left to say it, the caller one level up does)
+            self.vars, self.current = saved_vars, saved_name
+            self.at(node)
+            self.errorf("exceeded maximum template depth (100000)")
         finally:
             self.vars, self.current = saved_vars, saved_name
 

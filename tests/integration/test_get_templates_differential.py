@@ -281,6 +281,8 @@ FAILING = [
     "{{08}}",
     "{{1e400}}",
     "{{123.5e+1__2}}",
+    "{{''}}",
+    '{{define "r"}}{{template "r" .}}{{end}}{{template "r" .spec}}',
 ]
 
 #: templates with missing keys, run with --allow-missing-template-keys=false

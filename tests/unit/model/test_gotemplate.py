@@ -97,6 +97,9 @@ CASES = [
     ('exec', False, '{{"x" 1}}', ('template: output:1:2: executing "output" at <"x">: can\'t give argument to non-function "x"', '')),
     ('exec', False, '{{slice .spec.list 3 1}}', ('template: output:1:2: executing "output" at <slice .spec.list 3 1>: error calling slice: invalid slice index: 3 > 1', '')),
     ('exec', False, 'partial {{.spec.name}} then {{.spec.replicas.x}} never', ('template: output:1:35: executing "output" at <.spec.replicas.x>: can\'t evaluate field x in type interface {}', 'partial hello world then ')),
+    # recorded by helper-81: an empty character constant, a template that calls itself
+    ('parse', False, "{{''}}", 'template: output:1: invalid syntax'),
+    ('exec', False, '{{define "r"}}{{template "r"}}{{end}}{{template "r"}}', ('template: output:1:25: executing "r" at <{{template "r"}}>: exceeded maximum template depth (100000)', '')),
     # recorded by helper-81: a byte that is not UTF-8 in an action is read as RuneError
     ('parse', False, '{{\udcff', "template: output:1: unrecognized character in action: U+FFFD '\ufffd'"),
     ('parse', False, '{{.a\udcff}}', "template: output:1: bad character U+FFFD '\ufffd'"),
