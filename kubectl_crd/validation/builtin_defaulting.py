@@ -453,6 +453,10 @@ def _stateful_set(obj: dict[str, Any]) -> None:
         if strategy.get("rollingUpdate") is None:
             strategy["rollingUpdate"] = {}
     update = strategy.get("rollingUpdate")
+    if isinstance(update, dict):
+        # strategy.go dropStatefulSetDisabledFields: MaxUnavailableStatefulSet is off
+        # on kube-apiserver 1.34 (the test control plane stores none)
+        update.pop("maxUnavailable", None)
     if (
         strategy["type"] == "RollingUpdate"
         and isinstance(update, dict)

@@ -23,11 +23,14 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   the completions (an Indexed Job's with its parallelism), selector, template (a
   suspended Job's scheduling directives aside), completion mode, pod failure policy,
   backoffLimitPerIndex, managedBy and success policy are immutable;
+- a StatefulSet's pod management policy, update strategy, claim retention policy,
+  ``ordinals.start`` and its pods' restart policy and active deadline
+  (``ValidateStatefulSetSpec``);
 - on an update, an apps/v1 selector is immutable (the registries' ``ValidateUpdate``
   of ``pkg/registry/apps/*/strategy.go``), and a StatefulSet's spec may change only in
   ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
 
-Not checked: the rest of a pod template, strategies, a StatefulSet's ordinals. A Job's
+Not checked: the rest of a pod template, the other kinds' strategies. A Job's
 changed template is refused with the API's JSON as its value, where the server prints
 its internal Go type. tests/integration/test_localstore_workloads_differential.py and
 test_localstore_job_differential.py hold these to the server.
@@ -146,7 +149,8 @@ def validate_workload(
             found += _job_spec(obj, spec, given) + _job_update(spec, _field(old, "spec"), old)
         return found
     rules = _SELECTOR_RULES.get((group, kind))
-    found = []
+    stateful = (group, kind) == ("apps", "StatefulSet")
+    found = _statefulset_strategies(spec) if stateful else []
     if rules is not None and old_spec is not None and rules.immutable == "first":
         found += _immutable_selector(spec, old_spec)
     for index, name in enumerate(names):
@@ -155,8 +159,14 @@ def validate_workload(
         value = _number(spec.get(name))
         if value is not None and value < 0:
             found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
+    if stateful:
+        start = _number(_field(spec, "ordinals").get("start"))
+        if start is not None and start < 0:
+            found.append(invalid_cause("spec.ordinals.start", start, _NONNEGATIVE))
     if rules is not None and rules.after == len(names):
         found += _selector_and_template(rules, spec, given)
+    if stateful:
+        found += _statefulset_pod_rules(spec)
     if kind == "Deployment":
         deadline = _number(spec.get("progressDeadlineSeconds"))
         if deadline is not None:
@@ -173,6 +183,76 @@ def validate_workload(
                     for each in (spec, old_spec)]  # fmt: skip
             if not go_equal(*kept):
                 found.append(forbidden("spec", _STATEFULSET_FORBIDDEN))
+    return found
+
+
+_POD_MANAGEMENT = ("OrderedReady", "Parallel")
+_STATEFULSET_STRATEGIES = ("RollingUpdate", "OnDelete")
+_RETENTION = ("Retain", "Delete")
+
+
+def _statefulset_strategies(spec: Mapping[str, Any]) -> list[Cause]:
+    """``ValidateStatefulSetSpec`` before its counts: the pod management policy, the
+    update strategy (a rolling update's only with RollingUpdate, its partition not
+    negative) and the claim retention policy."""
+    found: list[Cause] = []
+    policy = spec.get("podManagementPolicy") or ""
+    choices = " or ".join(f"'{each}'" for each in _POD_MANAGEMENT)
+    if not policy:
+        found.append(required("spec.podManagementPolicy"))
+    elif policy not in _POD_MANAGEMENT:
+        found.append(invalid_cause("spec.podManagementPolicy", policy, f"must be {choices}"))
+    strategy = _field(spec, "updateStrategy")
+    kind = strategy.get("type") or ""
+    rolling = strategy.get("rollingUpdate")
+    where = "spec.updateStrategy"
+    if not kind:
+        found.append(required(where))
+    elif kind == "OnDelete":
+        if isinstance(rolling, Mapping):
+            detail = "only allowed for updateStrategy 'RollingUpdate'"
+            found.append(_go_struct_cause(f"{where}.rollingUpdate", _rolling_go(rolling), detail))
+    elif kind == "RollingUpdate":
+        partition = _number(_field(strategy, "rollingUpdate").get("partition"))
+        if partition is not None and partition < 0:
+            found.append(invalid_cause(f"{where}.rollingUpdate.partition", partition, _NONNEGATIVE))
+    else:
+        shown = (f'{{"Type":{go_json(kind)},"RollingUpdate":'
+                 f"{_rolling_go(rolling) if isinstance(rolling, Mapping) else 'null'}}}")  # fmt: skip
+        choices = " or ".join(f"'{each}'" for each in _STATEFULSET_STRATEGIES)
+        found.append(_go_struct_cause(where, shown, f"must be {choices}"))
+    retention = spec.get("persistentVolumeClaimRetentionPolicy")
+    if isinstance(retention, Mapping):
+        for key in ("whenDeleted", "whenScaled"):
+            value = retention.get(key) or ""
+            if value not in _RETENTION:
+                found.append(
+                    not_supported(
+                        f"spec.persistentVolumeClaimRetentionPolicy.{key}", value, _RETENTION
+                    )
+                )
+    return found
+
+
+def _rolling_go(rolling: Mapping[str, Any]) -> str:
+    """``json.Marshal`` of the internal ``apps.RollingUpdateStatefulSetStrategy``."""
+    return (
+        f'{{"Partition":{go_json(rolling.get("partition"))},'
+        f'"MaxUnavailable":{go_json(rolling.get("maxUnavailable"))}}}'
+    )
+
+
+def _statefulset_pod_rules(spec: Mapping[str, Any]) -> list[Cause]:
+    """``ValidateStatefulSetSpec``'s last rules: the pods restart Always, and have no
+    active deadline."""
+    found: list[Cause] = []
+    pod = _field(_field(spec, "template"), "spec")
+    restart = pod.get("restartPolicy") or ""
+    if restart != "Always":
+        found.append(not_supported("spec.template.spec.restartPolicy", restart, ("Always",)))
+    if pod.get("activeDeadlineSeconds") is not None:
+        detail = "activeDeadlineSeconds in StatefulSet is not Supported"
+        found.append(forbidden("spec.template.spec.activeDeadlineSeconds", detail))
     return found
 
 

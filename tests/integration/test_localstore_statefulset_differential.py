@@ -1,0 +1,136 @@
+"""A StatefulSet's ordinals, policies and updates: the store against the real server.
+
+``ValidateStatefulSetSpec`` (``pkg/apis/apps/validation/validation.go``: the pod
+management policy, the update strategy and its partition and maxUnavailable, the
+claim retention policy, ``spec.ordinals.start``) and ``ValidateStatefulSetUpdate``
+(only replicas, ordinals, template, updateStrategy, revisionHistoryLimit,
+persistentVolumeClaimRetentionPolicy and minReadySeconds may change), with
+``SetDefaults_StatefulSet``'s values stored. Each case writes the same body to the
+session's kube-apiserver and to an ``ObjectStore``: the status code, reason, message
+and each cause's field, reason and message must be the same, or the stored spec.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.resources import ResourceClient
+from kubectl_crd.reconcile.localstore import ObjectStore
+from tests.integration.test_localstore_job_differential import answer
+from tests.integration.test_localstore_workloads_differential import statefulset
+
+CLAIM = {"metadata": {"name": "data"},
+         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}  # fmt: skip
+
+#: (what, the spec's fields) created on both sides
+CREATES: list[tuple[str, dict[str, Any]]] = [
+    ("valid: ordinals from 5", {"ordinals": {"start": 5}}),
+    ("valid: empty ordinals", {"ordinals": {}}),
+    ("ordinals from -1", {"ordinals": {"start": -1}}),
+    ("a pod management policy not known", {"podManagementPolicy": "Whenever"}),
+    ("an update strategy not known", {"updateStrategy": {"type": "Sometimes"}}),
+    ("OnDelete with a rolling update", {"updateStrategy": {"type": "OnDelete", "rollingUpdate": {"partition": 1}}}),
+    ("a negative partition", {"updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": -1}}}),
+    ("valid: maxUnavailable 0 (dropped)", {"updateStrategy": {"rollingUpdate": {"maxUnavailable": 0}}}),
+    ("valid: maxUnavailable 0% (dropped)", {"updateStrategy": {"rollingUpdate": {"maxUnavailable": "0%"}}}),
+    ("valid: maxUnavailable 150% (dropped)", {"updateStrategy": {"rollingUpdate": {"maxUnavailable": "150%"}}}),
+    ("valid: maxUnavailable 2 (dropped)", {"updateStrategy": {"rollingUpdate": {"maxUnavailable": 2}}}),
+    ("a claim retention policy not known",
+     {"persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Keep", "whenScaled": "Drop"}}),
+    ("valid: a claim template", {"volumeClaimTemplates": [CLAIM]}),
+    ("valid: no serviceName", {"serviceName": None}),
+    ("an unknown strategy with a rolling update, a restart policy, an active deadline",
+     {"updateStrategy": {"type": "Sometimes", "rollingUpdate": {"partition": 2}},
+      "template": {"metadata": {"labels": {"app": "web"}},
+                   "spec": {"containers": [{"name": "app", "image": "nginx:1"}],
+                            "restartPolicy": "Never", "activeDeadlineSeconds": 5}}}),
+    ("ordinals from -1 and a negative replicas", {"ordinals": {"start": -1}, "replicas": -1}),
+]  # fmt: skip
+
+#: (what, the created spec's fields, the update's: None removes one)
+UPDATES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("valid: ordinals added", {}, {"ordinals": {"start": 3}}),
+    ("valid: ordinals changed", {"ordinals": {"start": 3}}, {"ordinals": {"start": 7}}),
+    ("valid: ordinals removed", {"ordinals": {"start": 3}}, {"ordinals": None}),
+    ("ordinals to -1", {"ordinals": {"start": 3}}, {"ordinals": {"start": -1}}),
+    ("valid: replicas, template, strategy, history, retention, minReadySeconds", {},
+     {"replicas": 3, "revisionHistoryLimit": 2, "minReadySeconds": 4,
+      "updateStrategy": {"type": "OnDelete"},
+      "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Delete", "whenScaled": "Retain"},
+      "template": {"metadata": {"labels": {"app": "web", "v": "2"}},
+                   "spec": {"containers": [{"name": "app", "image": "nginx:2"}]}}}),
+    ("the pod management policy", {}, {"podManagementPolicy": "Parallel"}),
+    ("the claim templates", {}, {"volumeClaimTemplates": [CLAIM]}),
+    ("the serviceName", {}, {"serviceName": "db"}),
+    ("the serviceName removed", {}, {"serviceName": None}),
+    ("the pod management policy and a negative partition", {},
+     {"podManagementPolicy": "Parallel",
+      "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": -1}}}),
+]  # fmt: skip
+
+
+def _spec(spec: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    spec = copy.deepcopy(spec)
+    for key, value in changes.items():
+        if value is None:
+            spec.pop(key, None)
+        else:
+            spec[key] = copy.deepcopy(value)
+    return spec
+
+
+def _sides(client: KubeClient, namespace: str) -> tuple[ResourceClient, ObjectStore, Any]:
+    server = ResourceClient(
+        client, "apps", "v1", "statefulsets", namespaced=True, namespace=namespace
+    )
+    store = ObjectStore()
+    return server, store, store.resolve("apps/v1/StatefulSet")
+
+
+def _check(problems: list[str], what: str, server: tuple[Any, ...], ours: tuple[Any, ...]) -> None:
+    if what.startswith("valid") != (server[0] == "accepted"):
+        problems.append(f"{what}: the server answered {server[:3]} (the case is wrong)")
+    if ours != server:
+        problems.append(f"{what}:\n  server {server}\n  store  {ours}")
+
+
+def test_statefulset_creates_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    server, store, info = _sides(client, namespace)
+    problems: list[str] = []
+    for index, (what, spec) in enumerate(CREATES):
+        body = statefulset(f"c{index}")
+        body["spec"] = _spec(body["spec"], spec)
+        theirs = answer(lambda body=body: server.create(body))
+        ours = answer(lambda body=body: store.create(info, body, namespace=namespace))
+        _check(problems, what, theirs, ours)
+    print(
+        f"{2 * len(CREATES)} writes compared: {len(CREATES)} creates, on the server and the store"
+    )
+    assert problems == [], f"{len(problems)} of {len(CREATES)}:\n" + "\n".join(problems)
+
+
+def test_statefulset_updates_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    server, store, info = _sides(client, namespace)
+    problems: list[str] = []
+    for index, (what, created, change) in enumerate(UPDATES):
+        body = statefulset(f"u{index}")
+        body["spec"] = _spec(body["spec"], created)
+        answers = []
+        for old, update in (
+            (server.create(body), server.update),
+            (store.create(info, body, namespace=namespace), lambda b: store.update(info, b)),
+        ):
+            new = copy.deepcopy(old)
+            new["spec"] = _spec(new["spec"], change)
+            answers.append(answer(lambda new=new, update=update: update(new)))
+        _check(problems, what, *answers)
+    print(
+        f"{2 * len(UPDATES)} writes compared: {len(UPDATES)} updates, on the server and the store"
+    )
+    assert problems == [], f"{len(problems)} of {len(UPDATES)}:\n" + "\n".join(problems)
