@@ -2467,8 +2467,12 @@ def _call(name: str, values: list[Any]) -> Any:
 
 
 def _exists(values: list[Any]) -> bool:
-    """cli-runtime printers/jsonpath.go ``exists``: whether ``index`` would find it."""
+    """cli-runtime printers/jsonpath.go ``exists``: whether ``index`` would find it.
+    Without an index it is true, even of nil: ``reflect.ValueOf`` of a nil interface is
+    no pointer that its ``indirect`` could find nil."""
     item = values[0]
+    if len(values) == 1:
+        return True
     for index in values[1:]:
         if item is None:
             return False

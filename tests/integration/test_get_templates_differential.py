@@ -154,7 +154,8 @@ SINGLE = [
     '{{html .spec.html}} {{js .spec.html}} {{urlquery .spec.name "&x=1/é"}} {{html .spec.nope}}'
     ' {{js .spec.uni}} {{html 1 2}} {{js "a\\nb=c"}}',
     '{{exists .spec "map" "a"}} {{exists .spec "map" "zz"}} {{exists .spec.list 1}}'
-    ' {{exists .spec.list 9}} {{exists . "spec" "nothing"}} {{base64decode .spec.encoded}}',
+    ' {{exists .spec.list 9}} {{exists . "spec" "nothing"}} {{base64decode .spec.encoded}}'
+    " {{exists nil}} {{exists .spec.nothing}} {{exists .spec.nope}} {{exists nil 1}}",
     '{{.spec.name | printf "%q"}} {{.spec.replicas | printf "%d-%d" 1}} {{"x" | len}}'
     ' {{.spec.list | len}} {{(index .spec.map "c").d}} {{(.spec.map).a}}',
     "{{'a'}} {{0x1F}} {{1e3}} {{-5}} {{1_000}} {{0o17}} {{017}} {{1.5i}}"
