@@ -179,6 +179,12 @@ UPDATES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
      {"successPolicy": {"rules": [{"succeededCount": 2}]}}),
     ("managedBy", {}, {"managedBy": "example.com/mine"}),
     ("valid: podReplacementPolicy", {}, {"podReplacementPolicy": "Failed"}),
+    ("a suspended Job's generated labels removed", {"suspend": True},
+     {"labels_replace": {"app": "web"}}),
+    ("a suspended Job's job-name label changed", {"suspend": True},
+     {"labels": {"job-name": "other", "batch.kubernetes.io/controller-uid": "x"}}),
+    ("valid: a suspended Job's labels added", {"suspend": True}, {"labels": {"app": "web"}}),
+    ("valid: resumed", {"suspend": True}, {"suspend": False}),
     ("completions and the template and the selector together", {},
      {"completions": 2, "selector": {"matchLabels": {"app": "web"}},
       "pod": {"containers": [{"name": "app", "image": "nginx:2"}]}}),
@@ -191,6 +197,8 @@ def _updated(old: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     for key, value in change.items():
         if key == "pod":
             spec["template"]["spec"].update(copy.deepcopy(value))
+        elif key == "labels_replace":
+            spec["template"].setdefault("metadata", {})["labels"] = copy.deepcopy(value)
         elif key in ("labels", "annotations"):
             meta = spec["template"].setdefault("metadata", {})
             meta[key] = {**(meta.get(key) or {}), **value}
