@@ -509,6 +509,10 @@ class ObjectStore:
                 meta.pop("namespace", None)
             if kind.keeps_generation:
                 meta["generation"] = 1
+            # the field manager sees the decoded, defaulted body, before admission
+            # plugins and the registry add theirs (handlers/create.go: a Service's
+            # cluster IP, a Job's selector, a Pod's tolerations are no manager's)
+            compared = _copy(created)
             self._prepare_for_create(kind, created, obj)
             # a Service's allocation (the registry's BeginCreate) refuses before the
             # strategy's validation runs (genericregistry.Store.Create)
@@ -523,7 +527,9 @@ class ObjectStore:
                 raise
             if not kind.keeps_generation:
                 meta.pop("generation", None)
-            return self._store_builtin(kind, info, None, created, dry_run=dry_run)
+            return self._store_builtin(
+                kind, info, None, created, dry_run=dry_run, compared=compared
+            )
 
     def update(
         self,
@@ -866,7 +872,10 @@ class ObjectStore:
         new: dict[str, Any],
         *,
         dry_run: bool,
+        compared: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """Store ``new`` (``old`` replaced) and tell the watches; ``compared``: the object
+        the write's managedFields are made from, when not ``new`` itself."""
         unchanged = old is not None and go_equal(_without_version(new), _without_version(old))
         # unchanged, unless a manager's fields are not (an apply of values another
         # manager set): the server writes the new managedFields
@@ -887,7 +896,9 @@ class ObjectStore:
         self._by_uid[str(meta["uid"])] = (kind, key)
         self._index_owners(kind, key, new)
         self._record_apply(str(meta["uid"]))
-        self._track_fields(kind, info, str(meta["uid"]), old, old if old and unchanged else new)
+        if compared is None:
+            compared = old if old and unchanged else new
+        self._track_fields(kind, info, str(meta["uid"]), old, compared)
         self._notify(kind, old, new, None)
         return self._with_managed(_copy(new), info)
 
@@ -1779,7 +1790,9 @@ def _item_label(item: Any, how: tuple[str, ...] | str) -> str | None:
         return "v:" + json.dumps(item, separators=(",", ":"), sort_keys=True)
     if not is_mapping(item):
         return None
-    ident = {k: item[k] for k in how if k in item}
+    # a key the item leaves out is its schema default (an applied port's protocol: TCP),
+    # as merging reads it (``_item_key``)
+    ident = {k: item.get(k, _KEY_DEFAULTS.get(k)) for k in how if k in item or k in _KEY_DEFAULTS}
     return "k:" + json.dumps(ident, separators=(",", ":"), sort_keys=True)
 
 

@@ -233,7 +233,21 @@ WIDGET: list[Step] = [
     ("applier", "apply", _widget({"items": [{"name": "x", "value": "2"}]}), False),
 ]  # fmt: skip
 
+
+def _service(spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {}, "spec": spec}
+
+
+#: what the registry adds on a create (a cluster IP, its families) is no manager's
+SERVICE: list[Step] = [
+    ("creator", "create", _service({"selector": {"app": "s"}, "ports": [{"port": 80}]}), False),
+    ("applier", "apply", _service({"ports": [{"port": 80, "targetPort": 8080, "name": "http"},
+                                             {"port": 443, "name": "https"}]}), True),
+    ("editor", "patch", {"spec": {"sessionAffinity": "ClientIP"}}, False),
+]  # fmt: skip
+
 CASES: list[tuple[str, tuple[str, str, str], list[Step]]] = [
+    ("Service", ("", "v1", "services"), SERVICE),
     ("ConfigMap", ("", "v1", "configmaps"), CONFIGMAP),
     ("Deployment", ("apps", "v1", "deployments"), DEPLOYMENT),
     ("Widget", (GROUP, "v1", "widgets"), WIDGET),
@@ -261,12 +275,17 @@ def managed_view(obj: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _content(obj: dict[str, Any]) -> dict[str, Any]:
-    """The object but for what differs between any two servers (uid, times, versions)."""
+    """The object but for what differs between any two servers (uid, times, versions, the
+    cluster IP a Service was given)."""
     meta = {
         key: value
         for key, value in obj["metadata"].items()
         if key not in ("uid", "resourceVersion", "creationTimestamp", "managedFields")
     }
+    spec = obj.get("spec")
+    if isinstance(spec, dict) and "clusterIP" in spec:
+        spec = {key: value for key, value in spec.items() if key not in ("clusterIP", "clusterIPs")}
+        return {**obj, "metadata": meta, "spec": spec}
     return {**obj, "metadata": meta}
 
 
