@@ -207,3 +207,46 @@ def test_service_updates_answer_as_the_server_answers(
     # the creates before are not compared: the cases of test_localstore_service_differential
     print(f"{2 * len(listed)} writes compared: {len(listed)} updates, on the server and the store")
     assert problems == [], f"{len(problems)} of {len(listed)} differ:\n" + "\n".join(problems)
+
+
+def _applied(free: Free) -> list[tuple[str, dict[str, Any]]]:
+    """(what, the spec one manager applies), in order to one Service: what the manager
+    leaves out of its last apply is removed (then the registry's rules as for a PUT)."""
+    ip, port = free.ip, free.port
+    return [
+        ("created with an address", {"clusterIP": ip}),
+        ("PreferDualStack", {"clusterIP": ip, "ipFamilyPolicy": "PreferDualStack"}),
+        ("a second family", {"clusterIP": ip, "ipFamilyPolicy": "PreferDualStack",
+                             "ipFamilies": ["IPv4", "IPv6"]}),
+        ("back to SingleStack", {"clusterIP": ip, "ipFamilyPolicy": "SingleStack"}),
+        ("to a NodePort", {"clusterIP": ip, "type": NP, "ports": [{"port": 80, "nodePort": port}]}),
+        ("to an ExternalName, the address left out",
+         {"type": "ExternalName", "externalName": "a.com", "ports": [{"port": 80}]}),
+        ("back to a ClusterIP, headless", {"clusterIP": "None", "ports": [{"port": 80}]}),
+        ("headless: PreferDualStack", {"clusterIP": "None", "ipFamilyPolicy": "PreferDualStack",
+                                       "ports": [{"port": 80}]}),
+    ]  # fmt: skip
+
+
+def test_applied_service_changes_answer_as_the_server_answers(
+    apiserver: ControlPlane, server: ResourceClient, namespace: str
+) -> None:
+    """One manager's server-side applies of one Service, in order on both sides."""
+    store = ObjectStore()
+    info = store.resolve("v1/Service")
+    free = _free(apiserver)
+    given = {free.ip, free.port}
+    problems = []
+    steps = _applied(free)
+    for what, spec in steps:
+        body = {
+            **svc("applied"),
+            "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}], **spec},
+        }
+        body["metadata"]["namespace"] = namespace
+        theirs = answer(lambda body=body: server.apply(body, field_manager="m", force=True), given)
+        ours = answer(lambda body=body: store.apply(info, body, field_manager="m"), given)
+        if ours != theirs:
+            problems.append(f"{what}:\n  server {theirs}\n  store  {ours}")
+    print(f"{2 * len(steps)} writes compared: {len(steps)} applies, on the server and the store")
+    assert problems == [], f"{len(problems)} of {len(steps)} differ:\n" + "\n".join(problems)
