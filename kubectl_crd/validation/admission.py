@@ -530,8 +530,13 @@ class Admission:
             ):
                 metadata["deletionGracePeriodSeconds"] = old_meta["deletionGracePeriodSeconds"]
 
+        checked = content
+        if operation == "status" and content.get("kind") != existing.get("kind"):
+            # status_strategy.go: PrepareForUpdate keeps the old object's kind too, and
+            # the strategy's kind check sees that one: a body of another kind is taken
+            checked = {**content, "kind": existing.get("kind")}
         result = validate_custom_resource(
-            content,
+            checked,
             self.crd,
             # the URL's, which a patched body may not name (checked below)
             version=version if url_version is not None else None,

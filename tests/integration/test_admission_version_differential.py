@@ -1,8 +1,8 @@
 """A body whose apiVersion is not the URL's: kube-apiserver's answers against ours.
 
-Each case is a POST, PUT or JSON merge PATCH to a URL of one served version (v1, the
-storage version, or v2) of a CRD with three versions (v3 not served) and conversion
-``None``, with a body that names another version (served, not served, unknown),
+Each case is a POST, a PUT (of the object or of its ``status``, which only v2 has) or
+a JSON merge PATCH to a URL of one served version (v1, the storage version, or v2) of
+a CRD with three versions (v3 not served) and conversion ``None``, with a body that names another version (served, not served, unknown),
 another group, the core group, another kind, no apiVersion, no kind, a malformed
 GroupVersion or a non-string kind, alone or with a decoding error (an unknown field
 under strict field validation, a metadata field of the wrong type). The same request
@@ -129,7 +129,7 @@ def _body(api_version: Any, kind: Any, content: str, name: str) -> dict[str, Any
 
 def _cases() -> Iterator[tuple[str, str, Any, Any, str, str]]:
     """(method, URL version, apiVersion, kind, content, field validation)."""
-    for method in ("POST", "PUT", "PATCH"):
+    for method in ("POST", "PUT", "PUT status", "PATCH"):
         for url_version in ("v1", "v2"):
             for api_version, kind in TYPE_META:
                 contents = ["plain"]
@@ -219,21 +219,27 @@ def _run_case(
             field_validation=validation,
             version=url_version,
         )
-    elif method == "PUT":
+    elif method.startswith("PUT"):
+        status = method == "PUT status"  # v2 has the subresource, v1 not
         # the resourceVersion each side's own read gives (a body without a kind is
         # quoted by the server: it carries none, so that both quote the same bytes)
         if kind not in (ABSENT, "") and not isinstance(kind, int):
             code, current = server.send("GET", server.path(url_version, name), None, "", "")
             body["metadata"]["resourceVersion"] = current["metadata"]["resourceVersion"]
         answers.append(
-            server.send("PUT", server.path(url_version, name), body, validation, "application/json")
+            server.send(
+                "PUT",
+                server.path(url_version, name) + ("/status" if status else ""),
+                body,
+                validation,
+                "application/json",
+            )
         )
         mine = copy.deepcopy(body)
         if "resourceVersion" in mine["metadata"]:
             mine["metadata"]["resourceVersion"] = store[name]["metadata"]["resourceVersion"]
-        result = admission.update(
-            mine, store[name], field_validation=validation, version=url_version
-        )
+        write = admission.update_status if status else admission.update
+        result = write(mine, store[name], field_validation=validation, version=url_version)
     else:
         patch = {k: v for k, v in body.items() if k != "metadata"}
         if api_version is ABSENT:
