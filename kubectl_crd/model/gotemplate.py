@@ -1261,27 +1261,38 @@ def _format_v(value: Any, flags: str, depth: int) -> str:
     return str(value)
 
 
-def go_sharp_v(value: Any, top: bool = True, width: int | None = None, flags: str = "") -> str:
-    """``%#v``: Go syntax. A width pads each scalar, not the list or map around it, and
-    a nil inside one is written as it is (fmt/print.go ``printValue``)."""
+def go_sharp_v(
+    value: Any,
+    top: bool = True,
+    width: int | None = None,
+    flags: str = "",
+    prec: int | None = None,
+) -> str:
+    """``%#v``: Go syntax. A width and a precision format each scalar as ``%v`` would
+    (digits, a string's runes before it is quoted, a map's keys too), not the list or
+    map around it, and a nil inside one is written as it is (fmt/print.go
+    ``printValue``; sharpV and plusV clear the ``#`` and ``+`` flags)."""
     if value is MISSING or value is None:
         return _pad("<nil>", width, flags) if top else "interface {}(nil)"
+    scalar = flags.replace("#", "").replace("+", "")
     if isinstance(value, bool):
         return _pad("true" if value else "false", width, flags)
-    if isinstance(value, GoUint8):
-        return _pad_number(f"0x{int(value):x}", width, flags)
+    if isinstance(value, GoUint8):  # print.go fmt0x64: an unsigned integer in hex, 0x
+        return _format_int(int(value), "x", "#" + scalar, width, prec)
     if isinstance(value, int):
-        return _pad_number(str(int(value)), width, flags)
+        return _format_int(int(value), "d", scalar, width, prec)
     if isinstance(value, float):
-        return _pad_number(go_float_v(value), width, flags)
+        return _format_float(value, "v", scalar, width, prec)
     if isinstance(value, str):
-        return _pad(go_quote(value), width, flags)
+        return _pad(go_quote(value if prec is None else value[:prec]), width, scalar)
     if isinstance(value, list):
-        inner = ", ".join(go_sharp_v(v, False, width, flags) for v in value)
+        inner = ", ".join(go_sharp_v(v, False, width, flags, prec) for v in value)
         return "[]interface {}{" + inner + "}"
     if isinstance(value, dict):
         inner = ", ".join(
-            f"{go_sharp_v(k, False, width, flags)}:{go_sharp_v(value[k], False, width, flags)}"
+            go_sharp_v(k, False, width, flags, prec)
+            + ":"
+            + go_sharp_v(value[k], False, width, flags, prec)
             for k in sorted(value)
         )
         return "map[string]interface {}{" + inner + "}"
@@ -1333,33 +1344,27 @@ def _format_int(value: int, verb: str, flags: str, width: int | None, prec: int 
         return _pad(text, width, flags, zero_ok=False)
     else:
         raise _BadVerb
+    # fmt/format.go fmtInteger: a precision, or zero padding (which leaves room for the
+    # sign only: "%#08x" of -7 is -0x0000007), gives leading zeros; zero and zero
+    # precision print nothing but spaces
+    sign = "-" if negative else "+" if "+" in flags else " " if " " in flags else ""
     if prec is not None:
         if prec == 0 and magnitude == 0:
-            digits = ""
+            return " " * (width or 0)
         digits = digits.rjust(prec, "0")
+    elif "0" in flags and "-" not in flags and width is not None:
+        digits = digits.rjust(width - len(sign), "0")
     prefix = ""
     if "#" in flags:
-        if verb == "x":
-            prefix = "0x"
-        elif verb == "X":
-            prefix = "0X"
-        elif verb == "o" and not digits.startswith("0"):
-            prefix = "0"
-        elif verb == "b":
+        if verb == "b":
             prefix = "0b"
+        elif verb in ("o", "O") and not digits.startswith("0"):
+            prefix = "0"
+        elif verb in ("x", "X"):
+            prefix = "0" + verb
     if verb == "O":
-        prefix = "0o"
-    sign = "-" if negative else "+" if "+" in flags else " " if " " in flags else ""
-    text = sign + prefix + digits
-    if (
-        width is not None
-        and len(text) < width
-        and "0" in flags
-        and "-" not in flags
-        and prec is None
-    ):
-        return sign + prefix + digits.rjust(width - len(sign) - len(prefix), "0")
-    return _pad(text, width, flags, zero_ok=False)
+        prefix = "0o" + prefix
+    return _pad(sign + prefix + digits, width, flags, zero_ok=False)
 
 
 def _char(value: int) -> str:
@@ -1534,7 +1539,7 @@ def _format_arg(
             return _pad("<nil>", width, flags)
         return f"%!{verb}(<nil>)"
     if verb == "v" and "#" in flags and not bad:
-        return go_sharp_v(value, depth == 0, width, flags)
+        return go_sharp_v(value, depth == 0, width, flags, prec)
     try:
         if isinstance(value, bool):
             if verb not in ("t", "v"):

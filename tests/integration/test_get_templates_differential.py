@@ -430,6 +430,45 @@ def test_strings_of_any_bytes_print_as_kubectl_writes_them(setup: Setup) -> None
         kubectl.out.decode()
 
 
+#: every printf verb with each flag set, width and precision (fmt's fmtInteger,
+#: fmtFloat, fmtQ, printValue's %#v), over each kind of value a template meets
+VERBS = "vdfFeEgGxXboOsqcUt"
+SPECS = [
+    f"%{flags}{width}{prec}{verb}"
+    for verb in VERBS
+    for flags in ("", "+", "-", "#", "0", " ", "+#", "-0", "#0", "+ ")
+    for width in ("", "8")
+    for prec in ("", ".0", ".3")
+]
+OPERANDS = [
+    *(".spec.replicas", ".spec.neg", ".spec.big", ".spec.ratio", ".spec.huge", ".spec.whole"),
+    *(".spec.name", ".spec.uni", ".spec.flag", ".spec.nothing", ".spec.list", ".spec.map"),
+    *("(index .spec.uni 1)", "(slice .spec.uni 1 2)", "0", "'x'"),
+]
+
+
+def test_every_printf_verb_flag_width_and_precision_as_kubectl(setup: Setup) -> None:
+    templates = [
+        (operand, PART.join(f'{{{{printf "{spec}" {operand}}}}}' for spec in SPECS))
+        for operand in OPERANDS
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(
+            pool.map(
+                lambda t: run_both_bytes(
+                    setup, "get", GADGET_RESOURCE, "g1", "-o", f"go-template={t[1]}"
+                ),
+                templates,
+            )
+        )
+    problems = [
+        f"{operand} {problem}"
+        for (operand, _), (kubectl, ours) in zip(templates, results, strict=True)
+        for problem in parts_differ(kubectl, ours, SPECS)
+    ]
+    assert not problems, f"{len(problems)} differ:\n" + "\n".join(problems[:40])
+
+
 def test_errors_and_missing_keys_as_kubectl(setup: Setup) -> None:
     cases = [["get", GADGET_RESOURCE, "g1", "-o", f"go-template={t}"] for t in FAILING]
     strict = "--allow-missing-template-keys=false"
