@@ -768,7 +768,7 @@ class ObjectStore:
     ) -> None:
         """DELETE in the background: the object goes (or waits for its finalizers), then
         the garbage collector deletes what it owned."""
-        with self._lock:
+        with self._lock, self._written_by(None):
             kind = self._kind(info)
             old = kind.objects.get((namespace if kind.namespaced else "", name))
             if old is None:
@@ -1030,19 +1030,23 @@ class ObjectStore:
         return obj
 
     @contextmanager
-    def _written_by(self, manager: str, subresource: str = "") -> Iterator[None]:
+    def _written_by(self, manager: str | None, subresource: str = "") -> Iterator[None]:
         """The field manager and subresource of the write in progress (a write made by
-        another, an apply's create or update, keeps the outer one's)."""
-        if self._writer is not None:
+        another, an apply's create or update, keeps the outer one's). ``None``: a
+        delete, whose marking of an object (deletionTimestamp) and the garbage
+        collector's deletes it sets off change no managedFields, as on the server (the
+        delete handler runs no field manager)."""
+        outer = self._writer
+        if outer is not None and manager is not None:
             yield
             return
         # the server's default manager is its client's User-Agent up to the first "/"
         # (handlers/rest.go prefixFromUserAgent): ours is "kubectl-crd/<version> (...)"
-        self._writer = (manager or "kubectl-crd", subresource)
+        self._writer = None if manager is None else (manager or "kubectl-crd", subresource)
         try:
             yield
         finally:
-            self._writer = None
+            self._writer = outer
 
     def _track_fields(
         self,

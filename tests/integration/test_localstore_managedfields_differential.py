@@ -110,7 +110,7 @@ SCHEMA: dict[str, Any] = {
 
 #: a step: (manager, verb, argument, force); verbs: create (a body), update and status
 #: (a function of the current object to the PUT's body), patch and status-patch (a
-#: merge patch), apply (a body; force as given)
+#: merge patch), apply (a body; force as given), delete
 Step = tuple[str, str, Any, bool]
 
 
@@ -159,6 +159,9 @@ CONFIGMAP: list[Step] = [
     # first stops applying it
     ("applier3", "apply", _configmap(data={"k6": "v6"}), False),
     ("applier", "apply", _configmap(metadata={"labels": {"d": "4"}}), False),
+    # a delete held by a finalizer marks the object: no manager's write
+    ("keeper", "patch", {"metadata": {"finalizers": ["example.com/keep"]}}, False),
+    ("", "delete", None, False),
 ]  # fmt: skip
 
 
@@ -231,6 +234,8 @@ WIDGET: list[Step] = [
     ("status-writer", "status", _edit(status={"phase": "Done"}), False),
     ("applier3", "apply", _widget({"size": 2, "tags": ["t1"]}), False),
     ("applier", "apply", _widget({"items": [{"name": "x", "value": "2"}]}), False),
+    ("keeper", "patch", {"metadata": {"finalizers": ["example.com/keep"]}}, False),
+    ("", "delete", None, False),
 ]  # fmt: skip
 
 
@@ -323,8 +328,11 @@ def _send(
     update: Callable[..., Any],
     patch: Callable[..., Any],
     apply: Callable[..., Any],
+    delete: Callable[[], Any],
 ) -> tuple[Any, ...]:
     def call() -> Any:
+        if verb == "delete":
+            return delete()
         if verb == "create":
             body = copy.deepcopy(arg)
             body["metadata"] = {**body.get("metadata", {}), "name": name, "namespace": namespace}
@@ -374,6 +382,7 @@ def test_managed_fields_are_the_servers_write_by_write(
                     n, p, subresource=sub, field_manager=m
                 ),
                 apply=lambda body, m, f, s=server: s.apply(body, field_manager=m, force=f),
+                delete=lambda s=server, n=name: s.delete(n),
             )  # fmt: skip
             server_obj = server_get()
             clock.now = _latest_time(server_obj) or clock.now
@@ -389,6 +398,7 @@ def test_managed_fields_are_the_servers_write_by_write(
                 apply=lambda body, m, f, st=store, i=info: st.apply(
                     i, body, field_manager=m, force=f
                 ),
+                delete=lambda st=store, i=info, n=name: st.delete(i, namespace, n),
             )  # fmt: skip
             compared += 1
             store_obj = store_get()

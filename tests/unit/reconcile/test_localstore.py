@@ -589,3 +589,22 @@ def test_a_service_address_with_leading_zeros_is_freed_by_its_delete() -> None:
     assert (
         store.create(info, _service("b", clusterIP="10.0.0.10"))["spec"]["clusterIP"] == "10.0.0.10"
     )
+
+
+def test_deletions_a_write_sets_off_change_no_managed_fields() -> None:
+    # the owner's last finalizer removed by "m": the owner goes, and the garbage
+    # collector's delete marks its dependent, held by a finalizer; that marking is no
+    # write of "m" (the delete handler runs no field manager)
+    store = make_store()
+    info = store.resolve("v1/ConfigMap")
+    owner = configmap("owner", {"a": "1"})
+    owner["metadata"]["finalizers"] = ["example.com/keep"]
+    owner = store.create(info, owner, field_manager="maker")
+    dependent = configmap("dependent", {"b": "2"}, owner=owner)
+    dependent["metadata"]["finalizers"] = ["example.com/keep"]
+    before = store.create(info, dependent, field_manager="maker")["metadata"]["managedFields"]
+    store.delete(info, "ns", "owner")
+    store.patch(info, "ns", "owner", {"metadata": {"finalizers": None}}, field_manager="m")
+    marked = store.get(info, "ns", "dependent")
+    assert marked["metadata"]["deletionTimestamp"]
+    assert marked["metadata"]["managedFields"] == before
