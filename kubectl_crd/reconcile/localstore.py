@@ -485,7 +485,7 @@ class ObjectStore:
             if kind.admission is not None:
                 if existing is not None:
                     raise _refused(kind.admission.already_exists(name, existing))
-                result = kind.admission.create(obj, namespace=ns or None)
+                result = kind.admission.create(obj, namespace=ns or None, version=info.version)
                 return self._commit(kind, info, result, dry_run=dry_run)
             # the body is decoded and defaulted before the registry looks at it
             created = self._decoded(kind, info, obj, create=True)
@@ -573,7 +573,8 @@ class ObjectStore:
                 if old is None:
                     raise _refused(kind.admission.not_found(name, "status" if status else "update"))
                 admission = kind.admission
-                result = (admission.update_status if status else admission.update)(obj, old)
+                write = admission.update_status if status else admission.update
+                result = write(obj, old, version=info.version, patched=patched)
                 return self._commit(kind, info, result, dry_run=dry_run)
             if status and not kind.has_status:
                 raise self._not_found(kind, name)  # no such endpoint: nothing decoded
