@@ -24,9 +24,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from kubectl_crd.kube.client import ApiError, KubeClient
-from kubectl_crd.kube.resources import ResourceClient
-from kubectl_crd.reconcile.localstore import ObjectStore
+from kubectl_crd.kube.client import KubeClient
+from tests.integration import localstore_answers
+from tests.integration.localstore_answers import Sides
 
 CONTAINERS = [{"name": "app", "image": "nginx:1"}]
 _UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -48,25 +48,20 @@ def _masked(value: Any) -> Any:
 
 
 def answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
-    """A write's outcome: the refusal's code, reason, message and causes (field, reason,
-    message), or the stored labels and spec; uids masked."""
-    try:
-        stored = call()
-    except ApiError as exc:
-        status = exc.status_object or {}
-        causes = [
-            (each.get("field"), each.get("reason"), each.get("message"))
-            for each in (status.get("details") or {}).get("causes") or ()
-        ]
+    """A write's outcome (``localstore_answers.answer``): the stored labels and spec,
+    uids masked, and a changed template's value (``_TEMPLATE``)."""
+    found = localstore_answers.answer(
+        call, lambda stored: ((stored.get("metadata") or {}).get("labels"), stored.get("spec"))
+    )
+    if found[0] != "accepted":
         causes = [
             (f, r, _TEMPLATE.sub(r"\1<template>\2", f"{f}: {m}"))
             if f == "spec.template"
             else (f, r, m)
-            for f, r, m in causes
+            for f, r, m in found[3]
         ]
-        return _masked((exc.status, status.get("reason"), status.get("message"), causes))
-    labels = (stored.get("metadata") or {}).get("labels")
-    return _masked(("accepted", labels, stored.get("spec")))
+        found = (*found[:3], causes)
+    return tuple(_masked(found))
 
 
 def job(
@@ -220,26 +215,8 @@ def _updated(old: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
-def _sides(client: KubeClient, namespace: str) -> tuple[ResourceClient, ObjectStore, Any]:
-    server = ResourceClient(client, "batch", "v1", "jobs", namespaced=True, namespace=namespace)
-    store = ObjectStore()
-    return server, store, store.resolve("batch/v1/Job")
-
-
-def _check(problems: list[str], what: str, server: tuple[Any, ...], ours: tuple[Any, ...]) -> None:
-    if what.startswith("valid") != (server[0] == "accepted"):
-        problems.append(f"{what}: the server answered {server[:3]} (the case is wrong)")
-    if ours != server:
-        problems.append(f"{what}:\n  server {server}\n  store  {ours}")
-
-
 def test_job_creates_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
-    server, store, info = _sides(client, namespace)
-    problems: list[str] = []
-    for what, body in CREATES:
-        theirs = answer(lambda body=body: server.create(body))
-        ours = answer(lambda body=body: store.create(info, body, namespace=namespace))
-        _check(problems, what, theirs, ours)
+    problems = Sides.of(client, namespace, "batch", "Job", "jobs").creates(answer, CREATES)
     print(
         f"{2 * len(CREATES)} writes compared: {len(CREATES)} creates, on the server and the store"
     )
@@ -247,18 +224,12 @@ def test_job_creates_answer_as_the_server_answers(client: KubeClient, namespace:
 
 
 def test_job_updates_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
-    server, store, info = _sides(client, namespace)
-    problems: list[str] = []
-    for index, (what, created, change) in enumerate(UPDATES):
-        body = job(f"u{index}", **created)
-        answers = []
-        for old, update in (
-            (server.create(body), server.update),
-            (store.create(info, body, namespace=namespace), lambda b: store.update(info, b)),
-        ):
-            new = _updated(old, change)
-            answers.append(answer(lambda new=new, update=update: update(new)))
-        _check(problems, what, *answers)
+    sides = Sides.of(client, namespace, "batch", "Job", "jobs")
+    cases = [
+        (what, job(f"u{index}", **created), lambda old, change=change: _updated(old, change))
+        for index, (what, created, change) in enumerate(UPDATES)
+    ]
+    problems = sides.updates(answer, cases)
     print(
         f"{2 * len(UPDATES)} writes compared: {len(UPDATES)} updates, on the server and the store"
     )

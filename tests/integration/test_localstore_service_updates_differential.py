@@ -24,10 +24,11 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from kubectl_crd.kube.client import ApiError
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.reconcile.localstore import ObjectStore
+from tests.integration import localstore_answers
 from tests.integration.envtest import ControlPlane
+from tests.integration.localstore_answers import changed
 from tests.integration.test_localstore_service_differential import Free, _free, server, svc
 
 __all__ = ["answer", "server"]
@@ -36,33 +37,26 @@ ALLOCATED = "<allocated>"
 
 
 def answer(call: Callable[[], dict[str, Any]], given: set[Any]) -> tuple[Any, ...]:
-    """A write's outcome: the refusal's code, reason, message and causes (field, reason,
-    message), or the stored spec with each address and node port not in ``given``
-    (the values the test asked for) masked."""
-    try:
-        stored = call()
-    except ApiError as exc:
-        status = exc.status_object or {}
-        causes = [
-            (each.get("field"), each.get("reason"), each.get("message"))
-            for each in (status.get("details") or {}).get("causes") or ()
-        ]
-        return (exc.status, status.get("reason"), status.get("message"), causes)
-    spec = copy.deepcopy(stored.get("spec") or {})
+    """A write's outcome (``localstore_answers.answer``): the stored spec with each
+    address and node port not in ``given`` (the values the test asked for) masked."""
 
     def mask(value: Any) -> Any:
         return value if value in given or value == "None" else ALLOCATED
 
-    if "clusterIP" in spec:
-        spec["clusterIP"] = mask(spec["clusterIP"])
-    if "clusterIPs" in spec:
-        spec["clusterIPs"] = [mask(ip) for ip in spec["clusterIPs"]]
-    for port in spec.get("ports") or ():
-        if "nodePort" in port:
-            port["nodePort"] = mask(port["nodePort"])
-    if "healthCheckNodePort" in spec:
-        spec["healthCheckNodePort"] = mask(spec["healthCheckNodePort"])
-    return ("accepted", spec)
+    def stored_spec(stored: dict[str, Any]) -> tuple[Any, ...]:
+        spec = copy.deepcopy(stored.get("spec") or {})
+        if "clusterIP" in spec:
+            spec["clusterIP"] = mask(spec["clusterIP"])
+        if "clusterIPs" in spec:
+            spec["clusterIPs"] = [mask(ip) for ip in spec["clusterIPs"]]
+        for port in spec.get("ports") or ():
+            if "nodePort" in port:
+                port["nodePort"] = mask(port["nodePort"])
+        if "healthCheckNodePort" in spec:
+            spec["healthCheckNodePort"] = mask(spec["healthCheckNodePort"])
+        return (spec,)
+
+    return localstore_answers.answer(call, stored_spec)
 
 
 NP = "NodePort"
@@ -167,16 +161,6 @@ def cases(free: Free) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     ]  # fmt: skip
 
 
-def _spec(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    spec = copy.deepcopy(base)
-    for key, value in changes.items():
-        if value is None:
-            spec.pop(key, None)
-        else:
-            spec[key] = copy.deepcopy(value)
-    return spec
-
-
 def test_service_updates_answer_as_the_server_answers(
     apiserver: ControlPlane, server: ResourceClient, namespace: str
 ) -> None:
@@ -189,7 +173,7 @@ def test_service_updates_answer_as_the_server_answers(
     for index, (what, created, change) in enumerate(listed):
         name = f"u{index}"
         body = svc(name)
-        body["spec"] = _spec(body["spec"], created)
+        body["spec"] = changed(body["spec"], created)
         body["metadata"]["namespace"] = namespace
         answers = []
         for make, update in (
@@ -198,7 +182,7 @@ def test_service_updates_answer_as_the_server_answers(
         ):
             old = make(copy.deepcopy(body))
             new = copy.deepcopy(old)
-            new["spec"] = _spec(new["spec"], change)
+            new["spec"] = changed(new["spec"], change)
             answers.append(answer(lambda new=new, update=update: update(new), given))
         server.delete(name)
         store.delete(info, namespace, name)

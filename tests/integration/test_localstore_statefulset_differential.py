@@ -12,12 +12,10 @@ and each cause's field, reason and message must be the same, or the stored spec.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
-from kubectl_crd.kube.resources import ResourceClient
-from kubectl_crd.reconcile.localstore import ObjectStore
+from tests.integration.localstore_answers import Sides, changed
 from tests.integration.test_localstore_job_differential import answer
 from tests.integration.test_localstore_workloads_differential import statefulset
 
@@ -71,42 +69,21 @@ UPDATES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
 ]  # fmt: skip
 
 
-def _spec(spec: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    spec = copy.deepcopy(spec)
-    for key, value in changes.items():
-        if value is None:
-            spec.pop(key, None)
-        else:
-            spec[key] = copy.deepcopy(value)
-    return spec
+def _sides(client: KubeClient, namespace: str) -> Sides:
+    return Sides.of(client, namespace, "apps", "StatefulSet", "statefulsets")
 
 
-def _sides(client: KubeClient, namespace: str) -> tuple[ResourceClient, ObjectStore, Any]:
-    server = ResourceClient(
-        client, "apps", "v1", "statefulsets", namespaced=True, namespace=namespace
-    )
-    store = ObjectStore()
-    return server, store, store.resolve("apps/v1/StatefulSet")
-
-
-def _check(problems: list[str], what: str, server: tuple[Any, ...], ours: tuple[Any, ...]) -> None:
-    if what.startswith("valid") != (server[0] == "accepted"):
-        problems.append(f"{what}: the server answered {server[:3]} (the case is wrong)")
-    if ours != server:
-        problems.append(f"{what}:\n  server {server}\n  store  {ours}")
+def _made(name: str, spec: dict[str, Any]) -> dict[str, Any]:
+    body = statefulset(name)
+    body["spec"] = changed(body["spec"], spec)
+    return body
 
 
 def test_statefulset_creates_answer_as_the_server_answers(
     client: KubeClient, namespace: str
 ) -> None:
-    server, store, info = _sides(client, namespace)
-    problems: list[str] = []
-    for index, (what, spec) in enumerate(CREATES):
-        body = statefulset(f"c{index}")
-        body["spec"] = _spec(body["spec"], spec)
-        theirs = answer(lambda body=body: server.create(body))
-        ours = answer(lambda body=body: store.create(info, body, namespace=namespace))
-        _check(problems, what, theirs, ours)
+    cases = [(what, _made(f"c{index}", spec)) for index, (what, spec) in enumerate(CREATES)]
+    problems = _sides(client, namespace).creates(answer, cases)
     print(
         f"{2 * len(CREATES)} writes compared: {len(CREATES)} creates, on the server and the store"
     )
@@ -116,20 +93,12 @@ def test_statefulset_creates_answer_as_the_server_answers(
 def test_statefulset_updates_answer_as_the_server_answers(
     client: KubeClient, namespace: str
 ) -> None:
-    server, store, info = _sides(client, namespace)
-    problems: list[str] = []
-    for index, (what, created, change) in enumerate(UPDATES):
-        body = statefulset(f"u{index}")
-        body["spec"] = _spec(body["spec"], created)
-        answers = []
-        for old, update in (
-            (server.create(body), server.update),
-            (store.create(info, body, namespace=namespace), lambda b: store.update(info, b)),
-        ):
-            new = copy.deepcopy(old)
-            new["spec"] = _spec(new["spec"], change)
-            answers.append(answer(lambda new=new, update=update: update(new)))
-        _check(problems, what, *answers)
+    cases = [
+        (what, _made(f"u{index}", created),
+         lambda old, change=change: {**old, "spec": changed(old["spec"], change)})
+        for index, (what, created, change) in enumerate(UPDATES)
+    ]  # fmt: skip
+    problems = _sides(client, namespace).updates(answer, cases)
     print(
         f"{2 * len(UPDATES)} writes compared: {len(UPDATES)} updates, on the server and the store"
     )
