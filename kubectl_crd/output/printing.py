@@ -156,9 +156,11 @@ def resolve_output(
 
 
 def _template_file(path: str, what: str) -> str:
-    """A template file's text, or kubectl's error (Go's ``*PathError`` words)."""
+    """A template file's text, or kubectl's error (Go's ``*PathError`` words). Its bytes
+    as ``os.ReadFile`` gives them: no line ending translated (a ``\\r`` is printed as
+    it is), a byte that is not UTF-8 kept (``model.gostrconv``)."""
     try:
-        with open(path, encoding="utf-8", errors="surrogateescape") as file:
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as file:
             return file.read()
     except IsADirectoryError:
         raise KubectlCrdError(f"{what} {path}, read {path}: is a directory") from None

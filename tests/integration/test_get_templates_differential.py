@@ -327,6 +327,9 @@ def setup(
         ).stdout
         (files / "dump.yaml").write_text(dump)
         (files / "template.txt").write_text("{{range .items}}{{.metadata.name}} {{end}}\n")
+        # CRLF and a lone CR: kubectl reads the file's bytes, no line ending translated
+        (files / "crlf.txt").write_bytes(b"{{.metadata.name}}\r\n{{.kind}}\rx\r\n")
+        (files / "crlf-jsonpath.txt").write_bytes(b"{.items[*].metadata.name}\r\n{.kind}\rx\r\n")
         (files / "jsonpath.txt").write_text("{.items[*].spec.nums}")
         (files / "columns.txt").write_text("NAME   NUMS  NOPE\n.metadata.name {.spec.nums} .nope\n")
         yield Setup(apiserver, newest_kubectl(), files, files / "dump.yaml")
@@ -495,6 +498,8 @@ def test_the_other_formats_and_flags_as_kubectl(setup: Setup) -> None:
         [*gadgets, "-o", "template={{.kind}}"],
         [*gadgets, "-o", "templatefile=template.txt"],
         [*gadgets, "g2", "-o", "go-template-file=template.txt"],
+        [*gadgets, "g2", "-o", "go-template-file=crlf.txt"],
+        [*gadgets, "-o", "jsonpath-file=crlf-jsonpath.txt"],
         [*gadgets, "-o", "jsonpath-file=jsonpath.txt"],
         [*gadgets, "-o", "jsonpath-as-json={.items[*].metadata.name} {.kind}"],
         [*gadgets, "g1", "-o", "jsonpath-as-json={.spec.map}{.spec.nope}{.spec.list[*]}"],

@@ -10,12 +10,14 @@ import pytest
 
 from kubectl_crd.model.errors import KubectlCrdError, UsageError
 from kubectl_crd.output.printing import (
+    GET_FORMATS,
     Listing,
     ListingFormat,
     Named,
     ObjectPrinter,
     WatchPrinter,
     print_listing,
+    resolve_output,
 )
 
 QUALIFIED = "crontab.stable.example.com"
@@ -242,3 +244,16 @@ def test_a_failing_template_writes_its_partial_bytes_before_the_error() -> None:
     with pytest.raises(KubectlCrdError):
         printer.flush()
     assert buffer.getvalue().startswith(b"h\xc3Error executing template: ")
+
+
+def test_a_template_file_is_read_as_its_bytes(tmp_path: Any) -> None:
+    # kubectl 1.33 (label --local -o go-template-file=) printed these bytes for this file
+    path = tmp_path / "crlf.tmpl"
+    path.write_bytes(b'{{.kind}}\r\nx\ry\r\n{{"\\xff"}}\xc3')
+    buffer = io.BytesIO()
+    stream = io.TextIOWrapper(buffer, encoding="utf-8")
+    spec = resolve_output(f"go-template-file={path}", GET_FORMATS)
+    printer = ObjectPrinter(spec, stream, single=True)
+    printer.write(crontab("a", 1))
+    printer.flush()
+    assert buffer.getvalue() == b"CronTab\r\nx\ry\r\n\xff\xc3"
