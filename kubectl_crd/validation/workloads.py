@@ -31,8 +31,9 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
 
 Not checked: the rest of a pod template, the other kinds' strategies. A Job's
-changed template is refused with the API's JSON as its value, where the server prints
-its internal Go type. tests/integration/test_localstore_workloads_differential.py and
+changed template is refused with its internal Go type as its value (``_GO_TYPES``: the
+pod spec's common fields; a template with others is printed as the API's JSON, where
+the server's is not). tests/integration/test_localstore_workloads_differential.py and
 test_localstore_job_differential.py hold these to the server.
 """
 
@@ -731,9 +732,8 @@ def _job_update(
     if old_spec.get("suspend") is True and status.get("startTime") is None:
         old_template = _with_scheduling_directives(old_template, template)
     if not go_equal(dict(template), dict(old_template)):
-        # the value is the internal PodTemplateSpec as JSON (Go's field names for the
-        # pod spec): written here as the API's JSON, which the server's is not
-        found.append(_go_struct_cause("spec.template", go_json(template), "field is immutable"))
+        shown = _pod_template_go(template)
+        found.append(_go_struct_cause("spec.template", shown, "field is immutable"))
     for name in _JOB_IMMUTABLE:
         value, old_value = spec.get(name), old_spec.get(name)
         if go_equal(value, old_value):
@@ -746,6 +746,176 @@ def _job_update(
             shown = bad_value(value)
         found.append(_go_struct_cause(f"spec.{name}", shown, "field is immutable"))
     return found
+
+
+class _Unrenderable(Exception):
+    """A template holds a field ``_GO_TYPES`` does not know the Go type of."""
+
+
+def _fields(spec: str) -> tuple[tuple[str, str, str], ...]:
+    """``"Name:name:s Image:image:s ..."`` as (Go name, JSON name, kind) triples."""
+    return tuple(tuple(item.split(":")) for item in spec.split())  # type: ignore[misc]
+
+
+#: the internal Go types of a pod template (``pkg/apis/core/types.go``), their fields in
+#: declaration order as kube-apiserver 1.34's ``json.Marshal`` writes them (no JSON
+#: tags: Go's names). A kind: ``s`` string, ``b`` bool, ``i`` integer (their zero
+#: values), ``p`` a pointer, slice or map written as its JSON (``null`` when absent),
+#: ``!T`` a struct, ``*T`` a pointer to one, ``[]T`` a slice of them
+_GO_TYPES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "PodSpec": _fields(
+        "Volumes:volumes:[]Volume InitContainers:initContainers:[]Container "
+        "Containers:containers:[]Container EphemeralContainers:ephemeralContainers:p "
+        "RestartPolicy:restartPolicy:s TerminationGracePeriodSeconds:terminationGracePeriodSeconds:p "
+        "ActiveDeadlineSeconds:activeDeadlineSeconds:p DNSPolicy:dnsPolicy:s "
+        "NodeSelector:nodeSelector:p ServiceAccountName:serviceAccountName:s "
+        "AutomountServiceAccountToken:automountServiceAccountToken:p NodeName:nodeName:s "
+        "SecurityContext:securityContext:*PodSecurityContext ImagePullSecrets:imagePullSecrets:p "
+        "Hostname:hostname:s Subdomain:subdomain:s SetHostnameAsFQDN:setHostnameAsFQDN:p "
+        "Affinity:affinity:*Affinity SchedulerName:schedulerName:s "
+        "Tolerations:tolerations:[]Toleration HostAliases:hostAliases:p "
+        "PriorityClassName:priorityClassName:s Priority:priority:p "
+        "PreemptionPolicy:preemptionPolicy:p DNSConfig:dnsConfig:p ReadinessGates:readinessGates:p "
+        "RuntimeClassName:runtimeClassName:p Overhead:overhead:p "
+        "EnableServiceLinks:enableServiceLinks:p TopologySpreadConstraints:topologySpreadConstraints:p "
+        "OS:os:p SchedulingGates:schedulingGates:[]PodSchedulingGate "
+        "ResourceClaims:resourceClaims:p Resources:resources:p HostnameOverride:hostnameOverride:p"
+    ),
+    # the v1 pod spec's host namespaces are the internal security context's
+    "PodSecurityContext": _fields(
+        "HostNetwork:hostNetwork:b HostPID:hostPID:b HostIPC:hostIPC:b "
+        "ShareProcessNamespace:shareProcessNamespace:p HostUsers:hostUsers:p "
+        "SELinuxOptions:seLinuxOptions:p WindowsOptions:windowsOptions:p RunAsUser:runAsUser:p "
+        "RunAsGroup:runAsGroup:p RunAsNonRoot:runAsNonRoot:p SupplementalGroups:supplementalGroups:p "
+        "SupplementalGroupsPolicy:supplementalGroupsPolicy:p FSGroup:fsGroup:p "
+        "FSGroupChangePolicy:fsGroupChangePolicy:p Sysctls:sysctls:p SeccompProfile:seccompProfile:p "
+        "AppArmorProfile:appArmorProfile:p SELinuxChangePolicy:seLinuxChangePolicy:p"
+    ),
+    "Container": _fields(
+        "Name:name:s Image:image:s Command:command:p Args:args:p WorkingDir:workingDir:s "
+        "Ports:ports:[]ContainerPort EnvFrom:envFrom:p Env:env:[]EnvVar "
+        "Resources:resources:!ResourceRequirements ResizePolicy:resizePolicy:p "
+        "RestartPolicy:restartPolicy:p RestartPolicyRules:restartPolicyRules:p "
+        "VolumeMounts:volumeMounts:[]VolumeMount VolumeDevices:volumeDevices:p "
+        "LivenessProbe:livenessProbe:*Probe ReadinessProbe:readinessProbe:*Probe "
+        "StartupProbe:startupProbe:*Probe Lifecycle:lifecycle:p "
+        "TerminationMessagePath:terminationMessagePath:s "
+        "TerminationMessagePolicy:terminationMessagePolicy:s ImagePullPolicy:imagePullPolicy:s "
+        "SecurityContext:securityContext:p Stdin:stdin:b StdinOnce:stdinOnce:b TTY:tty:b"
+    ),
+    "ResourceRequirements": _fields("Limits:limits:p Requests:requests:p Claims:claims:p"),
+    "ContainerPort": _fields(
+        "Name:name:s HostPort:hostPort:i ContainerPort:containerPort:i Protocol:protocol:s HostIP:hostIP:s"
+    ),
+    "EnvVar": _fields("Name:name:s Value:value:s ValueFrom:valueFrom:p"),
+    "VolumeMount": _fields(
+        "Name:name:s ReadOnly:readOnly:b RecursiveReadOnly:recursiveReadOnly:p "
+        "MountPath:mountPath:s SubPath:subPath:s MountPropagation:mountPropagation:p "
+        "SubPathExpr:subPathExpr:s"
+    ),
+    "Probe": _fields(
+        "Exec:exec:p HTTPGet:httpGet:*HTTPGetAction TCPSocket:tcpSocket:p GRPC:grpc:p "
+        "InitialDelaySeconds:initialDelaySeconds:i TimeoutSeconds:timeoutSeconds:i "
+        "PeriodSeconds:periodSeconds:i SuccessThreshold:successThreshold:i "
+        "FailureThreshold:failureThreshold:i TerminationGracePeriodSeconds:terminationGracePeriodSeconds:p"
+    ),
+    "HTTPGetAction": _fields(
+        "Path:path:s Port:port:p Host:host:s Scheme:scheme:s HTTPHeaders:httpHeaders:p"
+    ),
+    "Volume": _fields(
+        "Name:name:s HostPath:hostPath:p EmptyDir:emptyDir:*EmptyDirVolumeSource "
+        "GCEPersistentDisk:gcePersistentDisk:p AWSElasticBlockStore:awsElasticBlockStore:p "
+        "GitRepo:gitRepo:p Secret:secret:p NFS:nfs:p ISCSI:iscsi:p Glusterfs:glusterfs:p "
+        "PersistentVolumeClaim:persistentVolumeClaim:p RBD:rbd:p Quobyte:quobyte:p "
+        "FlexVolume:flexVolume:p Cinder:cinder:p CephFS:cephfs:p Flocker:flocker:p "
+        "DownwardAPI:downwardAPI:p FC:fc:p AzureFile:azureFile:p ConfigMap:configMap:p "
+        "VsphereVolume:vsphereVolume:p AzureDisk:azureDisk:p "
+        "PhotonPersistentDisk:photonPersistentDisk:p Projected:projected:p "
+        "PortworxVolume:portworxVolume:p ScaleIO:scaleIO:p StorageOS:storageos:p CSI:csi:p "
+        "Ephemeral:ephemeral:p Image:image:p"
+    ),
+    "EmptyDirVolumeSource": _fields("Medium:medium:s SizeLimit:sizeLimit:p"),
+    "Affinity": _fields(
+        "NodeAffinity:nodeAffinity:*NodeAffinity PodAffinity:podAffinity:p "
+        "PodAntiAffinity:podAntiAffinity:p"
+    ),
+    "NodeAffinity": _fields(
+        "RequiredDuringSchedulingIgnoredDuringExecution:"
+        "requiredDuringSchedulingIgnoredDuringExecution:*NodeSelector "
+        "PreferredDuringSchedulingIgnoredDuringExecution:"
+        "preferredDuringSchedulingIgnoredDuringExecution:p"
+    ),
+    "NodeSelector": _fields("NodeSelectorTerms:nodeSelectorTerms:[]NodeSelectorTerm"),
+    "NodeSelectorTerm": _fields(
+        "MatchExpressions:matchExpressions:[]NodeSelectorRequirement "
+        "MatchFields:matchFields:[]NodeSelectorRequirement"
+    ),
+    "NodeSelectorRequirement": _fields("Key:key:s Operator:operator:s Values:values:p"),
+    "Toleration": _fields(
+        "Key:key:s Operator:operator:s Value:value:s Effect:effect:s "
+        "TolerationSeconds:tolerationSeconds:p"
+    ),
+    "PodSchedulingGate": _fields("Name:name:s"),
+}
+_ZERO = {"s": '""', "b": "false", "i": "0"}
+#: ObjectMeta's JSON names in its declaration order (it has JSON tags, all omitempty)
+_OBJECT_META = (
+    "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+    "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels",
+    "annotations", "ownerReferences", "finalizers", "managedFields",
+)  # fmt: skip
+_HOST_NAMESPACES = ("hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace", "hostUsers")
+
+
+def _go_value(value: Any, kind: str) -> str:
+    if kind in _ZERO:
+        return _ZERO[kind] if value is None else go_json(value)
+    if kind == "p":
+        return go_json(value)
+    if kind.startswith("[]"):
+        if value is None:
+            return "null"
+        if not isinstance(value, list):
+            raise _Unrenderable
+        return "[" + ",".join(_go_struct(item, kind[2:]) for item in value) + "]"
+    if value is None and kind.startswith("*"):
+        return "null"
+    return _go_struct(value if value is not None else {}, kind[1:])
+
+
+def _go_struct(value: Any, type_name: str, consumed: tuple[str, ...] = ()) -> str:
+    """``json.Marshal`` of ``value`` (an API object) as the internal ``type_name``."""
+    fields = _GO_TYPES[type_name]
+    if not isinstance(value, Mapping) or set(value) - {j for _, j, _ in fields} - set(consumed):
+        raise _Unrenderable
+    return (
+        "{"
+        + ",".join(f'"{go}":{_go_value(value.get(name), kind)}' for go, name, kind in fields)
+        + "}"
+    )
+
+
+def _pod_template_go(template: Mapping[str, Any]) -> str:
+    """``json.Marshal`` of the internal ``core.PodTemplateSpec`` of a v1 template (its
+    ObjectMeta's JSON fields, then ``Spec`` in Go's names), as kube-apiserver prints the
+    value of a changed template; the API's JSON for a template holding a field
+    ``_GO_TYPES`` does not know."""
+    meta = _field(template, "metadata")
+    pod = dict(_field(template, "spec"))
+    try:
+        if set(meta) - set(_OBJECT_META) or set(template) - {"metadata", "spec"}:
+            raise _Unrenderable
+        parts = [f'"{key}":{go_json(meta[key])}' for key in _OBJECT_META if meta.get(key)]
+        context = pod.get("securityContext")
+        if isinstance(context, Mapping):
+            pod["securityContext"] = {
+                **context,
+                **{key: pod[key] for key in _HOST_NAMESPACES if key in pod},
+            }
+        spec = _go_struct(pod, "PodSpec", _HOST_NAMESPACES)
+    except _Unrenderable:
+        return go_json(dict(template))
+    return "{" + ",".join([*parts, f'"Spec":{spec}']) + "}"
 
 
 def _with_scheduling_directives(
