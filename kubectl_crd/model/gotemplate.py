@@ -2097,6 +2097,11 @@ class _State:
         if isinstance(chain.node, _NilNode):
             self.errorf(f"indirection through explicit nil in {chain.text()}")
         pipe = self.arg(dot, "i", chain.node)
+        if pipe is None:
+            # exec.go evalPipeline digs into the interface{}: a nil is no value at all,
+            # a receiver evalField takes as a missing key ("<no value>", or with
+            # missingkey=error "nil data; no entry for key")
+            pipe = MISSING
         return self.field_chain(dot, pipe, chain, chain.fields, args, final)
 
     def variable(self, dot: Any, node: _VariableNode, args: list[_Node], final: Any) -> Any:

@@ -175,6 +175,8 @@ SINGLE = [
     '{{printf "%v|%T|%v|%v|%v|%v|%v" 1_23.50_0_0e+1_2 1e3 0x_1_2.3_4_5p+1_2 0x1p-1075'
     " 1.7976931348623158e308 0x1.fffffffffffff7fffp1023 2.4703282292062328e-324}}"
     ' {{printf "%v|%T|%v|%v" 9223372036854775807 0x10 -0 0x1.p1}}',
+    # a field of a parenthesized nil: no value (exec.go evalField of an invalid receiver)
+    "{{(index .spec.list 3).x}} {{(.spec.nothing).x.y}} {{(.spec.nope).x}}",
     # fmt's doPrintf: argument indexes good and bad, * widths and precisions out of
     # range, digits that are not ASCII (a verb, not a width), a number past a million
     '{{printf "%[x]d|%[0]d|%[3]d|%[]d|%[2]*[1]d|%[1]*.[2]*[3]d|%[1]2d" .spec.ratio 3 4}}'
@@ -291,6 +293,7 @@ STRICT = [
     '{{.spec.name}} {{index .spec "nope"}} {{.spec.nothing}}',
     "{{.spec.nope}}",
     "{{$x := .spec}}{{$x.nope}}",
+    "{{(index .spec.list 3).x}}",
 ]
 
 

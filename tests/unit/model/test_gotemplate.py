@@ -99,6 +99,8 @@ CASES = [
     ('exec', False, 'partial {{.spec.name}} then {{.spec.replicas.x}} never', ('template: output:1:35: executing "output" at <.spec.replicas.x>: can\'t evaluate field x in type interface {}', 'partial hello world then ')),
     # recorded by helper-81: an empty character constant, a template that calls itself
     ('parse', False, "{{''}}", 'template: output:1: invalid syntax'),
+    ('ok', False, '{{(index .spec.list 3).x}} {{(.spec.nope).x}}', '<no value> <no value>'),
+    ('exec', True, '{{(index .spec.list 3).x}}', ('template: output:1:20: executing "output" at <3>: nil data; no entry for key "x"', '')),
     ('ok', False, '{{exists nil}} {{exists .spec.nope}} {{exists nil 1}} {{exists .spec.list 3}} {{exists .spec "list" 0}}', 'true true false false true'),
     ('exec', False, '{{define "r"}}{{template "r"}}{{end}}{{template "r"}}', ('template: output:1:25: executing "r" at <{{template "r"}}>: exceeded maximum template depth (100000)', '')),
     # recorded by helper-81: a byte that is not UTF-8 in an action is read as RuneError
