@@ -184,6 +184,9 @@ _OPTIMISTIC_LOCK = (
 )
 
 ObjectKey = tuple[str, str]
+#: an object's managedFields entries, in the server's order (``ObjectStore.list`` hides
+#: the builtin in the class)
+_Entries = list["_FieldsEntry"]
 
 
 @dataclass
@@ -831,9 +834,13 @@ class ObjectStore:
         obj = result.object
         meta = obj.get("metadata") or {}
         key = (str(meta.get("namespace") or ""), str(meta.get("name") or ""))
-        if dry_run:
-            return _copy_object(result.response)
         old = kind.objects.get(key)
+        if dry_run:
+            response = result.response
+            if result.removed or not isinstance(response, dict) or response.get("kind") == "Status":
+                return _copy_object(response)
+            new = result.stored if result.written else old
+            return self._dry_answer(response, kind, info, old, new if new is not None else response)
         uid = str(meta.get("uid") or "")
         if result.removed:
             self._drop(kind, key, old, result.object)
@@ -878,27 +885,24 @@ class ObjectStore:
         """Store ``new`` (``old`` replaced) and tell the watches; ``compared``: the object
         the write's managedFields are made from, when not ``new`` itself."""
         unchanged = old is not None and go_equal(_without_version(new), _without_version(old))
+        if compared is None:
+            compared = old if old is not None and unchanged else new
+        if dry_run:
+            if old is not None and unchanged:
+                return self._dry_answer(old, kind, info, old, compared)
+            new["metadata"].setdefault("resourceVersion", "")
+            return self._dry_answer(new, kind, info, old, compared)
         # unchanged, unless a manager's fields are not (an apply of values another
         # manager set): the server writes the new managedFields
-        if (
-            old is not None
-            and unchanged
-            and (dry_run or not self._track_fields(kind, info, "", old, old))
-        ):
+        if old is not None and unchanged and not self._track_fields(kind, info, "", old, old):
             return self._with_managed(_copy(old), info)
-        new["metadata"]["resourceVersion"] = (
-            self._next_version() if not dry_run else new["metadata"].get("resourceVersion", "")
-        )
-        if dry_run:
-            return _copy_object(new)
+        new["metadata"]["resourceVersion"] = self._next_version()
         meta = new["metadata"]
         key = (str(meta.get("namespace") or ""), str(meta["name"]))
         kind.objects[key] = new
         self._by_uid[str(meta["uid"])] = (kind, key)
         self._index_owners(kind, key, new)
         self._record_apply(str(meta["uid"]))
-        if compared is None:
-            compared = old if old and unchanged else new
         self._track_fields(kind, info, str(meta["uid"]), old, compared)
         self._notify(kind, old, new, None)
         return self._with_managed(_copy(new), info)
@@ -1058,8 +1062,44 @@ class ObjectStore:
         new: Mapping[str, Any],
     ) -> bool:
         """Record the managedFields a write of ``old`` into ``new`` leaves (with
-        ``uid``; with none, only whether they would change): whether they changed.
-        What the server's field manager does (handlers/fieldmanager, on
+        ``uid``; with none, only whether they would change): whether they changed."""
+        after = self._fields_after(kind, info, old, new)
+        if after is None:
+            return False
+        if uid:
+            self._fields[uid] = after
+            self._managed.pop(uid, None)
+        return True
+
+    def _dry_answer(
+        self,
+        answer: dict[str, Any],
+        kind: _Kind,
+        info: ResourceInfo,
+        old: Mapping[str, Any] | None,
+        new: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """A dry run's answer (a copy of ``answer``) with the managedFields the write
+        would leave, as the server's dry run answers (it runs the field manager)."""
+        shown = _copy_object(answer)
+        meta = shown.get("metadata")
+        if isinstance(meta, dict):
+            after = self._fields_after(kind, info, old, new)
+            if after is None:
+                after = self._fields.get(str(meta.get("uid") or ""), [])
+            if after:
+                meta["managedFields"] = [entry.shown() for entry in after]
+        return shown
+
+    def _fields_after(
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        old: Mapping[str, Any] | None,
+        new: Mapping[str, Any],
+    ) -> _Entries | None:
+        """The managedFields entries a write of ``old`` into ``new`` leaves; None when
+        they would not change. What the server's field manager does (handlers/fieldmanager, on
         structured-merge-diff's merge/update.go): an ``Update`` owns what it added or
         changed (``_compared``: a map it added is a member too) beside what its
         manager owned before; an ``Apply`` owns the applied object's field set
@@ -1068,10 +1108,9 @@ class ObjectStore:
         A write made by no manager (a deletion's mark, the garbage collector's) leaves
         them alone."""
         if self._writer is None:
-            return False
+            return None
         manager, subresource = self._writer
-        key_uid = uid or str((new.get("metadata") or {}).get("uid") or "")
-        before = self._fields.get(key_uid, [])
+        before = self._fields.get(str((new.get("metadata") or {}).get("uid") or ""), [])
         _, keys_at = self._typed(kind, info.version)
         applying = self._applying is not None
         operation = "Apply" if applying else "Update"
@@ -1118,12 +1157,7 @@ class ObjectStore:
         if paths:
             after.append(_FieldsEntry(manager, operation, api_version, subresource, paths, stamp))
         after.sort(key=_FieldsEntry.order)
-        if after == before:
-            return False
-        if uid:
-            self._fields[uid] = after
-            self._managed.pop(uid, None)
-        return True
+        return None if after == before else after
 
     def _zero(self, kind: _Kind, info: ResourceInfo) -> dict[str, Any]:
         """What a create is compared with: the kind's empty object (the create

@@ -110,7 +110,8 @@ SCHEMA: dict[str, Any] = {
 
 #: a step: (manager, verb, argument, force); verbs: create (a body), update and status
 #: (a function of the current object to the PUT's body), patch and status-patch (a
-#: merge patch), apply (a body; force as given), delete
+#: merge patch), apply (a body; force as given), apply-dry-run and patch-dry-run (the
+#: same, dry), delete
 Step = tuple[str, str, Any, bool]
 
 
@@ -159,6 +160,9 @@ CONFIGMAP: list[Step] = [
     # first stops applying it
     ("applier3", "apply", _configmap(data={"k6": "v6"}), False),
     ("applier", "apply", _configmap(metadata={"labels": {"d": "4"}}), False),
+    # a dry run answers with the managedFields the write would leave, and keeps none
+    ("applier4", "apply-dry-run", _configmap(data={"k1": "dry", "k6": "v6"}), True),
+    ("patcher", "patch-dry-run", {"data": {"k4": None, "k7": "v7"}}, False),
     # a delete held by a finalizer marks the object: no manager's write
     ("keeper", "patch", {"metadata": {"finalizers": ["example.com/keep"]}}, False),
     ("", "delete", None, False),
@@ -233,6 +237,7 @@ WIDGET: list[Step] = [
     ("patcher", "patch", {"spec": {"config": None, "empty": {"k": "v"}}}, False),
     ("status-writer", "status", _edit(status={"phase": "Done"}), False),
     ("applier3", "apply", _widget({"size": 2, "tags": ["t1"]}), False),
+    ("applier4", "apply-dry-run", _widget({"size": 3, "tags": ["t9"]}), True),
     ("applier", "apply", _widget({"items": [{"name": "x", "value": "2"}]}), False),
     ("keeper", "patch", {"metadata": {"finalizers": ["example.com/keep"]}}, False),
     ("", "delete", None, False),
@@ -329,8 +334,15 @@ def _send(
     patch: Callable[..., Any],
     apply: Callable[..., Any],
     delete: Callable[[], Any],
-) -> tuple[Any, ...]:
-    def call() -> Any:
+) -> tuple[tuple[Any, ...], Any]:
+    """What the write came to (``outcome``) and its answer (None when refused)."""
+    answers: list[Any] = []
+
+    def call() -> None:
+        answers.append(write())
+
+    def write() -> Any:
+        dry = verb.endswith("-dry-run")
         if verb == "delete":
             return delete()
         if verb == "create":
@@ -339,13 +351,14 @@ def _send(
             return create(body, manager)
         if verb in ("update", "status"):
             return update(arg(get()), manager, "status" if verb == "status" else "")
-        if verb in ("patch", "status-patch"):
-            return patch(arg, manager, "status" if verb == "status-patch" else "")
+        if verb in ("patch", "status-patch", "patch-dry-run"):
+            return patch(arg, manager, "status" if verb == "status-patch" else "", dry)
         body = copy.deepcopy(arg)
         body["metadata"] = {**body.get("metadata", {}), "name": name, "namespace": namespace}
-        return apply(body, manager, force)
+        return apply(body, manager, force, dry)
 
-    return outcome(call)
+    result = outcome(call)
+    return result, answers[0] if answers else None
 
 
 def test_managed_fields_are_the_servers_write_by_write(
@@ -372,37 +385,43 @@ def test_managed_fields_are_the_servers_write_by_write(
             return store.get(info, namespace, name)
 
         for step, (manager, verb, arg, force) in enumerate(steps):
-            theirs = _send(
+            theirs, their_answer = _send(
                 verb, arg, manager, force, name, namespace, get=server_get,
                 create=lambda body, m, s=server: s.create(body, field_manager=m),
                 update=lambda body, m, sub, s=server: s.update(
                     body, subresource=sub, field_manager=m
                 ),
-                patch=lambda p, m, sub, s=server, n=name: s.patch(
-                    n, p, subresource=sub, field_manager=m
+                patch=lambda p, m, sub, dry, s=server, n=name: s.patch(
+                    n, p, subresource=sub, field_manager=m, dry_run=dry
                 ),
-                apply=lambda body, m, f, s=server: s.apply(body, field_manager=m, force=f),
+                apply=lambda body, m, f, dry, s=server: s.apply(
+                    body, field_manager=m, force=f, dry_run=dry
+                ),
                 delete=lambda s=server, n=name: s.delete(n),
             )  # fmt: skip
             server_obj = server_get()
             clock.now = _latest_time(server_obj) or clock.now
-            ours = _send(
+            ours, our_answer = _send(
                 verb, arg, manager, force, name, namespace, get=store_get,
                 create=lambda body, m, st=store, i=info: st.create(i, body, field_manager=m),
                 update=lambda body, m, sub, st=store, i=info: (
                     st.update_status if sub else st.update
                 )(i, body, field_manager=m),
-                patch=lambda p, m, sub, st=store, i=info, n=name: st.patch(
-                    i, namespace, n, p, subresource=sub, field_manager=m
+                patch=lambda p, m, sub, dry, st=store, i=info, n=name: st.patch(
+                    i, namespace, n, p, subresource=sub, field_manager=m, dry_run=dry
                 ),
-                apply=lambda body, m, f, st=store, i=info: st.apply(
-                    i, body, field_manager=m, force=f
+                apply=lambda body, m, f, dry, st=store, i=info: st.apply(
+                    i, body, field_manager=m, force=f, dry_run=dry
                 ),
                 delete=lambda st=store, i=info, n=name: st.delete(i, namespace, n),
             )  # fmt: skip
             compared += 1
             store_obj = store_get()
             expected, got = managed_view(server_obj), managed_view(store_obj)
+            if verb != "delete" and isinstance(their_answer, dict):
+                # the write's answer carries them too (a dry run's: only there)
+                expected = [*expected, "answer:", *managed_view(their_answer)]
+                got = [*got, "answer:", *managed_view(our_answer or {"metadata": {}})]
             if (theirs, expected) != (ours, got):
                 differing += 1
                 problems.append(f"{kind} step {step} ({manager} {verb}): {theirs} {ours}")
