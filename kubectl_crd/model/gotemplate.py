@@ -1313,8 +1313,8 @@ def _pad(text: str, width: int | None, flags: str, *, zero_ok: bool = True) -> s
 
 
 def _pad_number(text: str, width: int | None, flags: str) -> str:
-    """A number's padding (``fmtInteger``, ``fmtFloat``): zeros go after its sign."""
-    if "0" in flags and "-" not in flags and text[:1] in ("+", "-"):
+    """A float's padding (``fmtFloat``): zeros go after its sign, the space of ``% `` too."""
+    if "0" in flags and "-" not in flags and text[:1] in ("+", "-", " "):
         return text[0] + _pad(text[1:], None if width is None else width - 1, flags)
     return _pad(text, width, flags)
 
@@ -1338,7 +1338,9 @@ def _format_int(value: int, verb: str, flags: str, width: int | None, prec: int 
         # fmt/format.go fmtQc: %+q is strconv.QuoteRuneToASCII (%#q adds nothing)
         return _pad(_quote_rune(value, ascii="+" in flags), width, flags)
     elif verb == "U":
-        text = f"U+{value:04X}" if value >= 0 else f"U+{value & 0xFFFFFFFFFFFFFFFF:X}"
+        # format.go fmtUnicode: at least four hex digits, more with a precision
+        digits = f"{value if value >= 0 else value & 0xFFFFFFFFFFFFFFFF:X}"
+        text = "U+" + digits.rjust(4 if prec is None else max(prec, 4), "0")
         if "#" in flags and 0 <= value <= 0x10FFFF and go_is_print(chr(value)):
             text += f" '{chr(value)}'"
         return _pad(text, width, flags, zero_ok=False)
@@ -1530,8 +1532,10 @@ def _format_arg(
         if value is None:
             # print.go printValue: a nil inside a list or map is written as it is
             return "<nil>" if depth else _pad("<nil>", width, flags)
-    if verb == "T":
-        return _pad(_go_typename(value), width, flags)
+    if verb == "T":  # print.go: fmtS of the type's name, a precision cuts it; nil's is whole
+        name = _go_typename(value)
+        cut = prec is not None and not (value is MISSING or value is None)
+        return _pad(name[:prec] if cut else name, width, flags)
     if value is MISSING or value is None:
         if depth > 0:
             return "<nil>"

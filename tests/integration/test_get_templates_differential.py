@@ -175,6 +175,9 @@ SINGLE = [
     '{{printf "%v|%T|%v|%v|%v|%v|%v" 1_23.50_0_0e+1_2 1e3 0x_1_2.3_4_5p+1_2 0x1p-1075'
     " 1.7976931348623158e308 0x1.fffffffffffff7fffp1023 2.4703282292062328e-324}}"
     ' {{printf "%v|%T|%v|%v" 9223372036854775807 0x10 -0 0x1.p1}}',
+    # %T cut by a precision (not nil's), %U's precision, a space sign before a float's zeros
+    '{{printf "%.2T|%-10.1T|%.1T|%.5U|%#.6U|%0 8.5s|%0 11x|% 08.2f|%.3T" .spec.flag .spec.map'
+    " .spec.nothing 3 9731 .spec.ratio .spec.ratio .spec.ratio .spec.nope}}",
     # a field of a parenthesized nil: no value (exec.go evalField of an invalid receiver)
     "{{(index .spec.list 3).x}} {{(.spec.nothing).x.y}} {{(.spec.nope).x}}",
     # fmt's doPrintf: argument indexes good and bad, * widths and precisions out of
