@@ -256,7 +256,15 @@ SERVICE: list[Step] = [
     ("editor", "patch", {"spec": {"sessionAffinity": "ClientIP"}}, False),
 ]  # fmt: skip
 
+#: what admission adds to a Pod (its default tolerations) is no manager's either
+POD: list[Step] = [
+    ("creator", "create", {"apiVersion": "v1", "kind": "Pod", "metadata": {}, "spec": {
+        "containers": [{"name": "c", "image": "busybox"}], "restartPolicy": "Never"}}, False),
+    ("labeler", "patch", {"metadata": {"labels": {"a": "1"}}}, False),
+]  # fmt: skip
+
 CASES: list[tuple[str, tuple[str, str, str], list[Step]]] = [
+    ("Pod", ("", "v1", "pods"), POD),
     ("Service", ("", "v1", "services"), SERVICE),
     ("ConfigMap", ("", "v1", "configmaps"), CONFIGMAP),
     ("Deployment", ("apps", "v1", "deployments"), DEPLOYMENT),
