@@ -92,8 +92,9 @@ What it keeps, and the upstream behaviour each piece mirrors
   ``kubectl-crd``), owning what its writes added or changed; an ``Apply`` entry per
   applier, owning the applied object's field set; each write taking what it changes
   from the others; ``fieldsV1`` as the server spells it, entries in its order
-  (``_track_fields``; 30 writes by 8 managers on a ConfigMap, a Deployment and a
-  custom resource in tests/integration/test_localstore_managedfields_differential.py);
+  (``_fields_after``; a dry run's answer shows them too; 42 writes, dry runs and a
+  delete among them, on a ConfigMap, a Deployment, a Service, a Pod and a custom
+  resource in tests/integration/test_localstore_managedfields_differential.py);
 - label-selected lists and list-then-watch (``kube.reflector``'s ADDED, MODIFIED,
   DELETED, SYNCED), a selected watch seeing an object that stops matching as DELETED
   and one that starts matching as ADDED (the watch cache's filter,
