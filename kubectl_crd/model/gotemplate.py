@@ -2439,7 +2439,9 @@ def _slice(values: list[Any]) -> Any:
     item = _unbox(values[0])
     if item is MISSING:
         raise _FuncError("slice of untyped nil")
-    indexes = [_unbox(v) for v in values[1:]]
+    # funcs.go slice, unlike index, does not look into an index's interface{}: a field's
+    # value (Boxed) is no integer to it, 'cannot index slice/array with type interface {}'
+    indexes = values[1:]
     if len(indexes) > 3:
         raise _FuncError(f"too many slice indexes: {len(indexes)}")
     if isinstance(item, str):

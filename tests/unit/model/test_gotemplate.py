@@ -101,6 +101,7 @@ CASES = [
     ('parse', False, "{{''}}", 'template: output:1: invalid syntax'),
     ('ok', False, '{{(index .spec.list 3).x}} {{(.spec.nope).x}}', '<no value> <no value>'),
     ('ok', False, '{{printf "%.2T|%-10.1T|%.1T|%.5U|%#.6U|%0 8.5s|%0 11x|% 08.2f|%.3T" .spec.flag .spec.map .spec.nothing 3 9731 .spec.ratio .spec.ratio .spec.ratio .spec.nope}}', "bo|m         |<nil>|U+00003|U+002603 '\u2603'|%!s(float64= 0000.25)| 0000x1p-02| 0000.25|<nil>"),
+    ('exec', False, '{{$w := .spec.whole}}{{slice .spec.name $w}} {{slice .spec.name .spec.whole}}', ('template: output:1:47: executing "output" at <slice .spec.name .spec.whole>: error calling slice: cannot index slice/array with type interface {}', 'llo world ')),
     ('exec', True, '{{(index .spec.list 3).x}}', ('template: output:1:20: executing "output" at <3>: nil data; no entry for key "x"', '')),
     ('ok', False, '{{exists nil}} {{exists .spec.nope}} {{exists nil 1}} {{exists .spec.list 3}} {{exists .spec "list" 0}}', 'true true false false true'),
     ('exec', False, '{{define "r"}}{{template "r"}}{{end}}{{template "r"}}', ('template: output:1:25: executing "r" at <{{template "r"}}>: exceeded maximum template depth (100000)', '')),
