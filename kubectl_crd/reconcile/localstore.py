@@ -1839,7 +1839,7 @@ def _item_label(item: Any, how: tuple[str, ...] | str) -> str | None:
         return "v:" + json.dumps(item, separators=(",", ":"), sort_keys=True)
     if not is_mapping(item):
         return None
-    if len(how) == 1:
+    if isinstance(how, tuple) and len(how) == 1:
         # one key (a container's name, a condition's type): its text written directly,
         # as json.dumps of the one-key map writes it (~6x faster than that dumps)
         (key,) = how
