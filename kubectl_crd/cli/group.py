@@ -26,6 +26,7 @@ from kubectl_crd.cli.options import (
     with_context,
 )
 from kubectl_crd.model.errors import ExitCode, UsageError
+from kubectl_crd.model.gostrconv import write_go_text
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -120,10 +121,10 @@ def run_click(args: list[str]) -> None:
         click.echo(exc.ctx.get_help())
         sys.exit(ExitCode.OK)
     except click.UsageError as exc:
-        print(*usage_error_lines(exc), sep="\n", file=sys.stderr)
+        write_go_text(sys.stderr, "\n".join(usage_error_lines(exc)) + "\n")
         sys.exit(UsageError.exit_code)
     except click.ClickException as exc:
-        print(f"error: {exc.format_message()}", file=sys.stderr)
+        write_go_text(sys.stderr, f"error: {exc.format_message()}\n")
         sys.exit(exc.exit_code)
 
 

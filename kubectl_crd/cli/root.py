@@ -24,6 +24,7 @@ from kubectl_crd.cli.app import (
 from kubectl_crd.cli.commands import COMMANDS, declared_command
 from kubectl_crd.cli.flags import parse_flags
 from kubectl_crd.model.errors import ExitCode, KubectlCrdError
+from kubectl_crd.model.gostrconv import write_go_text
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -135,7 +136,7 @@ def _report(message: str, debug: bool) -> None:
         import traceback
 
         traceback.print_exc()
-    print(message, file=sys.stderr)
+    write_go_text(sys.stderr, f"{message}\n")  # a template's raw bytes as kubectl writes them
 
 
 def _silence_stdout() -> None:

@@ -10,7 +10,9 @@
   or a file read with ``surrogateescape`` already is). ``go_bytes`` gives the bytes of
   such text (the time package's own quote, ``model.durations``, escapes them too),
   ``go_text`` the text of bytes (``model.gotemplate``'s ``slice``, ``index`` and
-  ``base64decode`` cut and make Go strings by the byte).
+  ``base64decode`` cut and make Go strings by the byte). ``write_go_text`` writes such
+  text to a stream as Go writes the string (kubectl's stderr carries a template's raw
+  bytes in its error message).
 - ``parse_go_bool``: ``strconv.ParseBool`` (``src/strconv/atob.go``): ``cli.options``
   reads a switch given ``=VALUE`` with it (pflag's bool flags,
   ``github.com/spf13/pflag/bool.go``), ``model.scaleflags`` the old boolean spelling of
@@ -27,6 +29,10 @@ Pure, and imports nothing: ``cli.options`` loads it on every click-parsed comman
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # mypy reads it as typing's, without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import TextIO
+
 _QUOTE_ESCAPES = {
     "\a": "\\a",
     "\b": "\\b",
@@ -38,6 +44,22 @@ _QUOTE_ESCAPES = {
     "\\": "\\\\",
     '"': '\\"',
 }
+
+
+def write_go_text(stream: TextIO, text: str) -> None:
+    """Write ``text`` to ``stream`` as Go writes the string it holds: text with a
+    surrogate (a byte that is not UTF-8, kept by ``surrogateescape``) goes as its
+    bytes (``go_bytes``) to the stream's binary buffer, after what the stream holds;
+    any other text, or a stream with no buffer beneath it (a ``StringIO``), as text."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None and not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a surrogate: bytes Go would write as they are
+            stream.flush()
+            buffer.write(go_bytes(text))
+            return
+    stream.write(text)
 
 
 def go_bytes(text: str) -> bytes:

@@ -440,6 +440,23 @@ def test_strings_of_any_bytes_print_as_kubectl_writes_them(setup: Setup) -> None
         kubectl.out.decode()
 
 
+def test_errors_carry_a_templates_raw_bytes_as_kubectl_writes_them(setup: Setup) -> None:
+    # a node's text in "executing ... at <...>" is the template's own bytes, not quoted
+    # (parse.go StringNode.Quoted): kubectl's stderr carries the 0xc3 of the argument
+    # (a str's "\udcc3" is that byte in argv), the file, or an unknown flag as they are
+    (setup.files / "raw.txt").write_bytes(b'{{index "\xc3x" 5}}')
+    cases = [  # each with the raw bytes kubectl's stderr must carry
+        (["get", GADGET_RESOURCE, "g1", "-o", 'go-template={{index "\udcc3x" 5}}'], b'"\xc3x"'),
+        (["get", GADGET_RESOURCE, "g1", "-o", "go-template-file=raw.txt"], b'"\xc3x"'),
+        (["get", GADGET_RESOURCE, "--\udcff"], b"flag: --\xff\n"),
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda case: run_both_bytes(setup, *case[0]), cases))
+    for (args, raw), (kubectl, ours) in zip(cases, results, strict=True):
+        assert kubectl.code == 1 and raw in kubectl.err, (args, kubectl)
+        assert ours == kubectl, (args, ours)
+
+
 #: every printf verb with each flag set, width and precision (fmt's fmtInteger,
 #: fmtFloat, fmtQ, printValue's %#v), over each kind of value a template meets
 VERBS = "vdfFeEgGxXboOsqcUt"

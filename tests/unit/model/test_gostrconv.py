@@ -9,6 +9,8 @@ real kubectl's ``%q`` and ``%+q``.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from kubectl_crd.model.gostrconv import (
@@ -18,6 +20,7 @@ from kubectl_crd.model.gostrconv import (
     go_quote,
     go_text,
     parse_go_float,
+    write_go_text,
 )
 
 # (input, strconv.Quote, strconv.QuoteToASCII): quote_test.go's quotetests
@@ -71,6 +74,30 @@ def test_go_text_and_go_bytes_carry_any_bytes(data: bytes, text: str) -> None:
 
 def test_go_bytes_of_a_surrogate_no_argument_escaped_is_its_three_bytes() -> None:
     assert go_bytes("a\ud800\udcff") == b"a\xed\xa0\x80\xff"
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ('at <index "\udcc3x" 5>\n', b'at <index "\xc3x" 5>\n'),  # the byte itself
+        ("h\u00e9llo \u2603\n", "h\u00e9llo \u2603\n".encode()),  # UTF-8, through the text
+        ("plain\n", b"plain\n"),
+    ],
+)
+def test_write_go_text_writes_the_bytes_go_would(text: str, written: bytes) -> None:
+    # through a stream whose own errors would write "\udcc3" as text (stderr's)
+    buffer = io.BytesIO()
+    stream = io.TextIOWrapper(buffer, encoding="utf-8", errors="backslashreplace")
+    stream.write("first ")  # what the stream held goes first
+    write_go_text(stream, text)
+    stream.flush()
+    assert buffer.getvalue() == b"first " + written
+
+
+def test_write_go_text_to_a_stream_of_text_keeps_the_text() -> None:
+    stream = io.StringIO()
+    write_go_text(stream, "a\udcc3")
+    assert stream.getvalue() == "a\udcc3"
 
 
 # quote_test.go's canbackquotetests (a byte that is not UTF-8 held as gostrconv holds it)
