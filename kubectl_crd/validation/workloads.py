@@ -1,7 +1,8 @@
 """The workload kinds' rules, as kube-apiserver 1.34 refuses a workload it will not
 store (``pkg/apis/apps/validation/validation.go`` ``ValidateDeploymentSpec``,
 ``ValidateReplicaSetSpec``, ``ValidateStatefulSetSpec``, ``ValidateDaemonSetSpec`` and
-their ``...Update``; ``pkg/apis/batch/validation/validation.go`` ``validateJobSpec``).
+their ``...Update``; ``pkg/apis/batch/validation/validation.go`` ``validateJobSpec``,
+``validateCronJobSpec``).
 
 Pure. What the store checks of a workload's spec beyond its decoding:
 
@@ -23,6 +24,15 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   the completions (an Indexed Job's with its parallelism), selector, template (a
   suspended Job's scheduling directives aside), completion mode, pod failure policy,
   backoffLimitPerIndex, managedBy and success policy are immutable;
+- a CronJob (``validateCronJobSpec``, on a create and an update): its schedule
+  (robfig/cron v3's ``ParseStandard``, ``cron_schedule_problem``, then no TZ in it),
+  starting deadline, time zone (when new or changed; Go's ``time.LoadLocation`` read
+  as the system's zoneinfo database), concurrency policy, history limits and job
+  template (``ValidateJobTemplateSpec``: the Job spec's rules, written once and
+  given the path ``spec.jobTemplate.spec``; no selector, no manual selector). A
+  ``TZ=`` schedule without a space makes kube-apiserver's parser panic (the request
+  fails without an answer); the store answers as if the location ended at the last
+  character but one, as Go's slice would have read it;
 - a StatefulSet's pod management policy, update strategy, claim retention policy,
   ``ordinals.start`` and its pods' restart policy and active deadline
   (``ValidateStatefulSetSpec``);
@@ -139,6 +149,8 @@ def validate_workload(
     replaces."""
     names = _NONNEGATIVE_FIELDS.get((group, kind))
     spec = obj.get("spec")
+    if (group, kind) == ("batch", "CronJob") and isinstance(spec, Mapping):
+        return _validate_cronjob(spec, _field(old, "spec") if old is not None else None)
     if names is None or not isinstance(spec, Mapping):
         return []
     old_spec = _field(old, "spec") if old is not None else None
@@ -376,7 +388,7 @@ def _job_spec(
 ) -> list[Cause]:
     """``ValidateJobSpec``: ``validateJobSpec``'s rules, then the selector (required,
     well formed, an empty one allowed) and its match."""
-    found = _job_counts_and_policies(spec)
+    found = _job_counts_and_policies(spec, "spec")
     selector = spec.get("selector")
     malformed = _selector_problems(selector) if isinstance(selector, Mapping) else []
     if not isinstance(selector, Mapping):
@@ -387,77 +399,78 @@ def _job_spec(
     return found
 
 
-def _job_counts_and_policies(spec: Mapping[str, Any]) -> list[Cause]:
-    """``validateJobSpec``, in its order (of the pod template, only its containers and
-    restart policy)."""
+def _job_counts_and_policies(spec: Mapping[str, Any], at: str) -> list[Cause]:
+    """``validateJobSpec`` of the Job spec at ``at`` (a Job's ``spec``, a CronJob's
+    ``spec.jobTemplate.spec``), in its order (of the pod template, only its containers
+    and restart policy)."""
     found: list[Cause] = []
     for name in _NONNEGATIVE_FIELDS[("batch", "Job")]:
         value = _number(spec.get(name))
         if value is not None and value < 0:
-            found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
+            found.append(invalid_cause(f"{at}.{name}", value, _NONNEGATIVE))
     per_index = _number(spec.get("backoffLimitPerIndex"))
     max_failed = _number(spec.get("maxFailedIndexes"))
     if max_failed is not None:
         if max_failed < 0:
-            found.append(invalid_cause("spec.maxFailedIndexes", max_failed, _NONNEGATIVE))
+            found.append(invalid_cause(f"{at}.maxFailedIndexes", max_failed, _NONNEGATIVE))
         if per_index is None:
             detail = "Required value: when maxFailedIndexes is specified"
-            found.append(cause("spec.backoffLimitPerIndex", Reason.REQUIRED, detail))
+            found.append(cause(f"{at}.backoffLimitPerIndex", Reason.REQUIRED, detail))
     managed_by = spec.get("managedBy")
     if isinstance(managed_by, str):
-        found += _domain_prefixed_path("spec.managedBy", managed_by)
+        found += _domain_prefixed_path(f"{at}.managedBy", managed_by)
     mode = spec.get("completionMode")
     completions = _number(spec.get("completions"))
     parallelism = _number(spec.get("parallelism"))
     if mode is not None and mode not in _COMPLETION_MODES:
-        found.append(not_supported("spec.completionMode", mode, _COMPLETION_MODES))
+        found.append(not_supported(f"{at}.completionMode", mode, _COMPLETION_MODES))
     if mode == "Indexed":
         if completions is None:
             detail = "Required value: when completion mode is Indexed"
-            found.append(cause("spec.completions", Reason.REQUIRED, detail))
+            found.append(cause(f"{at}.completions", Reason.REQUIRED, detail))
         if parallelism is not None and parallelism > _INDEXED_PARALLELISM:
             detail = f"must be less than or equal to {_INDEXED_PARALLELISM} when completion mode is Indexed"
-            found.append(invalid_cause("spec.parallelism", parallelism, detail))
+            found.append(invalid_cause(f"{at}.parallelism", parallelism, detail))
         if completions is not None and max_failed is not None and max_failed > completions:
             detail = "must be less than or equal to completions"
-            found.append(invalid_cause("spec.maxFailedIndexes", max_failed, detail))
+            found.append(invalid_cause(f"{at}.maxFailedIndexes", max_failed, detail))
         if max_failed is not None and max_failed > _INDEXED_PARALLELISM:
             detail = f"must be less than or equal to {_INDEXED_PARALLELISM}"
-            found.append(invalid_cause("spec.maxFailedIndexes", max_failed, detail))
+            found.append(invalid_cause(f"{at}.maxFailedIndexes", max_failed, detail))
         if (
             completions is not None
             and completions > _COMPLETIONS_SOFT_LIMIT
             and per_index is not None
         ):
-            found += _high_completions(parallelism, max_failed)
+            found += _high_completions(parallelism, max_failed, at)
     if mode in (None, "NonIndexed"):
         for name, value in (("backoffLimitPerIndex", per_index), ("maxFailedIndexes", max_failed)):
             if value is not None:
                 found.append(
-                    invalid_cause(f"spec.{name}", value, "requires indexed completion mode")
+                    invalid_cause(f"{at}.{name}", value, "requires indexed completion mode")
                 )
     policy = spec.get("podFailurePolicy")
     if isinstance(policy, Mapping):
-        found += _pod_failure_policy(spec, policy)
+        found += _pod_failure_policy(spec, policy, at)
     success = spec.get("successPolicy")
     if isinstance(success, Mapping):
         if mode != "Indexed":
             detail = "requires indexed completion mode"
             found.append(
-                _go_struct_cause("spec.successPolicy", _success_policy_go(success), detail)
+                _go_struct_cause(f"{at}.successPolicy", _success_policy_go(success), detail)
             )
         else:
-            found += _success_policy(success, completions or 0)
+            found += _success_policy(success, completions or 0, at)
     replacement = spec.get("podReplacementPolicy")
     if replacement is not None:
         allowed = ("Failed",) if isinstance(policy, Mapping) else _REPLACEMENT_POLICIES
         if replacement not in allowed:
-            found.append(not_supported("spec.podReplacementPolicy", replacement, allowed))
+            found.append(not_supported(f"{at}.podReplacementPolicy", replacement, allowed))
     template_spec = _field(_field(spec, "template"), "spec")
     if not template_spec.get("containers"):
-        found.append(required("spec.template.spec.containers"))
+        found.append(required(f"{at}.template.spec.containers"))
     restart = template_spec.get("restartPolicy") or ""
-    where = "spec.template.spec.restartPolicy"
+    where = f"{at}.template.spec.restartPolicy"
     if restart in ("Always", ""):
         listed = ", ".join(f'"{each}"' for each in _JOB_RESTART_POLICIES)
         found.append(cause(where, Reason.REQUIRED, f"Required value: valid values: {listed}"))
@@ -469,7 +482,7 @@ def _job_counts_and_policies(spec: Mapping[str, Any]) -> list[Cause]:
     return found
 
 
-def _high_completions(parallelism: int | None, max_failed: int | None) -> list[Cause]:
+def _high_completions(parallelism: int | None, max_failed: int | None, at: str) -> list[Cause]:
     """An Indexed Job's limits above 100000 completions with a backoff per index."""
     found: list[Cause] = []
     tail = f"when completions are above {_COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"
@@ -477,13 +490,13 @@ def _high_completions(parallelism: int | None, max_failed: int | None) -> list[C
         detail = (
             f"Required value: must be specified when completions is above {_COMPLETIONS_SOFT_LIMIT}"
         )
-        found.append(cause("spec.maxFailedIndexes", Reason.REQUIRED, detail))
+        found.append(cause(f"{at}.maxFailedIndexes", Reason.REQUIRED, detail))
     if parallelism is not None and parallelism > _HIGH_COMPLETIONS_LIMIT:
         detail = f"must be less than or equal to {_HIGH_COMPLETIONS_LIMIT} {tail}"
-        found.append(invalid_cause("spec.parallelism", parallelism, detail))
+        found.append(invalid_cause(f"{at}.parallelism", parallelism, detail))
     if max_failed is not None and max_failed > _HIGH_COMPLETIONS_LIMIT:
         detail = f"must be less than or equal to {_HIGH_COMPLETIONS_LIMIT} {tail}"
-        found.append(invalid_cause("spec.maxFailedIndexes", max_failed, detail))
+        found.append(invalid_cause(f"{at}.maxFailedIndexes", max_failed, detail))
     return found
 
 
@@ -497,12 +510,12 @@ def _domain_prefixed_path(path: str, value: str) -> list[Cause]:
     return [invalid_cause(path, host, message) for message in dns1123_subdomain(host)]
 
 
-def _pod_failure_policy(spec: Mapping[str, Any], policy: Mapping[str, Any]) -> list[Cause]:
+def _pod_failure_policy(spec: Mapping[str, Any], policy: Mapping[str, Any], at: str) -> list[Cause]:
     """``validatePodFailurePolicy`` and each rule's ``validatePodFailurePolicyRule``."""
     found: list[Cause] = []
     rules = [r if isinstance(r, Mapping) else {} for r in policy.get("rules") or ()]
     if len(rules) > 20:
-        found.append(_too_many("spec.podFailurePolicy.rules", len(rules), 20))
+        found.append(_too_many(f"{at}.podFailurePolicy.rules", len(rules), 20))
     template_spec = _field(_field(spec, "template"), "spec")
     names = {
         str(container.get("name"))
@@ -511,7 +524,7 @@ def _pod_failure_policy(spec: Mapping[str, Any], policy: Mapping[str, Any]) -> l
         if isinstance(container, Mapping)
     }
     for index, rule in enumerate(rules):
-        where = f"spec.podFailurePolicy.rules[{index}]"
+        where = f"{at}.podFailurePolicy.rules[{index}]"
         action = rule.get("action") or ""
         if not action:
             listed = " ".join(f'"{a}"' for a in _FAILURE_ACTIONS)
@@ -595,11 +608,11 @@ def _on_pod_conditions(where: str, patterns: list[Any]) -> list[Cause]:
     return found
 
 
-def _success_policy(policy: Mapping[str, Any], completions: int) -> list[Cause]:
+def _success_policy(policy: Mapping[str, Any], completions: int, at: str) -> list[Cause]:
     """``validateSuccessPolicy`` and each rule's ``validateSuccessPolicyRule``."""
     found: list[Cause] = []
     rules = [r if isinstance(r, Mapping) else {} for r in policy.get("rules") or ()]
-    where = "spec.successPolicy.rules"
+    where = f"{at}.successPolicy.rules"
     if not rules:
         detail = "Required value: at least one rules must be specified when the successPolicy is specified"
         found.append(cause(where, Reason.REQUIRED, detail))
@@ -1057,3 +1070,282 @@ def _field(obj: Any, name: str) -> Mapping[str, Any]:
 
 def _strings(labels: Any) -> dict[str, str]:
     return dict(labels) if isinstance(labels, Mapping) else {}
+
+
+#: a CronJob's concurrency policies (``validateConcurrencyPolicy``'s order)
+_CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
+#: a time zone name's parts (``validateTimeZone``: the IANA naming rules, digits and
+#: '+' tolerated for legacy names)
+_TIME_ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")
+
+
+def _validate_cronjob(spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None) -> list[Cause]:
+    """``validateCronJobSpec`` (``pkg/apis/batch/validation/validation.go``, of
+    ``ValidateCronJobCreate`` and ``ValidateCronJobUpdate``): the schedule, the starting
+    deadline, the time zone (on an update only when it changed), the concurrency
+    policy, the job template (``ValidateJobTemplateSpec``: ``validateJobSpec`` at
+    ``spec.jobTemplate.spec``, no selector, no manual selector), the history limits."""
+    found: list[Cause] = []
+    schedule = spec.get("schedule")
+    schedule = schedule if isinstance(schedule, str) else ""
+    if not schedule:
+        found.append(required("spec.schedule"))
+    else:
+        found += _schedule_problems(schedule, spec.get("timeZone"), old_spec)
+    deadline = _number(spec.get("startingDeadlineSeconds"))
+    if deadline is not None and deadline < 0:
+        found.append(invalid_cause("spec.startingDeadlineSeconds", deadline, _NONNEGATIVE))
+    zone = spec.get("timeZone")
+    if isinstance(zone, str) and (old_spec is None or old_spec.get("timeZone") != zone):
+        found += _time_zone_problems(zone)
+    policy = spec.get("concurrencyPolicy") or ""
+    if not policy:
+        found.append(required("spec.concurrencyPolicy"))
+    elif policy not in _CONCURRENCY_POLICIES:
+        found.append(not_supported("spec.concurrencyPolicy", policy, _CONCURRENCY_POLICIES))
+    at = "spec.jobTemplate.spec"
+    job_spec = _field(_field(spec, "jobTemplate"), "spec")
+    found += _job_counts_and_policies(job_spec, at)
+    selector = job_spec.get("selector")
+    if isinstance(selector, Mapping):
+        detail = "`selector` will be auto-generated"
+        found.append(
+            cause(f"{at}.selector", Reason.INVALID,
+                  f"Invalid value: {_selector_json(selector)}: {detail}")
+        )  # fmt: skip
+    if job_spec.get("manualSelector") is True:
+        found.append(not_supported(f"{at}.manualSelector", True, ("nil", "false")))
+    for name in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
+        value = _number(spec.get(name))
+        if value is not None and value < 0:
+            found.append(invalid_cause(f"spec.{name}", value, _NONNEGATIVE))
+    return found
+
+
+def _schedule_problems(schedule: str, zone: Any, old_spec: Mapping[str, Any] | None) -> list[Cause]:
+    """``validateScheduleFormat``: robfig/cron's ``ParseStandard`` error, then a TZ in
+    the schedule, allowed on an update only if the old schedule held one (and then not
+    beside a ``timeZone``)."""
+    found: list[Cause] = []
+    problem = cron_schedule_problem(schedule)
+    if problem:
+        found.append(invalid_cause("spec.schedule", schedule, problem))
+    old_schedule = old_spec.get("schedule") if old_spec is not None else None
+    allow_tz = isinstance(old_schedule, str) and "TZ" in old_schedule
+    if allow_tz and "TZ" in schedule and zone is not None:
+        detail = "cannot use both timeZone field and TZ or CRON_TZ in schedule"
+        found.append(invalid_cause("spec.schedule", schedule, detail))
+    elif not allow_tz and "TZ" in schedule:
+        detail = "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"
+        found.append(invalid_cause("spec.schedule", schedule, detail))
+    return found
+
+
+def _time_zone_problems(zone: str) -> list[Cause]:
+    """``validateTimeZone``: not empty, IANA-named, not ``Local``, and known to
+    ``time.LoadLocation``."""
+    where = "spec.timeZone"
+    if not zone:
+        return [invalid_cause(where, zone, "timeZone must be nil or non-empty string")]
+    for part in zone.split("/"):
+        if part in (".", "..") or part.startswith("-") or not _TIME_ZONE_PART.fullmatch(part):
+            return [invalid_cause(where, zone, f"unknown time zone {zone}")]
+    found: list[Cause] = []
+    if zone.lower() == "local":
+        detail = (
+            "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"
+        )
+        found.append(invalid_cause(where, zone, detail))
+    problem = _load_location(zone)
+    if problem:
+        found.append(invalid_cause(where, zone, problem))
+    return found
+
+
+def _load_location(name: str) -> str:
+    """Go's ``time.LoadLocation`` error of ``name`` ('' when it loads): ``UTC`` and
+    ``Local`` are built in; other names are files of the system's zoneinfo database,
+    as kube-apiserver reads them."""
+    if name in ("", "UTC", "Local"):
+        return ""
+    if ".." in name or name.startswith("/") or "\\" in name:
+        return "time: invalid location name"
+    import os
+    import zoneinfo
+
+    # a directory of the database is read as a file, and fails as the read does
+    if any(os.path.isdir(os.path.join(root, name)) for root in zoneinfo.TZPATH):
+        return "is a directory"
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        return f"unknown time zone {name}"
+    return ""
+
+
+class _CronBounds(NamedTuple):
+    low: int
+    high: int
+    names: Mapping[str, int]
+
+
+_MONTH_NAMES = {
+    name: index + 1
+    for index, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+    )
+}
+_DAY_NAMES = {
+    name: index for index, name in enumerate(("sun", "mon", "tue", "wed", "thu", "fri", "sat"))
+}
+#: the standard parser's five fields: minute, hour, day of month, month, day of week
+_CRON_FIELDS = (
+    _CronBounds(0, 59, {}), _CronBounds(0, 23, {}), _CronBounds(1, 31, {}),
+    _CronBounds(1, 12, _MONTH_NAMES), _CronBounds(0, 6, _DAY_NAMES),
+)  # fmt: skip
+_DESCRIPTORS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly")
+_INT64 = 2**63
+
+
+class _CronError(Exception):
+    pass
+
+
+def cron_schedule_problem(spec: str) -> str:
+    """The error of robfig/cron v3's ``ParseStandard`` (``parser.go``) of ``spec``, ''
+    when it parses: an optional ``TZ=``/``CRON_TZ=`` location, a descriptor (``@daily``,
+    ``@every <duration>``) or five fields of comma-separated ranges (``*``/``?``,
+    ``a``, ``a-b``, each with an optional ``/step``; month and weekday names)."""
+    try:
+        _parse_cron(spec)
+    except _CronError as exc:
+        return str(exc)
+    return ""
+
+
+def _parse_cron(spec: str) -> None:
+    if not spec:
+        raise _CronError("empty spec string")
+    if spec.startswith(("TZ=", "CRON_TZ=")):
+        space = spec.find(" ")
+        # Go slices spec[eq+1:-1] when there is no space: kube-apiserver recovers the
+        # panic; the differential shows what it answers
+        location = spec[spec.find("=") + 1 : space]
+        problem = _load_location(location)
+        if problem:
+            raise _CronError(f"provided bad location {location}: {problem}")
+        spec = spec[space:].strip(" \t\n\v\f\r\x85\xa0")
+    if spec.startswith("@"):
+        _parse_descriptor(spec)
+        return
+    fields = spec.split()
+    if len(fields) != len(_CRON_FIELDS):
+        raise _CronError(
+            f"expected exactly {len(_CRON_FIELDS)} fields, found {len(fields)}: [{' '.join(fields)}]"
+        )
+    for text, bounds in zip(fields, _CRON_FIELDS, strict=True):
+        for expression in (part for part in text.split(",") if part):
+            _cron_range(expression, bounds)
+
+
+def _parse_descriptor(spec: str) -> None:
+    if spec in _DESCRIPTORS:
+        return
+    every = "@every "
+    if spec.startswith(every):
+        problem = go_parse_duration(spec[len(every) :])
+        if problem:
+            raise _CronError(f"failed to parse duration {spec}: {problem}")
+        return
+    raise _CronError(f"unrecognized descriptor: {spec}")
+
+
+def _cron_range(expression: str, bounds: _CronBounds) -> None:
+    """``getRange``: the range's errors in robfig/cron's order."""
+    range_and_step = expression.split("/")
+    low_and_high = range_and_step[0].split("-")
+    if low_and_high[0] in ("*", "?"):
+        start, end = bounds.low, bounds.high
+    else:
+        start = _cron_int_or_name(low_and_high[0], bounds.names)
+        if len(low_and_high) == 1:
+            end = start
+        elif len(low_and_high) == 2:
+            end = _cron_int_or_name(low_and_high[1], bounds.names)
+        else:
+            raise _CronError(f"too many hyphens: {expression}")
+    step = 1
+    if len(range_and_step) == 2:
+        step = _cron_int(range_and_step[1])
+        if len(low_and_high) == 1:
+            end = bounds.high  # "N/step" is "N-max/step"
+    elif len(range_and_step) > 2:
+        raise _CronError(f"too many slashes: {expression}")
+    if start < bounds.low:
+        raise _CronError(f"beginning of range ({start}) below minimum ({bounds.low}): {expression}")
+    if end > bounds.high:
+        raise _CronError(f"end of range ({end}) above maximum ({bounds.high}): {expression}")
+    if start > end:
+        raise _CronError(f"beginning of range ({start}) beyond end of range ({end}): {expression}")
+    if step == 0:
+        raise _CronError(f"step of range should be a positive number: {expression}")
+
+
+def _cron_int_or_name(text: str, names: Mapping[str, int]) -> int:
+    named = names.get(text.lower())
+    return named if named is not None else _cron_int(text)
+
+
+def _cron_int(text: str) -> int:
+    """``mustParseInt``: ``strconv.Atoi``, then not negative."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise _CronError(
+            f"failed to parse int from {text}: strconv.Atoi: parsing {go_json(text)}: invalid syntax"
+        )
+    number = int(text)
+    if not -_INT64 <= number < _INT64:
+        raise _CronError(
+            f"failed to parse int from {text}: strconv.Atoi: parsing {go_json(text)}: value out of range"
+        )
+    if number < 0:
+        raise _CronError(f"negative number ({number}) not allowed: {text}")
+    return number
+
+
+#: ``time.ParseDuration``'s units, in nanoseconds
+_DURATION_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6,
+                   "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}  # fmt: skip
+
+
+def go_parse_duration(text: str) -> str:
+    """The error of Go's ``time.ParseDuration`` of ``text`` ('' when it parses): a
+    total beyond an int64 of nanoseconds is invalid too."""
+    quoted = go_json(text)
+    rest = text
+    limit = _INT64 if rest[:1] == "-" else _INT64 - 1
+    if rest[:1] in ("-", "+"):
+        rest = rest[1:]
+    total = 0
+    if rest == "0":
+        return ""
+    if not rest:
+        return f"time: invalid duration {quoted}"
+    while rest:
+        number = re.match(r"[0-9]*(\.[0-9]*)?", rest)
+        digits = number.group(0) if number else ""
+        if digits in ("", "."):
+            return f"time: invalid duration {quoted}"
+        rest = rest[len(digits) :]
+        unit = re.match(r"[^0-9.]*", rest)
+        name = unit.group(0) if unit else ""
+        if not name:
+            return f"time: missing unit in duration {quoted}"
+        if name not in _DURATION_UNITS:
+            return f"time: unknown unit {go_json(name)} in duration {quoted}"
+        whole, _, fraction = digits.partition(".")
+        scale = _DURATION_UNITS[name]
+        total += int(whole or "0") * scale + int(fraction or "0") * scale // 10 ** len(fraction)
+        if total > limit:
+            return f"time: invalid duration {quoted}"
+        rest = rest[len(name) :]
+    return ""

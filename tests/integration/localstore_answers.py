@@ -104,3 +104,10 @@ class Sides:
                 answers.append(answer(lambda new=new, update=update: update(new)))
             check(problems, what, *answers)
         return problems
+
+
+def assert_agree(problems: list[str], cases: int, what: str) -> None:
+    """Print how many writes were compared (each of ``cases`` on the server and in the
+    store), then fail with the problems ``check`` found."""
+    print(f"{2 * cases} writes compared: {cases} {what}, on the server and the store")
+    assert problems == [], f"{len(problems)} of {cases}:\n" + "\n".join(problems)
