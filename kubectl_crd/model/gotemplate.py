@@ -41,6 +41,7 @@ import base64
 import binascii
 import math
 import unicodedata
+from collections.abc import Mapping
 
 from kubectl_crd.model.gostrconv import (
     go_bytes,
@@ -2555,10 +2556,12 @@ def as_kubectl_decodes(value: Any) -> Any:
     """``value`` after kubectl's JSON round trip (``json.Marshal``, then
     ``k8s.io/apimachinery/pkg/util/json.Unmarshal``, which keeps a whole number that
     fits an int64): a whole float64 written without an exponent (below 1e21) comes back
-    an int64, an integer past int64 a float64. Without the text in between."""
+    an int64, an integer past int64 a float64; a key that is not a string is its text,
+    any mapping a map and a tuple a list (a reconciler's dict, ``validation.typed``'s
+    values). Without the text in between."""
     if isinstance(value, dict):
-        return {key: as_kubectl_decodes(item) for key, item in value.items()}
-    if isinstance(value, list):
+        return {str(key): as_kubectl_decodes(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
         return [as_kubectl_decodes(item) for item in value]
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
@@ -2568,6 +2571,8 @@ def as_kubectl_decodes(value: Any) -> Any:
         return value
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
         return float(value)
+    if isinstance(value, Mapping):
+        return as_kubectl_decodes(dict(value))
     return value
 
 

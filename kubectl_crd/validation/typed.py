@@ -364,17 +364,13 @@ def go_v(value: Any) -> str:
 
 
 def go_sharp_v(value: Any) -> str:
-    """Go's ``%#v`` of an unstructured value held in an ``interface{}``."""
-    if value is None:
-        return "interface {}(nil)"
-    if isinstance(value, str):
-        return go_quote(value)
-    if isinstance(value, Mapping):
-        inner = ", ".join(f"{go_quote(str(k))}:{go_sharp_v(value[k])}" for k in _keys(value))
-        return "map[string]interface {}{" + inner + "}"
-    if isinstance(value, (list, tuple)):
-        return "[]interface {}{" + ", ".join(go_sharp_v(item) for item in value) + "}"
-    return go_v(value)
+    """Go's ``%#v`` of an unstructured value held in an ``interface{}`` field
+    (``valueUnstructured``'s ``Value``): ``model.gotemplate``'s, not at the top (a nil
+    is ``interface {}(nil)``), over the value as the server's JSON decoding holds it."""
+    from kubectl_crd.model.gotemplate import as_kubectl_decodes
+    from kubectl_crd.model.gotemplate import go_sharp_v as sharp_v
+
+    return sharp_v(as_kubectl_decodes(value), top=False)
 
 
 def _to_string(value: Any) -> str:

@@ -44,6 +44,8 @@ from kubectl_crd.validation.typed import (
         (True, "true", "true"),
         ("s", "s", '"s"'),
         ('q"\n\t\u00e9\x01', 'q"\n\t\u00e9\x01', '"q\\"\\n\\t\u00e9\\x01"'),
+        (None, "<nil>", "interface {}(nil)"),  # a nil in valueUnstructured's Value field
+        ((1, {2: -0.0}), "[1 map[2:0]]", '[]interface {}{1, map[string]interface {}{"2":0}}'),
         ([1, "x", None], "[1 x <nil>]", '[]interface {}{1, "x", interface {}(nil)}'),
         ({"b": 1, "a": {"c": [2.5]}}, "map[a:map[c:[2.5]] b:1]",
          'map[string]interface {}{"a":map[string]interface {}{"c":[]interface {}{2.5}}, "b":1}'),
