@@ -84,6 +84,29 @@ EXPRESSIONS = [
     "'%s %s %s'.format(self.tags)", "'%'.format(dyn([]))", "'%s%'.format(self.tags)",
     "'%.3'.format(self.tags)", "'%s'.format(dyn([1]))", "'%s'.format([dyn(1)])",
     "'%d'.format(self.nums)", "'%s'.format([self.nums])", "'%x'.format([self.s])",
+    # optionals through dyn: the engine cannot hand them to the formatter (a map holding
+    # one crashed it), environment.compile_runnable guards the arguments
+    "'%s'.format([dyn(optional.of(1))])", "'%s'.format([[dyn(optional.of(1))]])",
+    "'%s'.format([dyn([optional.of(1)])])", "'%s'.format([{'a': dyn(optional.none())}])",
+    "'%s'.format([dyn({'a': optional.none()})])", "'%d'.format([dyn(optional.of(1))])",
+    "'%s'.format(dyn([optional.of(1)]))", "'%s'.format([dyn(self.?s)])",
+    "'%s'.format([dyn(optional.of(optional.of(1)))])", "'%d'.format([dyn([optional.none()])])",
+    "'%x'.format([dyn({'a': optional.none()})])",
+    "'%s'.format([[1, 2].map(x, [dyn(optional.of(x))])])",
+    "'%s'.format([[[[[[[[[[dyn(optional.none())]]]]]]]]]])",
+    "'%s'.format(['%s'.format([dyn(optional.none())])])",
+    "'%s'.format([dyn(self.?s.orValue('z'))])", "'%s'.format([[dyn(self.?s).orValue('z'), 2u]])",
+    "'%s'.format([dyn(optional.none()).orValue(1u)])", "'%s'.format([dyn(optional.of(1)).value()])",
+    "'%s'.format([dyn(type(optional.none()))])", "'%s'.format([dyn([type(optional.of(1))])])",
+    # uint through dyn, named as cel-go names it
+    "'%f'.format([dyn(1u)])", "'%e'.format([dyn(2u)])", "'%b'.format([dyn(5u)])",
+    "'%s'.format([dyn(3u)])", "'%x'.format([dyn(255u)])", "'%o'.format([dyn(8u)])",
+    "'%d'.format([dyn(7u)])", "'%f'.format([dyn([1u])])", "'%s %s'.format([dyn(self.s), 1u])",
+    # other unusual values through dyn
+    "'%s'.format([dyn({'a': null})])", "'%s'.format([dyn({'a': [null, b'x', duration('1s')]})])",
+    "'%s'.format([dyn({1u: type(1)})])", "'%s'.format([dyn(b'\\xff')])",
+    "'%s'.format([dyn([timestamp('2023-01-01T00:00:00Z'), duration('-1.5s')])])",
+    "'%d'.format([dyn(duration('1s'))])", "'%f'.format([dyn(timestamp('2023-01-01T00:00:00Z'))])",
 ]  # fmt: skip
 
 SPEC: dict[str, Any] = {

@@ -133,6 +133,48 @@ def runnable(program: Any, environment: Any) -> Any:
     return environment.deserialize(serialized) if changed else program
 
 
+def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
+    """``compile_expression`` then ``runnable``: the program to run and the text it was
+    compiled from. Where the checker typed a node ``optional_type`` or ``uint`` and the
+    text calls ``format``, the text compiled is ``formatting.guard_arguments``' (an
+    optional reaching the formatter would crash the engine)."""
+    from kubectl_crd.validation.cel.checked import CelType, Node, read_checked
+
+    program, source = compile_expression(environment, text)
+    if formatting.calls_format(source):
+        checked = read_checked(program.serialize())
+
+        def has(kind: CelType, names: tuple[str, ...]) -> bool:
+            return kind.name in names or any(has(p, names) for p in kind.parameters)
+
+        types = checked.types.values()
+        if any(has(kind, ("optional_type", "uint")) for kind in types):
+            # how deep the expression can nest lists and maps: an optional sits no deeper
+            def nesting(node: Node) -> int:
+                own = node.kind in ("list", "map", "comprehension")
+                return own + max(map(nesting, (*node.children, *node.elements)), default=0)
+
+            optional = any(has(kind, ("optional_type",)) for kind in types)
+            needed = nesting(checked.root) if optional else 0
+            program, source = _guarded(environment, source, needed)
+    return runnable(program, environment), source
+
+
+def _guarded(environment: Any, text: str, needed: int) -> tuple[Any, str]:
+    """``text`` guarded (``formatting.guard_arguments``) as deep as cel-cpp's parser
+    takes it (less when a ``format`` call holds another); the parser's error when even
+    the shallowest search is too deep: a compile error, never a crash."""
+    depth = min(needed, formatting.MAX_DEPTH)
+    while True:
+        guarded = formatting.guard_arguments(text, depth, complete=depth >= needed)
+        try:
+            return compile_expression(environment, guarded)
+        except RuntimeError:
+            if depth == 0:
+                raise
+            depth -= 1
+
+
 def prepare(expression: str) -> str:
     """An expression as this engine compiles it: ``format``'s ``validate`` rewritten to
     give an optional (``library.formats.rewrite``), ``indexOf`` and ``lastIndexOf``

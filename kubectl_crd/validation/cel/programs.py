@@ -18,9 +18,8 @@ from cel_expr_python import cel
 
 from kubectl_crd.validation.cel.environment import (
     build_environment,
-    compile_expression,
+    compile_runnable,
     prepare,
-    runnable,
 )
 from kubectl_crd.validation.cel.tree import _STRINGS, Rule, RuleNode
 
@@ -96,18 +95,16 @@ def compile_rule(rule: Rule) -> CompiledRule:
     if rule.optional_old_self and transition:
         text = optional_old_self(text)
     try:
-        program, source = compile_expression(_environment(), prepare(text))
-        program = runnable(program, _environment())
+        program, source = compile_runnable(_environment(), prepare(text))
     except RuntimeError as exc:
         return CompiledRule(rule, error=compile_error_text(str(exc)), transition=transition)
     message_program = None
     message_source = ""
     if rule.message_expression:
         try:
-            message_program, message_source = compile_expression(
+            message_program, message_source = compile_runnable(
                 _environment(), prepare(rule.message_expression)
             )
-            message_program = runnable(message_program, _environment())
         except RuntimeError:
             message_program = None  # the server refuses such a CRD; fall back to the message
     return CompiledRule(

@@ -9,13 +9,23 @@ calls of a compiled program to ``FORMAT``, implemented here. What the compile-ti
 check refuses is ``checked.format_literal_errors``'.
 
 The engine hands a Python function Python values, so an ``int`` and a ``uint`` are one
-here (a ``uint`` given to a clause that refuses it is named ``int``), and timestamps
-and durations keep microseconds.
+here, and timestamps and durations keep microseconds. It cannot hand over an optional:
+one in a list fails the call with a Python error, one in a map kills the process
+(SIGSEGV in cel_expr_python's conversion). So where the checker typed some node of an
+expression ``optional_type`` or ``uint`` (nothing else makes such values: ``self`` is
+JSON), ``guard_arguments`` rewrites the text of every ``format`` call to have the
+engine replace, before the call, an optional argument, a list or map holding one (at
+any depth the expression can build) and a ``uint`` argument by marker strings, which
+``string_format`` turns into the errors and type names cel-go gives. What the marker
+of a container holding an optional loses: an error cel-go would meet first among its
+other members (invalid UTF-8 bytes); the guard's comprehensions count in the runtime
+cost.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,6 +54,42 @@ class FormatError(ValueError):
     """One of cel-go's formatting errors, worded as cel-go words it."""
 
 
+# The marker strings ``guard_arguments`` puts in place of what the engine cannot hand
+# over (a NUL cannot come from a YAML or JSON string a user means).
+_MARK = "\x00kubectl-crd:"
+_OPTIONAL_MARK = _MARK + "optional\x00"
+_LIST_MARK = _MARK + "list-with-optional\x00"
+_MAP_MARK = _MARK + "map-with-optional\x00"
+_UINT_MARK = _MARK + "uint\x00"
+
+
+class OptionalValue:
+    """An optional argument (cel-go's type name ``optional_type``)."""
+
+
+class HoldsOptional:
+    """A list or a map argument with an optional inside."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+
+class Uint(int):
+    """A ``uint`` argument."""
+
+
+def _unmarked(value: Any) -> Any:
+    if not isinstance(value, str) or not value.startswith(_MARK):
+        return value
+    if value == _OPTIONAL_MARK:
+        return OptionalValue()
+    if value in (_LIST_MARK, _MAP_MARK):
+        return HoldsOptional("list" if value == _LIST_MARK else "map")
+    if value.startswith(_UINT_MARK):
+        return Uint(value.removeprefix(_UINT_MARK))
+    return value
+
+
 def _type_of_type(value: Any) -> str:
     name = str(value)
     base = name.partition("<")[0]
@@ -56,6 +102,12 @@ def type_name(value: Any) -> str:
     """cel-go's ``ref.Val.Type().TypeName()`` of a value as the engine hands it over."""
     if value is None:
         return "null_type"
+    if isinstance(value, OptionalValue):
+        return "optional_type"
+    if isinstance(value, HoldsOptional):
+        return value.kind
+    if isinstance(value, Uint):
+        return "uint"
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -133,6 +185,8 @@ def _string_error(value: Any) -> str:
 
 def format_string(value: Any) -> str:
     """``FormatString``: the ``%s`` clause."""
+    if isinstance(value, HoldsOptional):
+        raise FormatError("no formatting function for optional_type")
     if isinstance(value, list):
         return _format_list(value)
     if isinstance(value, dict):
@@ -329,6 +383,7 @@ def _formatted(verb: str, precision: int | None, value: Any) -> str:
 def string_format(text: str, arguments: list[Any]) -> str:
     """``parseFormatString`` with the runtime's argument list: its checks in its order
     (an argument beyond the list is refused before a lone ``%`` at the end)."""
+    arguments = [_unmarked(argument) for argument in arguments]
     data = text.encode("utf-8", "surrogatepass")
     out = bytearray()
     index = argument = 0
@@ -350,6 +405,93 @@ def string_format(text: str, arguments: list[Any]) -> str:
         out += _formatted(verb, precision, arguments[argument]).encode("utf-8", "surrogatepass")
         argument += 1
     return out.decode("utf-8", "surrogatepass")
+
+
+_FORMAT_CALL = re.compile(r"\.\s*format\s*\(")
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("\x00", "\\x00") + "'"
+
+
+#: the deepest search cel-cpp's parser takes (its recursion limit is 32)
+MAX_DEPTH = 7
+
+
+def _holds_optional(name: str, depth: int, complete: bool) -> str:
+    """CEL text: whether ``name`` is an optional or holds one ``depth`` levels down;
+    when the search is not ``complete``, a list or a map at the last level counts as
+    holding one (a wrong message rather than a crash)."""
+    test = f"type({name}) == optional_type"
+    if depth == 0:
+        if complete:
+            return test
+        return f"({test} || type({name}) == list || type({name}) == map)"
+    inner = f"__fo{depth}"
+    return (
+        f"({test} || ((type({name}) == list || type({name}) == map) && "
+        f"dyn({name}).transformList(__fi{depth}, {inner}, {inner})"
+        f".exists({inner}, {_holds_optional(inner, depth - 1, complete)})))"
+    )
+
+
+def _marked(name: str, depth: int, complete: bool) -> str:
+    """CEL text: ``name``, or the marker that stands for it."""
+    holds = _holds_optional(name, depth, complete)
+    return (
+        f"type({name}) == optional_type ? dyn({_literal(_OPTIONAL_MARK)}) : "
+        f"type({name}) == uint ? dyn({_literal(_UINT_MARK)} + string({name})) : "
+        f"type({name}) == list && {holds} ? dyn({_literal(_LIST_MARK)}) : "
+        f"type({name}) == map && {holds} ? dyn({_literal(_MAP_MARK)}) : dyn({name})"
+    )
+
+
+def calls_format(text: str) -> bool:
+    """Whether ``text`` may call ``format`` (a cheap look before ``guard_arguments``)."""
+    return _FORMAT_CALL.search(text) is not None
+
+
+def _closing(masked: str, opening: int) -> int | None:
+    level = 0
+    for index in range(opening, len(masked)):
+        char = masked[index]
+        if char in "([{":
+            level += 1
+        elif char in ")]}":
+            level -= 1
+            if level == 0:
+                return index
+    return None
+
+
+def guard_arguments(text: str, depth: int, complete: bool = True) -> str:
+    """``text`` with the argument list of every ``format`` call, ``A``, replaced by
+    ``[A].map(a, a.map(x, <x or its marker>))[0]`` (CEL has no ``let``): an optional
+    or a ``uint`` never reaches the engine's conversion (see the module's docstring).
+    ``depth``: how deep a list or map argument is searched for an optional: to be
+    ``complete``, at least the levels of lists and maps the expression can build
+    (``self`` holds no optional)."""
+    from kubectl_crd.validation.cel.tree import _STRINGS
+
+    masked = _STRINGS.sub(lambda found: "'" + " " * (len(found.group(0)) - 2) + "'", text)
+    out: list[str] = []
+    position = 0
+    for call in _FORMAT_CALL.finditer(masked):
+        if call.start() < position:
+            continue  # inside the arguments of a call rewritten already
+        opening = call.end() - 1
+        closing = _closing(masked, opening)
+        if closing is None:
+            return text  # unbalanced: it does not compile anyway
+        arguments = guard_arguments(text[opening + 1 : closing], depth, complete)
+        out.append(text[position : opening + 1])
+        out.append(
+            f"[{arguments}].map(__fa, dyn(__fa).map(__fx, {_marked('__fx', depth, complete)}))[0]"
+        )
+        out.append(")")
+        position = closing + 1
+    out.append(text[position:])
+    return "".join(out)
 
 
 LIBRARY = Library(

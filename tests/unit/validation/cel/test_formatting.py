@@ -82,3 +82,64 @@ def test_errors(text: str, arguments: list[Any], expected: str) -> None:
 def test_compile_time_check(expression: str, expected: list[tuple[int, str]]) -> None:
     env = build_environment({"self": cel.Type.DYN})
     assert format_literal_errors(read_checked(env.compile(expression).serialize())) == expected
+
+
+# An optional reaching the formatter through dyn, in a rule and in a messageExpression
+# (a map holding one killed the engine with SIGSEGV): what `kubectl crd validate` prints,
+# the server's texts recorded from kube-apiserver 1.34, run in a child process so that a
+# crash fails this test and not the test runner.
+CRASHERS = [
+    ("'%s'.format([{'a': dyn(optional.none())}])",
+     "error during formatting: no formatting function for optional_type"),
+    ("'%s'.format([dyn({'a': optional.of(1)})])",
+     "error during formatting: no formatting function for optional_type"),
+    ("'%d'.format([dyn(optional.of(1))])",
+     "error during formatting: decimal clause can only be used on integers, "
+     "was given optional_type"),
+    ("'%f'.format([dyn(1u)])",
+     "error during formatting: fixed-point clause can only be used on doubles, was given uint"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("expression", "expected"), CRASHERS)
+def test_validate_survives_unusual_format_arguments(
+    expression: str, expected: str, tmp_path: Any
+) -> None:
+    import json
+    import subprocess
+    import sys
+
+    spec = {"type": "object", "properties": {"s": {"type": "string", "maxLength": 5}}}
+    spec["x-kubernetes-validations"] = [
+        {"rule": f"({expression}).size() < 0"},
+        {"rule": "1 < 0", "messageExpression": f"'m' + {expression}"},
+    ]
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "foos.ex.com"},
+        "spec": {
+            "group": "ex.com",
+            "scope": "Namespaced",
+            "names": {"kind": "Foo", "plural": "foos", "singular": "foo"},
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": spec}}},
+                }
+            ],
+        },
+    }
+    obj = {"apiVersion": "ex.com/v1", "kind": "Foo", "metadata": {"name": "a"}, "spec": {"s": "x"}}
+    (tmp_path / "crd.json").write_text(json.dumps(crd))
+    (tmp_path / "obj.json").write_text(json.dumps(obj))
+    command = [sys.executable, "-m", "kubectl_crd", "validate", "--offline", "-o", "json"]
+    command += ["-f", str(tmp_path / "obj.json"), "--crd", str(tmp_path / "crd.json")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+    # the rule's evaluation error; the messageExpression's error falls back to the
+    # rule's text, as the server's does
+    assert f"{expected} evaluating rule: ({expression}).size() < 0" in done.stdout
+    assert "failed rule: 1 < 0" in done.stdout
