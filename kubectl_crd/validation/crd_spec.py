@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kubectl_crd.model.gostrconv import go_is_print
 from kubectl_crd.model.govalues import bad_value, go_json
 from kubectl_crd.validation.fielderrors import unsupported
 from kubectl_crd.validation.names import dns1035_label, dns1123_subdomain
@@ -337,7 +338,9 @@ def _deprecation_warning_errors(deprecated: bool, warning: str) -> list[str]:
     if not warning:
         errors.append("must not be an empty string")
     for position, char in enumerate(warning):
-        if not char.isprintable():  # Go's unicode.IsPrint; a control character is not either
+        # apiextensions validation.go: unicode.IsPrint over the server's Go Unicode (15.0,
+        # not Python's); a control character is not printable either
+        if not go_is_print(char):
             offset = len(warning[:position].encode())  # Go ranges over bytes
             errors.append(
                 "must only contain printable UTF-8 characters; non-printable character "

@@ -462,6 +462,15 @@ CRD_MISTAKES: dict[str, Any] = {
     "deprecation warning, control character": lambda d: d["spec"]["versions"][0].update(
         deprecated=True, deprecationWarning="a\tb"
     ),
+    # unicode.IsPrint over the server's Unicode (15.0): U+11F04 KAWI LETTER A is new in
+    # 15.0 (Python 3.11's 14.0 has it unassigned), a tab is a control character; the
+    # index counts bytes
+    "deprecation warning, a Unicode 15.0 letter (accepted)": lambda d: d["spec"]["versions"][
+        0
+    ].update(deprecated=True, deprecationWarning="Kawi \U00011f04"),
+    "deprecation warning, a tab after a Unicode 15.0 letter": lambda d: d["spec"]["versions"][
+        0
+    ].update(deprecated=True, deprecationWarning="\U00011f04\t"),
     "nullable root": lambda d: d["spec"]["versions"][0]["schema"]["openAPIV3Schema"].update(
         nullable=True
     ),
