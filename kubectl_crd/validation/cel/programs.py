@@ -190,9 +190,33 @@ def run(program: Any, data: dict[str, Any] | Bindings, environment: Any = None) 
     except RuntimeError as exc:
         return Outcome(error=runtime_error_text(str(exc)))
     if result.type() == _ERROR_TYPE:
-        return Outcome(error=runtime_error_text(str(result.value())))
+        try:
+            text = str(result.value())
+        except TypeError:  # an optional, which the engine cannot convert
+            return Outcome(value=None)
+        return Outcome(error=runtime_error_text(text))
+    if str(result.type()).startswith(_CONTAINERS) and _holds_optional(result):
+        return Outcome(value=None)
     value = result.plain_value()
     return _HOLDS if value is True else Outcome(value=value)
+
+
+_CONTAINERS = ("LIST", "MAP")
+
+
+def _holds_optional(result: Any) -> bool:
+    """Whether a list or map result holds an optional (its type reads ``ERROR``): the
+    engine's ``plain_value()`` of such a map kills the process (SIGSEGV), of such a
+    list raises. Only a rule the server refuses (``cel expression must evaluate to a
+    bool``, ``validation.crds``) gives one; ``Value.value()`` converts one level."""
+    members = result.value()
+    for member in members.values() if isinstance(members, dict) else members:
+        kind = member.type()
+        if kind == _ERROR_TYPE:
+            return True
+        if str(kind).startswith(_CONTAINERS) and _holds_optional(member):
+            return True
+    return False
 
 
 # cel-cpp's runtime error texts and cel-go's (interpreter, common/types/err.go)

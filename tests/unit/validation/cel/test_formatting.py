@@ -101,19 +101,14 @@ CRASHERS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("expression", "expected"), CRASHERS)
-def test_validate_survives_unusual_format_arguments(
-    expression: str, expected: str, tmp_path: Any
-) -> None:
+def _validate_in_child(rules: list[dict[str, str]], tmp_path: Any) -> Any:
+    """``kubectl crd validate`` of one object against a CRD with ``rules``, in a child."""
     import json
     import subprocess
     import sys
 
-    spec = {"type": "object", "properties": {"s": {"type": "string", "maxLength": 5}}}
-    spec["x-kubernetes-validations"] = [
-        {"rule": f"({expression}).size() < 0"},
-        {"rule": "1 < 0", "messageExpression": f"'m' + {expression}"},
-    ]
+    spec: dict[str, Any] = {"type": "object", "properties": {"s": {"type": "string"}}}
+    spec["x-kubernetes-validations"] = rules
     crd = {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -137,9 +132,36 @@ def test_validate_survives_unusual_format_arguments(
     (tmp_path / "obj.json").write_text(json.dumps(obj))
     command = [sys.executable, "-m", "kubectl_crd", "validate", "--offline", "-o", "json"]
     command += ["-f", str(tmp_path / "obj.json"), "--crd", str(tmp_path / "crd.json")]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize(("expression", "expected"), CRASHERS)
+def test_validate_survives_unusual_format_arguments(
+    expression: str, expected: str, tmp_path: Any
+) -> None:
+    rules = [
+        {"rule": f"({expression}).size() < 0"},
+        {"rule": "1 < 0", "messageExpression": f"'m' + {expression}"},
+    ]
+    done = _validate_in_child(rules, tmp_path)
     assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
     # the rule's evaluation error; the messageExpression's error falls back to the
     # rule's text, as the server's does
     assert f"{expected} evaluating rule: ({expression}).size() < 0" in done.stdout
+    assert "failed rule: 1 < 0" in done.stdout
+
+
+# A rule or a messageExpression whose value holds an optional: the server refuses such
+# a CRD ("cel expression must evaluate to a bool", validation.crds says so too), but
+# validate runs its rules; the engine's conversion of the result crashed (a map) or
+# raised (a list, an optional): now the rule fails and the message falls back.
+@pytest.mark.parametrize(
+    "expression",
+    ["dyn({'a': optional.none()})", "dyn([[1], {'a': [optional.of(1)]}])", "dyn(optional.none())"],
+)
+def test_validate_survives_optional_results(expression: str, tmp_path: Any) -> None:
+    rules = [{"rule": expression}, {"rule": "1 < 0", "messageExpression": expression}]
+    done = _validate_in_child(rules, tmp_path)
+    assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+    assert f"failed rule: {expression}" in done.stdout
     assert "failed rule: 1 < 0" in done.stdout
