@@ -1432,15 +1432,6 @@ def _check_builtin(
         return
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     found = validate_object_meta(meta, None, name_check=check, generate_names=False)
-    if kind.kind == "CronJob" and len(str(meta.get("name") or "")) > 52:
-        # batch/validation ValidateCronJobCreate: the Jobs it makes get an 11-character
-        # suffix and must stay DNS-1035 labels
-        name = str(meta["name"])
-        found.append(
-            ("metadata.name", Reason.INVALID,
-             f'metadata.name: Invalid value: "{name}": must be no more than 52 characters',
-             None)
-        )  # fmt: skip
     problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
     from kubectl_crd.validation.workloads import validate_workload
 
@@ -1448,6 +1439,15 @@ def _check_builtin(
         (f, reason, message, Stage.SCHEMA)
         for f, reason, message in validate_workload(kind.group, kind.kind, obj, given, old)
     ]
+    if kind.kind == "CronJob" and len(str(meta.get("name") or "")) > 52:
+        # batch/validation ValidateCronJobCreate, after the spec's problems: the Jobs
+        # it makes get an 11-character suffix and must stay DNS-1035 labels
+        name = str(meta["name"])
+        problems.append(
+            ("metadata.name", Reason.INVALID,
+             f'metadata.name: Invalid value: "{name}": must be no more than 52 characters',
+             Stage.OBJECT_META)
+        )  # fmt: skip
     if not kind.group and kind.kind == "Service":
         from kubectl_crd.validation.services import validate_service, validate_service_update
 
