@@ -162,21 +162,13 @@ def _at(obj: dict[str, Any] | None, path: tuple[str, ...]) -> Any:
     return node
 
 
-def _without_dots(fields: Any) -> Any:
-    # the store writes "." for every nested map, the server only for some: not this
-    # module's subject (an atomic map is one field, {}, on both)
-    if not isinstance(fields, dict):
-        return fields
-    return {key: _without_dots(value) for key, value in fields.items() if key != "."}
-
-
 def _view(obj: dict[str, Any], path: tuple[str, ...]) -> tuple[Any, ...]:
     """The value at ``path`` and each Apply manager's fieldsV1 under it."""
     fields = {}
     for entry in obj["metadata"].get("managedFields") or ():
         if entry.get("operation") == "Apply":
             under = _at(entry["fieldsV1"], tuple(f"f:{p}" for p in path))
-            fields[entry["manager"]] = _without_dots(under)
+            fields[entry["manager"]] = under
     return _at(obj, path), fields
 
 
