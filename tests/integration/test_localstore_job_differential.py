@@ -26,7 +26,7 @@ from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
 from tests.integration import localstore_answers
-from tests.integration.localstore_answers import Sides
+from tests.integration.localstore_answers import Sides, assert_agree
 
 CONTAINERS = [{"name": "app", "image": "nginx:1"}]
 _UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -220,10 +220,7 @@ def _updated(old: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
 
 def test_job_creates_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
     problems = Sides.of(client, namespace, "batch", "Job", "jobs").creates(answer, CREATES)
-    print(
-        f"{2 * len(CREATES)} writes compared: {len(CREATES)} creates, on the server and the store"
-    )
-    assert problems == [], f"{len(problems)} of {len(CREATES)}:\n" + "\n".join(problems)
+    assert_agree(problems, len(CREATES), "creates")
 
 
 def test_job_updates_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
@@ -233,7 +230,4 @@ def test_job_updates_answer_as_the_server_answers(client: KubeClient, namespace:
         for index, (what, created, change) in enumerate(UPDATES)
     ]
     problems = sides.updates(answer, cases)
-    print(
-        f"{2 * len(UPDATES)} writes compared: {len(UPDATES)} updates, on the server and the store"
-    )
-    assert problems == [], f"{len(problems)} of {len(UPDATES)}:\n" + "\n".join(problems)
+    assert_agree(problems, len(UPDATES), "updates")

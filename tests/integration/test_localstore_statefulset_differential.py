@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
-from tests.integration.localstore_answers import Sides, changed
+from tests.integration.localstore_answers import Sides, assert_agree, changed
 from tests.integration.test_localstore_job_differential import answer
 from tests.integration.test_localstore_workloads_differential import statefulset
 
@@ -84,10 +84,7 @@ def test_statefulset_creates_answer_as_the_server_answers(
 ) -> None:
     cases = [(what, _made(f"c{index}", spec)) for index, (what, spec) in enumerate(CREATES)]
     problems = _sides(client, namespace).creates(answer, cases)
-    print(
-        f"{2 * len(CREATES)} writes compared: {len(CREATES)} creates, on the server and the store"
-    )
-    assert problems == [], f"{len(problems)} of {len(CREATES)}:\n" + "\n".join(problems)
+    assert_agree(problems, len(CREATES), "creates")
 
 
 def test_statefulset_updates_answer_as_the_server_answers(
@@ -99,7 +96,4 @@ def test_statefulset_updates_answer_as_the_server_answers(
         for index, (what, created, change) in enumerate(UPDATES)
     ]  # fmt: skip
     problems = _sides(client, namespace).updates(answer, cases)
-    print(
-        f"{2 * len(UPDATES)} writes compared: {len(UPDATES)} updates, on the server and the store"
-    )
-    assert problems == [], f"{len(problems)} of {len(UPDATES)}:\n" + "\n".join(problems)
+    assert_agree(problems, len(UPDATES), "updates")
