@@ -357,6 +357,34 @@ def read_checked(serialized: bytes) -> CheckedRule:
     return CheckedRule(root, types, positions, overloads)
 
 
+def optional_escapes(checked: CheckedRule) -> bool:
+    """Whether an optional value can end up inside a list or a map at run time: a node
+    typed ``optional_type`` that is an element of a list literal (not a ``[?x]`` one),
+    a value of a map literal (not a ``{?k: v}`` one) or the argument of ``dyn`` (whose
+    value may then go anywhere); a macro's result list is such a literal. The engine's
+    conversion of a list or map holding one for a Python function raises or kills the
+    process (SIGSEGV); ``self`` and ``oldSelf`` hold none."""
+
+    def optional(node: Node) -> bool:
+        return checked.types.get(node.id, CelType("dyn")).name == "optional_type"
+
+    def visit(node: Node) -> bool:
+        if node.kind == "list":
+            kept = set(node.optional_indices)
+            if any(optional(e) for i, e in enumerate(node.elements) if i not in kept):
+                return True
+        elif node.kind == "map":
+            if any(
+                optional(value) for _, value, entry_optional in node.entries if not entry_optional
+            ):
+                return True
+        elif node.kind == "call" and node.function == "dyn" and any(map(optional, node.args)):
+            return True
+        return any(map(visit, (*node.children, *node.elements)))
+
+    return visit(checked.root)
+
+
 def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     """(source offset, message) of every literal element whose type is not the first's."""
     found: list[tuple[int, str]] = []

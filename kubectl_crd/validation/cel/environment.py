@@ -133,30 +133,61 @@ def runnable(program: Any, environment: Any) -> Any:
     return environment.deserialize(serialized) if changed else program
 
 
+#: what makes an optional: optional.of/none/ofNonZeroValue, ``.?f``, ``[?i]``, ``{?k: v}``,
+#: ``[?e, ...]`` (a ternary's ``?`` follows an operand)
+_MAKES_OPTIONAL = re.compile(r"optional\.|[\[{.,]\s*\?")
+
+#: the functions bound to Python that take a list or a map
+_TAKE_CONTAINERS = frozenset(
+    {name for library in (lists.LIBRARY, indexing.LIBRARY) for name, _ in library.functions}
+    | {"cel.@mapInsert"}
+)
+
+
 def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
     """``compile_expression`` then ``runnable``: the program to run and the text it was
     compiled from. Where the checker typed a node ``optional_type`` or ``uint`` and the
-    text calls ``format``, the text compiled is ``formatting.guard_arguments``' (an
-    optional reaching the formatter would crash the engine)."""
-    from kubectl_crd.validation.cel.checked import CelType, Node, read_checked
+    text calls ``format``, the text compiled is ``formatting.guard_arguments'`` (an
+    optional reaching the formatter would crash the engine). Where an optional can end
+    up in a list or a map (``checked.optional_escapes``) and a Python function taking
+    one is called, the engine would crash handing it over: a compile error instead."""
+    from kubectl_crd.validation.cel.checked import CelType, Node, optional_escapes, read_checked
 
     program, source = compile_expression(environment, text)
-    if formatting.calls_format(source):
-        checked = read_checked(program.serialize())
+    makes_optional = _MAKES_OPTIONAL.search(source) is not None
+    if not (makes_optional or formatting.calls_format(source)):
+        return runnable(program, environment), source
+    checked = read_checked(program.serialize())
 
-        def has(kind: CelType, names: tuple[str, ...]) -> bool:
-            return kind.name in names or any(has(p, names) for p in kind.parameters)
+    def has(kind: CelType, names: tuple[str, ...]) -> bool:
+        return kind.name in names or any(has(p, names) for p in kind.parameters)
 
-        types = checked.types.values()
-        if any(has(kind, ("optional_type", "uint")) for kind in types):
-            # how deep the expression can nest lists and maps: an optional sits no deeper
-            def nesting(node: Node) -> int:
-                own = node.kind in ("list", "map", "comprehension")
-                return own + max(map(nesting, (*node.children, *node.elements)), default=0)
+    def functions(node: Node) -> set[str]:
+        found = {node.function} if node.kind == "call" else set()
+        for child in (*node.children, *node.elements):
+            found |= functions(child)
+        return found
 
-            optional = any(has(kind, ("optional_type",)) for kind in types)
-            needed = nesting(checked.root) if optional else 0
-            program, source = _guarded(environment, source, needed)
+    if makes_optional and optional_escapes(checked):
+        refused = sorted(functions(checked.root) & _TAKE_CONTAINERS)
+        if refused:
+            raise RuntimeError(
+                "kubectl-crd cannot run this expression: an optional value may reach "
+                f"{refused[0].replace('cel.@mapInsert', 'transformMap').lstrip('_')} inside a list or a map, which crashes its CEL engine "
+                "(cel_expr_python)"
+            )
+    types = checked.types.values()
+    if formatting.calls_format(source) and any(
+        has(kind, ("optional_type", "uint")) for kind in types
+    ):
+        # how deep the expression can nest lists and maps: an optional sits no deeper
+        def nesting(node: Node) -> int:
+            own = node.kind in ("list", "map", "comprehension")
+            return own + max(map(nesting, (*node.children, *node.elements)), default=0)
+
+        optional = any(has(kind, ("optional_type",)) for kind in types)
+        needed = nesting(checked.root) if optional else 0
+        program, source = _guarded(environment, source, needed)
     return runnable(program, environment), source
 
 

@@ -45,6 +45,8 @@ from kubectl_crd.validation.cel.checked import (
     _signed,
     encode_fields,
     message_field,
+    optional_escapes,
+    read_checked,
     varint_field,
 )
 from kubectl_crd.validation.cel.cost import (
@@ -662,7 +664,10 @@ def cost_plan(program: Any, source: str, environment: Any) -> CostPlan | None:
             return CostPlan(traced, list(scope_costs), [_Measured(*m) for m in measured])
         except (RuntimeError, TypeError, ValueError):
             pass  # not a plan this engine takes: made again
-    made = _rewritten(program.serialize())
+    serialized = program.serialize()
+    if optional_escapes(read_checked(serialized)):
+        return None  # __measure of a list or map holding an optional would kill the engine
+    made = _rewritten(serialized)
     if made is None:
         return None
     traced_bytes, scope_costs, measured_calls = made

@@ -165,3 +165,28 @@ def test_validate_survives_optional_results(expression: str, tmp_path: Any) -> N
     assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
     assert f"failed rule: {expression}" in done.stdout
     assert "failed rule: 1 < 0" in done.stdout
+
+
+# An optional inside a list or a map given to a function bound to Python (the lists
+# library, indexOf, transformMap's insert) or measured for the runtime cost (== and
+# sets.contains of such a list): the engine's conversion killed validate (SIGSEGV).
+# The cost is then not traced (the rule runs); the Python functions refuse the rule
+# when it compiles, in our words (the server answers 'no such overload: isSorted(list)'
+# for the first, recorded from kube-apiserver 1.34).
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        ("[dyn({'a': optional.none()})].isSorted()", "an optional value may reach isSorted"),
+        ("[dyn({'a': optional.none()})].indexOf(1) == 0", "an optional value may reach indexOf"),
+        (
+            "[1].transformMapEntry(i, v, {'k': dyn({'a': optional.none()})}).size() == 0",
+            "an optional value may reach transformMap",
+        ),
+        ("dyn({'a': optional.none()}) == dyn({'a': 1})", "failed rule: dyn("),
+        ("sets.contains([dyn({'a': optional.none()})], [1])", "failed rule: sets.contains("),
+    ],
+)
+def test_validate_survives_optionals_in_containers(rule: str, expected: str, tmp_path: Any) -> None:
+    done = _validate_in_child([{"rule": rule}], tmp_path)
+    assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+    assert expected in done.stdout
