@@ -215,8 +215,39 @@ class _Item:
         return go_quote(self.value)
 
 
+#: The letters and decimal digits Unicode 15.0 added (4,368 runes: Kawi, Nag Mundari,
+#: CJK Extension H, ...), which Go 1.24's ``unicode.IsLetter`` and ``IsDigit`` take and
+#: Python 3.11's ``unicodedata`` (Unicode 14.0) does not. Derived from ICU 72's
+#: Unicode 15.0 categories (L* and Nd, less Python's); kubectl 1.33 takes all of them in
+#: a field name and refuses the other 114 runes 15.0 made printable.
+_UNICODE_15_0_ALPHANUMERIC = (
+    ("\U0001123f", "\U00011240"),
+    ("\U00011f02", "\U00011f02"),
+    ("\U00011f04", "\U00011f10"),
+    ("\U00011f12", "\U00011f33"),
+    ("\U00011f50", "\U00011f59"),
+    ("\U0001342f", "\U0001342f"),
+    ("\U00013441", "\U00013446"),
+    ("\U0001b132", "\U0001b132"),
+    ("\U0001b155", "\U0001b155"),
+    ("\U0001df25", "\U0001df2a"),
+    ("\U0001e030", "\U0001e06d"),
+    ("\U0001e4d0", "\U0001e4eb"),
+    ("\U0001e4f0", "\U0001e4f9"),
+    ("\U0002b739", "\U0002b739"),
+    ("\U00031350", "\U000323af"),
+)
+
+
 def _alphanumeric(char: str) -> bool:
-    return char == "_" or char.isalpha() or (char.isdigit() and unicodedata.category(char) == "Nd")
+    """lex.go ``isAlphaNumeric``: ``_``, ``unicode.IsLetter`` or ``unicode.IsDigit`` (Nd)
+    over Go 1.24's Unicode 15.0, whatever Python's ``unicodedata`` is."""
+    if char == "_" or char.isalpha() or (char.isdigit() and unicodedata.category(char) == "Nd"):
+        # CJK Extension I (Unicode 15.1): letters to Python 3.13, not yet to Go 1.24
+        return not "\U0002ebf0" <= char <= "\U0002ee5d"
+    return "\U0001123f" <= char <= "\U000323af" and any(
+        low <= char <= high for low, high in _UNICODE_15_0_ALPHANUMERIC
+    )
 
 
 def _rune(char: str) -> str:

@@ -199,6 +199,10 @@ SINGLE = [
     " -3.5 1.0 1.0 -1.0 3.0 -0.0 .spec.list}}",
     # a bad verb shows the value with %v and the verb's flags (# is not %#v there)
     '{{printf "%#.3g|%#d|%#s|%#x" .spec.whole 2.5 1.0 .spec.list}}',
+    # identifiers' letters and digits are Go's (Unicode 15.0): Kawi's letter and digit,
+    # CJK Extension H, Nag Mundari's digit
+    "{{.spec.\U00011f04\U00011f50}} {{$\U00031350 := 1}}{{$\U00031350}}"
+    " {{$x\U0001e4f0 := .spec.name}}{{$x\U0001e4f0}}",
     # slice reaches a list's capacity (Go's append grew it as JSON was decoded): nils
     "{{slice .spec.list 1 7}} {{slice .spec.nums 0 4}} {{len (slice .spec.list 0 8)}}"
     " {{slice (slice .spec.list 0 2) 0 8}} {{slice (slice .spec.list 2 3 4) 0 2}}"
@@ -290,6 +294,9 @@ FAILING = [
     "{{''}}",
     "{{slice .spec.name .spec.whole}}",
     '{{define "r"}}{{template "r" .}}{{end}}{{template "r" .spec}}',
+    # runes Unicode 15.0 made printable that are no letter: a symbol, a Kawi mark
+    "{{.spec.a\U0001f6dc}}",
+    "{{$\U00011f41 := 1}}",
 ]
 
 #: templates with missing keys, run with --allow-missing-template-keys=false

@@ -119,6 +119,8 @@ CASES = [
     ('ok', False, '{{slice .spec.list 1 7}} {{slice .spec.nums 0 4}} {{len (slice .spec.list 0 8)}} {{slice (slice .spec.list 0 2) 0 8}} {{slice (slice .spec.list 2 3 4) 0 2}} {{slice .spec.list 0 5 8}}', '[two 3.5 <nil> map[k:v] <nil> <nil>] [3 1 2 <nil>] 8 [1 two 3.5 <nil> map[k:v] <nil> <nil> <nil>] [3.5 <nil>] [1 two 3.5 <nil> map[k:v]]'),
     ('exec', False, '{{slice .spec.list 6}}', ('template: output:1:2: executing "output" at <slice .spec.list 6>: error calling slice: invalid slice index: 6 > 5', '')),
     ('exec', False, '{{index (index "a" 0) 0}}', ('template: output:1:2: executing "output" at <index (index "a" 0) 0>: error calling index: can\'t index item of type uint8', '')),
+    ('ok', False, '{{.spec.\U00011f04\U00011f50}}|{{$\U00031350 := 7}}{{$\U00031350}}', '<no value>|7'),
+    ('parse', False, '{{.a\U0001f6dc}}', "template: output:1: bad character U+1F6DC '\U0001f6dc'"),
     ('ok', False, '{{printf "%b|%b|%b|%+b|%25b|%-25b|%#b|%025b|%.2b|%b|%b" 1.5 .spec.ratio .spec.huge 2.0 -3.5 1.0 1.0 -1.0 3.0 -0.0 .spec.list}}', '6755399441055744p-52|4503599627370496p-54|7629394531250000p+17|+4503599627370496p-51|    -7881299347898368p-51|4503599627370496p-52     |4503599627370496p-52|-00004503599627370496p-52|6755399441055744p-51|-0p-1074|[1 %!b(string=two) 7881299347898368p-51 <nil> map[%!b(string=k):%!b(string=v)]]'),
 ]
 # fmt: on
