@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubectl_crd.validation.cel.formatclause import ClauseError, parse_clause
+
 _PRIMITIVES = {1: "bool", 2: "int", 3: "uint", 4: "double", 5: "string", 6: "bytes"}
 _WELL_KNOWN = {1: "any", 2: "google.protobuf.Timestamp", 3: "google.protobuf.Duration"}
 
@@ -460,7 +462,6 @@ _FORMAT_STRING_ERROR = (
     "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, "
     "types, durations, and timestamps"
 )
-_GO_INT_MAX = 2**63 - 1
 
 
 class _FormatError(Exception):
@@ -470,39 +471,6 @@ class _FormatError(Exception):
     def __init__(self, message: str, node: int | None = None) -> None:
         super().__init__(message)
         self.message, self.node = message, node
-
-
-def _format_clause(data: bytes, at: int) -> tuple[int, str]:
-    """cel-go's ``parseFormattingClause`` of the clause after the ``%`` at ``at - 1``:
-    (the index after it, its verb), or the error its words say. ``data`` is the format
-    string's UTF-8 (a verb is one byte, read as a Latin-1 rune)."""
-    index = at
-    if data[index : index + 1] == b".":
-        index += 1
-        digits = bytearray()
-        while True:
-            if index >= len(data):
-                raise _FormatError(
-                    "could not parse formatting clause: error while parsing precision: "
-                    "could not find end of precision specifier"
-                )
-            if not 0x30 <= data[index] <= 0x39:
-                break
-            digits.append(data[index])
-            index += 1
-        if not digits or int(digits) > _GO_INT_MAX:
-            problem = "invalid syntax" if not digits else "value out of range"
-            raise _FormatError(
-                "could not parse formatting clause: error while parsing precision: "
-                "error while converting precision to integer: strconv.Atoi: parsing "
-                f'"{digits.decode()}": {problem}'
-            )
-    verb = chr(data[index])
-    if verb not in _FORMAT_CLAUSES and verb != "s":
-        raise _FormatError(
-            f'could not parse formatting clause: unrecognized formatting clause "{verb}"'
-        )
-    return index + 1, verb
 
 
 def _format_requested(text: str, check: Callable[[int, str], None]) -> int:
@@ -523,7 +491,10 @@ def _format_requested(text: str, check: Callable[[int, str], None]) -> int:
             raise _FormatError("unexpected end of string")
         argument = requested
         requested += 1
-        index, verb = _format_clause(data, index + 1)
+        try:
+            index, verb, _precision = parse_clause(data, index + 1)
+        except ClauseError as error:
+            raise _FormatError(str(error)) from None
         check(argument, verb)
     return requested
 

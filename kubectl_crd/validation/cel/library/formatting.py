@@ -33,6 +33,7 @@ from cel_expr_python import cel
 
 from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.govalues import go_float_v
+from kubectl_crd.validation.cel.formatclause import ClauseError, parse_clause
 from kubectl_crd.validation.cel.library.base import Library
 
 T = cel.Type
@@ -329,38 +330,6 @@ def _octal(value: Any) -> str:
     raise FormatError(f"octal clause can only be used on integers, was given {type_name(value)}")
 
 
-def _clause(data: bytes, at: int) -> tuple[int, str, int | None]:
-    """The clause after a ``%``: (the index after it, its verb, its precision)."""
-    index, precision = at, None
-    if data[index : index + 1] == b".":
-        index += 1
-        start = index
-        while True:
-            if index >= len(data):
-                raise FormatError(
-                    "could not parse formatting clause: error while parsing precision: "
-                    "could not find end of precision specifier"
-                )
-            if not 0x30 <= data[index] <= 0x39:
-                break
-            index += 1
-        digits = data[start:index].decode()
-        if not digits or int(digits) > 2**63 - 1:
-            problem = "invalid syntax" if not digits else "value out of range"
-            raise FormatError(
-                "could not parse formatting clause: error while parsing precision: "
-                "error while converting precision to integer: strconv.Atoi: parsing "
-                f'"{digits}": {problem}'
-            )
-        precision = int(digits)
-    verb = chr(data[index])  # one byte, read as a rune (cel-go: rune(formatStr[i]))
-    if verb not in "sdfebxXo":
-        raise FormatError(
-            f'could not parse formatting clause: unrecognized formatting clause "{verb}"'
-        )
-    return index + 1, verb, precision
-
-
 def _formatted(verb: str, precision: int | None, value: Any) -> str:
     try:
         if verb == "s":
@@ -401,7 +370,10 @@ def string_format(text: str, arguments: list[Any]) -> str:
             raise FormatError(f"index {argument} out of range")
         if index + 1 >= len(data):
             raise FormatError("unexpected end of string")
-        index, verb, precision = _clause(data, index + 1)
+        try:
+            index, verb, precision = parse_clause(data, index + 1)
+        except ClauseError as error:
+            raise FormatError(str(error)) from None
         out += _formatted(verb, precision, arguments[argument]).encode("utf-8", "surrogatepass")
         argument += 1
     return out.decode("utf-8", "surrogatepass")
