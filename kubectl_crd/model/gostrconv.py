@@ -47,19 +47,16 @@ _QUOTE_ESCAPES = {
 
 
 def write_go_text(stream: TextIO, text: str) -> None:
-    """Write ``text`` to ``stream`` as Go writes the string it holds: text with a
-    surrogate (a byte that is not UTF-8, kept by ``surrogateescape``) goes as its
-    bytes (``go_bytes``) to the stream's binary buffer, after what the stream holds;
-    any other text, or a stream with no buffer beneath it (a ``StringIO``), as text."""
+    """Write ``text`` to ``stream`` as Go writes the string it holds: its bytes
+    (``go_bytes``: UTF-8 whatever the locale, and a byte that is not UTF-8, kept by
+    ``surrogateescape``, as it is) to the stream's binary buffer, after what the stream
+    holds; ASCII, or a stream with no buffer beneath it (a ``StringIO``), as text."""
     buffer = getattr(stream, "buffer", None)
-    if buffer is not None and not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # a surrogate: bytes Go would write as they are
-            stream.flush()
-            buffer.write(go_bytes(text))
-            return
-    stream.write(text)
+    if buffer is None or text.isascii():
+        stream.write(text)
+        return
+    stream.flush()  # what was written as text goes first
+    buffer.write(go_bytes(text))
 
 
 def go_bytes(text: str) -> bytes:

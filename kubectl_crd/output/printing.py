@@ -31,7 +31,7 @@ from __future__ import annotations
 import sys
 
 from kubectl_crd.model.errors import KubectlCrdError, UsageError
-from kubectl_crd.model.gostrconv import go_bytes
+from kubectl_crd.model.gostrconv import write_go_text
 from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
@@ -198,19 +198,6 @@ def _go_template(text: str) -> GoTemplate:
         raise KubectlCrdError(f"error parsing template {text}, {exc}") from None
 
 
-def _write_go_string(stream: TextIO, text: str) -> None:
-    """Write a template's output as kubectl does: the bytes of its Go string, whatever
-    they are (a ``slice`` through a rune, ``base64decode`` of binary data), which
-    ``model.gostrconv.go_bytes`` gives back from the text that holds them; a stream with
-    no bytes beneath it (a ``StringIO``) takes the text."""
-    buffer = getattr(stream, "buffer", None)
-    if buffer is None or text.isascii():
-        stream.write(text)
-        return
-    stream.flush()  # what was written as text goes first
-    buffer.write(go_bytes(text))
-
-
 def unknown_output(output: str, allowed: str) -> str:
     """kubectl's words for an ``-o`` no printer takes (``printers: NoCompatiblePrinterError``)."""
     return (
@@ -372,7 +359,7 @@ class ObjectPrinter:
     def _put(self, text: str) -> None:
         """Write what ``_one`` or ``_listing`` made: a template's text as its bytes."""
         if self._go_template is not None:
-            _write_go_string(self._stream, text)
+            write_go_text(self._stream, text)
         else:
             self._stream.write(text)
 
@@ -466,7 +453,7 @@ class ObjectPrinter:
             return self._go_template.execute(data, missing_key_error=not self._allow_missing)
         except ExecError as exc:
             raw, shown = debug_object(data)
-            _write_go_string(
+            write_go_text(
                 self._stream,
                 f"{exc.partial}Error executing template: {exc}. Printing more information "
                 "for debugging the template:\n"
