@@ -185,11 +185,15 @@ def go_print(value: Any) -> str:
     return go_v(value)
 
 
-def bad_value(value: Any) -> str:
-    """How ``field.Error.ErrorBody`` prints a bad value."""
+def bad_value(value: Any, *, named: bool = False) -> str:
+    """How ``field.Error.ErrorBody`` prints a bad value. ``named``: the Go field holding
+    it is a named string type (``core.Protocol``, ``batch.CompletionMode``, a pointer to
+    one): ErrorBody's ``case string`` matches the plain type only, so such a value falls
+    to ``json.Marshal`` (``\u0026`` for ``&``, DEL and U+200B as they are) where a plain
+    string's is ``%q``."""
     if isinstance(value, bool | int | float):
         return go_v(value)
-    if isinstance(value, str):
+    if isinstance(value, str) and not named:
         return go_quote(value)
     return go_json(value)
 

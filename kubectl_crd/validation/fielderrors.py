@@ -45,15 +45,17 @@ def forbidden(field: str, detail: str) -> Cause:
     return cause(field, Reason.FORBIDDEN, f"Forbidden: {detail}")
 
 
-def duplicate(field: str, value: Any) -> Cause:
-    return cause(field, Reason.DUPLICATE, f"Duplicate value: {bad_value(value)}")
+def duplicate(field: str, value: Any, *, named: bool = False) -> Cause:
+    return cause(field, Reason.DUPLICATE, f"Duplicate value: {bad_value(value, named=named)}")
 
 
-def unsupported(value: Any, supported: tuple[str, ...]) -> str:
-    """``field.NotSupported``'s text after the path."""
+def unsupported(value: Any, supported: tuple[str, ...], *, named: bool = False) -> str:
+    """``field.NotSupported``'s text after the path (``named``: see ``bad_value``)."""
     listed = ", ".join(f'"{v}"' for v in supported)
-    return f"Unsupported value: {bad_value(value)}: supported values: {listed}"
+    return f"Unsupported value: {bad_value(value, named=named)}: supported values: {listed}"
 
 
-def not_supported(field: str, value: Any, supported: tuple[str, ...]) -> Cause:
-    return cause(field, Reason.NOT_SUPPORTED, unsupported(value, supported))
+def not_supported(
+    field: str, value: Any, supported: tuple[str, ...], *, named: bool = False
+) -> Cause:
+    return cause(field, Reason.NOT_SUPPORTED, unsupported(value, supported, named=named))

@@ -132,12 +132,12 @@ def cluster_ip_problems(
     for index, family in enumerate(families):
         field = f"spec.ipFamilies[{index}]"
         if family not in _FAMILIES:
-            found.append(not_supported(field, family, _FAMILIES))
+            found.append(not_supported(field, family, _FAMILIES, named=True))
         if family in seen:
-            found.append(duplicate(field, family))
+            found.append(duplicate(field, family, named=True))
         seen.add(family)
     if policy is not None and policy not in _POLICIES:
-        found.append(not_supported("spec.ipFamilyPolicy", policy, _POLICIES))
+        found.append(not_supported("spec.ipFamilyPolicy", policy, _POLICIES, named=True))
     invalid_ips = False
     for index, ip in enumerate(ips):
         if index == 0 and ip == "None":
@@ -324,7 +324,7 @@ def _port_problems(
     if not protocol:
         found.append(required(f"{where}.protocol"))
     elif protocol not in _PROTOCOLS:
-        found.append(not_supported(f"{where}.protocol", protocol, _PROTOCOLS))
+        found.append(not_supported(f"{where}.protocol", protocol, _PROTOCOLS, named=True))
     target = port.get("targetPort")
     if isinstance(target, str):
         found.extend(
@@ -410,7 +410,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     if not affinity:
         found.append(required("spec.sessionAffinity"))
     elif affinity not in _AFFINITIES:
-        found.append(not_supported("spec.sessionAffinity", affinity, _AFFINITIES))
+        found.append(not_supported("spec.sessionAffinity", affinity, _AFFINITIES, named=True))
     config = spec.get("sessionAffinityConfig")
     if affinity == "ClientIP":
         client = config.get("clientIP") if isinstance(config, Mapping) else None
@@ -439,7 +439,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     if not kind:
         found.append(required("spec.type"))
     elif kind not in _TYPES:
-        found.append(not_supported("spec.type", kind, _TYPES))
+        found.append(not_supported("spec.type", kind, _TYPES, named=True))
     if kind == "ClusterIP":
         for index, port in enumerate(ports):
             if _int(port.get("nodePort")):
@@ -589,7 +589,9 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
     elif not policy:
         found.append(required("spec.externalTrafficPolicy"))
     elif policy not in _TRAFFIC_POLICIES:
-        found.append(not_supported("spec.externalTrafficPolicy", policy, _TRAFFIC_POLICIES))
+        found.append(
+            not_supported("spec.externalTrafficPolicy", policy, _TRAFFIC_POLICIES, named=True)
+        )
     health = _int(spec.get("healthCheckNodePort"))
     if not (kind == "LoadBalancer" and policy == "Local"):
         if health:
@@ -608,7 +610,9 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
     if internal is None and kind in ("NodePort", "LoadBalancer", "ClusterIP"):
         found.append(required("spec.internalTrafficPolicy"))
     if internal is not None and internal not in _TRAFFIC_POLICIES:
-        found.append(not_supported("spec.internalTrafficPolicy", internal, _TRAFFIC_POLICIES))
+        found.append(
+            not_supported("spec.internalTrafficPolicy", internal, _TRAFFIC_POLICIES, named=True)
+        )
     distribution = spec.get("trafficDistribution")
     if distribution is not None and distribution not in _DISTRIBUTIONS:
         found.append(not_supported("spec.trafficDistribution", distribution, _DISTRIBUTIONS))

@@ -32,6 +32,10 @@ from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.integration.envtest import ControlPlane
 from tests.integration.test_localstore_metadata_differential import outcome
 
+#: a value holding what %q and json.Marshal write differently: DEL, a no-break space, a
+#: zero-width space (escaped by %q, not by JSON), a tab, and HTML's & and < (escaped by JSON)
+ODD = "a\x7fb\u00a0c\u200bd\te&f<g"
+
 
 @dataclass(frozen=True)
 class Free:
@@ -181,6 +185,24 @@ def cases(free: Free) -> list[tuple[str, dict[str, Any]]]:
         ("a load balancer class on a ClusterIP", svc("v-class", loadBalancerClass="a/b")),
         ("a traffic distribution not known", svc("v-distribution", trafficDistribution="X")),
         ("a name not a DNS-1035 label and unnamed ports", svc("Bad", {"port": 80}, {"port": 81})),
+        # a bad value of a named Go type (core.Protocol, core.ServiceType, ...) is
+        # written by json.Marshal, a plain string's by %q (field.Error.ErrorBody)
+        ("an odd protocol", svc("q-protocol", {"port": 80, "protocol": ODD})),
+        ("an odd family policy", svc("q-policy", ipFamilyPolicy=ODD)),
+        ("an odd family", svc("q-family", ipFamilies=[ODD])),
+        ("an odd family twice", svc("q-family-twice", ipFamilyPolicy="PreferDualStack", ipFamilies=[ODD, ODD])),
+        ("an odd type", svc("q-type", type=ODD)),
+        ("an odd session affinity", svc("q-affinity", sessionAffinity=ODD)),
+        ("an odd external traffic policy", svc("q-etp", type="NodePort", externalTrafficPolicy=ODD)),
+        ("an odd internal traffic policy", svc("q-itp", internalTrafficPolicy=ODD)),
+        ("an odd traffic distribution", svc("q-distribution", trafficDistribution=ODD)),
+        ("an odd port name", svc("q-port-name", {"port": 80, "name": ODD})),
+        ("an odd app protocol", svc("q-app", {"port": 80, "appProtocol": ODD})),
+        ("an odd cluster IP", svc("q-ip", clusterIP=ODD)),
+        ("an odd external IP", svc("q-ext-ip", externalIPs=[ODD])),
+        ("an odd external name", svc("q-ext-name", None, type="ExternalName", externalName=ODD)),
+        ("an odd load balancer class", svc("q-class", type="LoadBalancer", loadBalancerClass=ODD)),
+        ("an odd source range", svc("q-range", type="LoadBalancer", loadBalancerSourceRanges=[ODD])),
     ]  # fmt: skip
 
 

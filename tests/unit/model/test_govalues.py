@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_crd.model.govalues import go_float_v, go_json, go_quote, go_type, json_kind
+from kubectl_crd.model.govalues import bad_value, go_float_v, go_json, go_quote, go_type, json_kind
 
 
 @pytest.mark.parametrize(
@@ -57,3 +57,13 @@ def test_json_kind_and_go_type_name_a_value_as_encoding_json_and_percent_t_do(
 ) -> None:
     # a bool is no number, though Python's bool is an int
     assert (json_kind(value), go_type(value)) == (kind, go)
+
+
+def test_a_bad_value_of_a_named_string_type_is_written_as_json_marshal_writes_it() -> None:
+    """kube-apiserver 1.34, a Service's ``spec.type`` (core.ServiceType) against its
+    ``metadata.name`` (a plain string): json.Marshal escapes HTML's ``&`` and ``<`` and
+    leaves DEL, U+00A0 and U+200B; ``%q`` the reverse."""
+    odd = "a\x7fb\u00a0c\u200bd\te&f<g"
+    assert bad_value(odd, named=True) == '"a\x7fb\u00a0c\u200bd\\te\\u0026f\\u003cg"'
+    assert bad_value(odd) == '"a\\x7fb\\u00a0c\\u200bd\\te&f<g"'
+    assert bad_value(True, named=True) == "true"
