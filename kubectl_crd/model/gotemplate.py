@@ -41,7 +41,6 @@ import base64
 import binascii
 import math
 import unicodedata
-from collections.abc import Mapping
 
 from kubectl_crd.model.gostrconv import (
     go_bytes,
@@ -64,7 +63,6 @@ __all__ = [
     "GoInt",
     "Template",
     "TemplateError",
-    "as_kubectl_decodes",
     "debug_object",
     "decoded_capacity",
     "go_sharp_v",
@@ -2581,30 +2579,6 @@ _BUILTINS: dict[str, Callable[[list[Any]], Any]] = {
     "exists": _exists,
     "base64decode": _base64decode,
 }
-
-
-def as_kubectl_decodes(value: Any) -> Any:
-    """``value`` after kubectl's JSON round trip (``json.Marshal``, then
-    ``k8s.io/apimachinery/pkg/util/json.Unmarshal``, which keeps a whole number that
-    fits an int64): a whole float64 written without an exponent (below 1e21) comes back
-    an int64, an integer past int64 a float64; a key that is not a string is its text,
-    any mapping a map and a tuple a list (a reconciler's dict, ``validation.typed``'s
-    values). Without the text in between."""
-    if isinstance(value, dict):
-        return {str(key): as_kubectl_decodes(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [as_kubectl_decodes(item) for item in value]
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e21 and -(2**63) <= value < 2**63:
-            return int(value)
-        return value
-    if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        return float(value)
-    if isinstance(value, Mapping):
-        return as_kubectl_decodes(dict(value))
-    return value
 
 
 def debug_object(data: Any) -> tuple[str, str]:

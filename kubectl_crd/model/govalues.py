@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 
 # strconv.Quote lives with strconv's other readings (``model.gostrconv``, which the flag
 # parsers load without json); the messages here and in validation quote with it
@@ -183,6 +184,30 @@ def go_print(value: Any) -> str:
     if value is None:
         return "<nil>"
     return go_v(value)
+
+
+def as_kubectl_decodes(value: Any) -> Any:
+    """``value`` after kubectl's JSON round trip (``json.Marshal``, then
+    ``k8s.io/apimachinery/pkg/util/json.Unmarshal``, which keeps a whole number that
+    fits an int64): a whole float64 written without an exponent (below 1e21) comes back
+    an int64, an integer past int64 a float64; a key that is not a string is its text,
+    any mapping a map and a tuple a list (a reconciler's dict, ``validation.typed``'s
+    values). Without the text in between."""
+    if isinstance(value, dict):
+        return {str(key): as_kubectl_decodes(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_kubectl_decodes(item) for item in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21 and -(2**63) <= value < 2**63:
+            return int(value)
+        return value
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        return float(value)
+    if isinstance(value, Mapping):
+        return as_kubectl_decodes(dict(value))
+    return value
 
 
 def bad_value(value: Any, *, named: bool = False) -> str:

@@ -444,8 +444,8 @@ class ObjectPrinter:
         ``printers/template.go``): it sees the object through kubectl's JSON round trip
         (whole numbers int64, others float64); when it fails, what it wrote and the
         debugging text go to stdout before kubectl's error."""
-        from kubectl_crd.model.gotemplate import ExecError, as_kubectl_decodes, debug_object
-        from kubectl_crd.model.govalues import go_quote
+        from kubectl_crd.model.gotemplate import ExecError, debug_object
+        from kubectl_crd.model.govalues import as_kubectl_decodes, go_quote
 
         assert self._go_template is not None
         data = as_kubectl_decodes(document)

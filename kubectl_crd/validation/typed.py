@@ -62,7 +62,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kubectl_crd.model.govalues import go_float_v, go_json_float, go_quote, go_type, json_kind
+from kubectl_crd.model.govalues import (
+    as_kubectl_decodes,
+    go_json_float,
+    go_print,
+    go_quote,
+    go_type,
+    json_kind,
+)
 
 __all__ = [
     "ANYTHING",
@@ -323,21 +330,10 @@ def crd_atom(schema: Mapping[str, Any] | None) -> Atom:
 # -- Go's renderings of a value --------------------------------------------------------
 
 
-_INT64 = 2**63
-
-
 def _number(value: int | float) -> str:
-    """A number as the server holds it after the YAML-to-JSON decoding of a patch: an
-    integer (an integral float too: Go's JSON writes one below 1e21 without exponent)
-    within int64 is an int64, anything else a float64."""
-    if isinstance(value, float):
-        if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
-            value = int(value)
-        else:
-            return go_float_v(value)
-    if -_INT64 <= value < _INT64:
-        return str(value)
-    return go_float_v(float(value))
+    """A number as the server holds it after the YAML-to-JSON decoding of a patch (an
+    int64 when whole and within range, else a float64), in ``%v``."""
+    return go_v(value)
 
 
 def _keys(value: Mapping[Any, Any]) -> list[Any]:
@@ -347,27 +343,14 @@ def _keys(value: Mapping[Any, Any]) -> list[Any]:
 
 
 def go_v(value: Any) -> str:
-    """Go's ``%v`` of an unstructured value."""
-    if value is None:
-        return "<nil>"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return _number(value)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Mapping):
-        return "map[" + " ".join(f"{k}:{go_v(value[k])}" for k in _keys(value)) + "]"
-    if isinstance(value, (list, tuple)):
-        return "[" + " ".join(go_v(item) for item in value) + "]"
-    return str(value)
+    """Go's ``%v`` of an unstructured value as the server decoded it."""
+    return go_print(as_kubectl_decodes(value))
 
 
 def go_sharp_v(value: Any) -> str:
     """Go's ``%#v`` of an unstructured value held in an ``interface{}`` field
     (``valueUnstructured``'s ``Value``): ``model.gotemplate``'s, not at the top (a nil
     is ``interface {}(nil)``), over the value as the server's JSON decoding holds it."""
-    from kubectl_crd.model.gotemplate import as_kubectl_decodes
     from kubectl_crd.model.gotemplate import go_sharp_v as sharp_v
 
     return sharp_v(as_kubectl_decodes(value), top=False)

@@ -21,9 +21,9 @@ from kubectl_crd.model.gotemplate import (
     ExecError,
     Template,
     TemplateError,
-    as_kubectl_decodes,
     go_sprintf,
 )
+from kubectl_crd.model.govalues import as_kubectl_decodes
 from tests.cli_runner import run_python
 
 # fmt: off
