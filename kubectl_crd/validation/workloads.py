@@ -41,7 +41,7 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
 
 Not checked: the rest of a pod template, the other kinds' strategies. A Job's
-changed template is refused with its internal Go type as its value (``_GO_TYPES``:
+changed template is refused with its internal Go type as its value (``GO_TYPES``:
 every type a pod spec reaches; only an ephemeral volume's claim template, which
 embeds ObjectMeta, is printed as the API's JSON, where the server's is not). tests/integration/test_localstore_workloads_differential.py and
 test_localstore_job_differential.py hold these to the server.
@@ -72,6 +72,7 @@ from kubectl_crd.validation.names import (
     label_value,
     qualified_name,
 )
+from kubectl_crd.validation.pod_go_types import GO_TYPES, POD_SPEC_MOVED, POD_SPEC_V1_ONLY
 from kubectl_crd.validation.results import Reason
 
 __all__ = ["validate_workload"]
@@ -762,371 +763,20 @@ def _job_update(
 
 
 class _Unrenderable(Exception):
-    """A template holds a field ``_GO_TYPES`` does not know the Go type of."""
+    """A template holds a field ``GO_TYPES`` does not know the Go type of."""
 
 
-def _fields(spec: str) -> tuple[tuple[str, str, str], ...]:
-    """``"Name:name:s Image:image:s ..."`` as (Go name, JSON name, kind) triples."""
-    return tuple(tuple(item.split(":")) for item in spec.split())  # type: ignore[misc]
-
-
-#: the internal Go types of a pod template (``pkg/apis/core/types.go``), their fields in
-#: declaration order as kube-apiserver 1.34's ``json.Marshal`` writes them (no JSON
-#: tags: Go's names; an embedded struct's fields in its place), each with the v1 JSON
-#: name that holds it. Every type a ``PodSpec`` reaches: read from kubernetes v1.34.4's
-#: ``pkg/apis/core/types.go`` and k8s.io/api v0.34.4's ``core/v1/types.go`` (their JSON
-#: tags), not from builtin_types.json, whose OpenAPI source has no Go field names. A
-#: kind: ``s`` string, ``b`` bool, ``i`` integer (their zero values), ``p`` a scalar's
-#: pointer, a slice or map of scalars written as its JSON (``null`` when absent),
-#: ``!T`` a struct, ``*T`` a pointer to one, ``[]T`` a slice of them, ``x`` a type
-#: embedding ``metav1.ObjectMeta`` (its JSON tags inline: not rendered, the template
-#: falls back to the API's JSON)
-_GO_TYPES: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "PodSpec": _fields(
-        "Volumes:volumes:[]Volume InitContainers:initContainers:[]Container "
-        "Containers:containers:[]Container "
-        "EphemeralContainers:ephemeralContainers:[]EphemeralContainer "
-        "RestartPolicy:restartPolicy:s "
-        "TerminationGracePeriodSeconds:terminationGracePeriodSeconds:p "
-        "ActiveDeadlineSeconds:activeDeadlineSeconds:p DNSPolicy:dnsPolicy:s "
-        "NodeSelector:nodeSelector:p ServiceAccountName:serviceAccountName:s "
-        "AutomountServiceAccountToken:automountServiceAccountToken:p NodeName:nodeName:s "
-        "SecurityContext:securityContext:*PodSecurityContext "
-        "ImagePullSecrets:imagePullSecrets:[]LocalObjectReference Hostname:hostname:s "
-        "Subdomain:subdomain:s SetHostnameAsFQDN:setHostnameAsFQDN:p "
-        "Affinity:affinity:*Affinity SchedulerName:schedulerName:s "
-        "Tolerations:tolerations:[]Toleration HostAliases:hostAliases:[]HostAlias "
-        "PriorityClassName:priorityClassName:s Priority:priority:p "
-        "PreemptionPolicy:preemptionPolicy:p DNSConfig:dnsConfig:*PodDNSConfig "
-        "ReadinessGates:readinessGates:[]PodReadinessGate "
-        "RuntimeClassName:runtimeClassName:p Overhead:overhead:p "
-        "EnableServiceLinks:enableServiceLinks:p "
-        "TopologySpreadConstraints:topologySpreadConstraints:[]TopologySpreadConstraint "
-        "OS:os:*PodOS SchedulingGates:schedulingGates:[]PodSchedulingGate "
-        "ResourceClaims:resourceClaims:[]PodResourceClaim "
-        "Resources:resources:*ResourceRequirements HostnameOverride:hostnameOverride:p"
-    ),
-    "ResourceRequirements": _fields(
-        "Limits:limits:p Requests:requests:p Claims:claims:[]ResourceClaim"
-    ),
-    "ResourceClaim": _fields("Name:name:s Request:request:s"),
-    "PodResourceClaim": _fields(
-        "Name:name:s ResourceClaimName:resourceClaimName:p "
-        "ResourceClaimTemplateName:resourceClaimTemplateName:p"
-    ),
-    "PodSchedulingGate": _fields("Name:name:s"),
-    "PodOS": _fields("Name:name:s"),
-    "TopologySpreadConstraint": _fields(
-        "MaxSkew:maxSkew:i TopologyKey:topologyKey:s WhenUnsatisfiable:whenUnsatisfiable:s "
-        "LabelSelector:labelSelector:p MinDomains:minDomains:p "
-        "NodeAffinityPolicy:nodeAffinityPolicy:p NodeTaintsPolicy:nodeTaintsPolicy:p "
-        "MatchLabelKeys:matchLabelKeys:p"
-    ),
-    "PodReadinessGate": _fields("ConditionType:conditionType:s"),
-    "PodDNSConfig": _fields(
-        "Nameservers:nameservers:p Searches:searches:p Options:options:[]PodDNSConfigOption"
-    ),
-    "PodDNSConfigOption": _fields("Name:name:s Value:value:p"),
-    "HostAlias": _fields("IP:ip:s Hostnames:hostnames:p"),
-    "Toleration": _fields(
-        "Key:key:s Operator:operator:s Value:value:s Effect:effect:s "
-        "TolerationSeconds:tolerationSeconds:p"
-    ),
-    "Affinity": _fields(
-        "NodeAffinity:nodeAffinity:*NodeAffinity PodAffinity:podAffinity:*PodAffinity "
-        "PodAntiAffinity:podAntiAffinity:*PodAntiAffinity"
-    ),
-    "PodAntiAffinity": _fields(
-        "RequiredDuringSchedulingIgnoredDuringExecution:requiredDuringSchedulingIgnoredDuringExecution:[]PodAffinityTerm "
-        "PreferredDuringSchedulingIgnoredDuringExecution:preferredDuringSchedulingIgnoredDuringExecution:[]WeightedPodAffinityTerm"
-    ),
-    "WeightedPodAffinityTerm": _fields(
-        "Weight:weight:i PodAffinityTerm:podAffinityTerm:!PodAffinityTerm"
-    ),
-    "PodAffinityTerm": _fields(
-        "LabelSelector:labelSelector:p Namespaces:namespaces:p TopologyKey:topologyKey:s "
-        "NamespaceSelector:namespaceSelector:p MatchLabelKeys:matchLabelKeys:p "
-        "MismatchLabelKeys:mismatchLabelKeys:p"
-    ),
-    "PodAffinity": _fields(
-        "RequiredDuringSchedulingIgnoredDuringExecution:requiredDuringSchedulingIgnoredDuringExecution:[]PodAffinityTerm "
-        "PreferredDuringSchedulingIgnoredDuringExecution:preferredDuringSchedulingIgnoredDuringExecution:[]WeightedPodAffinityTerm"
-    ),
-    "NodeAffinity": _fields(
-        "RequiredDuringSchedulingIgnoredDuringExecution:requiredDuringSchedulingIgnoredDuringExecution:*NodeSelector "
-        "PreferredDuringSchedulingIgnoredDuringExecution:preferredDuringSchedulingIgnoredDuringExecution:[]PreferredSchedulingTerm"
-    ),
-    "PreferredSchedulingTerm": _fields("Weight:weight:i Preference:preference:!NodeSelectorTerm"),
-    "NodeSelectorTerm": _fields(
-        "MatchExpressions:matchExpressions:[]NodeSelectorRequirement "
-        "MatchFields:matchFields:[]NodeSelectorRequirement"
-    ),
-    "NodeSelectorRequirement": _fields("Key:key:s Operator:operator:s Values:values:p"),
-    "NodeSelector": _fields("NodeSelectorTerms:nodeSelectorTerms:[]NodeSelectorTerm"),
-    "LocalObjectReference": _fields("Name:name:s"),
-    "PodSecurityContext": _fields(
-        "HostNetwork:hostNetwork:b HostPID:hostPID:b HostIPC:hostIPC:b "
-        "ShareProcessNamespace:shareProcessNamespace:p HostUsers:hostUsers:p "
-        "SELinuxOptions:seLinuxOptions:*SELinuxOptions "
-        "WindowsOptions:windowsOptions:*WindowsSecurityContextOptions RunAsUser:runAsUser:p "
-        "RunAsGroup:runAsGroup:p RunAsNonRoot:runAsNonRoot:p "
-        "SupplementalGroups:supplementalGroups:p "
-        "SupplementalGroupsPolicy:supplementalGroupsPolicy:p FSGroup:fsGroup:p "
-        "FSGroupChangePolicy:fsGroupChangePolicy:p Sysctls:sysctls:[]Sysctl "
-        "SeccompProfile:seccompProfile:*SeccompProfile "
-        "AppArmorProfile:appArmorProfile:*AppArmorProfile "
-        "SELinuxChangePolicy:seLinuxChangePolicy:p"
-    ),
-    "AppArmorProfile": _fields("Type:type:s LocalhostProfile:localhostProfile:p"),
-    "SeccompProfile": _fields("Type:type:s LocalhostProfile:localhostProfile:p"),
-    "Sysctl": _fields("Name:name:s Value:value:s"),
-    "WindowsSecurityContextOptions": _fields(
-        "GMSACredentialSpecName:gmsaCredentialSpecName:p "
-        "GMSACredentialSpec:gmsaCredentialSpec:p RunAsUserName:runAsUserName:p "
-        "HostProcess:hostProcess:p"
-    ),
-    "SELinuxOptions": _fields("User:user:s Role:role:s Type:type:s Level:level:s"),
-    "EphemeralContainer": _fields(
-        "Name:name:s Image:image:s Command:command:p Args:args:p WorkingDir:workingDir:s "
-        "Ports:ports:[]ContainerPort EnvFrom:envFrom:[]EnvFromSource Env:env:[]EnvVar "
-        "Resources:resources:!ResourceRequirements "
-        "ResizePolicy:resizePolicy:[]ContainerResizePolicy RestartPolicy:restartPolicy:p "
-        "RestartPolicyRules:restartPolicyRules:[]ContainerRestartRule "
-        "VolumeMounts:volumeMounts:[]VolumeMount VolumeDevices:volumeDevices:[]VolumeDevice "
-        "LivenessProbe:livenessProbe:*Probe ReadinessProbe:readinessProbe:*Probe "
-        "StartupProbe:startupProbe:*Probe Lifecycle:lifecycle:*Lifecycle "
-        "TerminationMessagePath:terminationMessagePath:s "
-        "TerminationMessagePolicy:terminationMessagePolicy:s "
-        "ImagePullPolicy:imagePullPolicy:s SecurityContext:securityContext:*SecurityContext "
-        "Stdin:stdin:b StdinOnce:stdinOnce:b TTY:tty:b "
-        "TargetContainerName:targetContainerName:s"
-    ),
-    "SecurityContext": _fields(
-        "Capabilities:capabilities:*Capabilities Privileged:privileged:p "
-        "SELinuxOptions:seLinuxOptions:*SELinuxOptions "
-        "WindowsOptions:windowsOptions:*WindowsSecurityContextOptions RunAsUser:runAsUser:p "
-        "RunAsGroup:runAsGroup:p RunAsNonRoot:runAsNonRoot:p "
-        "ReadOnlyRootFilesystem:readOnlyRootFilesystem:p "
-        "AllowPrivilegeEscalation:allowPrivilegeEscalation:p ProcMount:procMount:p "
-        "SeccompProfile:seccompProfile:*SeccompProfile "
-        "AppArmorProfile:appArmorProfile:*AppArmorProfile"
-    ),
-    "Capabilities": _fields("Add:add:p Drop:drop:p"),
-    "Lifecycle": _fields(
-        "PostStart:postStart:*LifecycleHandler PreStop:preStop:*LifecycleHandler "
-        "StopSignal:stopSignal:p"
-    ),
-    "LifecycleHandler": _fields(
-        "Exec:exec:*ExecAction HTTPGet:httpGet:*HTTPGetAction "
-        "TCPSocket:tcpSocket:*TCPSocketAction Sleep:sleep:*SleepAction"
-    ),
-    "SleepAction": _fields("Seconds:seconds:i"),
-    "TCPSocketAction": _fields("Port:port:p Host:host:s"),
-    "HTTPGetAction": _fields(
-        "Path:path:s Port:port:p Host:host:s Scheme:scheme:s HTTPHeaders:httpHeaders:[]HTTPHeader"
-    ),
-    "HTTPHeader": _fields("Name:name:s Value:value:s"),
-    "ExecAction": _fields("Command:command:p"),
-    "Probe": _fields(
-        "Exec:exec:*ExecAction HTTPGet:httpGet:*HTTPGetAction "
-        "TCPSocket:tcpSocket:*TCPSocketAction GRPC:grpc:*GRPCAction "
-        "InitialDelaySeconds:initialDelaySeconds:i TimeoutSeconds:timeoutSeconds:i "
-        "PeriodSeconds:periodSeconds:i SuccessThreshold:successThreshold:i "
-        "FailureThreshold:failureThreshold:i "
-        "TerminationGracePeriodSeconds:terminationGracePeriodSeconds:p"
-    ),
-    "GRPCAction": _fields("Port:port:i Service:service:p"),
-    "VolumeDevice": _fields("Name:name:s DevicePath:devicePath:s"),
-    "VolumeMount": _fields(
-        "Name:name:s ReadOnly:readOnly:b RecursiveReadOnly:recursiveReadOnly:p "
-        "MountPath:mountPath:s SubPath:subPath:s MountPropagation:mountPropagation:p "
-        "SubPathExpr:subPathExpr:s"
-    ),
-    "ContainerRestartRule": _fields(
-        "Action:action:s ExitCodes:exitCodes:*ContainerRestartRuleOnExitCodes"
-    ),
-    "ContainerRestartRuleOnExitCodes": _fields("Operator:operator:s Values:values:p"),
-    "ContainerResizePolicy": _fields("ResourceName:resourceName:s RestartPolicy:restartPolicy:s"),
-    "EnvVar": _fields("Name:name:s Value:value:s ValueFrom:valueFrom:*EnvVarSource"),
-    "EnvVarSource": _fields(
-        "FieldRef:fieldRef:*ObjectFieldSelector "
-        "ResourceFieldRef:resourceFieldRef:*ResourceFieldSelector "
-        "ConfigMapKeyRef:configMapKeyRef:*ConfigMapKeySelector "
-        "SecretKeyRef:secretKeyRef:*SecretKeySelector "
-        "FileKeyRef:fileKeyRef:*FileKeySelector"
-    ),
-    "FileKeySelector": _fields("VolumeName:volumeName:s Path:path:s Key:key:s Optional:optional:p"),
-    "SecretKeySelector": _fields("Name:name:s Key:key:s Optional:optional:p"),
-    "ConfigMapKeySelector": _fields("Name:name:s Key:key:s Optional:optional:p"),
-    "ResourceFieldSelector": _fields(
-        "ContainerName:containerName:s Resource:resource:s Divisor:divisor:p"
-    ),
-    "ObjectFieldSelector": _fields("APIVersion:apiVersion:s FieldPath:fieldPath:s"),
-    "EnvFromSource": _fields(
-        "Prefix:prefix:s ConfigMapRef:configMapRef:*ConfigMapEnvSource "
-        "SecretRef:secretRef:*SecretEnvSource"
-    ),
-    "SecretEnvSource": _fields("Name:name:s Optional:optional:p"),
-    "ConfigMapEnvSource": _fields("Name:name:s Optional:optional:p"),
-    "ContainerPort": _fields(
-        "Name:name:s HostPort:hostPort:i ContainerPort:containerPort:i Protocol:protocol:s "
-        "HostIP:hostIP:s"
-    ),
-    "Container": _fields(
-        "Name:name:s Image:image:s Command:command:p Args:args:p WorkingDir:workingDir:s "
-        "Ports:ports:[]ContainerPort EnvFrom:envFrom:[]EnvFromSource Env:env:[]EnvVar "
-        "Resources:resources:!ResourceRequirements "
-        "ResizePolicy:resizePolicy:[]ContainerResizePolicy RestartPolicy:restartPolicy:p "
-        "RestartPolicyRules:restartPolicyRules:[]ContainerRestartRule "
-        "VolumeMounts:volumeMounts:[]VolumeMount VolumeDevices:volumeDevices:[]VolumeDevice "
-        "LivenessProbe:livenessProbe:*Probe ReadinessProbe:readinessProbe:*Probe "
-        "StartupProbe:startupProbe:*Probe Lifecycle:lifecycle:*Lifecycle "
-        "TerminationMessagePath:terminationMessagePath:s "
-        "TerminationMessagePolicy:terminationMessagePolicy:s "
-        "ImagePullPolicy:imagePullPolicy:s SecurityContext:securityContext:*SecurityContext "
-        "Stdin:stdin:b StdinOnce:stdinOnce:b TTY:tty:b"
-    ),
-    "Volume": _fields(
-        "Name:name:s HostPath:hostPath:*HostPathVolumeSource "
-        "EmptyDir:emptyDir:*EmptyDirVolumeSource "
-        "GCEPersistentDisk:gcePersistentDisk:*GCEPersistentDiskVolumeSource "
-        "AWSElasticBlockStore:awsElasticBlockStore:*AWSElasticBlockStoreVolumeSource "
-        "GitRepo:gitRepo:*GitRepoVolumeSource Secret:secret:*SecretVolumeSource "
-        "NFS:nfs:*NFSVolumeSource ISCSI:iscsi:*ISCSIVolumeSource "
-        "Glusterfs:glusterfs:*GlusterfsVolumeSource "
-        "PersistentVolumeClaim:persistentVolumeClaim:*PersistentVolumeClaimVolumeSource "
-        "RBD:rbd:*RBDVolumeSource Quobyte:quobyte:*QuobyteVolumeSource "
-        "FlexVolume:flexVolume:*FlexVolumeSource Cinder:cinder:*CinderVolumeSource "
-        "CephFS:cephfs:*CephFSVolumeSource Flocker:flocker:*FlockerVolumeSource "
-        "DownwardAPI:downwardAPI:*DownwardAPIVolumeSource FC:fc:*FCVolumeSource "
-        "AzureFile:azureFile:*AzureFileVolumeSource "
-        "ConfigMap:configMap:*ConfigMapVolumeSource "
-        "VsphereVolume:vsphereVolume:*VsphereVirtualDiskVolumeSource "
-        "AzureDisk:azureDisk:*AzureDiskVolumeSource "
-        "PhotonPersistentDisk:photonPersistentDisk:*PhotonPersistentDiskVolumeSource "
-        "Projected:projected:*ProjectedVolumeSource "
-        "PortworxVolume:portworxVolume:*PortworxVolumeSource "
-        "ScaleIO:scaleIO:*ScaleIOVolumeSource StorageOS:storageos:*StorageOSVolumeSource "
-        "CSI:csi:*CSIVolumeSource Ephemeral:ephemeral:*EphemeralVolumeSource "
-        "Image:image:*ImageVolumeSource"
-    ),
-    "ImageVolumeSource": _fields("Reference:reference:s PullPolicy:pullPolicy:s"),
-    "EphemeralVolumeSource": _fields("VolumeClaimTemplate:volumeClaimTemplate:x"),
-    "CSIVolumeSource": _fields(
-        "Driver:driver:s ReadOnly:readOnly:p FSType:fsType:p "
-        "VolumeAttributes:volumeAttributes:p "
-        "NodePublishSecretRef:nodePublishSecretRef:*LocalObjectReference"
-    ),
-    "StorageOSVolumeSource": _fields(
-        "VolumeName:volumeName:s VolumeNamespace:volumeNamespace:s FSType:fsType:s "
-        "ReadOnly:readOnly:b SecretRef:secretRef:*LocalObjectReference"
-    ),
-    "ScaleIOVolumeSource": _fields(
-        "Gateway:gateway:s System:system:s SecretRef:secretRef:*LocalObjectReference "
-        "SSLEnabled:sslEnabled:b ProtectionDomain:protectionDomain:s "
-        "StoragePool:storagePool:s StorageMode:storageMode:s VolumeName:volumeName:s "
-        "FSType:fsType:s ReadOnly:readOnly:b"
-    ),
-    "PortworxVolumeSource": _fields("VolumeID:volumeID:s FSType:fsType:s ReadOnly:readOnly:b"),
-    "ProjectedVolumeSource": _fields(
-        "Sources:sources:[]VolumeProjection DefaultMode:defaultMode:p"
-    ),
-    "VolumeProjection": _fields(
-        "Secret:secret:*SecretProjection DownwardAPI:downwardAPI:*DownwardAPIProjection "
-        "ConfigMap:configMap:*ConfigMapProjection "
-        "ServiceAccountToken:serviceAccountToken:*ServiceAccountTokenProjection "
-        "ClusterTrustBundle:clusterTrustBundle:*ClusterTrustBundleProjection "
-        "PodCertificate:podCertificate:*PodCertificateProjection"
-    ),
-    "PodCertificateProjection": _fields(
-        "SignerName:signerName:s KeyType:keyType:s "
-        "MaxExpirationSeconds:maxExpirationSeconds:p "
-        "CredentialBundlePath:credentialBundlePath:s KeyPath:keyPath:s "
-        "CertificateChainPath:certificateChainPath:s"
-    ),
-    "ClusterTrustBundleProjection": _fields(
-        "Name:name:p SignerName:signerName:p LabelSelector:labelSelector:p "
-        "Optional:optional:p Path:path:s"
-    ),
-    "ServiceAccountTokenProjection": _fields(
-        "Audience:audience:s ExpirationSeconds:expirationSeconds:i Path:path:s"
-    ),
-    "ConfigMapProjection": _fields("Name:name:s Items:items:[]KeyToPath Optional:optional:p"),
-    "KeyToPath": _fields("Key:key:s Path:path:s Mode:mode:p"),
-    "DownwardAPIProjection": _fields("Items:items:[]DownwardAPIVolumeFile"),
-    "DownwardAPIVolumeFile": _fields(
-        "Path:path:s FieldRef:fieldRef:*ObjectFieldSelector "
-        "ResourceFieldRef:resourceFieldRef:*ResourceFieldSelector Mode:mode:p"
-    ),
-    "SecretProjection": _fields("Name:name:s Items:items:[]KeyToPath Optional:optional:p"),
-    "PhotonPersistentDiskVolumeSource": _fields("PdID:pdID:s FSType:fsType:s"),
-    "AzureDiskVolumeSource": _fields(
-        "DiskName:diskName:s DataDiskURI:diskURI:s CachingMode:cachingMode:p "
-        "FSType:fsType:p ReadOnly:readOnly:p Kind:kind:p"
-    ),
-    "VsphereVirtualDiskVolumeSource": _fields(
-        "VolumePath:volumePath:s FSType:fsType:s StoragePolicyName:storagePolicyName:s "
-        "StoragePolicyID:storagePolicyID:s"
-    ),
-    "ConfigMapVolumeSource": _fields(
-        "Name:name:s Items:items:[]KeyToPath DefaultMode:defaultMode:p Optional:optional:p"
-    ),
-    "AzureFileVolumeSource": _fields(
-        "SecretName:secretName:s ShareName:shareName:s ReadOnly:readOnly:b"
-    ),
-    "FCVolumeSource": _fields(
-        "TargetWWNs:targetWWNs:p Lun:lun:p FSType:fsType:s ReadOnly:readOnly:b WWIDs:wwids:p"
-    ),
-    "DownwardAPIVolumeSource": _fields(
-        "Items:items:[]DownwardAPIVolumeFile DefaultMode:defaultMode:p"
-    ),
-    "FlockerVolumeSource": _fields("DatasetName:datasetName:s DatasetUUID:datasetUUID:s"),
-    "CephFSVolumeSource": _fields(
-        "Monitors:monitors:p Path:path:s User:user:s SecretFile:secretFile:s "
-        "SecretRef:secretRef:*LocalObjectReference ReadOnly:readOnly:b"
-    ),
-    "CinderVolumeSource": _fields(
-        "VolumeID:volumeID:s FSType:fsType:s ReadOnly:readOnly:b "
-        "SecretRef:secretRef:*LocalObjectReference"
-    ),
-    "FlexVolumeSource": _fields(
-        "Driver:driver:s FSType:fsType:s SecretRef:secretRef:*LocalObjectReference "
-        "ReadOnly:readOnly:b Options:options:p"
-    ),
-    "QuobyteVolumeSource": _fields(
-        "Registry:registry:s Volume:volume:s ReadOnly:readOnly:b User:user:s Group:group:s "
-        "Tenant:tenant:s"
-    ),
-    "RBDVolumeSource": _fields(
-        "CephMonitors:monitors:p RBDImage:image:s FSType:fsType:s RBDPool:pool:s "
-        "RadosUser:user:s Keyring:keyring:s SecretRef:secretRef:*LocalObjectReference "
-        "ReadOnly:readOnly:b"
-    ),
-    "PersistentVolumeClaimVolumeSource": _fields("ClaimName:claimName:s ReadOnly:readOnly:b"),
-    "GlusterfsVolumeSource": _fields("EndpointsName:endpoints:s Path:path:s ReadOnly:readOnly:b"),
-    "ISCSIVolumeSource": _fields(
-        "TargetPortal:targetPortal:s IQN:iqn:s Lun:lun:i ISCSIInterface:iscsiInterface:s "
-        "FSType:fsType:s ReadOnly:readOnly:b Portals:portals:p "
-        "DiscoveryCHAPAuth:chapAuthDiscovery:b SessionCHAPAuth:chapAuthSession:b "
-        "SecretRef:secretRef:*LocalObjectReference InitiatorName:initiatorName:p"
-    ),
-    "NFSVolumeSource": _fields("Server:server:s Path:path:s ReadOnly:readOnly:b"),
-    "SecretVolumeSource": _fields(
-        "SecretName:secretName:s Items:items:[]KeyToPath DefaultMode:defaultMode:p "
-        "Optional:optional:p"
-    ),
-    "GitRepoVolumeSource": _fields(
-        "Repository:repository:s Revision:revision:s Directory:directory:s"
-    ),
-    "AWSElasticBlockStoreVolumeSource": _fields(
-        "VolumeID:volumeID:s FSType:fsType:s Partition:partition:i ReadOnly:readOnly:b"
-    ),
-    "GCEPersistentDiskVolumeSource": _fields(
-        "PDName:pdName:s FSType:fsType:s Partition:partition:i ReadOnly:readOnly:b"
-    ),
-    "EmptyDirVolumeSource": _fields("Medium:medium:s SizeLimit:sizeLimit:p"),
-    "HostPathVolumeSource": _fields("Path:path:s Type:type:p"),
-}
+# GO_TYPES (pod_go_types, generated by hack/go_field_names.py from kubernetes v1.34.4's
+# pkg/apis/core/types.go and k8s.io/api v0.34.4's core/v1/types.go, not from
+# builtin_types.json, whose OpenAPI source has no Go field names): every internal type a
+# PodSpec reaches, its fields in declaration order as kube-apiserver 1.34's json.Marshal
+# writes them (no JSON tags: Go's names; an embedded struct's fields in its place), each
+# with the v1 JSON name that holds it. A kind: ``s`` string, ``b`` bool, ``i`` integer
+# (their zero values), ``p`` a scalar's pointer, a slice or map of scalars, or another
+# package's type (LabelSelector, Quantity, IntOrString) written as its JSON (``null`` when
+# absent), ``!T`` a struct, ``*T`` a pointer to one, ``[]T`` a slice of them, ``x`` a
+# pointer to a type embedding ``metav1.ObjectMeta`` (its JSON tags inline: not rendered,
+# the template falls back to the API's JSON)
 _ZERO = {"s": '""', "b": "false", "i": "0"}
 #: ObjectMeta's JSON names in its declaration order (it has JSON tags, all omitempty)
 _OBJECT_META = (
@@ -1134,7 +784,6 @@ _OBJECT_META = (
     "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels",
     "annotations", "ownerReferences", "finalizers", "managedFields",
 )  # fmt: skip
-_HOST_NAMESPACES = ("hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace", "hostUsers")
 
 
 def _go_value(value: Any, kind: str) -> str:
@@ -1159,7 +808,7 @@ def _go_value(value: Any, kind: str) -> str:
 
 def _go_struct(value: Any, type_name: str, consumed: tuple[str, ...] = ()) -> str:
     """``json.Marshal`` of ``value`` (an API object) as the internal ``type_name``."""
-    fields = _GO_TYPES[type_name]
+    fields = GO_TYPES[type_name]
     if not isinstance(value, Mapping) or set(value) - {j for _, j, _ in fields} - set(consumed):
         raise _Unrenderable
     return (
@@ -1173,7 +822,7 @@ def _pod_template_go(template: Mapping[str, Any]) -> str:
     """``json.Marshal`` of the internal ``core.PodTemplateSpec`` of a v1 template (its
     ObjectMeta's JSON fields, then ``Spec`` in Go's names), as kube-apiserver prints the
     value of a changed template; the API's JSON for a template holding a field
-    ``_GO_TYPES`` does not know."""
+    ``GO_TYPES`` does not know."""
     meta = _field(template, "metadata")
     pod = dict(_field(template, "spec"))
     try:
@@ -1184,10 +833,11 @@ def _pod_template_go(template: Mapping[str, Any]) -> str:
         if isinstance(context, Mapping):
             pod["securityContext"] = {
                 **context,
-                **{key: pod[key] for key in _HOST_NAMESPACES if key in pod},
+                **{key: pod[key] for key in POD_SPEC_MOVED if key in pod},
             }
-        # v1's serviceAccount is the internal ServiceAccountName's deprecated copy
-        spec = _go_struct(pod, "PodSpec", (*_HOST_NAMESPACES, "serviceAccount"))
+        # the host namespaces are the internal SecurityContext's (above); serviceAccount,
+        # ServiceAccountName's deprecated alias, has no internal field of its own
+        spec = _go_struct(pod, "PodSpec", (*POD_SPEC_MOVED, *POD_SPEC_V1_ONLY))
     except _Unrenderable:
         return go_json(dict(template))
     return "{" + ",".join([*parts, f'"Spec":{spec}']) + "}"

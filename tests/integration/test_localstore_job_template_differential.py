@@ -1,7 +1,7 @@
 """A Job's changed template, refused with the internal ``core.PodTemplateSpec`` as its
 value (``json.Marshal``: Go's field names, every field): the store against the real
 server, over templates of rarely used pod and container fields, so that each struct
-of ``validation.workloads._GO_TYPES`` a template reaches is printed at least once.
+of ``validation.pod_go_types.GO_TYPES`` a template reaches is printed at least once.
 
 Each case creates the same Job on the session's kube-apiserver and in an
 ``ObjectStore``, then changes its image: the 422's message and causes must be the
