@@ -6,10 +6,9 @@ the host namespaces v1 keeps in ``PodSpec``, and a v1 field it does not know ref
 from __future__ import annotations
 
 import difflib
-import importlib.util
-import sys
+import runpy
 from pathlib import Path
-from types import ModuleType
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,19 +18,11 @@ from kubectl_crd.validation import pod_go_types
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _load_script() -> ModuleType:
-    name = "kubectl_crd_go_field_names"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "hack" / "go_field_names.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
-
-
-script = _load_script()
+#: hack/go_field_names.py's globals (runpy puts the module in sys.modules while it runs,
+#: where dataclasses look it up)
+script = SimpleNamespace(
+    **runpy.run_path(str(ROOT / "hack" / "go_field_names.py"), run_name="go_field_names")
+)
 
 
 def test_the_committed_module_is_what_the_script_writes_from_the_module_cache(
