@@ -32,9 +32,10 @@ def cause(field: str, reason: str, body: str) -> Cause:
     return (field, reason, f"{field}: {body}")
 
 
-def invalid_cause(field: str, value: Any, detail: str) -> Cause:
-    """``field.Invalid``: ``<field>: Invalid value: <value>: <detail>``."""
-    return cause(field, Reason.INVALID, f"Invalid value: {bad_value(value)}: {detail}")
+def invalid_cause(field: str, value: Any, detail: str, *, named: bool = False) -> Cause:
+    """``field.Invalid``: ``<field>: Invalid value: <value>: <detail>`` (``named``: see
+    ``bad_value``)."""
+    return cause(field, Reason.INVALID, f"Invalid value: {bad_value(value, named=named)}: {detail}")
 
 
 def required(field: str) -> Cause:

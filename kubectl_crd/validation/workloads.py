@@ -215,7 +215,9 @@ def _statefulset_strategies(spec: Mapping[str, Any]) -> list[Cause]:
     if not policy:
         found.append(required("spec.podManagementPolicy"))
     elif policy not in _POD_MANAGEMENT:
-        found.append(invalid_cause("spec.podManagementPolicy", policy, f"must be {choices}"))
+        found.append(
+            invalid_cause("spec.podManagementPolicy", policy, f"must be {choices}", named=True)
+        )
     strategy = _field(spec, "updateStrategy")
     kind = strategy.get("type") or ""
     rolling = strategy.get("rollingUpdate")
@@ -242,7 +244,10 @@ def _statefulset_strategies(spec: Mapping[str, Any]) -> list[Cause]:
             if value not in _RETENTION:
                 found.append(
                     not_supported(
-                        f"spec.persistentVolumeClaimRetentionPolicy.{key}", value, _RETENTION
+                        f"spec.persistentVolumeClaimRetentionPolicy.{key}",
+                        value,
+                        _RETENTION,
+                        named=True,
                     )
                 )
     return found
@@ -262,8 +267,10 @@ def _statefulset_pod_rules(spec: Mapping[str, Any]) -> list[Cause]:
     found: list[Cause] = []
     pod = _field(_field(spec, "template"), "spec")
     restart = pod.get("restartPolicy") or ""
+    where = "spec.template.spec.restartPolicy"
+    found += _pod_restart_policy(restart, where)
     if restart != "Always":
-        found.append(not_supported("spec.template.spec.restartPolicy", restart, ("Always",)))
+        found.append(not_supported(where, restart, ("Always",), named=True))
     if pod.get("activeDeadlineSeconds") is not None:
         detail = "activeDeadlineSeconds in StatefulSet is not Supported"
         found.append(forbidden("spec.template.spec.activeDeadlineSeconds", detail))
@@ -325,6 +332,19 @@ _JOB_GENERATED = (("controller-uid", "uid"), ("job-name", "name"),
                   ("batch.kubernetes.io/controller-uid", "uid"),
                   ("batch.kubernetes.io/job-name", "name"))  # fmt: skip
 _JOB_RESTART_POLICIES = ("OnFailure", "Never")
+_POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
+
+
+def _pod_restart_policy(restart: str, where: str) -> list[Cause]:
+    """``ValidatePodSpec``'s restart policy rule (``validateRestartPolicy``, core
+    validation.go), before the workload's own: a Job's or StatefulSet's pod with a
+    policy no pod may have is refused twice, by each rule (an absent one is defaulted
+    to Always before)."""
+    if restart and restart not in _POD_RESTART_POLICIES:
+        return [not_supported(where, restart, _POD_RESTART_POLICIES, named=True)]
+    return []
+
+
 _COMPLETION_MODES = ("NonIndexed", "Indexed")
 # sets.List: sorted
 _FAILURE_ACTIONS = ("Count", "FailIndex", "FailJob", "Ignore")
@@ -424,7 +444,7 @@ def _job_counts_and_policies(spec: Mapping[str, Any], at: str) -> list[Cause]:
     completions = _number(spec.get("completions"))
     parallelism = _number(spec.get("parallelism"))
     if mode is not None and mode not in _COMPLETION_MODES:
-        found.append(not_supported(f"{at}.completionMode", mode, _COMPLETION_MODES))
+        found.append(not_supported(f"{at}.completionMode", mode, _COMPLETION_MODES, named=True))
     if mode == "Indexed":
         if completions is None:
             detail = "Required value: when completion mode is Indexed"
@@ -466,17 +486,20 @@ def _job_counts_and_policies(spec: Mapping[str, Any], at: str) -> list[Cause]:
     if replacement is not None:
         allowed = ("Failed",) if isinstance(policy, Mapping) else _REPLACEMENT_POLICIES
         if replacement not in allowed:
-            found.append(not_supported(f"{at}.podReplacementPolicy", replacement, allowed))
+            found.append(
+                not_supported(f"{at}.podReplacementPolicy", replacement, allowed, named=True)
+            )
     template_spec = _field(_field(spec, "template"), "spec")
     if not template_spec.get("containers"):
         found.append(required(f"{at}.template.spec.containers"))
     restart = template_spec.get("restartPolicy") or ""
     where = f"{at}.template.spec.restartPolicy"
+    found += _pod_restart_policy(restart, where)
     if restart in ("Always", ""):
         listed = ", ".join(f'"{each}"' for each in _JOB_RESTART_POLICIES)
         found.append(cause(where, Reason.REQUIRED, f"Required value: valid values: {listed}"))
     elif restart not in _JOB_RESTART_POLICIES:
-        found.append(not_supported(where, restart, _JOB_RESTART_POLICIES))
+        found.append(not_supported(where, restart, _JOB_RESTART_POLICIES, named=True))
     elif isinstance(policy, Mapping) and restart != "Never":
         detail = 'only "Never" is supported when podFailurePolicy is specified'
         found.append(invalid_cause(where, restart, detail))
@@ -536,7 +559,7 @@ def _pod_failure_policy(spec: Mapping[str, Any], policy: Mapping[str, Any], at: 
                 detail = "requires the backoffLimitPerIndex to be set"
                 found.append(invalid_cause(f"{where}.action", action, detail))
         elif action not in _FAILURE_ACTIONS:
-            found.append(not_supported(f"{where}.action", action, _FAILURE_ACTIONS))
+            found.append(not_supported(f"{where}.action", action, _FAILURE_ACTIONS, named=True))
         exit_codes = rule.get("onExitCodes")
         conditions = rule.get("onPodConditions") or []
         if isinstance(exit_codes, Mapping):
@@ -564,7 +587,7 @@ def _on_exit_codes(where: str, requirement: Mapping[str, Any], names: set[str]) 
             cause(f"{where}.operator", Reason.REQUIRED, f"Required value: valid values: [{listed}]")
         )
     elif operator not in _EXIT_CODE_OPERATORS:
-        found.append(not_supported(f"{where}.operator", operator, _EXIT_CODE_OPERATORS))
+        found.append(not_supported(f"{where}.operator", operator, _EXIT_CODE_OPERATORS, named=True))
     container = requirement.get("containerName")
     if container is not None and container not in names:
         detail = "must be one of the container or initContainer names in the pod template"
@@ -605,7 +628,9 @@ def _on_pod_conditions(where: str, patterns: list[Any]) -> list[Cause]:
             detail = f"Required value: valid values: [{listed}]"
             found.append(cause(f"{where}[{index}].status", Reason.REQUIRED, detail))
         elif status not in _CONDITION_STATUSES:
-            found.append(not_supported(f"{where}[{index}].status", status, _CONDITION_STATUSES))
+            found.append(
+                not_supported(f"{where}[{index}].status", status, _CONDITION_STATUSES, named=True)
+            )
     return found
 
 
@@ -1014,7 +1039,9 @@ def _validate_cronjob(spec: Mapping[str, Any], old_spec: Mapping[str, Any] | Non
     if not policy:
         found.append(required("spec.concurrencyPolicy"))
     elif policy not in _CONCURRENCY_POLICIES:
-        found.append(not_supported("spec.concurrencyPolicy", policy, _CONCURRENCY_POLICIES))
+        found.append(
+            not_supported("spec.concurrencyPolicy", policy, _CONCURRENCY_POLICIES, named=True)
+        )
     at = "spec.jobTemplate.spec"
     job_spec = _field(_field(spec, "jobTemplate"), "spec")
     found += _job_counts_and_policies(job_spec, at)
@@ -1058,19 +1085,19 @@ def _time_zone_problems(zone: str) -> list[Cause]:
     ``time.LoadLocation``."""
     where = "spec.timeZone"
     if not zone:
-        return [invalid_cause(where, zone, "timeZone must be nil or non-empty string")]
+        return [invalid_cause(where, zone, "timeZone must be nil or non-empty string", named=True)]
     for part in zone.split("/"):
         if part in (".", "..") or part.startswith("-") or not _TIME_ZONE_PART.fullmatch(part):
-            return [invalid_cause(where, zone, f"unknown time zone {zone}")]
+            return [invalid_cause(where, zone, f"unknown time zone {zone}", named=True)]
     found: list[Cause] = []
     if zone.lower() == "local":
         detail = (
             "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"
         )
-        found.append(invalid_cause(where, zone, detail))
+        found.append(invalid_cause(where, zone, detail, named=True))
     problem = _load_location(zone)
     if problem:
-        found.append(invalid_cause(where, zone, problem))
+        found.append(invalid_cause(where, zone, problem, named=True))
     return found
 
 

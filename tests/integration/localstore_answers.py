@@ -18,6 +18,12 @@ from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.reconcile.backends import ResourceInfo
 from kubectl_crd.reconcile.localstore import ObjectStore
 
+#: a value holding what %q and json.Marshal write differently: DEL, a no-break space, a
+#: zero-width space (escaped by %q, not by JSON), a tab, and HTML's & and < (escaped by
+#: JSON). field.Error.ErrorBody quotes a plain string's bad value, and json.Marshals a
+#: named string type's (core.Protocol, batch.CompletionMode, ...)
+ODD = "a\x7fb\u00a0c\u200bd\te&f<g"
+
 #: a write's answer, of the call that makes it
 Answer = Callable[[Callable[[], dict[str, Any]]], tuple[Any, ...]]
 #: an update's change of the object read back

@@ -22,7 +22,7 @@ from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
 from tests.integration import localstore_answers
-from tests.integration.localstore_answers import Sides
+from tests.integration.localstore_answers import ODD, Sides
 
 CONTAINERS = [{"name": "app", "image": "nginx:1"}]
 
@@ -67,6 +67,11 @@ CREATES: list[tuple[str, dict[str, Any]]] = [
     ("a name over 52 characters and a bad schedule", schedule("c" * 53, "every minute")),
     ("valid: names, ranges, steps, lists, ?", schedule("c3", "0,15-30/5 1-23/2 ? JAN-mar,dec mon-FRI")),
     ("valid: @hourly", schedule("c4", "@hourly")),
+    ("odd: a concurrency policy", cronjob("q0", concurrencyPolicy=ODD)),
+    ("odd: a time zone", cronjob("q1", timeZone=ODD)),
+    ("odd: a time zone with a bad part", cronjob("q3", timeZone="Europe/" + ODD)),
+    ("odd: Local", cronjob("q4", timeZone="Local")),
+    ("odd: a schedule", schedule("q2", ODD)),
     ("valid: @every 1h30m", schedule("c5", "@every 1h30m")),
     ("@every not a duration", schedule("c6", "@every soon")),
     ("@every without a unit", schedule("c7", "@every 5")),

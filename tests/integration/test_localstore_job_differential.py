@@ -26,7 +26,7 @@ from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
 from tests.integration import localstore_answers
-from tests.integration.localstore_answers import Sides, assert_agree
+from tests.integration.localstore_answers import ODD, Sides, assert_agree
 
 CONTAINERS = [{"name": "app", "image": "nginx:1"}]
 _UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -132,6 +132,13 @@ CREATES: list[tuple[str, dict[str, Any]]] = [
                                                     {"succeededCount": 4}]})),
     ("success policy: indexes out of range, a count above them",
      job("c26", **INDEXED, successPolicy={"rules": [{"succeededIndexes": "0,5", "succeededCount": 3}]})),
+    # bad values of named Go types, json.Marshal'ed by the server, and of plain strings
+    ("odd: a completion mode", job("q0", completionMode=ODD)),
+    ("odd: a pod replacement policy", job("q1", podReplacementPolicy=ODD)),
+    ("odd: a restart policy", job("q2", pod={"restartPolicy": ODD})),
+    ("odd: a pod failure policy's action, operator, condition type and status",
+     job("q3", podFailurePolicy={"rules": [{"action": ODD, "onExitCodes": {"operator": ODD, "values": [1]}},
+                                           {"action": "Ignore", "onPodConditions": [{"type": ODD, "status": ODD}]}]})),
     ("valid: a success policy", job("c27", **INDEXED, successPolicy={"rules": [{"succeededIndexes": "0-1", "succeededCount": 1}]})),
     ("success policy indexes: not a number, three parts, overlapping, empty",
      job("c34", **INDEXED, successPolicy={"rules": [{"succeededIndexes": "a"}, {"succeededIndexes": "0-1-2"},

@@ -30,11 +30,8 @@ from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.integration.envtest import ControlPlane
+from tests.integration.localstore_answers import ODD
 from tests.integration.test_localstore_metadata_differential import outcome
-
-#: a value holding what %q and json.Marshal write differently: DEL, a no-break space, a
-#: zero-width space (escaped by %q, not by JSON), a tab, and HTML's & and < (escaped by JSON)
-ODD = "a\x7fb\u00a0c\u200bd\te&f<g"
 
 
 @dataclass(frozen=True)

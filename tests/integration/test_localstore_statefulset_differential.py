@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
-from tests.integration.localstore_answers import Sides, assert_agree, changed
+from tests.integration.localstore_answers import ODD, Sides, assert_agree, changed
 from tests.integration.test_localstore_job_differential import answer
 from tests.integration.test_localstore_workloads_differential import statefulset
 
@@ -45,6 +45,12 @@ CREATES: list[tuple[str, dict[str, Any]]] = [
                    "spec": {"containers": [{"name": "app", "image": "nginx:1"}],
                             "restartPolicy": "Never", "activeDeadlineSeconds": 5}}}),
     ("ordinals from -1 and a negative replicas", {"ordinals": {"start": -1}, "replicas": -1}),
+    ("odd: a pod management policy", {"podManagementPolicy": ODD}),
+    ("odd: an update strategy", {"updateStrategy": {"type": ODD}}),
+    ("odd: claim retention policies", {"persistentVolumeClaimRetentionPolicy": {"whenDeleted": ODD, "whenScaled": ODD}}),
+    ("odd: a restart policy",
+     {"template": {"metadata": {"labels": {"app": "web"}},
+                   "spec": {"containers": [{"name": "app", "image": "nginx:1"}], "restartPolicy": ODD}}}),
 ]  # fmt: skip
 
 #: (what, the created spec's fields, the update's: None removes one)
