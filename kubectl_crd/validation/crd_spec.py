@@ -140,23 +140,28 @@ def _conversion(conversion: Any, add: Any) -> None:
 
 
 def _webhook_url(text: str, add: Any, where: list[str | int]) -> None:
-    """``webhook.ValidateWebhookURL`` with https required."""
-    from urllib.parse import urlsplit
+    """``webhook.ValidateWebhookURL`` with https required, on Go's ``url.Parse``."""
+    from kubectl_crd.model.gourl import GoURLError, parse_go_url
 
     field = "spec.conversion.webhookClientConfig.url"
     form = "; desired format: https://host[/path]"
-    parts = urlsplit(text)
+    try:
+        parts = parse_go_url(text)
+    except GoURLError as refused:
+        add(field, f"Required value: url must be a valid URL: {refused}{form}", where)
+        return
     if parts.scheme != "https":
         add(
             field,
             f"Invalid value: {bad_value(parts.scheme)}: 'https' is the only allowed URL scheme{form}",
             where,
         )
-    if not parts.netloc.rpartition("@")[2]:
+    if not parts.host:
         add(field, f'Invalid value: "": host must be specified{form}', where)
-    if "@" in parts.netloc:
-        # the server shows the user information whole; a password is never printed here
-        shown = bad_value(parts.username or "")
+    if parts.userinfo is not None:
+        # the server shows the user information whole (Userinfo.String); a password is
+        # never printed here
+        shown = bad_value(parts.username())
         add(field, f"Invalid value: {shown}: user information is not permitted in the URL", where)
     if parts.fragment:
         add(
@@ -164,10 +169,10 @@ def _webhook_url(text: str, add: Any, where: list[str | int]) -> None:
             f"Invalid value: {bad_value(parts.fragment)}: fragments are not permitted in the URL",
             where,
         )
-    if parts.query:
+    if parts.raw_query:
         add(
             field,
-            f"Invalid value: {bad_value(parts.query)}: query parameters are not permitted in the URL",
+            f"Invalid value: {bad_value(parts.raw_query)}: query parameters are not permitted in the URL",
             where,
         )
 

@@ -817,7 +817,7 @@ def _check_rule_fields(node: Mapping[str, Any], add: Any) -> None:
         if reason is not None and reason not in _RULE_REASONS:
             add(
                 f"{at}.reason",
-                unsupported(reason, _RULE_REASONS),
+                unsupported(reason, _RULE_REASONS, named=True),  # *FieldValueErrorReason
             )
         field_path = rule.get("fieldPath")
         if isinstance(field_path, str) and field_path:
