@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cel_expr_python import cel
 from google.protobuf import descriptor_pool
@@ -32,6 +32,9 @@ from kubectl_crd.validation.cel.library import (
     urls,
 )
 from kubectl_crd.validation.cel.library.base import Library
+
+if TYPE_CHECKING:
+    from kubectl_crd.validation.cel.checked import CheckedRule
 
 LIBRARIES: tuple[Library, ...] = (
     regex.LIBRARY,
@@ -149,8 +152,10 @@ def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
     compiled from. Where the checker typed a node ``optional_type`` or ``uint`` and the
     text calls ``format``, the text compiled is ``formatting.guard_arguments'`` (an
     optional reaching the formatter would crash the engine). Where an optional can end
-    up in a list or a map (``checked.optional_escapes``) and a Python function taking
-    one is called, the engine would crash handing it over: a compile error instead."""
+    up in a list or a map (``checked.optional_escapes``), the receivers of the lists
+    library's calls are guarded (``lists.guard_receivers``: answered as the server
+    does); another Python function taking a list or a map (``indexOf``, ``transformMap``'s
+    insert) would crash the engine handing one over: a compile error instead."""
     from kubectl_crd.validation.cel.checked import CelType, Node, optional_escapes, read_checked
 
     program, source = compile_expression(environment, text)
@@ -169,7 +174,11 @@ def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
         return found
 
     if makes_optional and optional_escapes(checked):
-        refused = sorted(functions(checked.root) & _TAKE_CONTAINERS)
+        found = functions(checked.root)
+        if found & lists.GUARDED:
+            program, source, checked = _lists_guarded(environment, program, source, checked)
+            found = functions(checked.root) - lists.GUARDED
+        refused = sorted(found & _TAKE_CONTAINERS)
         if refused:
             raise RuntimeError(
                 "kubectl-crd cannot run this expression: an optional value may reach "
@@ -189,6 +198,37 @@ def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
         needed = nesting(checked.root) if optional else 0
         program, source = _guarded(environment, source, needed)
     return runnable(program, environment), source
+
+
+def _lists_guarded(
+    environment: Any, program: Any, source: str, checked: CheckedRule
+) -> tuple[Any, str, CheckedRule]:
+    """``source`` with the receivers of the lists library's calls guarded
+    (``lists.guard_receivers``), compiled; as it was when that cannot be done (the
+    calls are then refused)."""
+    from kubectl_crd.validation.cel.checked import Node, read_checked
+
+    calls: list[tuple[int, int]] = []
+
+    def first(node: Node) -> int:
+        own = checked.positions.get(node.id, 1 << 30)
+        return min([own, *(first(child) for child in (*node.children, *node.elements))])
+
+    def visit(node: Node) -> None:
+        if node.kind == "call" and node.function in lists.GUARDED and node.target is not None:
+            calls.append((checked.positions.get(node.id, 0), first(node.target)))
+        for child in (*node.children, *node.elements):
+            visit(child)
+
+    visit(checked.root)
+    guarded = lists.guard_receivers(source, calls)
+    if guarded is None:
+        return program, source, checked
+    try:
+        program, source = compile_expression(environment, guarded)
+    except RuntimeError:
+        return program, source, checked
+    return program, source, read_checked(program.serialize())
 
 
 def _guarded(environment: Any, text: str, needed: int) -> tuple[Any, str]:
