@@ -132,6 +132,25 @@ CONSTRUCTS = [
         " && sets.contains(self, [1, 2]) && sets.intersects(self, [7])",
         list(range(300)),
     ),
+    # an optional inside a list or a map (the engine cannot hand one to the counting
+    # code): == and sets.contains of such values, counted as the server counts them
+    Construct(
+        "optionals_in_containers",
+        bounded(STRINGS, 400),
+        "self.all(x, [dyn(x), dyn(optional.of(x))] != [dyn(x)]"
+        " && sets.contains([dyn(optional.none()), dyn(x)], [dyn(x)])"
+        " && dyn({'k': optional.of(x)}) != dyn({'j': x}))",
+        ["abcdefghijklmnopqrst"] * 300,
+    ),
+    # the same rule guards the lists library's receivers (lists.guard_receivers):
+    # the guard is not the server's and costs nothing
+    Construct(
+        "lists_beside_optionals",
+        INTS,
+        "self.isSorted() && self.max() == 299 && self.sum() > 0"
+        " && [dyn(optional.of(1)), dyn(2)].size() == 2",
+        list(range(300)),
+    ),
     Construct(
         "kubernetes_libraries",
         bounded(STRINGS, 150),

@@ -59,6 +59,7 @@ from kubectl_crd.validation.cel.cost import (
     STRING_TRAVERSAL,
     STRUCT_CREATE,
 )
+from kubectl_crd.validation.cel.library.lists import GUARD_ELEMENT
 
 #: ``format.MaxRegexSize`` of each named format (``apiserver/pkg/cel/library/format.go``)
 FORMAT_REGEX_SIZES = {
@@ -158,6 +159,7 @@ class _Rewriter:
         self.scope_costs = [0]
         self.measured: list[_Measured] = []
         self.silent = 0  # inside what cel-go never evaluates: nothing is charged
+        self.projecting = False  # an optional can land in a list or map: measure_projected
 
     def charge(self, scope: int, cost: int) -> None:
         if not self.silent:
@@ -305,6 +307,11 @@ class _Rewriter:
 
     def comprehension(self, data: bytes, scope: int) -> bytes:
         out: list[tuple[int, Any]] = []
+        if any(n == 1 and v == GUARD_ELEMENT.encode() for n, v in _fields(data)):
+            # lists.guard_receivers' map: only its range, the receiver, is the server's
+            return encode_fields(
+                [(n, self.value(v, scope) if n == 2 else v) for n, v in _fields(data)]
+            )
         for number, value in _fields(data):
             if number in (5, 6):  # the loop condition and step: once per iteration
                 out.append((number, self.counted_value(value)))
@@ -415,6 +422,28 @@ class _Rewriter:
         )
         return self.bind(name, optional, body, optional_type)
 
+    def projected(self, name: str) -> bytes:
+        """``_PROJECTION`` of the variable ``name``, its nodes numbered anew."""
+        expr, types, references = _projection()
+
+        def renumbered(data: bytes) -> bytes:
+            out: list[tuple[int, Any]] = []
+            for number, value in _fields(data):
+                if number == _ID:
+                    old = _signed(value)
+                    value = self.new_id(types.get(old, _DYN_TYPE), *references.get(old, ()))
+                elif number == _IDENT and _ident_name(data) == _PROJECTED:
+                    value = message_field(1, name.encode())
+                elif number in (_SELECT, _CALL, _LIST, _COMPREHENSION):
+                    nested = _NESTED[number]
+                    value = encode_fields(
+                        [(n, renumbered(v) if n in nested else v) for n, v in _fields(value)]
+                    )
+                out.append((number, value))
+            return encode_fields(out)
+
+        return renumbered(expr)
+
     def bind(self, name: str, value: bytes, body: bytes, result_type: bytes) -> bytes:
         """``cel.bind(name, value, body)``: the comprehension the macro expands to."""
         comprehension = encode_fields(
@@ -459,9 +488,10 @@ class _Rewriter:
         condition = done
         for j in reversed(range(len(operands))):
             code = self.constant(3, index * _MAX_OPERANDS + j, _INT_TYPE)
-            measure = self.call(
-                "__measure", [code, self.ident(names[j], types[j])], _BOOL_TYPE, *_MEASURE_OVERLOADS
+            operand = (
+                self.projected(names[j]) if self.projecting else self.ident(names[j], types[j])
             )
+            measure = self.call("__measure", [code, operand], _BOOL_TYPE, *_MEASURE_OVERLOADS)
             absorbed = self.call(
                 "_||_", [measure, self.constant(2, 1, _BOOL_TYPE)], _BOOL_TYPE, "logical_or"
             )
@@ -474,6 +504,46 @@ class _Rewriter:
         for j in reversed(range(len(operands))):
             body = self.bind(names[j], bound[j], body, result_type)
         return body
+
+
+#: which fields of a select, call, list and comprehension are expressions
+_NESTED = {_SELECT: (1,), _CALL: (1, 3), _LIST: (1,), _COMPREHENSION: (2, 4, 5, 6, 7)}
+
+#: What is measured in place of an operand where an optional can land in a list or a
+#: map (``checked.optional_escapes``): the engine converting one for ``__measure`` kills
+#: the process. A list or map becomes a list as long, of its strings and bytes (what
+#: ``_size`` and ``_traversal`` read; a nested container counts 1), an optional 0 (not
+#: a ``Sizer``: size 1 either way).
+_PROJECTED = "__v"
+_PROJECTION = (
+    f"type({_PROJECTED}) == list || type({_PROJECTED}) == map ? "
+    f"dyn(dyn({_PROJECTED}).map(__e, type(__e) == string || type(__e) == bytes ? "
+    f"dyn(__e) : dyn(0))) : type({_PROJECTED}) == optional_type ? dyn(0) : {_PROJECTED}"
+)
+
+
+@cache
+def _projection() -> tuple[bytes, dict[int, bytes], dict[int, tuple[str, ...]]]:
+    """``_PROJECTION`` checked: its expression, its nodes' types and overloads."""
+    from kubectl_crd.validation.cel.environment import build_environment
+
+    environment = build_environment({_PROJECTED: cel.Type.DYN})
+    payload = next(v for n, v in _fields(environment.compile(_PROJECTION).serialize()) if n == 2)
+    expr = b""
+    types: dict[int, bytes] = {}
+    references: dict[int, tuple[str, ...]] = {}
+    for number, value in _fields(payload):
+        if number == 4:
+            expr = value
+        elif number == 3:
+            entry = dict(_fields(value))
+            types[_signed(entry.get(1, 0))] = entry.get(2, b"")
+        elif number == 2:
+            entry = dict(_fields(value))
+            ids = tuple(v.decode() for n, v in _fields(entry.get(2, b"")) if n == 3)
+            if ids:
+                references[_signed(entry.get(1, 0))] = ids
+    return expr, types, references
 
 
 _CONVERSIONS = frozenset(
@@ -665,9 +735,7 @@ def cost_plan(program: Any, source: str, environment: Any) -> CostPlan | None:
         except (RuntimeError, TypeError, ValueError):
             pass  # not a plan this engine takes: made again
     serialized = program.serialize()
-    if optional_escapes(read_checked(serialized)):
-        return None  # __measure of a list or map holding an optional would kill the engine
-    made = _rewritten(serialized)
+    made = _rewritten(serialized, projecting=optional_escapes(read_checked(serialized)))
     if made is None:
         return None
     traced_bytes, scope_costs, measured_calls = made
@@ -680,8 +748,11 @@ def cost_plan(program: Any, source: str, environment: Any) -> CostPlan | None:
     return CostPlan(traced, scope_costs, measured_calls)
 
 
-def _rewritten(serialized: bytes) -> tuple[bytes, list[int], list[_Measured]] | None:
-    """The serialized traced program, each scope's cost and the measured calls."""
+def _rewritten(
+    serialized: bytes, *, projecting: bool = False
+) -> tuple[bytes, list[int], list[_Measured]] | None:
+    """The serialized traced program, each scope's cost and the measured calls;
+    ``projecting``: operands are measured through ``_PROJECTION``."""
     outer = _fields(serialized)
     payload = next(v for n, v in outer if n == 2)
     parts = _fields(payload)
@@ -699,6 +770,7 @@ def _rewritten(serialized: bytes) -> tuple[bytes, list[int], list[_Measured]] | 
     if expr is None:
         return None
     rewriter = _Rewriter(types, highest)
+    rewriter.projecting = projecting
     rewritten = rewriter.value(expr, 0)
     added = [message_field(4, rewritten)]
     for node, overloads in rewriter.references:

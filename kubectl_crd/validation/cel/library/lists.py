@@ -123,10 +123,13 @@ LIBRARY = Library(
 GUARDED = frozenset(name for name, _ in LIBRARY.functions)
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*$")
-_ELEMENT = "__kcl"
+#: the guard's variable: ``runtime_cost`` charges nothing for its comprehension (not in
+#: the server's program) but its range, the receiver
+GUARD_ELEMENT = "__kcl"
 _GUARD = (
-    f".map({_ELEMENT}, type({_ELEMENT}) == optional_type || type({_ELEMENT}) == list || "
-    f"type({_ELEMENT}) == map ? null : {_ELEMENT})"
+    f".map({GUARD_ELEMENT}, type({GUARD_ELEMENT}) == optional_type || "
+    f"type({GUARD_ELEMENT}) == list || type({GUARD_ELEMENT}) == map ? dyn(null) : "
+    f"dyn({GUARD_ELEMENT}))"
 )
 
 
@@ -162,7 +165,7 @@ def guard_receivers(text: str, calls: list[tuple[int, int]]) -> str | None:
             if not before.endswith("("):
                 return None
             start = len(before) - 1
-        inserts += [(start, "dyn("), (dot, ")" + _GUARD)]
+        inserts += [(start, "("), (dot, ")" + _GUARD)]
     for at, piece in sorted(inserts, key=lambda insert: insert[0], reverse=True):
         text = text[:at] + piece + text[at:]
     return text
