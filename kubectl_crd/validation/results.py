@@ -27,6 +27,7 @@ class Reason:
     TOO_LONG = "FieldValueTooLong"
     TOO_MANY = "FieldValueTooMany"
     FORBIDDEN = "FieldValueForbidden"
+    NOT_FOUND = "FieldValueNotFound"
     # Strict decoding answers with HTTP 400 and a message, not with causes: these two
     # reasons are ours, named after what the message says.
     UNKNOWN_FIELD = "UnknownField"

@@ -14,13 +14,18 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   selector only fails to match), well formed (apimachinery's
   ``metav1validation.ValidateLabelSelector``: label keys and values, operators and
   their values), not empty, matching the template's labels
-  (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing), and a
-  template with containers (``ValidatePodSpec``'s first rule);
+  (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing), and the
+  pod template (``validation.pods``, ``ValidatePodSpec``'s commonest rules: volumes,
+  containers and init containers, ports, env, mounts, resources, policies; a
+  StatefulSet's with a volume per claim template), then its pods' restart policy
+  Always and no active deadline (``ValidatePodTemplateSpecForReplicaSet``, a
+  DaemonSet's and a StatefulSet's own);
 - a Job (``ValidateJob``, and on an update ``ValidateJobUpdate`` after it, which
   checks the spec a second time: its causes twice, the message once): the labels and
   selector the strategy generates (``validateGeneratedSelector``), the counts,
   completion mode, indexes' backoff, pod failure, success and pod replacement
-  policies, the template's containers and restart policy, the selector; on an update
+  policies, the pod template (``validation.pods``) and the Job's restart policy, the
+  selector; on an update
   the completions (an Indexed Job's with its parallelism), selector, template (a
   suspended Job's scheduling directives aside), completion mode, pod failure policy,
   backoffLimitPerIndex, managedBy and success policy are immutable;
@@ -40,11 +45,16 @@ Pure. What the store checks of a workload's spec beyond its decoding:
   of ``pkg/registry/apps/*/strategy.go``), and a StatefulSet's spec may change only in
   ``_STATEFULSET_MUTABLE`` (``ValidateStatefulSetUpdate``).
 
-Not checked: the rest of a pod template, the other kinds' strategies. A Job's
+Not checked: what ``validation.pods`` lists as not checked of a pod template (the
+volume sources' fields, probes, security contexts, the pod-level fields after the
+restart policy, ...), a template's labels and annotations, the other kinds'
+strategies. A Job's
 changed template is refused with its internal Go type as its value (``GO_TYPES``:
 every type a pod spec reaches; only an ephemeral volume's claim template, which
-embeds ObjectMeta, is printed as the API's JSON, where the server's is not). tests/integration/test_localstore_workloads_differential.py and
-test_localstore_job_differential.py hold these to the server.
+embeds ObjectMeta, is printed as the API's JSON, where the server's is not).
+tests/integration/test_localstore_workloads_differential.py,
+test_localstore_job_differential.py and test_localstore_pod_template_differential.py
+hold these to the server.
 """
 
 from __future__ import annotations
@@ -73,6 +83,7 @@ from kubectl_crd.validation.names import (
     qualified_name,
 )
 from kubectl_crd.validation.pod_go_types import GO_TYPES, POD_SPEC_MOVED, POD_SPEC_V1_ONLY
+from kubectl_crd.validation.pods import pod_template_problems
 from kubectl_crd.validation.results import Reason
 
 __all__ = ["validate_workload"]
@@ -262,13 +273,13 @@ def _rolling_go(rolling: Mapping[str, Any]) -> str:
 
 
 def _statefulset_pod_rules(spec: Mapping[str, Any]) -> list[Cause]:
-    """``ValidateStatefulSetSpec``'s last rules: the pods restart Always, and have no
-    active deadline."""
+    """``ValidateStatefulSetSpec``'s last rules, after its template's
+    (``_selector_and_template``): the pods restart Always, and have no active
+    deadline."""
     found: list[Cause] = []
     pod = _field(_field(spec, "template"), "spec")
     restart = pod.get("restartPolicy") or ""
     where = "spec.template.spec.restartPolicy"
-    found += _pod_restart_policy(restart, where)
     if restart != "Always":
         found.append(not_supported(where, restart, ("Always",), named=True))
     if pod.get("activeDeadlineSeconds") is not None:
@@ -305,8 +316,35 @@ def _selector_and_template(
         found += _mismatch(spec, given)
     if empty and daemonset:
         found.append(refused_empty)
-    if (daemonset or not malformed) and not _field(template, "spec").get("containers"):
-        found.append(required("spec.template.spec.containers"))
+    if daemonset or not malformed:
+        found += _pod_template(rules, spec, template)
+    return found
+
+
+def _pod_template(
+    rules: _SelectorRules, spec: Mapping[str, Any], template: Mapping[str, Any]
+) -> list[Cause]:
+    """``ValidatePodTemplateSpec`` of an apps/v1 template (``pods``), then, but for a
+    StatefulSet (``_statefulset_pod_rules``, after its template), the pods' restart
+    policy Always and no active deadline (``ValidatePodTemplateSpecForReplicaSet``, a
+    Deployment's too; ``ValidateDaemonSetSpec``)."""
+    if rules.immutable == "spec":
+        # ValidateStatefulSetSpec validates the template with a volume per claim
+        # template (volumesToAddForTemplates)
+        claims = [_field(each, "metadata").get("name") or ""
+                  for each in spec.get("volumeClaimTemplates") or () if isinstance(each, Mapping)]  # fmt: skip
+        return pod_template_problems(template, "spec.template", claim_volumes=claims)
+    found = pod_template_problems(template, "spec.template")
+    pod = _field(template, "spec")
+    restart = pod.get("restartPolicy") or ""
+    if restart != "Always":
+        found.append(
+            not_supported("spec.template.spec.restartPolicy", restart, ("Always",), named=True)
+        )
+    if pod.get("activeDeadlineSeconds") is not None:
+        owner = "DaemonSet" if rules.unparsable is None else "ReplicaSet"
+        detail = f"activeDeadlineSeconds in {owner} is not Supported"
+        found.append(forbidden("spec.template.spec.activeDeadlineSeconds", detail))
     return found
 
 
@@ -332,17 +370,6 @@ _JOB_GENERATED = (("controller-uid", "uid"), ("job-name", "name"),
                   ("batch.kubernetes.io/controller-uid", "uid"),
                   ("batch.kubernetes.io/job-name", "name"))  # fmt: skip
 _JOB_RESTART_POLICIES = ("OnFailure", "Never")
-_POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
-
-
-def _pod_restart_policy(restart: str, where: str) -> list[Cause]:
-    """``ValidatePodSpec``'s restart policy rule (``validateRestartPolicy``, core
-    validation.go), before the workload's own: a Job's or StatefulSet's pod with a
-    policy no pod may have is refused twice, by each rule (an absent one is defaulted
-    to Always before)."""
-    if restart and restart not in _POD_RESTART_POLICIES:
-        return [not_supported(where, restart, _POD_RESTART_POLICIES, named=True)]
-    return []
 
 
 _COMPLETION_MODES = ("NonIndexed", "Indexed")
@@ -490,11 +517,9 @@ def _job_counts_and_policies(spec: Mapping[str, Any], at: str) -> list[Cause]:
                 not_supported(f"{at}.podReplacementPolicy", replacement, allowed, named=True)
             )
     template_spec = _field(_field(spec, "template"), "spec")
-    if not template_spec.get("containers"):
-        found.append(required(f"{at}.template.spec.containers"))
+    found += pod_template_problems(_field(spec, "template"), f"{at}.template")
     restart = template_spec.get("restartPolicy") or ""
     where = f"{at}.template.spec.restartPolicy"
-    found += _pod_restart_policy(restart, where)
     if restart in ("Always", ""):
         listed = ", ".join(f'"{each}"' for each in _JOB_RESTART_POLICIES)
         found.append(cause(where, Reason.REQUIRED, f"Required value: valid values: {listed}"))

@@ -1,0 +1,338 @@
+"""A pod template's commonest rules, as kube-apiserver 1.34 refuses a workload whose
+pod template it will not store (``ValidatePodSpec`` and the functions it calls, of
+kubernetes v1.34.4 ``pkg/apis/core/validation/validation.go``).
+
+Pure. Called by ``validation.workloads`` where each workload's validation calls
+``ValidatePodTemplateSpec``, on the defaulted template (an image's pull policy, a
+termination message policy, a port's protocol and a pod's restart policy are set
+before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
+
+- the volumes (``ValidateVolumes``): more than one source (``validateVolumeSource``'s
+  order of the Go fields), the name a DNS-1123 label, unique; a volume with a problem
+  is not one a mount may name;
+- the containers (``validateContainers``), then the init containers
+  (``validateInitContainers``: also unique across both lists), each by
+  ``validateContainerCommon``: name (a DNS-1123 label), image, termination message
+  policy, ports (names ``IsValidPortName`` and unique, container and host port
+  numbers, protocol), env (names ``IsRelaxedEnvVarName``, ``valueFrom`` exactly one
+  source and no ``value`` beside it), volume mounts (a volume's name, a path, unique
+  paths), pull policy, resources (a negative quantity, cpu/memory/ephemeral-storage
+  requests above their limits); a regular container's ``restartPolicy`` forbidden;
+- the pod's restart policy (``validateRestartPolicy``).
+
+Not checked: the volume sources' own fields, envFrom, volume devices, probes and
+lifecycle handlers, resource names and the other resources' rules, security
+contexts, host port conflicts, the init containers' own restart rules, and every
+pod-level field after the restart policy (DNS, affinity, tolerations, ...).
+Resource maps are Go maps: the server lists their errors in a random order.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from kubectl_crd.model.govalues import bad_value
+from kubectl_crd.model.quantity import parse_quantity
+from kubectl_crd.validation.fielderrors import (
+    Cause,
+    cause,
+    duplicate,
+    forbidden,
+    invalid_cause,
+    not_supported,
+    required,
+)
+from kubectl_crd.validation.names import dns1123_label
+from kubectl_crd.validation.results import Reason
+
+# one implementation of apimachinery's IsValidPortName, IsValidPortNum's message and
+# the supported protocols, shared with Services
+from kubectl_crd.validation.services import (
+    _PORT_RANGE_MESSAGE as _PORT_RANGE,
+)
+from kubectl_crd.validation.services import (
+    _PROTOCOLS,
+)
+from kubectl_crd.validation.services import (
+    _port_name_problems as port_name_problems,
+)
+
+__all__ = ["RESTART_POLICIES", "pod_template_problems", "restart_policy_problems"]
+
+#: ``validateRestartPolicy``'s values, in its order
+RESTART_POLICIES = ("Always", "OnFailure", "Never")
+_MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
+# sets.List: sorted
+_PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+_ENV_NAME = "a valid environment variable name must consist only of printable ASCII characters other than '='"
+#: (fileKeyRef is of the EnvFiles gate, alpha and off in 1.34: the server drops it)
+_ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")
+#: what an init container may have only with restartPolicy Always (a sidecar)
+_SIDECAR_ONLY = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
+_INIT_FORBIDDEN = "may not be set for init containers without restartPolicy=Always"
+#: a volume's sources as ``validateVolumeSource`` takes them: (JSON name, the Go path's
+#: name in its message, which misspells downwardAPI)
+_VOLUME_SOURCES = tuple(
+    (json, go or json)
+    for json, go in (
+        ("emptyDir", ""), ("hostPath", ""), ("gitRepo", ""), ("gcePersistentDisk", ""),
+        ("awsElasticBlockStore", ""), ("secret", ""), ("nfs", ""), ("iscsi", ""),
+        ("glusterfs", ""), ("flocker", ""), ("persistentVolumeClaim", ""), ("rbd", ""),
+        ("cinder", ""), ("cephfs", "cephFS"), ("quobyte", ""), ("downwardAPI", "downwarAPI"),
+        ("fc", ""), ("flexVolume", ""), ("configMap", ""), ("azureFile", ""),
+        ("vsphereVolume", ""), ("photonPersistentDisk", ""), ("portworxVolume", ""),
+        ("azureDisk", ""), ("storageos", ""), ("projected", ""), ("scaleIO", ""),
+        ("csi", ""), ("ephemeral", ""), ("image", ""),
+    )
+)  # fmt: skip
+_SOURCE_ORDER = {json: index for index, (json, _) in enumerate(_VOLUME_SOURCES)}
+#: IsRelaxedEnvVarName: printable ASCII but '='
+_ENV_NAME_CHARS = re.compile("[ -<>-~]+")
+# names repeat from template to template: the checks are cached (the commit's bench)
+_label = functools.lru_cache(maxsize=512)(dns1123_label)
+_port_name = functools.lru_cache(maxsize=512)(port_name_problems)
+#: the resources whose request may not exceed the limit (``IsOvercommitAllowed``: the
+#: native ones but huge pages; the others are not checked here)
+_OVERCOMMIT = ("cpu", "memory", "ephemeral-storage")
+
+
+# The object is decoded JSON: its objects are dicts, and isinstance of a dict is
+# several times cheaper than of the Mapping ABC (the bench in the commit message)
+def _items(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [each if isinstance(each, dict) else {} for each in value]
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def restart_policy_problems(spec: Mapping[str, Any], at: str) -> list[Cause]:
+    """``validateRestartPolicy`` of the pod spec at ``at`` (defaulted: never empty)."""
+    restart = _text(spec.get("restartPolicy"))
+    where = f"{at}.restartPolicy"
+    if not restart:
+        return [required(where)]
+    if restart not in RESTART_POLICIES:
+        return [not_supported(where, restart, RESTART_POLICIES, named=True)]
+    return []
+
+
+def pod_template_problems(
+    template: Mapping[str, Any], at: str, *, claim_volumes: Iterable[str] = ()
+) -> list[Cause]:
+    """``ValidatePodSpec``'s rules (the module docstring) of ``template``'s spec, the
+    template at ``at``. ``claim_volumes``: the names of a StatefulSet's claim
+    templates, volumes its validation adds to the pod's (``volumesToAddForTemplates``)."""
+    spec = template.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    where = f"{at}.spec"
+    found, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
+    volumes |= set(claim_volumes)
+    containers = _items(spec.get("containers"))
+    if not containers:
+        found.append(required(f"{where}.containers"))
+    names: set[str] = set()
+    for index, container in enumerate(containers):
+        path = f"{where}.containers[{index}]"
+        found += _container(container, volumes, path)
+        name = _text(container.get("name"))
+        if name in names:
+            found.append(duplicate(f"{path}.name", name))
+        names.add(name)
+    for index, container in enumerate(_items(spec.get("initContainers"))):
+        path = f"{where}.initContainers[{index}]"
+        found += _container(container, volumes, path)
+        name = _text(container.get("name"))
+        # validateInitContainers: an empty name is not one the next may repeat
+        if name in names:
+            found.append(duplicate(f"{path}.name", name))
+        elif name:
+            names.add(name)
+        if container.get("restartPolicy") != "Always":
+            found += [forbidden(f"{path}.{each}", _INIT_FORBIDDEN) for each in _SIDECAR_ONLY
+                      if container.get(each) is not None]  # fmt: skip
+    found += restart_policy_problems(spec, where)
+    return found
+
+
+def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], set[str]]:
+    """``ValidateVolumes``: the problems, and the names of the volumes without any."""
+    found: list[Cause] = []
+    good: set[str] = set()
+    for index, volume in enumerate(volumes):
+        path = f"{at}[{index}]"
+        problems: list[Cause] = []
+        sources = sorted(_SOURCE_ORDER[key] for key, value in volume.items()
+                         if value is not None and key in _SOURCE_ORDER)  # fmt: skip
+        sources_go = [_VOLUME_SOURCES[order][1] for order in sources]
+        problems += [forbidden(f"{path}.{go}", "may not specify more than 1 volume type")
+                     for go in sources_go[1:]]  # fmt: skip
+        if not sources:
+            problems.append(
+                cause(path, Reason.REQUIRED, "Required value: must specify a volume type")
+            )
+        name = _text(volume.get("name"))
+        if not name:
+            problems.append(required(f"{path}.name"))
+        else:
+            problems += [invalid_cause(f"{path}.name", name, m) for m in _label(name)]
+        if name in good:
+            problems.append(duplicate(f"{path}.name", name))
+        if problems:
+            found += problems
+        else:
+            good.add(name)
+    return found, good
+
+
+def _container(container: Mapping[str, Any], volumes: set[str], at: str) -> list[Cause]:
+    """``validateContainerCommon``, the parts the module docstring lists."""
+    found: list[Cause] = []
+    name = _text(container.get("name"))
+    if not name:
+        found.append(required(f"{at}.name"))
+    else:
+        found += [invalid_cause(f"{at}.name", name, m) for m in _label(name)]
+    if not _text(container.get("image")):
+        found.append(required(f"{at}.image"))
+    policy = _text(container.get("terminationMessagePolicy"))
+    if not policy:
+        found.append(required(f"{at}.terminationMessagePolicy"))
+    elif policy not in _MESSAGE_POLICIES:
+        found.append(
+            not_supported(f"{at}.terminationMessagePolicy", policy, _MESSAGE_POLICIES, named=True)
+        )
+    found += _ports(_items(container.get("ports")), f"{at}.ports")
+    found += _env(_items(container.get("env")), f"{at}.env")
+    found += _mounts(_items(container.get("volumeMounts")), volumes, f"{at}.volumeMounts")
+    pull = _text(container.get("imagePullPolicy"))
+    if not pull:
+        found.append(required(f"{at}.imagePullPolicy"))
+    elif pull not in _PULL_POLICIES:
+        found.append(not_supported(f"{at}.imagePullPolicy", pull, _PULL_POLICIES, named=True))
+    resources = container.get("resources")
+    if isinstance(resources, dict):
+        found += _resources(resources, f"{at}.resources")
+    return found
+
+
+def _ports(ports: list[dict[str, Any]], at: str) -> list[Cause]:
+    """``validateContainerPorts``."""
+    found: list[Cause] = []
+    names: set[str] = set()
+    for index, port in enumerate(ports):
+        path = f"{at}[{index}]"
+        name = _text(port.get("name"))
+        if name:
+            problems = _port_name(name)
+            found += [invalid_cause(f"{path}.name", name, m) for m in problems]
+            if not problems and name in names:
+                found.append(duplicate(f"{path}.name", name))
+            names.add(name)
+        number = _int(port.get("containerPort"))
+        if number == 0:
+            found.append(required(f"{path}.containerPort"))
+        elif not 1 <= number <= 65535:
+            found.append(invalid_cause(f"{path}.containerPort", number, _PORT_RANGE))
+        host = _int(port.get("hostPort"))
+        if host and not 1 <= host <= 65535:
+            found.append(invalid_cause(f"{path}.hostPort", host, _PORT_RANGE))
+        protocol = _text(port.get("protocol"))
+        if not protocol:
+            found.append(required(f"{path}.protocol"))
+        elif protocol not in _PROTOCOLS:
+            found.append(not_supported(f"{path}.protocol", protocol, _PROTOCOLS, named=True))
+    return found
+
+
+def _env(variables: list[dict[str, Any]], at: str) -> list[Cause]:
+    """``ValidateEnv`` (``IsRelaxedEnvVarName``: the feature is GA and locked on in
+    1.34) and ``validateEnvVarValueFrom``'s count of sources."""
+    found: list[Cause] = []
+    for index, variable in enumerate(variables):
+        path = f"{at}[{index}]"
+        name = _text(variable.get("name"))
+        if not name:
+            found.append(required(f"{path}.name"))
+        elif not _ENV_NAME_CHARS.fullmatch(name):
+            found.append(invalid_cause(f"{path}.name", name, _ENV_NAME))
+        source = variable.get("valueFrom")
+        if not isinstance(source, dict):
+            continue
+        count = sum(source.get(each) is not None for each in _ENV_SOURCES)
+        where = f"{path}.valueFrom"
+        if count == 0:
+            listed = ", ".join(f"`{each}`" for each in _ENV_SOURCES[:-1])
+            detail = f"must specify one of: {listed} or `{_ENV_SOURCES[-1]}`"
+            found.append(invalid_cause(where, "", detail))
+        elif _text(variable.get("value")):
+            found.append(invalid_cause(where, "", "may not be specified when `value` is not empty"))
+        elif count > 1:
+            detail = "may not have more than one field specified at a time"
+            found.append(invalid_cause(where, "", detail))
+    return found
+
+
+def _mounts(mounts: list[dict[str, Any]], volumes: set[str], at: str) -> list[Cause]:
+    """``ValidateVolumeMounts``: a name, of a volume, a path, unique paths."""
+    found: list[Cause] = []
+    paths: set[str] = set()
+    for index, mount in enumerate(mounts):
+        path = f"{at}[{index}]"
+        name = _text(mount.get("name"))
+        if not name:
+            found.append(required(f"{path}.name"))
+        if name not in volumes:
+            found.append(cause(f"{path}.name", Reason.NOT_FOUND, f"Not found: {bad_value(name)}"))
+        target = _text(mount.get("mountPath"))
+        if not target:
+            found.append(required(f"{path}.mountPath"))
+        if target in paths:
+            found.append(invalid_cause(f"{path}.mountPath", target, "must be unique"))
+        paths.add(target)
+    return found
+
+
+def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
+    """``validateResourceRequirements``: a negative quantity, and a cpu, memory or
+    ephemeral-storage request above its limit (each printed as the stored value, the
+    decoded quantity's canonical form)."""
+    found: list[Cause] = []
+    limits = resources.get("limits")
+    limits = limits if isinstance(limits, dict) else {}
+    requests = resources.get("requests")
+    requests = requests if isinstance(requests, dict) else {}
+    for kind, values in (("limits", limits), ("requests", requests)):
+        for name, value in values.items():
+            text = str(value)
+            # only a '-' makes a quantity negative ("-0" aside): most skip the parse
+            if text[:1] == "-" and _above("0", text):
+                where = f"{at}.{kind}[{name}]"
+                found.append(invalid_cause(where, text, "must be greater than or equal to 0"))
+            limit = limits.get(name) if kind == "requests" and name in _OVERCOMMIT else None
+            if limit is not None and _above(text, str(limit)):
+                detail = f"must be less than or equal to {name} limit of {limit}"
+                found.append(invalid_cause(f"{at}.requests", text, detail))
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _above(text: str, other: str) -> bool:
+    """Whether the quantity ``text`` is above the quantity ``other`` (False when
+    either is not one). Cached: a store's templates repeat a few requests and
+    limits, and the parse was most of this module's time (the commit's bench)."""
+    if text == other:
+        return False
+    try:
+        return parse_quantity(text) > parse_quantity(other)
+    except (ValueError, ZeroDivisionError):
+        return False

@@ -1,0 +1,200 @@
+"""A workload's pod template: the store against the real server.
+
+``ValidatePodSpec``'s commonest rules (``validation.pods``: volumes, containers and
+init containers, their names, images, policies, ports, env, volume mounts and
+resources, the pod's restart policy) and the apps kinds' "restart Always, no active
+deadline" (``ValidatePodTemplateSpecForReplicaSet``, ``ValidateDaemonSetSpec``,
+``ValidateStatefulSetSpec``), at the place each workload's validation checks its
+template. Each case creates the same body on the session's kube-apiserver and in an
+``ObjectStore``: the status code, reason, message and each cause's field, reason and
+message must be the same, or the stored labels and spec. A resource map's errors come
+in Go's random map order: a case holds one at most.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_crd.kube.client import KubeClient
+from tests.integration.localstore_answers import ODD, Sides, assert_agree
+from tests.integration.test_localstore_job_differential import answer
+from tests.integration.test_localstore_workloads_differential import deployment
+
+
+def container(name: str | None = "app", **fields: Any) -> dict[str, Any]:
+    """A valid container but for ``fields`` (``None``: left out)."""
+    made = {"name": name, "image": "nginx:1", **fields}
+    return {key: value for key, value in made.items() if value is not None}
+
+
+def pod(*containers: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """A pod spec of ``containers`` (one valid one when none) and ``fields``."""
+    return {"containers": list(containers) or [container()], **fields}
+
+
+EMPTY = {"name": "data", "emptyDir": {}}
+MOUNT = {"name": "data", "mountPath": "/data"}
+CONFIG = {"configMapKeyRef": {"name": "cm", "key": "k"}}
+SECRET = {"secretKeyRef": {"name": "s", "key": "k"}}
+PROBE = {"exec": {"command": ["true"]}}
+
+#: (what, the template's pod spec) created as a Deployment on both sides
+DEPLOYMENTS: list[tuple[str, dict[str, Any]]] = [
+    ("valid: a container with ports, env, mounts, resources, an init container",
+     pod(container(ports=[{"name": "http", "containerPort": 80}, {"containerPort": 53, "protocol": "UDP", "hostPort": 5353}],
+                   env=[{"name": "A_B.c-1", "value": "x"}, {"name": "1 weird but printable", "valueFrom": CONFIG}],
+                   volumeMounts=[MOUNT], resources={"requests": {"cpu": "500m"}, "limits": {"cpu": "1", "memory": "1Gi"}}),
+         initContainers=[container("init", volumeMounts=[{"name": "data", "mountPath": "/data"}])],
+         volumes=[EMPTY, {"name": "cfg", "configMap": {"name": "cm"}}])),
+    ("a container without an image", pod(container(image=None))),
+    ("a container with an empty image", pod(container(image=""))),
+    ("a container without a name", pod(container(None))),
+    ("a container name not a DNS label", pod(container("App_1"))),
+    ("a container name of 64 characters", pod(container("a" * 64))),
+    ("odd: a container name", pod(container(ODD))),
+    ("two containers of one name", pod(container(), container())),
+    ("an init container named as a container", pod(initContainers=[container()])),
+    ("an init container: bad name, no image", pod(initContainers=[container("Init", image=None)])),
+    ("a termination message policy not known", pod(container(terminationMessagePolicy="Sometimes"))),
+    ("odd: a termination message policy", pod(container(terminationMessagePolicy=ODD))),
+    ("a pull policy not known", pod(container(imagePullPolicy="Sometimes"))),
+    ("odd: a pull policy", pod(container(imagePullPolicy=ODD))),
+    ("a port without containerPort", pod(container(ports=[{"name": "http"}]))),
+    ("a containerPort of 70000", pod(container(ports=[{"containerPort": 70000}]))),
+    ("a containerPort of -1", pod(container(ports=[{"containerPort": -1}]))),
+    ("a hostPort of 70000 and of -5", pod(container(ports=[{"containerPort": 80, "hostPort": 70000}, {"containerPort": 81, "hostPort": -5}]))),
+    ("a protocol not known", pod(container(ports=[{"containerPort": 80, "protocol": "HTTP"}]))),
+    ("odd: a protocol", pod(container(ports=[{"containerPort": 80, "protocol": ODD}]))),
+    ("port names: upper case, too long, double hyphen, digits only, hyphen first",
+     pod(container(ports=[{"name": "HTTP", "containerPort": 1}, {"name": "a-very-long-port-name", "containerPort": 2},
+                          {"name": "a--b", "containerPort": 3}, {"name": "123", "containerPort": 4},
+                          {"name": "-web", "containerPort": 5}]))),
+    ("odd: a port name", pod(container(ports=[{"name": ODD, "containerPort": 80}]))),
+    ("two ports of one name, and a third", pod(container(ports=[{"name": "http", "containerPort": 80}, {"name": "http", "containerPort": 81}, {"name": "http", "containerPort": 82}]))),
+    ("env names: with '=', not ASCII, empty", pod(container(env=[{"name": "A=B"}, {"name": "é"}, {"name": ""}]))),
+    ("odd: an env name", pod(container(env=[{"name": ODD}]))),
+    ("env valueFrom without a source", pod(container(env=[{"name": "A", "valueFrom": {}}]))),
+    ("env valueFrom with two sources", pod(container(env=[{"name": "A", "valueFrom": {**CONFIG, **SECRET}}]))),
+    ("env valueFrom beside a value", pod(container(env=[{"name": "A", "value": "x", "valueFrom": CONFIG}]))),
+    ("env valueFrom with two sources beside a value", pod(container(env=[{"name": "A", "value": "x", "valueFrom": {**CONFIG, **SECRET}}]))),
+    ("a volume name not a DNS label, mounted", pod(container(volumeMounts=[{"name": "Data_1", "mountPath": "/d"}]), volumes=[{"name": "Data_1", "emptyDir": {}}])),
+    ("two volumes of one name", pod(volumes=[EMPTY, {"name": "data", "configMap": {"name": "cm"}}])),
+    ("a volume of two sources, mounted", pod(container(volumeMounts=[MOUNT]), volumes=[{"name": "data", "emptyDir": {}, "configMap": {"name": "cm"}}])),
+    ("a volume of three sources", pod(volumes=[{"name": "data", "emptyDir": {}, "secret": {"secretName": "s"}, "downwardAPI": {}}])),
+    ("odd: a volume name", pod(volumes=[{"name": ODD, "emptyDir": {}}])),
+    ("valid: a volume without a source (an emptyDir)", pod(container(volumeMounts=[MOUNT]), volumes=[{"name": "data"}])),
+    ("a mount of no volume", pod(container(volumeMounts=[MOUNT]))),
+    ("a mount without a name or path", pod(container(volumeMounts=[{"name": "", "mountPath": ""}]), volumes=[EMPTY])),
+    ("two mounts at one path", pod(container(volumeMounts=[MOUNT, {"name": "cfg", "mountPath": "/data"}]), volumes=[EMPTY, {"name": "cfg", "configMap": {"name": "cm"}}])),
+    ("odd: two mounts at one path", pod(container(volumeMounts=[{"name": "data", "mountPath": ODD}, {"name": "data", "mountPath": ODD}]), volumes=[EMPTY])),
+    ("a cpu request above its limit", pod(container(resources={"requests": {"cpu": "2000m"}, "limits": {"cpu": "1"}}))),
+    ("a memory request above its limit", pod(container(resources={"requests": {"memory": "2Gi"}, "limits": {"memory": "1024Mi"}}))),
+    ("an ephemeral-storage request above its limit", pod(container(resources={"requests": {"ephemeral-storage": "2G"}, "limits": {"ephemeral-storage": "1G"}}))),
+    ("valid: a request equal to its limit, another spelling", pod(container(resources={"requests": {"cpu": "1000m"}, "limits": {"cpu": "1"}}))),
+    ("a negative cpu request", pod(container(resources={"requests": {"cpu": "-1"}}))),
+    ("a negative memory limit", pod(container(resources={"limits": {"memory": "-1Mi"}}))),
+    ("an init container with probes and a lifecycle",
+     pod(initContainers=[container("init", livenessProbe=PROBE, readinessProbe=PROBE, lifecycle={"preStop": {"exec": {"command": ["x"]}}})])),
+    ("valid: a sidecar init container with a probe", pod(initContainers=[container("init", restartPolicy="Always", startupProbe=PROBE)])),
+    ("two init containers without names", pod(initContainers=[container(None), container(None)])),
+    ("two containers without names", pod(container(None), container(None))),
+    ("a pod restart policy Never", pod(restartPolicy="Never")),
+    ("a pod restart policy OnFailure", pod(restartPolicy="OnFailure")),
+    ("a pod restart policy not known", pod(restartPolicy="Sometimes")),
+    ("odd: a pod restart policy", pod(restartPolicy=ODD)),
+    ("an active deadline", pod(activeDeadlineSeconds=30)),
+    ("everything at once, in the server's order",
+     pod(container("A", image=None, ports=[{"containerPort": 0, "protocol": "X"}], env=[{"name": "="}],
+                   volumeMounts=[{"name": "nope", "mountPath": "/x"}], imagePullPolicy="Sometimes"),
+         container("A", terminationMessagePolicy="Sometimes"),
+         initContainers=[container("A")], volumes=[{"name": "V", "emptyDir": {}}],
+         restartPolicy="Never", activeDeadlineSeconds=5)),
+]  # fmt: skip
+
+BAD_POD = pod(
+    container(image=None, ports=[{"containerPort": 70000}], volumeMounts=[MOUNT]),
+    restartPolicy="OnFailure",
+    activeDeadlineSeconds=5,
+)
+CLAIM = {
+    "metadata": {"name": "data"},
+    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+}
+
+
+def _apps(kind: str, name: str, pod_spec: dict[str, Any], **spec: Any) -> dict[str, Any]:
+    return deployment(
+        name,
+        kind=kind,
+        template={"metadata": {"labels": {"app": "web"}}, "spec": pod_spec},
+        **spec,
+    )
+
+
+def _job(name: str, pod_spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name},
+            "spec": {"template": {"spec": pod_spec}}}  # fmt: skip
+
+
+def _cronjob(name: str, pod_spec: dict[str, Any]) -> dict[str, Any]:
+    return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": name},
+            "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": {"spec": pod_spec}}}}}  # fmt: skip
+
+
+#: (group, kind, plural, [(what, body)]): every other kind with a pod template
+OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
+    ("apps", "ReplicaSet", "replicasets", [
+        ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("ReplicaSet", "r1", BAD_POD)),
+        ("a bad selector: the template not checked", _apps("ReplicaSet", "r2", BAD_POD, selector={"matchLabels": {"a b": "c"}})),
+    ]),
+    ("apps", "DaemonSet", "daemonsets", [
+        ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("DaemonSet", "d1", BAD_POD)),
+        ("a bad selector: the template checked", _apps("DaemonSet", "d2", BAD_POD, selector={"matchLabels": {"a b": "c"}})),
+    ]),
+    ("apps", "StatefulSet", "statefulsets", [
+        ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("StatefulSet", "s1", BAD_POD)),
+        ("valid: a mount of a claim template", _apps("StatefulSet", "s2", pod(container(volumeMounts=[MOUNT])), volumeClaimTemplates=[CLAIM])),
+        ("a mount of a claim template, a bad env name", _apps("StatefulSet", "s3", pod(container(volumeMounts=[MOUNT], env=[{"name": "a=b"}])), volumeClaimTemplates=[CLAIM])),
+    ]),
+    ("batch", "Job", "jobs", [
+        ("no image, a bad port, a mount of no volume, Never, a deadline", _job("j1", {**BAD_POD, "restartPolicy": "Never"})),
+        ("a pull policy not known, restart Always", _job("j2", pod(container(imagePullPolicy="Sometimes")))),
+        ("odd: a restart policy, a duplicate container", _job("j3", pod(container(), container(), restartPolicy=ODD))),
+    ]),
+    ("batch", "CronJob", "cronjobs", [
+        ("no image, a bad port, a mount of no volume, OnFailure", _cronjob("c1", {**BAD_POD, "activeDeadlineSeconds": None})),
+        ("a volume of two sources, restart Always", _cronjob("c2", pod(volumes=[{"name": "v", "emptyDir": {}, "secret": {"secretName": "s"}}]))),
+    ]),
+]  # fmt: skip
+
+
+def test_deployment_pod_templates_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
+    cases = [
+        (what, _apps("Deployment", f"p{index}", {k: v for k, v in spec.items() if v is not None}))
+        for index, (what, spec) in enumerate(DEPLOYMENTS)
+    ]
+    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod templates")
+
+
+def test_other_kinds_pod_templates_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    problems: list[str] = []
+    count = 0
+    for group, kind, plural, cases in OTHER_KINDS:
+        cleaned = [(f"{what} ({kind})", _without_none(body)) for what, body in cases]
+        problems += Sides.of(client, namespace, group, kind, plural).creates(answer, cleaned)
+        count += len(cases)
+    assert_agree(problems, count, "pod templates of the other kinds")
+
+
+def _without_none(value: Any) -> Any:
+    """``value`` without the fields set to None (a case's way to leave one out)."""
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_none(each) for each in value]
+    return value
