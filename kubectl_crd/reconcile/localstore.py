@@ -79,6 +79,9 @@ What it keeps, and the upstream behaviour each piece mirrors
   resourceVersion, creationTimestamp, the request's namespace, generation for the kinds
   whose strategy keeps one), their ``status`` kept apart as their ``/status`` endpoint
   keeps it (``registry/*/strategy.go``: create and main updates keep the old status);
+- a PUT of a missing object is the lookup's 404 before validation sees the body, but
+  for the kinds whose strategy allows a create on update (``_CREATE_ON_UPDATE``: a
+  Service, Lease, Role, ...), whose PUT creates it;
 - deletes with a uid or resourceVersion precondition (409 as the server words it),
   finalizers holding an object with a deletionTimestamp, and the garbage collector's
   background cascade (``pkg/controller/garbagecollector``): once an object is removed,
@@ -179,6 +182,21 @@ BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
     ("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", True, False, False),
     ("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", False, False, False),
     ("coordination.k8s.io", "v1", "leases", "Lease", True, False, False),
+)
+
+#: (group, kind) of the built-ins whose PUT of a missing object creates it: their
+#: strategies' ``AllowCreateOnUpdate`` (pkg/registry/core/service/strategy.go,
+#: core/event, coordination/lease, rbac/role, rolebinding, clusterrole); every other
+#: kind's is the lookup's 404, before validation looks at the body
+_CREATE_ON_UPDATE = frozenset(
+    {
+        ("", "Service"),
+        ("", "Event"),
+        ("coordination.k8s.io", "Lease"),
+        ("rbac.authorization.k8s.io", "Role"),
+        ("rbac.authorization.k8s.io", "RoleBinding"),
+        ("rbac.authorization.k8s.io", "ClusterRole"),
+    }
 )
 
 _OPTIMISTIC_LOCK = (
@@ -585,7 +603,11 @@ class ObjectStore:
                 raise self._not_found(kind, name)  # no such endpoint: nothing decoded
             new = self._decoded(kind, info, obj, patched=patched)
             if old is None:
-                raise self._not_found(kind, name)
+                if status or (kind.group, kind.kind) not in _CREATE_ON_UPDATE:
+                    raise self._not_found(kind, name)
+                # a PUT of a missing object of these kinds is its create (store.go
+                # Update: the lookup's NotFound only unless AllowCreateOnUpdate)
+                return self.create(info, obj, namespace=ns or None, dry_run=dry_run)
             body_meta = obj.get("metadata") or {}
             version = body_meta.get("resourceVersion")
             if version and version != old["metadata"].get("resourceVersion"):
@@ -1328,7 +1350,10 @@ def _refused(result: AdmissionResult) -> StoreRefusal:
 
 
 def _status_refusal(code: int, reason: str, message: str, kind: _Kind, name: str) -> StoreRefusal:
+    # metav1.StatusDetails omits an empty group (a core kind's)
     details: dict[str, object] = {"name": name, "group": kind.group, "kind": kind.plural}
+    if not kind.group:
+        del details["group"]
     return _failure(code, reason, message, details)
 
 

@@ -80,7 +80,9 @@ class Sides:
     def of(cls, client: KubeClient, namespace: str, group: str, kind: str, plural: str) -> Sides:
         store = ObjectStore()
         server = ResourceClient(client, group, "v1", plural, namespaced=True, namespace=namespace)
-        return cls(server, store, store.resolve(f"{group}/v1/{kind}"), namespace)
+        return cls(
+            server, store, store.resolve(f"{group}/v1/{kind}" if group else f"v1/{kind}"), namespace
+        )
 
     def creates(self, answer: Answer, cases: list[tuple[str, dict[str, Any]]]) -> list[str]:
         """Each (what, body) created on both sides: the problems ``check`` finds."""
