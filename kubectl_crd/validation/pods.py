@@ -17,11 +17,13 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   numbers, protocol), env (names ``IsRelaxedEnvVarName``, ``valueFrom`` exactly one
   source and no ``value`` beside it), volume mounts (a volume's name, a path, unique
   paths), pull policy, resources (a negative quantity, cpu/memory/ephemeral-storage
-  requests above their limits); a regular container's ``restartPolicy`` forbidden;
+  requests above their limits); a regular container's probes (``validateProbe``: one
+  handler and its port, path, scheme or command; counts, grace period, success
+  threshold); an init container's probes and lifecycle without restartPolicy Always;
 - the pod's restart policy (``validateRestartPolicy``).
 
-Not checked: the volume sources' own fields, envFrom, volume devices, probes and
-lifecycle handlers, resource names and the other resources' rules, security
+Not checked: the volume sources' own fields, envFrom, volume devices, lifecycle
+handlers, a probe's HTTP header names, resource names and the other resources' rules, security
 contexts, host port conflicts, the init containers' own restart rules, and every
 pod-level field after the restart policy (DNS, affinity, tolerations, ...).
 Resource maps are Go maps: the server lists their errors in a random order.
@@ -148,6 +150,8 @@ def pod_template_problems(
         if name in names:
             found.append(duplicate(f"{path}.name", name))
         names.add(name)
+        for probe in _PROBES:
+            found += _probe(container, probe, f"{path}.{probe}")
     for index, container in enumerate(_items(spec.get("initContainers"))):
         path = f"{where}.initContainers[{index}]"
         found += _container(container, volumes, path)
@@ -223,6 +227,70 @@ def _container(container: Mapping[str, Any], volumes: set[str], at: str) -> list
     if isinstance(resources, dict):
         found += _resources(resources, f"{at}.resources")
     return found
+
+
+_PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+_PROBE_COUNTS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
+                 "successThreshold", "failureThreshold")  # fmt: skip
+_NONNEGATIVE = "must be greater than or equal to 0"
+_SCHEMES = ("HTTP", "HTTPS")
+
+
+def _probe(container: dict[str, Any], kind: str, at: str) -> list[Cause]:
+    """``validateLivenessProbe`` and its siblings of a regular container (defaulted:
+    a probe's counts, an httpGet's path and scheme): ``validateHandler`` (one handler;
+    an exec's command, an httpGet's path, port and scheme, a tcpSocket's or grpc's
+    port), the counts not negative, a positive grace period; a liveness or startup
+    probe succeeds once, a readiness probe has no grace period."""
+    probe = container.get(kind)
+    if not isinstance(probe, dict):
+        return []
+    found: list[Cause] = []
+    handlers = [each for each in _HANDLERS if isinstance(probe.get(each), dict)]
+    for extra in handlers[1:]:
+        found.append(forbidden(f"{at}.{extra}", "may not specify more than 1 handler type"))
+    if not handlers:
+        found.append(cause(at, Reason.REQUIRED, "Required value: must specify a handler type"))
+    elif handlers[0] == "exec" and not probe["exec"].get("command"):
+        found.append(required(f"{at}.exec.command"))
+    elif handlers[0] == "httpGet":
+        action = probe["httpGet"]
+        if not _text(action.get("path")):
+            found.append(required(f"{at}.httpGet.path"))
+        found += _port_num_or_name(action.get("port"), f"{at}.httpGet.port")
+        scheme = _text(action.get("scheme"))
+        if scheme not in _SCHEMES:
+            found.append(not_supported(f"{at}.httpGet.scheme", scheme, _SCHEMES, named=True))
+    elif handlers[0] in ("tcpSocket", "grpc"):
+        port = probe[handlers[0]].get("port")
+        # a grpc port is an int32: intstr.FromInt32
+        port = port if handlers[0] == "tcpSocket" else _int(port)
+        found += _port_num_or_name(port, f"{at}.{handlers[0]}.port")
+    for name in _PROBE_COUNTS:
+        value = _int(probe.get(name))
+        if value < 0:
+            found.append(invalid_cause(f"{at}.{name}", value, _NONNEGATIVE))
+    grace = probe.get("terminationGracePeriodSeconds")
+    if isinstance(grace, int) and grace <= 0:
+        found.append(
+            invalid_cause(f"{at}.terminationGracePeriodSeconds", grace, "must be greater than 0")
+        )
+    success = _int(probe.get("successThreshold"))
+    if kind != "readinessProbe" and success != 1:
+        found.append(invalid_cause(f"{at}.successThreshold", success, "must be 1"))
+    if kind == "readinessProbe" and isinstance(grace, int):
+        detail = "must not be set for readinessProbes"
+        found.append(invalid_cause(f"{at}.terminationGracePeriodSeconds", grace, detail))
+    return found
+
+
+def _port_num_or_name(port: Any, at: str) -> list[Cause]:
+    """``ValidatePortNumOrName`` of an IntOrString."""
+    if isinstance(port, str):
+        return [invalid_cause(at, port, m) for m in _port_name(port)]
+    number = _int(port)
+    return [] if 1 <= number <= 65535 else [invalid_cause(at, number, _PORT_RANGE)]
 
 
 def _ports(ports: list[dict[str, Any]], at: str) -> list[Cause]:
