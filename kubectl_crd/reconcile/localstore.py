@@ -721,6 +721,8 @@ class ObjectStore:
             name = _name(obj)
             ns = (_namespace(obj) or "default") if kind.namespaced else ""
             applied = _plain_object(obj)
+            if kind.admission is None:
+                _check_applied_type(kind, info, applied)
             atom, keys_at = self._typed(kind, info.version)
             _check_typed(atom, applied)
             meta = applied.setdefault("metadata", {})
@@ -1333,6 +1335,21 @@ def _check_typed(atom: Atom, applied: dict[str, Any]) -> None:
     message = apply_refusal(atom, applied)
     if message is not None:
         raise _failure(500, "", message, None)  # the server's Status: no reason, no details
+
+
+def _check_applied_type(kind: _Kind, info: ResourceInfo, applied: Mapping[str, Any]) -> None:
+    """An applied built-in whose apiVersion and kind are not the URL's is the server's
+    400 naming them as a Go ``schema.GroupVersionKind`` prints ("apps/v1beta1,
+    Kind=Deployment", a core or unparsable version "/v1", "/"), before any typed
+    conversion: the field manager finds no such type (probed on kube-apiserver 1.34)."""
+    api_version, kind_name = applied.get("apiVersion"), applied.get("kind")
+    if api_version == info.api_version and kind_name == kind.kind:
+        return
+    text = api_version if isinstance(api_version, str) else ""
+    group, _, version = text.rpartition("/") if text.count("/") < 2 else ("", "", "")
+    kind_text = kind_name if isinstance(kind_name, str) else ""
+    message = f"invalid object type: {group}/{version}, Kind={kind_text}"
+    raise _failure(400, "BadRequest", message, None)
 
 
 def _refused(result: AdmissionResult) -> StoreRefusal:
