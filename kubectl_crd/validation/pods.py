@@ -16,14 +16,15 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   policy, ports (names ``IsValidPortName`` and unique, container and host port
   numbers, protocol), env (names ``IsRelaxedEnvVarName``, ``valueFrom`` exactly one
   source and no ``value`` beside it), volume mounts (a volume's name, a path, unique
-  paths), pull policy, resources (a negative quantity, cpu/memory/ephemeral-storage
-  requests above their limits); a regular container's probes (``validateProbe``: one
-  handler and its port, path, scheme or command; counts, grace period, success
+  paths), pull policy, resources (``validateContainerResourceName``, a negative or,
+  for an integer resource, fractional quantity, a request above its limit or, for an
+  extended resource or huge pages, not equal to it or without one); a regular
+  container's probes (``validateProbe``: one handler and its port, path, scheme or command; counts, grace period, success
   threshold); an init container's probes and lifecycle without restartPolicy Always;
 - the pod's restart policy (``validateRestartPolicy``).
 
 Not checked: the volume sources' own fields, envFrom, volume devices, lifecycle
-handlers, a probe's HTTP header names, resource names and the other resources' rules, security
+handlers, a probe's HTTP header names, huge pages' own rules, resource claims, security
 contexts, host port conflicts, the init containers' own restart rules, and every
 pod-level field after the restart policy (DNS, affinity, tolerations, ...).
 Resource maps are Go maps: the server lists their errors in a random order.
@@ -47,7 +48,7 @@ from kubectl_crd.validation.fielderrors import (
     not_supported,
     required,
 )
-from kubectl_crd.validation.names import dns1123_label
+from kubectl_crd.validation.names import dns1123_label, qualified_name
 from kubectl_crd.validation.results import Reason
 
 # one implementation of apimachinery's IsValidPortName, IsValidPortNum's message and
@@ -96,9 +97,6 @@ _ENV_NAME_CHARS = re.compile("[ -<>-~]+")
 # names repeat from template to template: the checks are cached (the commit's bench)
 _label = functools.lru_cache(maxsize=512)(dns1123_label)
 _port_name = functools.lru_cache(maxsize=512)(port_name_problems)
-#: the resources whose request may not exceed the limit (``IsOvercommitAllowed``: the
-#: native ones but huge pages; the others are not checked here)
-_OVERCOMMIT = ("cpu", "memory", "ephemeral-storage")
 
 
 # The object is decoded JSON: its objects are dicts, and isinstance of a dict is
@@ -371,9 +369,11 @@ def _mounts(mounts: list[dict[str, Any]], volumes: set[str], at: str) -> list[Ca
 
 
 def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
-    """``validateResourceRequirements``: a negative quantity, and a cpu, memory or
-    ephemeral-storage request above its limit (each printed as the stored value, the
-    decoded quantity's canonical form)."""
+    """``validateResourceRequirements``: each limit's, then each request's name
+    (``validateContainerResourceName``) and quantity (not negative, whole for an
+    integer resource), a request above its limit (equal to it, and the limit set, for
+    a resource not overcommitable: an extended one, huge pages). Values printed as
+    the stored, canonical, quantity."""
     found: list[Cause] = []
     limits = resources.get("limits")
     limits = limits if isinstance(limits, dict) else {}
@@ -382,15 +382,94 @@ def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
     for kind, values in (("limits", limits), ("requests", requests)):
         for name, value in values.items():
             text = str(value)
+            where = f"{at}.{kind}[{name}]"
+            found += _resource_name(name, where)
             # only a '-' makes a quantity negative ("-0" aside): most skip the parse
             if text[:1] == "-" and _above("0", text):
-                where = f"{at}.{kind}[{name}]"
                 found.append(invalid_cause(where, text, "must be greater than or equal to 0"))
-            limit = limits.get(name) if kind == "requests" and name in _OVERCOMMIT else None
-            if limit is not None and _above(text, str(limit)):
+            if _integer_resource(name) and not _whole(text):
+                found.append(invalid_cause(where, text, "must be an integer", named=True))
+            if kind == "limits":
+                continue
+            limit = limits.get(name)
+            overcommit = _native(name) and not name.startswith("hugepages-")
+            if limit is None:
+                if not overcommit:
+                    detail = "Required value: Limit must be set for non overcommitable resources"
+                    found.append(cause(f"{at}.limits", Reason.REQUIRED, detail))
+            elif not overcommit and str(limit) != text and _differ(text, str(limit)):
+                detail = f"must be equal to {name} limit of {limit}"
+                found.append(invalid_cause(f"{at}.requests", text, detail))
+            elif _above(text, str(limit)):
                 detail = f"must be less than or equal to {name} limit of {limit}"
                 found.append(invalid_cause(f"{at}.requests", text, detail))
     return found
+
+
+#: ``standardResources`` but the quota prefixed huge pages
+_STANDARD_RESOURCES = frozenset((
+    "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory",
+    "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage",
+    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
+    "persistentvolumeclaims", "storage", "requests.storage", "services.nodeports",
+    "services.loadbalancers",
+))  # fmt: skip
+_INTEGER_RESOURCES = frozenset((
+    "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
+    "persistentvolumeclaims", "services.nodeports", "services.loadbalancers",
+))  # fmt: skip
+
+
+def _native(name: str) -> bool:
+    """``IsNativeResource``: unprefixed, or in a kubernetes.io/ namespace."""
+    return "/" not in name or "kubernetes.io/" in name
+
+
+@functools.lru_cache(maxsize=256)
+def _extended(name: str) -> bool:
+    """``IsExtendedResourceName``."""
+    return (
+        not _native(name)
+        and not name.startswith("requests.")
+        and not qualified_name(f"requests.{name}")
+    )
+
+
+def _integer_resource(name: str) -> bool:
+    return name in _INTEGER_RESOURCES or _extended(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _resource_name(name: str, where: str) -> list[Cause]:
+    """``validateContainerResourceName`` (a ResourceName: json.Marshal'ed)."""
+    found = [invalid_cause(where, name, m, named=True) for m in qualified_name(name)]
+    if "/" not in name:
+        if not found and not (name in _STANDARD_RESOURCES or name.startswith(
+            ("hugepages-", "requests.hugepages-"))):  # fmt: skip
+            detail = "must be a standard resource type or fully qualified"
+            found.append(invalid_cause(where, name, detail, named=True))
+        if name not in ("cpu", "memory", "ephemeral-storage") and not name.startswith("hugepages-"):
+            detail = "must be a standard resource for containers"
+            found.append(invalid_cause(where, name, detail, named=True))
+    elif not _native(name) and not _extended(name):
+        detail = "doesn't follow extended resource name standard"
+        found.append(invalid_cause(where, name, detail, named=True))
+    return found
+
+
+@functools.lru_cache(maxsize=256)
+def _whole(text: str) -> bool:
+    """Whether the quantity ``text`` is a whole number (``MilliValue() % 1000 == 0``;
+    not a quantity: True, decoding refuses it)."""
+    try:
+        value = parse_quantity(text)
+    except (ValueError, ZeroDivisionError):
+        return True
+    return (value * 1000).__ceil__() % 1000 == 0
+
+
+def _differ(text: str, other: str) -> bool:
+    return _above(text, other) or _above(other, text)
 
 
 @functools.lru_cache(maxsize=1024)
