@@ -221,3 +221,42 @@ def _without_none(value: Any) -> Any:
     if isinstance(value, list):
         return [_without_none(each) for each in value]
     return value
+
+
+def _template_edit(change: dict[str, Any]) -> Any:
+    """An update that sets ``change``'s fields in the first container and the pod
+    spec's ``pod`` fields."""
+
+    def edit(old: dict[str, Any]) -> dict[str, Any]:
+        pod_spec = old["spec"]["template"]["spec"]
+        pod_spec["containers"][0].update(change.get("container", {}))
+        for key in change.get("drop", ()):
+            pod_spec["containers"][0].pop(key, None)
+        pod_spec.update(change.get("pod", {}))
+        return old
+
+    return edit
+
+
+#: (group, kind, plural, what, the created body, the update's change): an update
+#: validates the template as a create does
+UPDATES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any]]] = [
+    ("apps", "Deployment", "deployments", "the image removed, a port of 0",
+     _apps("Deployment", "u1", pod()), {"drop": ["image"], "container": {"ports": [{"containerPort": 0}]}}),
+    ("apps", "Deployment", "deployments", "valid: a new image and a mounted volume",
+     _apps("Deployment", "u2", pod()), {"container": {"image": "nginx:2", "volumeMounts": [MOUNT]}, "pod": {"volumes": [EMPTY]}}),
+    ("apps", "DaemonSet", "daemonsets", "restart Never, a bad env name",
+     _apps("DaemonSet", "u3", pod()), {"container": {"env": [{"name": "a=b"}]}, "pod": {"restartPolicy": "Never"}}),
+    ("apps", "StatefulSet", "statefulsets", "a mount of no volume, a pull policy not known",
+     _apps("StatefulSet", "u4", pod()), {"container": {"volumeMounts": [MOUNT], "imagePullPolicy": "Later"}}),
+]  # fmt: skip
+
+
+def test_pod_template_updates_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    problems: list[str] = []
+    for group, kind, plural, what, body, change in UPDATES:
+        sides = Sides.of(client, namespace, group, kind, plural)
+        problems += sides.updates(answer, [(what, body, _template_edit(change))])
+    assert_agree(problems, len(UPDATES), "pod template updates")
