@@ -512,6 +512,8 @@ def _job(obj: dict[str, Any]) -> None:
     # JobPodReplacementPolicy (GA in 1.34)
     if spec.get("podReplacementPolicy") is None:
         spec["podReplacementPolicy"] = "Failed" if failure is not None else "TerminatingOrFailed"
+    if spec.get("manualSelector") is None:
+        spec["manualSelector"] = False
 
 
 # -- networking/v1, rbac/v1 --------------------------------------------------------------

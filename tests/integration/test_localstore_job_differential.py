@@ -238,3 +238,37 @@ def test_job_updates_answer_as_the_server_answers(client: KubeClient, namespace:
     ]
     problems = sides.updates(answer, cases)
     assert_agree(problems, len(UPDATES), "updates")
+
+
+def _fields_answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
+    """A write's outcome: the spec stored and each managedFields entry's manager,
+    operation and fieldsV1 (``SetDefaults_Job`` runs before the field manager: the
+    creator owns a defaulted ``manualSelector``, not the generated selector)."""
+    found = localstore_answers.answer(
+        call,
+        lambda stored: (
+            stored.get("spec"),
+            [
+                (e.get("manager"), e.get("operation"), e.get("fieldsV1"))
+                for e in (stored.get("metadata") or {}).get("managedFields") or ()
+            ],
+        ),
+    )
+    return tuple(_masked(found))
+
+
+MANAGED_CREATES: list[tuple[str, dict[str, Any]]] = [
+    ("valid: no manualSelector", job("f0")),
+    ("valid: manualSelector false", job("f1", manualSelector=False)),
+    ("valid: manualSelector and a selector",
+     job("f2", labels={"app": "web"}, manualSelector=True, selector={"matchLabels": {"app": "web"}})),
+    ("valid: labels of its own, Indexed", job("f3", labels={"app": "web"}, **INDEXED)),
+]  # fmt: skip
+
+
+def test_job_managed_fields_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    sides = Sides.of(client, namespace, "batch", "Job", "jobs")
+    problems = sides.creates(_fields_answer, MANAGED_CREATES)
+    assert_agree(problems, len(MANAGED_CREATES), "creates' managedFields")
