@@ -362,8 +362,9 @@ def read_checked(serialized: bytes) -> CheckedRule:
 def optional_escapes(checked: CheckedRule) -> bool:
     """Whether an optional value can end up inside a list or a map at run time: a node
     typed ``optional_type`` that is an element of a list literal (not a ``[?x]`` one),
-    a value of a map literal (not a ``{?k: v}`` one) or the argument of ``dyn`` (whose
-    value may then go anywhere); a macro's result list is such a literal. The engine's
+    a value of a map literal (not a ``{?k: v}`` one), the value ``transformMap`` inserts
+    or the argument of ``dyn`` (whose value may then go anywhere); a macro's result list
+    is such a literal. The engine's
     conversion of a list or map holding one for a Python function raises or kills the
     process (SIGSEGV); ``self`` and ``oldSelf`` hold none."""
 
@@ -382,6 +383,8 @@ def optional_escapes(checked: CheckedRule) -> bool:
                 return True
         elif node.kind == "call" and node.function == "dyn" and any(map(optional, node.args)):
             return True
+        elif node.kind == "call" and node.function == "cel.@mapInsert" and optional(node.args[-1]):
+            return True  # transformMap's value: an optional inserted into the result map
         return any(map(visit, (*node.children, *node.elements)))
 
     return visit(checked.root)

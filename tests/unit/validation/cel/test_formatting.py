@@ -182,6 +182,10 @@ def test_validate_survives_optional_results(expression: str, tmp_path: Any) -> N
             "[1].transformMapEntry(i, v, {'k': dyn({'a': optional.none()})}).size() == 0",
             "an optional value may reach transformMap",
         ),
+        (
+            "{'a': 1}.transformMap(k, v, optional.of(v)).size() == 0",
+            "an optional value may reach transformMap",
+        ),
         ("dyn({'a': optional.none()}) == dyn({'a': 1})", "failed rule: dyn("),
         ("sets.contains([dyn({'a': optional.none()})], [1])", "failed rule: sets.contains("),
     ],
