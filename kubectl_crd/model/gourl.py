@@ -54,8 +54,15 @@ class GoURL:
         )
 
 
-def parse_go_url(raw: str) -> GoURL:
-    """``url.Parse(raw)``; ``GoURLError`` with Go's message when Go refuses it."""
+def parse_go_url(raw: str, *, request: bool = False) -> GoURL:
+    """``url.Parse(raw)``, or with ``request`` ``url.ParseRequestURI(raw)`` (an absolute
+    URL or an absolute path, no fragment cut off: a '#' is the path's or the query's);
+    ``GoURLError`` with Go's message when Go refuses it."""
+    if request:
+        try:
+            return _parse(raw, request=True)
+        except _Refused as refused:
+            raise GoURLError(f"parse {go_quote(raw)}: {refused}") from None
     before, hash_mark, fragment = raw.partition("#")
     try:
         url = _parse(before)
@@ -74,9 +81,11 @@ class _Refused(Exception):
     """One of net/url's errors, before ``url.Error`` wraps it."""
 
 
-def _parse(raw: str) -> GoURL:
+def _parse(raw: str, *, request: bool = False) -> GoURL:
     if any(ord(c) < 0x20 or ord(c) == 0x7F for c in raw):
         raise _Refused("net/url: invalid control character in URL")
+    if not raw and request:
+        raise _Refused("empty url")
     if raw == "*":
         return GoURL("", "", None, "", "*", "", "")
     scheme, rest = _scheme(raw)
@@ -87,11 +96,13 @@ def _parse(raw: str) -> GoURL:
     if not rest.startswith("/"):
         if scheme:
             return GoURL(scheme, rest, None, "", "", query, "")
+        if request:
+            raise _Refused("invalid URI for request")
         if ":" in rest.partition("/")[0]:
             raise _Refused("first path segment in URL cannot contain colon")
     userinfo: str | None = None
     host = ""
-    if (scheme or not rest.startswith("///")) and rest.startswith("//"):
+    if (scheme or (not request and not rest.startswith("///"))) and rest.startswith("//"):
         authority, slash, path = rest[2:].partition("/")
         rest = slash + path
         userinfo, host = _authority(scheme, authority)

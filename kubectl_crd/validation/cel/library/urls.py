@@ -1,25 +1,23 @@
 """``library/urls.go``: ``url``, ``isURL`` and the getters, with Go's ``url.ParseRequestURI``.
 
 A request URI is an absolute URL (``scheme:...``) or an absolute path (``/...``); no
-fragment (``#`` is refused), no control characters or spaces.
+control characters; a host as Go's ``url.Parse`` reads one (``model.gourl``).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, quote, unquote
+from urllib.parse import parse_qs, quote
 
 from cel_expr_python import cel
 
+from kubectl_crd.model.gourl import GoURLError, parse_go_url
 from kubectl_crd.validation.cel.library.base import Library
 from kubectl_crd.validation.cel.library.types import make
 
 T = cel.Type
 URL = T("kubernetes.URL")
-_SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):(.*)$", re.S)
-_PORT = re.compile(r"^:[0-9]*$")
 
 
 @dataclass(frozen=True)
@@ -31,42 +29,16 @@ class _Parts:
 
 
 def _parse(text: str) -> _Parts:
-    """Go's ``url.ParseRequestURI``; ValueError with Go's words when it refuses."""
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
-        raise ValueError(f'parse "{text}": net/url: invalid control character in URL')
-    rest, _, raw_query = text.partition("?")
-    scheme = ""
-    match = _SCHEME.match(rest)
-    if match:
-        scheme, rest = match.group(1).lower(), match.group(2)
-    elif rest.startswith(":"):
-        raise ValueError(f'parse "{text}": missing protocol scheme')
-    if not scheme and not rest.startswith("/"):
-        raise ValueError(f'parse "{text}": invalid URI for request')
-    host = ""
-    if scheme and not rest.startswith("/"):
-        # opaque: scheme:opaque
-        return _Parts(scheme, "", "", raw_query)
-    if rest.startswith("//"):
-        authority, slash, path = rest[2:].partition("/")
-        path = slash + path
-        host = authority.rpartition("@")[2]
-        if " " in host:
-            raise ValueError(f'parse "{text}": invalid character " " in host name')
-        if host.startswith("["):
-            end = host.find("]")
-            if end < 0:
-                raise ValueError(f"parse \"{text}\": missing ']' in host")
-            port = host[end + 1 :]
-            if port and not _PORT.match(port):
-                raise ValueError(f'parse "{text}": invalid port "{port}" after host')
-        else:
-            _, colon, port = host.rpartition(":")
-            if colon and not port.isdigit() and port != "":
-                raise ValueError(f'parse "{text}": invalid port ":{port}" after host')
-    else:
-        path = rest
-    return _Parts(scheme, host, unquote(path), raw_query)
+    """What ``stringToUrl`` reads (apiserver ``pkg/cel/library/urls.go``): the text
+    checked with Go's ``url.ParseRequestURI``, then its parts by ``url.Parse`` (which
+    cuts a ``#fragment`` off; ParseRequestURI leaves it in the path or the query);
+    ValueError with Go's words (the URL quoted as ``%q`` writes it) when one refuses."""
+    try:
+        parse_go_url(text, request=True)
+        parsed = parse_go_url(text)
+    except GoURLError as refused:
+        raise ValueError(str(refused)) from None
+    return _Parts(parsed.scheme, parsed.host, parsed.path, parsed.raw_query)
 
 
 def url(text: str) -> object:
