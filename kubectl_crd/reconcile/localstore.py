@@ -54,7 +54,7 @@ What it keeps, and the upstream behaviour each piece mirrors
   a Job's generated selector and
   labels, a Pod's Pending status with its QoS class, priority and default tolerations,
   a claim's protection finalizer, a namespace's ``kubernetes`` finalizer, a DaemonSet's
-  template generation; 63 cases, every kind in ``BUILTINS``, against kube-apiserver in
+  template generation, a pod spec's image volumes dropped (``_drop_image_volumes``); 63 cases, every kind in ``BUILTINS``, against kube-apiserver in
   tests/integration/test_localstore_defaulting_differential.py;
 - a Service is refused as the server refuses it (``validation.services``): first what
   its allocation refuses (a requested cluster IP malformed, outside 10.0.0.0/24 or
@@ -614,6 +614,7 @@ class ObjectStore:
                 raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
             meta = new.setdefault("metadata", {})
             meta.pop("managedFields", None)
+            compared: dict[str, Any] | None = None
             if status:
                 # status_strategy.go of each kind: the old object, the new status
                 status_value = new.get("status")
@@ -636,6 +637,10 @@ class ObjectStore:
                     new.pop("status", None)
                     if "status" in old:
                         new["status"] = old["status"]
+                # PrepareForUpdate drops image volumes after the field manager looked
+                if _uses_image_volumes(kind, new):
+                    compared = _copy(new)
+                    _drop_image_volumes(kind, new)
                 # BeginUpdate (a Service's allocation), then ValidateObjectMetaUpdate's
                 # ValidateObjectMeta of the new object and the kind's own validation
                 held = self._services.held()
@@ -655,7 +660,7 @@ class ObjectStore:
             if old["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
                 # store.go ShouldDeleteDuringUpdate: the last finalizer gone, it is deleted
                 return self._remove(kind, info, old, dry_run=dry_run)
-            return self._store_builtin(kind, info, old, new, dry_run=dry_run)
+            return self._store_builtin(kind, info, old, new, dry_run=dry_run, compared=compared)
 
     def patch(
         self,
@@ -1252,6 +1257,7 @@ class ObjectStore:
         runs) add on a create of ``body``, past defaulting."""
         from kubectl_crd.validation import builtin_defaulting as prepare
 
+        _drop_image_volumes(kind, obj)
         if kind.group == "batch" and kind.kind == "Job":
             body_meta = body.get("metadata")
             own = body_meta.get("labels") if isinstance(body_meta, Mapping) else None
@@ -1335,6 +1341,63 @@ def _check_typed(atom: Atom, applied: dict[str, Any]) -> None:
     message = apply_refusal(atom, applied)
     if message is not None:
         raise _failure(500, "", message, None)  # the server's Status: no reason, no details
+
+
+#: where each kind's pod spec is
+_POD_SPEC_AT: dict[tuple[str, str], tuple[str, ...]] = {
+    ("", "Pod"): ("spec",),
+    **{
+        ("apps", name): ("spec", "template", "spec")
+        for name in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet")
+    },
+    ("batch", "Job"): ("spec", "template", "spec"),
+    ("batch", "CronJob"): ("spec", "jobTemplate", "spec", "template", "spec"),
+}
+
+
+def _pod_spec(kind: _Kind, obj: Mapping[str, Any]) -> dict[str, Any] | None:
+    path = _POD_SPEC_AT.get((kind.group, kind.kind))
+    node: Any = obj
+    for part in path or ():
+        node = node.get(part) if isinstance(node, dict) else None
+    return node if path and isinstance(node, dict) else None
+
+
+def _uses_image_volumes(kind: _Kind, obj: Mapping[str, Any]) -> bool:
+    spec = _pod_spec(kind, obj)
+    volumes = spec.get("volumes") if spec is not None else None
+    return isinstance(volumes, list) and any(
+        isinstance(v, dict) and v.get("image") is not None for v in volumes
+    )
+
+
+def _drop_image_volumes(kind: _Kind, obj: dict[str, Any]) -> None:
+    """The image volumes of ``obj``'s pod spec and the mounts of them taken out, as
+    every pod-carrying strategy's PrepareForCreate and PrepareForUpdate do with the
+    ImageVolume gate off, its default in 1.34 (pkg/api/pod/util.go
+    dropDisabledPodFields: an old spec never holds one, since no write keeps one).
+    The field manager ran before: the writer's managedFields still own them."""
+    if not _uses_image_volumes(kind, obj):
+        return
+    spec = _pod_spec(kind, obj)
+    assert spec is not None
+    names = {
+        v.get("name") for v in spec["volumes"] if isinstance(v, dict) and v.get("image") is not None
+    }
+    kept = [v for v in spec["volumes"] if not (isinstance(v, dict) and v.get("image") is not None)]
+    if kept:
+        spec["volumes"] = kept
+    else:
+        del spec["volumes"]
+    for group in ("containers", "initContainers", "ephemeralContainers"):
+        for container in spec.get(group) or ():
+            mounts = container.get("volumeMounts") if isinstance(container, dict) else None
+            if isinstance(mounts, list):
+                left = [m for m in mounts if not (isinstance(m, dict) and m.get("name") in names)]
+                if left:
+                    container["volumeMounts"] = left
+                else:
+                    del container["volumeMounts"]
 
 
 def _check_applied_type(kind: _Kind, info: ResourceInfo, applied: Mapping[str, Any]) -> None:

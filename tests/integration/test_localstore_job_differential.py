@@ -272,3 +272,50 @@ def test_job_managed_fields_answer_as_the_server_answers(
     sides = Sides.of(client, namespace, "batch", "Job", "jobs")
     problems = sides.creates(_fields_answer, MANAGED_CREATES)
     assert_agree(problems, len(MANAGED_CREATES), "creates' managedFields")
+
+
+IMAGE_VOLUME = {"name": "iv", "image": {"reference": "busybox:1", "pullPolicy": "IfNotPresent"}}
+MOUNTED = {
+    "containers": [{"name": "app", "image": "nginx:1",
+                    "volumeMounts": [{"name": "iv", "mountPath": "/iv"}, {"name": "e", "mountPath": "/e"}]}],
+    "initContainers": [{"name": "init", "image": "nginx:1",
+                        "volumeMounts": [{"name": "iv", "mountPath": "/iv"}]}],
+    "volumes": [IMAGE_VOLUME, {"name": "e", "emptyDir": {}}],
+}  # fmt: skip
+IMAGE_CREATES: list[tuple[str, dict[str, Any]]] = [
+    ("valid: an image volume alone", job("i0", pod={"volumes": [IMAGE_VOLUME]})),
+    ("valid: an image volume mounted, beside an emptyDir", job("i1", pod=MOUNTED)),
+]
+
+
+def test_job_image_volumes_answer_as_the_server_answers(client: KubeClient, namespace: str) -> None:
+    """The ImageVolume gate is off in 1.34: the strategy drops image volumes and their
+    mounts after the field manager saw them (the creator's entry owns them); a
+    Deployment's update that adds one alike."""
+    problems = Sides.of(client, namespace, "batch", "Job", "jobs").creates(
+        _fields_answer, IMAGE_CREATES
+    )
+    deployments = Sides.of(client, namespace, "apps", "Deployment", "deployments")
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "i2"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": CONTAINERS},
+            },
+        },
+    }
+
+    def add_volume(old: dict[str, Any]) -> dict[str, Any]:
+        new = copy.deepcopy(old)
+        new["metadata"].pop("managedFields", None)
+        new["spec"]["template"]["spec"].update(copy.deepcopy(MOUNTED))
+        return new
+
+    problems += deployments.updates(
+        _fields_answer, [("valid: a Deployment's update adding one", deployment, add_volume)]
+    )
+    assert_agree(problems, len(IMAGE_CREATES) + 1, "writes of image volumes")
