@@ -11,6 +11,7 @@ and kind required, names as path segments).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -166,24 +167,8 @@ def validate_object_meta(
             Reason.INVALID,
             f"Invalid value: {generation}: must be greater than or equal to 0",
         )
-    labels = metadata.get("labels") or {}
-    for key, value in labels.items():
-        for message in _label_key_problems(key):
-            add("labels", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}")
-        for message in names.label_value(value or ""):
-            add("labels", Reason.INVALID, f"Invalid value: {bad_value(value or '')}: {message}")
-    annotations = metadata.get("annotations") or {}
-    total = 0
-    for key, value in annotations.items():
-        for message in names.qualified_name(key.lower()):
-            add("annotations", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}")
-        total += len(key.encode()) + len((value or "").encode())
-    if total > ANNOTATIONS_LIMIT:
-        add(
-            "annotations",
-            Reason.TOO_LONG,
-            f"Too long: may not be more than {ANNOTATIONS_LIMIT} bytes",
-        )
+    for key, reason, body in labels_and_annotations_problems(metadata):
+        add(key, reason, body)
     found.extend(_owner_reference_problems(metadata.get("ownerReferences"), meta_chain))
     for finalizer in metadata.get("finalizers") or ():
         for message in names.qualified_name(finalizer or ""):
@@ -193,6 +178,26 @@ def validate_object_meta(
                 f"Invalid value: {bad_value(finalizer or '')}: {message}",
             )
     return found
+
+
+def labels_and_annotations_problems(metadata: Mapping[str, Any]) -> Iterator[tuple[str, str, str]]:
+    """``ValidateLabels`` and ``ValidateAnnotations`` (apimachinery
+    ``pkg/api/validation/objectmeta.go``), as (``labels`` or ``annotations``, reason,
+    the message after the path): an object's metadata and a pod template's
+    (``ValidatePodTemplateSpec``, at ``<template>.labels``) alike."""
+    for key, value in (metadata.get("labels") or {}).items():
+        for message in _label_key_problems(key):
+            yield "labels", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}"
+        for message in names.label_value(value or ""):
+            yield "labels", Reason.INVALID, f"Invalid value: {bad_value(value or '')}: {message}"
+    total = 0
+    for key, value in (metadata.get("annotations") or {}).items():
+        for message in names.qualified_name(key.lower()):
+            yield "annotations", Reason.INVALID, f"Invalid value: {bad_value(key)}: {message}"
+        total += len(key.encode()) + len((value or "").encode())
+    if total > ANNOTATIONS_LIMIT:
+        message = f"Too long: may not be more than {ANNOTATIONS_LIMIT} bytes"
+        yield "annotations", Reason.TOO_LONG, message
 
 
 def _owner_reference_problems(references: Any, meta_chain: Chain) -> Found:

@@ -49,6 +49,7 @@ from kubectl_crd.validation.fielderrors import (
     required,
 )
 from kubectl_crd.validation.names import dns1123_label, qualified_name
+from kubectl_crd.validation.objectmeta import labels_and_annotations_problems
 from kubectl_crd.validation.results import Reason
 
 # one implementation of apimachinery's IsValidPortName, IsValidPortNum's message and
@@ -132,10 +133,18 @@ def pod_template_problems(
     """``ValidatePodSpec``'s rules (the module docstring) of ``template``'s spec, the
     template at ``at``. ``claim_volumes``: the names of a StatefulSet's claim
     templates, volumes its validation adds to the pod's (``volumesToAddForTemplates``)."""
+    meta = template.get("metadata")
+    found = [
+        cause(f"{at}.{key}", reason, body)
+        for key, reason, body in labels_and_annotations_problems(
+            meta if isinstance(meta, dict) else {}
+        )
+    ]
     spec = template.get("spec")
     spec = spec if isinstance(spec, dict) else {}
     where = f"{at}.spec"
-    found, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
+    volume_problems, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
+    found += volume_problems
     volumes |= set(claim_volumes)
     containers = _items(spec.get("containers"))
     if not containers:

@@ -184,6 +184,22 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
         ("a pull policy not known, restart Always", _job("j2", pod(container(imagePullPolicy="Sometimes")))),
         ("odd: a restart policy, a duplicate container", _job("j3", pod(container(), container(), restartPolicy=ODD))),
     ]),
+    ("batch", "Job", "jobs", [
+        ("a template label key and value not valid",
+         {**_job("m1", pod(restartPolicy="Never")), "spec": {"template": {
+             "metadata": {"labels": {"a b": "c", "k": "bad value!"}}, "spec": pod(restartPolicy="Never")}}}),
+        ("a template annotation key not valid, and odd",
+         {**_job("m2", pod(restartPolicy="Never")), "spec": {"template": {
+             "metadata": {"annotations": {"a b": "x", ODD: "y"}}, "spec": pod(restartPolicy="Never")}}}),
+        ("template annotations over 256 KiB and no image",
+         {**_job("m3", pod(restartPolicy="Never")), "spec": {"template": {
+             "metadata": {"annotations": {"big": "x" * 262144}},
+             "spec": pod(container(image=None), restartPolicy="Never")}}}),
+    ]),
+    ("apps", "Deployment", "deployments", [
+        ("a template label value not valid",
+         deployment("m4", template={"metadata": {"labels": {"app": "web", "x": "-bad-"}}, "spec": pod()})),
+    ]),
     ("batch", "CronJob", "cronjobs", [
         ("no image, a bad port, a mount of no volume, OnFailure", _cronjob("c1", {**BAD_POD, "activeDeadlineSeconds": None})),
         ("a volume of two sources, restart Always", _cronjob("c2", pod(volumes=[{"name": "v", "emptyDir": {}, "secret": {"secretName": "s"}}]))),
