@@ -95,9 +95,10 @@ What it keeps, and the upstream behaviour each piece mirrors
   ``kubectl-crd``), owning what its writes added or changed; an ``Apply`` entry per
   applier, owning the applied object's field set; each write taking what it changes
   from the others; ``fieldsV1`` as the server spells it, entries in its order
-  (``_fields_after``; a dry run's answer shows them too; 42 writes, dry runs and a
-  delete among them, on a ConfigMap, a Deployment, a Service, a Pod and a custom
-  resource in tests/integration/test_localstore_managedfields_differential.py);
+  (``_fields_after``; a dry run's answer shows them too), at most ten ``Update``
+  entries, the oldest merged into ``ancient-changes`` (``_capped``); 59 writes, dry
+  runs and a delete among them, on ConfigMaps, a Deployment, a Service, a Pod and a
+  custom resource in tests/integration/test_localstore_managedfields_differential.py;
 - label-selected lists and list-then-watch (``kube.reflector``'s ADDED, MODIFIED,
   DELETED, SYNCED), a selected watch seeing an object that stops matching as DELETED
   and one that starts matching as ADDED (the watch cache's filter,
@@ -111,7 +112,7 @@ of a Service update's own rules only the primary cluster IP's is checked), admis
 plugins beyond the defaults above
 (ServiceAccount's token volume, LimitRanger, ResourceQuota),
 conflicts between field managers (``force`` is always taken), an apply to ``/status``,
-the cap of ten ``Update`` entries, the garbage collector's
+the garbage collector's
 foreground deletion and orphaning (``propagationPolicy`` is background), admission
 webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateName`` for
 built-ins, dry-run's untouched resourceVersion counter (a dry run may use up a number),
@@ -1187,6 +1188,8 @@ class ObjectStore:
             stamp = now if (changed - _STRIPPED) or mine is None else mine.time
         if paths:
             after.append(_FieldsEntry(manager, operation, api_version, subresource, paths, stamp))
+        if not applying and len(after) > _MAX_UPDATE_MANAGERS:
+            after = _capped(after)
         after.sort(key=_FieldsEntry.order)
         return None if after == before else after
 
@@ -1906,6 +1909,23 @@ class _FieldsEntry:
             self.manager, self.operation, self.api_version, self.subresource, paths, self.time
         )
 
+    def at(self, time: float | None) -> _FieldsEntry:
+        return _FieldsEntry(
+            self.manager, self.operation, self.api_version, self.subresource, self.paths, time
+        )
+
+    def identifier(self) -> str:
+        """The field manager's key of the entry (``BuildManagerIdentifier``: the entry
+        as JSON without time and fields, an ``Apply``'s without apiVersion)."""
+        entry = {"manager": self.manager, "operation": self.operation}
+        if self.operation != "Apply":
+            entry["apiVersion"] = self.api_version
+        if self.subresource:
+            entry["subresource"] = self.subresource
+        text = json.dumps(entry, separators=(",", ":"), ensure_ascii=False)
+        # encoding/json's HTML escaping
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
     def order(self) -> tuple[str, int, str, str, str]:
         """The server's order of entries (fieldmanager's managedfields.go
         ``sortEncodedManagedFields``): operation, time to the second, manager,
@@ -1926,6 +1946,48 @@ class _FieldsEntry:
         if self.subresource:
             entry["subresource"] = self.subresource
         return entry
+
+
+#: fieldmanager's DefaultMaxUpdateManagers and the bucket its oldest Update entries are
+#: merged into (apiserver/pkg/endpoints/handlers/fieldmanager: capmanagers.go)
+_MAX_UPDATE_MANAGERS = 10
+_ANCIENT_CHANGES = "ancient-changes"
+
+
+def _capped(entries: _Entries) -> _Entries:
+    """``entries`` with at most ten ``Update`` entries, as an update's
+    ``capUpdateManagers`` leaves them (an apply caps nothing): oldest first (time to the
+    second, then the manager's identifier), the second and later entries of an
+    apiVersion are merged, with the first, into that version's ``ancient-changes``
+    entry, which takes the time of the last merged, until ten are left. Mirrored step
+    by step, a bucket met again among the oldest included (it is then merged into
+    itself and removed, as upstream's loop does)."""
+    updaters = [e for e in entries if e.operation == "Update"]
+    if len(updaters) <= _MAX_UPDATE_MANAGERS:
+        return entries
+    by_key = {e.identifier(): e for e in entries}
+    updaters.sort(key=lambda e: (int(e.time) if e.time is not None else 0, e.identifier()))
+    first_of: dict[str, str] = {}
+    length = len(updaters)
+    for updater in updaters:
+        if length <= _MAX_UPDATE_MANAGERS:
+            break
+        key = updater.identifier()
+        current = by_key.get(key)
+        if current is None:
+            continue
+        version = current.api_version
+        first = first_of.get(version)
+        if first is None:
+            first_of[version] = key
+            continue
+        bucket = _FieldsEntry(_ANCIENT_CHANGES, "Update", version, "", _NOTHING, None)
+        bucket_key = bucket.identifier()
+        held = by_key.get(bucket_key) or by_key.pop(first)
+        by_key[bucket_key] = bucket.with_paths(current.paths | held.paths).at(current.time)
+        del by_key[key]
+        length -= 1
+    return list(by_key.values())
 
 
 def _without_under(paths: AbstractSet[FieldPath], prefix: FieldPath) -> AbstractSet[FieldPath]:

@@ -263,12 +263,24 @@ POD: list[Step] = [
     ("labeler", "patch", {"metadata": {"labels": {"a": "1"}}}, False),
 ]  # fmt: skip
 
+# more than ten Update entries: the oldest merged into "ancient-changes" (capmanagers.go),
+# an applier's entry left alone, a merged manager writing again
+CAPPED: list[Step] = [
+    ("creator", "create", _configmap(data={"k0": "v"}), False),
+    ("applier", "apply", _configmap(data={"a": "v"}), False),
+    *[(f"updater-{i:02}", "patch", {"data": {f"k{i}": "v"}}, False) for i in range(1, 13)],
+    ("updater-02", "patch", {"data": {"k2": "again", "k13": "v"}}, False),
+    ("updater-12", "update", _edit(data__k12="again"), False),
+    ("late", "patch", {"data": {"k14": "v"}}, False),
+]
+
 CASES: list[tuple[str, tuple[str, str, str], list[Step]]] = [
     ("Pod", ("", "v1", "pods"), POD),
     ("Service", ("", "v1", "services"), SERVICE),
     ("ConfigMap", ("", "v1", "configmaps"), CONFIGMAP),
     ("Deployment", ("apps", "v1", "deployments"), DEPLOYMENT),
     ("Widget", (GROUP, "v1", "widgets"), WIDGET),
+    ("ConfigMap", ("", "v1", "configmaps"), CAPPED),
 ]
 
 
@@ -378,7 +390,7 @@ def test_managed_fields_are_the_servers_write_by_write(
 ) -> None:
     compared = differing = values = 0
     problems: list[str] = []
-    for kind, (group, version, plural), steps in CASES:
+    for index, (kind, (group, version, plural), steps) in enumerate(CASES):
         clock = _Clock()
         store = ObjectStore(clock=clock)
         store.add_crd(CustomResourceDefinition.from_object(widgets_crd))
@@ -386,7 +398,7 @@ def test_managed_fields_are_the_servers_write_by_write(
             client, group, version, plural, namespaced=True, namespace=namespace
         )
         info = store.resolve(f"{group}/{version}/{kind}" if group else f"{version}/{kind}")
-        name = f"mf-{kind.lower()}"
+        name = f"mf-{kind.lower()}-{index}"
 
         def server_get(name: str = name, server: ResourceClient = server) -> dict[str, Any]:
             return server.get(name)
