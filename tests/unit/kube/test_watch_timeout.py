@@ -71,18 +71,20 @@ def test_a_quiet_watch_ends_at_its_timeout_with_its_events(tmp_path: Path) -> No
     server = _QuietServer(answer=True)
     try:
         started = time.monotonic()
-        stream = _client(tmp_path, server.port).watch("/x", timeout=0.3)
+        # long enough for the server's thread to answer first on a loaded machine (at
+        # 0.3 s a CI run at load 7 saw the timer fire while awaiting the headers)
+        stream = _client(tmp_path, server.port).watch("/x", timeout=1.5)
         events = [(event.type, event.resource_version) for event in stream]
         elapsed = time.monotonic() - started
     finally:
         server.stop()
     # before: the read waited on the quiet server for ever (no read timeout given)
     assert events == [("ADDED", "7")]
-    assert 0.3 <= elapsed < 5, elapsed
+    assert 1.5 <= elapsed < 10, elapsed
     assert stream.expired
     # rest/request.go URL(): the timeout is sent with every request, watches too
     target = server.request.split(b" ")[1].decode()
-    assert dict(parse_qsl(urlsplit(target).query)) == {"timeout": "300ms", "watch": "true"}
+    assert dict(parse_qsl(urlsplit(target).query)) == {"timeout": "1.5s", "watch": "true"}
 
 
 def test_a_watch_unanswered_at_its_timeout_fails_as_net_http(tmp_path: Path) -> None:
