@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kubectl_crd.kube.client import ApiError, KubeClient
+from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.validation.crds import crd_errors
 from tests.crd_factory import make_crd
 from tests.integration.localstore_answers import ODD
+from tests.integration.test_hostile_crds_server import server_crd_causes
 
 URLS = [
     "https://a/\x7f", "https://exa mple.com/", "https://a:b/", "https://a:/", "https://[::1/",
@@ -66,28 +67,10 @@ ODD_CASES = {
 }  # fmt: skip
 
 
-def _server_causes(client: KubeClient, crd: dict[str, Any]) -> list[str]:
-    try:
-        client.request(
-            "POST",
-            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-            query={"dryRun": "All"},
-            body=crd,
-        )
-    except ApiError as exc:
-        causes = ((exc.status_object or {}).get("details") or {}).get("causes") or ()
-        return sorted(
-            each["message"] if each["message"].startswith(each["field"]) else
-            f"{each['field']}: {each['message']}"
-            for each in causes
-        )  # fmt: skip
-    return []
-
-
 def _compare(client: KubeClient, cases: dict[str, dict[str, Any]]) -> list[str]:
     problems = []
     for what, crd in cases.items():
-        theirs = _server_causes(client, crd)
+        theirs = server_crd_causes(client, crd)
         ours = sorted(message for _, message, _ in crd_errors(crd))
         # the one deliberate difference: no credential in our output (every case's
         # password is "p")

@@ -34,7 +34,8 @@ def _client(plane: ControlPlane) -> KubeClient:
     return KubeClient(ClusterConfig(kubeconfig=str(plane.kubeconfig), context=plane.context))
 
 
-def _server_causes(client: KubeClient, crd: dict[str, Any]) -> list[str]:
+def server_crd_causes(client: KubeClient, crd: dict[str, Any]) -> list[str]:
+    """The server's causes for a dry-run create of ``crd``, as ``<field>: <message>``."""
     try:
         client.request(
             "POST",
@@ -69,7 +70,7 @@ def test_refused_crds_are_refused_with_the_servers_causes(apiserver: ControlPlan
         ),
     ]
     for crd in hostile:
-        server = _server_causes(client, crd)
+        server = server_crd_causes(client, crd)
         assert server, crd  # the server refuses it
         assert _ours(crd) == server
 
@@ -99,7 +100,7 @@ def test_a_catastrophic_pattern_is_answered_as_the_server_does(apiserver: Contro
         _crd({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}),
         plural,
     )
-    assert _ours(crd) == [] == _server_causes(_client(apiserver), crd)
+    assert _ours(crd) == [] == server_crd_causes(_client(apiserver), crd)
     apiserver.install_crds([_write(apiserver, crd)])
     thing = _thing({"s": "a" * 200_000 + "!"})
     # linear time: the CPU this thread spent (a backtracking match of 200,000 a's never
@@ -142,7 +143,7 @@ def test_a_rule_within_the_cost_budget_runs_as_long_as_on_the_server(
         ),
         plural,
     )
-    assert _ours(crd) == [] == _server_causes(_client(apiserver), crd)
+    assert _ours(crd) == [] == server_crd_causes(_client(apiserver), crd)
     apiserver.install_crds([_write(apiserver, crd)])
     thing = _thing({"l": [str(n) for n in range(400)]})
     assert _create(_client(apiserver), plural, thing) == ""  # the server accepts it
