@@ -111,7 +111,7 @@ kinds beyond their metadata, their decoding and the typed check (a Service's asi
 of a Service update's own rules only the primary cluster IP's is checked), admission
 plugins beyond the defaults above
 (ServiceAccount's token volume, LimitRanger, ResourceQuota),
-conflicts between field managers (``force`` is always taken), an apply to ``/status``,
+an apply to ``/status``,
 the garbage collector's
 foreground deletion and orphaning (``propagationPolicy`` is background), admission
 webhooks, RBAC, namespaces' lifecycle (a namespace need not exist), ``generateName`` for
@@ -703,7 +703,9 @@ class ObjectStore:
         force: bool = True,
         dry_run: bool = False,
     ) -> dict[str, Any]:
-        """Server-side apply of ``obj`` by ``field_manager``: a pragmatic subset of
+        """Server-side apply of ``obj`` by ``field_manager`` (unless ``force``, a field
+        another manager owns that the apply changes is the server's 409:
+        ``_check_conflicts``): a pragmatic subset of
         ``structured-merge-diff`` (``sigs.k8s.io/structured-merge-diff/v4/merge``).
 
         The fields ``field_manager`` applied before and leaves out now are removed; the
@@ -720,8 +722,7 @@ class ObjectStore:
         applier's fields to remove are what it last applied, less what a later apply of
         another set to another value (a forced conflict, an atomic map or struct as one
         field), and less what another manager's managedFields entry owns (a field two
-        managers set stays until neither does); another manager's fields are never
-        conflicts (``force`` is taken as given). ``managedFields``: ``_track_fields``."""
+        managers set stays until neither does). ``managedFields``: ``_track_fields``."""
         with self._lock:
             kind = self._kind(info)
             name = _name(obj)
@@ -745,7 +746,9 @@ class ObjectStore:
             self._applying = (field_manager, applied, keys_at)
             try:
                 with self._written_by(field_manager):
-                    return self._apply(kind, info, old, applied, field_manager, keys_at, dry_run)
+                    return self._apply(
+                        kind, info, old, applied, field_manager, keys_at, dry_run, force
+                    )
             finally:
                 self._applying = None
 
@@ -758,6 +761,7 @@ class ObjectStore:
         field_manager: str,
         keys_at: KeysAt,
         dry_run: bool,
+        force: bool,
     ) -> dict[str, Any]:
         ns = _namespace(applied)
         if old is None:
@@ -765,6 +769,10 @@ class ObjectStore:
         else:
             current = self._shown(kind, old, info.version, managed=False)
             uid = current["metadata"].get("uid", "")
+            if not force:
+                _check_conflicts(
+                    self._fields.get(uid, ()), field_manager, current, applied, keys_at
+                )
             previous = self._applied.get(uid, {}).get(field_manager)
             if previous is not None:
                 owned = frozenset(
@@ -1401,6 +1409,93 @@ def _drop_image_volumes(kind: _Kind, obj: dict[str, Any]) -> None:
                     container["volumeMounts"] = left
                 else:
                     del container["volumeMounts"]
+
+
+def _check_conflicts(
+    entries: Sequence[_FieldsEntry],
+    manager: str,
+    current: Mapping[str, Any],
+    applied: Mapping[str, Any],
+    keys_at: KeysAt,
+) -> None:
+    """An apply without force that changes or adds a field another entry owns (another
+    manager's, or this manager's by an update) is refused as the server refuses it
+    (structured-merge-diff's merge/update.go: the live object against it merged with the
+    applied one; apiserver fieldmanager/internal/conflict.go words the 409): one cause
+    per field, managers by their identifier, each one's fields in fieldpath.Set's order
+    (members before children, at each level by element)."""
+    others = [e for e in entries if not e.is_for(manager, "Apply", "", "")]
+    if not others:
+        return
+    added, modified, _ = _compared(current, _merge(current, applied, keys_at, ()), keys_at)
+    changed = added | modified
+    found = sorted(
+        ((e.identifier(), e, sorted(e.paths & changed, key=_set_order)) for e in others),
+        key=lambda each: each[0],
+    )
+    conflicts = [(_conflict_manager(e), _path_text(p)) for _, e, paths in found for p in paths]
+    if not conflicts:
+        return
+    if len(conflicts) == 1:
+        who, path = conflicts[0]
+        message = f"Apply failed with 1 conflict: conflict with {who}: {path}"
+    else:
+        lines: list[str] = []
+        for _, entry, paths in found:
+            if paths:
+                lines.append(f"conflicts with {_conflict_manager(entry)}:")
+                lines.extend(f"- {_path_text(p)}" for p in paths)
+        message = f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
+    causes = [
+        {"reason": "FieldManagerConflict", "message": f"conflict with {who}", "field": path}
+        for who, path in conflicts
+    ]
+    raise _failure(409, "Conflict", message, {"causes": causes})
+
+
+def _conflict_manager(entry: _FieldsEntry) -> str:
+    """conflict.go's printManager: the name quoted, its subresource, an update's
+    apiVersion."""
+    text = json.dumps(entry.manager, ensure_ascii=False)
+    if entry.subresource:
+        text += f" with subresource {json.dumps(entry.subresource, ensure_ascii=False)}"
+    if entry.operation == "Update":
+        text += f" using {entry.api_version}"
+    return text
+
+
+def _element_order(step: str) -> tuple[int, Any]:
+    """fieldpath's PathElement order: field names, then keys, values, indexes."""
+    kind, text = step[:2], step[2:]
+    rank = {"f:": 0, "k:": 1, "v:": 2, "i:": 3}.get(kind, 4)
+    return (rank, int(text) if kind == "i:" and text.isdigit() else text)
+
+
+def _set_order(path: FieldPath) -> tuple[tuple[int, tuple[int, Any]], ...]:
+    last = len(path) - 1
+    return tuple((0 if at == last else 1, _element_order(step)) for at, step in enumerate(path))
+
+
+def _path_text(path: FieldPath) -> str:
+    """A field path as fieldpath.Path's String writes it: ``.spec.ports[port=80,
+    protocol="TCP"].name``, a set's value ``[="a"]``, an index ``[0]``."""
+    parts: list[str] = []
+    for step in path:
+        kind, text = step[:2], step[2:]
+        if kind == "f:":
+            parts.append("." + text)
+        elif kind == "k:":
+            keys = json.loads(text)
+            fields = ",".join(
+                f"{k}={json.dumps(v, separators=(',', ':'), ensure_ascii=False)}"
+                for k, v in sorted(keys.items())
+            )
+            parts.append(f"[{fields}]")
+        elif kind == "v:":
+            parts.append(f"[={text}]")
+        else:
+            parts.append(f"[{text}]")
+    return "".join(parts)
 
 
 def _check_applied_type(kind: _Kind, info: ResourceInfo, applied: Mapping[str, Any]) -> None:
