@@ -106,7 +106,34 @@ class CRDIndex:
         self._by_kind: dict[tuple[str, str], CustomResourceDefinition] = {}
         self._conflicts: dict[tuple[str, str], list[CustomResourceDefinition]] = {}
         self._fallback = fallback
+        #: id() of each CRD found among the input documents (``add_inputs``), and of a
+        #: CRD document's content: whether the API server refuses it (None: not asked yet)
+        self._inputs: dict[int, bool | None] = {}
         self.add(crds)
+
+    def add_inputs(self, crds: Iterable[CustomResourceDefinition]) -> None:
+        """CRDs given as input documents: checked as the server checks a CRD it is
+        sent, and one it refuses serves no object (``refused``)."""
+        for crd in crds:
+            self._inputs.setdefault(id(crd.raw), None)
+            self.add((crd,))
+
+    def note_checked(self, content: Any, refused: bool) -> None:
+        """A CRD document's verdict, so that its objects need not ask again."""
+        self._inputs[id(content)] = refused
+
+    def refused(self, crd: CustomResourceDefinition) -> bool:
+        """An input CRD the API server would refuse (``validation.crds``): kube-apiserver
+        would serve none of its objects. CRDs from ``--crd`` and clusters are not asked."""
+        key = id(crd.raw)
+        if key not in self._inputs:
+            return False
+        verdict = self._inputs[key]
+        if verdict is None:
+            from kubectl_crd.validation.crds import crd_errors
+
+            verdict = self._inputs[key] = bool(crd_errors(crd.raw))
+        return verdict
 
     def add(self, crds: Iterable[CustomResourceDefinition]) -> None:
         for crd in crds:
@@ -156,7 +183,7 @@ def validate_documents(
             )
         return
     pending: list[Document | None] = list(documents)
-    index.add(crds_among(d for d in pending if d))
+    index.add_inputs(crds_among(d for d in pending if d))
     for position, held in enumerate(pending):
         assert held is not None
         pending[position] = None  # let each document go once it is checked
@@ -219,7 +246,9 @@ def validate_document(
             message = f"apiVersion not set in '{document.source}'"
         return DocumentResult(status="error", message=message, **base)
     if is_crd_object(content):
-        return _validate_crd(document, base)
+        checked = _validate_crd(document, base)
+        index.note_checked(content, checked.status == "invalid")
+        return checked
     group = api_version.rpartition("/")[0]
     crd = index.lookup(group, kind)
     conflict = index.conflict(group, kind)
@@ -233,6 +262,12 @@ def validate_document(
         if missing == "error":
             return DocumentResult(status="error", message=note, **base)
         return DocumentResult(status="skipped", message=note if missing == "warn" else "", **base)
+    if index.refused(crd):
+        note = (
+            f"no valid CRD serves {api_version} {kind}: the CustomResourceDefinition "
+            f'"{crd.name}" is invalid (its errors are listed with it)'
+        )
+        return DocumentResult(status="error", message=note, **base)
     stored = old(crd, content) if old is not None else None
     result = validate_custom_resource(
         content, crd, field_validation=field_validation, decode_errors=duplicates, old=stored

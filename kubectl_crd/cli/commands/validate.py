@@ -230,11 +230,14 @@ class _Run:
         streaming = "-" not in self.filenames
         inputs = self.filenames if streaming else ()
         crds = InputCRDs(self.crd_paths, inputs, cluster=self.cluster)
-        given = crds.given()
+        from_files = crds.from_files()
         for problem in crds.problems():
             print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
         # the cluster is asked only for a kind the given CRDs lack, once
-        index = CRDIndex(given, fallback=crds.from_cluster)
+        index = CRDIndex(from_files, fallback=crds.from_cluster)
+        # after --crd's (theirs win a kind defined in both); an input CRD the server
+        # would refuse serves none of its objects
+        index.add_inputs(crds.from_inputs())
         old: OldObjects | None = None
         if self.old_paths:
             old = old_objects_from(input_documents(self.old_paths), index)

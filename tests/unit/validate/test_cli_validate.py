@@ -529,3 +529,68 @@ def test_the_command_asks_for_workers_by_the_input_files_and_their_size(
         assert exit.value.code == 0
     size = sum(path.stat().st_size for path in tmp_path.glob("*.yaml"))
     assert asked == [(5, size, None), (5, size, 2)]
+
+
+BROKEN_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              a: {type: integer}
+            x-kubernetes-validations:
+            - rule: self.nope == 1
+"""
+
+WIDGET = """\
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w}
+spec: {a: 1}
+"""
+
+
+@pytest.mark.parametrize(
+    ("order", "jobs"), [("crd first", "1"), ("object first", "1"), ("object first", "2")]
+)
+def test_an_input_crd_the_server_refuses_serves_none_of_its_objects(
+    tmp_path: Path, order: str, jobs: str
+) -> None:
+    """kube-apiserver refuses the CRD (its rule does not compile), so no Widget can be
+    created: the Widget is not checked against rules that never ran (it was, and 'no
+    such key: nope evaluating rule' was its error)."""
+    crd = write(tmp_path, "crd.yaml", BROKEN_CRD)
+    widget = write(tmp_path, "widget.yaml", WIDGET)
+    files = ["-f", crd, "-f", widget] if order == "crd first" else ["-f", widget, "-f", crd]
+    result = validate(*files, "--offline", "-j", jobs)
+    assert result.returncode == 1
+    assert "undefined field 'nope'" in result.stdout
+    assert (
+        f"{widget}:1:1: error: Widget/w: no valid CRD serves example.com/v1 Widget: the "
+        'CustomResourceDefinition "widgets.example.com" is invalid (its errors are listed '
+        "with it)"
+    ) in result.stdout.splitlines()
+    assert "evaluating rule" not in result.stdout
+
+
+def test_the_same_crd_given_with_crd_still_checks_its_objects(tmp_path: Path) -> None:
+    """``--crd`` files are the schema to check against, not inputs checked as the server
+    checks a CRD it is sent: their objects are checked (the rule's runtime error)."""
+    crd = write(tmp_path, "crd.yaml", BROKEN_CRD)
+    result = validate("-f", write(tmp_path, "w.yaml", WIDGET), "--crd", crd, "--offline")
+    assert result.returncode == 1
+    assert "no such key: nope evaluating rule" in result.stdout
