@@ -24,6 +24,10 @@ What it keeps, and the upstream behaviour each piece mirrors
   resources by their CRD version's schema; then, for a built-in, the numbers of its
   decoding into the Go type (a fraction in an int field, an int-or-string neither
   string nor int32, a quantity that does not parse: ``failed to convert new object``);
+- a built-in's body naming another kind or apiVersion than its endpoint's is the
+  server's 400 (``validation.decoding.body_kind_problem``: ``no kind "Gadget" is
+  registered``, ``converting (v1.Secret) to (core.ConfigMap)``; a merge patch's, the
+  patch handler's 422), and one leaving them out is given the endpoint's;
 - a built-in's body (create, update, status update) is first decoded into the kind's Go
   type as the server decodes it (``validation.decoding``, from the Go types
   hack/builtin_types.py reads from k8s.io/api): a value the type cannot hold (a number
@@ -1238,7 +1242,7 @@ class ObjectStore:
         ``patched``: ``obj`` is a merge patch's result, whose decoding error the patch
         handler words as a 422 (``_undecodable_patch``)."""
         from kubectl_crd.validation.builtin_defaulting import default_builtin
-        from kubectl_crd.validation.decoding import decode_builtin, zero_field
+        from kubectl_crd.validation.decoding import body_kind_problem, decode_builtin, zero_field
 
         body = _plain_object(obj)
         api_version = f"{kind.group}/{info.version}" if kind.group else info.version
@@ -1246,9 +1250,11 @@ class ObjectStore:
         # fieldValidation=Warn, the server's when a request names none: each field the
         # type has not is a warning (an apply's typed check refused them already)
         unknown: list[str] | None = [] if self._on_warning is not None and not lenient else None
-        problem = decode_builtin(
-            body, api_version, kind.kind, lenient=lenient, bare=patched, unknown=unknown
-        )
+        problem = None if lenient else body_kind_problem(body, api_version, kind.kind, bare=patched)
+        if problem is None:
+            problem = decode_builtin(
+                body, api_version, kind.kind, lenient=lenient, bare=patched, unknown=unknown
+            )
         if problem is not None:
             if patched:
                 raise _undecodable_patch(obj, problem)

@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 import threading
 from collections.abc import Callable
@@ -546,9 +547,7 @@ def zero_field(api_version: str, kind: str, name: str) -> Any:
     """What the server writes for ``kind``'s top-level field ``name`` left at its zero
     value (a Deployment's ``status: {}``, a Service's ``status: {loadBalancer: {}}``);
     None for a kind or field the shipped types have not."""
-    go_type = _KINDS.get((api_version, kind), _KINDS)
-    if go_type is _KINDS:
-        go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
+    go_type = _kind_type(api_version, kind)
     if go_type is None or name not in go_type.fields:
         return None
     return _zero(go_type.fields[name][0].target)
@@ -657,9 +656,7 @@ def decode_builtin(
     ``unknown``: the paths of the fields the types have not (which the decoding drops)
     are appended to it, in the body's order, as the server's ``fieldValidation=Warn``
     names them in its warnings (``spec.template.spec.containers[0].bogus``)."""
-    go_type = _KINDS.get((api_version, kind), _KINDS)
-    if go_type is _KINDS:
-        go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
+    go_type = _kind_type(api_version, kind)
     if go_type is None:
         return None
     decoder = _Decoder(lenient, unknown)
@@ -673,6 +670,85 @@ def decode_builtin(
         return error
     version = api_version.rpartition("/")[2]
     return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
+
+
+def _kind_type(api_version: str, kind: str) -> Any:
+    """The shipped Go type of ``api_version``'s ``kind`` (None: a kind the file has not)."""
+    go_type = _KINDS.get((api_version, kind), _KINDS)
+    if go_type is _KINDS:
+        go_type = _KINDS[(api_version, kind)] = _types().kind(api_version, kind)
+    return go_type
+
+
+#: runtime.NewNotRegisteredErrForKind's scheme name: the file and line of
+#: apimachinery's runtime.NewScheme that made kube-apiserver's (``pkg/runtime/scheme.go:110``)
+_SCHEME_NAME = "pkg/runtime/scheme.go:110"
+
+
+def body_kind_problem(
+    obj: dict[str, Any], api_version: str, kind: str, *, bare: bool = False
+) -> str | None:
+    """The server's 400 for a create's or update's body sent to ``api_version``'s
+    ``kind`` endpoint that names another kind, None when it names that one (an
+    apiVersion or kind the body leaves out is the endpoint's, and ``obj`` is given them:
+    the server's answer and what it stores always have them).
+
+    The handler (apiserver ``handlers/create.go``, ``update.go``) decodes the body into
+    the type its apiVersion and kind name, the endpoint's filling in what it leaves out
+    as the JSON serializer's ``gvkWithDefaults`` does (``runtime/serializer/json``),
+    then converts it to the endpoint's internal type. A kind the scheme has not is
+    ``no kind "Gadget" is registered for version "v1"`` (``validation.scheme_kinds``,
+    read from the release's sources); one it has fails the conversion, ``converting
+    (v1.Secret) to (core.ConfigMap): unknown conversion``, after its own decoding, whose
+    error comes first (a Secret's ``data`` is base64). The same kind of another version
+    or group is converted (``apps/v1beta2``'s Deployment, ``events.k8s.io``'s Event):
+    taken here as the endpoint's version (the differences of the older types are not
+    mirrored). An apiVersion or kind that is no string is left to the decoding. ``bare``:
+    the error without the create and update handlers' head (``decode_builtin``'s)."""
+    named_version, named_kind = obj.get("apiVersion"), obj.get("kind")
+    if not isinstance(named_version, str | None) or not isinstance(named_kind, str | None):
+        return None
+    group, _, version = (named_version or "").rpartition("/")
+    endpoint_group, _, endpoint_version = api_version.rpartition("/")
+    actual_kind = named_kind or kind
+    if not version and not group:
+        group, version = endpoint_group, endpoint_version
+    elif not version and group == endpoint_group:
+        version = endpoint_version
+    group_version = f"{group}/{version}" if group else version
+    problem = None
+    if not version:
+        # another group with no version: the serializer's NewMissingVersionErr, which
+        # quotes the body as sent (compact JSON, as the clients of the store would send it)
+        sent = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        problem = f"Object 'apiVersion' is missing in '{sent}'"
+    elif group_version != api_version or actual_kind != kind:
+        from kubectl_crd.validation.scheme_kinds import INTERNAL_PACKAGES, META_KINDS, SCHEME_KINDS
+
+        if actual_kind not in SCHEME_KINDS.get(group_version, "").split():
+            problem = (
+                f'no kind "{actual_kind}" is registered for version "{group_version}" '
+                f'in scheme "{_SCHEME_NAME}"'
+            )
+        elif actual_kind != kind:
+            problem = decode_builtin(copy_json(obj), group_version, actual_kind, bare=True)
+            if problem is None:
+                package = "v1" if actual_kind in META_KINDS.split() else version
+                internal = INTERNAL_PACKAGES.get(endpoint_group, endpoint_group)
+                problem = (
+                    f"converting ({package}.{actual_kind}) to ({internal}.{kind}): "
+                    "unknown conversion"
+                )
+    if problem is not None:
+        if bare:
+            return problem
+        return f'{actual_kind} in version "{version}" cannot be handled as a {kind}: {problem}'
+    if named_version != api_version or named_kind != kind:
+        # first, as the server writes TypeMeta's fields
+        rest = {key: value for key, value in obj.items() if key not in ("apiVersion", "kind")}
+        obj.clear()
+        obj.update(apiVersion=api_version, kind=kind, **rest)
+    return None
 
 
 _OBJECT_META = "apis/meta/v1.ObjectMeta"

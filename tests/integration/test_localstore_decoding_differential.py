@@ -547,6 +547,17 @@ UNDECODABLE_PATCHES = [
         service(),
         {"spec": {"ports": [{"port": "80"}]}},
     ),
+    # the patched object decoded as the kind it names (body_kind_problem)
+    ("a patch to a Secret, bad base64", "ConfigMap", cm(data={"a": "b"}), {"kind": "Secret"}),
+    ("a patch to a Secret", "ConfigMap", cm(data={"a": "YQ=="}), {"kind": "Secret"}),
+    ("a patch to an unknown kind", "ConfigMap", cm(data={"a": "b"}), {"kind": "Gadget"}),
+    ("a patch to an unknown version", "ConfigMap", cm(data={"a": "b"}), {"apiVersion": "v2"}),
+    (
+        "a patch to another group's kind",
+        "ConfigMap",
+        cm(data={"a": "b"}),
+        {"apiVersion": "apps/v1", "kind": "Deployment"},
+    ),
 ]
 PATCH_HEAD = re.compile(r' "" is invalid: patch: Invalid value: ("(?:[^"\\]|\\.)*"): (.*)', re.S)
 
