@@ -642,10 +642,16 @@ class ObjectStore:
                     new.pop("status", None)
                     if "status" in old:
                         new["status"] = old["status"]
-                # PrepareForUpdate drops image volumes after the field manager looked
+                # PrepareForUpdate drops image volumes (and a Lease its gated fields)
+                # after the field manager looked
                 if _uses_image_volumes(kind, new):
                     compared = _copy(new)
                     _drop_image_volumes(kind, new)
+                if kind.group == "coordination.k8s.io" and kind.kind == "Lease":
+                    from kubectl_crd.validation.builtin_defaulting import prepare_lease
+
+                    compared = compared if compared is not None else _copy(new)
+                    prepare_lease(new, old)
                 # BeginUpdate (a Service's allocation), then ValidateObjectMetaUpdate's
                 # ValidateObjectMeta of the new object and the kind's own validation
                 held = self._services.held()
@@ -1288,6 +1294,8 @@ class ObjectStore:
             prepare.prepare_claim_for_create(obj)
         elif kind.group == "apps" and kind.kind == "DaemonSet":
             prepare.prepare_daemon_set(obj, None)
+        elif kind.group == "coordination.k8s.io" and kind.kind == "Lease":
+            prepare.prepare_lease(obj, None)
 
     def _allocate(
         self, kind: _Kind, obj: dict[str, Any], old: dict[str, Any] | None, *, dry_run: bool
@@ -1657,6 +1665,10 @@ def _check_builtin(
              f'metadata.name: Invalid value: "{name}": must be no more than 52 characters',
              Stage.OBJECT_META)
         )  # fmt: skip
+    if kind.group == "coordination.k8s.io" and kind.kind == "Lease":
+        from kubectl_crd.validation.leases import validate_lease_spec
+
+        problems += [(f, r, m, Stage.SCHEMA) for f, r, m in validate_lease_spec(obj)]
     if not kind.group and kind.kind == "Service":
         from kubectl_crd.validation.services import validate_service, validate_service_update
 

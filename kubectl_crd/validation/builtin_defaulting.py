@@ -845,6 +845,24 @@ def prepare_daemon_set(obj: dict[str, Any], old: Mapping[str, Any] | None) -> No
     annotations[_TEMPLATE_GENERATION] = str(generation)
 
 
+#: what the Lease strategy drops while the CoordinatedLeaderElection gate is off (its
+#: default in 1.34: beta, off)
+_LEASE_GATED = ("strategy", "preferredHolder")
+
+
+def prepare_lease(obj: dict[str, Any], old: Mapping[str, Any] | None) -> None:
+    """The Lease strategy (``pkg/registry/coordination/lease/strategy.go``), the
+    ``CoordinatedLeaderElection`` gate off: a create drops ``spec.strategy`` and
+    ``spec.preferredHolder``, an update each one the old Lease has not."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict):
+        return
+    old_spec = (old.get("spec") if old is not None else None) or {}
+    for name in _LEASE_GATED:
+        if not isinstance(old_spec, Mapping) or old_spec.get(name) is None:
+            spec.pop(name, None)
+
+
 def prepare_namespace_for_create(obj: dict[str, Any]) -> None:
     """The Namespace strategy's ``PrepareForCreate``: the ``kubernetes`` finalizer."""
     _add_finalizer(_spec(obj), "kubernetes")
