@@ -8,25 +8,45 @@ termination message policy, a port's protocol and a pod's restart policy are set
 before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 
 - the volumes (``ValidateVolumes``): more than one source (``validateVolumeSource``'s
-  order of the Go fields), the name a DNS-1123 label, unique; a volume with a problem
-  is not one a mount may name;
+  order of the Go fields; the first is checked, each later one forbidden), the first
+  source's own fields for emptyDir (a negative size limit), hostPath (a path without
+  '..', a type), secret and configMap (a name, the default mode, each item's key,
+  local path and mode), persistentVolumeClaim (a claim name) and projected (the
+  default mode; secret and configMap sources as above, their paths unique; a service
+  account token's expiry and path; one kind a source), the name a DNS-1123 label,
+  unique; a volume with a problem is not one a mount may name;
 - the containers (``validateContainers``), then the init containers
   (``validateInitContainers``: also unique across both lists), each by
   ``validateContainerCommon``: name (a DNS-1123 label), image, termination message
   policy, ports (names ``IsValidPortName`` and unique, container and host port
   numbers, protocol), env (names ``IsRelaxedEnvVarName``, ``valueFrom`` exactly one
-  source and no ``value`` beside it), volume mounts (a volume's name, a path, unique
-  paths), pull policy, resources (``validateContainerResourceName``, a negative or,
-  for an integer resource, fractional quantity, a request above its limit or, for an
-  extended resource or huge pages, not equal to it or without one); a regular
-  container's probes (``validateProbe``: one handler and its port, path, scheme or command; counts, grace period, success
-  threshold); an init container's probes and lifecycle without restartPolicy Always;
-- the pod's restart policy (``validateRestartPolicy``).
+  source and no ``value`` beside it), envFrom (``ValidateEnvFrom``: a prefix, one
+  source and its name), volume mounts (a volume's name, a path, unique paths), pull
+  policy, resources (``validateContainerResourceName``, a negative or, for an integer
+  resource, fractional quantity, a request above its limit or, for an extended
+  resource or huge pages, not equal to it or without one), the security context
+  (``ValidateSecurityContext``: user and group ids, procMount, seccomp and AppArmor
+  profiles, no privilege escalation beside privileged or CAP_SYS_ADMIN); a regular
+  or sidecar container's lifecycle (``validateLifecycle``: one handler each, a sleep
+  within the pod's grace period) and probes (``validateProbe``: one handler and its
+  port, path, scheme or command; counts, grace period, success threshold), another
+  init container's forbidden; host ports unique across the regular containers and
+  within each init container (``checkHostPortConflicts``);
+- the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
+  labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
+  groups, hostPID beside a shared process namespace, fsGroup change and supplemental
+  groups policies, seccomp and AppArmor), DNS config (``validatePodDNSConfig``),
+  hostname and subdomain (DNS-1123 labels) and tolerations (``ValidateTolerations``).
 
-Not checked: the volume sources' own fields, envFrom, volume devices, lifecycle
-handlers, a probe's HTTP header names, huge pages' own rules, resource claims, security
-contexts, host port conflicts, the init containers' own restart rules, and every
-pod-level field after the restart policy (DNS, affinity, tolerations, ...).
+Not checked: the downwardAPI, CSI, ephemeral, image and the in-tree volume plugins'
+fields (nfs, iscsi, ...) and a projection's downward API, cluster trust bundle and
+pod certificate sources; volume devices; a probe's HTTP header names; huge pages' own
+rules; resource claims; sysctls, Windows and SELinux options; the init containers'
+own restart rules; the host network's port rules; and the pod fields after the
+tolerations or between them not listed (affinity, image pull secrets, readiness and
+scheduling gates, topology spread constraints, host aliases, priority class,
+runtime class, overhead, OS). An empty ``capabilities`` list the store has dropped
+prints as null where the server prints ``[]`` (the only difference found).
 Resource maps are Go maps: the server lists their errors in a random order.
 """
 
@@ -34,10 +54,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value
+from kubectl_crd.model.govalues import bad_value, go_json
 from kubectl_crd.model.quantity import parse_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -48,17 +68,24 @@ from kubectl_crd.validation.fielderrors import (
     not_supported,
     required,
 )
-from kubectl_crd.validation.names import dns1123_label, qualified_name
+from kubectl_crd.validation.names import (
+    dns1123_label,
+    label_value,
+    name_is_dns_subdomain,
+    qualified_name,
+)
 from kubectl_crd.validation.objectmeta import labels_and_annotations_problems
 from kubectl_crd.validation.results import Reason
 
 # one implementation of apimachinery's IsValidPortName, IsValidPortNum's message and
 # the supported protocols, shared with Services
 from kubectl_crd.validation.services import (
-    _PORT_RANGE_MESSAGE as _PORT_RANGE,
+    _IP_MESSAGE,
+    _PROTOCOLS,
+    parse_ip,
 )
 from kubectl_crd.validation.services import (
-    _PROTOCOLS,
+    _PORT_RANGE_MESSAGE as _PORT_RANGE,
 )
 from kubectl_crd.validation.services import (
     _port_name_problems as port_name_problems,
@@ -98,6 +125,12 @@ _ENV_NAME_CHARS = re.compile("[ -<>-~]+")
 # names repeat from template to template: the checks are cached (the commit's bench)
 _label = functools.lru_cache(maxsize=512)(dns1123_label)
 _port_name = functools.lru_cache(maxsize=512)(port_name_problems)
+
+
+@functools.lru_cache(maxsize=512)
+def _object_name(name: str) -> list[str]:
+    """``ValidateConfigMapName`` and ``ValidateSecretName``: ``NameIsDNSSubdomain``."""
+    return name_is_dns_subdomain(name, True)
 
 
 # The object is decoded JSON: its objects are dicts, and isinstance of a dict is
@@ -146,32 +179,44 @@ def pod_template_problems(
     volume_problems, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
     found += volume_problems
     volumes |= set(claim_volumes)
+    security = spec.get("securityContext")
+    security = security if isinstance(security, dict) else {}
+    # hostUsers defaults to true: nil or true is the host's user namespace
+    host_users = security.get("hostUsers") is not False
+    grace = spec.get("terminationGracePeriodSeconds")
+    grace = grace if isinstance(grace, int) else None
     containers = _items(spec.get("containers"))
     if not containers:
         found.append(required(f"{where}.containers"))
     names: set[str] = set()
     for index, container in enumerate(containers):
         path = f"{where}.containers[{index}]"
-        found += _container(container, volumes, path)
+        found += _container(container, volumes, path, host_users)
         name = _text(container.get("name"))
         if name in names:
             found.append(duplicate(f"{path}.name", name))
         names.add(name)
-        for probe in _PROBES:
-            found += _probe(container, probe, f"{path}.{probe}")
+        found += _lifecycle_and_probes(container, grace, path)
+    # checkHostPortConflicts: across the regular containers, then each init container
+    # on its own (they run one by one)
+    found += _host_port_conflicts(containers, f"{where}.containers")
     for index, container in enumerate(_items(spec.get("initContainers"))):
         path = f"{where}.initContainers[{index}]"
-        found += _container(container, volumes, path)
+        found += _container(container, volumes, path, host_users)
         name = _text(container.get("name"))
         # validateInitContainers: an empty name is not one the next may repeat
         if name in names:
             found.append(duplicate(f"{path}.name", name))
         elif name:
             names.add(name)
-        if container.get("restartPolicy") != "Always":
+        found += _host_port_conflicts([container], f"{where}.initContainers", index)
+        if container.get("restartPolicy") == "Always":
+            found += _lifecycle_and_probes(container, grace, path)
+        else:
             found += [forbidden(f"{path}.{each}", _INIT_FORBIDDEN) for each in _SIDECAR_ONLY
                       if container.get(each) is not None]  # fmt: skip
     found += restart_policy_problems(spec, where)
+    found += _pod_fields(spec, security, where)
     return found
 
 
@@ -184,9 +229,15 @@ def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], set[s
         problems: list[Cause] = []
         sources = sorted(_SOURCE_ORDER[key] for key, value in volume.items()
                          if value is not None and key in _SOURCE_ORDER)  # fmt: skip
-        sources_go = [_VOLUME_SOURCES[order][1] for order in sources]
-        problems += [forbidden(f"{path}.{go}", "may not specify more than 1 volume type")
-                     for go in sources_go[1:]]  # fmt: skip
+        if sources:
+            # the first source in the Go order is checked, each later one forbidden
+            first = _VOLUME_SOURCES[sources[0]][0]
+            check = _SOURCE_CHECKS.get(first)
+            source = volume[first]
+            if check is not None and isinstance(source, dict):
+                problems += check(source, f"{path}.{first}")
+        problems += [forbidden(f"{path}.{_VOLUME_SOURCES[order][1]}", "may not specify more than 1 volume type")
+                     for order in sources[1:]]  # fmt: skip
         if not sources:
             problems.append(
                 cause(path, Reason.REQUIRED, "Required value: must specify a volume type")
@@ -205,7 +256,147 @@ def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], set[s
     return found, good
 
 
-def _container(container: Mapping[str, Any], volumes: set[str], at: str) -> list[Cause]:
+#: ``fileModeErrorMsg``
+_FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive"
+#: ``supportedHostPathTypes``, sorted
+_HOST_PATH_TYPES = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File",
+                    "FileOrCreate", "Socket")  # fmt: skip
+
+
+def _mode(source: dict[str, Any], key: str, at: str) -> list[Cause]:
+    mode = source.get(key)
+    if isinstance(mode, int) and not 0 <= mode <= 0o777:
+        return [invalid_cause(f"{at}.{key}", mode, _FILE_MODE)]
+    return []
+
+
+def _empty_dir(source: dict[str, Any], at: str) -> list[Cause]:
+    limit = source.get("sizeLimit")
+    text = str(limit) if limit is not None else ""
+    if text[:1] == "-" and _above("0", text):
+        detail = "SizeLimit field must be a valid resource quantity"
+        return [forbidden(f"{at}.sizeLimit", detail)]
+    return []
+
+
+def _host_path(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateHostPathVolumeSource`` (defaulted: a type)."""
+    target = _text(source.get("path"))
+    if not target:
+        return [required(f"{at}.path")]
+    found = _no_backsteps(target, f"{at}.path")
+    kind = source.get("type")
+    if isinstance(kind, str) and kind not in _HOST_PATH_TYPES:
+        found.append(not_supported(f"{at}.type", kind, _HOST_PATH_TYPES, named=True))
+    return found
+
+
+def _key_to_paths(items: Any, at: str) -> list[Cause]:
+    """``validateKeyToPath`` of each item."""
+    found: list[Cause] = []
+    for index, item in enumerate(_items(items)):
+        found += _key_to_path(item, f"{at}[{index}]")
+    return found
+
+
+def _key_to_path(item: dict[str, Any], at: str) -> list[Cause]:
+    """``validateKeyToPath``: a key, a local path, a mode."""
+    found = [] if _text(item.get("key")) else [required(f"{at}.key")]
+    target = _text(item.get("path"))
+    if not target:
+        found.append(required(f"{at}.path"))
+    found += _local_path(target, f"{at}.path")
+    return found + _mode(item, "mode", at)
+
+
+def _named_source(name_key: str) -> Callable[[dict[str, Any], str], list[Cause]]:
+    """``validateSecretVolumeSource`` / ``validateConfigMapVolumeSource``: a name,
+    the default mode, the items."""
+
+    def check(source: dict[str, Any], at: str) -> list[Cause]:
+        found = [] if _text(source.get(name_key)) else [required(f"{at}.{name_key}")]
+        found += _mode(source, "defaultMode", at)
+        if source.get("items"):
+            found += _key_to_paths(source["items"], f"{at}.items")
+        return found
+
+    return check
+
+
+def _claim(source: dict[str, Any], at: str) -> list[Cause]:
+    return [] if _text(source.get("claimName")) else [required(f"{at}.claimName")]
+
+
+def _projected(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateProjectedVolumeSource``: the default mode, then each source's
+    secret, configMap and serviceAccountToken (their paths unique across the volume,
+    the conflict at the volume's path, a token's missing path too: upstream quirks);
+    a downward API, cluster trust bundle or pod certificate source's own fields are
+    not checked."""
+    found = _mode(source, "defaultMode", at)
+    paths: set[str] = set()
+    for index, each in enumerate(_items(source.get("sources"))):
+        where = f"{at}.sources[{index}]"
+        count = 0
+        for kind in ("secret", "configMap"):
+            projection = each.get(kind)
+            if not isinstance(projection, dict):
+                continue
+            count += 1
+            name = _text(projection.get("name"))
+            if not name:
+                found.append(required(f"{where}.{kind}.name"))
+            for number, item in enumerate(_items(projection.get("items"))):
+                found += _key_to_path(item, f"{where}.{kind}.items[{number}]")
+                target = _text(item.get("path"))
+                if target:
+                    if target in paths:
+                        found.append(invalid_cause(at, name, "conflicting duplicate paths"))
+                    paths.add(target)
+        for kind in ("downwardAPI", "clusterTrustBundle", "podCertificate"):
+            count += isinstance(each.get(kind), dict)
+        token = each.get("serviceAccountToken")
+        if isinstance(token, dict):
+            count += 1
+            seconds = _int(token.get("expirationSeconds"))
+            where_seconds = f"{where}.serviceAccountToken.expirationSeconds"
+            if seconds < 600:
+                found.append(
+                    invalid_cause(
+                        where_seconds, seconds, "may not specify a duration less than 10 minutes"
+                    )
+                )
+            if seconds > 1 << 32:
+                found.append(
+                    invalid_cause(
+                        where_seconds,
+                        seconds,
+                        "may not specify a duration larger than 2^32 seconds",
+                    )
+                )
+            target = _text(token.get("path"))
+            if not target:
+                found.append(required(f"{at}.path"))
+            else:
+                found += _local_path(target, f"{at}.path")
+        if count > 1:
+            found.append(forbidden(where, "may not specify more than 1 volume type per source"))
+    return found
+
+
+_SOURCE_CHECKS = {
+    "emptyDir": _empty_dir,
+    "hostPath": _host_path,
+    "secret": _named_source("secretName"),
+    "persistentVolumeClaim": _claim,
+    "configMap": _named_source("name"),
+    "projected": _projected,
+}
+
+
+def _container(
+    container: Mapping[str, Any], volumes: set[str], at: str, host_users: bool
+) -> list[Cause]:
     """``validateContainerCommon``, the parts the module docstring lists."""
     found: list[Cause] = []
     name = _text(container.get("name"))
@@ -224,6 +415,8 @@ def _container(container: Mapping[str, Any], volumes: set[str], at: str) -> list
         )
     found += _ports(_items(container.get("ports")), f"{at}.ports")
     found += _env(_items(container.get("env")), f"{at}.env")
+    if container.get("envFrom"):
+        found += _env_from(_items(container.get("envFrom")), f"{at}.envFrom")
     found += _mounts(_items(container.get("volumeMounts")), volumes, f"{at}.volumeMounts")
     pull = _text(container.get("imagePullPolicy"))
     if not pull:
@@ -233,36 +426,52 @@ def _container(container: Mapping[str, Any], volumes: set[str], at: str) -> list
     resources = container.get("resources")
     if isinstance(resources, dict):
         found += _resources(resources, f"{at}.resources")
+    security = container.get("securityContext")
+    if isinstance(security, dict) and security:
+        found += _container_security(security, f"{at}.securityContext", host_users)
     return found
 
 
 _PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
-_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+#: ``validateHandler``'s order; a probe has no sleep and a lifecycle handler no grpc
+#: (decoding drops them)
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc", "sleep")
 _PROBE_COUNTS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
                  "successThreshold", "failureThreshold")  # fmt: skip
 _NONNEGATIVE = "must be greater than or equal to 0"
 _SCHEMES = ("HTTP", "HTTPS")
 
 
-def _probe(container: dict[str, Any], kind: str, at: str) -> list[Cause]:
-    """``validateLivenessProbe`` and its siblings of a regular container (defaulted:
-    a probe's counts, an httpGet's path and scheme): ``validateHandler`` (one handler;
-    an exec's command, an httpGet's path, port and scheme, a tcpSocket's or grpc's
-    port), the counts not negative, a positive grace period; a liveness or startup
-    probe succeeds once, a readiness probe has no grace period."""
-    probe = container.get(kind)
-    if not isinstance(probe, dict):
-        return []
+def _lifecycle_and_probes(container: dict[str, Any], grace: int | None, at: str) -> list[Cause]:
+    """What ``validateContainers`` checks after a container's name, as it does for a
+    sidecar init container: ``validateLifecycle`` (postStart, then preStop; a stop
+    signal is of the ContainerStopSignals gate, alpha and off in 1.34), then the probes."""
     found: list[Cause] = []
-    handlers = [each for each in _HANDLERS if isinstance(probe.get(each), dict)]
+    lifecycle = container.get("lifecycle")
+    if isinstance(lifecycle, dict):
+        for hook in ("postStart", "preStop"):
+            handler = lifecycle.get(hook)
+            if isinstance(handler, dict):
+                found += _handler(handler, grace, f"{at}.lifecycle.{hook}")
+    for probe in _PROBES:
+        found += _probe(container, probe, grace, f"{at}.{probe}")
+    return found
+
+
+def _handler(handler: dict[str, Any], grace: int | None, at: str) -> list[Cause]:
+    """``validateHandler``: one handler (the later ones forbidden) and its fields: an
+    exec's command, an httpGet's path, port and scheme, a tcpSocket's or grpc's port,
+    a sleep within the pod's grace period."""
+    found: list[Cause] = []
+    handlers = [each for each in _HANDLERS if isinstance(handler.get(each), dict)]
     for extra in handlers[1:]:
         found.append(forbidden(f"{at}.{extra}", "may not specify more than 1 handler type"))
     if not handlers:
         found.append(cause(at, Reason.REQUIRED, "Required value: must specify a handler type"))
-    elif handlers[0] == "exec" and not probe["exec"].get("command"):
+    elif handlers[0] == "exec" and not handler["exec"].get("command"):
         found.append(required(f"{at}.exec.command"))
     elif handlers[0] == "httpGet":
-        action = probe["httpGet"]
+        action = handler["httpGet"]
         if not _text(action.get("path")):
             found.append(required(f"{at}.httpGet.path"))
         found += _port_num_or_name(action.get("port"), f"{at}.httpGet.port")
@@ -270,25 +479,43 @@ def _probe(container: dict[str, Any], kind: str, at: str) -> list[Cause]:
         if scheme not in _SCHEMES:
             found.append(not_supported(f"{at}.httpGet.scheme", scheme, _SCHEMES, named=True))
     elif handlers[0] in ("tcpSocket", "grpc"):
-        port = probe[handlers[0]].get("port")
+        port = handler[handlers[0]].get("port")
         # a grpc port is an int32: intstr.FromInt32
         port = port if handlers[0] == "tcpSocket" else _int(port)
         found += _port_num_or_name(port, f"{at}.{handlers[0]}.port")
+    elif handlers[0] == "sleep":
+        # validateSleepAction with PodLifecycleSleepActionAllowZero (GA in 1.34)
+        seconds = _int(handler["sleep"].get("seconds"))
+        if grace is not None and not 0 <= seconds <= grace:
+            detail = f"must be non-negative and less than terminationGracePeriodSeconds ({grace})"
+            found.append(invalid_cause(f"{at}.sleep", seconds, detail))
+    return found
+
+
+def _probe(container: dict[str, Any], kind: str, grace: int | None, at: str) -> list[Cause]:
+    """``validateLivenessProbe`` and its siblings (defaulted: a probe's counts, an
+    httpGet's path and scheme): ``validateHandler``, the counts not negative, a
+    positive grace period; a liveness or startup probe succeeds once, a readiness
+    probe has no grace period."""
+    probe = container.get(kind)
+    if not isinstance(probe, dict):
+        return []
+    found = _handler(probe, grace, at)
     for name in _PROBE_COUNTS:
         value = _int(probe.get(name))
         if value < 0:
             found.append(invalid_cause(f"{at}.{name}", value, _NONNEGATIVE))
-    grace = probe.get("terminationGracePeriodSeconds")
-    if isinstance(grace, int) and grace <= 0:
+    own = probe.get("terminationGracePeriodSeconds")
+    if isinstance(own, int) and own <= 0:
         found.append(
-            invalid_cause(f"{at}.terminationGracePeriodSeconds", grace, "must be greater than 0")
+            invalid_cause(f"{at}.terminationGracePeriodSeconds", own, "must be greater than 0")
         )
     success = _int(probe.get("successThreshold"))
     if kind != "readinessProbe" and success != 1:
         found.append(invalid_cause(f"{at}.successThreshold", success, "must be 1"))
-    if kind == "readinessProbe" and isinstance(grace, int):
+    if kind == "readinessProbe" and isinstance(own, int):
         detail = "must not be set for readinessProbes"
-        found.append(invalid_cause(f"{at}.terminationGracePeriodSeconds", grace, detail))
+        found.append(invalid_cause(f"{at}.terminationGracePeriodSeconds", own, detail))
     return found
 
 
@@ -354,6 +581,368 @@ def _env(variables: list[dict[str, Any]], at: str) -> list[Cause]:
         elif count > 1:
             detail = "may not have more than one field specified at a time"
             found.append(invalid_cause(where, "", detail))
+    return found
+
+
+def _env_from(sources: list[dict[str, Any]], at: str) -> list[Cause]:
+    """``ValidateEnvFrom``: a prefix an env var name (relaxed), a ConfigMap's or
+    Secret's name (``NameIsDNSSubdomain`` with prefix, as ``ValidateConfigMapName``),
+    exactly one of the two (that error at the list's path: its index is missing upstream)."""
+    found: list[Cause] = []
+    for index, source in enumerate(sources):
+        path = f"{at}[{index}]"
+        prefix = _text(source.get("prefix"))
+        if prefix and not _ENV_NAME_CHARS.fullmatch(prefix):
+            found.append(invalid_cause(f"{path}.prefix", prefix, _ENV_NAME))
+        count = 0
+        for kind in ("configMapRef", "secretRef"):
+            ref = source.get(kind)
+            if not isinstance(ref, dict):
+                continue
+            count += 1
+            name = _text(ref.get("name"))
+            if not name:
+                found.append(required(f"{path}.{kind}.name"))
+            else:
+                found += [invalid_cause(f"{path}.{kind}.name", name, m) for m in _object_name(name)]
+        if count == 0:
+            found.append(
+                invalid_cause(at, "", "must specify one of: `configMapRef` or `secretRef`")
+            )
+        elif count > 1:
+            detail = "may not have more than one field specified at a time"
+            found.append(invalid_cause(at, "", detail))
+    return found
+
+
+#: ``IsValidUserID`` and ``IsValidGroupID``'s range
+_ID_RANGE = "must be between 0 and 2147483647, inclusive"
+_PROFILE_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
+_PROC_MOUNTS = ("Default", "Unmasked")
+
+
+def _id_problems(security: dict[str, Any], keys: tuple[str, ...], at: str) -> list[Cause]:
+    found: list[Cause] = []
+    for key in keys:
+        value = security.get(key)
+        if isinstance(value, int) and not 0 <= value <= 2147483647:
+            found.append(invalid_cause(f"{at}.{key}", value, _ID_RANGE))
+    return found
+
+
+def _container_security(security: dict[str, Any], at: str, host_users: bool) -> list[Cause]:
+    """``ValidateSecurityContext`` (privileged is allowed: kube-apiserver's
+    --allow-privileged, which envtest sets); Windows options are not checked."""
+    found = _id_problems(security, ("runAsUser", "runAsGroup"), at)
+    proc = security.get("procMount")
+    if isinstance(proc, str):
+        if proc not in _PROC_MOUNTS:
+            found.append(not_supported(f"{at}.procMount", proc, _PROC_MOUNTS, named=True))
+        if host_users and proc == "Unmasked":
+            detail = "`hostUsers` must be false to use `Unmasked`"
+            found.append(invalid_cause(f"{at}.procMount", proc, detail, named=True))
+    found += _seccomp(security.get("seccompProfile"), f"{at}.seccompProfile")
+    if security.get("allowPrivilegeEscalation") is False:
+        # the value printed is the internal SecurityContext, json.Marshal'ed
+        escalation = "cannot set `allowPrivilegeEscalation` to false and"
+        if security.get("privileged") is True:
+            found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security)}: "
+                               f"{escalation} `privileged` to true"))  # fmt: skip
+        capabilities = security.get("capabilities")
+        added = capabilities.get("add") if isinstance(capabilities, dict) else None
+        for each in added if isinstance(added, list) else ():
+            if each == "CAP_SYS_ADMIN":
+                found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security)}: "
+                                   f"{escalation} `capabilities.Add` CAP_SYS_ADMIN"))  # fmt: skip
+    found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
+    return found
+
+
+def _go_struct(value: Any, fields: tuple[str, ...], defaults: Mapping[str, Any]) -> str:
+    """``json.Marshal`` of an internal (untagged) struct pointer of a decoded object:
+    null, or its fields by their Go names, a missing one its zero value."""
+    if not isinstance(value, dict):
+        return "null"
+    parts = []
+    for name in fields:
+        key = name[0].lower() + name[1:]
+        parts.append(f'"{name}":{go_json(value.get(key, defaults.get(name)))}')
+    return "{" + ",".join(parts) + "}"
+
+
+_PROFILE = ("Type", "LocalhostProfile")
+_ZERO_TYPE = {"Type": ""}
+
+
+def _go_security(security: dict[str, Any]) -> str:
+    """``core.SecurityContext``, json.Marshal'ed in its fields' order."""
+    capabilities = _go_struct(security.get("capabilities"), ("Add", "Drop"), {})
+    selinux = _go_struct(security.get("seLinuxOptions"), ("User", "Role", "Type", "Level"),
+                         {"User": "", "Role": "", "Type": "", "Level": ""})  # fmt: skip
+    windows = _go_struct(
+        security.get("windowsOptions"),
+        ("GMSACredentialSpecName", "GMSACredentialSpec", "RunAsUserName", "HostProcess"),
+        {},
+    )
+    scalars = [f'"{name}":{go_json(security.get(name[0].lower() + name[1:]))}' for name in (
+        "RunAsUser", "RunAsGroup", "RunAsNonRoot", "ReadOnlyRootFilesystem",
+        "AllowPrivilegeEscalation", "ProcMount")]  # fmt: skip
+    return (
+        f'{{"Capabilities":{capabilities},"Privileged":{go_json(security.get("privileged"))},'
+        f'"SELinuxOptions":{selinux},"WindowsOptions":{windows},{",".join(scalars)},'
+        f'"SeccompProfile":{_go_struct(security.get("seccompProfile"), _PROFILE, _ZERO_TYPE)},'
+        f'"AppArmorProfile":{_go_struct(security.get("appArmorProfile"), _PROFILE, _ZERO_TYPE)}}}'
+    )
+
+
+def _seccomp(profile: Any, at: str) -> list[Cause]:
+    """``validateSeccompProfileField``."""
+    if not isinstance(profile, dict):
+        return []
+    found: list[Cause] = []
+    kind = _text(profile.get("type"))
+    local = profile.get("localhostProfile")
+    if not kind:
+        detail = "Required value: type is required when seccompProfile is set"
+        found.append(cause(f"{at}.type", Reason.REQUIRED, detail))
+    elif kind not in _PROFILE_TYPES:
+        found.append(not_supported(f"{at}.type", kind, _PROFILE_TYPES, named=True))
+    if kind == "Localhost":
+        if local is None:
+            detail = "Required value: must be set when seccomp type is Localhost"
+            found.append(cause(f"{at}.localhostProfile", Reason.REQUIRED, detail))
+        else:
+            found += _descending_path(_text(local), f"{at}.localhostProfile")
+    elif local is not None:
+        value = _go_struct(profile, _PROFILE, _ZERO_TYPE)
+        detail = "can only be set when seccomp type is Localhost"
+        found.append(
+            cause(f"{at}.localhostProfile", Reason.INVALID, f"Invalid value: {value}: {detail}")
+        )
+    return found
+
+
+def _app_armor(profile: Any, at: str) -> list[Cause]:
+    """``ValidateAppArmorProfileField``."""
+    if not isinstance(profile, dict):
+        return []
+    kind = _text(profile.get("type"))
+    local = profile.get("localhostProfile")
+    where = f"{at}.localhostProfile"
+    if kind == "Localhost":
+        text = _text(local)
+        if local is None or not text:
+            detail = "Required value: must be set when AppArmor type is Localhost"
+            return [cause(where, Reason.REQUIRED, detail)]
+        found: list[Cause] = []
+        if text != text.strip():
+            found.append(invalid_cause(where, text, "must not be padded with whitespace"))
+        if len(text.encode()) > 4095:
+            found.append(cause(where, Reason.TOO_LONG, "Too long: may not be more than 4095 bytes"))
+        return found
+    if kind in ("RuntimeDefault", "Unconfined"):
+        if local is None:
+            return []
+        return [
+            invalid_cause(where, _text(local), "can only be set when AppArmor type is Localhost")
+        ]
+    if not kind:
+        detail = "Required value: type is required when appArmorProfile is set"
+        return [cause(f"{at}.type", Reason.REQUIRED, detail)]
+    return [not_supported(f"{at}.type", kind, _PROFILE_TYPES, named=True)]
+
+
+def _descending_path(target: str, at: str) -> list[Cause]:
+    """``validateLocalDescendingPath``: relative, without a '..' element."""
+    found: list[Cause] = []
+    if target.startswith("/"):
+        found.append(invalid_cause(at, target, "must be a relative path"))
+    return found + _no_backsteps(target, at)
+
+
+def _no_backsteps(target: str, at: str) -> list[Cause]:
+    """``validatePathNoBacksteps``: one error, however many '..' elements."""
+    if ".." in target and ".." in target.split("/"):
+        return [invalid_cause(at, target, "must not contain '..'")]
+    return []
+
+
+def _local_path(target: str, at: str) -> list[Cause]:
+    """``ValidateLocalNonReservedPath``: a descending path not starting with '..'
+    (unless the '..' element was already reported)."""
+    found = _descending_path(target, at)
+    if target.startswith("..") and not target.startswith("../"):
+        found.append(invalid_cause(at, target, "must not start with '..'"))
+    return found
+
+
+def _host_port_conflicts(containers: list[dict[str, Any]], at: str, first: int = 0) -> list[Cause]:
+    """``AccumulateUniqueHostPorts``: a (protocol, host IP, host port) once; the
+    containers at ``at``, numbered from ``first``."""
+    found: list[Cause] = []
+    seen: set[str] = set()
+    for index, container in enumerate(containers, first):
+        ports = container.get("ports")
+        # most templates have no host port: the raw list, no copy (this module's bench)
+        for number, port in enumerate(ports if isinstance(ports, list) else ()):
+            host = _int(port.get("hostPort")) if isinstance(port, dict) else 0
+            if not host:
+                continue
+            key = f"{_text(port.get('protocol'))}/{_text(port.get('hostIP'))}/{host}"
+            if key in seen:
+                found.append(duplicate(f"{at}[{index}].ports[{number}].hostPort", key))
+            seen.add(key)
+    return found
+
+
+#: ``validateDNSPolicy``'s values, in its order
+_DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+_FS_GROUP_POLICIES = ("Always", "OnRootMismatch")
+_GROUPS_POLICIES = ("Merge", "Strict")
+_OPERATORS = ("Equal", "Exists")
+_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+#: IsDNS1123SubdomainWithUnderscore (RelaxedDNSSearchValidation, GA in 1.34)
+_SEARCH_LABEL = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SEARCH_FORMAT = _SEARCH_LABEL + "(\\." + _SEARCH_LABEL + ")*"
+_SEARCH_RE = re.compile(_SEARCH_FORMAT)
+_SEARCH_MESSAGE = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+    "'_', '-' or '.', and must start and end with an alphanumeric character (e.g. "
+    f"'example.com', regex used for validation is '{_SEARCH_FORMAT}')"
+)
+
+
+def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list[Cause]:
+    """``ValidatePodSpec`` after the restart policy, in its order: the DNS policy, the
+    node selector's labels, the pod's security context, the DNS config, hostname and
+    subdomain, tolerations."""
+    found: list[Cause] = []
+    policy = _text(spec.get("dnsPolicy"))
+    if not policy:
+        found.append(required(f"{at}.dnsPolicy"))
+    elif policy not in _DNS_POLICIES:
+        found.append(not_supported(f"{at}.dnsPolicy", policy, _DNS_POLICIES, named=True))
+    selector = spec.get("nodeSelector")
+    if isinstance(selector, dict) and selector:
+        found += [cause(f"{at}.nodeSelector", reason, body)
+                  for _, reason, body in labels_and_annotations_problems({"labels": selector})]  # fmt: skip
+    # the spec's hostPID and shareProcessNamespace are the internal type's security
+    # context fields; a defaulted one is mostly empty
+    if security or spec.get("hostPID") is True:
+        found += _pod_security(spec, security, f"{at}.securityContext")
+    found += _dns_config(spec.get("dnsConfig"), policy, f"{at}.dnsConfig")
+    for key in ("hostname", "subdomain"):
+        name = _text(spec.get(key))
+        if name:
+            found += [invalid_cause(f"{at}.{key}", name, m) for m in _label(name)]
+    tolerations = spec.get("tolerations")
+    if tolerations:
+        found += _tolerations(_items(tolerations), f"{at}.tolerations")
+    return found
+
+
+def _pod_security(spec: dict[str, Any], security: dict[str, Any], at: str) -> list[Cause]:
+    """``validatePodSpecSecurityContext`` (sysctls, Windows options and the SELinux
+    change policy not checked)."""
+    found = _id_problems(security, ("fsGroup", "runAsUser", "runAsGroup"), at)
+    for index, group in enumerate(security.get("supplementalGroups") or ()):
+        if isinstance(group, int) and not 0 <= group <= 2147483647:
+            found.append(invalid_cause(f"{at}.supplementalGroups[{index}]", group, _ID_RANGE))
+    if spec.get("shareProcessNamespace") is True and spec.get("hostPID") is True:
+        detail = "ShareProcessNamespace and HostPID cannot both be enabled"
+        found.append(invalid_cause(f"{at}.shareProcessNamespace", True, detail))
+    found += _policy(security, "fsGroupChangePolicy", _FS_GROUP_POLICIES, at)
+    found += _seccomp(security.get("seccompProfile"), f"{at}.seccompProfile")
+    found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
+    return found + _policy(security, "supplementalGroupsPolicy", _GROUPS_POLICIES, at)
+
+
+def _policy(holder: dict[str, Any], key: str, values: tuple[str, ...], at: str) -> list[Cause]:
+    """A pointer to a named string type, set and not one of ``values``."""
+    value = holder.get(key)
+    if isinstance(value, str) and value not in values:
+        return [not_supported(f"{at}.{key}", value, values, named=True)]
+    return []
+
+
+def _dns_config(config: Any, policy: str, at: str) -> list[Cause]:
+    """``validatePodDNSConfig``."""
+    if policy == "None":
+        if not isinstance(config, dict):
+            detail = "Required value: must provide `dnsConfig` when `dnsPolicy` is None"
+            return [cause(at, Reason.REQUIRED, detail)]
+        if not config.get("nameservers"):
+            detail = (
+                "Required value: must provide at least one DNS nameserver when `dnsPolicy` is None"
+            )
+            return [cause(f"{at}.nameservers", Reason.REQUIRED, detail)]
+    if not isinstance(config, dict):
+        return []
+    found: list[Cause] = []
+    servers = [_text(each) for each in config.get("nameservers") or ()]
+    if len(servers) > 3:
+        found.append(
+            invalid_cause(f"{at}.nameservers", servers, "must not have more than 3 nameservers")
+        )
+    for index, server in enumerate(servers):
+        if parse_ip(server) is None:
+            found.append(invalid_cause(f"{at}.nameservers[{index}]", server, _IP_MESSAGE))
+    searches = [_text(each) for each in config.get("searches") or ()]
+    if len(searches) > 32:
+        found.append(
+            invalid_cause(f"{at}.searches", searches, "must not have more than 32 search paths")
+        )
+    if len(" ".join(searches)) > 2048:
+        detail = "must not have more than 2048 characters (including spaces) in the search list"
+        found.append(invalid_cause(f"{at}.searches", searches, detail))
+    for index, search in enumerate(searches):
+        if search == ".":
+            continue
+        search = search.removesuffix(".")
+        where = f"{at}.searches[{index}]"
+        if len(search.encode()) > 253:
+            found.append(invalid_cause(where, search, "must be no more than 253 characters"))
+        if not _SEARCH_RE.fullmatch(search):
+            found.append(invalid_cause(where, search, _SEARCH_MESSAGE))
+    for index, option in enumerate(_items(config.get("options"))):
+        if not _text(option.get("name")):
+            found.append(
+                cause(
+                    f"{at}.options[{index}]", Reason.REQUIRED, "Required value: must not be empty"
+                )
+            )
+    return found
+
+
+def _tolerations(tolerations: list[dict[str, Any]], at: str) -> list[Cause]:
+    """``ValidateTolerations``."""
+    found: list[Cause] = []
+    for index, toleration in enumerate(tolerations):
+        path = f"{at}[{index}]"
+        key = _text(toleration.get("key"))
+        operator = _text(toleration.get("operator"))
+        effect = _text(toleration.get("effect"))
+        value = _text(toleration.get("value"))
+        if key:
+            found += [invalid_cause(f"{path}.key", key, m) for m in qualified_name(key)]
+        elif operator != "Exists":
+            detail = 'operator must be Exists when `key` is empty, which means "match all values and all keys"'
+            found.append(invalid_cause(f"{path}.operator", operator, detail, named=True))
+        if toleration.get("tolerationSeconds") is not None and effect != "NoExecute":
+            detail = "effect must be 'NoExecute' when `tolerationSeconds` is set"
+            found.append(invalid_cause(f"{path}.effect", effect, detail, named=True))
+        if operator in ("Equal", ""):
+            problems = label_value(value)
+            if problems:
+                found.append(invalid_cause(f"{path}.operator", value, ";".join(problems)))
+        elif operator == "Exists":
+            if value:
+                detail = "value must be empty when `operator` is 'Exists'"
+                found.append(invalid_cause(f"{path}.operator", value, detail))
+        else:
+            found.append(not_supported(f"{path}.operator", operator, _OPERATORS, named=True))
+        if effect and effect not in _EFFECTS:
+            found.append(not_supported(f"{path}.effect", effect, _EFFECTS, named=True))
     return found
 
 

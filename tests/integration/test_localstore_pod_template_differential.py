@@ -1,14 +1,18 @@
 """A workload's pod template: the store against the real server.
 
-``ValidatePodSpec``'s commonest rules (``validation.pods``: volumes, containers and
-init containers, their names, images, policies, ports, env, volume mounts and
-resources, the pod's restart policy) and the apps kinds' "restart Always, no active
+``ValidatePodSpec``'s commonest rules (``validation.pods``: volumes and their
+sources' fields, containers and init containers, their names, images, policies,
+ports, env, envFrom, volume mounts, resources, security contexts, lifecycle handlers
+and probes, host port conflicts; the pod's restart policy, DNS policy and config,
+node selector, security context, hostname, subdomain and tolerations: ``FIELDS``
+holds the rules after the resources) and the apps kinds' "restart Always, no active
 deadline" (``ValidatePodTemplateSpecForReplicaSet``, ``ValidateDaemonSetSpec``,
 ``ValidateStatefulSetSpec``), at the place each workload's validation checks its
 template. Each case creates the same body on the session's kube-apiserver and in an
 ``ObjectStore``: the status code, reason, message and each cause's field, reason and
-message must be the same, or the stored labels and spec. A resource map's errors come
-in Go's random map order: a case holds one at most.
+message must be the same, or the stored labels and spec. A map's errors (resources, labels,
+annotations, a node selector) come in Go's random map order: a case holds one entry
+with errors at most.
 """
 
 from __future__ import annotations
@@ -134,6 +138,128 @@ DEPLOYMENTS: list[tuple[str, dict[str, Any]]] = [
          restartPolicy="Never", activeDeadlineSeconds=5)),
 ]  # fmt: skip
 
+CM_REF = {"configMapRef": {"name": "cm"}}
+SLEEP = {"sleep": {"seconds": 5}}
+TOKEN = {"serviceAccountToken": {"path": "token"}}
+
+#: (what, the template's pod spec): the rules after a container's resources, created as
+#: Deployments on both sides
+FIELDS: list[tuple[str, dict[str, Any]]] = [
+    ("valid: envFrom a ConfigMap and a Secret, prefixed",
+     pod(container(envFrom=[{**CM_REF, "prefix": "CFG_"}, {"secretRef": {"name": "s", "optional": True}}]))),
+    ("envFrom without a source", pod(container(envFrom=[{"prefix": "A"}]))),
+    ("envFrom of two sources", pod(container(envFrom=[{**CM_REF, "secretRef": {"name": "s"}}]))),
+    ("envFrom names empty and not a DNS subdomain, a prefix with '='",
+     pod(container(envFrom=[{"configMapRef": {"name": ""}, "prefix": "A=B"}, {"secretRef": {"name": "Bad_Name"}}]))),
+    ("odd: an envFrom prefix and name", pod(container(envFrom=[{"configMapRef": {"name": ODD}, "prefix": ODD}]))),
+    ("a lifecycle: postStart without a handler, preStop of two",
+     pod(container(lifecycle={"postStart": {}, "preStop": {"exec": {"command": ["x"]}, "httpGet": {"port": 80}}}))),
+    ("a lifecycle: httpGet without a path, a bad port name; tcpSocket port 0",
+     pod(container(lifecycle={"preStop": {"httpGet": {"port": "Web_1", "path": ""}}, "postStart": {"tcpSocket": {"port": 0}}}))),
+    ("a lifecycle: sleep above the grace period, sleep -1",
+     pod(container(lifecycle={"preStop": {"sleep": {"seconds": 40}}, "postStart": {"sleep": {"seconds": -1}}}))),
+    ("a lifecycle: sleep above a grace period of 3", pod(container(lifecycle={"preStop": SLEEP}), terminationGracePeriodSeconds=3)),
+    ("valid: a lifecycle of sleep and exec", pod(container(lifecycle={"preStop": SLEEP, "postStart": PROBE}))),
+    ("a sidecar init container's bad probe and lifecycle",
+     pod(initContainers=[container("init", restartPolicy="Always", lifecycle={"preStop": {}}, livenessProbe={"exec": {}}, readinessProbe={**PROBE, "terminationGracePeriodSeconds": 5})])),
+    ("a container's runAsUser -1 and runAsGroup 2^31",
+     pod(container(securityContext={"runAsUser": -1, "runAsGroup": 2147483648}))),
+    ("a pod's runAsUser, runAsGroup, fsGroup and a supplemental group out of range",
+     pod(securityContext={"runAsUser": 2147483648, "runAsGroup": -1, "fsGroup": -2, "supplementalGroups": [1, -1]})),
+    ("seccomp: a container's without a type, the pod's type not known",
+     pod(container(securityContext={"seccompProfile": {}}), securityContext={"seccompProfile": {"type": "Strict"}})),
+    ("seccomp: Localhost without a profile, with an absolute one; RuntimeDefault with one",
+     pod(container("a", securityContext={"seccompProfile": {"type": "Localhost"}}),
+         container("b", securityContext={"seccompProfile": {"type": "Localhost", "localhostProfile": "/x/../y"}}),
+         container("c", securityContext={"seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "p.json"}}))),
+    ("appArmor: no type, a type not known, Localhost without a profile, padded, Unconfined with one",
+     pod(container("a", securityContext={"appArmorProfile": {}}),
+         container("b", securityContext={"appArmorProfile": {"type": "Strict"}}),
+         container("c", securityContext={"appArmorProfile": {"type": "Localhost"}}),
+         container("d", securityContext={"appArmorProfile": {"type": "Localhost", "localhostProfile": " p "}}),
+         securityContext={"appArmorProfile": {"type": "Unconfined", "localhostProfile": "p"}})),
+    ("odd: seccomp and appArmor types", pod(container(securityContext={"seccompProfile": {"type": ODD}, "appArmorProfile": {"type": ODD}}))),
+    ("procMount not known, Unmasked with host users",
+     pod(container("a", securityContext={"procMount": "Weird"}), container("b", securityContext={"procMount": "Unmasked"}))),
+    ("allowPrivilegeEscalation false beside privileged and CAP_SYS_ADMIN",
+     pod(container(securityContext={"allowPrivilegeEscalation": False, "privileged": True, "runAsUser": 5,
+                                    "capabilities": {"add": ["NET_ADMIN", "CAP_SYS_ADMIN"], "drop": ["ALL"]}}))),
+    ("allowPrivilegeEscalation false beside CAP_SYS_ADMIN, seccomp and SELinux",
+     pod(container(securityContext={"allowPrivilegeEscalation": False, "capabilities": {"add": ["CAP_SYS_ADMIN"]},
+                                    "seLinuxOptions": {"level": "s0"}, "seccompProfile": {"type": "RuntimeDefault"}}))),
+    ("valid: a privileged container", pod(container(securityContext={"privileged": True}))),
+    ("hostPID with a shared process namespace, no security context", pod(hostPID=True, shareProcessNamespace=True)),
+    ("valid: a probe's sleep and a lifecycle's grpc, unknown fields dropped",
+     pod(container(livenessProbe={**PROBE, "sleep": {"seconds": 1}}, lifecycle={"preStop": {**PROBE, "grpc": {"port": 0}}}))),
+    ("fsGroupChangePolicy and supplementalGroupsPolicy not known, hostPID with a shared process namespace",
+     pod(securityContext={"fsGroupChangePolicy": "Sometimes", "supplementalGroupsPolicy": "Union"}, hostPID=True, shareProcessNamespace=True)),
+    ("valid: a restricted security context",
+     pod(container(securityContext={"runAsNonRoot": True, "runAsUser": 1000, "allowPrivilegeEscalation": False,
+                                    "capabilities": {"drop": ["ALL"]}, "readOnlyRootFilesystem": True,
+                                    "seccompProfile": {"type": "RuntimeDefault"}}),
+         securityContext={"fsGroup": 2000, "seccompProfile": {"type": "Localhost", "localhostProfile": "profiles/a.json"},
+                          "appArmorProfile": {"type": "RuntimeDefault"}})),
+    ("tolerations: a key not a label name, an operator and an effect not known",
+     pod(tolerations=[{"key": "a b", "operator": "Maybe", "effect": "NoRun"}])),
+    ("tolerations: no key with Equal, Exists with a value, tolerationSeconds without NoExecute",
+     pod(tolerations=[{"operator": "Equal"}, {"key": "k", "operator": "Exists", "value": "v"}, {"key": "k", "value": "v", "effect": "NoSchedule", "tolerationSeconds": 5}])),
+    ("tolerations: a value not a label value, no operator and no key",
+     pod(tolerations=[{"key": "k", "operator": "Equal", "value": "bad value!"}, {"value": "x"}])),
+    ("odd: a toleration's operator and effect", pod(tolerations=[{"key": "k", "operator": ODD, "effect": ODD}])),
+    ("valid: tolerations", pod(tolerations=[{"operator": "Exists"}, {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}, {"key": "k", "value": "v", "effect": "NoSchedule"}])),
+    ("a nodeSelector key and value not valid", pod(nodeSelector={"a b": "bad value!"})),
+    ("valid: a nodeSelector", pod(nodeSelector={"kubernetes.io/os": "linux", "disk": ""})),
+    ("a dnsPolicy not known", pod(dnsPolicy="Cluster")),
+    ("odd: a dnsPolicy", pod(dnsPolicy=ODD)),
+    ("dnsPolicy None without dnsConfig", pod(dnsPolicy="None")),
+    ("dnsPolicy None without nameservers", pod(dnsPolicy="None", dnsConfig={"searches": ["a.b"]})),
+    ("dnsConfig: four nameservers, one not an IP; searches not subdomains; an option without a name",
+     pod(dnsConfig={"nameservers": ["1.1.1.1", "8.8.8.8", "::1", "not-an-ip"], "searches": ["Bad.Domain", ".", "ok.", "_srv.ok", "a..b"],
+                    "options": [{"name": "ndots", "value": "2"}, {"value": "x"}]})),
+    ("valid: dnsPolicy None with nameservers", pod(dnsPolicy="None", dnsConfig={"nameservers": ["10.0.0.010"], "searches": ["svc.cluster.local."]})),
+    ("a hostname and a subdomain not DNS labels", pod(hostname="Web_1", subdomain="a.b")),
+    ("valid: a hostname and a subdomain", pod(hostname="web-0", subdomain="web")),
+    ("two containers on one host port",
+     pod(container("a", ports=[{"containerPort": 80, "hostPort": 8080}]), container("b", ports=[{"containerPort": 81, "hostPort": 8080}, {"containerPort": 82, "hostPort": 8080, "hostIP": "10.0.0.1"}]))),
+    ("valid: one host port for TCP and UDP", pod(container(ports=[{"containerPort": 53, "hostPort": 53}, {"containerPort": 53, "hostPort": 53, "protocol": "UDP"}]))),
+    ("an init container's two ports on one host port, another's on a container's",
+     pod(container(ports=[{"containerPort": 80, "hostPort": 9000}]),
+         initContainers=[container("i1", ports=[{"containerPort": 1, "hostPort": 9000}, {"containerPort": 2, "hostPort": 9000}]),
+                         container("i2", ports=[{"containerPort": 3, "hostPort": 9000}])])),
+    ("a configMap volume without a name, a secret without a secretName",
+     pod(volumes=[{"name": "a", "configMap": {}}, {"name": "b", "secret": {}}])),
+    ("a claim without a claimName, a hostPath without a path, mounted",
+     pod(container(volumeMounts=[{"name": "a", "mountPath": "/a"}, {"name": "b", "mountPath": "/b"}]),
+         volumes=[{"name": "a", "persistentVolumeClaim": {"claimName": ""}}, {"name": "b", "hostPath": {"path": ""}}])),
+    ("a hostPath with '..' and a type not known", pod(volumes=[{"name": "a", "hostPath": {"path": "/a/../b", "type": "Pipe"}}])),
+    ("odd: a hostPath type", pod(volumes=[{"name": "a", "hostPath": {"path": "/a", "type": ODD}}])),
+    ("an emptyDir's negative sizeLimit", pod(volumes=[{"name": "a", "emptyDir": {"sizeLimit": "-1Gi"}}])),
+    ("items: no key, no path, an absolute path, '..', '..x'; modes out of range",
+     pod(volumes=[{"name": "a", "configMap": {"name": "cm", "defaultMode": 512, "items": [
+         {"key": "", "path": ""}, {"key": "k", "path": "/abs"}, {"key": "k", "path": "x/../y"}, {"key": "k", "path": "..x", "mode": -1}]}},
+                  {"name": "b", "secret": {"secretName": "s", "defaultMode": -1, "items": [{"key": "k", "path": "../up", "mode": 1000}]}}])),
+    ("projected: a configMap without a name, duplicate paths, a short token, two kinds in a source, a bad mode",
+     pod(volumes=[{"name": "p", "projected": {"defaultMode": 1000, "sources": [
+         {"configMap": {"items": [{"key": "a", "path": "x"}]}},
+         {"secret": {"name": "s", "items": [{"key": "b", "path": "x"}]}},
+         {"serviceAccountToken": {"path": "t", "expirationSeconds": 60}},
+         {"configMap": {"name": "cm"}, "secret": {"name": "s"}},
+         {"serviceAccountToken": {"path": "/abs", "expirationSeconds": 4294967297}}]}}])),
+    ("projected: a token without a path", pod(volumes=[{"name": "p", "projected": {"sources": [{"serviceAccountToken": {}}]}}])),
+    ("a volume of two sources, the first without its name", pod(volumes=[{"name": "a", "configMap": {}, "secret": {}}])),
+    ("valid: volumes of each checked source",
+     pod(container(volumeMounts=[{"name": "p", "mountPath": "/p"}, {"name": "h", "mountPath": "/h"}]),
+         volumes=[{"name": "p", "projected": {"sources": [TOKEN, {"configMap": {"name": "cm", "items": [{"key": "a", "path": "a/b", "mode": 256}]}}]}},
+                  {"name": "h", "hostPath": {"path": "/var/log", "type": "Directory"}},
+                  {"name": "c", "persistentVolumeClaim": {"claimName": "data"}},
+                  {"name": "e", "emptyDir": {"sizeLimit": "1Gi", "medium": "Memory"}},
+                  {"name": "s", "secret": {"secretName": "s", "defaultMode": 256}}])),
+    ("everything after the restart policy, in the server's order",
+     pod(container(envFrom=[{}], lifecycle={"preStop": {}}, securityContext={"runAsUser": -1}),
+         dnsPolicy="Nope", nodeSelector={"a b": "c"}, securityContext={"fsGroup": -1},
+         dnsConfig={"options": [{}]}, hostname="A", subdomain="B", tolerations=[{"operator": "X"}])),
+]  # fmt: skip
+
 BAD_POD = pod(
     container(image=None, ports=[{"containerPort": 70000}], volumeMounts=[MOUNT]),
     restartPolicy="OnFailure",
@@ -173,6 +299,9 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
     ("apps", "DaemonSet", "daemonsets", [
         ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("DaemonSet", "d1", BAD_POD)),
         ("a bad selector: the template checked", _apps("DaemonSet", "d2", BAD_POD, selector={"matchLabels": {"a b": "c"}})),
+        ("a host port twice, a dnsPolicy not known, a hostPath without a path",
+         _apps("DaemonSet", "d3", pod(container(ports=[{"containerPort": 1, "hostPort": 9100}, {"containerPort": 2, "hostPort": 9100}]),
+                                      dnsPolicy="Host", volumes=[{"name": "h", "hostPath": {"path": ""}}]))),
     ]),
     ("apps", "StatefulSet", "statefulsets", [
         ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("StatefulSet", "s1", BAD_POD)),
@@ -183,14 +312,19 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
         ("no image, a bad port, a mount of no volume, Never, a deadline", _job("j1", {**BAD_POD, "restartPolicy": "Never"})),
         ("a pull policy not known, restart Always", _job("j2", pod(container(imagePullPolicy="Sometimes")))),
         ("odd: a restart policy, a duplicate container", _job("j3", pod(container(), container(), restartPolicy=ODD))),
+        ("envFrom without a source, a toleration without a key, Never",
+         _job("j4", pod(container(envFrom=[{"prefix": "P_"}]), tolerations=[{"operator": "Equal"}], restartPolicy="Never"))),
     ]),
     ("batch", "Job", "jobs", [
-        ("a template label key and value not valid",
+        ("a template label key and value not valid (one label: a Go map lists several in a random order)",
          {**_job("m1", pod(restartPolicy="Never")), "spec": {"template": {
-             "metadata": {"labels": {"a b": "c", "k": "bad value!"}}, "spec": pod(restartPolicy="Never")}}}),
-        ("a template annotation key not valid, and odd",
+             "metadata": {"labels": {"a b": "bad value!"}}, "spec": pod(restartPolicy="Never")}}}),
+        ("a template annotation key not valid",
          {**_job("m2", pod(restartPolicy="Never")), "spec": {"template": {
-             "metadata": {"annotations": {"a b": "x", ODD: "y"}}, "spec": pod(restartPolicy="Never")}}}),
+             "metadata": {"annotations": {"a b": "x"}}, "spec": pod(restartPolicy="Never")}}}),
+        ("odd: a template annotation key",
+         {**_job("m5", pod(restartPolicy="Never")), "spec": {"template": {
+             "metadata": {"annotations": {ODD: "y"}}, "spec": pod(restartPolicy="Never")}}}),
         ("template annotations over 256 KiB and no image",
          {**_job("m3", pod(restartPolicy="Never")), "spec": {"template": {
              "metadata": {"annotations": {"big": "x" * 262144}},
@@ -216,6 +350,16 @@ def test_deployment_pod_templates_answer_as_the_server_answers(
         for index, (what, spec) in enumerate(DEPLOYMENTS)
     ]
     assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod templates")
+
+
+def test_deployment_pod_template_fields_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
+    cases = [
+        (what, _apps("Deployment", f"f{index}", spec)) for index, (what, spec) in enumerate(FIELDS)
+    ]
+    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template fields")
 
 
 def test_other_kinds_pod_templates_answer_as_the_server_answers(
@@ -265,6 +409,8 @@ UPDATES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any]]] = [
      _apps("DaemonSet", "u3", pod()), {"container": {"env": [{"name": "a=b"}]}, "pod": {"restartPolicy": "Never"}}),
     ("apps", "StatefulSet", "statefulsets", "a mount of no volume, a pull policy not known",
      _apps("StatefulSet", "u4", pod()), {"container": {"volumeMounts": [MOUNT], "imagePullPolicy": "Later"}}),
+    ("apps", "Deployment", "deployments", "a security context's runAsUser -1, a preStop without a handler",
+     _apps("Deployment", "u5", pod()), {"container": {"securityContext": {"runAsUser": -1}, "lifecycle": {"preStop": {}}}}),
 ]  # fmt: skip
 
 
