@@ -58,7 +58,8 @@ What it keeps, and the upstream behaviour each piece mirrors
   a Job's generated selector and
   labels, a Pod's Pending status with its QoS class, priority and default tolerations,
   a claim's protection finalizer, a namespace's ``kubernetes`` finalizer, a DaemonSet's
-  template generation, a pod spec's image volumes dropped (``_drop_image_volumes``); 63 cases, every kind in ``BUILTINS``, against kube-apiserver in
+  template generation, a pod spec's fields of features off by default dropped
+  (``_drop_disabled_pod_fields``: image volumes, a container's restart policy, ...); 63 cases, every kind in ``BUILTINS``, against kube-apiserver in
   tests/integration/test_localstore_defaulting_differential.py;
 - a Service is refused as the server refuses it (``validation.services``): first what
   its allocation refuses (a requested cluster IP malformed, outside 10.0.0.0/24 or
@@ -642,11 +643,11 @@ class ObjectStore:
                     new.pop("status", None)
                     if "status" in old:
                         new["status"] = old["status"]
-                # PrepareForUpdate drops image volumes (and a Lease its gated fields)
-                # after the field manager looked
-                if _uses_image_volumes(kind, new):
+                # PrepareForUpdate drops the pod fields of disabled features (and a
+                # Lease its gated fields) after the field manager looked
+                if _has_disabled_pod_fields(kind, new):
                     compared = _copy(new)
-                    _drop_image_volumes(kind, new)
+                    _drop_disabled_pod_fields(kind, new)
                 if kind.group == "coordination.k8s.io" and kind.kind == "Lease":
                     from kubectl_crd.validation.builtin_defaulting import prepare_lease
 
@@ -1280,7 +1281,7 @@ class ObjectStore:
         runs) add on a create of ``body``, past defaulting."""
         from kubectl_crd.validation import builtin_defaulting as prepare
 
-        _drop_image_volumes(kind, obj)
+        _drop_disabled_pod_fields(kind, obj)
         if kind.group == "batch" and kind.kind == "Job":
             body_meta = body.get("metadata")
             own = body_meta.get("labels") if isinstance(body_meta, Mapping) else None
@@ -1388,41 +1389,23 @@ def _pod_spec(kind: _Kind, obj: Mapping[str, Any]) -> dict[str, Any] | None:
     return node if path and isinstance(node, dict) else None
 
 
-def _uses_image_volumes(kind: _Kind, obj: Mapping[str, Any]) -> bool:
+def _has_disabled_pod_fields(kind: _Kind, obj: Mapping[str, Any]) -> bool:
+    from kubectl_crd.validation.builtin_defaulting import drop_disabled_pod_fields
+
     spec = _pod_spec(kind, obj)
-    volumes = spec.get("volumes") if spec is not None else None
-    return isinstance(volumes, list) and any(
-        isinstance(v, dict) and v.get("image") is not None for v in volumes
-    )
+    return spec is not None and drop_disabled_pod_fields(spec, dry=True)
 
 
-def _drop_image_volumes(kind: _Kind, obj: dict[str, Any]) -> None:
-    """The image volumes of ``obj``'s pod spec and the mounts of them taken out, as
-    every pod-carrying strategy's PrepareForCreate and PrepareForUpdate do with the
-    ImageVolume gate off, its default in 1.34 (pkg/api/pod/util.go
-    dropDisabledPodFields: an old spec never holds one, since no write keeps one).
-    The field manager ran before: the writer's managedFields still own them."""
-    if not _uses_image_volumes(kind, obj):
-        return
+def _drop_disabled_pod_fields(kind: _Kind, obj: dict[str, Any]) -> None:
+    """The fields of ``obj``'s pod spec that features off by default hold taken out, as
+    every pod-carrying strategy's PrepareForCreate and PrepareForUpdate take them out
+    (``builtin_defaulting.drop_disabled_pod_fields``). The field manager ran before:
+    the writer's managedFields still own them."""
+    from kubectl_crd.validation.builtin_defaulting import drop_disabled_pod_fields
+
     spec = _pod_spec(kind, obj)
-    assert spec is not None
-    names = {
-        v.get("name") for v in spec["volumes"] if isinstance(v, dict) and v.get("image") is not None
-    }
-    kept = [v for v in spec["volumes"] if not (isinstance(v, dict) and v.get("image") is not None)]
-    if kept:
-        spec["volumes"] = kept
-    else:
-        del spec["volumes"]
-    for group in ("containers", "initContainers", "ephemeralContainers"):
-        for container in spec.get(group) or ():
-            mounts = container.get("volumeMounts") if isinstance(container, dict) else None
-            if isinstance(mounts, list):
-                left = [m for m in mounts if not (isinstance(m, dict) and m.get("name") in names)]
-                if left:
-                    container["volumeMounts"] = left
-                else:
-                    del container["volumeMounts"]
+    if spec is not None:
+        drop_disabled_pod_fields(spec)
 
 
 def _check_conflicts(

@@ -845,6 +845,82 @@ def prepare_daemon_set(obj: dict[str, Any], old: Mapping[str, Any] | None) -> No
     annotations[_TEMPLATE_GENERATION] = str(generation)
 
 
+_CONTAINER_GROUPS = ("initContainers", "containers", "ephemeralContainers")
+
+
+def drop_disabled_pod_fields(spec: dict[str, Any], *, dry: bool = False) -> bool:
+    """What every pod-carrying strategy's PrepareForCreate and PrepareForUpdate drop from
+    a pod spec, with the feature gates off that kube-apiserver 1.34 has off by default
+    (``pkg/api/pod/util.go`` ``dropDisabledFields``): image volumes and the mounts of
+    them (ImageVolume), a container's ``restartPolicy`` and every
+    ``restartPolicyRules`` (ContainerRestartRules; an init container keeps
+    ``Always``, a sidecar's), projected ``clusterTrustBundle`` and ``podCertificate``
+    sources (each left an empty source, as Go sets the pointer nil), ``hostnameOverride``,
+    an env var's ``valueFrom.fileKeyRef`` (EnvFiles), a lifecycle's ``stopSignal``
+    (ContainerStopSignals; the lifecycle with it when nothing else is left). Upstream
+    keeps each one the old spec uses; no write the store takes leaves one to use, so
+    the old spec is not looked at. Whether anything was (with ``dry``: would be)
+    dropped."""
+    dropped = False
+
+    def drop(holder: dict[str, Any], key: str) -> None:
+        nonlocal dropped
+        if key in holder:
+            dropped = True
+            if not dry:
+                del holder[key]
+
+    volumes = spec.get("volumes")
+    images: set[Any] = set()
+    if isinstance(volumes, list):
+        images = {
+            v.get("name") for v in volumes if isinstance(v, dict) and v.get("image") is not None
+        }
+        if images:
+            dropped = True
+            if not dry:
+                kept = [
+                    v for v in volumes if not (isinstance(v, dict) and v.get("image") is not None)
+                ]
+                if kept:
+                    spec["volumes"] = kept
+                else:
+                    del spec["volumes"]
+        for volume in volumes:
+            projected = volume.get("projected") if isinstance(volume, dict) else None
+            sources = projected.get("sources") if isinstance(projected, dict) else None
+            for source in sources if isinstance(sources, list) else ():
+                if isinstance(source, dict):
+                    drop(source, "clusterTrustBundle")
+                    drop(source, "podCertificate")
+    drop(spec, "hostnameOverride")
+    for group in _CONTAINER_GROUPS:
+        containers = spec.get(group)
+        for container in containers if isinstance(containers, list) else ():
+            if not isinstance(container, dict):
+                continue
+            if group != "initContainers" or container.get("restartPolicy") != "Always":
+                drop(container, "restartPolicy")
+            drop(container, "restartPolicyRules")
+            for env in container.get("env") or ():
+                value_from = env.get("valueFrom") if isinstance(env, dict) else None
+                if isinstance(value_from, dict):
+                    drop(value_from, "fileKeyRef")
+            lifecycle = container.get("lifecycle")
+            if isinstance(lifecycle, dict) and "stopSignal" in lifecycle:
+                drop(lifecycle, "stopSignal")
+                if not dry and not lifecycle:
+                    del container["lifecycle"]
+            mounts = container.get("volumeMounts")
+            if images and isinstance(mounts, list) and not dry:
+                left = [m for m in mounts if not (isinstance(m, dict) and m.get("name") in images)]
+                if left:
+                    container["volumeMounts"] = left
+                else:
+                    del container["volumeMounts"]
+    return dropped
+
+
 #: what the Lease strategy drops while the CoordinatedLeaderElection gate is off (its
 #: default in 1.34: beta, off)
 _LEASE_GATED = ("strategy", "preferredHolder")
