@@ -6,12 +6,14 @@ cannot parse with the parser's error (``parse "<URL, %q>": <reason>``); Python's
 ``urlsplit`` accepts what Go refuses (a space or ``{`` in a host, a port that is not
 digits, a bad ``%`` escape) and raises on what Go reads (``[::1`` without its ``]``).
 This follows Go 1.26's ``net/url/url.go`` (``parse``, ``getScheme``,
-``parseAuthority``, ``parseHost``, ``unescape``, ``validUserinfo``).
+``parseAuthority``, ``parseHost``, ``unescape``, ``validUserinfo``) under the GODEBUG
+defaults a v1.34 release is built with (k8s.io/kubernetes' go.mod: ``godebug
+default=go1.24``; hack/envtest-assets.sh gives the test suite's kube-apiserver the same).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kubectl_crd.model.gostrconv import go_quote
 
@@ -74,7 +76,7 @@ def parse_go_url(raw: str, *, request: bool = False) -> GoURL:
         unescaped = _unescape(fragment)
     except _Refused as refused:
         raise GoURLError(f"parse {go_quote(raw)}: {refused}") from None
-    return GoURL(url.scheme, url.opaque, url.userinfo, url.host, url.path, url.raw_query, unescaped)
+    return replace(url, fragment=unescaped)
 
 
 class _Refused(Exception):
@@ -105,7 +107,7 @@ def _parse(raw: str, *, request: bool = False) -> GoURL:
     if (scheme or (not request and not rest.startswith("///"))) and rest.startswith("//"):
         authority, slash, path = rest[2:].partition("/")
         rest = slash + path
-        userinfo, host = _authority(scheme, authority)
+        userinfo, host = _authority(authority)
     return GoURL(scheme, "", userinfo, host, _unescape(rest), query, "")
 
 
@@ -126,9 +128,9 @@ def _scheme(raw: str) -> tuple[str, str]:
     return "", raw
 
 
-def _authority(scheme: str, authority: str) -> tuple[str | None, str]:
+def _authority(authority: str) -> tuple[str | None, str]:
     userinfo, at, host = authority.rpartition("@")
-    host = _host(scheme, host)
+    host = _host(host)
     if not at:
         return None, host
     if not all(char in _USERINFO for char in userinfo):
@@ -148,12 +150,13 @@ def _port_checked(port: str) -> None:
         raise _Refused(f"invalid port {go_quote(port)} after host")
 
 
-def _host(scheme: str, host: str) -> str:
+def _host(host: str) -> str:
     """``parseHost``: an IP literal in brackets (only at the start; an IPv6 address,
-    with an optional zone after ``%25``), else the port: after the first colon of an
-    http or https host, the last of any other (Go 1.26's ``urlstrictcolons``, which
-    the test suite's kube-apiserver, built with Go 1.26, has on; a release built with
-    Go 1.24 reads every host's port after its last colon), then unescaped."""
+    with an optional zone after ``%25``), else the port after the host's last colon
+    (``https://a:1:2/`` is host ``a:1:2``, port 2), then unescaped. Go 1.26's default,
+    ``urlstrictcolons=1``, reads an http or https port after the first colon instead
+    (``invalid port ":1:2" after host``); a release's ``default=go1.24`` turns it off,
+    which is why parseHost's scheme is not needed here."""
     opening = host.rfind("[")
     if opening > 0:
         raise _Refused("invalid IP-literal")
@@ -172,9 +175,7 @@ def _host(scheme: str, host: str) -> str:
             address = _unescape(name, host=True)
         _ip_literal(address)
         return "[" + address + "]" + port
-    colon = host.find(":")
-    if colon >= 0 and scheme not in ("http", "https"):
-        colon = host.rfind(":")
+    colon = host.rfind(":")
     if colon >= 0:
         _port_checked(host[colon:])
     return _unescape(host, host=True)

@@ -226,7 +226,7 @@ def test_setup_envtests_newest_version_then_the_projects_cache(tmp_path: Path) -
     newest = _assets(k8s / "1.31.0-linux-amd64")
     (k8s / "1.40.0-linux-amd64").mkdir()  # incomplete: skipped
     cache = _assets(
-        tmp_path / "cache" / "kubectl-crd" / "envtest" / "k8s-v1.34.4-etcd-v3.6.16-linux-amd64"
+        tmp_path / "cache" / "kubectl-crd" / "envtest" / "k8s-v1.34.4-etcd-v3.6.16-r2-linux-amd64"
     )
     environ = {
         "HOME": str(tmp_path),

@@ -18,6 +18,11 @@ from kubectl_crd.model.gourl import GoURL, GoURLError, parse_go_url
         ("https://a/?", GoURL("https", "", None, "a", "/", "", "")),
         ("https://[fe80::1%25en0]:1/", GoURL("https", "", None, "[fe80::1%en0]:1", "/", "", "")),
         ("https://a%C3%A9/", GoURL("https", "", None, "a\u00e9", "/", "", "")),
+        # the port after the last colon (a release's urlstrictcolons=0), any scheme
+        ("https://a:1:2/", GoURL("https", "", None, "a:1:2", "/", "", "")),
+        ("http://a::1/", GoURL("http", "", None, "a::1", "/", "", "")),
+        ("https://a:x:/", GoURL("https", "", None, "a:x:", "/", "", "")),
+        ("mongodb://a:1,b:2/", GoURL("mongodb", "", None, "a:1,b:2", "/", "", "")),
     ],
 )
 def test_what_go_reads(raw: str, parsed: GoURL) -> None:
@@ -31,7 +36,7 @@ def test_what_go_reads(raw: str, parsed: GoURL) -> None:
         ("https://a/%zz#x", 'parse "https://a/%zz": invalid URL escape "%zz"'),
         ("https://a/#%z", 'parse "https://a/#%z": invalid URL escape "%z"'),
         ("https://[::1/", "parse \"https://[::1/\": missing ']' in host"),
-        ("https://a:1:2/", 'parse "https://a:1:2/": invalid port ":1:2" after host'),
+        ("https://a:1:x/", 'parse "https://a:1:x/": invalid port ":x" after host'),
         ("https://[1.2.3.4]/", 'parse "https://[1.2.3.4]/": invalid IP-literal'),
         (":x", 'parse ":x": missing protocol scheme'),
         ("1a:b/c", 'parse "1a:b/c": first path segment in URL cannot contain colon'),
