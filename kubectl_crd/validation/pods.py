@@ -35,18 +35,23 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 - the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
   labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
   groups, hostPID beside a shared process namespace, fsGroup change and supplemental
-  groups policies, seccomp and AppArmor), DNS config (``validatePodDNSConfig``),
-  hostname and subdomain (DNS-1123 labels) and tolerations (``ValidateTolerations``).
+  groups policies, seccomp and AppArmor), affinity (``validateAffinity``: node
+  selector terms and weights; pod affinity terms' weights, namespaces and topology
+  keys), DNS config (``validatePodDNSConfig``), readiness and scheduling gates,
+  topology spread constraints (``validateTopologySpreadConstraints``: maxSkew, key,
+  action, repeats, minDomains, node policies), service account and node names,
+  hostname and subdomain (DNS-1123 labels), tolerations (``ValidateTolerations``)
+  and the priority class name.
 
 Not checked: the downwardAPI, CSI, ephemeral, image and the in-tree volume plugins'
 fields (nfs, iscsi, ...) and a projection's downward API, cluster trust bundle and
 pod certificate sources; volume devices; a probe's HTTP header names; huge pages' own
 rules; resource claims; sysctls, Windows and SELinux options; the init containers'
-own restart rules; the host network's port rules; and the pod fields after the
-tolerations or between them not listed (affinity, image pull secrets, readiness and
-scheduling gates, topology spread constraints, host aliases, priority class,
-runtime class, overhead, OS). An empty ``capabilities`` list the store has dropped
-prints as null where the server prints ``[]`` (the only difference found).
+own restart rules; the host network's port rules; image pull secrets; a pod affinity
+term's or spread constraint's label selectors and match label keys (the label
+selector rules live in ``validation.workloads``, tied to ``spec.selector``); host
+aliases, runtime class, preemption policy, overhead, OS. An empty ``capabilities``
+list the store has dropped prints as null where the server prints ``[]``.
 Resource maps are Go maps: the server lists their errors in a random order.
 """
 
@@ -70,6 +75,7 @@ from kubectl_crd.validation.fielderrors import (
 )
 from kubectl_crd.validation.names import (
     dns1123_label,
+    dns1123_subdomain,
     label_value,
     name_is_dns_subdomain,
     qualified_name,
@@ -125,6 +131,9 @@ _ENV_NAME_CHARS = re.compile("[ -<>-~]+")
 # names repeat from template to template: the checks are cached (the commit's bench)
 _label = functools.lru_cache(maxsize=512)(dns1123_label)
 _port_name = functools.lru_cache(maxsize=512)(port_name_problems)
+
+
+_subdomain = functools.lru_cache(maxsize=512)(dns1123_subdomain)
 
 
 @functools.lru_cache(maxsize=512)
@@ -830,7 +839,30 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
     # context fields; a defaulted one is mostly empty
     if security or spec.get("hostPID") is True:
         found += _pod_security(spec, security, f"{at}.securityContext")
+    affinity = spec.get("affinity")
+    if isinstance(affinity, dict) and affinity:
+        found += _affinity(affinity, f"{at}.affinity")
     found += _dns_config(spec.get("dnsConfig"), policy, f"{at}.dnsConfig")
+    for index, gate in enumerate(_items(spec.get("readinessGates"))):
+        condition = _text(gate.get("conditionType"))
+        where = f"{at}.readinessGates[{index}].conditionType"
+        found += [invalid_cause(where, condition, m) for m in qualified_name(condition)]
+    gates: set[str] = set()
+    for index, gate in enumerate(_items(spec.get("schedulingGates"))):
+        name = _text(gate.get("name"))
+        where = f"{at}.schedulingGates[{index}]"
+        found += [invalid_cause(where, name, m) for m in qualified_name(name)]
+        if name in gates:
+            found.append(duplicate(where, name))
+        gates.add(name)
+    constraints = spec.get("topologySpreadConstraints")
+    if constraints:
+        found += _spread(_items(constraints), f"{at}.topologySpreadConstraints")
+    # ValidateServiceAccountName, ValidateNodeName: NameIsDNSSubdomain
+    for key in ("serviceAccountName", "nodeName"):
+        name = _text(spec.get(key))
+        if name:
+            found += [invalid_cause(f"{at}.{key}", name, m) for m in _subdomain(name)]
     for key in ("hostname", "subdomain"):
         name = _text(spec.get(key))
         if name:
@@ -838,6 +870,190 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
     tolerations = spec.get("tolerations")
     if tolerations:
         found += _tolerations(_items(tolerations), f"{at}.tolerations")
+    # ValidatePriorityClassName: NameIsDNSSubdomain
+    name = _text(spec.get("priorityClassName"))
+    if name:
+        found += [invalid_cause(f"{at}.priorityClassName", name, m) for m in _subdomain(name)]
+    return found
+
+
+_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
+_WEIGHT = "must be in the range 1-100"
+
+
+def _affinity(affinity: dict[str, Any], at: str) -> list[Cause]:
+    """``validateAffinity``: node affinity (``ValidateNodeSelector``, the preferred
+    terms' weights and preferences, their label values not checked), then pod affinity
+    and anti-affinity terms: a weight, namespaces (DNS labels), a topology key (a
+    label name). A pod affinity term's label and namespace selectors and label keys
+    are not checked."""
+    found: list[Cause] = []
+    node = affinity.get("nodeAffinity")
+    if isinstance(node, dict):
+        at_node = f"{at}.nodeAffinity"
+        required_terms = node.get("requiredDuringSchedulingIgnoredDuringExecution")
+        if isinstance(required_terms, dict):
+            where = f"{at_node}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+            terms = _items(required_terms.get("nodeSelectorTerms"))
+            if not terms:
+                detail = "Required value: must have at least one node selector term"
+                found.append(cause(where, Reason.REQUIRED, detail))
+            for index, term in enumerate(terms):
+                found += _node_selector_term(term, f"{where}[{index}]", check_values=True)
+        found += _weighted(
+            node.get("preferredDuringSchedulingIgnoredDuringExecution"),
+            f"{at_node}.preferredDuringSchedulingIgnoredDuringExecution",
+            "preference",
+            # preferred terms may name label values no node has (upstream's comment)
+            functools.partial(_node_selector_term, check_values=False),
+        )
+    for kind in ("podAffinity", "podAntiAffinity"):
+        pod_affinity = affinity.get(kind)
+        if not isinstance(pod_affinity, dict):
+            continue
+        where = f"{at}.{kind}.requiredDuringSchedulingIgnoredDuringExecution"
+        for index, term in enumerate(
+            _items(pod_affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        ):
+            found += _pod_affinity_term(term, f"{where}[{index}]")
+        found += _weighted(
+            pod_affinity.get("preferredDuringSchedulingIgnoredDuringExecution"),
+            f"{at}.{kind}.preferredDuringSchedulingIgnoredDuringExecution",
+            "podAffinityTerm",
+            _pod_affinity_term,
+        )
+    return found
+
+
+def _weighted(
+    terms: Any, at: str, inner: str, check: Callable[[dict[str, Any], str], list[Cause]]
+) -> list[Cause]:
+    """Preferred scheduling terms: each one's weight (1-100), then its ``inner`` term."""
+    found: list[Cause] = []
+    for index, term in enumerate(_items(terms)):
+        weight = _int(term.get("weight"))
+        if not 1 <= weight <= 100:
+            found.append(invalid_cause(f"{at}[{index}].weight", weight, _WEIGHT))
+        value = term.get(inner)
+        found += check(value if isinstance(value, dict) else {}, f"{at}[{index}].{inner}")
+    return found
+
+
+def _node_selector_term(term: dict[str, Any], at: str, *, check_values: bool) -> list[Cause]:
+    """``ValidateNodeSelectorTerm``: each match expression
+    (``ValidateNodeSelectorRequirement``), then each match field
+    (``ValidateNodeFieldSelectorRequirement``: only metadata.name, one value, In or
+    NotIn)."""
+    found: list[Cause] = []
+    for index, requirement in enumerate(_items(term.get("matchExpressions"))):
+        where = f"{at}.matchExpressions[{index}]"
+        operator = _text(requirement.get("operator"))
+        values = [_text(each) for each in requirement.get("values") or ()]
+        if operator in ("In", "NotIn"):
+            if not values:
+                detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
+        elif operator in ("Exists", "DoesNotExist"):
+            if values:
+                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                found.append(forbidden(f"{where}.values", detail))
+        elif operator in ("Gt", "Lt"):
+            if len(values) != 1:
+                detail = (
+                    "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"
+                )
+                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
+        else:
+            found.append(_bad_operator(where, operator))
+        key = _text(requirement.get("key"))
+        found += [invalid_cause(f"{where}.key", key, m) for m in qualified_name(key)]
+        if check_values:
+            for number, value in enumerate(values):
+                found += [
+                    invalid_cause(f"{where}.values[{number}]", value, m) for m in label_value(value)
+                ]
+    for index, requirement in enumerate(_items(term.get("matchFields"))):
+        where = f"{at}.matchFields[{index}]"
+        operator = _text(requirement.get("operator"))
+        values = [_text(each) for each in requirement.get("values") or ()]
+        if operator in ("In", "NotIn"):
+            if len(values) != 1:
+                detail = ("Required value: must be only one value when `operator` is 'In' or "
+                          "'NotIn' for node field selector")  # fmt: skip
+                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
+        else:
+            found.append(_bad_operator(where, operator))
+        key = _text(requirement.get("key"))
+        if key != "metadata.name":
+            found.append(invalid_cause(f"{where}.key", key, "not a valid field selector key"))
+        else:
+            for number, value in enumerate(values):
+                found += [
+                    invalid_cause(f"{where}.values[{number}]", value, m) for m in _subdomain(value)
+                ]
+    return found
+
+
+def _bad_operator(at: str, operator: str) -> Cause:
+    """A ``NodeSelectorOperator`` (a named string: json.Marshal'ed) not known."""
+    return invalid_cause(f"{at}.operator", operator, "not a valid selector operator", named=True)
+
+
+def _pod_affinity_term(term: dict[str, Any], at: str) -> list[Cause]:
+    """``validatePodAffinityTerm`` but its selectors and label keys."""
+    found: list[Cause] = []
+    for name in term.get("namespaces") or ():
+        name = _text(name)
+        # ValidateNamespaceName: NameIsDNSLabel; the path has no index upstream
+        found += [invalid_cause(f"{at}.namespace", name, m) for m in _label(name)]
+    key = _text(term.get("topologyKey"))
+    if not key:
+        found.append(
+            cause(f"{at}.topologyKey", Reason.REQUIRED, "Required value: can not be empty")
+        )
+    return found + [invalid_cause(f"{at}.topologyKey", key, m) for m in qualified_name(key)]
+
+
+_UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
+_NODE_POLICIES = ("Honor", "Ignore")
+
+
+def _spread(constraints: list[dict[str, Any]], at: str) -> list[Cause]:
+    """``validateTopologySpreadConstraints`` but the label selector and match label
+    keys: maxSkew, topologyKey, whenUnsatisfiable, a repeated (topologyKey,
+    whenUnsatisfiable), minDomains, the node inclusion policies."""
+    found: list[Cause] = []
+    for index, constraint in enumerate(constraints):
+        where = f"{at}[{index}]"
+        skew = _int(constraint.get("maxSkew"))
+        if skew <= 0:
+            found.append(invalid_cause(f"{where}.maxSkew", skew, "must be greater than zero"))
+        key = _text(constraint.get("topologyKey"))
+        if not key:
+            found.append(
+                cause(f"{where}.topologyKey", Reason.REQUIRED, "Required value: can not be empty")
+            )
+        action = _text(constraint.get("whenUnsatisfiable"))
+        if action not in _UNSATISFIABLE:
+            found.append(
+                not_supported(f"{where}.whenUnsatisfiable", action, _UNSATISFIABLE, named=True)
+            )
+        if any(_text(other.get("topologyKey")) == key and _text(other.get("whenUnsatisfiable")) == action
+               for other in constraints[index + 1:]):  # fmt: skip
+            found.append(
+                duplicate(f"{where}.{{topologyKey, whenUnsatisfiable}}", f"{{{key}, {action}}}")
+            )
+        minimum = constraint.get("minDomains")
+        if isinstance(minimum, int):
+            if minimum <= 0:
+                found.append(
+                    invalid_cause(f"{where}.minDomains", minimum, "must be greater than zero")
+                )
+            if action != "DoNotSchedule":
+                detail = f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"
+                found.append(invalid_cause(f"{where}.minDomains", minimum, detail))
+        for policy in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+            found += _policy(constraint, policy, _NODE_POLICIES, where)
     return found
 
 

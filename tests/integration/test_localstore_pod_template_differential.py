@@ -4,7 +4,8 @@
 sources' fields, containers and init containers, their names, images, policies,
 ports, env, envFrom, volume mounts, resources, security contexts, lifecycle handlers
 and probes, host port conflicts; the pod's restart policy, DNS policy and config,
-node selector, security context, hostname, subdomain and tolerations: ``FIELDS``
+node selector, security context, affinity, gates, topology spread, names, hostname,
+subdomain and tolerations: ``FIELDS``
 holds the rules after the resources) and the apps kinds' "restart Always, no active
 deadline" (``ValidatePodTemplateSpecForReplicaSet``, ``ValidateDaemonSetSpec``,
 ``ValidateStatefulSetSpec``), at the place each workload's validation checks its
@@ -254,6 +255,48 @@ FIELDS: list[tuple[str, dict[str, Any]]] = [
                   {"name": "c", "persistentVolumeClaim": {"claimName": "data"}},
                   {"name": "e", "emptyDir": {"sizeLimit": "1Gi", "medium": "Memory"}},
                   {"name": "s", "secret": {"secretName": "s", "defaultMode": 256}}])),
+    ("node affinity: no terms", pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}}})),
+    ("node affinity: In without values, Exists with values, Gt of two, an operator not known, a bad key and value",
+     pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+         {"matchExpressions": [{"key": "a", "operator": "In"}, {"key": "b", "operator": "Exists", "values": ["x"]},
+                               {"key": "c", "operator": "Gt", "values": ["1", "2"]}, {"key": "a b", "operator": "Near"},
+                               {"key": "d", "operator": "In", "values": ["bad value!"]}]},
+         {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["a", "b"]}, {"key": "spec.x", "operator": "Exists"},
+                          {"key": "metadata.name", "operator": "NotIn", "values": ["Bad_Node"]}]}]}}})),
+    ("node affinity: preferred weights 0 and 101, a value not checked, an odd operator",
+     pod(affinity={"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+         {"weight": 0, "preference": {"matchExpressions": [{"key": "a", "operator": "In", "values": ["bad value!"]}]}},
+         {"weight": 101, "preference": {"matchExpressions": [{"key": "a", "operator": ODD}]}}]}})),
+    ("pod affinity and anti-affinity: no topology key, a bad one, a bad namespace, weights",
+     pod(affinity={"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                       {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": ""},
+                       {"namespaces": ["ok", "Bad_NS"], "topologyKey": "a b"}]},
+                   "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                       {"weight": 200, "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname"}},
+                       {"weight": 1, "podAffinityTerm": {}}]}})),
+    ("valid: node, pod and anti-affinity",
+     pod(affinity={"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                       {"matchExpressions": [{"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64"]}]}]},
+                                    "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 50, "preference": {}}]},
+                   "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                       {"weight": 100, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}}]}})),
+    ("topology spread: maxSkew 0, no key, an action not known, a repeat, minDomains with ScheduleAnyway, a policy not known",
+     pod(topologySpreadConstraints=[
+         {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": "Never"},
+         {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 0, "nodeAffinityPolicy": "Maybe"},
+         {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "nodeTaintsPolicy": "Sometimes"}])),
+    ("odd: a topology spread action", pod(topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "z", "whenUnsatisfiable": ODD}])),
+    ("valid: topology spread", pod(topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule",
+                                                              "minDomains": 2, "labelSelector": {"matchLabels": {"app": "web"}}}])),
+    ("readiness and scheduling gates not qualified names, a gate twice",
+     pod(readinessGates=[{"conditionType": "a b"}], schedulingGates=[{"name": "x/y/z"}, {"name": "g"}, {"name": "g"}])),
+    ("a service account, node and priority class name not DNS subdomains",
+     pod(serviceAccountName="Robot_1", nodeName="Node_1", priorityClassName="High Priority")),
+    # (a valid serviceAccountName is left out: the server's conversion copies it to the
+    # deprecated serviceAccount, which the store's defaulting does not yet)
+    ("valid: a node name, priority class, gates",
+     pod(nodeName="node-1", priorityClassName="system-cluster-critical",
+         readinessGates=[{"conditionType": "example.com/ready"}])),
     ("everything after the restart policy, in the server's order",
      pod(container(envFrom=[{}], lifecycle={"preStop": {}}, securityContext={"runAsUser": -1}),
          dnsPolicy="Nope", nodeSelector={"a b": "c"}, securityContext={"fsGroup": -1},
