@@ -41,6 +41,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -384,21 +385,38 @@ def _tuple(words: tuple[str, ...]) -> str:
     return f"({text},)" if len(words) == 1 else f"({text})"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def generate(
+    name: str,
+    description: str,
+    out: Path,
+    write: Callable[[Path, str], str],
+    argv: list[str] | None,
+) -> int:
+    """A generator script's command line (``--modcache``, ``--out``): the text ``write``
+    makes from the module cache and the pinned release, written to ``out``; a source
+    missing or not understood is one line on stderr and exit code 1 (nothing written).
+    hack/scheme_kinds.py's too."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--modcache", help="Go's module cache (default: go env GOMODCACHE)")
-    parser.add_argument("--out", default=str(OUT), help=f"the module to write ({OUT})")
+    parser.add_argument("--out", default=str(out), help=f"the module to write ({out})")
     args = parser.parse_args(argv)
     try:
-        release = pinned_release()
-        internal, v1, api = sources(modcache(args.modcache), release)
-        reader = Reader(parse_go(internal), parse_go(v1))
-        text = render(reader.table(ROOT_TYPE), reader.pod_spec_elsewhere(), release, api)
+        text = write(modcache(args.modcache), pinned_release())
     except SourceError as error:
-        print(f"go_field_names: {error}", file=sys.stderr)
+        print(f"{name}: {error}", file=sys.stderr)
         return 1
     Path(args.out).write_text(text, encoding="utf-8")
     return 0
+
+
+def _write(cache: Path, release: str) -> str:
+    internal, v1, api = sources(cache, release)
+    reader = Reader(parse_go(internal), parse_go(v1))
+    return render(reader.table(ROOT_TYPE), reader.pod_spec_elsewhere(), release, api)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return generate("go_field_names", __doc__.splitlines()[0], OUT, _write, argv)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ output with the committed module; run it when the pinned release moves.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -35,7 +34,7 @@ from pathlib import Path
 HACK = Path(__file__).resolve().parent
 sys.path.insert(0, str(HACK))
 
-from go_field_names import SourceError, modcache, pinned_release  # noqa: E402
+from go_field_names import SourceError, generate  # noqa: E402
 
 ROOT = HACK.parent
 OUT = ROOT / "kubectl_crd" / "validation" / "scheme_kinds.py"
@@ -145,22 +144,14 @@ def render(kinds: dict[str, tuple[str, ...]], packages: dict[str, str], release:
     return "\n".join(out) + "\n"
 
 
+def _write(cache: Path, release: str) -> str:
+    kubernetes = cache / "k8s.io" / f"kubernetes@{release}"
+    api = cache / "k8s.io" / f"api@v0.{release.removeprefix('v1.')}"
+    return render(*table(kubernetes, api), release)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--modcache", help="Go's module cache (default: go env GOMODCACHE)")
-    parser.add_argument("--out", default=str(OUT), help=f"the module to write ({OUT})")
-    args = parser.parse_args(argv)
-    try:
-        release = pinned_release()
-        cache = modcache(args.modcache)
-        kubernetes = cache / "k8s.io" / f"kubernetes@{release}"
-        api = cache / "k8s.io" / f"api@v0.{release.removeprefix('v1.')}"
-        kinds, packages = table(kubernetes, api)
-    except SourceError as error:
-        print(f"scheme_kinds: {error}", file=sys.stderr)
-        return 1
-    Path(args.out).write_text(render(kinds, packages, release), encoding="utf-8")
-    return 0
+    return generate("scheme_kinds", __doc__.splitlines()[0], OUT, _write, argv)
 
 
 if __name__ == "__main__":

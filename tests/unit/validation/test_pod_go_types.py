@@ -5,7 +5,6 @@ the host namespaces v1 keeps in ``PodSpec``, and a v1 field it does not know ref
 
 from __future__ import annotations
 
-import difflib
 import runpy
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 from kubectl_crd.validation import pod_go_types
+from tests.generated_modules import assert_script_writes
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -33,19 +33,7 @@ def test_the_committed_module_is_what_the_script_writes_from_the_module_cache(
         script.sources(script.modcache(None), release)
     except script.SourceError as missing:
         pytest.skip(f"the Go sources of {release} are not in the module cache: {missing}")
-    out = tmp_path / "pod_go_types.py"
-    assert script.main(["--out", str(out)]) == 0
-    committed = Path(pod_go_types.__file__).read_text(encoding="utf-8")
-    written = out.read_text(encoding="utf-8")
-    diff = "".join(
-        difflib.unified_diff(
-            committed.splitlines(keepends=True),
-            written.splitlines(keepends=True),
-            "committed",
-            "generated",
-        )
-    )
-    assert not diff, f"re-run hack/go_field_names.py and review:\n{diff}"
+    assert_script_writes(script.main, Path(pod_go_types.__file__), tmp_path)
 
 
 INTERNAL = """package core

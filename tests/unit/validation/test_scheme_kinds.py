@@ -5,7 +5,6 @@ script reads those sources as meant: the groups the server installs, their versi
 
 from __future__ import annotations
 
-import difflib
 import runpy
 import sys
 from pathlib import Path
@@ -14,12 +13,16 @@ from types import SimpleNamespace
 import pytest
 
 from kubectl_crd.validation import scheme_kinds
+from tests.generated_modules import assert_script_writes
 
 ROOT = Path(__file__).resolve().parents[3]
 
-#: hack/scheme_kinds.py's globals (it imports hack/go_field_names.py's helpers)
+#: hack/scheme_kinds.py's globals, and hack/go_field_names.py's (the helpers it imports)
 script = SimpleNamespace(
     **runpy.run_path(str(ROOT / "hack" / "scheme_kinds.py"), run_name="scheme_kinds")
+)
+helpers = SimpleNamespace(
+    **runpy.run_path(str(ROOT / "hack" / "go_field_names.py"), run_name="go_field_names")
 )
 # what running it left behind: its directory on sys.path, the helpers' module
 sys.modules.pop("go_field_names", None)
@@ -30,23 +33,11 @@ if str(ROOT / "hack") in sys.path:
 def test_the_committed_module_is_what_the_script_writes_from_the_module_cache(
     tmp_path: Path,
 ) -> None:
-    release = script.pinned_release()
-    kubernetes = script.modcache(None) / "k8s.io" / f"kubernetes@{release}"
+    release = helpers.pinned_release()
+    kubernetes = helpers.modcache(None) / "k8s.io" / f"kubernetes@{release}"
     if not (kubernetes / script.KNOWN_VERSIONS).is_file():
         pytest.skip(f"the Go sources of {release} are not in the module cache")
-    out = tmp_path / "scheme_kinds.py"
-    assert script.main(["--out", str(out)]) == 0
-    committed = Path(scheme_kinds.__file__).read_text(encoding="utf-8")
-    written = out.read_text(encoding="utf-8")
-    diff = "".join(
-        difflib.unified_diff(
-            committed.splitlines(keepends=True),
-            written.splitlines(keepends=True),
-            "committed",
-            "generated",
-        )
-    )
-    assert not diff, f"re-run hack/scheme_kinds.py and review:\n{diff}"
+    assert_script_writes(script.main, Path(scheme_kinds.__file__), tmp_path)
 
 
 KNOWN_VERSIONS = """package controlplane
@@ -97,7 +88,7 @@ def _register(*kinds: str) -> str:
 
 
 def _cache(tmp_path: Path) -> Path:
-    release = script.pinned_release()
+    release = helpers.pinned_release()
     api = "v0." + release.removeprefix("v1.")
     files = {
         f"kubernetes@{release}/{script.KNOWN_VERSIONS}": KNOWN_VERSIONS,
@@ -139,4 +130,4 @@ def test_missing_sources_are_named(tmp_path: Path, capsys: pytest.CaptureFixture
     assert script.main(["--modcache", str(tmp_path), "--out", str(tmp_path / "g.py")]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1
-    assert f"kubernetes@{script.pinned_release()}/{script.KNOWN_VERSIONS} is missing" in error
+    assert f"kubernetes@{helpers.pinned_release()}/{script.KNOWN_VERSIONS} is missing" in error
