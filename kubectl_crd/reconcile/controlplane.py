@@ -99,10 +99,14 @@ def _has_binaries(directory: str) -> bool:
     return all(os.access(os.path.join(directory, name), os.X_OK) for name in BINARIES)
 
 
-def _version_key(name: str) -> tuple[int, ...]:
-    """``1.34.4-linux-amd64`` or ``k8s-v1.34.4-etcd-...``: the Kubernetes version's numbers."""
-    digits = name.removeprefix("k8s-").removeprefix("v").split("-")[0]
-    return tuple(int(part) for part in digits.split(".") if part.isdigit())
+def _version_key(name: str) -> tuple[tuple[int, ...], int]:
+    """``1.34.4-linux-amd64`` or ``k8s-v1.34.4-etcd-v3.6.16-r2-linux-amd64``: the
+    Kubernetes version's numbers, then hack/envtest-assets.sh's recipe (``-rN``; none is
+    0): of two builds of one version, the later recipe's first."""
+    parts = name.removeprefix("k8s-").removeprefix("v").split("-")
+    version = tuple(int(part) for part in parts[0].split(".") if part.isdigit())
+    recipes = [int(part[1:]) for part in parts[1:] if part[:1] == "r" and part[1:].isdigit()]
+    return version, max(recipes, default=0)
 
 
 def asset_places(environ: Mapping[str, str] | None = None) -> list[str]:

@@ -225,9 +225,9 @@ def test_setup_envtests_newest_version_then_the_projects_cache(tmp_path: Path) -
     _assets(k8s / "1.9.0-linux-amd64")
     newest = _assets(k8s / "1.31.0-linux-amd64")
     (k8s / "1.40.0-linux-amd64").mkdir()  # incomplete: skipped
-    cache = _assets(
-        tmp_path / "cache" / "kubectl-crd" / "envtest" / "k8s-v1.34.4-etcd-v3.6.16-r2-linux-amd64"
-    )
+    envtest = tmp_path / "cache" / "kubectl-crd" / "envtest"
+    older_recipe = _assets(envtest / "k8s-v1.34.4-etcd-v3.6.16-linux-amd64")
+    cache = _assets(envtest / "k8s-v1.34.4-etcd-v3.6.16-r2-linux-amd64")
     environ = {
         "HOME": str(tmp_path),
         "XDG_DATA_HOME": str(tmp_path / "data"),
@@ -240,6 +240,7 @@ def test_setup_envtests_newest_version_then_the_projects_cache(tmp_path: Path) -
         places.index(str(newest))
         < places.index(str(k8s / "1.9.0-linux-amd64"))
         < places.index(str(cache))
+        < places.index(str(older_recipe))  # the same version built by an earlier recipe
     )
     for path in k8s.iterdir():
         for binary in path.iterdir():
