@@ -12,16 +12,19 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   source's own fields for emptyDir (a negative size limit), hostPath (a path without
   '..', a type), secret and configMap (a name, the default mode, each item's key,
   local path and mode), persistentVolumeClaim (a claim name) and projected (the
-  default mode; secret and configMap sources as above, their paths unique; a service
-  account token's expiry and path; one kind a source), the name a DNS-1123 label,
-  unique; a volume with a problem is not one a mount may name;
+  default mode; secret, configMap and downward API sources, their paths unique; a
+  service account token's expiry and path; one kind a source) and downwardAPI (the
+  default mode, each item's path, one field or resource reference and its mode), the
+  name a DNS-1123 label, unique; a volume with a problem is not one a mount may name;
 - the containers (``validateContainers``), then the init containers
   (``validateInitContainers``: also unique across both lists), each by
   ``validateContainerCommon``: name (a DNS-1123 label), image, termination message
   policy, ports (names ``IsValidPortName`` and unique, container and host port
   numbers, protocol), env (names ``IsRelaxedEnvVarName``, ``valueFrom`` exactly one
-  source and no ``value`` beside it), envFrom (``ValidateEnvFrom``: a prefix, one
-  source and its name), volume mounts (a volume's name, a path, unique paths), pull
+  source and no ``value`` beside it, the source's own fields: a key selector's name
+  and key, a field reference's version and supported path, a resource reference's
+  resource and divisor), envFrom (``ValidateEnvFrom``: a prefix, one source and its
+  name), volume mounts (a volume's name, a path, unique paths), pull
   policy, resources (``validateContainerResourceName``, a negative or, for an integer
   resource, fractional quantity, a request above its limit or, for an extended
   resource or huge pages, not equal to it or without one), the security context
@@ -43,9 +46,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   hostname and subdomain (DNS-1123 labels), tolerations (``ValidateTolerations``)
   and the priority class name.
 
-Not checked: the downwardAPI, CSI, ephemeral, image and the in-tree volume plugins'
-fields (nfs, iscsi, ...) and a projection's downward API, cluster trust bundle and
-pod certificate sources; volume devices; a probe's HTTP header names; huge pages' own
+Not checked: the CSI, ephemeral, image and the in-tree volume plugins' fields (nfs,
+iscsi, ...) and a projection's cluster trust bundle and pod certificate sources; volume devices; a probe's HTTP header names; huge pages' own
 rules; resource claims; sysctls, Windows and SELinux options; the init containers'
 own restart rules; the host network's port rules; image pull secrets; a pod affinity
 term's or spread constraint's label selectors and match label keys (the label
@@ -63,7 +65,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json
-from kubectl_crd.model.quantity import parse_quantity
+from kubectl_crd.model.quantity import parse_quantity, stored_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
     cause,
@@ -357,12 +359,15 @@ def _projected(source: dict[str, Any], at: str) -> list[Cause]:
                 found.append(required(f"{where}.{kind}.name"))
             for number, item in enumerate(_items(projection.get("items"))):
                 found += _key_to_path(item, f"{where}.{kind}.items[{number}]")
+                found += _unique_path(_text(item.get("path")), paths, at, name)
+        downward = each.get("downwardAPI")
+        if isinstance(downward, dict):
+            count += 1
+            for item in _items(downward.get("items")):
                 target = _text(item.get("path"))
-                if target:
-                    if target in paths:
-                        found.append(invalid_cause(at, name, "conflicting duplicate paths"))
-                    paths.add(target)
-        for kind in ("downwardAPI", "clusterTrustBundle", "podCertificate"):
+                found += _downward_file(item, f"{where}.downwardAPI")
+                found += _unique_path(target, paths, at, target)
+        for kind in ("clusterTrustBundle", "podCertificate"):
             count += isinstance(each.get(kind), dict)
         token = each.get("serviceAccountToken")
         if isinstance(token, dict):
@@ -391,16 +396,6 @@ def _projected(source: dict[str, Any], at: str) -> list[Cause]:
         if count > 1:
             found.append(forbidden(where, "may not specify more than 1 volume type per source"))
     return found
-
-
-_SOURCE_CHECKS = {
-    "emptyDir": _empty_dir,
-    "hostPath": _host_path,
-    "secret": _named_source("secretName"),
-    "persistentVolumeClaim": _claim,
-    "configMap": _named_source("name"),
-    "projected": _projected,
-}
 
 
 def _container(
@@ -567,7 +562,7 @@ def _ports(ports: list[dict[str, Any]], at: str) -> list[Cause]:
 
 def _env(variables: list[dict[str, Any]], at: str) -> list[Cause]:
     """``ValidateEnv`` (``IsRelaxedEnvVarName``: the feature is GA and locked on in
-    1.34) and ``validateEnvVarValueFrom``'s count of sources."""
+    1.34) and ``validateEnvVarValueFrom``: each source's fields, their count."""
     found: list[Cause] = []
     for index, variable in enumerate(variables):
         path = f"{at}[{index}]"
@@ -579,8 +574,13 @@ def _env(variables: list[dict[str, Any]], at: str) -> list[Cause]:
         source = variable.get("valueFrom")
         if not isinstance(source, dict):
             continue
-        count = sum(source.get(each) is not None for each in _ENV_SOURCES)
         where = f"{path}.valueFrom"
+        count = 0
+        for kind in _ENV_SOURCES:
+            ref = source.get(kind)
+            if isinstance(ref, dict):
+                count += 1
+                found += _ENV_SOURCE_CHECKS[kind](ref, f"{where}.{kind}")
         if count == 0:
             listed = ", ".join(f"`{each}`" for each in _ENV_SOURCES[:-1])
             detail = f"must specify one of: {listed} or `{_ENV_SOURCES[-1]}`"
@@ -591,6 +591,191 @@ def _env(variables: list[dict[str, Any]], at: str) -> list[Cause]:
             detail = "may not have more than one field specified at a time"
             found.append(invalid_cause(where, "", detail))
     return found
+
+
+#: ``validEnvDownwardAPIFieldPathExpressions``, sorted
+_ENV_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName",
+                    "spec.serviceAccountName", "status.hostIP", "status.hostIPs",
+                    "status.podIP", "status.podIPs")  # fmt: skip
+#: ``validVolumeDownwardAPIFieldPathExpressions``, sorted
+_VOLUME_FIELD_PATHS = ("metadata.annotations", "metadata.labels", "metadata.name",
+                       "metadata.namespace", "metadata.uid")  # fmt: skip
+#: what ``ConvertDownwardAPIFieldLabel`` (pkg/apis/core/pods/helpers.go) takes of v1
+_FIELD_LABELS = frozenset(("metadata.annotations", "metadata.labels", "metadata.name",
+    "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.restartPolicy",
+    "spec.serviceAccountName", "spec.schedulerName", "status.phase", "status.hostIP",
+    "status.hostIPs", "status.podIP", "status.podIPs"))  # fmt: skip
+#: ``validContainerResourceFieldPathExpressions``, sorted
+_RESOURCE_FIELDS = ("limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu",
+                    "requests.ephemeral-storage", "requests.memory")  # fmt: skip
+_BYTE_DIVISORS = frozenset(("1", "1k", "1M", "1G", "1T", "1P", "1E",
+                            "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"))  # fmt: skip
+_BYTE_DIVISOR_MESSAGE = ("only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, "
+                         "1Pi, 1Ei are supported with the ")  # fmt: skip
+#: IsConfigMapKey
+_KEY_RE = re.compile("[-._a-zA-Z0-9]+")
+_KEY_MESSAGE = ("a valid config key must consist of alphanumeric characters, '-', '_' or '.' "
+                "(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation "
+                "is '[-._a-zA-Z0-9]+')")  # fmt: skip
+
+
+def _key_selector(ref: dict[str, Any], at: str) -> list[Cause]:
+    """``validateConfigMapKeySelector`` / ``validateSecretKeySelector``: the name
+    a DNS subdomain (an empty one too: it is checked as it is), a key
+    (``IsConfigMapKey``)."""
+    name, key = _text(ref.get("name")), _text(ref.get("key"))
+    name_messages, key_messages = _key_ref_messages(name, key)
+    found = [invalid_cause(f"{at}.name", name, m) for m in name_messages]
+    if not key:
+        found.append(required(f"{at}.key"))
+    return found + [invalid_cause(f"{at}.key", key, m) for m in key_messages]
+
+
+# most templates name a few keys of a few ConfigMaps and Secrets, valid ones: cached
+@functools.lru_cache(maxsize=512)
+def _key_ref_messages(name: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What is wrong with a key selector's name and (non-empty) key."""
+    messages = ["must be no more than 253 characters"] if len(key.encode()) > 253 else []
+    if key and not _KEY_RE.fullmatch(key):
+        messages.append(_KEY_MESSAGE)
+    if key in (".", ".."):
+        messages.append(f"must not be '{key}'")
+    elif key.startswith(".."):
+        messages.append("must not start with '..'")
+    return tuple(_subdomain(name)), tuple(messages)
+
+
+def _field_ref(
+    ref: dict[str, Any], at: str, paths: tuple[str, ...] = _ENV_FIELD_PATHS
+) -> list[Cause]:
+    """``validateObjectFieldSelector`` (defaulted: apiVersion v1)."""
+    version = _text(ref.get("apiVersion"))
+    if not version:
+        return [required(f"{at}.apiVersion")]
+    label = _text(ref.get("fieldPath"))
+    if not label:
+        return [required(f"{at}.fieldPath")]
+    # ConvertDownwardAPIFieldLabel, then fieldpath.SplitMaybeSubscriptedPath
+    base, sub = label, None
+    if label.endswith("']") and "['" in label and not label.startswith("['"):
+        base, sub = label[:-2].split("['", 1)
+    problem = ""
+    if version != "v1":
+        problem = f"unsupported pod version: {version}"
+    elif sub is not None and base not in ("metadata.annotations", "metadata.labels"):
+        problem = f"field label does not support subscript: {label}"
+    elif sub is None and label not in _FIELD_LABELS and label != "spec.host":
+        problem = f"field label not supported: {label}"
+    if problem:
+        return [invalid_cause(f"{at}.fieldPath", label, f"error converting fieldPath: {problem}")]
+    if sub is not None:
+        sub = sub.lower() if base == "metadata.annotations" else sub
+        return [invalid_cause(at, sub, m) for m in qualified_name(sub)]
+    base = "spec.nodeName" if label == "spec.host" else label
+    if base not in paths:
+        return [not_supported(f"{at}.fieldPath", base, paths)]
+    return []
+
+
+def _resource_ref(ref: dict[str, Any], at: str, *, volume: bool = False) -> list[Cause]:
+    """``validateContainerResourceFieldSelector`` and ``validateContainerResourceDivisor``
+    (a volume's item names its container)."""
+    found: list[Cause] = []
+    resource = _text(ref.get("resource"))
+    if volume and not _text(ref.get("containerName")):
+        found.append(required(f"{at}.containerName"))
+    elif not resource:
+        found.append(required(f"{at}.resource"))
+    elif resource not in _RESOURCE_FIELDS and not resource.startswith(
+        ("requests.hugepages-", "limits.hugepages-")
+    ):
+        found.append(not_supported(f"{at}.resource", resource, _RESOURCE_FIELDS))
+    divisor = ref.get("divisor")
+    # an unset divisor is the zero Quantity: not checked
+    if divisor is None or not _differ(str(divisor), "0"):
+        return found
+    try:
+        text = stored_quantity(str(divisor))
+    except (ValueError, ZeroDivisionError):
+        return found
+    kind = _DIVISOR_KINDS.get(resource)
+    if kind is None and resource.startswith(("requests.hugepages-", "limits.hugepages-")):
+        kind = "hugepages"
+    if kind == "cpu" and text not in ("1m", "1"):
+        detail = "only divisor's values 1m and 1 are supported with the cpu resource"
+        found.append(invalid_cause(f"{at}.divisor", resource, detail))
+    elif kind not in (None, "cpu") and text not in _BYTE_DIVISORS:
+        found.append(
+            invalid_cause(f"{at}.divisor", resource, f"{_BYTE_DIVISOR_MESSAGE}{kind} resource")
+        )
+    return found
+
+
+#: the resources whose divisor ``validateContainerResourceDivisor`` checks, and its word
+#: for each
+_DIVISOR_KINDS = {
+    "limits.cpu": "cpu", "requests.cpu": "cpu", "limits.memory": "memory",
+    "requests.memory": "memory", "limits.ephemeral-storage": "local ephemeral storage",
+    "requests.ephemeral-storage": "local ephemeral storage",
+}  # fmt: skip
+
+
+def _downward_file(item: dict[str, Any], at: str) -> list[Cause]:
+    """``validateDownwardAPIVolumeFile`` (``at``: the source's path: upstream adds no
+    item index)."""
+    target = _text(item.get("path"))
+    found = [] if target else [required(f"{at}.path")]
+    found += _local_path(target, f"{at}.path")
+    field_ref, resource_ref = item.get("fieldRef"), item.get("resourceFieldRef")
+    if isinstance(field_ref, dict):
+        found += _field_ref(field_ref, f"{at}.fieldRef", _VOLUME_FIELD_PATHS)
+        if isinstance(resource_ref, dict):
+            detail = "fieldRef and resourceFieldRef can not be specified simultaneously"
+            found.append(invalid_cause(at, "resource", detail))
+    elif isinstance(resource_ref, dict):
+        found += _resource_ref(resource_ref, f"{at}.resourceFieldRef", volume=True)
+    else:
+        detail = "Required value: one of fieldRef and resourceFieldRef is required"
+        found.append(cause(at, Reason.REQUIRED, detail))
+    return found + _mode(item, "mode", at)
+
+
+def _downward_api(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateDownwardAPIVolumeSource``."""
+    found = _mode(source, "defaultMode", at)
+    for item in _items(source.get("items")):
+        found += _downward_file(item, at)
+    return found
+
+
+_ENV_SOURCE_CHECKS: dict[str, Callable[[dict[str, Any], str], list[Cause]]] = {
+    "fieldRef": _field_ref,
+    "resourceFieldRef": _resource_ref,
+    "configMapKeyRef": _key_selector,
+    "secretKeyRef": _key_selector,
+}
+
+
+def _unique_path(target: str, paths: set[str], at: str, value: str) -> list[Cause]:
+    """A projected volume's file paths are unique across its sources; the conflict is
+    reported at the volume's path, printing ``value`` (the source's name, or the path)."""
+    if target in paths:
+        return [invalid_cause(at, value, "conflicting duplicate paths")]
+    if target:
+        paths.add(target)
+    return []
+
+
+#: the volume sources whose own fields are checked (the module docstring)
+_SOURCE_CHECKS = {
+    "emptyDir": _empty_dir,
+    "hostPath": _host_path,
+    "secret": _named_source("secretName"),
+    "persistentVolumeClaim": _claim,
+    "configMap": _named_source("name"),
+    "projected": _projected,
+    "downwardAPI": _downward_api,
+}
 
 
 def _env_from(sources: list[dict[str, Any]], at: str) -> list[Cause]:
