@@ -780,23 +780,32 @@ class ObjectStore:
         else:
             current = self._shown(kind, old, info.version, managed=False)
             uid = current["metadata"].get("uid", "")
-            if not force:
-                _check_conflicts(
-                    self._fields.get(uid, ()), field_manager, current, applied, keys_at
-                )
-            previous = self._applied.get(uid, {}).get(field_manager)
-            if previous is not None:
-                owned = frozenset(
-                    path[:end]
-                    for entry in self._fields.get(uid, ())
-                    if not entry.is_for(field_manager, "Apply", "", "")
-                    for path in entry.paths
-                    for end in range(1, len(path) + 1)
-                )
-                _remove_unapplied(current, previous, applied, keys_at, (), (), owned)
-            merged = _merge(current, applied, keys_at, ())
-            merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
-            written = self.update(info, merged, dry_run=dry_run)
+            seeded = self._seed_first_apply(kind, info, uid, current)
+            kept = False
+            try:
+                if not force:
+                    _check_conflicts(
+                        self._fields.get(uid, ()), field_manager, current, applied, keys_at
+                    )
+                previous = self._applied.get(uid, {}).get(field_manager)
+                if previous is not None:
+                    owned = frozenset(
+                        path[:end]
+                        for entry in self._fields.get(uid, ())
+                        if not entry.is_for(field_manager, "Apply", "", "")
+                        for path in entry.paths
+                        for end in range(1, len(path) + 1)
+                    )
+                    _remove_unapplied(current, previous, applied, keys_at, (), (), owned)
+                merged = _merge(current, applied, keys_at, ())
+                merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
+                written = self.update(info, merged, dry_run=dry_run)
+                kept = not dry_run
+            finally:
+                # a dry run, or a refused apply, stores nothing: not the seed either
+                if seeded is not None and not kept and self._fields.get(uid) is seeded:
+                    del self._fields[uid]
+                    self._managed.pop(uid, None)
         if not dry_run:
             uid = written["metadata"].get("uid", "")
             if uid in self._by_uid:
@@ -810,6 +819,27 @@ class ObjectStore:
                 if recorded is not applied and not go_equal(recorded, applied):
                     managers[field_manager] = applied
         return written
+
+    def _seed_first_apply(
+        self, kind: _Kind, info: ResourceInfo, uid: str, live: Mapping[str, Any]
+    ) -> _Entries | None:
+        """The first apply to an object with no managedFields first gives every field it
+        has to an ``Update`` by ``before-first-apply`` (skipnonapplied.go:
+        ``skipNonAppliedManager.Apply``, the kind's empty object updated to the live
+        one), which the apply then takes fields from, or conflicts with, as from any
+        manager. The entries recorded, None when the object had some."""
+        if not uid or self._fields.get(uid):
+            return None
+        applying, writer = self._applying, self._writer
+        self._applying, self._writer = None, (_BEFORE_FIRST_APPLY, "")
+        try:
+            seeded = self._fields_after(kind, info, self._zero(kind, info), live, seeding=True)
+        finally:
+            self._applying, self._writer = applying, writer
+        if seeded:
+            self._fields[uid] = seeded
+            self._managed.pop(uid, None)
+        return seeded
 
     def delete(
         self,
@@ -1148,6 +1178,8 @@ class ObjectStore:
         info: ResourceInfo,
         old: Mapping[str, Any] | None,
         new: Mapping[str, Any],
+        *,
+        seeding: bool = False,
     ) -> _Entries | None:
         """The managedFields entries a write of ``old`` into ``new`` leaves; None when
         they would not change. What the server's field manager does (handlers/fieldmanager, on
@@ -1157,13 +1189,19 @@ class ObjectStore:
         (``_applied_fields``); either takes the fields it changes, and those it
         removed, from every other manager; a manager left with nothing has no entry.
         A write made by no manager (a deletion's mark, the garbage collector's) leaves
-        them alone."""
+        them alone; an update of an object with none is not tracked (``seeding``: it is,
+        the first apply's ``before-first-apply``)."""
         if self._writer is None:
             return None
         manager, subresource = self._writer
         before = self._fields.get(str((new.get("metadata") or {}).get("uid") or ""), [])
-        _, keys_at = self._typed(kind, info.version)
         applying = self._applying is not None
+        if not applying and old is not None and not before and not seeding:
+            # an object with no managedFields (created with nothing for its creator to
+            # own) has its updates untracked until an apply (skipnonapplied.go:
+            # skipNonAppliedManager.Update)
+            return None
+        _, keys_at = self._typed(kind, info.version)
         operation = "Apply" if applying else "Update"
         api_version = info.api_version
         if applying and all(e.is_for(manager, operation, subresource, "") for e in before):
@@ -1975,6 +2013,9 @@ _STRIPPED = frozenset(
 
 
 _NOTHING: frozenset[FieldPath] = frozenset()
+
+#: the manager skipnonapplied.go gives an object's fields at its first apply
+_BEFORE_FIRST_APPLY = "before-first-apply"
 
 
 @dataclass(frozen=True)

@@ -274,7 +274,22 @@ CAPPED: list[Step] = [
     ("late", "patch", {"data": {"k14": "v"}}, False),
 ]
 
+# an object created with nothing for its creator to own has no managedFields, and the
+# server then tracks no update (skipnonapplied.go: an object never applied, with none)
+# until an apply, which first gives every field so far to "before-first-apply"
+UNTRACKED: list[Step] = [
+    ("creator", "create", _configmap(metadata={}), False),
+    ("editor", "patch", {"data": {"a": "1"}, "metadata": {"labels": {"l": "1"}}}, False),
+    ("editor", "update", _edit(data__b="2"), False),
+    # neither a dry run nor a refused apply keeps the seeded entry
+    ("applier", "apply-dry-run", _configmap(data={"c": "3"}), False),
+    ("applier", "apply", _configmap(data={"a": "conflicts", "c": "3"}), False),
+    ("applier", "apply", _configmap(data={"c": "3"}), False),
+    ("editor", "patch", {"data": {"a": "changed", "d": "4"}}, False),
+]
+
 CASES: list[tuple[str, tuple[str, str, str], list[Step]]] = [
+    ("ConfigMap", ("", "v1", "configmaps"), UNTRACKED),
     ("Pod", ("", "v1", "pods"), POD),
     ("Service", ("", "v1", "services"), SERVICE),
     ("ConfigMap", ("", "v1", "configmaps"), CONFIGMAP),
