@@ -75,9 +75,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   fields too) and template (labels its selector matches, containers), a Job's selector
   (its own only with ``manualSelector``) and restart policy, in each kind's
   validation's order: 118 cases in tests/integration/test_localstore_workloads_differential.py;
-- other built-in kinds (``BUILTINS``: ConfigMap, Secret, Lease, ...) and the rest of a
-  workload's spec are stored without schema validation beyond those checks (the rest
-  of a pod template, strategies, a Job's updates), their metadata validated as
+  a pod template's spec as ``ValidatePodSpec`` checks its commonest rules
+  (``validation.pods``; tests/integration/test_localstore_pod_template_differential.py);
+  a Lease's spec (``validation.leases``);
+- other built-in kinds (``BUILTINS``: ConfigMap, Secret, Role, ...) and the rest of a
+  workload's spec are stored without schema validation beyond those checks
+  (strategies, the pod spec's rarer rules), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
   ownerReferences, finalizers: 422 Invalid with the server's message) and kept as
   ``ObjectMeta`` decodes it (no empty ``labels: {}``), with the metadata the server sets (uid,
@@ -101,9 +104,11 @@ What it keeps, and the upstream behaviour each piece mirrors
   applier, owning the applied object's field set; each write taking what it changes
   from the others; ``fieldsV1`` as the server spells it, entries in its order
   (``_fields_after``; a dry run's answer shows them too), at most ten ``Update``
-  entries, the oldest merged into ``ancient-changes`` (``_capped``); 59 writes, dry
-  runs and a delete among them, on ConfigMaps, a Deployment, a Service, a Pod and a
-  custom resource in tests/integration/test_localstore_managedfields_differential.py;
+  entries, the oldest merged into ``ancient-changes`` (``_capped``); none for an
+  object created with nothing to own, whose updates then go untracked until its first
+  apply seeds ``before-first-apply`` (``_seed_first_apply``); 66 writes, dry runs and a
+  delete among them, on ConfigMaps, a Deployment, a Service, a Pod and a custom resource
+  in tests/integration/test_localstore_managedfields_differential.py;
 - label-selected lists and list-then-watch (``kube.reflector``'s ADDED, MODIFIED,
   DELETED, SYNCED), a selected watch seeing an object that stops matching as DELETED
   and one that starts matching as ADDED (the watch cache's filter,
@@ -112,7 +117,8 @@ What it keeps, and the upstream behaviour each piece mirrors
 
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
-kinds beyond their metadata, their decoding and the typed check (a Service's aside;
+kinds beyond their metadata, their decoding and the typed check (a Service's, a
+workload's and a Lease's aside;
 of a Service update's own rules only the primary cluster IP's is checked), admission
 plugins beyond the defaults above
 (ServiceAccount's token volume, LimitRanger, ResourceQuota),
