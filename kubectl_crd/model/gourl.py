@@ -182,18 +182,15 @@ def _host(host: str) -> str:
 
 
 def _ip_literal(address: str) -> None:
-    """What ``netip.ParseAddr`` and the IPv4 check refuse in brackets. Go's reason
-    is one of netip's dozen (``unexpected character``, ``IPv6 field has value
-    >=2^16``, ...); the one written here is the most general of them."""
-    import ipaddress
+    """What ``netip.ParseAddr`` (``model.gonetip``, its own words) and the IPv4 check
+    refuse in brackets."""
+    from kubectl_crd.model.gonetip import AddrError, parse_addr
 
     try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        raise _Refused(
-            f"invalid host: ParseAddr({go_quote(address)}): unable to parse IP"
-        ) from None
-    if parsed.version == 4:
+        parsed = parse_addr(address)
+    except AddrError as error:
+        raise _Refused(f"invalid host: {error}") from None
+    if parsed.address.version == 4:
         raise _Refused("invalid IP-literal")
 
 

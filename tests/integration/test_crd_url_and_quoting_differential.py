@@ -39,6 +39,9 @@ URLS = [
     # under its go.mod's default=go1.24; Go 1.26's own default reads it after the first)
     "https://a:b:1/", "https://a::1/", "https://a:1:/", "https://a:1:x/", "http://a:1:2/",
     "https://a:1:2:3/p",
+    # bracketed literals netip refuses, each in its own words (model.gonetip)
+    "https://[1::2::3]/", "https://[12345::]/", "https://[g::1]/", "https://[fe80::1%25]/",
+    "https://[::1.2.3]/", "https://[1:2:3]/", "https://[::ffff:1.2.3.4]/",
 ]  # fmt: skip
 
 

@@ -1,7 +1,8 @@
 """``library/ip.go`` and ``library/cidr.go`` (Kubernetes 1.30): addresses and prefixes.
 
-Go's ``netip`` rules: no zones, no IPv4-mapped IPv6 addresses, no leading zeros in
-IPv4; a CIDR keeps the address it was written with (``masked()`` clears host bits).
+Go's ``netip`` rules (``model.gonetip``, its error texts too): no zones, no IPv4-mapped
+IPv6 addresses, no leading zeros in IPv4; a CIDR keeps the address it was written with
+(``masked()`` clears host bits).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import ipaddress
 
 from cel_expr_python import cel
 
+from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_prefix
+from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.validation.cel.library.base import Library
 from kubectl_crd.validation.cel.library.types import make
 
@@ -19,60 +22,45 @@ CIDR = T("net.CIDR")
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-def _ipv4_problem(text: str) -> str:
-    """Go's ``netip.ParseAddr`` words for a dotted address it refuses."""
-    fields = text.split(".")
-    for position, field in enumerate(fields):
-        if not field.isdigit():
-            if field == "":
-                return "IPv4 field must have at least one digit" + (
-                    f' (at "{".".join(fields[position:])}")' if position < len(fields) - 1 else ""
-                )
-            bad = next(i for i, c in enumerate(field) if not c.isdigit())
-            rest = field[bad:] + "".join("." + f for f in fields[position + 1 :])
-            return f'unexpected character (at "{rest}")'
-        if len(field) > 1 and field[0] == "0":
-            return "IPv4 field has octet with leading zero"
-        if int(field) > 255:
-            return "IPv4 field has value >255"
-    return "IPv4 address too short" if len(fields) < 4 else "IPv4 address too long"
-
-
 def _address(text: str) -> Address:
-    if "%" in text:
-        raise ValueError("IP address with zone value is not allowed")
+    """``parseIPAddr`` (``library/ip.go``): ``netip.ParseAddr`` (``model.gonetip``, its
+    error inside the library's words), then no zone and no IPv4-mapped IPv6 address."""
     try:
-        address = ipaddress.ip_address(text)
-    except ValueError:
-        if "." in text and ":" not in text:
-            raise ValueError(f'ParseAddr("{text}"): {_ipv4_problem(text)}') from None
-        raise ValueError(f'ParseAddr("{text}"): unable to parse IP') from None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        raise ValueError("IPv4-mapped IPv6 address is not allowed")
-    return address
+        parsed = parse_addr(text)
+    except AddrError as error:
+        raise ValueError(
+            f"IP Address {go_quote(text)} parse error during conversion from string: {error}"
+        ) from None
+    if parsed.zone:
+        raise ValueError(f"IP address {go_quote(text)} with zone value is not allowed")
+    if _mapped(parsed.address):
+        raise ValueError(f"IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
+    return parsed.address
+
+
+def _mapped(address: Address) -> bool:
+    return isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None
+
+
+#: ``stringToCIDR``'s words, which ``parseCIDR`` has already put before netip's error
+_CIDR_ERROR = "network address parse error during conversion from string: "
 
 
 def _prefix(text: str) -> tuple[Address, int]:
-    address_text, slash, bits = text.partition("/")
-    if not slash:
-        raise ValueError(f"netip.ParsePrefix(\"{text}\"): no '/'")
-    address = _address(address_text)
-    if not bits.isdigit() or (len(bits) > 1 and bits[0] == "0"):
-        raise ValueError(f'netip.ParsePrefix("{text}"): bad bits after slash: "{bits}"')
-    length = int(bits)
-    if length > address.max_prefixlen:
-        raise ValueError(f'netip.ParsePrefix("{text}"): prefix length out of range')
-    return address, length
+    """``parseCIDR`` (``library/cidr.go``): ``netip.ParsePrefix``, then no IPv4-mapped
+    address; refused in ``cidr()``'s words (the parse error's head twice, as upstream
+    wraps it twice)."""
+    try:
+        parsed, length = parse_prefix(text)
+    except AddrError as error:
+        raise ValueError(f"{_CIDR_ERROR}{_CIDR_ERROR}{error}") from None
+    if _mapped(parsed.address):
+        raise ValueError(f"{_CIDR_ERROR}IPv4-mapped IPv6 address {go_quote(text)} is not allowed")
+    return parsed.address, length
 
 
 def ip(text: str) -> object:
-    try:
-        address = _address(text)
-    except ValueError as exc:
-        raise ValueError(
-            f'IP Address "{text}" parse error during conversion from string: {exc}'
-        ) from None
-    return make("net.IP", str(address))
+    return make("net.IP", str(_address(text)))
 
 
 def is_ip(text: str) -> bool:
@@ -84,12 +72,7 @@ def is_ip(text: str) -> bool:
 
 
 def is_canonical(text: str) -> bool:
-    try:
-        return str(_address(text)) == text
-    except ValueError as exc:
-        raise ValueError(
-            f'IP Address "{text}" parse error during conversion from string: {exc}'
-        ) from None
+    return str(_address(text)) == text
 
 
 def _ip(value: object) -> Address:
@@ -145,12 +128,7 @@ def ip_string(value: object) -> str:
 
 
 def cidr(text: str) -> object:
-    try:
-        address, length = _prefix(text)
-    except ValueError as exc:
-        raise ValueError(
-            f'network address "{text}" parse error during conversion from string: {exc}'
-        ) from None
+    address, length = _prefix(text)
     return make("net.CIDR", f"{address}/{length}")
 
 
@@ -175,7 +153,15 @@ def _contains(prefix: tuple[Address, int], address: Address) -> bool:
 
 
 def contains_ip(value: object, other: object) -> bool:
-    address = _address(other) if isinstance(other, str) else _ip(other)
+    if isinstance(other, str):
+        try:
+            address = _address(other)
+        except ValueError:
+            # cidrContainsIPString: the string's error is passed on as the IP argument,
+            # which cidrContainsIP answers with MaybeNoSuchOverloadErr of the CIDR
+            raise ValueError("no such overload") from None
+    else:
+        address = _ip(other)
     return _contains(_network(value), address)
 
 

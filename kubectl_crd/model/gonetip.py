@@ -1,0 +1,185 @@
+"""Go's ``net/netip`` address and prefix parsing, with its error texts.
+
+``ParseAddr`` and ``ParsePrefix`` (Go 1.26 ``src/net/netip/netip.go``) are what
+Kubernetes' CEL ``ip()``/``cidr()`` libraries and ``net/url``'s bracketed hosts parse
+with; their errors reach the user verbatim (``ParseAddr("1::2::3"): multiple :: in
+address (at ":3")``). Python's ``ipaddress`` accepts and refuses nearly the same
+strings but says nothing Go says, so the grammar is mirrored step by step: IPv4 as
+four decimal fields without leading zeros, IPv6 as hex groups of at most four digits
+with one ``::``, an embedded IPv4 in the last 32 bits, a zone after ``%``. The parsed
+value is Python's ``ipaddress`` object (with the zone apart), which is what the callers
+compute with.
+
+Pure: stdlib and the model layer.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+from kubectl_crd.model.gostrconv import go_quote
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+_DIGITS = "0123456789"
+_HEX = {**{c: int(c) for c in _DIGITS}, **{c: 10 + i for i, c in enumerate("abcdef")}}
+_HEX.update({c.upper(): v for c, v in _HEX.items() if c.isalpha()})
+
+
+class AddrError(ValueError):
+    """A refusal, worded as Go's ``error.Error()`` words it."""
+
+
+@dataclass(frozen=True)
+class ParsedAddr:
+    address: Address
+    zone: str  # "" when none (an IPv6 address only)
+
+
+def _refused(text: str, message: str, at: str = "") -> AddrError:
+    """``parseAddrError.Error()``: ``ParseAddr("in"): msg (at "rest")``."""
+    tail = f" (at {go_quote(at)})" if at else ""
+    return AddrError(f"ParseAddr({go_quote(text)}): {message}{tail}")
+
+
+def parse_addr(text: str) -> ParsedAddr:
+    """``netip.ParseAddr``: the first '.', ':' or '%' decides the form."""
+    for char in text:
+        if char == ".":
+            return ParsedAddr(ipaddress.IPv4Address(bytes(_ipv4_fields(text, text))), "")
+        if char == ":":
+            return _ipv6(text)
+        if char == "%":
+            # Go assumes an IPv6 address with a zone whose address is missing
+            raise _refused(text, "missing IPv6 address")
+    raise _refused(text, "unable to parse IP")
+
+
+def _ipv4_fields(whole: str, part: str) -> list[int]:
+    """``parseIPv4Fields`` of ``part`` (the end of ``whole``, which errors name)."""
+    fields: list[int] = []
+    value = digits = 0
+    for index, char in enumerate(part):
+        if char in _DIGITS:
+            if digits == 1 and value == 0:
+                raise _refused(whole, "IPv4 field has octet with leading zero")
+            value = value * 10 + int(char)
+            digits += 1
+            if value > 255:
+                raise _refused(whole, "IPv4 field has value >255")
+        elif char == ".":
+            if index == 0 or index == len(part) - 1 or part[index - 1] == ".":
+                raise _refused(whole, "IPv4 field must have at least one digit", part[index:])
+            if len(fields) == 3:
+                raise _refused(whole, "IPv4 address too long")
+            fields.append(value)
+            value = digits = 0
+        else:
+            raise _refused(whole, "unexpected character", part[index:])
+    if len(fields) < 3:
+        raise _refused(whole, "IPv4 address too short")
+    return [*fields, value]
+
+
+def _ipv6(text: str) -> ParsedAddr:
+    """``parseIPv6``."""
+    rest, percent, zone = text.partition("%")
+    if percent and not zone:
+        raise _refused(text, "zone must be a non-empty string")
+    address = [0] * 16
+    ellipsis = -1
+    if rest.startswith("::"):
+        ellipsis = 0
+        rest = rest[2:]
+        if not rest:
+            return ParsedAddr(ipaddress.IPv6Address(0), zone)
+    filled = 0
+    while filled < 16:
+        offset = value = 0
+        while offset < len(rest) and rest[offset] in _HEX:
+            value = (value << 4) + _HEX[rest[offset]]
+            if offset > 3:
+                raise _refused(text, "each group must have 4 or less digits", rest)
+            if value > 0xFFFF:
+                raise _refused(text, "IPv6 field has value >=2^16", rest)
+            offset += 1
+        if offset == 0:
+            raise _refused(text, "each colon-separated field must have at least one digit", rest)
+        if offset < len(rest) and rest[offset] == ".":
+            if ellipsis < 0 and filled != 12:
+                message = "embedded IPv4 address must replace the final 2 fields of the address"
+                raise _refused(text, message, rest)
+            if filled + 4 > 16:
+                message = "too many hex fields to fit an embedded IPv4 at the end of the address"
+                raise _refused(text, message, rest)
+            address[filled : filled + 4] = _ipv4_fields(text, rest)
+            rest = ""
+            filled += 4
+            break
+        address[filled], address[filled + 1] = value >> 8, value & 0xFF
+        filled += 2
+        rest = rest[offset:]
+        if not rest:
+            break
+        if rest[0] != ":":
+            raise _refused(text, "unexpected character, want colon", rest)
+        if len(rest) == 1:
+            raise _refused(text, "colon must be followed by more characters", rest)
+        rest = rest[1:]
+        if rest[0] == ":":
+            if ellipsis >= 0:
+                raise _refused(text, "multiple :: in address", rest)
+            ellipsis = filled
+            rest = rest[1:]
+            if not rest:
+                break
+    if rest:
+        raise _refused(text, "trailing garbage after address", rest)
+    if filled < 16:
+        if ellipsis < 0:
+            raise _refused(text, "address string too short")
+        gap = 16 - filled
+        address[ellipsis:filled] = [0] * gap + address[ellipsis:filled]
+        address = address[:16]
+    elif ellipsis >= 0:
+        raise _refused(text, "the :: must expand to at least one field of zeros")
+    return ParsedAddr(ipaddress.IPv6Address(bytes(address)), zone)
+
+
+def parse_prefix(text: str) -> tuple[ParsedAddr, int]:
+    """``netip.ParsePrefix``: the address before the last '/' and its bit count;
+    a refusal is ``netip.ParsePrefix("in"): msg``, an address's own error inside it."""
+    slash = text.rfind("/")
+
+    def refused(message: str) -> AddrError:
+        return AddrError(f"netip.ParsePrefix({go_quote(text)}): {message}")
+
+    if slash < 0:
+        raise refused("no '/'")
+    try:
+        parsed = parse_addr(text[:slash])
+    except AddrError as error:
+        raise refused(str(error)) from None
+    if parsed.zone:
+        raise refused("IPv6 zones cannot be present in a prefix")
+    bits_text = text[slash + 1 :]
+    bad_bits = refused(f"bad bits after slash: {go_quote(bits_text)}")
+    if len(bits_text) > 1 and bits_text[0] not in "123456789":
+        raise bad_bits
+    bits = _atoi(bits_text)
+    if bits is None:
+        raise bad_bits
+    if not 0 <= bits <= parsed.address.max_prefixlen:
+        raise refused("prefix length out of range")
+    return parsed, bits
+
+
+def _atoi(text: str) -> int | None:
+    """``strconv.Atoi`` of what ParsePrefix lets through: an optional sign, ASCII digits,
+    within int64."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits or any(char not in _DIGITS for char in digits):
+        return None
+    value = int(text)
+    return value if -(1 << 63) <= value < (1 << 63) else None
