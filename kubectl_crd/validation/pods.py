@@ -14,8 +14,10 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   local path and mode), persistentVolumeClaim (a claim name) and projected (the
   default mode; secret, configMap and downward API sources, their paths unique; a
   service account token's expiry and path; one kind a source) and downwardAPI (the
-  default mode, each item's path, one field or resource reference and its mode), the
-  name a DNS-1123 label, unique; a volume with a problem is not one a mount may name;
+  default mode, each item's path, one field or resource reference and its mode), csi
+  (a driver name, the node publish secret's name) and ephemeral (a claim template,
+  not its own rules), the name a DNS-1123 label, unique; a volume with a problem is
+  not one a mount may name;
 - the containers (``validateContainers``), then the init containers
   (``validateInitContainers``: also unique across both lists), each by
   ``validateContainerCommon``: name (a DNS-1123 label), image, termination message
@@ -27,9 +29,10 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   name), volume mounts (a volume's name, a path, unique paths), pull policy,
   resources (``validateContainerResourceName``, a negative or, for an integer
   resource, fractional quantity, a request above its limit or, for an extended
-  resource or huge pages, not equal to it or without one), the security context
-  (``ValidateSecurityContext``: user and group ids, procMount, seccomp and AppArmor
-  profiles, no privilege escalation beside privileged or CAP_SYS_ADMIN); a regular
+  resource or huge pages, not equal to it or without one), resize policies
+  (``validateResizePolicy``), the security context (``ValidateSecurityContext``: user
+  and group ids, procMount, seccomp and AppArmor profiles, no privilege escalation
+  beside privileged or CAP_SYS_ADMIN); a regular
   or sidecar container's lifecycle (``validateLifecycle``: one handler each, a sleep
   within the pod's grace period) and probes (``validateProbe``: one handler and its
   port, path, scheme, header names or command; counts, grace period, success
@@ -39,8 +42,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   (``validatePodHostNetworkDeps``);
 - the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
   labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
-  groups, hostPID beside a shared process namespace, fsGroup change and supplemental
-  groups policies, seccomp and AppArmor), affinity (``validateAffinity``: node
+  groups, hostPID beside a shared process namespace, sysctls, fsGroup change and
+  supplemental groups policies, seccomp and AppArmor), affinity (``validateAffinity``: node
   selector terms and weights; pod affinity terms' weights, namespaces and topology
   keys), DNS config (``validatePodDNSConfig``), readiness and scheduling gates,
   topology spread constraints (``validateTopologySpreadConstraints``: maxSkew, key,
@@ -49,14 +52,14 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   host aliases (an IP, DNS subdomains), the priority and runtime class names, the
   preemption policy and the OS name.
 
-Not checked: the CSI, ephemeral, image and the in-tree volume plugins' fields (nfs,
-iscsi, ...) and a projection's cluster trust bundle and pod certificate sources;
-volume devices; huge pages' own rules; resource claims; resize policies; sysctls,
-Windows and SELinux options (and a linux or windows pod's own rules); a pod affinity
-term's or spread constraint's label selectors and match label keys (the label
-selector rules live in ``validation.workloads``, tied to ``spec.selector``); the
-overhead. An empty ``capabilities`` list the store has dropped prints as null where
-the server prints ``[]``. An init container's restartPolicy other than Always is
+Not checked: an ephemeral volume's claim template, the image and the in-tree volume
+plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
+certificate sources; volume devices; huge pages' own rules; resource claims; Windows
+and SELinux options (and a linux or windows pod's own rules); a pod affinity term's
+or spread constraint's label selectors and match label keys (the label selector
+rules live in ``validation.workloads``, tied to ``spec.selector``); the overhead.
+An empty ``capabilities`` list the store has dropped prints as null where the
+server prints ``[]``. An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
 Resource maps are Go maps: the server lists their errors in a random order.
 """
@@ -200,6 +203,7 @@ def pod_template_problems(
     host_users = security.get("hostUsers") is not False
     grace = spec.get("terminationGracePeriodSeconds")
     grace = grace if isinstance(grace, int) else None
+    restart = _text(spec.get("restartPolicy"))
     containers = _items(spec.get("containers"))
     if not containers:
         found.append(required(f"{where}.containers"))
@@ -207,7 +211,7 @@ def pod_template_problems(
     host_ports: list[tuple[str, str]] = []
     for index, container in enumerate(containers):
         path = f"{where}.containers[{index}]"
-        found += _container(container, volumes, path, host_users, host_ports)
+        found += _container(container, volumes, path, host_users, host_ports, restart)
         name = _text(container.get("name"))
         if name in names:
             found.append(duplicate(f"{path}.name", name))
@@ -219,7 +223,7 @@ def pod_template_problems(
     for index, container in enumerate(_items(spec.get("initContainers"))):
         path = f"{where}.initContainers[{index}]"
         init_host_ports: list[tuple[str, str]] = []
-        found += _container(container, volumes, path, host_users, init_host_ports)
+        found += _container(container, volumes, path, host_users, init_host_ports, restart)
         name = _text(container.get("name"))
         # validateInitContainers: an empty name is not one the next may repeat
         if name in names:
@@ -412,6 +416,7 @@ def _container(
     at: str,
     host_users: bool,
     host_ports: list[tuple[str, str]],
+    restart: str,
 ) -> list[Cause]:
     """``validateContainerCommon``, the parts the module docstring lists; each host
     port's path and key added to ``host_ports``."""
@@ -443,9 +448,41 @@ def _container(
     resources = container.get("resources")
     if isinstance(resources, dict):
         found += _resources(resources, f"{at}.resources")
+    if container.get("resizePolicy"):
+        found += _resize_policy(_items(container["resizePolicy"]), f"{at}.resizePolicy", restart)
     security = container.get("securityContext")
     if isinstance(security, dict) and security:
         found += _container_security(security, f"{at}.securityContext", host_users)
+    return found
+
+
+_RESIZE_RESOURCES = ("cpu", "memory")
+_RESIZE_POLICIES = ("NotRequired", "RestartContainer")
+
+
+def _resize_policy(policies: list[dict[str, Any]], at: str, restart: str) -> list[Cause]:
+    """``validateResizePolicy`` (InPlacePodVerticalScaling, beta and on): a resource
+    once, cpu or memory, a policy, NotRequired when the pod never restarts; most
+    errors at the list's path, as upstream."""
+    found: list[Cause] = []
+    seen: set[str] = set()
+    for index, policy in enumerate(policies):
+        resource = _text(policy.get("resourceName"))
+        if resource in seen:
+            found.append(duplicate(f"{at}[{index}]", resource, named=True))
+        seen.add(resource)
+        if not resource:
+            found.append(required(at))
+        elif resource not in _RESIZE_RESOURCES:
+            found.append(not_supported(at, resource, _RESIZE_RESOURCES, named=True))
+        action = _text(policy.get("restartPolicy"))
+        if not action:
+            found.append(required(at))
+        elif action not in _RESIZE_POLICIES:
+            found.append(not_supported(at, action, _RESIZE_POLICIES, named=True))
+        if restart == "Never" and action != "NotRequired":
+            detail = "must be 'NotRequired' when `restartPolicy` is 'Never'"
+            found.append(invalid_cause(at, action, detail, named=True))
     return found
 
 
@@ -793,6 +830,33 @@ def _unique_path(target: str, paths: set[str], at: str, value: str) -> list[Caus
     return []
 
 
+def _csi(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateCSIVolumeSource``: ``ValidateCSIDriverName``, then the secret's name
+    (an invalid one reported at ``csi.name``, as upstream)."""
+    driver = _text(source.get("driver"))
+    found = [] if driver else [required(f"{at}.driver")]
+    if len(driver) > 63:
+        found.append(
+            cause(f"{at}.driver", Reason.TOO_LONG, "Too long: may not be more than 63 bytes")
+        )
+    found += [invalid_cause(f"{at}.driver", driver, m) for m in _subdomain(driver.lower())]
+    secret = source.get("nodePublishSecretRef")
+    if isinstance(secret, dict):
+        name = _text(secret.get("name"))
+        if not name:
+            found.append(required(f"{at}.nodePublishSecretRef.name"))
+        else:
+            found += [invalid_cause(f"{at}.name", name, m) for m in _subdomain(name)]
+    return found
+
+
+def _ephemeral(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateEphemeralVolumeSource``: a claim template (its own rules, a claim's,
+    are not checked)."""
+    template = source.get("volumeClaimTemplate")
+    return [] if isinstance(template, dict) else [required(f"{at}.volumeClaimTemplate")]
+
+
 #: the volume sources whose own fields are checked (the module docstring)
 _SOURCE_CHECKS = {
     "emptyDir": _empty_dir,
@@ -802,6 +866,8 @@ _SOURCE_CHECKS = {
     "configMap": _named_source("name"),
     "projected": _projected,
     "downwardAPI": _downward_api,
+    "csi": _csi,
+    "ephemeral": _ephemeral,
 }
 
 
@@ -1325,10 +1391,61 @@ def _pod_security(spec: dict[str, Any], security: dict[str, Any], at: str) -> li
     if spec.get("shareProcessNamespace") is True and spec.get("hostPID") is True:
         detail = "ShareProcessNamespace and HostPID cannot both be enabled"
         found.append(invalid_cause(f"{at}.shareProcessNamespace", True, detail))
+    if security.get("sysctls"):
+        found += _sysctls(spec, _items(security["sysctls"]), f"{at}.sysctls")
     found += _policy(security, "fsGroupChangePolicy", _FS_GROUP_POLICIES, at)
     found += _seccomp(security.get("seccompProfile"), f"{at}.seccompProfile")
     found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
     return found + _policy(security, "supplementalGroupsPolicy", _GROUPS_POLICIES, at)
+
+
+_SYSCTL_SEGMENT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SYSCTL_FORMAT = f"^({_SYSCTL_SEGMENT}[\\./])*{_SYSCTL_SEGMENT}$"
+_SYSCTL_RE = re.compile(_SYSCTL_FORMAT)
+#: component-helpers node/util/sysctl's namespaced sysctls (namespace.go)
+_IPC_SYSCTLS = frozenset((
+    "kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced",
+    "kernel.shm", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg",
+))  # fmt: skip
+
+
+def _sysctls(spec: dict[str, Any], sysctls: list[dict[str, Any]], at: str) -> list[Cause]:
+    """``validateSysctls``: a name, ``IsValidSysctlName``, unique; none of the host's
+    network namespace with hostNetwork, nor of its IPC namespace with hostIPC
+    (``ValidateHostSysctl``)."""
+    found: list[Cause] = []
+    names: set[str] = set()
+    for index, sysctl in enumerate(sysctls):
+        where = f"{at}[{index}].name"
+        name = _text(sysctl.get("name"))
+        if not name:
+            found.append(required(where))
+        elif len(name) > 253 or not _SYSCTL_RE.match(name):
+            detail = f"must have at most 253 characters and match regex {_SYSCTL_FORMAT}"
+            found.append(invalid_cause(where, name, detail))
+        elif name in names:
+            found.append(duplicate(where, name))
+        namespace = _sysctl_namespace(name)
+        if namespace == "net" and spec.get("hostNetwork") is True:
+            found.append(
+                invalid_cause(where, name, "may not be specified when 'hostNetwork' is true")
+            )
+        elif namespace == "ipc" and spec.get("hostIPC") is True:
+            found.append(invalid_cause(where, name, "may not be specified when 'hostIPC' is true"))
+        names.add(name)
+    return found
+
+
+def _sysctl_namespace(name: str) -> str:
+    """``GetNamespace``: "net", "ipc" or "" of a sysctl, its name normalised (a name
+    whose first separator is '/' has its '.' and '/' swapped) and cut at a '*'."""
+    first = min((i for i in (name.find("."), name.find("/")) if i >= 0), default=-1)
+    if first >= 0 and name[first] == "/":
+        name = name.translate(str.maketrans("./", "/."))
+    name = name.split("*", 1)[0]
+    if name in _IPC_SYSCTLS or name.startswith("fs.mqueue."):
+        return "ipc"
+    return "net" if name.startswith("net.") else ""
 
 
 def _policy(holder: dict[str, Any], key: str, values: tuple[str, ...], at: str) -> list[Cause]:
@@ -1400,7 +1517,8 @@ def _tolerations(tolerations: list[dict[str, Any]], at: str) -> list[Cause]:
         if key:
             found += [invalid_cause(f"{path}.key", key, m) for m in qualified_name(key)]
         elif operator != "Exists":
-            detail = 'operator must be Exists when `key` is empty, which means "match all values and all keys"'
+            detail = ('operator must be Exists when `key` is empty, which means "match all values '
+                      'and all keys"')  # fmt: skip
             found.append(invalid_cause(f"{path}.operator", operator, detail, named=True))
         if toleration.get("tolerationSeconds") is not None and effect != "NoExecute":
             detail = "effect must be 'NoExecute' when `tolerationSeconds` is set"
