@@ -7,6 +7,10 @@ Pure. Called by ``validation.workloads`` where each workload's validation calls
 termination message policy, a port's protocol and a pod's restart policy are set
 before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 
+- the template's pod-specific annotations (``ValidatePodSpecificAnnotations``: a
+  mirror pod's node name, the deletion cost an int32, the deprecated seccomp and
+  AppArmor annotations' profiles and containers; the tolerations annotation's JSON is
+  not checked);
 - the volumes (``ValidateVolumes``): more than one source (``validateVolumeSource``'s
   order of the Go fields; the first is checked, each later one forbidden), the first
   source's own fields for emptyDir (a negative size limit), hostPath (a path without
@@ -50,7 +54,9 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   action, repeats, minDomains, node policies), service account and node names,
   hostname and subdomain (DNS-1123 labels), tolerations (``ValidateTolerations``),
   host aliases (an IP, DNS subdomains), the priority and runtime class names, the
-  preemption policy and the OS name.
+  preemption policy and the OS name;
+- then (``ValidatePodTemplateSpec``) the deprecated seccomp and AppArmor annotations
+  against the profile fields beside them.
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
@@ -71,7 +77,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.model.govalues import bad_value, go_json, go_quote
 from kubectl_crd.model.quantity import parse_quantity, stored_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -194,6 +200,10 @@ def pod_template_problems(
     spec = template.get("spec")
     spec = spec if isinstance(spec, dict) else {}
     where = f"{at}.spec"
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    annotations = annotations if isinstance(annotations, dict) else {}
+    if annotations:
+        found += _pod_annotations(annotations, spec, f"{at}.annotations")
     volume_problems, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
     found += volume_problems
     volumes |= set(claim_volumes)
@@ -240,7 +250,134 @@ def pod_template_problems(
         found += _host_network_ports(containers, f"{where}.containers")
     found += restart_policy_problems(spec, where)
     found += _pod_fields(spec, security, where)
+    if annotations:
+        found += _annotations_match_fields(annotations, spec, security, where)
     return found
+
+
+_MIRROR = "kubernetes.io/config.mirror"
+_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
+_SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
+_SECCOMP_PREFIX = "container.seccomp.security.alpha.kubernetes.io/"
+_APPARMOR_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
+_DECIMAL_RE = re.compile("-?[0-9]+")
+
+
+def _is_int32(text: str) -> bool:
+    """``GetDeletionCostFromPodAnnotations``: ``validFirstDigit`` (a '-', a lone '0' or
+    1-9 first: no '+', no leading zero), then ``strconv.ParseInt(text, 10, 32)``."""
+    if not text or not (text[0] == "-" or text == "0" or "1" <= text[0] <= "9"):
+        return False
+    return bool(_DECIMAL_RE.fullmatch(text)) and -(2**31) <= int(text) < 2**31
+
+
+def _pod_annotations(annotations: dict[str, Any], spec: dict[str, Any], at: str) -> list[Cause]:
+    """``ValidatePodSpecificAnnotations`` of a template (but the tolerations
+    annotation's JSON): a mirror pod's node name, the deletion cost an int32, the
+    deprecated seccomp and AppArmor annotations' profiles and containers. The
+    container annotations come in Go's random map order."""
+    found: list[Cause] = []
+    if _MIRROR in annotations and not _text(spec.get("nodeName")):
+        detail = "must set spec.nodeName if mirror pod annotation is set"
+        found.append(invalid_cause(f"{at}[{_MIRROR}]", _text(annotations[_MIRROR]), detail))
+    cost = annotations.get(_DELETION_COST)
+    if isinstance(cost, str) and not _is_int32(cost):
+        found.append(invalid_cause(f"{at}[{_DELETION_COST}]", cost, "must be a 32bit integer"))
+    if _SECCOMP_POD in annotations:
+        found += _seccomp_annotation(_text(annotations[_SECCOMP_POD]), f"{at}.{_SECCOMP_POD}")
+    for key, value in annotations.items():
+        if key.startswith(_SECCOMP_PREFIX):
+            found += _seccomp_annotation(_text(value), f"{at}.{key}")
+    for key, value in annotations.items():
+        if not key.startswith(_APPARMOR_PREFIX):
+            continue
+        name, value = key[len(_APPARMOR_PREFIX) :], _text(value)
+        if not any(name == _text(each.get("name")) for each, _ in _all_containers(spec)):
+            found.append(invalid_cause(f"{at}[{key}]", name, "container not found"))
+        if value not in ("", "runtime/default", "unconfined") and not value.startswith(
+            "localhost/"
+        ):
+            detail = f"invalid AppArmor profile name: {go_quote(value)}"
+            found.append(invalid_cause(f"{at}[{key}]", value, detail))
+    return found
+
+
+def _all_containers(spec: dict[str, Any], at: str = "") -> list[tuple[dict[str, Any], str]]:
+    """``VisitContainersWithPath``: each init, regular and ephemeral container, with its
+    path under the spec's path ``at``."""
+    return [
+        (container, f"{at}.{kind}[{index}]")
+        for kind in ("initContainers", "containers", "ephemeralContainers")
+        for index, container in enumerate(_items(spec.get(kind)))
+    ]
+
+
+def _seccomp_annotation(profile: str, at: str) -> list[Cause]:
+    """``ValidateSeccompProfile`` of an annotation's value."""
+    if profile in ("runtime/default", "docker/default", "unconfined"):
+        return []
+    if profile.startswith("localhost/"):
+        return _descending_path(profile.removeprefix("localhost/"), at)
+    return [invalid_cause(at, profile, "must be a valid seccomp profile")]
+
+
+def _annotations_match_fields(
+    annotations: dict[str, Any], spec: dict[str, Any], security: dict[str, Any], at: str
+) -> list[Cause]:
+    """``validateSeccompAnnotationsAndFields`` and
+    ``validateAppArmorAnnotationsAndFieldsMatchOnCreate``: a deprecated annotation
+    beside a profile field must say the same (``at``: the spec's path)."""
+    found: list[Cause] = []
+    pod_seccomp = security.get("seccompProfile")
+    if isinstance(pod_seccomp, dict) and _SECCOMP_POD in annotations:
+        found += _profiles_match(
+            "seccomp",
+            _text(annotations[_SECCOMP_POD]),
+            pod_seccomp,
+            f"{at}.securityContext.seccompProfile",
+        )
+    containers = _all_containers(spec, at)
+    windows = isinstance(spec.get("os"), dict) and spec["os"].get("name") == "windows"
+    for kind, key, prefix, pod_profile in (
+        ("seccomp", "seccompProfile", _SECCOMP_PREFIX, None),
+        # a container without its own AppArmor profile has the pod's; windows pods skip it
+        ("apparmor", "appArmorProfile", _APPARMOR_PREFIX, security.get("appArmorProfile")),
+    ):
+        if kind == "apparmor" and windows:
+            break
+        for container, path in containers:
+            context = container.get("securityContext")
+            profile = context.get(key) if isinstance(context, dict) else None
+            profile = profile if isinstance(profile, dict) else pod_profile
+            annotation = annotations.get(prefix + _text(container.get("name")))
+            if isinstance(profile, dict) and annotation is not None:
+                where = f"{path}.securityContext.{key}"
+                found += _profiles_match(kind, _text(annotation), profile, where)
+    return found
+
+
+def _profiles_match(kind: str, annotation: str, profile: dict[str, Any], at: str) -> list[Cause]:
+    """``validateSeccompAnnotationsAndFieldsMatch`` and its AppArmor twin: the
+    annotation's value names the field's type (and its localhost profile)."""
+    expected: dict[str, tuple[str, ...]] = {
+        "Unconfined": ("unconfined",),
+        "RuntimeDefault": ("runtime/default",),
+    }
+    if kind == "seccomp":
+        expected["RuntimeDefault"] = ("runtime/default", "docker/default")
+    kind_of = _text(profile.get("type"))
+    if (kind_of in expected and annotation not in expected[kind_of]) or (
+        kind_of == "Localhost" and not annotation.startswith("localhost/")
+    ):
+        return [forbidden(f"{at}.type", f"{kind} type in annotation and field must match")]
+    local = profile.get("localhostProfile")
+    if kind_of == "Localhost" and (local is None or annotation.removeprefix("localhost/") != local):
+        return [
+            forbidden(
+                f"{at}.localhostProfile", f"{kind} profile in annotation and field must match"
+            )
+        ]
+    return []
 
 
 def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], set[str]]:

@@ -380,6 +380,35 @@ FIELDS: list[tuple[str, dict[str, Any]]] = [
          dnsConfig={"options": [{}]}, hostname="A", subdomain="B", tolerations=[{"operator": "X"}])),
 ]  # fmt: skip
 
+APPARMOR = "container.apparmor.security.beta.kubernetes.io/"
+SECCOMP = "container.seccomp.security.alpha.kubernetes.io/"
+#: (what, the template's annotations, its pod spec): ValidatePodSpecificAnnotations and
+#: the deprecated annotations against their fields; one annotation with a problem of
+#: a kind a case (Go's map order)
+ANNOTATED: list[tuple[str, dict[str, str], dict[str, Any]]] = [
+    ("a mirror pod annotation without a node name", {"kubernetes.io/config.mirror": "x"}, pod()),
+    ("valid: a mirror pod annotation with a node name", {"kubernetes.io/config.mirror": "x"}, pod(nodeName="n1")),
+    ("a pod deletion cost not an int32", {"controller.kubernetes.io/pod-deletion-cost": "2147483648"}, pod()),
+    ("a pod deletion cost with a leading zero", {"controller.kubernetes.io/pod-deletion-cost": "010"}, pod()),
+    ("a pod deletion cost with a plus", {"controller.kubernetes.io/pod-deletion-cost": "+1"}, pod()),
+    ("valid: a pod deletion cost", {"controller.kubernetes.io/pod-deletion-cost": "-2147483648"}, pod()),
+    ("seccomp annotations: the pod's not a profile, a container's absolute",
+     {"seccomp.security.alpha.kubernetes.io/pod": "strict", SECCOMP + "app": "localhost//etc/p.json"}, pod()),
+    ("an AppArmor annotation of no container, a bad profile",
+     {APPARMOR + "nope": "runtime/default", APPARMOR + "app": "strict"}, pod()),
+    ("annotations and fields disagree: seccomp pod and container, AppArmor type and profile",
+     {"seccomp.security.alpha.kubernetes.io/pod": "unconfined", SECCOMP + "app": "localhost/a.json",
+      APPARMOR + "app": "localhost/b", APPARMOR + "init": "runtime/default"},
+     pod(container(securityContext={"seccompProfile": {"type": "Localhost", "localhostProfile": "b.json"},
+                                    "appArmorProfile": {"type": "Localhost", "localhostProfile": "c"}}),
+         initContainers=[container("init")],
+         securityContext={"seccompProfile": {"type": "RuntimeDefault"}, "appArmorProfile": {"type": "Unconfined"}})),
+    ("valid: annotations that match their fields",
+     {"seccomp.security.alpha.kubernetes.io/pod": "docker/default", APPARMOR + "app": "localhost/p"},
+     pod(container(securityContext={"appArmorProfile": {"type": "Localhost", "localhostProfile": "p"}}),
+         securityContext={"seccompProfile": {"type": "RuntimeDefault"}})),
+]  # fmt: skip
+
 BAD_POD = pod(
     container(image=None, ports=[{"containerPort": 70000}], volumeMounts=[MOUNT]),
     restartPolicy="OnFailure",
@@ -455,6 +484,10 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
     ("apps", "Deployment", "deployments", [
         ("a template label value not valid",
          deployment("m4", template={"metadata": {"labels": {"app": "web", "x": "-bad-"}}, "spec": pod()})),
+    ]),
+    ("apps", "Deployment", "deployments", [
+        (what, deployment(f"a{index}", template={"metadata": {"labels": {"app": "web"}, "annotations": notes}, "spec": spec}))
+        for index, (what, notes, spec) in enumerate(ANNOTATED)
     ]),
     ("batch", "CronJob", "cronjobs", [
         ("no image, a bad port, a mount of no volume, OnFailure", _cronjob("c1", {**BAD_POD, "activeDeadlineSeconds": None})),
