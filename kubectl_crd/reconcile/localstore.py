@@ -560,6 +560,7 @@ class ObjectStore:
             except StoreRefusal:
                 self._services.restore(held)
                 raise
+            self._warn_of_write(kind, created, None)
             if not kind.keeps_generation:
                 meta.pop("generation", None)
             return self._store_builtin(
@@ -674,6 +675,8 @@ class ObjectStore:
                     prepare_daemon_set(new, old)
                 if kind.keeps_generation and _non_metadata(new) != _non_metadata(old):
                     meta["generation"] = int(old_meta.get("generation") or 0) + 1
+                # WarningsOnUpdate looks at the generation the update moved
+                self._warn_of_write(kind, new, old)
             new["metadata"]["resourceVersion"] = old["metadata"].get("resourceVersion")
             if old["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
                 # store.go ShouldDeleteDuringUpdate: the last finalizer gone, it is deleted
@@ -1317,6 +1320,18 @@ class ObjectStore:
             body["status"] = zero_field(api_version, kind.kind, "status")
         default_builtin(body, api_version, kind.kind)
         return body
+
+    def _warn_of_write(
+        self, kind: _Kind, obj: Mapping[str, Any], old: Mapping[str, Any] | None
+    ) -> None:
+        """A valid write's strategy warnings (``WarningsOnCreate`` / ``OnUpdate``:
+        ``validation.pod_warnings``), told as the server's Warning headers are."""
+        if self._on_warning is None:
+            return
+        from kubectl_crd.validation.pod_warnings import write_warnings
+
+        for text in write_warnings(kind.group, kind.kind, obj, old):
+            self._on_warning(text)
 
     def _prepare_for_create(
         self, kind: _Kind, obj: dict[str, Any], body: Mapping[str, Any]

@@ -1,0 +1,433 @@
+"""The warnings kube-apiserver 1.34 answers a valid write of a pod-carrying object with
+(its ``Warning`` headers): each strategy's ``WarningsOnCreate`` / ``WarningsOnUpdate``
+(``pkg/registry/{apps,core}/*/strategy.go``) and ``pkg/api/pod/warnings.go``
+``warningsForPodSpecAndMeta``, in their order and words.
+
+Mirrored: a Deployment's, ReplicaSet's and Pod's name that is no DNS label; deprecated
+node labels in a nodeSelector, node affinity terms and topology spread keys; a
+topology spread constraint or pod (anti-)affinity term with no labelSelector;
+deprecated annotations; deprecated and removed volume plugins; repeated host alias
+IPs and image pull secrets, an empty pull secret name; fractional byte values of a
+container's (and the pod overhead's) memory and ephemeral storage; seccomp and
+AppArmor annotations beside no field; an env var hiding an earlier one; a container
+port with a host IP and no host port, duplicate, overlapping and ambiguous ports,
+repeated port names; a negative termination grace period; non-standard IPs in
+dnsConfig and hostAliases; a StatefulSet's negative revisionHistoryLimit. An update
+warns only when the spec changed (its generation moved).
+
+Not mirrored: the overlapping paths of configMap/secret/downwardAPI/projected volumes
+(``warningsForOverlappingVirtualPaths``), an ephemeral volume's claim spec
+(``GetWarningsForPersistentVolumeClaimSpec``), a node affinity preference's label
+values, a Job's and CronJob's (``WarningsForJobSpec``). A Go map's keys
+(nodeSelector, matchLabels) are warned of in Go's random order upstream, here sorted.
+
+Pure: the model and validation layers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from kubectl_crd.model.gonetip import AddrError, parse_addr
+from kubectl_crd.model.gostrconv import go_quote
+from kubectl_crd.model.quantity import parse_quantity
+from kubectl_crd.validation.names import dns1123_label
+
+_DEPRECATED_NODE_LABELS = {
+    "beta.kubernetes.io/arch": 'deprecated since v1.14; use "kubernetes.io/arch" instead',
+    "beta.kubernetes.io/os": 'deprecated since v1.14; use "kubernetes.io/os" instead',
+    "failure-domain.beta.kubernetes.io/region": (
+        'deprecated since v1.17; use "topology.kubernetes.io/region" instead'
+    ),
+    "failure-domain.beta.kubernetes.io/zone": (
+        'deprecated since v1.17; use "topology.kubernetes.io/zone" instead'
+    ),
+    "beta.kubernetes.io/instance-type": (
+        'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead'
+    ),
+    "app.kubernetes.io/created-by": "deprecated since v1.9",
+    "scheduler.alpha.kubernetes.io/preferAvoidPods": (
+        "deprecated since v1.22; use Taints and Tolerations instead"
+    ),
+    "node-role.kubernetes.io/master": 'use "node-role.kubernetes.io/control-plane" instead',
+}  # pkg/api/node/util.go deprecatedNodeLabels
+
+_DEPRECATED_ANNOTATIONS = (
+    ("scheduler.alpha.kubernetes.io/critical-pod",
+     'non-functional in v1.16+; use the "priorityClassName" field instead'),
+    ("security.alpha.kubernetes.io/sysctls",
+     'non-functional in v1.11+; use the "sysctls" field instead'),
+    ("security.alpha.kubernetes.io/unsafe-sysctls",
+     'non-functional in v1.11+; use the "sysctls" field instead'),
+)  # fmt: skip
+
+#: (volume source, message), in warnings.go's order (gitRepo: the GitRepoVolumeDriver
+#: gate is off by default in 1.34)
+_DEPRECATED_VOLUMES = (
+    ("photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"),
+    ("gitRepo", "deprecated in v1.11, and disabled by default in v1.33+"),
+    ("scaleIO", "deprecated in v1.16, non-functional in v1.22+"),
+    ("flocker", "deprecated in v1.22, non-functional in v1.25+"),
+    ("storageos", "deprecated in v1.22, non-functional in v1.25+"),
+    ("quobyte", "deprecated in v1.22, non-functional in v1.25+"),
+    ("glusterfs", "deprecated in v1.25, non-functional in v1.26+"),
+    ("cephfs", "deprecated in v1.28, non-functional in v1.31+"),
+    ("rbd", "deprecated in v1.28, non-functional in v1.31+"),
+)
+
+_SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
+_SECCOMP_CONTAINER = "container.seccomp.security.alpha.kubernetes.io/"
+_APPARMOR_CONTAINER = "container.apparmor.security.beta.kubernetes.io/"
+_NULL_SELECTOR = "a null labelSelector results in matching no pod"
+_FRACTIONAL = "fractional byte value {value} is invalid, must be an integer"
+
+
+def write_warnings(
+    group: str, kind: str, obj: Mapping[str, Any], old: Mapping[str, Any] | None
+) -> list[str]:
+    """The warnings of a valid create (``old`` None) or update of ``obj`` (defaulted, as
+    stored), for the kinds this module knows; none for another."""
+    spec = _map(obj.get("spec"))
+    meta = _map(obj.get("metadata"))
+    warnings: list[str] = []
+    if (group, kind) == ("", "Pod"):
+        if old is None:
+            warnings += _name_warnings(meta, "the Pod's hostname")
+            warnings += _spec_and_meta("", spec, meta, template=False)
+        return warnings
+    if group != "apps" or kind not in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"):
+        return []
+    if old is None and kind in ("Deployment", "ReplicaSet"):
+        warnings += _name_warnings(meta, "Pod names and hostnames")
+    changed = old is None or (
+        _map(old.get("spec")).get("template") != spec.get("template")
+        if kind == "DaemonSet"
+        else _map(old.get("metadata")).get("generation") != meta.get("generation")
+    )
+    if changed:
+        template = _map(spec.get("template"))
+        warnings += _spec_and_meta(
+            "spec.template.", _map(template.get("spec")), _map(template.get("metadata")), True
+        )
+    if kind == "StatefulSet":
+        limit = spec.get("revisionHistoryLimit")
+        if type(limit) is int and limit < 0:
+            warnings.append(
+                "spec.revisionHistoryLimit: a negative value retains all historical "
+                "revisions; a value >= 0 is recommended"
+            )
+    return warnings
+
+
+def _map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _name_warnings(meta: Mapping[str, Any], used_in: str) -> list[str]:
+    problems = dns1123_label(str(meta.get("name") or ""))
+    if not problems:
+        return []
+    return [
+        f"metadata.name: this is used in {used_in}, which can result in surprising "
+        f"behavior; a DNS label is recommended: [{' '.join(problems)}]"
+    ]
+
+
+def _spec_and_meta(
+    at: str, spec: Mapping[str, Any], meta: Mapping[str, Any], template: bool
+) -> list[str]:
+    """``warningsForPodSpecAndMeta`` at ``at`` (``spec.template.``, or "" for a Pod)."""
+    warnings: list[str] = []
+    for label in sorted(_map(spec.get("nodeSelector"))):
+        if label in _DEPRECATED_NODE_LABELS:
+            warnings.append(f"{at}spec.nodeSelector[{label}]: {_DEPRECATED_NODE_LABELS[label]}")
+    affinity = _map(spec.get("affinity"))
+    node_affinity = _map(affinity.get("nodeAffinity"))
+    required = _map(node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))
+    terms_at = f"{at}spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+    for index, term in enumerate(_list(required.get("nodeSelectorTerms"))):
+        warnings += _node_term(f"{terms_at}.nodeSelectorTerms[{index}]", _map(term))
+    preferred_at = f"{at}spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution"
+    for index, term in enumerate(
+        _list(node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))
+    ):
+        preference = _map(_map(term).get("preference"))
+        warnings += _node_term(f"{preferred_at}[{index}].preference", preference)
+    for index, constraint in enumerate(_list(spec.get("topologySpreadConstraints"))):
+        constraint = _map(constraint)
+        constraint_at = f"{at}spec.topologySpreadConstraints[{index}]"
+        topology_key = constraint.get("topologyKey")
+        if topology_key in _DEPRECATED_NODE_LABELS:
+            message = _DEPRECATED_NODE_LABELS[topology_key]
+            warnings.append(f"{constraint_at}.topologyKey: {topology_key} is {message}")
+        if constraint.get("labelSelector") is None:
+            warnings.append(f"{constraint_at}.labelSelector: {_NULL_SELECTOR}")
+    annotations = _map(meta.get("annotations"))
+    for key, message in _DEPRECATED_ANNOTATIONS:
+        if key in annotations:
+            warnings.append(f"{at}metadata.annotations[{key}]: {message}")
+    for index, volume in enumerate(_list(spec.get("volumes"))):
+        volume = _map(volume)
+        for source, message in _DEPRECATED_VOLUMES:
+            if volume.get(source) is not None:
+                warnings.append(f"{at}spec.volumes[{index}].{source}: {message}")
+    aliases = _list(spec.get("hostAliases"))
+    warnings += _repeated(
+        [_map(a).get("ip") for a in aliases], f"{at}spec.hostAliases", ".ip", "duplicate ip"
+    )
+    secrets = [_map(s).get("name") or "" for s in _list(spec.get("imagePullSecrets"))]
+    warnings += _repeated(secrets, f"{at}spec.imagePullSecrets", ".name", "duplicate name")
+    for index, name in enumerate(secrets):
+        if not name:
+            warnings.append(f'{at}spec.imagePullSecrets[{index}].name: invalid empty name ""')
+    overhead = _map(spec.get("overhead"))
+    for resource in ("memory", "ephemeral-storage"):
+        warnings += _fractional(overhead, resource, f"{at}spec.overhead[{resource}]")
+    security = _map(spec.get("securityContext"))
+    if security.get("seccompProfile") is None and _SECCOMP_POD in annotations:
+        warnings.append(
+            f"{at}metadata.annotations[{_SECCOMP_POD}]: non-functional in v1.27+; "
+            'use the "seccompProfile" field instead'
+        )
+    pod_apparmor = security.get("appArmorProfile")
+    for container_at, container in _containers(at, spec):
+        warnings += _container(at, container_at, container, annotations, template, pod_apparmor)
+    warnings += _ports(spec, at)
+    grace = spec.get("terminationGracePeriodSeconds")
+    if type(grace) is int and grace < 0:
+        warnings.append(
+            f"{at}spec.terminationGracePeriodSeconds: must be >= 0; negative values are "
+            "invalid and will be treated as 1"
+        )
+    for which in ("podAffinity", "podAntiAffinity"):
+        terms = _map(affinity.get(which))
+        base = f"{at}spec.affinity.{which}"
+        required_at = f"{base}.requiredDuringSchedulingIgnoredDuringExecution"
+        for index, term in enumerate(
+            _list(terms.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        ):
+            if _map(term).get("labelSelector") is None:
+                warnings.append(f"{required_at}[{index}].labelSelector: {_NULL_SELECTOR}")
+        weighted_at = f"{base}.preferredDuringSchedulingIgnoredDuringExecution"
+        for index, term in enumerate(
+            _list(terms.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        ):
+            if _map(_map(term).get("podAffinityTerm")).get("labelSelector") is None:
+                warnings.append(
+                    f"{weighted_at}[{index}].podAffinityTerm.labelSelector: {_NULL_SELECTOR}"
+                )
+    for index, server in enumerate(_list(_map(spec.get("dnsConfig")).get("nameservers"))):
+        warnings += _ip_warnings(f"{at}spec.dnsConfig.nameservers[{index}]", server)
+    for index, alias in enumerate(aliases):
+        warnings += _ip_warnings(f"{at}spec.hostAliases[{index}].ip", _map(alias).get("ip"))
+    return warnings
+
+
+def _node_term(at: str, term: Mapping[str, Any]) -> list[str]:
+    """``GetWarningsForNodeSelectorTerm`` without a preference's label values."""
+    warnings = []
+    for index, expression in enumerate(_list(term.get("matchExpressions"))):
+        key = _map(expression).get("key")
+        if key in _DEPRECATED_NODE_LABELS:
+            warnings.append(
+                f"{at}.matchExpressions[{index}].key: {key} is {_DEPRECATED_NODE_LABELS[key]}"
+            )
+    return warnings
+
+
+def _repeated(values: list[Any], at: str, leaf: str, what: str) -> list[str]:
+    """Each value seen before (only when there are several, as upstream counts)."""
+    if len(values) < 2:
+        return []
+    seen: set[Any] = set()
+    warnings = []
+    for index, value in enumerate(values):
+        if value in seen:
+            warnings.append(f"{at}[{index}]{leaf}: {what} {go_quote(str(value))}")
+        else:
+            seen.add(value)
+    return warnings
+
+
+def _fractional(resources: Mapping[str, Any], resource: str, at: str) -> list[str]:
+    value = resources.get(resource)
+    if not isinstance(value, str):
+        return []
+    try:
+        milli = math.ceil(parse_quantity(value) * 1000)  # Quantity.MilliValue rounds up
+    except ValueError:
+        return []
+    if milli % 1000 == 0:
+        return []
+    return [f"{at}: " + _FRACTIONAL.format(value=go_quote(value))]
+
+
+def _containers(at: str, spec: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``VisitContainersWithPath``'s order: init containers, containers, ephemeral."""
+    for group in ("initContainers", "containers", "ephemeralContainers"):
+        for index, container in enumerate(_list(spec.get(group))):
+            yield f"{at}spec.{group}[{index}]", _map(container)
+
+
+def _container(
+    at: str,
+    container_at: str,
+    container: Mapping[str, Any],
+    annotations: Mapping[str, Any],
+    template: bool,
+    pod_apparmor: Any,
+) -> list[str]:
+    warnings = []
+    name = container.get("name")
+    security = _map(container.get("securityContext"))
+    seccomp_key = f"{_SECCOMP_CONTAINER}{name}"
+    if security.get("seccompProfile") is None and seccomp_key in annotations:
+        warnings.append(
+            f"{at}metadata.annotations[{seccomp_key}]: non-functional in v1.27+; "
+            'use the "seccompProfile" field instead'
+        )
+    apparmor_key = f"{_APPARMOR_CONTAINER}{name}"
+    if (
+        template
+        and security.get("appArmorProfile") is None
+        and apparmor_key in annotations
+        and (pod_apparmor is None or pod_apparmor != _apparmor_field(annotations[apparmor_key]))
+    ):
+        warnings.append(
+            f"{at}metadata.annotations[{apparmor_key}]: deprecated since v1.30; "
+            'use the "appArmorProfile" field instead'
+        )
+    resources = _map(container.get("resources"))
+    for resource in ("memory", "ephemeral-storage"):
+        for kind in ("limits", "requests"):
+            warnings += _fractional(
+                _map(resources.get(kind)), resource, f"{container_at}.resources.{kind}[{resource}]"
+            )
+    env = _list(container.get("env"))
+    if len(env) > 1:
+        seen: set[Any] = set()
+        for index, item in enumerate(env):
+            item = _map(item)
+            item_name = item.get("name")
+            if item_name not in seen:
+                seen.add(item_name)
+                continue
+            reference = f"$({item_name})"
+            value = str(item.get("value") or "")
+            if item.get("valueFrom") is not None or reference not in value or value == reference:
+                warnings.append(
+                    f"{container_at}.env[{index}]: hides previous definition of "
+                    f"{go_quote(str(item_name))}, which may be dropped when using apply"
+                )
+    return warnings
+
+
+def _apparmor_field(annotation: Any) -> dict[str, str] | None:
+    """``ApparmorFieldForAnnotation``: the profile an AppArmor annotation stands for."""
+    if annotation == "runtime/default":
+        return {"type": "RuntimeDefault"}
+    if annotation == "unconfined":
+        return {"type": "Unconfined"}
+    if isinstance(annotation, str) and annotation.startswith("localhost/"):
+        return {"type": "Localhost", "localhostProfile": annotation.removeprefix("localhost/")}
+    return None
+
+
+def _ports(spec: Mapping[str, Any], at: str) -> list[str]:
+    """Every container's ports (init and ephemeral ones included) against the ones
+    before: a host IP without host port, duplicate, overlapping and ambiguous
+    definitions of one port and protocol; then repeated port names."""
+    warnings = []
+    seen: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    for container_at, container in _containers(at, spec):
+        for index, port in enumerate(_list(container.get("ports"))):
+            port = _map(port)
+            port_at = f"{container_at}.ports[{index}]"
+            host_ip, host_port = port.get("hostIP") or "", port.get("hostPort") or 0
+            if host_ip and not host_port:
+                warnings.append(f"{port_at}: hostIP set without hostPort: {_go_port(port)}")
+            key = f"{port.get('containerPort')}/{port.get('protocol') or ''}"
+            for other_at, other in seen.get(key, ()):
+                other_ip, other_port = other.get("hostIP") or "", other.get("hostPort") or 0
+                if host_ip == other_ip and host_port == other_port:
+                    warnings.append(f"{port_at}: duplicate port definition with {other_at}")
+                elif not host_port or not other_port:
+                    warnings.append(f"{port_at}: overlapping port definition with {other_at}")
+                elif host_port == other_port and bool(host_ip) != bool(other_ip):
+                    warnings.append(
+                        f"{port_at}: dangerously ambiguous port definition with {other_at}"
+                    )
+            seen.setdefault(key, []).append((port_at, port))
+    names: dict[str, str] = {}
+    for container_at, container in _containers(at, spec):
+        for index, port in enumerate(_list(container.get("ports"))):
+            port_name = _map(port).get("name")
+            if not port_name:
+                continue
+            port_at = f"{container_at}.ports[{index}]"
+            if port_name in names:
+                first = names[port_name]
+                warnings.append(
+                    f"{port_at}: duplicate port name {go_quote(str(port_name))} with {first}, "
+                    f"services and probes that select ports by name will use {first}"
+                )
+            else:
+                names[port_name] = port_at
+    return warnings
+
+
+def _go_port(port: Mapping[str, Any]) -> str:
+    """``%+v`` of the internal ``core.ContainerPort``."""
+    return (
+        f"{{Name:{port.get('name') or ''} HostPort:{port.get('hostPort') or 0} "
+        f"ContainerPort:{port.get('containerPort') or 0} Protocol:{port.get('protocol') or ''} "
+        f"HostIP:{port.get('hostIP') or ''}}}"
+    )
+
+
+def _ip_warnings(at: str, value: Any) -> list[str]:
+    """``GetWarningsForIP`` of a value validation accepted: one netip refuses (leading
+    zeros) or an IPv4-mapped IPv6 address is non-standard, an IPv6 address not in its
+    canonical form is warned of."""
+    if not isinstance(value, str):
+        return []
+    try:
+        address = parse_addr(value).address
+    except AddrError:
+        address = None
+    if address is None or getattr(address, "ipv4_mapped", None) is not None:
+        preferred = _sloppy(value)
+        if preferred is None:
+            return []
+        return [
+            f'{at}: non-standard IP address "{value}" will be considered invalid in a '
+            f'future Kubernetes release: use "{preferred}"'
+        ]
+    if address.version == 6 and str(address) != value:
+        return [
+            f'{at}: IPv6 address "{value}" should be in RFC 5952 canonical format ("{address}")'
+        ]
+    return []
+
+
+def _sloppy(value: str) -> str | None:
+    """``netutils.ParseIPSloppy(value).String()``: IPv4 fields with leading zeros read
+    as decimal, an IPv4-mapped address as its IPv4; None when it does not parse."""
+    import ipaddress
+
+    try:
+        if "." in value and ":" not in value:
+            fields = value.split(".")
+            if len(fields) != 4 or not all(f.isdigit() and int(f) < 256 for f in fields):
+                return None
+            return ".".join(str(int(f)) for f in fields)
+        address = ipaddress.IPv6Address(value)
+    except ValueError:
+        return None
+    return str(address.ipv4_mapped) if address.ipv4_mapped is not None else str(address)
