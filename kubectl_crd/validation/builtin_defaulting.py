@@ -146,6 +146,13 @@ def _container(obj: dict[str, Any]) -> None:
 
 
 def _pod_spec(obj: dict[str, Any]) -> None:
+    # not defaulting: the v1 <-> internal conversion every write goes through
+    # (pkg/apis/core/v1/conversion.go Convert_v1_PodSpec_To_core_PodSpec and back):
+    # the deprecated serviceAccount stands in for an empty serviceAccountName, and is
+    # then written as whatever the name is
+    account = obj.get("serviceAccountName") or obj.get("serviceAccount")
+    if account:
+        obj["serviceAccountName"] = obj["serviceAccount"] = account
     if _unset(obj.get("dnsPolicy")):
         obj["dnsPolicy"] = "ClusterFirst"
     if _unset(obj.get("restartPolicy")):

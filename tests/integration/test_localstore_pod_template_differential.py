@@ -332,11 +332,14 @@ FIELDS: list[tuple[str, dict[str, Any]]] = [
      pod(readinessGates=[{"conditionType": "a b"}], schedulingGates=[{"name": "x/y/z"}, {"name": "g"}, {"name": "g"}])),
     ("a service account, node and priority class name not DNS subdomains",
      pod(serviceAccountName="Robot_1", nodeName="Node_1", priorityClassName="High Priority")),
-    # (a valid serviceAccountName is left out: the server's conversion copies it to the
-    # deprecated serviceAccount, which the store's defaulting does not yet)
-    ("valid: a node name, priority class, gates",
-     pod(nodeName="node-1", priorityClassName="system-cluster-critical",
+    # the server's conversion copies serviceAccountName to the deprecated serviceAccount
+    ("valid: a service account, node name, priority class, gates",
+     pod(serviceAccountName="robot", nodeName="node-1", priorityClassName="system-cluster-critical",
          readinessGates=[{"conditionType": "example.com/ready"}])),
+    ("valid: only the deprecated serviceAccount", pod(serviceAccount="old-robot")),
+    ("valid: both service account fields, the name wins",
+     pod(serviceAccountName="robot", serviceAccount="old-robot")),
+    ("the deprecated serviceAccount not a DNS subdomain", pod(serviceAccount="Old_Robot")),
     ("valid: an init container's restartPolicy not Always (dropped: ContainerRestartRules is off)",
      pod(initContainers=[container("init", restartPolicy="OnFailure")])),
     ("probe and lifecycle HTTP header names not valid",
