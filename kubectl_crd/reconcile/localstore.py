@@ -304,6 +304,8 @@ class ObjectStore:
         #: told each warning the server would send (``_decoded``), as
         #: ``KubeClient(on_warning=)`` is told a Warning header's text
         self._on_warning = on_warning
+        #: the warning texts told so far (``_warn``)
+        self._warned: set[str] = set()
         self._kinds: dict[tuple[str, str], _Kind] = {}
         self._by_kind: dict[tuple[str, str], _Kind] = {}
         self._watches: list[_Watch] = []
@@ -1313,9 +1315,8 @@ class ObjectStore:
             if patched:
                 raise _undecodable_patch(obj, problem)
             raise _failure(400, "BadRequest", problem, None)
-        if self._on_warning is not None:
-            for path in unknown or ():
-                self._on_warning(f'unknown field "{path}"')
+        for path in unknown or ():
+            self._warn(f'unknown field "{path}"')
         if create and kind.has_status:
             body["status"] = zero_field(api_version, kind.kind, "status")
         default_builtin(body, api_version, kind.kind)
@@ -1331,6 +1332,14 @@ class ObjectStore:
         from kubectl_crd.validation.pod_warnings import write_warnings
 
         for text in write_warnings(kind.group, kind.kind, obj, old):
+            self._warn(text)
+
+    def _warn(self, text: str) -> None:
+        """``on_warning`` told ``text`` the first time only, as ``KubeClient`` tells each
+        Warning header's text once (kubectl's handler deduplicates too): a backend's
+        warnings are the same in the loop against a cluster and against the store."""
+        if self._on_warning is not None and text not in self._warned:
+            self._warned.add(text)
             self._on_warning(text)
 
     def _prepare_for_create(

@@ -3,7 +3,9 @@
 (``pkg/registry/{apps,core}/*/strategy.go``) and ``pkg/api/pod/warnings.go``
 ``warningsForPodSpecAndMeta``, in their order and words.
 
-Mirrored: a Deployment's, ReplicaSet's and Pod's name that is no DNS label; deprecated
+Mirrored: a Deployment's, ReplicaSet's, Job's, CronJob's and Pod's name that is no DNS
+label; an Indexed Job past the completions and parallelism soft limits; a CronJob
+update's TZ in its schedule; deprecated
 node labels in a nodeSelector, node affinity terms and topology spread keys; a
 topology spread constraint or pod (anti-)affinity term with no labelSelector;
 deprecated annotations; deprecated and removed volume plugins; repeated host alias
@@ -17,8 +19,8 @@ warns only when the spec changed (its generation moved).
 
 Not mirrored: the overlapping paths of configMap/secret/downwardAPI/projected volumes
 (``warningsForOverlappingVirtualPaths``), an ephemeral volume's claim spec
-(``GetWarningsForPersistentVolumeClaimSpec``), a node affinity preference's label
-values, a Job's and CronJob's (``WarningsForJobSpec``). A Go map's keys
+(``GetWarningsForPersistentVolumeClaimSpec``, a StatefulSet's claim templates' too), a
+node affinity preference's label values. A Go map's keys
 (nodeSelector, matchLabels) are warned of in Go's random order upstream, here sorted.
 
 Pure: the model and validation layers.
@@ -84,6 +86,22 @@ _NULL_SELECTOR = "a null labelSelector results in matching no pod"
 _FRACTIONAL = "fractional byte value {value} is invalid, must be an integer"
 
 
+#: each workload's pod template: (the path of the spec holding it, whether a Job spec;
+#: whether its name is warned of)
+_TEMPLATES = {
+    ("apps", "Deployment"): ("spec", False, True),
+    ("apps", "ReplicaSet"): ("spec", False, True),
+    ("apps", "StatefulSet"): ("spec", False, False),
+    ("apps", "DaemonSet"): ("spec", False, False),
+    ("batch", "Job"): ("spec", True, True),
+    ("batch", "CronJob"): ("spec.jobTemplate.spec", True, True),
+}
+
+#: pkg/api/job/warnings.go's soft limits of an Indexed Job
+_COMPLETIONS_SOFT_LIMIT = 100_000
+_PARALLELISM_SOFT_LIMIT = 10_000
+
+
 def write_warnings(
     group: str, kind: str, obj: Mapping[str, Any], old: Mapping[str, Any] | None
 ) -> list[str]:
@@ -93,23 +111,28 @@ def write_warnings(
     meta = _map(obj.get("metadata"))
     warnings: list[str] = []
     if (group, kind) == ("", "Pod"):
-        if old is None:
+        if old is None:  # the Pod strategy warns of no update
             warnings += _name_warnings(meta, "the Pod's hostname")
             warnings += _spec_and_meta("", spec, meta, template=False)
         return warnings
-    if group != "apps" or kind not in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet"):
+    known = _TEMPLATES.get((group, kind))
+    if known is None:
         return []
-    if old is None and kind in ("Deployment", "ReplicaSet"):
+    at, job, named = known
+    if old is None and named:
         warnings += _name_warnings(meta, "Pod names and hostnames")
     changed = old is None or (
         _map(old.get("spec")).get("template") != spec.get("template")
-        if kind == "DaemonSet"
+        if kind == "DaemonSet"  # its internal TemplateGeneration
         else _map(old.get("metadata")).get("generation") != meta.get("generation")
     )
     if changed:
-        template = _map(spec.get("template"))
+        holder = _at(obj, at)
+        if job:
+            warnings += _indexed_job(at, holder)
+        template = _map(holder.get("template"))
         warnings += _spec_and_meta(
-            "spec.template.", _map(template.get("spec")), _map(template.get("metadata")), True
+            f"{at}.template.", _map(template.get("spec")), _map(template.get("metadata")), True
         )
     if kind == "StatefulSet":
         limit = spec.get("revisionHistoryLimit")
@@ -118,7 +141,34 @@ def write_warnings(
                 "spec.revisionHistoryLimit: a negative value retains all historical "
                 "revisions; a value >= 0 is recommended"
             )
+    if kind == "CronJob" and old is not None and "TZ" in str(spec.get("schedule") or ""):
+        warnings.append(
+            "cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see "
+            "https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more "
+            "details"
+        )
     return warnings
+
+
+def _at(obj: Mapping[str, Any], dotted: str) -> Mapping[str, Any]:
+    node: Mapping[str, Any] = obj
+    for part in dotted.split("."):
+        node = _map(node.get(part))
+    return node
+
+
+def _indexed_job(at: str, spec: Mapping[str, Any]) -> list[str]:
+    """``WarningsForJobSpec``'s own: an Indexed Job past both soft limits."""
+    if spec.get("completionMode") != "Indexed":
+        return []
+    completions, parallelism = spec.get("completions") or 0, spec.get("parallelism") or 0
+    if completions > _COMPLETIONS_SOFT_LIMIT and parallelism > _PARALLELISM_SOFT_LIMIT:
+        return [
+            f"{at}: In Indexed Jobs with a number of completions higher than 10^5 and a "
+            "parallelism higher than 10^4, Kubernetes might not be able to track "
+            "completedIndexes when a big number of indexes fail"
+        ]
+    return []
 
 
 def _map(value: Any) -> Mapping[str, Any]:

@@ -22,6 +22,7 @@ from tests.integration.test_localstore_decoding_differential import (
     Sides,
     container,
     deployment,
+    job,
     outcome,
     with_meta,
 )
@@ -105,6 +106,17 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("an apply", "apply", deployment(container(resources={"limits": {"memory": "0.5"}}))),
     ("an update that leaves the template: no warning", "update",
      with_meta(deployment(), labels={"a": "b"})),
+    # a text told before is not told again (KubeClient tells each once): the Job's name
+    # warning is the Deployment's
+    ("a Job named with a dot, env repeated", "create", (lambda j: (
+        j["spec"]["template"]["spec"]["containers"][0].update(
+            env=[{"name": "J", "value": "1"}, {"name": "J", "value": "2"}]), j)[1])(
+            with_meta(job(), name="j.k"))),
+    ("a CronJob named with a dot, a fractional memory limit", "create", with_meta({
+        "apiVersion": "batch/v1", "kind": "CronJob", "metadata": {},
+        "spec": {"schedule": "*/5 * * * *", "jobTemplate": {"spec": job()["spec"] | {
+            "template": {"spec": {"restartPolicy": "Never", "containers": [
+                container(resources={"limits": {"memory": "1.5"}})]}}}}}}, name="c.d")),
     ("a valid Deployment: no warning", "create", deployment()),
 ]  # fmt: skip
 
