@@ -14,13 +14,13 @@ container's (and the pod overhead's) memory and ephemeral storage; seccomp and
 AppArmor annotations beside no field; an env var hiding an earlier one; a container
 port with a host IP and no host port, duplicate, overlapping and ambiguous ports,
 repeated port names; a negative termination grace period; non-standard IPs in
-dnsConfig and hostAliases; a StatefulSet's negative revisionHistoryLimit. An update
+dnsConfig and hostAliases; a StatefulSet's negative revisionHistoryLimit; fractional
+storage in a claim, a StatefulSet's claim templates, an ephemeral volume's claim
+(``GetWarningsForPersistentVolumeClaimSpec``), a claim's beta storage class annotation. An update
 warns only when the spec changed (its generation moved).
 
 Not mirrored: the overlapping paths of configMap/secret/downwardAPI/projected volumes
-(``warningsForOverlappingVirtualPaths``), an ephemeral volume's claim spec
-(``GetWarningsForPersistentVolumeClaimSpec``, a StatefulSet's claim templates' too), a
-node affinity preference's label values. A Go map's keys
+(``warningsForOverlappingVirtualPaths``), a node affinity preference's label values. A Go map's keys
 (nodeSelector, matchLabels) are warned of in Go's random order upstream, here sorted.
 
 Pure: the model and validation layers.
@@ -67,7 +67,8 @@ _DEPRECATED_ANNOTATIONS = (
 )  # fmt: skip
 
 #: (volume source, message), in warnings.go's order (gitRepo: the GitRepoVolumeDriver
-#: gate is off by default in 1.34)
+#: gate is off by default in 1.34); an ephemeral volume's claim is warned of between
+#: the two groups
 _DEPRECATED_VOLUMES = (
     ("photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+"),
     ("gitRepo", "deprecated in v1.11, and disabled by default in v1.33+"),
@@ -76,6 +77,8 @@ _DEPRECATED_VOLUMES = (
     ("storageos", "deprecated in v1.22, non-functional in v1.25+"),
     ("quobyte", "deprecated in v1.22, non-functional in v1.25+"),
     ("glusterfs", "deprecated in v1.25, non-functional in v1.26+"),
+)
+_REMOVED_VOLUMES = (
     ("cephfs", "deprecated in v1.28, non-functional in v1.31+"),
     ("rbd", "deprecated in v1.28, non-functional in v1.31+"),
 )
@@ -116,6 +119,8 @@ def write_warnings(
             warnings += _name_warnings(meta, "the Pod's hostname")
             warnings += _spec_and_meta("", spec, meta, template=False)
         return warnings
+    if (group, kind) == ("", "PersistentVolumeClaim"):
+        return _claim_warnings(meta, spec)
     known = _TEMPLATES.get((group, kind))
     if known is None:
         return []
@@ -136,6 +141,10 @@ def write_warnings(
             f"{at}.template.", _map(template.get("spec")), _map(template.get("metadata")), True
         )
     if kind == "StatefulSet":
+        for index, claim in enumerate(_list(spec.get("volumeClaimTemplates"))):
+            # an update's path names the Go field (".Spec"), as upstream writes it
+            claim_at = f"spec.volumeClaimTemplates[{index}]" + (".Spec" if old else "")
+            warnings += _claim_spec(claim_at, _map(_map(claim).get("spec")))
         limit = spec.get("revisionHistoryLimit")
         if type(limit) is int and limit < 0:
             warnings.append(
@@ -232,6 +241,13 @@ def _spec_and_meta(
         for source, message in _DEPRECATED_VOLUMES:
             if volume.get(source) is not None:
                 warnings.append(f"{at}spec.volumes[{index}].{source}: {message}")
+        claim = _map(_map(volume.get("ephemeral")).get("volumeClaimTemplate"))
+        if claim:
+            claim_at = f"{at}spec.volumes[{index}].ephemeral.volumeClaimTemplate.spec"
+            warnings += _claim_spec(claim_at, _map(claim.get("spec")))
+        for source, message in _REMOVED_VOLUMES:
+            if volume.get(source) is not None:
+                warnings.append(f"{at}spec.volumes[{index}].{source}: {message}")
     aliases = _list(spec.get("hostAliases"))
     warnings += _repeated(
         [_map(a).get("ip") for a in aliases], f"{at}spec.hostAliases", ".ip", "duplicate ip"
@@ -282,6 +298,28 @@ def _spec_and_meta(
     for index, alias in enumerate(aliases):
         warnings += _ip_warnings(f"{at}spec.hostAliases[{index}].ip", _map(alias).get("ip"))
     return warnings
+
+
+_BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
+
+
+def _claim_warnings(meta: Mapping[str, Any], spec: Mapping[str, Any]) -> list[str]:
+    """``GetWarningsForPersistentVolumeClaim`` (a claim's create and update)."""
+    warnings = []
+    if _BETA_STORAGE_CLASS in _map(meta.get("annotations")):
+        warnings.append(
+            f"metadata.annotations[{_BETA_STORAGE_CLASS}]: deprecated since v1.8; "
+            'use "storageClassName" attribute instead'
+        )
+    return warnings + _claim_spec("spec", spec)
+
+
+def _claim_spec(at: str, spec: Mapping[str, Any]) -> list[str]:
+    """``GetWarningsForPersistentVolumeClaimSpec``: a fractional storage request, limit."""
+    resources = _map(spec.get("resources"))
+    return _fractional(
+        _map(resources.get("requests")), "storage", f"{at}.resources.requests[storage]"
+    ) + _fractional(_map(resources.get("limits")), "storage", f"{at}.resources.limits[storage]")
 
 
 def _node_term(at: str, term: Mapping[str, Any]) -> list[str]:

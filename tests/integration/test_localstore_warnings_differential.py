@@ -117,6 +117,21 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
         "spec": {"schedule": "*/5 * * * *", "jobTemplate": {"spec": job()["spec"] | {
             "template": {"spec": {"restartPolicy": "Never", "containers": [
                 container(resources={"limits": {"memory": "1.5"}})]}}}}}}, name="c.d")),
+    ("a claim's beta storage class, fractional storage", "create", {
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"annotations": {"volume.beta.kubernetes.io/storage-class": "slow"}},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1.5"}}}}),
+    ("a StatefulSet's claim template and ephemeral volume, fractional storage", "create", {
+        "apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {},
+        "spec": {"selector": {"matchLabels": {"app": "web"}}, "serviceName": "web",
+                 "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
+                     "containers": [container()],
+                     "volumes": [{"name": "e", "ephemeral": {"volumeClaimTemplate": {"spec": {
+                         "accessModes": ["ReadWriteOnce"],
+                         "resources": {"requests": {"storage": "3.5"}}}}}}]}},
+                 "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {
+                     "accessModes": ["ReadWriteOnce"],
+                     "resources": {"requests": {"storage": "2.5"}, "limits": {"storage": "4.5"}}}}]}}),
     ("a valid Deployment: no warning", "create", deployment()),
 ]  # fmt: skip
 
