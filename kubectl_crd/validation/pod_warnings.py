@@ -5,8 +5,8 @@
 
 Mirrored: a Deployment's, ReplicaSet's, Job's, CronJob's and Pod's name that is no DNS
 label; an Indexed Job past the completions and parallelism soft limits; a CronJob
-update's TZ in its schedule; deprecated
-node labels in a nodeSelector, node affinity terms and topology spread keys; a
+update's TZ in its schedule; deprecated node labels in a nodeSelector, node affinity
+terms and topology spread keys; a
 topology spread constraint or pod (anti-)affinity term with no labelSelector;
 deprecated annotations; deprecated and removed volume plugins; repeated host alias
 IPs and image pull secrets, an empty pull secret name; fractional byte values of a
@@ -16,11 +16,12 @@ port with a host IP and no host port, duplicate, overlapping and ambiguous ports
 repeated port names; a negative termination grace period; non-standard IPs in
 dnsConfig and hostAliases; a StatefulSet's negative revisionHistoryLimit; fractional
 storage in a claim, a StatefulSet's claim templates, an ephemeral volume's claim
-(``GetWarningsForPersistentVolumeClaimSpec``), a claim's beta storage class annotation. An update
-warns only when the spec changed (its generation moved).
+(``GetWarningsForPersistentVolumeClaimSpec``), a claim's beta storage class annotation;
+the overlapping paths of a configMap, secret, downwardAPI or projected volume and a
+projected source left empty (``warningsForOverlappingVirtualPaths``). An update warns
+only when the spec changed (its generation moved).
 
-Not mirrored: the overlapping paths of configMap/secret/downwardAPI/projected volumes
-(``warningsForOverlappingVirtualPaths``), a node affinity preference's label values. A Go map's keys
+Not mirrored: a node affinity preference's label values. A Go map's keys
 (nodeSelector, matchLabels) are warned of in Go's random order upstream, here sorted.
 
 Pure: the model and validation layers.
@@ -248,6 +249,7 @@ def _spec_and_meta(
         for source, message in _REMOVED_VOLUMES:
             if volume.get(source) is not None:
                 warnings.append(f"{at}spec.volumes[{index}].{source}: {message}")
+    warnings += _overlapping_paths(_list(spec.get("volumes")))
     aliases = _list(spec.get("hostAliases"))
     warnings += _repeated(
         [_map(a).get("ip") for a in aliases], f"{at}spec.hostAliases", ".ip", "duplicate ip"
@@ -298,6 +300,121 @@ def _spec_and_meta(
     for index, alias in enumerate(aliases):
         warnings += _ip_warnings(f"{at}spec.hostAliases[{index}].ip", _map(alias).get("ip"))
     return warnings
+
+
+#: a projected path and where it comes from (``pathAndSource``)
+_Path = tuple[str, str]
+
+
+def _path_text(item: _Path) -> str:
+    """``pathAndSource.String()``."""
+    path, source = item
+    return f"{go_quote(path)} ({source})" if source else go_quote(path)
+
+
+def _overlaps(seen: list[_Path], needle: _Path) -> list[_Path]:
+    """``checkForOverlap``: the paths before that are ``needle``'s or hold it, or that
+    it holds ('/' as the separator)."""
+    if not needle[0]:
+        return []
+    return [
+        item
+        for item in seen
+        if item[0]
+        and (
+            item == needle
+            or (item[0] + "/").startswith(needle[0] + "/")
+            or (needle[0] + "/").startswith(item[0] + "/")
+        )
+    ]
+
+
+def _overlapping_paths(volumes: list[Any]) -> list[str]:
+    """``warningsForOverlappingVirtualPaths``: within one configMap, secret, downwardAPI
+    or projected volume, paths that are the same or one under another."""
+    warnings: list[str] = []
+    for volume in volumes:
+        volume = _map(volume)
+        name = go_quote(str(volume.get("name") or ""))
+        found: list[tuple[str, list[str]]] = []
+        config_map, secret = _map(volume.get("configMap")), _map(volume.get("secret"))
+        downward = _map(volume.get("downwardAPI"))
+        if "items" in config_map and config_map["items"] is not None:
+            what = f"ConfigMap {go_quote(str(config_map.get('name') or ''))}"
+            found.append((what, _within(_item_paths(config_map, ""))))
+        if "items" in secret and secret["items"] is not None:
+            what = f"Secret {go_quote(str(secret.get('secretName') or ''))}"
+            found.append((what, _within(_item_paths(secret, ""))))
+        if "items" in downward and downward["items"] is not None:
+            found.append(("DownwardAPI", _within(_item_paths(downward, ""))))
+        for what, overlaps in found:
+            warnings += [f"volume {name} ({what}): overlapping paths: {o}" for o in overlaps]
+        projected = volume.get("projected")
+        if projected is None:
+            continue
+        seen: list[_Path] = []
+        for source in _list(_map(projected).get("sources")):
+            source = _map(source)
+            if not source:
+                warnings.append(f"volume {name} (Projected) has no sources provided")
+                continue
+            for path in _source_paths(source):
+                path = (path[0].rstrip("/"), path[1])
+                warnings += [
+                    f"volume {name} (Projected): overlapping paths: "
+                    f"{_path_text(path)} with {_path_text(other)}"
+                    for other in _overlaps(seen, path)
+                ]
+                seen.append(path)
+    return warnings
+
+
+def _item_paths(holder: Mapping[str, Any], source: str) -> list[_Path]:
+    return [(str(_map(item).get("path") or ""), source) for item in _list(holder.get("items"))]
+
+
+def _within(paths: list[_Path]) -> list[str]:
+    """``checkVolumeMappingForOverlap``: each path against the ones before it."""
+    overlaps: list[str] = []
+    seen: list[_Path] = []
+    for path in paths:
+        path = (path[0].rstrip("/"), path[1])
+        overlaps += [f"{_path_text(path)} with {_path_text(o)}" for o in _overlaps(seen, path)]
+        seen.append(path)
+    return overlaps
+
+
+def _source_paths(source: Mapping[str, Any]) -> list[_Path]:
+    """The paths one projected source writes (its first kind, as upstream's switch)."""
+    config_map, secret = _map(source.get("configMap")), _map(source.get("secret"))
+    downward = _map(source.get("downwardAPI"))
+    if config_map.get("items") is not None:
+        return _item_paths(config_map, f"ConfigMap {go_quote(str(config_map.get('name') or ''))}")
+    if secret.get("items") is not None:
+        return _item_paths(secret, f"Secret {go_quote(str(secret.get('name') or ''))}")
+    if downward.get("items") is not None:
+        return _item_paths(downward, "DownwardAPI")
+    token = source.get("serviceAccountToken")
+    if token is not None:
+        return [(str(_map(token).get("path") or ""), "ServiceAccountToken")]
+    bundle = source.get("clusterTrustBundle")
+    if bundle is not None:
+        bundle = _map(bundle)
+        name = bundle.get("name") if bundle.get("name") is not None else bundle.get("signerName")
+        return [(str(bundle.get("path") or ""), f"ClusterTrustBundle {go_quote(str(name or ''))}")]
+    certificate = source.get("podCertificate")
+    if certificate is not None:
+        certificate = _map(certificate)
+        return [
+            (str(certificate[key]), f"PodCertificate {what}")
+            for key, what in (
+                ("certificateChainPath", "chain"),
+                ("keyPath", "key"),
+                ("credentialBundlePath", "credential bundle"),
+            )
+            if certificate.get(key)
+        ]
+    return []
 
 
 _BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"

@@ -132,6 +132,19 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
                  "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {
                      "accessModes": ["ReadWriteOnce"],
                      "resources": {"requests": {"storage": "2.5"}, "limits": {"storage": "4.5"}}}}]}}),
+    ("overlapping volume paths, a projected source left empty", "create", _template(volumes=[
+        {"name": "c", "configMap": {"name": "cm", "items": [
+            {"key": "a", "path": "p"}, {"key": "b", "path": "p/q"}, {"key": "c", "path": "p/"}]}},
+        {"name": "s", "secret": {"secretName": "sec", "items": [
+            {"key": "a", "path": "x"}, {"key": "b", "path": "x"}]}},
+        {"name": "d", "downwardAPI": {"items": [
+            {"path": "n", "fieldRef": {"fieldPath": "metadata.name"}},
+            {"path": "n/m", "fieldRef": {"fieldPath": "metadata.namespace"}}]}},
+        {"name": "p", "projected": {"sources": [
+            {"configMap": {"name": "cm", "items": [{"key": "a", "path": "t"}]}},
+            {"secret": {"name": "sec", "items": [{"key": "b", "path": "t/u"}]}},
+            {"serviceAccountToken": {"path": "t"}},
+            {"clusterTrustBundle": {"signerName": "example.com/s", "path": "b"}}]}}])),
     ("a valid Deployment: no warning", "create", deployment()),
 ]  # fmt: skip
 
