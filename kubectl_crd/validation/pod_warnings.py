@@ -6,7 +6,8 @@
 Mirrored: a Deployment's, ReplicaSet's, Job's, CronJob's and Pod's name that is no DNS
 label; an Indexed Job past the completions and parallelism soft limits; a CronJob
 update's TZ in its schedule; deprecated node labels in a nodeSelector, node affinity
-terms and topology spread keys; a
+terms and topology spread keys, a node affinity preference's values that are no label
+values; a
 topology spread constraint or pod (anti-)affinity term with no labelSelector;
 deprecated annotations; deprecated and removed volume plugins; repeated host alias
 IPs and image pull secrets, an empty pull secret name; fractional byte values of a
@@ -21,8 +22,8 @@ the overlapping paths of a configMap, secret, downwardAPI or projected volume an
 projected source left empty (``warningsForOverlappingVirtualPaths``). An update warns
 only when the spec changed (its generation moved).
 
-Not mirrored: a node affinity preference's label values. A Go map's keys
-(nodeSelector, matchLabels) are warned of in Go's random order upstream, here sorted.
+A Go map's keys (a nodeSelector's) are warned of in Go's random order upstream, here
+sorted.
 
 Pure: the model and validation layers.
 """
@@ -37,7 +38,7 @@ from typing import Any
 from kubectl_crd.model.gonetip import AddrError, parse_addr
 from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.quantity import parse_quantity
-from kubectl_crd.validation.names import dns1123_label
+from kubectl_crd.validation.names import dns1123_label, label_value
 
 _DEPRECATED_NODE_LABELS = {
     "beta.kubernetes.io/arch": 'deprecated since v1.14; use "kubernetes.io/arch" instead',
@@ -223,7 +224,7 @@ def _spec_and_meta(
         _list(node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))
     ):
         preference = _map(_map(term).get("preference"))
-        warnings += _node_term(f"{preferred_at}[{index}].preference", preference)
+        warnings += _node_term(f"{preferred_at}[{index}].preference", preference, True)
     for index, constraint in enumerate(_list(spec.get("topologySpreadConstraints"))):
         constraint = _map(constraint)
         constraint_at = f"{at}spec.topologySpreadConstraints[{index}]"
@@ -439,15 +440,24 @@ def _claim_spec(at: str, spec: Mapping[str, Any]) -> list[str]:
     ) + _fractional(_map(resources.get("limits")), "storage", f"{at}.resources.limits[storage]")
 
 
-def _node_term(at: str, term: Mapping[str, Any]) -> list[str]:
-    """``GetWarningsForNodeSelectorTerm`` without a preference's label values."""
+def _node_term(at: str, term: Mapping[str, Any], check_values: bool = False) -> list[str]:
+    """``GetWarningsForNodeSelectorTerm``: each expression's deprecated key, then (a
+    preference's) values that are no valid label values."""
     warnings = []
     for index, expression in enumerate(_list(term.get("matchExpressions"))):
-        key = _map(expression).get("key")
+        expression = _map(expression)
+        key = expression.get("key")
         if key in _DEPRECATED_NODE_LABELS:
             warnings.append(
                 f"{at}.matchExpressions[{index}].key: {key} is {_DEPRECATED_NODE_LABELS[key]}"
             )
+        if check_values:
+            for number, value in enumerate(_list(expression.get("values"))):
+                warnings += [
+                    f"{at}.matchExpressions[{index}].values[{number}]: {value} is invalid, "
+                    f"{message}"
+                    for message in label_value(str(value))
+                ]
     return warnings
 
 

@@ -79,7 +79,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
                                        "operator": "Exists"}]}]},
             "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "preference": {
                 "matchExpressions": [{"key": "beta.kubernetes.io/arch", "operator": "In",
-                                      "values": ["amd64"]}]}}]}})),
+                                      "values": ["amd64", "-not a label value-"]}]}}]}})),
     ("topology spread and affinity terms with no selector", "create", _template(
         topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "beta.kubernetes.io/instance-type",
                                     "whenUnsatisfiable": "DoNotSchedule"}],
