@@ -95,6 +95,16 @@ class Summary:
         return bool(self.counts["invalid"] or self.counts["error"])
 
 
+#: Where a document is: its source, its index in the file, its item in a List. The
+#: same for a file read twice (the CRDs first, through the parsed-value cache, then the
+#: documents streamed), unlike the identity of either parse's content.
+DocumentKey = tuple[str, int, int | None]
+
+
+def _document_key(document: Document) -> DocumentKey:
+    return (document.source, document.index, document.item)
+
+
 class CRDIndex:
     """CRDs by (group, kind), the first given winning; ``lookup`` may ask a fallback."""
 
@@ -106,33 +116,44 @@ class CRDIndex:
         self._by_kind: dict[tuple[str, str], CustomResourceDefinition] = {}
         self._conflicts: dict[tuple[str, str], list[CustomResourceDefinition]] = {}
         self._fallback = fallback
-        #: id() of each CRD found among the input documents (``add_inputs``), and of a
-        #: CRD document's content: whether the API server refuses it (None: not asked yet)
-        self._inputs: dict[int, bool | None] = {}
+        #: the document of each CRD found among the inputs (``add_inputs``) that won
+        #: its kind, and whether the API server refuses it (None: not asked yet)
+        self._input_of: dict[tuple[str, str], DocumentKey] = {}
+        self._verdicts: dict[DocumentKey, bool | None] = {}
         self.add(crds)
 
-    def add_inputs(self, crds: Iterable[CustomResourceDefinition]) -> None:
-        """CRDs given as input documents: checked as the server checks a CRD it is
-        sent, and one it refuses serves no object (``refused``)."""
-        for crd in crds:
-            self._inputs.setdefault(id(crd.raw), None)
+    def add_inputs(self, documents: Iterable[Document]) -> None:
+        """The CRDs defined among input documents: checked as the server checks a CRD
+        it is sent, and one it refuses serves no object (``refused``)."""
+        for document in documents:
+            crd = _crd_or_none(document)
+            if crd is None:
+                continue
+            key = _document_key(document)
+            self._verdicts.setdefault(key, None)
             self.add((crd,))
+            kind = (crd.group, crd.names.kind)
+            if self._by_kind[kind] is crd:
+                self._input_of[kind] = key
 
-    def note_checked(self, content: Any, refused: bool) -> None:
+    def note_checked(self, document: Document, refused: bool) -> None:
         """A CRD document's verdict, so that its objects need not ask again."""
-        self._inputs[id(content)] = refused
+        key = _document_key(document)
+        if key in self._verdicts:
+            self._verdicts[key] = refused
 
     def refused(self, crd: CustomResourceDefinition) -> bool:
         """An input CRD the API server would refuse (``validation.crds``): kube-apiserver
         would serve none of its objects. CRDs from ``--crd`` and clusters are not asked."""
-        key = id(crd.raw)
-        if key not in self._inputs:
+        kind = (crd.group, crd.names.kind)
+        key = self._input_of.get(kind)
+        if key is None or self._by_kind[kind] is not crd:
             return False
-        verdict = self._inputs[key]
+        verdict = self._verdicts[key]
         if verdict is None:
             from kubectl_crd.validation.crds import crd_errors
 
-            verdict = self._inputs[key] = bool(crd_errors(crd.raw))
+            verdict = self._verdicts[key] = bool(crd_errors(crd.raw))
         return verdict
 
     def add(self, crds: Iterable[CustomResourceDefinition]) -> None:
@@ -172,7 +193,7 @@ def validate_documents(
     """A result per document, in input order. CRDs among ``documents`` join ``index``
     before any resource is checked, so their order in the input does not matter.
 
-    ``crds_indexed``: the caller has already added them (``crds_among``, a first pass
+    ``crds_indexed``: the caller has already added them (``CRDIndex.add_inputs``, a first pass
     over files it can read twice); the documents then stream, one at a time, and the
     memory a run needs does not grow with its input.
     """
@@ -183,7 +204,7 @@ def validate_documents(
             )
         return
     pending: list[Document | None] = list(documents)
-    index.add_inputs(crds_among(d for d in pending if d))
+    index.add_inputs(d for d in pending if d)
     for position, held in enumerate(pending):
         assert held is not None
         pending[position] = None  # let each document go once it is checked
@@ -247,7 +268,7 @@ def validate_document(
         return DocumentResult(status="error", message=message, **base)
     if is_crd_object(content):
         checked = _validate_crd(document, base)
-        index.note_checked(content, checked.status == "invalid")
+        index.note_checked(document, checked.status == "invalid")
         return checked
     group = api_version.rpartition("/")[0]
     crd = index.lookup(group, kind)
@@ -371,14 +392,6 @@ def _as_field_errors(document: Document, problems: list[Any]) -> list[FieldError
         )
         for field, message, where in problems
     ]
-
-
-def crds_among(documents: Iterable[Document]) -> Iterator[CustomResourceDefinition]:
-    """The CRDs of ``documents`` (those that parse), one at a time."""
-    for document in documents:
-        crd = _crd_or_none(document)
-        if crd is not None:
-            yield crd
 
 
 def _crd_or_none(document: Document) -> CustomResourceDefinition | None:

@@ -213,7 +213,7 @@ class _Run:
         self.keep_stored = True
 
     def results(self) -> Iterator[DocumentResult]:
-        from kubectl_crd.io import input_documents
+        from kubectl_crd.io import files_defining_crds, input_documents
         from kubectl_crd.sources.inputs import InputCRDs
         from kubectl_crd.validation.documents import (
             CRDIndex,
@@ -229,15 +229,16 @@ class _Run:
         # instead of 5.4. stdin can be read once only: its CRDs join as it is validated.
         streaming = "-" not in self.filenames
         inputs = self.filenames if streaming else ()
-        crds = InputCRDs(self.crd_paths, inputs, cluster=self.cluster)
+        crds = InputCRDs(self.crd_paths, cluster=self.cluster)
         from_files = crds.from_files()
         for problem in crds.problems():
             print(f"warning: skipped a CRD: {problem}", file=sys.stderr)
         # the cluster is asked only for a kind the given CRDs lack, once
         index = CRDIndex(from_files, fallback=crds.from_cluster)
         # after --crd's (theirs win a kind defined in both); an input CRD the server
-        # would refuse serves none of its objects
-        index.add_inputs(crds.from_inputs())
+        # would refuse serves none of its objects, and its document's verdict, when the
+        # documents stream, is found by where it is (the streamed parse is another)
+        index.add_inputs(input_documents(files_defining_crds(inputs), cached=True))
         old: OldObjects | None = None
         if self.old_paths:
             old = old_objects_from(input_documents(self.old_paths), index)

@@ -587,6 +587,39 @@ def test_an_input_crd_the_server_refuses_serves_none_of_its_objects(
     assert "evaluating rule" not in result.stdout
 
 
+_COUNTING_CRD_CHECKS = """\
+import atexit, sys
+from kubectl_crd.validation import crds
+
+real = crds.crd_errors
+checked = []
+
+def counted(crd):
+    checked.append(crd["metadata"]["name"])
+    return real(crd)
+
+crds.crd_errors = counted
+atexit.register(lambda: print("checked:", *checked, file=sys.stderr))
+sys.argv = ["kubectl-crd", *sys.argv[1:]]
+from kubectl_crd.cli.root import main
+main()
+"""
+
+
+@pytest.mark.parametrize("crd_text", [BROKEN_CRD, BROKEN_CRD.replace("self.nope", "self.a")])
+def test_an_input_crd_with_objects_is_checked_once(tmp_path: Path, crd_text: str) -> None:
+    """The files stream after a first pass for their CRDs (another parse of the same
+    file): the CRD document's verdict is found by its place, not asked again for its
+    Widget (it was: two checks of widgets.example.com)."""
+    crd = write(tmp_path, "crd.yaml", crd_text)
+    widget = write(tmp_path, "widget.yaml", WIDGET)
+    result = run_python(_COUNTING_CRD_CHECKS, "validate", "-f", crd, "-f", widget, "--offline")
+    refused = "self.nope" in crd_text
+    assert result.returncode == (1 if refused else 0), result.stderr
+    assert ("no valid CRD serves" in result.stdout) == refused
+    assert result.stderr.splitlines()[-1] == "checked: widgets.example.com"
+
+
 def test_the_same_crd_given_with_crd_still_checks_its_objects(tmp_path: Path) -> None:
     """``--crd`` files are the schema to check against, not inputs checked as the server
     checks a CRD it is sent: their objects are checked (the rule's runtime error)."""
