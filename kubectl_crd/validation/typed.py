@@ -330,12 +330,6 @@ def crd_atom(schema: Mapping[str, Any] | None) -> Atom:
 # -- Go's renderings of a value --------------------------------------------------------
 
 
-def _number(value: int | float) -> str:
-    """A number as the server holds it after the YAML-to-JSON decoding of a patch (an
-    int64 when whole and within range, else a float64), in ``%v``."""
-    return go_v(value)
-
-
 def _keys(value: Mapping[Any, Any]) -> list[Any]:
     """A map's keys in fmt's order (sorted; a key that is not a string, which JSON
     would have made one, by its text)."""
@@ -343,7 +337,9 @@ def _keys(value: Mapping[Any, Any]) -> list[Any]:
 
 
 def go_v(value: Any) -> str:
-    """Go's ``%v`` of an unstructured value as the server decoded it."""
+    """Go's ``%v`` of an unstructured value as the server decoded it (the YAML-to-JSON
+    decoding of a patch: a number is an int64 when whole and within range, else a
+    float64)."""
     return go_print(as_kubectl_decodes(value))
 
 
@@ -363,7 +359,7 @@ def _to_string(value: Any) -> str:
     if value is True or value is False:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return _number(value)
+        return go_v(value)
     if isinstance(value, str):
         return go_quote(value)
     if isinstance(value, Mapping):
@@ -651,7 +647,7 @@ def conversion_problem(go: str, value: Any) -> str | None:
 def _go_json_number(value: int | float) -> str:
     """A number as Go's encoding/json writes the value the server decoded (an int64, or
     a float64: 'f' between 1e-6 and 1e21, else 'e' with ``e-07`` cleaned to ``e-7``)."""
-    shown = _number(value)
+    shown = go_v(value)
     if "e" not in shown and "." not in shown:
         return shown  # an int64
     return go_json_float(float(value))
