@@ -4,7 +4,8 @@ The words are those of the API server this project is tested against (kube-apise
 1.34, ``tests/integration/test_localstore_metadata_differential.py``):
 ``k8s.io/apimachinery/pkg/util/validation/validation.go`` (``IsDNS1123Subdomain``,
 ``IsDNS1123Label``, ``IsDNS1035Label``, ``IsQualifiedName`` for label and annotation
-keys, ``IsLabelValue``, ``MaxLenError``, ``RegexError``),
+keys, ``IsLabelValue``, ``IsValidPortName``, ``IsValidPortNum``, ``MaxLenError``,
+``RegexError``),
 ``apimachinery/pkg/api/validation/generic.go`` (``NameIsDNSSubdomain`` and its
 ``maskTrailingDash``, which really does drop the character before the dash) and
 ``path/name.go`` (``IsValidPathSegmentName``). Go's ``len`` counts bytes, so a limit is
@@ -159,4 +160,27 @@ def dns1035_label(value: str) -> list[str]:
                 "abc-123",
             )
         )
+    return errors
+
+
+#: ``IsValidPortNum``'s one error (``InclusiveRangeError(1, 65535)``)
+PORT_RANGE_MESSAGE = "must be between 1 and 65535, inclusive"
+
+_PORT_NAME_CHARSET = re.compile(r"^[-a-z0-9]+\Z")
+_PORT_NAME_LETTER = re.compile("[a-z]")
+
+
+def port_name(value: str) -> list[str]:
+    """``IsValidPortName``: an IANA service name (a Service's or a container's port)."""
+    errors = []
+    if len(value.encode()) > 15:
+        errors.append(_max_len(15))
+    if not _PORT_NAME_CHARSET.match(value):
+        errors.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not _PORT_NAME_LETTER.search(value):
+        errors.append("must contain at least one letter (a-z)")
+    if "--" in value:
+        errors.append("must not contain consecutive hyphens")
+    if value and (value[0] == "-" or value[-1] == "-"):
+        errors.append("must not begin or end with a hyphen")
     return errors

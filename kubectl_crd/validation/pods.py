@@ -88,6 +88,7 @@ from kubectl_crd.validation.fielderrors import (
     not_supported,
     required,
 )
+from kubectl_crd.validation.names import PORT_RANGE_MESSAGE as _PORT_RANGE
 from kubectl_crd.validation.names import (
     dns1123_label,
     dns1123_subdomain,
@@ -95,21 +96,15 @@ from kubectl_crd.validation.names import (
     name_is_dns_subdomain,
     qualified_name,
 )
+from kubectl_crd.validation.names import port_name as port_name_problems
 from kubectl_crd.validation.objectmeta import labels_and_annotations_problems
 from kubectl_crd.validation.results import Reason
 
-# one implementation of apimachinery's IsValidPortName, IsValidPortNum's message and
-# the supported protocols, shared with Services
+# one implementation of the supported protocols and IP's message, shared with Services
 from kubectl_crd.validation.services import (
     _IP_MESSAGE,
     _PROTOCOLS,
     parse_ip,
-)
-from kubectl_crd.validation.services import (
-    _PORT_RANGE_MESSAGE as _PORT_RANGE,
-)
-from kubectl_crd.validation.services import (
-    _port_name_problems as port_name_problems,
 )
 
 __all__ = ["RESTART_POLICIES", "pod_template_problems", "restart_policy_problems"]

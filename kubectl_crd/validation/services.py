@@ -69,9 +69,7 @@ _TRAFFIC_POLICIES = ("Cluster", "Local")
 _DISTRIBUTIONS = ("PreferClose", "PreferSameZone", "PreferSameNode")
 _IP_MESSAGE = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
 _CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
-_PORT_RANGE_MESSAGE = "must be between 1 and 65535, inclusive"
 _LOAD_BALANCER_ONLY = "may only be used when `type` is 'LoadBalancer'"
-_PORT_NAME_CHARSET = re.compile(r"^[-a-z0-9]+\Z")
 
 
 def parse_ip(text: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -283,22 +281,6 @@ def health_check_refusal(number: int, problem: str) -> str:
     )
 
 
-def _port_name_problems(name: str) -> list[str]:
-    """apimachinery's ``IsValidPortName``."""
-    found = []
-    if len(name.encode()) > 15:
-        found.append("must be no more than 15 characters")
-    if not _PORT_NAME_CHARSET.match(name):
-        found.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
-    if not re.search("[a-z]", name):
-        found.append("must contain at least one letter (a-z)")
-    if "--" in name:
-        found.append("must not contain consecutive hyphens")
-    if name and (name[0] == "-" or name[-1] == "-"):
-        found.append("must not begin or end with a hyphen")
-    return found
-
-
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -319,7 +301,7 @@ def _port_problems(
         names_seen.add(name)
     number = _int(port.get("port"))
     if not 1 <= number <= 65535:
-        found.append(invalid_cause(f"{where}.port", number, _PORT_RANGE_MESSAGE))
+        found.append(invalid_cause(f"{where}.port", number, names.PORT_RANGE_MESSAGE))
     protocol = port.get("protocol") or ""
     if not protocol:
         found.append(required(f"{where}.protocol"))
@@ -328,10 +310,10 @@ def _port_problems(
     target = port.get("targetPort")
     if isinstance(target, str):
         found.extend(
-            invalid_cause(f"{where}.targetPort", target, m) for m in _port_name_problems(target)
+            invalid_cause(f"{where}.targetPort", target, m) for m in names.port_name(target)
         )
     elif not 1 <= _int(target) <= 65535:
-        found.append(invalid_cause(f"{where}.targetPort", _int(target), _PORT_RANGE_MESSAGE))
+        found.append(invalid_cause(f"{where}.targetPort", _int(target), names.PORT_RANGE_MESSAGE))
     app_protocol = port.get("appProtocol")
     if isinstance(app_protocol, str):
         found.extend(
@@ -605,7 +587,7 @@ def _traffic_problems(spec: Mapping[str, Any], kind: Any) -> list[Cause]:
     elif not health:
         found.append(required("spec.healthCheckNodePort"))
     elif not 1 <= health <= 65535:
-        found.append(invalid_cause("spec.healthCheckNodePort", health, _PORT_RANGE_MESSAGE))
+        found.append(invalid_cause("spec.healthCheckNodePort", health, names.PORT_RANGE_MESSAGE))
     internal = spec.get("internalTrafficPolicy")
     if internal is None and kind in ("NodePort", "LoadBalancer", "ClusterIP"):
         found.append(required("spec.internalTrafficPolicy"))
