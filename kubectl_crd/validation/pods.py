@@ -101,11 +101,7 @@ from kubectl_crd.validation.objectmeta import labels_and_annotations_problems
 from kubectl_crd.validation.results import Reason
 
 # one implementation of the supported protocols and IP's message, shared with Services
-from kubectl_crd.validation.services import (
-    _IP_MESSAGE,
-    _PROTOCOLS,
-    parse_ip,
-)
+from kubectl_crd.validation.services import IP_MESSAGE, PROTOCOLS, parse_ip
 
 __all__ = ["RESTART_POLICIES", "pod_template_problems", "restart_policy_problems"]
 
@@ -749,8 +745,8 @@ def _ports(ports: list[dict[str, Any]], at: str, host_ports: list[tuple[str, str
             host_ports.append((f"{path}.hostPort", key))
         if not protocol:
             found.append(required(f"{path}.protocol"))
-        elif protocol not in _PROTOCOLS:
-            found.append(not_supported(f"{path}.protocol", protocol, _PROTOCOLS, named=True))
+        elif protocol not in PROTOCOLS:
+            found.append(not_supported(f"{path}.protocol", protocol, PROTOCOLS, named=True))
     return found
 
 
@@ -1302,7 +1298,7 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
         where = f"{at}.hostAliases[{index}]"
         address = _text(alias.get("ip"))
         if parse_ip(address) is None:
-            found.append(invalid_cause(f"{where}.ip", address, _IP_MESSAGE))
+            found.append(invalid_cause(f"{where}.ip", address, IP_MESSAGE))
         for number, host in enumerate(alias.get("hostnames") or ()):
             host = _text(host)
             found += [
@@ -1609,7 +1605,7 @@ def _dns_config(config: Any, policy: str, at: str) -> list[Cause]:
         )
     for index, server in enumerate(servers):
         if parse_ip(server) is None:
-            found.append(invalid_cause(f"{at}.nameservers[{index}]", server, _IP_MESSAGE))
+            found.append(invalid_cause(f"{at}.nameservers[{index}]", server, IP_MESSAGE))
     searches = [_text(each) for each in config.get("searches") or ()]
     if len(searches) > 32:
         found.append(

@@ -47,7 +47,9 @@ from kubectl_crd.validation.fielderrors import (
 from kubectl_crd.validation.results import Reason
 
 __all__ = [
+    "IP_MESSAGE",
     "NODE_PORTS",
+    "PROTOCOLS",
     "allocation_cause",
     "cluster_ip_problems",
     "health_check_refusal",
@@ -61,13 +63,15 @@ NODE_PORTS = range(30000, 32768)
 
 _POLICIES = ("PreferDualStack", "RequireDualStack", "SingleStack")
 _FAMILIES = ("IPv4", "IPv6")
-_PROTOCOLS = ("SCTP", "TCP", "UDP")
+#: supportedPortProtocols (a Service's ports and a container's)
+PROTOCOLS = ("SCTP", "TCP", "UDP")
 _TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")
 _AFFINITIES = ("ClientIP", "None")
 _TRAFFIC_POLICIES = ("Cluster", "Local")
 # validation.go validateServiceTrafficDistribution: listed in this order, not sorted
 _DISTRIBUTIONS = ("PreferClose", "PreferSameZone", "PreferSameNode")
-_IP_MESSAGE = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+#: IsValidIP's message (a Service's IPs, a pod's host aliases and nameservers)
+IP_MESSAGE = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
 _CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
 _LOAD_BALANCER_ONLY = "may only be used when `type` is 'LoadBalancer'"
 
@@ -147,7 +151,7 @@ def cluster_ip_problems(
             continue
         if parse_ip(ip) is None:
             invalid_ips = True
-            found.append(invalid_cause(f"spec.clusterIPs[{index}]", ip, _IP_MESSAGE))
+            found.append(invalid_cause(f"spec.clusterIPs[{index}]", ip, IP_MESSAGE))
     if len(ips) > 2:
         found.append(invalid_cause("spec.clusterIPs", ips, "may only hold up to 2 values"))
     if invalid_ips:
@@ -305,8 +309,8 @@ def _port_problems(
     protocol = port.get("protocol") or ""
     if not protocol:
         found.append(required(f"{where}.protocol"))
-    elif protocol not in _PROTOCOLS:
-        found.append(not_supported(f"{where}.protocol", protocol, _PROTOCOLS, named=True))
+    elif protocol not in PROTOCOLS:
+        found.append(not_supported(f"{where}.protocol", protocol, PROTOCOLS, named=True))
     target = port.get("targetPort")
     if isinstance(target, str):
         found.extend(
@@ -412,7 +416,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
     for index, ip in enumerate(spec.get("externalIPs") or ()):
         address = parse_ip(ip)
         if address is None:
-            found.append(invalid_cause(f"spec.externalIPs[{index}]", ip, _IP_MESSAGE))
+            found.append(invalid_cause(f"spec.externalIPs[{index}]", ip, IP_MESSAGE))
         else:
             found.extend(
                 invalid_cause(f"spec.externalIPs[{index}]", ip, m)
