@@ -284,9 +284,17 @@ def ours(expression: str) -> tuple[Any, str]:
 
 
 def test_libraries_agree_with_the_server(apiserver: ControlPlane) -> None:
+    agree_with_the_server(apiserver, EXPRESSIONS, "cel.example.com")
+
+
+def agree_with_the_server(
+    apiserver: ControlPlane, expressions: list[tuple[str, str]], group: str
+) -> None:
+    """Each (library, expression) of ``expressions`` as a rule of one CRD of ``group``
+    (its own per caller: the session's server is shared)."""
     rules = []
     expected: dict[str, tuple[str, str, Any, str]] = {}
-    for index, (library, expression) in enumerate(EXPRESSIONS):
+    for index, (library, expression) in enumerate(expressions):
         value, error = ours(expression)
         message = f"case {index}"
         if error:
@@ -300,13 +308,13 @@ def test_libraries_agree_with_the_server(apiserver: ControlPlane) -> None:
         expected[message] = (library, expression, value, error)
     spec_schema = {**SPEC_SCHEMA, "x-kubernetes-validations": rules}
     crd = crd_factory.make_crd(
-        "Lib", "cel.example.com", schema={"type": "object", "properties": {"spec": spec_schema}}
+        "Lib", group, schema={"type": "object", "properties": {"spec": spec_schema}}
     )
     with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
         client.request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", body=crd)
-        apiserver.wait_established(["libs.cel.example.com"])
+        apiserver.wait_established([f"libs.{group}"])
         obj = {
-            "apiVersion": "cel.example.com/v1",
+            "apiVersion": f"{group}/v1",
             "kind": "Lib",
             "metadata": {"name": "x"},
             "spec": SPEC,
@@ -315,7 +323,7 @@ def test_libraries_agree_with_the_server(apiserver: ControlPlane) -> None:
         try:
             client.request(
                 "POST",
-                "/apis/cel.example.com/v1/namespaces/default/libs",
+                f"/apis/{group}/v1/namespaces/default/libs",
                 query={"dryRun": "All"},
                 body=obj,
             )
