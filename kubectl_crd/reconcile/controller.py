@@ -1400,10 +1400,12 @@ class Controller:
         if not _carries(obj, finalizer):
             return None  # not ours to hold: nothing to do while it goes
         latest = self._latest(info, key)
-        if latest is not None and not _carries(latest, finalizer):
+        if latest is None or not _carries(latest, finalizer):
             # the loop's own removal was answered, and its echo is not in the cache yet:
             # a key queued again meanwhile (an event during the finalize) would run
-            # finalize a second time on the cached version (seen against the server)
+            # finalize a second time on the cached version (seen against the server).
+            # None: the removal's DELETED came after this run read the cache (and took
+            # the answer with it): the object is gone (seen against the server in CI)
             return None
         if reconciler.has_finalize:
             done = reconciler.finalize(obj, ctx)
