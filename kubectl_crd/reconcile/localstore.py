@@ -660,8 +660,9 @@ class ObjectStore:
                 if kind.group == "coordination.k8s.io" and kind.kind == "Lease":
                     from kubectl_crd.validation.builtin_defaulting import prepare_lease
 
-                    compared = compared if compared is not None else _copy(new)
-                    prepare_lease(new, old)
+                    if prepare_lease(new, old, dry=True):
+                        compared = compared if compared is not None else _copy(new)
+                        prepare_lease(new, old)
                 # BeginUpdate (a Service's allocation), then ValidateObjectMetaUpdate's
                 # ValidateObjectMeta of the new object and the kind's own validation
                 held = self._services.held()

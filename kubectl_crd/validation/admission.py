@@ -703,10 +703,9 @@ class Admission:
             kind = body_kind
         group, _, version = str(obj.get("apiVersion", "")).rpartition("/")
         if first.stage in (Stage.DECODING, Stage.TYPE_META) or first.reason == Reason.BAD_REQUEST:
-            message = (
-                f'{kind} in version "{version}" cannot be handled as a '
-                f"{self.crd.names.kind}: {result.server_message}"
-            )
+            from kubectl_crd.validation.decoding import undecodable_body
+
+            message = undecodable_body(kind, version, self.crd.names.kind, result.server_message)
             return _refusal(
                 operation, 400, "BadRequest", message, errors=reported, validation=result
             )

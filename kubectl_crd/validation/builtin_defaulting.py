@@ -933,17 +933,22 @@ def drop_disabled_pod_fields(spec: dict[str, Any], *, dry: bool = False) -> bool
 _LEASE_GATED = ("strategy", "preferredHolder")
 
 
-def prepare_lease(obj: dict[str, Any], old: Mapping[str, Any] | None) -> None:
+def prepare_lease(obj: dict[str, Any], old: Mapping[str, Any] | None, *, dry: bool = False) -> bool:
     """The Lease strategy (``pkg/registry/coordination/lease/strategy.go``), the
     ``CoordinatedLeaderElection`` gate off: a create drops ``spec.strategy`` and
-    ``spec.preferredHolder``, an update each one the old Lease has not."""
+    ``spec.preferredHolder``, an update each one the old Lease has not. Whether it
+    drops anything; ``dry``: only that (the store copies the object first when so)."""
     spec = obj.get("spec")
     if not isinstance(spec, dict):
-        return
+        return False
     old_spec = (old.get("spec") if old is not None else None) or {}
+    dropped = False
     for name in _LEASE_GATED:
-        if not isinstance(old_spec, Mapping) or old_spec.get(name) is None:
-            spec.pop(name, None)
+        if name in spec and (not isinstance(old_spec, Mapping) or old_spec.get(name) is None):
+            dropped = True
+            if not dry:
+                del spec[name]
+    return dropped
 
 
 def prepare_namespace_for_create(obj: dict[str, Any]) -> None:

@@ -668,8 +668,14 @@ def decode_builtin(
         error = decoder.saved
     if error is None or bare:
         return error
-    version = api_version.rpartition("/")[2]
-    return f'{kind} in version "{version}" cannot be handled as a {kind}: {error}'
+    return undecodable_body(kind, api_version.rpartition("/")[2], kind, error)
+
+
+def undecodable_body(body_kind: str, version: str, endpoint_kind: str, error: str) -> str:
+    """The create and update handlers' 400 for a body they could not decode or convert
+    (apiserver ``handlers/create.go``, ``update.go``: transformDecodeError), naming the
+    kind and version the body was read as and the endpoint's kind."""
+    return f'{body_kind} in version "{version}" cannot be handled as a {endpoint_kind}: {error}'
 
 
 def _kind_type(api_version: str, kind: str) -> Any:
@@ -742,7 +748,7 @@ def body_kind_problem(
     if problem is not None:
         if bare:
             return problem
-        return f'{actual_kind} in version "{version}" cannot be handled as a {kind}: {problem}'
+        return undecodable_body(actual_kind, version, kind, problem)
     if named_version != api_version or named_kind != kind:
         # first, as the server writes TypeMeta's fields
         rest = {key: value for key, value in obj.items() if key not in ("apiVersion", "kind")}
