@@ -47,23 +47,26 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 - the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
   labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
   groups, hostPID beside a shared process namespace, sysctls, fsGroup change and
-  supplemental groups policies, seccomp and AppArmor), affinity (``validateAffinity``: node
-  selector terms and weights; pod affinity terms' weights, namespaces and topology
-  keys), DNS config (``validatePodDNSConfig``), readiness and scheduling gates,
-  topology spread constraints (``validateTopologySpreadConstraints``: maxSkew, key,
-  action, repeats, minDomains, node policies), service account and node names,
+  supplemental groups policies, seccomp and AppArmor), affinity
+  (``validateAffinity``: node selector terms and weights; pod affinity terms'
+  weights, label and namespace selectors, namespaces, match and mismatch label keys,
+  topology keys), DNS config (``validatePodDNSConfig``), readiness and scheduling
+  gates, topology spread constraints (``validateTopologySpreadConstraints``:
+  maxSkew, key, action, repeats, minDomains, node policies, match label keys, label
+  selector), service account and node names,
   hostname and subdomain (DNS-1123 labels), tolerations (``ValidateTolerations``),
   host aliases (an IP, DNS subdomains), the priority and runtime class names, the
   preemption policy and the OS name;
 - then (``ValidatePodTemplateSpec``) the deprecated seccomp and AppArmor annotations
   against the profile fields beside them.
 
+``label_selector_problems`` (apimachinery's ``ValidateLabelSelector``) serves these
+selectors and a workload's ``spec.selector`` (``validation.workloads``).
+
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
 certificate sources; volume devices; huge pages' own rules; resource claims; Windows
-and SELinux options (and a linux or windows pod's own rules); a pod affinity term's
-or spread constraint's label selectors and match label keys (the label selector
-rules live in ``validation.workloads``, tied to ``spec.selector``); the overhead.
+and SELinux options (and a linux or windows pod's own rules); the overhead.
 An empty ``capabilities`` list the store has dropped prints as null where the
 server prints ``[]``. An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
@@ -103,7 +106,13 @@ from kubectl_crd.validation.results import Reason
 # one implementation of the supported protocols and IP's message, shared with Services
 from kubectl_crd.validation.services import IP_MESSAGE, PROTOCOLS, parse_ip
 
-__all__ = ["RESTART_POLICIES", "pod_template_problems", "restart_policy_problems"]
+__all__ = [
+    "RESTART_POLICIES",
+    "label_selector_problems",
+    "pod_template_problems",
+    "restart_policy_problems",
+    "selector_requirement",
+]
 
 #: ``validateRestartPolicy``'s values, in its order
 RESTART_POLICIES = ("Always", "OnFailure", "Never")
@@ -140,6 +149,9 @@ _port_name = functools.lru_cache(maxsize=512)(port_name_problems)
 
 
 _subdomain = functools.lru_cache(maxsize=512)(dns1123_subdomain)
+# label selectors, label keys and topology keys repeat the same few labels
+_label_name = functools.lru_cache(maxsize=512)(qualified_name)
+_label_value = functools.lru_cache(maxsize=512)(label_value)
 
 
 @functools.lru_cache(maxsize=512)
@@ -1336,9 +1348,7 @@ _WEIGHT = "must be in the range 1-100"
 def _affinity(affinity: dict[str, Any], at: str) -> list[Cause]:
     """``validateAffinity``: node affinity (``ValidateNodeSelector``, the preferred
     terms' weights and preferences, their label values not checked), then pod affinity
-    and anti-affinity terms: a weight, namespaces (DNS labels), a topology key (a
-    label name). A pod affinity term's label and namespace selectors and label keys
-    are not checked."""
+    and anti-affinity terms (``_pod_affinity_term``), the preferred ones' weights."""
     found: list[Cause] = []
     node = affinity.get("nodeAffinity")
     if isinstance(node, dict):
@@ -1452,18 +1462,121 @@ def _bad_operator(at: str, operator: str) -> Cause:
 
 
 def _pod_affinity_term(term: dict[str, Any], at: str) -> list[Cause]:
-    """``validatePodAffinityTerm`` but its selectors and label keys."""
+    """``validatePodAffinityTerm``: the label and namespace selectors
+    (``ValidatePodAffinityTermSelector``, label values checked), the namespaces, the
+    label keys, the topology key."""
     found: list[Cause] = []
+    for kind in ("labelSelector", "namespaceSelector"):
+        selector = term.get(kind)
+        if isinstance(selector, dict):
+            found += label_selector_problems(selector, f"{at}.{kind}")
     for name in term.get("namespaces") or ():
         name = _text(name)
         # ValidateNamespaceName: NameIsDNSLabel; the path has no index upstream
         found += [invalid_cause(f"{at}.namespace", name, m) for m in _label(name)]
+    found += _label_keys(term.get("matchLabelKeys"), term.get("mismatchLabelKeys"), term, at)
     key = _text(term.get("topologyKey"))
     if not key:
         found.append(
             cause(f"{at}.topologyKey", Reason.REQUIRED, "Required value: can not be empty")
         )
-    return found + [invalid_cause(f"{at}.topologyKey", key, m) for m in qualified_name(key)]
+    return found + [invalid_cause(f"{at}.topologyKey", key, m) for m in _label_name(key)]
+
+
+def _label_keys(match: Any, mismatch: Any, holder: dict[str, Any], at: str) -> list[Cause]:
+    """``ValidateMatchLabelKeysAndMismatchLabelKeys`` of ``holder`` (a pod affinity
+    term, or a spread constraint: no mismatch keys, as 1.34's default
+    MatchLabelKeysInPodTopologySpreadSelectorMerge validates it): without a label
+    selector, either list forbidden; else each key a label name. A match key already
+    in the selector is refused only where one of its expressions repeats a key of it
+    (upstream expects the keys merged into the selector, which a pod's create does and
+    a template's does not), at ``<at>[i]`` with the key's last index; a key in both
+    lists is refused."""
+    if not match and not mismatch:
+        return []
+    match = [_text(each) for each in match] if isinstance(match, list) else []
+    mismatch = [_text(each) for each in mismatch] if isinstance(mismatch, list) else []
+    selector = holder.get("labelSelector")
+    found: list[Cause] = []
+    for kind, keys in (("matchLabelKeys", match), ("mismatchLabelKeys", mismatch)):
+        if not keys:
+            continue
+        if not isinstance(selector, dict):
+            detail = "must not be specified when labelSelector is not set"
+            found.append(forbidden(f"{at}.{kind}", detail))
+            continue
+        for index, key in enumerate(keys):
+            found += [invalid_cause(f"{at}.{kind}[{index}]", key, m) for m in _label_name(key)]
+    expressions = _items(selector.get("matchExpressions")) if isinstance(selector, dict) else []
+    if match and expressions:
+        last = {key: index for index, key in enumerate(match)}
+        labels = selector.get("matchLabels") if isinstance(selector, dict) else None
+        seen = set(labels) if isinstance(labels, dict) else set()
+        for expression in expressions:
+            key = _text(expression.get("key"))
+            if key in last and key in seen:
+                detail = "exists in both matchLabelKeys and labelSelector"
+                found.append(invalid_cause(f"{at}[{last[key]}]", key, detail))
+            seen.add(key)
+    if mismatch:
+        detail = "exists in both matchLabelKeys and mismatchLabelKeys"
+        found += [invalid_cause(f"{at}.matchLabelKeys[{index}]", key, detail)
+                  for index, key in enumerate(match) if key in mismatch]  # fmt: skip
+    return found
+
+
+_IN, _EXISTS = ("In", "NotIn"), ("Exists", "DoesNotExist")
+
+
+def label_selector_problems(selector: Mapping[str, Any], at: str) -> list[Cause]:
+    """apimachinery's ``metav1validation.ValidateLabelSelector`` of the selector at
+    ``at``: the match labels (``ValidateLabels``), then each requirement's operator
+    and its values, key and values (``ValidateLabelSelectorRequirement``).
+    ``matchLabels`` is a Go map, which the server walks in random order: its problems
+    come sorted by key here. Its options are always false here: an unknown operator
+    is allowed only to a SubjectAccessReview, an invalid label value only on an update
+    of a pod template that already held one (``GetValidationOptionsFromPodTemplate``),
+    which the store, having validated what it holds, never has."""
+    found: list[Cause] = []
+    labels = selector.get("matchLabels")
+    where = f"{at}.matchLabels"
+    for key, value in sorted(labels.items()) if isinstance(labels, Mapping) else ():
+        found += [invalid_cause(where, key, message) for message in _label_name(str(key))]
+        found += [invalid_cause(where, value, message) for message in _label_value(str(value))]
+    for index, expression in enumerate(selector.get("matchExpressions") or ()):
+        where = f"{at}.matchExpressions[{index}]"
+        key, operator, values = selector_requirement(expression)
+        if operator in _IN:
+            if not values:
+                detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
+        elif operator in _EXISTS:
+            if values:
+                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                found.append(forbidden(f"{where}.values", detail))
+        else:
+            # a LabelSelectorOperator, a named string: json.Marshal'ed
+            detail = "not a valid selector operator"
+            found.append(invalid_cause(f"{where}.operator", operator, detail, named=True))
+        found += [invalid_cause(f"{where}.key", key, message) for message in _label_name(key)]
+        for number, value in enumerate(values):
+            found += [
+                invalid_cause(f"{where}.values[{number}]", value, message)
+                for message in _label_value(value)
+            ]
+    return found
+
+
+def selector_requirement(expression: Any) -> tuple[str, str, list[str]]:
+    """A ``LabelSelectorRequirement``'s key, operator and values, Go's zero values for
+    what is missing."""
+    item = expression if isinstance(expression, Mapping) else {}
+    values = item.get("values")
+    return (
+        str(item.get("key") or ""),
+        str(item.get("operator") or ""),
+        [str(value) for value in values] if isinstance(values, list) else [],
+    )
 
 
 _UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
@@ -1471,9 +1584,9 @@ _NODE_POLICIES = ("Honor", "Ignore")
 
 
 def _spread(constraints: list[dict[str, Any]], at: str) -> list[Cause]:
-    """``validateTopologySpreadConstraints`` but the label selector and match label
-    keys: maxSkew, topologyKey, whenUnsatisfiable, a repeated (topologyKey,
-    whenUnsatisfiable), minDomains, the node inclusion policies."""
+    """``validateTopologySpreadConstraints``: maxSkew, topologyKey, whenUnsatisfiable,
+    a repeated (topologyKey, whenUnsatisfiable), minDomains, the node inclusion
+    policies, the match label keys, the label selector (label values checked)."""
     found: list[Cause] = []
     for index, constraint in enumerate(constraints):
         where = f"{at}[{index}]"
@@ -1506,6 +1619,10 @@ def _spread(constraints: list[dict[str, Any]], at: str) -> list[Cause]:
                 found.append(invalid_cause(f"{where}.minDomains", minimum, detail))
         for policy in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
             found += _policy(constraint, policy, _NODE_POLICIES, where)
+        found += _label_keys(constraint.get("matchLabelKeys"), None, constraint, where)
+        selector = constraint.get("labelSelector")
+        if isinstance(selector, dict):
+            found += label_selector_problems(selector, f"{where}.labelSelector")
     return found
 
 

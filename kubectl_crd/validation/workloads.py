@@ -12,8 +12,8 @@ Pure. What the store checks of a workload's spec beyond its decoding:
 - an apps/v1 workload's selector and pod template, at the place each validation checks
   them (``_SELECTOR_RULES``): the selector required (not of a DaemonSet, whose absent
   selector only fails to match), well formed (apimachinery's
-  ``metav1validation.ValidateLabelSelector``: label keys and values, operators and
-  their values), not empty, matching the template's labels
+  ``metav1validation.ValidateLabelSelector``, ``pods.label_selector_problems``: label
+  keys and values, operators and their values), not empty, matching the template's labels
   (``metav1.LabelSelectorAsSelector``: an absent selector matches nothing), and the
   pod template (``validation.pods``, ``ValidatePodSpec``'s commonest rules: volumes,
   containers and init containers, ports, env, mounts, resources, policies; a
@@ -79,11 +79,14 @@ from kubectl_crd.validation.fielderrors import (
 from kubectl_crd.validation.names import (
     dns1123_label,
     dns1123_subdomain,
-    label_value,
     qualified_name,
 )
 from kubectl_crd.validation.pod_go_types import GO_TYPES, POD_SPEC_MOVED, POD_SPEC_V1_ONLY
-from kubectl_crd.validation.pods import pod_template_problems
+from kubectl_crd.validation.pods import (
+    label_selector_problems,
+    pod_template_problems,
+    selector_requirement,
+)
 from kubectl_crd.validation.results import Reason
 
 __all__ = ["validate_workload"]
@@ -926,53 +929,11 @@ def _with_scheduling_directives(
     return merged
 
 
-_IN, _EXISTS = ("In", "NotIn"), ("Exists", "DoesNotExist")
-
-
 def _selector_problems(selector: Mapping[str, Any]) -> list[Cause]:
-    """``metav1validation.ValidateLabelSelector`` with label values checked (the apps
-    kinds' ``AllowInvalidLabelValueInSelector: false``). ``LabelSelectorAsSelector``
-    refuses exactly what this finds. ``matchLabels`` is a Go map, which the server
-    walks in random order: its problems come sorted by key here."""
-    found: list[Cause] = []
-    path = "spec.selector.matchLabels"
-    for key, value in sorted(_strings(selector.get("matchLabels")).items()):
-        found += [invalid_cause(path, key, message) for message in qualified_name(str(key))]
-        found += [invalid_cause(path, value, message) for message in label_value(str(value))]
-    for index, expression in enumerate(selector.get("matchExpressions") or ()):
-        path = f"spec.selector.matchExpressions[{index}]"
-        key, operator, values = _requirement(expression)
-        if operator in _IN:
-            if not values:
-                detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
-                found.append(cause(f"{path}.values", Reason.REQUIRED, detail))
-        elif operator in _EXISTS:
-            if values:
-                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
-                found.append(forbidden(f"{path}.values", detail))
-        else:
-            found.append(
-                invalid_cause(f"{path}.operator", operator, "not a valid selector operator")
-            )
-        found += [invalid_cause(f"{path}.key", key, message) for message in qualified_name(key)]
-        for at, value in enumerate(values):
-            found += [
-                invalid_cause(f"{path}.values[{at}]", value, message)
-                for message in label_value(value)
-            ]
-    return found
-
-
-def _requirement(expression: Any) -> tuple[str, str, list[str]]:
-    """A ``LabelSelectorRequirement``'s key, operator and values, Go's zero values for
-    what is missing."""
-    item = expression if isinstance(expression, Mapping) else {}
-    values = item.get("values")
-    return (
-        str(item.get("key") or ""),
-        str(item.get("operator") or ""),
-        [str(value) for value in values] if isinstance(values, list) else [],
-    )
+    """``metav1validation.ValidateLabelSelector`` of ``spec.selector``, label values
+    checked (the apps kinds' ``AllowInvalidLabelValueInSelector: false``).
+    ``LabelSelectorAsSelector`` refuses exactly what this finds."""
+    return label_selector_problems(selector, "spec.selector")
 
 
 def _selector_json(selector: Mapping[str, Any]) -> str:
@@ -982,7 +943,7 @@ def _selector_json(selector: Mapping[str, Any]) -> str:
     labels = _strings(selector.get("matchLabels"))
     if labels:
         parts.append(f'"matchLabels":{go_json(labels)}')
-    expressions = [_requirement(each) for each in selector.get("matchExpressions") or ()]
+    expressions = [selector_requirement(each) for each in selector.get("matchExpressions") or ()]
     if expressions:
         listed = ",".join(
             go_json({"key": key, "operator": op, **({"values": values} if values else {})})
@@ -1015,7 +976,7 @@ def _as_selector(selector: Mapping[str, Any]) -> LabelSelector:
         for key, value in sorted(_strings(selector.get("matchLabels")).items())
     ]
     for expression in selector.get("matchExpressions") or ():
-        key, operator, values = _requirement(expression)
+        key, operator, values = selector_requirement(expression)
         requirements.append(Requirement(key, _OPERATORS[operator], tuple(values)))
     return LabelSelector(tuple(requirements))
 

@@ -383,6 +383,90 @@ FIELDS: list[tuple[str, dict[str, Any]]] = [
          dnsConfig={"options": [{}]}, hostname="A", subdomain="B", tolerations=[{"operator": "X"}])),
 ]  # fmt: skip
 
+
+def term(**fields: Any) -> dict[str, Any]:
+    """A pod affinity term on the zone but for ``fields`` (``None``: left out)."""
+    made = {"topologyKey": "topology.kubernetes.io/zone", **fields}
+    return {key: value for key, value in made.items() if value is not None}
+
+
+def spread(**fields: Any) -> dict[str, Any]:
+    """A topology spread constraint on the zone but for ``fields``."""
+    return {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+            "whenUnsatisfiable": "DoNotSchedule", **fields}  # fmt: skip
+
+
+WEB = {"matchLabels": {"app": "web"}}
+#: one bad requirement of each kind ValidateLabelSelectorRequirement refuses
+BAD_EXPRESSIONS = {"matchExpressions": [
+    {"key": "a", "operator": "In"}, {"key": "b", "operator": "Exists", "values": ["x"]},
+    {"key": "c d", "operator": "Near", "values": ["-bad-"]}, {"key": "e", "operator": "NotIn", "values": ["ok", "a b"]},
+]}  # fmt: skip
+
+
+def anti(*required: dict[str, Any], preferred: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+    """Pod anti-affinity of ``required`` terms and ``preferred`` ones (weight 10)."""
+    affinity: dict[str, Any] = {}
+    if required:
+        affinity["requiredDuringSchedulingIgnoredDuringExecution"] = list(required)
+    if preferred:
+        affinity["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": 10, "podAffinityTerm": each} for each in preferred
+        ]
+    return {"podAntiAffinity": affinity}
+
+
+#: (what, the template's pod spec): the label selectors and label keys of pod
+#: (anti-)affinity terms and topology spread constraints (``ValidatePodAffinityTermSelector``,
+#: ``ValidateMatchLabelKeysAndMismatchLabelKeys``, the spread's ``ValidateLabelSelector``),
+#: created as Deployments on both sides
+SELECTORS: list[tuple[str, dict[str, Any]]] = [
+    ("valid: affinity terms with selectors and label keys, a spread with matchLabelKeys",
+     pod(affinity={"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+             term(labelSelector=WEB, namespaceSelector={}, matchLabelKeys=["pod-template-hash"], mismatchLabelKeys=["tenant"])]},
+         **anti(preferred=(term(labelSelector={"matchExpressions": [{"key": "app", "operator": "Exists"}]},
+                                namespaceSelector={"matchLabels": {"team": "a"}}),))},
+         topologySpreadConstraints=[spread(labelSelector=WEB, matchLabelKeys=["pod-template-hash"])])),
+    ("an affinity term's label selector: a label key not valid", pod(affinity=anti(term(labelSelector={"matchLabels": {"a b": "web"}})))),
+    ("an affinity term's label selector: a label value not valid", pod(affinity=anti(term(labelSelector={"matchLabels": {"app": "-web"}})))),
+    ("an affinity term's label selector: each kind of bad requirement", pod(affinity=anti(term(labelSelector=BAD_EXPRESSIONS)))),
+    ("odd: an affinity term's selector operator, key and value",
+     pod(affinity=anti(term(labelSelector={"matchExpressions": [{"key": ODD, "operator": ODD, "values": [ODD]}]})))),
+    ("a preferred affinity term's namespace selector: each kind of bad requirement",
+     pod(affinity={"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+         {"weight": 1, "podAffinityTerm": term(namespaceSelector=BAD_EXPRESSIONS)}]}})),
+    ("a term's label and namespace selectors, namespaces, label keys and topology key, in the server's order",
+     pod(affinity=anti(term(labelSelector={"matchExpressions": [{"key": "x", "operator": "In"}]},
+                            namespaceSelector={"matchExpressions": [{"key": "y", "operator": "Exists", "values": ["v"]}]},
+                            namespaces=["Bad_NS"], matchLabelKeys=["a b"], topologyKey="")))),
+    ("matchLabelKeys and mismatchLabelKeys without a label selector",
+     pod(affinity=anti(term(matchLabelKeys=["app"], mismatchLabelKeys=["tenant"])))),
+    ("matchLabelKeys and mismatchLabelKeys not label names",
+     pod(affinity=anti(term(labelSelector=WEB, matchLabelKeys=["ok", "a b", ""], mismatchLabelKeys=["-x"])))),
+    ("odd: a matchLabelKey", pod(affinity=anti(term(labelSelector=WEB, matchLabelKeys=[ODD])))),
+    ("a key in both matchLabelKeys and mismatchLabelKeys",
+     pod(affinity=anti(term(labelSelector=WEB, matchLabelKeys=["a", "tenant"], mismatchLabelKeys=["tenant"])))),
+    ("valid: a matchLabelKey also in the selector's matchLabels", pod(affinity=anti(term(labelSelector=WEB, matchLabelKeys=["app"])))),
+    ("valid: a matchLabelKey also in one of the selector's expressions",
+     pod(affinity=anti(term(labelSelector={"matchExpressions": [{"key": "app", "operator": "Exists"}]}, matchLabelKeys=["app"])))),
+    ("a matchLabelKey in the selector's matchLabels and expressions",
+     pod(affinity=anti(term(labelSelector={**WEB, "matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]}]},
+                            matchLabelKeys=["tenant", "app"])))),
+    ("a matchLabelKey in two of the selector's expressions, a mismatchLabelKey too",
+     pod(affinity=anti(term(labelSelector={"matchExpressions": [{"key": "x", "operator": "Exists"}, {"key": "x", "operator": "DoesNotExist"}]},
+                            matchLabelKeys=["x"], mismatchLabelKeys=["x"])))),
+    ("a spread's label selector: a label value, each kind of bad requirement",
+     pod(topologySpreadConstraints=[spread(labelSelector={"matchLabels": {"app": "we b"}}), spread(whenUnsatisfiable="ScheduleAnyway", labelSelector=BAD_EXPRESSIONS)])),
+    ("a spread's matchLabelKeys without a label selector", pod(topologySpreadConstraints=[spread(matchLabelKeys=["app"])])),
+    ("a spread's matchLabelKeys not label names", pod(topologySpreadConstraints=[spread(labelSelector=WEB, matchLabelKeys=["a b", "pod-template-hash", "-"])])),
+    ("valid: a spread's matchLabelKey also in its selector", pod(topologySpreadConstraints=[spread(labelSelector=WEB, matchLabelKeys=["app"])])),
+    ("a spread's matchLabelKey in its selector's matchLabels and expressions",
+     pod(topologySpreadConstraints=[spread(labelSelector={**WEB, "matchExpressions": [{"key": "app", "operator": "Exists"}]}, matchLabelKeys=["x", "app"])])),
+    ("a spread's maxSkew, matchLabelKeys and selector, in the server's order",
+     pod(topologySpreadConstraints=[spread(maxSkew=0, labelSelector={"matchExpressions": [{"key": "k", "operator": "In"}]}, matchLabelKeys=["a b"])])),
+]  # fmt: skip
+
+
 APPARMOR = "container.apparmor.security.beta.kubernetes.io/"
 SECCOMP = "container.seccomp.security.alpha.kubernetes.io/"
 #: (what, the template's annotations, its pod spec): ValidatePodSpecificAnnotations and
@@ -485,6 +569,10 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
              "spec": pod(container(image=None), restartPolicy="Never")}}}),
     ]),
     ("apps", "Deployment", "deployments", [
+        ("odd: a selector's operator (a LabelSelectorOperator: json.Marshal'ed)",
+         _apps("Deployment", "o1", pod(), selector={"matchExpressions": [{"key": "app", "operator": ODD, "values": ["web"]}]})),
+    ]),
+    ("apps", "Deployment", "deployments", [
         ("a template label value not valid",
          deployment("m4", template={"metadata": {"labels": {"app": "web", "x": "-bad-"}}, "spec": pod()})),
     ]),
@@ -518,6 +606,17 @@ def test_deployment_pod_template_fields_answer_as_the_server_answers(
         (what, _apps("Deployment", f"f{index}", spec)) for index, (what, spec) in enumerate(FIELDS)
     ]
     assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template fields")
+
+
+def test_deployment_pod_template_selectors_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
+    cases = [
+        (what, _apps("Deployment", f"s{index}", spec))
+        for index, (what, spec) in enumerate(SELECTORS)
+    ]
+    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template selectors")
 
 
 def test_other_kinds_pod_templates_answer_as_the_server_answers(
