@@ -151,6 +151,23 @@ CONSTRUCTS = [
         " && [dyn(optional.of(1)), dyn(2)].size() == 2",
         list(range(300)),
     ),
+    # indexOf and lastIndexOf on lists that hold optionals run as a comprehension in the
+    # engine (indexing.in_engine): charged one traversal of the list, as the server's call
+    Construct(
+        "index_of_optionals",
+        bounded(STRINGS, 400),
+        "self.all(x, [dyn(optional.none()), dyn(x)].indexOf(x) == 1"
+        " && [dyn(x), dyn(optional.of(x))].lastIndexOf(dyn(optional.of(x))) == 1"
+        " && [dyn([x, x]), dyn(optional.none())].indexOf(x) == -1 && x.indexOf('k') == 10)",
+        ["abcdefghijklmnopqrst"] * 150,
+    ),
+    Construct(
+        "index_of_mapped_optionals",
+        bounded(INTS, 300),
+        "self.map(y, optional.of(y)).lastIndexOf(optional.of(self[0])) == 0"
+        " && dyn(self).indexOf(optional.none()) == -1",
+        list(range(250)),
+    ),
     Construct(
         "kubernetes_libraries",
         bounded(STRINGS, 150),

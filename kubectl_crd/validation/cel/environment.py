@@ -34,7 +34,7 @@ from kubectl_crd.validation.cel.library import (
 from kubectl_crd.validation.cel.library.base import Library
 
 if TYPE_CHECKING:
-    from kubectl_crd.validation.cel.checked import CheckedRule
+    from kubectl_crd.validation.cel.checked import CheckedRule, Node
 
 LIBRARIES: tuple[Library, ...] = (
     regex.LIBRARY,
@@ -144,19 +144,22 @@ _MAKES_OPTIONAL = re.compile(r"optional\.|[\[{.,]\s*\?")
 _TAKE_CONTAINERS = frozenset(
     {name for library in (lists.LIBRARY, indexing.LIBRARY) for name, _ in library.functions}
     | {"cel.@mapInsert"}
-)
+) - {indexing.NO_SUCH_OVERLOAD}
 
 
 def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
     """``compile_expression`` then ``runnable``: the program to run and the text it was
     compiled from. Where the checker typed a node ``optional_type`` or ``uint`` and the
     text calls ``format``, the text compiled is ``formatting.guard_arguments'`` (an
-    optional reaching the formatter would crash the engine). Where an optional can end
-    up in a list or a map (``checked.optional_escapes``), the receivers of the lists
-    library's calls are guarded (``lists.guard_receivers``: answered as the server
-    does); another Python function taking a list or a map (``indexOf``, ``transformMap``'s
-    insert) would crash the engine handing one over: a compile error instead."""
-    from kubectl_crd.validation.cel.checked import CelType, Node, optional_escapes, read_checked
+    optional reaching the formatter would crash the engine). Where the text makes an
+    optional, ``indexOf`` and ``lastIndexOf`` on what may be a list run in the engine
+    (``indexing.in_engine``). Where an optional can end up in a list or a map
+    (``checked.optional_escapes``), the receivers of the lists library's calls are
+    guarded (``lists.guard_receivers``: answered as the server does); another Python
+    function taking a list or a map (``transformMap``'s insert, an ``indexOf`` whose text
+    could not be rewritten) would crash the engine handing one over: a compile error
+    instead."""
+    from kubectl_crd.validation.cel.checked import CelType, optional_escapes, read_checked
 
     program, source = compile_expression(environment, text)
     makes_optional = _MAKES_OPTIONAL.search(source) is not None
@@ -173,11 +176,17 @@ def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:
             found |= functions(child)
         return found
 
+    if makes_optional and _index_calls(checked):
+        # an optional may be the argument, or in the list (indexing's docstring)
+        program, source, checked = _indexed_in_engine(environment, program, source, checked)
     if makes_optional and optional_escapes(checked):
         found = functions(checked.root)
         if found & lists.GUARDED:
             program, source, checked = _lists_guarded(environment, program, source, checked)
             found = functions(checked.root) - lists.GUARDED
+        if not _index_calls(checked):
+            # what is left takes a string, or a string and an offset, and no optional
+            found -= indexing.INDEX_PAIRS.keys()
         refused = sorted(found & _TAKE_CONTAINERS)
         if refused:
             raise RuntimeError(
@@ -206,17 +215,13 @@ def _lists_guarded(
     """``source`` with the receivers of the lists library's calls guarded
     (``lists.guard_receivers``), compiled; as it was when that cannot be done (the
     calls are then refused)."""
-    from kubectl_crd.validation.cel.checked import Node, read_checked
+    from kubectl_crd.validation.cel.checked import read_checked
 
     calls: list[tuple[int, int]] = []
 
-    def first(node: Node) -> int:
-        own = checked.positions.get(node.id, 1 << 30)
-        return min([own, *(first(child) for child in (*node.children, *node.elements))])
-
     def visit(node: Node) -> None:
         if node.kind == "call" and node.function in lists.GUARDED and node.target is not None:
-            calls.append((checked.positions.get(node.id, 0), first(node.target)))
+            calls.append((checked.positions.get(node.id, 0), _first_offset(checked, node.target)))
         for child in (*node.children, *node.elements):
             visit(child)
 
@@ -229,6 +234,86 @@ def _lists_guarded(
     except RuntimeError:
         return program, source, checked
     return program, source, read_checked(program.serialize())
+
+
+def _indexed_in_engine(
+    environment: Any, program: Any, source: str, checked: CheckedRule
+) -> tuple[Any, str, CheckedRule]:
+    """``source`` with each call of ``_index_calls`` written as ``indexing.in_engine``'s
+    comprehension, compiled; one call at a time, the last first (a call inside another's
+    receiver or argument is then copied whole, and rewritten in turn); where a call's
+    text cannot be told, as it was (the call is then refused)."""
+    from kubectl_crd.validation.cel.checked import read_checked
+
+    while calls := _index_calls(checked):
+        opening, function, receiver = max(calls)
+        blanked = lists.masked(source)
+        span = lists.receiver_span(blanked, opening, receiver)
+        closing = _closing(blanked, opening)
+        if span is None or closing is None:
+            break
+        start, dot = span
+        rewritten = (
+            source[:start]
+            + indexing.in_engine(function, source[start:dot], source[opening + 1 : closing])
+            + source[closing + 1 :]
+        )
+        try:
+            program, source = compile_expression(environment, rewritten)
+        except RuntimeError:
+            break
+        checked = read_checked(program.serialize())
+    return program, source, checked
+
+
+def _index_calls(checked: CheckedRule) -> list[tuple[int, str, int]]:
+    """The calls of ``indexOf`` and ``lastIndexOf`` that may be given a list (one
+    argument, a receiver not typed ``string``), but ``in_engine``'s own: the offset of
+    each one's ``(``, its function and the smallest offset of its receiver's nodes."""
+    from kubectl_crd.validation.cel.checked import CelType
+
+    def in_engine(target: Node) -> bool:
+        """``in_engine``'s own call, on what is not a list: ``pair[0]``."""
+        pair = target.args[0] if target.function == "_[_]" and target.args else target
+        return pair.kind == "ident" and pair.name in indexing.INDEX_PAIRS.values()
+
+    def visit(node: Node) -> list[tuple[int, str, int]]:
+        found = []
+        if (
+            node.kind == "call"
+            and node.function in indexing.INDEX_PAIRS
+            and node.target is not None
+            and len(node.args) == 1
+            and checked.types.get(node.target.id, CelType("dyn")).name != "string"
+            and not in_engine(node.target)
+        ):
+            at = checked.positions.get(node.id, 0)
+            found.append((at, node.function, _first_offset(checked, node.target)))
+        for child in (*node.children, *node.elements):
+            found += visit(child)
+        return found
+
+    return visit(checked.root)
+
+
+def _first_offset(checked: CheckedRule, node: Node) -> int:
+    """The smallest source offset of ``node`` and the nodes under it: where a call's
+    receiver starts (``lists.receiver_span``)."""
+    own = checked.positions.get(node.id, 1 << 30)
+    children = (*node.children, *node.elements)
+    return min([own, *(_first_offset(checked, child) for child in children)])
+
+
+def _closing(masked_text: str, opening: int) -> int | None:
+    """The offset of the ``)`` closing the ``(`` at ``opening``."""
+    depth = 0
+    for at in range(opening, len(masked_text)):
+        char = masked_text[at]
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0:
+            return at if char == ")" else None
+    return None
 
 
 def _guarded(environment: Any, text: str, needed: int) -> tuple[Any, str]:

@@ -59,6 +59,7 @@ from kubectl_crd.validation.cel.cost import (
     STRING_TRAVERSAL,
     STRUCT_CREATE,
 )
+from kubectl_crd.validation.cel.library.indexing import INDEX_PAIRS
 from kubectl_crd.validation.cel.library.lists import GUARD_ELEMENT
 
 #: ``format.MaxRegexSize`` of each named format (``apiserver/pkg/cel/library/format.go``)
@@ -352,6 +353,17 @@ class _Rewriter:
             first, second = operand_positions
             codes = {first: self.value(target, scope), second: self.counted_value(args[0])}
             return _Planned(rebuilt(codes))
+        if function == "_[_]" and len(args) == 2 and _index_pair(args[0]) is not None:
+            # indexing.in_engine's comprehension: charged as the call it stands for
+            name, comprehension = _index_pair(args[0])  # type: ignore[misc]
+            receiver, argument = _pair_operands(comprehension)
+
+            def in_engine(variables: list[bytes]) -> bytes:
+                return rebuilt({operand_positions[0]: _with_pair(args[0], variables)})
+
+            return _Planned(
+                self.measured_call(node_id, name, receiver, [argument], scope, make=in_engine)
+            )
         if function in ("_[_]", "_[?_]", "_?._") and len(args) == 2:
             if _call_name(args[0]) in ("__validate", "format.__named"):
                 # formats.rewrite's optional index: not in the server's expression
@@ -466,8 +478,10 @@ class _Rewriter:
         target: bytes | None,
         args: list[bytes],
         scope: int,
+        make: Callable[[list[bytes]], bytes] | None = None,
     ) -> bytes:
-        """``cel.bind`` each operand, measure them, then make the call on the variables."""
+        """``cel.bind`` each operand, measure them, then make the call on the variables
+        (``make`` builds it from them, where the engine runs another expression)."""
         index = len(self.measured)
         name = ORIGINAL_NAMES.get(function, function)
         size = MAX_NAME_FORMAT_REGEX_SIZE
@@ -483,7 +497,7 @@ class _Rewriter:
             call_parts.append(message_field(1, variables[0]))
         call_parts.append(message_field(2, function.encode()))
         call_parts += [message_field(3, v) for v in variables[1 if target is not None else 0 :]]
-        call = self.node(node_id, _CALL, b"".join(call_parts))
+        call = self.node(node_id, _CALL, b"".join(call_parts)) if make is None else make(variables)
         done = self.call("__done", [self.constant(3, index, _INT_TYPE)], _BOOL_TYPE, "__done_int")
         condition = done
         for j in reversed(range(len(operands))):
@@ -512,13 +526,16 @@ _NESTED = {_SELECT: (1,), _CALL: (1, 3), _LIST: (1,), _COMPREHENSION: (2, 4, 5, 
 #: What is measured in place of an operand where an optional can land in a list or a
 #: map (``checked.optional_escapes``): the engine converting one for ``__measure`` kills
 #: the process. A list or map becomes a list as long, of its strings and bytes (what
-#: ``_size`` and ``_traversal`` read; a nested container counts 1), an optional 0 (not
-#: a ``Sizer``: size 1 either way).
+#: ``_size`` and ``_traversal`` read), a list in it likewise (``traversalCost`` walks
+#: it: ``[[x, x], optional.none()].indexOf(x)``), a container deeper or a map in it
+#: counts 1; an optional becomes 0 (not a ``Sizer``: size 1 either way).
 _PROJECTED = "__v"
+_TEXT_OR_ZERO = "type({0}) == string || type({0}) == bytes ? dyn({0}) : dyn(0)"
 _PROJECTION = (
     f"type({_PROJECTED}) == list || type({_PROJECTED}) == map ? "
-    f"dyn(dyn({_PROJECTED}).map(__e, type(__e) == string || type(__e) == bytes ? "
-    f"dyn(__e) : dyn(0))) : type({_PROJECTED}) == optional_type ? dyn(0) : {_PROJECTED}"
+    f"dyn(dyn({_PROJECTED}).map(__e, type(__e) == list ? "
+    f"dyn(dyn(__e).map(__f, {_TEXT_OR_ZERO.format('__f')})) : {_TEXT_OR_ZERO.format('__e')}))"
+    f" : type({_PROJECTED}) == optional_type ? dyn(0) : {_PROJECTED}"
 )
 
 
@@ -570,6 +587,52 @@ def _constant_members(expr: bytes) -> list[bool] | None:
             members.append(bool(kinds) and kinds[0] in (2, 3, 4, 5, 6))
         return members
     return None
+
+
+_PAIRED = {variable: function for function, variable in INDEX_PAIRS.items()}
+
+
+def _index_pair(expr: bytes) -> tuple[str, bytes] | None:
+    """For ``indexing.in_engine``'s comprehension (known by its variable): the function
+    it stands for and the comprehension."""
+    for number, value in _fields(expr):
+        if number == _COMPREHENSION:
+            variable = next((v.decode() for n, v in _fields(value) if n == 1), "")
+            return (_PAIRED[variable], value) if variable in _PAIRED else None
+    return None
+
+
+def _pair_operands(comprehension: bytes) -> tuple[bytes, bytes]:
+    """The receiver and the argument of ``in_engine``'s ``[[receiver, argument]]``."""
+    outer = next(v for n, v in _fields(comprehension) if n == 2)
+    (pair,) = [v for n, v in _fields(_list_of(outer)) if n == 1]
+    receiver, argument = [v for n, v in _fields(_list_of(pair)) if n == 1]
+    return receiver, argument
+
+
+def _list_of(expr: bytes) -> bytes:
+    found: bytes = next(v for n, v in _fields(expr) if n == _LIST)
+    return found
+
+
+def _with_pair(expr: bytes, variables: list[bytes]) -> bytes:
+    """``in_engine``'s comprehension ranging over ``[[variables...]]`` (the list nodes'
+    ids kept)."""
+    out: list[tuple[int, Any]] = []
+    for number, value in _fields(expr):
+        if number == _COMPREHENSION:
+            parts = _fields(value)
+            outer = next(v for n, v in parts if n == 2)
+            pair = next(v for n, v in _fields(_list_of(outer)) if n == 1)
+            inner = b"".join(message_field(1, v) for v in variables)
+            ranged = _Rewriter.node(
+                _id_of(outer),
+                _LIST,
+                message_field(1, _Rewriter.node(_id_of(pair), _LIST, inner)),
+            )
+            value = encode_fields([(n, ranged if n == 2 else v) for n, v in parts])
+        out.append((number, value))
+    return encode_fields(out)
 
 
 def _id_of(expr: bytes) -> int:

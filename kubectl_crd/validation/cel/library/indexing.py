@@ -16,6 +16,16 @@ declaration, so a list could not have them. Rules are therefore compiled with
 
 Checker messages name ``indexOf`` again (``original_name``); a compile error's column
 after a rewritten call is off by two (the engine saw ``__``).
+
+The engine cannot hand Python a list holding an optional (``checked.optional_escapes``:
+it raises, or kills the process), nor an optional argument (no overload takes one),
+and ``optional.of(1.0)`` equals ``optional.of(1)`` (cel-go's ``Optional.Equal``
+compares the values) where ``cel_equal`` cannot see it. So in a rule that makes an
+optional, a call whose receiver is typed ``list`` or ``dyn`` is compiled as
+``in_engine`` writes it (``environment.compile_runnable``): a comprehension comparing
+each element with the engine's own ``==``, which is cel-go's ``Equal`` for every type
+(test_cel_index_of_differential holds it to the server), and which ``runtime_cost``
+charges as the server charges the call (``INDEX_PAIRS``).
 """
 
 from __future__ import annotations
@@ -126,6 +136,75 @@ def _overloads(name: str, on_list: Any, on_string: Any) -> list[Any]:
     return overloads
 
 
+#: the variable of the comprehension ``in_engine`` writes, by function: ``runtime_cost``
+#: knows the comprehension by it, and charges what the server charges for the call
+INDEX_PAIRS = {"__indexOf": "__kcIndexOf", "__lastIndexOf": "__kcLastIndexOf"}
+
+
+def in_engine(function: str, receiver: str, argument: str) -> str:
+    """``receiver.indexOf(argument)`` (``function``, ``__indexOf`` or ``__lastIndexOf``)
+    as a comprehension the engine runs itself. lists.go's ``indexOf`` evaluates the
+    list, then the argument, once, and compares each element in turn with
+    ``Equal``; here ``[[receiver, argument]]`` evaluates both once and in that order
+    (the first error is the answer), ``transformList`` keeps the positions of the
+    elements ``==`` the argument (cel-go's ``==`` is ``Equal``, and never an error),
+    the first or the last of them is the answer, else -1. A receiver that is not a
+    list (a string, through ``dyn``) is the call's, which takes no optional: the
+    engine dispatches on kinds before it converts. The answer is typed ``int``."""
+    pair = INDEX_PAIRS[function]
+    found = f"{pair}[0].transformList(__kci, __kcv, __kcv == {pair}[1], __kci)"
+    if function == "__indexOf":
+        answer = f"({found} + [-1])[0]"
+    else:
+        answer = f"[{found}].map(__kcf, size(__kcf) == 0 ? -1 : __kcf[size(__kcf) - 1])[0]"
+    receiver_value, argument_value = f"{pair}[0]", f"{pair}[1]"
+    strings = f"type({receiver_value}) == string && type({argument_value}) == string"
+    call = f"{receiver_value}.{function}({argument_value})"
+    # cel-go's dispatch error names the function and the operands' types
+    signature = (
+        f"'{function.lstrip('_')}(' + {_type_name(receiver_value)} + ', ' + "
+        f"{_type_name(argument_value)} + ')'"
+    )
+    other = f"{strings} ? {call} : {NO_SUCH_OVERLOAD}({signature})"
+    return (
+        f"[[{receiver}, {argument}]].map({pair}, type({pair}[0]) == list ? {answer} : {other})[0]"
+    )
+
+
+#: cel-go's names of the types a value can have in a CRD rule (``common/types``), but
+#: the libraries' opaque ones (``net.IP``, ``kubernetes.Quantity``...), named ``dyn``
+_TYPE_NAMES = (
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "string",
+    "bytes",
+    "list",
+    "map",
+    "null_type",
+    "optional_type",
+    "google.protobuf.Duration",
+    "google.protobuf.Timestamp",
+    "type",
+)
+
+
+def _type_name(value: str) -> str:
+    """A CEL expression naming the type of ``value`` as cel-go's errors do: a lookup in
+    a list, as the engine's parser nests no deeper than 32 (a chain of ``?:`` would)."""
+    table = ", ".join(f"[{name}, '{name}']" for name in _TYPE_NAMES)
+    return f"([{table}].map(__kcn, __kcn[0] == type({value}), __kcn[1]) + ['dyn'])[0]"
+
+
+NO_SUCH_OVERLOAD = "__indexNoSuchOverload"
+
+
+def no_such_overload(signature: str) -> int:
+    """cel-go's dispatch error for a call no overload takes (``in_engine``'s)."""
+    raise ValueError(f"no such overload: {signature}")
+
+
 def rewrite(expression: str) -> str:
     """``.indexOf(`` and ``.lastIndexOf(`` outside string literals renamed."""
     if "IndexOf" not in expression and "indexOf" not in expression:
@@ -159,5 +238,9 @@ LIBRARY = Library(
     (
         ("__indexOf", _overloads("index_of", list_index_of, string_index_of)),
         ("__lastIndexOf", _overloads("last_index_of", list_last_index_of, string_last_index_of)),
+        (
+            NO_SUCH_OVERLOAD,
+            [cel.Overload("index_no_such_overload", T.INT, [T.STRING], impl=no_such_overload)],
+        ),
     ),
 )

@@ -133,38 +133,55 @@ _GUARD = (
 )
 
 
+def masked(text: str) -> str:
+    """``text`` with the inside of each string literal blanked (offsets kept), so that
+    brackets are told from code alone."""
+    from kubectl_crd.validation.cel.tree import _STRINGS
+
+    return _STRINGS.sub(lambda found: "'" + " " * (len(found.group(0)) - 2) + "'", text)
+
+
+def receiver_span(masked_text: str, opening: int, first: int) -> tuple[int, int] | None:
+    """Where the receiver of a member call starts and the ``.`` before its name is, in
+    ``masked_text`` (``masked``): ``opening``, the offset of the call's ``(``; ``first``,
+    the smallest offset of a node of its receiver (a node's offset is an operator's, a
+    call's ``(``, a literal's first character). None when the receiver's text cannot
+    be told."""
+    dot = masked_text.rfind(".", 0, opening)
+    if dot < 0:
+        return None
+    start = first
+    name = _IDENTIFIER.search(masked_text, 0, start)
+    if masked_text[start : start + 1] == "(" and name is not None:
+        start = name.start()  # a global call's offset is its "("
+    while True:
+        depth = unopened = 0
+        for char in masked_text[start:dot]:
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                unopened += not depth
+                depth = max(0, depth - 1)
+        if not unopened:
+            return start, dot
+        before = masked_text[:start].rstrip()
+        if not before.endswith("("):
+            return None
+        start = len(before) - 1
+
+
 def guard_receivers(text: str, calls: list[tuple[int, int]]) -> str | None:
     """``text`` with the receiver of each call of ``GUARDED`` mapped to hold ``null`` in
     place of an optional, a list or a map. ``calls``: for each call, the offset of its
-    ``(`` and the smallest offset of a node of its receiver (a node's offset is an
-    operator's, a call's ``(``, a literal's first character). None when the receiver's
-    text cannot be told (then the caller keeps refusing the rule)."""
-    from kubectl_crd.validation.cel.tree import _STRINGS
-
-    masked = _STRINGS.sub(lambda found: "'" + " " * (len(found.group(0)) - 2) + "'", text)
+    ``(`` and the smallest offset of a node of its receiver (``receiver_span``). None
+    when a receiver's text cannot be told (then the caller keeps refusing the rule)."""
+    blanked = masked(text)
     inserts: list[tuple[int, str]] = []
     for opening, first in calls:
-        dot = masked.rfind(".", 0, opening)
-        if dot < 0:
+        span = receiver_span(blanked, opening, first)
+        if span is None:
             return None
-        start = first
-        name = _IDENTIFIER.search(masked, 0, start)
-        if masked[start : start + 1] == "(" and name is not None:
-            start = name.start()  # a global call's offset is its "("
-        while True:
-            depth = unopened = 0
-            for char in masked[start:dot]:
-                if char == "(":
-                    depth += 1
-                elif char == ")":
-                    unopened += not depth
-                    depth = max(0, depth - 1)
-            if not unopened:
-                break
-            before = masked[:start].rstrip()
-            if not before.endswith("("):
-                return None
-            start = len(before) - 1
+        start, dot = span
         inserts += [(start, "("), (dot, ")" + _GUARD)]
     for at, piece in sorted(inserts, key=lambda insert: insert[0], reverse=True):
         text = text[:at] + piece + text[at:]
