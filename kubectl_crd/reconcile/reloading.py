@@ -193,7 +193,7 @@ class HotReloader:
             swapped = time.time()
             self._current = new
             requeued = answer if isinstance(answer, int) else getattr(answer, "requeued", None)
-            report.watches = (
+            report.swapped(
                 tuple(getattr(answer, "watches_started", ())),
                 tuple(getattr(answer, "watches_stopped", ())),
             )
@@ -208,7 +208,12 @@ class HotReloader:
 
 
 class _Report:
-    """``ReloadSucceeded``, sent once: at the first call, or at the swap."""
+    """``ReloadSucceeded``, sent once: at the first call, or at the swap; never before
+    the swap has answered which watches it started and stopped. A worker takes a key
+    the swap requeued and calls the new code while the swap is still returning: that
+    first call, reported at once, said no watch had started (a reload that added
+    ``v1/Secret`` to ``OWNS`` reported ``watches_started=()``, seen with threads
+    switching often); it is reported once the swap's answer is in."""
 
     def __init__(self, sink: EventSink, path: str, written: float, stuck: tuple[str, ...]) -> None:
         self._sink = sink
@@ -217,14 +222,30 @@ class _Report:
         self._stuck = stuck
         self._sent = False
         self._lock = threading.Lock()
-        self.watches: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+        #: when the latency ends (the first call, or the swap), once known
+        self._when: float | None = None
+        #: the watches the swap started and stopped, once it answered
+        self._watches: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def send(self, when: float) -> None:
+        """The latency ends at ``when`` (the first one given counts)."""
         with self._lock:
-            if self._sent:
+            if self._when is None:
+                self._when = when
+        self._send_when_known()
+
+    def swapped(self, started: tuple[str, ...], stopped: tuple[str, ...]) -> None:
+        """The swap answered: the watches it started and stopped."""
+        with self._lock:
+            self._watches = (started, stopped)
+        self._send_when_known()
+
+    def _send_when_known(self) -> None:
+        with self._lock:
+            if self._sent or self._when is None or self._watches is None:
                 return
             self._sent = True
-        started, stopped = self.watches
+            when, (started, stopped) = self._when, self._watches
         self._sink(
             ReloadSucceeded(
                 path=self._path,

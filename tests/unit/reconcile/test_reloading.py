@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from kubectl_crd.output.devlog import DevLog
-from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded
+from kubectl_crd.reconcile.events import ReloadFailed, ReloadStarted, ReloadSucceeded, Swapped
 from kubectl_crd.reconcile.loading import LoadedReconciler, load_reconciler, stuck_loads
 from kubectl_crd.reconcile.reloading import HotReloader
 
@@ -157,6 +157,28 @@ def test_latency_ends_at_the_first_call_of_the_new_code(tmp_path: Path) -> None:
     worker[0].join(HANG_GUARD)
     assert succeeded.latency >= 0.2  # from the write, before the reload, to the call
     assert succeeded.latency < HANG_GUARD
+
+
+def test_a_first_call_before_the_swap_returns_reports_the_watches_it_started(
+    tmp_path: Path,
+) -> None:
+    # a worker takes a key the swap requeued and calls the new code before the swap has
+    # returned to the reloader: the report still names the watch the swap started (it
+    # said none: test_dev_reload's save that owns Secrets, with threads switching often)
+    path = tmp_path / "rec.py"
+    path.write_text(version(1))
+    sink = Sink()
+
+    def swap(new: LoadedReconciler) -> Swapped:
+        new.call({}, None)  # the first call, while the swap is still returning
+        return Swapped(1, watches_started=("secrets/v1",), watches_stopped=("pods/v1",))
+
+    reloader = HotReloader(load_reconciler(str(path)), swap, sink)
+    assert reloader.reload([str(path)])
+    (succeeded,) = sink.of(ReloadSucceeded)
+    assert (succeeded.watches_started, succeeded.watches_stopped) == (("secrets/v1",), ("pods/v1",))
+    reloader.current.call({}, None)  # a later call sends nothing more
+    assert len(sink.of(ReloadSucceeded)) == 1
 
 
 def test_an_unknown_swap_answer_reports_at_the_first_call_or_after_a_wait(tmp_path: Path) -> None:
