@@ -876,7 +876,9 @@ class Controller:
                 thread.join()
         finally:
             abort.set()
-        return sorted(removed)
+        # once each: an object can carry the running code's finalizer and one a reload
+        # left behind (the new code added its own), two removals of one object
+        return sorted(set(removed))
 
     # -- swapping the reconciler -----------------------------------------------------------
 

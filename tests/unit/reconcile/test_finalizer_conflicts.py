@@ -135,12 +135,16 @@ def test_other_refusals_are_not_retried(
 
 @pytest.mark.parametrize("change", ["for", "finalizer"])
 def test_a_reload_that_leaves_the_finalizer_behind_names_it_and_removes_it_on_exit(
-    backend: FakeBackend, started: tuple[Controller, list[Any]], change: str
+    backend: FakeBackend, change: str
 ) -> None:
     # the new code reconciles another resource (or finalizes under another name): no
     # code of the loop removes the old finalizer from "a" any more. Before, the reload
-    # said nothing, the stop named no object, and --remove-finalizers-on-exit left it
-    controller, _events = started
+    # said nothing, the stop named no object, and --remove-finalizers-on-exit left it.
+    # No workers: the stop comes before the new code has reconciled "a" (with them, the
+    # swap's requeue of "a" raced this test's looks; the order where the new code wins
+    # is the test after this one)
+    controller = Controller(backend, FakeReconciler(finalize=lambda obj, ctx: True), workers=1)
+    controller.start(run_workers=False)
     new = FakeReconciler(finalize=lambda obj, ctx: True, owns=())
     if change == "for":
         new.for_resource = "v1/Secret"
@@ -157,6 +161,42 @@ def test_a_reload_that_leaves_the_finalizer_behind_names_it_and_removes_it_on_ex
     ]
     # the server's version where no cache follows the resource any more
     assert patch == {"finalizers": [], "resourceVersion": "7" if change == "for" else "1"}
+
+
+def answers_with_the_finalizers_patched(backend: FakeBackend) -> None:
+    """A patch's answer carries the finalizers it set, as the server's does (the fake's
+    answer is the request's body)."""
+
+    def patched(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        finalizers = (answer.get("patch") or {}).get("metadata", {}).get("finalizers")
+        if verb == "patch" and finalizers is not None:
+            answer["metadata"]["finalizers"] = finalizers
+
+    backend.on_write = patched
+
+
+def test_an_object_the_new_code_finalizes_too_is_named_once_and_freed_of_both_on_exit(
+    backend: FakeBackend, started: tuple[Controller, list[Any]]
+) -> None:
+    # the reload renames the finalizer, and the new code adds its own to "a" (the key the
+    # swap requeued) before the stop: "a" carries both, each removed, and it is one
+    # object the stop freed (it was named twice: (("ns", "a"), ("ns", "a")))
+    controller, _events = started
+    answers_with_the_finalizers_patched(backend)
+    new = FakeReconciler(finalize=lambda obj, ctx: True, owns=())
+    new.finalizer = "example.com/other"  # type: ignore[attr-defined]
+    assert controller.swap(new).finalizers_left == (("ns", "a"),)
+    wait_for(lambda: new.calls == ["a"], "the new code's reconcile of a")
+    assert controller.wait_idle(timeout=30, settle=0.05)
+    assert controller.finalizers_left() == [("ns", "a")]
+    stopped = controller.stop(timeout=5, remove_finalizers=True)
+    assert (stopped.finalizers_removed, stopped.finalizers_left) == ((("ns", "a"),), ())
+    # its own finalizer added, then each removed at the version the last write answered
+    assert finalizer_patches(backend) == [
+        {"finalizers": [FINALIZER, "example.com/other"], "resourceVersion": "1"},
+        {"finalizers": [FINALIZER], "resourceVersion": "100"},
+        {"finalizers": [], "resourceVersion": "101"},
+    ]
 
 
 def test_a_reload_back_to_the_code_that_finalizes_takes_its_objects_over_again(
