@@ -8,8 +8,15 @@ these expressions (the object's spec is ``{"s": "Hello-World", "n": 3, "l": [3, 
 
 from __future__ import annotations
 
+import re
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.validation.crds import crd_errors
+from tests import crd_factory
 from tests.integration import test_cel_libraries_differential as libraries
 from tests.integration.envtest import ControlPlane
+from tests.integration.test_cel_crd_compile import server_causes
 
 INDEX_OF: list[tuple[str, str]] = [
     # a list holding optionals; optionals equal where their values are (1 and 1.0)
@@ -86,3 +93,62 @@ INDEX_OF: list[tuple[str, str]] = [
 
 def test_index_of_with_optionals_agrees_with_the_server(apiserver: ControlPlane) -> None:
     libraries.agree_with_the_server(apiserver, INDEX_OF, "cel-indexof.example.com")
+
+
+# lists.go declares list(A).indexOf(A): an argument of another type than the list's
+# elements does not compile (the engine's declarations take any: checked.
+# index_of_type_errors); each rule below is one x-kubernetes-validations entry, refused
+# or accepted as by the server, with its words and column (after renamed calls too)
+TYPED_RULES = [
+    "self.l.indexOf('a') == 0",
+    "[1].indexOf('a') == 0",
+    "[optional.of(2)].lastIndexOf(optional.of(2.0)) == 0",
+    "self.l.indexOf(optional.of(1)) == 0",
+    "self.l.indexOf(1u) == 0",
+    "self.l.lastIndexOf(1.0) == 0",
+    "[1].indexOf(null) == -1",
+    "[[1]].indexOf(null) == -1",
+    "[{'a': 1}].indexOf({'a': 'b'}) == -1",
+    "[duration('1s')].indexOf(timestamp('2024-01-01T00:00:00Z')) == -1",
+    "self.l.indexOf(1) == 0 && [1, 2].indexOf('x') == 0",
+    "[1].indexOf(1) == 0 && [[1]].indexOf(['x']) == 0",
+    # accepted: dyn on either side, null where it may be, the same types
+    "self.l.indexOf(dyn('a')) == -1",
+    "[dyn(1)].indexOf('a') == -1",
+    "[[1]].indexOf([dyn('a')]) == -1",
+    "[null].indexOf(null) == 0",
+    "[optional.of(1)].indexOf(null) == -1",
+    "[optional.of(1)].indexOf(optional.none()) == -1",
+    "[b'a'].lastIndexOf(b'a') == 0",
+    "self.s.indexOf('a') == 0",
+]
+
+
+def test_index_of_type_errors_are_the_servers(apiserver: ControlPlane) -> None:
+    spec = {
+        "type": "object",
+        "properties": {
+            "l": {"type": "array", "maxItems": 5, "items": {"type": "integer"}},
+            "s": {"type": "string", "maxLength": 9},
+        },
+        "x-kubernetes-validations": [{"rule": rule} for rule in TYPED_RULES],
+    }
+    document = crd_factory.make_crd(
+        "Idx",
+        "cel-indexof-compile.example.com",
+        schema={"type": "object", "properties": {"spec": spec}},
+    )
+    with KubeClient(ClusterConfig(kubeconfig=str(apiserver.kubeconfig))) as client:
+        expected = server_causes(client, document)
+    ours = [
+        message for field, message, _ in crd_errors(document) if "x-kubernetes-validations" in field
+    ]
+    print(f"{len(expected)} server errors, {len(ours)} ours")
+    refused = {
+        int(found.group(1))
+        for message in expected
+        if "compilation failed" in message
+        and (found := re.search(r"validations\[(\d+)\]", message)) is not None
+    }
+    assert refused == set(range(12))  # the twelve above "accepted"
+    assert sorted(ours) == sorted(expected)

@@ -436,6 +436,75 @@ def homogeneous_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     return found
 
 
+#: the types ``index_of_type_errors`` tells apart: any other (a wrapper, a message, an
+#: abstract type) is taken as assignable, as a refusal there is not known to be the server's
+_KNOWN_KINDS = frozenset(
+    {
+        "bool", "int", "uint", "double", "string", "bytes", "list", "map", "optional_type",
+        "null_type", "google.protobuf.Timestamp", "google.protobuf.Duration", "type",
+    }
+)  # fmt: skip
+#: what ``null`` is not assignable to (cel-go checker/types.go: a primitive or a container)
+_NOT_NULLABLE = frozenset({"bool", "int", "uint", "double", "string", "bytes", "list", "map"})
+#: cel-go's ``FormatCELType`` names, where ours differ
+_DISPLAYED = {
+    "null_type": "null",
+    "google.protobuf.Timestamp": "timestamp",
+    "google.protobuf.Duration": "duration",
+}
+
+
+def _assignable(parameter: CelType, argument: CelType) -> bool:
+    """cel-go's checker ``isAssignable`` of ``argument`` to ``parameter``, for the types
+    ``_KNOWN_KINDS`` names (no numeric conversion: ``1u`` is no ``int``)."""
+    if "dyn" in (parameter.name, argument.name) or "*error*" in (parameter.name, argument.name):
+        return True
+    if argument.name == "null_type":
+        return parameter.name not in _NOT_NULLABLE
+    if parameter.name not in _KNOWN_KINDS or argument.name not in _KNOWN_KINDS:
+        return True
+    if parameter.name != argument.name or len(parameter.parameters) != len(argument.parameters):
+        return False
+    return all(map(_assignable, parameter.parameters, argument.parameters))
+
+
+def _displayed(kind: CelType) -> str:
+    name = _DISPLAYED.get(kind.name, kind.name)
+    if not kind.parameters:
+        return name
+    return f"{name}({', '.join(map(_displayed, kind.parameters))})"
+
+
+def index_of_type_errors(checked: CheckedRule) -> list[tuple[int, str]]:
+    """(source offset, message) of each ``indexOf`` or ``lastIndexOf`` on a list whose
+    argument is not of the list's element type: lists.go declares ``list(A).indexOf(A)``,
+    which cel-go's checker refuses (``found no matching overload``), where this engine's
+    declarations (over ``list(dyn)``, ``library.indexing``) take any argument."""
+    found: list[tuple[int, str]] = []
+
+    def visit(node: Node) -> None:
+        name = node.function.removeprefix("__")  # environment.prepare's renames
+        if node.kind == "call" and node.function in ("__indexOf", "__lastIndexOf"):
+            target = node.target
+            receiver = checked.types.get(target.id) if target is not None else None
+            if receiver is not None and receiver.name == "list" and len(node.args) == 1:
+                argument = checked.types.get(node.args[0].id, CelType("dyn"))
+                element = receiver.parameters[0] if receiver.parameters else CelType("dyn")
+                if not _assignable(element, argument):
+                    found.append(
+                        (
+                            checked.positions.get(node.id, 0),
+                            f"found no matching overload for '{name}' applied to "
+                            f"'{_displayed(receiver)}.({_displayed(argument)})'",
+                        )
+                    )
+        for child in (*node.children, *node.elements):
+            visit(child)
+
+    visit(checked.root)
+    return found
+
+
 #: what each clause of string.format takes, by verb, and the words of its refusal
 #: (cel-go ext/formatting.go, the version-1 formatter kube-apiserver's strings library
 #: (``ext.StringsVersion(2)``) compiles with: ``stringFormatChecker`` and the

@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from cel_expr_python import cel
@@ -34,6 +35,7 @@ from kubectl_crd.validation.cel.checked import (
     CheckedRule,
     format_literal_errors,
     homogeneous_literal_errors,
+    index_of_type_errors,
     read_checked,
 )
 from kubectl_crd.validation.cel.escaping import field_names
@@ -350,6 +352,7 @@ def check_rules(
         compile_expression,
         prepare,
     )
+    from kubectl_crd.validation.cel.library.indexing import original_offset, rewrite
 
     try:
         build_environment({}, files=(generator.file,))
@@ -397,8 +400,12 @@ def check_rules(
                     program, prepared = compile_expression(env, prepare(compiled))
                     checked_tree = read_checked(program.serialize())
                     # positions in the checked tree are the compiled text's: checked
-                    # only when no rewrite moved them
-                    detail = literal_errors(text, checked_tree if prepared == text else None)
+                    # only when no rewrite moved them, or only indexOf's renames did
+                    detail = literal_errors(
+                        text,
+                        checked_tree if prepared in (text, rewrite(text)) else None,
+                        partial(original_offset, prepared),
+                    )
                     if not detail:
                         detail = _output_type_error(field_name, checked_tree)
                 except RuntimeError as exc:
@@ -551,12 +558,18 @@ def _output_type_error(field_name: str, checked: CheckedRule) -> str:
     return "" if found is not None and str(found) == wanted else detail
 
 
-def literal_errors(expression: str, checked: CheckedRule | None = None) -> str:
+def literal_errors(
+    expression: str,
+    checked: CheckedRule | None = None,
+    position: Callable[[int], int] = lambda offset: offset,
+) -> str:
     """The compile errors of Kubernetes' AST validators, or "": constant duration,
     timestamp and regex arguments that do not parse, and, given the checked tree of
-    ``expression`` itself, list and map literals of mixed types
-    (``checked.homogeneous_literal_errors``) and constant format strings their list
-    does not fit (``checked.format_literal_errors``); cel-go reports them by position."""
+    ``expression`` itself (``position`` maps its offsets to ``expression``'s), list and
+    map literals of mixed types (``checked.homogeneous_literal_errors``), constant
+    format strings their list does not fit (``checked.format_literal_errors``) and
+    ``indexOf`` given another type than its list's elements
+    (``checked.index_of_type_errors``); cel-go reports them by position."""
     found: list[tuple[int, str]] = []
     for match in _LITERAL_CALL.finditer(expression):
         call = match.group("call").lstrip(".")
@@ -565,8 +578,12 @@ def literal_errors(expression: str, checked: CheckedRule | None = None) -> str:
             continue
         found.append((match.start("literal"), f"invalid {call} argument"))
     if checked is not None:
-        found.extend(homogeneous_literal_errors(checked))
-        found.extend(format_literal_errors(checked))
+        from_checked = [
+            *homogeneous_literal_errors(checked),
+            *format_literal_errors(checked),
+            *index_of_type_errors(checked),
+        ]
+        found.extend((position(offset), message) for offset, message in from_checked)
     if not found:
         return ""
     return "compilation failed: " + "\n".join(

@@ -221,6 +221,18 @@ def rewrite(expression: str) -> str:
     return "".join(out)
 
 
+def original_offset(rewritten: str, offset: int) -> int:
+    """An offset in ``rewrite(text)`` as the same place in ``text``: each call renamed
+    before it is two characters longer."""
+    from kubectl_crd.validation.cel.library.lists import masked
+
+    renamed = _RENAMED.finditer(masked(rewritten), 0, offset + 1)  # a call's "(" is its own
+    return offset - 2 * sum(1 for _ in renamed)
+
+
+_RENAMED = re.compile(r"\.__(?:indexOf|lastIndexOf)\s*\(")
+
+
 def _rename(code: str) -> str:
     return _CALL.sub(lambda m: m.group().replace(m.group(1), _NAMES[m.group(1)], 1), code)
 
