@@ -67,8 +67,7 @@ Not checked: an ephemeral volume's claim template, the image and the in-tree vol
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
 certificate sources; volume devices; huge pages' own rules; resource claims; Windows
 and SELinux options (and a linux or windows pod's own rules); the overhead.
-An empty ``capabilities`` list the store has dropped prints as null where the
-server prints ``[]``. An init container's restartPolicy other than Always is
+An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
 Resource maps are Go maps: the server lists their errors in a random order.
 """
@@ -188,11 +187,17 @@ def restart_policy_problems(spec: Mapping[str, Any], at: str) -> list[Cause]:
 
 
 def pod_template_problems(
-    template: Mapping[str, Any], at: str, *, claim_volumes: Iterable[str] = ()
+    template: Mapping[str, Any],
+    at: str,
+    *,
+    claim_volumes: Iterable[str] = (),
+    given: Mapping[str, Any] | None = None,
 ) -> list[Cause]:
     """``ValidatePodSpec``'s rules (the module docstring) of ``template``'s spec, the
     template at ``at``. ``claim_volumes``: the names of a StatefulSet's claim
-    templates, volumes its validation adds to the pod's (``volumesToAddForTemplates``)."""
+    templates, volumes its validation adds to the pod's (``volumesToAddForTemplates``).
+    ``given``: the template as the request sent it, for the values a message prints
+    (``_go_security``)."""
     meta = template.get("metadata")
     found = [
         cause(f"{at}.{key}", reason, body)
@@ -220,11 +225,14 @@ def pod_template_problems(
     containers = _items(spec.get("containers"))
     if not containers:
         found.append(required(f"{where}.containers"))
+    sent = spec if given is None else _sent_spec(given)
+    sent_containers = _items(sent.get("containers"))
     names: set[str] = set()
     host_ports: list[tuple[str, str]] = []
     for index, container in enumerate(containers):
         path = f"{where}.containers[{index}]"
-        found += _container(container, volumes, path, host_users, host_ports, restart)
+        found += _container(container, volumes, path, host_users, host_ports, restart,
+                            _at(sent_containers, index))  # fmt: skip
         name = _text(container.get("name"))
         if name in names:
             found.append(duplicate(f"{path}.name", name))
@@ -233,10 +241,12 @@ def pod_template_problems(
     # checkHostPortConflicts: across the regular containers, then each init container
     # on its own (they run one by one)
     found += _host_port_conflicts(host_ports)
+    sent_inits = _items(sent.get("initContainers"))
     for index, container in enumerate(_items(spec.get("initContainers"))):
         path = f"{where}.initContainers[{index}]"
         init_host_ports: list[tuple[str, str]] = []
-        found += _container(container, volumes, path, host_users, init_host_ports, restart)
+        found += _container(container, volumes, path, host_users, init_host_ports, restart,
+                            _at(sent_inits, index))  # fmt: skip
         name = _text(container.get("name"))
         # validateInitContainers: an empty name is not one the next may repeat
         if name in names:
@@ -256,6 +266,17 @@ def pod_template_problems(
     if annotations:
         found += _annotations_match_fields(annotations, spec, security, where)
     return found
+
+
+def _sent_spec(given: Mapping[str, Any]) -> dict[str, Any]:
+    spec = given.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def _at(items: list[dict[str, Any]], index: int) -> dict[str, Any]:
+    """The item at ``index`` of the request's list (decoding keeps each item in its
+    place), or an empty one."""
+    return items[index] if index < len(items) else {}
 
 
 _MIRROR = "kubernetes.io/config.mirror"
@@ -557,9 +578,11 @@ def _container(
     host_users: bool,
     host_ports: list[tuple[str, str]],
     restart: str,
+    sent: dict[str, Any],
 ) -> list[Cause]:
     """``validateContainerCommon``, the parts the module docstring lists; each host
-    port's path and key added to ``host_ports``."""
+    port's path and key added to ``host_ports``. ``sent``: the container as the request
+    sent it."""
     found: list[Cause] = []
     name = _text(container.get("name"))
     if not name:
@@ -592,7 +615,9 @@ def _container(
         found += _resize_policy(_items(container["resizePolicy"]), f"{at}.resizePolicy", restart)
     security = container.get("securityContext")
     if isinstance(security, dict) and security:
-        found += _container_security(security, f"{at}.securityContext", host_users)
+        found += _container_security(
+            security, f"{at}.securityContext", host_users, sent.get("securityContext")
+        )
     return found
 
 
@@ -1057,9 +1082,12 @@ def _id_problems(security: dict[str, Any], keys: tuple[str, ...], at: str) -> li
     return found
 
 
-def _container_security(security: dict[str, Any], at: str, host_users: bool) -> list[Cause]:
+def _container_security(
+    security: dict[str, Any], at: str, host_users: bool, sent: Any
+) -> list[Cause]:
     """``ValidateSecurityContext`` (privileged is allowed: kube-apiserver's
-    --allow-privileged, which envtest sets); Windows options are not checked."""
+    --allow-privileged, which envtest sets); Windows options are not checked. ``sent``:
+    the security context as the request sent it."""
     found = _id_problems(security, ("runAsUser", "runAsGroup"), at)
     proc = security.get("procMount")
     if isinstance(proc, str):
@@ -1073,13 +1101,13 @@ def _container_security(security: dict[str, Any], at: str, host_users: bool) -> 
         # the value printed is the internal SecurityContext, json.Marshal'ed
         escalation = "cannot set `allowPrivilegeEscalation` to false and"
         if security.get("privileged") is True:
-            found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security)}: "
+            found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security, sent)}: "
                                f"{escalation} `privileged` to true"))  # fmt: skip
         capabilities = security.get("capabilities")
         added = capabilities.get("add") if isinstance(capabilities, dict) else None
         for each in added if isinstance(added, list) else ():
             if each == "CAP_SYS_ADMIN":
-                found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security)}: "
+                found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security, sent)}: "
                                    f"{escalation} `capabilities.Add` CAP_SYS_ADMIN"))  # fmt: skip
     found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
     return found
@@ -1101,9 +1129,19 @@ _PROFILE = ("Type", "LocalhostProfile")
 _ZERO_TYPE = {"Type": ""}
 
 
-def _go_security(security: dict[str, Any]) -> str:
-    """``core.SecurityContext``, json.Marshal'ed in its fields' order."""
-    capabilities = _go_struct(security.get("capabilities"), ("Add", "Drop"), {})
+def _go_security(security: dict[str, Any], sent: Any) -> str:
+    """``core.SecurityContext``, json.Marshal'ed in its fields' order. An empty
+    capability list the request sent (``sent``) is a slice of length 0, not nil, in
+    the Go object the server validates: printed ``[]`` (the decoded ``security`` has
+    it no more: omitempty leaves it out of what is stored, and so does decoding)."""
+    capabilities = security.get("capabilities")
+    sent_capabilities = sent.get("capabilities") if isinstance(sent, dict) else None
+    if isinstance(capabilities, dict) and isinstance(sent_capabilities, dict):
+        empty: dict[str, list[str]] = {
+            key: [] for key in ("add", "drop") if sent_capabilities.get(key) == []
+        }
+        capabilities = {**empty, **capabilities}
+    capabilities = _go_struct(capabilities, ("Add", "Drop"), {})
     selinux = _go_struct(security.get("seLinuxOptions"), ("User", "Role", "Type", "Level"),
                          {"User": "", "Role": "", "Type": "", "Level": ""})  # fmt: skip
     windows = _go_struct(

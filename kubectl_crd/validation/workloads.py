@@ -165,7 +165,9 @@ def validate_workload(
     names = _NONNEGATIVE_FIELDS.get((group, kind))
     spec = obj.get("spec")
     if (group, kind) == ("batch", "CronJob") and isinstance(spec, Mapping):
-        return _validate_cronjob(spec, _field(old, "spec") if old is not None else None)
+        old_spec = _field(old, "spec") if old is not None else None
+        sent = _sent(given, "spec", "jobTemplate", "spec")
+        return _validate_cronjob(spec, old_spec, sent)
     if names is None or not isinstance(spec, Mapping):
         return []
     old_spec = _field(old, "spec") if old is not None else None
@@ -320,12 +322,15 @@ def _selector_and_template(
     if empty and daemonset:
         found.append(refused_empty)
     if daemonset or not malformed:
-        found += _pod_template(rules, spec, template)
+        found += _pod_template(rules, spec, template, _sent(given, "spec", "template"))
     return found
 
 
 def _pod_template(
-    rules: _SelectorRules, spec: Mapping[str, Any], template: Mapping[str, Any]
+    rules: _SelectorRules,
+    spec: Mapping[str, Any],
+    template: Mapping[str, Any],
+    sent: Mapping[str, Any] | None,
 ) -> list[Cause]:
     """``ValidatePodTemplateSpec`` of an apps/v1 template (``pods``), then, but for a
     StatefulSet (``_statefulset_pod_rules``, after its template), the pods' restart
@@ -336,8 +341,8 @@ def _pod_template(
         # template (volumesToAddForTemplates)
         claims = [_field(each, "metadata").get("name") or ""
                   for each in spec.get("volumeClaimTemplates") or () if isinstance(each, Mapping)]  # fmt: skip
-        return pod_template_problems(template, "spec.template", claim_volumes=claims)
-    found = pod_template_problems(template, "spec.template")
+        return pod_template_problems(template, "spec.template", claim_volumes=claims, given=sent)
+    found = pod_template_problems(template, "spec.template", given=sent)
     pod = _field(template, "spec")
     restart = pod.get("restartPolicy") or ""
     if restart != "Always":
@@ -439,7 +444,7 @@ def _job_spec(
 ) -> list[Cause]:
     """``ValidateJobSpec``: ``validateJobSpec``'s rules, then the selector (required,
     well formed, an empty one allowed) and its match."""
-    found = _job_counts_and_policies(spec, "spec")
+    found = _job_counts_and_policies(spec, "spec", _sent(given, "spec"))
     selector = spec.get("selector")
     malformed = _selector_problems(selector) if isinstance(selector, Mapping) else []
     if not isinstance(selector, Mapping):
@@ -450,10 +455,12 @@ def _job_spec(
     return found
 
 
-def _job_counts_and_policies(spec: Mapping[str, Any], at: str) -> list[Cause]:
+def _job_counts_and_policies(
+    spec: Mapping[str, Any], at: str, sent: Mapping[str, Any] | None
+) -> list[Cause]:
     """``validateJobSpec`` of the Job spec at ``at`` (a Job's ``spec``, a CronJob's
     ``spec.jobTemplate.spec``), in its order (of the pod template, only its containers
-    and restart policy)."""
+    and restart policy). ``sent``: the Job spec as the request sent it."""
     found: list[Cause] = []
     for name in _NONNEGATIVE_FIELDS[("batch", "Job")]:
         value = _number(spec.get(name))
@@ -520,7 +527,8 @@ def _job_counts_and_policies(spec: Mapping[str, Any], at: str) -> list[Cause]:
                 not_supported(f"{at}.podReplacementPolicy", replacement, allowed, named=True)
             )
     template_spec = _field(_field(spec, "template"), "spec")
-    found += pod_template_problems(_field(spec, "template"), f"{at}.template")
+    sent_template = _field(sent, "template") if sent is not None else None
+    found += pod_template_problems(_field(spec, "template"), f"{at}.template", given=sent_template)
     restart = template_spec.get("restartPolicy") or ""
     where = f"{at}.template.spec.restartPolicy"
     if restart in ("Always", ""):
@@ -991,6 +999,16 @@ def _field(obj: Any, name: str) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _sent(given: Mapping[str, Any] | None, *path: str) -> Mapping[str, Any] | None:
+    """The object at ``path`` of the body as the request sent it (None without one:
+    the decoded object's values are printed)."""
+    if given is None:
+        return None
+    for name in path:
+        given = _field(given, name)
+    return given
+
+
 def _strings(labels: Any) -> dict[str, str]:
     return dict(labels) if isinstance(labels, Mapping) else {}
 
@@ -1002,12 +1020,15 @@ _CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")
 _TIME_ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}")
 
 
-def _validate_cronjob(spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None) -> list[Cause]:
+def _validate_cronjob(
+    spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None, sent: Mapping[str, Any] | None
+) -> list[Cause]:
     """``validateCronJobSpec`` (``pkg/apis/batch/validation/validation.go``, of
     ``ValidateCronJobCreate`` and ``ValidateCronJobUpdate``): the schedule, the starting
     deadline, the time zone (on an update only when it changed), the concurrency
     policy, the job template (``ValidateJobTemplateSpec``: ``validateJobSpec`` at
-    ``spec.jobTemplate.spec``, no selector, no manual selector), the history limits."""
+    ``spec.jobTemplate.spec``, no selector, no manual selector), the history limits.
+    ``sent``: the job template's spec as the request sent it."""
     found: list[Cause] = []
     schedule = spec.get("schedule")
     schedule = schedule if isinstance(schedule, str) else ""
@@ -1030,7 +1051,7 @@ def _validate_cronjob(spec: Mapping[str, Any], old_spec: Mapping[str, Any] | Non
         )
     at = "spec.jobTemplate.spec"
     job_spec = _field(_field(spec, "jobTemplate"), "spec")
-    found += _job_counts_and_policies(job_spec, at)
+    found += _job_counts_and_policies(job_spec, at, sent)
     selector = job_spec.get("selector")
     if isinstance(selector, Mapping):
         detail = "`selector` will be auto-generated"

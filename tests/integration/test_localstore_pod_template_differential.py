@@ -229,6 +229,12 @@ FIELDS: list[tuple[str, dict[str, Any]]] = [
      pod(container(securityContext={"allowPrivilegeEscalation": False, "capabilities": {"add": ["CAP_SYS_ADMIN"]},
                                     "seLinuxOptions": {"level": "s0"}, "seccompProfile": {"type": "RuntimeDefault"}}))),
     ("valid: a privileged container", pod(container(securityContext={"privileged": True}))),
+    ("valid: empty capability lists (a Go slice of length 0, not nil)",
+     pod(container(securityContext={"capabilities": {"add": [], "drop": []}}), initContainers=[container("init", securityContext={"capabilities": {"drop": []}})])),
+    ("allowPrivilegeEscalation false beside privileged, empty capability lists printed",
+     pod(container(securityContext={"allowPrivilegeEscalation": False, "privileged": True, "capabilities": {"add": [], "drop": []}}))),
+    ("allowPrivilegeEscalation false beside privileged, a null and an empty capability list",
+     pod(container(securityContext={"allowPrivilegeEscalation": False, "privileged": True, "capabilities": {"add": None, "drop": []}}))),
     ("hostPID with a shared process namespace, no security context", pod(hostPID=True, shareProcessNamespace=True)),
     ("valid: a probe's sleep and a lifecycle's grpc, unknown fields dropped",
      pod(container(livenessProbe={**PROBE, "sleep": {"seconds": 1}}, lifecycle={"preStop": {**PROBE, "grpc": {"port": 0}}}))),
@@ -481,8 +487,9 @@ ANNOTATED: list[tuple[str, dict[str, str], dict[str, Any]]] = [
     ("valid: a pod deletion cost", {"controller.kubernetes.io/pod-deletion-cost": "-2147483648"}, pod()),
     ("seccomp annotations: the pod's not a profile, a container's absolute",
      {"seccomp.security.alpha.kubernetes.io/pod": "strict", SECCOMP + "app": "localhost//etc/p.json"}, pod()),
-    ("an AppArmor annotation of no container, a bad profile",
-     {APPARMOR + "nope": "runtime/default", APPARMOR + "app": "strict"}, pod()),
+    # one case each: the server walks the annotations, a Go map, in a random order
+    ("an AppArmor annotation of no container", {APPARMOR + "nope": "runtime/default"}, pod()),
+    ("an AppArmor annotation's bad profile", {APPARMOR + "app": "strict"}, pod()),
     ("annotations and fields disagree: seccomp pod and container, AppArmor type and profile",
      {"seccomp.security.alpha.kubernetes.io/pod": "unconfined", SECCOMP + "app": "localhost/a.json",
       APPARMOR + "app": "localhost/b", APPARMOR + "init": "runtime/default"},
@@ -496,6 +503,9 @@ ANNOTATED: list[tuple[str, dict[str, str], dict[str, Any]]] = [
          securityContext={"seccompProfile": {"type": "RuntimeDefault"}})),
 ]  # fmt: skip
 
+#: a container refused with its security context printed, of empty capability lists
+EMPTY_CAPABILITIES = container(securityContext={"allowPrivilegeEscalation": False, "privileged": True,
+                                                "capabilities": {"add": [], "drop": []}})  # fmt: skip
 BAD_POD = pod(
     container(image=None, ports=[{"containerPort": 70000}], volumeMounts=[MOUNT]),
     restartPolicy="OnFailure",
@@ -542,11 +552,13 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
     ("apps", "StatefulSet", "statefulsets", [
         ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("StatefulSet", "s1", BAD_POD)),
         ("valid: a mount of a claim template", _apps("StatefulSet", "s2", pod(container(volumeMounts=[MOUNT])), volumeClaimTemplates=[CLAIM])),
+        ("empty capability lists printed", _apps("StatefulSet", "s4", pod(container("a"), initContainers=[EMPTY_CAPABILITIES]), volumeClaimTemplates=[CLAIM])),
         ("a mount of a claim template, a bad env name", _apps("StatefulSet", "s3", pod(container(volumeMounts=[MOUNT], env=[{"name": "a=b"}])), volumeClaimTemplates=[CLAIM])),
     ]),
     ("batch", "Job", "jobs", [
         ("no image, a bad port, a mount of no volume, Never, a deadline", _job("j1", {**BAD_POD, "restartPolicy": "Never"})),
         ("a pull policy not known, restart Always", _job("j2", pod(container(imagePullPolicy="Sometimes")))),
+        ("empty capability lists printed", _job("j6", pod(EMPTY_CAPABILITIES, restartPolicy="Never"))),
         ("odd: a restart policy, a duplicate container", _job("j3", pod(container(), container(), restartPolicy=ODD))),
         ("a resize policy restarting a container of a pod that never restarts",
          _job("j5", pod(container(resizePolicy=[{"resourceName": "memory", "restartPolicy": "RestartContainer"}]), restartPolicy="Never"))),
@@ -583,6 +595,7 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
     ("batch", "CronJob", "cronjobs", [
         ("no image, a bad port, a mount of no volume, OnFailure", _cronjob("c1", {**BAD_POD, "activeDeadlineSeconds": None})),
         ("a volume of two sources, restart Always", _cronjob("c2", pod(volumes=[{"name": "v", "emptyDir": {}, "secret": {"secretName": "s"}}]))),
+        ("empty capability lists printed", _cronjob("c3", pod(EMPTY_CAPABILITIES, restartPolicy="OnFailure"))),
     ]),
 ]  # fmt: skip
 
@@ -668,6 +681,8 @@ UPDATES: list[tuple[str, str, str, str, dict[str, Any], dict[str, Any]]] = [
      _apps("StatefulSet", "u4", pod()), {"container": {"volumeMounts": [MOUNT], "imagePullPolicy": "Later"}}),
     ("apps", "Deployment", "deployments", "a security context's runAsUser -1, a preStop without a handler",
      _apps("Deployment", "u5", pod()), {"container": {"securityContext": {"runAsUser": -1}, "lifecycle": {"preStop": {}}}}),
+    ("apps", "Deployment", "deployments", "a security context printed with an empty capability list",
+     _apps("Deployment", "u6", pod()), {"container": EMPTY_CAPABILITIES}),
 ]  # fmt: skip
 
 
