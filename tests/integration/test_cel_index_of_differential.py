@@ -82,6 +82,12 @@ INDEX_OF: list[tuple[str, str]] = [
     ("errors", "dyn(self.s).lastIndexOf(dyn(optional.none()))"),
     ("errors", "dyn(duration('1s')).indexOf(dyn(optional.none()))"),
     ("errors", "dyn(null).indexOf(optional.of(b'x'))"),
+    # no optional: the same dispatch errors, through the string and list overloads
+    ("errors", "dyn(1).indexOf(1)"),
+    ("errors", "dyn(1).indexOf('a', 1)"),
+    ("errors", "dyn(self.l).indexOf('a', 1)"),
+    ("errors", "dyn(self.n).lastIndexOf(dyn(self.s))"),
+    ("errors", "dyn(self.s).indexOf(dyn(1))"),
     # a string's indexOf beside an optional: the strings extension's, as before
     ("strings", "[dyn(optional.none())].size() + self.s.indexOf('o')"),
     ("strings", "[dyn(optional.none())].size() + self.s.lastIndexOf('o', 5)"),

@@ -144,7 +144,7 @@ _MAKES_OPTIONAL = re.compile(r"optional\.|[\[{.,]\s*\?")
 _TAKE_CONTAINERS = frozenset(
     {name for library in (lists.LIBRARY, indexing.LIBRARY) for name, _ in library.functions}
     | {"cel.@mapInsert"}
-) - {indexing.NO_SUCH_OVERLOAD}
+)
 
 
 def compile_runnable(environment: Any, text: str) -> tuple[Any, str]:

@@ -228,8 +228,11 @@ _CONVERSION = re.compile(rf"^cannot convert {_CEL_TYPE} to {_CEL_TYPE}$")
 
 
 def runtime_error_text(engine_text: str) -> str:
-    from kubectl_crd.validation.cel.library.indexing import original_name
+    from kubectl_crd.validation.cel.library.indexing import dispatch_error, original_name
 
+    dispatched = dispatch_error(_strip_status(engine_text))
+    if dispatched is not None:
+        return dispatched
     return _runtime_error_text(original_name(engine_text))
 
 

@@ -149,60 +149,18 @@ def in_engine(function: str, receiver: str, argument: str) -> str:
     (the first error is the answer), ``transformList`` keeps the positions of the
     elements ``==`` the argument (cel-go's ``==`` is ``Equal``, and never an error),
     the first or the last of them is the answer, else -1. A receiver that is not a
-    list (a string, through ``dyn``) is the call's, which takes no optional: the
-    engine dispatches on kinds before it converts. The answer is typed ``int``."""
+    list (a string, through ``dyn``) is the call's: the engine dispatches on kinds
+    before it converts, so an optional reaches no Python function, and an argument no
+    overload takes is the engine's error (``dispatch_error``). The answer is typed
+    ``int``."""
     pair = INDEX_PAIRS[function]
     found = f"{pair}[0].transformList(__kci, __kcv, __kcv == {pair}[1], __kci)"
     if function == "__indexOf":
         answer = f"({found} + [-1])[0]"
     else:
         answer = f"[{found}].map(__kcf, size(__kcf) == 0 ? -1 : __kcf[size(__kcf) - 1])[0]"
-    receiver_value, argument_value = f"{pair}[0]", f"{pair}[1]"
-    strings = f"type({receiver_value}) == string && type({argument_value}) == string"
-    call = f"{receiver_value}.{function}({argument_value})"
-    # cel-go's dispatch error names the function and the operands' types
-    signature = (
-        f"'{function.lstrip('_')}(' + {_type_name(receiver_value)} + ', ' + "
-        f"{_type_name(argument_value)} + ')'"
-    )
-    other = f"{strings} ? {call} : {NO_SUCH_OVERLOAD}({signature})"
-    return (
-        f"[[{receiver}, {argument}]].map({pair}, type({pair}[0]) == list ? {answer} : {other})[0]"
-    )
-
-
-#: cel-go's names of the types a value can have in a CRD rule (``common/types``), but
-#: the libraries' opaque ones (``net.IP``, ``kubernetes.Quantity``...), named ``dyn``
-_TYPE_NAMES = (
-    "int",
-    "uint",
-    "double",
-    "bool",
-    "string",
-    "bytes",
-    "list",
-    "map",
-    "null_type",
-    "optional_type",
-    "google.protobuf.Duration",
-    "google.protobuf.Timestamp",
-    "type",
-)
-
-
-def _type_name(value: str) -> str:
-    """A CEL expression naming the type of ``value`` as cel-go's errors do: a lookup in
-    a list, as the engine's parser nests no deeper than 32 (a chain of ``?:`` would)."""
-    table = ", ".join(f"[{name}, '{name}']" for name in _TYPE_NAMES)
-    return f"([{table}].map(__kcn, __kcn[0] == type({value}), __kcn[1]) + ['dyn'])[0]"
-
-
-NO_SUCH_OVERLOAD = "__indexNoSuchOverload"
-
-
-def no_such_overload(signature: str) -> int:
-    """cel-go's dispatch error for a call no overload takes (``in_engine``'s)."""
-    raise ValueError(f"no such overload: {signature}")
+    call = f"{pair}[0].{function}({pair}[1])"
+    return f"[[{receiver}, {argument}]].map({pair}, type({pair}[0]) == list ? {answer} : {call})[0]"
 
 
 def rewrite(expression: str) -> str:
@@ -237,6 +195,41 @@ def _rename(code: str) -> str:
     return _CALL.sub(lambda m: m.group().replace(m.group(1), _NAMES[m.group(1)], 1), code)
 
 
+#: the engine's words when no overload of a renamed call takes its operands
+_DISPATCH = re.compile(r"^No matching overloads found : \((.*)\)\.__(indexOf|lastIndexOf)\((.*)\)$")
+#: the engine's names of the operands' types as cel-go names them; ``struct`` (a
+#: library's type: ``net.IP``, ``kubernetes.Quantity``...) is not told apart
+_GO_TYPE_NAMES = {
+    "int64": "int",
+    "uint64": "uint",
+    "double": "double",
+    "bool": "bool",
+    "string": "string",
+    "bytes": "bytes",
+    "list": "list",
+    "map": "map",
+    "null_type": "null_type",
+    "duration": "google.protobuf.Duration",
+    "timestamp": "google.protobuf.Timestamp",
+    "type": "type",
+    "*opaque*": "optional_type",  # the only opaque value of a CRD rule
+}
+
+
+def dispatch_error(text: str) -> str | None:
+    """cel-go's run-time error where no overload of ``indexOf`` (``lastIndexOf``) takes
+    the operands (``no such overload: indexOf(map, int)``), from the engine's words
+    (``No matching overloads found : (map).__indexOf(int64)``); None for other text."""
+    found = _DISPATCH.match(text)
+    if found is None:
+        return None
+    names = [found.group(1), *(found.group(3).split(", ") if found.group(3) else [])]
+    if any(name not in _GO_TYPE_NAMES for name in names):
+        return None
+    operands = ", ".join(_GO_TYPE_NAMES[name] for name in names)
+    return f"no such overload: {found.group(2)}({operands})"
+
+
 def original_name(text: str) -> str:
     """An engine message with the rewritten names as the rule wrote them."""
     text = text.replace("__lastIndexOf", "lastIndexOf").replace("__indexOf", "indexOf")
@@ -250,9 +243,5 @@ LIBRARY = Library(
     (
         ("__indexOf", _overloads("index_of", list_index_of, string_index_of)),
         ("__lastIndexOf", _overloads("last_index_of", list_last_index_of, string_last_index_of)),
-        (
-            NO_SUCH_OVERLOAD,
-            [cel.Overload("index_no_such_overload", T.INT, [T.STRING], impl=no_such_overload)],
-        ),
     ),
 )
