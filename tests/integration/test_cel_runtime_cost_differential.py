@@ -158,7 +158,8 @@ CONSTRUCTS = [
         bounded(STRINGS, 400),
         "self.all(x, [dyn(optional.none()), dyn(x)].indexOf(x) == 1"
         " && [dyn(x), dyn(optional.of(x))].lastIndexOf(dyn(optional.of(x))) == 1"
-        " && [dyn([x, x]), dyn(optional.none())].indexOf(x) == -1 && x.indexOf('k') == 10)",
+        " && [dyn([x, x]), dyn(optional.none())].indexOf(x) == -1 && x.indexOf('k') == 10"
+        " && [dyn({x: x}), dyn(optional.none())].lastIndexOf(x) == -1)",
         ["abcdefghijklmnopqrst"] * 150,
     ),
     Construct(
