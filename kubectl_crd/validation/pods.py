@@ -30,10 +30,13 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   source and no ``value`` beside it, the source's own fields: a key selector's name
   and key, a field reference's version and supported path, a resource reference's
   resource and divisor), envFrom (``ValidateEnvFrom``: a prefix, one source and its
-  name), volume mounts (a volume's name, a path, unique paths), pull policy,
+  name), volume mounts (a volume's name, a path, unique paths) and devices (a
+  claim's or ephemeral volume's name, a path without '..', both unique, neither a
+  mount's), pull policy,
   resources (``validateContainerResourceName``, a negative or, for an integer
   resource, fractional quantity, a request above its limit or, for an extended
-  resource or huge pages, not equal to it or without one), resize policies
+  resource or huge pages, not equal to it or without one; huge pages a multiple of
+  their page size, beside cpu or memory), resize policies
   (``validateResizePolicy``), the security context (``ValidateSecurityContext``: user
   and group ids, procMount, seccomp and AppArmor profiles, no privilege escalation
   beside privileged or CAP_SYS_ADMIN); a regular
@@ -65,7 +68,8 @@ selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
-certificate sources; volume devices; huge pages' own rules; resource claims; Windows
+certificate sources; a mount's subPath, subPathExpr, propagation and recursive
+read-only; volume devices with hostUsers false; resource claims; Windows
 and SELinux options (and a linux or windows pod's own rules); the overhead.
 An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
@@ -75,6 +79,7 @@ Resource maps are Go maps: the server lists their errors in a random order.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -214,7 +219,8 @@ def pod_template_problems(
         found += _pod_annotations(annotations, spec, f"{at}.annotations")
     volume_problems, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
     found += volume_problems
-    volumes |= set(claim_volumes)
+    # a claim template's volume is a persistentVolumeClaim one
+    volumes.update(dict.fromkeys(claim_volumes, True))
     security = spec.get("securityContext")
     security = security if isinstance(security, dict) else {}
     # hostUsers defaults to true: nil or true is the host's user namespace
@@ -404,10 +410,12 @@ def _profiles_match(kind: str, annotation: str, profile: dict[str, Any], at: str
     return []
 
 
-def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], set[str]]:
-    """``ValidateVolumes``: the problems, and the names of the volumes without any."""
+def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], dict[str, bool]]:
+    """``ValidateVolumes``: the problems, and the names of the volumes without any,
+    each with whether a block device may be of it (``isMatchedDevice``: a claim or an
+    ephemeral volume)."""
     found: list[Cause] = []
-    good: set[str] = set()
+    good: dict[str, bool] = {}
     for index, volume in enumerate(volumes):
         path = f"{at}[{index}]"
         problems: list[Cause] = []
@@ -436,8 +444,11 @@ def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], set[s
         if problems:
             found += problems
         else:
-            good.add(name)
+            good[name] = bool(sources) and _VOLUME_SOURCES[sources[0]][0] in _BLOCK_SOURCES
     return found, good
+
+
+_BLOCK_SOURCES = ("persistentVolumeClaim", "ephemeral")
 
 
 #: ``fileModeErrorMsg``
@@ -573,7 +584,7 @@ def _projected(source: dict[str, Any], at: str) -> list[Cause]:
 
 def _container(
     container: Mapping[str, Any],
-    volumes: set[str],
+    volumes: dict[str, bool],
     at: str,
     host_users: bool,
     host_ports: list[tuple[str, str]],
@@ -602,7 +613,11 @@ def _container(
     found += _env(_items(container.get("env")), f"{at}.env")
     if container.get("envFrom"):
         found += _env_from(_items(container.get("envFrom")), f"{at}.envFrom")
-    found += _mounts(_items(container.get("volumeMounts")), volumes, f"{at}.volumeMounts")
+    mounts, devices = _items(container.get("volumeMounts")), container.get("volumeDevices")
+    if devices:
+        found += _mounts_and_devices(mounts, _items(devices), volumes, at)
+    else:
+        found += _mounts(mounts, volumes, f"{at}.volumeMounts", {})
     pull = _text(container.get("imagePullPolicy"))
     if not pull:
         found.append(required(f"{at}.imagePullPolicy"))
@@ -1821,8 +1836,11 @@ def _tolerations(tolerations: list[dict[str, Any]], at: str) -> list[Cause]:
     return found
 
 
-def _mounts(mounts: list[dict[str, Any]], volumes: set[str], at: str) -> list[Cause]:
-    """``ValidateVolumeMounts``: a name, of a volume, a path, unique paths."""
+def _mounts(
+    mounts: list[dict[str, Any]], volumes: dict[str, bool], at: str, devices: dict[str, str]
+) -> list[Cause]:
+    """``ValidateVolumeMounts``: a name, of a volume, a path, unique paths, neither
+    the name nor the path a volume device's (``devices``: ``GetVolumeDeviceMap``)."""
     found: list[Cause] = []
     paths: set[str] = set()
     for index, mount in enumerate(mounts):
@@ -1838,6 +1856,60 @@ def _mounts(mounts: list[dict[str, Any]], volumes: set[str], at: str) -> list[Ca
         if target in paths:
             found.append(invalid_cause(f"{path}.mountPath", target, "must be unique"))
         paths.add(target)
+        if devices:
+            if name in devices:
+                detail = "must not already exist in volumeDevices"
+                found.append(invalid_cause(f"{path}.name", name, detail))
+            if target in devices.values():
+                detail = "must not already exist as a path in volumeDevices"
+                found.append(invalid_cause(f"{path}.mountPath", target, detail))
+    return found
+
+
+def _mounts_and_devices(
+    mounts: list[dict[str, Any]],
+    devices: list[dict[str, Any]],
+    volumes: dict[str, bool],
+    at: str,
+) -> list[Cause]:
+    """``ValidateVolumeMounts``, then ``ValidateVolumeDevices``: each device's name
+    (unique, of a claim or ephemeral volume), path (unique, without '..'), neither a
+    volume mount's (``GetVolumeMountMap``: a name's last path)."""
+    by_name = {_text(each.get("name")): _text(each.get("devicePath")) for each in devices}
+    found = _mounts(mounts, volumes, f"{at}.volumeMounts", by_name)
+    mounted = {_text(each.get("name")): _text(each.get("mountPath")) for each in mounts}
+    names: set[str] = set()
+    paths: set[str] = set()
+    for index, device in enumerate(devices):
+        where = f"{at}.volumeDevices[{index}]"
+        name, target = _text(device.get("name")), _text(device.get("devicePath"))
+        if not name:
+            found.append(required(f"{where}.name"))
+        if name in names:
+            found.append(invalid_cause(f"{where}.name", name, "must be unique"))
+        block = volumes.get(name)
+        if block is False:
+            detail = "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode"
+            found.append(invalid_cause(f"{where}.name", name, detail))
+        elif block is None:
+            found.append(cause(f"{where}.name", Reason.NOT_FOUND, f"Not found: {bad_value(name)}"))
+        if not target:
+            found.append(required(f"{where}.devicePath"))
+        if target in paths:
+            found.append(invalid_cause(f"{where}.devicePath", target, "must be unique"))
+        if target and _no_backsteps(target, ""):
+            detail = "can not contain backsteps ('..')"
+            found.append(invalid_cause(f"{where}.devicePath", target, detail))
+        else:
+            paths.add(target)
+        if name in mounted:
+            detail = "must not already exist in volumeMounts"
+            found.append(invalid_cause(f"{where}.name", name, detail))
+        if target in mounted.values():
+            detail = "must not already exist as a path in volumeMounts"
+            found.append(invalid_cause(f"{where}.devicePath", target, detail))
+        if name:
+            names.add(name)
     return found
 
 
@@ -1845,9 +1917,11 @@ def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
     """``validateResourceRequirements``: each limit's, then each request's name
     (``validateContainerResourceName``) and quantity (not negative, whole for an
     integer resource), a request above its limit (equal to it, and the limit set, for
-    a resource not overcommitable: an extended one, huge pages). Values printed as
-    the stored, canonical, quantity."""
+    a resource not overcommitable: an extended one, huge pages), huge pages a
+    multiple of their page size and beside cpu or memory. Values printed as the
+    stored, canonical, quantity."""
     found: list[Cause] = []
+    pages = False
     limits = resources.get("limits")
     limits = limits if isinstance(limits, dict) else {}
     requests = resources.get("requests")
@@ -1862,7 +1936,11 @@ def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
                 found.append(invalid_cause(where, text, "must be greater than or equal to 0"))
             if _integer_resource(name) and not _whole(text):
                 found.append(invalid_cause(where, text, "must be an integer", named=True))
+            huge = name.startswith("hugepages-")
             if kind == "limits":
+                if huge:
+                    pages = True
+                    found += _huge_pages(name, text, where)
                 continue
             limit = limits.get(name)
             overcommit = _native(name) and not name.startswith("hugepages-")
@@ -1876,7 +1954,27 @@ def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
             elif _above(text, str(limit)):
                 detail = f"must be less than or equal to {name} limit of {limit}"
                 found.append(invalid_cause(f"{at}.requests", text, detail))
+            if huge:
+                pages = True
+                found += _huge_pages(name, text, where)
+    if pages and not any(key in ("cpu", "memory") for key in (*limits, *requests)):
+        found.append(forbidden(at, "HugePages require cpu or memory"))
     return found
+
+
+@functools.lru_cache(maxsize=256)
+def _huge_pages(name: str, text: str, where: str) -> list[Cause]:
+    """``validateResourceQuantityHugePageValue``: the quantity a whole multiple of the
+    page size (``IsHugePageResourceValueDivisible``: a size that is no quantity, not
+    positive or not whole divides nothing; the quantity rounded up to a whole)."""
+    try:
+        size = parse_quantity(name.removeprefix("hugepages-"))
+        divides = size > 0 and size.denominator == 1 and math.ceil(parse_quantity(text)) % size == 0
+    except (ValueError, ZeroDivisionError):
+        divides = False
+    if divides:
+        return []
+    return [invalid_cause(where, text, f"{text} is not positive integer multiple of {name}")]
 
 
 #: ``standardResources`` but the quota prefixed huge pages

@@ -473,6 +473,36 @@ SELECTORS: list[tuple[str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 
+CLAIMED = {"name": "data", "persistentVolumeClaim": {"claimName": "data"}}
+DEVICE = {"name": "data", "devicePath": "/dev/xvda"}
+PAGES = "hugepages-2Mi"
+#: (what, the template's pod spec): volume devices and their conflicts with volume
+#: mounts (``ValidateVolumeDevices``, ``ValidateVolumeMounts``), huge pages
+#: (``validateResourceRequirements``), created as Deployments on both sides
+MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
+    ("valid: a block device of a claim and of an ephemeral volume",
+     pod(container(volumeDevices=[DEVICE, {"name": "e", "devicePath": "/dev/xvdb"}]),
+         volumes=[CLAIMED, {"name": "e", "ephemeral": {"volumeClaimTemplate": {"spec": {
+             "accessModes": ["ReadWriteOnce"], "volumeMode": "Block", "resources": {"requests": {"storage": "1Gi"}}}}}}])),
+    ("a device of an emptyDir volume", pod(container(volumeDevices=[DEVICE]), volumes=[EMPTY])),
+    ("a device without a name or path, one of no volume",
+     pod(container(volumeDevices=[{"name": "", "devicePath": ""}, {"name": "nope", "devicePath": "/dev/a"}]))),
+    ("two devices of one name and path, a path with '..'",
+     pod(container(volumeDevices=[DEVICE, DEVICE, {"name": "data", "devicePath": "/dev/../x"}]), volumes=[CLAIMED])),
+    ("a device named as a mount, a device path a mount's path",
+     pod(container(volumeMounts=[{"name": "data", "mountPath": "/dev/xvdb"}, {"name": "cfg", "mountPath": "/dev/xvda"}],
+                   volumeDevices=[DEVICE, {"name": "cfg2", "devicePath": "/dev/xvdb"}]),
+         volumes=[CLAIMED, {"name": "cfg", "configMap": {"name": "cm"}}, {"name": "cfg2", "persistentVolumeClaim": {"claimName": "c2"}}])),
+    ("an init container's device of an emptyDir volume", pod(initContainers=[container("init", volumeDevices=[DEVICE])], volumes=[EMPTY])),
+    ("valid: huge pages beside memory", pod(container(resources={"limits": {PAGES: "4Mi", "memory": "1Gi"}, "requests": {PAGES: "4Mi"}}))),
+    ("huge pages without cpu or memory", pod(container(resources={"limits": {PAGES: "4Mi"}}))),
+    ("huge pages not a multiple of the page size",
+     pod(container(resources={"limits": {PAGES: "3Mi", "cpu": "1"}, "requests": {PAGES: "3Mi"}}))),
+    ("huge pages of a 1Gi page, 1500Mi", pod(container(resources={"limits": {"hugepages-1Gi": "1500Mi", "memory": "2Gi"}}))),
+    ("huge pages of a bad page size", pod(container(resources={"limits": {"hugepages-abc": "2Mi", "memory": "1Gi"}}))),
+]  # fmt: skip
+
+
 APPARMOR = "container.apparmor.security.beta.kubernetes.io/"
 SECCOMP = "container.seccomp.security.alpha.kubernetes.io/"
 #: (what, the template's annotations, its pod spec): ValidatePodSpecificAnnotations and
@@ -552,6 +582,7 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
     ("apps", "StatefulSet", "statefulsets", [
         ("no image, a bad port, a mount of no volume, OnFailure, a deadline", _apps("StatefulSet", "s1", BAD_POD)),
         ("valid: a mount of a claim template", _apps("StatefulSet", "s2", pod(container(volumeMounts=[MOUNT])), volumeClaimTemplates=[CLAIM])),
+        ("valid: a device of a claim template", _apps("StatefulSet", "s5", pod(container(volumeDevices=[DEVICE])), volumeClaimTemplates=[CLAIM])),
         ("empty capability lists printed", _apps("StatefulSet", "s4", pod(container("a"), initContainers=[EMPTY_CAPABILITIES]), volumeClaimTemplates=[CLAIM])),
         ("a mount of a claim template, a bad env name", _apps("StatefulSet", "s3", pod(container(volumeMounts=[MOUNT], env=[{"name": "a=b"}])), volumeClaimTemplates=[CLAIM])),
     ]),
@@ -630,6 +661,17 @@ def test_deployment_pod_template_selectors_answer_as_the_server_answers(
         for index, (what, spec) in enumerate(SELECTORS)
     ]
     assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template selectors")
+
+
+def test_deployment_pod_template_more_fields_answer_as_the_server_answers(
+    client: KubeClient, namespace: str
+) -> None:
+    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
+    cases = [
+        (what, _apps("Deployment", f"x{index}", spec))
+        for index, (what, spec) in enumerate(MORE_FIELDS)
+    ]
+    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template more fields")
 
 
 def test_other_kinds_pod_templates_answer_as_the_server_answers(
