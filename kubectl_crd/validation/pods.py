@@ -39,7 +39,7 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   their page size, beside cpu or memory), resize policies
   (``validateResizePolicy``), the security context (``ValidateSecurityContext``: user
   and group ids, procMount, seccomp and AppArmor profiles, no privilege escalation
-  beside privileged or CAP_SYS_ADMIN); a regular
+  beside privileged or CAP_SYS_ADMIN, Windows options); a regular
   or sidecar container's lifecycle (``validateLifecycle``: one handler each, a sleep
   within the pod's grace period) and probes (``validateProbe``: one handler and its
   port, path, scheme, header names or command; counts, grace period, success
@@ -50,7 +50,7 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 - the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
   labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
   groups, hostPID beside a shared process namespace, sysctls, fsGroup change and
-  supplemental groups policies, seccomp and AppArmor), affinity
+  supplemental groups policies, seccomp, Windows options and AppArmor), affinity
   (``validateAffinity``: node selector terms and weights; pod affinity terms'
   weights, label and namespace selectors, namespaces, match and mismatch label keys,
   topology keys), DNS config (``validatePodDNSConfig``), readiness and scheduling
@@ -69,8 +69,8 @@ selectors and a workload's ``spec.selector`` (``validation.workloads``).
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
 certificate sources; a mount's subPath, subPathExpr, propagation and recursive
-read-only; volume devices with hostUsers false; resource claims; Windows
-and SELinux options (and a linux or windows pod's own rules); the overhead.
+read-only; volume devices with hostUsers false; resource claims; SELinux options
+(and a linux or windows pod's own rules, a Windows host process pod's); the overhead.
 An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
 Resource maps are Go maps: the server lists their errors in a random order.
@@ -1101,7 +1101,7 @@ def _container_security(
     security: dict[str, Any], at: str, host_users: bool, sent: Any
 ) -> list[Cause]:
     """``ValidateSecurityContext`` (privileged is allowed: kube-apiserver's
-    --allow-privileged, which envtest sets); Windows options are not checked. ``sent``:
+    --allow-privileged, which envtest sets). ``sent``:
     the security context as the request sent it."""
     found = _id_problems(security, ("runAsUser", "runAsGroup"), at)
     proc = security.get("procMount")
@@ -1124,8 +1124,79 @@ def _container_security(
             if each == "CAP_SYS_ADMIN":
                 found.append(cause(at, Reason.INVALID, f"Invalid value: {_go_security(security, sent)}: "
                                    f"{escalation} `capabilities.Add` CAP_SYS_ADMIN"))  # fmt: skip
+    options = security.get("windowsOptions")
+    if isinstance(options, dict) and options:
+        found += _windows_options(options, f"{at}.windowsOptions")
     found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
     return found
+
+
+#: ``validNetBiosRegex``, ``validWindowsUserDomainDNSRegex``, ``invalidUserNameCharsRegex``
+#: and ``invalidUserNameDotsSpacesRegex`` of validation.go
+_NETBIOS_RE = re.compile(r'[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}')
+_DNS_LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+_WINDOWS_DOMAIN_RE = re.compile(f"{_DNS_LABEL}(?:\\.{_DNS_LABEL})*")
+_USER_CHARS_RE = re.compile(r'["/\\:;|=,+*?<>@\[\]]')
+_DOTS_SPACES_RE = re.compile("[. ]+")
+#: ``[[:cntrl:]]``: ASCII's control characters
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f]")
+
+
+def _windows_options(options: dict[str, Any], at: str) -> list[Cause]:
+    """``validateWindowsSecurityContextOptions``: the credential spec's name a DNS
+    subdomain, the spec not empty nor past 64 KiB, the user name (DOMAIN\\USER) without
+    control characters or a second backslash, a NetBios or DNS domain under 256 bytes,
+    a user of 1-104 bytes, not only dots and spaces, none of '"/\\:;|=,+*?<>@[]'. The
+    values are *string: json.Marshal'ed."""
+    found: list[Cause] = []
+    name = options.get("gmsaCredentialSpecName")
+    if isinstance(name, str):
+        where = f"{at}.gmsaCredentialSpecName"
+        found += [invalid_cause(where, name, m, named=True) for m in _subdomain(name)]
+    spec = options.get("gmsaCredentialSpec")
+    if isinstance(spec, str):
+        where = f"{at}.gmsaCredentialSpec"
+        if not spec:
+            detail = "gmsaCredentialSpec cannot be an empty string"
+            found.append(invalid_cause(where, spec, detail, named=True))
+        elif len(spec.encode()) > 64 * 1024:
+            detail = "gmsaCredentialSpec size must be under 64 KiB"
+            found.append(invalid_cause(where, spec, detail, named=True))
+    user = options.get("runAsUserName")
+    if isinstance(user, str):
+        found += [invalid_cause(f"{at}.runAsUserName", user, detail, named=True)
+                  for detail in _windows_user(user)]  # fmt: skip
+    return found
+
+
+def _windows_user(name: str) -> list[str]:
+    """The details of ``validateWindowsSecurityContextOptions``' runAsUserName."""
+    if not name:
+        return ["runAsUserName cannot be an empty string"]
+    if _CONTROL_RE.search(name):
+        return ["runAsUserName cannot contain control characters"]
+    parts = name.split("\\")
+    if len(parts) > 2:
+        return ["runAsUserName cannot contain more than one backslash"]
+    domain, user = ("", parts[0]) if len(parts) == 1 else (parts[0], parts[1])
+    details: list[str] = []
+    if len(domain.encode()) >= 256:
+        details.append("runAsUserName's Domain length must be under 256 characters")
+    if len(parts) == 2 and not (
+        _NETBIOS_RE.fullmatch(domain) or _WINDOWS_DOMAIN_RE.fullmatch(domain)
+    ):
+        details.append("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
+    if not user:
+        details.append("runAsUserName's User cannot be empty")
+    elif len(user.encode()) > 104:
+        details.append("runAsUserName's User length must not be longer than 104 characters")
+    if _DOTS_SPACES_RE.fullmatch(user):
+        details.append("runAsUserName's User cannot contain only periods or spaces")
+    if _USER_CHARS_RE.search(user):
+        details.append(
+            "runAsUserName's User cannot contain the following characters: \"/\\:;|=,+*?<>@[]"
+        )
+    return details
 
 
 def _go_struct(value: Any, fields: tuple[str, ...], defaults: Mapping[str, Any]) -> str:
@@ -1680,8 +1751,8 @@ def _spread(constraints: list[dict[str, Any]], at: str) -> list[Cause]:
 
 
 def _pod_security(spec: dict[str, Any], security: dict[str, Any], at: str) -> list[Cause]:
-    """``validatePodSpecSecurityContext`` (sysctls, Windows options and the SELinux
-    change policy not checked)."""
+    """``validatePodSpecSecurityContext`` (the SELinux options and change policy not
+    checked)."""
     found = _id_problems(security, ("fsGroup", "runAsUser", "runAsGroup"), at)
     for index, group in enumerate(security.get("supplementalGroups") or ()):
         if isinstance(group, int) and not 0 <= group <= 2147483647:
@@ -1693,6 +1764,9 @@ def _pod_security(spec: dict[str, Any], security: dict[str, Any], at: str) -> li
         found += _sysctls(spec, _items(security["sysctls"]), f"{at}.sysctls")
     found += _policy(security, "fsGroupChangePolicy", _FS_GROUP_POLICIES, at)
     found += _seccomp(security.get("seccompProfile"), f"{at}.seccompProfile")
+    options = security.get("windowsOptions")
+    if isinstance(options, dict) and options:
+        found += _windows_options(options, f"{at}.windowsOptions")
     found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
     return found + _policy(security, "supplementalGroupsPolicy", _GROUPS_POLICIES, at)
 

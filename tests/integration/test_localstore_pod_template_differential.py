@@ -478,7 +478,8 @@ DEVICE = {"name": "data", "devicePath": "/dev/xvda"}
 PAGES = "hugepages-2Mi"
 #: (what, the template's pod spec): volume devices and their conflicts with volume
 #: mounts (``ValidateVolumeDevices``, ``ValidateVolumeMounts``), huge pages
-#: (``validateResourceRequirements``), created as Deployments on both sides
+#: (``validateResourceRequirements``), Windows options
+#: (``validateWindowsSecurityContextOptions``), created as Deployments on both sides
 MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a block device of a claim and of an ephemeral volume",
      pod(container(volumeDevices=[DEVICE, {"name": "e", "devicePath": "/dev/xvdb"}]),
@@ -500,6 +501,18 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
      pod(container(resources={"limits": {PAGES: "3Mi", "cpu": "1"}, "requests": {PAGES: "3Mi"}}))),
     ("huge pages of a 1Gi page, 1500Mi", pod(container(resources={"limits": {"hugepages-1Gi": "1500Mi", "memory": "2Gi"}}))),
     ("huge pages of a bad page size", pod(container(resources={"limits": {"hugepages-abc": "2Mi", "memory": "1Gi"}}))),
+    ("windows options: an empty credential spec and user, a bad credential spec name",
+     pod(container(securityContext={"windowsOptions": {"gmsaCredentialSpecName": "Bad_Name", "gmsaCredentialSpec": "", "runAsUserName": ""}}))),
+    ("windows options: a user with two backslashes, a pod's user too long",
+     pod(container(securityContext={"windowsOptions": {"runAsUserName": "a\\b\\c"}}),
+         securityContext={"windowsOptions": {"runAsUserName": "u" * 105}})),
+    ("valid: windows options", pod(container(securityContext={"windowsOptions": {"runAsUserName": "NT AUTHORITY\\NETWORK SERVICE"}}))),
+    ("windows options: a bad NetBios domain, a user of periods and spaces, a user with '@'",
+     pod(container("a", securityContext={"windowsOptions": {"runAsUserName": "a*b\\ . "}}),
+         container("b", securityContext={"windowsOptions": {"runAsUserName": "x@y"}}))),
+    ("odd: a windows user name, a control character", pod(container(securityContext={"windowsOptions": {"runAsUserName": ODD}}))),
+    ("windows options: a credential spec name too long, an empty domain",
+     pod(securityContext={"windowsOptions": {"gmsaCredentialSpecName": "a" * 254, "runAsUserName": "\\user"}})),
 ]  # fmt: skip
 
 
