@@ -71,6 +71,9 @@ INDEX_OF: list[tuple[str, str]] = [
         ".lastIndexOf(self.s.indexOf('o') == 4 ? 'Hello-World' : 'x')",
     ),
     ("nested", "[[dyn(optional.none()), dyn(1)].lastIndexOf(1), 0].indexOf(0)"),
+    # spaces around the dot and the name (prepare renames the call there too)
+    ("spacing", "self.l . indexOf( 2 )"),
+    ("spacing", "[dyn(optional.none()), dyn(2)] . lastIndexOf (2)"),
     # errors: the receiver's first, then the argument's; a receiver that is no list
     ("errors", "[dyn(optional.none())].indexOf(1 / 0)"),
     ("errors", "[dyn(1 / 0), dyn(optional.none())].indexOf(self.l[9])"),

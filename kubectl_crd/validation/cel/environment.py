@@ -240,30 +240,39 @@ def _indexed_in_engine(
     environment: Any, program: Any, source: str, checked: CheckedRule
 ) -> tuple[Any, str, CheckedRule]:
     """``source`` with each call of ``_index_calls`` written as ``indexing.in_engine``'s
-    comprehension, compiled; one call at a time, the last first (a call inside another's
-    receiver or argument is then copied whole, and rewritten in turn); where a call's
-    text cannot be told, as it was (the call is then refused)."""
+    comprehension (a call inside another's receiver or argument too), compiled once; a
+    call whose text cannot be told is left as it was (and refused where an optional
+    may reach it); the whole as it was if the engine refuses the result."""
     from kubectl_crd.validation.cel.checked import read_checked
 
-    while calls := _index_calls(checked):
-        opening, function, receiver = max(calls)
-        blanked = lists.masked(source)
+    blanked = lists.masked(source)
+    spans: list[tuple[int, int, int, int, str]] = []  # start, end, dot, "(", function
+    for opening, function, receiver in _index_calls(checked):
         span = lists.receiver_span(blanked, opening, receiver)
         closing = _closing(blanked, opening)
-        if span is None or closing is None:
-            break
-        start, dot = span
-        rewritten = (
-            source[:start]
-            + indexing.in_engine(function, source[start:dot], source[opening + 1 : closing])
-            + source[closing + 1 :]
-        )
-        try:
-            program, source = compile_expression(environment, rewritten)
-        except RuntimeError:
-            break
-        checked = read_checked(program.serialize())
-    return program, source, checked
+        if span is not None and closing is not None:
+            spans.append((span[0], closing + 1, span[1], opening, function))
+    # calls are nested or apart: outermost first where two start together
+    spans.sort(key=lambda span: (span[0], -span[1]))
+
+    def rendered(low: int, high: int) -> str:
+        out: list[str] = []
+        at = low
+        for start, end, dot, opening, function in spans:
+            if start < at or end > high:
+                continue  # inside a call already written, or outside this text
+            receiver, argument = rendered(start, dot), rendered(opening + 1, end - 1)
+            out += [source[at:start], indexing.in_engine(function, receiver, argument)]
+            at = end
+        return "".join([*out, source[at:high]])
+
+    if not spans:
+        return program, source, checked
+    try:
+        program, source = compile_expression(environment, rendered(0, len(source)))
+    except RuntimeError:
+        return program, source, checked
+    return program, source, read_checked(program.serialize())
 
 
 def _index_calls(checked: CheckedRule) -> list[tuple[int, str, int]]:

@@ -525,11 +525,11 @@ _NESTED = {_SELECT: (1,), _CALL: (1, 3), _LIST: (1,), _COMPREHENSION: (2, 4, 5, 
 
 #: What is measured in place of an operand where an optional can land in a list or a
 #: map (``checked.optional_escapes``): the engine converting one for ``__measure`` kills
-#: the process. A list or map becomes a list as long (what ``_size`` reads), of its
-#: strings and bytes and a 0 for any other value (what ``_traversal`` reads: 1 for a
-#: value that is no ``Sizer``); a list in it likewise, a map in it a list of its
-#: entries as [key, value] (``traversalCost`` walks both, keys and values); deeper
-#: than that a container counts 1. An optional becomes 0 (size 1 either way).
+#: the process. A list becomes a list as long (what ``_size`` reads) of its strings
+#: and bytes and a 0 for any other value (what ``_traversal`` reads: 1 for a value that
+#: is no ``Sizer``), a map a list of its entries as [key, value] (``traversalCost``
+#: walks both); a list or a map in it likewise; deeper than that a container counts 1.
+#: An optional becomes 0 (size 1 either way).
 _PROJECTED = "__v"
 _LEAF = "type({0}) == string || type({0}) == bytes ? dyn({0}) : dyn(0)"
 _INNER = (
@@ -538,8 +538,9 @@ _INNER = (
     + _LEAF.format("dyn({0})[__f]") + "])) : " + _LEAF
 )  # fmt: skip
 _PROJECTION = (
-    f"type({_PROJECTED}) == list || type({_PROJECTED}) == map ? "
-    f"dyn(dyn({_PROJECTED}).map(__e, {_INNER.format('__e')}))"
+    f"type({_PROJECTED}) == list ? dyn(dyn({_PROJECTED}).map(__e, {_INNER.format('__e')}))"
+    f" : type({_PROJECTED}) == map ? dyn(dyn({_PROJECTED}).map(__e, [{_LEAF.format('__e')}, "
+    f"{_INNER.format(f'dyn({_PROJECTED})[__e]')}]))"
     f" : type({_PROJECTED}) == optional_type ? dyn(0) : {_PROJECTED}"
 )
 

@@ -40,7 +40,7 @@ from kubectl_crd.validation.cel.library.base import Library
 T = cel.Type
 LIST = T.List(T.DYN)
 _NAMES = {"indexOf": "__indexOf", "lastIndexOf": "__lastIndexOf"}
-_CALL = re.compile(r"\.(indexOf|lastIndexOf)\s*\(")
+_CALL = re.compile(r"\.\s*(indexOf|lastIndexOf)\s*\(")
 
 
 def cel_equal(a: Any, b: Any) -> bool:
@@ -188,7 +188,7 @@ def original_offset(rewritten: str, offset: int) -> int:
     return offset - 2 * sum(1 for _ in renamed)
 
 
-_RENAMED = re.compile(r"\.__(?:indexOf|lastIndexOf)\s*\(")
+_RENAMED = re.compile(r"\.\s*__(?:indexOf|lastIndexOf)\s*\(")
 
 
 def _rename(code: str) -> str:
