@@ -24,11 +24,13 @@ controller-runtime's contract (``pkg/internal/controller/controller.go``,
   metacontroller hook, whose request carries its children; or ``ctx.kubernetes``):
   then, as controller-runtime's ``Owns`` does, its next reconcile sees the child in
   the cache. A reconcile that read nothing else would compute the same result again,
-  so a cold start reconciles each object once. Every other child event (someone
-  else's change, a server controller's status, a delete) enqueues the owner as
-  before. Until the watch brings the version a write answered, the loop compares
-  against that answer instead of the cache, so a reconcile right after a write does
-  not send it again.
+  so a cold start reconciles each object once; unless that reconcile no longer
+  desired the child: it looked for children to delete in a cache the child was not
+  in yet, so the echo reconciles the owner, which deletes it. Every other child
+  event (someone else's change, a server controller's status, a delete) enqueues the
+  owner as before. Until the watch brings the version a write answered, the loop
+  compares against that answer instead of the cache, so a reconcile right after a
+  write does not send it again.
 - ``-j N`` workers take keys from the ``WorkQueue`` (a key is never reconciled by two at
   once). A worker calls the reconciler with a copy of the cached object and a
   ``Context``, then makes the writes of its ``Result``:
@@ -582,6 +584,9 @@ class Controller:
         #: (``ctx.get`` of another object, ``ctx.list``, ``ctx.kubernetes``): only such
         #: a parent is reconciled again on the echo of a child the loop applied
         self._reads: dict[ObjectKey, bool] = {}
+        #: parent key -> the children (group, kind, namespace, name) its latest reconcile
+        #: desired: the echo of a child applied earlier and no longer desired is news
+        self._desired: dict[ObjectKey, frozenset[tuple[str, str, str, str]]] = {}
         #: the end of the last reconcile that wrote, or may have written outside the loop
         #: (``ctx.kubernetes``; ``ctx.event`` when the loop watches Events):
         #: ``wait_idle(after_own_writes=True)``
@@ -1040,7 +1045,7 @@ class Controller:
             for obj in (old, new):
                 if obj is not None:
                     key = self._owner_key(obj, resources.for_info)
-                    if key is not None and not (echo and not self._reads.get(key, True)):
+                    if key is not None and not (echo and self._echo_is_old_news(key, info, obj)):
                         self.queue.add(key)
         specs = resources.watches.get(info)
         if specs:
@@ -1066,6 +1071,19 @@ class Controller:
                     continue
                 for key in parents:
                     self.queue.add((str(key[0]), str(key[1])))
+
+    def _echo_is_old_news(
+        self, parent: ObjectKey, info: ResourceInfo, child: Mapping[str, Any]
+    ) -> bool:
+        """The echo of ``child``, which the loop applied for ``parent``, tells ``parent``
+        nothing its latest reconcile did not know: that reconcile read nothing but its
+        own object, and still desired the child. One that no longer desired it looked
+        for undesired children in a cache the child was not in yet (its echo late: a
+        replicas 3 -> 1 left two children for good, seen against the server)."""
+        if self._reads.get(parent, True):
+            return False
+        identity = (info.group, info.kind, *object_key(child))
+        return identity in self._desired.get(parent, frozenset())
 
     def _owner_key(self, child: Mapping[str, Any], owner: ResourceInfo) -> ObjectKey | None:
         for ref in (child.get("metadata") or {}).get("ownerReferences") or ():
@@ -1139,6 +1157,7 @@ class Controller:
             with self._lock:
                 self._failing.pop(key, None)
                 self._reads.pop(key, None)
+                self._desired.pop(key, None)
                 self._status_sent.pop((info, key), None)
             self._emit(ReconcileFinished(key, Outcome.GONE, 0.0))
             return
@@ -1493,10 +1512,13 @@ class Controller:
             child_key = object_key(applied)
             if child_info not in resources.owns:
                 self._not_owned(key, child_info, child_key, child_info in resources.watches)
-            desired.add((child_info.group, child_info.kind, *child_key))
+            identity = (child_info.group, child_info.kind, *child_key)
+            desired.add(identity)
             cached = self._latest(child_info, child_key)
             if not needs_apply(applied, cached, self.field_manager):
                 continue
+            with self._lock:  # its echo can come before the apply answers: old news too
+                self._desired[key] = self._desired.get(key, frozenset()) | {identity}
             apply = partial(
                 self.backend.apply,
                 child_info,
@@ -1506,6 +1528,11 @@ class Controller:
                 dry_run=self.dry_run,
             )
             self._send(writes, key, "apply", child_info, child_key, apply, applied)
+        # before the cache is looked through: an echo handed on after this sees what
+        # this reconcile desires (_echo_is_old_news), one before it is in the cache (a
+        # handler runs once the cache holds the object)
+        with self._lock:
+            self._desired[key] = frozenset(desired)
         if uid:
             for owned_info in resources.owns:
                 informer = self._informers.get(owned_info)

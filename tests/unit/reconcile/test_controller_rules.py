@@ -266,6 +266,37 @@ def test_a_childs_echo_reconciles_its_owner_again_only_when_the_owner_read_child
     assert reconciler.calls == (["a"] if reads in ("nothing", "itself") else ["a", "a"])
 
 
+def test_the_late_echo_of_a_child_no_longer_desired_reconciles_its_owner(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    """The owner reads nothing but itself, and its reconcile after a spec change no
+    longer desires a child applied before, whose echo has not come: that reconcile
+    looked for children to delete in a cache without it. The echo is news then: the
+    owner is reconciled and deletes the child (it stayed for good: against the server,
+    replicas 3 -> 1 left two ConfigMaps, test_children_no_longer_desired_are_deleted)."""
+    answers: dict[str, dict[str, Any]] = {}
+
+    def keep(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        if verb == "apply":  # the latest answer of each child: its echo, to send late
+            answers[answer["metadata"]["name"]] = answer
+
+    def replicas(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        count = 2 if obj["metadata"]["generation"] == 1 else 1
+        return {"children": [cm_child(f"a-{n}") for n in range(count)]}
+
+    backend.on_write = keep
+    backend.initial[WIDGETS] = [widget("a")]
+    controller, _ = make(backend, controllers, FakeReconciler(replicas))
+    settled(controller)  # a-0 and a-1 applied, their echoes not come
+    backend.send(WIDGETS, "MODIFIED", widget("a", rv="2", generation=2))
+    settled(controller)  # a-0 desired alone: no child in the cache to delete
+    assert [c[2] for c in backend.calls if c[0] == "delete"] == []
+    for name in ("a-0", "a-1"):
+        backend.send(CONFIGMAPS, "ADDED", answers[name])
+    settled(controller)
+    assert [c[2] for c in backend.calls if c[0] == "delete"] == ["a-1"]
+
+
 @pytest.mark.parametrize("change", ["MODIFIED", "DELETED"])
 def test_a_change_to_a_child_that_is_not_the_loops_own_reconciles_its_owner(
     backend: FakeBackend, controllers: list[Controller], change: str
