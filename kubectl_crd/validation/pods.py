@@ -21,7 +21,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   default mode, each item's path, one field or resource reference and its mode), csi
   (a driver name, the node publish secret's name) and ephemeral (a claim template,
   not its own rules), the name a DNS-1123 label, unique; a volume with a problem is
-  not one a mount may name;
+  not one a mount may name; the resource claims (``validatePodResourceClaims``: a
+  name, unique, a DNS label; one source, a DNS subdomain);
 - the containers (``validateContainers``), then the init containers
   (``validateInitContainers``: also unique across both lists), each by
   ``validateContainerCommon``: name (a DNS-1123 label), image, termination message
@@ -36,7 +37,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   resources (``validateContainerResourceName``, a negative or, for an integer
   resource, fractional quantity, a request above its limit or, for an extended
   resource or huge pages, not equal to it or without one; huge pages a multiple of
-  their page size, beside cpu or memory), resize policies
+  their page size, beside cpu or memory; its claims, of the pod's, unique),
+  resize policies
   (``validateResizePolicy``), the security context (``ValidateSecurityContext``: user
   and group ids, procMount, seccomp and AppArmor profiles, no privilege escalation
   beside privileged or CAP_SYS_ADMIN, Windows options); a regular
@@ -59,7 +61,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   selector), service account and node names,
   hostname and subdomain (DNS-1123 labels), tolerations (``ValidateTolerations``),
   host aliases (an IP, DNS subdomains), the priority and runtime class names, the
-  preemption policy and the OS name;
+  preemption policy, the overhead (``validateOverhead``: a container's resource
+  rules, limits only) and the OS name;
 - then (``ValidatePodTemplateSpec``) the deprecated seccomp and AppArmor annotations
   against the profile fields beside them.
 
@@ -69,8 +72,8 @@ selectors and a workload's ``spec.selector`` (``validation.workloads``).
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
 certificate sources; a mount's subPath, subPathExpr, propagation and recursive
-read-only; volume devices with hostUsers false; resource claims; SELinux options
-(and a linux or windows pod's own rules, a Windows host process pod's); the overhead.
+read-only; volume devices with hostUsers false; SELinux options (and a linux or
+windows pod's own rules, a Windows host process pod's); pod-level resources.
 An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
 Resource maps are Go maps: the server lists their errors in a random order.
@@ -221,6 +224,11 @@ def pod_template_problems(
     found += volume_problems
     # a claim template's volume is a persistentVolumeClaim one
     volumes.update(dict.fromkeys(claim_volumes, True))
+    pod_claims = spec.get("resourceClaims")
+    claims: frozenset[str] = frozenset()
+    if pod_claims:
+        claim_problems, claims = _pod_claims(_items(pod_claims), f"{where}.resourceClaims")
+        found += claim_problems
     security = spec.get("securityContext")
     security = security if isinstance(security, dict) else {}
     # hostUsers defaults to true: nil or true is the host's user namespace
@@ -238,7 +246,7 @@ def pod_template_problems(
     for index, container in enumerate(containers):
         path = f"{where}.containers[{index}]"
         found += _container(container, volumes, path, host_users, host_ports, restart,
-                            _at(sent_containers, index))  # fmt: skip
+                            _at(sent_containers, index), claims)  # fmt: skip
         name = _text(container.get("name"))
         if name in names:
             found.append(duplicate(f"{path}.name", name))
@@ -252,7 +260,7 @@ def pod_template_problems(
         path = f"{where}.initContainers[{index}]"
         init_host_ports: list[tuple[str, str]] = []
         found += _container(container, volumes, path, host_users, init_host_ports, restart,
-                            _at(sent_inits, index))  # fmt: skip
+                            _at(sent_inits, index), claims)  # fmt: skip
         name = _text(container.get("name"))
         # validateInitContainers: an empty name is not one the next may repeat
         if name in names:
@@ -590,10 +598,11 @@ def _container(
     host_ports: list[tuple[str, str]],
     restart: str,
     sent: dict[str, Any],
+    claims: frozenset[str],
 ) -> list[Cause]:
     """``validateContainerCommon``, the parts the module docstring lists; each host
     port's path and key added to ``host_ports``. ``sent``: the container as the request
-    sent it."""
+    sent it; ``claims``: the pod's resource claims' names."""
     found: list[Cause] = []
     name = _text(container.get("name"))
     if not name:
@@ -625,7 +634,7 @@ def _container(
         found.append(not_supported(f"{at}.imagePullPolicy", pull, _PULL_POLICIES, named=True))
     resources = container.get("resources")
     if isinstance(resources, dict):
-        found += _resources(resources, f"{at}.resources")
+        found += _resources(resources, f"{at}.resources", claims)
     if container.get("resizePolicy"):
         found += _resize_policy(_items(container["resizePolicy"]), f"{at}.resizePolicy", restart)
     security = container.get("securityContext")
@@ -1374,7 +1383,7 @@ _OPTIONAL_POD_FIELDS = frozenset((
     "nodeSelector", "hostPID", "affinity", "dnsConfig", "readinessGates", "schedulingGates",
     "topologySpreadConstraints", "serviceAccountName", "nodeName", "hostname", "subdomain",
     "tolerations", "hostAliases", "priorityClassName", "runtimeClassName", "preemptionPolicy",
-    "os",
+    "overhead", "os",
 ))  # fmt: skip
 
 
@@ -1451,6 +1460,10 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
         found.append(required(f"{at}.preemptionPolicy"))
     else:
         found += _policy(spec, "preemptionPolicy", _PREEMPTION_POLICIES, at)
+    overhead = spec.get("overhead")
+    if isinstance(overhead, dict):
+        # validateOverhead: a container's resource rules of limits only
+        found += _resources({"limits": overhead}, f"{at}.overhead", frozenset())
     system = spec.get("os")
     if isinstance(system, dict):
         # validateOS: the error at os itself; a linux or windows pod's own rules not checked
@@ -1987,13 +2000,14 @@ def _mounts_and_devices(
     return found
 
 
-def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
+def _resources(resources: dict[str, Any], at: str, claims: frozenset[str]) -> list[Cause]:
     """``validateResourceRequirements``: each limit's, then each request's name
     (``validateContainerResourceName``) and quantity (not negative, whole for an
     integer resource), a request above its limit (equal to it, and the limit set, for
     a resource not overcommitable: an extended one, huge pages), huge pages a
-    multiple of their page size and beside cpu or memory. Values printed as the
-    stored, canonical, quantity."""
+    multiple of their page size and beside cpu or memory; the claims, of the pod's
+    ``claims`` (``validateResourceClaimNames``). Values printed as the stored,
+    canonical, quantity."""
     found: list[Cause] = []
     pages = False
     limits = resources.get("limits")
@@ -2033,6 +2047,82 @@ def _resources(resources: dict[str, Any], at: str) -> list[Cause]:
                 found += _huge_pages(name, text, where)
     if pages and not any(key in ("cpu", "memory") for key in (*limits, *requests)):
         found.append(forbidden(at, "HugePages require cpu or memory"))
+    used = resources.get("claims")
+    if used:
+        found += _claim_names(_items(used), claims, f"{at}.claims")
+    return found
+
+
+def _pod_claims(claims: list[dict[str, Any]], at: str) -> tuple[list[Cause], frozenset[str]]:
+    """``validatePodResourceClaims`` (a template is no static pod's): each claim's
+    name (required, unique, a DNS label), exactly one source, each source's name a DNS
+    subdomain; and the names a container's claims may use (every one set:
+    ``gatherPodResourceClaimNames``)."""
+    found: list[Cause] = []
+    names: set[str] = set()
+    for index, claim in enumerate(claims):
+        where = f"{at}[{index}]"
+        name = _text(claim.get("name"))
+        if not name:
+            found.append(required(f"{where}.name"))
+        elif name in names:
+            found.append(duplicate(f"{where}.name", name))
+        else:
+            found += [invalid_cause(f"{where}.name", name, m) for m in _label(name)]
+            names.add(name)
+        claim_name, template = (
+            claim.get("resourceClaimName"),
+            claim.get("resourceClaimTemplateName"),
+        )
+        if (claim_name is None) == (template is None):
+            # the internal core.PodResourceClaim, json.Marshal'ed (no JSON tags)
+            internal = {"Name": name, "ResourceClaimName": claim_name,
+                        "ResourceClaimTemplateName": template}  # fmt: skip
+            detail = ("must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"
+                      if claim_name is None else
+                      "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified")  # fmt: skip
+            found.append(
+                cause(where, Reason.INVALID, f"Invalid value: {go_json(internal)}: {detail}")
+            )
+        for key, source in (
+            ("resourceClaimName", claim_name),
+            ("resourceClaimTemplateName", template),
+        ):
+            if isinstance(source, str):
+                found += [invalid_cause(f"{where}.{key}", source, m) for m in _subdomain(source)]
+    return found, frozenset(_text(claim.get("name")) for claim in claims) - {""}
+
+
+def _claim_names(used: list[dict[str, Any]], claims: frozenset[str], at: str) -> list[Cause]:
+    """``validateResourceClaimNames``: each claim a container uses named (a request a
+    DNS label), not repeated (a whole claim after one of its requests, the same
+    request twice), of the pod's ``claims``."""
+    found: list[Cause] = []
+    seen: set[str] = set()
+    for index, claim in enumerate(used):
+        where = f"{at}[{index}]"
+        name, request = _text(claim.get("name")), _text(claim.get("request"))
+        if not name:
+            found.append(required(where))
+            continue
+        if name in seen:
+            found.append(duplicate(where, name))
+        else:
+            key = name
+            if request:
+                found += [invalid_cause(f"{where}.request", request, m) for m in _label(request)]
+                key = f"{name}/{request}"
+            if key in seen:
+                found.append(duplicate(where, key))
+            elif not request:
+                # Go walks a set: one Duplicate per request of the claim seen before
+                found += [duplicate(where, name) for each in seen
+                          if "/" in each and each.split("/", 1)[0] == name]  # fmt: skip
+            seen.add(key)
+        if name not in claims:
+            listed = ": " + ", ".join(sorted(claims)) if claims else " which is empty"
+            detail = f"must be one of the names in pod.spec.resourceClaims{listed}"
+            found.append(cause(where, Reason.NOT_FOUND, f"Not found: {bad_value(name)}: {detail}"))
     return found
 
 

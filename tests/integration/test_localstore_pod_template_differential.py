@@ -479,7 +479,9 @@ PAGES = "hugepages-2Mi"
 #: (what, the template's pod spec): volume devices and their conflicts with volume
 #: mounts (``ValidateVolumeDevices``, ``ValidateVolumeMounts``), huge pages
 #: (``validateResourceRequirements``), Windows options
-#: (``validateWindowsSecurityContextOptions``), created as Deployments on both sides
+#: (``validateWindowsSecurityContextOptions``), resource claims (``validatePodResourceClaims``,
+#: ``validateResourceClaimNames``) and the overhead (``validateOverhead``), created as
+#: Deployments on both sides
 MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a block device of a claim and of an ephemeral volume",
      pod(container(volumeDevices=[DEVICE, {"name": "e", "devicePath": "/dev/xvdb"}]),
@@ -513,6 +515,24 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("odd: a windows user name, a control character", pod(container(securityContext={"windowsOptions": {"runAsUserName": ODD}}))),
     ("windows options: a credential spec name too long, an empty domain",
      pod(securityContext={"windowsOptions": {"gmsaCredentialSpecName": "a" * 254, "runAsUserName": "\\user"}})),
+    ("resource claims: no name, twice, neither source, both sources, bad names",
+     pod(resourceClaims=[{"name": ""}, {"name": "gpu", "resourceClaimName": "c"}, {"name": "gpu", "resourceClaimName": "c"},
+                         {"name": "Bad_Claim", "resourceClaimName": "Bad_Name", "resourceClaimTemplateName": "t"}])),
+    ("a container's claims: of no pod claim, twice, no name",
+     pod(container(resources={"claims": [{"name": "gpu"}, {"name": "gpu"}, {"name": ""}, {"name": "x"}]}),
+         resourceClaims=[{"name": "gpu", "resourceClaimTemplateName": "t"}])),
+    ("overhead: a negative cpu", pod(overhead={"cpu": "-1"})),
+    ("valid: resource claims used by a container, whole and by request",
+     pod(container(resources={"claims": [{"name": "gpu"}, {"name": "net", "request": "a"}, {"name": "net", "request": "b"}]}),
+         resourceClaims=[{"name": "gpu", "resourceClaimTemplateName": "gpu-template"}, {"name": "net", "resourceClaimName": "net-claim"}])),
+    ("a container's claims: a whole claim after its request, a request twice, a bad request name",
+     pod(container("a", resources={"claims": [{"name": "net", "request": "a"}, {"name": "net"}, {"name": "net", "request": "a"}, {"name": "gpu", "request": "Bad_R"}]}),
+         resourceClaims=[{"name": "net", "resourceClaimName": "n"}, {"name": "gpu", "resourceClaimName": "g"}]),
+     ),
+    ("a container's claim without pod claims", pod(container(resources={"claims": [{"name": "gpu"}]}))),
+    ("valid: an overhead", pod(overhead={"cpu": "250m", "memory": "120Mi"})),
+    ("overhead: huge pages not a multiple, without cpu or memory", pod(overhead={"hugepages-2Mi": "3Mi"})),
+    ("overhead: a resource not standard for containers", pod(overhead={"gpu": "1"})),
 ]  # fmt: skip
 
 
