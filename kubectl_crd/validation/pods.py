@@ -31,7 +31,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   source and no ``value`` beside it, the source's own fields: a key selector's name
   and key, a field reference's version and supported path, a resource reference's
   resource and divisor), envFrom (``ValidateEnvFrom``: a prefix, one source and its
-  name), volume mounts (a volume's name, a path, unique paths) and devices (a
+  name), volume mounts (a volume's name, a path, unique paths, sub paths,
+  propagation, recursive read-only) and devices (a
   claim's or ephemeral volume's name, a path without '..', both unique, neither a
   mount's), pull policy,
   resources (``validateContainerResourceName``, a negative or, for an integer
@@ -71,8 +72,7 @@ selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
-certificate sources; a mount's subPath, subPathExpr, propagation and recursive
-read-only; volume devices with hostUsers false; SELinux options (and a linux or
+certificate sources; volume devices with hostUsers false; SELinux options (and a linux or
 windows pod's own rules, a Windows host process pod's); pod-level resources.
 An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
@@ -624,9 +624,9 @@ def _container(
         found += _env_from(_items(container.get("envFrom")), f"{at}.envFrom")
     mounts, devices = _items(container.get("volumeMounts")), container.get("volumeDevices")
     if devices:
-        found += _mounts_and_devices(mounts, _items(devices), volumes, at)
-    else:
-        found += _mounts(mounts, volumes, f"{at}.volumeMounts", {})
+        found += _mounts_and_devices(container, mounts, _items(devices), volumes, at)
+    elif mounts:
+        found += _mounts(container, mounts, volumes, f"{at}.volumeMounts", {})
     pull = _text(container.get("imagePullPolicy"))
     if not pull:
         found.append(required(f"{at}.imagePullPolicy"))
@@ -1924,10 +1924,19 @@ def _tolerations(tolerations: list[dict[str, Any]], at: str) -> list[Cause]:
 
 
 def _mounts(
-    mounts: list[dict[str, Any]], volumes: dict[str, bool], at: str, devices: dict[str, str]
+    container: Mapping[str, Any],
+    mounts: list[dict[str, Any]],
+    volumes: dict[str, bool],
+    at: str,
+    devices: dict[str, str],
 ) -> list[Cause]:
-    """``ValidateVolumeMounts``: a name, of a volume, a path, unique paths, neither
-    the name nor the path a volume device's (``devices``: ``GetVolumeDeviceMap``)."""
+    """``ValidateVolumeMounts`` of ``container``'s ``mounts``: a name, of a volume, a
+    path, unique paths, neither the name nor the path a volume device's (``devices``:
+    ``GetVolumeDeviceMap``), the sub path or expression (not both) relative without
+    '..', the propagation (Bidirectional only to a privileged container), the
+    recursive read-only. The sub paths', propagation's and recursive read-only's
+    errors are at ``<at>.<field>``, without the mount's index, as upstream writes
+    them."""
     found: list[Cause] = []
     paths: set[str] = set()
     for index, mount in enumerate(mounts):
@@ -1950,10 +1959,59 @@ def _mounts(
             if target in devices.values():
                 detail = "must not already exist as a path in volumeDevices"
                 found.append(invalid_cause(f"{path}.mountPath", target, detail))
+        # decoding always writes name and mountPath (not omitempty): any third key is
+        # one of the optional fields
+        if len(mount) > 2:
+            found += _mount_options(container, mount, at, path)
+    return found
+
+
+_PROPAGATIONS = ("Bidirectional", "HostToContainer", "None")
+_RECURSIVE_READ_ONLY = ("Disabled", "Enabled", "IfPossible")
+
+
+def _mount_options(
+    container: Mapping[str, Any], mount: dict[str, Any], at: str, path: str
+) -> list[Cause]:
+    """``ValidateVolumeMounts`` after the device conflicts: ``subPath``,
+    ``subPathExpr`` (``validateLocalDescendingPath``), ``validateMountPropagation``,
+    ``validateMountRecursiveReadOnly``."""
+    found: list[Cause] = []
+    sub = _text(mount.get("subPath"))
+    if sub:
+        found += _descending_path(sub, f"{at}.subPath")
+    expression = _text(mount.get("subPathExpr"))
+    if expression:
+        if sub:
+            detail = "subPathExpr and subPath are mutually exclusive"
+            found.append(invalid_cause(f"{path}.subPathExpr", expression, detail))
+        found += _descending_path(expression, f"{at}.subPathExpr")
+    propagation = mount.get("mountPropagation")
+    if isinstance(propagation, str):
+        where = f"{at}.mountPropagation"
+        if propagation not in _PROPAGATIONS:
+            found.append(not_supported(where, propagation, _PROPAGATIONS, named=True))
+        security = container.get("securityContext")
+        privileged = isinstance(security, dict) and security.get("privileged") is True
+        if propagation == "Bidirectional" and not privileged:
+            detail = "Bidirectional mount propagation is available only to privileged containers"
+            found.append(forbidden(where, detail))
+    recursive = mount.get("recursiveReadOnly")
+    if isinstance(recursive, str):
+        where = f"{at}.recursiveReadOnly"
+        if recursive in ("Enabled", "IfPossible"):
+            if mount.get("readOnly") is not True:
+                found.append(forbidden(where, "may only be specified when readOnly is true"))
+            if isinstance(propagation, str) and propagation != "None":
+                detail = "may only be specified when mountPropagation is None or not specified"
+                found.append(forbidden(where, detail))
+        elif recursive != "Disabled":
+            found.append(not_supported(where, recursive, _RECURSIVE_READ_ONLY, named=True))
     return found
 
 
 def _mounts_and_devices(
+    container: Mapping[str, Any],
     mounts: list[dict[str, Any]],
     devices: list[dict[str, Any]],
     volumes: dict[str, bool],
@@ -1963,7 +2021,7 @@ def _mounts_and_devices(
     (unique, of a claim or ephemeral volume), path (unique, without '..'), neither a
     volume mount's (``GetVolumeMountMap``: a name's last path)."""
     by_name = {_text(each.get("name")): _text(each.get("devicePath")) for each in devices}
-    found = _mounts(mounts, volumes, f"{at}.volumeMounts", by_name)
+    found = _mounts(container, mounts, volumes, f"{at}.volumeMounts", by_name)
     mounted = {_text(each.get("name")): _text(each.get("mountPath")) for each in mounts}
     names: set[str] = set()
     paths: set[str] = set()

@@ -480,8 +480,9 @@ PAGES = "hugepages-2Mi"
 #: mounts (``ValidateVolumeDevices``, ``ValidateVolumeMounts``), huge pages
 #: (``validateResourceRequirements``), Windows options
 #: (``validateWindowsSecurityContextOptions``), resource claims (``validatePodResourceClaims``,
-#: ``validateResourceClaimNames``) and the overhead (``validateOverhead``), created as
-#: Deployments on both sides
+#: ``validateResourceClaimNames``), the overhead (``validateOverhead``) and the volume
+#: mounts' sub paths, propagation and recursive read-only, created as Deployments on
+#: both sides
 MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a block device of a claim and of an ephemeral volume",
      pod(container(volumeDevices=[DEVICE, {"name": "e", "devicePath": "/dev/xvdb"}]),
@@ -533,6 +534,25 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: an overhead", pod(overhead={"cpu": "250m", "memory": "120Mi"})),
     ("overhead: huge pages not a multiple, without cpu or memory", pod(overhead={"hugepages-2Mi": "3Mi"})),
     ("overhead: a resource not standard for containers", pod(overhead={"gpu": "1"})),
+    ("valid: mounts with a subPath, a subPathExpr, propagation and a recursive read-only",
+     pod(container(volumeMounts=[{**MOUNT, "subPath": "a/b"}, {"name": "data", "mountPath": "/e", "subPathExpr": "$(POD)"},
+                                 {"name": "data", "mountPath": "/h", "mountPropagation": "HostToContainer"},
+                                 {"name": "data", "mountPath": "/r", "readOnly": True, "recursiveReadOnly": "IfPossible"}]),
+         volumes=[EMPTY])),
+    ("a mount's subPath absolute, another's with '..'",
+     pod(container(volumeMounts=[{**MOUNT, "subPath": "/abs"}, {"name": "data", "mountPath": "/b", "subPath": "a/../../b"}]), volumes=[EMPTY])),
+    ("a mount's subPath beside a subPathExpr, a subPathExpr absolute",
+     pod(container(volumeMounts=[{**MOUNT, "subPath": "a", "subPathExpr": "b"}, {"name": "data", "mountPath": "/b", "subPathExpr": "/$(X)/.."}]), volumes=[EMPTY])),
+    ("a mount propagation not known, Bidirectional in a container not privileged",
+     pod(container("a", volumeMounts=[{**MOUNT, "mountPropagation": "Sideways"}]),
+         container("b", volumeMounts=[{**MOUNT, "mountPropagation": "Bidirectional"}]), volumes=[EMPTY])),
+    ("valid: Bidirectional propagation in a privileged container",
+     pod(container(volumeMounts=[{**MOUNT, "mountPropagation": "Bidirectional"}], securityContext={"privileged": True}), volumes=[EMPTY])),
+    ("odd: a mount propagation and a recursive read-only",
+     pod(container(volumeMounts=[{**MOUNT, "mountPropagation": ODD, "recursiveReadOnly": ODD}]), volumes=[EMPTY])),
+    ("a recursive read-only without readOnly, beside propagation; one not known",
+     pod(container(volumeMounts=[{**MOUNT, "recursiveReadOnly": "Enabled", "mountPropagation": "HostToContainer"},
+                                 {"name": "data", "mountPath": "/b", "readOnly": True, "recursiveReadOnly": "Always"}]), volumes=[EMPTY])),
 ]  # fmt: skip
 
 
