@@ -1188,11 +1188,19 @@ class Controller:
                 # the name of the code this reconcile runs: a reload may land meanwhile
                 finalizer = _finalizer_of(reconciler)
                 if reconciler.has_finalize and not _carries(obj, finalizer):
-                    obj = self._add_finalizer(key, info, obj, writes, finalizer)
+                    latest = self._latest(info, key)
+                    if latest is not None and _carries(latest, finalizer):
+                        # the loop's own add was answered and its echo is not in the
+                        # cache yet (the key came again meanwhile: a child's echo): the
+                        # object as that answer left it, not a second add at the cached
+                        # resourceVersion (a 409 Conflict, a failed reconcile)
+                        obj = copy_json(latest)
+                    else:
+                        obj = self._add_finalizer(key, info, obj, writes, finalizer)
+                        with self._code_lock:  # see swap: the add may postdate its list
+                            if reconciler is not self._reconciler:
+                                self._left_by_old_code(info, finalizer, key)
                     ctx = _Context(self, key, obj, info)
-                    with self._code_lock:  # see swap: the add may postdate its list
-                        if reconciler is not self._reconciler:
-                            self._left_by_old_code(info, finalizer, key)
                 result = reconciler.call(obj, ctx)
                 requeue_after = result.requeue_after
                 self._write(key, info, obj, result, writes, resources)

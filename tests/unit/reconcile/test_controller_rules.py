@@ -42,6 +42,7 @@ from tests.unit.reconcile.fakes import (
     wait_for,
     widget,
 )
+from tests.unit.reconcile.test_finalizer_conflicts import finalizers_patched
 
 
 class Sink(list[Any]):
@@ -473,6 +474,35 @@ def test_a_finalizer_is_added_before_the_first_reconcile_and_removed_after_final
     }
     assert finalized == ["going"]
     assert reconciler.calls == ["new"]  # objects being deleted are not reconciled
+
+
+def test_a_key_back_before_the_finalizers_echo_does_not_add_it_again(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # the loop added its finalizer to "a" (answered; the echo not come) and the owner,
+    # which lists its children, is queued again by its child's echo: that reconcile
+    # reads the cached "a" without the finalizer. Adding it again at the cached
+    # resourceVersion is a 409 against the server (a failed reconcile, a Warning Event)
+    applies: list[str] = []
+
+    def child_echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        finalizers_patched(verb, answer)
+        if verb == "apply" and not applies:
+            applies.append(verb)
+            backend.send(info, "ADDED", answer)
+
+    def listing(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        ctx.list("v1/ConfigMap")
+        return {"children": [cm_child("a-c")]}
+
+    backend.on_write = child_echo
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(listing, finalize=lambda obj, ctx: True)
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    assert reconciler.calls == ["a", "a"]  # the child's echo reconciled it again
+    patches = [c[3]["patch"]["metadata"] for c in backend.calls if c[0] == "patch"]
+    assert patches == [{"finalizers": [FINALIZER], "resourceVersion": "1"}]
 
 
 def test_finalize_not_done_is_called_again(

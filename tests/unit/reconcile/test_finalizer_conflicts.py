@@ -163,16 +163,16 @@ def test_a_reload_that_leaves_the_finalizer_behind_names_it_and_removes_it_on_ex
     assert patch == {"finalizers": [], "resourceVersion": "7" if change == "for" else "1"}
 
 
+def finalizers_patched(verb: str, answer: dict[str, Any]) -> None:
+    """A patch's answer made to carry the finalizers it set, as the server's does (the
+    fake's answer is the request's body): for a ``FakeBackend.on_write``."""
+    finalizers = (answer.get("patch") or {}).get("metadata", {}).get("finalizers")
+    if verb == "patch" and finalizers is not None:
+        answer["metadata"]["finalizers"] = finalizers
+
+
 def answers_with_the_finalizers_patched(backend: FakeBackend) -> None:
-    """A patch's answer carries the finalizers it set, as the server's does (the fake's
-    answer is the request's body)."""
-
-    def patched(verb: str, info: Any, answer: dict[str, Any]) -> None:
-        finalizers = (answer.get("patch") or {}).get("metadata", {}).get("finalizers")
-        if verb == "patch" and finalizers is not None:
-            answer["metadata"]["finalizers"] = finalizers
-
-    backend.on_write = patched
+    backend.on_write = lambda verb, info, answer: finalizers_patched(verb, answer)
 
 
 def test_an_object_the_new_code_finalizes_too_is_named_once_and_freed_of_both_on_exit(
