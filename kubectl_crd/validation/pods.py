@@ -59,10 +59,10 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   topology keys), DNS config (``validatePodDNSConfig``), readiness and scheduling
   gates, topology spread constraints (``validateTopologySpreadConstraints``:
   maxSkew, key, action, repeats, minDomains, node policies, match label keys, label
-  selector), service account and node names,
-  hostname and subdomain (DNS-1123 labels), tolerations (``ValidateTolerations``),
-  host aliases (an IP, DNS subdomains), the priority and runtime class names, the
-  preemption policy, the overhead (``validateOverhead``: a container's resource
+  selector), service account and node names, the active deadline (1 to
+  2147483647), hostname and subdomain (DNS-1123 labels), tolerations
+  (``ValidateTolerations``), host aliases (an IP, DNS subdomains), the priority and
+  runtime class names, the preemption policy, the overhead (``validateOverhead``: a container's resource
   rules, limits only) and the OS name;
 - then (``ValidatePodTemplateSpec``) the deprecated seccomp and AppArmor annotations
   against the profile fields beside them.
@@ -1381,9 +1381,9 @@ _SEARCH_MESSAGE = (
 #: context: never nil once defaulted)
 _OPTIONAL_POD_FIELDS = frozenset((
     "nodeSelector", "hostPID", "affinity", "dnsConfig", "readinessGates", "schedulingGates",
-    "topologySpreadConstraints", "serviceAccountName", "nodeName", "hostname", "subdomain",
-    "tolerations", "hostAliases", "priorityClassName", "runtimeClassName", "preemptionPolicy",
-    "overhead", "os",
+    "topologySpreadConstraints", "serviceAccountName", "nodeName", "activeDeadlineSeconds",
+    "hostname", "subdomain", "tolerations", "hostAliases", "priorityClassName",
+    "runtimeClassName", "preemptionPolicy", "overhead", "os",
 ))  # fmt: skip
 
 
@@ -1432,6 +1432,10 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
         name = _text(spec.get(key))
         if name:
             found += [invalid_cause(f"{at}.{key}", name, m) for m in _subdomain(name)]
+    deadline = spec.get("activeDeadlineSeconds")
+    if isinstance(deadline, int) and not 1 <= deadline <= 2147483647:
+        detail = "must be between 1 and 2147483647, inclusive"
+        found.append(invalid_cause(f"{at}.activeDeadlineSeconds", deadline, detail))
     for key in ("hostname", "subdomain"):
         name = _text(spec.get(key))
         if name:

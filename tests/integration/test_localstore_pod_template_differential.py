@@ -481,8 +481,8 @@ PAGES = "hugepages-2Mi"
 #: (``validateResourceRequirements``), Windows options
 #: (``validateWindowsSecurityContextOptions``), resource claims (``validatePodResourceClaims``,
 #: ``validateResourceClaimNames``), the overhead (``validateOverhead``) and the volume
-#: mounts' sub paths, propagation and recursive read-only, created as Deployments on
-#: both sides
+#: mounts' sub paths, propagation and recursive read-only, and the active deadline's
+#: range, created as Deployments on both sides
 MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a block device of a claim and of an ephemeral volume",
      pod(container(volumeDevices=[DEVICE, {"name": "e", "devicePath": "/dev/xvdb"}]),
@@ -553,6 +553,13 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("a recursive read-only without readOnly, beside propagation; one not known",
      pod(container(volumeMounts=[{**MOUNT, "recursiveReadOnly": "Enabled", "mountPropagation": "HostToContainer"},
                                  {"name": "data", "mountPath": "/b", "readOnly": True, "recursiveReadOnly": "Always"}]), volumes=[EMPTY])),
+    # the server drops hostUsers of a template (stores securityContext: {}): no
+    # validateHostUsers conflict is left to refuse
+    ("valid: hostUsers false beside hostNetwork, hostPID, hostIPC and a device",
+     pod(container(volumeDevices=[DEVICE]), initContainers=[container("init", volumeDevices=[DEVICE])], volumes=[CLAIMED],
+         hostNetwork=True, hostPID=True, hostIPC=True, securityContext={"hostUsers": False})),
+    ("an active deadline of 0", pod(activeDeadlineSeconds=0)),
+    ("an active deadline past an int32", pod(activeDeadlineSeconds=2147483648)),
 ]  # fmt: skip
 
 
@@ -641,6 +648,7 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
     ]),
     ("batch", "Job", "jobs", [
         ("no image, a bad port, a mount of no volume, Never, a deadline", _job("j1", {**BAD_POD, "restartPolicy": "Never"})),
+        ("an active deadline of -1", _job("j7", pod(activeDeadlineSeconds=-1, restartPolicy="Never"))),
         ("a pull policy not known, restart Always", _job("j2", pod(container(imagePullPolicy="Sometimes")))),
         ("empty capability lists printed", _job("j6", pod(EMPTY_CAPABILITIES, restartPolicy="Never"))),
         ("odd: a restart policy, a duplicate container", _job("j3", pod(container(), container(), restartPolicy=ODD))),
