@@ -53,7 +53,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 - the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
   labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
   groups, hostPID beside a shared process namespace, sysctls, fsGroup change and
-  supplemental groups policies, seccomp, Windows options and AppArmor), affinity
+  supplemental groups policies, seccomp, Windows options, AppArmor, the SELinux
+  change policy), affinity
   (``validateAffinity``: node selector terms and weights; pod affinity terms'
   weights, label and namespace selectors, namespaces, match and mismatch label keys,
   topology keys), DNS config (``validatePodDNSConfig``), readiness and scheduling
@@ -63,7 +64,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   2147483647), hostname and subdomain (DNS-1123 labels), tolerations
   (``ValidateTolerations``), host aliases (an IP, DNS subdomains), the priority and
   runtime class names, the preemption policy, the overhead (``validateOverhead``: a container's resource
-  rules, limits only) and the OS name;
+  rules, limits only), the OS name and a linux or windows pod's own rules
+  (``validateLinux``, ``validateWindows``);
 - then (``ValidatePodTemplateSpec``) the deprecated seccomp and AppArmor annotations
   against the profile fields beside them.
 
@@ -72,8 +74,8 @@ selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
-certificate sources; volume devices with hostUsers false; SELinux options (and a linux or
-windows pod's own rules, a Windows host process pod's); pod-level resources.
+certificate sources; a Windows host process pod's rules; pod-level resources (the
+server drops a template's ``hostUsers``, so validateHostUsers refuses nothing).
 An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
 Resource maps are Go maps: the server lists their errors in a random order.
@@ -1470,12 +1472,64 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
         found += _resources({"limits": overhead}, f"{at}.overhead", frozenset())
     system = spec.get("os")
     if isinstance(system, dict):
-        # validateOS: the error at os itself; a linux or windows pod's own rules not checked
+        # validateOS: the error at os itself, else a linux or windows pod's own rules
         os_name = _text(system.get("name"))
         if not os_name:
             found.append(required(f"{at}.os.name"))
         elif os_name not in ("linux", "windows"):
             found.append(not_supported(f"{at}.os", os_name, ("linux", "windows"), named=True))
+        else:
+            found += _os_rules(spec, security, os_name == "windows", at)
+    return found
+
+
+#: ``validateWindows``: the pod security context's fields a windows pod may not set,
+#: in its order (hostPID, hostIPC and shareProcessNamespace are the spec's own in v1)
+_NOT_WINDOWS_POD = (
+    "appArmorProfile", "seLinuxOptions", "hostUsers", "hostPID", "hostIPC", "seccompProfile",
+    "fsGroup", "fsGroupChangePolicy", "sysctls", "shareProcessNamespace", "runAsUser",
+    "runAsGroup", "supplementalGroups", "supplementalGroupsPolicy", "seLinuxChangePolicy",
+)  # fmt: skip
+_SPEC_FIELDS = frozenset(("hostUsers", "hostPID", "hostIPC", "shareProcessNamespace"))
+#: and a container security context's
+_NOT_WINDOWS_CONTAINER = (
+    "appArmorProfile", "seLinuxOptions", "seccompProfile", "capabilities",
+    "readOnlyRootFilesystem", "privileged", "allowPrivilegeEscalation", "procMount",
+    "runAsUser", "runAsGroup",
+)  # fmt: skip
+_NOT_FOR_WINDOWS = "cannot be set for a windows pod"
+_NOT_FOR_LINUX = "windows options cannot be set for a linux pod"
+
+
+def _os_rules(
+    spec: dict[str, Any], security: dict[str, Any], windows: bool, at: str
+) -> list[Cause]:
+    """``validateLinux`` (no Windows options) or ``validateWindows`` (none of the
+    Linux fields), of the pod's security context, then of each container's, init
+    containers first (``VisitContainersWithPath``)."""
+    found: list[Cause] = []
+    if windows:
+        for key in _NOT_WINDOWS_POD:
+            if key in _SPEC_FIELDS:
+                value = security.get(key) if key == "hostUsers" else spec.get(key)
+                # hostPID and hostIPC are the internal type's bools: set when true
+                if value is True or (value is not None and key not in ("hostPID", "hostIPC")):
+                    found.append(forbidden(f"{at}.{key}", _NOT_FOR_WINDOWS))
+            elif security.get(key) is not None and (key != "sysctls" or security[key]):
+                found.append(forbidden(f"{at}.securityContext.{key}", _NOT_FOR_WINDOWS))
+    elif security.get("windowsOptions") is not None:
+        found.append(forbidden(f"{at}.securityContext.windowsOptions", _NOT_FOR_LINUX))
+    for kind in ("initContainers", "containers"):
+        for index, container in enumerate(_items(spec.get(kind))):
+            context = container.get("securityContext")
+            if not isinstance(context, dict):
+                continue
+            where = f"{at}.{kind}[{index}].securityContext"
+            if windows:
+                found += [forbidden(f"{where}.{key}", _NOT_FOR_WINDOWS)
+                          for key in _NOT_WINDOWS_CONTAINER if context.get(key) is not None]  # fmt: skip
+            elif context.get("windowsOptions") is not None:
+                found.append(forbidden(f"{where}.windowsOptions", _NOT_FOR_LINUX))
     return found
 
 
@@ -1768,8 +1822,8 @@ def _spread(constraints: list[dict[str, Any]], at: str) -> list[Cause]:
 
 
 def _pod_security(spec: dict[str, Any], security: dict[str, Any], at: str) -> list[Cause]:
-    """``validatePodSpecSecurityContext`` (the SELinux options and change policy not
-    checked)."""
+    """``validatePodSpecSecurityContext`` (the SELinux options are not checked: only
+    a windows pod's are refused, by ``_os_rules``)."""
     found = _id_problems(security, ("fsGroup", "runAsUser", "runAsGroup"), at)
     for index, group in enumerate(security.get("supplementalGroups") or ()):
         if isinstance(group, int) and not 0 <= group <= 2147483647:
@@ -1785,7 +1839,10 @@ def _pod_security(spec: dict[str, Any], security: dict[str, Any], at: str) -> li
     if isinstance(options, dict) and options:
         found += _windows_options(options, f"{at}.windowsOptions")
     found += _app_armor(security.get("appArmorProfile"), f"{at}.appArmorProfile")
-    return found + _policy(security, "supplementalGroupsPolicy", _GROUPS_POLICIES, at)
+    found += _policy(security, "supplementalGroupsPolicy", _GROUPS_POLICIES, at)
+    # validateSELinuxChangePolicy: with SELinuxMount off (beta, default off in 1.34)
+    # and no policy in an old object, only Recursive (useOnlyRecursiveSELinuxChangePolicy)
+    return found + _policy(security, "seLinuxChangePolicy", ("Recursive",), at)
 
 
 _SYSCTL_SEGMENT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"

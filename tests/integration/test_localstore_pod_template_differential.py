@@ -481,8 +481,9 @@ PAGES = "hugepages-2Mi"
 #: (``validateResourceRequirements``), Windows options
 #: (``validateWindowsSecurityContextOptions``), resource claims (``validatePodResourceClaims``,
 #: ``validateResourceClaimNames``), the overhead (``validateOverhead``) and the volume
-#: mounts' sub paths, propagation and recursive read-only, and the active deadline's
-#: range, created as Deployments on both sides
+#: mounts' sub paths, propagation and recursive read-only, the active deadline's range,
+#: a linux or windows pod's own rules (``validateLinux``, ``validateWindows``) and the
+#: SELinux change policy, created as Deployments on both sides
 MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a block device of a claim and of an ephemeral volume",
      pod(container(volumeDevices=[DEVICE, {"name": "e", "devicePath": "/dev/xvdb"}]),
@@ -560,6 +561,26 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
          hostNetwork=True, hostPID=True, hostIPC=True, securityContext={"hostUsers": False})),
     ("an active deadline of 0", pod(activeDeadlineSeconds=0)),
     ("an active deadline past an int32", pod(activeDeadlineSeconds=2147483648)),
+    ("a linux pod's windows options, the pod's and its containers'",
+     pod(container(securityContext={"windowsOptions": {"runAsUserName": "u"}}), initContainers=[container("init", securityContext={"windowsOptions": {}})],
+         os={"name": "linux"}, securityContext={"windowsOptions": {"runAsUserName": "u"}})),
+    ("a windows pod's linux fields, the pod's and its containers'",
+     pod(container(securityContext={"appArmorProfile": {"type": "RuntimeDefault"}, "seLinuxOptions": {"level": "s0"}, "seccompProfile": {"type": "RuntimeDefault"},
+                                    "capabilities": {"drop": ["ALL"]}, "readOnlyRootFilesystem": False, "privileged": False,
+                                    "allowPrivilegeEscalation": True, "procMount": "Default", "runAsUser": 1, "runAsGroup": 1}),
+         initContainers=[container("init", securityContext={"runAsUser": 2})],
+         os={"name": "windows"}, hostPID=True, hostIPC=True, shareProcessNamespace=False,
+         securityContext={"appArmorProfile": {"type": "RuntimeDefault"}, "seLinuxOptions": {"level": "s0"}, "seccompProfile": {"type": "RuntimeDefault"},
+                          "fsGroup": 1, "fsGroupChangePolicy": "Always", "sysctls": [{"name": "net.ipv4.tcp_syncookies", "value": "1"}],
+                          "runAsUser": 1, "runAsGroup": 1, "supplementalGroups": [1], "supplementalGroupsPolicy": "Merge",
+                          "seLinuxChangePolicy": "Recursive"})),
+    ("valid: a windows pod with windows options",
+     pod(container(securityContext={"windowsOptions": {"runAsUserName": "ContainerUser"}}), os={"name": "windows"},
+         securityContext={"windowsOptions": {"runAsUserName": "ContainerAdministrator"}})),
+    ("valid: a linux pod's security contexts", pod(container(securityContext={"runAsUser": 1}), os={"name": "linux"}, securityContext={"fsGroup": 2})),
+    ("a seLinuxChangePolicy not Recursive (SELinuxMount off)", pod(securityContext={"seLinuxChangePolicy": "MountOption"})),
+    ("odd: a seLinuxChangePolicy", pod(securityContext={"seLinuxChangePolicy": ODD})),
+    ("valid: a seLinuxChangePolicy Recursive", pod(securityContext={"seLinuxChangePolicy": "Recursive"})),
 ]  # fmt: skip
 
 
