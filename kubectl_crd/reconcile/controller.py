@@ -1445,7 +1445,14 @@ class Controller:
                 if after is None:
                     raise FinalizeNotDone("finalize is not done yet")
                 return after
-        self._remove_finalizer(key, info, obj, writes, finalizer)
+        # at the latest version the loop knows (a status write of finalize's, or of the
+        # reconcile that ran while the object was deleted, answered after the version
+        # this run read): at the cached one the patch was a 409 Conflict, a failed
+        # reconcile, and finalize ran again (seen against the server in CI)
+        current = self._latest(info, key)
+        self._remove_finalizer(
+            key, info, current if current is not None else obj, writes, finalizer
+        )
         return None
 
     # -- writes ----------------------------------------------------------------------------

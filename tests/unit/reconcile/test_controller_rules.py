@@ -505,6 +505,63 @@ def test_a_key_back_before_the_finalizers_echo_does_not_add_it_again(
     assert patches == [{"finalizers": [FINALIZER], "resourceVersion": "1"}]
 
 
+def test_finalize_removes_its_finalizer_at_the_version_the_loops_last_write_answered(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # the object is deleted while its first reconcile runs: its status write lands after
+    # the deletion (the server at S), whose event (D) the cache holds, S's echo not yet.
+    # The removal was sent at D's resourceVersion: a 409 Conflict, a failed reconcile,
+    # and finalize ran again (test_dev_controller's finalize test, twice in CI and once
+    # here with threads switching every 20 us: ['seven', 'seven'])
+    server: dict[str, str] = {"a": "1"}  # the object's resourceVersion on the "server"
+
+    def like_a_server(verb: str, obj: Any) -> Exception | None:
+        wanted = (obj.get("patch") or {}).get("metadata", {}).get("resourceVersion")
+        name = obj["metadata"]["name"]
+        if verb == "patch" and wanted is not None and wanted != server.get(name):
+            return ApiError(f'widgets "{name}": the object has been modified', status=409)
+        return None
+
+    def answered(verb: str, info: Any, answer: dict[str, Any]) -> None:
+        finalizers_patched(verb, answer)
+        if info == WIDGETS:
+            server["a"] = answer["metadata"]["resourceVersion"]
+            if "status" in (answer.get("patch") or {}):  # the server's object: deleted
+                answer["metadata"].update(finalizers=[FINALIZER], deletionTimestamp="t")
+        elif verb == "apply":  # deleted now, between the child's apply and the status
+            server["a"] = str(next(backend._versions))
+            deleted = widget("a", rv=server["a"], finalizers=[FINALIZER], deletionTimestamp="t")
+            backend.send(WIDGETS, "MODIFIED", deleted)
+            backend.wait_handed_on()  # in the cache (the key queued again meanwhile)
+
+    finalized: list[str] = []
+
+    def finalize(obj: dict[str, Any], ctx: Any) -> bool:
+        finalized.append(obj["metadata"]["name"])
+        return True
+
+    backend.refuse = like_a_server
+    backend.on_write = answered
+    backend.initial[WIDGETS] = [widget("a")]
+    reconciler = FakeReconciler(
+        lambda obj, ctx: {"children": [cm_child("a-c")], "status": {"ok": True}},
+        finalize=finalize,
+    )
+    controller, _ = make(backend, controllers, reconciler)
+    settled(controller)
+    assert finalized == ["a"]
+    finalizer_writes = [
+        c[3]["patch"]["metadata"]
+        for c in backend.calls
+        if c[0] == "patch" and c[3]["patch"].get("metadata")
+    ]
+    # added at the first version, removed at the status write's answer (S)
+    assert finalizer_writes == [
+        {"finalizers": [FINALIZER], "resourceVersion": "1"},
+        {"finalizers": [], "resourceVersion": "103"},
+    ]
+
+
 def test_finalize_not_done_is_called_again(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
