@@ -386,6 +386,11 @@ def test_watches_quiet_once_every_reader_is_back_for_more() -> None:
     handling.set()
     reader.start()
     try:
+        # the reader's watch is open once it holds the SYNCED: before that no watch
+        # exists and the store is quiet at 0 (a thread slow to start failed 2 of 6 runs)
+        deadline = time.monotonic() + 10
+        while not received and time.monotonic() < deadline:
+            time.sleep(0.005)
         first = mark_when_quiet()
         assert first is not None and [e.type for e in received] == [EventType.SYNCED]
         handling.clear()
