@@ -10,7 +10,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -577,12 +577,14 @@ def test_finalize_not_done_is_called_again(
     assert [call[0] for call in backend.calls] == ["patch"]
 
 
-def test_finalize_runs_once_when_the_key_comes_again_before_the_removals_echo(
-    backend: FakeBackend, controllers: list[Controller]
-) -> None:
-    # an event during the finalize queues the key again; the removal of the finalizer is
-    # answered, but its echo has not reached the cache when the key runs again
-    backend.initial[WIDGETS] = [widget("going", finalizers=[FINALIZER], deletionTimestamp="t")]
+def _finalized_with_the_key_queued_again(
+    backend: FakeBackend,
+    controllers: list[Controller],
+    hook: Callable[[Controller, list[str]], None] | None = None,
+) -> list[str]:
+    """The names ``finalize`` was called with for the one object being deleted, whose
+    finalize queues its key again (an event during the finalize), once the controller
+    settled; ``hook`` is given the started controller and that list first."""
     made: list[Controller] = []
     finalized: list[str] = []
 
@@ -595,48 +597,50 @@ def test_finalize_runs_once_when_the_key_comes_again_before_the_removals_echo(
         return True
 
     controller, _ = make(backend, controllers, FakeReconciler(finalize=finalize))
+    if hook is not None:
+        hook(controller, finalized)
     made.append(controller)
     time.sleep(0.1)
     settled(controller)
-    assert finalized == ["going"]
+    return finalized
+
+
+def test_finalize_runs_once_when_the_key_comes_again_before_the_removals_echo(
+    backend: FakeBackend, controllers: list[Controller]
+) -> None:
+    # the removal of the finalizer is answered, but its echo has not reached the cache
+    # when the key runs again
+    backend.initial[WIDGETS] = [widget("going", finalizers=[FINALIZER], deletionTimestamp="t")]
+    assert _finalized_with_the_key_queued_again(backend, controllers) == ["going"]
     assert [call[0] for call in backend.calls] == ["patch"]
 
 
 def test_finalize_does_not_run_again_when_the_object_goes_while_its_key_starts(
     backend: FakeBackend, controllers: list[Controller]
 ) -> None:
-    # the key comes again (an event during the finalize); the run after it read the
-    # cached object (still carrying the finalizer) when the watch brings the DELETED
-    # that the removal caused, which also drops the removal's answer: the object is
-    # gone, not to be finalized again (seen once against the server in CI)
+    # the run after the finalize read the cached object (still carrying the finalizer)
+    # when the watch brings the DELETED that the removal caused, which also drops the
+    # removal's answer: the object is gone, not to be finalized again (seen once
+    # against the server in CI)
     going = widget("going", finalizers=[FINALIZER], deletionTimestamp="t")
     backend.initial[WIDGETS] = [going]
-    made: list[Controller] = []
-    finalized: list[str] = []
 
-    def finalize(obj: dict[str, Any], ctx: Any) -> bool:
-        finalized.append(obj["metadata"]["name"])
-        deadline = time.monotonic() + 5
-        while not made and time.monotonic() < deadline:  # make() returns once started
-            time.sleep(0.01)
-        made[0].queue.add(("ns", "going"))
-        return True
+    def deleted_after_the_cache_read(controller: Controller, finalized: list[str]) -> None:
+        finalize_step = controller._finalize
+        sent: list[bool] = []
 
-    controller, _ = make(backend, controllers, FakeReconciler(finalize=finalize))
-    finalize_step = controller._finalize
-    sent: list[bool] = []
+        def deleted_first(*args: Any) -> Any:
+            if finalized and not sent:  # the run after the finalize: after its cache read
+                sent.append(True)
+                backend.send(WIDGETS, "DELETED", going)
+                handed_on(controller)
+            return finalize_step(*args)
 
-    def deleted_first(*args: Any) -> Any:
-        if finalized and not sent:  # the run after the finalize: after its cache read
-            sent.append(True)
-            backend.send(WIDGETS, "DELETED", going)
-            handed_on(controller)
-        return finalize_step(*args)
+        controller._finalize = deleted_first  # type: ignore[method-assign,assignment]
 
-    controller._finalize = deleted_first  # type: ignore[method-assign,assignment]
-    made.append(controller)
-    time.sleep(0.1)
-    settled(controller)
+    finalized = _finalized_with_the_key_queued_again(
+        backend, controllers, deleted_after_the_cache_read
+    )
     assert finalized == ["going"]
     assert [call[0] for call in backend.calls] == ["patch"]
 
