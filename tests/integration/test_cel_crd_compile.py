@@ -84,6 +84,11 @@ RULES: list[dict[str, Any]] = [
     {"rule": "'%s %d'.format(['a', 1]) == 'a 1'"},  # accepted: format is exempt
     {"rule": "[self.io, 1].size() == 2"},
     {"rule": "[1, 'a', 2.0].size() == 3 && {'k': [1, 'b']}.size() == 1"},
+    # cel-go's names of the types in the message: null, duration, timestamp
+    {"rule": "[1, null].size() == 2"},
+    {"rule": "[null, 1].size() == 2"},
+    {"rule": "[1, duration('1s')].size() == 2"},
+    {"rule": "[timestamp('2020-01-01T00:00:00Z'), 1].size() == 2"},
 ]
 
 

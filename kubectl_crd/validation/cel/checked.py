@@ -113,16 +113,28 @@ def encode_fields(fields: Sequence[tuple[int, Any]]) -> bytes:
 
 @dataclass(frozen=True)
 class CelType:
-    """A checked type, as cel-go's ``FormatCELType`` writes it (``name``), compared as
-    ``IsEquivalentType`` compares (by that structure)."""
+    """A checked type (``name``: ``null_type``, ``google.protobuf.Timestamp``...),
+    compared as ``IsEquivalentType`` compares (by that structure); ``str()`` writes it
+    as cel-go's checker messages do."""
 
     name: str
     parameters: tuple[CelType, ...] = ()
 
     def __str__(self) -> str:
+        # cel-go's checker/format.go names them so in every message (``expected type
+        # 'int' but found 'null'``, ``applied to 'list(int).(duration)'``)
+        name = _DISPLAYED.get(self.name, self.name)
         if not self.parameters:
-            return self.name
-        return f"{self.name}({', '.join(str(p) for p in self.parameters)})"
+            return name
+        return f"{name}({', '.join(str(p) for p in self.parameters)})"
+
+
+#: cel-go's names in checker messages, where ``CelType.name``'s differ
+_DISPLAYED = {
+    "null_type": "null",
+    "google.protobuf.Timestamp": "timestamp",
+    "google.protobuf.Duration": "duration",
+}
 
 
 def _type(data: bytes) -> CelType:
@@ -446,12 +458,6 @@ _KNOWN_KINDS = frozenset(
 )  # fmt: skip
 #: what ``null`` is not assignable to (cel-go checker/types.go: a primitive or a container)
 _NOT_NULLABLE = frozenset({"bool", "int", "uint", "double", "string", "bytes", "list", "map"})
-#: cel-go's ``FormatCELType`` names, where ours differ
-_DISPLAYED = {
-    "null_type": "null",
-    "google.protobuf.Timestamp": "timestamp",
-    "google.protobuf.Duration": "duration",
-}
 
 
 def _assignable(parameter: CelType, argument: CelType) -> bool:
@@ -466,13 +472,6 @@ def _assignable(parameter: CelType, argument: CelType) -> bool:
     if parameter.name != argument.name or len(parameter.parameters) != len(argument.parameters):
         return False
     return all(map(_assignable, parameter.parameters, argument.parameters))
-
-
-def _displayed(kind: CelType) -> str:
-    name = _DISPLAYED.get(kind.name, kind.name)
-    if not kind.parameters:
-        return name
-    return f"{name}({', '.join(map(_displayed, kind.parameters))})"
 
 
 def index_of_type_errors(checked: CheckedRule) -> list[tuple[int, str]]:
@@ -495,7 +494,7 @@ def index_of_type_errors(checked: CheckedRule) -> list[tuple[int, str]]:
                         (
                             checked.positions.get(node.id, 0),
                             f"found no matching overload for '{name}' applied to "
-                            f"'{_displayed(receiver)}.({_displayed(argument)})'",
+                            f"'{receiver}.({argument})'",
                         )
                     )
         for child in (*node.children, *node.elements):
