@@ -1606,14 +1606,9 @@ def _node_selector_term(term: dict[str, Any], at: str, *, check_values: bool) ->
         where = f"{at}.matchExpressions[{index}]"
         operator = _text(requirement.get("operator"))
         values = [_text(each) for each in requirement.get("values") or ()]
-        if operator in ("In", "NotIn"):
-            if not values:
-                detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
-                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
-        elif operator in ("Exists", "DoesNotExist"):
-            if values:
-                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
-                found.append(forbidden(f"{where}.values", detail))
+        problems = _set_operator_values(where, operator, values)
+        if problems is not None:
+            found += problems
         elif operator in ("Gt", "Lt"):
             if len(values) != 1:
                 detail = (
@@ -1652,8 +1647,26 @@ def _node_selector_term(term: dict[str, Any], at: str, *, check_values: bool) ->
 
 
 def _bad_operator(at: str, operator: str) -> Cause:
-    """A ``NodeSelectorOperator`` (a named string: json.Marshal'ed) not known."""
+    """A ``NodeSelectorOperator`` or ``LabelSelectorOperator`` (named strings:
+    json.Marshal'ed) not known."""
     return invalid_cause(f"{at}.operator", operator, "not a valid selector operator", named=True)
+
+
+def _set_operator_values(where: str, operator: str, values: list[str]) -> list[Cause] | None:
+    """The values' rule of a set-based operator, the same in
+    ``ValidateNodeSelectorRequirement`` and ``ValidateLabelSelectorRequirement``: In and
+    NotIn need some, Exists and DoesNotExist take none; None for another operator."""
+    if operator in _IN:
+        if values:
+            return []
+        detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+        return [cause(f"{where}.values", Reason.REQUIRED, detail)]
+    if operator in _EXISTS:
+        if not values:
+            return []
+        detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+        return [forbidden(f"{where}.values", detail)]
+    return None
 
 
 def _pod_affinity_term(term: dict[str, Any], at: str) -> list[Cause]:
@@ -1741,18 +1754,8 @@ def label_selector_problems(selector: Mapping[str, Any], at: str) -> list[Cause]
     for index, expression in enumerate(selector.get("matchExpressions") or ()):
         where = f"{at}.matchExpressions[{index}]"
         key, operator, values = selector_requirement(expression)
-        if operator in _IN:
-            if not values:
-                detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
-                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
-        elif operator in _EXISTS:
-            if values:
-                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
-                found.append(forbidden(f"{where}.values", detail))
-        else:
-            # a LabelSelectorOperator, a named string: json.Marshal'ed
-            detail = "not a valid selector operator"
-            found.append(invalid_cause(f"{where}.operator", operator, detail, named=True))
+        problems = _set_operator_values(where, operator, values)
+        found += problems if problems is not None else [_bad_operator(where, operator)]
         found += [invalid_cause(f"{where}.key", key, message) for message in _label_name(key)]
         for number, value in enumerate(values):
             found += [
