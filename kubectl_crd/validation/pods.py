@@ -60,7 +60,9 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   topology keys), DNS config (``validatePodDNSConfig``), readiness and scheduling
   gates, topology spread constraints (``validateTopologySpreadConstraints``:
   maxSkew, key, action, repeats, minDomains, node policies, match label keys, label
-  selector), service account and node names, the active deadline (1 to
+  selector), a Windows host process pod (``validateWindowsHostProcessPod``: the
+  containers' and the pod's hostProcess alike, all or none, on the host's network),
+  service account and node names, the active deadline (1 to
   2147483647), hostname and subdomain (DNS-1123 labels), tolerations
   (``ValidateTolerations``), host aliases (an IP, DNS subdomains), the priority and
   runtime class names, the preemption policy, the overhead (``validateOverhead``: a container's resource
@@ -74,7 +76,7 @@ selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
 plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
-certificate sources; a Windows host process pod's rules; pod-level resources (the
+certificate sources; pod-level resources (the
 server drops a template's ``hostUsers``, so validateHostUsers refuses nothing).
 An init container's restartPolicy other than Always is
 dropped before validation (ContainerRestartRules is off), as the store drops it.
@@ -89,7 +91,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value, go_json, go_quote
+from kubectl_crd.model.govalues import bad_value, go_json, go_quote, go_v
 from kubectl_crd.model.quantity import parse_quantity, stored_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -1398,10 +1400,13 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
         found.append(required(f"{at}.dnsPolicy"))
     elif policy not in _DNS_POLICIES:
         found.append(not_supported(f"{at}.dnsPolicy", policy, _DNS_POLICIES, named=True))
+    # a container's own host process is the one rule of the rest a template without
+    # any of the fields below can break: found first, listed in its place
+    host_process = _host_process(spec, security, at)
     # a typical template sets none of the rest: one set operation skips them all (the
     # bench in this module's commits)
     if not security and policy != "None" and not spec.keys() & _OPTIONAL_POD_FIELDS:
-        return found
+        return found + host_process
     selector = spec.get("nodeSelector")
     if isinstance(selector, dict) and selector:
         found += [cause(f"{at}.nodeSelector", reason, body)
@@ -1429,6 +1434,7 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
     constraints = spec.get("topologySpreadConstraints")
     if constraints:
         found += _spread(_items(constraints), f"{at}.topologySpreadConstraints")
+    found += host_process
     # ValidateServiceAccountName, ValidateNodeName: NameIsDNSSubdomain
     for key in ("serviceAccountName", "nodeName"):
         name = _text(spec.get(key))
@@ -1480,6 +1486,53 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
             found.append(not_supported(f"{at}.os", os_name, ("linux", "windows"), named=True))
         else:
             found += _os_rules(spec, security, os_name == "windows", at)
+    return found
+
+
+def _host_process_of(context: Any) -> Any:
+    """A security context's ``windowsOptions.hostProcess`` (None: not set)."""
+    options = context.get("windowsOptions") if isinstance(context, dict) else None
+    return options.get("hostProcess") if isinstance(options, dict) else None
+
+
+def _a_host_process_container(spec: dict[str, Any]) -> bool:
+    """Whether a container sets hostProcess true (loops, not ``_all_containers``: every
+    template asks, and a typical one sets no security context)."""
+    for kind in ("initContainers", "containers"):
+        containers = spec.get(kind)
+        for container in containers if isinstance(containers, list) else ():
+            context = container.get("securityContext") if isinstance(container, dict) else None
+            if context and _host_process_of(context) is True:
+                return True
+    return False
+
+
+def _host_process(spec: dict[str, Any], security: dict[str, Any], at: str) -> list[Cause]:
+    """``validateWindowsHostProcessPod`` (of any pod, whatever its OS): a container's
+    host process the pod's when both are set; with one host process container (its
+    own or the pod's), every container one and the pod on the host's network
+    (hostProcess containers are allowed: envtest's --allow-privileged)."""
+    pod_value = _host_process_of(security)
+    if pod_value is None and not _a_host_process_container(spec):
+        return []
+    containers = _all_containers(spec, at)
+    owns = [_host_process_of(container.get("securityContext")) for container, _ in containers]
+    found: list[Cause] = []
+    hosts = 0
+    for (_, path), own in zip(containers, owns, strict=True):
+        if pod_value is not None and own is not None and own != pod_value:
+            detail = f"pod hostProcess value must be identical if both are specified, was {go_v(pod_value)}"
+            found.append(
+                invalid_cause(f"{path}.securityContext.windowsOptions.hostProcess", own, detail)
+            )
+        hosts += own is True or (own is None and pod_value is True)
+    if hosts:
+        if hosts != len(containers):
+            detail = "If pod contains any hostProcess containers then all containers must be HostProcess containers"
+            found.append(invalid_cause(at, "", detail))
+        if spec.get("hostNetwork") is not True:
+            detail = "hostNetwork must be true if pod contains any hostProcess containers"
+            found.append(invalid_cause(f"{at}.hostNetwork", False, detail))
     return found
 
 

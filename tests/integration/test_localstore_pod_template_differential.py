@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kubectl_crd.kube.client import KubeClient
 from tests.integration.localstore_answers import ODD, Sides, assert_agree
 from tests.integration.test_localstore_job_differential import answer
@@ -584,6 +586,25 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 
+HOST_PROCESS = {"windowsOptions": {"hostProcess": True}}
+#: (what, the template's pod spec): Windows host process pods
+#: (``validateWindowsHostProcessPod``), created as Deployments on both sides
+LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
+    ("valid: a windows host process pod, on the host's network",
+     pod(container(securityContext={"windowsOptions": {"runAsUserName": "NT AUTHORITY\\SYSTEM"}}), initContainers=[container("init")],
+         os={"name": "windows"}, hostNetwork=True, securityContext={"windowsOptions": {"hostProcess": True}})),
+    ("a host process container beside one that is not, off the host's network",
+     pod(container("a", securityContext=HOST_PROCESS), container("b"))),
+    ("a pod's host process, a container's false, an init container's true",
+     pod(container(securityContext={"windowsOptions": {"hostProcess": False}}), initContainers=[container("init", securityContext=HOST_PROCESS)],
+         hostNetwork=True, securityContext=HOST_PROCESS)),
+    ("valid: host process false everywhere", pod(container(securityContext={"windowsOptions": {"hostProcess": False}}), securityContext={"windowsOptions": {"hostProcess": False}})),
+    ("a windows pod's host process inherited by all, off the host's network, beside a bad topology spread and hostname",
+     pod(container("a"), container("b"), os={"name": "windows"}, securityContext=HOST_PROCESS,
+         topologySpreadConstraints=[{"maxSkew": 0, "topologyKey": "z", "whenUnsatisfiable": "DoNotSchedule"}], hostname="A")),
+    ("a linux pod's host process", pod(container(securityContext=HOST_PROCESS), os={"name": "linux"}, hostNetwork=True)),
+]  # fmt: skip
+
 APPARMOR = "container.apparmor.security.beta.kubernetes.io/"
 SECCOMP = "container.seccomp.security.alpha.kubernetes.io/"
 #: (what, the template's annotations, its pod spec): ValidatePodSpecificAnnotations and
@@ -713,47 +734,38 @@ OTHER_KINDS: list[tuple[str, str, str, list[tuple[str, dict[str, Any]]]]] = [
 ]  # fmt: skip
 
 
+#: (the names' prefix, the cases, what they are): the lists created as Deployments
+DEPLOYMENT_LISTS = [
+    ("p", DEPLOYMENTS, "Deployment pod templates"),
+    ("f", FIELDS, "Deployment pod template fields"),
+    ("s", SELECTORS, "Deployment pod template selectors"),
+    ("x", MORE_FIELDS, "Deployment pod template more fields"),
+    ("l", LATER_FIELDS, "Deployment pod template later fields"),
+]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "listed", "what"), DEPLOYMENT_LISTS, ids=[each[2] for each in DEPLOYMENT_LISTS]
+)
 def test_deployment_pod_templates_answer_as_the_server_answers(
-    client: KubeClient, namespace: str
+    client: KubeClient,
+    namespace: str,
+    prefix: str,
+    listed: list[tuple[str, dict[str, Any]]],
+    what: str,
 ) -> None:
     sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
     cases = [
-        (what, _apps("Deployment", f"p{index}", {k: v for k, v in spec.items() if v is not None}))
-        for index, (what, spec) in enumerate(DEPLOYMENTS)
+        # a pod field set to None is left out; a None deeper down is sent as null
+        (
+            case,
+            _apps(
+                "Deployment", f"{prefix}{index}", {k: v for k, v in spec.items() if v is not None}
+            ),
+        )
+        for index, (case, spec) in enumerate(listed)
     ]
-    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod templates")
-
-
-def test_deployment_pod_template_fields_answer_as_the_server_answers(
-    client: KubeClient, namespace: str
-) -> None:
-    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
-    cases = [
-        (what, _apps("Deployment", f"f{index}", spec)) for index, (what, spec) in enumerate(FIELDS)
-    ]
-    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template fields")
-
-
-def test_deployment_pod_template_selectors_answer_as_the_server_answers(
-    client: KubeClient, namespace: str
-) -> None:
-    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
-    cases = [
-        (what, _apps("Deployment", f"s{index}", spec))
-        for index, (what, spec) in enumerate(SELECTORS)
-    ]
-    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template selectors")
-
-
-def test_deployment_pod_template_more_fields_answer_as_the_server_answers(
-    client: KubeClient, namespace: str
-) -> None:
-    sides = Sides.of(client, namespace, "apps", "Deployment", "deployments")
-    cases = [
-        (what, _apps("Deployment", f"x{index}", spec))
-        for index, (what, spec) in enumerate(MORE_FIELDS)
-    ]
-    assert_agree(sides.creates(answer, cases), len(cases), "Deployment pod template more fields")
+    assert_agree(sides.creates(answer, cases), len(cases), what)
 
 
 def test_other_kinds_pod_templates_answer_as_the_server_answers(
