@@ -75,11 +75,11 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
-plugins' fields (nfs, iscsi, ...) and a projection's cluster trust bundle and pod
-certificate sources; pod-level resources (the
+plugins' fields (nfs, iscsi, ...); pod-level resources (the
 server drops a template's ``hostUsers``, so validateHostUsers refuses nothing).
-An init container's restartPolicy other than Always is
-dropped before validation (ContainerRestartRules is off), as the store drops it.
+An init container's restartPolicy other than Always and a projection's cluster trust
+bundle and pod certificate sources are dropped before validation (ContainerRestartRules,
+ClusterTrustBundleProjection and PodCertificateRequest are off), as the store drops them.
 Resource maps are Go maps: the server lists their errors in a random order.
 """
 
@@ -280,7 +280,10 @@ def pod_template_problems(
     if spec.get("hostNetwork") is True:
         found += _host_network_ports(containers, f"{where}.containers")
     found += restart_policy_problems(spec, where)
-    found += _pod_fields(spec, security, where)
+    sent_security = sent.get("securityContext")
+    found += _pod_fields(
+        spec, security, where, sent_security if isinstance(sent_security, dict) else {}
+    )
     if annotations:
         found += _annotations_match_fields(annotations, spec, security, where)
     return found
@@ -537,9 +540,9 @@ def _claim(source: dict[str, Any], at: str) -> list[Cause]:
 def _projected(source: dict[str, Any], at: str) -> list[Cause]:
     """``validateProjectedVolumeSource``: the default mode, then each source's
     secret, configMap and serviceAccountToken (their paths unique across the volume,
-    the conflict at the volume's path, a token's missing path too: upstream quirks);
-    a downward API, cluster trust bundle or pod certificate source's own fields are
-    not checked."""
+    the conflict at the volume's path, a token's missing path too: upstream quirks)
+    and downwardAPI; a cluster trust bundle or pod certificate source counts as a kind
+    (their gates are off: dropped before, they are never here when the store asks)."""
     found = _mode(source, "defaultMode", at)
     paths: set[str] = set()
     for index, each in enumerate(_items(source.get("sources"))):
@@ -1391,9 +1394,11 @@ _OPTIONAL_POD_FIELDS = frozenset((
 ))  # fmt: skip
 
 
-def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list[Cause]:
+def _pod_fields(
+    spec: dict[str, Any], security: dict[str, Any], at: str, sent_security: dict[str, Any]
+) -> list[Cause]:
     """``ValidatePodSpec`` after the restart policy, in its order (the module
-    docstring)."""
+    docstring). ``sent_security``: the pod's security context as the request sent it."""
     found: list[Cause] = []
     policy = _text(spec.get("dnsPolicy"))
     if not policy:
@@ -1485,7 +1490,7 @@ def _pod_fields(spec: dict[str, Any], security: dict[str, Any], at: str) -> list
         elif os_name not in ("linux", "windows"):
             found.append(not_supported(f"{at}.os", os_name, ("linux", "windows"), named=True))
         else:
-            found += _os_rules(spec, security, os_name == "windows", at)
+            found += _os_rules(spec, security, os_name == "windows", at, sent_security)
     return found
 
 
@@ -1555,11 +1560,13 @@ _NOT_FOR_LINUX = "windows options cannot be set for a linux pod"
 
 
 def _os_rules(
-    spec: dict[str, Any], security: dict[str, Any], windows: bool, at: str
+    spec: dict[str, Any], security: dict[str, Any], windows: bool, at: str, sent: dict[str, Any]
 ) -> list[Cause]:
     """``validateLinux`` (no Windows options) or ``validateWindows`` (none of the
     Linux fields), of the pod's security context, then of each container's, init
-    containers first (``VisitContainersWithPath``)."""
+    containers first (``VisitContainersWithPath``). ``sent``: the pod's security
+    context as the request sent it: an empty supplementalGroups is a Go slice of
+    length 0, not nil, so set (decoding, omitempty, left it out)."""
     found: list[Cause] = []
     if windows:
         for key in _NOT_WINDOWS_POD:
@@ -1568,7 +1575,9 @@ def _os_rules(
                 # hostPID and hostIPC are the internal type's bools: set when true
                 if value is True or (value is not None and key not in ("hostPID", "hostIPC")):
                     found.append(forbidden(f"{at}.{key}", _NOT_FOR_WINDOWS))
-            elif security.get(key) is not None and (key != "sysctls" or security[key]):
+            elif (security.get(key) is not None and (key != "sysctls" or security[key])) or (
+                key == "supplementalGroups" and sent.get(key) == []
+            ):
                 found.append(forbidden(f"{at}.securityContext.{key}", _NOT_FOR_WINDOWS))
     elif security.get("windowsOptions") is not None:
         found.append(forbidden(f"{at}.securityContext.windowsOptions", _NOT_FOR_LINUX))

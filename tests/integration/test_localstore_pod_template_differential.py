@@ -588,7 +588,8 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
 
 HOST_PROCESS = {"windowsOptions": {"hostProcess": True}}
 #: (what, the template's pod spec): Windows host process pods
-#: (``validateWindowsHostProcessPod``), created as Deployments on both sides
+#: (``validateWindowsHostProcessPod``), a windows pod's empty lists and structs, the
+#: projections of gates that are off, created as Deployments on both sides
 LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a windows host process pod, on the host's network",
      pod(container(securityContext={"windowsOptions": {"runAsUserName": "NT AUTHORITY\\SYSTEM"}}), initContainers=[container("init")],
@@ -603,6 +604,17 @@ LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
      pod(container("a"), container("b"), os={"name": "windows"}, securityContext=HOST_PROCESS,
          topologySpreadConstraints=[{"maxSkew": 0, "topologyKey": "z", "whenUnsatisfiable": "DoNotSchedule"}], hostname="A")),
     ("a linux pod's host process", pod(container(securityContext=HOST_PROCESS), os={"name": "linux"}, hostNetwork=True)),
+    ("a windows pod's empty supplemental groups, empty sysctls", pod(os={"name": "windows"}, securityContext={"supplementalGroups": [], "sysctls": []})),
+    ("a windows pod's containers' empty capabilities and SELinux options, an empty capability list",
+     pod(container("a", securityContext={"capabilities": {}, "seLinuxOptions": {}}), container("b", securityContext={"capabilities": {"drop": []}}),
+         os={"name": "windows"})),
+    ("a windows pod's empty seccomp and AppArmor profiles", pod(os={"name": "windows"}, securityContext={"seccompProfile": {"type": "RuntimeDefault"}, "appArmorProfile": {"type": "RuntimeDefault"}, "seLinuxOptions": {}})),
+    ("valid: projected cluster trust bundle and pod certificate sources (dropped: their gates are off)",
+     pod(volumes=[{"name": "p", "projected": {"sources": [{"clusterTrustBundle": {"name": "b", "path": "ca.pem"}},
+                                                          {"podCertificate": {"signerName": "example.com/s", "keyType": "RSA3072", "credentialBundlePath": "c"}}]}}])),
+    ("valid: projected: a cluster trust bundle beside a configMap, a bad pod certificate (both dropped)",
+     pod(volumes=[{"name": "p", "projected": {"sources": [{"clusterTrustBundle": {"path": "/abs"}, "configMap": {"name": "cm"}},
+                                                          {"podCertificate": {"signerName": "Bad Signer", "keyType": "X"}}]}}])),
 ]  # fmt: skip
 
 APPARMOR = "container.apparmor.security.beta.kubernetes.io/"
