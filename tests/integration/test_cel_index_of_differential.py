@@ -91,6 +91,20 @@ INDEX_OF: list[tuple[str, str]] = [
     ("errors", "dyn(self.l).indexOf('a', 1)"),
     ("errors", "dyn(self.n).lastIndexOf(dyn(self.s))"),
     ("errors", "dyn(self.s).indexOf(dyn(1))"),
+    # a library's type as the receiver: the server names it
+    # a library's value where no overload takes it: cel-go names its type (a URL, as
+    # the only one whose size the estimator knows: the others' calls cost too much)
+    ("library", "dyn(url('https://a')).indexOf(1)"),
+    ("library", "dyn(url('https://a')).lastIndexOf('a')"),
+    ("library", "dyn(url('https://a')).indexOf(null)"),
+    ("library", "dyn(url('https://a')).lastIndexOf(2u)"),
+    ("library", "dyn(url('https://a')).indexOf(dyn(url('https://a')))"),
+    ("library", "dyn(url('https://a')).indexOf('a', 1)"),
+    ("library", "dyn(url('https://a')).lastIndexOf('a', 1)"),
+    ("library", "dyn('a').indexOf(dyn(ip('1.2.3.4')))"),
+    ("library", "[ip('1.2.3.4')].indexOf(ip('1.2.3.4'))"),
+    ("library", "[dyn(1), dyn(ip('1.2.3.4'))].lastIndexOf(dyn(ip('1.2.3.4')))"),
+    ("library", "[cidr('10.0.0.0/8')].indexOf(cidr('10.0.0.0/9'))"),
     # a string's indexOf beside an optional: the strings extension's, as before
     ("strings", "[dyn(optional.none())].size() + self.s.indexOf('o')"),
     ("strings", "[dyn(optional.none())].size() + self.s.lastIndexOf('o', 5)"),

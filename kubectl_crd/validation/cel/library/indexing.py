@@ -14,6 +14,11 @@ declaration, so a list could not have them. Rules are therefore compiled with
   code points; ``""`` found at the offset; an offset past the end gives -1; a negative
   offset is the error ``index out of range: N``.
 
+A library's value (a URL, an IP...) reaching a call through ``dyn`` with operands no
+overload takes is cel-go's dispatch error naming their types
+(``no such overload: indexOf(kubernetes.URL, int)``): overloads on a type no expression
+has (``types.ANY_LIBRARY_VALUE``) catch it at run time, and a list's search finds one.
+
 Checker messages name ``indexOf`` again (``original_name``); a compile error's column
 after a rewritten call is off by two (the engine saw ``__``).
 
@@ -35,6 +40,7 @@ from typing import Any
 
 from cel_expr_python import cel
 
+from kubectl_crd.validation.cel.library import types
 from kubectl_crd.validation.cel.library.base import Library
 
 T = cel.Type
@@ -100,27 +106,55 @@ def string_last_index_of(text: str, sub: str, offset: int | None = None) -> int:
     return text.rfind(sub, 0, min(offset, len(text) - len(sub)) + len(sub))
 
 
-# the kinds an element can have; the engine matches a Python function on them
+# the kinds an element can have, with cel-go's name of each (``ref.Type.TypeName``);
+# the engine matches a Python function on kinds
 _ELEMENT_KINDS = (
-    ("int", T.INT),
-    ("uint", T.UINT),
-    ("double", T.DOUBLE),
-    ("string", T.STRING),
-    ("bool", T.BOOL),
-    ("bytes", T.BYTES),
-    ("null", T.NULL),
-    ("list", LIST),
-    ("map", T.Map(T.DYN, T.DYN)),
-    ("duration", T.DURATION),
-    ("timestamp", T.TIMESTAMP),
+    ("int", T.INT, "int"),
+    ("uint", T.UINT, "uint"),
+    ("double", T.DOUBLE, "double"),
+    ("string", T.STRING, "string"),
+    ("bool", T.BOOL, "bool"),
+    ("bytes", T.BYTES, "bytes"),
+    ("null", T.NULL, "null_type"),
+    ("list", LIST, "list"),
+    ("map", T.Map(T.DYN, T.DYN), "map"),
+    ("duration", T.DURATION, "google.protobuf.Duration"),
+    ("timestamp", T.TIMESTAMP, "google.protobuf.Timestamp"),
 )
+#: any library value (``types.ANY_LIBRARY_VALUE``): only a ``dyn`` operand reaches these
+_LIBRARY_VALUE = T(types.ANY_LIBRARY_VALUE)
 
 
-def _overloads(name: str, on_list: Any, on_string: Any) -> list[Any]:
+def _no_such_overload(function: str, *names: str | None) -> Any:
+    """cel-go's error where its dispatch over ``function``'s overloads finds none for
+    the operands (``common/decls/decls.go: MaybeNoSuchOverload``), which names each
+    operand's type: ``names``, None where the operand is a library value (its message's
+    name is its type's)."""
+
+    def impl(*operands: Any) -> int:
+        said = [
+            name if name is not None else operand.DESCRIPTOR.full_name
+            for name, operand in zip(names, operands, strict=True)
+        ]
+        raise ValueError(f"no such overload: {function}({', '.join(said)})")
+
+    return impl
+
+
+def _overloads(name: str, function: str, on_list: Any, on_string: Any) -> list[Any]:
     overloads = [
         cel.Overload(f"list_{name}_{kind}", T.INT, [LIST, cel_type], is_member=True, impl=on_list)
-        for kind, cel_type in _ELEMENT_KINDS
+        for kind, cel_type, _ in _ELEMENT_KINDS
     ]
+    overloads.append(
+        cel.Overload(
+            f"list_{name}_library_value",
+            T.INT,
+            [LIST, _LIBRARY_VALUE],
+            is_member=True,
+            impl=on_list,
+        )
+    )
     overloads.append(
         cel.Overload(f"string_{name}", T.INT, [T.STRING, T.STRING], is_member=True, impl=on_string)
     )
@@ -131,6 +165,41 @@ def _overloads(name: str, on_list: Any, on_string: Any) -> list[Any]:
             [T.STRING, T.STRING, T.INT],
             is_member=True,
             impl=on_string,
+        )
+    )
+    # operands of a dyn call that no overload of cel-go's takes, where one is a library
+    # value: the engine's own dispatch error could not name its type (``struct``). Not
+    # for a list or a map argument, which may hold an optional the engine cannot hand
+    # over (the module's docstring): those stay ``dispatch_error``'s plain words.
+    scalars = [
+        (kind, cel_type, go) for kind, cel_type, go in _ELEMENT_KINDS if go not in ("list", "map")
+    ]
+    for kind, cel_type, go_name in [*scalars, ("library_value", _LIBRARY_VALUE, None)]:
+        overloads.append(
+            cel.Overload(
+                f"library_value_{name}_{kind}",
+                T.INT,
+                [_LIBRARY_VALUE, cel_type],
+                is_member=True,
+                impl=_no_such_overload(function, None, go_name),
+            )
+        )
+    overloads.append(
+        cel.Overload(
+            f"library_value_{name}_offset",
+            T.INT,
+            [_LIBRARY_VALUE, T.STRING, T.INT],
+            is_member=True,
+            impl=_no_such_overload(function, None, "string", "int"),
+        )
+    )
+    overloads.append(
+        cel.Overload(
+            f"string_{name}_library_value",
+            T.INT,
+            [T.STRING, _LIBRARY_VALUE],
+            is_member=True,
+            impl=_no_such_overload(function, "string", None),
         )
     )
     return overloads
@@ -198,7 +267,8 @@ def _rename(code: str) -> str:
 #: the engine's words when no overload of a renamed call takes its operands
 _DISPATCH = re.compile(r"^No matching overloads found : \((.*)\)\.__(indexOf|lastIndexOf)\((.*)\)$")
 #: the engine's names of the operands' types as cel-go names them; ``struct`` (a
-#: library's type: ``net.IP``, ``kubernetes.Quantity``...) is not told apart
+#: library's type: ``net.IP``, ``kubernetes.Quantity``...) is not told apart: the
+#: overloads on ``_LIBRARY_VALUE`` name it, but for a list, a map or an optional beside it
 _GO_TYPE_NAMES = {
     "int64": "int",
     "uint64": "uint",
@@ -241,7 +311,10 @@ LIBRARY = Library(
     "lists",
     "base",
     (
-        ("__indexOf", _overloads("index_of", list_index_of, string_index_of)),
-        ("__lastIndexOf", _overloads("last_index_of", list_last_index_of, string_last_index_of)),
+        ("__indexOf", _overloads("index_of", "indexOf", list_index_of, string_index_of)),
+        (
+            "__lastIndexOf",
+            _overloads("last_index_of", "lastIndexOf", list_last_index_of, string_last_index_of),
+        ),
     ),
 )

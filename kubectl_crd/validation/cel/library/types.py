@@ -28,10 +28,17 @@ TYPES = {
 }
 
 
+#: a message type no expression has: the checker never picks an overload declared on it
+#: for an operand of a known type (only ``dyn`` is assignable to it), while the engine,
+#: which dispatches on kinds at run time, hands such an overload a value of any of the
+#: types above (``indexing`` names them in its dispatch errors as cel-go does)
+ANY_LIBRARY_VALUE = "kubectl_crd.internal.AnyLibraryValue"
+
+
 @cache
 def files() -> tuple[descriptor_pb2.FileDescriptorProto, ...]:
     by_package: dict[str, descriptor_pb2.FileDescriptorProto] = {}
-    for full_name, field in TYPES.items():
+    for full_name, field in {**TYPES, ANY_LIBRARY_VALUE: "value"}.items():
         package, _, name = full_name.rpartition(".")
         file = by_package.get(package)
         if file is None:
