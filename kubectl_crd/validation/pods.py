@@ -48,7 +48,10 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   port, path, scheme, header names or command; counts, grace period, success
   threshold), another init container's forbidden; host ports unique across the
   regular containers and within each init container (``checkHostPortConflicts``);
-  with hostNetwork, a host port set only to its container port
+  pod-level resources (``validatePodResources``: none for a windows pod, no claims,
+  cpu, memory and huge pages by a container's rules, at least the containers'
+  aggregate requests and huge pages limits, each container's limit at most the
+  pod's); with hostNetwork, a host port set only to its container port
   (``validatePodHostNetworkDeps``);
 - the pod's restart policy (``validateRestartPolicy``), DNS policy, node selector
   labels, security context (``validatePodSpecSecurityContext``: ids, supplemental
@@ -75,8 +78,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
 Not checked: an ephemeral volume's claim template, the image and the in-tree volume
-plugins' fields (nfs, iscsi, ...); pod-level resources (the
-server drops a template's ``hostUsers``, so validateHostUsers refuses nothing).
+plugins' fields (nfs, iscsi, ...) (the server drops a template's ``hostUsers``, so
+validateHostUsers refuses nothing).
 An init container's restartPolicy other than Always and a projection's cluster trust
 bundle and pod certificate sources are dropped before validation (ContainerRestartRules,
 ClusterTrustBundleProjection and PodCertificateRequest are off), as the store drops them.
@@ -89,10 +92,11 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json, go_quote, go_v
-from kubectl_crd.model.quantity import parse_quantity, stored_quantity
+from kubectl_crd.model.quantity import BINARY_EXPONENTS, parse_quantity, stored_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
     cause,
@@ -277,6 +281,9 @@ def pod_template_problems(
         else:
             found += [forbidden(f"{path}.{each}", _INIT_FORBIDDEN) for each in _SIDECAR_ONLY
                       if container.get(each) is not None]  # fmt: skip
+    resources = spec.get("resources")
+    if isinstance(resources, dict):
+        found += _pod_resources(spec, resources, sent, where, claims)
     if spec.get("hostNetwork") is True:
         found += _host_network_ports(containers, f"{where}.containers")
     found += restart_policy_problems(spec, where)
@@ -382,7 +389,7 @@ def _annotations_match_fields(
             f"{at}.securityContext.seccompProfile",
         )
     containers = _all_containers(spec, at)
-    windows = isinstance(spec.get("os"), dict) and spec["os"].get("name") == "windows"
+    windows = _windows(spec)
     for kind, key, prefix, pod_profile in (
         ("seccomp", "seccompProfile", _SECCOMP_PREFIX, None),
         # a container without its own AppArmor profile has the pod's; windows pods skip it
@@ -2184,9 +2191,14 @@ def _mounts_and_devices(
     return found
 
 
-def _resources(resources: dict[str, Any], at: str, claims: frozenset[str]) -> list[Cause]:
+def _resources(
+    resources: dict[str, Any],
+    at: str,
+    claims: frozenset[str],
+    names: Callable[[str, str], list[Cause]] | None = None,
+) -> list[Cause]:
     """``validateResourceRequirements``: each limit's, then each request's name
-    (``validateContainerResourceName``) and quantity (not negative, whole for an
+    (``names``: ``validateContainerResourceName``, or the pod's) and quantity (not negative, whole for an
     integer resource), a request above its limit (equal to it, and the limit set, for
     a resource not overcommitable: an extended one, huge pages), huge pages a
     multiple of their page size and beside cpu or memory; the claims, of the pod's
@@ -2202,7 +2214,7 @@ def _resources(resources: dict[str, Any], at: str, claims: frozenset[str]) -> li
         for name, value in values.items():
             text = str(value)
             where = f"{at}.{kind}[{name}]"
-            found += _resource_name(name, where)
+            found += (names or _resource_name)(name, where)
             # only a '-' makes a quantity negative ("-0" aside): most skip the parse
             if text[:1] == "-" and _above("0", text):
                 found.append(invalid_cause(where, text, "must be greater than or equal to 0"))
@@ -2235,6 +2247,167 @@ def _resources(resources: dict[str, Any], at: str, claims: frozenset[str]) -> li
     if used:
         found += _claim_names(_items(used), claims, f"{at}.claims")
     return found
+
+
+#: ``SupportedPodLevelResources`` (component-helpers resource/helpers.go), sorted
+_POD_LEVEL_RESOURCES = ("cpu", "hugepages-", "memory")
+
+
+@functools.lru_cache(maxsize=64)
+def _pod_resource_name(name: str, where: str) -> list[Cause]:
+    """``validatePodResourceName``: ``validateResourceName``, then a pod-level
+    resource (``IsSupportedPodLevelResource``)."""
+    found = _base_resource_name(name, where)
+    if not found and name not in ("cpu", "memory") and not name.startswith("hugepages-"):
+        found.append(not_supported(where, name, _POD_LEVEL_RESOURCES, named=True))
+    return found
+
+
+def _pod_resources(
+    spec: dict[str, Any],
+    resources: dict[str, Any],
+    sent: dict[str, Any],
+    at: str,
+    claims: frozenset[str],
+) -> list[Cause]:
+    """``validatePodResources`` (PodLevelResources, beta and on in 1.34): none for a
+    windows pod; no claims (an empty list the request sent is a non-nil slice:
+    decoding left it out); a container's resource rules with the pod-level resource
+    names; then ``validatePodResourceConsistency``: a request at least the
+    containers' (``_aggregate``), a huge pages limit at least theirs, each regular
+    container's limit at most the pod's (at ``resources.containers[i][name].limits``,
+    as upstream writes it). Consistency errors come in Go's map order."""
+    where = f"{at}.resources"
+    if _windows(spec):
+        return [forbidden(where, "may not be set for a windows pod")]
+    found: list[Cause] = []
+    sent_resources = sent.get("resources")
+    if resources.get("claims") is not None or (
+        isinstance(sent_resources, dict) and sent_resources.get("claims") == []
+    ):
+        found.append(
+            forbidden(f"{where}.claims", "claims may not be set for Resources at pod-level")
+        )
+    found += _resources(resources, where, claims, _pod_resource_name)
+    requests, limits = resources.get("requests"), resources.get("limits")
+    if isinstance(requests, dict) and requests:
+        for name, (value, _, text) in _aggregate(spec, sent, "requests").items():
+            own = requests.get(name)
+            if own is not None and _quantity(own) < value:
+                detail = f"must be greater than or equal to aggregate container requests of {text}"
+                found.append(invalid_cause(f"{where}.requests[{name}]", str(own), detail))
+    if isinstance(limits, dict) and limits:
+        for name, (value, _, text) in _aggregate(spec, sent, "limits").items():
+            own = limits.get(name)
+            if name.startswith("hugepages-") and own is not None and _quantity(own) < value:
+                detail = f"must be greater than or equal to aggregate container limits of {text}"
+                found.append(invalid_cause(f"{where}.limits[{name}]", str(own), detail))
+        for index, container in enumerate(_items(spec.get("containers"))):
+            for name, limit in _requirements(container, "limits").items():
+                own = limits.get(name)
+                if own is not None and _quantity(own) < _quantity(limit):
+                    detail = f"must be less than or equal to pod limits of {own}"
+                    at_limit = f"{where}.containers[{index}][{name}].limits"
+                    found.append(invalid_cause(at_limit, str(limit), detail))
+    return found
+
+
+def _windows(spec: dict[str, Any]) -> bool:
+    system = spec.get("os")
+    return isinstance(system, dict) and system.get("name") == "windows"
+
+
+def _quantity(text: Any) -> Fraction:
+    """A decoded (so valid) quantity's value; 0 if it is none."""
+    try:
+        return parse_quantity(str(text))
+    except (ValueError, ZeroDivisionError):
+        return Fraction(0)
+
+
+def _requirements(container: dict[str, Any], kind: str) -> dict[str, Any]:
+    resources = container.get("resources")
+    values = resources.get(kind) if isinstance(resources, dict) else None
+    return values if isinstance(values, dict) else {}
+
+
+#: resources' quantities: each one's value, a spelling of its format (``Quantity.Add``
+#: keeps the first addend's) and its ``Quantity.String``
+Sums = dict[str, tuple[Fraction, str, str]]
+
+
+def _aggregate(spec: dict[str, Any], sent: dict[str, Any], kind: str) -> Sums:
+    """``AggregateContainerRequests`` / ``AggregateContainerLimits``
+    (component-helpers resource/helpers.go) of the ``kind`` of the containers: the
+    regular containers' and sidecars' sum, or the most an init container needs beside
+    the sidecars before it, whichever is more. ``sent``: the pod spec as the request
+    sent it."""
+    total: Sums = {}
+    sent_containers = _items(sent.get("containers"))
+    for index, container in enumerate(_items(spec.get("containers"))):
+        _add(total, _sums(container, _at(sent_containers, index), kind))
+    sidecars: Sums = {}
+    most: Sums = {}
+    sent_inits = _items(sent.get("initContainers"))
+    for index, container in enumerate(_items(spec.get("initContainers"))):
+        own = _sums(container, _at(sent_inits, index), kind)
+        if container.get("restartPolicy") == "Always":
+            _add(total, own)
+            _add(sidecars, own)
+            own = sidecars
+        else:
+            _add(own, sidecars)
+        _most(most, own)
+    _most(total, most)
+    return total
+
+
+def _sums(container: dict[str, Any], sent: dict[str, Any], kind: str) -> Sums:
+    """A container's ``kind`` of resources, each in the format the request spelt it
+    (its stored spelling may have lost it: 1.5Ki is stored 1536)."""
+    spelt = _requirements(sent, kind)
+    return {
+        name: (_quantity(text), str(spelt.get(name, text)), str(text))
+        for name, text in _requirements(container, kind).items()
+    }
+
+
+def _add(sums: Sums, addends: Sums) -> None:
+    """``addResourceList``: ``Quantity.Add`` keeps the first addend's format (the
+    second's when the first is zero) and drops its spelling: printed canonically again
+    (``_sum_text``); a lone addend keeps its own."""
+    for name, (value, spelt, text) in addends.items():
+        if name not in sums:
+            sums[name] = (value, spelt, text)
+            continue
+        old, old_spelt, _ = sums[name]
+        spelt = old_spelt if old else spelt
+        sums[name] = (old + value, spelt, _sum_text(old + value, spelt))
+
+
+def _most(sums: Sums, others: Sums) -> None:
+    """``maxResourceList``: the greater of each."""
+    for name, each in others.items():
+        if name not in sums or each[0] > sums[name][0]:
+            sums[name] = each
+
+
+_EXPONENT_FORM = re.compile("[eE][-+]?[0-9]+$")
+
+
+def _sum_text(value: Fraction, spelt: str) -> str:
+    """``Quantity.String`` of ``value`` in the format of the quantity ``spelt``
+    (``stored_quantity`` of the value written in it: a binary one as so many Ki,
+    exactly: the addends are nano-precise, so the value over 1024 has 19 decimals at
+    most)."""
+    nanos = int(value * 10**9)
+    if _EXPONENT_FORM.search(spelt):
+        return stored_quantity(f"{nanos}e-9")
+    if spelt.endswith(tuple(BINARY_EXPONENTS)):
+        whole, part = divmod(abs(nanos) * 5**10, 10**19)
+        sign = "-" if nanos < 0 else ""
+        return stored_quantity(f"{sign}{whole}.{part:019d}Ki")
+    return stored_quantity(f"{nanos}n")
 
 
 def _pod_claims(claims: list[dict[str, Any]], at: str) -> tuple[list[Cause], frozenset[str]]:
@@ -2358,15 +2531,22 @@ def _integer_resource(name: str) -> bool:
     return name in _INTEGER_RESOURCES or _extended(name)
 
 
+def _base_resource_name(name: str, where: str) -> list[Cause]:
+    """``validateResourceName`` (a ResourceName: json.Marshal'ed): a qualified name,
+    an unprefixed one standard."""
+    found = [invalid_cause(where, name, m, named=True) for m in qualified_name(name)]
+    if not found and "/" not in name and not (name in _STANDARD_RESOURCES or name.startswith(
+            ("hugepages-", "requests.hugepages-"))):  # fmt: skip
+        detail = "must be a standard resource type or fully qualified"
+        found.append(invalid_cause(where, name, detail, named=True))
+    return found
+
+
 @functools.lru_cache(maxsize=256)
 def _resource_name(name: str, where: str) -> list[Cause]:
-    """``validateContainerResourceName`` (a ResourceName: json.Marshal'ed)."""
-    found = [invalid_cause(where, name, m, named=True) for m in qualified_name(name)]
+    """``validateContainerResourceName``."""
+    found = _base_resource_name(name, where)
     if "/" not in name:
-        if not found and not (name in _STANDARD_RESOURCES or name.startswith(
-            ("hugepages-", "requests.hugepages-"))):  # fmt: skip
-            detail = "must be a standard resource type or fully qualified"
-            found.append(invalid_cause(where, name, detail, named=True))
         if name not in ("cpu", "memory", "ephemeral-storage") and not name.startswith("hugepages-"):
             detail = "must be a standard resource for containers"
             found.append(invalid_cause(where, name, detail, named=True))
