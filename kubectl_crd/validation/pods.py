@@ -19,8 +19,12 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   default mode; secret, configMap and downward API sources, their paths unique; a
   service account token's expiry and path; one kind a source) and downwardAPI (the
   default mode, each item's path, one field or resource reference and its mode), csi
-  (a driver name, the node publish secret's name) and ephemeral (a claim template,
-  not its own rules), the name a DNS-1123 label, unique; a volume with a problem is
+  (a driver name, the node publish secret's name), ephemeral (a claim template,
+  not its own rules) and the in-tree plugins (nfs, iscsi, glusterfs, flocker, rbd,
+  cinder, cephfs, quobyte, fc, flexVolume, azureFile, vsphereVolume,
+  photonPersistentDisk, portworxVolume, azureDisk, storageos, scaleIO,
+  gcePersistentDisk, awsElasticBlockStore, gitRepo: their required fields, formats and
+  ranges; an iscsi initiator's volume name), the name a DNS-1123 label, unique; a volume with a problem is
   not one a mount may name; the resource claims (``validatePodResourceClaims``: a
   name, unique, a DNS label; one source, a DNS subdomain);
 - the containers (``validateContainers``), then the init containers
@@ -77,9 +81,9 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 ``label_selector_problems`` (apimachinery's ``ValidateLabelSelector``) serves these
 selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
-Not checked: an ephemeral volume's claim template, the image and the in-tree volume
-plugins' fields (nfs, iscsi, ...) (the server drops a template's ``hostUsers``, so
-validateHostUsers refuses nothing).
+Not checked: an ephemeral volume's claim template (the server drops a template's
+``hostUsers``, so validateHostUsers refuses nothing; an image volume too, ImageVolume
+being off).
 An init container's restartPolicy other than Always and a projection's cluster trust
 bundle and pod certificate sources are dropped before validation (ContainerRestartRules,
 ClusterTrustBundleProjection and PodCertificateRequest are off), as the store drops them.
@@ -443,15 +447,19 @@ def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], dict[
         problems: list[Cause] = []
         sources = sorted(_SOURCE_ORDER[key] for key, value in volume.items()
                          if value is not None and key in _SOURCE_ORDER)  # fmt: skip
-        if sources:
+        for rank, order in enumerate(sources):
             # the first source in the Go order is checked, each later one forbidden
-            first = _VOLUME_SOURCES[sources[0]][0]
-            check = _SOURCE_CHECKS.get(first)
-            source = volume[first]
-            if check is not None and isinstance(source, dict):
-                problems += check(source, f"{path}.{first}")
-        problems += [forbidden(f"{path}.{_VOLUME_SOURCES[order][1]}", "may not specify more than 1 volume type")
-                     for order in sources[1:]]  # fmt: skip
+            key, go_name = _VOLUME_SOURCES[order]
+            if rank:
+                problems.append(
+                    forbidden(f"{path}.{go_name}", "may not specify more than 1 volume type")
+                )
+            else:
+                check, source = _SOURCE_CHECKS.get(key), volume[key]
+                if check is not None and isinstance(source, dict):
+                    problems += check(source, f"{path}.{_CHECK_PATHS.get(key, key)}")
+            if key == "iscsi":
+                problems += _iscsi_volume_name(volume, path)
         if not sources:
             problems.append(
                 cause(path, Reason.REQUIRED, "Required value: must specify a volume type")
@@ -1060,18 +1068,267 @@ def _ephemeral(source: dict[str, Any], at: str) -> list[Cause]:
     return [] if isinstance(template, dict) else [required(f"{at}.volumeClaimTemplate")]
 
 
-#: the volume sources whose own fields are checked (the module docstring)
-_SOURCE_CHECKS = {
+Check = Callable[[dict[str, Any], str], list[Cause]]
+
+
+def _requires(*keys: str, then: Check | None = None) -> Check:
+    """An in-tree volume plugin's ``validate...VolumeSource``: each of ``keys`` set
+    (a string or a list not empty: ``field.Required``), then ``then``'s rules."""
+
+    def check(source: dict[str, Any], at: str) -> list[Cause]:
+        found = [required(f"{at}.{key}") for key in keys if not source.get(key)]
+        return found + (then(source, at) if then is not None else [])
+
+    return check
+
+
+def _required_detail(at: str, detail: str) -> Cause:
+    return cause(at, Reason.REQUIRED, f"Required value: {detail}")
+
+
+def _nfs(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateNFSVolumeSource``: the path absolute, an empty one too."""
+    target = _text(source.get("path"))
+    if target.startswith("/"):
+        return []
+    return [invalid_cause(f"{at}.path", target, "must be an absolute path")]
+
+
+#: ``iscsiInitiatorIqnRegex`` (unanchored at its start), ``...EuiRegex``, ``...NaaRegex``
+_IQN_RE = re.compile(r"iqn\.[0-9]{4}-[0-9]{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\t\n\f\r ]+)\Z")
+_EUI_RE = re.compile("eui.[A-Za-z0-9]{16}")
+_NAA_RE = re.compile("naa.[A-Za-z0-9]{32}")
+_LUN_RANGE = "must be between 0 and 255, inclusive"
+
+
+def _iscsi(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateISCSIVolumeSource`` (defaulted: an interface): a target portal, an
+    IQN and an initiator name of the iqn, eui or naa format, a LUN in 0-255, a secret
+    for CHAP (the initiator name's path is lower case, as upstream)."""
+    found = [] if _text(source.get("targetPortal")) else [required(f"{at}.targetPortal")]
+    qualified = _text(source.get("iqn"))
+    if not qualified:
+        found.append(required(f"{at}.iqn"))
+    found += _iscsi_name(qualified, f"{at}.iqn")
+    lun = _int(source.get("lun"))
+    if not 0 <= lun <= 255:
+        found.append(invalid_cause(f"{at}.lun", lun, _LUN_RANGE))
+    chap = source.get("chapAuthDiscovery") is True or source.get("chapAuthSession") is True
+    if chap and not isinstance(source.get("secretRef"), dict):
+        found.append(required(f"{at}.secretRef"))
+    initiator = source.get("initiatorName")
+    if isinstance(initiator, str):
+        found += _iscsi_name(initiator, f"{at}.initiatorname")
+    return found
+
+
+def _iscsi_name(name: str, at: str) -> list[Cause]:
+    """An IQN's or initiator name's format (an empty IQN is only required)."""
+    if not name:
+        return []
+    if not name.startswith(("iqn", "eui", "naa")):
+        return [invalid_cause(at, name, "must be valid format starting with iqn, eui, or naa")]
+    if not (
+        _IQN_RE.search(name)
+        if name.startswith("iqn")
+        else (_EUI_RE if name.startswith("eui") else _NAA_RE).fullmatch(name)
+    ):
+        return [invalid_cause(at, name, "must be valid format")]
+    return []
+
+
+def _iscsi_volume_name(volume: dict[str, Any], at: str) -> list[Cause]:
+    """``validateVolumeSource``'s check of an iscsi volume with an initiator name
+    (whether or not the volume's first source): '<name>:<targetPortal>' under 65."""
+    source = volume.get("iscsi")
+    if not isinstance(source, dict) or not isinstance(source.get("initiatorName"), str):
+        return []
+    name = _text(volume.get("name"))
+    if len(f"{name}:{_text(source.get('targetPortal'))}".encode()) <= 64:
+        return []
+    detail = ("Total length of <volume name>:<iscsi.targetPortal> must be under 64 "
+              "characters if iscsi.initiatorName is specified.")  # fmt: skip
+    return [invalid_cause(f"{at}.name", name, detail)]
+
+
+def _flocker(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateFlockerVolumeSource``: one of a dataset name (without '/') and UUID."""
+    name, uuid = _text(source.get("datasetName")), _text(source.get("datasetUUID"))
+    found: list[Cause] = []
+    if not name and not uuid:
+        found.append(_required_detail(at, "one of datasetName and datasetUUID is required"))
+    if name and uuid:
+        detail = "datasetName and datasetUUID can not be specified simultaneously"
+        found.append(invalid_cause(at, "resource", detail))
+    if "/" in name:
+        found.append(invalid_cause(f"{at}.datasetName", name, "must not contain '/'"))
+    return found
+
+
+def _secret_ref_name(source: dict[str, Any], at: str) -> list[Cause]:
+    secret = source.get("secretRef")
+    if isinstance(secret, dict) and not _text(secret.get("name")):
+        return [required(f"{at}.secretRef.name")]
+    return []
+
+
+_REGISTRY = "must be a host:port pair or multiple pairs separated by commas"
+
+
+def _quobyte(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateQuobyteVolumeSource``: a registry of host:port pairs
+    (``net.SplitHostPort``), a tenant of 64 bytes at most, a volume."""
+    registry = _text(source.get("registry"))
+    found: list[Cause] = []
+    if not registry:
+        found.append(_required_detail(f"{at}.registry", _REGISTRY))
+    elif len(_text(source.get("tenant")).encode()) >= 65:
+        detail = "must be a UUID and may not exceed a length of 64 characters"
+        found.append(_required_detail(f"{at}.tenant", detail))
+    else:
+        found += [invalid_cause(f"{at}.registry", registry, _REGISTRY)
+                  for pair in registry.split(",") if not _host_port(pair)]  # fmt: skip
+    if not _text(source.get("volume")):
+        found.append(required(f"{at}.volume"))
+    return found
+
+
+def _host_port(text: str) -> bool:
+    """Whether Go's ``net.SplitHostPort`` takes ``text``: a last ':' before the port,
+    no other ':' but in a bracketed host, no stray brackets."""
+    last = text.rfind(":")
+    if last < 0:
+        return False
+    start, end = 0, 0
+    if text.startswith("["):
+        close = text.find("]")
+        if close < 0 or close + 1 != last:
+            return False
+        start, end = 1, close + 1
+    elif ":" in text[:last]:
+        return False
+    return "[" not in text[start:] and "]" not in text[end:]
+
+
+def _fc(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateFCVolumeSource``: target WWNs or WWIDs, not both; with WWNs a LUN in
+    0-255."""
+    wwns, wwids = source.get("targetWWNs"), source.get("wwids")
+    found: list[Cause] = []
+    if not wwns and not wwids:
+        detail = "must specify either targetWWNs or wwids, but not both"
+        found.append(_required_detail(f"{at}.targetWWNs", detail))
+    if wwns and wwids:
+        detail = "targetWWNs and wwids can not be specified simultaneously"
+        found.append(invalid_cause(f"{at}.targetWWNs", wwns, detail))
+    if wwns:
+        lun = source.get("lun")
+        if not isinstance(lun, int):
+            found.append(
+                _required_detail(f"{at}.lun", "lun is required if targetWWNs is specified")
+            )
+        elif not 0 <= lun <= 255:
+            found.append(invalid_cause(f"{at}.lun", lun, _LUN_RANGE))
+    return found
+
+
+def _flex_options(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateFlexVolumeSource``'s options: none in a kubernetes.io or k8s.io
+    namespace (a Go map: its errors in a random order)."""
+    options = source.get("options")
+    found: list[Cause] = []
+    for key in options if isinstance(options, dict) else ():
+        normalized = "." + key.split("/", 1)[0].lower()
+        if normalized.endswith((".kubernetes.io", ".k8s.io")):
+            detail = "kubernetes.io and k8s.io namespaces are reserved"
+            found.append(invalid_cause(f"{at}.options[{key}]", key, detail))
+    return found
+
+
+#: ``validateAzureDisk``'s caching modes and kinds, sorted
+_CACHING_MODES = ("None", "ReadOnly", "ReadWrite")
+_DISK_KINDS = ("Dedicated", "Managed", "Shared")
+_MANAGED_URI = (
+    "/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}",
+)
+_BLOB_URI = ("https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd",)
+
+
+def _azure_disk(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateAzureDisk``'s caching mode, kind and the URI of that kind."""
+    found: list[Cause] = []
+    caching, kind = source.get("cachingMode"), source.get("kind")
+    if isinstance(caching, str) and caching not in _CACHING_MODES:
+        found.append(not_supported(f"{at}.cachingMode", caching, _CACHING_MODES, named=True))
+    if isinstance(kind, str) and kind not in _DISK_KINDS:
+        found.append(not_supported(f"{at}.kind", kind, _DISK_KINDS, named=True))
+    uri = _text(source.get("diskURI"))
+    if kind == "Managed" and not uri.startswith("/subscriptions/"):
+        found.append(not_supported(f"{at}.diskURI", uri, _MANAGED_URI))
+    if isinstance(kind, str) and kind != "Managed" and not uri.startswith("https://"):
+        found.append(not_supported(f"{at}.diskURI", uri, _BLOB_URI))
+    return found
+
+
+def _storageos(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateStorageOSVolumeSource`` after the volume name's presence: the names
+    DNS labels, the secret's name."""
+    found: list[Cause] = []
+    for key in ("volumeName", "volumeNamespace"):
+        name = _text(source.get(key))
+        if name:
+            found += [invalid_cause(f"{at}.{key}", name, m) for m in _label(name)]
+    return found + _secret_ref_name(source, at)
+
+
+def _partition(source: dict[str, Any], at: str) -> list[Cause]:
+    """A GCE or AWS disk's partition: in 0-255 (the message says 1, as upstream's
+    ``pdPartitionErrorMsg``)."""
+    partition = _int(source.get("partition"))
+    if 0 <= partition <= 255:
+        return []
+    return [invalid_cause(f"{at}.partition", partition, "must be between 1 and 255, inclusive")]
+
+
+def _git_directory(source: dict[str, Any], at: str) -> list[Cause]:
+    return _descending_path(_text(source.get("directory")), f"{at}.directory")
+
+
+#: the volume sources whose own fields are checked (the module docstring), the
+#: in-tree plugins by ``validateVolumeSource``'s functions of them
+_SOURCE_CHECKS: dict[str, Check] = {
     "emptyDir": _empty_dir,
     "hostPath": _host_path,
+    "gitRepo": _requires("repository", then=_git_directory),
+    "gcePersistentDisk": _requires("pdName", then=_partition),
+    "awsElasticBlockStore": _requires("volumeID", then=_partition),
     "secret": _named_source("secretName"),
+    "nfs": _requires("server", "path", then=_nfs),
+    "iscsi": _iscsi,
+    "glusterfs": _requires("endpoints", "path"),
+    "flocker": _flocker,
     "persistentVolumeClaim": _claim,
+    "rbd": _requires("monitors", "image"),
+    "cinder": _requires("volumeID", then=_secret_ref_name),
+    "cephfs": _requires("monitors"),
+    "quobyte": _quobyte,
     "configMap": _named_source("name"),
+    "fc": _fc,
+    "flexVolume": _requires("driver", then=_flex_options),
+    "azureFile": _requires("secretName", "shareName"),
+    "vsphereVolume": _requires("volumePath"),
+    "photonPersistentDisk": _requires("pdID"),
+    "portworxVolume": _requires("volumeID"),
+    "azureDisk": _requires("diskName", "diskURI", then=_azure_disk),
+    "storageos": _requires("volumeName", then=_storageos),
     "projected": _projected,
+    "scaleIO": _requires("gateway", "system", "volumeName"),
     "downwardAPI": _downward_api,
     "csi": _csi,
     "ephemeral": _ephemeral,
 }
+#: where a source's own errors are, when not at its JSON name (upstream's slip)
+_CHECK_PATHS = {"gcePersistentDisk": "persistentDisk"}
 
 
 def _env_from(sources: list[dict[str, Any]], at: str) -> list[Cause]:
