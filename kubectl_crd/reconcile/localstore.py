@@ -27,7 +27,11 @@ What it keeps, and the upstream behaviour each piece mirrors
 - a built-in's body naming another kind or apiVersion than its endpoint's is the
   server's 400 (``validation.decoding.body_kind_problem``: ``no kind "Gadget" is
   registered``, ``converting (v1.Secret) to (core.ConfigMap)``; a merge patch's, the
-  patch handler's 422), and one leaving them out is given the endpoint's;
+  patch handler's 422), and one leaving them out is given the endpoint's; but a merge
+  patch's result without an apiVersion is decoded as the internal type, as the server
+  decodes it (``_as_internal``: unknown fields, no name), and is held to the URL's
+  namespace and name (``_patched_identity``; 31 cases on built-ins and a custom
+  resource in tests/integration/test_localstore_patch_differential.py);
 - a built-in's body (create, update, status update) is first decoded into the kind's Go
   type as the server decodes it (``validation.decoding``, from the Go types
   hack/builtin_types.py reads from k8s.io/api): a value the type cannot hold (a number
@@ -601,9 +605,18 @@ class ObjectStore:
         status: bool,
         dry_run: bool,
         patched: bool = False,
+        url: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
+        """``url``: a patch's namespace and name, which ``obj`` must match
+        (``_patched_identity``: refused after a built-in's decoding, as the patch
+        handler decodes first)."""
         with self._lock:
             kind = self._kind(info)
+            misnamed = None
+            if url is not None:
+                obj, misnamed = _patched_identity(kind, obj, *url)
+                if misnamed is not None and kind.admission is not None:
+                    raise misnamed
             name = _name(obj)
             ns = (_namespace(obj) or "default") if kind.namespaced else ""
             old = kind.objects.get((ns, name))
@@ -617,6 +630,8 @@ class ObjectStore:
             if status and not kind.has_status:
                 raise self._not_found(kind, name)  # no such endpoint: nothing decoded
             new = self._decoded(kind, info, obj, patched=patched)
+            if misnamed is not None:
+                raise misnamed
             if old is None:
                 if status or (kind.group, kind.kind) not in _CREATE_ON_UPDATE:
                     raise self._not_found(kind, name)
@@ -698,7 +713,15 @@ class ObjectStore:
         field_manager: str = "",
     ) -> dict[str, Any]:
         """A JSON merge patch (RFC 7386) of the object or its ``status``; a
-        ``metadata.resourceVersion`` in the patch makes it conditional (409)."""
+        ``metadata.resourceVersion`` in the patch makes it conditional (409).
+
+        The patch handler (``apiserver/pkg/endpoints/handlers/patch.go``) decodes the
+        patched object, then holds it to the URL's namespace and name (``applyPatch``:
+        ``rest.EnsureObjectNamespaceMatchesRequestNamespace``, then ``checkName`` of
+        ``handlers/rest.go``, each a 400): a patch that renames, moves or drops the name
+        is refused, one dropping the namespace is given the URL's. A built-in's result
+        with no apiVersion is decoded as the internal type (``_as_internal``); a custom
+        resource's with no kind is the unstructured decoder's error, a 422."""
         with self._lock, self._written_by(field_manager, subresource):
             kind = self._kind(info)
             stored = kind.objects.get((namespace if kind.namespaced else "", name))
@@ -710,11 +733,26 @@ class ObjectStore:
                 raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
             current.get("metadata", {}).pop("managedFields", None)
             patched = apply_merge_patch(current, patch)
-            patched.setdefault("metadata", {})["resourceVersion"] = current["metadata"].get(
-                "resourceVersion"
-            )
+            if kind.admission is not None:
+                if patched.get("kind") in (None, ""):
+                    # unstructured.go unstructuredJSONScheme.Decode: NewMissingKindErr of
+                    # the patched JSON (its apiVersion is looked at later: the 500)
+                    from kubectl_crd.model.govalues import go_json
+
+                    missing = f"Object 'Kind' is missing in '{go_json(patched)}'"
+                    raise _undecodable_patch(patched, missing)
+            elif patched.get("apiVersion") in (None, "", "/"):
+                patched = self._as_internal(kind, info, patched)
+            meta = patched.get("metadata")
+            if isinstance(meta, dict):
+                meta["resourceVersion"] = current["metadata"].get("resourceVersion")
             return self._update(
-                info, patched, status=subresource == "status", dry_run=dry_run, patched=True
+                info,
+                patched,
+                status=subresource == "status",
+                dry_run=dry_run,
+                patched=True,
+                url=(namespace, name),
             )
 
     def apply(
@@ -1323,6 +1361,36 @@ class ObjectStore:
         default_builtin(body, api_version, kind.kind)
         return body
 
+    def _as_internal(
+        self, kind: _Kind, info: ResourceInfo, patched: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A built-in's patched object with no apiVersion, decoded as the server decodes
+        it: the JSON serializer's ``gvkWithDefaults`` fills the empty group and version
+        in from the type it decodes into, the handler's internal one
+        (``runtime/serializer/json/json.go``). A kind other than the endpoint's is then
+        not registered for the internal version, or fails the conversion: the patch
+        handler's 422. The endpoint's kind decodes into the internal struct, whose
+        ``ObjectMeta`` is embedded without a JSON tag: its fields are read from the top
+        level (``name``, ``labels``, ...), and ``metadata`` and every field of the v1
+        type is an unknown field, a warning (``fieldValidation=Warn``; the patched JSON's
+        keys come sorted). What is left is that metadata alone: an object with no name
+        (a 400 of ``_patched_identity``), or, given a top-level ``name``, one whose
+        other fields are gone. Not mirrored: the internal struct's Go field names
+        (``Data``), which it would decode, and the wording of a decoding error of the
+        top-level metadata fields."""
+        named = patched.get("kind")
+        if not isinstance(named, str | None):
+            return patched  # the decoding's error, as for any body
+        if named and named != kind.kind:
+            raise _undecodable_patch(patched, _internal_kind_problem(kind.group, named, kind.kind))
+        meta_fields = _object_meta_fields()
+        for key in sorted(patched):
+            if key not in meta_fields and key not in ("apiVersion", "kind"):
+                self._warn(f'unknown field "{key}"')
+        api_version = f"{kind.group}/{info.version}" if kind.group else info.version
+        meta = {key: value for key, value in patched.items() if key in meta_fields}
+        return {"apiVersion": api_version, "kind": kind.kind, "metadata": meta}
+
     def _warn_of_write(
         self, kind: _Kind, obj: Mapping[str, Any], old: Mapping[str, Any] | None
     ) -> None:
@@ -1646,6 +1714,87 @@ def _undecodable_patch(patched: Mapping[str, Any], error: str) -> StoreRefusal:
     }
     found = FieldError("patch", Reason.INVALID, f"patch: {cause}", Stage.DECODING)
     return _failure(422, "Invalid", f' "" is invalid: patch: {cause}', details, [found])
+
+
+@functools.cache
+def _object_meta_fields() -> frozenset[str]:
+    """``metav1.ObjectMeta``'s JSON names (the shipped Go types')."""
+    from kubectl_crd.validation.typed import builtin
+
+    fields = builtin().go_types["types"]["apis/meta/v1.ObjectMeta"]["f"]
+    return frozenset(json_name for json_name, _, _ in fields)
+
+
+#: apimachinery's unversioned kinds (``metav1.AddToGroupVersion``: AddUnversionedTypes),
+#: known to every version, the internal one too
+_UNVERSIONED_KINDS = frozenset(
+    ("Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList")
+)
+#: kinds whose internal type is another group's (kube-apiserver 1.34.4 answers
+#: ``converting (autoscaling.Scale) to (apps.Deployment)``)
+_INTERNAL_ELSEWHERE = {("apps", "Scale"): "autoscaling"}
+
+
+def _internal_kind_problem(group: str, named: str, endpoint_kind: str) -> str:
+    """The error of a patched object with no apiVersion naming ``named``, not the
+    endpoint's kind: decoded as ``group``'s internal version, then converted to the
+    endpoint's internal type. The kinds of the internal version are taken as those of
+    the group's versions (``validation.scheme_kinds``) but for the options kinds, which
+    ``metav1.AddToGroupVersion`` registers only in versions; the watch event's internal
+    type is ``InternalEvent``."""
+    from kubectl_crd.validation.decoding import _SCHEME_NAME
+    from kubectl_crd.validation.scheme_kinds import INTERNAL_PACKAGES, META_KINDS, SCHEME_KINDS
+
+    internal = INTERNAL_PACKAGES.get(group, group)
+    if named in _UNVERSIONED_KINDS:
+        source = f"v1.{named}"
+    elif named == "WatchEvent":
+        source = "v1.InternalEvent"
+    else:
+        kinds = {
+            each
+            for group_version, listed in SCHEME_KINDS.items()
+            if group_version.rpartition("/")[0] == group
+            for each in listed.split()
+        }
+        if named not in kinds or named in META_KINDS.split():
+            return (
+                f'no kind "{named}" is registered for the internal version of group '
+                f'"{group}" in scheme "{_SCHEME_NAME}"'
+            )
+        source = f"{_INTERNAL_ELSEWHERE.get((group, named), internal)}.{named}"
+    return f"converting ({source}) to ({internal}.{endpoint_kind}): unknown conversion"
+
+
+def _patched_identity(
+    kind: _Kind, obj: Mapping[str, Any], namespace: str, name: str
+) -> tuple[Mapping[str, Any], StoreRefusal | None]:
+    """A patched object held to its URL's ``namespace`` and ``name``: the object, its
+    empty namespace made the URL's (a cluster-scoped object's cleared), and the 400 of
+    ``rest.EnsureObjectNamespaceMatchesRequestNamespace`` or ``checkName``
+    (``apiserver/pkg/endpoints/handlers/rest.go``), None when it matches."""
+    meta = obj.get("metadata")
+    meta = dict(meta) if isinstance(meta, Mapping) else {}
+    own = meta.get("namespace")
+    own = own if isinstance(own, str) else ""
+    if not kind.namespaced:
+        meta.pop("namespace", None)
+    elif not own:
+        meta["namespace"] = namespace
+    elif own != namespace:
+        message = (
+            "the namespace of the provided object does not match the namespace sent on the request"
+        )
+        return obj, _failure(400, "BadRequest", message, None)
+    named = meta.get("name")
+    named = named if isinstance(named, str) else ""
+    if not named:
+        problem = f"({name} based on URL) was undeterminable: name must be provided"
+    elif named != name:
+        problem = f"({named}) does not match the name on the URL ({name})"
+    else:
+        return {**obj, "metadata": meta}, None
+    return obj, _failure(400, "BadRequest", f"the name of the object {problem}", None)
 
 
 def _dns_label_name(name: str, prefix: bool) -> list[str]:

@@ -97,8 +97,8 @@ def test_body_of_another_kind(client: KubeClient, namespace: str) -> None:
 
 #: (what, patch): a JSON merge patch of an existing ConfigMap that keeps or drops its kind
 #: (one that names another is in test_localstore_decoding_differential's undecodable
-#: patches; one that drops the apiVersion the server answers with a 400 for the name of
-#: the object it then decodes without metadata: not mirrored)
+#: patches; one that drops the apiVersion, decoded as the internal type, in
+#: test_localstore_patch_differential)
 PATCHES: list[tuple[str, dict[str, Any]]] = [
     ("valid patch removing the kind", {"kind": None}),
     ("valid patch naming its own kind", {"apiVersion": "v1", "kind": "ConfigMap"}),

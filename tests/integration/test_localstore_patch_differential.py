@@ -1,0 +1,224 @@
+"""JSON merge patches whose result drops or changes the object's apiVersion, kind, name
+or namespace: the store against kube-apiserver.
+
+The patch handler (``apiserver/pkg/endpoints/handlers/patch.go``) applies the patch to
+the current object's JSON, decodes the result, then checks its namespace and name
+against the URL's (``rest.EnsureObjectNamespaceMatchesRequestNamespace``, ``checkName``
+in ``handlers/rest.go``: each a 400). A built-in's result without an apiVersion is
+decoded as the group's internal type (the serializer's ``gvkWithDefaults`` takes the
+internal version of the type it decodes into), whose ``ObjectMeta`` is embedded with no
+JSON tag: ``metadata`` and every v1 field is an unknown field (a warning), and the
+object has no name. A custom resource's result without a kind is the unstructured
+decoder's ``Object 'Kind' is missing``. Each case patches an object made alike on the
+session's kube-apiserver and in an ``ObjectStore``: the answer (code, reason, message,
+causes, the instance's own values in the patched object masked) and the warnings must
+be the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.resources import ResourceClient
+from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.errors import ApiError
+from kubectl_crd.reconcile.localstore import ObjectStore
+from tests.crd_factory import make_crd
+from tests.integration.envtest import ControlPlane
+
+GROUP = "patches.example.com"
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "spec": {
+            "type": "object",
+            "properties": {"b": {"type": "string"}, "a": {"type": "integer"}},
+        }
+    },
+}
+DEPLOYMENT_SPEC = {
+    "replicas": 2,
+    "selector": {"matchLabels": {"app": "a"}},
+    "template": {
+        "metadata": {"labels": {"app": "a"}},
+        "spec": {"containers": [{"name": "c", "image": "nginx", "ports": [{"containerPort": 80}]}]},
+    },
+}
+
+#: kind -> (group, version, plural, the fields of the object made before the patch); a
+#: Namespace is the one cluster-scoped kind (named after the test's namespace)
+KINDS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
+    "ConfigMap": ("", "v1", "configmaps", {}),
+    "ConfigMap with data": ("", "v1", "configmaps", {"data": {"b": "1", "a": "2"}}),
+    "Secret": ("", "v1", "secrets", {"data": {"a": "YQ=="}}),
+    "Deployment": ("apps", "v1", "deployments", {"spec": DEPLOYMENT_SPEC}),
+    "Namespace": ("", "v1", "namespaces", {}),
+    "Pattie": (GROUP, "v1", "patties", {}),
+    "Pattie with spec": (GROUP, "v1", "patties", {"spec": {"b": "x", "a": 1}}),
+}
+
+#: (what, kind, patch): NAME in a patch is the object's name; a "valid" case is accepted
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    ("a ConfigMap's apiVersion removed", "ConfigMap", {"apiVersion": None}),
+    ("a ConfigMap's apiVersion removed, with data", "ConfigMap with data", {"apiVersion": None}),
+    ("a ConfigMap's apiVersion empty", "ConfigMap with data", {"apiVersion": ""}),
+    ("a ConfigMap's apiVersion '/'", "ConfigMap", {"apiVersion": "/"}),
+    ("a ConfigMap's apiVersion and kind removed", "ConfigMap", {"apiVersion": None, "kind": None}),
+    ("a Secret's apiVersion removed", "Secret", {"apiVersion": None}),
+    ("a Deployment's apiVersion removed", "Deployment", {"apiVersion": None}),
+    ("no apiVersion, a top-level namespace", "ConfigMap",
+     {"apiVersion": None, "name": "NAME", "namespace": "elsewhere"}),
+    ("valid: no apiVersion, a top-level name", "ConfigMap with data",
+     {"apiVersion": None, "name": "NAME"}),
+    ("no apiVersion, kind Secret", "ConfigMap", {"apiVersion": None, "kind": "Secret"}),
+    ("no apiVersion, kind ConfigMapList", "ConfigMap", {"apiVersion": None, "kind": "ConfigMapList"}),
+    ("no apiVersion, an unknown kind", "ConfigMap", {"apiVersion": None, "kind": "Gadget"}),
+    ("no apiVersion, kind Status", "ConfigMap", {"apiVersion": None, "kind": "Status"}),
+    ("no apiVersion, kind WatchEvent", "ConfigMap", {"apiVersion": None, "kind": "WatchEvent"}),
+    ("no apiVersion, kind ListOptions", "ConfigMap", {"apiVersion": None, "kind": "ListOptions"}),
+    ("no apiVersion, kind DeleteOptions", "ConfigMap", {"apiVersion": None, "kind": "DeleteOptions"}),
+    ("no apiVersion, a DaemonSet", "Deployment", {"apiVersion": None, "kind": "DaemonSet"}),
+    ("no apiVersion, a Scale", "Deployment", {"apiVersion": None, "kind": "Scale"}),
+    ("a Namespace's apiVersion removed", "Namespace", {"apiVersion": None}),
+    ("valid: a Namespace given a namespace", "Namespace", {"metadata": {"namespace": "elsewhere"}}),
+    ("a ConfigMap renamed", "ConfigMap", {"metadata": {"name": "other"}}),
+    ("a ConfigMap's name removed", "ConfigMap", {"metadata": {"name": None}}),
+    ("a ConfigMap moved", "ConfigMap", {"metadata": {"namespace": "elsewhere"}}),
+    ("valid: a ConfigMap's namespace removed", "ConfigMap", {"metadata": {"namespace": None}}),
+    ("a custom resource's apiVersion removed", "Pattie with spec", {"apiVersion": None}),
+    ("a custom resource's kind removed", "Pattie", {"kind": None}),
+    ("a custom resource's kind empty", "Pattie", {"kind": ""}),
+    ("a custom resource's apiVersion and kind removed", "Pattie", {"apiVersion": None, "kind": None}),
+    ("a custom resource renamed", "Pattie", {"metadata": {"name": "other"}}),
+    ("a custom resource moved", "Pattie with spec", {"metadata": {"namespace": "elsewhere"}}),
+    ("valid: a custom resource's namespace removed", "Pattie", {"metadata": {"namespace": None}}),
+]  # fmt: skip
+
+
+def _crd() -> dict[str, Any]:
+    return make_crd("Pattie", GROUP, schema=SCHEMA)
+
+
+@pytest.fixture(scope="module")
+def patties_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("crd") / "patties.json"
+    path.write_text(json.dumps(_crd()))
+    (name,) = apiserver.install_crds([path])
+    return name
+
+
+@pytest.fixture
+def warned_client(
+    apiserver: ControlPlane, tmp_path: Path, patties_crd: str
+) -> Iterator[tuple[KubeClient, list[str]]]:
+    heard: list[str] = []
+    config = ClusterConfig(kubeconfig=str(apiserver.kubeconfig))
+    with KubeClient(config, environ={"HOME": str(tmp_path)}, on_warning=heard.append) as made:
+        yield made, heard
+
+
+#: the values the server and the store each make their own
+INSTANCE = ("uid", "resourceVersion", "creationTimestamp", "managedFields")
+#: a Go-quoted JSON object (a 422's value), and one in single quotes (Object 'Kind' is
+#: missing in '...')
+QUOTED = re.compile(r'"\{(?:[^"\\]|\\.)*\}"')
+SINGLE = re.compile(r"'(\{.*\})'$")
+
+
+def _masked(text: Any, keep_order: bool) -> Any:
+    """``text`` with each patched object it quotes read and written again without its
+    ``INSTANCE`` values (keys sorted, unless ``keep_order``)."""
+    if not isinstance(text, str):
+        return text
+
+    def mask(raw: str) -> str:
+        obj = json.loads(raw)
+        for key in INSTANCE:
+            (obj.get("metadata") or {}).pop(key, None)
+        return json.dumps(obj, sort_keys=not keep_order)
+
+    text = QUOTED.sub(lambda m: "<" + mask(json.loads(m.group(0))) + ">", text)
+    return SINGLE.sub(lambda m: "'" + mask(m.group(1)) + "'", text)
+
+
+def _answer(
+    call: Callable[[], dict[str, Any]], heard: list[str], keep_order: bool
+) -> tuple[Any, ...]:
+    heard.clear()
+    try:
+        written = call()
+    except ApiError as exc:
+        status = exc.status_object or {}
+        causes = [
+            (each.get("field"), each.get("reason"), _masked(each.get("message"), keep_order))
+            for each in (status.get("details") or {}).get("causes") or ()
+        ]
+        found: tuple[Any, ...] = (
+            exc.status, status.get("reason"), _masked(status.get("message"), keep_order), causes
+        )  # fmt: skip
+    else:
+        meta = written["metadata"]
+        found = ("accepted", written.get("kind"), meta.get("name"), meta.get("namespace"),
+                 written.get("data"), written.get("spec"))  # fmt: skip
+    return (*found, list(heard))
+
+
+def _patched_alike(
+    client: KubeClient,
+    heard: list[str],
+    namespace: str,
+    cases: list[tuple[str, str, dict[str, Any]]],
+    *,
+    keep_order: bool,
+) -> list[str]:
+    """Each case's object made on both sides (a store of its own, so that each case's
+    warnings are told afresh as a fresh client's are), then patched: the problems."""
+    problems: list[str] = []
+    for index, (what, kind, patch) in enumerate(cases):
+        group, version, plural, fields = KINDS[kind]
+        scoped = kind != "Namespace"
+        name = f"p{index}" if scoped else f"{namespace}-p{index}"
+        patch = json.loads(json.dumps(patch).replace('"NAME"', json.dumps(name)))
+        server = ResourceClient(
+            client, group, version, plural, namespaced=scoped, namespace=namespace
+        )
+        store = ObjectStore(on_warning=heard.append)
+        store.add_crd(CustomResourceDefinition.from_object(_crd()))
+        real_kind = kind.split()[0]
+        info = store.resolve(
+            f"{group}/{version}/{real_kind}" if group else f"{version}/{real_kind}"
+        )
+        body = {
+            "apiVersion": info.api_version,
+            "kind": real_kind,
+            "metadata": {"name": name, "namespace": namespace} if scoped else {"name": name},
+            **fields,
+        }
+        server.create(body)
+        store.create(info, body, namespace=namespace if scoped else None)
+        client.warnings.clear()  # the client tells each text once: told afresh per case
+        theirs = _answer(partial(server.patch, name, patch), heard, keep_order)
+        ours = _answer(
+            partial(store.patch, info, namespace if scoped else "", name, patch), heard, keep_order
+        )
+        if what.startswith("valid") != (theirs[0] == "accepted"):
+            problems.append(f"{what}: the server answered {theirs[:3]} (the case is wrong)")
+        if ours != theirs:
+            problems.append(f"{what}:\n  server {theirs}\n  store  {ours}")
+    return problems
+
+
+def test_patched_identity(warned_client: tuple[KubeClient, list[str]], namespace: str) -> None:
+    client, heard = warned_client
+    problems = _patched_alike(client, heard, namespace, CASES, keep_order=False)
+    print(f"{2 * len(CASES)} patches compared: {len(CASES)} cases, on the server and the store")
+    assert problems == [], f"{len(problems)} of {len(CASES)}:\n" + "\n".join(problems)
