@@ -19,8 +19,10 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   default mode; secret, configMap and downward API sources, their paths unique; a
   service account token's expiry and path; one kind a source) and downwardAPI (the
   default mode, each item's path, one field or resource reference and its mode), csi
-  (a driver name, the node publish secret's name), ephemeral (a claim template,
-  not its own rules) and the in-tree plugins (nfs, iscsi, glusterfs, flocker, rbd,
+  (a driver name, the node publish secret's name), ephemeral (a claim template:
+  ``ValidatePersistentVolumeClaimTemplate``, its metadata only labels and annotations,
+  the claim spec's access modes, selector, storage, class names, volume mode and data
+  sources) and the in-tree plugins (nfs, iscsi, glusterfs, flocker, rbd,
   cinder, cephfs, quobyte, fc, flexVolume, azureFile, vsphereVolume,
   photonPersistentDisk, portworxVolume, azureDisk, storageos, scaleIO,
   gcePersistentDisk, awsElasticBlockStore, gitRepo: their required fields, formats and
@@ -81,9 +83,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 ``label_selector_problems`` (apimachinery's ``ValidateLabelSelector``) serves these
 selectors and a workload's ``spec.selector`` (``validation.workloads``).
 
-Not checked: an ephemeral volume's claim template (the server drops a template's
-``hostUsers``, so validateHostUsers refuses nothing; an image volume too, ImageVolume
-being off).
+The server drops a template's ``hostUsers``, so validateHostUsers refuses nothing;
+an image volume too (ImageVolume is off).
 An init container's restartPolicy other than Always and a projection's cluster trust
 bundle and pod certificate sources are dropped before validation (ContainerRestartRules,
 ClusterTrustBundleProjection and PodCertificateRequest are off), as the store drops them.
@@ -1062,10 +1063,107 @@ def _csi(source: dict[str, Any], at: str) -> list[Cause]:
 
 
 def _ephemeral(source: dict[str, Any], at: str) -> list[Cause]:
-    """``validateEphemeralVolumeSource``: a claim template (its own rules, a claim's,
-    are not checked)."""
+    """``validateEphemeralVolumeSource``: a claim template, by
+    ``ValidatePersistentVolumeClaimTemplate`` (a template's is no pod's: the claim's
+    name is not checked)."""
     template = source.get("volumeClaimTemplate")
-    return [] if isinstance(template, dict) else [required(f"{at}.volumeClaimTemplate")]
+    if not isinstance(template, dict):
+        return [required(f"{at}.volumeClaimTemplate")]
+    at = f"{at}.volumeClaimTemplate"
+    meta, spec = template.get("metadata"), template.get("spec")
+    return _template_meta(meta if isinstance(meta, dict) else {}, f"{at}.metadata") + _claim_spec(
+        spec if isinstance(spec, dict) else {}, f"{at}.spec"
+    )
+
+
+#: ``ObjectMeta``'s fields but labels and annotations, in its order: a template may
+#: set none (``validateFieldAllowList``)
+_NOT_TEMPLATE_META = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
+                      "generation", "creationTimestamp", "deletionTimestamp",
+                      "deletionGracePeriodSeconds", "ownerReferences", "finalizers",
+                      "managedFields")  # fmt: skip
+
+
+def _template_meta(meta: dict[str, Any], at: str) -> list[Cause]:
+    """``ValidateTemplateObjectMeta``: the annotations, the labels, and none of the
+    other fields set (not their zero value)."""
+    problems = sorted(labels_and_annotations_problems(meta), key=lambda each: each[0] == "labels")
+    found = [cause(f"{at}.{key}", reason, body) for key, reason, body in problems]
+    return found + [forbidden(f"{at}.{key}", "cannot be set") for key in _NOT_TEMPLATE_META
+                    if meta.get(key) not in (None, "", 0, [])]  # fmt: skip
+
+
+#: ``supportedAccessModes`` and ``supportedVolumeModes``, sorted
+_ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
+_VOLUME_MODES = ("Block", "Filesystem")
+
+
+def _claim_spec(spec: dict[str, Any], at: str) -> list[Cause]:
+    """``ValidatePersistentVolumeClaimSpec`` (of a template, VolumeAttributesClass GA
+    and on): access modes (one at least, known, ReadWriteOncePod alone), the selector,
+    a positive storage request (at ``resources[storage]``, as upstream), the class
+    names DNS subdomains, the volume mode, the data source and its ref, alike."""
+    found: list[Cause] = []
+    modes = [_text(mode) for mode in spec.get("accessModes") or ()]
+    if not modes:
+        found.append(_required_detail(f"{at}.accessModes", "at least 1 access mode is required"))
+    selector = spec.get("selector")
+    if isinstance(selector, dict):
+        found += label_selector_problems(selector, f"{at}.selector")
+    found += [not_supported(f"{at}.accessModes", mode, _ACCESS_MODES, named=True)
+              for mode in modes if mode not in _ACCESS_MODES]  # fmt: skip
+    if "ReadWriteOncePod" in modes and any(
+        mode in _ACCESS_MODES and mode != "ReadWriteOncePod" for mode in modes
+    ):
+        detail = "may not use ReadWriteOncePod with other access modes"
+        found.append(forbidden(f"{at}.accessModes", detail))
+    storage = _requirements(spec, "requests").get("storage")
+    if storage is None:
+        found.append(required(f"{at}.resources[storage]"))
+    elif _quantity(storage) <= 0:
+        found.append(
+            invalid_cause(f"{at}.resources[storage]", str(storage), "must be greater than zero")
+        )
+    found += _class_name(spec, "storageClassName", at)
+    mode = spec.get("volumeMode")
+    if isinstance(mode, str) and mode not in _VOLUME_MODES:
+        found.append(not_supported(f"{at}.volumeMode", mode, _VOLUME_MODES, named=True))
+    source, ref = spec.get("dataSource"), spec.get("dataSourceRef")
+    if isinstance(source, dict):
+        found += _data_source(source, f"{at}.dataSource")
+    if isinstance(ref, dict):
+        found += _data_source(ref, f"{at}.dataSourceRef")
+        namespace = _text(ref.get("namespace"))
+        found += [invalid_cause(f"{at}.dataSourceRef.namespace", namespace, m)
+                  for m in (_label(namespace) if namespace else ())]  # fmt: skip
+        # the value is the *field.Path of dataSource: json.Marshal'ed, {}
+        if namespace and isinstance(source, dict):
+            detail = "may not be specified when dataSourceRef.namespace is specified"
+            found.append(cause(at, Reason.INVALID, f"Invalid value: {{}}: {detail}"))
+        elif isinstance(source, dict) and any(
+            source.get(key) != ref.get(key) for key in ("apiGroup", "kind", "name")
+        ):
+            found.append(cause(at, Reason.INVALID, "Invalid value: {}: must match dataSourceRef"))
+    return found + _class_name(spec, "volumeAttributesClassName", at)
+
+
+def _class_name(spec: dict[str, Any], key: str, at: str) -> list[Cause]:
+    """``ValidateClassName`` of a class name set (``NameIsDNSSubdomain``)."""
+    name = _text(spec.get(key))
+    return [invalid_cause(f"{at}.{key}", name, m) for m in _subdomain(name)] if name else []
+
+
+def _data_source(source: dict[str, Any], at: str) -> list[Cause]:
+    """``validateDataSource`` / ``validateDataSourceRef``: a name, a kind, a
+    PersistentVolumeClaim of the core group, or a group a DNS subdomain."""
+    found = [required(f"{at}.{key}") for key in ("name", "kind") if not _text(source.get(key))]
+    group, kind = _text(source.get("apiGroup")), _text(source.get("kind"))
+    if not group and kind != "PersistentVolumeClaim":
+        detail = "must be 'PersistentVolumeClaim' when referencing the default apiGroup"
+        found.append(invalid_cause(at, kind, detail))
+    if group:
+        found += [invalid_cause(f"{at}.apiGroup", group, m) for m in _subdomain(group)]
+    return found
 
 
 Check = Callable[[dict[str, Any], str], list[Cause]]

@@ -587,11 +587,20 @@ MORE_FIELDS: list[tuple[str, dict[str, Any]]] = [
 
 
 HOST_PROCESS = {"windowsOptions": {"hostProcess": True}}
+CLAIM_SPEC = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+
+
+def ephemeral(template: dict[str, Any]) -> dict[str, Any]:
+    """An ephemeral volume of the claim ``template``."""
+    return {"name": "e", "ephemeral": {"volumeClaimTemplate": template}}
+
+
 #: (what, the template's pod spec): Windows host process pods
 #: (``validateWindowsHostProcessPod``), a windows pod's empty lists and structs,
 #: pod-level resources (``validatePodResources``: PodLevelResources is beta and on), the
-#: in-tree volume plugins' fields (``validate<Plugin>VolumeSource``), the projections of
-#: gates that are off, created as Deployments on both sides
+#: in-tree volume plugins' fields (``validate<Plugin>VolumeSource``), an ephemeral
+#: volume's claim template (``ValidatePersistentVolumeClaimTemplate``), the projections
+#: of gates that are off, created as Deployments on both sides
 LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("valid: a windows host process pod, on the host's network",
      pod(container(securityContext={"windowsOptions": {"runAsUserName": "NT AUTHORITY\\SYSTEM"}}), initContainers=[container("init")],
@@ -702,6 +711,34 @@ LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
      pod(volumes=[{"name": "a", "gcePersistentDisk": {"partition": 256}}, {"name": "b", "awsElasticBlockStore": {"partition": -1}}])),
     ("gitRepo: no repository, an absolute directory with '..'", pod(volumes=[{"name": "a", "gitRepo": {"directory": "/a/../b"}}])),
     ("odd: an nfs path and a flex option", pod(volumes=[{"name": "a", "nfs": {"server": "s", "path": ODD}}, {"name": "b", "flexVolume": {"driver": "d", "options": {ODD + ".k8s.io/x": "y"}}}])),
+    ("valid: an ephemeral volume's full claim template",
+     pod(volumes=[ephemeral({"metadata": {"labels": {"app": "web"}, "annotations": {"note": "x"}},
+                             "spec": {**CLAIM_SPEC, "storageClassName": "fast", "volumeAttributesClassName": "gold", "selector": {"matchLabels": {"tier": "db"}},
+                                      "dataSource": {"kind": "PersistentVolumeClaim", "name": "src"},
+                                      "dataSourceRef": {"kind": "PersistentVolumeClaim", "name": "src"}}})])),
+    ("an ephemeral claim template without access modes or storage", pod(volumes=[ephemeral({"spec": {}})])),
+    ("an ephemeral claim template: an access mode not known, ReadWriteOncePod with another, storage 0",
+     pod(volumes=[ephemeral({"spec": {"accessModes": ["ReadWriteOncePod", "ReadWriteMany", "WriteOnly"], "resources": {"requests": {"storage": "0"}}}})])),
+    ("an ephemeral claim template: a negative storage, a class and an attributes class not subdomains, a volume mode not known",
+     pod(volumes=[ephemeral({"spec": {**CLAIM_SPEC, "resources": {"requests": {"storage": "-1Gi"}}, "storageClassName": "Fast_1",
+                                      "volumeAttributesClassName": "Gold_1", "volumeMode": "Raw"}})])),
+    ("odd: an ephemeral claim template's access mode and volume mode",
+     pod(volumes=[ephemeral({"spec": {**CLAIM_SPEC, "accessModes": [ODD], "volumeMode": ODD}})])),
+    ("an ephemeral claim template's selector: each kind of bad requirement",
+     pod(volumes=[ephemeral({"spec": {**CLAIM_SPEC, "selector": BAD_EXPRESSIONS}})])),
+    ("an ephemeral claim template's data sources: no name nor kind, a kind of the core group, a group not a subdomain",
+     pod(volumes=[ephemeral({"spec": {**CLAIM_SPEC, "dataSource": {"apiGroup": "Snap_Shots"},
+                                      "dataSourceRef": {"kind": "VolumeSnapshot", "name": "s"}}})])),
+    ("an ephemeral claim template's data source beside a ref with a namespace, not a DNS label",
+     pod(volumes=[ephemeral({"spec": {**CLAIM_SPEC, "dataSource": {"kind": "PersistentVolumeClaim", "name": "a"},
+                                      "dataSourceRef": {"kind": "PersistentVolumeClaim", "name": "a", "namespace": "Other_NS"}}})])),
+    ("an ephemeral claim template's data source not its ref",
+     pod(volumes=[ephemeral({"spec": {**CLAIM_SPEC, "dataSource": {"kind": "PersistentVolumeClaim", "name": "a"},
+                                      "dataSourceRef": {"apiGroup": "snapshot.storage.k8s.io", "kind": "VolumeSnapshot", "name": "a"}}})])),
+    ("an ephemeral claim template's metadata: a name, namespace, generateName, finalizers; an annotation and a label not valid",
+     pod(volumes=[ephemeral({"metadata": {"name": "n", "namespace": "ns", "generateName": "g", "finalizers": ["f"],
+                                          "annotations": {"a b": "x"}, "labels": {"app": "-bad-"}}, "spec": CLAIM_SPEC})])),
+    ("an ephemeral claim template's bad storage, then the volume's name", pod(volumes=[{**ephemeral({"spec": {"accessModes": ["ReadWriteOnce"]}}), "name": "E_1"}])),
     ("valid: projected: a cluster trust bundle beside a configMap, a bad pod certificate (both dropped)",
      pod(volumes=[{"name": "p", "projected": {"sources": [{"clusterTrustBundle": {"path": "/abs"}, "configMap": {"name": "cm"}},
                                                           {"podCertificate": {"signerName": "Bad Signer", "keyType": "X"}}]}}])),
