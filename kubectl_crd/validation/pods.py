@@ -54,6 +54,8 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   port, path, scheme, header names or command; counts, grace period, success
   threshold), another init container's forbidden; host ports unique across the
   regular containers and within each init container (``checkHostPortConflicts``);
+  ephemeral containers (``validateEphemeralContainers``: the common rules, an image
+  without surrounding whitespace, names unique, a target found, only their fields);
   pod-level resources (``validatePodResources``: none for a windows pod, no claims,
   cpu, memory and huge pages by a container's rules, at least the containers'
   aggregate requests and huge pages limits, each container's limit at most the
@@ -78,7 +80,7 @@ before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
   rules, limits only), the OS name and a linux or windows pod's own rules
   (``validateLinux``, ``validateWindows``);
 - then (``ValidatePodTemplateSpec``) the deprecated seccomp and AppArmor annotations
-  against the profile fields beside them.
+  against the profile fields beside them, and no ephemeral containers.
 
 ``label_selector_problems`` (apimachinery's ``ValidateLabelSelector``) serves these
 selectors and a workload's ``spec.selector`` (``validation.workloads``).
@@ -286,6 +288,10 @@ def pod_template_problems(
         else:
             found += [forbidden(f"{path}.{each}", _INIT_FORBIDDEN) for each in _SIDECAR_ONLY
                       if container.get(each) is not None]  # fmt: skip
+    ephemerals = _items(spec.get("ephemeralContainers"))
+    if ephemerals:
+        found += _ephemeral_containers(ephemerals, spec, volumes, where, host_users, restart,
+                                       _items(sent.get("ephemeralContainers")), claims)  # fmt: skip
     resources = spec.get("resources")
     if isinstance(resources, dict):
         found += _pod_resources(spec, resources, sent, where, claims)
@@ -298,6 +304,69 @@ def pod_template_problems(
     )
     if annotations:
         found += _annotations_match_fields(annotations, spec, security, where)
+    if ephemerals:
+        found.append(
+            forbidden(
+                f"{where}.ephemeralContainers", "ephemeral containers not allowed in pod template"
+            )
+        )
+    return found
+
+
+#: the ``EphemeralContainerCommon`` fields an ephemeral container may not set
+#: (``allowedEphemeralContainerFields``' false ones and those it does not list), in
+#: the Go struct's order
+_NOT_EPHEMERAL = ("ports", "resources", "resizePolicy", "restartPolicy", "restartPolicyRules",
+                  "livenessProbe", "readinessProbe", "startupProbe", "lifecycle")  # fmt: skip
+_NOT_FOR_EPHEMERAL = "cannot be set for an Ephemeral Container"
+
+
+def _ephemeral_containers(
+    ephemerals: list[dict[str, Any]],
+    spec: dict[str, Any],
+    volumes: dict[str, bool],
+    at: str,
+    host_users: bool,
+    restart: str,
+    sent: list[dict[str, Any]],
+    claims: frozenset[str],
+) -> list[Cause]:
+    """``validateEphemeralContainers`` (a template's are refused after all, but
+    checked first): each one's ``validateContainerCommon``, an image without
+    surrounding whitespace (``validateContainerOnlyForPod``), a name unique across
+    every container, a target of a regular or init container, none of the
+    ``_NOT_EPHEMERAL`` fields, no mount's subPath or subPathExpr."""
+    others = {_text(each.get("name")) for kind in ("containers", "initContainers")
+              for each in _items(spec.get(kind))}  # fmt: skip
+    names = set(others)
+    found: list[Cause] = []
+    for index, container in enumerate(ephemerals):
+        path = f"{at}.ephemeralContainers[{index}]"
+        found += _container(
+            container, volumes, path, host_users, [], restart, _at(sent, index), claims
+        )
+        image = _text(container.get("image"))
+        if image != image.strip():
+            detail = "must not have leading or trailing whitespace"
+            found.append(invalid_cause(f"{path}.image", image, detail))
+        name = _text(container.get("name"))
+        if name in names:
+            found.append(duplicate(f"{path}.name", name))
+        names.add(name)
+        target = _text(container.get("targetContainerName"))
+        if target and target not in others:
+            found.append(
+                cause(
+                    f"{path}.targetContainerName",
+                    Reason.NOT_FOUND,
+                    f"Not found: {bad_value(target)}",
+                )
+            )
+        found += [forbidden(f"{path}.{key}", _NOT_FOR_EPHEMERAL) for key in _NOT_EPHEMERAL
+                  if container.get(key) not in (None, {}, [])]  # fmt: skip
+        for number, mount in enumerate(_items(container.get("volumeMounts"))):
+            found += [forbidden(f"{path}.volumeMounts[{number}].{key}", _NOT_FOR_EPHEMERAL)
+                      for key in ("subPath", "subPathExpr") if _text(mount.get(key))]  # fmt: skip
     return found
 
 
