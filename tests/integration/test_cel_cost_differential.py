@@ -58,6 +58,34 @@ ITEM: dict[str, Any] = {
         "t": {"type": "string", "format": "date-time"},
         "io": {"x-kubernetes-int-or-string": True},
         "b": {"type": "string", "format": "byte", "maxLength": 9},
+        # nested three deep: the estimator walks each level's bound
+        "lll": {
+            "type": "array",
+            "maxItems": 3,
+            "items": {
+                "type": "array",
+                "maxItems": 4,
+                "items": {"type": "array", "maxItems": 5, "items": {"type": "integer"}},
+            },
+        },
+        "mlm": {
+            "type": "object",
+            "maxProperties": 3,
+            "additionalProperties": {
+                "type": "array",
+                "maxItems": 4,
+                "items": {
+                    "type": "object",
+                    "maxProperties": 2,
+                    "additionalProperties": {"type": "string", "maxLength": 6},
+                },
+            },
+        },
+        "lls": {
+            "type": "array",
+            "maxItems": 3,
+            "items": {"type": "array", "maxItems": 4, "items": {"type": "string", "maxLength": 7}},
+        },
     },
 }
 
@@ -140,6 +168,21 @@ RULES = [
     "self.u.indexOf('a', 1) > 0",
     "self.objs.map(o, o.k).join('') == 'a'",
     "self.objs.filter(o, o.v > 0).map(o, o.k).exists(k, k == 'a')",
+    # values nested three deep: lists of lists of lists, maps of lists of maps
+    "self.lll.all(a, a.all(b, b.all(c, c > 0)))",
+    "self.lll.all(a, a.all(b, b.exists(c, [c] == [1])))",
+    "self.lll.map(a, a.size()).size() > 0",
+    "self.lll[0][0][0] > 0",
+    "self.lll == [[[1]]]",
+    "self.mlm.all(k, self.mlm[k].all(m, m.all(j, m[j].size() > 0)))",
+    "self.mlm.all(k, v, v.all(m, m.all(j, m[j] == 'a')))",
+    "self.mlm.all(k, self.mlm[k].exists(m, m.exists(j, j.startsWith('a'))))",
+    "self.mlm['a'][0]['b'] == 'c'",
+    "self.lls.all(a, a.all(s, s.startsWith('x')))",
+    "self.lls[0].join(',') == 'a'",
+    "self.lls.all(a, a.join(',').size() > 2)",
+    "self.lls.map(a, a.map(s, s + 'x')).size() > 0",
+    "self.lls.exists(a, a.join(',') == 'a' && a.indexOf('x') > 0)",
 ]
 
 # refused on their own, whatever the array around them

@@ -46,6 +46,15 @@ SPEC_PROPERTIES = {
         "items": {"type": "array", "maxItems": 2, "items": {"type": "integer"}},
     },
     "io": {"x-kubernetes-int-or-string": True},
+    "groups": {
+        "type": "object",
+        "maxProperties": 2,
+        "additionalProperties": {
+            "type": "array",
+            "maxItems": 2,
+            "items": {"type": "string", "maxLength": 4},
+        },
+    },
 }
 
 # (rule, messageExpression, optionalOldSelf): each is one x-kubernetes-validations entry on spec
@@ -89,6 +98,15 @@ RULES: list[dict[str, Any]] = [
     {"rule": "[null, 1].size() == 2"},
     {"rule": "[1, duration('1s')].size() == 2"},
     {"rule": "[timestamp('2020-01-01T00:00:00Z'), 1].size() == 2"},
+    # a field holding lists of lists or a map of lists has the schema's type
+    {"rule": "self.grid[0][0] + 'x' == 'a'"},
+    {"rule": "self.grid.all(r, r.all(c, c + 'x' == 'a'))"},
+    {"rule": "self.grid.all(r, r.all(c, c + 1 > 0)) &&\n  self.grid[1][1] == 'x'", "message": "m"},
+    {"rule": "self.grid[0].indexOf('a') == 1"},
+    {"rule": "[self.grid[0], ['a']].size() == 2"},
+    {"rule": "self.groups['a'][0] + 1 > 0"},
+    {"rule": "self.groups.all(k, self.groups[k].all(g, g.size() < 3))"},  # accepted
+    {"rule": "self.grid.exists(r, r.exists(c, c == 1))"},  # accepted
 ]
 
 

@@ -49,6 +49,10 @@ ORIGINAL_NAMES = {
     "__validate": "validate",
     "format.__named": "format.named",
 }
+#: the prefix of the functions ``typing`` adds to give a field its schema's type (the
+#: engine's is a list or map of ``dyn``): not in the server's tree, each passes its
+#: receiver through
+EXACT_PREFIX = "__kcExact"
 
 
 # -- saturating arithmetic (cost.go: addUint64NoOverflow, multiplyUint64NoOverflow) ------
@@ -469,6 +473,11 @@ class _Coster:
             cost = self.cost(argument)
             self.copy_sizes(node, argument)
             return _add((1, 1), cost)
+        if function.startswith(EXACT_PREFIX) and node.target is not None:
+            passed = self.cost(node.target)
+            self.copy_sizes(node, node.target)
+            self.paths[node.id] = self.path(node.target)
+            return passed
         if function == "_[?_]" and node.args and _is_rewritten_optional(node.args[0]):
             # the engine's optional around a rewritten call: not in the server's tree
             inner = node.args[0]

@@ -6,8 +6,12 @@ timestamps and durations by format, int-or-string as ``dyn``; untyped nodes, and
 and maps of them, are not visible. The engine type-checks against protobuf messages,
 so every object node becomes a message generated here (package
 ``kubectl_crd.gen.s<hash>``); where protobuf cannot say a CEL type (a list of lists, a
-map of lists) the value is ``google.protobuf.Value``, which CEL reads as ``dyn``: such
-rules are checked less strictly than by the server, never more.
+map of lists) the field holds ``google.protobuf.Value`` items, which CEL reads as
+``dyn``. A rule selecting such a field is compiled again with a call after each
+selection that gives the value its schema's type (``_exact_fields``), so the checker
+and the cost estimate see the server's types; where it cannot be (a presence test, an
+optional selection ``.?f``, a rule that does not compile as it is) the rule is checked
+less strictly than by the server, never more.
 
 The checker's words are cel-cpp's; ``compile_error_text`` puts them in cel-go's
 (``undefined field 'x'``, member calls as ``'int.()'``), and cross-type numeric
@@ -33,11 +37,13 @@ from google.protobuf import descriptor_pb2
 
 from kubectl_crd.validation.cel.checked import (
     CheckedRule,
+    Node,
     format_literal_errors,
     homogeneous_literal_errors,
     index_of_type_errors,
     read_checked,
 )
+from kubectl_crd.validation.cel.cost import EXACT_PREFIX
 from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.cel.programs import compile_error_text, optional_old_self
 from kubectl_crd.validation.cel.tree import Rule, RuleNode, rule_tree
@@ -118,6 +124,11 @@ class _Generator:
         self.types: dict[tuple[int, bool], _Decl | None] = {}
         #: each message's fields (by the escaped name the server's type has them under)
         self.fields: dict[str, dict[str, _Decl]] = {}
+        #: each message's fields by every name a rule may select them with
+        self.selectable: dict[str, dict[str, _Decl]] = {}
+        #: the function giving each type a field cannot hold exactly (``exact_fields``)
+        self.exact_names: dict[str, str] = {}
+        self.exact_decls: dict[str, _Decl] = {}
         self.count = 0
 
     def decl(self, node: SchemaNode, resource_root: bool) -> _Decl | None:
@@ -193,8 +204,28 @@ class _Generator:
             fields["metadata"] = escaped["metadata"] = self._metadata()
         for number, (field_name, decl) in enumerate(sorted(fields.items()), start=1):
             self._field(message, name, field_name, number, decl)
+            if _held_as_dyn(decl) and decl.signature not in self.exact_names:
+                self.exact_names[decl.signature] = f"{EXACT_PREFIX}{len(self.exact_names)}"
+                self.exact_decls[decl.signature] = decl
         self.fields[f"{self.package}.{name}"] = escaped
+        self.selectable[f"{self.package}.{name}"] = fields
         return _Decl(f"{self.package}.{name}", _F.TYPE_MESSAGE, f".{self.package}.{name}")
+
+    def exact_functions(self) -> list[Any]:
+        """One function per type a message field cannot hold exactly: on the field's
+        value as the engine types it (a list or map of ``dyn``), giving that value its
+        schema's type."""
+        functions = []
+        for signature, name in self.exact_names.items():
+            decl = self.exact_decls[signature]
+            held = (
+                cel.Type.List(cel.Type.DYN)
+                if decl.item is not None
+                else cel.Type.Map(cel.Type.STRING, cel.Type.DYN)
+            )
+            overload = cel.Overload(f"{name}_value", decl.cel_type(), [held], is_member=True)
+            functions.append(cel.FunctionDecl(name, [overload]))
+        return functions
 
     def server_names(self, decl: _Decl, text: str) -> str:
         """``text`` (an engine message about rules on a node of type ``decl``) with each
@@ -268,6 +299,96 @@ class _Generator:
         )
         if decl.type_name:
             added.type_name = decl.type_name
+
+
+_FIELD_NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _exact_fields(
+    checked: CheckedRule, text: str, generator: _Generator
+) -> tuple[str, list[tuple[int, int]]] | None:
+    """``text`` (the compiled text of ``checked``) with each selection of a field that
+    holds its items as ``dyn`` followed by the call of the field's exact function
+    (``_Generator.exact_functions``): compiled again, the checker types what the rule
+    does with the field as the server, whose types are the schema's, does
+    (``self.grid[0][0] + 'x'`` on a list of lists of integers does not compile). With
+    where each call went (offset in the result, length); None where there is none. A
+    presence test (``has()``) and an optional selection (``.?f``) keep the field as it
+    was: there is no call to follow them with."""
+    found: list[tuple[int, str]] = []
+
+    def visit(node: Node) -> None:
+        if node.kind == "select" and not node.test_only and node.children:
+            operand = checked.types.get(node.children[0].id)
+            fields = generator.selectable.get(operand.name, {}) if operand is not None else {}
+            decl = fields.get(node.name)
+            at = checked.positions.get(node.id, -1)
+            if decl is not None and decl.signature in generator.exact_names and at >= 0:
+                name = _FIELD_NAME.match(text, at + 1)
+                if text[at] == "." and name is not None and name.group(1) == node.name:
+                    found.append((name.end(), f".{generator.exact_names[decl.signature]}()"))
+        for child in (*node.children, *node.elements):
+            visit(child)
+
+    visit(checked.root)
+    if not found:
+        return None
+    out: list[str] = []
+    inserted: list[tuple[int, int]] = []
+    at = length = 0
+    for end, call in sorted(found):
+        out += [text[at:end], call]
+        inserted.append((end + length, len(call)))
+        length += len(call)
+        at = end
+    return "".join([*out, text[at:]]), inserted
+
+
+def _before_insertions(inserted: list[tuple[int, int]], offset: int) -> int:
+    """An offset in ``_exact_fields``' text as one in the text it was made from; one
+    inside an inserted call is the end of the field name it follows."""
+    shift = 0
+    for start, length in inserted:
+        if offset >= start + length:
+            shift += length
+        elif offset >= start:
+            return start - shift
+    return offset - shift
+
+
+def _position_in(prepared: str, inserted: list[tuple[int, int]], offset: int) -> int:
+    """An offset of the compiled text as one in the rule's own: before the exact
+    functions' calls, then before ``indexOf``'s renames."""
+    from kubectl_crd.validation.cel.library.indexing import original_offset
+
+    return original_offset(prepared, _before_insertions(inserted, offset))
+
+
+def _errors_before_insertions(
+    engine_text: str, exacted: str, text: str, inserted: list[tuple[int, int]]
+) -> str:
+    """The engine's compile errors of ``exacted`` at their places in ``text``."""
+    exacted_lines = exacted.split("\n")
+    lines = text.split("\n")
+
+    def block(match: re.Match[str]) -> str:
+        line, column, message = int(match[1]), int(match[2]), match[3]
+        if line > len(exacted_lines):
+            return match[0]
+        offset = sum(len(x) + 1 for x in exacted_lines[: line - 1]) + column - 1
+        at = _before_insertions(inserted, offset)
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1)
+        return f"ERROR: <input>:{line}:{column + 1}: {message}\n | {lines[line - 1]}\n | {'.' * column}^"
+
+    return _ERROR_BLOCK.sub(block, engine_text)
+
+
+def _held_as_dyn(decl: _Decl) -> bool:
+    """Whether a message field of type ``decl`` holds its items (a map's values) as
+    ``dyn`` (``_field``: protobuf has no list of lists, no map of lists)."""
+    inner = decl.item if decl.item is not None else decl.map_value
+    return inner is not None and (inner.repeated or inner.map_value is not None)
 
 
 def _map_entry_name(field_name: str) -> str:
@@ -352,7 +473,7 @@ def check_rules(
         compile_expression,
         prepare,
     )
-    from kubectl_crd.validation.cel.library.indexing import original_offset, rewrite
+    from kubectl_crd.validation.cel.library.indexing import rewrite
 
     try:
         build_environment({}, files=(generator.file,))
@@ -360,6 +481,7 @@ def check_rules(
         return [], []
     problems: list[RuleProblem] = []
     environments: dict[str, Any] = {}  # one per type of self: NewEnv costs ~2 ms
+    exact_functions = generator.exact_functions()
 
     def environment(decl: _Decl) -> Any:
         if decl.signature not in environments:
@@ -374,6 +496,7 @@ def check_rules(
                     "__hasOldSelf": cel.Type.BOOL,
                 },
                 files=(generator.file,),
+                functions=exact_functions,
             )
         return environments[decl.signature]
 
@@ -399,12 +522,28 @@ def check_rules(
                 try:
                     program, prepared = compile_expression(env, prepare(compiled))
                     checked_tree = read_checked(program.serialize())
+                    exact = _exact_fields(checked_tree, prepared, generator)
+                    inserted: list[tuple[int, int]] = []
+                    if exact is not None:
+                        exacted, inserted = exact
+                        try:
+                            program, _ = compile_expression(env, exacted)
+                        except RuntimeError as exc:
+                            if f"'{EXACT_PREFIX}" in str(exc):  # not the rule's: kept as dyn
+                                inserted = []
+                            else:
+                                raise RuntimeError(
+                                    _errors_before_insertions(str(exc), exacted, prepared, inserted)
+                                ) from exc
+                        if inserted:
+                            checked_tree = read_checked(program.serialize())
+
                     # positions in the checked tree are the compiled text's: checked
                     # only when no rewrite moved them, or only indexOf's renames did
                     detail = literal_errors(
                         text,
                         checked_tree if prepared in (text, rewrite(text)) else None,
-                        partial(original_offset, prepared),
+                        partial(_position_in, prepared, inserted),
                     )
                     if not detail:
                         detail = _output_type_error(field_name, checked_tree)
