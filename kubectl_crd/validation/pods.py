@@ -313,6 +313,16 @@ def pod_template_problems(
     return found
 
 
+def _not_zero(value: Any, key: str) -> bool:
+    """Whether a container's field, as JSON, is not its Go zero value (null; for
+    ``resources``, a struct, each of its fields null)."""
+    if key == "resources":
+        return isinstance(value, dict) and any(
+            value.get(each) is not None for each in ("limits", "requests", "claims")
+        )
+    return value is not None
+
+
 #: the ``EphemeralContainerCommon`` fields an ephemeral container may not set
 #: (``allowedEphemeralContainerFields``' false ones and those it does not list), in
 #: the Go struct's order
@@ -362,8 +372,11 @@ def _ephemeral_containers(
                     f"Not found: {bad_value(target)}",
                 )
             )
+        # not the Go zero value, as the request sent it: an empty list or map is a
+        # non-nil one, and decoding left it out
+        sent_container = _at(sent, index)
         found += [forbidden(f"{path}.{key}", _NOT_FOR_EPHEMERAL) for key in _NOT_EPHEMERAL
-                  if container.get(key) not in (None, {}, [])]  # fmt: skip
+                  if _not_zero(sent_container.get(key), key)]  # fmt: skip
         for number, mount in enumerate(_items(container.get("volumeMounts"))):
             found += [forbidden(f"{path}.volumeMounts[{number}].{key}", _NOT_FOR_EPHEMERAL)
                       for key in ("subPath", "subPathExpr") if _text(mount.get(key))]  # fmt: skip

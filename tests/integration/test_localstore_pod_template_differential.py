@@ -747,6 +747,8 @@ LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
                                         resources={"limits": {"cpu": "1"}}, livenessProbe=PROBE, readinessProbe=PROBE, startupProbe=PROBE,
                                         lifecycle={"preStop": PROBE}, volumeMounts=[{**MOUNT, "subPath": "a"}, {"name": "data", "mountPath": "/b", "subPathExpr": "b"}])],
          volumes=[EMPTY])),
+    ("an ephemeral container's empty ports, resources of an empty map, an empty lifecycle, empty resources",
+     pod(ephemeralContainers=[container("a", ports=[], resources={"limits": {}}, lifecycle={}), container("b", resources={}, resizePolicy=[])])),
     ("an ephemeral container without a name or image, after an init container's bad name",
      pod(initContainers=[container("Init")], ephemeralContainers=[{"targetContainerName": "app"}])),
     ("valid: projected: a cluster trust bundle beside a configMap, a bad pod certificate (both dropped)",
