@@ -178,6 +178,41 @@ CONSTRUCTS = [
         " && x.replace('Gi', 'Mi') != x)",
         ["1Gi", "5Gi", "9Gi"] * 40,
     ),
+    # values nested three deep, walked level by level: lists of lists of lists, maps of
+    # lists of maps
+    Construct(
+        "nested_lists",
+        {
+            "type": "array",
+            "maxItems": 20,
+            "items": bounded({"type": "array", "items": bounded(INTS, 20)}, 20),
+        },
+        "self.all(a, a.all(b, b.all(c, c >= 0) && b.exists(c, c == 4)))"
+        " && self[0][1].size() == 5 && [0, 1, 2, 3, 4] in self[2] && self.map(a, a.size()).sum() == 24"
+        " && self[1] == self[2] && sets.equivalent(self[0], self[3]) && self[4] + self[5] != self[0]"
+        " && self[0].indexOf([0, 1, 2, 3, 4]) == 0",
+        [[list(range(5)) for _ in range(4)] for _ in range(6)],
+    ),
+    Construct(
+        "nested_maps",
+        {
+            "type": "object",
+            "maxProperties": 10,
+            "additionalProperties": {
+                "type": "array",
+                "maxItems": 10,
+                "items": {
+                    "type": "object",
+                    "maxProperties": 5,
+                    "additionalProperties": STRING,
+                },
+            },
+        },
+        "self.all(k, self[k].all(m, m.all(j, m[j].startsWith('v') && m[j].size() < 9)))"
+        " && self.all(k, v, v.exists(m, 'a' in m)) && self['k1'][0]['a'] == 'value'"
+        " && self['k1'] == self['k2'] && self['k0'].map(m, m.size()).sum() == 6",
+        {f"k{i}": [{"a": "value", "b": "v" * 8} for _ in range(3)] for i in range(4)},
+    ),
     Construct(
         "message_expression",
         bounded(INTS, 20),
