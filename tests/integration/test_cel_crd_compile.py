@@ -55,6 +55,24 @@ SPEC_PROPERTIES = {
             "items": {"type": "string", "maxLength": 4},
         },
     },
+    "cells": {
+        "type": "array",
+        "maxItems": 2,
+        "items": {
+            "type": "array",
+            "maxItems": 2,
+            "items": {"type": "object", "properties": {"s": {"type": "string", "maxLength": 3}}},
+        },
+    },
+    "flags": {
+        "type": "object",
+        "maxProperties": 2,
+        "additionalProperties": {
+            "type": "object",
+            "maxProperties": 2,
+            "additionalProperties": {"type": "boolean"},
+        },
+    },
 }
 
 # (rule, messageExpression, optionalOldSelf): each is one x-kubernetes-validations entry on spec
@@ -107,6 +125,10 @@ RULES: list[dict[str, Any]] = [
     {"rule": "self.groups['a'][0] + 1 > 0"},
     {"rule": "self.groups.all(k, self.groups[k].all(g, g.size() < 3))"},  # accepted
     {"rule": "self.grid.exists(r, r.exists(c, c == 1))"},  # accepted
+    {"rule": "self.cells[0][0].s + 1 > 0"},
+    {"rule": "self.cells.all(r, r.all(c, c.nope == 1))"},
+    {"rule": "self.flags['a']['b'] + 1 > 0"},
+    {"rule": "self.flags.all(k, self.flags[k].all(j, self.flags[k][j]))"},  # accepted
 ]
 
 
