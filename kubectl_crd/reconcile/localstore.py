@@ -137,8 +137,9 @@ conversion wraps and its validation then refuses, is refused alike only where th
 store validates what it became (a Service's ports, a workload's counts:
 ``validation.workloads``); other kinds store the wrapped value;
 a merge patch whose result does not decode is the patch handler's 422, its value the
-patched object's JSON with sorted keys (the server's keeps its structs' field order
-where the patch did not reach, and carries its managedFields).
+patched object's JSON as the server writes it (json-patch's re-marshalled maps sorted,
+the structs the patch did not reach in their fields' order, the store's own
+managedFields).
 """
 
 from __future__ import annotations
@@ -604,12 +605,13 @@ class ObjectStore:
         *,
         status: bool,
         dry_run: bool,
-        patched: bool = False,
+        quoted: Callable[[], str] | None = None,
         url: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
-        """``url``: a patch's namespace and name, which ``obj`` must match
-        (``_patched_identity``: refused after a built-in's decoding, as the patch
-        handler decodes first)."""
+        """``quoted``: ``obj`` is a merge patch's result, and this its JSON as the
+        patch handler's 422 quotes it (``_decoded``); ``url``: the patch's namespace and
+        name, which ``obj`` must match (``_patched_identity``: refused after a
+        built-in's decoding, as the patch handler decodes first)."""
         with self._lock:
             kind = self._kind(info)
             misnamed = None
@@ -625,11 +627,11 @@ class ObjectStore:
                     raise _refused(kind.admission.not_found(name, "status" if status else "update"))
                 admission = kind.admission
                 write = admission.update_status if status else admission.update
-                result = write(obj, old, version=info.version, patched=patched)
+                result = write(obj, old, version=info.version, patched=quoted is not None)
                 return self._commit(kind, info, result, dry_run=dry_run)
             if status and not kind.has_status:
                 raise self._not_found(kind, name)  # no such endpoint: nothing decoded
-            new = self._decoded(kind, info, obj, patched=patched)
+            new = self._decoded(kind, info, obj, quoted=quoted)
             if misnamed is not None:
                 raise misnamed
             if old is None:
@@ -733,16 +735,26 @@ class ObjectStore:
                 raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
             current.get("metadata", {}).pop("managedFields", None)
             patched = apply_merge_patch(current, patch)
+
+            def quoted() -> str:
+                # the patched JSON as the server writes it: the current object encoded
+                # with its managedFields (a built-in's structs in their fields' order, a
+                # custom resource's maps sorted), then the patch applied
+                # (apply_merge_patch's ``as_sent``)
+                from kubectl_crd.model.govalues import go_json
+
+                shown = self._shown(kind, stored, info.version)
+                encoded = _go_ordered(kind, info, shown) if kind.admission is None else shown
+                return go_json(apply_merge_patch(encoded, patch, as_sent=_in_order))
+
             if kind.admission is not None:
                 if patched.get("kind") in (None, ""):
                     # unstructured.go unstructuredJSONScheme.Decode: NewMissingKindErr of
                     # the patched JSON (its apiVersion is looked at later: the 500)
-                    from kubectl_crd.model.govalues import go_json
-
-                    missing = f"Object 'Kind' is missing in '{go_json(patched)}'"
-                    raise _undecodable_patch(patched, missing)
+                    text = quoted()
+                    raise _undecodable_patch(text, f"Object 'Kind' is missing in '{text}'")
             elif patched.get("apiVersion") in (None, "", "/"):
-                patched = self._as_internal(kind, info, patched)
+                patched = self._as_internal(kind, info, patched, quoted)
             meta = patched.get("metadata")
             if isinstance(meta, dict):
                 meta["resourceVersion"] = current["metadata"].get("resourceVersion")
@@ -751,7 +763,7 @@ class ObjectStore:
                 patched,
                 status=subresource == "status",
                 dry_run=dry_run,
-                patched=True,
+                quoted=quoted,
                 url=(namespace, name),
             )
 
@@ -1323,7 +1335,7 @@ class ObjectStore:
         obj: Mapping[str, Any],
         *,
         create: bool = False,
-        patched: bool = False,
+        quoted: Callable[[], str] | None = None,
     ) -> dict[str, Any]:
         """A copy of a built-in's body decoded into its Go type as the server decodes a
         create's or update's (``validation.decoding``): normalised to what the server
@@ -1334,8 +1346,8 @@ class ObjectStore:
         alike. ``create``: a kind with ``/status`` starts with its zero status (each
         strategy's ``PrepareForCreate``), defaulted as the server's read of what it
         stored defaults it (a claim's ``phase: Pending``, a namespace's ``Active``).
-        ``patched``: ``obj`` is a merge patch's result, whose decoding error the patch
-        handler words as a 422 (``_undecodable_patch``)."""
+        ``quoted``: ``obj`` is a merge patch's result, whose decoding error the patch
+        handler words as a 422 quoting this JSON (``_undecodable_patch``)."""
         from kubectl_crd.validation.builtin_defaulting import default_builtin
         from kubectl_crd.validation.decoding import body_kind_problem, decode_builtin, zero_field
 
@@ -1345,14 +1357,15 @@ class ObjectStore:
         # fieldValidation=Warn, the server's when a request names none: each field the
         # type has not is a warning (an apply's typed check refused them already)
         unknown: list[str] | None = [] if self._on_warning is not None and not lenient else None
+        patched = quoted is not None
         problem = None if lenient else body_kind_problem(body, api_version, kind.kind, bare=patched)
         if problem is None:
             problem = decode_builtin(
                 body, api_version, kind.kind, lenient=lenient, bare=patched, unknown=unknown
             )
         if problem is not None:
-            if patched:
-                raise _undecodable_patch(obj, problem)
+            if quoted is not None:
+                raise _undecodable_patch(quoted(), problem)
             raise _failure(400, "BadRequest", problem, None)
         for path in unknown or ():
             self._warn(f'unknown field "{path}"')
@@ -1362,7 +1375,11 @@ class ObjectStore:
         return body
 
     def _as_internal(
-        self, kind: _Kind, info: ResourceInfo, patched: dict[str, Any]
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        patched: dict[str, Any],
+        quoted: Callable[[], str],
     ) -> dict[str, Any]:
         """A built-in's patched object with no apiVersion, decoded as the server decodes
         it: the JSON serializer's ``gvkWithDefaults`` fills the empty group and version
@@ -1382,7 +1399,7 @@ class ObjectStore:
         if not isinstance(named, str | None):
             return patched  # the decoding's error, as for any body
         if named and named != kind.kind:
-            raise _undecodable_patch(patched, _internal_kind_problem(kind.group, named, kind.kind))
+            raise _undecodable_patch(quoted(), _internal_kind_problem(kind.group, named, kind.kind))
         meta_fields = _object_meta_fields()
         for key in sorted(patched):
             if key not in meta_fields and key not in ("apiVersion", "kind"):
@@ -1697,18 +1714,15 @@ def _failure(
     return StoreRefusal(line, status=code, reason=reason, status_object=status, errors=errors)
 
 
-def _undecodable_patch(patched: Mapping[str, Any], error: str) -> StoreRefusal:
+def _undecodable_patch(patched: str, error: str) -> StoreRefusal:
     """A merge patch whose result does not decode: the patch handler's 422
     (``apiserver/pkg/endpoints/handlers/patch.go`` applyPatchToCurrentObject:
     ``NewInvalid`` of no kind and no name, the field ``patch`` holding the patched
-    object's JSON). The JSON is the store's object as ``json.Marshal`` writes a map
-    (keys sorted): the server's keeps its structs' field order where the patch did not
-    reach, and carries its managedFields."""
+    object's JSON, ``patched``: ``ObjectStore.patch``'s ``quoted``)."""
     from kubectl_crd.model.gostrconv import go_quote
-    from kubectl_crd.model.govalues import go_json
     from kubectl_crd.validation.results import FieldError, Reason, Stage
 
-    cause = f"Invalid value: {go_quote(go_json(patched))}: {error}"
+    cause = f"Invalid value: {go_quote(patched)}: {error}"
     details: dict[str, object] = {
         "causes": [{"reason": Reason.INVALID, "message": cause, "field": "patch"}]
     }
@@ -1982,18 +1996,104 @@ def _without_version(obj: Mapping[str, Any]) -> dict[str, Any]:
     return {**obj, "metadata": meta}
 
 
-def apply_merge_patch(target: Any, patch: Any) -> Any:
-    """RFC 7386: ``patch`` applied to (a copy of) ``target``: null removes a key,
-    mappings merge key by key, anything else replaces."""
+def apply_merge_patch(target: Any, patch: Any, *, as_sent: Callable[[Any], Any] = plain) -> Any:
+    """RFC 7386 as kube-apiserver applies it (json-patch v4's ``MergePatch``,
+    gopkg.in/evanphx/json-patch.v4 ``merge.go``): ``patch`` applied to (a copy of)
+    ``target``: null removes a key, mappings merge key by key; a value that replaces a
+    mapping is taken as sent (``as_sent`` of it), one that replaces anything else or
+    nothing without its null map values, in lists' mappings too (``pruneNulls``: a
+    list's null items stay). What the
+    merge left alone is ``target``'s own (shared, not copied); a mapping it reached is a
+    new dict. ``encoding/json`` then writes json-patch's result with the keys of each
+    mapping it reached or pruned sorted, and the rest as it was: ``as_sent=_in_order``
+    and a target in its own order keep that apart (``ObjectStore.patch``)."""
     if not is_mapping(patch):
-        return plain(patch)
-    result = dict(target) if is_mapping(target) else {}
+        return as_sent(patch) if is_mapping(target) else _pruned(patch)
+    if not is_mapping(target):
+        return _pruned(patch)
+    # a mapping the merge reaches is json-patch's parsed map, written sorted: plain keys
+    result = {str(key): item for key, item in target.items()}
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
+        elif result.get(key) is None:
+            result[key] = _pruned(value)
         else:
-            result[key] = apply_merge_patch(result.get(key), value)
+            result[key] = apply_merge_patch(result[key], value, as_sent=as_sent)
     return result
+
+
+def _pruned(value: Any) -> Any:
+    """json-patch v4's ``pruneNulls``: ``value`` without null map values, at any depth
+    (kube-apiserver 1.34.4 keeps a list's null items: ``[null, 1]`` stays)."""
+    if is_mapping(value):
+        return {key: _pruned(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list | tuple):
+        return [_pruned(item) for item in value]
+    return value
+
+
+class _Placed(str):
+    """A JSON object's key that sorts by its place: ``go_json`` writes a mapping's keys
+    sorted, as ``json.Marshal`` writes a map, and a mapping keyed by these in the order
+    of its places, as ``json.Marshal`` writes a struct or a ``json.RawMessage``."""
+
+    place: int
+
+    def __new__(cls, text: str, place: int) -> _Placed:
+        key = super().__new__(cls, text)
+        key.place = place
+        return key
+
+    def __lt__(self, other: object) -> bool:
+        return self.place < getattr(other, "place", -1)
+
+
+def _in_order(value: Any) -> Any:
+    """``value`` written as json-patch writes a value it did not parse (a ``RawMessage``:
+    every mapping's keys in their order), as ``go_json`` is given it."""
+    if is_mapping(value):
+        return {_Placed(key, at): _in_order(item) for at, (key, item) in enumerate(value.items())}
+    if isinstance(value, list | tuple):
+        return [_in_order(item) for item in value]
+    return value
+
+
+def _go_ordered(kind: _Kind, info: ResourceInfo, obj: Mapping[str, Any]) -> Any:
+    """A built-in object as its versioned Go type encodes it, as ``go_json`` is given
+    it: each struct's fields in their declaration order (the shipped Go types'), each
+    map's keys sorted."""
+    from kubectl_crd.validation.typed import builtin
+
+    types = builtin().go_types
+    api_version = f"{kind.group}/{info.version}" if kind.group else info.version
+    name = types["kinds"].get(f"{api_version}/{kind.kind}")
+    return obj if name is None else _encoded(obj, name, types["types"])
+
+
+def _encoded(value: Any, name: str, types: Mapping[str, Any]) -> Any:
+    raw = types.get(name)
+    if raw is None:
+        return value
+    shape = raw["k"]
+    if shape == "ptr":
+        return _encoded(value, raw["e"], types)
+    if shape == "struct" and is_mapping(value):
+        fields = raw["f"]
+        ordered = {
+            _Placed(field_name, at): _encoded(value[field_name], type_name, types)
+            for at, (field_name, type_name, _) in enumerate(fields)
+            if field_name in value
+        }
+        # a field the type has not (none in what the store keeps) after the others
+        for at, key in enumerate(sorted(set(value) - set(ordered)), start=len(fields)):
+            ordered[_Placed(key, at)] = value[key]
+        return ordered
+    if shape == "slice" and isinstance(value, list):
+        return [_encoded(item, raw["e"], types) for item in value]
+    if shape == "map" and is_mapping(value):
+        return {key: _encoded(item, raw["e"], types) for key, item in value.items()}
+    return value
 
 
 # -- server-side apply's pieces -------------------------------------------------------------

@@ -460,6 +460,28 @@ def test_merge_patch_rfc7386() -> None:
     }  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("target", "patch", "merged"),
+    [
+        # a value that replaces nothing, null or a non-mapping: its null map values
+        # pruned, in lists too (a list's null items stay)
+        ({}, {"a": [{"b": None, "c": 1}, None]}, {"a": [{"c": 1}, None]}),
+        ({"a": None}, {"a": {"b": None, "c": [None]}}, {"a": {"c": [None]}}),
+        ({"a": [1]}, {"a": [None, {"b": None}]}, {"a": [None, {}]}),
+        ({"a": 1}, {"a": {"b": None, "c": {"d": None}}}, {"a": {"c": {}}}),
+        # one that replaces a mapping: taken as sent
+        ({"a": {"x": 1}}, {"a": [None, {"b": None}]}, {"a": [None, {"b": None}]}),
+    ],
+)
+def test_merge_patch_prunes_nulls_as_json_patch_v4(
+    target: dict[str, Any], patch: dict[str, Any], merged: dict[str, Any]
+) -> None:
+    """kube-apiserver's merge (json-patch v4's MergePatch) prunes the null map values of
+    a value it did not merge into a mapping (pruneNulls), in lists too, where RFC 7386
+    keeps them in lists."""
+    assert apply_merge_patch(target, patch) == merged
+
+
 def test_dry_run_writes_are_admitted_and_not_stored() -> None:
     store = make_store()
     info = store.resolve(f"widgets.{GROUP}/v1")
