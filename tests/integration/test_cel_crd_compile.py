@@ -126,6 +126,10 @@ RULES: list[dict[str, Any]] = [
     {"rule": "self.groups.all(k, self.groups[k].all(g, g.size() < 3))"},  # accepted
     {"rule": "self.grid.exists(r, r.exists(c, c == 1))"},  # accepted
     {"rule": "self.cells[0][0].s + 1 > 0"},
+    # and so where the rule has another error too
+    {"rule": "self.grid . grid2 == 1"},
+    {"rule": "self.nope == 1 && self.grid[0][0] + 'x' == 'a'"},
+    {"rule": "self.grid.all(r, r.all(c, c + 'x' == 'a')) && self.nope"},
     {"rule": "self.cells.all(r, r.all(c, c.nope == 1))"},
     {"rule": "self.flags['a']['b'] + 1 > 0"},
     {"rule": "self.flags.all(k, self.flags[k].all(j, self.flags[k][j]))"},  # accepted

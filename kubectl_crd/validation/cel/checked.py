@@ -345,15 +345,27 @@ class CheckedRule:
 
 
 def read_checked(serialized: bytes) -> CheckedRule:
-    """``Expression.serialize()``'s bytes, read."""
-    payload = next(v for n, v in _fields(serialized) if n == 2)  # Any.value
+    """``Expression.serialize()``'s bytes, read; of an expression compiled unchecked
+    (a ``cel.expr.ParsedExpr``), the tree and positions only."""
+    envelope = dict(_fields(serialized))
+    payload = envelope[2]  # Any.value
+    # ParsedExpr: expr 2, source_info 3; CheckedExpr: expr 4, source_info 5
+    parsed = envelope.get(1, b"").endswith(b".ParsedExpr")
+    expr_field, info_field = (2, 3) if parsed else (4, 5)
     root = Node(0, "const")
     types: dict[int, CelType] = {}
     positions: dict[int, int] = {}
     overloads: dict[int, tuple[str, ...]] = {}
     for number, value in _fields(payload):
-        if number == 4:
+        if number == expr_field:
             root = _expr(value)
+        elif number == info_field:
+            for n, v in _fields(value):
+                if n == 4:
+                    entry = dict(_fields(v))
+                    positions[_signed(entry.get(1, 0))] = entry.get(2, 0)
+        elif parsed:
+            continue
         elif number == 2:
             entry = dict(_fields(value))
             reference = _fields(entry.get(2, b""))
@@ -363,11 +375,6 @@ def read_checked(serialized: bytes) -> CheckedRule:
         elif number == 3:
             entry = dict(_fields(value))
             types[_signed(entry.get(1, 0))] = _type(entry.get(2, b""))
-        elif number == 5:
-            for n, v in _fields(value):
-                if n == 4:
-                    entry = dict(_fields(v))
-                    positions[_signed(entry.get(1, 0))] = entry.get(2, 0)
     return CheckedRule(root, types, positions, overloads)
 
 

@@ -9,9 +9,10 @@ so every object node becomes a message generated here (package
 map of lists) the field holds ``google.protobuf.Value`` items, which CEL reads as
 ``dyn``. A rule selecting such a field is compiled again with a call after each
 selection that gives the value its schema's type (``_exact_fields``), so the checker
-and the cost estimate see the server's types; where it cannot be (a presence test, an
-optional selection ``.?f``, a rule that does not compile as it is) the rule is checked
-less strictly than by the server, never more.
+and the cost estimate see the server's types (a rule that does not compile as it is:
+where the field is reached from ``self`` by selections and indexes,
+``_errors_typed_exactly``); where it cannot be (a presence test, an optional
+selection ``.?f``) the rule is checked less strictly than by the server, never more.
 
 The checker's words are cel-cpp's; ``compile_error_text`` puts them in cel-go's
 (``undefined field 'x'``, member calls as ``'int.()'``), and cross-type numeric
@@ -305,7 +306,10 @@ _FIELD_NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def _exact_fields(
-    checked: CheckedRule, text: str, generator: _Generator
+    checked: CheckedRule,
+    text: str,
+    generator: _Generator,
+    fields_of: Callable[[Node], Mapping[str, _Decl]] | None = None,
 ) -> tuple[str, list[tuple[int, int]]] | None:
     """``text`` (the compiled text of ``checked``) with each selection of a field that
     holds its items as ``dyn`` followed by the call of the field's exact function
@@ -314,14 +318,17 @@ def _exact_fields(
     (``self.grid[0][0] + 'x'`` on a list of lists of integers does not compile). With
     where each call went (offset in the result, length); None where there is none. A
     presence test (``has()``) and an optional selection (``.?f``) keep the field as it
-    was: there is no call to follow them with."""
+    was: there is no call to follow them with. ``fields_of`` gives the fields of a
+    selection's operand; by default, those of the message the checker typed it."""
     found: list[tuple[int, str]] = []
+
+    def checked_fields(operand: Node) -> Mapping[str, _Decl]:
+        found_type = checked.types.get(operand.id)
+        return generator.selectable.get(found_type.name, {}) if found_type is not None else {}
 
     def visit(node: Node) -> None:
         if node.kind == "select" and not node.test_only and node.children:
-            operand = checked.types.get(node.children[0].id)
-            fields = generator.selectable.get(operand.name, {}) if operand is not None else {}
-            decl = fields.get(node.name)
+            decl = (fields_of or checked_fields)(node.children[0]).get(node.name)
             at = checked.positions.get(node.id, -1)
             if decl is not None and decl.signature in generator.exact_names and at >= 0:
                 name = _FIELD_NAME.match(text, at + 1)
@@ -342,6 +349,50 @@ def _exact_fields(
         length += len(call)
         at = end
     return "".join([*out, text[at:]]), inserted
+
+
+def _errors_typed_exactly(
+    env: Any, text: str, self_decl: _Decl, generator: _Generator
+) -> str | None:
+    """The compile errors of ``text``, which does not compile, with its fields typed
+    as the schema types them (``_exact_fields``), at their places in ``text``; None
+    where that changes nothing. With no checked tree to read the operands' types from,
+    a selection's is resolved from ``self`` (``oldSelf``) down selections and indexes
+    only: a comprehension's variable is not."""
+
+    def resolved(node: Node) -> _Decl | None:
+        if node.kind == "ident" and node.name in ("self", "oldSelf"):
+            return self_decl
+        if node.kind == "select" and not node.test_only and node.children:
+            operand = resolved(node.children[0])
+            fields = generator.selectable.get(operand.signature, {}) if operand else {}
+            return fields.get(node.name)
+        if node.kind == "call" and node.function == "_[_]" and len(node.args) == 2:
+            operand = resolved(node.args[0])
+            return None if operand is None else operand.item or operand.map_value
+        return None
+
+    def fields_of(operand: Node) -> Mapping[str, _Decl]:
+        found = resolved(operand)
+        return generator.selectable.get(found.signature, {}) if found is not None else {}
+
+    from kubectl_crd.validation.cel.environment import compile_expression
+
+    try:
+        parsed = read_checked(env.compile(text, disable_check=True).serialize())
+    except RuntimeError:
+        return None  # a syntax error: no field is typed
+    exact = _exact_fields(parsed, text, generator, fields_of)
+    if exact is None:
+        return None
+    exacted, inserted = exact
+    try:
+        compile_expression(env, exacted)
+    except RuntimeError as exc:
+        if f"'{EXACT_PREFIX}" in str(exc):
+            return None
+        return _errors_before_insertions(str(exc), exacted, text, inserted)
+    return None
 
 
 def _before_insertions(inserted: list[tuple[int, int]], offset: int) -> int:
@@ -520,7 +571,13 @@ def check_rules(
                     compiled = optional_old_self(text)
                 checked_tree = None
                 try:
-                    program, prepared = compile_expression(env, prepare(compiled))
+                    try:
+                        program, prepared = compile_expression(env, prepare(compiled))
+                    except RuntimeError as exc:
+                        exactly = _errors_typed_exactly(env, prepare(compiled), decl, generator)
+                        if exactly is None:
+                            raise
+                        raise RuntimeError(exactly) from exc
                     checked_tree = read_checked(program.serialize())
                     exact = _exact_fields(checked_tree, prepared, generator)
                     inserted: list[tuple[int, int]] = []
