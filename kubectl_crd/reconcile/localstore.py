@@ -715,7 +715,9 @@ class ObjectStore:
         field_manager: str = "",
     ) -> dict[str, Any]:
         """A JSON merge patch (RFC 7386) of the object or its ``status``; a
-        ``metadata.resourceVersion`` in the patch makes it conditional (409).
+        ``metadata.resourceVersion`` in the patch makes it conditional (409), null
+        unconditional (for a built-in; a custom resource's strategy allows no
+        unconditional update: 422).
 
         The patch handler (``apiserver/pkg/endpoints/handlers/patch.go``) decodes the
         patched object, then holds it to the URL's namespace and name (``applyPatch``:
@@ -730,9 +732,6 @@ class ObjectStore:
             if stored is None:
                 raise self._not_found(kind, name)
             current = self._shown(kind, stored, info.version, managed=False)
-            wanted = (patch.get("metadata") or {}).get("resourceVersion")
-            if wanted and wanted != current["metadata"].get("resourceVersion"):
-                raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
             current.get("metadata", {}).pop("managedFields", None)
             patched = apply_merge_patch(current, patch)
 
@@ -755,9 +754,9 @@ class ObjectStore:
                     raise _undecodable_patch(text, f"Object 'Kind' is missing in '{text}'")
             elif patched.get("apiVersion") in (None, "", "/"):
                 patched = self._as_internal(kind, info, patched, quoted)
-            meta = patched.get("metadata")
-            if isinstance(meta, dict):
-                meta["resourceVersion"] = current["metadata"].get("resourceVersion")
+            # the patched object's resourceVersion (the current one unless the patch
+            # set or removed it) is the update's optimistic lock, checked after the
+            # decoding and the URL's checks, as store.go's Update checks it
             return self._update(
                 info,
                 patched,

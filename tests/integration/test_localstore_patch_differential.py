@@ -73,6 +73,9 @@ KINDS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
     "Pattie with spec": (GROUP, "v1", "patties", {"spec": {"b": "x", "a": 1}}),
 }
 
+#: a resourceVersion neither side has reached
+STALE = {"resourceVersion": "999999"}
+
 #: (what, kind, patch): NAME in a patch is the object's name; a "valid" case is accepted
 CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("a ConfigMap's apiVersion removed", "ConfigMap", {"apiVersion": None}),
@@ -101,6 +104,18 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("a ConfigMap's name removed", "ConfigMap", {"metadata": {"name": None}}),
     ("a ConfigMap moved", "ConfigMap", {"metadata": {"namespace": "elsewhere"}}),
     ("valid: a ConfigMap's namespace removed", "ConfigMap", {"metadata": {"namespace": None}}),
+    # a stale resourceVersion: the optimistic lock comes after the decoding and the
+    # URL's checks, before the validation
+    ("a stale version, a bad value", "ConfigMap", {"metadata": STALE, "data": {"a": 1}}),
+    ("a stale version, renamed", "ConfigMap", {"metadata": {**STALE, "name": "other"}}),
+    ("a stale version, a bad label", "ConfigMap", {"metadata": {**STALE, "labels": {"a": "-"}}}),
+    ("a stale version, no apiVersion", "ConfigMap", {"metadata": STALE, "apiVersion": None}),
+    ("valid: no resourceVersion", "ConfigMap", {"metadata": {"resourceVersion": None}}),
+    ("a custom resource's resourceVersion removed", "Pattie", {"metadata": {"resourceVersion": None}}),
+    ("a custom resource's stale version, renamed", "Pattie",
+     {"metadata": {**STALE, "name": "other"}}),
+    ("a custom resource's stale version, no kind", "Pattie", {"metadata": STALE, "kind": None}),
+    ("a custom resource's stale version", "Pattie with spec", {"metadata": STALE}),
     ("a custom resource's apiVersion removed", "Pattie with spec", {"apiVersion": None}),
     ("a custom resource's kind removed", "Pattie", {"kind": None}),
     ("a custom resource's kind empty", "Pattie", {"kind": ""}),
