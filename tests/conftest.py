@@ -30,12 +30,14 @@ SKIP_CORPUS_ENV = "KUBECTL_CRD_SKIP_CORPUS"
 #: worker was handed the first quarter of the items up front, and with them all the
 #: corpus-wide differentials: it ran alone for the last 45 of 78 minutes.
 SLOWEST_MODULES = (
+    # the four modules of the corpus-wide control plane (corpus_apiserver) first and
+    # together: xdist gives each worker two of them in a row, so that each worker
+    # installs the corpus once and the plane is stopped after its second
     "integration/test_explain_differential.py",
     "integration/test_sample_dry_run.py",
-    "integration/test_get_differential.py",
     "integration/test_validation_differential.py",
-    "integration/test_goyaml_kubectl.py",
     "integration/test_corpus_crds_install.py",
+    "integration/test_get_differential.py",
     "integration/test_kubectl_yaml.py",
     "integration/test_admission_differential.py",
     "integration/test_dev_faults.py",

@@ -83,6 +83,53 @@ def isolated_apiserver(envtest_assets: Path) -> Iterator[ControlPlane]:
         plane.stop()
 
 
+class _CorpusPlane:
+    """The one control plane of ``corpus_apiserver`` on this worker, while it is used."""
+
+    plane: ControlPlane | None = None
+
+    @classmethod
+    def stop(cls) -> None:
+        if cls.plane is not None:
+            cls.plane.stop()
+            cls.plane = None
+
+
+CORPUS_APISERVER = "corpus_apiserver"
+
+
+@pytest.fixture(scope="module")
+def corpus_apiserver(envtest_assets: Path) -> ControlPlane:
+    """A control plane for the corpus-wide modules, shared by them on a worker.
+
+    Each installs its corpus rounds with ``ControlPlane.use_crds`` (a CRD already
+    installed from the same file stays) and writes no objects but dry runs, so one
+    plane serves them all and the corpus is installed once for the run of them, not
+    once a module (about a minute of the server's time each, two on a loaded 2-core
+    machine). Started on first use; stopped after a module when the next one does not
+    use it (``pytest_runtest_teardown``): a plane holding the corpus is ~1.6 GB.
+    No other CRD may be installed here: the explain differential compares what the
+    server publishes for a group-version with the corpus CRDs of that group.
+    """
+    if _CorpusPlane.plane is None:
+        _CorpusPlane.plane = _started(envtest_assets)
+    return _CorpusPlane.plane
+
+
+@pytest.hookimpl(trylast=True)  # after the module's own fixtures were torn down
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    # xdist runs an item only once it knows the next one (or has none): this is the
+    # worker's real next test. Never within a module: its fixture value is cached.
+    if nextitem is None or (
+        nextitem.path != item.path and CORPUS_APISERVER not in getattr(nextitem, "fixturenames", ())
+    ):
+        _CorpusPlane.stop()
+
+
+def pytest_sessionfinish() -> None:
+    _CorpusPlane.stop()
+
+
 @pytest.fixture
 def client(apiserver: ControlPlane, tmp_path: Path) -> Iterator[KubeClient]:
     """Our client on the session's control plane (its own HOME: no user's caches)."""

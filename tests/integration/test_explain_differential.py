@@ -1,7 +1,7 @@
 """Differential test: ``kubectl crd explain`` prints exactly what the real ``kubectl explain`` prints.
 
 Every CRD of the corpus (``$KUBECTL_CRD_CORPUS``, read in place) plus the unit tests'
-Widget CRD is installed into a control plane of this module's own, in rounds (Gateway
+Widget CRD is installed into the corpus-wide modules' control plane, in rounds (Gateway
 API standard/experimental, the two kubebuilder CronJob tutorials and sample-controller's
 two Foo files define the same CRD names with different schemas; see
 ``envtest.plan_rounds``). For each round:
@@ -292,10 +292,10 @@ def corpus(corpus_dir: Path) -> list[tuple[Path, CustomResourceDefinition]]:
 
 @pytest.fixture(scope="module")
 def openapi_client(
-    isolated_apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory
+    corpus_apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[KubeClient]:
     """Our client on the module's control plane (its own HOME: no user's caches)."""
-    config = ClusterConfig(kubeconfig=str(isolated_apiserver.kubeconfig))
+    config = ClusterConfig(kubeconfig=str(corpus_apiserver.kubeconfig))
     home = tmp_path_factory.mktemp("home")
     with KubeClient(config, environ={"HOME": str(home)}) as client:
         yield client
@@ -303,12 +303,12 @@ def openapi_client(
 
 @pytest.fixture(scope="module")
 def results(
-    isolated_apiserver: ControlPlane,
+    corpus_apiserver: ControlPlane,
     openapi_client: KubeClient,
     corpus: list[tuple[Path, CustomResourceDefinition]],
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Results:
-    plane = isolated_apiserver
+    plane = corpus_apiserver
     kubectl = newest_kubectl()
     results = Results(kubectl=kubectl)
     workers = max(2, (os.cpu_count() or 2) * 2)
@@ -318,8 +318,7 @@ def results(
         start = time.monotonic()
         crds = [by_file[path] for path in round_.files]
         files = dict(zip(round_.names, round_.files, strict=True))
-        plane.delete_present(round_.names)
-        plane.install_crds(round_.files)
+        plane.use_crds(round_)
         installed = time.monotonic()
         docs = _wait_published(openapi_client, crds, results)
         published = time.monotonic()
@@ -562,7 +561,7 @@ def _regenerate(
 
 
 def test_explain_is_kubectl_explain_on_the_corpus(
-    isolated_apiserver: ControlPlane,
+    corpus_apiserver: ControlPlane,
     results: Results,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -588,7 +587,7 @@ def test_explain_is_kubectl_explain_on_the_corpus(
         *_published_failures(results),
         *_agreement_failures(results),
         *_cluster_failures(results),
-        *_golden_failures(isolated_apiserver, results, tmp_path),
+        *_golden_failures(corpus_apiserver, results, tmp_path),
     ]
     assert not failures, "\n\n".join(failures)
 

@@ -32,7 +32,7 @@ from kubectl_crd.io import read_inputs
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.sources.files import FileSource
 from kubectl_crd.validation.documents import CRDIndex, validate_documents
-from tests.integration.envtest import ControlPlane, plan_rounds
+from tests.integration.envtest import ControlPlane, Round, plan_rounds
 
 NAMESPACE = "sample-dry-run"
 
@@ -59,11 +59,15 @@ def load_corpus(crd_dir: Path) -> list[CustomResourceDefinition]:
     return sorted(crds, key=lambda c: str(c.location))
 
 
-def rounds(crds: list[CustomResourceDefinition]) -> list[list[CustomResourceDefinition]]:
-    """The corpus CRDs grouped by the fixture's install rounds (no CRD name twice)."""
+def rounds(
+    crds: list[CustomResourceDefinition],
+) -> list[tuple[Round, list[CustomResourceDefinition]]]:
+    """The corpus CRDs grouped in install rounds (no CRD name twice), with each round."""
     by_file = {(crd.location.file if crd.location else "", crd.name): crd for crd in crds}
     planned = plan_rounds((Path(file), name) for file, name in by_file)
-    return [[by_file[str(f), n] for f, n in zip(r.files, r.names, strict=True)] for r in planned]
+    return [
+        (r, [by_file[str(f), n] for f, n in zip(r.files, r.names, strict=True)]) for r in planned
+    ]
 
 
 def needs_conversion_webhook(crd: CustomResourceDefinition, version: str) -> bool:
@@ -134,19 +138,17 @@ def cases_of(crds: list[CustomResourceDefinition], crd_dir: Path) -> Iterator[Ca
 
 
 def test_corpus_samples_pass_a_server_side_dry_run(
-    isolated_apiserver: ControlPlane, corpus_dir: Path, tmp_path: Path
+    corpus_apiserver: ControlPlane, corpus_dir: Path, tmp_path: Path
 ) -> None:
-    plane = isolated_apiserver
+    plane = corpus_apiserver
     crd_dir = corpus_dir / "crds"
     plane.kubectl("create", "namespace", NAMESPACE)
     rejected: dict[str, dict[str, str]] = {mode: {} for mode in MODES}
     we_refuse: dict[str, dict[str, str]] = {mode: {} for mode in MODES}
     skipped: list[str] = []
     total = 0
-    for index, group in enumerate(rounds(load_corpus(crd_dir))):
-        names = [crd.name for crd in group]
-        plane.delete_present(names)
-        plane.install_crds(sorted({crd.location.file for crd in group if crd.location}))
+    for index, (round_, group) in enumerate(rounds(load_corpus(crd_dir))):
+        plane.use_crds(round_)
         cases: dict[str, Case] = {}
         for position, case in enumerate(cases_of(group, crd_dir)):
             if isinstance(case, str):
