@@ -198,6 +198,11 @@ def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _required_detail(at: str, detail: str) -> Cause:
+    """``field.Required`` with a detail."""
+    return cause(at, Reason.REQUIRED, f"Required value: {detail}")
+
+
 def restart_policy_problems(spec: Mapping[str, Any], at: str) -> list[Cause]:
     """``validateRestartPolicy`` of the pod spec at ``at`` (defaulted: never empty)."""
     restart = _text(spec.get("restartPolicy"))
@@ -544,9 +549,7 @@ def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], dict[
             if key == "iscsi":
                 problems += _iscsi_volume_name(volume, path)
         if not sources:
-            problems.append(
-                cause(path, Reason.REQUIRED, "Required value: must specify a volume type")
-            )
+            problems.append(_required_detail(path, "must specify a volume type"))
         name = _text(volume.get("name"))
         if not name:
             problems.append(required(f"{path}.name"))
@@ -818,7 +821,7 @@ def _handler(handler: dict[str, Any], grace: int | None, at: str) -> list[Cause]
     for extra in handlers[1:]:
         found.append(forbidden(f"{at}.{extra}", "may not specify more than 1 handler type"))
     if not handlers:
-        found.append(cause(at, Reason.REQUIRED, "Required value: must specify a handler type"))
+        found.append(_required_detail(at, "must specify a handler type"))
     elif handlers[0] == "exec" and not handler["exec"].get("command"):
         found.append(required(f"{at}.exec.command"))
     elif handlers[0] == "httpGet":
@@ -1093,8 +1096,8 @@ def _downward_file(item: dict[str, Any], at: str) -> list[Cause]:
     elif isinstance(resource_ref, dict):
         found += _resource_ref(resource_ref, f"{at}.resourceFieldRef", volume=True)
     else:
-        detail = "Required value: one of fieldRef and resourceFieldRef is required"
-        found.append(cause(at, Reason.REQUIRED, detail))
+        detail = "one of fieldRef and resourceFieldRef is required"
+        found.append(_required_detail(at, detail))
     return found + _mode(item, "mode", at)
 
 
@@ -1260,10 +1263,6 @@ def _requires(*keys: str, then: Check | None = None) -> Check:
         return found + (then(source, at) if then is not None else [])
 
     return check
-
-
-def _required_detail(at: str, detail: str) -> Cause:
-    return cause(at, Reason.REQUIRED, f"Required value: {detail}")
 
 
 def _nfs(source: dict[str, Any], at: str) -> list[Cause]:
@@ -1714,14 +1713,14 @@ def _seccomp(profile: Any, at: str) -> list[Cause]:
     kind = _text(profile.get("type"))
     local = profile.get("localhostProfile")
     if not kind:
-        detail = "Required value: type is required when seccompProfile is set"
-        found.append(cause(f"{at}.type", Reason.REQUIRED, detail))
+        detail = "type is required when seccompProfile is set"
+        found.append(_required_detail(f"{at}.type", detail))
     elif kind not in _PROFILE_TYPES:
         found.append(not_supported(f"{at}.type", kind, _PROFILE_TYPES, named=True))
     if kind == "Localhost":
         if local is None:
-            detail = "Required value: must be set when seccomp type is Localhost"
-            found.append(cause(f"{at}.localhostProfile", Reason.REQUIRED, detail))
+            detail = "must be set when seccomp type is Localhost"
+            found.append(_required_detail(f"{at}.localhostProfile", detail))
         else:
             found += _descending_path(_text(local), f"{at}.localhostProfile")
     elif local is not None:
@@ -1743,8 +1742,8 @@ def _app_armor(profile: Any, at: str) -> list[Cause]:
     if kind == "Localhost":
         text = _text(local)
         if local is None or not text:
-            detail = "Required value: must be set when AppArmor type is Localhost"
-            return [cause(where, Reason.REQUIRED, detail)]
+            detail = "must be set when AppArmor type is Localhost"
+            return [_required_detail(where, detail)]
         found: list[Cause] = []
         if text != text.strip():
             found.append(invalid_cause(where, text, "must not be padded with whitespace"))
@@ -1758,8 +1757,8 @@ def _app_armor(profile: Any, at: str) -> list[Cause]:
             invalid_cause(where, _text(local), "can only be set when AppArmor type is Localhost")
         ]
     if not kind:
-        detail = "Required value: type is required when appArmorProfile is set"
-        return [cause(f"{at}.type", Reason.REQUIRED, detail)]
+        detail = "type is required when appArmorProfile is set"
+        return [_required_detail(f"{at}.type", detail)]
     return [not_supported(f"{at}.type", kind, _PROFILE_TYPES, named=True)]
 
 
@@ -2059,8 +2058,8 @@ def _affinity(affinity: dict[str, Any], at: str) -> list[Cause]:
             where = f"{at_node}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
             terms = _items(required_terms.get("nodeSelectorTerms"))
             if not terms:
-                detail = "Required value: must have at least one node selector term"
-                found.append(cause(where, Reason.REQUIRED, detail))
+                detail = "must have at least one node selector term"
+                found.append(_required_detail(where, detail))
             for index, term in enumerate(terms):
                 found += _node_selector_term(term, f"{where}[{index}]", check_values=True)
         found += _weighted(
@@ -2117,10 +2116,8 @@ def _node_selector_term(term: dict[str, Any], at: str, *, check_values: bool) ->
             found += problems
         elif operator in ("Gt", "Lt"):
             if len(values) != 1:
-                detail = (
-                    "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"
-                )
-                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
+                detail = "must be specified single value when `operator` is 'Lt' or 'Gt'"
+                found.append(_required_detail(f"{where}.values", detail))
         else:
             found.append(_bad_operator(where, operator))
         key = _text(requirement.get("key"))
@@ -2136,9 +2133,9 @@ def _node_selector_term(term: dict[str, Any], at: str, *, check_values: bool) ->
         values = [_text(each) for each in requirement.get("values") or ()]
         if operator in ("In", "NotIn"):
             if len(values) != 1:
-                detail = ("Required value: must be only one value when `operator` is 'In' or "
+                detail = ("must be only one value when `operator` is 'In' or "
                           "'NotIn' for node field selector")  # fmt: skip
-                found.append(cause(f"{where}.values", Reason.REQUIRED, detail))
+                found.append(_required_detail(f"{where}.values", detail))
         else:
             found.append(_bad_operator(where, operator))
         key = _text(requirement.get("key"))
@@ -2165,8 +2162,8 @@ def _set_operator_values(where: str, operator: str, values: list[str]) -> list[C
     if operator in _IN:
         if values:
             return []
-        detail = "Required value: must be specified when `operator` is 'In' or 'NotIn'"
-        return [cause(f"{where}.values", Reason.REQUIRED, detail)]
+        detail = "must be specified when `operator` is 'In' or 'NotIn'"
+        return [_required_detail(f"{where}.values", detail)]
     if operator in _EXISTS:
         if not values:
             return []
@@ -2191,9 +2188,7 @@ def _pod_affinity_term(term: dict[str, Any], at: str) -> list[Cause]:
     found += _label_keys(term.get("matchLabelKeys"), term.get("mismatchLabelKeys"), term, at)
     key = _text(term.get("topologyKey"))
     if not key:
-        found.append(
-            cause(f"{at}.topologyKey", Reason.REQUIRED, "Required value: can not be empty")
-        )
+        found.append(_required_detail(f"{at}.topologyKey", "can not be empty"))
     return found + [invalid_cause(f"{at}.topologyKey", key, m) for m in _label_name(key)]
 
 
@@ -2299,9 +2294,7 @@ def _spread(constraints: list[dict[str, Any]], at: str) -> list[Cause]:
             found.append(invalid_cause(f"{where}.maxSkew", skew, "must be greater than zero"))
         key = _text(constraint.get("topologyKey"))
         if not key:
-            found.append(
-                cause(f"{where}.topologyKey", Reason.REQUIRED, "Required value: can not be empty")
-            )
+            found.append(_required_detail(f"{where}.topologyKey", "can not be empty"))
         action = _text(constraint.get("whenUnsatisfiable"))
         if action not in _UNSATISFIABLE:
             found.append(
@@ -2415,13 +2408,11 @@ def _dns_config(config: Any, policy: str, at: str) -> list[Cause]:
     """``validatePodDNSConfig``."""
     if policy == "None":
         if not isinstance(config, dict):
-            detail = "Required value: must provide `dnsConfig` when `dnsPolicy` is None"
-            return [cause(at, Reason.REQUIRED, detail)]
+            detail = "must provide `dnsConfig` when `dnsPolicy` is None"
+            return [_required_detail(at, detail)]
         if not config.get("nameservers"):
-            detail = (
-                "Required value: must provide at least one DNS nameserver when `dnsPolicy` is None"
-            )
-            return [cause(f"{at}.nameservers", Reason.REQUIRED, detail)]
+            detail = "must provide at least one DNS nameserver when `dnsPolicy` is None"
+            return [_required_detail(f"{at}.nameservers", detail)]
     if not isinstance(config, dict):
         return []
     found: list[Cause] = []
@@ -2452,11 +2443,7 @@ def _dns_config(config: Any, policy: str, at: str) -> list[Cause]:
             found.append(invalid_cause(where, search, _SEARCH_MESSAGE))
     for index, option in enumerate(_items(config.get("options"))):
         if not _text(option.get("name")):
-            found.append(
-                cause(
-                    f"{at}.options[{index}]", Reason.REQUIRED, "Required value: must not be empty"
-                )
-            )
+            found.append(_required_detail(f"{at}.options[{index}]", "must not be empty"))
     return found
 
 
@@ -2667,8 +2654,8 @@ def _resources(
             overcommit = _native(name) and not name.startswith("hugepages-")
             if limit is None:
                 if not overcommit:
-                    detail = "Required value: Limit must be set for non overcommitable resources"
-                    found.append(cause(f"{at}.limits", Reason.REQUIRED, detail))
+                    detail = "Limit must be set for non overcommitable resources"
+                    found.append(_required_detail(f"{at}.limits", detail))
             elif not overcommit and str(limit) != text and _differ(text, str(limit)):
                 detail = f"must be equal to {name} limit of {limit}"
                 found.append(invalid_cause(f"{at}.requests", text, detail))

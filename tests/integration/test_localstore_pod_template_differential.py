@@ -631,7 +631,9 @@ LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
     ("pod-level resources: an extended resource", pod(resources={"limits": {"example.com/gpu": "1"}})),
     ("pod-level resources: a resource not standard", pod(resources={"limits": {"gpu": "1"}})),
     ("odd: a pod-level resource name", pod(resources={"limits": {ODD: "1"}})),
-    ("pod-level resources: a request above its limit, a negative memory", pod(resources={"requests": {"cpu": "2", "memory": "-1"}, "limits": {"cpu": "1"}})),
+    # one request with errors a case: the requests are a Go map, walked in a random order
+    ("pod-level resources: a request above its limit", pod(resources={"requests": {"cpu": "2"}, "limits": {"cpu": "1"}})),
+    ("pod-level resources: a negative memory request", pod(resources={"requests": {"memory": "-1"}})),
     ("pod-level resources: huge pages without cpu or memory, not a multiple", pod(resources={"limits": {PAGES: "3Mi"}})),
     ("pod-level resources: claims", pod(resources={"claims": [{"name": "gpu"}]}, resourceClaims=[{"name": "gpu", "resourceClaimName": "c"}])),
     ("pod-level resources: claims of no pod claim", pod(resources={"claims": [{"name": "x"}, {"name": ""}]})),
