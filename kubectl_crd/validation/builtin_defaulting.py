@@ -16,8 +16,8 @@ walk of its pod template. The functions mirror, field for field:
 - ``pkg/apis/core/v1/defaults.go`` (and the declarative defaults its
   ``zz_generated.defaults.go`` inlines: a port's protocol, a GRPC probe's service, RBD
   and iSCSI volume fields): Container, PodSpec, Pod, Probe, HTTPGetAction, Volume and
-  its sources' ``defaultMode``, ObjectFieldSelector, Secret, Service, PersistentVolumeClaim,
-  Namespace;
+  its sources' ``defaultMode``, the azureDisk and scaleIO sources, ObjectFieldSelector,
+  Secret, Service, PersistentVolumeClaim, Namespace;
 - ``pkg/apis/apps/v1/defaults.go``: Deployment, DaemonSet, StatefulSet, ReplicaSet;
 - ``pkg/apis/batch/v1/defaults.go``: Job, CronJob;
 - ``pkg/apis/networking/v1/defaults.go``: NetworkPolicy and its ports;
@@ -570,6 +570,10 @@ _BY_TYPE: dict[str, _Defaulter] = {
     "core/v1.ObjectFieldSelector": _fields(apiVersion="v1"),
     "core/v1.ISCSIVolumeSource": _fields(iscsiInterface="default"),
     "core/v1.RBDVolumeSource": _fields(pool="rbd", user="admin", keyring="/etc/ceph/keyring"),
+    "core/v1.AzureDiskVolumeSource": _pointers(
+        cachingMode="ReadWrite", kind="Shared", fsType="ext4", readOnly=False
+    ),
+    "core/v1.ScaleIOVolumeSource": _fields(storageMode="ThinProvisioned", fsType="xfs"),
     "core/v1.Secret": _secret,
     "core/v1.Service": _service,
     "core/v1.PersistentVolumeClaim": _claim,
