@@ -355,9 +355,17 @@ def main() -> int:
             elif kind == "proxy_reset":
                 counts["connections_reset"] += proxy.cut()
             elif kind == "proxy_refuse":
+                gone_before = loop.gone
                 counts["connections_reset"] += proxy.refuse()
                 time.sleep(args.refuse_seconds)
                 proxy.accept_again()
+                # the watches dial again on their backoff (its third try lands 5.6-11.2 s
+                # after the cut, the fourth up to 24 s): wait for a resumed watch's 410
+                # before the next fault (a SIGINT would stop the loop first), at most 30 s
+                resumed_by = time.monotonic() + 30
+                while loop.gone == gone_before and time.monotonic() < resumed_by:
+                    time.sleep(0.1)
+                counts["refuse_410_seen"] += int(loop.gone > gone_before)
             elif kind == "reload_broken":
                 for _ in range(args.reload_rounds):
                     reconciler.write_text(reconciler_text(hang, version) + BROKEN)
@@ -463,6 +471,8 @@ def main() -> int:
             "requeues": loop.events["Requeued"],
             "watch_errors": loop.events["WatchError"],
             "watch_errors_410": loop.gone,
+            # proxy_refuse faults after which a resumed watch met 410 Gone
+            "refuse_410_seen": counts["refuse_410_seen"],
             "connections_reset": counts["connections_reset"],
             "audit_410_by_verb": dict(audit_410(plane.audit_log)),
             "faults": {k[6:]: v for k, v in counts.items() if k.startswith("fault_")},
