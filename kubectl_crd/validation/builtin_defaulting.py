@@ -205,6 +205,8 @@ def _default_pod_requests(spec: dict[str, Any]) -> None:
     in 1.34): a Pod whose ``spec.resources`` sets limits gets, for each resource it
     supports at the pod level and does not request, the containers' aggregated
     requests (``AggregateContainerRequests``), else the pod's limit."""
+    from kubectl_crd.validation.pods import aggregate_container_resources
+
     resources = spec.get("resources")
     if not isinstance(resources, dict) or not isinstance(resources.get("limits"), dict):
         return
@@ -213,73 +215,16 @@ def _default_pod_requests(spec: dict[str, Any]) -> None:
         return
     requests = resources.get("requests")
     requests = dict(requests) if isinstance(requests, dict) else {}
-    for name, value in _aggregate_requests(spec).items():
+    # the decoded spec stands for the request's spellings: Quantity.Add keeps the first
+    # addend's format, which a stored quantity keeps (but for one like 1.5Ki, stored 1536)
+    for name, (_, _, text) in aggregate_container_resources(spec, spec, "requests").items():
         if name not in requests and _pod_level(name):
-            requests[name] = value
+            requests[name] = text
     for name, value in limits.items():
         if name not in requests and _pod_level(name):
             requests[name] = value
     if requests:
         resources["requests"] = requests
-
-
-def _aggregate_requests(spec: Mapping[str, Any]) -> dict[str, str]:
-    """component-helpers ``AggregateContainerRequests``: the containers' requests
-    summed, a sidecar's (an init container that restarts ``Always``) too, then the
-    larger of that and each init container's (with the sidecars started before it)."""
-
-    def requests_of(container: Any) -> dict[str, str]:
-        resources = container.get("resources") if isinstance(container, Mapping) else None
-        found = resources.get("requests") if isinstance(resources, Mapping) else None
-        return {k: str(v) for k, v in found.items()} if isinstance(found, Mapping) else {}
-
-    total: dict[str, str] = {}
-    for container in spec.get("containers") or ():
-        total = _added(total, requests_of(container))
-    sidecars: dict[str, str] = {}
-    largest: dict[str, str] = {}
-    for container in spec.get("initContainers") or ():
-        own = requests_of(container)
-        if isinstance(container, Mapping) and container.get("restartPolicy") == "Always":
-            total = _added(total, own)
-            sidecars = _added(sidecars, own)
-            own = sidecars
-        else:
-            own = _added(_added({}, own), sidecars)
-        largest = _larger(largest, own)
-    return _larger(total, largest)
-
-
-def _added(into: dict[str, str], more: Mapping[str, str]) -> dict[str, str]:
-    """resource.Quantity ``Add`` per name: the sum in the first quantity's format."""
-    from kubectl_crd.model.quantity import parse_quantity, stored_quantity
-
-    result = dict(into)
-    for name, text in more.items():
-        if name not in result:
-            result[name] = text
-            continue
-        first = result[name]
-        value = parse_quantity(first) + parse_quantity(text)
-        suffix = first.lstrip("+-0123456789.")
-        unit = parse_quantity("1" + suffix) if suffix and not suffix.startswith("e") else 1
-        whole = value / unit
-        if whole.denominator == 1:
-            result[name] = stored_quantity(f"{whole.numerator}{suffix if unit != 1 else ''}")
-        else:
-            result[name] = stored_quantity(f"{int(value * 10**9)}n")
-    return result
-
-
-def _larger(into: dict[str, str], other: Mapping[str, str]) -> dict[str, str]:
-    """``maxResourceList``: per name, the larger quantity (the first on a tie)."""
-    from kubectl_crd.model.quantity import parse_quantity
-
-    result = dict(into)
-    for name, text in other.items():
-        if name not in result or parse_quantity(text) > parse_quantity(result[name]):
-            result[name] = text
-    return result
 
 
 def _volume(obj: dict[str, Any]) -> None:

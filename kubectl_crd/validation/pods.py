@@ -2715,13 +2715,13 @@ def _pod_resources(
     found += _resources(resources, where, claims, _pod_resource_name)
     requests, limits = resources.get("requests"), resources.get("limits")
     if isinstance(requests, dict) and requests:
-        for name, (value, _, text) in _aggregate(spec, sent, "requests").items():
+        for name, (value, _, text) in aggregate_container_resources(spec, sent, "requests").items():
             own = requests.get(name)
             if own is not None and _quantity(own) < value:
                 detail = f"must be greater than or equal to aggregate container requests of {text}"
                 found.append(invalid_cause(f"{where}.requests[{name}]", str(own), detail))
     if isinstance(limits, dict) and limits:
-        for name, (value, _, text) in _aggregate(spec, sent, "limits").items():
+        for name, (value, _, text) in aggregate_container_resources(spec, sent, "limits").items():
             own = limits.get(name)
             if name.startswith("hugepages-") and own is not None and _quantity(own) < value:
                 detail = f"must be greater than or equal to aggregate container limits of {text}"
@@ -2760,7 +2760,7 @@ def _requirements(container: dict[str, Any], kind: str) -> dict[str, Any]:
 Sums = dict[str, tuple[Fraction, str, str]]
 
 
-def _aggregate(spec: dict[str, Any], sent: dict[str, Any], kind: str) -> Sums:
+def aggregate_container_resources(spec: dict[str, Any], sent: dict[str, Any], kind: str) -> Sums:
     """``AggregateContainerRequests`` / ``AggregateContainerLimits``
     (component-helpers resource/helpers.go) of the ``kind`` of the containers: the
     regular containers' and sidecars' sum, or the most an init container needs beside

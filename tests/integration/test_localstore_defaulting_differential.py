@@ -373,6 +373,32 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
             )
         ],
     ),
+    # Quantity.Add keeps the first addend's format: 1Gi + 512M is 1548576Ki, 5e-1 + 1 is
+    # 1500e-3 (component-helpers AggregateContainerRequests, one code with the validation's)
+    (
+        "Pod, pod-level limits, the containers' requests in mixed spellings",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        container(resources={"requests": {"memory": "1Gi", "cpu": "5e-1"}}),
+                        container(name="d", resources={"requests": {"memory": "512M", "cpu": "1"}}),
+                        initContainers=[
+                            container(
+                                name="s",
+                                restartPolicy="Always",
+                                resources={"requests": {"memory": "100Mi", "cpu": "0.25"}},
+                            ),
+                        ],
+                        resources={"limits": {"cpu": "4", "memory": "4Gi"}},
+                    ),
+                ),
+            )
+        ],
+    ),
     (
         "Pod, pod-level requests only (Burstable)",
         [("create", obj("v1", "Pod", spec=pod_spec(resources={"requests": {"cpu": "1"}})))],
