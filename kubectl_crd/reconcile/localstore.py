@@ -1755,7 +1755,7 @@ def _internal_kind_problem(group: str, named: str, endpoint_kind: str) -> str:
     the group's versions (``validation.scheme_kinds``) but for the options kinds, which
     ``metav1.AddToGroupVersion`` registers only in versions; the watch event's internal
     type is ``InternalEvent``."""
-    from kubectl_crd.validation.decoding import _SCHEME_NAME
+    from kubectl_crd.validation.decoding import SCHEME_NAME
     from kubectl_crd.validation.scheme_kinds import INTERNAL_PACKAGES, META_KINDS, SCHEME_KINDS
 
     internal = INTERNAL_PACKAGES.get(group, group)
@@ -1773,7 +1773,7 @@ def _internal_kind_problem(group: str, named: str, endpoint_kind: str) -> str:
         if named not in kinds or named in META_KINDS.split():
             return (
                 f'no kind "{named}" is registered for the internal version of group '
-                f'"{group}" in scheme "{_SCHEME_NAME}"'
+                f'"{group}" in scheme "{SCHEME_NAME}"'
             )
         source = f"{_INTERNAL_ELSEWHERE.get((group, named), internal)}.{named}"
     return f"converting ({source}) to ({internal}.{endpoint_kind}): unknown conversion"

@@ -688,7 +688,7 @@ def _kind_type(api_version: str, kind: str) -> Any:
 
 #: runtime.NewNotRegisteredErrForKind's scheme name: the file and line of
 #: apimachinery's runtime.NewScheme that made kube-apiserver's (``pkg/runtime/scheme.go:110``)
-_SCHEME_NAME = "pkg/runtime/scheme.go:110"
+SCHEME_NAME = "pkg/runtime/scheme.go:110"
 
 
 def body_kind_problem(
@@ -734,7 +734,7 @@ def body_kind_problem(
         if actual_kind not in SCHEME_KINDS.get(group_version, "").split():
             problem = (
                 f'no kind "{actual_kind}" is registered for version "{group_version}" '
-                f'in scheme "{_SCHEME_NAME}"'
+                f'in scheme "{SCHEME_NAME}"'
             )
         elif actual_kind != kind:
             problem = decode_builtin(copy_json(obj), group_version, actual_kind, bare=True)
