@@ -329,6 +329,35 @@ def _listening(port: int) -> bool:
         return False
 
 
+class _StoppedListening:
+    """Whether kube-apiserver's listener on ``port`` is closed and its log says so
+    (or has not within ``LOG_WAIT`` seconds of the close)."""
+
+    LOG_WAIT = 0.5
+
+    def __init__(self, port: int, log: str) -> None:
+        self.port, self.log = port, log
+        self.closed_at: float | None = None
+
+    def enough(self) -> bool:
+        if self.closed_at is None:
+            if _listening(self.port):
+                return False
+            self.closed_at = time.monotonic()
+        if time.monotonic() - self.closed_at > self.LOG_WAIT:
+            return True
+        return f"Stopped listening on 127.0.0.1:{self.port}" in _last_bytes(self.log, 4096)
+
+
+def _last_bytes(path: str, size: int) -> str:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, os.path.getsize(path) - size))
+            return handle.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
 class _PortTaken(Exception):
     pass
 
@@ -570,9 +599,11 @@ class LocalControlPlane:
                 # requests ended before this stop, so once the listener is closed the
                 # rest is not waited out: SIGKILL (a request of another client still in
                 # flight is cut, as the plane is going away)
+                # Closed is not enough on its own: the listener closes a moment before
+                # the server logs "Stopped listening" (secure_serving.go: Serve returns,
+                # then klog), and a kill in between left the log without it. Its own
+                # line is the proof; without one within 0.5 s of the close, kill anyway.
                 port = int(self.server.rsplit(":", 1)[1])
-
-                def enough(port: int = port) -> bool:
-                    return not _listening(port)
+                enough = _StoppedListening(port, process.log).enough
 
             process.stop(self.stop_timeout if grace is None else grace, enough=enough)

@@ -4,9 +4,10 @@ kube-apiserver stops listening within milliseconds of SIGTERM, but its graceful 
 then waits ~1 s for an idle HTTP/2 connection of its own loopback client (the HTTP/2
 server's GOAWAY timer), which made every ``kubectl crd dev --envtest`` run end 1.1-1.2 s
 after its "stopped" line. The plane's data is thrown away, so the stop kills
-kube-apiserver once its listener is closed: the test asserts that order (its log says
-it stopped listening, then it died of SIGKILL, not of its own graceful exit) rather than
-timing the gap; etcd still closes gracefully on SIGTERM.
+kube-apiserver once its listener is closed and its log says so (a kill between the close
+and the line once lost the line): the test asserts that order (its log says it stopped
+listening, then it died of SIGKILL, not of its own graceful exit) rather than timing the
+gap; etcd still closes gracefully on SIGTERM.
 """
 
 from __future__ import annotations

@@ -5,10 +5,12 @@ uses for kube-apiserver: see tests/integration/test_dev_envtest_stop.py)."""
 from __future__ import annotations
 
 import signal
+import socket
 import sys
+import time
 from pathlib import Path
 
-from kubectl_crd.reconcile.controlplane import Process, spawn
+from kubectl_crd.reconcile.controlplane import Process, _StoppedListening, spawn
 
 # a process that takes SIGTERM as kube-apiserver does (notes it, keeps running a while:
 # here for ever), so only SIGKILL ends it
@@ -54,3 +56,42 @@ def test_enough_never_saying_yes_falls_back_to_the_timeout(tmp_path: Path) -> No
     process = stubborn(tmp_path)
     process.stop(0.05, enough=lambda: False)
     assert process.popen.returncode == -signal.SIGKILL
+
+
+def _closed_port() -> int:
+    """A port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_stopped_listening_waits_for_the_servers_own_line_after_the_close(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "kube-apiserver.log"
+    log.write_text("I1128 controller.go:84] Shutting down OpenAPI AggregationController\n")
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        stopped = _StoppedListening(port, str(log))
+        assert not stopped.enough()  # still accepting connections
+    # closed, but not yet logged: the kill that lost the line in CI
+    assert not stopped.enough()
+    with log.open("a") as out:
+        out.write(f"I1128 secure_serving.go:259] Stopped listening on 127.0.0.1:{port}\n")
+    assert stopped.enough()
+
+
+def test_stopped_listening_without_the_line_is_enough_half_a_second_after_the_close(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "kube-apiserver.log"
+    log.write_text("Stopped listening on 127.0.0.1:1\n")  # another port's line
+    stopped = _StoppedListening(_closed_port(), str(log))
+    assert not stopped.enough()
+    started = time.monotonic()
+    while not stopped.enough():
+        assert time.monotonic() - started < 5.0
+        time.sleep(0.01)
+    assert time.monotonic() - started >= _StoppedListening.LOG_WAIT
