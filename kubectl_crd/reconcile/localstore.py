@@ -94,6 +94,9 @@ What it keeps, and the upstream behaviour each piece mirrors
 - a PUT of a missing object is the lookup's 404 before validation sees the body, but
   for the kinds whose strategy allows a create on update (``_CREATE_ON_UPDATE``: a
   Service, Lease, Role, ...), whose PUT creates it;
+- an update's metadata checked as often as each kind's server checks it
+  (``_UPDATE_STRATEGIES``), a PUT's uid as its precondition (a patch's changed uid is
+  "field is immutable");
 - deletes with a uid or resourceVersion precondition (409 as the server words it),
   finalizers holding an object with a deletionTimestamp, and the garbage collector's
   background cascade (``pkg/controller/garbagecollector``): once an object is removed,
@@ -641,6 +644,17 @@ class ObjectStore:
                 # Update: the lookup's NotFound only unless AllowCreateOnUpdate)
                 return self.create(info, obj, namespace=ns or None, dry_run=dry_run)
             body_meta = obj.get("metadata") or {}
+            body_uid = body_meta.get("uid")
+            if quoted is None and body_uid and body_uid != old["metadata"].get("uid"):
+                # store.go Update: a PUT's uid is its precondition, checked before the
+                # optimistic lock (a patch has none: its changed uid is the validation's)
+                from kubectl_crd.validation.admission import uid_precondition_failed
+
+                detail = uid_precondition_failed(
+                    _etcd_key(kind, ns, name), body_uid, old["metadata"].get("uid")
+                )
+                message = f'Operation cannot be fulfilled on {kind.resource} "{name}": {detail}'
+                raise _status_refusal(409, "Conflict", message, kind, name)
             version = body_meta.get("resourceVersion")
             if version and version != old["metadata"].get("resourceVersion"):
                 raise _status_refusal(409, "Conflict", _conflict(kind, name), kind, name)
@@ -657,7 +671,9 @@ class ObjectStore:
             else:
                 # rest/update.go BeforeUpdate: the server's fields stay the old ones
                 old_meta = old["metadata"]
-                for kept in ("uid", "creationTimestamp", "namespace", "generation"):
+                if not meta.get("uid"):  # else a patch's uid, which validation refuses
+                    meta["uid"] = old_meta.get("uid")
+                for kept in ("creationTimestamp", "namespace", "generation"):
                     if kept in old_meta:
                         meta[kept] = old_meta[kept]
                     else:
@@ -1841,6 +1857,29 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
 }
 
 
+#: each built-in's strategy's ``ValidateUpdate`` metadata passes after BeforeUpdate's
+#: own (``objectmeta.update_meta_errors``), read from kube-apiserver v1.34's answers
+#: (tests/integration/test_localstore_patch_differential.py): ``ValidateXUpdate``'s
+#: ``ValidateObjectMetaUpdate`` then ``ValidateX``'s ``ValidateObjectMeta`` unless
+#: listed. A Job's is ``(META,)`` then, after ValidateJob's spec, ValidateJobUpdate's
+#: ``UPDATE`` (``_check_builtin``).
+_DEFAULT_UPDATE_STRATEGY: tuple[str, ...] = ("update", "meta")
+_UPDATE_STRATEGIES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "CronJob", "Service", "Lease"),
+        ("update",),
+    ),
+    # ValidateX (the object's metadata, its spec), then ValidateXUpdate
+    **dict.fromkeys(("Namespace", "NetworkPolicy"), ("meta", "update")),
+    "Job": ("meta",),
+    "PersistentVolumeClaim": ("meta", "update", "meta"),
+    # rbac's strategies: ValidateRole, then ValidateRoleUpdate (ValidateRole again)
+    **dict.fromkeys(("Role", "RoleBinding", "ClusterRole"), ("meta", "meta", "update")),
+    # their ValidateUpdate looks at no metadata
+    **dict.fromkeys(("Event", "PodDisruptionBudget"), ()),
+}
+
+
 def _check_builtin(
     kind: _Kind,
     obj: dict[str, Any],
@@ -1855,21 +1894,36 @@ def _check_builtin(
     ownerReferences and finalizers; then a Service's spec (``validation.services``,
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
-    from kubectl_crd.validation.objectmeta import validate_object_meta
+    from kubectl_crd.validation.objectmeta import (
+        UPDATE,
+        update_meta_errors,
+        validate_object_meta,
+    )
     from kubectl_crd.validation.results import Reason, Stage
+    from kubectl_crd.validation.workloads import validate_job_update, validate_workload
 
     meta = obj.get("metadata")
     if not isinstance(meta, dict):
         return
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
-    found = validate_object_meta(meta, None, name_check=check, generate_names=False)
+    job = (kind.group, kind.kind) == ("batch", "Job")
+    if old is None:
+        found = validate_object_meta(meta, None, name_check=check, generate_names=False)
+    else:
+        strategy = _UPDATE_STRATEGIES.get(kind.kind, _DEFAULT_UPDATE_STRATEGY)
+        old_meta = old.get("metadata")
+        found = update_meta_errors(meta, old_meta, strategy, name_check=check)
     problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
-    from kubectl_crd.validation.workloads import validate_workload
-
-    problems += [
-        (f, reason, message, Stage.SCHEMA)
-        for f, reason, message in validate_workload(kind.group, kind.kind, obj, given, old)
-    ]
+    spec_causes = validate_workload(kind.group, kind.kind, obj, given, None if job else old)
+    problems += [(f, reason, message, Stage.SCHEMA) for f, reason, message in spec_causes]
+    if job and old is not None:
+        # ValidateJobUpdate after ValidateJob: its ObjectMeta update, then its spec's
+        tail = update_meta_errors(meta, old_meta, (UPDATE,), common=False)
+        problems += [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in tail]
+        problems += [
+            (f, reason, message, Stage.SCHEMA)
+            for f, reason, message in validate_job_update(obj, old, given)
+        ]
     if kind.kind == "CronJob" and len(str(meta.get("name") or "")) > 52:
         # batch/validation ValidateCronJobCreate, after the spec's problems: the Jobs
         # it makes get an 11-character suffix and must stay DNS-1035 labels
@@ -1922,6 +1976,18 @@ def _invalid(
         for e in errors
     ]
     return _failure(422, "Invalid", message, details, errors)
+
+
+#: (group, plural) -> the etcd key's resource prefix where it is not the plural
+#: (pkg/registry/core/service/storage/storage.go "services/specs", networking's
+#: ingress storage "ingress")
+_ETCD_PREFIXES = {("", "services"): "services/specs", ("networking.k8s.io", "ingresses"): "ingress"}
+
+
+def _etcd_key(kind: _Kind, namespace: str, name: str) -> str:
+    """The etcd key a built-in's storage error names."""
+    prefix = _ETCD_PREFIXES.get((kind.group, kind.plural), kind.plural)
+    return f"/registry/{prefix}/{namespace}/{name}" if namespace else f"/registry/{prefix}/{name}"
 
 
 def _conflict(kind: _Kind, name: str) -> str:

@@ -160,6 +160,17 @@ class _Timestamps:
         return last[1]
 
 
+def uid_precondition_failed(key: str, given: str, stored: Any) -> str:
+    """The storage error of an update whose body's uid (its precondition) is not the
+    stored object's (apiserver/pkg/storage/errors.go NewInvalidObjError, etcd3's
+    Preconditions.Check); ``key``: the object's etcd key."""
+    return (
+        f"StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, "
+        f"AdditionalErrorMsg: Precondition failed: UID in precondition: {given}, "
+        f"UID in object meta: {stored or ''}"
+    )
+
+
 def _uuid4() -> str:
     """A random (version 4, RFC 4122 variant) uid, as ``uuid.NewUUID`` gives the server's
     objects: formatted from 16 random bytes, 3x cheaper than ``str(uuid.uuid4())``."""
@@ -574,16 +585,12 @@ class Admission:
         reported = result.reported
         if reported and reported[0].stage == Stage.TYPE_META:
             return self._invalid(operation, result)
-        # store.go: Update's preconditions (the body's uid) and optimistic lock
+        # store.go: Update's preconditions (a PUT's uid: a patch has none, its changed
+        # uid is the validation's "field is immutable") and optimistic lock
         qualified_resource = f"{self.crd.names.plural}.{self.crd.group}"
         body_uid = new_meta.get("uid")
-        if body_uid and body_uid != old_meta.get("uid"):
-            detail = (
-                "StorageError: invalid object, Code: 4, Key: "
-                f"{self._key(old_meta)}, ResourceVersion: 0, AdditionalErrorMsg: "
-                f"Precondition failed: UID in precondition: {body_uid}, "
-                f"UID in object meta: {old_meta.get('uid', '')}"
-            )
+        if not patched and body_uid and body_uid != old_meta.get("uid"):
+            detail = uid_precondition_failed(self._key(old_meta), body_uid, old_meta.get("uid"))
             message = _conflict(qualified_resource, name, detail)
             return _refusal(operation, 409, "Conflict", message, details=self._details(name))
         body_version = new_meta.get("resourceVersion")

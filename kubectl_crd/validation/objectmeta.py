@@ -18,6 +18,7 @@ from typing import Any
 from kubectl_crd.model.govalues import bad_value, json_kind
 from kubectl_crd.validation import names, paths
 from kubectl_crd.validation.compiled import SchemaNode
+from kubectl_crd.validation.names import path_segment_name
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
 
@@ -177,6 +178,86 @@ def validate_object_meta(
                 Reason.INVALID,
                 f"Invalid value: {bad_value(finalizer or '')}: {message}",
             )
+    return found
+
+
+#: what ``ValidateObjectMetaAccessorUpdate`` checks again of the new metadata
+_UPDATE_RECHECKED = ("metadata.labels", "metadata.annotations", "metadata.ownerReferences")
+
+#: a strategy's metadata passes in ``update_meta_errors``: ``ValidateObjectMeta`` of the
+#: new object (``META``), ``ValidateObjectMetaUpdate`` (``UPDATE``)
+META, UPDATE = "meta", "update"
+#: apiextensions-apiserver registry/customresource/validator.go: ``ValidateUpdate`` runs
+#: ``ValidateObjectMetaAccessorUpdate`` once more
+CUSTOM_RESOURCE_UPDATE = (UPDATE,)
+
+
+def update_meta_errors(
+    meta: dict[str, Any],
+    old_meta: Any,
+    strategy: tuple[str, ...],
+    *,
+    name_check: Any = names.path_segment_name,
+    common: bool = True,
+) -> Found:
+    """An update's metadata errors, each as often and in the order the server reports it.
+
+    apiserver/pkg/registry/rest/update.go (``BeforeUpdate``) runs ``validateCommonFields``:
+    ``ValidateObjectMetaAccessor`` with path-segment names (no DNS-subdomain check: a
+    generateName ``Gen_`` passes), then ``ValidateObjectMetaAccessorUpdate``; then the
+    kind's strategy's ``ValidateUpdate`` runs its own passes, ``strategy`` (``META``
+    with ``name_check``, the kind's name rule; ``UPDATE``). A bad label, annotation or
+    owner reference is reported once by each pass, what only the update checks
+    (``changed_meta_errors``) once by each ``UPDATE``, before the labels: a custom
+    resource's bad label three times, a ConfigMap's four (kube-apiserver v1.34).
+    Without ``common``, the strategy's passes alone.
+    """
+    first = validate_object_meta(meta, None, name_check=path_segment_name, generate_names=False)
+    again = [e for e in first if e[0].startswith(_UPDATE_RECHECKED)]
+    update = [*changed_meta_errors(meta, old_meta if isinstance(old_meta, dict) else {}), *again]
+    found = [*first, *update] if common else []
+    for each in strategy:
+        if each == UPDATE:
+            found += update
+        elif name_check is path_segment_name:
+            found += first
+        else:
+            found += validate_object_meta(meta, None, name_check=name_check, generate_names=False)
+    return found
+
+
+def changed_meta_errors(meta: dict[str, Any], old_meta: dict[str, Any]) -> Found:
+    """``ValidateObjectMetaAccessorUpdate``'s own checks (apimachinery/pkg/api/
+    validation/objectmeta.go), in its order, that can fail after ``BeforeUpdate``
+    copied the server's fields over: finalizers added to an object being deleted; a uid
+    other than the stored one (a patch's: a PUT's is its precondition, a 409 before
+    this); a deletionTimestamp or deletionGracePeriodSeconds the update sets where the
+    old object had none (or, for the grace period, another one): each immutable."""
+    from kubectl_crd.model.govalues import go_quote
+    from kubectl_crd.validation.timestamps import stored_time
+
+    found: Found = []
+    at = paths.child(None, "metadata")
+    if old_meta.get("deletionTimestamp"):
+        known = set(old_meta.get("finalizers") or ())
+        added = sorted({f for f in meta.get("finalizers") or () if f not in known})
+        if added:
+            field = "metadata.finalizers"
+            listed = ", ".join(go_quote(f) for f in added)
+            message = (
+                f"{field}: Forbidden: no new finalizers can be added if the object is being "
+                f"deleted, found new finalizers []string{{{listed}}}"
+            )
+            found.append((field, Reason.FORBIDDEN, message, paths.child(at, "finalizers")))
+    for key in ("uid", "deletionTimestamp", "deletionGracePeriodSeconds"):
+        value, before = meta.get(key), old_meta.get(key)
+        if key == "deletionTimestamp" and isinstance(value, str):
+            value = stored_time(value)  # decoded: the instant in UTC, to the second
+        # BeforeUpdate keeps the stored uid when the update gives none
+        if value not in (None, "") and value != before:
+            field = f"metadata.{key}"
+            message = f"{field}: Invalid value: {bad_value(value)}: field is immutable"
+            found.append((field, Reason.INVALID, message, paths.child(at, key)))
     return found
 
 

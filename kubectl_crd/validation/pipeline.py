@@ -54,8 +54,8 @@ from kubectl_crd.validation.cel.tree import has_rules
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.defaulting import apply_defaults
 from kubectl_crd.validation.listtypes import validate_list_types
-from kubectl_crd.validation.names import path_segment_name
 from kubectl_crd.validation.objectmeta import (
+    CUSTOM_RESOURCE_UPDATE,
     coerce_embedded,
     coerce_metadata,
     decode_metadata,
@@ -64,6 +64,7 @@ from kubectl_crd.validation.objectmeta import (
     embedded_metadata_unknown,
     finalizer_warnings,
     generated_name,
+    update_meta_errors,
     validate_embedded,
     validate_object_meta,
 )
@@ -85,7 +86,6 @@ from kubectl_crd.validation.results import (
     ValidationResult,
 )
 from kubectl_crd.validation.schemas import compile_schema
-from kubectl_crd.validation.timestamps import stored_time
 
 CEL_NOT_RUN = (
     "<nil>: Invalid value: null: some validation rules were not checked because the object "
@@ -285,7 +285,10 @@ def validate_custom_resource(
         meta["name"] = generated_name(str(generate))
     if decode_failure is None:
         if isinstance(old, dict):
-            found(Stage.OBJECT_META, _update_meta_errors(meta, old.get("metadata")))
+            found(
+                Stage.OBJECT_META,
+                update_meta_errors(meta, old.get("metadata"), CUSTOM_RESOURCE_UPDATE),
+            )
         else:
             found(Stage.OBJECT_META, validate_object_meta(meta, None))
         # an update warns only about the finalizers it adds (strategy.go: generateWarningsFromObj)
@@ -368,59 +371,6 @@ def validate_custom_resource(
     if named:
         del meta["name"]  # the object as given: the server's suffix is random
     return ValidationResult(object=obj, errors=tuple(errors), warnings=tuple(warnings))
-
-
-#: what ``ValidateObjectMetaAccessorUpdate`` checks again of the new metadata
-_UPDATE_RECHECKED = ("metadata.labels", "metadata.annotations", "metadata.ownerReferences")
-
-
-def _update_meta_errors(meta: dict[str, Any], old_meta: Any) -> list[tuple[str, str, str, Chain]]:
-    """An update's metadata errors, each as often and where the server reports it.
-
-    apiserver/pkg/registry/rest/update.go (BeforeUpdate) runs ``validateCommonFields``,
-    ``ValidateObjectMetaAccessor`` with path-segment names (no DNS-subdomain check: a
-    generateName ``Gen_`` passes) and ``ValidateObjectMetaAccessorUpdate``, then the
-    strategy's ``ValidateUpdate`` (apiextensions-apiserver registry/customresource/
-    validator.go) runs ``ValidateObjectMetaAccessorUpdate`` again: a bad label,
-    annotation or owner reference is reported three times (kube-apiserver v1.34), what
-    only the update checks (``_changed_meta_errors``) twice, before the labels.
-    """
-    first = validate_object_meta(meta, None, name_check=path_segment_name, generate_names=False)
-    again = [e for e in first if e[0].startswith(_UPDATE_RECHECKED)]
-    update = [*_changed_meta_errors(meta, old_meta if isinstance(old_meta, dict) else {}), *again]
-    return [*first, *update, *update]
-
-
-def _changed_meta_errors(
-    meta: dict[str, Any], old_meta: dict[str, Any]
-) -> list[tuple[str, str, str, Chain]]:
-    """``ValidateObjectMetaAccessorUpdate``'s own checks (apimachinery/pkg/api/
-    validation/objectmeta.go) that can fail after ``BeforeUpdate`` copied the server's
-    fields over: finalizers added to an object being deleted; a deletionTimestamp or
-    deletionGracePeriodSeconds the update sets where the old object had none (or, for
-    the grace period, another one), each immutable."""
-    found: list[tuple[str, str, str, Chain]] = []
-    at = paths.child(None, "metadata")
-    if old_meta.get("deletionTimestamp"):
-        known = set(old_meta.get("finalizers") or ())
-        added = sorted({f for f in meta.get("finalizers") or () if f not in known})
-        if added:
-            field = "metadata.finalizers"
-            listed = ", ".join(_quote(f) for f in added)
-            message = (
-                f"{field}: Forbidden: no new finalizers can be added if the object is being "
-                f"deleted, found new finalizers []string{{{listed}}}"
-            )
-            found.append((field, Reason.FORBIDDEN, message, paths.child(at, "finalizers")))
-    for key in ("deletionTimestamp", "deletionGracePeriodSeconds"):
-        value, before = meta.get(key), old_meta.get(key)
-        if key == "deletionTimestamp" and isinstance(value, str):
-            value = stored_time(value)  # decoded: the instant in UTC, to the second
-        if value is not None and value != before:
-            field = f"metadata.{key}"
-            message = f"{field}: Invalid value: {bad_value(value)}: field is immutable"
-            found.append((field, Reason.INVALID, message, paths.child(at, key)))
-    return found
 
 
 _MISSING = object()

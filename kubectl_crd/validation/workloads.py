@@ -174,9 +174,8 @@ def validate_workload(
     if (group, kind) == ("batch", "Job"):
         found = _validate_job(obj, spec, given)
         if old is not None:
-            # the strategy's ValidateUpdate: ValidateJob, then ValidateJobUpdate, which
-            # runs ValidateJobSpec a second time (its causes twice, the message once)
-            found += _job_spec(obj, spec, given) + _job_update(spec, _field(old, "spec"), old)
+            # the strategy's ValidateUpdate: ValidateJob, then ValidateJobUpdate
+            found += validate_job_update(obj, old, given)
         return found
     rules = _SELECTOR_RULES.get((group, kind))
     stateful = (group, kind) == ("apps", "StatefulSet")
@@ -214,6 +213,18 @@ def validate_workload(
             if not go_equal(*kept):
                 found.append(forbidden("spec", _STATEFULSET_FORBIDDEN))
     return found
+
+
+def validate_job_update(
+    obj: Mapping[str, Any], old: Mapping[str, Any], given: Mapping[str, Any] | None = None
+) -> list[Cause]:
+    """``ValidateJobUpdate``'s spec causes (after its ``ValidateObjectMetaUpdate``):
+    ``ValidateJobSpec`` a second time (its causes twice, the message once), then the
+    fields an update may not change."""
+    spec = obj.get("spec")
+    if not isinstance(spec, Mapping):
+        return []
+    return _job_spec(obj, spec, given) + _job_update(spec, _field(old, "spec"), old)
 
 
 _POD_MANAGEMENT = ("OrderedReady", "Parallel")

@@ -60,7 +60,7 @@ DEPLOYMENT_SPEC = {
 }
 
 #: kind -> (group, version, plural, the fields of the object made before the patch); a
-#: Namespace is the one cluster-scoped kind (named after the test's namespace)
+#: cluster-scoped one (``CLUSTER_SCOPED``) is named after the test's namespace
 KINDS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
     "ConfigMap": ("", "v1", "configmaps", {}),
     "ConfigMap with data": ("", "v1", "configmaps", {"data": {"b": "1", "a": "2"}}),
@@ -72,6 +72,43 @@ KINDS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
     "Pattie": (GROUP, "v1", "patties", {}),
     "Pattie with spec": (GROUP, "v1", "patties", {"spec": {"b": "x", "a": 1}}),
 }
+
+#: every other built-in kind the store serves, made valid (the kinds above too): the
+#: metadata an update's patch breaks is checked by each kind's own number of passes
+TEMPLATE = {
+    "metadata": {"labels": {"app": "a"}},
+    "spec": {"containers": [{"name": "c", "image": "nginx"}], "restartPolicy": "Never"},
+}
+SELECTED = {
+    "selector": {"matchLabels": {"app": "a"}},
+    "template": {**TEMPLATE, "spec": {**TEMPLATE["spec"], "restartPolicy": "Always"}},
+}
+KINDS.update({
+    "ServiceAccount": ("", "v1", "serviceaccounts", {}),
+    "Pod": ("", "v1", "pods", {"spec": TEMPLATE["spec"]}),
+    "PersistentVolumeClaim": ("", "v1", "persistentvolumeclaims", {"spec": {
+        "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}),
+    "Event": ("", "v1", "events", {"involvedObject": {"kind": "ConfigMap", "name": "x", "namespace": "NAMESPACE"},
+                                   "reason": "Tested", "message": "m", "type": "Normal"}),
+    "StatefulSet": ("apps", "v1", "statefulsets", {"spec": SELECTED}),
+    "DaemonSet": ("apps", "v1", "daemonsets", {"spec": SELECTED}),
+    "ReplicaSet": ("apps", "v1", "replicasets", {"spec": SELECTED}),
+    "Job": ("batch", "v1", "jobs", {"spec": {"template": TEMPLATE}}),
+    "CronJob": ("batch", "v1", "cronjobs", {"spec": {
+        "schedule": "*/5 * * * *", "jobTemplate": {"spec": {"template": TEMPLATE}}}}),
+    "Ingress": ("networking.k8s.io", "v1", "ingresses", {"spec": {"defaultBackend": {
+        "service": {"name": "web", "port": {"number": 80}}}}}),
+    "NetworkPolicy": ("networking.k8s.io", "v1", "networkpolicies", {"spec": {"podSelector": {}}}),
+    "PodDisruptionBudget": ("policy", "v1", "poddisruptionbudgets", {"spec": {
+        "minAvailable": 1, "selector": {"matchLabels": {"app": "a"}}}}),
+    "Role": ("rbac.authorization.k8s.io", "v1", "roles", {}),
+    "RoleBinding": ("rbac.authorization.k8s.io", "v1", "rolebindings",
+                    {"roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                                 "name": "r"}}),
+    "ClusterRole": ("rbac.authorization.k8s.io", "v1", "clusterroles", {}),
+})  # fmt: skip
+#: the kinds whose objects have no namespace
+CLUSTER_SCOPED = {"Namespace", "ClusterRole"}
 
 #: a resourceVersion neither side has reached
 STALE = {"resourceVersion": "999999"}
@@ -123,6 +160,27 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("a custom resource renamed", "Pattie", {"metadata": {"name": "other"}}),
     ("a custom resource moved", "Pattie with spec", {"metadata": {"namespace": "elsewhere"}}),
     ("valid: a custom resource's namespace removed", "Pattie", {"metadata": {"namespace": None}}),
+    # ValidateObjectMetaAccessorUpdate's immutable fields: a patch carries no uid
+    # precondition (DefaultUpdatedObjectInfo with no object has none), so the uid a
+    # patch changes meets the validation's 422
+    ("a ConfigMap's uid changed", "ConfigMap", {"metadata": {"uid": "another"}}),
+    ("a Deployment's uid changed", "Deployment", {"metadata": {"uid": "another"}}),
+    ("a custom resource's uid changed", "Pattie", {"metadata": {"uid": "another"}}),
+    ("a custom resource's uid changed, a bad value", "Pattie with spec",
+     {"metadata": {"uid": "another"}, "spec": {"a": "x"}}),
+    ("valid: a ConfigMap's uid removed", "ConfigMap", {"metadata": {"uid": None}}),
+    ("valid: a custom resource's uid removed", "Pattie", {"metadata": {"uid": None}}),
+    ("valid: a ConfigMap's creationTimestamp changed", "ConfigMap",
+     {"metadata": {"creationTimestamp": "2001-01-01T00:00:00Z"}}),
+    ("valid: a custom resource's generation changed", "Pattie", {"metadata": {"generation": 7}}),
+    ("a ConfigMap's bad label", "ConfigMap", {"metadata": {"labels": {"a": "-"}}}),
+    ("a Deployment's bad label", "Deployment", {"metadata": {"labels": {"a": "-"}}}),
+    ("a custom resource's bad label", "Pattie", {"metadata": {"labels": {"a": "-"}}}),
+    ("a ConfigMap's uid changed and a bad label", "ConfigMap",
+     {"metadata": {"uid": "another", "labels": {"a": "-"}}}),
+    *((f"a {kind}'s uid changed, a bad label and a bad annotation key", kind,
+       {"metadata": {"uid": "another", "labels": {"a": "-"}, "annotations": {"-": ""}}})
+      for kind in KINDS if not kind.startswith("Pattie")),
 ]  # fmt: skip
 
 
@@ -181,8 +239,10 @@ def _masked(text: Any, keep_order: bool) -> Any:
 
 
 def _answer(
-    call: Callable[[], dict[str, Any]], heard: list[str], keep_order: bool
+    call: Callable[[], dict[str, Any]], heard: list[str], keep_order: bool, uid: str = ""
 ) -> tuple[Any, ...]:
+    """What the call answered, the patched object's ``uid`` (each side's own, which a
+    Job's generated labels carry into messages) spelt ``<uid>``."""
     heard.clear()
     try:
         written = call()
@@ -199,7 +259,8 @@ def _answer(
         meta = written["metadata"]
         found = ("accepted", written.get("kind"), meta.get("name"), meta.get("namespace"),
                  written.get("data"), written.get("spec"))  # fmt: skip
-    return (*found, list(heard))
+    found = (*found, list(heard))
+    return tuple(json.loads(json.dumps(found).replace(uid, "<uid>"))) if uid else found
 
 
 def _patched_alike(
@@ -215,9 +276,10 @@ def _patched_alike(
     problems: list[str] = []
     for index, (what, kind, patch) in enumerate(cases):
         group, version, plural, fields = KINDS[kind]
-        scoped = kind != "Namespace"
+        scoped = kind not in CLUSTER_SCOPED
         name = f"p{index}" if scoped else f"{namespace}-p{index}"
         patch = json.loads(json.dumps(patch).replace('"NAME"', json.dumps(name)))
+        fields = json.loads(json.dumps(fields).replace('"NAMESPACE"', json.dumps(namespace)))
         server = ResourceClient(
             client, group, version, plural, namespaced=scoped, namespace=namespace
         )
@@ -233,12 +295,17 @@ def _patched_alike(
             "metadata": {"name": name, "namespace": namespace} if scoped else {"name": name},
             **fields,
         }
-        server.create(body)
-        store.create(info, body, namespace=namespace if scoped else None)
+        server_uid = server.create(body)["metadata"]["uid"]
+        store_uid = store.create(info, body, namespace=namespace if scoped else None)["metadata"][
+            "uid"
+        ]
         client.warnings.clear()  # the client tells each text once: told afresh per case
-        theirs = _answer(partial(server.patch, name, patch), heard, keep_order)
+        theirs = _answer(partial(server.patch, name, patch), heard, keep_order, server_uid)
         ours = _answer(
-            partial(store.patch, info, namespace if scoped else "", name, patch), heard, keep_order
+            partial(store.patch, info, namespace if scoped else "", name, patch),
+            heard,
+            keep_order,
+            store_uid,
         )
         if what.startswith("valid") != (theirs[0] == "accepted"):
             problems.append(f"{what}: the server answered {theirs[:3]} (the case is wrong)")
@@ -291,3 +358,49 @@ def test_patched_object_as_the_server_quotes_it(
     problems = _patched_alike(client, heard, namespace, UNDECODABLE, keep_order=True)
     print(f"{2 * len(UNDECODABLE)} patches compared: {len(UNDECODABLE)} cases")
     assert problems == [], f"{len(problems)} of {len(UNDECODABLE)}:\n" + "\n".join(problems)
+
+
+def test_put_with_another_uid_fails_its_precondition(
+    warned_client: tuple[KubeClient, list[str]], namespace: str
+) -> None:
+    """A PUT's uid is its precondition (store.go Update): another uid is the storage's
+    409, naming the object's etcd key, before its bad label is looked at; the patches
+    above show a patch has none."""
+    client, heard = warned_client
+    problems = []
+    for index, kind in enumerate(KINDS):
+        group, version, plural, fields = KINDS[kind]
+        scoped = kind not in CLUSTER_SCOPED
+        name = f"u{index}" if scoped else f"{namespace}-u{index}"
+        fields = json.loads(json.dumps(fields).replace('"NAMESPACE"', json.dumps(namespace)))
+        server = ResourceClient(
+            client, group, version, plural, namespaced=scoped, namespace=namespace
+        )
+        store = ObjectStore()
+        store.add_crd(CustomResourceDefinition.from_object(_crd()))
+        real_kind = kind.split()[0]
+        info = store.resolve(
+            f"{group}/{version}/{real_kind}" if group else f"{version}/{real_kind}"
+        )
+        body = {
+            "apiVersion": info.api_version,
+            "kind": real_kind,
+            "metadata": {"name": name, "namespace": namespace} if scoped else {"name": name},
+            **fields,
+        }
+        answers = []
+        for made, update in (
+            (server.create(body), server.update),
+            (store.create(info, body, namespace=namespace if scoped else None),
+             partial(store.update, info)),
+        ):  # fmt: skip
+            uid = made["metadata"]["uid"]
+            made["metadata"].update(uid="another", labels={"a": "-"})
+            answers.append(_answer(partial(update, made), heard, False, uid))
+        theirs, ours = answers
+        if theirs[0] != 409:
+            problems.append(f"{kind}: the server answered {theirs[:3]} (the case is wrong)")
+        if ours != theirs:
+            problems.append(f"{kind}:\n  server {theirs}\n  store  {ours}")
+    print(f"{2 * len(KINDS)} updates compared: {len(KINDS)} kinds")
+    assert problems == [], f"{len(problems)} of {len(KINDS)}:\n" + "\n".join(problems)
