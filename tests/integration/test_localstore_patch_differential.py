@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.model.crd import CustomResourceDefinition
 from kubectl_crd.model.errors import ApiError
+from kubectl_crd.reconcile.backends import ResourceInfo
 from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.crd_factory import make_crd
 from tests.integration.envtest import ControlPlane
@@ -75,7 +77,7 @@ KINDS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
 
 #: every other built-in kind the store serves, made valid (the kinds above too): the
 #: metadata an update's patch breaks is checked by each kind's own number of passes
-TEMPLATE = {
+TEMPLATE: dict[str, Any] = {
     "metadata": {"labels": {"app": "a"}},
     "spec": {"containers": [{"name": "c", "image": "nginx"}], "restartPolicy": "Never"},
 }
@@ -263,6 +265,48 @@ def _answer(
     return tuple(json.loads(json.dumps(found).replace(uid, "<uid>"))) if uid else found
 
 
+@dataclass
+class Made:
+    """One object made alike on the server and in a store."""
+
+    name: str
+    namespace: str  # "" for a cluster-scoped kind
+    server: ResourceClient
+    store: ObjectStore
+    info: ResourceInfo
+    server_uid: str
+    store_uid: str
+    server_object: dict[str, Any]
+    store_object: dict[str, Any]
+
+
+def _made_alike(
+    client: KubeClient, namespace: str, kind: str, name: str, store: ObjectStore
+) -> Made:
+    """An object of ``kind`` (a ``KINDS`` key) created on the server and in ``store``
+    (a cluster-scoped one named after the test's namespace)."""
+    group, version, plural, fields = KINDS[kind]
+    scoped = kind not in CLUSTER_SCOPED
+    name = name if scoped else f"{namespace}-{name}"
+    fields = json.loads(json.dumps(fields).replace('"NAMESPACE"', json.dumps(namespace)))
+    server = ResourceClient(client, group, version, plural, namespaced=scoped, namespace=namespace)
+    store.add_crd(CustomResourceDefinition.from_object(_crd()))
+    real_kind = kind.split()[0]
+    info = store.resolve(f"{group}/{version}/{real_kind}" if group else f"{version}/{real_kind}")
+    body = {
+        "apiVersion": info.api_version,
+        "kind": real_kind,
+        "metadata": {"name": name, "namespace": namespace} if scoped else {"name": name},
+        **fields,
+    }
+    theirs = server.create(body)
+    ours = store.create(info, body, namespace=namespace if scoped else None)
+    return Made(
+        name, namespace if scoped else "", server, store, info,
+        theirs["metadata"]["uid"], ours["metadata"]["uid"], theirs, ours,
+    )  # fmt: skip
+
+
 def _patched_alike(
     client: KubeClient,
     heard: list[str],
@@ -275,38 +319,16 @@ def _patched_alike(
     warnings are told afresh as a fresh client's are), then patched: the problems."""
     problems: list[str] = []
     for index, (what, kind, patch) in enumerate(cases):
-        group, version, plural, fields = KINDS[kind]
-        scoped = kind not in CLUSTER_SCOPED
-        name = f"p{index}" if scoped else f"{namespace}-p{index}"
-        patch = json.loads(json.dumps(patch).replace('"NAME"', json.dumps(name)))
-        fields = json.loads(json.dumps(fields).replace('"NAMESPACE"', json.dumps(namespace)))
-        server = ResourceClient(
-            client, group, version, plural, namespaced=scoped, namespace=namespace
+        made = _made_alike(
+            client, namespace, kind, f"p{index}", ObjectStore(on_warning=heard.append)
         )
-        store = ObjectStore(on_warning=heard.append)
-        store.add_crd(CustomResourceDefinition.from_object(_crd()))
-        real_kind = kind.split()[0]
-        info = store.resolve(
-            f"{group}/{version}/{real_kind}" if group else f"{version}/{real_kind}"
-        )
-        body = {
-            "apiVersion": info.api_version,
-            "kind": real_kind,
-            "metadata": {"name": name, "namespace": namespace} if scoped else {"name": name},
-            **fields,
-        }
-        server_uid = server.create(body)["metadata"]["uid"]
-        store_uid = store.create(info, body, namespace=namespace if scoped else None)["metadata"][
-            "uid"
-        ]
+        patch = json.loads(json.dumps(patch).replace('"NAME"', json.dumps(made.name)))
         client.warnings.clear()  # the client tells each text once: told afresh per case
-        theirs = _answer(partial(server.patch, name, patch), heard, keep_order, server_uid)
-        ours = _answer(
-            partial(store.patch, info, namespace if scoped else "", name, patch),
-            heard,
-            keep_order,
-            store_uid,
+        theirs = _answer(
+            partial(made.server.patch, made.name, patch), heard, keep_order, made.server_uid
         )
+        store_patch = partial(made.store.patch, made.info, made.namespace, made.name, patch)
+        ours = _answer(store_patch, heard, keep_order, made.store_uid)
         if what.startswith("valid") != (theirs[0] == "accepted"):
             problems.append(f"{what}: the server answered {theirs[:3]} (the case is wrong)")
         if ours != theirs:
@@ -369,34 +391,14 @@ def test_put_with_another_uid_fails_its_precondition(
     client, heard = warned_client
     problems = []
     for index, kind in enumerate(KINDS):
-        group, version, plural, fields = KINDS[kind]
-        scoped = kind not in CLUSTER_SCOPED
-        name = f"u{index}" if scoped else f"{namespace}-u{index}"
-        fields = json.loads(json.dumps(fields).replace('"NAMESPACE"', json.dumps(namespace)))
-        server = ResourceClient(
-            client, group, version, plural, namespaced=scoped, namespace=namespace
-        )
-        store = ObjectStore()
-        store.add_crd(CustomResourceDefinition.from_object(_crd()))
-        real_kind = kind.split()[0]
-        info = store.resolve(
-            f"{group}/{version}/{real_kind}" if group else f"{version}/{real_kind}"
-        )
-        body = {
-            "apiVersion": info.api_version,
-            "kind": real_kind,
-            "metadata": {"name": name, "namespace": namespace} if scoped else {"name": name},
-            **fields,
-        }
+        made = _made_alike(client, namespace, kind, f"u{index}", ObjectStore())
         answers = []
-        for made, update in (
-            (server.create(body), server.update),
-            (store.create(info, body, namespace=namespace if scoped else None),
-             partial(store.update, info)),
-        ):  # fmt: skip
-            uid = made["metadata"]["uid"]
-            made["metadata"].update(uid="another", labels={"a": "-"})
-            answers.append(_answer(partial(update, made), heard, False, uid))
+        for obj, update, uid in (
+            (made.server_object, made.server.update, made.server_uid),
+            (made.store_object, partial(made.store.update, made.info), made.store_uid),
+        ):
+            obj["metadata"].update(uid="another", labels={"a": "-"})
+            answers.append(_answer(partial(update, obj), heard, False, uid))
         theirs, ours = answers
         if theirs[0] != 409:
             problems.append(f"{kind}: the server answered {theirs[:3]} (the case is wrong)")
