@@ -54,12 +54,18 @@ def _free(apiserver: ControlPlane) -> Free:
         ips.update(spec.get("clusterIPs") or ())
         ports.update(p.get("nodePort") or 0 for p in spec.get("ports") or ())
         ports.add(spec.get("healthCheckNodePort") or 0)
-    # from the top of the ranges: the store gives the lowest free ones
+    # from the top of each range's static band, its lowest 16 addresses and 86 ports
+    # (ipallocator's calculateRangeOffset, portallocator's calculateRangeOffset): the
+    # server's dynamic allocation takes a random one above the band while it can (a
+    # case's Service could take an address the case sets later), the store the lowest
+    # free one; then from the top of the range
+    hosts = list(ipaddress.ip_network("10.0.0.0/24").hosts())
     addresses = [
-        str(a) for a in reversed(list(ipaddress.ip_network("10.0.0.0/24").hosts()))
-        if str(a) not in ips
+        str(a) for a in [*reversed(hosts[:16]), *reversed(hosts[16:])] if str(a) not in ips
+    ]
+    numbers = [
+        p for p in [*range(30085, 30000, -1), *range(32767, 30085, -1)] if p not in ports
     ]  # fmt: skip
-    numbers = [p for p in range(32767, 30000, -1) if p not in ports]
     return Free(addresses[0], addresses[1], numbers[0], numbers[1], numbers[2])
 
 
