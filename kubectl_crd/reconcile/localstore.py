@@ -1386,7 +1386,7 @@ class ObjectStore:
             self._warn(f'unknown field "{path}"')
         if create and kind.has_status:
             body["status"] = zero_field(api_version, kind.kind, "status")
-        default_builtin(body, api_version, kind.kind)
+        default_builtin(body, api_version, kind.kind, sent=obj if kind.kind == "Pod" else None)
         return body
 
     def _as_internal(

@@ -165,7 +165,7 @@ def _pod_spec(obj: dict[str, Any]) -> None:
         obj["schedulerName"] = "default-scheduler"
 
 
-def _pod(obj: dict[str, Any]) -> None:
+def _pod(obj: dict[str, Any], sent: Mapping[str, Any] | None = None) -> None:
     """``SetDefaults_Pod`` (a Pod only, not a template): requests default to limits,
     ``enableServiceLinks`` true, with host networking a port's hostPort its
     containerPort."""
@@ -184,7 +184,7 @@ def _pod(obj: dict[str, Any]) -> None:
                     requests = resources["requests"] = {}
                 for key, value in limits.items():
                     requests.setdefault(key, value)
-    _default_pod_requests(spec)
+    _default_pod_requests(spec, _spelt_spec(sent))
     if spec.get("enableServiceLinks") is None:
         spec["enableServiceLinks"] = True
     if spec.get("hostNetwork") is True:
@@ -200,11 +200,35 @@ def _pod_level(name: Any) -> bool:
     return name in _QOS_RESOURCES or (isinstance(name, str) and name.startswith("hugepages-"))
 
 
-def _default_pod_requests(spec: dict[str, Any]) -> None:
+def _spelt_spec(sent: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The pod spec as ``sent``, each container's requests defaulted from its limits as
+    ``_pod`` defaults the decoded one's: the spellings of the requests it sums."""
+    spec = sent.get("spec") if sent is not None else None
+    if not isinstance(spec, Mapping):
+        return None
+    spelt = dict(spec)
+    for group in ("containers", "initContainers"):
+        containers = spec.get(group)
+        if not isinstance(containers, list):
+            continue
+        spelt[group] = []
+        for container in containers:
+            resources = container.get("resources") if isinstance(container, Mapping) else None
+            if isinstance(resources, Mapping) and isinstance(resources.get("limits"), Mapping):
+                requests = resources.get("requests")
+                requests = requests if isinstance(requests, Mapping) else {}
+                container = {**container, "resources": {**resources, "requests": {
+                    **resources["limits"], **requests}}}  # fmt: skip
+            spelt[group].append(container)
+    return spelt
+
+
+def _default_pod_requests(spec: dict[str, Any], sent: dict[str, Any] | None) -> None:
     """``defaultPodRequests`` (``pkg/apis/core/v1/defaults.go``, PodLevelResources, on
     in 1.34): a Pod whose ``spec.resources`` sets limits gets, for each resource it
     supports at the pod level and does not request, the containers' aggregated
-    requests (``AggregateContainerRequests``), else the pod's limit."""
+    requests (``AggregateContainerRequests``), else the pod's limit. ``sent``: the spec
+    as the request spelt it (``_spelt_spec``; None: the decoded one's spellings)."""
     from kubectl_crd.validation.pods import aggregate_container_resources
 
     resources = spec.get("resources")
@@ -215,9 +239,10 @@ def _default_pod_requests(spec: dict[str, Any]) -> None:
         return
     requests = resources.get("requests")
     requests = dict(requests) if isinstance(requests, dict) else {}
-    # the decoded spec stands for the request's spellings: Quantity.Add keeps the first
-    # addend's format, which a stored quantity keeps (but for one like 1.5Ki, stored 1536)
-    for name, (_, _, text) in aggregate_container_resources(spec, spec, "requests").items():
+    # Quantity.Add keeps the first addend's format: the sent spelling's (1.5Ki, stored
+    # 1536, is binary: 1.5Ki + 512 is 2Ki)
+    sums = aggregate_container_resources(spec, sent if sent is not None else spec, "requests")
+    for name, (_, _, text) in sums.items():
         if name not in requests and _pod_level(name):
             requests[name] = text
     for name, value in limits.items():
@@ -606,9 +631,11 @@ def _reach(type_name: str, raw: Mapping[str, Any]) -> tuple[str, str | None]:
             return how, None
 
 
-def _apply(plan: _Plan, obj: dict[str, Any]) -> None:
+def _apply(plan: _Plan, obj: dict[str, Any], sent: Mapping[str, Any] | None = None) -> None:
     own, steps = plan
-    if own is not None:
+    if own is _pod:
+        _pod(obj, sent)
+    elif own is not None:
         own(obj)
     for key, how, inner in steps:
         value = obj.get(key)
@@ -628,9 +655,13 @@ def _apply(plan: _Plan, obj: dict[str, Any]) -> None:
                     _apply(inner, item)
 
 
-def default_builtin(obj: dict[str, Any], api_version: str, kind: str) -> None:
+def default_builtin(
+    obj: dict[str, Any], api_version: str, kind: str, *, sent: Mapping[str, Any] | None = None
+) -> None:
     """Default ``obj`` (a decoded built-in object the caller owns) in place, as the
-    server's ``SetObjectDefaults_<Kind>`` does; a kind without defaults is left alone."""
+    server's ``SetObjectDefaults_<Kind>`` does; a kind without defaults is left alone.
+    ``sent``: the object as the request spelt it (a Pod's sums of quantities keep the
+    sent formats, which the decoded values may have lost)."""
     key = (api_version, kind)
     plan = _KIND_PLANS.get(key, _EMPTY_PLAN)
     if plan is _EMPTY_PLAN:
@@ -642,7 +673,7 @@ def default_builtin(obj: dict[str, Any], api_version: str, kind: str) -> None:
             plan = _plan(name, go["types"], set()) if name is not None else None
             _KIND_PLANS[key] = plan
     if plan is not None:
-        _apply(plan, obj)
+        _apply(plan, obj, sent)
 
 
 # -- registry pieces ---------------------------------------------------------------------

@@ -399,6 +399,42 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
             )
         ],
     ),
+    # a quantity stored in another spelling (1.5Ki is stored 1536) is summed in the one
+    # it was sent in: 1.5Ki + 512 is 2Ki; a request defaulted from its limit too
+    (
+        "Pod, pod-level limits, a binary request stored in decimal",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        container(resources={"requests": {"memory": "1.5Ki", "cpu": "1"}}),
+                        container(name="d", resources={"requests": {"memory": "512", "cpu": "1"}}),
+                        resources={"limits": {"cpu": "4", "memory": "4Gi"}},
+                    ),
+                ),
+            ),
+        ],
+    ),
+    (
+        "Pod, pod-level limits, a binary request defaulted from its limit",
+        [
+            (
+                "create",
+                obj(
+                    "v1",
+                    "Pod",
+                    spec=pod_spec(
+                        container(resources={"limits": {"memory": "1.5Ki", "cpu": "1"}}),
+                        container(name="d", resources={"requests": {"memory": "512", "cpu": "1"}}),
+                        resources={"limits": {"cpu": "4", "memory": "4Gi"}},
+                    ),
+                ),
+            ),
+        ],
+    ),
     (
         "Pod, pod-level requests only (Burstable)",
         [("create", obj("v1", "Pod", spec=pod_spec(resources={"requests": {"cpu": "1"}})))],
