@@ -228,6 +228,9 @@ class LocalBackend:
         """Apply one file object (its status through ``/status``); its uid."""
         body = {key: value for key, value in content.items() if key != "status"}
         metadata = dict(body.get("metadata") or {})
+        # a file saved from a cluster names that cluster's uid: the store makes its own
+        # (an applied uid is the object's, else refused: ObjectStore.apply)
+        metadata.pop("uid", None)
         if namespace:
             metadata["namespace"] = namespace
         body["metadata"] = metadata

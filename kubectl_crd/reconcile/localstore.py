@@ -610,11 +610,16 @@ class ObjectStore:
         dry_run: bool,
         quoted: Callable[[], str] | None = None,
         url: tuple[str, str] | None = None,
+        uid_precondition: bool | None = None,
     ) -> dict[str, Any]:
         """``quoted``: ``obj`` is a merge patch's result, and this its JSON as the
         patch handler's 422 quotes it (``_decoded``); ``url``: the patch's namespace and
         name, which ``obj`` must match (``_patched_identity``: refused after a
-        built-in's decoding, as the patch handler decodes first)."""
+        built-in's decoding, as the patch handler decodes first); ``uid_precondition``:
+        whether ``obj``'s uid is the write's precondition (by default a PUT's, not a
+        patch's)."""
+        if uid_precondition is None:
+            uid_precondition = quoted is None
         with self._lock:
             kind = self._kind(info)
             misnamed = None
@@ -630,7 +635,13 @@ class ObjectStore:
                     raise _refused(kind.admission.not_found(name, "status" if status else "update"))
                 admission = kind.admission
                 write = admission.update_status if status else admission.update
-                result = write(obj, old, version=info.version, patched=quoted is not None)
+                result = write(
+                    obj,
+                    old,
+                    version=info.version,
+                    patched=quoted is not None,
+                    uid_precondition=uid_precondition,
+                )
                 return self._commit(kind, info, result, dry_run=dry_run)
             if status and not kind.has_status:
                 raise self._not_found(kind, name)  # no such endpoint: nothing decoded
@@ -645,7 +656,7 @@ class ObjectStore:
                 return self.create(info, obj, namespace=ns or None, dry_run=dry_run)
             body_meta = obj.get("metadata") or {}
             body_uid = body_meta.get("uid")
-            if quoted is None and body_uid and body_uid != old["metadata"].get("uid"):
+            if uid_precondition and body_uid and body_uid != old["metadata"].get("uid"):
                 # store.go Update: a PUT's uid is its precondition, checked before the
                 # optimistic lock (a patch has none: its changed uid is the validation's)
                 from kubectl_crd.validation.admission import uid_precondition_failed
@@ -821,10 +832,11 @@ class ObjectStore:
             atom, keys_at = self._typed(kind, info.version)
             _check_typed(atom, applied)
             meta = applied.setdefault("metadata", {})
-            # what the server sets itself (an applied generation of 1.5 is no error)
-            for dropped in (
-                "resourceVersion", "managedFields", "uid", "creationTimestamp", "generation",
-            ):  # fmt: skip
+            # what the server sets itself (an applied generation of 1.5 is no error); an
+            # applied uid is not a field anyone manages (fieldmanager's stripMeta), but
+            # the object must have it (``_apply``)
+            applied_uid = meta.pop("uid", None)
+            for dropped in ("resourceVersion", "managedFields", "creationTimestamp", "generation"):
                 meta.pop(dropped, None)
             if kind.namespaced:
                 meta["namespace"] = ns
@@ -835,8 +847,9 @@ class ObjectStore:
             try:
                 with self._written_by(field_manager):
                     return self._apply(
-                        kind, info, old, applied, field_manager, keys_at, dry_run, force
-                    )
+                        kind, info, old, applied, field_manager, keys_at, dry_run, force,
+                        applied_uid,
+                    )  # fmt: skip
             finally:
                 self._applying = None
 
@@ -850,9 +863,19 @@ class ObjectStore:
         keys_at: KeysAt,
         dry_run: bool,
         force: bool,
+        applied_uid: Any = None,
     ) -> dict[str, Any]:
         ns = _namespace(applied)
         if old is None:
+            if applied_uid:
+                # handlers/patch.go applyPatcher: an apply that would create names no uid
+                name = _name(applied)
+                message = (
+                    f'Operation cannot be fulfilled on {kind.resource} "{name}": uid '
+                    f"mismatch: the provided object specified uid {applied_uid}, and no "
+                    "existing object was found"
+                )
+                raise _status_refusal(409, "Conflict", message, kind, name)
             written = self.create(info, applied, namespace=ns or None, dry_run=dry_run)
         else:
             current = self._shown(kind, old, info.version, managed=False)
@@ -876,7 +899,13 @@ class ObjectStore:
                     _remove_unapplied(current, previous, applied, keys_at, (), (), owned)
                 merged = _merge(current, applied, keys_at, ())
                 merged["metadata"]["resourceVersion"] = current["metadata"].get("resourceVersion")
-                written = self.update(info, merged, dry_run=dry_run)
+                if applied_uid:
+                    # an apply is a patch: a uid of its own is the validation's "field is
+                    # immutable", not a precondition
+                    merged["metadata"]["uid"] = applied_uid
+                written = self._update(
+                    info, merged, status=False, dry_run=dry_run, uid_precondition=False
+                )
                 kept = not dry_run
             finally:
                 # a dry run, or a refused apply, stores nothing: not the seed either

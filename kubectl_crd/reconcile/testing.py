@@ -304,7 +304,8 @@ def _write(
     except KubectlCrdError as error:
         raise ValueError(f"{api_version} {kind}: {error.message} (give its CRD in crds)") from None
     metadata = dict(obj.get("metadata") or {})
-    uids.next = str(metadata.get("uid") or "") or None
+    # the given uid is the one the store makes (an applied one must be the object's)
+    uids.next = str(metadata.pop("uid", None) or "") or None
     body = {key: value for key, value in obj.items() if key != "status"}
     body["metadata"] = metadata
     try:

@@ -371,15 +371,19 @@ class Admission:
         decode_errors: Sequence[InputError] = (),
         version: str | None = None,
         patched: bool = False,
+        uid_precondition: bool | None = None,
     ) -> AdmissionResult:
         """PUT of ``content`` to the object stored as ``old`` (``stored`` of an earlier
         result): the main resource, whose write keeps the old ``.status`` when the
         version has a status subresource. ``version`` is the URL's (by default the one
         the body names); ``patched``: ``content`` is a patch applied to the object as
-        read in ``version``, whose apiVersion the server checks later and otherwise."""
+        read in ``version``, whose apiVersion the server checks later and otherwise.
+        ``uid_precondition``: whether the body's uid is the write's precondition (a
+        PUT's, by default unless ``patched``; a server-side apply's is not)."""
         return self._update(
-            "update", content, old, field_validation, decode_errors, version, patched
-        )
+            "update", content, old, field_validation, decode_errors, version, patched,
+            not patched if uid_precondition is None else uid_precondition,
+        )  # fmt: skip
 
     def update_status(
         self,
@@ -390,14 +394,16 @@ class Admission:
         decode_errors: Sequence[InputError] = (),
         version: str | None = None,
         patched: bool = False,
+        uid_precondition: bool | None = None,
     ) -> AdmissionResult:
         """PUT of ``content`` to ``/status`` of the object stored as ``old``: only
         ``.status`` is taken (an absent one removes it); spec and every metadata field
         (labels, annotations, finalizers, ownerReferences, ...) stay the old ones.
-        ``version`` and ``patched`` as for ``update``."""
+        ``version``, ``patched`` and ``uid_precondition`` as for ``update``."""
         return self._update(
-            "status", content, old, field_validation, decode_errors, version, patched
-        )
+            "status", content, old, field_validation, decode_errors, version, patched,
+            not patched if uid_precondition is None else uid_precondition,
+        )  # fmt: skip
 
     def delete(
         self,
@@ -474,6 +480,7 @@ class Admission:
         decode_errors: Sequence[InputError],
         url_version: str | None,
         patched: bool,
+        uid_precondition: bool,
     ) -> AdmissionResult:
         refused = self._type_problem(operation, content)
         if refused is not None:
@@ -589,7 +596,7 @@ class Admission:
         # uid is the validation's "field is immutable") and optimistic lock
         qualified_resource = f"{self.crd.names.plural}.{self.crd.group}"
         body_uid = new_meta.get("uid")
-        if not patched and body_uid and body_uid != old_meta.get("uid"):
+        if uid_precondition and body_uid and body_uid != old_meta.get("uid"):
             detail = uid_precondition_failed(self._key(old_meta), body_uid, old_meta.get("uid"))
             message = _conflict(qualified_resource, name, detail)
             return _refusal(operation, 409, "Conflict", message, details=self._details(name))

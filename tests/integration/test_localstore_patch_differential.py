@@ -406,3 +406,44 @@ def test_put_with_another_uid_fails_its_precondition(
             problems.append(f"{kind}:\n  server {theirs}\n  store  {ours}")
     print(f"{2 * len(KINDS)} updates compared: {len(KINDS)} kinds")
     assert problems == [], f"{len(problems)} of {len(KINDS)}:\n" + "\n".join(problems)
+
+
+def test_applied_uid_is_no_precondition(
+    warned_client: tuple[KubeClient, list[str]], namespace: str
+) -> None:
+    """A server-side apply is a patch: the uid it applies to an object is no
+    precondition but the validation's "field is immutable" when it is not the object's
+    (none and the object's own are accepted); applied where there is no object, the
+    patch handler's 409 (handlers/patch.go)."""
+    client, heard = warned_client
+    problems = []
+    compared = 0
+    for kind in ("ConfigMap", "Deployment", "Namespace", "Pattie"):
+        for case in ("another", "own", "none", "no object"):
+            made = _made_alike(client, namespace, kind, f"a{compared}", ObjectStore())
+            answers = []
+            for obj, apply, uid in (
+                (made.server_object, made.server.apply, made.server_uid),
+                (made.store_object, partial(made.store.apply, made.info), made.store_uid),
+            ):
+                meta = {"name": made.name, "labels": {"applied": "yes"}}
+                if made.namespace:
+                    meta["namespace"] = made.namespace
+                if case == "no object":
+                    meta["name"] += "-new"
+                if case != "none":
+                    meta["uid"] = uid if case == "own" else "another"
+                body = {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": meta}
+                call = partial(apply, body, field_manager="m", force=True)
+                answers.append(_answer(call, heard, False, uid))
+            compared += 1
+            theirs, ours = answers
+            expected = {"another": 422, "no object": 409}.get(case, "accepted")
+            if theirs[0] != expected:
+                problems.append(
+                    f"{kind}, {case}: the server answered {theirs[:3]} (the case is wrong)"
+                )
+            if ours != theirs:
+                problems.append(f"{kind}, {case}:\n  server {theirs}\n  store  {ours}")
+    print(f"{2 * compared} applies compared: {compared} cases")
+    assert problems == [], f"{len(problems)} of {compared}:\n" + "\n".join(problems)
