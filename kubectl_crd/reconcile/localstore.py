@@ -95,8 +95,8 @@ What it keeps, and the upstream behaviour each piece mirrors
   for the kinds whose strategy allows a create on update (``_CREATE_ON_UPDATE``: a
   Service, Lease, Role, ...), whose PUT creates it;
 - an update's metadata checked as often as each kind's server checks it
-  (``_UPDATE_STRATEGIES``), a PUT's uid as its precondition (a patch's changed uid is
-  "field is immutable");
+  (``objectmeta.BUILTIN_UPDATE_STRATEGIES``), a PUT's uid as its precondition (a
+  patch's changed uid is "field is immutable");
 - deletes with a uid or resourceVersion precondition (409 as the server words it),
   finalizers holding an object with a deletionTimestamp, and the garbage collector's
   background cascade (``pkg/controller/garbagecollector``): once an object is removed,
@@ -1886,29 +1886,6 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
 }
 
 
-#: each built-in's strategy's ``ValidateUpdate`` metadata passes after BeforeUpdate's
-#: own (``objectmeta.update_meta_errors``), read from kube-apiserver v1.34's answers
-#: (tests/integration/test_localstore_patch_differential.py): ``ValidateXUpdate``'s
-#: ``ValidateObjectMetaUpdate`` then ``ValidateX``'s ``ValidateObjectMeta`` unless
-#: listed. A Job's is ``(META,)`` then, after ValidateJob's spec, ValidateJobUpdate's
-#: ``UPDATE`` (``_check_builtin``).
-_DEFAULT_UPDATE_STRATEGY: tuple[str, ...] = ("update", "meta")
-_UPDATE_STRATEGIES: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(
-        ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "CronJob", "Service", "Lease"),
-        ("update",),
-    ),
-    # ValidateX (the object's metadata, its spec), then ValidateXUpdate
-    **dict.fromkeys(("Namespace", "NetworkPolicy"), ("meta", "update")),
-    "Job": ("meta",),
-    "PersistentVolumeClaim": ("meta", "update", "meta"),
-    # rbac's strategies: ValidateRole, then ValidateRoleUpdate (ValidateRole again)
-    **dict.fromkeys(("Role", "RoleBinding", "ClusterRole"), ("meta", "meta", "update")),
-    # their ValidateUpdate looks at no metadata
-    **dict.fromkeys(("Event", "PodDisruptionBudget"), ()),
-}
-
-
 def _check_builtin(
     kind: _Kind,
     obj: dict[str, Any],
@@ -1924,6 +1901,8 @@ def _check_builtin(
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (
+        BUILTIN_UPDATE_STRATEGIES,
+        DEFAULT_UPDATE_STRATEGY,
         UPDATE,
         update_meta_errors,
         validate_object_meta,
@@ -1939,7 +1918,7 @@ def _check_builtin(
     if old is None:
         found = validate_object_meta(meta, None, name_check=check, generate_names=False)
     else:
-        strategy = _UPDATE_STRATEGIES.get(kind.kind, _DEFAULT_UPDATE_STRATEGY)
+        strategy = BUILTIN_UPDATE_STRATEGIES.get(kind.kind, DEFAULT_UPDATE_STRATEGY)
         old_meta = old.get("metadata")
         found = update_meta_errors(meta, old_meta, strategy, name_check=check)
     problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]

@@ -18,7 +18,6 @@ from typing import Any
 from kubectl_crd.model.govalues import bad_value, json_kind
 from kubectl_crd.validation import names, paths
 from kubectl_crd.validation.compiled import SchemaNode
-from kubectl_crd.validation.names import path_segment_name
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
 
@@ -190,6 +189,26 @@ META, UPDATE = "meta", "update"
 #: apiextensions-apiserver registry/customresource/validator.go: ``ValidateUpdate`` runs
 #: ``ValidateObjectMetaAccessorUpdate`` once more
 CUSTOM_RESOURCE_UPDATE = (UPDATE,)
+#: each built-in's strategy's passes, read from kube-apiserver v1.34's answers
+#: (tests/integration/test_localstore_patch_differential.py): ``ValidateXUpdate``'s
+#: ``ValidateObjectMetaUpdate``, then ``ValidateX``'s ``ValidateObjectMeta``, unless
+#: listed. A Job's is ``(META,)`` then, after ValidateJob's spec, ValidateJobUpdate's
+#: ``UPDATE`` (the local store's ``_check_builtin``).
+DEFAULT_UPDATE_STRATEGY: tuple[str, ...] = (UPDATE, META)
+BUILTIN_UPDATE_STRATEGIES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "CronJob", "Service", "Lease"),
+        (UPDATE,),
+    ),
+    # ValidateX (the object's metadata, its spec), then ValidateXUpdate
+    **dict.fromkeys(("Namespace", "NetworkPolicy"), (META, UPDATE)),
+    "Job": (META,),
+    "PersistentVolumeClaim": (META, UPDATE, META),
+    # rbac's strategies: ValidateRole, then ValidateRoleUpdate (ValidateRole again)
+    **dict.fromkeys(("Role", "RoleBinding", "ClusterRole"), (META, META, UPDATE)),
+    # their ValidateUpdate looks at no metadata
+    **dict.fromkeys(("Event", "PodDisruptionBudget"), ()),
+}
 
 
 def update_meta_errors(
@@ -212,14 +231,16 @@ def update_meta_errors(
     resource's bad label three times, a ConfigMap's four (kube-apiserver v1.34).
     Without ``common``, the strategy's passes alone.
     """
-    first = validate_object_meta(meta, None, name_check=path_segment_name, generate_names=False)
+    first = validate_object_meta(
+        meta, None, name_check=names.path_segment_name, generate_names=False
+    )
     again = [e for e in first if e[0].startswith(_UPDATE_RECHECKED)]
     update = [*changed_meta_errors(meta, old_meta if isinstance(old_meta, dict) else {}), *again]
     found = [*first, *update] if common else []
     for each in strategy:
         if each == UPDATE:
             found += update
-        elif name_check is path_segment_name:
+        elif name_check is names.path_segment_name:
             found += first
         else:
             found += validate_object_meta(meta, None, name_check=name_check, generate_names=False)
