@@ -141,6 +141,7 @@ def located_error(error: str, file: str, line: int) -> str:
 
 _VERB_DONE = {
     "apply": "applied",
+    "move-fields": "fields moved from its create to its apply (managedFields)",
     "status": "status written",
     "delete": "deleted",
     "add-finalizer": "finalizer added",

@@ -1,9 +1,9 @@
 """What the dev loop needs from a cluster-like thing, and the real cluster behind it.
 
 ``Backend`` is the loop's whole view of where objects live: resolve the resources a
-reconciler names, list-then-watch them, and the few writes a controller makes (server-side
-apply of children, a merge patch for status and finalizers, a delete with a uid
-precondition, a Kubernetes Event). It is kept this small on purpose: issue 27's
+reconciler names, list-then-watch them, and the few writes a controller makes (a create
+of an absent child and server-side apply of children, a merge patch for status,
+finalizers and managedFields, a delete with a uid precondition, a Kubernetes Event). It is kept this small on purpose: issue 27's
 in-process store (``LocalBackend``, built on ``validation.admission``) implements the
 same protocol, so every reconciler runs unchanged against either.
 
@@ -124,6 +124,17 @@ class Backend(Protocol):
         """One object read from the backend itself, not from a cache (a retry after a
         409 Conflict while the watch is down); an ``ApiError`` with status 404 when it
         is gone."""
+
+    def create(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        field_manager: str,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """POST ``obj`` (its namespace set when namespaced); an ``ApiError`` 409
+        AlreadyExists when there is one of its name."""
 
     def apply(
         self,
@@ -296,6 +307,16 @@ class ClusterBackend:
         return reflector.events()
 
     # -- writes ----------------------------------------------------------------------------
+
+    def create(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        field_manager: str,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return self._resource(info).create(obj, field_manager=field_manager, dry_run=dry_run)
 
     def apply(
         self,

@@ -172,8 +172,9 @@ class Write:
     """One write the loop made for a reconcile (or would make, with ``dry_run``)."""
 
     key: ObjectKey
-    #: "apply" (a child), "status", "delete" (a child no longer desired),
-    #: "add-finalizer", "remove-finalizer"
+    #: "apply" (a child: created when absent, else server-side applied), "move-fields"
+    #: (a created child's fields moved to its apply, before its first apply), "status",
+    #: "delete" (a child no longer desired), "add-finalizer", "remove-finalizer"
     verb: str
     #: the written object's kind, namespace and name
     kind: str

@@ -326,6 +326,16 @@ class LocalBackend:
     def get(self, info: ResourceInfo, namespace: str, name: str) -> dict[str, Any]:
         return self.store.get(info, namespace, name)
 
+    def create(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        field_manager: str,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return self.store.create(info, obj, field_manager=field_manager, dry_run=dry_run)
+
     def apply(
         self,
         info: ResourceInfo,

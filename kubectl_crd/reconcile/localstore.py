@@ -147,6 +147,7 @@ managedFields).
 
 from __future__ import annotations
 
+import calendar
 import functools
 import json
 import marshal
@@ -338,6 +339,9 @@ class ObjectStore:
         self._writer: tuple[str, str] | None = None
         #: the manager and object of the apply in progress (under the lock)
         self._applying: tuple[str, dict[str, Any], KeysAt] | None = None
+        #: the managedFields an update's body gives (``_given_fields``), which the write's
+        #: field manager starts from instead of the object's (under the lock)
+        self._given: _Entries | None = None
         #: Kubernetes Events recorded (core v1 Event objects, in order)
         self.events: list[dict[str, Any]] = []
         from kubectl_crd.validation.builtin_defaulting import ServiceAllocator
@@ -620,6 +624,37 @@ class ObjectStore:
         patch's)."""
         if uid_precondition is None:
             uid_precondition = quoted is None
+        with self._lock:
+            # fieldmanager.go FieldManager.Update: the body's own managedFields, when
+            # they decode and are not empty, are what the write starts from (a client
+            # moving a manager's fields, as kubectl's csaupgrade patch does); a
+            # subresource's write always starts from the object's
+            given = None if status else _given_fields(obj)
+            outer, self._given = self._given, given
+            try:
+                return self._update_given(
+                    info,
+                    obj,
+                    status=status,
+                    dry_run=dry_run,
+                    quoted=quoted,
+                    url=url,
+                    uid_precondition=uid_precondition,
+                )
+            finally:
+                self._given = outer
+
+    def _update_given(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        status: bool,
+        dry_run: bool,
+        quoted: Callable[[], str] | None,
+        url: tuple[str, str] | None,
+        uid_precondition: bool,
+    ) -> dict[str, Any]:
         with self._lock:
             kind = self._kind(info)
             misnamed = None
@@ -1256,7 +1291,29 @@ class ObjectStore:
         if uid:
             self._fields[uid] = after
             self._managed.pop(uid, None)
+            if self._given is not None:
+                self._reapplied(kind, info, uid, after, new)
         return True
+
+    def _reapplied(
+        self,
+        kind: _Kind,
+        info: ResourceInfo,
+        uid: str,
+        entries: _Entries,
+        obj: Mapping[str, Any],
+    ) -> None:
+        """After a write that gave managedFields: what each applier's next apply removes
+        when it leaves a field out is what its ``Apply`` entry now owns (the server
+        knows nothing else), so its record of what it applied becomes the object's
+        values at those fields (``_projected``)."""
+        _, keys_at = self._typed(kind, info.version)
+        appliers = {
+            entry.manager: _projected(obj, _fields_v1(entry.paths), keys_at, ())
+            for entry in entries
+            if entry.operation == "Apply" and not entry.subresource
+        }
+        self._applied[uid] = {manager: value for manager, value in appliers.items() if value}
 
     def _dry_answer(
         self,
@@ -1300,13 +1357,14 @@ class ObjectStore:
         if self._writer is None:
             return None
         manager, subresource = self._writer
-        before = self._fields.get(str((new.get("metadata") or {}).get("uid") or ""), [])
+        live = self._fields.get(str((new.get("metadata") or {}).get("uid") or ""), [])
         applying = self._applying is not None
+        before = self._given if self._given is not None and not applying else live
         if not applying and old is not None and not before and not seeding:
             # an object with no managedFields (created with nothing for its creator to
             # own) has its updates untracked until an apply (skipnonapplied.go:
-            # skipNonAppliedManager.Update)
-            return None
+            # skipNonAppliedManager.Update); given none, the object's are dropped
+            return [] if live and before is not live else None
         _, keys_at = self._typed(kind, info.version)
         operation = "Apply" if applying else "Update"
         api_version = info.api_version
@@ -1354,7 +1412,7 @@ class ObjectStore:
         if not applying and len(after) > _MAX_UPDATE_MANAGERS:
             after = _capped(after)
         after.sort(key=_FieldsEntry.order)
-        return None if after == before else after
+        return None if after == live else after
 
     def _zero(self, kind: _Kind, info: ResourceInfo) -> dict[str, Any]:
         """What a create is compared with: the kind's empty object (the create
@@ -2636,6 +2694,83 @@ def _add_applied_fields(
                 _add_applied_fields(item, keys_at, (*at, "[]"), (*path, label), into)
     elif path:
         into.add(path)
+
+
+def _projected(value: Any, trie: Mapping[str, Any], keys_at: KeysAt, at: tuple[str, ...]) -> Any:
+    """``value`` cut down to the fields of the ``fieldsV1`` trie ``trie`` (a list map's
+    item keeps its keys, as an applied item names them); a member with nothing below
+    it whole."""
+    if not any(step != "." for step in trie):
+        return _copy(value)
+    if is_mapping(value):
+        return {
+            step[2:]: _projected(value[step[2:]], below, keys_at, (*at, step[2:]))
+            for step, below in trie.items()
+            if step.startswith("f:") and step[2:] in value
+        }
+    if not isinstance(value, list):
+        return _copy(value)
+    how = keys_at(at)
+    items = []
+    for item in value:
+        label = _item_label(item, how) if how else None
+        if label is None or label not in trie:
+            continue
+        cut = _projected(item, trie[label], keys_at, (*at, "[]"))
+        if isinstance(how, tuple) and isinstance(cut, dict):
+            cut.update({key: item[key] for key in how if key in item})
+        items.append(cut)
+    return items
+
+
+def _given_fields(obj: Mapping[str, Any]) -> _Entries | None:
+    """The managedFields a write's body gives, as entries; None when it gives none or
+    they do not decode (fieldmanager.go ``DecodeManagedFields``: the object's own are
+    used then). An entry owning nothing is dropped; given no entry (``[]``, ``[{}]``),
+    the object keeps none, and the write itself is not tracked (as an object with
+    none: ``_fields_after``)."""
+    meta = obj.get("metadata")
+    given = meta.get("managedFields") if isinstance(meta, Mapping) else None
+    if not isinstance(given, list):
+        return None
+    entries: _Entries = []
+    for entry in given:
+        if not isinstance(entry, Mapping):
+            return None
+        fields = entry.get("fieldsV1") or {}
+        if not isinstance(fields, Mapping) or entry.get("fieldsType", "FieldsV1") != "FieldsV1":
+            return None
+        stamp = entry.get("time")
+        try:
+            seconds = calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")) if stamp else None
+        except (TypeError, ValueError):
+            return None
+        paths = frozenset(_fields_v1_paths(fields, ()))
+        if paths:
+            entries.append(
+                _FieldsEntry(
+                    str(entry.get("manager") or ""),
+                    str(entry.get("operation") or ""),
+                    str(entry.get("apiVersion") or ""),
+                    str(entry.get("subresource") or ""),
+                    paths,
+                    seconds,
+                )
+            )
+    entries.sort(key=_FieldsEntry.order)
+    return entries
+
+
+def _fields_v1_paths(trie: Mapping[str, Any], at: FieldPath) -> Iterator[FieldPath]:
+    """The paths of a ``fieldsV1`` trie (``_fields_v1``'s inverse): its leaves, and a
+    node holding ``"."``."""
+    for step, below in trie.items():
+        if step == ".":
+            yield at
+        elif isinstance(below, Mapping) and below:
+            yield from _fields_v1_paths(below, (*at, step))
+        else:
+            yield (*at, step)
 
 
 def _fields_v1(paths: frozenset[FieldPath]) -> dict[str, Any]:

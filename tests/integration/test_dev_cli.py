@@ -248,8 +248,8 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
         # status once more (the controller's; the server stores nothing new)
         assert set(writes) == set(
             [
-                f"patch /api/v1/namespaces/{namespace}/configmaps/one-config",
-                f"patch /api/v1/namespaces/{namespace}/configmaps/two-config",
+                # the new children, absent: created (both POSTed to the collection)
+                f"create /api/v1/namespaces/{namespace}/configmaps",
                 f"delete /api/v1/namespaces/{namespace}/configmaps/one-cm",
                 f"delete /api/v1/namespaces/{namespace}/configmaps/two-cm",
                 f"patch /apis/{GROUP}/v1/namespaces/{namespace}/gizmos/one/status",
@@ -260,6 +260,10 @@ def test_dev_reconciles_reloads_without_a_new_list_keeps_old_code_on_a_broken_ed
         # longer desired going is a write on the user's cluster as an apply is
         for write in set(writes):
             verb, path = write.split(" ")
+            if verb == "create":  # the collection's URL: the two new children
+                for name in ("one-config", "two-config"):
+                    loop.wait_for_line(f"  configmap {namespace}/{name} applied", after=seen)
+                continue
             name = path.split("/")[-2 if path.endswith("/status") else -1]
             said = {"patch": "applied", "delete": "deleted"}[verb]
             what = "configmap" if "/configmaps/" in path else "gizmo"
@@ -792,11 +796,17 @@ def test_a_write_rbac_forbids_is_kubectls_line_and_the_loop_goes_on(
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "g-cm", "namespace": namespace}, "data": {"message": "hello"},
     }  # fmt: skip
+    # the loop creates a child it does not have: kubectl's create, as the same user
     theirs = apiserver.kubectl(
-        "apply", "--server-side", "--field-manager=kubectl-crd-dev", f"--as={user}", "-f", "-",
+        "create", "--field-manager=kubectl-crd-dev", f"--as={user}", "-f", "-",
         input=json.dumps(child), check=False,
     )  # fmt: skip
-    assert theirs.returncode == 1 and theirs.stderr.startswith("Error from server (Forbidden): ")
+    forbidden = "Error from server (Forbidden): "
+    assert theirs.returncode == 1 and theirs.stderr.startswith(forbidden)
+    # kubectl create names its input; the server's line is the rest
+    line = forbidden + theirs.stderr.strip().removeprefix(
+        forbidden + 'error when creating "STDIN": '
+    )
     done = subprocess.run(
         [sys.executable, "-m", "kubectl_crd", "dev", "rec.py", "-n", namespace, "--kubeconfig",
          str(apiserver.kubeconfig), "--as", user, "--once"],
@@ -805,9 +815,7 @@ def test_a_write_rbac_forbids_is_kubectls_line_and_the_loop_goes_on(
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (1, ""), done.stdout
     refused = next(line for line in done.stdout.splitlines() if "apply refused" in line)
-    assert refused.endswith(
-        f"configmap {namespace}/g-cm apply refused (403): {theirs.stderr.strip()}"
-    )
+    assert refused.endswith(f"configmap {namespace}/g-cm apply refused (403): {line}")
     assert "status written" in done.stdout
     assert done.stdout.splitlines()[-1].endswith(
         f"1 object, 1 reconcile, 1 write, 1 error; failed: {namespace}/g"

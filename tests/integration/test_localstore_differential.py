@@ -353,11 +353,34 @@ class Reconciler:
         return []
 
 
+def _owners(obj: dict[str, Any] | None) -> list[tuple[str, str, str, str]]:
+    """Who owns what (a created child's Update entry, moved to its Apply entry before
+    an apply), without times."""
+
+    def owner_free(fields: dict[str, Any]) -> dict[str, Any]:  # each side's owner uid
+        return {
+            ('k:{"uid":<owner>}' if key.startswith('k:{"uid":') else key): owner_free(value)
+            for key, value in fields.items()
+        }
+
+    entries = ((obj or {}).get("metadata") or {}).get("managedFields") or ()
+    return sorted(
+        (
+            e["manager"],
+            e["operation"],
+            e.get("subresource", ""),
+            json.dumps(owner_free(e["fieldsV1"]), sort_keys=True),
+        )
+        for e in entries
+    )
+
+
 def _state(side: Side, names: list[str]) -> Any:
     return {
         name: (
             normal(side.get("gizmo", name)),
             normal(side.get("cm", f"{name}-config")),
+            _owners(side.get("cm", f"{name}-config")),
         )
         for name in names
     }

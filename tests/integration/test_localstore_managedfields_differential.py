@@ -31,6 +31,7 @@ import pytest
 from kubectl_crd.kube.client import KubeClient
 from kubectl_crd.kube.resources import ResourceClient
 from kubectl_crd.model.crd import CustomResourceDefinition
+from kubectl_crd.model.managedfields import fields_moved_to_apply
 from kubectl_crd.reconcile.localstore import ObjectStore
 from tests.crd_factory import make_crd
 from tests.integration.envtest import ControlPlane
@@ -110,7 +111,7 @@ SCHEMA: dict[str, Any] = {
 
 #: a step: (manager, verb, argument, force); verbs: create (a body), update and status
 #: (a function of the current object to the PUT's body), patch and status-patch (a
-#: merge patch), apply (a body; force as given), apply-dry-run and patch-dry-run (the
+#: merge patch, or a function of the current object to one), apply (a body; force as given), apply-dry-run and patch-dry-run (the
 #: same, dry), delete
 Step = tuple[str, str, Any, bool]
 
@@ -288,7 +289,70 @@ UNTRACKED: list[Step] = [
     ("editor", "patch", {"data": {"a": "changed", "d": "4"}}, False),
 ]
 
+
+def _moved(manager: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A patch (of the current object) moving ``manager``'s Update fields to its Apply
+    entry, conditional on the resourceVersion, as the dev loop sends it before the
+    first apply to a child it created."""
+
+    def made(current: dict[str, Any]) -> dict[str, Any]:
+        meta = current["metadata"]
+        moved = fields_moved_to_apply(current, manager)
+        assert moved is not None, f"{manager} has no Update entry"
+        return {"metadata": {"resourceVersion": meta["resourceVersion"], "managedFields": moved}}
+
+    return made
+
+
+def _given(drop: str, **changes: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A patch giving the current managedFields less ``drop``'s entries, with ``changes``."""
+
+    def made(current: dict[str, Any]) -> dict[str, Any]:
+        entries = current["metadata"]["managedFields"]
+        kept = [entry for entry in entries if entry["manager"] != drop]
+        return {"metadata": {"managedFields": kept}, **changes}
+
+    return made
+
+
+# managedFields a write gives are what its field manager starts from (fieldmanager.go
+# FieldManager.Update): a creator's Update entry moved to its Apply entry, then an apply
+# that leaves fields out removes them; an entry dropped by a patch owns nothing after
+MOVED: list[Step] = [
+    ("creator", "create", _configmap(metadata={"labels": {"l": "1"}},
+                                     data={"a": "1", "b": "2"}), False),
+    ("editor", "patch", {"data": {"c": "3"}}, False),
+    ("creator", "patch", _moved("creator"), False),
+    ("creator", "apply", _configmap(data={"a": "1"}), True),
+    ("other", "patch", _given("editor", data={"d": "4"}), False),
+    ("creator", "apply", _configmap(data={"a": "2"}), True),
+    ("creator", "patch", {"metadata": {"managedFields": []}, "data": {"e": "5"}}, False),
+]  # fmt: skip
+
+# a create owns what the server defaulted in its body; moved and applied, those are
+# released (and defaulted again, no manager's)
+MOVED_DEPLOYMENT: list[Step] = [
+    ("creator", "create", _deployment(
+        {"selector": {"matchLabels": {"app": "d"}}, "template": _TEMPLATE}), False),
+    ("creator", "patch", _moved("creator"), False),
+    ("creator", "apply", _deployment(
+        {"selector": {"matchLabels": {"app": "d"}}, "template": _TEMPLATE}), True),
+]  # fmt: skip
+
+MOVED_WIDGET: list[Step] = [
+    ("creator", "create", _widget({"size": 1, "items": [{"name": "x", "value": "1"}],
+                                   "tags": ["t1"]}), False),
+    ("creator", "apply", _widget({"size": 2}), True),
+    ("creator", "patch", _moved("creator"), False),
+    ("creator", "apply", _widget({"size": 2, "tags": ["t1"]}), True),
+    ("editor", "patch", {"metadata": {"managedFields": [{}]}, "spec": {"size": 3}}, False),
+    ("creator", "apply", _widget({"size": 4}), True),
+]  # fmt: skip
+
 CASES: list[tuple[str, tuple[str, str, str], list[Step]]] = [
+    ("ConfigMap", ("", "v1", "configmaps"), MOVED),
+    ("Deployment", ("apps", "v1", "deployments"), MOVED_DEPLOYMENT),
+    ("Widget", (GROUP, "v1", "widgets"), MOVED_WIDGET),
     ("ConfigMap", ("", "v1", "configmaps"), UNTRACKED),
     ("Pod", ("", "v1", "pods"), POD),
     ("Service", ("", "v1", "services"), SERVICE),
@@ -391,6 +455,8 @@ def _send(
         if verb in ("update", "status"):
             return update(arg(get()), manager, "status" if verb == "status" else "")
         if verb in ("patch", "status-patch", "patch-dry-run"):
+            if callable(arg):  # made from the current object
+                return patch(arg(get()), manager, "status" if verb == "status-patch" else "", dry)
             return patch(arg, manager, "status" if verb == "status-patch" else "", dry)
         body = copy.deepcopy(arg)
         body["metadata"] = {**body.get("metadata", {}), "name": name, "namespace": namespace}

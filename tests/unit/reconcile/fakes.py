@@ -20,6 +20,8 @@ from kubectl_crd.model.errors import ApiError, ResourceNotFoundError
 from kubectl_crd.reconcile.api import Result
 from kubectl_crd.reconcile.backends import ResourceInfo
 
+#: the verbs of a child's write: ``create`` when the cache does not hold it, else ``apply``
+CHILD_WRITES = ("create", "apply")
 WIDGETS = ResourceInfo("dev.example.com", "v1", "widgets", "Widget", True, has_status=True)
 CONFIGMAPS = ResourceInfo("", "v1", "configmaps", "ConfigMap", True)
 SECRETS = ResourceInfo("", "v1", "secrets", "Secret", True)
@@ -92,6 +94,16 @@ class FakeBackend:
         if found is None:
             raise ApiError(f'{info.plural} "{name}" not found', status=404, reason="NotFound")
         return dict(found)
+
+    def create(
+        self,
+        info: ResourceInfo,
+        obj: Mapping[str, Any],
+        *,
+        field_manager: str,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        return self._record("create", info, obj, field_manager=field_manager)
 
     def apply(
         self,

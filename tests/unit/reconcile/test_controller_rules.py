@@ -33,6 +33,7 @@ from kubectl_crd.reconcile.events import (
     WriteFailed,
 )
 from tests.unit.reconcile.fakes import (
+    CHILD_WRITES,
     CONFIGMAPS,
     SECRETS,
     WIDGETS,
@@ -219,9 +220,10 @@ def test_a_child_the_loop_wrote_enqueues_its_owner_when_it_appears(
 
     def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
         # the child appears in the watch, as the server's would (once: the fake's answers
-        # have no managedFields, so every reconcile applies the child again)
+        # have no managedFields, so every reconcile applies the child again); the
+        # first write of an absent child is its create
         applies.append(verb)
-        if applies.count("apply") == 1 and verb == "apply":
+        if applies == ["create"]:
             backend.send(info, "ADDED", answer)
             time.sleep(0.05)  # often before the write's answer, sometimes after
 
@@ -255,7 +257,7 @@ def test_a_childs_echo_reconciles_its_owner_again_only_when_the_owner_read_child
         return {"children": [cm_child("a-c")]}
 
     def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
-        if verb == "apply" and len(backend.writes()) == 1:
+        if verb in CHILD_WRITES and len(backend.writes()) == 1:
             backend.send(info, "ADDED", answer)
             time.sleep(0.05)  # often before the write's answer, sometimes after
 
@@ -278,7 +280,7 @@ def test_the_late_echo_of_a_child_no_longer_desired_reconciles_its_owner(
     answers: dict[str, dict[str, Any]] = {}
 
     def keep(verb: str, info: Any, answer: dict[str, Any]) -> None:
-        if verb == "apply":  # the latest answer of each child: its echo, to send late
+        if verb in CHILD_WRITES:  # the latest answer of each child: its echo, to send late
             answers[answer["metadata"]["name"]] = answer
 
     def replicas(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
@@ -307,7 +309,7 @@ def test_a_change_to_a_child_that_is_not_the_loops_own_reconciles_its_owner(
     answers: list[dict[str, Any]] = []
 
     def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
-        if verb == "apply" and not answers:
+        if verb in CHILD_WRITES and not answers:
             answers.append(answer)
             backend.send(info, "ADDED", answer)
 
@@ -371,8 +373,9 @@ def test_children_are_applied_with_namespace_and_controller_reference(
     settled(controller)
     (call,) = backend.calls
     verb, plural, name, body, options = call
-    assert (verb, plural, name) == ("apply", "configmaps", "a-c")
-    assert options == {"field_manager": "kubectl-crd-dev", "force": True}
+    # absent from the cache: created (then owned as applied: test_controller_creates)
+    assert (verb, plural, name) == ("create", "configmaps", "a-c")
+    assert options == {"field_manager": "kubectl-crd-dev"}
     assert body["metadata"]["namespace"] == "ns"
     assert body["metadata"]["ownerReferences"] == [
         {
@@ -487,7 +490,7 @@ def test_a_key_back_before_the_finalizers_echo_does_not_add_it_again(
 
     def child_echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
         finalizers_patched(verb, answer)
-        if verb == "apply" and not applies:
+        if verb in CHILD_WRITES and not applies:
             applies.append(verb)
             backend.send(info, "ADDED", answer)
 
@@ -528,7 +531,7 @@ def test_finalize_removes_its_finalizer_at_the_version_the_loops_last_write_answ
             server["a"] = answer["metadata"]["resourceVersion"]
             if "status" in (answer.get("patch") or {}):  # the server's object: deleted
                 answer["metadata"].update(finalizers=[FINALIZER], deletionTimestamp="t")
-        elif verb == "apply":  # deleted now, between the child's apply and the status
+        elif verb in CHILD_WRITES:  # deleted now, between the child's apply and the status
             server["a"] = str(next(backend._versions))
             deleted = widget("a", rv=server["a"], finalizers=[FINALIZER], deletionTimestamp="t")
             backend.send(WIDGETS, "MODIFIED", deleted)
@@ -1101,7 +1104,7 @@ def test_a_watches_mapping_that_raises_is_its_own_error_not_the_reconciles(
     secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}
 
     def echo(verb: str, info: Any, answer: dict[str, Any]) -> None:
-        if verb == "apply" and path == "held during the write":
+        if verb in CHILD_WRITES and path == "held during the write":
             backend.send(info, "ADDED", answer)
             backend.wait_handed_on()  # the informer has it, the write not answered yet
 

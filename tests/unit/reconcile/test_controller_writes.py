@@ -150,12 +150,14 @@ def test_a_child_needs_an_apply_when() -> None:
     assert needs_apply(DESIRED, CACHED, "someone-else")
 
 
-def test_managed_paths_reads_only_apply_entries_of_the_subresource() -> None:
+def test_managed_paths_reads_the_managers_apply_and_create_entries_of_the_subresource() -> None:
+    # its Update entry is the create the loop made the child with (Controller._create)
     cached = with_(
         CACHED,
         ("metadata", "managedFields"),
         [
             {"manager": "kubectl-crd-dev", "operation": "Update", "fieldsV1": {"f:x": {}}},
+            {"manager": "other", "operation": "Update", "fieldsV1": {"f:y": {}}},  # not ours
             {
                 "manager": "kubectl-crd-dev",
                 "operation": "Apply",
@@ -176,9 +178,10 @@ def test_managed_paths_reads_only_apply_entries_of_the_subresource() -> None:
             },
         ],
     )
-    assert managed_paths(cached, "kubectl-crd-dev") == {("spec", "a"), ("spec", "list")}
+    assert managed_paths(cached, "kubectl-crd-dev") == {("spec", "a"), ("spec", "list"), ("x",)}
     assert managed_paths(cached, "kubectl-crd-dev", "status") == {("status", "ok")}
-    assert managed_paths(cached, "other") is None
+    assert managed_paths(cached, "other") == {("y",)}
+    assert managed_paths(cached, "nobody") is None
 
 
 def test_object_paths_stop_at_lists_and_empty_maps_and_skip_identity() -> None:
