@@ -1615,7 +1615,7 @@ class Controller:
                 with self._lock:
                     self._defaults_on_create.add(child_info)
                 cached = created
-            if cached is not None and update_entry(cached, self.field_manager) is not None:
+            if cached is not None and self._leaves_created_fields(cached, applied):
                 if self.dry_run:
                     # the move is a write of its own, which a dry run does not store:
                     # the apply's preview leaves out what the two would remove
@@ -1709,6 +1709,16 @@ class Controller:
         defaulted in the body is not)."""
         entry = update_entry(written, self.field_manager)
         return entry is None or owns_only(entry.get("fieldsV1") or {}, _without_nulls(applied))
+
+    def _leaves_created_fields(self, child: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
+        """Whether applying ``desired`` to a child the loop created would leave out a
+        field its create owns (which the apply would then not remove: ``_move_to_apply``
+        first). An apply that keeps them all needs no move yet: the fields it changes
+        become its own, the others stay the create's, still desired."""
+        entry = update_entry(child, self.field_manager)
+        return entry is not None and not owns_only(
+            entry.get("fieldsV1") or {}, _without_nulls(desired)
+        )
 
     def _move_to_apply(
         self,

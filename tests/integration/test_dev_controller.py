@@ -1108,10 +1108,11 @@ def test_an_absent_child_is_created_and_owned_as_if_applied_until_an_apply_leave
     configmaps: ResourceClient,
     namespace: str,
 ) -> None:
-    """The loop POSTs a child its cache does not hold (half the server's work of an
-    apply that creates): the create's Update entry owns exactly what an apply would.
-    The first apply to it moves those fields to the Apply entry first, so a field the
-    new reconciler leaves out is removed, as it is from a child applied from the start."""
+    """The loop POSTs a child its cache does not hold (cheaper for the server than an
+    apply that creates): the create's Update entry owns exactly what an apply would. An
+    apply that keeps every field is sent alone; one that leaves a field the create owns
+    out moves those fields to the Apply entry first, so that field is removed, as it is
+    from a child applied from the start."""
     widgets.create(widget("made", message="m"))
     mark = apiserver.audit_mark()
 
@@ -1136,22 +1137,43 @@ def test_an_absent_child_is_created_and_owned_as_if_applied_until_an_apply_leave
     expected = _as_if_applied(client, namespace, ("", "v1", "configmaps"), write.body)
     assert [e for e in _entries(moved) if e[0] == "kubectl-crd-dev"] == expected
 
+    # a value changed, every field kept: one apply, the fields stay the create's too
+    def changed(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        result = labelled(obj, ctx)
+        result["children"][0]["data"]["extra"] = "y"
+        return result
+
     mark = apiserver.audit_mark()
-    controller.swap(Reconciler(configmap_child))  # no label value changes, "extra" goes
-    eventually(lambda: "extra" not in configmaps.get("made-config")["data"])
+    controller.swap(Reconciler(changed))
+    eventually(lambda: configmaps.get("made-config")["data"]["extra"] == "y")
+    assert controller.wait_idle(timeout=10, settle=0.3)
+    path = f"/api/v1/namespaces/{namespace}/configmaps/made-config"
+    assert [w for w in writes_in(apiserver, mark, namespace) if w[1] == path] == [("patch", path)]
+    ours = [e for e in _entries(configmaps.get("made-config")) if e[0] == "kubectl-crd-dev"]
+    assert [op for _, op, _, _ in ours] == ["Apply", "Update"]
+
+    mark = apiserver.audit_mark()
+
+    # the label the create set left out (and "extra", now the apply's): moved, applied
+    def unlabelled(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        result = configmap_child(obj, ctx)
+        del result["children"][0]["metadata"]["labels"]
+        return result
+
+    controller.swap(Reconciler(unlabelled))
+    eventually(lambda: "labels" not in configmaps.get("made-config")["metadata"])
     assert controller.wait_idle(timeout=10, settle=0.3)
     child = configmaps.get("made-config")
     assert child["data"] == {"message": "m"}
-    assert child["metadata"]["labels"] == {"widget": "made"}
     ours = [entry for entry in _entries(child) if entry[0] == "kubectl-crd-dev"]
     assert [op for _, op, _, _ in ours] == ["Apply"]
-    path = f"/api/v1/namespaces/{namespace}/configmaps/made-config"
     # (the oracle's copy is owned by the widget too: the loop deletes it, undesired)
     assert [w for w in writes_in(apiserver, mark, namespace) if w[1] == path] == [
         ("patch", path),
         ("patch", path),
     ]
     assert [w.verb for w in events.of(Write) if w.name == "made-config"][1:] == [
+        "apply",
         "move-fields",
         "apply",
     ]

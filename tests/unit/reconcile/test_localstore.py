@@ -241,6 +241,39 @@ def test_apply_replaces_the_managers_fields_and_merges_list_maps() -> None:
     assert needs_apply(widget("alone", size=1), written, "m")  # items would be removed
 
 
+def test_fields_a_create_owns_move_to_its_apply_by_a_patch_of_managed_fields() -> None:
+    """What the dev loop does to a child it created (FieldManager.Update takes the
+    managedFields a write gives): the create's fields moved to the Apply entry, an
+    apply that leaves some out removes them; the store's answer to the server's is
+    held by test_localstore_managedfields_differential."""
+    from kubectl_crd.model.managedfields import fields_moved_to_apply
+
+    store = make_store()
+    info = store.resolve(f"widgets.{GROUP}/v1")
+    created = widget(size=1, items=[{"name": "a", "value": "1"}, {"name": "b"}])
+    created["metadata"]["labels"] = {"app": "x"}
+    answer = store.create(info, created, field_manager="m")
+    (entry,) = answer["metadata"]["managedFields"]
+    assert (entry["manager"], entry["operation"]) == ("m", "Update")
+    # without the move, an apply leaving fields out keeps them: the create owns them
+    kept = store.apply(info, widget(size=1, items=[{"name": "a"}]), field_manager="m", dry_run=True)
+    assert (kept["metadata"]["labels"], len(kept["spec"]["items"])) == ({"app": "x"}, 2)
+    moved = fields_moved_to_apply(answer, "m")
+    version = answer["metadata"]["resourceVersion"]
+    patch = {"metadata": {"managedFields": moved, "resourceVersion": version}}
+    after = store.patch(info, "ns", "w", patch, field_manager="m")
+    assert [(e["manager"], e["operation"]) for e in after["metadata"]["managedFields"]] == [
+        ("m", "Apply")
+    ]
+    assert after["metadata"]["resourceVersion"] != version  # a write: the object changed
+    applied = store.apply(info, widget(size=1, items=[{"name": "a"}]), field_manager="m")
+    assert "labels" not in applied["metadata"]
+    assert applied["spec"]["items"] == [{"name": "a"}]  # "b" and a's value gone too
+    # given no entry, the object keeps none
+    cleared = store.patch(info, "ns", "w", {"metadata": {"managedFields": [{}]}})
+    assert "managedFields" not in cleared["metadata"]
+
+
 def test_apply_of_builtins_merges_containers_by_name() -> None:
     store = make_store()
     info = store.resolve("apps/v1/Deployment")
