@@ -327,7 +327,7 @@ def floor(
 ) -> float:
     """The same two writes per object, directly, from ``threads`` threads (the issue's
     floor: 4); with ``apply`` the ConfigMap is server-side applied (as a controller that
-    converges by apply does), not created.
+    converges by apply does; ours did until 2026-11-29, and now creates it), not created.
 
     Without ``watcher``: the seconds until the last write returned (the LIST of the
     objects before the clock starts). With ``watcher`` (already synced on

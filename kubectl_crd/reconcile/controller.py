@@ -292,6 +292,29 @@ def subset(desired: Any, actual: Any, *, quantities: bool = False) -> bool:
     return False
 
 
+#: the built-in kinds (group, kind) the server defaults fields of on every create (their
+#: ``SetObjectDefaults``: a Deployment's strategy, a Secret's type, a Pod's policies), so a
+#: create would own more than an apply: their children are applied from the start
+#: (``Controller._creates``); ``validation.builtin_defaulting``'s plans, which a unit test
+#: holds this to (not imported here: a converge would pay its import)
+DEFAULTED_ON_CREATE = frozenset(
+    {
+        ("", "Namespace"),
+        ("", "PersistentVolumeClaim"),
+        ("", "Pod"),
+        ("", "Secret"),
+        ("", "Service"),
+        ("apps", "DaemonSet"),
+        ("apps", "Deployment"),
+        ("apps", "ReplicaSet"),
+        ("apps", "StatefulSet"),
+        ("batch", "CronJob"),
+        ("batch", "Job"),
+        ("networking.k8s.io", "NetworkPolicy"),
+        ("rbac.authorization.k8s.io", "RoleBinding"),
+    }
+)
+
 #: identity fields: in an applied object, never in its managedFields
 _IDENTITY = {("apiVersion",), ("kind",), ("metadata", "name"), ("metadata", "namespace")}
 
@@ -624,8 +647,9 @@ class Controller:
         #: the kinds of children the running code returned that its OWNS does not name,
         #: each warned about once per code (``_not_owned``)
         self._unowned: set[ResourceInfo] = set()
-        #: the kinds whose create owned what the server defaulted in it (_creates)
-        self._defaults_on_create: set[ResourceInfo] = set()
+        #: the kinds (group, kind) whose create owns what the server defaults in it: the
+        #: built-ins known to, and those a create of the loop's showed (_creates)
+        self._defaults_on_create: set[tuple[str, str]] = set(DEFAULTED_ON_CREATE)
         #: (resource, key) -> the last status write the server accepted there: the status
         #: sent, and the resourceVersions it was based on and answered (see _write_status)
         self._status_sent: dict[
@@ -1607,13 +1631,15 @@ class Controller:
             )
             if cached is None and self._creates(child_info, applied):
                 created = self._create(writes, key, child_info, child_key, applied, apply)
-                if created is None or self.dry_run or self._owns_as_applied(created, applied):
+                if created is None or self.dry_run:
                     continue
+                if not self._leaves_created_fields(created, applied):
+                    continue  # owned as the apply would own it
                 # the create owns what the server defaulted in it: moved, then applied,
                 # those fields are released as an apply that creates leaves them; the
                 # kind's next children are applied from the start
                 with self._lock:
-                    self._defaults_on_create.add(child_info)
+                    self._defaults_on_create.add((child_info.group, child_info.kind))
                 cached = created
             if cached is not None and self._leaves_created_fields(cached, applied):
                 if self.dry_run:
@@ -1662,7 +1688,7 @@ class Controller:
         if informer is None or informer.label_selector is not None:
             return False
         with self._lock:
-            if info in self._defaults_on_create:
+            if (info.group, info.kind) in self._defaults_on_create:
                 return False  # a create would own more than an apply: applied
         meta = child.get("metadata") or {}
         if meta.get("resourceVersion") or meta.get("uid"):
@@ -1703,18 +1729,12 @@ class Controller:
 
         return self._send(writes, key, "apply", info, target, create, applied)
 
-    def _owns_as_applied(self, written: Mapping[str, Any], applied: Mapping[str, Any]) -> bool:
-        """Whether the loop's fields in a child it created are the applied object's: its
-        ``Update`` entry names nothing the object sent lacks (what the server
-        defaulted in the body is not)."""
-        entry = update_entry(written, self.field_manager)
-        return entry is None or owns_only(entry.get("fieldsV1") or {}, _without_nulls(applied))
-
     def _leaves_created_fields(self, child: Mapping[str, Any], desired: Mapping[str, Any]) -> bool:
-        """Whether applying ``desired`` to a child the loop created would leave out a
-        field its create owns (which the apply would then not remove: ``_move_to_apply``
-        first). An apply that keeps them all needs no move yet: the fields it changes
-        become its own, the others stay the create's, still desired."""
+        """Whether the loop's create of ``child`` owns a field ``desired`` lacks: right
+        after the create, what the server defaulted in its body; later, what the new code
+        leaves out. An apply would not remove such a field (``_move_to_apply`` first);
+        one that keeps them all needs no move: the fields it changes become its own, the
+        others stay the create's, still desired."""
         entry = update_entry(child, self.field_manager)
         return entry is not None and not owns_only(
             entry.get("fieldsV1") or {}, _without_nulls(desired)
@@ -1728,10 +1748,11 @@ class Controller:
         target: ObjectKey,
         child: Mapping[str, Any],
     ) -> bool:
-        """Before the first apply to a child the loop created: its ``Update`` entry's
-        fields moved to its ``Apply`` entry (a merge patch of ``managedFields``,
-        conditional on the resourceVersion), so that the apply removes what it leaves
-        out. True when there was nothing to move or it moved."""
+        """Before an apply that leaves out a field the loop's create of the child owns:
+        the create's ``Update`` entry's fields moved to the ``Apply`` entry (a merge
+        patch of ``managedFields``, conditional on the resourceVersion), so that the
+        apply removes what it leaves out. True when there was nothing to move or it
+        moved."""
         moved = fields_moved_to_apply(child, self.field_manager)
         if moved is None:
             return True  # nothing the loop created

@@ -626,9 +626,9 @@ class ObjectStore:
             uid_precondition = quoted is None
         with self._lock:
             # fieldmanager.go FieldManager.Update: the body's own managedFields, when
-            # they decode and are not empty, are what the write starts from (a client
-            # moving a manager's fields, as kubectl's csaupgrade patch does); a
-            # subresource's write always starts from the object's
+            # they decode, are what the write starts from (a client moving a manager's
+            # fields, as kubectl's csaupgrade patch does; none given, [] or [{}], empties
+            # them); a subresource's write always starts from the object's
             given = None if status else _given_fields(obj)
             outer, self._given = self._given, given
             try:

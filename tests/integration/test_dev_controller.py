@@ -1087,6 +1087,17 @@ def _entries(obj: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
     )
 
 
+def with_extra(value: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """``configmap_child`` with one more data key, ``extra``."""
+
+    def reconcile(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+        result = configmap_child(obj, ctx)
+        result["children"][0]["data"]["extra"] = value
+        return result
+
+    return reconcile
+
+
 def _as_if_applied(
     client: KubeClient, namespace: str, plural: tuple[str, str, str], child: Mapping[str, Any]
 ) -> list[tuple[str, str, str, str]]:
@@ -1116,12 +1127,7 @@ def test_an_absent_child_is_created_and_owned_as_if_applied_until_an_apply_leave
     widgets.create(widget("made", message="m"))
     mark = apiserver.audit_mark()
 
-    def labelled(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
-        result = configmap_child(obj, ctx)
-        result["children"][0]["data"]["extra"] = "x"
-        return result
-
-    controller, events = run(Reconciler(labelled))
+    controller, events = run(Reconciler(with_extra("x")))
     eventually(lambda: (widgets.get("made").get("status") or {}).get("ready"))
     assert controller.wait_idle(timeout=10, settle=0.3)
     child = configmaps.get("made-config")
@@ -1138,13 +1144,8 @@ def test_an_absent_child_is_created_and_owned_as_if_applied_until_an_apply_leave
     assert [e for e in _entries(moved) if e[0] == "kubectl-crd-dev"] == expected
 
     # a value changed, every field kept: one apply, the fields stay the create's too
-    def changed(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
-        result = labelled(obj, ctx)
-        result["children"][0]["data"]["extra"] = "y"
-        return result
-
     mark = apiserver.audit_mark()
-    controller.swap(Reconciler(changed))
+    controller.swap(Reconciler(with_extra("y")))
     eventually(lambda: configmaps.get("made-config")["data"]["extra"] == "y")
     assert controller.wait_idle(timeout=10, settle=0.3)
     path = f"/api/v1/namespaces/{namespace}/configmaps/made-config"
@@ -1179,52 +1180,103 @@ def test_an_absent_child_is_created_and_owned_as_if_applied_until_an_apply_leave
     ]
 
 
-def test_a_created_child_the_server_defaulted_is_owned_as_an_applied_one(
-    apiserver: ControlPlane, client: KubeClient, run: Any, widgets: ResourceClient, namespace: str
-) -> None:
-    """A Deployment's create owns what the server defaulted in it (its strategy, the
-    pod template's policies; inside the containers list too): the loop moves and
-    applies it at once, and it ends owned exactly as a Deployment applied from the
-    start; a second one is applied from the start (the kind is known to default)."""
+TOY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "spec": {
+            "type": "object",
+            "properties": {
+                "size": {"type": "integer", "default": 3},
+                "parts": {
+                    "type": "array",
+                    "x-kubernetes-list-type": "map",
+                    "x-kubernetes-list-map-keys": ["name"],
+                    "items": {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": {"type": "string"},
+                            "color": {"type": "string", "default": "red"},
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
 
-    def deployment(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
+
+@pytest.fixture(scope="module")
+def toys_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A custom resource whose schema defaults fields, inside a list map's items too."""
+    crd = make_crd("Toy", GROUP, schema=TOY_SCHEMA)
+    path = tmp_path_factory.mktemp("crd") / "toys.json"
+    path.write_text(json.dumps(crd))
+    (name,) = apiserver.install_crds([path])
+    return name
+
+
+def test_a_created_child_the_server_defaulted_is_owned_as_an_applied_one(
+    apiserver: ControlPlane,
+    client: KubeClient,
+    run: Any,
+    widgets: ResourceClient,
+    namespace: str,
+    toys_crd: str,
+) -> None:
+    """A custom resource's create owns what its schema defaulted in it (a field, a field
+    of a list item): the loop moves and applies it at once, and it ends owned exactly as
+    one applied from the start; the kind's next child is applied from the start. A
+    built-in kind the server defaults (a Deployment) is applied from the start too."""
+
+    def toy(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
         name = obj["metadata"]["name"]
-        labels = {"app": name}
         return {
             "children": [
+                {
+                    "apiVersion": f"{GROUP}/v1",
+                    "kind": "Toy",
+                    "metadata": {"name": name},
+                    "spec": {"parts": [{"name": "wheel"}]},
+                },
                 {
                     "apiVersion": "apps/v1",
                     "kind": "Deployment",
                     "metadata": {"name": name},
                     "spec": {
-                        "selector": {"matchLabels": labels},
+                        "selector": {"matchLabels": {"app": name}},
                         "template": {
-                            "metadata": {"labels": labels},
+                            "metadata": {"labels": {"app": name}},
                             "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]},
                         },
                     },
-                }
+                },
             ],
         }
 
-    deployments = ResourceClient(
-        client, "apps", "v1", "deployments", namespaced=True, namespace=namespace
-    )
-    widgets.create(widget("dep"))
-    controller, events = run(Reconciler(deployment, owns=("apps/v1/Deployment",)))
-    eventually(lambda: get_or_none(deployments, "dep"))
-    assert controller.wait_idle(timeout=10, settle=0.3)
-    writes = [w for w in events.of(Write) if w.kind == "Deployment"]
-    assert [w.verb for w in writes] == ["apply", "move-fields", "apply"]
-    expected = _as_if_applied(client, namespace, ("apps", "v1", "deployments"), writes[0].body)
-    ours = [e for e in _entries(deployments.get("dep")) if e[0] == "kubectl-crd-dev"]
-    assert ours == expected
+    toys = ResourceClient(client, GROUP, "v1", "toys", namespaced=True, namespace=namespace)
     mark = apiserver.audit_mark()
-    widgets.create(widget("dep2"))
-    eventually(lambda: get_or_none(deployments, "dep2"))
+    widgets.create(widget("def"))
+    owns = (f"toys.{GROUP}/v1", "apps/v1/Deployment")
+    controller, events = run(Reconciler(toy, owns=owns))
+    eventually(lambda: get_or_none(toys, "def"))
     assert controller.wait_idle(timeout=10, settle=0.3)
-    assert [w.verb for w in events.of(Write) if w.name == "dep2"] == ["apply"]
-    path = f"/apis/apps/v1/namespaces/{namespace}/deployments/dep2"
+    writes = [w for w in events.of(Write) if w.kind == "Toy"]
+    assert [w.verb for w in writes] == ["apply", "move-fields", "apply"]
+    assert toys.get("def")["spec"] == {"size": 3, "parts": [{"name": "wheel", "color": "red"}]}
+    expected = _as_if_applied(client, namespace, (GROUP, "v1", "toys"), writes[0].body)
+    ours = [e for e in _entries(toys.get("def")) if e[0] == "kubectl-crd-dev"]
+    assert ours == expected
+    deployment = f"/apis/apps/v1/namespaces/{namespace}/deployments/def"
+    assert [w for w in writes_in(apiserver, mark, namespace) if w[1] == deployment] == [
+        ("patch", deployment)
+    ]
+    mark = apiserver.audit_mark()
+    widgets.create(widget("def2"))
+    eventually(lambda: get_or_none(toys, "def2"))
+    assert controller.wait_idle(timeout=10, settle=0.3)
+    assert [w.verb for w in events.of(Write) if w.name == "def2"] == ["apply", "apply"]
+    path = f"/apis/{GROUP}/v1/namespaces/{namespace}/toys/def2"
     assert [w for w in writes_in(apiserver, mark, namespace) if w[1] == path] == [("patch", path)]
 
 
@@ -1236,12 +1288,7 @@ def test_a_dry_run_over_a_created_child_previews_the_removals_of_the_move_and_ap
     another manager owns; the real run then leaves the child just so."""
     widgets.create(widget("pre", message="m"))
 
-    def extra(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
-        result = configmap_child(obj, ctx)
-        result["children"][0]["data"]["extra"] = "x"
-        return result
-
-    first, _ = run(Reconciler(extra))
+    first, _ = run(Reconciler(with_extra("x")))
     eventually(lambda: (widgets.get("pre").get("status") or {}).get("ready"))
     assert first.wait_idle(timeout=10, settle=0.3)
     first.stop()

@@ -356,3 +356,20 @@ def test_an_emptied_map_is_a_change() -> None:
     desired = with_(DESIRED, ("metadata", "annotations"), {"a": "1"})
     assert needs_apply(desired, cached, manager) is False
     assert needs_apply(with_(DESIRED, ("metadata", "annotations"), {}), cached, manager) is True
+
+
+def test_the_built_ins_defaulted_on_create_are_those_the_store_defaults() -> None:
+    """``DEFAULTED_ON_CREATE`` (the kinds whose children the loop applies from the start)
+    against ``validation.builtin_defaulting``'s plans of every built-in kind the store
+    serves (the server's SetObjectDefaults, held by the defaulting differential)."""
+    from kubectl_crd.reconcile.controller import DEFAULTED_ON_CREATE
+    from kubectl_crd.validation import builtin_defaulting
+    from kubectl_crd.validation.typed import builtin
+
+    defaulted = set()
+    for spelled in builtin().go_types["kinds"]:
+        api_version, kind = spelled.rsplit("/", 1)
+        builtin_defaulting.default_builtin({}, api_version, kind)
+        if builtin_defaulting._KIND_PLANS.get((api_version, kind)):
+            defaulted.add((api_version.rpartition("/")[0], kind))
+    assert defaulted == DEFAULTED_ON_CREATE
