@@ -1,18 +1,18 @@
 """``metadata.managedFields``: which fields a manager owns, and moving them to its apply.
 
-The dev loop creates an absent child with a POST (half the server's work of a
+The dev loop creates an absent child with a POST (cheaper for the server than a
 server-side apply that creates) and applies it from then on. A create records its fields
 under the manager's ``Update`` entry, and an apply leaves fields other entries own alone:
-before the first apply to such a child, the ``Update`` entry's fields become the
-manager's ``Apply`` entry's, as kubectl moves a client-side applier's fields before its
-first server-side apply (client-go's ``util/csaupgrade``: the entries rewritten by a
+before an apply that leaves one of those fields out, the ``Update`` entry's fields become
+the manager's ``Apply`` entry's, as kubectl moves a client-side applier's fields before
+its first server-side apply (client-go's ``util/csaupgrade``: the entries rewritten by a
 patch conditional on the resourceVersion). Then the object is owned as if it had been
 applied from the start: a field the next apply leaves out is removed.
 
-A create can own more than was sent: what the server defaulted in the body (a
-Deployment's strategy, a Secret's type) is the creator's. ``owns_only`` tells whether it
-did; such a child is moved at once, and its apply releases those fields (the server
-defaults them again, now no manager's, as after an apply).
+A create can own more than was sent: what the server defaulted in the body (a custom
+resource's schema defaults) is the creator's. ``owns_only`` tells whether it did; such a
+child is moved at once, and its apply releases those fields (the server defaults them
+again, now no manager's, as after an apply).
 """
 
 from __future__ import annotations

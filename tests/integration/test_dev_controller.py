@@ -57,14 +57,21 @@ SCHEMA = {
 }
 
 
+def install(
+    apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory, crd: dict[str, Any]
+) -> str:
+    """``crd`` installed; its name."""
+    path = tmp_path_factory.mktemp("crd") / "crd.json"
+    path.write_text(json.dumps(crd))
+    (name,) = apiserver.install_crds([path])
+    return str(name)
+
+
 @pytest.fixture(scope="module")
 def widgets_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
     crd = make_crd("Widget", GROUP, schema=SCHEMA)
     crd["spec"]["versions"][0]["subresources"] = {"status": {}}
-    path = tmp_path_factory.mktemp("crd") / "widgets.json"
-    path.write_text(json.dumps(crd))
-    (name,) = apiserver.install_crds([path])
-    return name
+    return install(apiserver, tmp_path_factory, crd)
 
 
 @pytest.fixture
@@ -681,11 +688,9 @@ def test_built_in_children_with_server_defaults_converge_to_no_write(
 @pytest.fixture(scope="module")
 def gadgets_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
     """Cluster-scoped and without a status subresource."""
-    crd = make_crd("Gadget", GROUP, schema=SCHEMA, scope="Cluster")
-    path = tmp_path_factory.mktemp("crd") / "gadgets.json"
-    path.write_text(json.dumps(crd))
-    (name,) = apiserver.install_crds([path])
-    return name
+    return install(
+        apiserver, tmp_path_factory, make_crd("Gadget", GROUP, schema=SCHEMA, scope="Cluster")
+    )
 
 
 def test_cluster_scoped_parent_without_status_subresource(
@@ -1209,11 +1214,7 @@ TOY_SCHEMA = {
 @pytest.fixture(scope="module")
 def toys_crd(apiserver: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> str:
     """A custom resource whose schema defaults fields, inside a list map's items too."""
-    crd = make_crd("Toy", GROUP, schema=TOY_SCHEMA)
-    path = tmp_path_factory.mktemp("crd") / "toys.json"
-    path.write_text(json.dumps(crd))
-    (name,) = apiserver.install_crds([path])
-    return name
+    return install(apiserver, tmp_path_factory, make_crd("Toy", GROUP, schema=TOY_SCHEMA))
 
 
 def test_a_created_child_the_server_defaulted_is_owned_as_an_applied_one(
