@@ -3,9 +3,10 @@
 ``Backend`` is the loop's whole view of where objects live: resolve the resources a
 reconciler names, list-then-watch them, and the few writes a controller makes (a create
 of an absent child and server-side apply of children, a merge patch for status,
-finalizers and managedFields, a delete with a uid precondition, a Kubernetes Event). It is kept this small on purpose: issue 27's
-in-process store (``LocalBackend``, built on ``validation.admission``) implements the
-same protocol, so every reconciler runs unchanged against either.
+finalizers and managedFields, a delete with a uid precondition, a Kubernetes Event). It
+is kept this small on purpose: issue 27's in-process store (``LocalBackend``, built on
+``validation.admission``) implements the same protocol, so every reconciler runs
+unchanged against either.
 
 ``ClusterBackend`` is the protocol on this package's own cluster client: ``KubeClient``
 (one connection per thread, so every worker writes in parallel), ``Discovery`` (cached

@@ -173,8 +173,9 @@ class Write:
 
     key: ObjectKey
     #: "apply" (a child: created when absent, else server-side applied), "move-fields"
-    #: (a created child's fields moved to its apply, before its first apply), "status",
-    #: "delete" (a child no longer desired), "add-finalizer", "remove-finalizer"
+    #: (a created child's fields moved to its apply, before an apply that leaves one of
+    #: them out), "status", "delete" (a child no longer desired), "add-finalizer",
+    #: "remove-finalizer"
     verb: str
     #: the written object's kind, namespace and name
     kind: str
