@@ -1629,6 +1629,8 @@ class Controller:
                 force=True,
                 dry_run=self.dry_run,
             )
+            # a child the loop created whose create owns a field this apply leaves out
+            moving: Mapping[str, Any] | None = None
             if cached is None and self._creates(child_info, applied):
                 created = self._create(writes, key, child_info, child_key, applied, apply)
                 if created is None or self.dry_run:
@@ -1640,15 +1642,17 @@ class Controller:
                 # kind's next children are applied from the start
                 with self._lock:
                     self._defaults_on_create.add((child_info.group, child_info.kind))
-                cached = created
-            if cached is not None and self._leaves_created_fields(cached, applied):
+                moving = created
+            elif cached is not None and self._leaves_created_fields(cached, applied):
+                moving = cached
+            if moving is not None:
                 if self.dry_run:
                     # the move is a write of its own, which a dry run does not store:
                     # the apply's preview leaves out what the two would remove
                     apply = partial(
-                        _previewed_after_move, apply, cached, applied, self.field_manager
+                        _previewed_after_move, apply, moving, applied, self.field_manager
                     )
-                elif not self._move_to_apply(writes, key, child_info, child_key, cached):
+                elif not self._move_to_apply(writes, key, child_info, child_key, moving):
                     continue  # refused: the reconcile fails, and is retried
             self._send(writes, key, "apply", child_info, child_key, apply, applied)
         # before the cache is looked through: an echo handed on after this sees what

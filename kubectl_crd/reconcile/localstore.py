@@ -147,7 +147,6 @@ managedFields).
 
 from __future__ import annotations
 
-import calendar
 import functools
 import json
 import marshal
@@ -624,38 +623,12 @@ class ObjectStore:
         patch's)."""
         if uid_precondition is None:
             uid_precondition = quoted is None
-        with self._lock:
-            # fieldmanager.go FieldManager.Update: the body's own managedFields, when
-            # they decode, are what the write starts from (a client moving a manager's
-            # fields, as kubectl's csaupgrade patch does; none given, [] or [{}], empties
-            # them); a subresource's write always starts from the object's
-            given = None if status else _given_fields(obj)
-            outer, self._given = self._given, given
-            try:
-                return self._update_given(
-                    info,
-                    obj,
-                    status=status,
-                    dry_run=dry_run,
-                    quoted=quoted,
-                    url=url,
-                    uid_precondition=uid_precondition,
-                )
-            finally:
-                self._given = outer
-
-    def _update_given(
-        self,
-        info: ResourceInfo,
-        obj: Mapping[str, Any],
-        *,
-        status: bool,
-        dry_run: bool,
-        quoted: Callable[[], str] | None,
-        url: tuple[str, str] | None,
-        uid_precondition: bool,
-    ) -> dict[str, Any]:
-        with self._lock:
+        # fieldmanager.go FieldManager.Update: the body's own managedFields, when they
+        # decode, are what the write starts from (a client moving a manager's fields, as
+        # kubectl's csaupgrade patch does; none given, [] or [{}], empties them); a
+        # subresource's write always starts from the object's
+        given = None if status else _given_fields(obj)
+        with self._lock, self._starting_from(given):
             kind = self._kind(info)
             misnamed = None
             if url is not None:
@@ -1255,6 +1228,15 @@ class ObjectStore:
                 cached = self._managed[uid] = marshal.dumps([e.shown() for e in entries])
             meta["managedFields"] = marshal.loads(cached)
         return obj
+
+    @contextmanager
+    def _starting_from(self, given: _Entries | None) -> Iterator[None]:
+        """The managedFields the write in progress gives (``_given``; under the lock)."""
+        outer, self._given = self._given, given
+        try:
+            yield
+        finally:
+            self._given = outer
 
     @contextmanager
     def _written_by(self, manager: str | None, subresource: str = "") -> Iterator[None]:
@@ -2733,6 +2715,8 @@ def _given_fields(obj: Mapping[str, Any]) -> _Entries | None:
     given = meta.get("managedFields") if isinstance(meta, Mapping) else None
     if not isinstance(given, list):
         return None
+    from kubectl_crd.model.columns import parse_rfc3339  # Go's time.Parse(RFC3339)
+
     entries: _Entries = []
     for entry in given:
         if not isinstance(entry, Mapping):
@@ -2741,10 +2725,10 @@ def _given_fields(obj: Mapping[str, Any]) -> _Entries | None:
         if not isinstance(fields, Mapping) or entry.get("fieldsType", "FieldsV1") != "FieldsV1":
             return None
         stamp = entry.get("time")
-        try:
-            seconds = calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")) if stamp else None
-        except (TypeError, ValueError):
-            return None
+        parsed = parse_rfc3339(stamp) if isinstance(stamp, str) else None
+        if stamp and parsed is None:
+            return None  # metav1.Time's UnmarshalJSON refuses it
+        seconds = parsed.timestamp() if parsed is not None else None
         paths = frozenset(_fields_v1_paths(fields, ()))
         if paths:
             entries.append(

@@ -382,7 +382,7 @@ class Admission:
         PUT's, by default unless ``patched``; a server-side apply's is not)."""
         return self._update(
             "update", content, old, field_validation, decode_errors, version, patched,
-            not patched if uid_precondition is None else uid_precondition,
+            uid_precondition,
         )  # fmt: skip
 
     def update_status(
@@ -402,7 +402,7 @@ class Admission:
         ``version``, ``patched`` and ``uid_precondition`` as for ``update``."""
         return self._update(
             "status", content, old, field_validation, decode_errors, version, patched,
-            not patched if uid_precondition is None else uid_precondition,
+            uid_precondition,
         )  # fmt: skip
 
     def delete(
@@ -480,8 +480,10 @@ class Admission:
         decode_errors: Sequence[InputError],
         url_version: str | None,
         patched: bool,
-        uid_precondition: bool,
+        uid_precondition: bool | None,
     ) -> AdmissionResult:
+        if uid_precondition is None:
+            uid_precondition = not patched  # a PUT's uid is its precondition, a patch's not
         refused = self._type_problem(operation, content)
         if refused is not None:
             return refused
