@@ -308,6 +308,8 @@ class Running:
 
     def __init__(self, *args: str) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("KUBECTL_CRD_DEBUG", "KUBECONFIG")}
+        # a SIGABRT then prints every thread's stack (interrupt(): where a stop hangs)
+        env["PYTHONFAULTHANDLER"] = "1"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "kubectl_crd", "dev", *args],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -347,7 +349,14 @@ class Running:
 
     def interrupt(self) -> tuple[int, str]:
         self.process.send_signal(signal.SIGINT)
-        code = self.process.wait(timeout=15)
+        try:
+            code = self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.send_signal(signal.SIGABRT)  # the stacks (PYTHONFAULTHANDLER)
+            self.process.wait(timeout=15)
+            assert self.process.stderr is not None
+            stacks = self.process.stderr.read()
+            raise AssertionError(f"not stopped 15 s after SIGINT; its threads:\n{stacks}") from None
         self._reader.join(timeout=5)  # the reader thread owns stdout
         assert self.process.stderr is not None
         return code, self.process.stderr.read()
