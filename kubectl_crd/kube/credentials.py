@@ -27,6 +27,8 @@ import os
 import sys
 
 from kubectl_crd.model.errors import CredentialError, KubeconfigError
+from kubectl_crd.model.gotime import rfc3339_problem, unix_nanoseconds
+from kubectl_crd.model.govalues import json_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -319,29 +321,28 @@ class ExecPlugin(Credentials):
         returned = credential.get("apiVersion")
         if not credential.get("kind"):
             raise self._failure("decoding stdout: Object 'Kind' is missing")
+        status = credential.get("status")
+        if isinstance(status, dict):
+            problem = _status_decoding_problem(status)
+            if problem is not None:
+                raise self._failure(f"decoding stdout: {problem}")
         if returned != expected:
             raise self._failure(
                 f"exec plugin is configured to use API version {expected}, "
                 f"plugin returned version {returned}"
             )
-        status = credential.get("status")
         if not isinstance(status, dict):
             raise self._failure("exec plugin didn't return a status field")
         token = status.get("token") or ""
         cert = status.get("clientCertificateData") or ""
         key = status.get("clientKeyData") or ""
-        if not isinstance(token, str) or not isinstance(cert, str) or not isinstance(key, str):
-            raise self._failure("decoding stdout: status fields must be strings")
         if not token and not cert and not key:
             raise self._failure("exec plugin didn't return a token or cert/key pair")
         if bool(cert) != bool(key):
             raise self._failure("exec plugin returned only certificate or key, not both")
-        expires_at = None
         stamp = status.get("expirationTimestamp")
-        if stamp:
-            expires_at = _rfc3339_seconds(str(stamp))
-            if expires_at is None:
-                raise self._failure(f'decoding stdout: invalid expirationTimestamp "{stamp}"')
+        instant = unix_nanoseconds(stamp) if isinstance(stamp, str) else None
+        expires_at = instant / 1e9 if instant is not None else None
         self._token = token
         self._cert = (cert.encode(), key.encode()) if cert else None
         self._expires_at = expires_at
@@ -365,13 +366,35 @@ class ExecPlugin(Credentials):
         return tuple(self._secrets)
 
 
-def _rfc3339_seconds(text: str) -> float | None:
-    from datetime import datetime
+#: ExecCredentialStatus's string fields (client.authentication.k8s.io types.go)
+_STATUS_STRINGS = ("token", "clientCertificateData", "clientKeyData")
 
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
+
+def _status_decoding_problem(status: Mapping[str, object]) -> str | None:
+    """Why client-go cannot decode the credential's ``status``, in encoding/json's words,
+    None when it can. ``expirationTimestamp`` is a ``metav1.Time``: its UnmarshalJSON's
+    error ends the decoding (``time.Parse``'s text, or a value that is no string), so
+    it is the one told even after another field's; a string field given another
+    kind is an ``UnmarshalTypeError`` decoding goes on past, so the first of those, in
+    the document's order, is told only if nothing ends the decoding."""
+    stamp = status.get("expirationTimestamp")
+    if isinstance(stamp, str):
+        problem = rfc3339_problem(stamp)
+        if problem is not None:
+            return problem
+    elif stamp is not None:
+        return _unmarshal_type_error(stamp, "expirationTimestamp")
+    for field, value in status.items():
+        if field in _STATUS_STRINGS and value is not None and not isinstance(value, str):
+            return _unmarshal_type_error(value, field)
+    return None
+
+
+def _unmarshal_type_error(value: object, field: str) -> str:
+    return (
+        f"json: cannot unmarshal {json_kind(value)} into Go struct field "
+        f"ExecCredentialStatus.status.{field} of type string"
+    )
 
 
 class AuthProviderToken(Credentials):

@@ -24,11 +24,11 @@ per object, and an import statement there cost 2 of the 4 us a CronTab's row too
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
-from functools import lru_cache
+from datetime import UTC, datetime
 
 from kubectl_crd.model.durations import human_duration
 from kubectl_crd.model.gostrconv import go_quote
+from kubectl_crd.model.gotime import unix_nanoseconds
 from kubectl_crd.model.govalues import go_float_v, go_json, go_print
 from kubectl_crd.model.records import record
 
@@ -157,49 +157,22 @@ def _typed_cell(kind: str, value: Any, now: datetime | None) -> Cell:
     return None
 
 
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})\Z"
-)
-
-
-@lru_cache(maxsize=1024)  # objects made together share their timestamps
-def parse_rfc3339(text: str) -> datetime | None:
-    """Go's ``time.Parse(time.RFC3339, text)``; None when Go would fail."""
-    match = _RFC3339.match(text)
-    if match is None:
-        return None
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    fraction = match.group(7) or ""
-    zone = match.group(8)
-    try:
-        if zone == "Z":
-            tz = UTC
-        else:
-            hours, minutes = int(zone[1:3]), int(zone[4:6])
-            if hours > 24 or minutes > 59:
-                return None
-            offset = timedelta(hours=hours, minutes=minutes)
-            tz = timezone(-offset if zone[0] == "-" else offset)
-        micro = int((fraction[1:] + "000000")[:6]) if fraction else 0
-        return datetime(year, month, day, hour, minute, second, micro, tzinfo=tz)
-    except ValueError:
-        return None
-
-
 def date_cell(value: str, now: datetime | None = None) -> str:
     """A ``date`` cell: ``metav1.Time.UnmarshalQueryParameter`` then
     ``ConvertToHumanReadableDateType`` (``""``/``"null"`` is the zero time: ``<unknown>``)."""
     if value in ("", "null"):
         return "<unknown>"
-    parsed = parse_rfc3339(value)
-    if parsed is None:
+    instant = unix_nanoseconds(value)
+    if instant is None:
         return "<invalid>"
-    moment = now if now is not None else datetime.now(UTC)
-    elapsed = moment - parsed
-    nanoseconds = (
-        elapsed.days * 86_400 + elapsed.seconds
-    ) * 1_000_000_000 + elapsed.microseconds * 1000
-    return human_duration(nanoseconds)
+    since_epoch = (now if now is not None else datetime.now(UTC)) - _EPOCH
+    now_nanoseconds = (
+        since_epoch.days * 86_400 + since_epoch.seconds
+    ) * 1_000_000_000 + since_epoch.microseconds * 1000
+    return human_duration(now_nanoseconds - instant)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def cell_text(cell: Cell) -> str:

@@ -2715,7 +2715,7 @@ def _given_fields(obj: Mapping[str, Any]) -> _Entries | None:
     given = meta.get("managedFields") if isinstance(meta, Mapping) else None
     if not isinstance(given, list):
         return None
-    from kubectl_crd.model.columns import parse_rfc3339  # Go's time.Parse(RFC3339)
+    from kubectl_crd.model.gotime import unix_nanoseconds  # Go's time.Parse(RFC3339)
 
     entries: _Entries = []
     for entry in given:
@@ -2725,10 +2725,10 @@ def _given_fields(obj: Mapping[str, Any]) -> _Entries | None:
         if not isinstance(fields, Mapping) or entry.get("fieldsType", "FieldsV1") != "FieldsV1":
             return None
         stamp = entry.get("time")
-        parsed = parse_rfc3339(stamp) if isinstance(stamp, str) else None
-        if stamp and parsed is None:
+        instant = unix_nanoseconds(stamp) if isinstance(stamp, str) else None
+        if stamp and instant is None:
             return None  # metav1.Time's UnmarshalJSON refuses it
-        seconds = parsed.timestamp() if parsed is not None else None
+        seconds = instant / 1e9 if instant is not None else None
         paths = frozenset(_fields_v1_paths(fields, ()))
         if paths:
             entries.append(

@@ -26,7 +26,7 @@ names the messages print). What this mirrors of decode.go:
   ``map[string]string``, ``[]v1.Container``);
 - a type's own ``UnmarshalJSON`` failing ends the decoding at once, and its error is the
   one returned even after a kept one: ``metav1.Time`` and ``MicroTime`` (a string
-  ``time.Parse`` takes: ``validation.timestamps``; anything else ``cannot unmarshal
+  ``time.Parse`` takes: ``model.gotime``; anything else ``cannot unmarshal
   <what> into ... of type string``), ``intstr.IntOrString`` (a string, or a JSON int32),
   ``resource.Quantity`` (its parse error, no field named: ``model.quantity``);
 - ``[]byte`` is a base64 string (``encoding/base64``'s StdEncoding: padding required,
@@ -43,7 +43,7 @@ names the messages print). What this mirrors of decode.go:
 
 What the server stores (the body is normalised in place): a time in UTC, ``Time`` to the
 second, ``MicroTime`` to the microsecond, the zero time as null
-(``timestamps.stored_time``); bytes in canonical base64; a quantity as
+(``gotime.stored_time``); bytes in canonical base64; a quantity as
 ``Quantity.String`` writes it (``model.quantity.stored_quantity``: ``0.5`` -> ``500m``), in a
 ``ResourceList`` rounded up to the milli first (core/v1's ``SetDefaults_ResourceList``,
 done here as every container's resources go through the walk; the other defaults are
@@ -451,7 +451,7 @@ class _Decoder:
                 known = _TIMES.get((value, micro), _TIMES)
                 if known is not _TIMES:
                     return known
-            from kubectl_crd.validation.timestamps import stored_time, time_problem
+            from kubectl_crd.model.gotime import stored_time, time_problem
 
             problem = time_problem(value, micro=micro)
             if problem is None:

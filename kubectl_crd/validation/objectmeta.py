@@ -254,8 +254,8 @@ def changed_meta_errors(meta: dict[str, Any], old_meta: dict[str, Any]) -> Found
     other than the stored one (a patch's: a PUT's is its precondition, a 409 before
     this); a deletionTimestamp or deletionGracePeriodSeconds the update sets where the
     old object had none (or, for the grace period, another one): each immutable."""
+    from kubectl_crd.model.gotime import stored_time
     from kubectl_crd.model.govalues import go_quote
-    from kubectl_crd.validation.timestamps import stored_time
 
     found: Found = []
     at = paths.child(None, "metadata")

@@ -604,7 +604,7 @@ def conversion_problem(go: str, value: Any) -> str | None:
     ``util/intstr``'s ``UnmarshalJSON`` (a string, or ``json.Unmarshal`` into an int32,
     whose errors name the JSON value's kind), and ``metav1.Time``'s and ``MicroTime``'s
     (a string ``time.Parse`` takes as RFC 3339, with six fraction digits for
-    ``MicroTime``: ``validation.timestamps``)."""
+    ``MicroTime``: ``model.gotime``)."""
     if go == INT_OR_STRING:
         if value is None or isinstance(value, str):
             return None
@@ -616,7 +616,7 @@ def conversion_problem(go: str, value: Any) -> str | None:
             kind = "number " + text
         return f"json: cannot unmarshal {kind} into Go value of type int32"
     if go in (TIME, MICRO_TIME):
-        from kubectl_crd.validation.timestamps import time_problem
+        from kubectl_crd.model.gotime import time_problem
 
         return time_problem(value, micro=go == MICRO_TIME)
     if go == QUANTITY:

@@ -433,6 +433,8 @@ if env.get("KCRD_PLUGIN_EXPIRES_IN"):
     when = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
         seconds=int(env["KCRD_PLUGIN_EXPIRES_IN"]))
     status["expirationTimestamp"] = when.strftime("%Y-%m-%dT%H:%M:%SZ")
+if env.get("KCRD_PLUGIN_STATUS"):  # fields as given (values no well-behaved plugin writes)
+    status.update(json.loads(env["KCRD_PLUGIN_STATUS"]))
 credential = {{"apiVersion": env["KCRD_PLUGIN_API_VERSION"], "kind": "ExecCredential",
               "status": status}}
 if env.get("KCRD_PLUGIN_FAIL"):
@@ -707,6 +709,21 @@ def _exec_always_without_terminal(ctx: FormContext) -> Access:
         [path],
         checks=[check_plugin_calls(count=0, at_least=0)],
     )
+
+
+def _exec_undecodable_expiry(ctx: FormContext) -> Access:
+    """An ``expirationTimestamp`` Go's RFC 3339 parse refuses (a date alone; Python's
+    ``fromisoformat`` takes it): client-go fails decoding the plugin's output, before any
+    request, with ``time.Parse``'s text; the token is never used."""
+    unused = _marker("undecodable-expiry-token")
+    status = {"token": unused, "expirationTimestamp": "2026-01-01"}
+    user = exec_user(ctx, env={"KCRD_PLUGIN_STATUS": json.dumps(status)})
+    path = ctx.kubeconfig(user)
+    error = re.escape(
+        "Unable to connect to the server: getting credentials: decoding stdout: parsing time "
+        '"2026-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"'
+    )
+    return Access(Expect(error=error, no_requests=True), [path], secrets=[unused])
 
 
 def _exec_v1_without_interactive_mode(ctx: FormContext) -> Access:
@@ -1116,6 +1133,7 @@ FORMS: list[Form] = [
     Form("exec-if-available-on-terminal", _exec_interactive("IfAvailable", interactive=True)),
     Form("exec-always-without-terminal", _exec_always_without_terminal),
     Form("exec-v1-without-interactive-mode", _exec_v1_without_interactive_mode),
+    Form("exec-undecodable-expiry", _exec_undecodable_expiry),
     Form("exec-token-rejected-401", _exec_rejected_token),
     Form("exec-fails", _exec_fails),
     Form("exec-not-found-install-hint", _exec_not_found),

@@ -4,7 +4,7 @@ other fields of ``metav1.ObjectMeta`` (``OTHER_FIELDS``).
 A ``creationTimestamp`` or ``deletionTimestamp`` is decoded by ``metav1.Time``'s own
 ``UnmarshalJSON``: a string Go's ``time.Parse`` takes as RFC 3339, or null; anything
 else refuses the create with a 400 whose message is encoding/json's or
-``time.ParseError``'s (``validation.timestamps``). Each value below is sent to
+``time.ParseError``'s (``model.gotime``). Each value below is sent to
 kube-apiserver (dry-run creates) in the metadata of a custom resource (what
 ``validate`` and ``Admission.create`` check; its metadata is marshalled again, keys
 sorted, before it is decoded), of a ConfigMap (the local store's create of a built-in,

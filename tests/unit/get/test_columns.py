@@ -65,6 +65,11 @@ def test_human_duration(nanoseconds: int, text: str) -> None:
         ("2026-01-01T01:00:00+02:00", "60m"),
         ("2026-01-01T00:00:05Z", "<invalid>"),
         ("2025-12-31 23:59:00Z", "<invalid>"),
+        # Go's time.Parse (model.gotime), looser than RFC 3339: a one-digit hour, a comma
+        # before the fraction, an offset of 24 hours
+        ("2025-12-31T9:00:00Z", "15h"),
+        ("2025-12-31T23:59:00,5Z", "59s"),
+        ("2026-01-01T23:59:00+24:00", "60s"),
     ],
 )
 def test_date_cells(value: str, text: str) -> None:

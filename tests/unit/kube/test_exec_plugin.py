@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,11 @@ from kubectl_crd.model.errors import CredentialError
 V1 = "client.authentication.k8s.io/v1"
 V1BETA1 = "client.authentication.k8s.io/v1beta1"
 PREFIX = "Unable to connect to the server: getting credentials: "
+_TIME = 'decoding stdout: parsing time "%s" as "2006-01-02T15:04:05Z07:00": cannot parse %s'
+_FIELD = (
+    "decoding stdout: json: cannot unmarshal %s into Go struct field "
+    "ExecCredentialStatus.status.%s of type string"
+)
 
 
 def _plugin(tmp_path: Path, body: str, name: str = "plugin") -> str:
@@ -155,6 +160,22 @@ def test_client_certificate_output(tmp_path: Path) -> None:
          f"exec plugin is configured to use API version {V1}, plugin returned version {V1BETA1}"),
         (_credential(clientCertificateData="c"),
          "exec plugin returned only certificate or key, not both"),
+        # the status as client-go decodes it (kubectl 1.33's texts, each checked by hand;
+        # the matrix's exec-undecodable-expiry form compares the first with kubectl):
+        # time.Parse(RFC3339) refuses a date alone, an empty string, an hour of 25
+        (_credential(token="t", expirationTimestamp="2026-01-01"),
+         _TIME % ("2026-01-01", '"" as "T"')),
+        (_credential(token="t", expirationTimestamp=""), _TIME % ("", '"" as "2006"')),
+        (_credential(token="t", expirationTimestamp="2026-01-01T25:00:00Z"),
+         'decoding stdout: parsing time "2026-01-01T25:00:00Z": hour out of range'),
+        (_credential(token="t", expirationTimestamp={}), _FIELD % ("object", "expirationTimestamp")),
+        (_credential(token=12), _FIELD % ("number", "token")),
+        (_credential(token="t", clientCertificateData=True),
+         _FIELD % ("bool", "clientCertificateData")),
+        # the first field of the wrong kind in the document's order...
+        (_credential(clientKeyData=1, token=True), _FIELD % ("number", "clientKeyData")),
+        # ...unless the time fails: its error ends the decoding, wherever it stands
+        (_credential(token=["a"], expirationTimestamp="x"), _TIME % ("x", '"x" as "2006"')),
     ],
 )  # fmt: skip
 def test_bad_output(tmp_path: Path, stdout: str, message: str) -> None:
@@ -162,6 +183,26 @@ def test_bad_output(tmp_path: Path, stdout: str, message: str) -> None:
     with pytest.raises(CredentialError) as caught:
         plugin.authorization()
     assert caught.value.kubectl_line == PREFIX + message
+
+
+def test_a_null_expiry_never_expires(tmp_path: Path) -> None:
+    plugin = _exec(_plugin(tmp_path, _printing(_credential(token="t", expirationTimestamp=None))))
+    assert plugin.authorization() == plugin.authorization() == "Bearer t"
+    assert len(_calls(tmp_path)) == 1
+
+
+@pytest.mark.parametrize(("hours", "calls"), [(1, 1), (-1, 2)])
+def test_an_expiry_is_read_with_its_offset_and_fraction(
+    tmp_path: Path, hours: int, calls: int
+) -> None:
+    # an hour ahead (behind) written at -05:00: read as +05:00 it would be 9 hours behind
+    # (11 ahead), and the cache would answer the other way
+    at = (datetime.now(UTC) + timedelta(hours=hours)).astimezone(timezone(timedelta(hours=-5)))
+    stamp = at.strftime("%Y-%m-%dT%H:%M:%S,5-05:00")  # Go's parse takes a comma fraction
+    plugin = _exec(_plugin(tmp_path, _printing(_credential(token="t", expirationTimestamp=stamp))))
+    plugin.authorization()
+    plugin.authorization()
+    assert len(_calls(tmp_path)) == calls
 
 
 def test_output_that_is_not_json_is_not_quoted(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.model.gotime import rfc3339_problem, stored_time
 from kubectl_crd.validation.decoding import decode_builtin, go_base64
-from kubectl_crd.validation.timestamps import rfc3339_problem, stored_time
 
 
 def decoded(body: dict[str, Any], *, lenient: bool = False) -> tuple[str | None, dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""``metav1.Time``'s decoding (``validation.timestamps``): Go's ``time.Parse`` with the
+"""``metav1.Time``'s decoding (``model.gotime``): Go's ``time.Parse`` with the
 RFC 3339 layout, its messages as kube-apiserver 1.34 words them (the differential is
 tests/integration/test_timestamps_differential.py)."""
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.model.gotime import time_problem
 from kubectl_crd.validation.objectmeta import decode_metadata
-from kubectl_crd.validation.timestamps import time_problem
 
 _AS = 'as "2006-01-02T15:04:05Z07:00": cannot parse'
 

@@ -27,6 +27,9 @@ What the server stores (``stored_time``): ``MarshalJSON`` writes the instant in 
 too: ``time_proto.go``), ``MicroTime`` to the microsecond; the zero time (January 1 of
 year 1, UTC) as null.
 
+The one Go time parse of the package: the server's decoding (validation), a ``date``
+printer column's age (``model.columns``), an exec plugin's ``expirationTimestamp``
+(``kube.credentials``), the times of managedFields a write gives (the local store).
 Pure (stdlib and ``model.govalues``); held to kube-apiserver by
 tests/integration/test_timestamps_differential.py and
 test_localstore_decoding_differential.py.
@@ -34,9 +37,18 @@ test_localstore_decoding_differential.py.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kubectl_crd.model.govalues import json_kind
 
-__all__ = ["RFC3339", "RFC3339_MICRO", "rfc3339_problem", "stored_time", "time_problem"]
+__all__ = [
+    "RFC3339",
+    "RFC3339_MICRO",
+    "rfc3339_problem",
+    "stored_time",
+    "time_problem",
+    "unix_nanoseconds",
+]
 
 RFC3339 = "2006-01-02T15:04:05Z07:00"
 RFC3339_MICRO = "2006-01-02T15:04:05.000000Z07:00"
@@ -211,13 +223,30 @@ def _civil_from_days(days: int) -> tuple[int, int, int]:
 _ZERO_UNIX = _days_from_civil(1, 1, 1) * 86400
 
 
+def _unix(parsed: Parsed) -> int:
+    """The parsed time's instant in whole Unix seconds (its nanoseconds apart)."""
+    year, month, day, hour, minute, second, _, offset = parsed
+    days = _days_from_civil(year, month, day)
+    return days * 86400 + hour * 3600 + minute * 60 + second - offset
+
+
+@lru_cache(maxsize=1024)  # objects made together share their timestamps
+def unix_nanoseconds(value: str) -> int | None:
+    """``time.Parse(time.RFC3339, value)``'s instant in Unix nanoseconds, None when Go
+    refuses the value (``rfc3339_problem`` says why)."""
+    try:
+        parsed = _parse(value)
+    except _Bad:
+        return None
+    return _unix(parsed) * 1_000_000_000 + parsed[6]
+
+
 def stored_time(value: str, *, micro: bool = False) -> str | None:
     """What the server stores and returns for a ``metav1.Time`` (``MicroTime`` with
     ``micro``) decoded from ``value`` (which must parse): the instant in UTC to the
     second (microsecond), or None (JSON null) for the zero time."""
-    year, month, day, hour, minute, second, nanos, offset = _parse(value, micro)
-    unix = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
-    unix -= offset
+    parsed = _parse(value, micro)
+    unix, nanos = _unix(parsed), parsed[6]
     micros = nanos // 1000 if micro else 0
     if micros == 0 and unix == _ZERO_UNIX:
         return None
