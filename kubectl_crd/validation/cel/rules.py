@@ -42,6 +42,7 @@ from kubectl_crd.validation.cel.programs import (
     run,
     run_costed,
 )
+from kubectl_crd.validation.cel.splitting import ITERATION_BUDGET, run_split
 from kubectl_crd.validation.cel.tree import NOT_ESTIMATED, RuleNode, rule_tree
 from kubectl_crd.validation.cel.values import Conversions, to_cel
 from kubectl_crd.validation.compiled import SchemaNode
@@ -353,7 +354,9 @@ def _expressions(
             outcome = Outcome(value=schema_equal(value, old, node.schema))
             cost: int | None = _immutability_cost(value, old) if results.exact else None
         else:
-            outcome, cost = _evaluate(compiled.program, compiled.source, data, results)
+            outcome, cost = _evaluate(
+                compiled.program, compiled.source, data, results, node.estimate
+            )
         if not _charge(results, cost):
             _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
             return
@@ -397,12 +400,30 @@ def _expressions(
 
 
 def _evaluate(
-    program: Any, source: str, data: dict[str, Any] | Bindings, results: RuleResults
+    program: Any,
+    source: str,
+    data: dict[str, Any] | Bindings,
+    results: RuleResults,
+    estimate: int | None = None,
 ) -> tuple[Outcome, int | None]:
-    """A run of ``program``, with its cost when the results count (else ``None``)."""
+    """A run of ``program`` (a rule's or a message's), with its cost when the results
+    count (else ``None``). A run the engine's iteration cap stopped is run again a loop element at
+    a time where the rule allows it (``splitting``: cel-go has no such cap); no longer
+    bounded by that cap, it is by the per-call limit, as on the server: counted, and
+    told when past the limit, unless the node's estimate (of all its rules) is within
+    the limit, which bounds the run already."""
     if results.exact:
-        return run_costed(program, source, data)
-    return run(program, data), None
+        outcome, cost = run_costed(program, source, data)
+    else:
+        outcome, cost = run(program, data), None
+    if not outcome.error.startswith(ITERATION_BUDGET):
+        return outcome, cost
+    bounded = not results.exact and estimate is not None and 0 <= estimate <= PER_CALL_LIMIT
+    split = run_split(source, data, None if bounded else PER_CALL_LIMIT)
+    if split is None:
+        return outcome, cost
+    outcome, split_cost = split
+    return outcome, split_cost if results.exact or split_cost > PER_CALL_LIMIT else None
 
 
 def _charge(results: RuleResults, cost: int | None) -> bool:
