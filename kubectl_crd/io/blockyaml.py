@@ -472,7 +472,7 @@ class _Reader:
             value, end = _quoted(text, 0)
             _end_of_line(text[end:])
         elif first == "[" or first == "{":
-            value, end = self._flow(text, 0)
+            value, end = self._flow(text, 0, len(self.stack) + 1)
             _end_of_line(text[end:])
             return value  # a new container each time: not kept
         else:
@@ -497,8 +497,13 @@ class _Reader:
             value = self.scalars[text] = json_value(resolve_plain(text))
         return value
 
-    def _flow(self, text: str, position: int) -> tuple[Any, int]:
-        """A one-line flow collection at ``position``: its value and where it ends."""
+    def _flow(self, text: str, position: int, depth: int) -> tuple[Any, int]:
+        """A one-line flow collection at ``position``, ``depth`` containers deep (its
+        own included): its value and where it ends. Deeper than ``_MAX_DEPTH``, the
+        full loader reads it (and counts the depth), whatever Python's recursion limit
+        (a test runner's higher one let 500 levels through here, past ``MAX_DEPTH``)."""
+        if depth >= _MAX_DEPTH:
+            raise _Unsupported
         closing = "]" if text[position] == "[" else "}"
         is_map = closing == "}"
         out: Any = {} if is_map else []
@@ -513,9 +518,9 @@ class _Reader:
                 position = _skip_spaces(text, position + 2)
                 if key in out:
                     raise _Unsupported
-                out[key], position = self._flow_item(text, position)
+                out[key], position = self._flow_item(text, position, depth)
             else:
-                item, position = self._flow_item(text, position)
+                item, position = self._flow_item(text, position, depth)
                 out.append(item)
             position = _skip_spaces(text, position)
             mark = text[position : position + 1]
@@ -527,9 +532,9 @@ class _Reader:
             if text[position : position + 1] in (closing, ","):
                 raise _Unsupported  # a trailing or doubled comma
 
-    def _flow_item(self, text: str, position: int) -> tuple[Any, int]:
+    def _flow_item(self, text: str, position: int, depth: int) -> tuple[Any, int]:
         if text[position : position + 1] in ("[", "{"):
-            return self._flow(text, position)
+            return self._flow(text, position, depth + 1)
         return self._flow_scalar(text, position, key=False)
 
     def _flow_scalar(self, text: str, position: int, *, key: bool) -> tuple[Any, int]:

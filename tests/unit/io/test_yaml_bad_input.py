@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pytest
@@ -114,6 +115,23 @@ def test_deep_nesting_with_the_pure_python_parser(monkeypatch: pytest.MonkeyPatc
     assert documents[0].error is not None
     assert documents[0].error.message == f"exceeded max depth of {MAX_DEPTH}"
     assert documents[1].content == {"next": "ok"}
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 100, MAX_DEPTH, MAX_DEPTH + 1])
+def test_both_builds_refuse_the_same_depth_whatever_the_recursion_limit(depth: int) -> None:
+    # the plain build's block reader once left its flow collections' depth to Python's
+    # recursion limit: under hypothesis' higher one it took 500 levels the full loader
+    # refuses (the fuzzer's find, 2026-11-29)
+    data = ("a: " + "[" * depth + "]" * depth + "\n").encode()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20_000)
+    try:
+        full = load_documents(data, "in.yaml")
+        plain = load_documents(data, "in.yaml", positions=False)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert [str(d.error) for d in plain] == [str(d.error) for d in full]
+    assert (full[0].error is None) == (depth < MAX_DEPTH)
 
 
 def test_nesting_up_to_the_limit_is_fine() -> None:
