@@ -198,22 +198,22 @@ def run_split(
     if macro is None or macro.path[0] not in variables or macro.variable in _VARIABLES:
         return None
     names = frozenset(variables).difference(_VARIABLES)
-    target = _compiled(names, ".".join(macro.path))
     body = _compiled(names | {macro.variable}, macro.body)
     counted = limit is not None
-    if target is None or body is None:
+    # the range, compiled to count what evaluating it costs
+    target = _compiled(names, ".".join(macro.path)) if counted else None
+    if body is None or (counted and (target is None or None in (target.plan(), body.plan()))):
         return None
-    if counted and (target.plan() is None or body.plan() is None):
-        return None
-    value, spent = target.run(variables, counted)
-    if not isinstance(value.value, list) or value.error:
-        return None
+    # the list as the engine was given it (its values converted once, timestamps and
+    # all), not a copy the engine hands back
     elements: Any = variables
-    for name in macro.path:  # the list itself: the engine hands back a copy
+    for name in macro.path:
         elements = elements.get(name) if isinstance(elements, dict) else None
     if not isinstance(elements, list):
         return None
-    cost = (spent or 0) + (_LOOP[macro.macro] if counted else 0)
+    cost = 0
+    if target is not None:
+        cost = (target.run(variables, True)[1] or 0) + _LOOP[macro.macro]
     outcomes: list[Outcome] = []
     for element in elements:
         bound = {**variables, macro.variable: element}
