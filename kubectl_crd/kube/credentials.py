@@ -302,35 +302,24 @@ class ExecPlugin(Credentials):
     def _accept(self, stdout: bytes) -> None:
         """Check the plugin's ``ExecCredential`` (exec.go ``refreshCredsLocked``)."""
         expected = self.config.api_version
-        if not stdout.strip():
-            raise self._failure(
-                f"exec plugin is configured to use API version {expected}, "
-                "plugin returned version client.authentication.k8s.io/__internal"
-            )
-        try:
-            credential = json.loads(stdout)
-        except ValueError as exc:
-            detail = getattr(exc, "msg", "invalid JSON")
-            raise self._failure(
-                f"decoding stdout: couldn't get version/kind; json parse error: {detail}"
-            ) from None
-        if not isinstance(credential, dict):
-            raise self._failure(
-                "decoding stdout: couldn't get version/kind; json parse error: not an object"
-            )
-        returned = credential.get("apiVersion")
-        if not credential.get("kind"):
-            raise self._failure("decoding stdout: Object 'Kind' is missing")
-        status = credential.get("status")
-        if isinstance(status, dict):
-            problem = _status_decoding_problem(status)
-            if problem is not None:
-                raise self._failure(f"decoding stdout: {problem}")
+        credential: object = None  # empty output: decoded as null, every field defaulted
+        if stdout.strip():
+            try:
+                credential = json.loads(stdout)
+            except ValueError as exc:
+                detail = getattr(exc, "msg", "invalid JSON")
+                raise self._failure(
+                    f"decoding stdout: couldn't get version/kind; json parse error: {detail}"
+                ) from None
+        returned, problem = _decoded_version(credential)
+        if problem is not None:
+            raise self._failure(f"decoding stdout: {problem}")
         if returned != expected:
             raise self._failure(
                 f"exec plugin is configured to use API version {expected}, "
                 f"plugin returned version {returned}"
             )
+        status = credential.get("status") if isinstance(credential, dict) else None
         if not isinstance(status, dict):
             raise self._failure("exec plugin didn't return a status field")
         token = status.get("token") or ""
@@ -366,34 +355,91 @@ class ExecPlugin(Credentials):
         return tuple(self._secrets)
 
 
+#: the group, and the versions its scheme registers ExecCredential in (exec.go's
+#: ``install.Install``: the internal one, v1beta1, v1)
+_GROUP = "client.authentication.k8s.io"
+_INTERNAL = "__internal"
+_REGISTERED = (_INTERNAL, "v1beta1", "v1")
+#: the struct the JSON meta factory reads apiVersion and kind into (its ``Interpret``)
+_FIND_KIND = (
+    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+    'Kind string "json:\\"kind,omitempty\\"" }'
+)
+_SCHEME = "pkg/client/auth/exec/exec.go:62"
+
+
+def _decoded_version(credential: object) -> tuple[str, str | None]:
+    """The group/version client-go decodes the plugin's output as, and why it cannot
+    decode it (None when it can): exec.go decodes into the internal ExecCredential with
+    the universal decoder (apimachinery runtime/serializer/json ``Decode``): the JSON
+    meta factory's ``Interpret`` reads apiVersion and kind, ``gvkWithDefaults`` fills
+    what is empty from the internal type's (kind ExecCredential, version __internal, so
+    an empty output "returns" client.authentication.k8s.io/__internal), the kind must
+    be registered in that version, then the object is unmarshalled into it."""
+    if credential is not None and not isinstance(credential, dict):
+        return "", (
+            "couldn't get version/kind; json parse error: json: cannot unmarshal "
+            f"{json_kind(credential)} into Go value of type {_FIND_KIND}"
+        )
+    fields = credential or {}
+    for field, value in fields.items():
+        if field in ("apiVersion", "kind") and value is not None and not isinstance(value, str):
+            return "", (
+                "couldn't get version/kind; json parse error: json: cannot unmarshal "
+                f"{json_kind(value)} into Go struct field .{field} of type string"
+            )
+    api_version = fields.get("apiVersion") or ""
+    kind = fields.get("kind") or "ExecCredential"
+    if api_version.count("/") > 1:
+        return "", f"unexpected GroupVersion string: {api_version}"
+    group, _, version = api_version.rpartition("/")
+    if not version and group in ("", _GROUP):
+        group, version = _GROUP, _INTERNAL
+    shown = f"{group}/{version}" if group else version
+    if group != _GROUP or version not in _REGISTERED or kind != "ExecCredential":
+        return shown, f'no kind "{kind}" is registered for version "{shown}" in scheme "{_SCHEME}"'
+    return shown, _unmarshal_problem(fields, version)
+
+
+def _unmarshal_problem(fields: Mapping[str, object], version: str) -> str | None:
+    """Why the object does not unmarshal into ExecCredential of ``version``, in
+    encoding/json's words: a ``metav1.Time``'s error ends the decoding, so it is told
+    even after another field's; a field of another kind is an ``UnmarshalTypeError``
+    decoding goes on past, so the first of those, in the document's order, is told only
+    if nothing ends the decoding."""
+    status = fields.get("status")
+    if isinstance(status, dict):
+        stamp = status.get("expirationTimestamp")
+        if isinstance(stamp, str) and rfc3339_problem(stamp) is not None:
+            return rfc3339_problem(stamp)
+        if stamp is not None and not isinstance(stamp, str):
+            return _unmarshal_type_error(
+                stamp, "ExecCredentialStatus.status.expirationTimestamp", "string"
+            )
+    package = "clientauthentication" if version == _INTERNAL else version
+    for field, value in fields.items():
+        if field not in ("spec", "status") or value is None:
+            continue
+        if not isinstance(value, dict):
+            struct = f"{package}.ExecCredential{field.capitalize()}"
+            return _unmarshal_type_error(value, f"ExecCredential.{field}", struct)
+        for name, inner in value.items():
+            if inner is None:
+                continue
+            if field == "status" and name in _STATUS_STRINGS and not isinstance(inner, str):
+                return _unmarshal_type_error(inner, f"ExecCredentialStatus.status.{name}", "string")
+            if field == "spec" and name == "interactive" and not isinstance(inner, bool):
+                return _unmarshal_type_error(inner, "ExecCredentialSpec.spec.interactive", "bool")
+    return None
+
+
 #: ExecCredentialStatus's string fields (client.authentication.k8s.io types.go)
 _STATUS_STRINGS = ("token", "clientCertificateData", "clientKeyData")
 
 
-def _status_decoding_problem(status: Mapping[str, object]) -> str | None:
-    """Why client-go cannot decode the credential's ``status``, in encoding/json's words,
-    None when it can. ``expirationTimestamp`` is a ``metav1.Time``: its UnmarshalJSON's
-    error ends the decoding (``time.Parse``'s text, or a value that is no string), so
-    it is the one told even after another field's; a string field given another
-    kind is an ``UnmarshalTypeError`` decoding goes on past, so the first of those, in
-    the document's order, is told only if nothing ends the decoding."""
-    stamp = status.get("expirationTimestamp")
-    if isinstance(stamp, str):
-        problem = rfc3339_problem(stamp)
-        if problem is not None:
-            return problem
-    elif stamp is not None:
-        return _unmarshal_type_error(stamp, "expirationTimestamp")
-    for field, value in status.items():
-        if field in _STATUS_STRINGS and value is not None and not isinstance(value, str):
-            return _unmarshal_type_error(value, field)
-    return None
-
-
-def _unmarshal_type_error(value: object, field: str) -> str:
+def _unmarshal_type_error(value: object, field: str, go_type: str) -> str:
     return (
-        f"json: cannot unmarshal {json_kind(value)} into Go struct field "
-        f"ExecCredentialStatus.status.{field} of type string"
+        f"json: cannot unmarshal {json_kind(value)} into Go struct field {field} of type {go_type}"
     )
 
 

@@ -19,6 +19,11 @@ V1 = "client.authentication.k8s.io/v1"
 V1BETA1 = "client.authentication.k8s.io/v1beta1"
 PREFIX = "Unable to connect to the server: getting credentials: "
 _TIME = 'decoding stdout: parsing time "%s" as "2006-01-02T15:04:05Z07:00": cannot parse %s'
+_FIND_KIND = (
+    "decoding stdout: couldn't get version/kind; json parse error: json: cannot unmarshal %s "
+    'into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+    'Kind string "json:\\"kind,omitempty\\"" }'
+)
 _FIELD = (
     "decoding stdout: json: cannot unmarshal %s into Go struct field "
     "ExecCredentialStatus.status.%s of type string"
@@ -176,6 +181,37 @@ def test_client_certificate_output(tmp_path: Path) -> None:
         (_credential(clientKeyData=1, token=True), _FIELD % ("number", "clientKeyData")),
         # ...unless the time fails: its error ends the decoding, wherever it stands
         (_credential(token=["a"], expirationTimestamp="x"), _TIME % ("x", '"x" as "2006"')),
+        # the universal decoder's steps (checked by hand against kubectl 1.33): what
+        # apiVersion and kind are read into, their defaults from the internal type, the
+        # kinds the scheme registers, then the unmarshal into the version's types
+        ("[1]", _FIND_KIND % "array"),
+        ('"x"', _FIND_KIND % "string"),
+        ('{"apiVersion": 1, "kind": "ExecCredential"}',
+         "decoding stdout: couldn't get version/kind; json parse error: json: cannot "
+         "unmarshal number into Go struct field .apiVersion of type string"),
+        ("{}", f"exec plugin is configured to use API version {V1}, plugin returned version "
+         "client.authentication.k8s.io/__internal"),
+        ("null", f"exec plugin is configured to use API version {V1}, plugin returned "
+         "version client.authentication.k8s.io/__internal"),
+        (json.dumps({"kind": "ExecCredential", "status": {"token": "t"}}),
+         f"exec plugin is configured to use API version {V1}, plugin returned version "
+         "client.authentication.k8s.io/__internal"),
+        (json.dumps({"apiVersion": V1, "kind": "Foo"}),
+         f'decoding stdout: no kind "Foo" is registered for version "{V1}" in scheme '
+         '"pkg/client/auth/exec/exec.go:62"'),
+        (json.dumps({"apiVersion": "v1", "kind": "ExecCredential"}),
+         'decoding stdout: no kind "ExecCredential" is registered for version "v1" in '
+         'scheme "pkg/client/auth/exec/exec.go:62"'),
+        (json.dumps({"apiVersion": "a/b/c"}), "decoding stdout: unexpected GroupVersion string: a/b/c"),
+        (json.dumps({"apiVersion": V1, "kind": "ExecCredential", "status": "x"}),
+         "decoding stdout: json: cannot unmarshal string into Go struct field "
+         "ExecCredential.status of type v1.ExecCredentialStatus"),
+        (json.dumps({"apiVersion": V1BETA1, "kind": "ExecCredential", "status": 5}),
+         "decoding stdout: json: cannot unmarshal number into Go struct field "
+         "ExecCredential.status of type v1beta1.ExecCredentialStatus"),
+        (_credential(token="t") [:-1] + ', "spec": {"interactive": "yes"}}',
+         "decoding stdout: json: cannot unmarshal string into Go struct field "
+         "ExecCredentialSpec.spec.interactive of type bool"),
     ],
 )  # fmt: skip
 def test_bad_output(tmp_path: Path, stdout: str, message: str) -> None:
