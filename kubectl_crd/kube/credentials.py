@@ -410,8 +410,8 @@ def _unmarshal_problem(fields: Mapping[str, object], version: str) -> str | None
     status = fields.get("status")
     if isinstance(status, dict):
         stamp = status.get("expirationTimestamp")
-        if isinstance(stamp, str) and rfc3339_problem(stamp) is not None:
-            return rfc3339_problem(stamp)
+        if isinstance(stamp, str) and (parse_error := rfc3339_problem(stamp)) is not None:
+            return parse_error
         if stamp is not None and not isinstance(stamp, str):
             return _unmarshal_type_error(
                 stamp, "ExecCredentialStatus.status.expirationTimestamp", "string"
