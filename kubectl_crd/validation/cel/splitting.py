@@ -40,13 +40,12 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
 
-from cel_expr_python import cel
-
-from kubectl_crd.validation.cel.environment import build_environment, compile_runnable
+from kubectl_crd.validation.cel.environment import compile_runnable
 from kubectl_crd.validation.cel.programs import (
     _VARIABLES,
     Bindings,
     Outcome,
+    rules_environment,
     run,
 )
 from kubectl_crd.validation.cel.tree import _STRINGS
@@ -122,16 +121,6 @@ def _top_level(masked: str, start: int, stop: int) -> list[tuple[int, int]]:
     return found
 
 
-@cache
-def _environment(names: frozenset[str], traced: bool) -> Any:
-    """The rules' environment with ``names`` (macro variables) declared dynamic too;
-    ``traced``: with ``runtime_cost``'s tracing calls."""
-    from kubectl_crd.validation.cel.runtime_cost import tracing_functions
-
-    variables = {**_VARIABLES, **dict.fromkeys(sorted(names), cel.Type.DYN)}
-    return build_environment(variables, functions=tracing_functions() if traced else ())
-
-
 @dataclass(frozen=True, slots=True)
 class _Program:
     """An expression compiled where ``names`` are the macro variables."""
@@ -146,7 +135,7 @@ class _Program:
 
         if not counted:
             return run(self.program, data), None
-        environment = _environment(self.names, True)
+        environment = rules_environment(self.names, True)
         plan = self.plan()
         assert plan is not None  # run_split counts only what has a plan
         return traced_run(plan, data, partial(run, environment=environment))
@@ -159,7 +148,7 @@ class _Program:
 @cache
 def _compiled(names: frozenset[str], text: str) -> _Program | None:
     try:
-        program, source = compile_runnable(_environment(names, False), text)
+        program, source = compile_runnable(rules_environment(names, False), text)
     except RuntimeError:
         return None
     return _Program(names, program, source)
@@ -171,7 +160,7 @@ def _plan(program: _Program) -> Any:
 
     # kept by the text it is named after: the variables are part of it
     named = f"{sorted(program.names)}\n{program.source}"
-    return cost_plan(program.program, named, _environment(program.names, True))
+    return cost_plan(program.program, named, rules_environment(program.names, True))
 
 
 #: what cel-go charges a loop beyond its range's cost and its iterations' (its macro's
