@@ -17,6 +17,10 @@
 //
 //	goyaml-verdict FILE...     one JSON line per file
 //	goyaml-verdict -strings    stdin is a JSON array of streams; one JSON line per stream
+//	goyaml-verdict -exec       stdin is a JSON array of exec plugin outputs; one JSON line
+//	                           per output: {"json": <value>} or {"error": "..."}, what
+//	                           client-go's universal decoder makes of it before the
+//	                           ExecCredential itself (kubectl_crd.kube.clientdecode)
 //
 // Each line is {"mode": "yaml"|"json", "docs": [...], "stop": "..."} where a doc is
 // {"line": N, "json": <value>} or {"line": N, "error": "..."} (N: the 1-based line its
@@ -112,18 +116,45 @@ func orNull(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
+// execDecoded mirrors apimachinery's universal decoder on an exec plugin's output
+// (runtime/serializer/recognizer, runtime/serializer/json Decode): the JSON serializer
+// when the data starts with "{" (IsJSONBuffer), else the YAML one (YAMLToJSON first);
+// then the meta factory's Interpret (json.Unmarshal into the apiVersion/kind struct).
+func execDecoded(data []byte) doc {
+	js := data
+	if !utilyaml.IsJSONBuffer(data) {
+		converted, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return doc{Error: err.Error()}
+		}
+		js = converted
+	}
+	findKind := struct {
+		APIVersion string `json:"apiVersion,omitempty"`
+		Kind       string `json:"kind,omitempty"`
+	}{}
+	if err := json.Unmarshal(js, &findKind); err != nil {
+		return doc{Error: "couldn't get version/kind; json parse error: " + err.Error()}
+	}
+	return doc{JSON: orNull(js)}
+}
+
 func main() {
 	encoder := json.NewEncoder(os.Stdout)
 	encoder.SetEscapeHTML(false)
 	args := os.Args[1:]
-	if len(args) == 1 && args[0] == "-strings" {
+	if len(args) == 1 && (args[0] == "-strings" || args[0] == "-exec") {
 		var streams []string
 		if err := json.NewDecoder(os.Stdin).Decode(&streams); err != nil {
 			fmt.Fprintln(os.Stderr, "goyaml-verdict: stdin is not a JSON array of strings:", err)
 			os.Exit(2)
 		}
 		for _, stream := range streams {
-			_ = encoder.Encode(judge([]byte(stream)))
+			if args[0] == "-exec" {
+				_ = encoder.Encode(execDecoded([]byte(stream)))
+			} else {
+				_ = encoder.Encode(judge([]byte(stream)))
+			}
 		}
 		return
 	}

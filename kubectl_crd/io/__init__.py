@@ -1,7 +1,7 @@
 """Reading inputs: multi-document YAML/JSON that remembers where every node came from.
 
 Values are decoded the way Kubernetes decodes them (go-yaml v2 and a JSON round
-trip, see ``scalars``), every mapping and sequence knows the file, line and column of
+trip, see ``model.yamlscalars``), every mapping and sequence knows the file, line and column of
 its parts (``YamlMap``, ``YamlList``, ``locate``), and a document that cannot be read
 is a ``Document`` with an ``error``, never an exception. ``dump_yaml`` writes plain
 data back as YAML (stdlib only). ``filewatch.changes`` yields the files saved under

@@ -13,7 +13,7 @@ What it reads (anything else, and anything the full loader would report, gives
 ``None``): lines of ``key: value``, ``key:`` with a nested block or nothing (null),
 ``- `` sequence entries (nested ``- - x`` and ``- key: value`` included, and sequences
 at their key's indentation), ``---`` between documents, blank and comment lines; values
-that are plain scalars (resolved by ``scalars`` as the full loader does; a mapping's
+that are plain scalars (resolved by ``model.yamlscalars`` as the full loader does; a mapping's
 plain value may go on over more indented lines, folded as libyaml folds them),
 quoted ones (the escapes libyaml and go-yaml share, in double quotes; a mapping's quoted value may go on
 over more indented lines), one-line flow collections of those, and ``|`` or ``|-``
@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 
 from kubectl_crd.io.documents import Document
-from kubectl_crd.io.scalars import ScalarError, json_key, json_value, resolve_plain
 from kubectl_crd.model.errors import Location
+from kubectl_crd.model.yamlscalars import ScalarError, json_key, json_value, resolve_plain
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:

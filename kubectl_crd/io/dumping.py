@@ -10,7 +10,7 @@ Quoting: ``kubectl`` reads YAML with go-yaml (YAML 1.1 rules, through
 ``sigs.k8s.io/yaml``), and other tools with YAML 1.2 readers. A string is written
 plain only when it is text no reader can take for anything else (a letter, ``_`` or
 ``/`` first; no line break, control character, ``": "``, ``" #"``, trailing ``:`` or
-outer whitespace) and the go-yaml resolver ``scalars.resolve_plain`` (tested against
+outer whitespace) and the go-yaml resolver ``model.yamlscalars.resolve_plain`` (tested against
 the API server) reads it back as the same string, so ``yes``, ``on`` and ``null`` are
 quoted; everything else is double-quoted with escapes, valid YAML 1.1 and 1.2.
 """
@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from kubectl_crd.io.scalars import resolve_plain
 from kubectl_crd.model.schema import Path
+from kubectl_crd.model.yamlscalars import resolve_plain
 
 # Plain text a YAML 1.1 or 1.2 reader cannot take for anything else: it starts with a
 # letter, "_" or "/" (so never a number, date, indicator or quote), has no line break

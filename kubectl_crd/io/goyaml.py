@@ -36,8 +36,8 @@ from __future__ import annotations
 import re
 from functools import cmp_to_key
 
-from kubectl_crd.io.scalars import STR_TAG, resolve_tag
 from kubectl_crd.model.govalues import go_float_v
+from kubectl_crd.model.yamlscalars import STR_TAG, resolve_tag
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:

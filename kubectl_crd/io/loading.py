@@ -3,7 +3,7 @@
 Values are built straight from the parser's events (libyaml through ruamel.yaml's C
 extension when present, ruamel's pure-Python parser otherwise) by a loop that never
 recurses, so deep documents cannot hit Python's recursion limit. Scalars follow
-go-yaml v2 and the JSON round trip (see ``scalars``); mappings and sequences become
+go-yaml v2 and the JSON round trip (see ``model.yamlscalars``); mappings and sequences become
 ``YamlMap`` / ``YamlList`` that know where each part was written. A plain build (the
 parsed-value cache's, without positions) first tries ``blockyaml``, which reads the
 usual shape of a manifest line by line for the same values, twice as fast.
@@ -41,7 +41,9 @@ from collections.abc import Callable
 from kubectl_crd.io.blockyaml import read_block_yaml
 from kubectl_crd.io.documents import Document, is_list_object
 from kubectl_crd.io.positions import YamlList, YamlMap, copy_tree, pack, unpack
-from kubectl_crd.io.scalars import (
+from kubectl_crd.model.errors import Location, YamlError
+from kubectl_crd.model.records import record
+from kubectl_crd.model.yamlscalars import (
     MERGE_TAG,
     ScalarError,
     json_float,
@@ -50,8 +52,6 @@ from kubectl_crd.io.scalars import (
     resolve,
     resolve_plain,
 )
-from kubectl_crd.model.errors import Location, YamlError
-from kubectl_crd.model.records import record
 
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:

@@ -26,6 +26,7 @@ import json
 import os
 import sys
 
+from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output, kind_problem
 from kubectl_crd.model.errors import CredentialError, KubeconfigError
 from kubectl_crd.model.gotime import rfc3339_problem, unix_nanoseconds
 from kubectl_crd.model.govalues import json_kind
@@ -305,12 +306,9 @@ class ExecPlugin(Credentials):
         credential: object = None  # empty output: decoded as null, every field defaulted
         if stdout.strip():
             try:
-                credential = json.loads(stdout)
-            except ValueError as exc:
-                detail = getattr(exc, "msg", "invalid JSON")
-                raise self._failure(
-                    f"decoding stdout: couldn't get version/kind; json parse error: {detail}"
-                ) from None
+                credential = decode_exec_output(stdout)
+            except DecodeError as exc:
+                raise self._failure(f"decoding stdout: {exc}") from None
         returned, problem = _decoded_version(credential)
         if problem is not None:
             raise self._failure(f"decoding stdout: {problem}")
@@ -360,11 +358,6 @@ class ExecPlugin(Credentials):
 _GROUP = "client.authentication.k8s.io"
 _INTERNAL = "__internal"
 _REGISTERED = (_INTERNAL, "v1beta1", "v1")
-#: the struct the JSON meta factory reads apiVersion and kind into (its ``Interpret``)
-_FIND_KIND = (
-    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
-    'Kind string "json:\\"kind,omitempty\\"" }'
-)
 _SCHEME = "pkg/client/auth/exec/exec.go:62"
 
 
@@ -376,18 +369,10 @@ def _decoded_version(credential: object) -> tuple[str, str | None]:
     what is empty from the internal type's (kind ExecCredential, version __internal, so
     an empty output "returns" client.authentication.k8s.io/__internal), the kind must
     be registered in that version, then the object is unmarshalled into it."""
-    if credential is not None and not isinstance(credential, dict):
-        return "", (
-            "couldn't get version/kind; json parse error: json: cannot unmarshal "
-            f"{json_kind(credential)} into Go value of type {_FIND_KIND}"
-        )
-    fields = credential or {}
-    for field, value in fields.items():
-        if field in ("apiVersion", "kind") and value is not None and not isinstance(value, str):
-            return "", (
-                "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                f"{json_kind(value)} into Go struct field .{field} of type string"
-            )
+    problem = kind_problem(credential)
+    if problem is not None:
+        return "", problem
+    fields = credential if isinstance(credential, dict) else {}
     api_version = fields.get("apiVersion") or ""
     kind = fields.get("kind") or "ExecCredential"
     if api_version.count("/") > 1:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 
+from kubectl_crd.kube.clientdecode import DecodeError, kind_problem, yaml_to_json
 from kubectl_crd.model.errors import KubeconfigError
 from kubectl_crd.model.records import field, record
 
@@ -193,18 +194,15 @@ def read_document(path: str) -> Mapping[str, object] | None:
         raise _load_error(path, _os_detail(exc)) from exc
     if not data.strip():
         return {}
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    # clientcmd.Load: the YAML serializer (sigs.k8s.io/yaml, go-yaml v2), then Interpret
     try:
-        document = yaml.load(data, Loader=loader)
-    except yaml.YAMLError as exc:
-        raise _load_error(path, " ".join(str(exc).split())) from None
-    if document is None:
-        return {}
-    if not isinstance(document, dict):
-        raise _load_error(path, "not a kubeconfig (a YAML mapping)")
-    return document
+        document = yaml_to_json(data)
+    except DecodeError as exc:
+        raise _load_error(path, str(exc)) from None
+    problem = kind_problem(document)
+    if problem is not None:
+        raise _load_error(path, problem)
+    return document if isinstance(document, dict) else {}
 
 
 def _os_detail(exc: OSError) -> str:

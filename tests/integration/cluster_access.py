@@ -441,7 +441,17 @@ if env.get("KCRD_PLUGIN_FAIL"):
     print(env["KCRD_PLUGIN_FAIL"], file=sys.stderr)
     print(json.dumps(credential))  # printed, yet a failing plugin's output is never used
     sys.exit(1)
-print(json.dumps(credential))
+output = json.dumps(credential)
+if env.get("KCRD_PLUGIN_YAML"):  # the same credential as YAML, which client-go reads too
+    output = "\\n".join(
+        [f"apiVersion: {{credential['apiVersion']}}", "kind: ExecCredential", "status:"]
+        + [f"  {{key}}: {{value if key == 'expirationTimestamp' else json.dumps(value)}}"
+           for key, value in status.items()]
+    )
+if env.get("KCRD_PLUGIN_OUTPUT_EDIT"):  # [old, new]: a plugin whose output is broken
+    old, new = json.loads(env["KCRD_PLUGIN_OUTPUT_EDIT"])
+    output = output.replace(old, new, 1)
+print(env.get("KCRD_PLUGIN_PREFIX", "") + output)
 """
 
 
@@ -722,6 +732,49 @@ def _exec_undecodable_expiry(ctx: FormContext) -> Access:
     error = re.escape(
         "Unable to connect to the server: getting credentials: decoding stdout: parsing time "
         '"2026-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"'
+    )
+    return Access(Expect(error=error, no_requests=True), [path], secrets=[unused])
+
+
+def _exec_yaml_output(ctx: FormContext) -> Access:
+    """The plugin prints its ExecCredential as YAML: client-go's universal decoder reads
+    anything that does not start with ``{`` as YAML (sigs.k8s.io/yaml), so the token is
+    used; an unquoted expirationTimestamp stays the text go-yaml v2 read."""
+    token = ctx.plane.tokens.admin
+    user = exec_user(
+        ctx, env={"KCRD_PLUGIN_TOKEN": token.token, "KCRD_PLUGIN_YAML": "1",
+                  "KCRD_PLUGIN_EXPIRES_IN": "3600"},
+    )  # fmt: skip
+    path = ctx.kubeconfig(user)
+    return Access(Expect(user=token.user), [path], secrets=[token.token])
+
+
+def _exec_broken_json(ctx: FormContext) -> Access:
+    """The plugin's JSON has a trailing comma: encoding/json's scanner text."""
+    unused = _marker("broken-json-token")
+    edit = json.dumps(['"}}', '",}}'])
+    user = exec_user(ctx, env={"KCRD_PLUGIN_TOKEN": unused, "KCRD_PLUGIN_OUTPUT_EDIT": edit})
+    path = ctx.kubeconfig(user)
+    error = re.escape(
+        "Unable to connect to the server: getting credentials: decoding stdout: couldn't get "
+        "version/kind; json parse error: invalid character '}' looking for beginning of "
+        "object key string"
+    )
+    return Access(Expect(error=error, no_requests=True), [path], secrets=[unused])
+
+
+def _exec_warning_before_json(ctx: FormContext) -> Access:
+    """A line printed to stdout before the JSON (a plugin's warning): the output no
+    longer starts with ``{``, so it is read as YAML, and go-yaml refuses it at the
+    JSON's line."""
+    unused = _marker("warned-token")
+    user = exec_user(
+        ctx, env={"KCRD_PLUGIN_TOKEN": unused, "KCRD_PLUGIN_PREFIX": "Warning: cached: yes\n"}
+    )
+    path = ctx.kubeconfig(user)
+    error = re.escape(
+        "Unable to connect to the server: getting credentials: decoding stdout: yaml: "
+        "mapping values are not allowed in this context"
     )
     return Access(Expect(error=error, no_requests=True), [path], secrets=[unused])
 
@@ -1106,15 +1159,12 @@ def _no_kubeconfig_at_all(ctx: FormContext) -> Access:
 def _kubeconfig_invalid_yaml(ctx: FormContext) -> Access:
     path = ctx.directory / "kubeconfig"
     path.write_text("apiVersion: v1\nclusters: [\n")
-    prefix = re.escape(f'error: error loading config file "{path}": ')
-    expect = Expect(
-        error=prefix + r"yaml: .*",
-        no_requests=True,
-        ours_error=prefix + r".*\bline\b.*",
-        why_different="after kubectl's prefix comes the YAML parser's own message (Go's "
-        "yaml package against PyYAML's); both name the line",
+    # go-yaml's line: a parser error's 0-based line (kube.clientdecode)
+    error = re.escape(
+        f'error: error loading config file "{path}": yaml: line 2: did not find expected '
+        "node content"
     )
-    return Access(expect, [], args=(f"--kubeconfig={path}",))
+    return Access(Expect(error=error, no_requests=True), [], args=(f"--kubeconfig={path}",))
 
 
 FORMS: list[Form] = [
@@ -1134,6 +1184,9 @@ FORMS: list[Form] = [
     Form("exec-always-without-terminal", _exec_always_without_terminal),
     Form("exec-v1-without-interactive-mode", _exec_v1_without_interactive_mode),
     Form("exec-undecodable-expiry", _exec_undecodable_expiry),
+    Form("exec-yaml-output", _exec_yaml_output),
+    Form("exec-broken-json", _exec_broken_json),
+    Form("exec-warning-before-json", _exec_warning_before_json),
     Form("exec-token-rejected-401", _exec_rejected_token),
     Form("exec-fails", _exec_fails),
     Form("exec-not-found-install-hint", _exec_not_found),

@@ -50,7 +50,7 @@ import pytest
 
 from kubectl_crd.io import Document, load_documents, loading
 from kubectl_crd.io.blockyaml import read_block_yaml
-from kubectl_crd.io.scalars import INT64_MAX, INT64_MIN, json_float
+from kubectl_crd.model.yamlscalars import INT64_MAX, INT64_MIN, json_float
 from tests.conftest import REPO_ROOT
 from tests.unit.io.goyaml_cases import generated_streams, mutated_streams
 from tests.unit.io.yaml_mutations import corpus_texts

@@ -1,0 +1,219 @@
+"""Bytes decoded as client-go decodes a kubeconfig file or an exec plugin's output, with
+its error texts.
+
+Both go through apimachinery's JSON serializer (runtime/serializer/json ``Decode``):
+
+- the YAML serializer (a kubeconfig always: clientcmd ``Load``; an exec plugin's output
+  when it does not start with ``{``, the universal decoder's recognizer) converts with
+  ``sigs.k8s.io/yaml.YAMLToJSON``: go-yaml v2 reads the first document into
+  ``interface{}`` (YAML 1.1 scalars, ``model.yamlscalars``), map keys become strings,
+  then ``json.Marshal``. Its errors are go-yaml's own, ``yaml: line N: PROBLEM``
+  (``yaml_to_json``);
+- output that starts with ``{`` (``utilyaml.IsJSONBuffer``, after Unicode spaces) is
+  JSON as it stands, and ``json.Unmarshal`` refuses what is not JSON with encoding/json's
+  scanner text (``model.gojson``);
+- then the meta factory's ``Interpret`` reads apiVersion and kind into a small struct,
+  and says ``couldn't get version/kind; json parse error: ...`` when it cannot
+  (``kind_problem``).
+
+go-yaml is a port of libyaml, and PyYAML's C loader is libyaml: the same parser, the
+same problems and marks. go-yaml's line in its message is its own: the problem's
+0-based line, plus one for a scanner's error only (parser.go's comment: "scanner
+errors don't iterate line before returning error"), else the context's 0-based line,
+and no line at all when that is 0 (go-yaml v2 ``yaml.go`` ``handleErr``/``fail``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from kubectl_crd.model.gojson import go_json_syntax_error
+from kubectl_crd.model.gostrconv import go_quote
+from kubectl_crd.model.govalues import go_float_v, json_kind
+from kubectl_crd.model.yamlscalars import (
+    MERGE_TAG,
+    STR_TAG,
+    ScalarError,
+    json_key,
+    json_value,
+    resolve,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["DecodeError", "decode_exec_output", "is_json_buffer", "kind_problem", "yaml_to_json"]
+
+#: the struct the JSON meta factory reads apiVersion and kind into (its ``Interpret``)
+FIND_KIND = (
+    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+    'Kind string "json:\\"kind,omitempty\\"" }'
+)
+_INTERPRET = "couldn't get version/kind; json parse error: "
+#: Go's unicode.IsSpace
+_GO_SPACES = frozenset(
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+#: an alias where libyaml's mark points: ``*`` and its anchor's name (yaml_scan_anchor's
+#: characters)
+_ALIAS = re.compile(r"\*([0-9A-Za-z_-]+)")
+
+
+class DecodeError(ValueError):
+    """What client-go's decoding says of the bytes (its whole message)."""
+
+
+def is_json_buffer(data: bytes) -> bool:
+    """``utilyaml.IsJSONBuffer``: ``{`` first, after leading Unicode spaces."""
+    text = data[:4096].decode("utf-8", "replace")
+    index = 0
+    while index < len(text) and text[index] in _GO_SPACES:
+        index += 1
+    return text[index : index + 1] == "{"
+
+
+def decode_exec_output(data: bytes) -> object:
+    """An exec plugin's output as the universal decoder reads it (JSON when it starts
+    with ``{``, else YAML), before ``Interpret``; ``DecodeError`` with client-go's text."""
+    if not is_json_buffer(data):
+        return yaml_to_json(data)
+    problem = go_json_syntax_error(data)
+    if problem is not None:
+        raise DecodeError(_INTERPRET + problem)
+    # encoding/json writes each invalid UTF-8 byte of a string as U+FFFD
+    return json.loads(data.decode("utf-8", "replace"))
+
+
+def kind_problem(value: object) -> str | None:
+    """Why ``Interpret`` cannot read apiVersion and kind from ``value``: it is not an
+    object, or one of the two is not a string. None when it can."""
+    if value is not None and not isinstance(value, dict):
+        return f"{_INTERPRET}json: cannot unmarshal {json_kind(value)} into Go value of type {FIND_KIND}"
+    # in the document's order: encoding/json reports the first type error
+    for field, found in (value or {}).items():
+        if field in ("apiVersion", "kind") and found is not None and not isinstance(found, str):
+            return (
+                f"{_INTERPRET}json: cannot unmarshal {json_kind(found)} into Go struct field "
+                f".{field} of type string"
+            )
+    return None
+
+
+def yaml_to_json(data: bytes) -> object:
+    """``sigs.k8s.io/yaml.YAMLToJSON`` then a JSON decode: the first YAML document as
+    JSON data (None for an empty stream); ``DecodeError`` with go-yaml's text."""
+    import yaml
+
+    try:
+        return _first_document(data, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.MarkedYAMLError as exc:
+        if exc.problem not in _READ_ON_BY_GO_YAML:
+            raise DecodeError(_go_yaml_text(exc, yaml, data)) from None
+        refused = exc
+    except yaml.reader.ReaderError as exc:
+        raise DecodeError(f"yaml: {exc.reason}") from None
+    except ScalarError as exc:
+        raise DecodeError(str(exc)) from None
+    # libyaml 0.2.5 refused what go-yaml's older scanner reads (``io.loading`` has
+    # the same retry): PyYAML's pure-Python parser reads it as go-yaml does
+    try:
+        return _first_document(data, yaml.SafeLoader)
+    except (yaml.YAMLError, ScalarError):
+        raise DecodeError(_go_yaml_text(refused, yaml, data)) from None
+
+
+#: libyaml's problems where go-yaml v2 reads on: a ":" inside a flow plain scalar
+#: (``[a:b]``), the ``\'`` escape
+_READ_ON_BY_GO_YAML = ("found unexpected ':'", "found unknown escape character")
+
+
+def _first_document(data: bytes, loader_class: Any) -> object:
+    loader = loader_class(data)
+    try:
+        if not loader.check_node():
+            return None
+        # the first document: go-yaml's Unmarshal reads no further
+        return _value(loader.get_node(), loader)
+    finally:
+        loader.dispose()
+
+
+def _go_yaml_text(exc: Any, yaml: Any, data: bytes) -> str:
+    """go-yaml v2's message for a libyaml error (module docstring)."""
+    problem = exc.problem or "unknown problem parsing YAML content"
+    mark = exc.problem_mark
+    if isinstance(exc, yaml.composer.ComposerError) and problem.startswith("found undefined alias"):
+        # go-yaml's parser.go ``alias``; the C loader's problem leaves the name out
+        text = data.decode("utf-8", "replace")
+        name = _ALIAS.match(text, mark.index) if mark is not None else None
+        return f"yaml: unknown anchor '{name.group(1) if name else ''}' referenced"
+    line = 0
+    if mark is not None and mark.line != 0:
+        line = mark.line + isinstance(exc, yaml.scanner.ScannerError)
+    elif exc.context_mark is not None:
+        line = exc.context_mark.line
+    return f"yaml: line {line}: {problem}" if line else f"yaml: {problem}"
+
+
+def _value(node: Any, loader: Any) -> Any:
+    """A composed node as JSON data, the way go-yaml v2 decodes it into
+    ``interface{}`` and ``json.Marshal`` writes that."""
+    import yaml
+
+    if isinstance(node, yaml.ScalarNode):
+        plain = not node.style  # the C loader's plain style is "", the other's None
+        if not plain and node.tag == STR_TAG:  # quoted or a block, no tag
+            return node.value
+        # a plain scalar's tag is the loader's resolver's unless it was written
+        implicit = plain and node.tag == loader.resolve(yaml.ScalarNode, node.value, (True, False))
+        return json_value(resolve("" if implicit else node.tag, node.value))
+    if isinstance(node, yaml.SequenceNode):
+        return [_value(item, loader) for item in node.value]
+    mapping: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if key_node.tag == MERGE_TAG:
+            # go-yaml v2 decode.go ``merge``: written into the map where it stands (a
+            # later key overwrites it, it overwrites an earlier one); of a list of
+            # maps, the earlier ones win
+            merged = _value(value_node, loader)
+            for each in reversed(merged) if isinstance(merged, list) else [merged]:
+                if not isinstance(each, dict):
+                    raise ScalarError(
+                        "yaml: map merge requires map or sequence of maps as the value"
+                    )
+                mapping.update(each)
+            continue
+        key = _value(key_node, loader)
+        value = _value(value_node, loader)
+        if key is None:  # sigs.k8s.io/yaml's convertToJSONableObject
+            raise ScalarError(
+                "unsupported map key of type: %!s(<nil>), key: <nil>, value: "
+                + _go_sharp_v(value, top=True)
+            )
+        if isinstance(key, dict | list):
+            raise ScalarError(f"yaml: invalid map key: {json.dumps(key)}")
+        mapping[json_key(key)] = value
+    return mapping
+
+
+def _go_sharp_v(value: Any, *, top: bool = False) -> str:
+    """``fmt``'s ``%+#v`` of a value go-yaml decoded into ``interface{}``."""
+    if value is None:
+        return "<nil>" if top else "interface {}(nil)"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_float_v(value)
+    if isinstance(value, list):
+        return "[]interface {}{" + ", ".join(_go_sharp_v(item) for item in value) + "}"
+    items = ", ".join(f"{go_quote(k)}:{_go_sharp_v(v)}" for k, v in sorted(value.items()))
+    return "map[interface {}]interface {}{" + items + "}"
