@@ -29,8 +29,7 @@ import json
 import re
 
 from kubectl_crd.model.gojson import go_json_syntax_error
-from kubectl_crd.model.gostrconv import go_quote
-from kubectl_crd.model.govalues import go_float_v, json_kind
+from kubectl_crd.model.govalues import json_kind
 from kubectl_crd.model.yamlscalars import (
     MERGE_TAG,
     STR_TAG,
@@ -191,29 +190,13 @@ def _value(node: Any, loader: Any) -> Any:
         key = _value(key_node, loader)
         value = _value(value_node, loader)
         if key is None:  # sigs.k8s.io/yaml's convertToJSONableObject
+            from kubectl_crd.model.gotemplate import go_sharp_v
+
+            shown = go_sharp_v(value, map_type="map[interface {}]interface {}")
             raise ScalarError(
-                "unsupported map key of type: %!s(<nil>), key: <nil>, value: "
-                + _go_sharp_v(value, top=True)
+                f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {shown}"
             )
         if isinstance(key, dict | list):
             raise ScalarError(f"yaml: invalid map key: {json.dumps(key)}")
         mapping[json_key(key)] = value
     return mapping
-
-
-def _go_sharp_v(value: Any, *, top: bool = False) -> str:
-    """``fmt``'s ``%+#v`` of a value go-yaml decoded into ``interface{}``."""
-    if value is None:
-        return "<nil>" if top else "interface {}(nil)"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return go_quote(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return go_float_v(value)
-    if isinstance(value, list):
-        return "[]interface {}{" + ", ".join(_go_sharp_v(item) for item in value) + "}"
-    items = ", ".join(f"{go_quote(k)}:{_go_sharp_v(v)}" for k, v in sorted(value.items()))
-    return "map[interface {}]interface {}{" + items + "}"

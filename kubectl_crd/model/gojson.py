@@ -116,11 +116,8 @@ class _Scanner:
                 self.begin_string(byte)
         elif state == "begin-string":  # after a comma in an object
             self.begin_string(byte)
-        elif state == "end-value":
+        elif state in ("end-value", "end-top"):  # end-top: stateEndValue's empty stack
             self.end_value(byte)
-        elif state == "end-top":
-            if byte not in _SPACE:
-                raise _error(byte, "after top-level value")
         elif state == "string":
             if byte == ord('"'):
                 self.state = "end-value"

@@ -1297,11 +1297,13 @@ def go_sharp_v(
     width: int | None = None,
     flags: str = "",
     prec: int | None = None,
+    map_type: str = "map[string]interface {}",
 ) -> str:
     """``%#v``: Go syntax. A width and a precision format each scalar as ``%v`` would
     (digits, a string's runes before it is quoted, a map's keys too), not the list or
     map around it, and a nil inside one is written as it is (fmt/print.go
-    ``printValue``; sharpV and plusV clear the ``#`` and ``+`` flags)."""
+    ``printValue``; sharpV and plusV clear the ``#`` and ``+`` flags). ``map_type``:
+    the Go type a mapping had (go-yaml's are ``map[interface {}]interface {}``)."""
     if value is MISSING or value is None:
         return _pad("<nil>", width, flags) if top else "interface {}(nil)"
     scalar = flags.replace("#", "").replace("+", "")
@@ -1316,16 +1318,16 @@ def go_sharp_v(
     if isinstance(value, str):
         return _pad(go_quote(value if prec is None else value[:prec]), width, scalar)
     if isinstance(value, list):
-        inner = ", ".join(go_sharp_v(v, False, width, flags, prec) for v in value)
+        inner = ", ".join(go_sharp_v(v, False, width, flags, prec, map_type) for v in value)
         return "[]interface {}{" + inner + "}"
     if isinstance(value, dict):
         inner = ", ".join(
-            go_sharp_v(k, False, width, flags, prec)
+            go_sharp_v(k, False, width, flags, prec, map_type)
             + ":"
-            + go_sharp_v(value[k], False, width, flags, prec)
+            + go_sharp_v(value[k], False, width, flags, prec, map_type)
             for k in sorted(value)
         )
-        return "map[string]interface {}{" + inner + "}"
+        return map_type + "{" + inner + "}"
     return str(value)
 
 
