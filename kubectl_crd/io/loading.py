@@ -46,6 +46,7 @@ from kubectl_crd.model.records import record
 from kubectl_crd.model.yamlscalars import (
     MERGE_TAG,
     ScalarError,
+    allowed_alias_ratio,
     json_float,
     json_key,
     json_value,
@@ -620,21 +621,6 @@ class _Frame:
         self.positions: list[int] = []
 
 
-# go-yaml v2 decode.go: how much of a document may come from expanding aliases before
-# it counts as a "billion laughs" attack.
-_ALIAS_RATIO_LOW = 400_000
-_ALIAS_RATIO_HIGH = 4_000_000
-
-
-def _allowed_alias_ratio(decode_count: int) -> float:
-    if decode_count <= _ALIAS_RATIO_LOW:
-        return 0.99
-    if decode_count >= _ALIAS_RATIO_HIGH:
-        return 0.10
-    span = _ALIAS_RATIO_HIGH - _ALIAS_RATIO_LOW
-    return 0.99 - 0.89 * ((decode_count - _ALIAS_RATIO_LOW) / span)
-
-
 class _Builder:
     """Builds the documents of one parser's event stream.
 
@@ -951,7 +937,7 @@ class _Builder:
         if (
             self.alias_count > 100
             and self.count > 1000
-            and self.alias_count / self.count > _allowed_alias_ratio(self.count)
+            and self.alias_count / self.count > allowed_alias_ratio(self.count)
         ):
             raise _Fatal(
                 YamlError("document contains excessive aliasing", location=self._location(position))

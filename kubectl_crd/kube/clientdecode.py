@@ -34,6 +34,7 @@ from kubectl_crd.model.yamlscalars import (
     MERGE_TAG,
     STR_TAG,
     ScalarError,
+    allowed_alias_ratio,
     json_key,
     json_value,
     resolve,
@@ -61,6 +62,7 @@ _GO_SPACES = frozenset(
 #: an alias where libyaml's mark points: ``*`` and its anchor's name (yaml_scan_anchor's
 #: characters)
 _ALIAS = re.compile(r"\*([0-9A-Za-z_-]+)")
+_ANCHOR = re.compile(r"&([0-9A-Za-z_-]+)")
 
 
 class DecodeError(ValueError):
@@ -137,7 +139,7 @@ def _first_document(data: bytes, loader_class: Any) -> object:
         if not loader.check_node():
             return None
         # the first document: go-yaml's Unmarshal reads no further
-        return _value(loader.get_node(), loader)
+        return _value(loader.get_node(), loader, data)
     finally:
         loader.dispose()
 
@@ -159,44 +161,130 @@ def _go_yaml_text(exc: Any, yaml: Any, data: bytes) -> str:
     return f"yaml: line {line}: {problem}" if line else f"yaml: {problem}"
 
 
-def _value(node: Any, loader: Any) -> Any:
-    """A composed node as JSON data, the way go-yaml v2 decodes it into
-    ``interface{}`` and ``json.Marshal`` writes that."""
+class _Frame:
+    """A sequence or mapping being built: its children come one by one."""
+
+    __slots__ = ("children", "count_before", "key", "node", "value")
+
+    def __init__(self, node: Any, value: Any, count_before: int) -> None:
+        self.node = node
+        self.value = value
+        # a mapping's keys and values in turn (structured-merge of its pairs)
+        self.children = iter(
+            node.value if isinstance(value, list) else [n for pair in node.value for n in pair]
+        )
+        self.count_before = count_before
+        self.key: Any = _NO_KEY
+
+
+_NO_KEY = object()
+_MERGE = object()
+
+
+def _value(root: Any, loader: Any, data: bytes) -> Any:
+    """A composed document as JSON data, the way go-yaml v2 decodes it into
+    ``interface{}`` and ``json.Marshal`` writes that. Built without recursion (libyaml
+    nests up to 1,000 levels); an alias is the value its anchor built, shared, counted
+    against go-yaml v2's budget (decode.go ``allowedAliasRatio``: a "billion laughs"
+    is refused, not expanded)."""
     import yaml
 
-    if isinstance(node, yaml.ScalarNode):
-        plain = not node.style  # the C loader's plain style is "", the other's None
-        if not plain and node.tag == STR_TAG:  # quoted or a block, no tag
-            return node.value
-        # a plain scalar's tag is the loader's resolver's unless it was written
-        implicit = plain and node.tag == loader.resolve(yaml.ScalarNode, node.value, (True, False))
-        return json_value(resolve("" if implicit else node.tag, node.value))
-    if isinstance(node, yaml.SequenceNode):
-        return [_value(item, loader) for item in node.value]
-    mapping: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        if key_node.tag == MERGE_TAG:
-            # go-yaml v2 decode.go ``merge``: written into the map where it stands (a
-            # later key overwrites it, it overwrites an earlier one); of a list of
-            # maps, the earlier ones win
-            merged = _value(value_node, loader)
-            for each in reversed(merged) if isinstance(merged, list) else [merged]:
-                if not isinstance(each, dict):
-                    raise ScalarError(
-                        "yaml: map merge requires map or sequence of maps as the value"
-                    )
-                mapping.update(each)
-            continue
-        key = _value(key_node, loader)
-        value = _value(value_node, loader)
-        if key is None:  # sigs.k8s.io/yaml's convertToJSONableObject
-            from kubectl_crd.model.gotemplate import go_sharp_v
+    built: dict[int, tuple[Any, int]] = {}  # a node's value and its decode operations
+    building: set[int] = set()
+    count = aliased = 0
 
-            shown = go_sharp_v(value, map_type="map[interface {}]interface {}")
-            raise ScalarError(
-                f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {shown}"
-            )
-        if isinstance(key, dict | list):
-            raise ScalarError(f"yaml: invalid map key: {json.dumps(key)}")
-        mapping[json_key(key)] = value
-    return mapping
+    def reuse(node: Any) -> Any:
+        nonlocal count, aliased
+        if id(node) in building:
+            raise DecodeError(f"yaml: anchor '{_anchor_name(node, data)}' value contains itself")
+        value, size = built[id(node)]
+        count += 1 + size
+        aliased += size
+        if aliased > 100 and count > 1000 and aliased / count > allowed_alias_ratio(count):
+            raise DecodeError("yaml: document contains excessive aliasing")
+        return value
+
+    stack: list[_Frame] = []
+
+    def begin(node: Any) -> Any:
+        """The node's value when it is complete at once, else _Frame pushed."""
+        nonlocal count
+        if id(node) in built or id(node) in building:
+            return reuse(node)
+        count += 1
+        if isinstance(node, yaml.ScalarNode):
+            value = _scalar(node, loader)
+            built[id(node)] = (value, 1)
+            return value
+        building.add(id(node))
+        empty: Any = [] if isinstance(node, yaml.SequenceNode) else {}
+        stack.append(_Frame(node, empty, count - 1))
+        return _Frame
+
+    result = begin(root)
+    while stack:
+        frame = stack[-1]
+        child = next(frame.children, None)
+        if child is None:  # complete
+            stack.pop()
+            building.discard(id(frame.node))
+            built[id(frame.node)] = (frame.value, count - frame.count_before)
+            result = frame.value
+        elif isinstance(frame.value, dict) and frame.key is _NO_KEY and child.tag == MERGE_TAG:
+            frame.key = _MERGE
+            continue
+        else:
+            result = begin(child)
+            if result is _Frame:
+                continue
+        # ``result`` is complete: it goes into the frame now on top
+        if not stack:
+            break
+        parent = stack[-1]
+        if isinstance(parent.value, list):
+            parent.value.append(result)
+        elif parent.key is _NO_KEY:
+            parent.key = result
+        else:
+            _store(parent.value, parent.key, result)
+            parent.key = _NO_KEY
+    return result
+
+
+def _scalar(node: Any, loader: Any) -> Any:
+    import yaml
+
+    plain = not node.style  # the C loader's plain style is "", the other's None
+    if not plain and node.tag == STR_TAG:  # quoted or a block, no tag
+        return node.value
+    # a plain scalar's tag is the loader's resolver's unless it was written
+    implicit = plain and node.tag == loader.resolve(yaml.ScalarNode, node.value, (True, False))
+    return json_value(resolve("" if implicit else node.tag, node.value))
+
+
+def _store(mapping: dict[str, Any], key: Any, value: Any) -> None:
+    """One pair of a mapping, as go-yaml v2 and sigs.k8s.io/yaml store it."""
+    if key is _MERGE:
+        # go-yaml v2 decode.go ``merge``: written into the map where it stands (a later
+        # key overwrites it, it overwrites an earlier one); of a list of maps, the
+        # earlier ones win
+        for each in reversed(value) if isinstance(value, list) else [value]:
+            if not isinstance(each, dict):
+                raise ScalarError("yaml: map merge requires map or sequence of maps as the value")
+            mapping.update(each)
+        return
+    if key is None:  # sigs.k8s.io/yaml's convertToJSONableObject
+        from kubectl_crd.model.gotemplate import go_sharp_v
+
+        shown = go_sharp_v(value, map_type="map[interface {}]interface {}")
+        raise ScalarError(f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {shown}")
+    if isinstance(key, dict | list):
+        raise ScalarError(f"yaml: invalid map key: {json.dumps(key)}")
+    mapping[json_key(key)] = value
+
+
+def _anchor_name(node: Any, data: bytes) -> str:
+    """The anchor a node was defined with (its start mark points at ``&name``)."""
+    text = data.decode("utf-8", "replace")
+    found = _ANCHOR.match(text, node.start_mark.index)
+    return found.group(1) if found else ""

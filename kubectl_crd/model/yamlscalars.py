@@ -299,3 +299,20 @@ def _format_float32_g(value: float) -> str:
     if point >= len(digits):
         return sign + digits + "0" * (point - len(digits))
     return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+# go-yaml v2 decode.go: how much of a document may come from expanding aliases before
+# it counts as a "billion laughs" attack.
+_ALIAS_RATIO_LOW = 400_000
+_ALIAS_RATIO_HIGH = 4_000_000
+
+
+def allowed_alias_ratio(decode_count: int) -> float:
+    """go-yaml v2's ``allowedAliasRatio``: the share of a document's decode operations
+    that may come from aliases (``document contains excessive aliasing`` past it)."""
+    if decode_count <= _ALIAS_RATIO_LOW:
+        return 0.99
+    if decode_count >= _ALIAS_RATIO_HIGH:
+        return 0.10
+    span = _ALIAS_RATIO_HIGH - _ALIAS_RATIO_LOW
+    return 0.99 - 0.89 * ((decode_count - _ALIAS_RATIO_LOW) / span)

@@ -99,6 +99,14 @@ HAND_WRITTEN = [
     "\u2028{}",
     '{"a": "\u00e9\u2028"}',
     "{'a': 1}",
+    # aliases: shared, refused when they contain themselves or laugh (go-yaml's budget)
+    "x: &x {k: v}\ny: *x\nz: [*x, *x]\n",
+    "a: &a [*a]\n",
+    "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(9)
+    ),
+    "[" * 900 + "]" * 900,
 ]
 
 
