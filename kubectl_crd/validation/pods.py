@@ -8,9 +8,10 @@ termination message policy, a port's protocol and a pod's restart policy are set
 before, an empty volume source is an emptyDir). In ``ValidatePodSpec``'s order:
 
 - the template's pod-specific annotations (``ValidatePodSpecificAnnotations``: a
-  mirror pod's node name, the deletion cost an int32, the deprecated seccomp and
-  AppArmor annotations' profiles and containers; the tolerations annotation's JSON is
-  not checked);
+  mirror pod's node name, the tolerations annotation (encoding/json into
+  ``[]core.Toleration``: Go's syntax and type errors, field names in any case; then
+  ``ValidateTolerations``), the deletion cost an int32, the deprecated seccomp and
+  AppArmor annotations' profiles and containers);
 - the volumes (``ValidateVolumes``): more than one source (``validateVolumeSource``'s
   order of the Go fields; the first is checked, each later one forbidden), the first
   source's own fields for emptyDir (a negative size limit), hostPath (a path without
@@ -96,13 +97,16 @@ Resource maps are Go maps: the server lists their errors in a random order.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value, go_json, go_quote, go_v
+from kubectl_crd.model.gojson import go_json_syntax_error
+from kubectl_crd.model.gostrconv import go_bytes
+from kubectl_crd.model.govalues import bad_value, go_json, go_quote, go_v, json_kind
 from kubectl_crd.model.quantity import BINARY_EXPONENTS, parse_quantity, stored_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -400,6 +404,7 @@ def _at(items: list[dict[str, Any]], index: int) -> dict[str, Any]:
 
 
 _MIRROR = "kubernetes.io/config.mirror"
+_TOLERATIONS = "scheduler.alpha.kubernetes.io/tolerations"
 _DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 _SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
 _SECCOMP_PREFIX = "container.seccomp.security.alpha.kubernetes.io/"
@@ -416,14 +421,20 @@ def _is_int32(text: str) -> bool:
 
 
 def _pod_annotations(annotations: dict[str, Any], spec: dict[str, Any], at: str) -> list[Cause]:
-    """``ValidatePodSpecificAnnotations`` of a template (but the tolerations
-    annotation's JSON): a mirror pod's node name, the deletion cost an int32, the
+    """``ValidatePodSpecificAnnotations`` of a template: a mirror pod's node name, the
+    tolerations annotation's JSON and tolerations, the deletion cost an int32, the
     deprecated seccomp and AppArmor annotations' profiles and containers. The
     container annotations come in Go's random map order."""
     found: list[Cause] = []
     if _MIRROR in annotations and not _text(spec.get("nodeName")):
         detail = "must set spec.nodeName if mirror pod annotation is set"
         found.append(invalid_cause(f"{at}[{_MIRROR}]", _text(annotations[_MIRROR]), detail))
+    if _text(annotations.get(_TOLERATIONS)):
+        tolerations, problem = _annotation_tolerations(_text(annotations[_TOLERATIONS]))
+        if problem is not None:
+            found.append(invalid_cause(at, _TOLERATIONS, problem))
+        else:
+            found += _tolerations(tolerations, f"{at}.{_TOLERATIONS}")
     cost = annotations.get(_DELETION_COST)
     if isinstance(cost, str) and not _is_int32(cost):
         found.append(invalid_cause(f"{at}[{_DELETION_COST}]", cost, "must be a 32bit integer"))
@@ -444,6 +455,76 @@ def _pod_annotations(annotations: dict[str, Any], spec: dict[str, Any], at: str)
             detail = f"invalid AppArmor profile name: {go_quote(value)}"
             found.append(invalid_cause(f"{at}[{key}]", value, detail))
     return found
+
+
+#: core.Toleration's fields (the internal type: no JSON tags, so encoding/json matches
+#: the Go names case-insensitively) and the Go types its errors name
+_TOLERATION_FIELDS = {
+    name.lower(): (name, go_name, go_type)
+    for name, go_name, go_type in (
+        ("key", "Key", "string"),
+        ("operator", "Operator", "core.TolerationOperator"),
+        ("value", "Value", "string"),
+        ("effect", "Effect", "core.TaintEffect"),
+        ("tolerationSeconds", "TolerationSeconds", "int64"),
+    )
+}
+
+
+class _JsonFraction(str):
+    """A JSON number with a fraction or an exponent, as written (encoding/json names
+    the literal in an ``UnmarshalTypeError`` for an integer field)."""
+
+
+def _annotation_tolerations(text: str) -> tuple[list[dict[str, Any]], str | None]:
+    """``GetTolerationsFromPodAnnotations``: the annotation ``json.Unmarshal``-ed into
+    ``[]core.Toleration`` (encoding/json: its syntax error; else the first type error,
+    decoding going on past it), as the fields ``_tolerations`` reads."""
+    data = go_bytes(text)
+    problem = go_json_syntax_error(data)
+    if problem is not None:
+        return [], problem
+    value = json.loads(data.decode("utf-8", "replace"), parse_float=_JsonFraction)
+    if value is None:
+        return [], None
+    if not isinstance(value, list):
+        return [], f"json: cannot unmarshal {_kind(value)} into Go value of type []core.Toleration"
+    tolerations: list[dict[str, Any]] = []
+    first: str | None = None
+    for item in value:
+        toleration: dict[str, Any] = {}
+        tolerations.append(toleration)
+        if item is None:
+            continue
+        if not isinstance(item, dict):
+            problem = f"json: cannot unmarshal {_kind(item)} into Go value of type core.Toleration"
+            first = first or problem
+            continue
+        for name, field_value in item.items():
+            if name.lower() not in _TOLERATION_FIELDS or field_value is None:
+                continue  # an unknown field is dropped; null leaves the zero value
+            field, go_name, go_type = _TOLERATION_FIELDS[name.lower()]
+            what = _kind(field_value)
+            if go_type == "int64":
+                if what == "number" and not (
+                    isinstance(field_value, int) and -(2**63) <= field_value < 2**63
+                ):
+                    what = f"number {field_value}"  # its literal
+                elif what == "number":
+                    toleration[field] = field_value
+                    continue
+            elif what == "string":
+                toleration[field] = field_value
+                continue
+            first = first or (
+                f"json: cannot unmarshal {what} into Go struct field Toleration.{go_name}"
+                f" of type {go_type}"
+            )
+    return tolerations, first
+
+
+def _kind(value: Any) -> str:
+    return "number" if isinstance(value, _JsonFraction) else json_kind(value)
 
 
 def _all_containers(spec: dict[str, Any], at: str = "") -> list[tuple[dict[str, Any], str]]:

@@ -766,6 +766,7 @@ LATER_FIELDS: list[tuple[str, dict[str, Any]]] = [
 
 APPARMOR = "container.apparmor.security.beta.kubernetes.io/"
 SECCOMP = "container.seccomp.security.alpha.kubernetes.io/"
+TOLERATIONS = "scheduler.alpha.kubernetes.io/tolerations"
 #: (what, the template's annotations, its pod spec): ValidatePodSpecificAnnotations and
 #: the deprecated annotations against their fields; one annotation with a problem of
 #: a kind a case (Go's map order)
@@ -788,6 +789,22 @@ ANNOTATED: list[tuple[str, dict[str, str], dict[str, Any]]] = [
                                     "appArmorProfile": {"type": "Localhost", "localhostProfile": "c"}}),
          initContainers=[container("init")],
          securityContext={"seccompProfile": {"type": "RuntimeDefault"}, "appArmorProfile": {"type": "Unconfined"}})),
+    # the tolerations annotation: json.Unmarshal into []core.Toleration, then ValidateTolerations
+    ("tolerations annotation: a JSON syntax error", {TOLERATIONS: '[{"key": "a",}]'}, pod()),
+    ("tolerations annotation: JSON ending early", {TOLERATIONS: '[{"key": "a"'}, pod()),
+    ("tolerations annotation: an object, not a list", {TOLERATIONS: '{"key": "a"}'}, pod()),
+    ("tolerations annotation: an item not an object", {TOLERATIONS: '["a", {"key": 1}]'}, pod()),
+    ("tolerations annotation: a number key, then a bool operator", {TOLERATIONS: '[{"key": 1, "operator": true}]'}, pod()),
+    ("tolerations annotation: a fraction of seconds", {TOLERATIONS: '[{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 1.50}]'}, pod()),
+    ("tolerations annotation: seconds past int64", {TOLERATIONS: '[{"operator": "Exists", "tolerationSeconds": 9223372036854775808}]'}, pod()),
+    ("tolerations annotation: names in any case, a bad key, seconds without NoExecute",
+     {TOLERATIONS: '[{"KEY": "a b", "Operator": "Equal", "tolerationseconds": 5}, {"value": "x"}]'}, pod()),
+    ("tolerations annotation: Exists with a value, an unknown effect and operator",
+     {TOLERATIONS: '[{"key": "k", "operator": "Exists", "value": "v"}, {"key": "k", "operator": "In", "effect": "Never"}]'}, pod()),
+    ("tolerations annotation: a null item, a zero toleration", {TOLERATIONS: '[{"key": "k", "operator": "Exists"}, null]'}, pod()),
+    ("valid: tolerations annotation: tolerations, unknown fields, null fields",
+     {TOLERATIONS: ' [{"key": "k", "operator": "Exists", "effect": "NoSchedule", "other": [1]}, {"key": null, "operator": "Exists"}] '}, pod()),
+    ("valid: tolerations annotation: null", {TOLERATIONS: "null"}, pod()),
     ("valid: annotations that match their fields",
      {"seccomp.security.alpha.kubernetes.io/pod": "docker/default", APPARMOR + "app": "localhost/p"},
      pod(container(securityContext={"appArmorProfile": {"type": "Localhost", "localhostProfile": "p"}}),
