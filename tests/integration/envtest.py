@@ -712,6 +712,22 @@ class ControlPlane:
         complete = data[: data.rfind(b"\n") + 1]
         return [json.loads(line) for line in complete.splitlines() if line.strip()]
 
+    def watches_open(
+        self, mark: int, resources: tuple[str, ...], agent: str = "kubectl-crd/"
+    ) -> bool:
+        """Whether ``agent`` has opened a watch of each of ``resources`` (plural names)
+        since ``mark``. An informer sends its watch once its LIST has synced, so a first
+        reconcile can finish before that watch is logged: a test that counts the LISTs
+        and WATCHes after some point waits for this first."""
+        opened = [
+            event["requestURI"]
+            for event in self.audit_events(mark)
+            if event["verb"] == "watch"
+            and event.get("stage") == "ResponseStarted"
+            and event.get("userAgent", "").startswith(agent)
+        ]
+        return all(any(f"/{resource}?" in uri for uri in opened) for resource in resources)
+
     # -- kubectl -----------------------------------------------------------------------
 
     def env(self) -> dict[str, str]:

@@ -422,9 +422,11 @@ def test_swap_changes_behaviour_without_listing_again(
 ) -> None:
     for name in ("s1", "s2"):
         widgets.create(widget(name, message=name))
+    started = apiserver.audit_mark()
     controller, _events = run(Reconciler(configmap_child))
     eventually(lambda: len(list(configmaps.items(label_selector="widget"))) == 2)
     assert controller.wait_idle(timeout=10, settle=0.3)
+    eventually(lambda: apiserver.watches_open(started, ("widgets", "configmaps")))
 
     def shouting(obj: dict[str, Any], ctx: Any) -> dict[str, Any]:
         result = configmap_child(obj, ctx)
@@ -444,8 +446,10 @@ def test_swap_starts_and_stops_only_the_watches_that_changed(
     apiserver: ControlPlane, run: Any, widgets: ResourceClient, namespace: str
 ) -> None:
     widgets.create(widget("t1", message="x"))
+    started = apiserver.audit_mark()
     controller, _ = run(Reconciler(configmap_child))
     assert controller.wait_idle(timeout=10, settle=0.2)
+    eventually(lambda: apiserver.watches_open(started, ("widgets", "configmaps")))
     mark = apiserver.audit_mark()
     swapped = controller.swap(Reconciler(configmap_child, owns=("v1/ConfigMap", "v1/Secret")))
     assert swapped.watches_started == ("secrets/v1",)

@@ -202,8 +202,10 @@ def test_a_save_reconciles_every_object_with_the_new_code_and_no_new_list(
         gadgets.create(gadget(name, message=f"hello {name}"))
     path = tmp_path / "reconciler.py"
     path.write_text(reconciler("v1"))
+    started = apiserver.audit_mark()
     _, reloader, events = loop(path)
     eventually(lambda: codes(configmaps, names) == ["v1"] * 5)
+    eventually(lambda: apiserver.watches_open(started, ("gadgets", "configmaps")))
 
     mark = apiserver.audit_mark()
     succeeded = save_until(events, ReloadSucceeded, 1, path, reconciler("v2"))
@@ -248,8 +250,10 @@ def test_a_save_that_owns_more_starts_only_that_watch(
     gadgets.create(gadget("one", message="m"))
     path = tmp_path / "reconciler.py"
     path.write_text(reconciler("v1"))
+    started = apiserver.audit_mark()
     _, _, events = loop(path)
     eventually(lambda: codes(configmaps, ["one"]) == ["v1"])
+    eventually(lambda: apiserver.watches_open(started, ("gadgets", "configmaps")))
     mark = apiserver.audit_mark()
     owning_secrets = reconciler("v2").replace(
         'OWNS = ["v1/ConfigMap"]', 'OWNS = ["v1/ConfigMap", "v1/Secret"]'
