@@ -127,6 +127,12 @@ class TLSHandshakeTimeout(OSError):
     """The TLS handshake did not finish in time (``net/http: TLS handshake timeout``)."""
 
 
+class CanceledWhileConnecting(OSError):
+    """The request's own timeout (``--request-timeout``, ``http.Client.Timeout``) passed
+    while the connection was being made: net/http's ``getConn`` gives up on the dial or
+    the TLS handshake it waits for before their own timeouts pass."""
+
+
 class ConnectionClosed(ConnectionError):
     """The server closed the connection before or while answering (Go: ``EOF``)."""
 
@@ -345,7 +351,14 @@ class ServerConnection:
             socket.socket.shutdown(raw, socket.SHUT_RDWR)
 
     def connect(self) -> None:
-        self._connect()
+        try:
+            self._connect()
+        except (DialError, TLSHandshakeTimeout) as exc:
+            if self._request_timeout_passed(exc):
+                raise CanceledWhileConnecting(
+                    "request canceled while waiting for connection"
+                ) from None
+            raise
         # an abort from another thread while this one dialled saw no socket to shut down
         # (``aborted`` is set before ``sock`` is read there, and read after it is set here)
         if self.aborted:
@@ -394,6 +407,16 @@ class ServerConnection:
         self.sock = sock
         self.reader = sock.makefile("rb")  # type: ignore[assignment]
         self.reused = False
+
+    def _request_timeout_passed(self, exc: OSError) -> bool:
+        """Whether ``exc`` timed out on the connection's ``timeout`` (a request timeout
+        shorter than the phase's own), not on the dial's or the handshake's."""
+        if self.timeout is None:
+            return False
+        if isinstance(exc, TLSHandshakeTimeout):
+            return float(self.timeout) < TLS_HANDSHAKE_TIMEOUT_SECONDS
+        timed_out = isinstance(exc, DialError) and isinstance(exc.cause, TimeoutError)
+        return timed_out and float(self.timeout) < DIAL_TIMEOUT_SECONDS
 
     def _tunnel_through(self, sock: socket.socket) -> None:
         target = f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
@@ -574,6 +597,13 @@ def unreachable_error(
     if isinstance(exc, TLSHandshakeTimeout):
         return ClusterUnreachableError(
             "Unable to connect to the server: net/http: TLS handshake timeout"
+        )
+    if isinstance(exc, CanceledWhileConnecting):
+        # net/http's Client wraps the transport's errRequestCanceledConn once its
+        # Timeout has passed
+        return ClusterUnreachableError(
+            "Unable to connect to the server: net/http: request canceled while waiting for "
+            "connection (Client.Timeout exceeded while awaiting headers)"
         )
     if isinstance(exc, ProxyConnectError):
         return ClusterUnreachableError(f"Unable to connect to the server: {exc}")

@@ -1093,10 +1093,16 @@ def _request_timeout(ctx: FormContext) -> Access:
         )
         + ")",
         no_requests=True,
-        ours_error=_UNABLE_TO_CONNECT + r".*\b(timed out|timeout|deadline)\b.*",
-        why_different="client-go words a timeout after Go's context ('context deadline "
-        "exceeded', or 'net/http: request canceled ... (Client.Timeout exceeded ...)' "
-        "depending on the phase); Python's socket says 'timed out'",
+        # ours: the handshake the server never answers is waited for until the request's
+        # timeout, then net/http's words for that phase (transport.CanceledWhileConnecting)
+        ours_error=_UNABLE_TO_CONNECT
+        + re.escape(
+            "net/http: request canceled while waiting for connection "
+            "(Client.Timeout exceeded while awaiting headers)"
+        ),
+        why_different="kubectl's last discovery attempt decides its text, and that varies "
+        "run to run ('context deadline exceeded' when it waits on a dial an earlier attempt "
+        "started); ours is one request, which gives up waiting for its connection",
     )
     return Access(expect, [path], args=("--request-timeout=1s",), secrets=[token.token])
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from kubectl_crd.kube import transport
 from kubectl_crd.kube.client import APPLY_PATCH, TABLE_ACCEPT, KubeClient
 from kubectl_crd.kube.config import ClusterConfig
 from kubectl_crd.model.errors import (
@@ -317,7 +318,7 @@ def test_a_silent_server_times_out(tmp_path: Path) -> None:
     )
 
 
-def test_a_silent_tls_server_is_a_handshake_timeout(tmp_path: Path) -> None:
+def _silent_tls_line(tmp_path: Path, request_timeout: str) -> str:
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
@@ -326,11 +327,30 @@ def test_a_silent_tls_server_is_a_handshake_timeout(tmp_path: Path) -> None:
             tmp_path,
             f"https://127.0.0.1:{port}",
             user={"token": "t"},
-            request_timeout="0.3s",
+            request_timeout=request_timeout,
         )
         with pytest.raises(ClusterUnreachableError) as caught:
             client.request("GET", "/x")
-    assert caught.value.kubectl_line == (
+    return caught.value.kubectl_line
+
+
+def test_a_silent_tls_server_within_the_request_timeout_is_a_request_canceled(
+    tmp_path: Path,
+) -> None:
+    """The request's timeout passes while net/http waits for its connection (kubectl
+    1.33 against a server that never answers the TLS handshake, --request-timeout=1s)."""
+    assert _silent_tls_line(tmp_path, "0.3s") == (
+        "Unable to connect to the server: net/http: request canceled while waiting for "
+        "connection (Client.Timeout exceeded while awaiting headers)"
+    )
+
+
+def test_a_silent_tls_server_past_the_handshake_timeout_is_a_handshake_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The transport's own TLSHandshakeTimeout (10 s; shortened here) passes first."""
+    monkeypatch.setattr(transport, "TLS_HANDSHAKE_TIMEOUT_SECONDS", 0.2)
+    assert _silent_tls_line(tmp_path, "5s") == (
         "Unable to connect to the server: net/http: TLS handshake timeout"
     )
 
