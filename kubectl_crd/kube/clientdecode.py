@@ -14,7 +14,7 @@ Both go through apimachinery's JSON serializer (runtime/serializer/json ``Decode
   scanner text (``model.gojson``);
 - then the meta factory's ``Interpret`` reads apiVersion and kind into a small struct,
   and says ``couldn't get version/kind; json parse error: ...`` when it cannot
-  (``kind_problem``).
+  (``model.gojson.interpret_problem``, the callers').
 
 go-yaml is a port of libyaml, and PyYAML's C loader is libyaml: the same parser, the
 same problems and marks. go-yaml's line in its message is its own: the problem's
@@ -28,8 +28,8 @@ from __future__ import annotations
 import json
 import re
 
-from kubectl_crd.model.gojson import go_json_syntax_error
-from kubectl_crd.model.govalues import json_kind
+from kubectl_crd.model.gojson import INTERPRET_PREFIX, go_json_decode
+from kubectl_crd.model.gostrconv import GO_SPACES
 from kubectl_crd.model.yamlscalars import (
     MERGE_TAG,
     STR_TAG,
@@ -44,20 +44,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["DecodeError", "decode_exec_output", "is_json_buffer", "kind_problem", "yaml_to_json"]
-
-#: the struct the JSON meta factory reads apiVersion and kind into (its ``Interpret``)
-FIND_KIND = (
-    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
-    'Kind string "json:\\"kind,omitempty\\"" }'
-)
-_INTERPRET = "couldn't get version/kind; json parse error: "
-#: Go's unicode.IsSpace
-_GO_SPACES = frozenset(
-    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
-
+__all__ = ["DecodeError", "decode_exec_output", "is_json_buffer", "yaml_to_json"]
 
 #: an alias where libyaml's mark points: ``*`` and its anchor's name (yaml_scan_anchor's
 #: characters)
@@ -73,7 +60,7 @@ def is_json_buffer(data: bytes) -> bool:
     """``utilyaml.IsJSONBuffer``: ``{`` first, after leading Unicode spaces."""
     text = data[:4096].decode("utf-8", "replace")
     index = 0
-    while index < len(text) and text[index] in _GO_SPACES:
+    while index < len(text) and text[index] in GO_SPACES:
         index += 1
     return text[index : index + 1] == "{"
 
@@ -83,26 +70,10 @@ def decode_exec_output(data: bytes) -> object:
     with ``{``, else YAML), before ``Interpret``; ``DecodeError`` with client-go's text."""
     if not is_json_buffer(data):
         return yaml_to_json(data)
-    problem = go_json_syntax_error(data)
+    value, problem = go_json_decode(data)
     if problem is not None:
-        raise DecodeError(_INTERPRET + problem)
-    # encoding/json writes each invalid UTF-8 byte of a string as U+FFFD
-    return json.loads(data.decode("utf-8", "replace"))
-
-
-def kind_problem(value: object) -> str | None:
-    """Why ``Interpret`` cannot read apiVersion and kind from ``value``: it is not an
-    object, or one of the two is not a string. None when it can."""
-    if value is not None and not isinstance(value, dict):
-        return f"{_INTERPRET}json: cannot unmarshal {json_kind(value)} into Go value of type {FIND_KIND}"
-    # in the document's order: encoding/json reports the first type error
-    for field, found in (value or {}).items():
-        if field in ("apiVersion", "kind") and found is not None and not isinstance(found, str):
-            return (
-                f"{_INTERPRET}json: cannot unmarshal {json_kind(found)} into Go struct field "
-                f".{field} of type string"
-            )
-    return None
+        raise DecodeError(INTERPRET_PREFIX + problem)
+    return value
 
 
 def yaml_to_json(data: bytes) -> object:

@@ -26,10 +26,11 @@ import json
 import os
 import sys
 
-from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output, kind_problem
+from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output
 from kubectl_crd.model.errors import CredentialError, KubeconfigError
+from kubectl_crd.model.gojson import interpret_problem
 from kubectl_crd.model.gotime import rfc3339_problem, unix_nanoseconds
-from kubectl_crd.model.govalues import json_kind
+from kubectl_crd.model.govalues import json_kind, unmarshal_type_error
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -369,7 +370,7 @@ def _decoded_version(credential: object) -> tuple[str, str | None]:
     what is empty from the internal type's (kind ExecCredential, version __internal, so
     an empty output "returns" client.authentication.k8s.io/__internal), the kind must
     be registered in that version, then the object is unmarshalled into it."""
-    problem = kind_problem(credential)
+    problem = interpret_problem(credential)
     if problem is not None:
         return "", problem
     fields = credential if isinstance(credential, dict) else {}
@@ -423,9 +424,7 @@ _STATUS_STRINGS = ("token", "clientCertificateData", "clientKeyData")
 
 
 def _unmarshal_type_error(value: object, field: str, go_type: str) -> str:
-    return (
-        f"json: cannot unmarshal {json_kind(value)} into Go struct field {field} of type {go_type}"
-    )
+    return unmarshal_type_error(json_kind(value), go_type, field)
 
 
 class AuthProviderToken(Credentials):

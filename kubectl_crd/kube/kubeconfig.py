@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import os
 
-from kubectl_crd.kube.clientdecode import DecodeError, kind_problem, yaml_to_json
+from kubectl_crd.kube.clientdecode import DecodeError, yaml_to_json
 from kubectl_crd.model.errors import KubeconfigError
+from kubectl_crd.model.gojson import interpret_problem
 from kubectl_crd.model.records import field, record
 
 TYPE_CHECKING = False
@@ -199,7 +200,7 @@ def read_document(path: str) -> Mapping[str, object] | None:
         document = yaml_to_json(data)
     except DecodeError as exc:
         raise _load_error(path, str(exc)) from None
-    problem = kind_problem(document)
+    problem = interpret_problem(document)
     if problem is not None:
         raise _load_error(path, problem)
     return document if isinstance(document, dict) else {}

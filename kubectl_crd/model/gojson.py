@@ -18,11 +18,17 @@ literal`` and an unfinished object ``unexpected end of JSON input``.
 
 from __future__ import annotations
 
+import json
 import re
 
 from kubectl_crd.model.gostrconv import go_quote
+from kubectl_crd.model.govalues import json_kind, unmarshal_type_error
 
-__all__ = ["go_json_syntax_error"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["FIND_KIND", "go_json_decode", "go_json_syntax_error", "interpret_problem"]
 
 _SPACE = frozenset(b" \t\r\n")
 _DIGITS = frozenset(b"0123456789")
@@ -80,6 +86,38 @@ def go_json_syntax_error(data: bytes) -> str | None:
             return "unexpected end of JSON input"
     except _Refused as refused:
         return str(refused)
+    return None
+
+
+def go_json_decode(data: bytes, **options: Any) -> tuple[Any, str | None]:
+    """``json.Unmarshal`` of ``data`` into ``interface{}``: the value and None, or None
+    and the syntax error's text. A string's invalid UTF-8 bytes become U+FFFD, as
+    encoding/json decodes them. ``options`` go to ``json.loads`` (``parse_float``)."""
+    problem = go_json_syntax_error(data)
+    if problem is not None:
+        return None, problem
+    return json.loads(data.decode("utf-8", "replace"), **options), None
+
+
+#: the struct apimachinery's JSON meta factory reads apiVersion and kind into (its
+#: ``Interpret``, runtime/serializer/json/meta.go), as encoding/json names it
+FIND_KIND = (
+    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+    'Kind string "json:\\"kind,omitempty\\"" }'
+)
+#: how ``Interpret`` words a failed unmarshal into that struct
+INTERPRET_PREFIX = "couldn't get version/kind; json parse error: "
+
+
+def interpret_problem(value: object) -> str | None:
+    """Why ``Interpret`` cannot read apiVersion and kind from the decoded ``value``: it
+    is not an object, or one of the two is not a string (the first in the document's
+    order: encoding/json reports its first type error). None when it can."""
+    if value is not None and not isinstance(value, dict):
+        return INTERPRET_PREFIX + unmarshal_type_error(json_kind(value), FIND_KIND)
+    for field, found in (value or {}).items():
+        if field in ("apiVersion", "kind") and found is not None and not isinstance(found, str):
+            return INTERPRET_PREFIX + unmarshal_type_error(json_kind(found), "string", f".{field}")
     return None
 
 

@@ -13,6 +13,8 @@
   ``base64decode`` cut and make Go strings by the byte). ``write_go_text`` writes such
   text to a stream as Go writes the string (kubectl's stderr carries a template's raw
   bytes in its error message).
+- ``GO_SPACES``: ``unicode.IsSpace``'s runes (``utilyaml.IsJSONBuffer`` skips them,
+  go-wordwrap breaks at them).
 - ``parse_go_bool``: ``strconv.ParseBool`` (``src/strconv/atob.go``): ``cli.options``
   reads a switch given ``=VALUE`` with it (pflag's bool flags,
   ``github.com/spf13/pflag/bool.go``), ``model.scaleflags`` the old boolean spelling of
@@ -32,6 +34,13 @@ from __future__ import annotations
 TYPE_CHECKING = False  # mypy reads it as typing's, without importing typing at start-up
 if TYPE_CHECKING:
     from typing import TextIO
+
+#: Go's ``unicode.IsSpace``: the Latin-1 spaces (NEL and the no-break space among them)
+#: and the other White_Space runes
+GO_SPACES = frozenset(
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 _QUOTE_ESCAPES = {
     "\a": "\\a",

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kubectl_crd.model.govalues import json_kind
+from kubectl_crd.model.govalues import json_kind, unmarshal_type_error
 
 __all__ = [
     "RFC3339",
@@ -266,4 +266,4 @@ def time_problem(value: object, *, micro: bool = False) -> str | None:
         return None
     if isinstance(value, str):
         return rfc3339_problem(value, micro=micro)
-    return f"json: cannot unmarshal {json_kind(value)} into Go value of type string"
+    return unmarshal_type_error(json_kind(value), "string")

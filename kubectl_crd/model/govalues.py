@@ -144,6 +144,15 @@ def json_kind(value: Any) -> str:
     return "object"
 
 
+def unmarshal_type_error(what: str, go_type: str, field: str = "") -> str:
+    """An ``UnmarshalTypeError``'s text: ``what`` the JSON kind (``json_kind``, or
+    ``number <literal>`` for a number an integer type cannot hold) that would not go
+    into ``go_type``, at ``field`` (``Struct.path``) or, with none, as the whole value."""
+    if field:
+        return f"json: cannot unmarshal {what} into Go struct field {field} of type {go_type}"
+    return f"json: cannot unmarshal {what} into Go value of type {go_type}"
+
+
 #: ``%T`` of each JSON kind in an ``interface{}`` (numbers apart: ``go_type``)
 _GO_TYPES = {
     "null": "<nil>",

@@ -930,21 +930,15 @@ def _undecoded(result: ValidationResult) -> bool:
 
 
 #: encoding/json's names of a JSON value's type (UnmarshalTypeError.Value)
-_JSON_TYPES = {bool: "bool", int: "number", float: "number", str: "string", list: "array"}
-
-
 def _type_meta_problem(content: dict[str, Any]) -> str:
     """What the JSON serializer finds wrong with a body's apiVersion and kind
     (runtime/serializer/json, ``SimpleMetaFactory.Interpret``, then
     ``schema.ParseGroupVersion`` and the unstructured decoder's missing kind), or ""."""
-    for key in content:  # encoding/json reports the first field it cannot take
-        value = content[key]
-        if key in ("apiVersion", "kind") and value is not None and not isinstance(value, str):
-            kind = _JSON_TYPES.get(type(value), "object")
-            return (
-                "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                f"{kind} into Go struct field .{key} of type string"
-            )
+    from kubectl_crd.model.gojson import interpret_problem
+
+    problem = interpret_problem(content)
+    if problem is not None:
+        return problem
     api_version = content.get("apiVersion") or ""
     if api_version.count("/") > 1:
         return f"unexpected GroupVersion string: {api_version}"

@@ -78,7 +78,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kubectl_crd.model.govalues import go_json_float, json_kind
+from kubectl_crd.model.govalues import go_json_float, json_kind, unmarshal_type_error
 from kubectl_crd.model.quantity import stored_quantity
 from kubectl_crd.model.schema import copy_json
 
@@ -244,10 +244,8 @@ class _Decoder:
     # -- errors ----------------------------------------------------------------------
 
     def message(self, what: str, go: str) -> str:
-        if self.struct or self.path:
-            where = f"{self.struct}.{'.'.join(self.path)}"
-            return f"json: cannot unmarshal {what} into Go struct field {where} of type {go}"
-        return f"json: cannot unmarshal {what} into Go value of type {go}"
+        where = f"{self.struct}.{'.'.join(self.path)}" if self.struct or self.path else ""
+        return unmarshal_type_error(what, go, where)
 
     def mismatch(self, what: str, go: str) -> None:
         """``d.saveError(&UnmarshalTypeError{...})``: the first one is kept."""

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from kubectl_crd.model.govalues import bad_value, json_kind
+from kubectl_crd.model.govalues import bad_value, json_kind, unmarshal_type_error
 from kubectl_crd.validation import names, paths
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
@@ -64,7 +64,7 @@ def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]
             return [], None
         return (
             [],
-            f"json: cannot unmarshal {json_kind(metadata)} into Go value of type v1.ObjectMeta",
+            unmarshal_type_error(json_kind(metadata), "v1.ObjectMeta"),
         )
     unknown: list[tuple[str, Chain]] = []
     for key in metadata:

@@ -97,16 +97,22 @@ Resource maps are Go maps: the server lists their errors in a random order.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from kubectl_crd.model.gojson import go_json_syntax_error
+from kubectl_crd.model.gojson import go_json_decode
 from kubectl_crd.model.gostrconv import go_bytes
-from kubectl_crd.model.govalues import bad_value, go_json, go_quote, go_v, json_kind
+from kubectl_crd.model.govalues import (
+    bad_value,
+    go_json,
+    go_quote,
+    go_v,
+    json_kind,
+    unmarshal_type_error,
+)
 from kubectl_crd.model.quantity import BINARY_EXPONENTS, parse_quantity, stored_quantity
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -480,15 +486,13 @@ def _annotation_tolerations(text: str) -> tuple[list[dict[str, Any]], str | None
     """``GetTolerationsFromPodAnnotations``: the annotation ``json.Unmarshal``-ed into
     ``[]core.Toleration`` (encoding/json: its syntax error; else the first type error,
     decoding going on past it), as the fields ``_tolerations`` reads."""
-    data = go_bytes(text)
-    problem = go_json_syntax_error(data)
+    value, problem = go_json_decode(go_bytes(text), parse_float=_JsonFraction)
     if problem is not None:
         return [], problem
-    value = json.loads(data.decode("utf-8", "replace"), parse_float=_JsonFraction)
     if value is None:
         return [], None
     if not isinstance(value, list):
-        return [], f"json: cannot unmarshal {_kind(value)} into Go value of type []core.Toleration"
+        return [], unmarshal_type_error(_kind(value), "[]core.Toleration")
     tolerations: list[dict[str, Any]] = []
     first: str | None = None
     for item in value:
@@ -497,8 +501,7 @@ def _annotation_tolerations(text: str) -> tuple[list[dict[str, Any]], str | None
         if item is None:
             continue
         if not isinstance(item, dict):
-            problem = f"json: cannot unmarshal {_kind(item)} into Go value of type core.Toleration"
-            first = first or problem
+            first = first or unmarshal_type_error(_kind(item), "core.Toleration")
             continue
         for name, field_value in item.items():
             if name.lower() not in _TOLERATION_FIELDS or field_value is None:
@@ -516,10 +519,7 @@ def _annotation_tolerations(text: str) -> tuple[list[dict[str, Any]], str | None
             elif what == "string":
                 toleration[field] = field_value
                 continue
-            first = first or (
-                f"json: cannot unmarshal {what} into Go struct field Toleration.{go_name}"
-                f" of type {go_type}"
-            )
+            first = first or unmarshal_type_error(what, go_type, f"Toleration.{go_name}")
     return tolerations, first
 
 

@@ -69,6 +69,7 @@ from kubectl_crd.model.govalues import (
     go_quote,
     go_type,
     json_kind,
+    unmarshal_type_error,
 )
 
 __all__ = [
@@ -614,7 +615,7 @@ def conversion_problem(go: str, value: Any) -> str | None:
             if text.lstrip("-").isdigit() and -(2**31) <= int(text) < 2**31:
                 return None
             kind = "number " + text
-        return f"json: cannot unmarshal {kind} into Go value of type int32"
+        return unmarshal_type_error(kind, "int32")
     if go in (TIME, MICRO_TIME):
         from kubectl_crd.model.gotime import time_problem
 

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kubectl_crd.model.gostrconv import GO_SPACES
+
 TYPE_CHECKING = False  # not typing's: importing typing costs ~2 ms at start-up
 if TYPE_CHECKING:
     from typing import Any
 
 # Go's unicode.IsSpace, minus U+00A0 (go-wordwrap treats the no-break space as a letter).
-_GO_SPACES = frozenset(
-    "\t\n\v\f\r \x85\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-    "\u200a\u2028\u2029\u202f\u205f\u3000"
-)
+_GO_SPACES = GO_SPACES - {"\xa0"}
 
 
 def word_wrap(text: str, limit: int) -> str:

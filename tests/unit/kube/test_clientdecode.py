@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output, kind_problem
-from kubectl_crd.model.gojson import go_json_syntax_error
+from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output
+from kubectl_crd.model.gojson import go_json_syntax_error, interpret_problem
 from tests.unit.io.test_goyaml_differential import (
     canonical,
     goyaml_verdict,  # noqa: F401 (a fixture)
@@ -132,7 +132,7 @@ def ours(text: str) -> dict[str, Any]:
         value = decode_exec_output(text.encode())
     except DecodeError as exc:
         return {"error": str(exc)}
-    problem = kind_problem(value)
+    problem = interpret_problem(value)
     return {"error": problem} if problem is not None else {"json": value}
 
 
