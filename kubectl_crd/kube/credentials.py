@@ -26,9 +26,7 @@ import json
 import os
 import sys
 
-from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output
 from kubectl_crd.model.errors import CredentialError, KubeconfigError
-from kubectl_crd.model.gojson import interpret_problem
 from kubectl_crd.model.gotime import rfc3339_problem, unix_nanoseconds
 from kubectl_crd.model.govalues import json_kind, unmarshal_type_error
 
@@ -304,6 +302,8 @@ class ExecPlugin(Credentials):
     def _accept(self, stdout: bytes) -> None:
         """Check the plugin's ``ExecCredential`` (exec.go ``refreshCredsLocked``)."""
         expected = self.config.api_version
+        from kubectl_crd.kube.clientdecode import DecodeError, decode_exec_output
+
         credential: object = None  # empty output: decoded as null, every field defaulted
         if stdout.strip():
             try:
@@ -370,6 +370,8 @@ def _decoded_version(credential: object) -> tuple[str, str | None]:
     what is empty from the internal type's (kind ExecCredential, version __internal, so
     an empty output "returns" client.authentication.k8s.io/__internal), the kind must
     be registered in that version, then the object is unmarshalled into it."""
+    from kubectl_crd.model.gojson import interpret_problem
+
     problem = interpret_problem(credential)
     if problem is not None:
         return "", problem

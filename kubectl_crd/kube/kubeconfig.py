@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import os
 
-from kubectl_crd.kube.clientdecode import DecodeError, yaml_to_json
 from kubectl_crd.model.errors import KubeconfigError
-from kubectl_crd.model.gojson import interpret_problem
 from kubectl_crd.model.records import field, record
 
 TYPE_CHECKING = False
@@ -195,7 +193,11 @@ def read_document(path: str) -> Mapping[str, object] | None:
         raise _load_error(path, _os_detail(exc)) from exc
     if not data.strip():
         return {}
-    # clientcmd.Load: the YAML serializer (sigs.k8s.io/yaml, go-yaml v2), then Interpret
+    # clientcmd.Load: the YAML serializer (sigs.k8s.io/yaml, go-yaml v2), then Interpret;
+    # imported here, as PyYAML is: a module that imports this one may never read a file
+    from kubectl_crd.kube.clientdecode import DecodeError, yaml_to_json
+    from kubectl_crd.model.gojson import interpret_problem
+
     try:
         document = yaml_to_json(data)
     except DecodeError as exc:
