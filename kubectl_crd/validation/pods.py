@@ -508,18 +508,13 @@ def _annotation_tolerations(text: str) -> tuple[list[dict[str, Any]], str | None
                 continue  # an unknown field is dropped; null leaves the zero value
             field, go_name, go_type = _TOLERATION_FIELDS[name.lower()]
             what = _kind(field_value)
-            if go_type == "int64":
-                if what == "number" and not (
-                    isinstance(field_value, int) and -(2**63) <= field_value < 2**63
-                ):
-                    what = f"number {field_value}"  # its literal
-                elif what == "number":
-                    toleration[field] = field_value
-                    continue
-            elif what == "string":
+            if what == "number" and go_type == "int64":
+                fits = isinstance(field_value, int) and -(2**63) <= field_value < 2**63
+                what = "number" if fits else f"number {field_value}"  # the literal
+            if what == ("number" if go_type == "int64" else "string"):
                 toleration[field] = field_value
-                continue
-            first = first or unmarshal_type_error(what, go_type, f"Toleration.{go_name}")
+            else:
+                first = first or unmarshal_type_error(what, go_type, f"Toleration.{go_name}")
     return tolerations, first
 
 
