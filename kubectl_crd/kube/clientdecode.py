@@ -25,14 +25,10 @@ and no line at all when that is 0 (go-yaml v2 ``yaml.go`` ``handleErr``/``fail``
 
 from __future__ import annotations
 
-import json
-import re
-
 from kubectl_crd.model.gojson import INTERPRET_PREFIX, go_json_decode
 from kubectl_crd.model.gostrconv import GO_SPACES
 from kubectl_crd.model.yamlscalars import (
     MERGE_TAG,
-    STR_TAG,
     ScalarError,
     allowed_alias_ratio,
     json_key,
@@ -42,14 +38,9 @@ from kubectl_crd.model.yamlscalars import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
 
 __all__ = ["DecodeError", "decode_exec_output", "is_json_buffer", "yaml_to_json"]
-
-#: an alias where libyaml's mark points: ``*`` and its anchor's name (yaml_scan_anchor's
-#: characters)
-_ALIAS = re.compile(r"\*([0-9A-Za-z_-]+)")
-_ANCHOR = re.compile(r"&([0-9A-Za-z_-]+)")
 
 
 class DecodeError(ValueError):
@@ -85,7 +76,7 @@ def yaml_to_json(data: bytes) -> object:
         return _first_document(data, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         if exc.problem not in _READ_ON_BY_GO_YAML:
-            raise DecodeError(_go_yaml_text(exc, yaml, data)) from None
+            raise DecodeError(_go_yaml_text(exc, yaml)) from None
         refused = exc
     except yaml.reader.ReaderError as exc:
         raise DecodeError(f"yaml: {exc.reason}") from None
@@ -96,36 +87,65 @@ def yaml_to_json(data: bytes) -> object:
     # a flow sequence's plain scalar ending in ":" (a one-pair map there; the one
     # difference tests/unit/kube/test_clientdecode.py knows)
     try:
-        return _first_document(data, yaml.SafeLoader)
+        return _first_document(data, _go_escapes_loader())
     except (yaml.YAMLError, ScalarError):
-        raise DecodeError(_go_yaml_text(refused, yaml, data)) from None
+        raise DecodeError(_go_yaml_text(refused, yaml)) from None
 
 
 #: libyaml's problems where go-yaml v2 reads on: a ":" inside a flow plain scalar
 #: (``[a:b]``), the ``\'`` escape
 _READ_ON_BY_GO_YAML = ("found unexpected ':'", "found unknown escape character")
+_python_loader: Any = None
+
+
+def _go_escapes_loader() -> Any:
+    """PyYAML's pure-Python safe loader, reading ``\'`` in double quotes as ``'`` as
+    go-yaml v2's scanner does (scannerc.go), which libyaml 0.2.5 refuses."""
+    global _python_loader
+    if _python_loader is None:
+        import yaml
+
+        class Loader(yaml.SafeLoader):  # type: ignore[misc]
+            ESCAPE_REPLACEMENTS: ClassVar = {**yaml.SafeLoader.ESCAPE_REPLACEMENTS, "'": "'"}
+
+        _python_loader = Loader
+    return _python_loader
 
 
 def _first_document(data: bytes, loader_class: Any) -> object:
+    """The first document's value. go-yaml v2 parses the whole document into nodes
+    before it decodes them: its parse errors (and unknown anchors, the ``\\/`` escape)
+    come before any decoding error, wherever they stand."""
+    import yaml
+
     loader = loader_class(data)
     try:
-        if not loader.check_node():
+        loader.get_event()  # the stream's start
+        if loader.check_event(yaml.StreamEndEvent):
             return None
-        # the first document: go-yaml's Unmarshal reads no further
-        return _value(loader.get_node(), loader, data)
+        loader.get_event()  # the document's start
+        events = []
+        anchors = set()
+        while not loader.check_event(yaml.DocumentEndEvent):
+            event = loader.get_event()
+            if isinstance(event, yaml.AliasEvent) and event.anchor not in anchors:
+                # parser.go ``alias``
+                raise DecodeError(f"yaml: unknown anchor '{event.anchor}' referenced")
+            if getattr(event, "anchor", None) is not None:
+                anchors.add(event.anchor)
+            if isinstance(event, yaml.ScalarEvent) and event.style == '"':
+                _refuse_slash_escape(event, data)
+            events.append(event)
+        loader.get_event()  # go-yaml's Unmarshal reads no further than its end
     finally:
         loader.dispose()
+    return _value(events, yaml)
 
 
-def _go_yaml_text(exc: Any, yaml: Any, data: bytes) -> str:
+def _go_yaml_text(exc: Any, yaml: Any) -> str:
     """go-yaml v2's message for a libyaml error (module docstring)."""
     problem = exc.problem or "unknown problem parsing YAML content"
     mark = exc.problem_mark
-    if isinstance(exc, yaml.composer.ComposerError) and problem.startswith("found undefined alias"):
-        # go-yaml's parser.go ``alias``; the C loader's problem leaves the name out
-        text = data.decode("utf-8", "replace")
-        name = _ALIAS.match(text, mark.index) if mark is not None else None
-        return f"yaml: unknown anchor '{name.group(1) if name else ''}' referenced"
     line = 0
     if mark is not None and mark.line != 0:
         line = mark.line + isinstance(exc, yaml.scanner.ScannerError)
@@ -137,16 +157,12 @@ def _go_yaml_text(exc: Any, yaml: Any, data: bytes) -> str:
 class _Frame:
     """A sequence or mapping being built: its children come one by one."""
 
-    __slots__ = ("children", "count_before", "key", "node", "value")
+    __slots__ = ("anchor", "count_before", "key", "value")
 
-    def __init__(self, node: Any, value: Any, count_before: int) -> None:
-        self.node = node
+    def __init__(self, value: Any, count_before: int, anchor: str | None) -> None:
         self.value = value
-        # a mapping's keys and values in turn (structured-merge of its pairs)
-        self.children = iter(
-            node.value if isinstance(value, list) else [n for pair in node.value for n in pair]
-        )
         self.count_before = count_before
+        self.anchor = anchor
         self.key: Any = _NO_KEY
 
 
@@ -154,62 +170,54 @@ _NO_KEY = object()
 _MERGE = object()
 
 
-def _value(root: Any, loader: Any, data: bytes) -> Any:
-    """A composed document as JSON data, the way go-yaml v2 decodes it into
-    ``interface{}`` and ``json.Marshal`` writes that. Built without recursion (libyaml
-    nests up to 1,000 levels); an alias is the value its anchor built, shared, counted
-    against go-yaml v2's budget (decode.go ``allowedAliasRatio``: a "billion laughs"
-    is refused, not expanded)."""
-    import yaml
-
-    built: dict[int, tuple[Any, int]] = {}  # a node's value and its decode operations
-    building: set[int] = set()
+def _value(events: list[Any], yaml: Any) -> Any:
+    """A document's nodes, read as events, as JSON data: the way go-yaml v2 decodes
+    them into ``interface{}`` and ``json.Marshal`` writes that. Built from the parser's
+    events, not PyYAML's composed nodes: go-yaml keeps the later of two nodes with one
+    anchor (parser.go ``anchor``), where PyYAML's composer refuses the second; and a
+    node tagged ``!`` keeps that tag (a string), where PyYAML resolves it as untagged.
+    Built without recursion (libyaml nests up to 1,000 levels); an alias is the value
+    its anchor built, shared, counted against go-yaml v2's budget (decode.go
+    ``allowedAliasRatio``: a "billion laughs" is refused, not expanded)."""
+    # an anchor's value and its decode operations, or its _Frame while it is built
+    anchors: dict[str, Any] = {}
     count = aliased = 0
-
-    def reuse(node: Any) -> Any:
-        nonlocal count, aliased
-        if id(node) in building:
-            raise DecodeError(f"yaml: anchor '{_anchor_name(node, data)}' value contains itself")
-        value, size = built[id(node)]
-        count += 1 + size
-        aliased += size
-        if aliased > 100 and count > 1000 and aliased / count > allowed_alias_ratio(count):
-            raise DecodeError("yaml: document contains excessive aliasing")
-        return value
-
     stack: list[_Frame] = []
-
-    def begin(node: Any) -> Any:
-        """The node's value when it is complete at once, else _Frame pushed."""
-        nonlocal count
-        if id(node) in built or id(node) in building:
-            return reuse(node)
-        count += 1
-        if isinstance(node, yaml.ScalarNode):
-            value = _scalar(node, loader)
-            built[id(node)] = (value, 1)
-            return value
-        building.add(id(node))
-        empty: Any = [] if isinstance(node, yaml.SequenceNode) else {}
-        stack.append(_Frame(node, empty, count - 1))
-        return _Frame
-
-    result = begin(root)
-    while stack:
-        frame = stack[-1]
-        child = next(frame.children, None)
-        if child is None:  # complete
-            stack.pop()
-            building.discard(id(frame.node))
-            built[id(frame.node)] = (frame.value, count - frame.count_before)
-            result = frame.value
-        elif isinstance(frame.value, dict) and frame.key is _NO_KEY and child.tag == MERGE_TAG:
-            frame.key = _MERGE
-            continue
-        else:
-            result = begin(child)
-            if result is _Frame:
+    for event in events:
+        if isinstance(event, yaml.ScalarEvent):
+            if (
+                stack
+                and stack[-1].key is _NO_KEY
+                and isinstance(stack[-1].value, dict)
+                and _is_merge(event)
+            ):
+                stack[-1].key = _MERGE  # not decoded itself (decode.go ``mapping``)
                 continue
+            count += 1
+            result = _scalar(event)
+            if event.anchor is not None:
+                anchors[event.anchor] = (result, 1)
+        elif isinstance(event, yaml.AliasEvent):
+            known = anchors[event.anchor]
+            if isinstance(known, _Frame):
+                raise DecodeError(f"yaml: anchor '{event.anchor}' value contains itself")
+            result, size = known
+            count += 1 + size
+            aliased += size
+            if aliased > 100 and count > 1000 and aliased / count > allowed_alias_ratio(count):
+                raise DecodeError("yaml: document contains excessive aliasing")
+        elif isinstance(event, yaml.CollectionStartEvent):
+            count += 1
+            empty: Any = [] if isinstance(event, yaml.SequenceStartEvent) else {}
+            stack.append(_Frame(empty, count - 1, event.anchor))
+            if event.anchor is not None:
+                anchors[event.anchor] = stack[-1]
+            continue
+        else:  # a collection's end
+            frame = stack.pop()
+            result = frame.value
+            if frame.anchor is not None and anchors.get(frame.anchor) is frame:
+                anchors[frame.anchor] = (result, count - frame.count_before)
         # ``result`` is complete: it goes into the frame now on top
         if not stack:
             break
@@ -224,15 +232,35 @@ def _value(root: Any, loader: Any, data: bytes) -> Any:
     return result
 
 
-def _scalar(node: Any, loader: Any) -> Any:
-    import yaml
+def _is_merge(event: Any) -> bool:
+    """go-yaml v2 decode.go ``isMerge``: ``<<`` plain and untagged (or tagged ``!``,
+    which libyaml's parser marks implicit too), or tagged ``!!merge``."""
+    return event.value == "<<" and bool(event.implicit[0] or event.tag == MERGE_TAG)
 
-    plain = not node.style  # the C loader's plain style is "", the other's None
-    if not plain and node.tag == STR_TAG:  # quoted or a block, no tag
-        return node.value
-    # a plain scalar's tag is the loader's resolver's unless it was written
-    implicit = plain and node.tag == loader.resolve(yaml.ScalarNode, node.value, (True, False))
-    return json_value(resolve("" if implicit else node.tag, node.value))
+
+def _scalar(event: Any) -> Any:
+    tag = event.tag or ""
+    if not tag and not event.implicit[0]:  # quoted or a block, no tag
+        return event.value
+    # go-yaml v2 resolve.go: "" (plain) and the YAML tags resolve; any other tag,
+    # ``!`` too, leaves the text a string
+    return json_value(resolve(tag, event.value))
+
+
+def _refuse_slash_escape(event: Any, data: bytes) -> None:
+    """go-yaml v2 has no ``\\/`` escape (libyaml 0.2.5 and YAML 1.2 have; io.loading
+    refuses it the same way): a double-quoted scalar with one is a scanner error at the
+    backslash."""
+    start, end = event.start_mark, event.end_mark
+    # both parsers' marks count characters (after a byte order mark)
+    raw = data.decode("utf-8", "replace").removeprefix("\ufeff")[start.index : end.index]
+    index = raw.find("\\")
+    while index >= 0:
+        if raw[index + 1 : index + 2] == "/":
+            line = start.line + raw.count("\n", 0, index)
+            problem = "found unknown escape character"
+            raise DecodeError(f"yaml: line {line + 1}: {problem}" if line else f"yaml: {problem}")
+        index = raw.find("\\", index + 2)
 
 
 def _store(mapping: dict[str, Any], key: Any, value: Any) -> None:
@@ -251,13 +279,9 @@ def _store(mapping: dict[str, Any], key: Any, value: Any) -> None:
 
         shown = go_sharp_v(value, map_type="map[interface {}]interface {}")
         raise ScalarError(f"unsupported map key of type: %!s(<nil>), key: <nil>, value: {shown}")
-    if isinstance(key, dict | list):
-        raise ScalarError(f"yaml: invalid map key: {json.dumps(key)}")
+    if isinstance(key, dict | list):  # go-yaml v2 decode.go ``mapping``: %#v
+        from kubectl_crd.model.gotemplate import go_sharp_v
+
+        shown = go_sharp_v(key, map_type="map[interface {}]interface {}")
+        raise ScalarError(f"yaml: invalid map key: {shown}")
     mapping[json_key(key)] = value
-
-
-def _anchor_name(node: Any, data: bytes) -> str:
-    """The anchor a node was defined with (its start mark points at ``&name``)."""
-    text = data.decode("utf-8", "replace")
-    found = _ANCHOR.match(text, node.start_mark.index)
-    return found.group(1) if found else ""

@@ -6,7 +6,8 @@ each output, and ``kube.clientdecode`` must give the same JSON or the same error
 The outputs: a well-formed ExecCredential in JSON and in YAML, every truncation of each,
 each with one byte deleted, each with one of a few troublesome bytes inserted at every
 position, and hand-written ones (the JSON scanner's every context, go-yaml's line rule
-for scanner and parser errors, aliases, merges, YAML 1.1 scalars).
+for scanner and parser errors, aliases, anchors defined twice, merges, tags, go-yaml's
+escapes, collections as keys, YAML 1.1 scalars).
 """
 
 from __future__ import annotations
@@ -107,6 +108,31 @@ HAND_WRITTEN = [
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(9)
     ),
     "[" * 900 + "]" * 900,
+    # an anchor defined again names the later node (PyYAML's composer refused it); the
+    # document's parse errors come before any decoding error
+    "a: &x 1\nb: &x [2]\nc: *x\n",
+    "a: &x 1\nb: *x\nc: &x 3\nd: *x\n",
+    "a: &x 1\nb: &x [*x]\n",
+    "a: &x [1]\nb: &x [*x, *x]\nc: &x [*x, *x]\n",
+    "a: &x {k: 1}\nb: &x {j: 2}\n<<: *x\n",
+    "a: &x 1\nb: &x 2\nc: [\n",
+    "a: &x 1\nb: &x 2\nc: [d:e, *x]\n",
+    'a: &x 1\nb: &x 2\nc: "\\q"\n',
+    "a: !!int x\nb: [\n",
+    "a: &a [*a]\nb: *nope\n",
+    # tags: ``!`` leaves a string (libyaml marks it implicit, PyYAML resolved it)
+    "c: ! 3\nd: ! '3'\ne: !int 3\nf: !!int '3'\n",
+    "! <<: {a: 1}\nb: !!merge {c: 2}\n'<<': 3\n",
+    # escapes: go-yaml reads \\' (libyaml refuses), refuses \\/ (libyaml reads)
+    'c: "\\\'"\n',
+    'c: ["\\\'", 1]\n',
+    'c: "\\/"\n',
+    'c: 1\nd: "a\n  b\\/"\n',
+    'c: "\\\\/"\n',
+    '\u00e9: "\u00e9\\/"\n',
+    # keys that are collections: %#v
+    "? [1, a]\n: 2\n",
+    "? {a: [1.5, true]}\n: 2\n",
 ]
 
 
