@@ -28,6 +28,7 @@ from typing import Any, Literal
 from kubectl_crd.io.documents import Document
 from kubectl_crd.model.crd import CustomResourceDefinition, is_crd_object, same_definition
 from kubectl_crd.model.errors import CRDError, InputError, Location, YamlError
+from kubectl_crd.model.govalues import go_json, json_kind, unmarshal_type_error
 from kubectl_crd.model.gvk import is_builtin_group
 from kubectl_crd.model.lookup import differing_definitions_message
 from kubectl_crd.validation.pipeline import validate_custom_resource
@@ -250,8 +251,9 @@ def validate_document(
         return DocumentResult(status="empty", **base)
     if not isinstance(content, dict):
         return DocumentResult(status="error", message="not a mapping/object", **base)
-    api_version = str(content.get("apiVersion") or "")
-    kind = str(content.get("kind") or "")
+    given_version, given_kind = content.get("apiVersion"), content.get("kind")
+    api_version = given_version if isinstance(given_version, str) else ""
+    kind = given_kind if isinstance(given_kind, str) else ""
     metadata = content.get("metadata")
     meta = metadata if isinstance(metadata, dict) else {}
     base.update(
@@ -260,11 +262,9 @@ def validate_document(
         name=str(meta.get("name") or meta.get("generateName") or ""),
         namespace=str(meta.get("namespace") or ""),
     )
-    if not api_version or not kind:
-        missing_part = "apiVersion" if not api_version else "kind"
-        message = f"Object 'Kind' is missing in '{document.source}'"
-        if missing_part == "apiVersion":
-            message = f"apiVersion not set in '{document.source}'"
+    problem = _identity_problem(content, given_version, kind)
+    if problem is not None:
+        message = problem or f"apiVersion not set in '{document.source}'"
         return DocumentResult(status="error", message=message, **base)
     if is_crd_object(content):
         checked = _validate_crd(document, base)
@@ -296,6 +296,20 @@ def validate_document(
     if stored is not None:
         base["operation"] = "update"
     return _from_validation(result, base)
+
+
+def _identity_problem(content: dict[str, Any], given_version: Any, kind: str) -> str | None:
+    """Why kubectl cannot send the document, in its words: its builder decodes each
+    document with unstructured's scheme, whose kind is only a string ("Object 'Kind' is
+    missing in '<the document's JSON>'"), then into a metadataOnlyObject, whose
+    apiVersion is a string (cli-runtime resource/mapper.go ``infoForData``); "" for no
+    apiVersion (kubectl would find no resource for the kind); None when neither."""
+    if not kind:
+        return f"Object 'Kind' is missing in '{go_json(content)}'"
+    if given_version is not None and not isinstance(given_version, str):
+        field = "metadataOnlyObject.apiVersion"
+        return unmarshal_type_error(json_kind(given_version), "string", field)
+    return "" if not given_version else None
 
 
 def old_objects_from(documents: Iterable[Document], index: CRDIndex) -> OldObjects:
