@@ -250,7 +250,10 @@ def pod_template_problems(
     annotations = annotations if isinstance(annotations, dict) else {}
     if annotations:
         found += _pod_annotations(annotations, spec, f"{at}.annotations")
-    volume_problems, volumes = _volumes(_items(spec.get("volumes")), f"{where}.volumes")
+    sent = spec if given is None else _sent_spec(given)
+    volume_problems, volumes = _volumes(
+        _items(spec.get("volumes")), f"{where}.volumes", _items(sent.get("volumes"))
+    )
     found += volume_problems
     # a claim template's volume is a persistentVolumeClaim one
     volumes.update(dict.fromkeys(claim_volumes, True))
@@ -269,7 +272,6 @@ def pod_template_problems(
     containers = _items(spec.get("containers"))
     if not containers:
         found.append(required(f"{where}.containers"))
-    sent = spec if given is None else _sent_spec(given)
     sent_containers = _items(sent.get("containers"))
     names: set[str] = set()
     host_ports: list[tuple[str, str]] = []
@@ -600,10 +602,12 @@ def _profiles_match(kind: str, annotation: str, profile: dict[str, Any], at: str
     return []
 
 
-def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], dict[str, bool]]:
+def _volumes(
+    volumes: list[dict[str, Any]], at: str, sent: list[dict[str, Any]]
+) -> tuple[list[Cause], dict[str, bool]]:
     """``ValidateVolumes``: the problems, and the names of the volumes without any,
     each with whether a block device may be of it (``isMatchedDevice``: a claim or an
-    ephemeral volume)."""
+    ephemeral volume). ``sent``: the volumes as the request sent them."""
     found: list[Cause] = []
     good: dict[str, bool] = {}
     for index, volume in enumerate(volumes):
@@ -620,7 +624,9 @@ def _volumes(volumes: list[dict[str, Any]], at: str) -> tuple[list[Cause], dict[
                 )
             else:
                 check, source = _SOURCE_CHECKS.get(key), volume[key]
-                if check is not None and isinstance(source, dict):
+                if key == "ephemeral" and isinstance(source, dict):
+                    problems += _ephemeral(source, f"{path}.ephemeral", _at(sent, index))
+                elif check is not None and isinstance(source, dict):
                     problems += check(source, f"{path}.{_CHECK_PATHS.get(key, key)}")
             if key == "iscsi":
                 problems += _iscsi_volume_name(volume, path)
@@ -1223,35 +1229,64 @@ def _csi(source: dict[str, Any], at: str) -> list[Cause]:
     return found
 
 
-def _ephemeral(source: dict[str, Any], at: str) -> list[Cause]:
+def _ephemeral(source: dict[str, Any], at: str, sent_volume: dict[str, Any]) -> list[Cause]:
     """``validateEphemeralVolumeSource``: a claim template, by
     ``ValidatePersistentVolumeClaimTemplate`` (a template's is no pod's: the claim's
-    name is not checked)."""
+    name is not checked). ``sent_volume``: the volume as the request sent it."""
     template = source.get("volumeClaimTemplate")
     if not isinstance(template, dict):
         return [required(f"{at}.volumeClaimTemplate")]
     at = f"{at}.volumeClaimTemplate"
     meta, spec = template.get("metadata"), template.get("spec")
-    return _template_meta(meta if isinstance(meta, dict) else {}, f"{at}.metadata") + _claim_spec(
+    meta = meta if isinstance(meta, dict) else {}
+    sent = _mapping(
+        _mapping(_mapping(sent_volume.get("ephemeral")).get("volumeClaimTemplate")).get("metadata")
+    )
+    # an empty list the request sent is a Go slice of length 0, not nil: set (decoding,
+    # omitempty, left it out)
+    meta = {**meta, **{key: [] for key in _TEMPLATE_META_LISTS if sent.get(key) == []}}
+    return _template_meta(meta, f"{at}.metadata") + _claim_spec(
         spec if isinstance(spec, dict) else {}, f"{at}.spec"
     )
 
 
+_TEMPLATE_META_LISTS = ("ownerReferences", "finalizers", "managedFields")
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 #: ``ObjectMeta``'s fields but labels and annotations, in its order: a template may
-#: set none (``validateFieldAllowList``)
-_NOT_TEMPLATE_META = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion",
-                      "generation", "creationTimestamp", "deletionTimestamp",
-                      "deletionGracePeriodSeconds", "ownerReferences", "finalizers",
-                      "managedFields")  # fmt: skip
+#: set none (``validateFieldAllowList``), each named as that function names it (the Go
+#: field's name, its first letter lowered: UID is ``uID``)
+_NOT_TEMPLATE_META = (("name", "name"), ("generateName", "generateName"),
+                      ("namespace", "namespace"), ("selfLink", "selfLink"), ("uid", "uID"),
+                      ("resourceVersion", "resourceVersion"), ("generation", "generation"),
+                      ("creationTimestamp", "creationTimestamp"),
+                      ("deletionTimestamp", "deletionTimestamp"),
+                      ("deletionGracePeriodSeconds", "deletionGracePeriodSeconds"),
+                      ("ownerReferences", "ownerReferences"), ("finalizers", "finalizers"),
+                      ("managedFields", "managedFields"))  # fmt: skip
+#: the fields whose zero value JSON can give: a string's "", generation's 0 (a pointer
+#: or a slice is set by any value but null: an empty list, 0 seconds)
+_ZERO_VALUES: dict[str, tuple[object, ...]] = {
+    **dict.fromkeys(("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"), ("",)),
+    "generation": (0,),
+}  # fmt: skip
 
 
 def _template_meta(meta: dict[str, Any], at: str) -> list[Cause]:
     """``ValidateTemplateObjectMeta``: the annotations, the labels, and none of the
-    other fields set (not their zero value)."""
+    other fields set (not their Go zero value: reflect.DeepEqual, so an empty list is
+    set)."""
     problems = sorted(labels_and_annotations_problems(meta), key=lambda each: each[0] == "labels")
     found = [cause(f"{at}.{key}", reason, body) for key, reason, body in problems]
-    return found + [forbidden(f"{at}.{key}", "cannot be set") for key in _NOT_TEMPLATE_META
-                    if meta.get(key) not in (None, "", 0, [])]  # fmt: skip
+    return found + [
+        forbidden(f"{at}.{name}", "cannot be set")
+        for key, name in _NOT_TEMPLATE_META
+        if meta.get(key) is not None and meta[key] not in _ZERO_VALUES.get(key, ())
+    ]
 
 
 #: ``supportedAccessModes`` and ``supportedVolumeModes``, sorted
@@ -1580,7 +1615,6 @@ _SOURCE_CHECKS: dict[str, Check] = {
     "scaleIO": _requires("gateway", "system", "volumeName"),
     "downwardAPI": _downward_api,
     "csi": _csi,
-    "ephemeral": _ephemeral,
 }
 #: where a source's own errors are, when not at its JSON name (upstream's slip)
 _CHECK_PATHS = {"gcePersistentDisk": "persistentDisk"}
