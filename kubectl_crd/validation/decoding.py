@@ -82,7 +82,14 @@ from kubectl_crd.model.govalues import go_json_float, json_kind, unmarshal_type_
 from kubectl_crd.model.quantity import stored_quantity
 from kubectl_crd.model.schema import copy_json
 
-__all__ = ["GoType", "decode_builtin", "go_base64", "object_meta_error", "zero_field"]
+__all__ = [
+    "GoType",
+    "decode_builtin",
+    "go_base64",
+    "metadata_only_error",
+    "object_meta_error",
+    "zero_field",
+]
 
 _EMPTY_STRING, _EMPTY_NUMBER, _EMPTY_BOOL, _EMPTY_LENGTH, _EMPTY_NIL = 1, 2, 3, 4, 5
 _OMITEMPTY, _OMITZERO = 1, 2
@@ -226,7 +233,9 @@ def _literal(value: int | float) -> str:
 
 
 class _Decoder:
-    __slots__ = ("indices", "lenient", "literal", "milli", "path", "saved", "struct", "unknown")
+    __slots__ = (
+        "indices", "lenient", "literal", "milli", "path", "saved", "saved_at", "struct", "unknown",
+    )  # fmt: skip
 
     def __init__(self, lenient: bool, unknown: list[str] | None = None) -> None:
         self.lenient = lenient
@@ -240,6 +249,8 @@ class _Decoder:
         self.struct = ""
         self.path: list[str] = []
         self.saved: str | None = None
+        #: where ``saved`` was found: the JSON path, list indices included
+        self.saved_at: list[str | int] = []
 
     # -- errors ----------------------------------------------------------------------
 
@@ -251,6 +262,16 @@ class _Decoder:
         """``d.saveError(&UnmarshalTypeError{...})``: the first one is kept."""
         if self.saved is None and not self.lenient:
             self.saved = self.message(what, go)
+            self.saved_at = self.segments()
+
+    def segments(self) -> list[str | int]:
+        """The JSON path being decoded, each list item's index after its list's name."""
+        out: list[str | int] = []
+        for depth, name in enumerate(self.path, 1):
+            out.append(name)
+            if depth in self.indices:
+                out.append(self.indices[depth])
+        return out
 
     def where(self, key: str) -> str:
         """The field path the server's Warn names (``unknown field "<path>"``): the JSON
@@ -785,3 +806,41 @@ def object_meta_error(metadata: dict[str, Any]) -> str | None:
     except _Fatal as fatal:
         return str(fatal)
     return decoder.saved
+
+
+def metadata_only_error(obj: dict[str, Any]) -> tuple[str, list[str | int]] | None:
+    """What kubectl says of a document whose metadata does not decode, and where, None
+    when it decodes. kubectl's builder decodes each document it reads into
+    ``metadataOnlyObject`` (apiVersion, kind, ``metav1.ObjectMeta`` at ``metadata``)
+    before it sends anything (cli-runtime ``resource/metadata_decoder.go``), with the
+    server's case-sensitive decoder, over the JSON ``sigs.k8s.io/yaml`` made of the
+    YAML: every map's keys sorted, a whole float written as an integer. ``obj`` is not
+    changed."""
+    from kubectl_crd.model.yamlscalars import ScalarError, json_float
+
+    def as_sent(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: as_sent(value[key]) for key in sorted(value)}
+        if isinstance(value, list):
+            return [as_sent(item) for item in value]
+        if type(value) is float:
+            try:
+                return json_float(value)
+            except ScalarError:
+                return value
+        return value
+
+    metadata = obj.get("metadata")
+    if metadata is None:
+        return None
+    decoder = _Decoder(False)
+    decoder.literal = _go_number
+    types = _types()
+    with types.lock:  # a type is in ``made`` before its fields are (as in ``_Types.kind``)
+        object_meta = types.type(_OBJECT_META)
+    decoder.struct, decoder.path = "metadataOnlyObject", ["metadata"]
+    try:
+        decoder.value(object_meta, as_sent(metadata))
+    except _Fatal as fatal:
+        return str(fatal), decoder.segments()
+    return None if decoder.saved is None else (decoder.saved, decoder.saved_at)

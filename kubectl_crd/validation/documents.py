@@ -31,6 +31,7 @@ from kubectl_crd.model.errors import CRDError, InputError, Location, YamlError
 from kubectl_crd.model.govalues import go_json, json_kind, unmarshal_type_error
 from kubectl_crd.model.gvk import is_builtin_group
 from kubectl_crd.model.lookup import differing_definitions_message
+from kubectl_crd.validation.objectmeta import plainly_decodes
 from kubectl_crd.validation.pipeline import validate_custom_resource
 from kubectl_crd.validation.results import FieldError, FieldValidation, Reason, ValidationResult
 
@@ -266,6 +267,15 @@ def validate_document(
     if problem is not None:
         message = problem or f"apiVersion not set in '{document.source}'"
         return DocumentResult(status="error", message=message, **base)
+    if metadata is not None and not (isinstance(metadata, dict) and plainly_decodes(metadata)):
+        from kubectl_crd.validation.decoding import metadata_only_error
+
+        undecodable = metadata_only_error(content)
+        if undecodable is not None:
+            # kubectl refuses it as it reads it, a built-in's or a custom resource's
+            message, where = undecodable
+            located = {**base, "location": document.locate(where)}
+            return DocumentResult(status="error", message=message, **located)
     if is_crd_object(content):
         checked = _validate_crd(document, base)
         index.note_checked(document, checked.status == "invalid")

@@ -71,7 +71,7 @@ def decode_metadata(metadata: Any, chain: Chain) -> tuple[list[tuple[str, Chain]
         if key not in OBJECT_META_FIELDS:
             where = paths.child(chain, key)
             unknown.append((paths.dotted(where), where))
-    if not metadata or _plainly_decodes(metadata):
+    if not metadata or plainly_decodes(metadata):
         return unknown, None
     from kubectl_crd.validation.decoding import object_meta_error  # its Go types: read once
 
@@ -83,7 +83,7 @@ _STRING_FIELDS = frozenset(("name", "generateName", "namespace", "uid", "resourc
 _STRING_MAPS = frozenset(("labels", "annotations"))
 
 
-def _plainly_decodes(metadata: dict[str, Any]) -> bool:
+def plainly_decodes(metadata: dict[str, Any]) -> bool:
     """True when every key is an ObjectMeta field of string, string map or string list
     type holding such a value (a manifest's usual ``name``, ``namespace``, ``labels``,
     ``annotations``, ``finalizers``): nothing that encoding/json could refuse. Anything

@@ -1,4 +1,4 @@
-"""A manifest's plain metadata is taken without the Go decoder (``objectmeta._plainly_decodes``),
+"""A manifest's plain metadata is taken without the Go decoder (``objectmeta.plainly_decodes``),
 and only where the decoder would find nothing wrong."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubectl_crd.validation.decoding import object_meta_error
-from kubectl_crd.validation.objectmeta import _plainly_decodes
+from kubectl_crd.validation.objectmeta import plainly_decodes
 
 TEXT = st.text(max_size=12)
 PLAIN = st.fixed_dictionaries(
@@ -41,14 +41,14 @@ FIELDS = st.sampled_from(
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(PLAIN)
 def test_plain_metadata_is_what_the_decoder_takes(metadata: dict[str, object]) -> None:
-    assert _plainly_decodes(metadata)
+    assert plainly_decodes(metadata)
     assert object_meta_error(metadata) is None
 
 
 @settings(max_examples=500, deadline=None, derandomize=True)
 @given(st.dictionaries(FIELDS, ANY_JSON, max_size=4))
 def test_the_decoder_refuses_nothing_taken_as_plain(metadata: dict[str, object]) -> None:
-    if _plainly_decodes(metadata):
+    if plainly_decodes(metadata):
         assert object_meta_error(metadata) is None
 
 
@@ -66,7 +66,7 @@ def test_the_decoder_refuses_nothing_taken_as_plain(metadata: dict[str, object])
     ],
 )
 def test_anything_else_goes_to_the_decoder(metadata: dict[str, object]) -> None:
-    assert not _plainly_decodes(metadata)
+    assert not plainly_decodes(metadata)
 
 
 def test_validating_a_plain_manifest_loads_no_go_types(tmp_path) -> None:  # type: ignore[no-untyped-def]
