@@ -25,8 +25,9 @@ two files; starting from ``PodSpec``, every internal type a field reaches. A fie
 included), written as its zero value when absent; ``p`` a pointer to a scalar, a slice or
 map of scalars, or a type of another package (``metav1.LabelSelector``,
 ``resource.Quantity``, ``intstr.IntOrString``), written as the API's JSON; ``!T`` /
-``*T`` / ``[]T`` a struct of this package, a pointer to one, a slice of them; ``x`` a
-pointer to a struct that embeds ``metav1.ObjectMeta`` (not rendered).
+``*T`` / ``[]T`` a struct of this package, a pointer to one, a slice of them; ``m`` an
+embedded ``metav1.ObjectMeta`` (an ephemeral volume's claim template: its JSON tags
+inline, json.Marshal writes its fields in the struct's place).
 
 The test tests/unit/validation/test_pod_go_types.py runs this script and compares its
 output with the committed module; run it when the pinned release moves and review the
@@ -234,7 +235,7 @@ class Reader:
             inner = expression[1:]
             if self._scalar(inner) is not None:
                 return "p"
-            return "x" if self.embeds_object_meta(inner) else f"*{inner}"
+            return f"*{inner}"
         if expression.startswith("[]"):
             inner = expression[2:]
             if self._scalar(inner) is not None:
@@ -250,22 +251,22 @@ class Reader:
         return f"!{expression}"
 
     def table(self, root: str) -> dict[str, list[tuple[str, str, str]]]:
-        """Every struct ``root`` reaches (not through an ``x``), in the order a
-        depth-first walk of the fields meets them: (Go name, v1 JSON name, kind)."""
+        """Every struct ``root`` reaches, in the order a depth-first walk of the fields
+        meets them: (Go name, v1 JSON name, kind)."""
         out: dict[str, list[tuple[str, str, str]]] = {}
         used: set[tuple[str, str]] = set()
 
         def visit(type_name: str) -> None:
             out[type_name] = []
             for field in self.fields(type_name):
-                if field.embedded:
+                if field.embedded and field.type != _OBJECT_META:
                     raise SourceError(f"{type_name} embeds {field.type} (not read)")
                 home = MOVED.get((type_name, field.name), (type_name, field.name))
                 json_names = self.json_names(home[0])
                 if home[1] not in json_names:
                     raise SourceError(f"v1 {home[0]} has no field {home[1]}")
                 used.add(home)
-                kind = self.kind(field.type)
+                kind = "m" if field.embedded else self.kind(field.type)
                 out[type_name].append((field.name, json_names[home[1]], kind))
                 reached = kind.lstrip("*![]")
                 if kind not in _KINDS and reached not in out:
@@ -287,7 +288,7 @@ class Reader:
         return moved, tuple(sorted(names[go] for (_, go) in V1_ONLY))
 
 
-_KINDS = {"s", "b", "i", "p", "x"}
+_KINDS = {"s", "b", "i", "p", "m"}
 
 
 def modcache(given: str | None) -> Path:

@@ -327,7 +327,39 @@ GO_TYPES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("VolumeAttributes", "volumeAttributes", "p"),
         ("NodePublishSecretRef", "nodePublishSecretRef", "*LocalObjectReference"),
     ),
-    "EphemeralVolumeSource": (("VolumeClaimTemplate", "volumeClaimTemplate", "x"),),
+    "EphemeralVolumeSource": (
+        ("VolumeClaimTemplate", "volumeClaimTemplate", "*PersistentVolumeClaimTemplate"),
+    ),
+    "PersistentVolumeClaimTemplate": (
+        ("ObjectMeta", "metadata", "m"),
+        ("Spec", "spec", "!PersistentVolumeClaimSpec"),
+    ),
+    "PersistentVolumeClaimSpec": (
+        ("AccessModes", "accessModes", "p"),
+        ("Selector", "selector", "p"),
+        ("Resources", "resources", "!VolumeResourceRequirements"),
+        ("VolumeName", "volumeName", "s"),
+        ("StorageClassName", "storageClassName", "p"),
+        ("VolumeMode", "volumeMode", "p"),
+        ("DataSource", "dataSource", "*TypedLocalObjectReference"),
+        ("DataSourceRef", "dataSourceRef", "*TypedObjectReference"),
+        ("VolumeAttributesClassName", "volumeAttributesClassName", "p"),
+    ),
+    "VolumeResourceRequirements": (
+        ("Limits", "limits", "p"),
+        ("Requests", "requests", "p"),
+    ),
+    "TypedLocalObjectReference": (
+        ("APIGroup", "apiGroup", "p"),
+        ("Kind", "kind", "s"),
+        ("Name", "name", "s"),
+    ),
+    "TypedObjectReference": (
+        ("APIGroup", "apiGroup", "p"),
+        ("Kind", "kind", "s"),
+        ("Name", "name", "s"),
+        ("Namespace", "namespace", "p"),
+    ),
     "ImageVolumeSource": (
         ("Reference", "reference", "s"),
         ("PullPolicy", "pullPolicy", "s"),

@@ -846,9 +846,9 @@ class _Unrenderable(Exception):
 # with the v1 JSON name that holds it. A kind: ``s`` string, ``b`` bool, ``i`` integer
 # (their zero values), ``p`` a scalar's pointer, a slice or map of scalars, or another
 # package's type (LabelSelector, Quantity, IntOrString) written as its JSON (``null`` when
-# absent), ``!T`` a struct, ``*T`` a pointer to one, ``[]T`` a slice of them, ``x`` a
-# pointer to a type embedding ``metav1.ObjectMeta`` (its JSON tags inline: not rendered,
-# the template falls back to the API's JSON)
+# absent), ``!T`` a struct, ``*T`` a pointer to one, ``[]T`` a slice of them, ``m`` an
+# embedded ``metav1.ObjectMeta`` (an ephemeral volume's claim template's: its fields have
+# JSON tags, written inline where it is embedded)
 _ZERO = {"s": '""', "b": "false", "i": "0"}
 #: ObjectMeta's JSON names in its declaration order (it has JSON tags, all omitempty)
 _OBJECT_META = (
@@ -863,10 +863,6 @@ def _go_value(value: Any, kind: str) -> str:
         return _ZERO[kind] if value is None else go_json(value)
     if kind == "p":
         return go_json(value)
-    if kind == "x":
-        if value is None:
-            return "null"
-        raise _Unrenderable
     if kind.startswith("[]"):
         if value is None:
             return "null"
@@ -883,11 +879,20 @@ def _go_struct(value: Any, type_name: str, consumed: tuple[str, ...] = ()) -> st
     fields = GO_TYPES[type_name]
     if not isinstance(value, Mapping) or set(value) - {j for _, j, _ in fields} - set(consumed):
         raise _Unrenderable
-    return (
-        "{"
-        + ",".join(f'"{go}":{_go_value(value.get(name), kind)}' for go, name, kind in fields)
-        + "}"
-    )
+    parts: list[str] = []
+    for go, name, kind in fields:
+        if kind == "m":
+            parts += _object_meta_parts(_field(value, name))
+        else:
+            parts.append(f'"{go}":{_go_value(value.get(name), kind)}')
+    return "{" + ",".join(parts) + "}"
+
+
+def _object_meta_parts(meta: Mapping[str, Any]) -> list[str]:
+    """An embedded ObjectMeta's JSON fields (all omitempty), in its declaration order."""
+    if set(meta) - set(_OBJECT_META):
+        raise _Unrenderable
+    return [f'"{key}":{go_json(meta[key])}' for key in _OBJECT_META if meta.get(key)]
 
 
 def _pod_template_go(template: Mapping[str, Any]) -> str:
@@ -895,12 +900,11 @@ def _pod_template_go(template: Mapping[str, Any]) -> str:
     ObjectMeta's JSON fields, then ``Spec`` in Go's names), as kube-apiserver prints the
     value of a changed template; the API's JSON for a template holding a field
     ``GO_TYPES`` does not know."""
-    meta = _field(template, "metadata")
     pod = dict(_field(template, "spec"))
     try:
-        if set(meta) - set(_OBJECT_META) or set(template) - {"metadata", "spec"}:
+        if set(template) - {"metadata", "spec"}:
             raise _Unrenderable
-        parts = [f'"{key}":{go_json(meta[key])}' for key in _OBJECT_META if meta.get(key)]
+        parts = _object_meta_parts(_field(template, "metadata"))
         context = pod.get("securityContext")
         if isinstance(context, Mapping):
             pod["securityContext"] = {

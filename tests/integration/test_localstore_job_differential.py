@@ -161,6 +161,22 @@ CREATES: list[tuple[str, dict[str, Any]]] = [
     ("valid: managedBy", job("c33", managedBy="example.com/mine")),
 ]  # fmt: skip
 
+#: a pod with an ephemeral volume whose claim template has metadata, and one without
+EPHEMERAL_POD = {
+    "containers": [{"name": "app", "image": "nginx:1", "volumeMounts": [{"name": "e", "mountPath": "/e"}]}],
+    "volumes": [{"name": "e", "ephemeral": {"volumeClaimTemplate": {
+        "metadata": {"labels": {"tier": "db"}, "annotations": {"note": "x"}},
+        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
+                 "resources": {"requests": {"storage": "1Gi"}, "limits": {"storage": "2Gi"}},
+                 "selector": {"matchLabels": {"a": "b"}},
+                 "dataSource": {"kind": "PersistentVolumeClaim", "name": "src"}}}}}],
+}  # fmt: skip
+BARE_EPHEMERAL_POD = {
+    "containers": [{"name": "app", "image": "nginx:1"}],
+    "volumes": [{"name": "e", "ephemeral": {"volumeClaimTemplate": {
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}}}],
+}  # fmt: skip
+
 #: (what, the created Job's spec fields, the update's spec fields: None removes one;
 #: ``template``/``pod`` changes go to the template's metadata/spec)
 UPDATES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
@@ -184,6 +200,10 @@ UPDATES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
               "schedulingGates": [{"name": "g"}]}}),
     ("the image of a template of many fields", {"pod": RICH_POD},
      {"pod": {"containers": [{**RICH_POD["containers"][0], "image": "nginx:2"}]}}),
+    ("the image of a template with an ephemeral volume (a claim template: ObjectMeta inline)",
+     {"pod": EPHEMERAL_POD}, {"pod": {"containers": [{**EPHEMERAL_POD["containers"][0], "image": "nginx:2"}]}}),
+    ("the image of a template with a bare ephemeral volume", {"pod": BARE_EPHEMERAL_POD},
+     {"pod": {"containers": [{"name": "app", "image": "nginx:2"}]}}),
     ("a suspended Job's image", {"suspend": True},
      {"pod": {"containers": [{"name": "app", "image": "nginx:2"}]}}),
     ("backoffLimitPerIndex", {**INDEXED, "backoffLimitPerIndex": 1}, {"backoffLimitPerIndex": 2}),

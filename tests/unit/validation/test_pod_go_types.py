@@ -80,7 +80,7 @@ type PersistentVolumeClaimTemplate struct {
 }
 
 type PersistentVolumeClaimSpec struct {
-	Unreached string
+	VolumeName string
 }
 
 type PodSecurityContext struct {
@@ -134,6 +134,15 @@ type EphemeralVolumeSource struct {
 	VolumeClaimTemplate *PersistentVolumeClaimTemplate `json:"volumeClaimTemplate,omitempty"`
 }
 
+type PersistentVolumeClaimTemplate struct {
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec PersistentVolumeClaimSpec `json:"spec"`
+}
+
+type PersistentVolumeClaimSpec struct {
+	VolumeName string `json:"volumeName,omitempty"`
+}
+
 type PodSecurityContext struct {
 	RunAsUser *int64 `json:"runAsUser,omitempty"`
 	SELinuxOptions SELinuxOptions `json:"seLinuxOptions,omitempty"`
@@ -161,7 +170,15 @@ EXPECTED = {
         ("Limits", "limits", "p"),  # a named map
         ("Devices", "devices", "[]VolumeDevice"),
     ),
-    "EphemeralVolumeSource": (("VolumeClaimTemplate", "volumeClaimTemplate", "x"),),
+    "EphemeralVolumeSource": (
+        ("VolumeClaimTemplate", "volumeClaimTemplate", "*PersistentVolumeClaimTemplate"),
+    ),
+    # ObjectMeta embedded: its JSON-tagged fields written in its place
+    "PersistentVolumeClaimTemplate": (
+        ("ObjectMeta", "metadata", "m"),
+        ("Spec", "spec", "!PersistentVolumeClaimSpec"),
+    ),
+    "PersistentVolumeClaimSpec": (("VolumeName", "volumeName", "s"),),
     "VolumeDevice": (),
     "PodSecurityContext": (
         ("HostNetwork", "hostNetwork", "b"),
