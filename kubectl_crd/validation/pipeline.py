@@ -18,7 +18,8 @@
    blocking error.
 
 With ``old`` (the stored object) the request is an update (``strategy.go:
-PrepareForUpdate``, ``ValidateUpdate``): with a status subresource the old
+PrepareForUpdate``, ``ValidateUpdate``), the stored object read as the server reads
+it, pruned and defaulted with the current schema: with a status subresource the old
 ``.status`` is kept; transition rules (``oldSelf``) run; and an error at a value
 equal to its old value is ratcheted (``ratcheting.go``, KEP-4008): schema errors
 are dropped, CEL errors become warnings.
@@ -193,6 +194,8 @@ def validate_custom_resource(
         add(Stage.SCHEMA, "kind", Reason.INVALID, message, where((None, "kind", False)))
 
     node = compile_schema(version.schema)
+    if isinstance(old, dict):
+        old = _read_back(old, node)
 
     # 2. strict decoding --------------------------------------------------------------
     unknown: list[tuple[str, Chain]] = []
@@ -383,6 +386,20 @@ def _rules_runner() -> Callable[..., Any]:
     from kubectl_crd.validation.cel.rules import run_rules
 
     return run_rules
+
+
+def _read_back(old: dict[str, Any], node: SchemaNode) -> dict[str, Any]:
+    """The stored object as an update's validation sees it. The server reads it through
+    the CRD's storage codec (``crdhandler.go: crdConversionRESTOptionsGetter``), whose
+    ``schemaCoercingDecoder`` prunes it and drops its non-nullable nulls, and whose
+    ``unstructuredDefaulter`` defaults it, with the schema served now: an object
+    stored before the CRD gained a default or lost a field compares with the update
+    (ratcheting, ``oldSelf``) as if written today."""
+    stored, _ = _copied(old)
+    prune(stored, node)
+    drop_non_nullable_nulls(stored, node)
+    apply_defaults(stored, node)
+    return dict(stored)
 
 
 def _copied(content: Any) -> tuple[Any, int]:

@@ -404,6 +404,45 @@ UPDATE_CASES["update-atomic-maps-correlate"] = UpdateCase(
 )
 
 
+# found by the third hunt on kro's ComplexApp (objects stored before a CRD gained
+# defaults, then relabelled): the server reads the stored object through the CRD's
+# storage codec, which prunes and defaults it with the current schema
+# (crdhandler.go: crdConversionRESTOptionsGetter, schemaCoercingDecoder and
+# unstructuredDefaulter), so ratcheting and oldSelf see the old object pruned and
+# defaulted: an unchanged invalid field passes, a defaulted field is no change
+UPDATE_CASES["update-old-object-read-with-the-schema"] = UpdateCase(
+    _rules(
+        [],
+        a={"type": "string"},
+        n={"type": "integer"},
+        p={"type": "string"},
+        o={"type": "object", "properties": {"k": {"type": "string"}}},
+    ),
+    {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "default": "x"},
+            "n": {"type": "integer", "maximum": 10},
+            "o": {
+                "type": "object",
+                "properties": {"k": {"type": "string", "default": "d"}},
+                "x-kubernetes-validations": [{"rule": "self.k == oldSelf.k"}],
+            },
+        },
+        "required": ["a"],
+        "x-kubernetes-validations": [{"rule": "self.a == oldSelf.a"}],
+    },
+    [
+        ({"spec": {"n": 20}}, {"metadata": {"labels": {"k": "v"}}, "spec": {"n": 20}}),
+        ({"spec": {"n": 20, "p": "v"}}, {"metadata": {"labels": {"k": "v"}}, "spec": {"n": 20}}),
+        ({"spec": {"n": 1, "o": {}}}, {"spec": {"n": 2, "o": {"k": "d"}}}),
+        ({"spec": {"n": 1}}, {"spec": {"n": 20}}),
+        ({"spec": {"n": 1}}, {"spec": {"a": "y", "n": 1}}),
+    ],
+    probe={"spec": {"n": 20}},
+)
+
+
 def _merged(name: str, kind: str, parts: dict[str, Any]) -> dict[str, Any]:
     obj: dict[str, Any] = {"apiVersion": f"{GROUP}/v1", "kind": kind, "spec": {}}
     obj.update({k: v for k, v in parts.items() if k != "metadata"})
