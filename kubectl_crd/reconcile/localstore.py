@@ -82,7 +82,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   a pod template's spec as ``ValidatePodSpec`` checks its commonest rules
   (``validation.pods``; tests/integration/test_localstore_pod_template_differential.py);
   a Lease's spec (``validation.leases``);
-- other built-in kinds (``BUILTINS``: ConfigMap, Secret, Role, ...) and the rest of a
+  a ConfigMap's and a Secret's content (``validation.configmaps``, ``ValidateConfigMap``
+  and ``ValidateSecret``: config keys, a key in both of a ConfigMap's maps, the 1 MiB
+  total, a Secret's type-specific keys and dockercfg JSON; on an update, a Secret's type
+  and an immutable object's data, between the metadata passes): 86 cases in
+  tests/integration/test_localstore_configmap_secret_differential.py;
+- other built-in kinds (``BUILTINS``: Role, ServiceAccount, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks
   (strategies, the pod spec's rarer rules), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
@@ -125,8 +130,9 @@ What it keeps, and the upstream behaviour each piece mirrors
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
 kinds beyond their metadata, their decoding and the typed check (a Service's, a
-workload's and a Lease's aside;
-of a Service update's own rules only the primary cluster IP's is checked), admission
+workload's, a Lease's, a ConfigMap's and a Secret's aside;
+of a Service update's own rules only the primary cluster IP's is checked; a tls
+Secret's warning when its certificate and key do not parse is not sent), admission
 plugins beyond the defaults above
 (ServiceAccount's token volume, LimitRanger, ResourceQuota),
 an apply to ``/status``,
@@ -1938,7 +1944,10 @@ def _check_builtin(
     custom resources' admission runs): its name (a DNS subdomain unless ``_NAME_CHECKS``
     says otherwise), label keys and values, annotation keys and their total size,
     ownerReferences and finalizers; then a Service's spec (``validation.services``,
-    ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
+    ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
+    ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
+    between its metadata passes, the content's after them). A problem is the server's
+    422 ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (
         BUILTIN_UPDATE_STRATEGIES,
@@ -1955,13 +1964,33 @@ def _check_builtin(
         return
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     job = (kind.group, kind.kind) == ("batch", "Job")
+    content = not kind.group and kind.kind in ("ConfigMap", "Secret")
     if old is None:
         found = validate_object_meta(meta, None, name_check=check, generate_names=False)
+        problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
     else:
         strategy = BUILTIN_UPDATE_STRATEGIES.get(kind.kind, DEFAULT_UPDATE_STRATEGY)
         old_meta = old.get("metadata")
-        found = update_meta_errors(meta, old_meta, strategy, name_check=check)
-    problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+        own: list[tuple[str, str, str]] = []
+        cut = len(strategy)
+        if content:
+            # ValidateConfigMapUpdate / ValidateSecretUpdate: their ObjectMetaUpdate (the
+            # strategy's first pass), their own rules, then ValidateX's ObjectMeta
+            from kubectl_crd.validation.configmaps import update_problems
+
+            own, cut = update_problems(kind.kind, obj, old), 1
+        found = update_meta_errors(meta, old_meta, strategy[:cut], name_check=check)
+        rest = strategy[cut:]
+        later = (
+            update_meta_errors(meta, old_meta, rest, name_check=check, common=False) if rest else []
+        )
+        problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+        problems += [(f, reason, message, Stage.SCHEMA) for f, reason, message in own]
+        problems += [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in later]
+    if content:
+        from kubectl_crd.validation.configmaps import content_problems
+
+        problems += [(f, r, m, Stage.SCHEMA) for f, r, m in content_problems(kind.kind, obj)]
     spec_causes = validate_workload(kind.group, kind.kind, obj, given, None if job else old)
     problems += [(f, reason, message, Stage.SCHEMA) for f, reason, message in spec_causes]
     if job and old is not None:

@@ -114,6 +114,7 @@ from kubectl_crd.model.govalues import (
     unmarshal_type_error,
 )
 from kubectl_crd.model.quantity import BINARY_EXPONENTS, parse_quantity, stored_quantity
+from kubectl_crd.validation.configmaps import config_key_problems
 from kubectl_crd.validation.fielderrors import (
     Cause,
     cause,
@@ -1053,11 +1054,6 @@ _BYTE_DIVISORS = frozenset(("1", "1k", "1M", "1G", "1T", "1P", "1E",
                             "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"))  # fmt: skip
 _BYTE_DIVISOR_MESSAGE = ("only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, "
                          "1Pi, 1Ei are supported with the ")  # fmt: skip
-#: IsConfigMapKey
-_KEY_RE = re.compile("[-._a-zA-Z0-9]+")
-_KEY_MESSAGE = ("a valid config key must consist of alphanumeric characters, '-', '_' or '.' "
-                "(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation "
-                "is '[-._a-zA-Z0-9]+')")  # fmt: skip
 
 
 def _key_selector(ref: dict[str, Any], at: str) -> list[Cause]:
@@ -1078,14 +1074,8 @@ def _key_selector(ref: dict[str, Any], at: str) -> list[Cause]:
 @functools.lru_cache(maxsize=512)
 def _key_ref_messages(name: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What is wrong with a key selector's name and (non-empty) key."""
-    messages = ["must be no more than 253 characters"] if len(key.encode()) > 253 else []
-    if key and not _KEY_RE.fullmatch(key):
-        messages.append(_KEY_MESSAGE)
-    if key in (".", ".."):
-        messages.append(f"must not be '{key}'")
-    elif key.startswith(".."):
-        messages.append("must not start with '..'")
-    return tuple(_subdomain(name)), tuple(messages)
+    # an empty key is the caller's Required, not IsConfigMapKey's
+    return tuple(_subdomain(name)), config_key_problems(key) if key else ()
 
 
 def _field_ref(
