@@ -85,7 +85,7 @@ What it keeps, and the upstream behaviour each piece mirrors
   a ConfigMap's and a Secret's content (``validation.configmaps``, ``ValidateConfigMap``
   and ``ValidateSecret``: config keys, a key in both of a ConfigMap's maps, the 1 MiB
   total, a Secret's type-specific keys and dockercfg JSON; on an update, a Secret's type
-  and an immutable object's data, between the metadata passes): 86 cases in
+  and an immutable object's data, between the metadata passes): 91 cases in
   tests/integration/test_localstore_configmap_secret_differential.py;
 - other built-in kinds (``BUILTINS``: Role, ServiceAccount, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -155,12 +156,24 @@ def _secret(obj: Mapping[str, Any]) -> list[Cause]:
 
 
 def _json_object_problem(raw: bytes) -> str | None:
-    """``json.Unmarshal(raw, &map[string]interface{}{})``'s error: a syntax error, or a
-    value other than an object or null."""
-    value, problem = go_json_decode(raw)
-    if problem is None and value is not None and not isinstance(value, dict):
-        problem = unmarshal_type_error(json_kind(value), "map[string]interface {}")
-    return problem
+    """``json.Unmarshal(raw, &map[string]interface{}{})``'s error: a syntax error, a
+    value other than an object or null, else the first number (in the document's order)
+    a float64 cannot hold (``strconv.ParseFloat``'s range error; an underflow is 0)."""
+    too_big: list[str] = []
+
+    def number(literal: str) -> int:
+        if not too_big and math.isinf(float(literal)):
+            too_big.append(literal)
+        return 0
+
+    value, problem = go_json_decode(raw, parse_float=number, parse_int=number)
+    if problem is not None:
+        return problem
+    if value is not None and not isinstance(value, dict):
+        return unmarshal_type_error(json_kind(value), "map[string]interface {}")
+    if too_big:
+        return unmarshal_type_error(f"number {too_big[0]}", "float64")
+    return None
 
 
 def update_problems(kind: str, obj: Mapping[str, Any], old: Mapping[str, Any]) -> list[Cause]:
