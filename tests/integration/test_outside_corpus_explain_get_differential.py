@@ -175,6 +175,43 @@ SAMPLE_CASES: dict[str, dict[str, Any]] = {
             ]
         },
     ),
+    # apache/apisix-ingress-controller BackendTrafficPolicy: a rule on each item pins
+    # two required fields, one to a double-quoted empty string (``self.group == ""``)
+    "rules-pin-fields-to-double-quoted-literals": _object(
+        {
+            "targetRefs": {
+                "type": "array",
+                "minItems": 1,
+                "items": _object(
+                    {"group": S, "kind": S, "name": S},
+                    ["group", "kind", "name"],
+                    **{
+                        "x-kubernetes-validations": [
+                            {"rule": "self.kind == 'Service' && self.group == \"\""}
+                        ]
+                    },
+                ),
+            }
+        },
+        ["targetRefs"],
+    ),
+    # apache/apisix-ingress-controller L4RoutePolicy: rules on the list pin its items'
+    # fields to literals through a macro variable (``self.all(r, r.kind == 'TCPRoute' ||
+    # ...)``)
+    "list-rules-pin-item-fields-to-literals": _object(
+        {
+            "targetRefs": {
+                "type": "array",
+                "minItems": 1,
+                "items": _object({"group": S, "kind": S, "name": S}, ["group", "kind", "name"]),
+                "x-kubernetes-validations": [
+                    {"rule": "self.all(r, r.kind == 'TCPRoute' || r.kind == 'UDPRoute')"},
+                    {"rule": "self.all(r, r.group == 'gateway.networking.k8s.io')"},
+                ],
+            }
+        },
+        ["targetRefs"],
+    ),
 }
 
 

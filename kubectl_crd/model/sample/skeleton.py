@@ -38,6 +38,7 @@ the same whether its CRD came from a file or from the cluster. The root starts w
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import itertools
@@ -402,8 +403,17 @@ class _Generator:
             yield from self._object_candidates(schema, path, variant, forced)
         elif kind == "array":
             yield self._array(schema, path, variant)
-            if _cel_rules(schema):  # e.g. size(self) > 0
+            rules = _cel_rules(schema)
+            if rules:  # e.g. size(self) > 0
                 yield self._array(schema, path, variant, at_least=1)
+                # Rules that pin the items' fields to literals through a macro variable
+                # (apisix-ingress-controller's L4RoutePolicy: ``self.all(r, r.kind ==
+                # 'TCPRoute' || ...)``): the items again, those fields trying them first.
+                literals = _compared_literals(rules)
+                if literals:
+                    with self._hinted(literals):
+                        hinted = self._array(schema, path, variant, at_least=1)
+                    yield hinted
         elif kind == "int-or-string":
             yield from self.integer_candidates(_merged(schema), variant, integer=True)
             yield from self.string_candidates(schema, variant)
@@ -415,6 +425,16 @@ class _Generator:
             yield from _rotate([False, True], variant)
         else:  # no type: x-kubernetes-preserve-unknown-fields on its own
             yield {}
+
+    @contextlib.contextmanager
+    def _hinted(self, literals: Mapping[str, list[str]]) -> Iterator[None]:
+        """Strings tried first for the fields so named, while building one candidate."""
+        saved = self.hints
+        self.hints = {**saved, **literals}
+        try:
+            yield
+        finally:
+            self.hints = saved
 
     # objects ---------------------------------------------------------------
 
@@ -458,12 +478,8 @@ class _Generator:
         # accept first; then, for a full template, that object less optional fields.
         literals = _compared_literals(rules)
         if literals:
-            saved = self.hints
-            self.hints = {**saved, **literals}
-            try:
+            with self._hinted(literals):
                 hinted = self._object(schema, path, variant, forced, {})
-            finally:
-                self.hints = saved
             if hinted not in bases:
                 yield hinted
                 if self.all_fields:
@@ -826,7 +842,10 @@ def _without_optional_path(
     return None if below is None else {**value, name: below}
 
 
-_EQUALS_LITERAL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*==\s*'([^'\\]*)'")
+# A CEL string literal without escapes, in either quote (apisix-ingress-controller's
+# BackendTrafficPolicy: ``self.group == ""``); cel-go's lexer takes both alike.
+_STRING_LITERAL = r"'([^'\\]*)'" + r'|"([^"\\]*)"'
+_EQUALS_LITERAL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*==\s*(?:" + _STRING_LITERAL + ")")
 _IN_LITERALS = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+\[([^\]]*)\]")
 
 
@@ -835,9 +854,14 @@ def _compared_literals(rules: Sequence[str]) -> dict[str, list[str]]:
     ['x', 'y']``), those named by the most comparisons first (a static reading)."""
     counts: dict[tuple[str, str], int] = {}
     for rule in rules:
-        pairs = [(m.group(1), m.group(2)) for m in _EQUALS_LITERAL.finditer(rule)]
+        pairs = [
+            (m.group(1), _literal(m.group(2), m.group(3))) for m in _EQUALS_LITERAL.finditer(rule)
+        ]
         for match in _IN_LITERALS.finditer(rule):
-            pairs += [(match.group(1), lit) for lit in re.findall(r"'([^'\\]*)'", match.group(2))]
+            pairs += [
+                (match.group(1), _literal(*quoted))
+                for quoted in re.findall(_STRING_LITERAL, match.group(2))
+            ]
         for name, literal in pairs:
             key = (_unescape(name), literal)
             counts[key] = counts.get(key, 0) + 1
@@ -845,6 +869,12 @@ def _compared_literals(rules: Sequence[str]) -> dict[str, list[str]]:
     for (name, literal), _count in sorted(counts.items(), key=lambda item: -item[1]):
         literals.setdefault(name, []).append(literal)
     return literals
+
+
+def _literal(single: str | None, double: str | None) -> str:
+    """The text of a matched ``_STRING_LITERAL``, whichever quote it had (the group of
+    the other is ``None`` in a match, empty in ``findall``)."""
+    return single or double or ""
 
 
 _ESCAPED = {"__dash__": "-", "__dot__": ".", "__slash__": "/", "__underscores__": "__"}
