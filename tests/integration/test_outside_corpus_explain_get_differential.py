@@ -26,7 +26,7 @@ mongodb operator, jaeger-operator, hierarchical-namespaces, node-feature-discove
 crossplane provider-kubernetes: 204 CRDs): explain 2,319 cases (roots, ``--recursive``,
 paths with fields to depth 2, a sample of deeper ones, a missing field) all equal; the
 sample cases ``rules-forbid-every-field-they-name``, ``rules-reach-deep-below-their-node``
-and ``test_sample_names_an_object_from_the_metadata_name_enum`` come from it.
+and ``test_sample_names_an_object_as_the_crd_requires`` (its enum case) come from it.
 
 The sample CRDs go in with one ``kubectl apply`` on the session's control plane.
 """
@@ -284,18 +284,31 @@ NAMED_BY_ENUM_CRD = make_crd(
         {"metadata": _object({"name": {"type": "string", "enum": ["config"]}}), "spec": _object({})}
     ),
 )
+# NVIDIA gpu-operator: GPUCluster's root rule pins the name (``self.metadata.name ==
+# 'gpu-cluster'``, a singleton); the sample named it example-gpucluster
+NAMED_BY_RULE_CRD = make_crd(
+    "Pinned",
+    GROUP,
+    plural="pinneds",
+    schema=_object(
+        {"spec": _object({})},
+        **{"x-kubernetes-validations": [{"rule": "self.metadata.name == 'the-one'"}]},
+    ),
+)
 
 
-def test_sample_names_an_object_from_the_metadata_name_enum(
-    apiserver: ControlPlane, namespace: str, tmp_path: Path
+@pytest.mark.parametrize(
+    "crd_object", [NAMED_BY_ENUM_CRD, NAMED_BY_RULE_CRD], ids=["enum", "root-rule"]
+)
+def test_sample_names_an_object_as_the_crd_requires(
+    apiserver: ControlPlane, namespace: str, tmp_path: Path, crd_object: dict[str, Any]
 ) -> None:
-    crd = tmp_path / "singletons.json"
-    crd.write_text(json.dumps(NAMED_BY_ENUM_CRD))
+    crd = tmp_path / "crd.json"
+    crd.write_text(json.dumps(crd_object))
     apiserver.install_crds([crd])
+    resource = crd_object["metadata"]["name"]
     for number, flags in enumerate(SAMPLE_FLAGS):
-        out, err, code = _ours(
-            "sample", "-n", namespace, "--crd", str(crd), f"singletons.{GROUP}", *flags
-        )
+        out, err, code = _ours("sample", "-n", namespace, "--crd", str(crd), resource, *flags)
         assert code == 0, (flags, err)
         sample = tmp_path / f"s{number}.{'json' if 'json' in flags else 'yaml'}"
         sample.write_text(out)

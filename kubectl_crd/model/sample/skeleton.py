@@ -199,7 +199,11 @@ def build_sample(
         body = {}
     metadata: dict[str, Any] = {
         "name": _object_name(
-            options.name, crd, _properties(properties.get("metadata") or {}), generator
+            options.name,
+            crd,
+            _properties(properties.get("metadata") or {}),
+            _cel_rules(schema),
+            generator,
         )
     }
     if options.namespace and crd.namespaced:
@@ -281,21 +285,26 @@ def _object_name(
     wanted: str | None,
     crd: CustomResourceDefinition,
     meta_props: Schema,
+    root_rules: Sequence[str],
     generator: _Generator,
 ) -> str:
     if wanted:
         return wanted
     name = re.sub(r"[^a-z0-9.-]+", "-", f"example-{crd.names.singular.lower()}").strip("-.")
     name_schema = meta_props.get("name")
-    if isinstance(name_schema, Mapping):
-        # A CRD may only constrain metadata.name (maxLength, pattern, enum) in v1.
-        conforms = generator.schema_check
-        if not conforms(name, name_schema):
-            # an enum too (hierarchical-namespaces: HNCConfiguration's only name is "config")
-            enum = [v for v in name_schema.get("enum") or () if isinstance(v, str)]
-            for candidate in itertools.chain(enum, generator.string_candidates(name_schema, 0)):
-                if _DNS1123_SUBDOMAIN.match(candidate) and conforms(candidate, name_schema):
-                    return candidate
+    # A CRD may only constrain metadata.name (maxLength, pattern, enum) in v1.
+    name_schema = name_schema if isinstance(name_schema, Mapping) else {}
+    conforms = generator.schema_check
+    # names the root's rules pin it to (NVIDIA gpu-operator's GPUCluster, a singleton:
+    # ``self.metadata.name == 'gpu-cluster'``)
+    pinned = _compared_literals(root_rules, owner=r"\bself\.metadata").get("name", [])
+    if pinned or not conforms(name, name_schema):
+        # an enum too (hierarchical-namespaces: HNCConfiguration's only name is "config")
+        enum = [v for v in name_schema.get("enum") or () if isinstance(v, str)]
+        strings = generator.string_candidates(name_schema, 0) if name_schema else ()
+        for candidate in itertools.chain(pinned, enum, strings):
+            if _DNS1123_SUBDOMAIN.match(candidate) and conforms(candidate, name_schema):
+                return candidate
     return name[:253]
 
 
@@ -845,19 +854,23 @@ def _without_optional_path(
 # A CEL string literal without escapes, in either quote (apisix-ingress-controller's
 # BackendTrafficPolicy: ``self.group == ""``); cel-go's lexer takes both alike.
 _STRING_LITERAL = r"'([^'\\]*)'" + r'|"([^"\\]*)"'
-_EQUALS_LITERAL = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s*==\s*(?:" + _STRING_LITERAL + ")")
-_IN_LITERALS = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+\[([^\]]*)\]")
+_FIELD = r"\.\s*([A-Za-z_][A-Za-z0-9_]*)"
+_EQUALS_LITERAL = r"\s*==\s*(?:" + _STRING_LITERAL + ")"
+_IN_LITERALS = r"\s+in\s+\[([^\]]*)\]"
 
 
-def _compared_literals(rules: Sequence[str]) -> dict[str, list[str]]:
+def _compared_literals(rules: Sequence[str], owner: str = "") -> dict[str, list[str]]:
     """Field name -> the string literals rules compare it with (``.f == 'x'``, ``.f in
-    ['x', 'y']``), those named by the most comparisons first (a static reading)."""
+    ['x', 'y']``), those named by the most comparisons first (a static reading).
+
+    ``owner``: a regex the field's reference must follow (``\\bself\\.metadata``).
+    """
     counts: dict[tuple[str, str], int] = {}
+    equals = re.compile(owner + _FIELD + _EQUALS_LITERAL)
+    in_list = re.compile(owner + _FIELD + _IN_LITERALS)
     for rule in rules:
-        pairs = [
-            (m.group(1), _literal(m.group(2), m.group(3))) for m in _EQUALS_LITERAL.finditer(rule)
-        ]
-        for match in _IN_LITERALS.finditer(rule):
+        pairs = [(m.group(1), _literal(m.group(2), m.group(3))) for m in equals.finditer(rule)]
+        for match in in_list.finditer(rule):
             pairs += [
                 (match.group(1), _literal(*quoted))
                 for quoted in re.findall(_STRING_LITERAL, match.group(2))
