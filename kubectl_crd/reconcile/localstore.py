@@ -87,6 +87,14 @@ What it keeps, and the upstream behaviour each piece mirrors
   total, a Secret's type-specific keys and dockercfg JSON; on an update, a Secret's type
   and an immutable object's data, between the metadata passes): 91 cases in
   tests/integration/test_localstore_configmap_secret_differential.py;
+  a PersistentVolumeClaim's spec (``validation.claims``, ``ValidatePersistentVolumeClaim``
+  on the spec with its data sources normalised as ``PrepareForCreate`` does; on an
+  update ``ValidatePersistentVolumeClaimUpdate``'s rules: the spec immutable but for a
+  first volumeName, a storageClassName given, a bound claim's request and attributes
+  class, with the server's JSON diff; a shrunk request, the volume mode, the beta
+  storage-class annotation; the spec's errors after each metadata pass): 51 cases in
+  tests/integration/test_localstore_claim_differential.py (the stored spec keeps the
+  data sources as sent: the normalisation is not stored);
 - other built-in kinds (``BUILTINS``: Role, ServiceAccount, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks
   (strategies, the pod spec's rarer rules), their metadata validated as
@@ -130,7 +138,7 @@ What it keeps, and the upstream behaviour each piece mirrors
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
 kinds beyond their metadata, their decoding and the typed check (a Service's, a
-workload's, a Lease's, a ConfigMap's and a Secret's aside;
+workload's, a Lease's, a ConfigMap's, a Secret's and a PersistentVolumeClaim's aside;
 of a Service update's own rules only the primary cluster IP's is checked; a tls
 Secret's warning when its certificate and key do not parse is not sent), admission
 plugins beyond the defaults above
@@ -1946,8 +1954,10 @@ def _check_builtin(
     ownerReferences and finalizers; then a Service's spec (``validation.services``,
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
     ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
-    between its metadata passes, the content's after them). A problem is the server's
-    422 ``Invalid`` (``_invalid``)."""
+    between its metadata passes, the content's after them), a PersistentVolumeClaim's
+    spec (``validation.claims``: after each ``ValidatePersistentVolumeClaim`` metadata
+    pass, then an update's own rules). A problem is the server's 422 ``Invalid``
+    (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (
         BUILTIN_UPDATE_STRATEGIES,
@@ -1965,6 +1975,11 @@ def _check_builtin(
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     job = (kind.group, kind.kind) == ("batch", "Job")
     content = not kind.group and kind.kind in ("ConfigMap", "Secret")
+    claim = not kind.group and kind.kind == "PersistentVolumeClaim"
+    if claim:
+        from kubectl_crd.validation.claims import claim_problems, claim_update_problems
+
+        claim_spec = claim_problems(obj, old)
     if old is None:
         found = validate_object_meta(meta, None, name_check=check, generate_names=False)
         problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
@@ -1979,6 +1994,10 @@ def _check_builtin(
             from kubectl_crd.validation.configmaps import update_problems
 
             own, cut = update_problems(kind.kind, obj, old), 1
+        elif claim:
+            # the strategy's ValidatePersistentVolumeClaim (metadata, spec), then
+            # ValidatePersistentVolumeClaimUpdate's ObjectMetaUpdate and the same again
+            own, cut = claim_spec, 1
         found = update_meta_errors(meta, old_meta, strategy[:cut], name_check=check)
         rest = strategy[cut:]
         later = (
@@ -1991,6 +2010,9 @@ def _check_builtin(
         from kubectl_crd.validation.configmaps import content_problems
 
         problems += [(f, r, m, Stage.SCHEMA) for f, r, m in content_problems(kind.kind, obj)]
+    if claim:
+        after = claim_spec + (claim_update_problems(obj, old) if old is not None else [])
+        problems += [(f, r, m, Stage.SCHEMA) for f, r, m in after]
     spec_causes = validate_workload(kind.group, kind.kind, obj, given, None if job else old)
     problems += [(f, reason, message, Stage.SCHEMA) for f, reason, message in spec_causes]
     if job and old is not None:

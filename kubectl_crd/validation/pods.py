@@ -141,6 +141,7 @@ from kubectl_crd.validation.services import IP_MESSAGE, PROTOCOLS, parse_ip
 
 __all__ = [
     "RESTART_POLICIES",
+    "claim_spec_problems",
     "label_selector_problems",
     "pod_template_problems",
     "restart_policy_problems",
@@ -1235,7 +1236,7 @@ def _ephemeral(source: dict[str, Any], at: str, sent_volume: dict[str, Any]) -> 
     # an empty list the request sent is a Go slice of length 0, not nil: set (decoding,
     # omitempty, left it out)
     meta = {**meta, **{key: [] for key in _TEMPLATE_META_LISTS if sent.get(key) == []}}
-    return _template_meta(meta, f"{at}.metadata") + _claim_spec(
+    return _template_meta(meta, f"{at}.metadata") + claim_spec_problems(
         spec if isinstance(spec, dict) else {}, f"{at}.spec"
     )
 
@@ -1284,11 +1285,13 @@ _ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOnc
 _VOLUME_MODES = ("Block", "Filesystem")
 
 
-def _claim_spec(spec: dict[str, Any], at: str) -> list[Cause]:
-    """``ValidatePersistentVolumeClaimSpec`` (of a template, VolumeAttributesClass GA
-    and on): access modes (one at least, known, ReadWriteOncePod alone), the selector,
-    a positive storage request (at ``resources[storage]``, as upstream), the class
-    names DNS subdomains, the volume mode, the data source and its ref, alike."""
+def claim_spec_problems(spec: dict[str, Any], at: str, *, any_group: bool = False) -> list[Cause]:
+    """``ValidatePersistentVolumeClaimSpec`` (VolumeAttributesClass GA and on) of an
+    ephemeral volume's claim template and of a claim (``validation.claims``): access
+    modes (one at least, known, ReadWriteOncePod alone), the selector, a positive
+    storage request (at ``resources[storage]``, as upstream), the class names DNS
+    subdomains, the volume mode, the data source and its ref, alike. ``any_group``:
+    ``AllowInvalidAPIGroupInDataSourceOrRef``, a data source's group not checked."""
     found: list[Cause] = []
     modes = [_text(mode) for mode in spec.get("accessModes") or ()]
     if not modes:
@@ -1316,9 +1319,9 @@ def _claim_spec(spec: dict[str, Any], at: str) -> list[Cause]:
         found.append(not_supported(f"{at}.volumeMode", mode, _VOLUME_MODES, named=True))
     source, ref = spec.get("dataSource"), spec.get("dataSourceRef")
     if isinstance(source, dict):
-        found += _data_source(source, f"{at}.dataSource")
+        found += _data_source(source, f"{at}.dataSource", any_group)
     if isinstance(ref, dict):
-        found += _data_source(ref, f"{at}.dataSourceRef")
+        found += _data_source(ref, f"{at}.dataSourceRef", any_group)
         namespace = _text(ref.get("namespace"))
         found += [invalid_cause(f"{at}.dataSourceRef.namespace", namespace, m)
                   for m in (_label(namespace) if namespace else ())]  # fmt: skip
@@ -1339,7 +1342,7 @@ def _class_name(spec: dict[str, Any], key: str, at: str) -> list[Cause]:
     return [invalid_cause(f"{at}.{key}", name, m) for m in _subdomain(name)] if name else []
 
 
-def _data_source(source: dict[str, Any], at: str) -> list[Cause]:
+def _data_source(source: dict[str, Any], at: str, any_group: bool) -> list[Cause]:
     """``validateDataSource`` / ``validateDataSourceRef``: a name, a kind, a
     PersistentVolumeClaim of the core group, or a group a DNS subdomain."""
     found = [required(f"{at}.{key}") for key in ("name", "kind") if not _text(source.get(key))]
@@ -1347,7 +1350,7 @@ def _data_source(source: dict[str, Any], at: str) -> list[Cause]:
     if not group and kind != "PersistentVolumeClaim":
         detail = "must be 'PersistentVolumeClaim' when referencing the default apiGroup"
         found.append(invalid_cause(at, kind, detail))
-    if group:
+    if group and not any_group:
         found += [invalid_cause(f"{at}.apiGroup", group, m) for m in _subdomain(group)]
     return found
 
