@@ -95,7 +95,13 @@ What it keeps, and the upstream behaviour each piece mirrors
   storage-class annotation; the spec's errors after each metadata pass): 51 cases in
   tests/integration/test_localstore_claim_differential.py (the stored spec keeps the
   data sources as sent: the normalisation is not stored);
-- other built-in kinds (``BUILTINS``: Role, ServiceAccount, ...) and the rest of a
+  a Role's, a ClusterRole's and a RoleBinding's content (``validation.rbac``,
+  ``ValidateRole``, ``ValidateClusterRole``, ``ValidateRoleBinding``: each rule's verbs,
+  groups and resources or non-resource URLs, an aggregation rule's selectors, a
+  binding's roleRef and subjects; on an update the content after each metadata pass, a
+  binding's roleRef unchanged): 63 cases in
+  tests/integration/test_localstore_rbac_differential.py;
+- other built-in kinds (``BUILTINS``: ServiceAccount, Ingress, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks
   (strategies, the pod spec's rarer rules), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
@@ -138,7 +144,8 @@ What it keeps, and the upstream behaviour each piece mirrors
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
 kinds beyond their metadata, their decoding and the typed check (a Service's, a
-workload's, a Lease's, a ConfigMap's, a Secret's and a PersistentVolumeClaim's aside;
+workload's, a Lease's, a ConfigMap's, a Secret's, a PersistentVolumeClaim's and rbac's
+aside;
 of a Service update's own rules only the primary cluster IP's is checked; a tls
 Secret's warning when its certificate and key do not parse is not sent), admission
 plugins beyond the defaults above
@@ -1955,13 +1962,15 @@ def _check_builtin(
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
     ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
     between its metadata passes, the content's after them), a PersistentVolumeClaim's
-    spec (``validation.claims``: after each ``ValidatePersistentVolumeClaim`` metadata
-    pass, then an update's own rules). A problem is the server's 422 ``Invalid``
-    (``_invalid``)."""
+    spec and a Role's, ClusterRole's or RoleBinding's content (``validation.claims``,
+    ``validation.rbac``: after each of the strategy's ``META`` passes, as ValidateX
+    runs there, then an update's own rules). A problem is the server's 422
+    ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (
         BUILTIN_UPDATE_STRATEGIES,
         DEFAULT_UPDATE_STRATEGY,
+        META,
         UPDATE,
         update_meta_errors,
         validate_object_meta,
@@ -1975,14 +1984,32 @@ def _check_builtin(
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     job = (kind.group, kind.kind) == ("batch", "Job")
     content = not kind.group and kind.kind in ("ConfigMap", "Secret")
+    # the kinds whose strategies run ValidateX (the metadata, then the content) at each
+    # of their META passes, and ValidateXUpdate's own rules last
     claim = not kind.group and kind.kind == "PersistentVolumeClaim"
+    rbac = kind.group == "rbac.authorization.k8s.io" and kind.kind != "ClusterRoleBinding"
+    checked: list[tuple[str, str, str]] | None = None
     if claim:
         from kubectl_crd.validation.claims import claim_problems, claim_update_problems
 
-        claim_spec = claim_problems(obj, old)
+        checked = claim_problems(obj, old)
+    elif rbac:
+        from kubectl_crd.validation.rbac import rbac_problems, rbac_update_problems
+
+        checked = rbac_problems(kind.kind, obj)
     if old is None:
         found = validate_object_meta(meta, None, name_check=check, generate_names=False)
         problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+    elif checked is not None:
+        strategy = BUILTIN_UPDATE_STRATEGIES.get(kind.kind, DEFAULT_UPDATE_STRATEGY)
+        old_meta = old.get("metadata")
+        found = update_meta_errors(meta, old_meta, (), name_check=check)
+        problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
+        for each in strategy:
+            found = update_meta_errors(meta, old_meta, (each,), name_check=check, common=False)
+            problems += [(f, r, m, Stage.OBJECT_META) for f, r, m, _ in found]
+            if each == META:
+                problems += [(f, r, m, Stage.SCHEMA) for f, r, m in checked]
     else:
         strategy = BUILTIN_UPDATE_STRATEGIES.get(kind.kind, DEFAULT_UPDATE_STRATEGY)
         old_meta = old.get("metadata")
@@ -1994,10 +2021,6 @@ def _check_builtin(
             from kubectl_crd.validation.configmaps import update_problems
 
             own, cut = update_problems(kind.kind, obj, old), 1
-        elif claim:
-            # the strategy's ValidatePersistentVolumeClaim (metadata, spec), then
-            # ValidatePersistentVolumeClaimUpdate's ObjectMetaUpdate and the same again
-            own, cut = claim_spec, 1
         found = update_meta_errors(meta, old_meta, strategy[:cut], name_check=check)
         rest = strategy[cut:]
         later = (
@@ -2010,9 +2033,13 @@ def _check_builtin(
         from kubectl_crd.validation.configmaps import content_problems
 
         problems += [(f, r, m, Stage.SCHEMA) for f, r, m in content_problems(kind.kind, obj)]
-    if claim:
-        after = claim_spec + (claim_update_problems(obj, old) if old is not None else [])
-        problems += [(f, r, m, Stage.SCHEMA) for f, r, m in after]
+    if checked is not None and old is None:
+        problems += [(f, r, m, Stage.SCHEMA) for f, r, m in checked]
+    elif checked is not None and old is not None:
+        last = (
+            claim_update_problems(obj, old) if claim else rbac_update_problems(kind.kind, obj, old)
+        )
+        problems += [(f, r, m, Stage.SCHEMA) for f, r, m in last]
     spec_causes = validate_workload(kind.group, kind.kind, obj, given, None if job else old)
     problems += [(f, reason, message, Stage.SCHEMA) for f, reason, message in spec_causes]
     if job and old is not None:
