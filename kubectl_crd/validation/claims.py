@@ -33,7 +33,7 @@ from kubectl_crd.model.quantity import parse_quantity
 from kubectl_crd.validation.fielderrors import Cause, forbidden, invalid_cause
 from kubectl_crd.validation.pods import claim_spec_problems
 
-__all__ = ["claim_problems", "claim_update_problems"]
+__all__ = ["claim_problems", "claim_update_problems", "label_selector_struct"]
 
 #: core.BetaStorageClassAnnotation
 _STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
@@ -229,7 +229,7 @@ def _go_struct(spec: dict[str, Any]) -> dict[str, Any]:
     resources_of = _mapping(spec.get("resources"))
     return {
         "AccessModes": listed(spec.get("accessModes")),
-        "Selector": _selector(spec.get("selector")),
+        "Selector": label_selector_struct(spec.get("selector")),
         "Resources": {
             "Limits": resources(resources_of.get("limits")),
             "Requests": resources(resources_of.get("requests")),
@@ -243,8 +243,9 @@ def _go_struct(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _selector(selector: Any) -> Any:
-    """A ``metav1.LabelSelector`` as its json tags write it (``omitempty``)."""
+def label_selector_struct(selector: Any) -> Any:
+    """A ``metav1.LabelSelector`` as its json tags write it (``omitempty``, its
+    fields in their order: ``go_struct_json`` keeps it)."""
     if not isinstance(selector, dict):
         return None
     written: dict[str, Any] = {}
