@@ -106,6 +106,10 @@ What it keeps, and the upstream behaviour each piece mirrors
   percentage up to 100%, the selector, the eviction policy; on a create alone, before
   the name is checked as a path segment, on an update after the metadata): 34 cases in
   tests/integration/test_localstore_pdb_differential.py;
+  a NetworkPolicy's spec (``validation.networking``, ``ValidateNetworkPolicySpec``: the
+  pod selector, each rule's ports and peers, ipBlock CIDRs and their exceptions, the
+  policy types; on an update again after the metadata update pass): 36 cases in
+  tests/integration/test_localstore_networkpolicy_differential.py;
 - other built-in kinds (``BUILTINS``: ServiceAccount, Ingress, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks
   (strategies, the pod spec's rarer rules), their metadata validated as
@@ -149,8 +153,8 @@ What it keeps, and the upstream behaviour each piece mirrors
 What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
 kinds beyond their metadata, their decoding and the typed check (a Service's, a
-workload's, a Lease's, a ConfigMap's, a Secret's, a PersistentVolumeClaim's, rbac's and
-a PodDisruptionBudget's aside;
+workload's, a Lease's, a ConfigMap's, a Secret's, a PersistentVolumeClaim's, rbac's,
+a PodDisruptionBudget's and a NetworkPolicy's aside;
 of a Service update's own rules only the primary cluster IP's is checked; a tls
 Secret's warning when its certificate and key do not parse is not sent), admission
 plugins beyond the defaults above
@@ -1967,8 +1971,9 @@ def _check_builtin(
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
     ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
     between its metadata passes, the content's after them), a PersistentVolumeClaim's
-    spec and a Role's, ClusterRole's or RoleBinding's content (``validation.claims``,
-    ``validation.rbac``: after each of the strategy's ``META`` passes, as ValidateX
+    spec, a Role's, ClusterRole's or RoleBinding's content and a NetworkPolicy's spec
+    (``validation.claims``, ``validation.rbac``, ``validation.networking``: after each
+    of the strategy's ``META`` passes, as ValidateX
     runs there, then an update's own rules), a PodDisruptionBudget's spec
     (``validation.policy``: a create's alone if any, an update's after the common
     metadata checks). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
@@ -2003,6 +2008,11 @@ def _check_builtin(
         from kubectl_crd.validation.rbac import rbac_problems, rbac_update_problems
 
         checked = rbac_problems(kind.kind, obj)
+    network = kind.group == "networking.k8s.io" and kind.kind == "NetworkPolicy"
+    if network:
+        from kubectl_crd.validation.networking import network_policy_problems, old_cidrs
+
+        checked = network_policy_problems(obj)
     pdb = kind.group == "policy" and kind.kind == "PodDisruptionBudget"
     if pdb:
         # ValidatePodDisruptionBudget checks no metadata: rest.BeforeCreate's common
@@ -2053,6 +2063,9 @@ def _check_builtin(
     elif checked is not None and old is not None:
         if pdb:
             last = checked
+        elif network:
+            # ValidateNetworkPolicyUpdate's spec again, the old object's CIDRs let through
+            last = network_policy_problems(obj, old_cidrs(old))
         elif claim:
             last = claim_update_problems(obj, old)
         else:
