@@ -110,7 +110,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   pod selector, each rule's ports and peers, ipBlock CIDRs and their exceptions, the
   policy types; on an update again after the metadata update pass): 36 cases in
   tests/integration/test_localstore_networkpolicy_differential.py;
-- other built-in kinds (``BUILTINS``: ServiceAccount, Ingress, ...) and the rest of a
+  an Ingress's spec (``validation.networking``, ``ValidateIngressSpec``: rules or a
+  default backend, hosts, paths and their types, backends, TLS hosts and secret names,
+  the class name; on a create the class annotation; on an update after the metadata
+  update pass and the metadata pass): 42 cases in
+  tests/integration/test_localstore_ingress_differential.py;
+- other built-in kinds (``BUILTINS``: ServiceAccount, Event, ...) and the rest of a
   workload's spec are stored without schema validation beyond those checks
   (strategies, the pod spec's rarer rules), their metadata validated as
   ``ValidateObjectMeta`` validates it (each kind's name rule, labels, annotations,
@@ -154,7 +159,7 @@ What it does not simulate (the README's list): controllers (a Deployment gets no
 ReplicaSet or pods, a Service no endpoints, unless DIR says so), validation of built-in
 kinds beyond their metadata, their decoding and the typed check (a Service's, a
 workload's, a Lease's, a ConfigMap's, a Secret's, a PersistentVolumeClaim's, rbac's,
-a PodDisruptionBudget's and a NetworkPolicy's aside;
+a PodDisruptionBudget's, a NetworkPolicy's and an Ingress's aside;
 of a Service update's own rules only the primary cluster IP's is checked; a tls
 Secret's warning when its certificate and key do not parse is not sent), admission
 plugins beyond the defaults above
@@ -1971,8 +1976,9 @@ def _check_builtin(
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
     ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
     between its metadata passes, the content's after them), a PersistentVolumeClaim's
-    spec, a Role's, ClusterRole's or RoleBinding's content and a NetworkPolicy's spec
-    (``validation.claims``, ``validation.rbac``, ``validation.networking``: after each
+    spec, a Role's, ClusterRole's or RoleBinding's content, a NetworkPolicy's and an
+    Ingress's spec (``validation.claims``, ``validation.rbac``,
+    ``validation.networking``: after each
     of the strategy's ``META`` passes, as ValidateX
     runs there, then an update's own rules), a PodDisruptionBudget's spec
     (``validation.policy``: a create's alone if any, an update's after the common
@@ -2013,6 +2019,13 @@ def _check_builtin(
         from kubectl_crd.validation.networking import network_policy_problems, old_cidrs
 
         checked = network_policy_problems(obj)
+    ingress = kind.group == "networking.k8s.io" and kind.kind == "Ingress"
+    if ingress:
+        # ValidateIngressCreate: metadata, spec, the class annotation; ValidateIngressUpdate:
+        # the metadata update, then metadata and spec (the strategy's UPDATE, META)
+        from kubectl_crd.validation.networking import ingress_problems
+
+        checked = ingress_problems(obj, given, create=old is None)
     pdb = kind.group == "policy" and kind.kind == "PodDisruptionBudget"
     if pdb:
         # ValidatePodDisruptionBudget checks no metadata: rest.BeforeCreate's common
@@ -2063,6 +2076,8 @@ def _check_builtin(
     elif checked is not None and old is not None:
         if pdb:
             last = checked
+        elif ingress:
+            last = []
         elif network:
             # ValidateNetworkPolicyUpdate's spec again, the old object's CIDRs let through
             last = network_policy_problems(obj, old_cidrs(old))
