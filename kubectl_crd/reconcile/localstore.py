@@ -1983,6 +1983,7 @@ def _check_builtin(
     runs there, then an update's own rules), a PodDisruptionBudget's spec
     (``validation.policy``: a create's alone if any, an update's after the common
     metadata checks). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
+    from kubectl_crd.validation.contents import CONTENT_CHECKS
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (
         BUILTIN_UPDATE_STRATEGIES,
@@ -2001,43 +2002,16 @@ def _check_builtin(
     check = _NAME_CHECKS.get(kind.kind, name_is_dns_subdomain)
     job = (kind.group, kind.kind) == ("batch", "Job")
     content = not kind.group and kind.kind in ("ConfigMap", "Secret")
-    # the kinds whose strategies run ValidateX (the metadata, then the content) at each
-    # of their META passes, and ValidateXUpdate's own rules last
-    claim = not kind.group and kind.kind == "PersistentVolumeClaim"
-    rbac = kind.group == "rbac.authorization.k8s.io" and kind.kind != "ClusterRoleBinding"
-    checked: list[tuple[str, str, str]] | None = None
-    if claim:
-        from kubectl_crd.validation.claims import claim_problems, claim_update_problems
-
-        checked = claim_problems(obj, old)
-    elif rbac:
-        from kubectl_crd.validation.rbac import rbac_problems, rbac_update_problems
-
-        checked = rbac_problems(kind.kind, obj)
-    network = kind.group == "networking.k8s.io" and kind.kind == "NetworkPolicy"
-    if network:
-        from kubectl_crd.validation.networking import network_policy_problems, old_cidrs
-
-        checked = network_policy_problems(obj)
-    ingress = kind.group == "networking.k8s.io" and kind.kind == "Ingress"
-    if ingress:
-        # ValidateIngressCreate: metadata, spec, the class annotation; ValidateIngressUpdate:
-        # the metadata update, then metadata and spec (the strategy's UPDATE, META)
-        from kubectl_crd.validation.networking import ingress_problems
-
-        checked = ingress_problems(obj, given, create=old is None)
-    pdb = kind.group == "policy" and kind.kind == "PodDisruptionBudget"
-    if pdb:
-        # ValidatePodDisruptionBudget checks no metadata: rest.BeforeCreate's common
-        # check (path-segment names) runs only once the strategy's passed; an update's
-        # spec errors follow the common metadata checks
-        from kubectl_crd.validation.policy import pdb_problems
-
-        checked, check = pdb_problems(obj), _path_segment_name
+    # validation.contents: a kind's content checked at each of its strategy's META
+    # passes, its update's own rules last
+    contents = CONTENT_CHECKS.get((kind.group, kind.kind))
+    checked = contents.problems(obj, old, given) if contents is not None else []
+    if contents is not None and contents.alone_on_create:
+        check = _path_segment_name
     if old is None:
         found = validate_object_meta(meta, None, name_check=check, generate_names=False)
         problems = [(f, reason, message, Stage.OBJECT_META) for f, reason, message, _ in found]
-    elif checked is not None:
+    elif contents is not None:
         strategy = BUILTIN_UPDATE_STRATEGIES.get(kind.kind, DEFAULT_UPDATE_STRATEGY)
         old_meta = old.get("metadata")
         found = update_meta_errors(meta, old_meta, (), name_check=check)
@@ -2070,21 +2044,11 @@ def _check_builtin(
         from kubectl_crd.validation.configmaps import content_problems
 
         problems += [(f, r, m, Stage.SCHEMA) for f, r, m in content_problems(kind.kind, obj)]
-    if checked is not None and old is None:
-        problems = [] if pdb and checked else problems
+    if contents is not None and old is None:
+        problems = [] if contents.alone_on_create and checked else problems
         problems += [(f, r, m, Stage.SCHEMA) for f, r, m in checked]
-    elif checked is not None and old is not None:
-        if pdb:
-            last = checked
-        elif ingress:
-            last = []
-        elif network:
-            # ValidateNetworkPolicyUpdate's spec again, the old object's CIDRs let through
-            last = network_policy_problems(obj, old_cidrs(old))
-        elif claim:
-            last = claim_update_problems(obj, old)
-        else:
-            last = rbac_update_problems(kind.kind, obj, old)
+    elif contents is not None and old is not None:
+        last = contents.update_problems(obj, old)
         problems += [(f, r, m, Stage.SCHEMA) for f, r, m in last]
     spec_causes = validate_workload(kind.group, kind.kind, obj, given, None if job else old)
     problems += [(f, reason, message, Stage.SCHEMA) for f, reason, message in spec_causes]
