@@ -1975,13 +1975,11 @@ def _check_builtin(
     ownerReferences and finalizers; then a Service's spec (``validation.services``,
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
     ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
-    between its metadata passes, the content's after them), a PersistentVolumeClaim's
-    spec, a Role's, ClusterRole's or RoleBinding's content, a NetworkPolicy's and an
-    Ingress's spec (``validation.claims``, ``validation.rbac``,
-    ``validation.networking``: after each
-    of the strategy's ``META`` passes, as ValidateX
-    runs there, then an update's own rules), a PodDisruptionBudget's spec
-    (``validation.policy``: a create's alone if any, an update's after the common
+    between its metadata passes, the content's after them), and the kinds of
+    ``validation.contents`` (a PersistentVolumeClaim's spec, a Role's, ClusterRole's or
+    RoleBinding's content, a NetworkPolicy's and an Ingress's spec: after each of the
+    strategy's ``META`` passes, as ValidateX runs there, then an update's own rules; a
+    PodDisruptionBudget's spec: a create's alone if any, an update's after the common
     metadata checks). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
     from kubectl_crd.validation.contents import CONTENT_CHECKS
     from kubectl_crd.validation.names import name_is_dns_subdomain
