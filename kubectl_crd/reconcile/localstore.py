@@ -92,9 +92,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   update ``ValidatePersistentVolumeClaimUpdate``'s rules: the spec immutable but for a
   first volumeName, a storageClassName given, a bound claim's request and attributes
   class, with the server's JSON diff; a shrunk request, the volume mode, the beta
-  storage-class annotation; the spec's errors after each metadata pass): 51 cases in
-  tests/integration/test_localstore_claim_differential.py (the stored spec keeps the
-  data sources as sent: the normalisation is not stored);
+  storage-class annotation; the spec's errors after each metadata pass; then the
+  PersistentVolumeClaimResize admission plugin's 403 for a grown request, which no
+  StorageClass here allows): 58 cases in
+  tests/integration/test_localstore_claim_differential.py, 7 of them on claims bound
+  through ``/status`` (the stored spec keeps the data sources as sent: the
+  normalisation is not stored);
   a Role's, a ClusterRole's and a RoleBinding's content (``validation.rbac``,
   ``ValidateRole``, ``ValidateClusterRole``, ``ValidateRoleBinding``: each rule's verbs,
   groups and resources or non-resource URLs, an aggregation rule's selectors, a
@@ -162,7 +165,7 @@ workload's, a Lease's, a ConfigMap's, a Secret's, a PersistentVolumeClaim's, rba
 a PodDisruptionBudget's, a NetworkPolicy's and an Ingress's aside;
 of a Service update's own rules only the primary cluster IP's is checked; a tls
 Secret's warning when its certificate and key do not parse is not sent), admission
-plugins beyond the defaults above
+plugins beyond the defaults above and a claim's resize
 (ServiceAccount's token volume, LimitRanger, ResourceQuota),
 an apply to ``/status``,
 the garbage collector's
@@ -1980,7 +1983,9 @@ def _check_builtin(
     RoleBinding's content, a NetworkPolicy's and an Ingress's spec: after each of the
     strategy's ``META`` passes, as ValidateX runs there, then an update's own rules; a
     PodDisruptionBudget's spec: a create's alone if any, an update's after the common
-    metadata checks). A problem is the server's 422 ``Invalid`` (``_invalid``)."""
+    metadata checks). A problem is the server's 422 ``Invalid`` (``_invalid``); an update
+    that passes is then held to the kind's validating admission plugin, if
+    ``validation.contents`` names one (a claim's resize: 403 ``Forbidden``)."""
     from kubectl_crd.validation.contents import CONTENT_CHECKS
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (
@@ -2084,6 +2089,14 @@ def _check_builtin(
         ]
     if problems:
         raise _invalid(kind, obj, problems)
+    refusal = contents.refusal if contents is not None and old is not None else None
+    refused = refusal(obj, old) if refusal is not None and old is not None else None
+    if refused:
+        # a validating admission plugin's answer, after validation passed
+        # (genericregistry.Store.Update: BeforeUpdate, then updateValidation)
+        name = str(meta.get("name") or "")
+        message = f'{kind.resource} "{name}" is forbidden: {refused}'
+        raise _failure(403, "Forbidden", message, {"name": name, "kind": kind.resource})
 
 
 def _invalid(

@@ -33,7 +33,12 @@ from kubectl_crd.model.quantity import parse_quantity
 from kubectl_crd.validation.fielderrors import Cause, forbidden, invalid_cause
 from kubectl_crd.validation.pods import claim_spec_problems
 
-__all__ = ["claim_problems", "claim_update_problems", "label_selector_struct"]
+__all__ = [
+    "claim_problems",
+    "claim_resize_refusal",
+    "claim_update_problems",
+    "label_selector_struct",
+]
 
 #: core.BetaStorageClassAnnotation
 _STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
@@ -164,6 +169,22 @@ def claim_update_problems(obj: Mapping[str, Any], old: Mapping[str, Any]) -> lis
             detail = "update to empty string is forbidden when status.currentVolumeAttributesClassName is not nil"
             found.append(forbidden(at, detail))
     return found
+
+
+def claim_resize_refusal(obj: Mapping[str, Any], old: Mapping[str, Any]) -> str | None:
+    """The PersistentVolumeClaimResize admission plugin's refusal of an update that
+    passed validation (``plugin/pkg/admission/storage/persistentvolume/resize/
+    admission.go``): a storage request grown is forbidden unless the old claim is bound
+    and its StorageClass, the same before and after, sets ``allowVolumeExpansion``. The
+    in-process store holds no StorageClass, so a bound claim's growth is refused too."""
+    if _storage(_mapping(obj.get("spec"))) <= _storage(_mapping(old.get("spec"))):
+        return None
+    if _mapping(old.get("status")).get("phase") != "Bound":
+        return "Only bound persistent volume claims can be expanded"
+    return (
+        "only dynamically provisioned pvc can be resized and the storageclass that "
+        "provisions the pvc must support resize"
+    )
 
 
 def parse_or_zero(text: Any) -> Fraction:

@@ -9,7 +9,8 @@ a PersistentVolumeClaim (``validation.claims``), a Role, ClusterRole and RoleBin
 a PodDisruptionBudget (``validation.policy``), whose validation checks no metadata, so
 that a create's content errors come alone (apiserver ``rest.BeforeCreate`` checks the
 metadata, with path-segment names, once the strategy passed) and an update's after the
-common metadata checks. Pure: problems are ``Cause``\\s.
+common metadata checks. A claim's update is then held to the PersistentVolumeClaimResize
+admission plugin (``ContentCheck.refusal``). Pure: problems are ``Cause``\\s.
 """
 
 from __future__ import annotations
@@ -18,7 +19,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kubectl_crd.validation.claims import claim_problems, claim_update_problems
+from kubectl_crd.validation.claims import (
+    claim_problems,
+    claim_resize_refusal,
+    claim_update_problems,
+)
 from kubectl_crd.validation.fielderrors import Cause
 from kubectl_crd.validation.networking import (
     ingress_problems,
@@ -39,11 +44,13 @@ class ContentCheck:
     update, ``given`` the body as sent), reported at each ``META`` pass of an update;
     ``update_problems(obj, old)`` after all the passes. ``alone_on_create``: a create's
     problems, if any, are the answer without the metadata's, whose names are then
-    checked as path segments."""
+    checked as path segments. ``refusal(obj, old)``: what a validating admission
+    plugin forbids of an update that passed validation (the 403's reason), if any."""
 
     problems: Callable[[Object, Object | None, Object | None], list[Cause]]
     update_problems: Callable[[Object, Object], list[Cause]]
     alone_on_create: bool = False
+    refusal: Callable[[Object, Object], str | None] | None = None
 
 
 def _pdb_update(obj: Object, old: Object) -> list[Cause]:
@@ -66,7 +73,9 @@ def _rbac(kind: str) -> ContentCheck:
 #: (group, kind) -> its content check
 CONTENT_CHECKS: dict[tuple[str, str], ContentCheck] = {
     ("", "PersistentVolumeClaim"): ContentCheck(
-        lambda obj, old, given: claim_problems(obj, old), claim_update_problems
+        lambda obj, old, given: claim_problems(obj, old),
+        claim_update_problems,
+        refusal=claim_resize_refusal,
     ),
     **{
         ("rbac.authorization.k8s.io", kind): _rbac(kind)

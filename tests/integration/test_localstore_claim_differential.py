@@ -139,6 +139,50 @@ UPDATES = [
 ]  # fmt: skip
 
 
+def bound(capacity: str = "1Gi", **status: Any) -> dict[str, Any]:
+    """A bound claim's status, as its controller writes it to ``/status``."""
+    return {"phase": "Bound", "capacity": {"storage": capacity}, **status}
+
+
+#: (what, claim, its status, edit): the claim created, its status written, then edited
+BOUND_UPDATES = [
+    ("storage grown on a bound claim, no StorageClass allowing it", claim("b-grow"), bound(), spec_set(resources={"requests": {"storage": "2Gi"}})),
+    ("valid storage shrunk, above the capacity", claim("b-recover", resources={"requests": {"storage": "3Gi"}}), bound(),
+     spec_set(resources={"requests": {"storage": "2Gi"}})),
+    ("storage shrunk to the capacity", claim("b-shrink", resources={"requests": {"storage": "3Gi"}}), bound(),
+     spec_set(resources={"requests": {"storage": "1Gi"}})),
+    ("valid attributes class given to a bound claim", claim("b-vac"), bound(), spec_set(volumeAttributesClassName="gold")),
+    ("an attributes class removed once current", claim("b-vac-gone", volumeAttributesClassName="gold"),
+     bound(currentVolumeAttributesClassName="gold"), spec_set(volumeAttributesClassName=None)),
+    ("access modes and storage changed on a bound claim", claim("b-modes"), bound(),
+     spec_set(accessModes=["ReadWriteMany"], resources={"requests": {"storage": "5Gi"}})),
+    ("a limit added on a bound claim", claim("b-limit"), bound(), spec_set(resources={"requests": {"storage": "1Gi"}, "limits": {"storage": "9Gi"}})),
+]  # fmt: skip
+
+
+def test_bound_claim_updates(client: KubeClient, namespace: str) -> None:
+    """The claims of ``BOUND_UPDATES`` bound through ``/status`` first, on both sides:
+    what a bound claim may change (its request, its attributes class)."""
+    sides = Sides.of(client, namespace, "", "PersistentVolumeClaim", "persistentvolumeclaims")
+    problems: list[str] = []
+    for what, body, status, edit in BOUND_UPDATES:
+        answers = []
+        for create, update_status, update in (
+            (sides.server.create, sides.server.update_status, sides.server.update),
+            (
+                lambda b: sides.store.create(sides.info, b, namespace=sides.namespace),
+                lambda b: sides.store.update_status(sides.info, b),
+                lambda b: sides.store.update(sides.info, b),
+            ),
+        ):
+            created = create(body)
+            stored = update_status({**created, "status": status})
+            new = edit(copy.deepcopy(stored))
+            answers.append(answer(lambda new=new, update=update: update(new)))
+        localstore_answers.check(problems, what, *answers)
+    assert_agree(problems, len(BOUND_UPDATES), "bound PersistentVolumeClaim updates")
+
+
 def test_claim_spec(client: KubeClient, namespace: str) -> None:
     sides = Sides.of(client, namespace, "", "PersistentVolumeClaim", "persistentvolumeclaims")
     problems = sides.creates(answer, CREATES)
