@@ -1116,7 +1116,11 @@ class ObjectStore:
         compared: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Store ``new`` (``old`` replaced) and tell the watches; ``compared``: the object
-        the write's managedFields are made from, when not ``new`` itself."""
+        the write's managedFields are made from, when not ``new`` itself. ``new`` is
+        first what the server reads back from etcd (``decoding.read_back``)."""
+        from kubectl_crd.validation.decoding import read_back
+
+        read_back(new, f"{kind.group}/{info.version}" if kind.group else info.version, kind.kind)
         unchanged = old is not None and go_equal(_without_version(new), _without_version(old))
         if compared is None:
             compared = old if old is not None and unchanged else new

@@ -88,6 +88,7 @@ __all__ = [
     "go_base64",
     "metadata_only_error",
     "object_meta_error",
+    "read_back",
     "zero_field",
 ]
 
@@ -844,3 +845,43 @@ def metadata_only_error(obj: dict[str, Any]) -> tuple[str, list[str | int]] | No
     except _Fatal as fatal:
         return str(fatal), decoder.segments()
     return None if decoder.saved is None else (decoder.saved, decoder.saved_at)
+
+
+def read_back(obj: dict[str, Any], api_version: str, kind: str) -> None:
+    """``obj``, a decoded built-in object, as the server reads it back from etcd, where
+    a built-in is stored as protobuf: an empty list, map or bytes and nil are one there,
+    so a field that is not ``omitempty`` and held one is null in what every read (and a
+    write's answer, a dry run's too: the storage codec's round trip) shows, as a Role's
+    ``rules: []`` (apimachinery ``runtime/serializer/protobuf``, the generated
+    ``Unmarshal`` leaving a repeated field with no element nil). Validation saw the
+    request's value before this (``[]``: a Go slice of length 0). In place."""
+    go_type = _kind_type(api_version, kind)
+    if go_type is not None:
+        _read_back_struct(go_type, obj)
+
+
+def _read_back_struct(go_type: GoType, value: dict[str, Any]) -> None:
+    for key, item in value.items():
+        found = go_type.fields.get(key)
+        if found is None or item is None:
+            continue
+        field_type, empty, _ = found
+        target = field_type.target
+        if not empty and not item and target.kind in ("slice", "map", "bytes"):
+            if field_type.kind != "ptr":
+                value[key] = None
+            continue
+        _read_back_value(target, item)
+
+
+def _read_back_value(go_type: GoType, value: Any) -> None:
+    kind = go_type.kind
+    if kind == "struct" and type(value) is dict:
+        _read_back_struct(go_type, value)
+    elif kind in ("slice", "map") and go_type.elem is not None:
+        elem = go_type.elem.target
+        if elem.kind not in ("struct", "slice", "map"):
+            return
+        for item in value.values() if type(value) is dict else value:
+            if item is not None:
+                _read_back_value(elem, item)

@@ -90,6 +90,10 @@ USER = {"apiGroup": RBAC, "kind": "User", "name": "jane"}
 ROLE_CREATES = [
     ("valid rules", role("Role", "ok-rules", [rule(), rule(apiGroups=["apps"], resources=["deployments", "deployments/scale"], verbs=["*"])])),
     ("valid without rules", role("Role", "ok-none")),
+    # rules is not omitempty: [] passes validation (a Go slice of length 0) and is read
+    # back from etcd's protobuf as nil, null; a rule's empty lists are omitempty
+    ("valid empty rules", role("Role", "ok-empty", [])),
+    ("valid rules with empty lists", role("Role", "ok-empty-lists", [rule(resourceNames=[], nonResourceURLs=[])])),
     ("valid resourceNames", role("Role", "ok-names", [rule(resourceNames=["one"])])),
     ("valid name not a DNS subdomain", role("Role", "System:Odd_Name")),
     ("a rule without verbs", role("Role", "no-verbs", [rule(verbs=None)])),
@@ -107,6 +111,7 @@ ROLE_CREATES = [
 ROLE_UPDATES = [
     ("valid verbs changed", role("Role", "u-ok", [rule()]), setting(rules=[rule(verbs=["list"])])),
     ("valid rules removed", role("Role", "u-ok-gone", [rule()]), setting(rules=None)),
+    ("valid rules emptied", role("Role", "u-ok-empty", [rule()]), setting(rules=[])),
     ("verbs removed", role("Role", "u-verbs", [rule()]), setting(rules=[rule(verbs=None)])),
     ("nonResourceURLs added", role("Role", "u-urls", [rule()]), setting(rules=[rule(nonResourceURLs=["/x"])])),
     ("a bad label and a bad rule", role("Role", "u-label", [rule()]), setting({"a": "b c"}, rules=[{}])),
@@ -117,6 +122,7 @@ CLUSTER_ROLE_CREATES = [
     ("valid aggregation rule", role("ClusterRole", "ok-aggregate", aggregationRule={"clusterRoleSelectors": [
         {"matchLabels": {"rbac.example.com/aggregate": "true"}}, {"matchExpressions": [{"key": "k", "operator": "Exists"}]}]})),
     ("valid empty selector", role("ClusterRole", "ok-empty-selector", aggregationRule={"clusterRoleSelectors": [{}]})),
+    ("valid empty rules", role("ClusterRole", "ok-empty-rules", [])),
     ("nonResourceURLs and resources", role("ClusterRole", "urls-both", [rule(nonResourceURLs=["/healthz"])])),
     ("nonResourceURLs without verbs", role("ClusterRole", "urls-verbs", [{"nonResourceURLs": ["/healthz"]}])),
     ("a rule without groups or resources", role("ClusterRole", "no-groups", [{"verbs": ["get"]}])),
