@@ -753,6 +753,13 @@ class ObjectStore:
                     if prepare_lease(new, old, dry=True):
                         compared = compared if compared is not None else _copy(new)
                         prepare_lease(new, old)
+                if not kind.group and kind.kind == "PersistentVolumeClaim":
+                    from kubectl_crd.validation.claims import normalize_data_sources
+
+                    before = _copy(new) if compared is None else compared
+                    spec = new.get("spec")
+                    if isinstance(spec, dict) and normalize_data_sources(spec, old.get("spec")):
+                        compared = before
                 # BeginUpdate (a Service's allocation), then ValidateObjectMetaUpdate's
                 # ValidateObjectMeta of the new object and the kind's own validation
                 held = self._services.held()
@@ -1572,7 +1579,11 @@ class ObjectStore:
         elif not kind.group and kind.kind == "Namespace":
             prepare.prepare_namespace_for_create(obj)
         elif not kind.group and kind.kind == "PersistentVolumeClaim":
+            from kubectl_crd.validation.claims import normalize_data_sources
+
             prepare.prepare_claim_for_create(obj)
+            if isinstance(obj.get("spec"), dict):
+                normalize_data_sources(obj["spec"], None)
         elif kind.group == "apps" and kind.kind == "DaemonSet":
             prepare.prepare_daemon_set(obj, None)
         elif kind.group == "coordination.k8s.io" and kind.kind == "Lease":

@@ -38,6 +38,7 @@ __all__ = [
     "claim_resize_refusal",
     "claim_update_problems",
     "label_selector_struct",
+    "normalize_data_sources",
 ]
 
 #: core.BetaStorageClassAnnotation
@@ -51,28 +52,46 @@ def _mapping(value: Any) -> dict[str, Any]:
 
 
 def _normalized(spec: dict[str, Any], old_spec: dict[str, Any] | None) -> dict[str, Any]:
-    """The spec as ``EnforceDataSourceBackwardsCompatibility`` and
-    ``NormalizeDataSources`` leave it (AnyVolumeDataSource GA; a ref with a namespace is
-    dropped by ``DropDisabledFields``, CrossNamespaceVolumeDataSource being alpha,
-    unless the old claim had a ref)."""
+    """A copy of ``spec`` as ``normalize_data_sources`` leaves it."""
     spec = copy.deepcopy(spec)
+    normalize_data_sources(spec, old_spec)
+    return spec
+
+
+def normalize_data_sources(spec: dict[str, Any], old_spec: Mapping[str, Any] | None) -> bool:
+    """``spec`` as the strategy's ``PrepareForCreate`` / ``PrepareForUpdate`` leave it
+    (``pkg/api/persistentvolumeclaim/util.go``; AnyVolumeDataSource GA): a ref with a
+    namespace dropped by ``DropDisabledFields`` (CrossNamespaceVolumeDataSource is alpha)
+    unless the old claim had a ref; ``EnforceDataSourceBackwardsCompatibility``'s legacy
+    dataSource neither a claim nor a snapshot dropped unless the old claim had one;
+    ``NormalizeDataSources``: each filled from the other (its group as it is, a nil
+    one written null). In place; whether anything changed."""
+    changed = False
     ref = spec.get("dataSourceRef")
     old_ref = _mapping(old_spec).get("dataSourceRef") if old_spec is not None else None
     if isinstance(ref, dict) and ref.get("namespace") and not isinstance(old_ref, dict):
         spec.pop("dataSourceRef")
+        changed = True
     source, ref = spec.get("dataSource"), spec.get("dataSourceRef")
     old_source = _mapping(old_spec).get("dataSource") if old_spec is not None else None
     if not isinstance(old_source, dict) and not isinstance(ref, dict) and isinstance(source, dict):
         group, kind = source.get("apiGroup") or "", source.get("kind")
         if not ((not group and kind == "PersistentVolumeClaim") or (group, kind) == _SNAPSHOT):
             spec.pop("dataSource")
-            source = None
-    keys = ("apiGroup", "kind", "name")
+            source, changed = None, True
     if isinstance(source, dict) and not isinstance(ref, dict):
-        spec["dataSourceRef"] = {k: source[k] for k in keys if source.get(k) is not None}
+        spec["dataSourceRef"] = _filled_from(source)
+        changed = True
     elif isinstance(ref, dict) and not isinstance(source, dict) and not ref.get("namespace"):
-        spec["dataSource"] = {k: ref[k] for k in keys if ref.get(k) is not None}
-    return spec
+        spec["dataSource"] = _filled_from(ref)
+        changed = True
+    return changed
+
+
+def _filled_from(reference: Mapping[str, Any]) -> dict[str, Any]:
+    filled = {"apiGroup": reference.get("apiGroup")}
+    filled.update({key: reference[key] for key in ("kind", "name") if key in reference})
+    return filled
 
 
 def _any_group(old_spec: dict[str, Any]) -> bool:

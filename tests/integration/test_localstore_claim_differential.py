@@ -76,6 +76,7 @@ def meta_set(labels: Any = None, annotations: Any = None, **fields: Any) -> Edit
 PVC = {"kind": "PersistentVolumeClaim", "name": "src"}
 SNAP = {"apiGroup": "snapshot.storage.k8s.io", "kind": "VolumeSnapshot", "name": "snap"}
 STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
+POPULATOR = {"apiGroup": "example.com", "kind": "Populator", "name": "p"}
 
 CREATES = [
     ("valid minimal", claim("ok-min")),
@@ -86,6 +87,15 @@ CREATES = [
     ("valid several modes", claim("ok-modes", accessModes=["ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany"])),
     ("valid cpu request and limits beside storage", claim("ok-cpu", resources={"requests": {"storage": "1.5", "cpu": "1"}, "limits": {"storage": "2Gi"}})),
     ("valid dataSource of a claim alone", claim("ok-source", dataSource=PVC, dataSourceRef=PVC)),
+    # PrepareForCreate's data sources (pkg/api/persistentvolumeclaim/util.go): one of
+    # another kind than a claim or a snapshot dropped, then each filled from the other
+    ("valid a claim as the data source only, its ref filled", claim("ok-source-only", dataSource=PVC)),
+    ("valid a snapshot as the data source only", claim("ok-snap-only", dataSource=SNAP)),
+    ("valid a populator as the ref only, the data source filled", claim("ok-ref-only", dataSourceRef=POPULATOR)),
+    ("valid a populator as the data source only, dropped", claim("ok-dropped", dataSource=POPULATOR)),
+    ("valid a Secret as the data source only, dropped", claim("ok-dropped-core", dataSource={"kind": "Secret", "name": "s"})),
+    ("valid a ref with a namespace (the feature off)", claim("ok-ref-ns", dataSourceRef=PVC | {"namespace": "other"})),
+    ("valid a ref with an empty group", claim("ok-ref-group", dataSourceRef=PVC | {"apiGroup": ""})),
     ("no access modes", claim("no-modes", accessModes=None)),
     ("an empty access modes list", claim("empty-modes", accessModes=[])),
     ("an unknown access mode", claim("bad-mode", accessModes=["ReadWriteSometimes"])),
@@ -135,6 +145,8 @@ UPDATES = [
     ("a bad data source group, allowed as the old had a group", claim("u-group", dataSource=SNAP, dataSourceRef=SNAP),
      spec_set(dataSource=SNAP | {"apiGroup": "Bad_Group"}, dataSourceRef=SNAP | {"apiGroup": "Bad_Group"})),
     ("a bad label and the access modes changed", claim("u-bad-label"), meta_set({"a": "b c"}, accessModes=["ReadWriteOncePod"])),
+    ("valid an update that leaves the filled ref out (an old client)", claim("u-old-client", dataSource=PVC), spec_set(dataSourceRef=None)),
+    ("valid a populator source given to a claim without one, dropped", claim("u-populator"), spec_set(dataSource=POPULATOR)),
     ("a bad label, no modes, the mode changed", claim("u-all"), meta_set({"a": "b c"}, accessModes=None, volumeMode="Block")),
 ]  # fmt: skip
 
