@@ -312,6 +312,7 @@ DEFAULTED_ON_CREATE = frozenset(
         ("batch", "Job"),
         ("networking.k8s.io", "NetworkPolicy"),
         ("rbac.authorization.k8s.io", "RoleBinding"),
+        ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
     }
 )
 

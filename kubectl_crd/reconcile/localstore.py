@@ -98,11 +98,12 @@ What it keeps, and the upstream behaviour each piece mirrors
   tests/integration/test_localstore_claim_differential.py, 7 of them on claims bound
   through ``/status`` (the stored spec keeps the data sources as sent: the
   normalisation is not stored);
-  a Role's, a ClusterRole's and a RoleBinding's content (``validation.rbac``,
-  ``ValidateRole``, ``ValidateClusterRole``, ``ValidateRoleBinding``: each rule's verbs,
-  groups and resources or non-resource URLs, an aggregation rule's selectors, a
-  binding's roleRef and subjects; on an update the content after each metadata pass, a
-  binding's roleRef unchanged): 63 cases in
+  a Role's, a ClusterRole's, a RoleBinding's and a ClusterRoleBinding's content
+  (``validation.rbac``, ``ValidateRole``, ``ValidateClusterRole``,
+  ``ValidateRoleBinding``, ``ValidateClusterRoleBinding``: each rule's verbs, groups and
+  resources or non-resource URLs, an aggregation rule's selectors, a binding's roleRef
+  and subjects; on an update the content after each metadata pass, a binding's roleRef
+  unchanged): 89 cases in
   tests/integration/test_localstore_rbac_differential.py;
   a PodDisruptionBudget's spec (``validation.policy``, ``ValidatePodDisruptionBudget``:
   minAvailable and maxUnavailable exclusive, each an integer not negative or a
@@ -239,12 +240,22 @@ BUILTINS: tuple[tuple[str, str, str, str, bool, bool, bool], ...] = (
     ("rbac.authorization.k8s.io", "v1", "roles", "Role", True, False, False),
     ("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", True, False, False),
     ("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", False, False, False),
+    (
+        "rbac.authorization.k8s.io",
+        "v1",
+        "clusterrolebindings",
+        "ClusterRoleBinding",
+        False,
+        False,
+        False,
+    ),
     ("coordination.k8s.io", "v1", "leases", "Lease", True, False, False),
 )
 
 #: (group, kind) of the built-ins whose PUT of a missing object creates it: their
 #: strategies' ``AllowCreateOnUpdate`` (pkg/registry/core/service/strategy.go,
-#: core/event, coordination/lease, rbac/role, rolebinding, clusterrole); every other
+#: core/event, coordination/lease, rbac/role, rolebinding, clusterrole,
+#: clusterrolebinding); every other
 #: kind's is the lookup's 404, before validation looks at the body
 _CREATE_ON_UPDATE = frozenset(
     {
@@ -254,6 +265,7 @@ _CREATE_ON_UPDATE = frozenset(
         ("rbac.authorization.k8s.io", "Role"),
         ("rbac.authorization.k8s.io", "RoleBinding"),
         ("rbac.authorization.k8s.io", "ClusterRole"),
+        ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
     }
 )
 
@@ -1976,6 +1988,7 @@ _NAME_CHECKS: dict[str, Callable[[str, bool], list[str]]] = {
     "Role": _path_segment_name,
     "RoleBinding": _path_segment_name,
     "ClusterRole": _path_segment_name,
+    "ClusterRoleBinding": _path_segment_name,
 }
 
 
@@ -1994,13 +2007,13 @@ def _check_builtin(
     ``ValidateService``, after ``ValidateServiceUpdate``'s own rules when ``old``), a
     ConfigMap's and a Secret's content (``validation.configmaps``: an update's own rules
     between its metadata passes, the content's after them), and the kinds of
-    ``validation.contents`` (a PersistentVolumeClaim's spec, a Role's, ClusterRole's or
-    RoleBinding's content, a NetworkPolicy's and an Ingress's spec: after each of the
-    strategy's ``META`` passes, as ValidateX runs there, then an update's own rules; a
-    PodDisruptionBudget's spec: a create's alone if any, an update's after the common
-    metadata checks). A problem is the server's 422 ``Invalid`` (``_invalid``); an update
-    that passes is then held to the kind's validating admission plugin, if
-    ``validation.contents`` names one (a claim's resize: 403 ``Forbidden``)."""
+    ``validation.contents`` (a PersistentVolumeClaim's spec, a Role's, ClusterRole's,
+    RoleBinding's or ClusterRoleBinding's content, a NetworkPolicy's and an Ingress's
+    spec: after each of the strategy's ``META`` passes, as ValidateX runs there, then an
+    update's own rules; a PodDisruptionBudget's spec: a create's alone if any, an
+    update's after the common metadata checks). A problem is the server's 422
+    ``Invalid`` (``_invalid``); an update that passes is then held to the kind's
+    validating admission plugin, if ``validation.contents`` names one (a claim's resize: 403 ``Forbidden``)."""
     from kubectl_crd.validation.contents import CONTENT_CHECKS
     from kubectl_crd.validation.names import name_is_dns_subdomain
     from kubectl_crd.validation.objectmeta import (

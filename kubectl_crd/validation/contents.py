@@ -4,10 +4,10 @@ strategy places it among the metadata checks.
 One table (``CONTENT_CHECKS``) for the kinds whose registry strategy runs a
 ``ValidateX`` (the metadata, then the content) at each of its ``META`` passes
 (``objectmeta.BUILTIN_UPDATE_STRATEGIES``) and a ``ValidateXUpdate``'s own rules last:
-a PersistentVolumeClaim (``validation.claims``), a Role, ClusterRole and RoleBinding
-(``validation.rbac``), a NetworkPolicy and an Ingress (``validation.networking``); and
-a PodDisruptionBudget (``validation.policy``), whose validation checks no metadata, so
-that a create's content errors come alone (apiserver ``rest.BeforeCreate`` checks the
+a PersistentVolumeClaim (``validation.claims``), a Role, ClusterRole, RoleBinding and
+ClusterRoleBinding (``validation.rbac``), a NetworkPolicy and an Ingress
+(``validation.networking``); and a PodDisruptionBudget (``validation.policy``), whose
+validation checks no metadata, so that a create's content errors come alone (apiserver ``rest.BeforeCreate`` checks the
 metadata, with path-segment names, once the strategy passed) and an update's after the
 common metadata checks. A claim's update is then held to the PersistentVolumeClaimResize
 admission plugin (``ContentCheck.refusal``). Pure: problems are ``Cause``\\s.
@@ -79,7 +79,7 @@ CONTENT_CHECKS: dict[tuple[str, str], ContentCheck] = {
     ),
     **{
         ("rbac.authorization.k8s.io", kind): _rbac(kind)
-        for kind in ("Role", "ClusterRole", "RoleBinding")
+        for kind in ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")
     },
     ("networking.k8s.io", "NetworkPolicy"): ContentCheck(
         lambda obj, old, given: network_policy_problems(obj), _network_policy_update

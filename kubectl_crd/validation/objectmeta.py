@@ -205,7 +205,9 @@ BUILTIN_UPDATE_STRATEGIES: dict[str, tuple[str, ...]] = {
     "Job": (META,),
     "PersistentVolumeClaim": (META, UPDATE, META),
     # rbac's strategies: ValidateRole, then ValidateRoleUpdate (ValidateRole again)
-    **dict.fromkeys(("Role", "RoleBinding", "ClusterRole"), (META, META, UPDATE)),
+    **dict.fromkeys(
+        ("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"), (META, META, UPDATE)
+    ),
     # their ValidateUpdate looks at no metadata
     **dict.fromkeys(("Event", "PodDisruptionBudget"), ()),
 }

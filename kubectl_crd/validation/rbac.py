@@ -1,14 +1,16 @@
-"""A Role's, a ClusterRole's and a RoleBinding's content as kube-apiserver 1.34
-validates it.
+"""A Role's, a ClusterRole's, a RoleBinding's and a ClusterRoleBinding's content as
+kube-apiserver 1.34 validates it.
 
 Mirrors ``pkg/apis/rbac/validation/validation.go`` (run by
-``pkg/registry/rbac/{role,clusterrole,rolebinding}/strategy.go``): ``ValidatePolicyRule``
+``pkg/registry/rbac/{role,clusterrole,rolebinding,clusterrolebinding}/strategy.go``): ``ValidatePolicyRule``
 of each rule (verbs; apiGroups and resources, or nonResourceURLs, which a namespaced
 Role may not have, alone), a ClusterRole's aggregation rule (a selector at least, each
 valid, and each one ``LabelSelectorAsSelector`` refuses once more as "invalid label
-selector."), a RoleBinding's roleRef (rbac's group, a Role or a ClusterRole, a path
-segment name) and subjects (``ValidateRoleBindingSubject``); and
-``ValidateRoleBindingUpdate``'s unchanged roleRef. The objects are v1's, defaulted (a
+selector."), a binding's roleRef (rbac's group, a path segment name, and a Role or a
+ClusterRole, a ClusterRoleBinding's a ClusterRole only) and subjects
+(``ValidateRoleBindingSubject``, whose service account a ClusterRoleBinding must give a
+namespace); and ``ValidateRoleBindingUpdate``'s / ``ValidateClusterRoleBindingUpdate``'s
+unchanged roleRef. The objects are v1's, defaulted (a
 roleRef's and a User's or Group's group filled in). Pure: problems are ``Cause``\\s,
 the metadata's are the caller's.
 """
@@ -34,6 +36,8 @@ __all__ = ["rbac_problems", "rbac_update_problems"]
 
 _GROUP = "rbac.authorization.k8s.io"
 _SUBJECT_KINDS = ("ServiceAccount", "User", "Group")
+#: a binding kind -> the roleRef kinds it may name
+_BINDINGS = {"RoleBinding": ("Role", "ClusterRole"), "ClusterRoleBinding": ("ClusterRole",)}
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -49,10 +53,10 @@ def _required(at: str, detail: str) -> Cause:
 
 
 def rbac_problems(kind: str, obj: Mapping[str, Any]) -> list[Cause]:
-    """``ValidateRole``, ``ValidateClusterRole`` or ``ValidateRoleBinding`` of ``obj``
-    (``kind``), past its ``ValidateObjectMeta``."""
-    if kind == "RoleBinding":
-        return _binding(obj)
+    """``ValidateRole``, ``ValidateClusterRole``, ``ValidateRoleBinding`` or
+    ``ValidateClusterRoleBinding`` of ``obj`` (``kind``), past its ``ValidateObjectMeta``."""
+    if kind in _BINDINGS:
+        return _binding(obj, kind)
     rules = obj.get("rules")
     found: list[Cause] = []
     for index, rule in enumerate(rules if isinstance(rules, list) else ()):
@@ -98,26 +102,29 @@ def _rule(rule: Mapping[str, Any], namespaced: bool, at: str) -> list[Cause]:
     return found
 
 
-def _binding(obj: Mapping[str, Any]) -> list[Cause]:
-    """``ValidateRoleBinding`` past its metadata: the roleRef, then each subject."""
+def _binding(obj: Mapping[str, Any], binding_kind: str) -> list[Cause]:
+    """``ValidateRoleBinding`` or ``ValidateClusterRoleBinding`` past its metadata: the
+    roleRef, then each subject."""
     ref = _mapping(obj.get("roleRef"))
     group, kind, name = (_text(ref.get(key)) for key in ("apiGroup", "kind", "name"))
     found: list[Cause] = []
     if group != _GROUP:
         found.append(not_supported("roleRef.apiGroup", group, (_GROUP,)))
-    if kind not in ("Role", "ClusterRole"):
-        found.append(not_supported("roleRef.kind", kind, ("Role", "ClusterRole")))
+    if kind not in _BINDINGS[binding_kind]:
+        found.append(not_supported("roleRef.kind", kind, _BINDINGS[binding_kind]))
     if not name:
         found.append(required("roleRef.name"))
     found += [invalid_cause("roleRef.name", name, m) for m in path_segment_name(name, False)]
     subjects = obj.get("subjects")
+    namespaced = binding_kind == "RoleBinding"
     for index, subject in enumerate(subjects if isinstance(subjects, list) else ()):
-        found += _subject(_mapping(subject), f"subjects[{index}]")
+        found += _subject(_mapping(subject), namespaced, f"subjects[{index}]")
     return found
 
 
-def _subject(subject: Mapping[str, Any], at: str) -> list[Cause]:
-    """``ValidateRoleBindingSubject`` of a namespaced binding's subject."""
+def _subject(subject: Mapping[str, Any], namespaced: bool, at: str) -> list[Cause]:
+    """``ValidateRoleBindingSubject`` of a binding's subject: a cluster binding's
+    (``namespaced`` false) service account must name its namespace."""
     group, kind, name = (_text(subject.get(key)) for key in ("apiGroup", "kind", "name"))
     found = [] if name else [required(f"{at}.name")]
     if kind == "ServiceAccount":
@@ -126,6 +133,8 @@ def _subject(subject: Mapping[str, Any], at: str) -> list[Cause]:
             found += [invalid_cause(f"{at}.name", name, m) for m in messages]
         if group:
             found.append(not_supported(f"{at}.apiGroup", group, ("",)))
+        if not namespaced and not _text(subject.get("namespace")):
+            found.append(required(f"{at}.namespace"))
     elif kind in ("User", "Group"):
         if group != _GROUP:
             found.append(not_supported(f"{at}.apiGroup", group, (_GROUP,)))
@@ -135,10 +144,10 @@ def _subject(subject: Mapping[str, Any], at: str) -> list[Cause]:
 
 
 def rbac_update_problems(kind: str, obj: Mapping[str, Any], old: Mapping[str, Any]) -> list[Cause]:
-    """What ``ValidateRoleBindingUpdate`` adds after its metadata update pass: the
-    roleRef unchanged (its bad value the internal ``rbac.RoleRef``, which has no json
-    tags: its Go field names)."""
-    if kind != "RoleBinding":
+    """What ``ValidateRoleBindingUpdate`` or ``ValidateClusterRoleBindingUpdate`` adds
+    after its metadata update pass: the roleRef unchanged (its bad value the internal
+    ``rbac.RoleRef``, which has no json tags: its Go field names)."""
+    if kind not in _BINDINGS:
         return []
     keys = ("apiGroup", "kind", "name")
     ref, old_ref = _mapping(obj.get("roleRef")), _mapping(old.get("roleRef"))

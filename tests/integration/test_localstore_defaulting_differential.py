@@ -785,6 +785,23 @@ CASES: list[tuple[str, list[tuple[str, dict[str, Any]]]]] = [
         ],
     ),
     ("ClusterRole", [("create", obj("rbac.authorization.k8s.io/v1", "ClusterRole"))]),
+    (
+        "ClusterRoleBinding",
+        [
+            (
+                "create",
+                obj(
+                    "rbac.authorization.k8s.io/v1",
+                    "ClusterRoleBinding",
+                    roleRef={"kind": "ClusterRole", "name": "view"},
+                    subjects=[
+                        {"kind": "Group", "name": "g"},
+                        {"kind": "ServiceAccount", "name": "s", "namespace": "x"},
+                    ],
+                ),
+            )
+        ],
+    ),
     ("Lease", [("create", obj("coordination.k8s.io/v1", "Lease", spec={"holderIdentity": "me"}))]),
 ]
 

@@ -1,13 +1,16 @@
-"""A Role's, a ClusterRole's and a RoleBinding's content: the store against the real server.
+"""A Role's, a ClusterRole's and a (Cluster)RoleBinding's content: the store against the
+real server.
 
-``ValidateRole`` / ``ValidateClusterRole`` / ``ValidateRoleBinding`` and their
-``...Update`` (kube-apiserver 1.34, ``pkg/apis/rbac/validation/validation.go``; run by
-``pkg/registry/rbac/{role,clusterrole,rolebinding}/strategy.go``): each rule's verbs,
-its apiGroups and resources or its nonResourceURLs (a cluster role's only), a cluster
-role's aggregation rule and its selectors; a binding's roleRef (rbac's group, a Role or
-a ClusterRole, a name) and subjects (a name, a known kind, its group, a service
-account's name); on an update the content checked twice, between the metadata passes,
-and a binding's roleRef unchanged.
+``ValidateRole`` / ``ValidateClusterRole`` / ``ValidateRoleBinding`` /
+``ValidateClusterRoleBinding`` and their ``...Update`` (kube-apiserver 1.34,
+``pkg/apis/rbac/validation/validation.go``; run by
+``pkg/registry/rbac/{role,clusterrole,rolebinding,clusterrolebinding}/strategy.go``):
+each rule's verbs, its apiGroups and resources or its nonResourceURLs (a cluster role's
+only), a cluster role's aggregation rule and its selectors; a binding's roleRef (rbac's
+group, a Role or a ClusterRole, a cluster binding's a ClusterRole only; a name) and
+subjects (a name, a known kind, its group, a service account's name, and a cluster
+binding's its namespace); on an update the content checked twice, between the metadata
+passes, and a binding's roleRef unchanged.
 
 Each case writes the same body to the session's kube-apiserver and to an
 ``ObjectStore``: the status code, reason, message and each cause's field, reason and
@@ -59,12 +62,16 @@ def role(
     return body | fields
 
 
-def binding(name: str, ref: Any = None, subjects: Any = None, meta: Any = None) -> dict[str, Any]:
+def binding(
+    name: str, ref: Any = None, subjects: Any = None, meta: Any = None, kind: str = "RoleBinding"
+) -> dict[str, Any]:
+    """A binding of ``kind`` (its default roleRef: a Role, or a ClusterBinding's ClusterRole)."""
+    ref_kind = "ClusterRole" if kind == "ClusterRoleBinding" else "Role"
     body: dict[str, Any] = {
         "apiVersion": f"{RBAC}/v1",
-        "kind": "RoleBinding",
+        "kind": kind,
         "metadata": {"name": name, **(meta or {})},
-        "roleRef": {"apiGroup": RBAC, "kind": "Role", "name": "reader"} if ref is None else ref,
+        "roleRef": {"apiGroup": RBAC, "kind": ref_kind, "name": "reader"} if ref is None else ref,
     }
     if subjects is not None:
         body["subjects"] = subjects
@@ -182,6 +189,43 @@ BINDING_UPDATES = [
 ]  # fmt: skip
 
 
+def cluster_binding(
+    name: str, ref: Any = None, subjects: Any = None, meta: Any = None
+) -> dict[str, Any]:
+    return binding(name, ref, subjects, meta, kind="ClusterRoleBinding")
+
+
+SA_THERE = SA | {"namespace": "elsewhere"}
+
+CLUSTER_BINDING_CREATES = [
+    ("valid subjects of every kind", cluster_binding("ok-all", subjects=[SA_THERE, USER, {"apiGroup": RBAC, "kind": "Group", "name": "devs"}])),
+    ("valid User and Group without apiGroup", cluster_binding("ok-default", subjects=[{"kind": "User", "name": "u"}, {"kind": "Group", "name": "g"}])),
+    ("valid roleRef without apiGroup", cluster_binding("ok-ref", {"kind": "ClusterRole", "name": "view"})),
+    ("valid no subjects", cluster_binding("ok-none")),
+    ("valid odd names", cluster_binding("ok-Odd:Name", {"apiGroup": RBAC, "kind": "ClusterRole", "name": "System:Odd_Name"}, [{"kind": "Group", "name": "a b/c"}])),
+    ("a roleRef to a Role", cluster_binding("ref-role", {"apiGroup": RBAC, "kind": "Role", "name": "r"})),
+    ("a roleRef of another group", cluster_binding("ref-group", {"apiGroup": "example.com", "kind": "ClusterRole", "name": "r"})),
+    ("a roleRef without a name", cluster_binding("ref-name", {"apiGroup": RBAC, "kind": "ClusterRole", "name": ""})),
+    ("a roleRef name with a slash", cluster_binding("ref-slash", {"apiGroup": RBAC, "kind": "ClusterRole", "name": "a/b"})),
+    ("an empty roleRef", cluster_binding("ref-empty", {})),
+    ("a service account without a namespace", cluster_binding("sa-namespace", subjects=[SA])),
+    ("a service account's bad name, group, no namespace", cluster_binding("sa-all", subjects=[{"kind": "ServiceAccount", "name": "Robot_1", "apiGroup": RBAC}])),
+    ("a service account without a name or namespace", cluster_binding("sa-empty", subjects=[{"kind": "ServiceAccount"}])),
+    ("an empty subject", cluster_binding("subject-empty", subjects=[{}])),
+    ("a user of another group", cluster_binding("user-group", subjects=[USER | {"apiGroup": "example.com"}])),
+    ("a name with a percent", cluster_binding("a%b", subjects=[SA])),
+    ("a bad label and a bad roleRef", cluster_binding("bad-label", {"apiGroup": RBAC, "kind": "ClusterRole"}, meta=BAD_LABEL)),
+]  # fmt: skip
+
+CLUSTER_BINDING_UPDATES = [
+    ("valid subjects changed", cluster_binding("u-ok", subjects=[SA_THERE]), setting(subjects=[USER, SA_THERE | {"name": "b"}])),
+    ("the roleRef's name changed", cluster_binding("u-name"), setting(roleRef={"apiGroup": RBAC, "kind": "ClusterRole", "name": "writer"})),
+    ("the roleRef's kind changed", cluster_binding("u-kind"), setting(roleRef={"apiGroup": RBAC, "kind": "Role", "name": "reader"})),
+    ("a service account without a namespace added", cluster_binding("u-sa", subjects=[USER]), setting(subjects=[USER, SA])),
+    ("a bad label and the roleRef changed", cluster_binding("u-label"), setting({"a": "b c"}, roleRef={"apiGroup": RBAC, "kind": "ClusterRole", "name": "x"})),
+]  # fmt: skip
+
+
 def test_role(client: KubeClient, namespace: str) -> None:
     sides = Sides.of(client, namespace, RBAC, "Role", "roles")
     problems = sides.creates(answer, ROLE_CREATES)
@@ -198,12 +242,15 @@ def _cluster_scoped(case: tuple[Any, ...], prefix: str) -> tuple[Any, ...]:
     return (what, body, *rest)
 
 
-def test_cluster_role(client: KubeClient, namespace: str) -> None:
+def _cluster_writes(
+    client: KubeClient, namespace: str, kind: str, plural: str, creates: Any, updates: Any
+) -> None:
+    """The cluster-scoped ``kind``'s cases, their names prefixed, deleted afterwards."""
     store = ObjectStore()
-    server = ResourceClient(client, RBAC, "v1", "clusterroles", namespaced=False)
-    sides = Sides(server, store, store.resolve(f"{RBAC}/v1/ClusterRole"), namespace)
-    creates = [_cluster_scoped(case, namespace) for case in CLUSTER_ROLE_CREATES]
-    updates = [_cluster_scoped(case, namespace) for case in CLUSTER_ROLE_UPDATES]
+    server = ResourceClient(client, RBAC, "v1", plural, namespaced=False)
+    sides = Sides(server, store, store.resolve(f"{RBAC}/v1/{kind}"), namespace)
+    creates = [_cluster_scoped(case, namespace) for case in creates]
+    updates = [_cluster_scoped(case, namespace) for case in updates]
     try:
         problems = sides.creates(answer, creates)
         problems += sides.updates(answer, updates)
@@ -212,7 +259,24 @@ def test_cluster_role(client: KubeClient, namespace: str) -> None:
             # one the server refused is not there to delete
             with contextlib.suppress(ApiError):
                 server.delete(body["metadata"]["name"])
-    assert_agree(problems, len(creates) + len(updates), "ClusterRole writes")
+    assert_agree(problems, len(creates) + len(updates), f"{kind} writes")
+
+
+def test_cluster_role(client: KubeClient, namespace: str) -> None:
+    _cluster_writes(
+        client, namespace, "ClusterRole", "clusterroles", CLUSTER_ROLE_CREATES, CLUSTER_ROLE_UPDATES
+    )
+
+
+def test_cluster_role_binding(client: KubeClient, namespace: str) -> None:
+    _cluster_writes(
+        client,
+        namespace,
+        "ClusterRoleBinding",
+        "clusterrolebindings",
+        CLUSTER_BINDING_CREATES,
+        CLUSTER_BINDING_UPDATES,
+    )
 
 
 def test_role_binding(client: KubeClient, namespace: str) -> None:
