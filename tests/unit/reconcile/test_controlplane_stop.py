@@ -36,12 +36,16 @@ def test_enough_ends_the_graceful_wait_with_sigkill_after_sigterm(tmp_path: Path
 
     def enough() -> bool:
         asked.append(process.alive())
-        return len(asked) == 3
+        # yes from the third question on, once the process has noted SIGTERM (on a busy
+        # machine its handler can run later than three 5 ms polls: a fixed count of
+        # questions raced it, and SIGKILL came before the TERM line was written)
+        return len(asked) >= 3 and "TERM" in Path(process.log).read_text()
 
     # a timeout no test would wait out: only enough() can end the wait
     process.stop(3600.0, enough=enough)
     assert process.popen.returncode == -signal.SIGKILL
-    assert asked == [True, True, True]
+    # asked until it said yes, the process alive each time
+    assert len(asked) >= 3 and all(asked)
     assert "TERM" in Path(process.log).read_text()  # SIGTERM came first
 
 
