@@ -232,22 +232,31 @@ def _is_email(text: str) -> bool:
 
 
 def _is_request_uri(text: str) -> bool:
-    # govalidator.IsRequestURI: url.ParseRequestURI succeeds: an absolute URI with a
-    # scheme, or an absolute path.
-    if not text or any(c in text for c in " \t\n\x7f") or any(ord(c) < 0x20 for c in text):
+    # govalidator.IsRequestURI: net/url.ParseRequestURI succeeds: no control byte; "*";
+    # a scheme with an opaque rest (not starting with "/"), which is kept as it is; or
+    # an absolute path, after "//authority" with a scheme. Only the authority and the
+    # path are unescaped (a bad percent-escape fails there), never the query (after
+    # the first "?") nor an opaque rest.
+    if not text or any(ord(c) < 0x20 or c == "\x7f" for c in text):
         return False
-    if re.search(r"%(?![0-9A-Fa-f]{2})", text):
-        return False  # a bad percent-escape
+    if text == "*":
+        return True
     scheme = _URI_SCHEME.match(text)
-    if scheme is None:
-        return text.startswith("/")
-    rest = text[scheme.end() :]
-    if rest.startswith("//"):
-        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
+    rest = (text[scheme.end() :] if scheme else text).partition("?")[0]
+    if not rest.startswith("/"):
+        return scheme is not None
+    if scheme is not None and rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
         host = authority.rpartition("@")[2]
         if host.startswith("[") and "]" not in host:
             return False  # net/url: missing ']' in host
-    return True
+        if " " in host or _BAD_ESCAPE.search(authority):
+            return False
+        rest = slash + path
+    return _BAD_ESCAPE.search(rest) is None
+
+
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 # strfmt/kubernetes-extensions.go: a DNS label, and dot-separated labels, lower case

@@ -206,6 +206,25 @@ CASES: dict[str, Case] = {
         },
         [{"g": None}, {"g": {"instances": -1}}, {"g": {"instances": None}}],
     ),
+    # found by the third hunt on envoyproxy/ai-gateway's MCPRoute (an issuer with the
+    # value fe80::1%eth0): format uri is net/url.ParseRequestURI, which keeps a
+    # scheme's opaque rest and the query as written and unescapes only the authority
+    # and the path (url.go: parse, setPath)
+    "uri-escapes-where-unescaped": Case(
+        _rules([], u={"type": "string", "format": "uri"}),
+        [
+            {"u": "fe80::1%eth0"},
+            {"u": "http://a/b?q=%zz"},
+            {"u": "mailto:a%zz"},
+            {"u": "http://a/%zz"},
+            {"u": "http://a%zz/b"},
+            {"u": "/a%2"},
+            {"u": "/a b"},
+            {"u": "http://a b/"},
+            {"u": "*"},
+            {"u": "a:"},
+        ],
+    ),
 }
 
 _SCALE = {"specReplicasPath": ".spec.g.instances", "statusReplicasPath": ".status.replicas"}
