@@ -28,6 +28,26 @@ list types, types removed, formats, metadata schemas, enums) of 16 projects: eve
 verdict equal. The disagreements found are the update, regexp, structural, defaults
 and CEL-wording cases below, each fixed.
 
+The third hunt (2026-11-29, kube-apiserver 1.34.4) covered 18 projects no hunt had
+seen: sail-operator, kro, network-policy-api, kuadrant, authorino and limitador
+operators, karpenter-provider-aws, cluster-api-provider-openstack, metal3's
+baremetal-operator, the VPA, envoy ai-gateway, agones, linkerd2, Crunchy postgres,
+k8ssandra, scylla and flink operators. 167 CRDs, each create's verdict, causes and
+warnings equal; 81,203 objects and mutations (as above, plus interesting strings and
+integers at every leaf under a rule, and dry-run updates of stored objects where rules
+use oldSelf): 81,195 verdicts and 59,888 of 59,934 errors equal, warnings 34,138 of
+34,138. Then objects stored under a loosened copy of each CRD (bounds, enums, patterns,
+formats, defaults, rules and required dropped), the CRD tightened back, and each sent
+as dry-run updates (relabelled, mutated) of 12 projects: 199,884 updates, 199,663
+verdicts and 250,096 of 250,155 errors equal (180,580 of 180,761 and 221,955 of
+222,007 after the stored-object fix). Fixed: the old-object-read and uri cases below.
+Left, all in the CEL package: a rule's error under an item of a list that is not a
+map list is ratcheted when its nearest correlatable ancestor is unchanged
+(cel/validation.go: ratchetingOptions.nearestParentCorrelation); errors of evaluation
+are never ratcheted; format duration strings convert with kube-openapi's
+ParseDuration ("5 min", "1d"), bad ones and bad base64 of format byte fail in the
+server's words ("Invalid duration ...", "Invalid byte formatted string ...").
+
 CRD messages (2026-11-27, helper-61): corpus CRDs mutated (bad defaults, defaults in
 apiVersion, kind and metadata, unknown formats, rules that do not type-check, defaults
 on such rules, printer columns, names) and sent as dry-run creates: of 300, 222 got
