@@ -387,6 +387,60 @@ UPDATE_CASES: dict[str, UpdateCase] = {
         ],
         probe={"spec": {"a": [{"n": 11}]}},
     ),
+    # found by the third hunt (kro, ai-gateway, VPA, crunchy, karpenter): a rule's error
+    # on an item of a list that is not a map list (which correlates with no old item)
+    # is ratcheted by the nearest correlated ancestor (cel/validation.go
+    # ratchetingOptions.nearestParentCorrelation): the list unchanged, a warning; the
+    # list changed, an error on every item, changed or not; below such an item too; a
+    # map list's item by its own old item
+    "update-ratcheting-rules-under-list-items": UpdateCase(
+        _rules(
+            [],
+            l=_items(_N),
+            d=_items({"type": "object", "properties": {"o": _N}}),
+            m=_items(
+                {**_N, "required": ["k"]},
+                **{"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"]},
+            ),
+            x={"type": "integer"},
+        ),
+        _rules(
+            [],
+            l=_items(_rules(["self.n <= 10"], **_N["properties"])),
+            d=_items(
+                {
+                    "type": "object",
+                    "properties": {"o": _rules(["self.n <= 10"], **_N["properties"])},
+                }
+            ),
+            m=_items(
+                {**_rules(["self.n <= 10"], **_N["properties"]), "required": ["k"]},
+                **{"x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"]},
+            ),
+            x={"type": "integer"},
+        ),
+        [
+            (
+                {"spec": {"l": [{"n": 20}, {"n": 1}]}},
+                {"spec": {"l": [{"n": 20}, {"n": 1}], "x": 1}},
+            ),
+            ({"spec": {"l": [{"n": 20}, {"n": 1}]}}, {"spec": {"l": [{"n": 20}, {"n": 2}]}}),
+            (
+                {"spec": {"l": [{"n": 20}]}},
+                {"spec": {"l": [{"n": 20}]}, "metadata": {"labels": {"a": "b"}}},
+            ),
+            ({"spec": {"d": [{"o": {"n": 20}}]}}, {"spec": {"d": [{"o": {"n": 20}}], "x": 2}}),
+            (
+                {"spec": {"d": [{"o": {"n": 20}}, {}]}},
+                {"spec": {"d": [{"o": {"n": 20}}, {"o": {}}]}},
+            ),
+            (
+                {"spec": {"m": [{"k": "x", "n": 20}, {"k": "y", "n": 1}]}},
+                {"spec": {"m": [{"k": "y", "n": 2}, {"k": "x", "n": 20}]}},
+            ),
+        ],
+        probe={"spec": {"l": [{"n": 11}]}},
+    ),
     # a list's listType checks run on an update only when the old object passes them
     # (strategy.go: ValidateUpdate)
     "update-list-type-ratchets": UpdateCase(

@@ -224,6 +224,10 @@ def _validate(
 ) -> None:
     if value is None or results.stopped:
         return
+    # cel/validation.go ratchetingOptions: a node its old value correlates with ratchets
+    # its rules' errors when it equals that value; one that correlates with none (an
+    # item of a list that is not a map list, and all below it) by its nearest correlated
+    # ancestor's equality, which it hands down as its own
     ratchet = _equal(value, old) if correlated and old is not None else ratchet_parent
     if node.rules:
         _expressions(node, value, old, chain, ratchet, results)
@@ -232,9 +236,11 @@ def _validate(
         # only the nearest parent's correlation)
         _validate(branch, value, old, chain, False, results, ratchet_parent=ratchet_parent)
     if isinstance(value, list):
-        _array(node, value, old if isinstance(old, list) else None, chain, correlated, results)
+        old_list = old if isinstance(old, list) else None
+        _array(node, value, old_list, chain, correlated, results, ratchet)
     elif isinstance(value, dict):
-        _map(node, value, old if isinstance(old, dict) else None, chain, correlated, results)
+        old_map = old if isinstance(old, dict) else None
+        _map(node, value, old_map, chain, correlated, results, ratchet)
 
 
 def _map(
@@ -244,6 +250,7 @@ def _map(
     chain: Chain,
     correlated: bool,
     results: RuleResults,
+    ratchet: bool,
 ) -> None:
     # every map correlates its keys with the old map's, atomic ones too
     # (cel/validation.go: validateMap, MapIsCorrelatable)
@@ -259,7 +266,7 @@ def _map(
                 paths.map_key(chain, key),
                 correlated and keep_old and old is not None and key in old,
                 results,
-                ratchet_parent=False,
+                ratchet_parent=ratchet,
             )
     if node.properties:
         for key, item in value.items():
@@ -275,7 +282,7 @@ def _map(
                 paths.child(chain, key),
                 correlated and visible and keep_old and old is not None and key in old,
                 results,
-                ratchet_parent=False,
+                ratchet_parent=ratchet,
             )
 
 
@@ -286,6 +293,7 @@ def _array(
     chain: Chain,
     correlated: bool,
     results: RuleResults,
+    ratchet: bool,
 ) -> None:
     if node.items is None:
         return
@@ -306,7 +314,7 @@ def _array(
             paths.index(chain, position),
             correlated and old_item is not None,
             results,
-            ratchet_parent=False,
+            ratchet_parent=ratchet,
         )
 
 
