@@ -13,6 +13,8 @@ Go's ``Duration``; the error texts are Go's.
 
 from __future__ import annotations
 
+import re
+
 from kubectl_crd.model.gostrconv import go_bytes
 
 NANOSECONDS_PER_SECOND = 1_000_000_000
@@ -122,6 +124,54 @@ def parse_go_duration(text: str) -> int:
     if total > _INT64_MAX:
         raise invalid
     return total
+
+
+#: kube-openapi ``pkg/validation/strfmt/duration.go``: each unit's spellings (the last
+#: one also as a prefix: "mins", "hours"), and its length in nanoseconds
+_STRFMT_UNITS = (
+    (("ns", "nano"), 1),
+    (("us", "µs", "micro"), 1_000),
+    (("ms", "milli"), 1_000_000),
+    (("s", "sec"), 1_000_000_000),
+    (("m", "min"), 60_000_000_000),
+    (("h", "hr", "hour"), 3_600_000_000_000),
+    (("d", "day"), 86_400_000_000_000),
+    (("w", "wk", "week"), 604_800_000_000_000),
+)
+_STRFMT_PART = re.compile(r"((\d+)\s*([A-Za-zµ]+))")
+
+
+def parse_strfmt_duration(text: str) -> int:
+    """``text`` read as kube-openapi's ``strfmt.ParseDuration`` reads a ``format:
+    duration`` string (the format's check, and the CEL value such a field holds:
+    apiserver ``pkg/cel/common/values.go``), in nanoseconds: Go's ``time.ParseDuration``
+    first, else every "<digits> <unit>" found anywhere in the text summed ("5 min",
+    "200 ms", "1s-x"), in int64 arithmetic that wraps as Go's does.
+    ``DurationSyntaxError`` with its message when nothing is found."""
+    try:
+        return parse_go_duration(text)
+    except DurationSyntaxError:
+        pass
+    total, found = 0, False
+    for match in _STRFMT_PART.finditer(text):
+        factor = int(match[2])
+        if factor > _INT64_MAX:
+            raise DurationSyntaxError(f'strconv.Atoi: parsing "{match[2]}": value out of range')
+        unit = match[3].strip().lower()
+        for variants, multiplier in _STRFMT_UNITS:
+            last = len(variants) - 1
+            for index, variant in enumerate(variants):
+                if (index == last and unit.startswith(variant)) or variant == unit:
+                    found = True
+                    total = _wrapped(total + factor * multiplier)
+    if not found:
+        raise DurationSyntaxError(f"unable to parse {text} as duration")
+    return total
+
+
+def _wrapped(value: int) -> int:
+    """``value`` as a Go int64 holds it (two's complement overflow)."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
 def parse_request_timeout(value: str | None) -> float | None:

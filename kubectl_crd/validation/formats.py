@@ -20,7 +20,7 @@ from datetime import date
 from functools import cache
 from typing import Any
 
-from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
 from kubectl_crd.validation.regexps import go_regexp
 
 # Formats known at the default compatibility version (1.0 set; the 1.34 additions
@@ -99,11 +99,6 @@ _CREDITCARD = re.compile(
 )
 _EMAIL_LOCAL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$")
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_DURATION_PART = re.compile(r"((\d+)\s*([A-Za-zµ]+))")
-_DURATION_UNITS = (
-    ("ns", "nano"), ("us", "µs", "micro"), ("ms", "milli"), ("s", "sec"), ("m", "min"),
-    ("h", "hr", "hour"), ("d", "day"), ("w", "wk", "week"),
-)  # fmt: skip
 
 
 def _is_date(text: str) -> bool:
@@ -130,18 +125,10 @@ def _is_datetime(text: str) -> bool:
 
 def _is_duration(text: str) -> bool:
     try:
-        parse_go_duration(text)
-        return True
+        parse_strfmt_duration(text)
     except DurationSyntaxError:
-        pass
-    for match in _DURATION_PART.finditer(text):
-        unit = match[3].strip().lower()
-        for variants in _DURATION_UNITS:
-            last = len(variants) - 1
-            for index, variant in enumerate(variants):
-                if (index == last and unit.startswith(variant)) or variant.lower() == unit:
-                    return True
-    return False
+        return False
+    return True
 
 
 def _is_ipv4(text: str) -> bool:

@@ -132,6 +132,41 @@ CASES: dict[str, Case] = {
         ),
         [{"t": {"namespace": "n"}}, {"t": {"namespace": "x"}, "m": {"namespace": "y"}}],
     ),
+    # found by the third hunt (a format: duration field under a rule): the value is
+    # read as kube-openapi's strfmt.ParseDuration reads it (apiserver
+    # pkg/cel/common/values.go), Go's syntax first, else every "<digits> <unit>" summed:
+    # "5 min", "200 ms", "1s-x" are durations to the format check and to the rule
+    "duration-format-spellings": Case(
+        _rules(
+            [],
+            d={
+                "type": "string",
+                "format": "duration",
+                "x-kubernetes-validations": [
+                    {"rule": 'duration("0") <= self && self <= duration("5m")'}
+                ],
+            },
+        ),
+        [
+            {"d": value}
+            for value in (
+                "5 min",
+                "200 ms",
+                "1 s",
+                "3 secs",
+                "1s-x",
+                "1d",
+                "5m",
+                "1 hours 2 mins",
+                "10 µs",
+                "1 Sec",
+                "2 weeks",
+                "6min",
+                "4 milliseconds",
+                "90s",
+            )
+        ],
+    ),
     # rook/rook: a rule reads a nullable field that is null; to rules an object's null
     # field is absent ("no such key", has() false), not a null value
     "null-field-is-absent": Case(

@@ -22,7 +22,7 @@ from typing import Any
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
-from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
 from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.compiled import SchemaNode
 
@@ -171,7 +171,7 @@ def _formatted(value: str, format_name: str) -> Any:
         return stamp
     elif format_name == "duration":
         try:
-            nanoseconds = parse_go_duration(value)
+            nanoseconds = parse_strfmt_duration(value)
         except DurationSyntaxError:
             return value
         duration = duration_pb2.Duration()
