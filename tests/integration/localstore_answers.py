@@ -47,6 +47,23 @@ def answer(
     return ("accepted", *stored(written))
 
 
+def spec_answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
+    """A write's outcome (``answer``): the spec stored."""
+    return answer(call, lambda stored: (stored.get("spec"),))
+
+
+def spec_set(labels: Any = None, **fields: Any) -> Edit:
+    """An edit setting the spec's fields (``None``: removed) and, given, the labels."""
+
+    def edit(obj: dict[str, Any]) -> dict[str, Any]:
+        obj["spec"] = changed(obj["spec"], fields)
+        if labels is not None:
+            obj["metadata"] = copy.deepcopy(obj["metadata"]) | {"labels": labels}
+        return obj
+
+    return edit
+
+
 def changed(spec: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``spec`` with ``changes``' fields set (``None``: removed)."""
     spec = copy.deepcopy(spec)

@@ -20,17 +20,12 @@ message must be the same, or the stored spec. No case has two bad entries in one
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
 from tests.integration import localstore_answers
-from tests.integration.localstore_answers import Edit, Sides, assert_agree
-
-
-def answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
-    """A write's outcome (``localstore_answers.answer``): the spec stored."""
-    return localstore_answers.answer(call, lambda stored: (stored.get("spec"),))
+from tests.integration.localstore_answers import Edit, Sides, assert_agree, spec_set
+from tests.integration.localstore_answers import spec_answer as answer
 
 
 def claim(name: str, meta: Any = None, **spec: Any) -> dict[str, Any]:
@@ -45,16 +40,6 @@ def claim(name: str, meta: Any = None, **spec: Any) -> dict[str, Any]:
         "metadata": {"name": name, **(meta or {})},
         "spec": localstore_answers.changed(body, spec),
     }
-
-
-def spec_set(**fields: Any) -> Edit:
-    """An edit setting the spec's fields (``None``: removed)."""
-
-    def edit(obj: dict[str, Any]) -> dict[str, Any]:
-        obj["spec"] = localstore_answers.changed(obj["spec"], fields)
-        return obj
-
-    return edit
 
 
 def meta_set(labels: Any = None, annotations: Any = None, **fields: Any) -> Edit:

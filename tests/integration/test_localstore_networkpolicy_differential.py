@@ -14,18 +14,12 @@ message must be the same, or the stored spec. No case has two bad entries in one
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
 from tests.integration import localstore_answers
-from tests.integration.localstore_answers import Edit, Sides, assert_agree
-
-
-def answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
-    """A write's outcome (``localstore_answers.answer``): the spec stored."""
-    return localstore_answers.answer(call, lambda stored: (stored.get("spec"),))
+from tests.integration.localstore_answers import Sides, assert_agree, spec_set
+from tests.integration.localstore_answers import spec_answer as answer
 
 
 def policy(name: str, meta: Any = None, **spec: Any) -> dict[str, Any]:
@@ -54,18 +48,6 @@ def egress(*peers: Any, ports: Any = None) -> list[dict[str, Any]]:
     if ports is not None:
         rule["ports"] = ports
     return [rule]
-
-
-def spec_set(labels: Any = None, **fields: Any) -> Edit:
-    """An edit setting the spec's fields (``None``: removed) and labels."""
-
-    def edit(obj: dict[str, Any]) -> dict[str, Any]:
-        obj["spec"] = localstore_answers.changed(obj["spec"], fields)
-        if labels is not None:
-            obj["metadata"] = copy.deepcopy(obj["metadata"]) | {"labels": labels}
-        return obj
-
-    return edit
 
 
 PODS = {"podSelector": {"matchLabels": {"role": "client"}}}

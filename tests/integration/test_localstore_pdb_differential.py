@@ -15,20 +15,14 @@ message must be the same, or the stored spec. No case has two bad entries in one
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
 from typing import Any
 
 from kubectl_crd.kube.client import KubeClient
 from tests.integration import localstore_answers
-from tests.integration.localstore_answers import Edit, Sides, assert_agree
+from tests.integration.localstore_answers import Sides, assert_agree, spec_set
+from tests.integration.localstore_answers import spec_answer as answer
 
 SELECTOR = {"matchLabels": {"app": "web"}}
-
-
-def answer(call: Callable[[], dict[str, Any]]) -> tuple[Any, ...]:
-    """A write's outcome (``localstore_answers.answer``): the spec stored."""
-    return localstore_answers.answer(call, lambda stored: (stored.get("spec"),))
 
 
 def pdb(name: str, meta: Any = None, **spec: Any) -> dict[str, Any]:
@@ -39,18 +33,6 @@ def pdb(name: str, meta: Any = None, **spec: Any) -> dict[str, Any]:
         "metadata": {"name": name, **(meta or {})},
         "spec": localstore_answers.changed({"selector": SELECTOR}, spec),
     }
-
-
-def spec_set(labels: Any = None, **fields: Any) -> Edit:
-    """An edit setting the spec's fields (``None``: removed) and labels."""
-
-    def edit(obj: dict[str, Any]) -> dict[str, Any]:
-        obj["spec"] = localstore_answers.changed(obj["spec"], fields)
-        if labels is not None:
-            obj["metadata"] = copy.deepcopy(obj["metadata"]) | {"labels": labels}
-        return obj
-
-    return edit
 
 
 BAD_LABEL = {"labels": {"a": "b c"}}
