@@ -30,6 +30,7 @@ from typing import Any
 
 from kubectl_crd.model.govalues import go_json
 from kubectl_crd.model.quantity import parse_quantity
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.fielderrors import Cause, forbidden, invalid_cause
 from kubectl_crd.validation.pods import claim_spec_problems
 
@@ -47,15 +48,11 @@ _IMMUTABLE = "field is immutable"
 _SNAPSHOT = ("snapshot.storage.k8s.io", "VolumeSnapshot")
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _normalized(spec: dict[str, Any], old_spec: dict[str, Any] | None) -> dict[str, Any]:
+def _normalized(spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None) -> dict[str, Any]:
     """A copy of ``spec`` as ``normalize_data_sources`` leaves it."""
-    spec = copy.deepcopy(spec)
-    normalize_data_sources(spec, old_spec)
-    return spec
+    copied = copy.deepcopy(dict(spec))
+    normalize_data_sources(copied, old_spec)
+    return copied
 
 
 def normalize_data_sources(spec: dict[str, Any], old_spec: Mapping[str, Any] | None) -> bool:
@@ -68,12 +65,12 @@ def normalize_data_sources(spec: dict[str, Any], old_spec: Mapping[str, Any] | N
     one written null). In place; whether anything changed."""
     changed = False
     ref = spec.get("dataSourceRef")
-    old_ref = _mapping(old_spec).get("dataSourceRef") if old_spec is not None else None
+    old_ref = as_mapping(old_spec).get("dataSourceRef") if old_spec is not None else None
     if isinstance(ref, dict) and ref.get("namespace") and not isinstance(old_ref, dict):
         spec.pop("dataSourceRef")
         changed = True
     source, ref = spec.get("dataSource"), spec.get("dataSourceRef")
-    old_source = _mapping(old_spec).get("dataSource") if old_spec is not None else None
+    old_source = as_mapping(old_spec).get("dataSource") if old_spec is not None else None
     if not isinstance(old_source, dict) and not isinstance(ref, dict) and isinstance(source, dict):
         group, kind = source.get("apiGroup") or "", source.get("kind")
         if not ((not group and kind == "PersistentVolumeClaim") or (group, kind) == _SNAPSHOT):
@@ -94,10 +91,10 @@ def _filled_from(reference: Mapping[str, Any]) -> dict[str, Any]:
     return filled
 
 
-def _any_group(old_spec: dict[str, Any]) -> bool:
+def _any_group(old_spec: Mapping[str, Any]) -> bool:
     """``allowInvalidAPIGroupInDataSourceOrRef``: the old claim set a data source's group."""
     return any(
-        _mapping(old_spec.get(key)).get("apiGroup") is not None
+        as_mapping(old_spec.get(key)).get("apiGroup") is not None
         for key in ("dataSource", "dataSourceRef")
     )
 
@@ -105,8 +102,8 @@ def _any_group(old_spec: dict[str, Any]) -> bool:
 def claim_problems(obj: Mapping[str, Any], old: Mapping[str, Any] | None = None) -> list[Cause]:
     """``ValidatePersistentVolumeClaimSpec`` of ``obj``'s spec (its metadata is the
     caller's)."""
-    old_spec = _mapping(old.get("spec")) if old is not None else None
-    spec = _normalized(_mapping(obj.get("spec")), old_spec)
+    old_spec = as_mapping(old.get("spec")) if old is not None else None
+    spec = _normalized(as_mapping(obj.get("spec")), old_spec)
     return claim_spec_problems(
         spec, "spec", any_group=old_spec is not None and _any_group(old_spec)
     )
@@ -116,10 +113,10 @@ def claim_update_problems(obj: Mapping[str, Any], old: Mapping[str, Any]) -> lis
     """``ValidatePersistentVolumeClaimUpdate``'s own rules, after its second
     ``ValidatePersistentVolumeClaim``: the beta storage-class annotation, the spec's
     immutability, a shrunk request, the volume mode, a removed attributes class."""
-    old_spec = _normalized(_mapping(old.get("spec")), None)
-    spec = _normalized(_mapping(obj.get("spec")), old_spec)
-    annotations = _mapping(_mapping(obj.get("metadata")).get("annotations"))
-    old_annotations = _mapping(_mapping(old.get("metadata")).get("annotations"))
+    old_spec = _normalized(as_mapping(old.get("spec")), None)
+    spec = _normalized(as_mapping(obj.get("spec")), old_spec)
+    annotations = as_mapping(as_mapping(obj.get("metadata")).get("annotations"))
+    old_annotations = as_mapping(as_mapping(old.get("metadata")).get("annotations"))
     new_clone, old_clone = copy.deepcopy(spec), copy.deepcopy(old_spec)
     found: list[Cause] = []
     if not old_spec.get("volumeName"):
@@ -149,11 +146,13 @@ def claim_update_problems(obj: Mapping[str, Any], old: Mapping[str, Any]) -> lis
             )
         ):
             new_clone.pop("storageClassName", None)
-    status = _mapping(obj.get("status")) or _mapping(old.get("status"))
+    status = as_mapping(obj.get("status")) or as_mapping(old.get("status"))
     bound = status.get("phase") == "Bound"
-    requests = _mapping(new_clone.get("resources")).get("requests")
+    requests = as_mapping(new_clone.get("resources")).get("requests")
     if bound and isinstance(requests, dict):
-        old_storage = _mapping(_mapping(old_spec.get("resources")).get("requests")).get("storage")
+        old_storage = as_mapping(as_mapping(old_spec.get("resources")).get("requests")).get(
+            "storage"
+        )
         requests["storage"] = old_storage if old_storage is not None else "0"
     if bound:
         _put(new_clone, "volumeAttributesClassName", old_clone.get("volumeAttributesClassName"))
@@ -167,7 +166,7 @@ def claim_update_problems(obj: Mapping[str, Any], old: Mapping[str, Any]) -> lis
     new_size = _storage(spec)
     if new_size < old_size:
         capacity = parse_or_zero(
-            _mapping(_mapping(old.get("status")).get("capacity")).get("storage")
+            as_mapping(as_mapping(old.get("status")).get("capacity")).get("storage")
         )
         if new_size <= capacity:
             at = "spec.resources.requests.storage"
@@ -176,7 +175,7 @@ def claim_update_problems(obj: Mapping[str, Any], old: Mapping[str, Any]) -> lis
     if mode != old_mode:
         found.append(invalid_cause("volumeMode", mode, _IMMUTABLE, named=True))
     vac, old_vac = spec.get("volumeAttributesClassName"), old_spec.get("volumeAttributesClassName")
-    current = _mapping(old.get("status")).get("currentVolumeAttributesClassName")
+    current = as_mapping(old.get("status")).get("currentVolumeAttributesClassName")
     if vac != old_vac and current is not None:
         at = "spec.volumeAttributesClassName"
         if vac is None:
@@ -196,9 +195,9 @@ def claim_resize_refusal(obj: Mapping[str, Any], old: Mapping[str, Any]) -> str 
     admission.go``): a storage request grown is forbidden unless the old claim is bound
     and its StorageClass, the same before and after, sets ``allowVolumeExpansion``. The
     in-process store holds no StorageClass, so a bound claim's growth is refused too."""
-    if _storage(_mapping(obj.get("spec"))) <= _storage(_mapping(old.get("spec"))):
+    if _storage(as_mapping(obj.get("spec"))) <= _storage(as_mapping(old.get("spec"))):
         return None
-    if _mapping(old.get("status")).get("phase") != "Bound":
+    if as_mapping(old.get("status")).get("phase") != "Bound":
         return "Only bound persistent volume claims can be expanded"
     return (
         "only dynamically provisioned pvc can be resized and the storageclass that "
@@ -221,8 +220,10 @@ def _put(spec: dict[str, Any], key: str, value: Any) -> None:
         spec[key] = value
 
 
-def _storage(spec: dict[str, Any]) -> Fraction:
-    return parse_or_zero(_mapping(_mapping(spec.get("resources")).get("requests")).get("storage"))
+def _storage(spec: Mapping[str, Any]) -> Fraction:
+    return parse_or_zero(
+        as_mapping(as_mapping(spec.get("resources")).get("requests")).get("storage")
+    )
 
 
 def _same(left: dict[str, Any], right: dict[str, Any]) -> bool:
@@ -266,7 +267,7 @@ def _go_struct(spec: dict[str, Any]) -> dict[str, Any]:
             ref["Namespace"] = value.get("namespace")
         return ref
 
-    resources_of = _mapping(spec.get("resources"))
+    resources_of = as_mapping(spec.get("resources"))
     return {
         "AccessModes": listed(spec.get("accessModes")),
         "Selector": label_selector_struct(spec.get("selector")),

@@ -20,6 +20,7 @@ from typing import Any
 
 from kubectl_crd.model.gostrconv import go_is_print
 from kubectl_crd.model.govalues import bad_value, go_json
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.fielderrors import unsupported
 from kubectl_crd.validation.names import dns1035_label, dns1123_subdomain
 
@@ -38,9 +39,9 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     def add(field: str, body: str, where: list[str | int]) -> None:
         problems.append((field, f"{field}: {body}", where))
 
-    metadata = _mapping(crd.get("metadata"))
-    spec = _mapping(crd.get("spec"))
-    names = _mapping(spec.get("names"))
+    metadata = as_mapping(crd.get("metadata"))
+    spec = as_mapping(crd.get("spec"))
+    names = as_mapping(spec.get("names"))
     group = _text(spec.get("group"))
     plural = _text(names.get("plural"))
     name = _text(metadata.get("name"))
@@ -80,7 +81,7 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
     versions = [v for v in versions if isinstance(v, Mapping)] if isinstance(versions, list) else []
     if not isinstance(spec.get("validation"), Mapping):
         for index, version in enumerate(versions):
-            if not isinstance(_mapping(version.get("schema")).get("openAPIV3Schema"), Mapping):
+            if not isinstance(as_mapping(version.get("schema")).get("openAPIV3Schema"), Mapping):
                 field = f"spec.versions[{index}].schema.openAPIV3Schema"
                 add(field, "Required value", ["spec", "versions", index])
     _versions(versions, add)
@@ -93,7 +94,7 @@ def spec_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
             "to true in spec.versions[*].schema instead",
             ["spec", "preserveUnknownFields"],
         )
-    _api_approval(group, _mapping(metadata.get("annotations")), add)
+    _api_approval(group, as_mapping(metadata.get("annotations")), add)
     return problems
 
 
@@ -111,7 +112,7 @@ def _conversion(conversion: Any, add: Any) -> None:
     strategy = _text(conversion.get("strategy")) or "None"  # the v1 default
     if strategy not in _STRATEGIES:
         add("spec.conversion.strategy", unsupported(strategy, _STRATEGIES), [*at, "strategy"])
-    webhook = _mapping(conversion.get("webhook"))
+    webhook = as_mapping(conversion.get("webhook"))
     client = webhook.get("clientConfig")
     versions = webhook.get("conversionReviewVersions")
     versions = [_text(v) for v in versions] if isinstance(versions, list) else []
@@ -534,10 +535,6 @@ def _escapes_decode(text: str) -> bool:
         for i, char in enumerate(text)
         if char == "%"
     )
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
 
 
 def _text(value: Any) -> str:

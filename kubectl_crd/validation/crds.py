@@ -37,6 +37,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kubectl_crd.model.govalues import bad_value, go_json, go_quote
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.compiled import SchemaNode, SchemaTree
 from kubectl_crd.validation.crd_spec import CRDProblem
 from kubectl_crd.validation.fielderrors import unsupported
@@ -54,7 +55,9 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
         return problems
     schemas = list(
         _shared(
-            versions, lambda v: _mapping(v.get("schema")).get("openAPIV3Schema"), "spec.validation"
+            versions,
+            lambda v: as_mapping(v.get("schema")).get("openAPIV3Schema"),
+            "spec.validation",
         )
     )
     for prefix, position, schema in schemas:
@@ -65,7 +68,7 @@ def crd_errors(crd: Mapping[str, Any]) -> list[CRDProblem]:
             continue
         # a shared schema meets the check when any version has the status subresource
         status = [
-            "status" in _mapping(_mapping(v).get("subresources"))
+            "status" in as_mapping(as_mapping(v).get("subresources"))
             for v in (versions if prefix.startswith("spec.validation") else [versions[position]])
         ]
         problems += _schema_errors(f"{prefix}.openAPIV3Schema", root, schema, any(status))
@@ -88,7 +91,7 @@ def _selectable_fields_placement(versions: list[Any]) -> list[CRDProblem]:
     version has the same; shared selectable fields need the shared schema, a version's
     own its own schema (so the same fields over different schemas, or different
     fields over one schema, are refused)."""
-    schemas = [_mapping(_mapping(v).get("schema")).get("openAPIV3Schema") for v in versions]
+    schemas = [as_mapping(as_mapping(v).get("schema")).get("openAPIV3Schema") for v in versions]
     schema_shared = (
         bool(schemas) and schemas[0] is not None and all(s == schemas[0] for s in schemas)
     )
@@ -140,7 +143,7 @@ def _selectable_field_errors(
     for index, item in enumerate(fields):
         at = f"{field}[{index}].jsonPath"
         spot: list[str | int] = [*where, index, "jsonPath"]
-        path = _mapping(item).get("jsonPath")
+        path = as_mapping(item).get("jsonPath")
         if not isinstance(path, str) or not path:
             problems.append((at, f"{at}: Required value", spot))
             continue
@@ -155,7 +158,7 @@ def _selectable_field_errors(
                 f"{at}: Invalid value: {bad_value(path)}: must not point to fields in metadata"
             )
             problems.append((at, message, spot))
-        if _mapping(node).get("type") not in ("string", "boolean", "integer"):
+        if as_mapping(node).get("type") not in ("string", "boolean", "integer"):
             message = (
                 f"{at}: Invalid value: {bad_value(path)}: must point to a field of type "
                 "string, boolean or integer. Enum string fields and strings with formats "
@@ -195,10 +198,10 @@ def crd_warnings(crd: Mapping[str, Any]) -> list[str]:
         for child, _ in _subschemas(node, ""):
             walk(child)
 
-    spec = _mapping(crd.get("spec"))
+    spec = as_mapping(crd.get("spec"))
     versions = spec.get("versions")
     for version in versions if isinstance(versions, list) else []:
-        walk(_mapping(_mapping(version).get("schema")).get("openAPIV3Schema"))
+        walk(as_mapping(as_mapping(version).get("schema")).get("openAPIV3Schema"))
     return list(dict.fromkeys(found))
 
 
@@ -346,7 +349,7 @@ def _props_json(node: Any) -> str:
     from kubectl_crd.model.govalues import go_json_float
     from kubectl_crd.validation.cel.tree import node_rules, rule_json
 
-    node = _mapping(node)
+    node = as_mapping(node)
     parts = []
     for name, key, kind in _PROPS:
         value = node.get(key)
@@ -396,12 +399,12 @@ def _props_json(node: Any) -> str:
                         if isinstance(v, list)
                         else f'{{"Schema":{_props_json(v)},"Property":null}}'
                     )
-                    for k, v in sorted(_mapping(value).items())
+                    for k, v in sorted(as_mapping(value).items())
                 )
                 + "}"
             )
         elif kind == "docs":
-            docs = _mapping(value)
+            docs = as_mapping(value)
             text = (
                 f'{{"Description":{go_json(str(docs.get("description") or ""))},'
                 f'"URL":{go_json(str(docs.get("url") or ""))}}}'
@@ -719,7 +722,7 @@ def _check_list_map_keys(
                 ".x-kubernetes-list-type",
                 f"Invalid value: {bad_value(list_type)}: must be map if x-kubernetes-list-map-keys is non-empty",
             )
-    item_properties = _mapping(item_schema.get("properties")) if item_schema is not None else {}
+    item_properties = as_mapping(item_schema.get("properties")) if item_schema is not None else {}
     if list_type == "map":
         if not keys:
             add(
@@ -738,7 +741,7 @@ def _check_list_map_keys(
             seen: set[str] = set()
             for key in keys:
                 if key in item_properties:
-                    if _mapping(item_properties[key]).get("type") in ("array", "object"):
+                    if as_mapping(item_properties[key]).get("type") in ("array", "object"):
                         add(
                             f".items.properties[{key}].type",
                             'Invalid value: "object": must be a scalar type if parent array\'s x-kubernetes-list-type is map',
@@ -844,12 +847,6 @@ def _field_path_valid(node: Mapping[str, Any], text: str) -> bool:
     from kubectl_crd.validation.paths import resolve_field_path
 
     return bool(_conversion_error(node)) or not isinstance(resolve_field_path(text, node), str)
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    """``value`` where the API would have an object, else empty (a CRD file can hold
-    anything there; the server's decoder refuses such a CRD before validating it)."""
-    return value if isinstance(value, Mapping) else {}
 
 
 def _has_newlines(text: str) -> bool:
@@ -986,7 +983,7 @@ def _defaulted(
         yield from _defaulted(
             items, f"{path}.items", [*steps, "items"], resource, [*around, None], inside_meta
         )
-    properties = _mapping(node.get("properties"))
+    properties = as_mapping(node.get("properties"))
     for name in sorted(properties):
         yield from _defaulted(
             properties[name],

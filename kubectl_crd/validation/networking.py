@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.fielderrors import (
     Cause,
     cause,
@@ -60,10 +61,6 @@ _NOT_CIDR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
@@ -71,7 +68,7 @@ def _list(value: Any) -> list[Any]:
 def _rules(spec: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any], int]]:
     """(direction, peers' key, rule, index) of each ingress, then egress rule."""
     return [
-        (direction, peers, _mapping(rule), index)
+        (direction, peers, as_mapping(rule), index)
         for direction, peers in (("ingress", "from"), ("egress", "to"))
         for index, rule in enumerate(_list(spec.get(direction)))
     ]
@@ -81,9 +78,9 @@ def old_cidrs(obj: Mapping[str, Any]) -> tuple[str, ...]:
     """``ValidateNetworkPolicyUpdate``'s ``existingCIDRs``: each ipBlock's CIDR and
     exceptions in the old object."""
     found: list[str] = []
-    for _, key, rule, _ in _rules(_mapping(obj.get("spec"))):
+    for _, key, rule, _ in _rules(as_mapping(obj.get("spec"))):
         for peer in _list(rule.get(key)):
-            block = _mapping(peer).get("ipBlock")
+            block = as_mapping(peer).get("ipBlock")
             if isinstance(block, Mapping):
                 found.append(str(block.get("cidr") or ""))
                 found += [str(each) for each in _list(block.get("except"))]
@@ -92,14 +89,14 @@ def old_cidrs(obj: Mapping[str, Any]) -> tuple[str, ...]:
 
 def network_policy_problems(obj: Mapping[str, Any], allowed: tuple[str, ...] = ()) -> list[Cause]:
     """``ValidateNetworkPolicySpec`` of ``obj``'s spec."""
-    spec = _mapping(obj.get("spec"))
-    found = label_selector_problems(_mapping(spec.get("podSelector")), "spec.podSelector")
+    spec = as_mapping(obj.get("spec"))
+    found = label_selector_problems(as_mapping(spec.get("podSelector")), "spec.podSelector")
     for direction, key, rule, index in _rules(spec):
         at = f"spec.{direction}[{index}]"
         for number, port in enumerate(_list(rule.get("ports"))):
-            found += _port(_mapping(port), f"{at}.ports[{number}]")
+            found += _port(as_mapping(port), f"{at}.ports[{number}]")
         for number, peer in enumerate(_list(rule.get(key))):
-            found += _peer(_mapping(peer), f"{at}.{key}[{number}]", allowed)
+            found += _peer(as_mapping(peer), f"{at}.{key}[{number}]", allowed)
     types = _list(spec.get("policyTypes"))
     if len(types) > len(_TYPES):
         detail = "may not specify more than two policyTypes"
@@ -221,18 +218,18 @@ def ingress_problems(
     """``ValidateIngressSpec`` of ``obj``'s spec, and on a ``create`` the class
     annotation's check. ``given``: the body as sent (an empty ``rules`` list it sent is
     Go's empty slice, ``[]`` where a missing one is ``null``)."""
-    spec = _mapping(obj.get("spec"))
+    spec = as_mapping(obj.get("spec"))
     rules, default = _list(spec.get("rules")), spec.get("defaultBackend")
     found: list[Cause] = []
     if not rules and not isinstance(default, Mapping):
-        sent = _mapping(_mapping(given).get("spec")).get("rules")
+        sent = as_mapping(as_mapping(given).get("spec")).get("rules")
         value: list[Any] | None = [] if isinstance(sent, list) else None
         detail = "either `defaultBackend` or `rules` must be specified"
         found.append(invalid_cause("spec", value, detail))
     if isinstance(default, Mapping):
         found += _backend(default, "spec.defaultBackend")
     for index, each in enumerate(rules):
-        each, at = _mapping(each), f"spec.rules[{index}]"
+        each, at = as_mapping(each), f"spec.rules[{index}]"
         host = str(each.get("host") or "")
         if host and parse_ip(host) is not None:
             found.append(invalid_cause(f"{at}.host", host, "must be a DNS name, not an IP address"))
@@ -244,9 +241,9 @@ def ingress_problems(
             if not paths:
                 found.append(required(f"{at}.http.paths"))
             for number, item in enumerate(paths):
-                found += _path(_mapping(item), f"{at}.http.paths[{number}]")
+                found += _path(as_mapping(item), f"{at}.http.paths[{number}]")
     for index, tls in enumerate(_list(spec.get("tls"))):
-        tls, at = _mapping(tls), f"spec.tls[{index}]"
+        tls, at = as_mapping(tls), f"spec.tls[{index}]"
         for number, host in enumerate(_list(tls.get("hosts"))):
             found += _host(str(host), f"{at}.hosts[{number}]")
         secret = str(tls.get("secretName") or "")
@@ -257,7 +254,7 @@ def ingress_problems(
     name = spec.get("ingressClassName")
     if isinstance(name, str):
         found += [invalid_cause("spec.ingressClassName", name, m) for m in dns1123_subdomain(name)]
-    annotations = _mapping(_mapping(obj.get("metadata")).get("annotations"))
+    annotations = as_mapping(as_mapping(obj.get("metadata")).get("annotations"))
     if create and _CLASS in annotations and isinstance(name, str) and annotations[_CLASS] != name:
         detail = "must match `ingressClassName` when both are specified"
         found.append(invalid_cause(f"annotations.{_CLASS}", str(annotations[_CLASS]), detail))
@@ -285,7 +282,7 @@ def _path(item: Mapping[str, Any], at: str) -> list[Cause]:
             found.append(invalid_cause(where, text, "must be an absolute path"))
     else:
         found.append(not_supported(f"{at}.pathType", kind, _PATH_TYPES, named=True))
-    return found + _backend(_mapping(item.get("backend")), f"{at}.backend")
+    return found + _backend(as_mapping(item.get("backend")), f"{at}.backend")
 
 
 def _backend(backend: Mapping[str, Any], at: str) -> list[Cause]:
@@ -304,7 +301,7 @@ def _backend(backend: Mapping[str, Any], at: str) -> list[Cause]:
     found += (
         [invalid_cause(f"{at}.service.name", name, m) for m in dns1035_label(name)] if name else []
     )
-    port = _mapping(service.get("port"))
+    port = as_mapping(service.get("port"))
     port_label, number = str(port.get("name") or ""), port.get("number")
     number = number if isinstance(number, int) else 0
     if port_label and number:

@@ -38,6 +38,7 @@ from typing import Any
 from kubectl_crd.model.gonetip import AddrError, parse_addr
 from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.quantity import parse_quantity
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.names import dns1123_label, label_value
 
 _DEPRECATED_NODE_LABELS = {
@@ -113,8 +114,8 @@ def write_warnings(
 ) -> list[str]:
     """The warnings of a valid create (``old`` None) or update of ``obj`` (defaulted, as
     stored), for the kinds this module knows; none for another."""
-    spec = _map(obj.get("spec"))
-    meta = _map(obj.get("metadata"))
+    spec = as_mapping(obj.get("spec"))
+    meta = as_mapping(obj.get("metadata"))
     warnings: list[str] = []
     if (group, kind) == ("", "Pod"):
         if old is None:  # the Pod strategy warns of no update
@@ -130,23 +131,26 @@ def write_warnings(
     if old is None and named:
         warnings += _name_warnings(meta, "Pod names and hostnames")
     changed = old is None or (
-        _map(old.get("spec")).get("template") != spec.get("template")
+        as_mapping(old.get("spec")).get("template") != spec.get("template")
         if kind == "DaemonSet"  # its internal TemplateGeneration
-        else _map(old.get("metadata")).get("generation") != meta.get("generation")
+        else as_mapping(old.get("metadata")).get("generation") != meta.get("generation")
     )
     if changed:
         holder = _at(obj, at)
         if job:
             warnings += _indexed_job(at, holder)
-        template = _map(holder.get("template"))
+        template = as_mapping(holder.get("template"))
         warnings += _spec_and_meta(
-            f"{at}.template.", _map(template.get("spec")), _map(template.get("metadata")), True
+            f"{at}.template.",
+            as_mapping(template.get("spec")),
+            as_mapping(template.get("metadata")),
+            True,
         )
     if kind == "StatefulSet":
         for index, claim in enumerate(_list(spec.get("volumeClaimTemplates"))):
             # an update's path names the Go field (".Spec"), as upstream writes it
             claim_at = f"spec.volumeClaimTemplates[{index}]" + (".Spec" if old else "")
-            warnings += _claim_spec(claim_at, _map(_map(claim).get("spec")))
+            warnings += _claim_spec(claim_at, as_mapping(as_mapping(claim).get("spec")))
         limit = spec.get("revisionHistoryLimit")
         if type(limit) is int and limit < 0:
             warnings.append(
@@ -165,7 +169,7 @@ def write_warnings(
 def _at(obj: Mapping[str, Any], dotted: str) -> Mapping[str, Any]:
     node: Mapping[str, Any] = obj
     for part in dotted.split("."):
-        node = _map(node.get(part))
+        node = as_mapping(node.get(part))
     return node
 
 
@@ -181,14 +185,6 @@ def _indexed_job(at: str, spec: Mapping[str, Any]) -> list[str]:
             "completedIndexes when a big number of indexes fail"
         ]
     return []
-
-
-_EMPTY: Mapping[str, Any] = {}
-
-
-def _map(value: Any) -> Mapping[str, Any]:
-    # a dict by its exact type first: the ABC's check costs ~10x (model.schema.is_mapping)
-    return value if type(value) is dict or isinstance(value, Mapping) else _EMPTY
 
 
 def _list(value: Any) -> list[Any]:
@@ -210,23 +206,23 @@ def _spec_and_meta(
 ) -> list[str]:
     """``warningsForPodSpecAndMeta`` at ``at`` (``spec.template.``, or "" for a Pod)."""
     warnings: list[str] = []
-    for label in sorted(_map(spec.get("nodeSelector"))):
+    for label in sorted(as_mapping(spec.get("nodeSelector"))):
         if label in _DEPRECATED_NODE_LABELS:
             warnings.append(f"{at}spec.nodeSelector[{label}]: {_DEPRECATED_NODE_LABELS[label]}")
-    affinity = _map(spec.get("affinity"))
-    node_affinity = _map(affinity.get("nodeAffinity"))
-    required = _map(node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))
+    affinity = as_mapping(spec.get("affinity"))
+    node_affinity = as_mapping(affinity.get("nodeAffinity"))
+    required = as_mapping(node_affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))
     terms_at = f"{at}spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
     for index, term in enumerate(_list(required.get("nodeSelectorTerms"))):
-        warnings += _node_term(f"{terms_at}.nodeSelectorTerms[{index}]", _map(term))
+        warnings += _node_term(f"{terms_at}.nodeSelectorTerms[{index}]", as_mapping(term))
     preferred_at = f"{at}spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution"
     for index, term in enumerate(
         _list(node_affinity.get("preferredDuringSchedulingIgnoredDuringExecution"))
     ):
-        preference = _map(_map(term).get("preference"))
+        preference = as_mapping(as_mapping(term).get("preference"))
         warnings += _node_term(f"{preferred_at}[{index}].preference", preference, True)
     for index, constraint in enumerate(_list(spec.get("topologySpreadConstraints"))):
-        constraint = _map(constraint)
+        constraint = as_mapping(constraint)
         constraint_at = f"{at}spec.topologySpreadConstraints[{index}]"
         topology_key = constraint.get("topologyKey")
         if topology_key in _DEPRECATED_NODE_LABELS:
@@ -234,36 +230,36 @@ def _spec_and_meta(
             warnings.append(f"{constraint_at}.topologyKey: {topology_key} is {message}")
         if constraint.get("labelSelector") is None:
             warnings.append(f"{constraint_at}.labelSelector: {_NULL_SELECTOR}")
-    annotations = _map(meta.get("annotations"))
+    annotations = as_mapping(meta.get("annotations"))
     for key, message in _DEPRECATED_ANNOTATIONS:
         if key in annotations:
             warnings.append(f"{at}metadata.annotations[{key}]: {message}")
     for index, volume in enumerate(_list(spec.get("volumes"))):
-        volume = _map(volume)
+        volume = as_mapping(volume)
         for source, message in _DEPRECATED_VOLUMES:
             if volume.get(source) is not None:
                 warnings.append(f"{at}spec.volumes[{index}].{source}: {message}")
-        claim = _map(_map(volume.get("ephemeral")).get("volumeClaimTemplate"))
+        claim = as_mapping(as_mapping(volume.get("ephemeral")).get("volumeClaimTemplate"))
         if claim:
             claim_at = f"{at}spec.volumes[{index}].ephemeral.volumeClaimTemplate.spec"
-            warnings += _claim_spec(claim_at, _map(claim.get("spec")))
+            warnings += _claim_spec(claim_at, as_mapping(claim.get("spec")))
         for source, message in _REMOVED_VOLUMES:
             if volume.get(source) is not None:
                 warnings.append(f"{at}spec.volumes[{index}].{source}: {message}")
     warnings += _overlapping_paths(_list(spec.get("volumes")))
     aliases = _list(spec.get("hostAliases"))
     warnings += _repeated(
-        [_map(a).get("ip") for a in aliases], f"{at}spec.hostAliases", ".ip", "duplicate ip"
+        [as_mapping(a).get("ip") for a in aliases], f"{at}spec.hostAliases", ".ip", "duplicate ip"
     )
-    secrets = [_map(s).get("name") or "" for s in _list(spec.get("imagePullSecrets"))]
+    secrets = [as_mapping(s).get("name") or "" for s in _list(spec.get("imagePullSecrets"))]
     warnings += _repeated(secrets, f"{at}spec.imagePullSecrets", ".name", "duplicate name")
     for index, name in enumerate(secrets):
         if not name:
             warnings.append(f'{at}spec.imagePullSecrets[{index}].name: invalid empty name ""')
-    overhead = _map(spec.get("overhead"))
+    overhead = as_mapping(spec.get("overhead"))
     for resource in ("memory", "ephemeral-storage"):
         warnings += _fractional(overhead, resource, f"{at}spec.overhead[{resource}]")
-    security = _map(spec.get("securityContext"))
+    security = as_mapping(spec.get("securityContext"))
     if security.get("seccompProfile") is None and _SECCOMP_POD in annotations:
         warnings.append(
             f"{at}metadata.annotations[{_SECCOMP_POD}]: non-functional in v1.27+; "
@@ -280,26 +276,26 @@ def _spec_and_meta(
             "invalid and will be treated as 1"
         )
     for which in ("podAffinity", "podAntiAffinity"):
-        terms = _map(affinity.get(which))
+        terms = as_mapping(affinity.get(which))
         base = f"{at}spec.affinity.{which}"
         required_at = f"{base}.requiredDuringSchedulingIgnoredDuringExecution"
         for index, term in enumerate(
             _list(terms.get("requiredDuringSchedulingIgnoredDuringExecution"))
         ):
-            if _map(term).get("labelSelector") is None:
+            if as_mapping(term).get("labelSelector") is None:
                 warnings.append(f"{required_at}[{index}].labelSelector: {_NULL_SELECTOR}")
         weighted_at = f"{base}.preferredDuringSchedulingIgnoredDuringExecution"
         for index, term in enumerate(
             _list(terms.get("preferredDuringSchedulingIgnoredDuringExecution"))
         ):
-            if _map(_map(term).get("podAffinityTerm")).get("labelSelector") is None:
+            if as_mapping(as_mapping(term).get("podAffinityTerm")).get("labelSelector") is None:
                 warnings.append(
                     f"{weighted_at}[{index}].podAffinityTerm.labelSelector: {_NULL_SELECTOR}"
                 )
-    for index, server in enumerate(_list(_map(spec.get("dnsConfig")).get("nameservers"))):
+    for index, server in enumerate(_list(as_mapping(spec.get("dnsConfig")).get("nameservers"))):
         warnings += _ip_warnings(f"{at}spec.dnsConfig.nameservers[{index}]", server)
     for index, alias in enumerate(aliases):
-        warnings += _ip_warnings(f"{at}spec.hostAliases[{index}].ip", _map(alias).get("ip"))
+        warnings += _ip_warnings(f"{at}spec.hostAliases[{index}].ip", as_mapping(alias).get("ip"))
     return warnings
 
 
@@ -335,11 +331,11 @@ def _overlapping_paths(volumes: list[Any]) -> list[str]:
     or projected volume, paths that are the same or one under another."""
     warnings: list[str] = []
     for volume in volumes:
-        volume = _map(volume)
+        volume = as_mapping(volume)
         name = go_quote(str(volume.get("name") or ""))
         found: list[tuple[str, list[str]]] = []
-        config_map, secret = _map(volume.get("configMap")), _map(volume.get("secret"))
-        downward = _map(volume.get("downwardAPI"))
+        config_map, secret = as_mapping(volume.get("configMap")), as_mapping(volume.get("secret"))
+        downward = as_mapping(volume.get("downwardAPI"))
         if "items" in config_map and config_map["items"] is not None:
             what = f"ConfigMap {go_quote(str(config_map.get('name') or ''))}"
             found.append((what, _within(_item_paths(config_map, ""))))
@@ -354,8 +350,8 @@ def _overlapping_paths(volumes: list[Any]) -> list[str]:
         if projected is None:
             continue
         seen: list[_Path] = []
-        for source in _list(_map(projected).get("sources")):
-            source = _map(source)
+        for source in _list(as_mapping(projected).get("sources")):
+            source = as_mapping(source)
             if not source:
                 warnings.append(f"volume {name} (Projected) has no sources provided")
                 continue
@@ -371,7 +367,9 @@ def _overlapping_paths(volumes: list[Any]) -> list[str]:
 
 
 def _item_paths(holder: Mapping[str, Any], source: str) -> list[_Path]:
-    return [(str(_map(item).get("path") or ""), source) for item in _list(holder.get("items"))]
+    return [
+        (str(as_mapping(item).get("path") or ""), source) for item in _list(holder.get("items"))
+    ]
 
 
 def _within(paths: list[_Path]) -> list[str]:
@@ -387,8 +385,8 @@ def _within(paths: list[_Path]) -> list[str]:
 
 def _source_paths(source: Mapping[str, Any]) -> list[_Path]:
     """The paths one projected source writes (its first kind, as upstream's switch)."""
-    config_map, secret = _map(source.get("configMap")), _map(source.get("secret"))
-    downward = _map(source.get("downwardAPI"))
+    config_map, secret = as_mapping(source.get("configMap")), as_mapping(source.get("secret"))
+    downward = as_mapping(source.get("downwardAPI"))
     if config_map.get("items") is not None:
         return _item_paths(config_map, f"ConfigMap {go_quote(str(config_map.get('name') or ''))}")
     if secret.get("items") is not None:
@@ -397,15 +395,15 @@ def _source_paths(source: Mapping[str, Any]) -> list[_Path]:
         return _item_paths(downward, "DownwardAPI")
     token = source.get("serviceAccountToken")
     if token is not None:
-        return [(str(_map(token).get("path") or ""), "ServiceAccountToken")]
+        return [(str(as_mapping(token).get("path") or ""), "ServiceAccountToken")]
     bundle = source.get("clusterTrustBundle")
     if bundle is not None:
-        bundle = _map(bundle)
+        bundle = as_mapping(bundle)
         name = bundle.get("name") if bundle.get("name") is not None else bundle.get("signerName")
         return [(str(bundle.get("path") or ""), f"ClusterTrustBundle {go_quote(str(name or ''))}")]
     certificate = source.get("podCertificate")
     if certificate is not None:
-        certificate = _map(certificate)
+        certificate = as_mapping(certificate)
         return [
             (str(certificate[key]), f"PodCertificate {what}")
             for key, what in (
@@ -424,7 +422,7 @@ _BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
 def _claim_warnings(meta: Mapping[str, Any], spec: Mapping[str, Any]) -> list[str]:
     """``GetWarningsForPersistentVolumeClaim`` (a claim's create and update)."""
     warnings = []
-    if _BETA_STORAGE_CLASS in _map(meta.get("annotations")):
+    if _BETA_STORAGE_CLASS in as_mapping(meta.get("annotations")):
         warnings.append(
             f"metadata.annotations[{_BETA_STORAGE_CLASS}]: deprecated since v1.8; "
             'use "storageClassName" attribute instead'
@@ -434,10 +432,12 @@ def _claim_warnings(meta: Mapping[str, Any], spec: Mapping[str, Any]) -> list[st
 
 def _claim_spec(at: str, spec: Mapping[str, Any]) -> list[str]:
     """``GetWarningsForPersistentVolumeClaimSpec``: a fractional storage request, limit."""
-    resources = _map(spec.get("resources"))
+    resources = as_mapping(spec.get("resources"))
     return _fractional(
-        _map(resources.get("requests")), "storage", f"{at}.resources.requests[storage]"
-    ) + _fractional(_map(resources.get("limits")), "storage", f"{at}.resources.limits[storage]")
+        as_mapping(resources.get("requests")), "storage", f"{at}.resources.requests[storage]"
+    ) + _fractional(
+        as_mapping(resources.get("limits")), "storage", f"{at}.resources.limits[storage]"
+    )
 
 
 def _node_term(at: str, term: Mapping[str, Any], check_values: bool = False) -> list[str]:
@@ -445,7 +445,7 @@ def _node_term(at: str, term: Mapping[str, Any], check_values: bool = False) -> 
     preference's) values that are no valid label values."""
     warnings = []
     for index, expression in enumerate(_list(term.get("matchExpressions"))):
-        expression = _map(expression)
+        expression = as_mapping(expression)
         key = expression.get("key")
         if key in _DEPRECATED_NODE_LABELS:
             warnings.append(
@@ -496,7 +496,7 @@ def _containers(at: str, spec: Mapping[str, Any]) -> Iterator[tuple[str, Mapping
     """``VisitContainersWithPath``'s order: init containers, containers, ephemeral."""
     for group in ("initContainers", "containers", "ephemeralContainers"):
         for index, container in enumerate(_list(spec.get(group))):
-            yield f"{at}spec.{group}[{index}]", _map(container)
+            yield f"{at}spec.{group}[{index}]", as_mapping(container)
 
 
 def _container(
@@ -509,7 +509,7 @@ def _container(
 ) -> list[str]:
     warnings = []
     name = container.get("name")
-    security = _map(container.get("securityContext"))
+    security = as_mapping(container.get("securityContext"))
     seccomp_key = f"{_SECCOMP_CONTAINER}{name}"
     if security.get("seccompProfile") is None and seccomp_key in annotations:
         warnings.append(
@@ -527,17 +527,19 @@ def _container(
             f"{at}metadata.annotations[{apparmor_key}]: deprecated since v1.30; "
             'use the "appArmorProfile" field instead'
         )
-    resources = _map(container.get("resources"))
+    resources = as_mapping(container.get("resources"))
     for resource in ("memory", "ephemeral-storage"):
         for kind in ("limits", "requests"):
             warnings += _fractional(
-                _map(resources.get(kind)), resource, f"{container_at}.resources.{kind}[{resource}]"
+                as_mapping(resources.get(kind)),
+                resource,
+                f"{container_at}.resources.{kind}[{resource}]",
             )
     env = _list(container.get("env"))
     if len(env) > 1:
         seen: set[Any] = set()
         for index, item in enumerate(env):
-            item = _map(item)
+            item = as_mapping(item)
             item_name = item.get("name")
             if item_name not in seen:
                 seen.add(item_name)
@@ -571,7 +573,7 @@ def _ports(spec: Mapping[str, Any], at: str) -> list[str]:
     seen: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
     for container_at, container in _containers(at, spec):
         for index, port in enumerate(_list(container.get("ports"))):
-            port = _map(port)
+            port = as_mapping(port)
             port_at = f"{container_at}.ports[{index}]"
             host_ip, host_port = port.get("hostIP") or "", port.get("hostPort") or 0
             if host_ip and not host_port:
@@ -591,7 +593,7 @@ def _ports(spec: Mapping[str, Any], at: str) -> list[str]:
     names: dict[str, str] = {}
     for container_at, container in _containers(at, spec):
         for index, port in enumerate(_list(container.get("ports"))):
-            port_name = _map(port).get("name")
+            port_name = as_mapping(port).get("name")
             if not port_name:
                 continue
             port_at = f"{container_at}.ports[{index}]"

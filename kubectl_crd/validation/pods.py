@@ -114,6 +114,7 @@ from kubectl_crd.model.govalues import (
     unmarshal_type_error,
 )
 from kubectl_crd.model.quantity import BINARY_EXPONENTS, parse_quantity, stored_quantity
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.configmaps import config_key_problems
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -1230,8 +1231,10 @@ def _ephemeral(source: dict[str, Any], at: str, sent_volume: dict[str, Any]) -> 
     at = f"{at}.volumeClaimTemplate"
     meta, spec = template.get("metadata"), template.get("spec")
     meta = meta if isinstance(meta, dict) else {}
-    sent = _mapping(
-        _mapping(_mapping(sent_volume.get("ephemeral")).get("volumeClaimTemplate")).get("metadata")
+    sent = as_mapping(
+        as_mapping(as_mapping(sent_volume.get("ephemeral")).get("volumeClaimTemplate")).get(
+            "metadata"
+        )
     )
     # an empty list the request sent is a Go slice of length 0, not nil: set (decoding,
     # omitempty, left it out)
@@ -1242,10 +1245,6 @@ def _ephemeral(source: dict[str, Any], at: str, sent_volume: dict[str, Any]) -> 
 
 
 _TEMPLATE_META_LISTS = ("ownerReferences", "finalizers", "managedFields")
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
 
 
 #: ``ObjectMeta``'s fields but labels and annotations, in its order: a template may

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kubectl_crd.model.govalues import go_json
+from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.fielderrors import (
     Cause,
     cause,
@@ -40,10 +41,6 @@ _SUBJECT_KINDS = ("ServiceAccount", "User", "Group")
 _BINDINGS = {"RoleBinding": ("Role", "ClusterRole"), "ClusterRoleBinding": ("ClusterRole",)}
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
@@ -60,7 +57,7 @@ def rbac_problems(kind: str, obj: Mapping[str, Any]) -> list[Cause]:
     rules = obj.get("rules")
     found: list[Cause] = []
     for index, rule in enumerate(rules if isinstance(rules, list) else ()):
-        found += _rule(_mapping(rule), kind == "Role", f"rules[{index}]")
+        found += _rule(as_mapping(rule), kind == "Role", f"rules[{index}]")
     aggregation = obj.get("aggregationRule")
     if kind == "ClusterRole" and isinstance(aggregation, Mapping):
         at = "aggregationRule.clusterRoleSelectors"
@@ -70,7 +67,7 @@ def rbac_problems(kind: str, obj: Mapping[str, Any]) -> list[Cause]:
             detail = "at least one clusterRoleSelector required if aggregationRule is non-nil"
             found.append(_required(at, detail))
         for index, selector in enumerate(selectors):
-            problems = label_selector_problems(_mapping(selector), f"{at}[{index}]")
+            problems = label_selector_problems(as_mapping(selector), f"{at}[{index}]")
             found += problems
             if problems:
                 # LabelSelectorAsSelector's error: the selector it returns is nil
@@ -105,7 +102,7 @@ def _rule(rule: Mapping[str, Any], namespaced: bool, at: str) -> list[Cause]:
 def _binding(obj: Mapping[str, Any], binding_kind: str) -> list[Cause]:
     """``ValidateRoleBinding`` or ``ValidateClusterRoleBinding`` past its metadata: the
     roleRef, then each subject."""
-    ref = _mapping(obj.get("roleRef"))
+    ref = as_mapping(obj.get("roleRef"))
     group, kind, name = (_text(ref.get(key)) for key in ("apiGroup", "kind", "name"))
     found: list[Cause] = []
     if group != _GROUP:
@@ -118,7 +115,7 @@ def _binding(obj: Mapping[str, Any], binding_kind: str) -> list[Cause]:
     subjects = obj.get("subjects")
     namespaced = binding_kind == "RoleBinding"
     for index, subject in enumerate(subjects if isinstance(subjects, list) else ()):
-        found += _subject(_mapping(subject), namespaced, f"subjects[{index}]")
+        found += _subject(as_mapping(subject), namespaced, f"subjects[{index}]")
     return found
 
 
@@ -150,7 +147,7 @@ def rbac_update_problems(kind: str, obj: Mapping[str, Any], old: Mapping[str, An
     if kind not in _BINDINGS:
         return []
     keys = ("apiGroup", "kind", "name")
-    ref, old_ref = _mapping(obj.get("roleRef")), _mapping(old.get("roleRef"))
+    ref, old_ref = as_mapping(obj.get("roleRef")), as_mapping(old.get("roleRef"))
     if all(_text(ref.get(key)) == _text(old_ref.get(key)) for key in keys):
         return []
     value = (
