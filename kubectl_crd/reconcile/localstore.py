@@ -609,8 +609,12 @@ class ObjectStore:
                 meta["generation"] = 1
             # the field manager sees the decoded, defaulted body, before admission
             # plugins and the registry add theirs (handlers/create.go: a Service's
-            # cluster IP, a Job's selector, a Pod's tolerations are no manager's)
-            compared = _copy(created)
+            # cluster IP, a Job's selector, a Pod's tolerations are no manager's); an
+            # apply's create, the field manager's only entry, owns the applied object's
+            # fields and never looks at it (``_fields_after``), unless managedFields
+            # are given (``_reapplied`` reads its values)
+            sole_applier = self._applying is not None and self._given is None
+            compared = None if sole_applier else _copy(created)
             self._prepare_for_create(kind, created, obj)
             # a Service's allocation (the registry's BeginCreate) refuses before the
             # strategy's validation runs (genericregistry.Store.Create)
@@ -1102,7 +1106,7 @@ class ObjectStore:
             self._index_owners(kind, key, result.stored)
             self._record_apply(uid)
             self._track_fields(kind, info, uid, old, result.stored)
-            self._notify(kind, old, result.stored, None)
+            self._notify(kind, old, result.stored, None, read=result.object)
         elif old is not None and self._track_fields(kind, info, uid, old, old):
             # the object is unchanged but a manager's fields are not (an apply of values
             # another manager set): the server writes the new managedFields
@@ -1211,13 +1215,22 @@ class ObjectStore:
         old: dict[str, Any] | None,
         new: dict[str, Any] | None,
         last: dict[str, Any] | None,
+        *,
+        read: Any = None,
     ) -> None:
+        """Tell the watches of a write. ``read``: admission's read of ``new`` after it
+        (a custom resource's ``AdmissionResult.object``), which a watch of the version
+        it was read in gets a copy of instead of a read of its own."""
+        read_as = read.get("apiVersion") if type(read) is dict else None
         for watch in self._watches:
             if watch.kind.group != kind.group or watch.kind.plural != kind.plural:
                 continue
             had, has = watch.sees(old), watch.sees(new)
             if new is not None and has:
-                shown = self._shown(kind, new, watch.version)
+                if read_as is not None and read_as == f"{kind.group}/{watch.version}":
+                    shown = self._with_managed(_copy(read), kind.infos.get(watch.version))
+                else:
+                    shown = self._shown(kind, new, watch.version)
                 event = EventType.MODIFIED if had else EventType.ADDED
                 watch.put(ReflectorEvent(event, shown))
                 self._sent += 1
@@ -2888,14 +2901,13 @@ def _fields_v1(paths: frozenset[FieldPath]) -> dict[str, Any]:
     """A field set as ``fieldsV1`` writes it (fieldpath/serialize.go): a trie of path
     steps; a path that is a member and has fields below it holds ``".": {}`` too."""
     root: dict[str, Any] = {}
+    members = []
     for path in paths:
         node = root
         for step in path:
             node = node.setdefault(step, {})
-    for path in paths:
-        node = root
-        for step in path:
-            node = node[step]
+        members.append(node)
+    for node in members:
         if node and "." not in node:
             node["."] = {}
     return root

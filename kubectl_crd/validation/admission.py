@@ -505,6 +505,10 @@ class Admission:
             return refused
         request_version = version.name if version is not None else None
         existing = self.read(old, request_version)
+        # read in the version it is stored in: pruned, its nulls dropped and defaulted
+        # with the schema the update is validated with (one read back, not two)
+        stored_version = self._version_of(old)
+        read_as_stored = stored_version is not None and stored_version.name == request_version
         old_meta = _metadata_of(existing) or {}
         name = str(old_meta.get("name") or "")
         new_meta = content.get("metadata")
@@ -565,6 +569,7 @@ class Admission:
             old=existing,
             prepare=prepare,
             status_update=operation == "status",
+            old_read=read_as_stored,
         )
         # endpoints/handlers/update.go: the body is read and decoded (its size, strict
         # decoding, ObjectMeta's field types) before its namespace and name are

@@ -798,7 +798,8 @@ def object_meta_error(metadata: dict[str, Any]) -> str | None:
         item = metadata[key]
         if type(item) is int and item not in _INT64_RANGE:
             item = float(item)
-        value[key] = copy_json(item)
+        value[key] = item
+    value = copy_json(value)  # one copy, which the decoding may change
     types = _types()
     with types.lock:  # a type is in ``made`` before its fields are (as in ``_Types.kind``)
         object_meta = types.type(_OBJECT_META)
@@ -856,32 +857,69 @@ def read_back(obj: dict[str, Any], api_version: str, kind: str) -> None:
     ``Unmarshal`` leaving a repeated field with no element nil). Validation saw the
     request's value before this (``[]``: a Go slice of length 0). In place."""
     go_type = _kind_type(api_version, kind)
-    if go_type is not None:
-        _read_back_struct(go_type, obj)
+    plan = _READ_BACK_PLANS.get(go_type, _READ_BACK_PLANS) if go_type is not None else None
+    if plan is _READ_BACK_PLANS:
+        # made aside and published whole: another thread never sees a plan half made
+        made: dict[GoType, Any] = {}
+        plan = _read_back_plan(go_type, made)
+        _READ_BACK_PLANS.update(made)
+    if plan:
+        _read_back_struct(plan, obj)
 
 
-def _read_back_struct(go_type: GoType, value: dict[str, Any]) -> None:
-    for key, item in value.items():
-        found = go_type.fields.get(key)
-        if found is None or item is None:
-            continue
-        field_type, empty, _ = found
-        target = field_type.target
-        if not empty and not item and target.kind in ("slice", "map", "bytes"):
-            if field_type.kind != "ptr":
+#: what the round trip can change in a value of a Go type (``_read_back_plan``): a
+#: struct's plan is a list of (JSON name, whether an empty value there becomes null, the
+#: plan of its value or None), only of the fields where something can change; a list's
+#: or map's is ("items", its element's plan); None: nothing can. Most fields are
+#: ``omitempty``, so a Deployment's write looks at a handful of its values, not all.
+_READ_BACK_PLANS: dict[GoType, Any] = {}
+
+
+def _read_back_plan(go_type: GoType, made: dict[GoType, Any]) -> Any:
+    for known in (_READ_BACK_PLANS, made):
+        if go_type in known:
+            return known[go_type]
+    kind = go_type.kind
+    plan: Any = None
+    if kind == "struct":
+        # registered before its fields are looked at: a type met again inside itself
+        # shares the list, filled below
+        fields: list[tuple[str, bool, Any]] = []
+        made[go_type] = fields
+        for key, (field_type, empty, _) in go_type.fields.items():
+            target = field_type.target
+            nulled = (
+                not empty and target.kind in ("slice", "map", "bytes") and field_type.kind != "ptr"
+            )
+            inner = _read_back_plan(target, made)
+            if nulled or inner is not None:
+                fields.append((key, nulled, inner))
+        plan = fields or None
+    elif kind in ("slice", "map") and go_type.elem is not None:
+        inner = _read_back_plan(go_type.elem.target, made)
+        plan = None if inner is None else ("items", inner)
+    made[go_type] = plan
+    return plan
+
+
+def _read_back_struct(plan: list[tuple[str, bool, Any]], value: dict[str, Any]) -> None:
+    for key, nulled, inner in plan:
+        item = value.get(key)
+        if not item:
+            # an empty list, map or bytes in a field that is not omitempty is null (one
+            # under a pointer stays); nothing is under an empty value
+            if nulled and item is not None:
                 value[key] = None
             continue
-        _read_back_value(target, item)
+        if inner is not None:
+            _read_back_value(inner, item)
 
 
-def _read_back_value(go_type: GoType, value: Any) -> None:
-    kind = go_type.kind
-    if kind == "struct" and type(value) is dict:
-        _read_back_struct(go_type, value)
-    elif kind in ("slice", "map") and go_type.elem is not None:
-        elem = go_type.elem.target
-        if elem.kind not in ("struct", "slice", "map"):
-            return
+def _read_back_value(plan: Any, value: Any) -> None:
+    if type(plan) is tuple:
+        inner = plan[1]
         for item in value.values() if type(value) is dict else value:
-            if item is not None:
-                _read_back_value(elem, item)
+            if item:
+                _read_back_value(inner, item)
+    elif type(value) is dict:
+        _read_back_struct(plan, value)

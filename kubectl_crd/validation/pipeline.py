@@ -112,6 +112,7 @@ def validate_custom_resource(
     old: Any = None,
     prepare: Callable[[Any], None] | None = None,
     status_update: bool = False,
+    old_read: bool = False,
 ) -> ValidationResult:
     """Validate one decoded object as a server-side create of it would.
 
@@ -125,6 +126,9 @@ def validate_custom_resource(
     ``status_update``: the update is a ``/status`` write (with ``old``), validated as
     ``validator.go: ValidateStatusUpdate`` validates it: the schema stage checks
     ``.status`` alone against the status schema (its errors worded from there).
+    ``old_read``: ``old`` is already a copy read with the schema of the version
+    validated (pruned, its non-nullable nulls dropped, defaulted: ``_read_back``, as
+    admission's ``read`` of an object stored in that version makes it).
     """
     where = _locator(content)
     errors: list[FieldError] = []
@@ -194,7 +198,7 @@ def validate_custom_resource(
         add(Stage.SCHEMA, "kind", Reason.INVALID, message, where((None, "kind", False)))
 
     node = compile_schema(version.schema)
-    if isinstance(old, dict):
+    if isinstance(old, dict) and not old_read:
         old = _read_back(old, node)
 
     # 2. strict decoding --------------------------------------------------------------

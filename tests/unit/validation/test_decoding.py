@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kubectl_crd.model.gotime import rfc3339_problem, stored_time
-from kubectl_crd.validation.decoding import decode_builtin, go_base64
+from kubectl_crd.validation.decoding import decode_builtin, go_base64, read_back
 
 
 def decoded(body: dict[str, Any], *, lenient: bool = False) -> tuple[str | None, dict[str, Any]]:
@@ -336,3 +336,43 @@ def test_a_resource_lists_quantities_are_rounded_and_other_quantities_are_not() 
     spec = decoded(pod)[1]["spec"]
     assert spec["containers"][0]["resources"]["requests"] == {"cpu": "2m", "x": "1500m"}
     assert spec["volumes"][0]["emptyDir"]["sizeLimit"] == "1500u"
+
+
+def test_read_back_nulls_the_empty_values_of_fields_without_omitempty() -> None:
+    """etcd's protobuf round trip (``read_back``): an empty list in a field that is not
+    ``omitempty`` is null, also inside a list's items; an ``omitempty`` field keeps its
+    empty value, and so does a field the type has not."""
+    role = {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole",
+        "metadata": {"name": "r", "labels": {}},
+        # PolicyRule: verbs has no omitempty, apiGroups and resourceNames have it
+        "rules": [{"verbs": [], "apiGroups": [], "resourceNames": ["a"]}, {"verbs": ["get"]}],
+        "extra": [],
+    }
+    read_back(role, "rbac.authorization.k8s.io/v1", "ClusterRole")
+    assert role["rules"] == [
+        {"verbs": None, "apiGroups": [], "resourceNames": ["a"]},
+        {"verbs": ["get"]},
+    ]
+    assert role["metadata"] == {"name": "r", "labels": {}}
+    assert role["extra"] == []
+    emptied = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "rules": []}
+    read_back(emptied, "rbac.authorization.k8s.io/v1", "Role")
+    assert emptied["rules"] is None
+
+
+def test_read_back_walks_a_deployment_down_to_its_containers() -> None:
+    body = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "d"},
+        "spec": {
+            "selector": {"matchLabels": {}},
+            "template": {"spec": {"containers": [], "volumes": []}},
+        },
+    }
+    read_back(body, "apps/v1", "Deployment")
+    # PodSpec: containers has no omitempty, volumes has; matchLabels has omitempty
+    assert body["spec"]["template"]["spec"] == {"containers": None, "volumes": []}
+    assert body["spec"]["selector"] == {"matchLabels": {}}
