@@ -42,8 +42,11 @@ from functools import lru_cache
 from kubectl_crd.model.govalues import json_kind, unmarshal_type_error
 
 __all__ = [
+    "FULL_DATE",
+    "LOCAL_TIME",
     "RFC3339",
     "RFC3339_MICRO",
+    "layout_time",
     "rfc3339_problem",
     "stored_time",
     "time_problem",
@@ -52,6 +55,10 @@ __all__ = [
 
 RFC3339 = "2006-01-02T15:04:05Z07:00"
 RFC3339_MICRO = "2006-01-02T15:04:05.000000Z07:00"
+#: kube-openapi strfmt's RFC3339FullDate (format ``date``) and ISO8601LocalTime (the
+#: last layout ``strfmt.ParseDateTime`` tries for ``date-time``)
+FULL_DATE = "2006-01-02"
+LOCAL_TIME = "2006-01-02T15:04:05"
 
 #: the layout's elements in order: (separator before it, element)
 _ELEMENTS = (("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"))
@@ -95,14 +102,25 @@ def rfc3339_problem(value: str, *, micro: bool = False) -> str | None:
     """``time.Parse(time.RFC3339, value)``'s error message (``RFC3339_MICRO``'s with
     ``micro``), None when it parses."""
     try:
-        _parse(value, micro)
+        _parse(value, RFC3339_MICRO if micro else RFC3339)
     except _Bad as bad:
         return str(bad)
     return None
 
 
-def _cannot(value: str, rest: str, element: str, micro: bool = False) -> _Bad:
-    layout = RFC3339_MICRO if micro else RFC3339
+@lru_cache(maxsize=1024)  # an object's conditions share their times
+def layout_time(value: str, layout: str) -> tuple[int | None, str | None]:
+    """``time.Parse(layout, value)`` for ``RFC3339``, ``FULL_DATE`` or ``LOCAL_TIME``:
+    the instant in Unix nanoseconds (a layout without a zone reads UTC) and None, or
+    None and Go's error message."""
+    try:
+        parsed = _parse(value, layout)
+    except _Bad as bad:
+        return None, str(bad)
+    return _unix(parsed) * 1_000_000_000 + parsed[6], None
+
+
+def _cannot(value: str, rest: str, element: str, layout: str) -> _Bad:
     return _Bad(
         f"parsing time {_time_quote(value)} as {_time_quote(layout)}: cannot parse "
         f"{_time_quote(rest)} as {_time_quote(element)}"
@@ -117,29 +135,34 @@ def _range(value: str, what: str) -> _Bad:
 Parsed = tuple[int, int, int, int, int, int, int, int]
 
 
-def _parse(value: str, micro: bool = False) -> Parsed:
+def _parse(value: str, layout: str = RFC3339) -> Parsed:
+    """``time.Parse(layout, value)`` for the layouts of this module: a layout is its
+    elements up to ``02`` (``FULL_DATE``) or ``05``, then a zone or not."""
+    micro = layout == RFC3339_MICRO
     rest = value
-    numbers: list[int] = []
+    numbers: list[int] = [0, 0, 0, 0, 0, 0]
     nanos = 0
-    for separator, element in _ELEMENTS:
+    for index, (separator, element) in enumerate(
+        _ELEMENTS[:3] if layout == FULL_DATE else _ELEMENTS
+    ):
         if separator:
             if not rest.startswith(separator):
-                raise _cannot(value, rest, separator, micro)
+                raise _cannot(value, rest, separator, layout)
             rest = rest[len(separator) :]
         hold = rest
         if element == "2006":
             # four characters, the first a digit (so no sign for atoi), all of them an
             # integer: ASCII digits only (str.isdigit would take other Unicode digits)
             if len(rest) < 4 or not all("0" <= c <= "9" for c in rest[:4]):
-                raise _cannot(value, hold, element, micro)
-            numbers.append(int(rest[:4]))
+                raise _cannot(value, hold, element, layout)
+            numbers[index] = int(rest[:4])
             rest = rest[4:]
             continue
         got = _getnum(rest, fixed=element != "15")
         if got is None:
-            raise _cannot(value, hold, element, micro)
+            raise _cannot(value, hold, element, layout)
         number, rest = got
-        numbers.append(number)
+        numbers[index] = number
         if element == "01" and not 1 <= number <= 12:
             raise _range(value, "month")
         if element == "15" and number >= 24:
@@ -153,11 +176,11 @@ def _parse(value: str, micro: bool = False) -> Parsed:
                 # stdFracSecond0: exactly six digits after "." or ",", read by atoi
                 hold = rest
                 if len(rest) < 7 or rest[0] not in ".,":
-                    raise _cannot(value, hold, ".000000", micro)
+                    raise _cannot(value, hold, ".000000", layout)
                 digits = rest[1:7]
                 body = digits[1:] if digits[0] in "+-" else digits
                 if not body or not all("0" <= c <= "9" for c in body):
-                    raise _cannot(value, hold, ".000000", micro)
+                    raise _cannot(value, hold, ".000000", layout)
                 nanos = int(body) * 1000
                 rest = rest[7:]
                 if digits[0] == "-" and nanos:
@@ -171,11 +194,13 @@ def _parse(value: str, micro: bool = False) -> Parsed:
                 rest = rest[end:]
     hold = rest
     offset = 0
-    if rest.startswith("Z"):
+    if layout in (FULL_DATE, LOCAL_TIME):
+        pass  # no zone: the time is UTC's
+    elif rest.startswith("Z"):
         rest = rest[1:]
     else:
         if len(rest) < 6 or rest[3] != ":":
-            raise _cannot(value, hold, "Z07:00", micro)
+            raise _cannot(value, hold, "Z07:00", layout)
         sign, hours, minutes, rest = rest[0], rest[1:3], rest[4:6], rest[6:]
         hour = _getnum(hours, fixed=True)
         minute = _getnum(minutes, fixed=True) if hour is not None else None
@@ -184,7 +209,7 @@ def _parse(value: str, micro: bool = False) -> Parsed:
         if minute is not None and minute[0] > 60:
             raise _range(value, "time zone offset minute")
         if hour is None or minute is None or sign not in ("+", "-"):
-            raise _cannot(value, hold, "Z07:00", micro)
+            raise _cannot(value, hold, "Z07:00", layout)
         offset = (hour[0] * 60 + minute[0]) * 60 * (-1 if sign == "-" else 1)
     if rest:
         raise _Bad(f"parsing time {_time_quote(value)}: extra text: {_time_quote(rest)}")
@@ -245,7 +270,7 @@ def stored_time(value: str, *, micro: bool = False) -> str | None:
     """What the server stores and returns for a ``metav1.Time`` (``MicroTime`` with
     ``micro``) decoded from ``value`` (which must parse): the instant in UTC to the
     second (microsecond), or None (JSON null) for the zero time."""
-    parsed = _parse(value, micro)
+    parsed = _parse(value, RFC3339_MICRO if micro else RFC3339)
     unix, nanos = _unix(parsed), parsed[6]
     micros = nanos // 1000 if micro else 0
     if micros == 0 and unix == _ZERO_UNIX:

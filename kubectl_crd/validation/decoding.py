@@ -593,16 +593,28 @@ _BASE64_CANONICAL = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 _BASE64_ALPHABET = {
     c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 }
+_BASE64_URL_CANONICAL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
+_BASE64_URL_ALPHABET = {
+    c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+}
+_FROM_URL = str.maketrans("-_", "+/")
 
 
-def go_base64(text: str) -> tuple[bytes, str | None]:
-    """``base64.StdEncoding.Decode`` of a string's UTF-8 bytes: the bytes, or Go's
+def go_base64(text: str, *, url: bool = False) -> tuple[bytes, str | None]:
+    """``base64.StdEncoding.Decode`` of a string's UTF-8 bytes (``URLEncoding``'s with
+    ``url``: ``-`` and ``_`` for ``+`` and ``/``): the bytes, or Go's
     ``CorruptInputError`` message (``illegal base64 data at input byte N``). Padding
     is required; ``\\r`` and ``\\n`` are skipped anywhere; bits after the last byte
     need not be zero (not strict)."""
-    if len(text) % 4 == 0 and _BASE64_CANONICAL.fullmatch(text):
+    canonical, alphabet = (
+        (_BASE64_URL_CANONICAL, _BASE64_URL_ALPHABET)
+        if url
+        else (_BASE64_CANONICAL, _BASE64_ALPHABET)
+    )
+    if len(text) % 4 == 0 and canonical.fullmatch(text):
         try:
-            return binascii.a2b_base64(text, strict_mode=True), None
+            plain = text.translate(_FROM_URL) if url else text
+            return binascii.a2b_base64(plain, strict_mode=True), None
         except binascii.Error:
             pass  # a misplaced "=": Go's walk below names the byte
     data = text.encode("utf-8", "surrogatepass")
@@ -622,7 +634,7 @@ def go_base64(text: str) -> tuple[bytes, str | None]:
             at += 1
             if char in (10, 13):
                 continue
-            sextet = _BASE64_ALPHABET.get(chr(char))
+            sextet = alphabet.get(chr(char))
             if sextet is not None:
                 quantum.append(sextet)
                 continue

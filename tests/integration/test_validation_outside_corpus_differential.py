@@ -41,12 +41,13 @@ formats, defaults, rules and required dropped), the CRD tightened back, and each
 as dry-run updates (relabelled, mutated) of 12 projects: 199,884 updates, 199,663
 verdicts and 250,096 of 250,155 errors equal (180,580 of 180,761 and 221,955 of
 222,007 after the stored-object fix). Fixed: the old-object-read and uri cases below.
-Left, all in the CEL package: a rule's error under an item of a list that is not a
-map list is ratcheted when its nearest correlatable ancestor is unchanged
+Then fixed, all in the CEL package: a rule's error under an item of a list that is not
+a map list is ratcheted when its nearest correlatable ancestor is unchanged
 (cel/validation.go: ratchetingOptions.nearestParentCorrelation); errors of evaluation
 are never ratcheted; format duration strings convert with kube-openapi's
 ParseDuration ("5 min", "1d"), bad ones and bad base64 of format byte fail in the
-server's words ("Invalid duration ...", "Invalid byte formatted string ...").
+server's words ("Invalid duration ...", "Invalid byte formatted string ...":
+test_cel_unconvertible_formats_differential.py).
 
 CRD messages (2026-11-27, helper-61): corpus CRDs mutated (bad defaults, defaults in
 apiVersion, kind and metadata, unknown formats, rules that do not type-check, defaults

@@ -378,6 +378,26 @@ def read_checked(serialized: bytes) -> CheckedRule:
     return CheckedRule(root, types, positions, overloads)
 
 
+def read_fields(checked: CheckedRule) -> frozenset[str]:
+    """The field and key names the rule reads a value of: each select that is no
+    presence test (``has(self.f)`` reads nothing) and each index or optional select by
+    a string constant (``self['f']``, ``self[?'f']``, ``self.?f``); and the variables
+    it names (``self``)."""
+    names: set[str] = set()
+    pending = [checked.root]
+    while pending:
+        node = pending.pop()
+        if node.kind == "ident" or (node.kind == "select" and not node.test_only):
+            names.add(node.name)
+        elif node.kind == "call" and node.function in ("_[_]", "_[?_]", "_?._"):
+            key = node.args[-1] if node.args else None
+            if key is not None and isinstance(key.value, Constant) and key.value.kind == "string":
+                names.add(str(key.value.value))
+        pending.extend(node.children)
+        pending.extend(node.elements)
+    return frozenset(names)
+
+
 def optional_escapes(checked: CheckedRule) -> bool:
     """Whether an optional value can end up inside a list or a map at run time: a node
     typed ``optional_type`` that is an element of a list literal (not a ``[?x]`` one),

@@ -44,7 +44,7 @@ from kubectl_crd.validation.cel.programs import (
 )
 from kubectl_crd.validation.cel.splitting import ITERATION_BUDGET, run_split
 from kubectl_crd.validation.cel.tree import NOT_ESTIMATED, RuleNode, rule_tree
-from kubectl_crd.validation.cel.values import Conversions, to_cel
+from kubectl_crd.validation.cel.values import Conversions, InvalidFormat, to_cel
 from kubectl_crd.validation.compiled import SchemaNode
 from kubectl_crd.validation.paths import Chain
 from kubectl_crd.validation.results import Reason
@@ -89,6 +89,8 @@ class RuleResults:
     needs_exact: bool = False
     # the object's values as converted for the engine (values.to_cel's memo)
     converted: Conversions = field(default_factory=dict)
+    # the values of its formatted strings that do not convert (values.InvalidFormat)
+    invalid: list[InvalidFormat] = field(default_factory=list)
 
 
 #: Objects of a schema whose runs are all counted before estimates take over: typing a
@@ -339,13 +341,18 @@ def _expressions(
         if results.estimated > RUNTIME_COST_BUDGET:
             results.needs_exact = results.stopped = True
             return
-    memo = results.converted
-    self_value = to_cel(value, node.schema, node.resource_root, memo)
-    old_value = to_cel(old, node.schema, node.resource_root, memo) if old is not None else None
+    memo, invalid = results.converted, results.invalid
+    self_value = to_cel(value, node.schema, node.resource_root, memo, invalid)
+    old_value = (
+        to_cel(old, node.schema, node.resource_root, memo, invalid) if old is not None else None
+    )
     variables: dict[str, Any] = {"self": self_value, "__hasOldSelf": old is not None}
     if old is not None:
         variables["oldSelf"] = old_value
         variables["__oldSelf"] = old_value
+    unreadable: _Unreadable | None = None
+    if invalid:
+        variables, unreadable = _unreadable(variables)
     programs = compiled_rules(node)
     # one Activation for all the node's programs; a lone program is given the variables
     # as they are (it converts them once either way, and an Activation costs ~2 us more)
@@ -365,6 +372,8 @@ def _expressions(
             outcome, cost = _evaluate(
                 compiled.program, compiled.source, data, results, node.estimate
             )
+            if unreadable is not None:
+                outcome = unreadable.outcome(compiled.program, outcome)
         if not _charge(results, cost):
             _stop(results, _invalid(node, chain, _OUT_OF_BUDGET))
             return
@@ -405,6 +414,113 @@ def _expressions(
         if stop:
             results.stopped = True
             return
+
+
+#: what a value the engine cannot take says of itself in the engine's error
+#: (``Non-CEL value type for 'self['d'] -> <repr>': <type>``)
+_UNREADABLE_MARK = "kubectl-crd-invalid-format:"
+_UNREADABLE = re.compile(re.escape(_UNREADABLE_MARK) + r"(\d+)")
+#: a variable that is a marker itself is named without its repr
+_UNREADABLE_VARIABLE = re.compile(r"Non-CEL value type for '(\w+)': _Marker\b")
+
+
+class _Marker:
+    """Where an ``InvalidFormat`` was, in the variables of ``_Unreadable.strict``: a
+    value the engine refuses when it converts the map or list holding it."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"{_UNREADABLE_MARK}{self.index}"
+
+
+class _Unreadable:
+    """A node's variables holding values that do not convert (``InvalidFormat``). The
+    server converts an object's fields as a rule reads them, and a field that does not
+    convert is an error value there (``valuesunstructured.go``); the engine converts a
+    whole map or list when a rule first touches it, and takes no error values. So each
+    rule runs on the strings as they are (the variables ``_unreadable`` gives back),
+    then again on ``strict``, markers in their place: where that run fails on a marker
+    and the rule reads a field of that name (``checked.read_fields``: not a presence
+    test), the rule's outcome is that field's error; else the first run's."""
+
+    __slots__ = ("found", "strict")
+
+    def __init__(self, strict: dict[str, Any], found: list[InvalidFormat]) -> None:
+        self.strict = strict
+        self.found = found
+
+    def outcome(self, program: Any, first: Outcome) -> Outcome:
+        error = run(program, self.strict).error
+        marked = _UNREADABLE.search(error)
+        if marked is not None:
+            index = int(marked.group(1))
+        else:  # a variable that is a marker (a node's own value) is named, not shown
+            variable = _UNREADABLE_VARIABLE.search(error)
+            marker = self.strict.get(variable.group(1)) if variable is not None else None
+            if type(marker) is not _Marker:
+                return first
+            index = marker.index
+        reads = _read_fields(program)
+        if "__oldSelf" in reads:
+            reads = reads | {"oldSelf"}
+        readable = [each for each in self.found if each.field in reads]
+        if not readable:
+            return first
+        hit = self.found[index]
+        chosen = hit if any(each is hit for each in readable) else readable[0]
+        return Outcome(error=chosen.message)
+
+
+def _unreadable(variables: dict[str, Any]) -> tuple[dict[str, Any], _Unreadable | None]:
+    """The variables with each ``InvalidFormat`` as its string, and the ``_Unreadable``
+    that runs the rules strictly (None: none in these variables)."""
+    found: list[InvalidFormat] = []
+    indices: dict[int, int] = {}  # by identity: two equal values may be two fields
+
+    def swapped(value: Any, strict: bool) -> Any:
+        if type(value) is InvalidFormat:
+            if strict:
+                return _Marker(indices[id(value)])
+            if id(value) not in indices:
+                indices[id(value)] = len(found)
+                found.append(value)
+            return value.text
+        if type(value) is dict:
+            return {key: swapped(item, strict) for key, item in value.items()}
+        if type(value) is list:
+            return [swapped(item, strict) for item in value]
+        return value
+
+    for name, value in variables.items():
+        if type(value) is InvalidFormat and not value.field:
+            # the node's own value: read where the rule names the variable (the
+            # optional rewrite's __oldSelf is oldSelf)
+            value.field = name.removeprefix("__")
+    plain = {name: swapped(value, False) for name, value in variables.items()}
+    if not found:
+        return variables, None
+    strict = {name: swapped(value, True) for name, value in variables.items()}
+    return plain, _Unreadable(strict, found)
+
+
+_READ_FIELDS: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _read_fields(program: Any) -> frozenset[str]:
+    """``checked.read_fields`` of a program, read once."""
+    cached = _READ_FIELDS.get(id(program))
+    if cached is None or cached[0] is not program:
+        from kubectl_crd.validation.cel.checked import read_checked, read_fields
+
+        cached = _READ_FIELDS[id(program)] = (
+            program,
+            read_fields(read_checked(program.serialize())),
+        )
+    return cached[1]
 
 
 def _evaluate(

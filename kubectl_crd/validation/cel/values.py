@@ -6,7 +6,10 @@ object whose fields are the escaped property names (undeclared and unescapable
 ones are not visible; a reserved word under its own name too; a null field is
 absent); additionalProperties make a map keyed by the raw keys;
 ``number`` values are doubles even when written as integers; strings of format
-``date-time``/``date`` are timestamps, ``duration`` durations, ``byte`` bytes; a
+``date-time``/``date`` are timestamps, ``duration`` durations, ``byte`` bytes (read as
+kube-openapi's strfmt reads them: ``ParseDateTime``, ``time.Parse`` of a full date,
+``ParseDuration``, ``Base64.UnmarshalText``, which takes URL-safe base64), and one
+they do not take is an error value (``InvalidFormat``: an error where a rule reads it); a
 resource root (the object itself, an embedded resource) shows ``apiVersion``,
 ``kind`` and only ``metadata.name`` and ``metadata.generateName``
 (``model.WithTypeAndObjectMeta``); int-or-string and preserve-unknown-fields values
@@ -15,14 +18,12 @@ are dynamic, taken as they are.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import datetime
 from typing import Any
 
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
+from kubectl_crd.model.gotime import FULL_DATE, LOCAL_TIME, RFC3339, layout_time
 from kubectl_crd.validation.cel.escaping import field_names
 from kubectl_crd.validation.compiled import SchemaNode
 
@@ -42,12 +43,15 @@ def to_cel(
     schema: SchemaNode | None,
     resource_root: bool = False,
     memo: Conversions | None = None,
+    invalid: list[InvalidFormat] | None = None,
 ) -> Any:
     """``value`` converted for the engine under ``schema`` (None: dynamic).
 
     ``memo`` keeps the conversions of one object's run of its rules (by the ids of the
     value and the schema, both alive throughout): a node below another with rules is
-    converted once, as part of the one above."""
+    converted once, as part of the one above. ``invalid`` collects the
+    ``InvalidFormat`` values made (the engine takes none: ``rules`` swaps them); without
+    it such a value is its string."""
     if value is None:
         return None
     if schema is None:
@@ -60,16 +64,21 @@ def to_cel(
         kind == "array" and isinstance(value, list)
     ):
         if memo is None:
-            return _container(value, schema, resource_root, memo)
+            return _container(value, schema, resource_root, memo, invalid)
         key = (id(value), id(schema), resource_root)
         converted = memo.get(key)
         if converted is None:
-            converted = memo[key] = _container(value, schema, resource_root, memo)
+            converted = memo[key] = _container(value, schema, resource_root, memo, invalid)
         return converted
     if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if kind == "string" and isinstance(value, str) and schema.format:
-        return _formatted(value, schema.format)
+        formatted = _formatted(value, schema.format)
+        if type(formatted) is InvalidFormat:
+            if invalid is None:
+                return value  # a caller that runs no rules strictly: the string
+            invalid.append(formatted)
+        return formatted
     return value
 
 
@@ -78,23 +87,37 @@ def _container(
     schema: SchemaNode,
     resource_root: bool,
     memo: Conversions | None,
+    invalid: list[InvalidFormat] | None = None,
 ) -> Any:
     """``to_cel`` of an object or a list of its schema's type."""
     if isinstance(value, list):
-        return [to_cel(v, schema.items, False, memo) for v in value]
+        return [to_cel(v, schema.items, False, memo, invalid) for v in value]
     if resource_root or schema.embedded:
-        return _resource(value, schema, memo)
+        return _resource(value, schema, memo, invalid)
     if schema.properties:
-        return _object(value, schema, memo)
+        return _object(value, schema, memo, invalid)
     if schema.additional is not None:
         additional = schema.additional
-        return {str(k): to_cel(v, additional, False, memo) for k, v in value.items()}
+        if invalid is None:
+            return {str(k): to_cel(v, additional, False, memo) for k, v in value.items()}
+        out = {}
+        for key, item in value.items():
+            before = len(invalid)
+            out[str(key)] = to_cel(item, additional, False, memo, invalid)
+            if len(invalid) != before:
+                _name_invalid(invalid, before, str(key))
+        return out
     if schema.preserve_unknown:
         return dynamic(value)
     return {}
 
 
-def _object(value: dict[str, Any], schema: SchemaNode, memo: Conversions | None) -> dict[str, Any]:
+def _object(
+    value: dict[str, Any],
+    schema: SchemaNode,
+    memo: Conversions | None,
+    invalid: list[InvalidFormat] | None = None,
+) -> dict[str, Any]:
     fields = _fields(schema)
     out: dict[str, Any] = {}
     for key, item in value.items():
@@ -108,7 +131,15 @@ def _object(value: dict[str, Any], schema: SchemaNode, memo: Conversions | None)
                 # Equal``): kept under a name no rule can spell
                 out[NULL_FIELD + key] = None
                 continue
-            converted = item if unconverted else to_cel(item, child, False, memo)
+            if unconverted:
+                converted = item
+            elif invalid is None:
+                converted = to_cel(item, child, False, memo)
+            else:
+                before = len(invalid)
+                converted = to_cel(item, child, False, memo, invalid)
+                if len(invalid) != before:
+                    _name_invalid(invalid, before, names[0])
             for name in names:  # a reserved word twice: ``escaping.field_names``
                 out[name] = converted
     return out
@@ -139,10 +170,21 @@ def _fields(schema: SchemaNode) -> dict[str, tuple[tuple[str, ...], SchemaNode, 
     return found[1]
 
 
+def _name_invalid(invalid: list[InvalidFormat], before: int, field: str) -> None:
+    """Name the invalid values a field's conversion added (of a list, the list's
+    field) after the nearest field above them, the name a rule reads them by."""
+    for each in invalid[before:]:
+        if not each.field:
+            each.field = field
+
+
 def _resource(
-    value: dict[str, Any], schema: SchemaNode, memo: Conversions | None
+    value: dict[str, Any],
+    schema: SchemaNode,
+    memo: Conversions | None,
+    invalid: list[InvalidFormat] | None = None,
 ) -> dict[str, Any]:
-    out = _object(value, schema, memo) if schema.properties else {}
+    out = _object(value, schema, memo, invalid) if schema.properties else {}
     for key in _ROOT_FIELDS:
         if key in value:
             out[key] = dynamic(value[key])
@@ -154,45 +196,75 @@ def _resource(
     return out
 
 
+class InvalidFormat:
+    """A string of format ``duration``, ``date``, ``date-time`` or ``byte`` that the
+    type does not take: the server's value is the error ``message``
+    (``valuesunstructured.go``: ``types.NewErr("Invalid duration %s: %v", ...)``),
+    which a rule meets where it reads the field. ``field``: the property it is the
+    value of (of the list it is in), set by ``to_cel``'s object."""
+
+    __slots__ = ("field", "message", "text")
+
+    def __init__(self, text: str, message: str) -> None:
+        self.text = text
+        self.message = message
+        self.field = ""
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is InvalidFormat
+            and other.text == self.text
+            and other.message == self.message
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.message))
+
+    def __repr__(self) -> str:
+        return f"InvalidFormat({self.text!r}, {self.message!r})"
+
+
 def _formatted(value: str, format_name: str) -> Any:
     if format_name in ("date-time", "datetime"):
-        parsed = _datetime(value)
-        if parsed is not None:
-            stamp = timestamp_pb2.Timestamp()
-            stamp.FromDatetime(parsed)
-            return stamp
-    elif format_name == "date":
-        try:
-            day = datetime.date.fromisoformat(value)
-        except ValueError:
-            return value
-        stamp = timestamp_pb2.Timestamp()
-        stamp.FromDatetime(datetime.datetime(day.year, day.month, day.day))
-        return stamp
-    elif format_name == "duration":
+        if not value:
+            return _timestamp(0)  # strfmt.NewDateTime: the Unix epoch
+        # ParseDateTime: RFC3339Micro, RFC3339Millis, RFC3339, RFC3339Nano (time.Parse of
+        # RFC3339 takes what those three do), then ISO8601LocalTime, whose error it keeps
+        nanoseconds, _ = layout_time(value, RFC3339)
+        if nanoseconds is None:
+            nanoseconds, problem = layout_time(value, LOCAL_TIME)
+            if nanoseconds is None:
+                return InvalidFormat(
+                    value, f"Invalid date-time formatted string {value}: {problem}"
+                )
+        return _timestamp(nanoseconds)
+    if format_name == "date":
+        nanoseconds, problem = layout_time(value, FULL_DATE)
+        if nanoseconds is None:
+            return InvalidFormat(value, f"Invalid date formatted string {value}: {problem}")
+        return _timestamp(nanoseconds)
+    if format_name == "duration":
         try:
             nanoseconds = parse_strfmt_duration(value)
-        except DurationSyntaxError:
-            return value
+        except DurationSyntaxError as exc:
+            return InvalidFormat(value, f"Invalid duration {value}: {exc}")
         duration = duration_pb2.Duration()
         duration.FromNanoseconds(nanoseconds)
         return duration
-    elif format_name == "byte":
-        try:
-            return base64.b64decode(value, validate=True)
-        except (binascii.Error, ValueError):
-            return value
+    if format_name == "byte":
+        from kubectl_crd.validation.decoding import go_base64
+
+        decoded, problem = go_base64(value, url=True)
+        if problem is not None:
+            return InvalidFormat(value, f"Invalid byte formatted string {value}: {problem}")
+        return decoded
     return value
 
 
-def _datetime(text: str) -> datetime.datetime | None:
-    try:
-        parsed = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(datetime.UTC).replace(tzinfo=None)
-    return parsed
+def _timestamp(nanoseconds: int) -> Any:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(nanoseconds)
+    return stamp
 
 
 def dynamic(value: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_crd.model.gotime import time_problem
+from kubectl_crd.model.gotime import FULL_DATE, LOCAL_TIME, RFC3339, layout_time, time_problem
 from kubectl_crd.validation.objectmeta import decode_metadata
 
 _AS = 'as "2006-01-02T15:04:05Z07:00": cannot parse'
@@ -50,3 +50,45 @@ def test_a_timestamp_error_ends_the_decoding_and_wins() -> None:
         number.format("creationTimestamp")
     )
     assert decode_metadata({"namespace": 1, "labels": {"a": 1}}, None)[1] == number.format("labels")
+
+
+@pytest.mark.parametrize(
+    ("value", "layout", "expected"),
+    [
+        ("2020-01-01", FULL_DATE, (1577836800 * 10**9, None)),
+        ("2020-13-45", FULL_DATE, (None, 'parsing time "2020-13-45": month out of range')),
+        ("2020-02-30", FULL_DATE, (None, 'parsing time "2020-02-30": day out of range')),
+        (
+            "20200101",
+            FULL_DATE,
+            (None, 'parsing time "20200101" as "2006-01-02": cannot parse "0101" as "-"'),
+        ),
+        (
+            "2020-01-01T00:00:00",
+            FULL_DATE,
+            (None, 'parsing time "2020-01-01T00:00:00": extra text: "T00:00:00"'),
+        ),
+        ("2020-01-01T10:00:00.5", LOCAL_TIME, (1577872800 * 10**9 + 5 * 10**8, None)),
+        (
+            "2021-02-29T10:00:00Z",
+            LOCAL_TIME,
+            (None, 'parsing time "2021-02-29T10:00:00Z": extra text: "Z"'),
+        ),
+        (
+            "yesterday",
+            LOCAL_TIME,
+            (
+                None,
+                'parsing time "yesterday" as "2006-01-02T15:04:05": cannot parse "yesterday" as "2006"',
+            ),
+        ),
+        ("2020-01-01T10:00:00+01:00", RFC3339, (1577869200 * 10**9, None)),
+    ],
+)
+def test_layout_time_reads_strfmts_layouts_as_go_does(
+    value: str, layout: str, expected: tuple[int | None, str | None]
+) -> None:
+    """kube-openapi strfmt's layouts (a ``date``, the last of ``ParseDateTime``'s), as
+    CEL's conversion of those formats reads them (the differential:
+    tests/integration/test_cel_unconvertible_formats_differential.py)."""
+    assert layout_time(value, layout) == expected

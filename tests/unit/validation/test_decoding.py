@@ -376,3 +376,21 @@ def test_read_back_walks_a_deployment_down_to_its_containers() -> None:
     # PodSpec: containers has no omitempty, volumes has; matchLabels has omitempty
     assert body["spec"]["template"]["spec"] == {"containers": None, "volumes": []}
     assert body["spec"]["selector"] == {"matchLabels": {}}
+
+
+@pytest.mark.parametrize(
+    ("text", "url", "expected"),
+    [
+        ("a+b/", False, (b"k\xe6\xff", None)),
+        ("a+b/", True, (b"", "illegal base64 data at input byte 1")),
+        ("a-b_", True, (b"k\xe6\xff", None)),
+        ("a-b_", False, (b"", "illegal base64 data at input byte 1")),
+        ("YWJj=", True, (b"abc", "illegal base64 data at input byte 4")),
+    ],
+)
+def test_go_base64_reads_the_standard_or_the_url_alphabet(
+    text: str, url: bool, expected: tuple[bytes, str | None]
+) -> None:
+    """``URLEncoding`` is what strfmt's ``Base64.UnmarshalText`` decodes a ``format:
+    byte`` string with for CEL; ``StdEncoding`` encoding/json's ``[]byte``."""
+    assert go_base64(text, url=url) == expected
