@@ -942,6 +942,24 @@ class Round:
     names: list[str] = field(default_factory=list)
 
 
+def wait_until_refused(client: Any, collection: str, probe: dict[str, Any]) -> float:
+    """Seconds until the server refuses (422) a dry-run create of ``probe``: a CRD's new
+    schema is served a moment after its write (a fixed 2 s was trusted once), so a test
+    that tightened one waits for what only the new schema refuses. 60 s at most."""
+    from kubectl_crd.model.errors import ApiError
+
+    began = time.monotonic()
+    while True:
+        try:
+            client.request("POST", collection, query={"dryRun": "All"}, body=probe)
+        except ApiError as exc:
+            if exc.status != 422:
+                raise
+            return time.monotonic() - began
+        assert time.monotonic() < began + 60, "the tightened schema not served in 60 s"
+        time.sleep(0.2)
+
+
 def plan_rounds(named_files: Iterable[tuple[Path, str]]) -> list[Round]:
     """Group (file, CRD name) pairs into install rounds, keeping the given order.
 
