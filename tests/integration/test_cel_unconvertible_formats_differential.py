@@ -47,6 +47,9 @@ RULES = [
     {"rule": "!has(self.l) || self.l.all(e, e < duration('1h'))"},
     {"rule": "self.x < 5"},  # reads no formatted field
     {"rule": "has(self.d) || has(self.b) || true"},  # presence tests read nothing
+    # short circuits: d is never read (x is always there), b only when x < 5
+    {"rule": "has(self.x) || self.d < duration('1h')"},
+    {"rule": "self.x >= 5 || size(self.b) > 0"},
 ]
 
 #: the values stored under the CRD without formats, then read through them

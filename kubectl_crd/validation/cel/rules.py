@@ -445,12 +445,17 @@ class _Unreadable:
     rule runs on the strings as they are (the variables ``_unreadable`` gives back),
     then again on ``strict``, markers in their place: where that run fails on a marker
     and the rule reads a field of that name (``checked.read_fields``: not a presence
-    test), the rule's outcome is that field's error; else the first run's."""
+    test), the rule's outcome is that field's error, unless the first run answered and
+    a run with nulls in their place (``nulled``: present to ``has``, refused by any
+    use) answers the same; else the first run's."""
 
-    __slots__ = ("found", "strict")
+    __slots__ = ("found", "nulled", "strict")
 
-    def __init__(self, strict: dict[str, Any], found: list[InvalidFormat]) -> None:
+    def __init__(
+        self, strict: dict[str, Any], nulled: dict[str, Any], found: list[InvalidFormat]
+    ) -> None:
         self.strict = strict
+        self.nulled = nulled
         self.found = found
 
     def outcome(self, program: Any, first: Outcome) -> Outcome:
@@ -470,6 +475,10 @@ class _Unreadable:
         readable = [each for each in self.found if each.field in reads]
         if not readable:
             return first
+        if not first.error and run(program, self.nulled) == first:
+            # the same answer with nulls there, which no use of a value takes: the rule
+            # never got to them (a short circuit: ``has(self.x) || self.d < ...``)
+            return first
         hit = self.found[index]
         chosen = hit if any(each is hit for each in readable) else readable[0]
         return Outcome(error=chosen.message)
@@ -480,19 +489,22 @@ def _unreadable(variables: dict[str, Any]) -> tuple[dict[str, Any], _Unreadable 
     that runs the rules strictly (None: none in these variables)."""
     found: list[InvalidFormat] = []
     indices: dict[int, int] = {}  # by identity: two equal values may be two fields
+    plain, strict, nulled = 0, 1, 2
 
-    def swapped(value: Any, strict: bool) -> Any:
+    def swapped(value: Any, mode: int) -> Any:
         if type(value) is InvalidFormat:
-            if strict:
+            if mode == strict:
                 return _Marker(indices[id(value)])
+            if mode == nulled:
+                return None
             if id(value) not in indices:
                 indices[id(value)] = len(found)
                 found.append(value)
             return value.text
         if type(value) is dict:
-            return {key: swapped(item, strict) for key, item in value.items()}
+            return {key: swapped(item, mode) for key, item in value.items()}
         if type(value) is list:
-            return [swapped(item, strict) for item in value]
+            return [swapped(item, mode) for item in value]
         return value
 
     for name, value in variables.items():
@@ -500,11 +512,12 @@ def _unreadable(variables: dict[str, Any]) -> tuple[dict[str, Any], _Unreadable 
             # the node's own value: read where the rule names the variable (the
             # optional rewrite's __oldSelf is oldSelf)
             value.field = name.removeprefix("__")
-    plain = {name: swapped(value, False) for name, value in variables.items()}
+    as_strings = {name: swapped(value, plain) for name, value in variables.items()}
     if not found:
         return variables, None
-    strict = {name: swapped(value, True) for name, value in variables.items()}
-    return plain, _Unreadable(strict, found)
+    markers = {name: swapped(value, strict) for name, value in variables.items()}
+    as_nulls = {name: swapped(value, nulled) for name, value in variables.items()}
+    return as_strings, _Unreadable(markers, as_nulls, found)
 
 
 _READ_FIELDS: dict[int, tuple[Any, frozenset[str]]] = {}
