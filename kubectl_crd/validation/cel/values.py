@@ -227,7 +227,7 @@ class InvalidFormat:
 def _formatted(value: str, format_name: str) -> Any:
     if format_name in ("date-time", "datetime"):
         if not value:
-            return _timestamp(0)  # strfmt.NewDateTime: the Unix epoch
+            return _timestamp(0, value)  # strfmt.NewDateTime: the Unix epoch
         # ParseDateTime: RFC3339Micro, RFC3339Millis, RFC3339, RFC3339Nano (time.Parse of
         # RFC3339 takes what those three do), then ISO8601LocalTime, whose error it keeps
         nanoseconds, _ = layout_time(value, RFC3339)
@@ -237,12 +237,12 @@ def _formatted(value: str, format_name: str) -> Any:
                 return InvalidFormat(
                     value, f"Invalid date-time formatted string {value}: {problem}"
                 )
-        return _timestamp(nanoseconds)
+        return _timestamp(nanoseconds, value)
     if format_name == "date":
         nanoseconds, problem = layout_time(value, FULL_DATE)
         if nanoseconds is None:
             return InvalidFormat(value, f"Invalid date formatted string {value}: {problem}")
-        return _timestamp(nanoseconds)
+        return _timestamp(nanoseconds, value)
     if format_name == "duration":
         try:
             nanoseconds = parse_strfmt_duration(value)
@@ -261,9 +261,14 @@ def _formatted(value: str, format_name: str) -> Any:
     return value
 
 
-def _timestamp(nanoseconds: int) -> Any:
+def _timestamp(nanoseconds: int, text: str) -> Any:
+    """A protobuf Timestamp; one out of its range (before year 1 or past 9999, which
+    Go's time.Parse reads: "0000-01-01") the engine cannot hold: ``text``, the string."""
     stamp = timestamp_pb2.Timestamp()
-    stamp.FromNanoseconds(nanoseconds)
+    try:
+        stamp.FromNanoseconds(nanoseconds)
+    except ValueError:
+        return text
     return stamp
 
 

@@ -141,3 +141,15 @@ def test_a_value_of_another_type_is_given_as_it_is(kind: str) -> None:
             else {"f": to_cel(value, node.properties["f"])}
         )
         assert _typed(to_cel({"f": value}, node)) == _typed(expected)
+
+
+@pytest.mark.parametrize(
+    ("format_name", "text"), [("date", "0000-01-01"), ("date-time", "0000-01-01T00:00:00Z")]
+)
+def test_a_time_before_year_1_reaches_the_rules_as_its_string(format_name: str, text: str) -> None:
+    """Go's time.Parse reads the year 0000, a protobuf Timestamp cannot hold it: the
+    string, as before the formats were read as Go reads them (it raised then)."""
+    node = compile_schema({"type": "string", "format": format_name})
+    invalid: list[Any] = []
+    assert to_cel(text, node, False, {}, invalid) == text
+    assert invalid == []
