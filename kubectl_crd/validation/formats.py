@@ -16,11 +16,11 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from datetime import date
 from functools import cache
 from typing import Any
 
 from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
+from kubectl_crd.model.gotime import FULL_DATE, layout_time
 from kubectl_crd.validation.regexps import go_regexp
 
 # Formats known at the default compatibility version (1.0 set; the 1.34 additions
@@ -74,9 +74,8 @@ _UUID = {
     ),
 }
 _DATETIME_TIME = re.compile(
-    r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$"
+    r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z"
 )
-_DATE = re.compile(r"^([0-9]{4})-([0-9]{2})-([0-9]{2})$")
 _MAC = re.compile(
     r"^(?:[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){7}"
     r"|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){19}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){2}"
@@ -102,14 +101,8 @@ _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def _is_date(text: str) -> bool:
-    match = _DATE.match(text)
-    if not match:
-        return False
-    try:
-        date(int(match[1]), int(match[2]), int(match[3]))
-    except ValueError:
-        return False
-    return True
+    # strfmt.IsDate: time.Parse(RFC3339FullDate): the year 0000 too, no trailing newline
+    return layout_time(text, FULL_DATE)[0] is not None
 
 
 def _is_datetime(text: str) -> bool:
