@@ -797,14 +797,23 @@ def _go_number(value: int | float) -> str:
     return go_json_float(value) if type(value) is float else str(value)
 
 
+def _object_meta_decoding() -> tuple[_Decoder, GoType]:
+    """A strict decoder writing numbers as Go writes the ones it read, and
+    ``metav1.ObjectMeta``'s type: what decoding metadata alone takes."""
+    decoder = _Decoder(False)
+    decoder.literal = _go_number
+    types = _types()
+    with types.lock:  # a type is in ``made`` before its fields are (as in ``_Types.kind``)
+        object_meta = types.type(_OBJECT_META)
+    return decoder, object_meta
+
+
 def object_meta_error(metadata: dict[str, Any]) -> str | None:
     """The error of a custom resource's ``metadata`` decoded into ``metav1.ObjectMeta``,
     None when it decodes. apiextensions-apiserver decodes the unstructured map marshalled
     again (``schema/objectmeta/coerce.go`` GetObjectMeta): its keys come sorted, and a
     number past int64 was read as a float64 and is written as Go writes one
     (``9223372036854776000``). ``metadata`` is not changed."""
-    decoder = _Decoder(False)
-    decoder.literal = _go_number
     value = {}
     for key in sorted(metadata):
         item = metadata[key]
@@ -812,9 +821,7 @@ def object_meta_error(metadata: dict[str, Any]) -> str | None:
             item = float(item)
         value[key] = item
     value = copy_json(value)  # one copy, which the decoding may change
-    types = _types()
-    with types.lock:  # a type is in ``made`` before its fields are (as in ``_Types.kind``)
-        object_meta = types.type(_OBJECT_META)
+    decoder, object_meta = _object_meta_decoding()
     try:
         decoder.struct_value(object_meta, value)
     except _Fatal as fatal:
@@ -847,11 +854,7 @@ def metadata_only_error(obj: dict[str, Any]) -> tuple[str, list[str | int]] | No
     metadata = obj.get("metadata")
     if metadata is None:
         return None
-    decoder = _Decoder(False)
-    decoder.literal = _go_number
-    types = _types()
-    with types.lock:  # a type is in ``made`` before its fields are (as in ``_Types.kind``)
-        object_meta = types.type(_OBJECT_META)
+    decoder, object_meta = _object_meta_decoding()
     decoder.struct, decoder.path = "metadataOnlyObject", ["metadata"]
     try:
         decoder.value(object_meta, as_sent(metadata))
