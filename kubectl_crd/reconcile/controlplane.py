@@ -54,6 +54,9 @@ from kubectl_crd.model.errors import ControlPlaneError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
+    from typing import Any
+
+    from kubectl_crd.kube.client import KubeClient
 
 __all__ = [
     "EXITED",
@@ -349,6 +352,33 @@ class _StoppedListening:
         return f"Stopped listening on 127.0.0.1:{self.port}" in _last_bytes(self.log, 4096)
 
 
+def _served(crd: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    """(group, version, plural) of each version a CustomResourceDefinition serves."""
+    spec = crd.get("spec") or {}
+    group, plural = str(spec.get("group") or ""), str((spec.get("names") or {}).get("plural"))
+    return {
+        (group, str(version.get("name")), plural)
+        for version in spec.get("versions") or ()
+        if version.get("served")
+    }
+
+
+def _discovered(client: KubeClient, wanted: set[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+    """Which of ``wanted`` (group, version, plural) the server's aggregated discovery
+    lists under ``/apis``; all of them from a server without aggregated discovery
+    (kube-apiserver before 1.26): nothing there to wait for."""
+    from kubectl_crd.kube.discovery import AGGREGATED_DISCOVERY, resources_of
+
+    answer = client.request("GET", "/apis", accept=AGGREGATED_DISCOVERY)
+    if not isinstance(answer, dict) or answer.get("kind") != "APIGroupDiscoveryList":
+        return wanted
+    return {
+        (ref.group, version, ref.plural)
+        for ref in resources_of(answer.get("items") or ())
+        for version in ref.versions
+    }
+
+
 def _last_bytes(path: str, size: int) -> str:
     try:
         with open(path, "rb") as handle:
@@ -550,9 +580,11 @@ class LocalControlPlane:
                 client, "apiextensions.k8s.io", "v1", "customresourcedefinitions", namespaced=False
             )
             names = []
+            served: set[tuple[str, str, str]] = set()
             for crd in documents:
                 applied = crds.apply(crd, field_manager=FIELD_MANAGER, force=True)
                 names.append(str(applied["metadata"]["name"]))
+                served.update(_served(applied))
             deadline = time.monotonic() + timeout
             waiting = list(names)
             while waiting:
@@ -568,6 +600,19 @@ class LocalControlPlane:
                     raise ControlPlaneError(
                         f"CustomResourceDefinition {waiting[0]} is not Established after "
                         f"{timeout:.0f} s: {conditions}"
+                    )
+                time.sleep(0.1)
+            # Established is not yet discoverable: the apiextensions server's discovery
+            # controller (customresource_discovery_controller.go) adds the resource
+            # from its own queue, which lags on a loaded machine, and the loop resolves
+            # what it reconciles through discovery. Wait for it as envtest's
+            # WaitForCRDs does (controller-runtime pkg/envtest/crd.go).
+            while missing := served - _discovered(client, served):
+                if time.monotonic() > deadline:
+                    group, version, plural = sorted(missing)[0]
+                    raise ControlPlaneError(
+                        f"{plural}.{group}/{version} is not in the server's discovery "
+                        f"after {timeout:.0f} s"
                     )
                 time.sleep(0.1)
         return names

@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from kubectl_crd.kube.client import KubeClient
+from kubectl_crd.kube.config import ClusterConfig
+from kubectl_crd.kube.discovery import Discovery
 from kubectl_crd.model.errors import InputError
 from kubectl_crd.reconcile.controlplane import LocalControlPlane
 from tests.integration.envtest import newest_kubectl
@@ -91,6 +94,11 @@ def test_the_control_plane_starts_serves_kubectl_installs_crds_and_stops_clean(
             == "yes\n"
         )
         assert plane.install_crds([str(CRONTAB_CRD)]) == ["crontabs.stable.example.com"]
+        # installed means discoverable, as the loop finds what it reconciles
+        with KubeClient(ClusterConfig(kubeconfig=plane.kubeconfig)) as client:
+            discovery = Discovery(client.request, client.server, cache_dir=plane.workdir)
+            [(_, ref, _)] = discovery.find("crontabs.stable.example.com")
+            assert ref.versions == ("v1",)
         crd = json.loads(
             kubectl(
                 plane.kubeconfig, "get", "crd", "crontabs.stable.example.com", "-o", "json"
@@ -146,7 +154,8 @@ def test_kubectl_crd_dev_envtest_end_to_end(envtest_assets: Path, tmp_path: Path
                 break
         assert kubeconfig, (events, proc.stderr.read() if proc.poll() is not None else "")
         workdir = str(Path(kubeconfig).parent)
-        assert len(processes_mentioning(workdir)) == 2
+        exited = proc.poll() is not None
+        assert len(processes_mentioning(workdir)) == 2, (events, exited and proc.stderr.read())
         created = kubectl(kubeconfig, "apply", "-f", "-", input=json.dumps(CRONTAB))
         assert created.returncode == 0, created.stderr
         while time.monotonic() < deadline:
