@@ -183,3 +183,133 @@ def _atoi(text: str) -> int | None:
         return None
     value = int(text)
     return value if -(1 << 63) <= value < (1 << 63) else None
+
+
+# -- k8s.io/utils/net ParseIPSloppy and ParseCIDRSloppy ---------------------------------
+# Go 1.16's net.ParseIP and ParseCIDR, forked into k8s.io/utils (internal/third_party/
+# forked/golang/net/ip.go, parse.go) because Go 1.17 began refusing IPv4 fields with
+# leading zeros and Kubernetes keeps reading stored data that has them: a field is any
+# run of ASCII digits (``0010`` is 10), a hex group any run of hex digits under 2^16, no
+# zone. What the API server's validation (IsValidIP, IsValidCIDR, a NetworkPolicy's
+# ipBlock, the ipv4 and cidr formats) parses with.
+
+#: parse.go ``big``: dtoi and xtoi give up at this value
+_BIG = 0xFFFFFF
+
+
+def _dtoi(text: str, start: int) -> tuple[int, int] | None:
+    """``dtoi(text[start:])``: the decimal value and where its digits end, or None."""
+    value, index = 0, start
+    while index < len(text) and text[index] in _DIGITS:
+        value = value * 10 + ord(text[index]) - 48
+        if value >= _BIG:
+            return None
+        index += 1
+    return None if index == start else (value, index)
+
+
+def _xtoi(text: str) -> tuple[int, int] | None:
+    """``xtoi``: the hexadecimal value at the start of ``text`` and its length, or None."""
+    value = index = 0
+    while index < len(text) and text[index] in _HEX:
+        value = (value << 4) + _HEX[text[index]]
+        if value >= _BIG:
+            return None
+        index += 1
+    return None if index == 0 else (value, index)
+
+
+def _sloppy_ipv4(text: str) -> list[int] | None:
+    """``parseIPv4``: four dot-separated decimal fields up to 255, leading zeros read."""
+    fields: list[int] = []
+    index = 0
+    for field in range(4):
+        if field:
+            if index >= len(text) or text[index] != ".":
+                return None
+            index += 1
+        parsed = _dtoi(text, index)
+        if parsed is None or parsed[0] > 0xFF:
+            return None
+        fields.append(parsed[0])
+        index = parsed[1]
+    return fields if index == len(text) else None
+
+
+def _sloppy_ipv6(text: str) -> ipaddress.IPv6Address | None:
+    """``parseIPv6``: hex groups, one ``::``, a sloppy IPv4 in the last 32 bits."""
+    address = [0] * 16
+    ellipsis = -1
+    rest = text
+    if rest.startswith("::"):
+        ellipsis = 0
+        rest = rest[2:]
+        if not rest:
+            return ipaddress.IPv6Address(0)
+    filled = 0
+    while filled < 16:
+        parsed = _xtoi(rest)
+        if parsed is None or parsed[0] > 0xFFFF:
+            return None
+        value, length = parsed
+        if length < len(rest) and rest[length] == ".":
+            if (ellipsis < 0 and filled != 12) or filled + 4 > 16:
+                return None
+            embedded = _sloppy_ipv4(rest)
+            if embedded is None:
+                return None
+            address[filled : filled + 4] = embedded
+            rest = ""
+            filled += 4
+            break
+        address[filled], address[filled + 1] = value >> 8, value & 0xFF
+        filled += 2
+        rest = rest[length:]
+        if not rest:
+            break
+        if rest[0] != ":" or len(rest) == 1:
+            return None
+        rest = rest[1:]
+        if rest[0] == ":":
+            if ellipsis >= 0:
+                return None
+            ellipsis = filled
+            rest = rest[1:]
+            if not rest:
+                break
+    if rest:
+        return None
+    if filled < 16:
+        if ellipsis < 0:
+            return None
+        address = address[:ellipsis] + [0] * (16 - filled) + address[ellipsis:filled]
+    elif ellipsis >= 0:
+        return None
+    return ipaddress.IPv6Address(bytes(address))
+
+
+def parse_ip_sloppy(text: str) -> Address | None:
+    """``netutils.ParseIPSloppy``: the first '.' or ':' decides the form; None when Go's
+    answer is nil. An IPv4-mapped IPv6 text stays IPv6 here (Go's 16 bytes print as
+    IPv4: ``address.ipv4_mapped``)."""
+    for char in text:
+        if char == ".":
+            fields = _sloppy_ipv4(text)
+            return None if fields is None else ipaddress.IPv4Address(bytes(fields))
+        if char == ":":
+            return _sloppy_ipv6(text)
+    return None
+
+
+def parse_cidr_sloppy(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """``netutils.ParseCIDRSloppy``'s network (the address masked), or None: the
+    address before the first '/' (IPv4 tried first), ASCII decimal bits within its size."""
+    address, slash, bits = text.partition("/")
+    if not slash:
+        return None
+    fields = _sloppy_ipv4(address)
+    ip: Address | None = ipaddress.IPv4Address(bytes(fields)) if fields else _sloppy_ipv6(address)
+    parsed = _dtoi(bits, 0)
+    if ip is None or parsed is None or parsed[1] != len(bits) or parsed[0] > ip.max_prefixlen:
+        return None
+    return ipaddress.ip_network(f"{ip}/{parsed[0]}", strict=False)

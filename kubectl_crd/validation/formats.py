@@ -13,13 +13,13 @@ and govalidator.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
+from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_cidr_sloppy, parse_ip_sloppy
 from kubectl_crd.model.gotime import FULL_DATE, layout_time
 from kubectl_crd.validation.regexps import go_regexp
 
@@ -76,26 +76,27 @@ _UUID = {
 _DATETIME_TIME = re.compile(
     r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z"
 )
-_MAC = re.compile(
-    r"^(?:[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){7}"
-    r"|[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){19}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){2}"
-    r"|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){3}|[0-9a-fA-F]{4}(?:\.[0-9a-fA-F]{4}){9})$"
+# govalidator's patterns (kube-openapi pkg/internal/third_party/govalidator/patterns.go),
+# as Go's regexp reads them: $ is the end of the text and \d, \s are ASCII, where
+# Python's re takes a final newline before $ and any Unicode digit or space
+_CREDITCARD = go_regexp(
+    r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}"
+    r"|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$"
 )
-_HEXCOLOR = re.compile(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-_RGBCOLOR = re.compile(
+_ISBN10 = go_regexp(r"^(?:[0-9]{9}X|[0-9]{10})$")
+_ISBN13 = go_regexp(r"^(?:[0-9]{13})$")
+_HEXCOLOR = go_regexp(r"^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_RGBCOLOR = go_regexp(
     r"^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])"
     r"\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$"
 )
-_SSN = re.compile(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
-_BASE64 = re.compile(
+_BASE64 = go_regexp(
     r"^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$"
 )
-_ISBN10 = re.compile(r"^(?:[0-9]{9}X|[0-9]{10})$")
-_ISBN13 = re.compile(r"^(?:[0-9]{13})$")
-_CREDITCARD = re.compile(
-    r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|(222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720)[0-9]{12}"
-    r"|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11}|6[27][0-9]{14})$"
-)
+_SSN = go_regexp(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
+#: govalidator's whiteSpacesAndMinus, `[\s-]+`: Go's \s is these four and the space
+_ISBN_SEPARATORS = re.compile(r"[\t\n\f\r -]+")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _EMAIL_LOCAL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$")
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -125,59 +126,62 @@ def _is_duration(text: str) -> bool:
 
 
 def _is_ipv4(text: str) -> bool:
-    # netutils.ParseIPSloppy accepts leading zeros; the value must contain a dot.
-    if "." not in text:
-        return False
-    if ":" in text:
-        return _is_ipv6(text)
-    parts = text.split(".")
-    return len(parts) == 4 and all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
+    # strfmt isIPv4: netutils.ParseIPSloppy (leading zeros read), and a dot in the text
+    return "." in text and parse_ip_sloppy(text) is not None
 
 
 def _is_ipv6(text: str) -> bool:
-    # govalidator.IsIPv6: net.ParseIP succeeds (no zone) and the text contains a colon
-    if ":" not in text or "%" in text:
+    # govalidator.IsIPv6: net.ParseIP (netip.ParseAddr, no zone), and a colon in the text
+    if ":" not in text:
         return False
     try:
-        ipaddress.IPv6Address(text)
-    except ValueError:
+        return not parse_addr(text).zone
+    except AddrError:
         return False
-    return True
 
 
 def _is_cidr(text: str) -> bool:
-    address, slash, bits = text.partition("/")
-    if not slash or not bits.isdigit():
-        return False
-    if ":" in address:
-        return _is_ipv6(address) and int(bits) <= 128
-    parts = address.split(".")
-    return (
-        len(parts) == 4
-        and all(p.isdigit() and len(p) <= 3 and int(p) <= 255 for p in parts)
-        and int(bits) <= 32
-    )
+    # strfmt isCIDR: netutils.ParseCIDRSloppy
+    return parse_cidr_sloppy(text) is not None
 
 
 def _is_isbn10(text: str) -> bool:
-    clean = text.replace("-", "").replace(" ", "")
-    if not _ISBN10.match(clean):
+    # govalidator.IsISBN(str, 10): whitespace and '-' taken out first
+    clean = _ISBN_SEPARATORS.sub("", text)
+    if not _ISBN10.search(clean):
         return False
-    total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(clean))
+    total = sum((i + 1) * (10 if c == "X" else int(c)) for i, c in enumerate(clean))
     return total % 11 == 0
 
 
 def _is_isbn13(text: str) -> bool:
-    clean = text.replace("-", "").replace(" ", "")
-    if not _ISBN13.match(clean):
+    clean = _ISBN_SEPARATORS.sub("", text)
+    if not _ISBN13.search(clean):
         return False
     total = sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(clean[:12]))
     return (10 - total % 10) % 10 == int(clean[12])
 
 
+def _is_mac(text: str) -> bool:
+    # govalidator.IsMAC: net.ParseMAC: 6, 8 or 20 octets as hex pairs all separated by
+    # the third character (':' or '-'), or as dot-separated groups of four
+    if len(text) < 14 or not text.isascii():
+        return False
+    if text[2] in ":-":
+        separator, width = text[2], 2
+    elif text[4] == ".":
+        separator, width = ".", 4
+    else:
+        return False
+    groups = text.split(separator)
+    return len(groups) * width // 2 in (6, 8, 20) and all(
+        len(group) == width and _HEX_DIGITS.issuperset(group) for group in groups
+    )
+
+
 def _is_creditcard(text: str) -> bool:
     digits = re.sub(r"[^0-9]", "", text)
-    if not _CREDITCARD.match(digits):
+    if not _CREDITCARD.search(digits):
         return False
     total, double = 0, False
     for char in reversed(digits):
@@ -193,7 +197,7 @@ def _is_creditcard(text: str) -> bool:
 
 def _is_base64(text: str) -> bool:
     # govalidator.IsBase64: a regex that wants at least one 4-character group
-    return _BASE64.match(text) is not None
+    return _BASE64.search(text) is not None
 
 
 def _is_email(text: str) -> bool:
@@ -255,7 +259,7 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "ipv4": _is_ipv4,
     "ipv6": _is_ipv6,
     "cidr": _is_cidr,
-    "mac": lambda s: bool(_MAC.match(s)),
+    "mac": _is_mac,
     "uuid": lambda s: bool(_UUID["uuid"].search(s)),
     "uuid3": lambda s: bool(_UUID["uuid3"].search(s)),
     "uuid4": lambda s: bool(_UUID["uuid4"].search(s)),
@@ -264,9 +268,9 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "isbn10": _is_isbn10,
     "isbn13": _is_isbn13,
     "creditcard": _is_creditcard,
-    "ssn": lambda s: len(s) == 11 and bool(_SSN.match(s)),  # govalidator.IsSSN
-    "hexcolor": lambda s: bool(_HEXCOLOR.match(s)),
-    "rgbcolor": lambda s: bool(_RGBCOLOR.match(s)),
+    "ssn": lambda s: len(s) == 11 and bool(_SSN.search(s)),  # govalidator.IsSSN
+    "hexcolor": lambda s: bool(_HEXCOLOR.search(s)),
+    "rgbcolor": lambda s: bool(_RGBCOLOR.search(s)),
     "byte": _is_base64,
     "password": lambda s: True,
     "date": _is_date,

@@ -27,11 +27,11 @@ store never holds such data. Pure: problems are ``Cause``\\s.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from kubectl_crd.model.gonetip import parse_cidr_sloppy
 from kubectl_crd.model.schema import as_mapping
 from kubectl_crd.validation.fielderrors import (
     Cause,
@@ -57,8 +57,6 @@ _PROTOCOLS = ("TCP", "UDP", "SCTP")
 _TYPES = ("Ingress", "Egress")
 _PORT_RANGE = "must be between 1 and 65535, inclusive"
 _NOT_CIDR = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def _list(value: Any) -> list[Any]:
@@ -159,13 +157,13 @@ def _ip_block(block: Mapping[str, Any], at: str, allowed: tuple[str, ...]) -> li
     cidr = str(block.get("cidr") or "")
     if not cidr:
         return [required(f"{at}.cidr")]
-    network = _sloppy_cidr(cidr)
+    network = parse_cidr_sloppy(cidr)
     if network is None:
         return [] if cidr in allowed else [invalid_cause(f"{at}.cidr", cidr, _NOT_CIDR)]
     found: list[Cause] = []
     for index, text in enumerate(_list(block.get("except"))):
         where, text = f"{at}.except[{index}]", str(text)
-        exception = _sloppy_cidr(text)
+        exception = parse_cidr_sloppy(text)
         if exception is None:
             found += [] if text in allowed else [invalid_cause(where, text, _NOT_CIDR)]
             continue
@@ -174,18 +172,6 @@ def _ip_block(block: Mapping[str, Any], at: str, allowed: tuple[str, ...]) -> li
         if not inside or network.prefixlen >= exception.prefixlen:
             found.append(invalid_cause(where, text, "must be a strict subset of `cidr`"))
     return found
-
-
-def _sloppy_cidr(text: str) -> Network | None:
-    """``ParseCIDRSloppy``'s network (the address masked), or ``None``."""
-    address, slash, bits = text.partition("/")
-    ip = parse_ip(address)
-    if ip is None or not slash or not bits.isdigit() or not bits.isascii():
-        return None
-    length = int(bits)
-    if length > ip.max_prefixlen:
-        return None
-    return ipaddress.ip_network(f"{ip}/{length}", strict=False)
 
 
 _PATH_TYPES = ("Exact", "ImplementationSpecific", "Prefix")

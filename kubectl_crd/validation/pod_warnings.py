@@ -35,7 +35,7 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kubectl_crd.model.gonetip import AddrError, parse_addr
+from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_ip_sloppy
 from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.quantity import parse_quantity
 from kubectl_crd.model.schema import as_mapping
@@ -645,15 +645,8 @@ def _ip_warnings(at: str, value: Any) -> list[str]:
 def _sloppy(value: str) -> str | None:
     """``netutils.ParseIPSloppy(value).String()``: IPv4 fields with leading zeros read
     as decimal, an IPv4-mapped address as its IPv4; None when it does not parse."""
-    import ipaddress
-
-    try:
-        if "." in value and ":" not in value:
-            fields = value.split(".")
-            if len(fields) != 4 or not all(f.isdigit() and int(f) < 256 for f in fields):
-                return None
-            return ".".join(str(int(f)) for f in fields)
-        address = ipaddress.IPv6Address(value)
-    except ValueError:
+    address = parse_ip_sloppy(value)
+    if address is None:
         return None
-    return str(address.ipv4_mapped) if address.ipv4_mapped is not None else str(address)
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(mapped if mapped is not None else address)

@@ -29,10 +29,10 @@ families appended) is not modelled.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from kubectl_crd.model.gonetip import parse_cidr_sloppy, parse_ip_sloppy
 from kubectl_crd.model.govalues import go_json
 from kubectl_crd.validation import names
 from kubectl_crd.validation.fielderrors import (
@@ -77,27 +77,10 @@ _LOAD_BALANCER_ONLY = "may only be used when `type` is 'LoadBalancer'"
 
 
 def parse_ip(text: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """An address as k8s.io/utils/net ``ParseIPSloppy`` reads it: an IPv4 part with
-    leading zeros is decimal (``10.0.0.010`` is 10.0.0.10; the server warns it will be
-    refused one day), which Python's ``ip_address`` refuses."""
-    if not isinstance(text, str) or not text:
-        return None
-    if re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}", text):
-        parts = [int(part) for part in text.split(".")]
-        if all(part < 256 for part in parts):
-            return ipaddress.IPv4Address(".".join(map(str, parts)))
-        return None
-    try:
-        return ipaddress.ip_address(text)
-    except ValueError:
-        return None
-
-
-def _valid_cidr(text: str) -> bool:
-    address, _, bits = text.partition("/")
-    if parse_ip(address) is None or not bits.isdigit():
-        return False
-    return int(bits) <= (32 if ":" not in address else 128)
+    """An address as k8s.io/utils/net ``ParseIPSloppy`` reads it (``model.gonetip``):
+    an IPv4 part with leading zeros is decimal (``10.0.0.010`` is 10.0.0.10; the server
+    warns it will be refused one day), which Python's ``ip_address`` refuses."""
+    return parse_ip_sloppy(text) if isinstance(text, str) else None
 
 
 def _is_headless(spec: Mapping[str, Any]) -> bool:
@@ -469,7 +452,7 @@ def validate_service(obj: Mapping[str, Any]) -> list[Cause]:
             )
         for index, value in enumerate(ranges):
             value = str(value).strip()
-            if not _valid_cidr(value):
+            if parse_cidr_sloppy(value) is None:
                 found.append(
                     invalid_cause(f"spec.LoadBalancerSourceRanges[{index}]", value, _CIDR_MESSAGE)
                 )

@@ -357,6 +357,11 @@ FIELDS: list[tuple[str, dict[str, Any]]] = [
      pod(container(ports=[{"containerPort": 80, "hostPort": 8080}, {"containerPort": 81}, {"containerPort": 82, "hostPort": 82}]), hostNetwork=True)),
     ("host aliases: an IP not valid, a hostname not a subdomain",
      pod(hostAliases=[{"ip": "10.0.0.300", "hostnames": ["ok.example", "Bad_Host"]}, {"ip": "", "hostnames": []}])),
+    # netutils.ParseIPSloppy: leading zeros read, ASCII digits only, no zone
+    ("host aliases: sloppy leading zeros, a Unicode digit, a zone, a trailing newline",
+     pod(hostAliases=[{"ip": "0010.0.0.00001", "hostnames": ["a"]}, {"ip": "10.0.0.\u0663", "hostnames": ["b"]},
+                      {"ip": "fe80::1%eth0", "hostnames": ["c"]}, {"ip": "10.0.0.1\n", "hostnames": ["d"]},
+                      {"ip": "::ffff:010.0.0.1", "hostnames": ["e"]}, {"ip": "00000001::1", "hostnames": ["f"]}])),
     ("a runtime class and a priority class not subdomains, an empty runtime class",
      pod(container("a"), runtimeClassName="Run_C", priorityClassName="Prio_C")),
     ("an empty runtime class", pod(runtimeClassName="")),
