@@ -313,3 +313,20 @@ def parse_cidr_sloppy(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Networ
     if ip is None or parsed is None or parsed[1] != len(bits) or parsed[0] > ip.max_prefixlen:
         return None
     return ipaddress.ip_network(f"{ip}/{parsed[0]}", strict=False)
+
+
+def go_ip_string(address: Address) -> str:
+    """``net.IP.String()`` of a parsed address: an IPv4-mapped IPv6 address prints as
+    its IPv4 (``To4``), any other IPv6 in RFC 5952 form."""
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(mapped if mapped is not None else address)
+
+
+def go_ipnet_string(network: ipaddress.IPv4Network | ipaddress.IPv6Network) -> str:
+    """``net.IPNet.String()`` of what ``parse_cidr_sloppy`` gives: an IPv4-mapped network
+    (prefix 96 or more; a shorter one masks the ``ffff`` away) prints as IPv4 with the
+    mask's last 32 bits (``networkNumberAndMask``)."""
+    mapped = getattr(network.network_address, "ipv4_mapped", None)
+    if mapped is not None:
+        return f"{mapped}/{network.prefixlen - 96}"
+    return f"{network.network_address}/{network.prefixlen}"

@@ -20,7 +20,10 @@ storage in a claim, a StatefulSet's claim templates, an ephemeral volume's claim
 (``GetWarningsForPersistentVolumeClaimSpec``), a claim's beta storage class annotation;
 the overlapping paths of a configMap, secret, downwardAPI or projected volume and a
 projected source left empty (``warningsForOverlappingVirtualPaths``). An update warns
-only when the spec changed (its generation moved).
+only when the spec changed (its generation moved). A Service's (``pkg/api/service/
+warnings.go``: a deprecated annotation, non-standard or non-canonical IPs and source
+ranges, fields a headless or ExternalName Service ignores) and a NetworkPolicy's
+(ambiguous, non-standard or non-canonical ipBlock CIDRs) on every write.
 
 A Go map's keys (a nodeSelector's) are warned of in Go's random order upstream, here
 sorted.
@@ -35,7 +38,15 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_ip_sloppy
+from kubectl_crd.model.gonetip import (
+    AddrError,
+    go_ip_string,
+    go_ipnet_string,
+    parse_addr,
+    parse_cidr_sloppy,
+    parse_ip_sloppy,
+    parse_prefix,
+)
 from kubectl_crd.model.gostrconv import go_quote
 from kubectl_crd.model.quantity import parse_quantity
 from kubectl_crd.model.schema import as_mapping
@@ -124,6 +135,10 @@ def write_warnings(
         return warnings
     if (group, kind) == ("", "PersistentVolumeClaim"):
         return _claim_warnings(meta, spec)
+    if (group, kind) == ("", "Service"):
+        return _service_warnings(meta, spec)
+    if (group, kind) == ("networking.k8s.io", "NetworkPolicy"):
+        return _network_policy_warnings(spec)
     known = _TEMPLATES.get((group, kind))
     if known is None:
         return []
@@ -618,35 +633,116 @@ def _go_port(port: Mapping[str, Any]) -> str:
 
 
 def _ip_warnings(at: str, value: Any) -> list[str]:
-    """``GetWarningsForIP`` of a value validation accepted: one netip refuses (leading
-    zeros) or an IPv4-mapped IPv6 address is non-standard, an IPv6 address not in its
-    canonical form is warned of."""
+    """``GetWarningsForIP`` (apimachinery ``util/validation/ip.go``) of a value
+    validation accepted: one netip refuses (leading zeros) or an IPv4-mapped IPv6
+    address is non-standard, an IPv6 address not in its canonical form is warned of."""
     if not isinstance(value, str):
+        return []
+    sloppy = parse_ip_sloppy(value)
+    if sloppy is None:
         return []
     try:
         address = parse_addr(value).address
     except AddrError:
         address = None
     if address is None or getattr(address, "ipv4_mapped", None) is not None:
-        preferred = _sloppy(value)
-        if preferred is None:
-            return []
         return [
-            f'{at}: non-standard IP address "{value}" will be considered invalid in a '
-            f'future Kubernetes release: use "{preferred}"'
+            f"{at}: non-standard IP address {go_quote(value)} will be considered invalid "
+            f"in a future Kubernetes release: use {go_quote(go_ip_string(sloppy))}"
         ]
     if address.version == 6 and str(address) != value:
         return [
-            f'{at}: IPv6 address "{value}" should be in RFC 5952 canonical format ("{address}")'
+            f"{at}: IPv6 address {go_quote(value)} should be in RFC 5952 canonical format "
+            f"({go_quote(str(address))})"
         ]
     return []
 
 
-def _sloppy(value: str) -> str | None:
-    """``netutils.ParseIPSloppy(value).String()``: IPv4 fields with leading zeros read
-    as decimal, an IPv4-mapped address as its IPv4; None when it does not parse."""
-    address = parse_ip_sloppy(value)
-    if address is None:
-        return None
-    mapped = getattr(address, "ipv4_mapped", None)
-    return str(mapped if mapped is not None else address)
+def _cidr_warnings(at: str, value: Any) -> list[str]:
+    """``GetWarningsForCIDR`` of a value validation accepted: an address with bits set
+    past the prefix is ambiguous; one netip refuses (leading zeros) or an IPv4-mapped
+    one is non-standard; else an IPv6 prefix not in its canonical form."""
+    if not isinstance(value, str):
+        return []
+    network = parse_cidr_sloppy(value)
+    address = parse_ip_sloppy(value.partition("/")[0])
+    if network is None or address is None:
+        return []
+    warnings = []
+    if address != network.network_address:
+        whole = go_ipnet_string(network)
+        single = f"{go_ip_string(address)}/{network.max_prefixlen}"
+        warnings.append(
+            f"{at}: CIDR value {go_quote(value)} is ambiguous in this context (should be "
+            f"{go_quote(whole)} or {go_quote(single)}?)"
+        )
+    try:
+        parsed, bits = parse_prefix(value)
+    except AddrError:
+        parsed = None
+    if parsed is None or getattr(parsed.address, "ipv4_mapped", None) is not None:
+        warnings.append(
+            f"{at}: non-standard CIDR value {go_quote(value)} will be considered invalid in "
+            f"a future Kubernetes release: use {go_quote(go_ipnet_string(network))}"
+        )
+    elif not warnings and parsed.address.version == 6 and f"{parsed.address}/{bits}" != value:
+        warnings.append(
+            f"{at}: IPv6 CIDR value {go_quote(value)} should be in RFC 5952 canonical format "
+            f"({go_quote(f'{parsed.address}/{bits}')})"
+        )
+    return warnings
+
+
+#: pkg/apis/core annotation_key_constants.go
+_TOPOLOGY_AWARE_HINTS = "service.kubernetes.io/topology-aware-hints"
+_TOPOLOGY_MODE = "service.kubernetes.io/topology-mode"
+
+
+def _service_warnings(meta: Mapping[str, Any], spec: Mapping[str, Any]) -> list[str]:
+    """``GetWarningsForService`` (``pkg/api/service/warnings.go``), on create and update."""
+    warnings = []
+    if _TOPOLOGY_AWARE_HINTS in as_mapping(meta.get("annotations")):
+        warnings.append(
+            f"annotation {_TOPOLOGY_AWARE_HINTS} is deprecated, please use {_TOPOLOGY_MODE} instead"
+        )
+    cluster_ip = spec.get("clusterIP") or ""
+    if cluster_ip not in ("", "None"):  # helper.IsServiceIPSet
+        for index, ip in enumerate(_list(spec.get("clusterIPs"))):
+            warnings += _ip_warnings(f"spec.clusterIPs[{index}]", ip)
+    kind = spec.get("type")
+    external_ips = _list(spec.get("externalIPs"))
+    if kind == "ClusterIP" and cluster_ip == "None":
+        if spec.get("loadBalancerIP"):
+            warnings.append("spec.loadBalancerIP is ignored for headless services")
+        if external_ips:
+            warnings.append("spec.externalIPs is ignored for headless services")
+        if spec.get("sessionAffinity") != "None":
+            warnings.append("spec.SessionAffinity is ignored for headless services")
+    for index, ip in enumerate(external_ips):
+        warnings += _ip_warnings(f"spec.externalIPs[{index}]", ip)
+    if spec.get("loadBalancerIP"):
+        warnings += _ip_warnings("spec.loadBalancerIP", spec.get("loadBalancerIP"))
+    for index, cidr in enumerate(_list(spec.get("loadBalancerSourceRanges"))):
+        warnings += _cidr_warnings(f"spec.loadBalancerSourceRanges[{index}]", cidr)
+    if kind == "ExternalName" and external_ips:
+        warnings.append('spec.externalIPs is ignored when spec.type is "ExternalName"')
+    if kind != "ExternalName" and spec.get("externalName"):
+        warnings.append('spec.externalName is ignored when spec.type is not "ExternalName"')
+    return warnings
+
+
+def _network_policy_warnings(spec: Mapping[str, Any]) -> list[str]:
+    """``networkPolicyWarnings`` (``pkg/registry/networking/networkpolicy/strategy.go``):
+    each ipBlock's CIDR and exceptions, ingress rules' peers then egress rules'."""
+    warnings = []
+    for direction, peers in (("ingress", "from"), ("egress", "to")):
+        for index, rule in enumerate(_list(spec.get(direction))):
+            for number, peer in enumerate(_list(as_mapping(rule).get(peers))):
+                block = as_mapping(peer).get("ipBlock")
+                if not isinstance(block, Mapping):
+                    continue
+                at = f"spec.{direction}[{index}].{peers}[{number}].ipBlock"
+                warnings += _cidr_warnings(f"{at}.cidr", block.get("cidr"))
+                for k, exception in enumerate(_list(block.get("except"))):
+                    warnings += _cidr_warnings(f"{at}.except[{k}]", exception)
+    return warnings

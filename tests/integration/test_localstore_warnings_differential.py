@@ -146,6 +146,32 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             {"serviceAccountToken": {"path": "t"}},
             {"clusterTrustBundle": {"signerName": "example.com/s", "path": "b"}}]}}])),
     ("a valid Deployment: no warning", "create", deployment()),
+    ("a Service's deprecated annotation, non-standard external IPs and source ranges", "create", {
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"annotations": {"service.kubernetes.io/topology-aware-hints": "auto"}},
+        "spec": {"type": "LoadBalancer", "ports": [{"port": 80}], "externalName": "x.example",
+                 "externalIPs": ["10.1.2.010", "2001:DB8::1", "::ffff:10.1.2.3", "2001:db8::1"],
+                 "loadBalancerIP": "0010.1.1.1",
+                 "loadBalancerSourceRanges": ["10.0.0.1/8", "0010.0.0.0/8", "2001:DB8::/32",
+                                              "::ffff:1.2.3.0/120", "::ffff:1.2.3.4/120",
+                                              "2001:db8::1/32", "10.0.0.0/8"]}}),
+    ("a headless Service with external IPs and client affinity", "create", {
+        "apiVersion": "v1", "kind": "Service", "metadata": {},
+        "spec": {"clusterIP": "None", "ports": [{"port": 80}], "externalIPs": ["10.1.2.3"],
+                 "sessionAffinity": "ClientIP"}}),
+    ("an ExternalName Service with external IPs", "create", {
+        "apiVersion": "v1", "kind": "Service", "metadata": {},
+        "spec": {"type": "ExternalName", "externalName": "x.example", "externalIPs": ["10.1.2.3"]}}),
+    ("a NetworkPolicy's ambiguous, non-standard and non-canonical CIDRs", "create", {
+        "apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {},
+        "spec": {"podSelector": {},
+                 "ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.1/8", "except": ["10.1.0.0/016"]}},
+                                       {"podSelector": {}}]}],
+                 "egress": [{}, {"to": [{"ipBlock": {"cidr": "2001:DB8::/32",
+                                                     "except": ["2001:db8:0:0::/48", "2001:db8:1::1/48"]}}]}]}}),
+    ("a valid NetworkPolicy: no warning", "create", {
+        "apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {},
+        "spec": {"podSelector": {}, "egress": [{"to": [{"ipBlock": {"cidr": "10.0.0.0/8"}}]}]}}),
 ]  # fmt: skip
 
 
