@@ -21,6 +21,7 @@ from typing import Any
 from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
 from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_cidr_sloppy, parse_ip_sloppy
 from kubectl_crd.model.gotime import FULL_DATE, layout_time
+from kubectl_crd.validation.gomail import is_address
 from kubectl_crd.validation.regexps import go_regexp
 
 # Formats known at the default compatibility version (1.0 set; the 1.34 additions
@@ -97,7 +98,6 @@ _SSN = go_regexp(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
 #: govalidator's whiteSpacesAndMinus, `[\s-]+`: Go's \s is these four and the space
 _ISBN_SEPARATORS = re.compile(r"[\t\n\f\r -]+")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-_EMAIL_LOCAL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$")
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -200,21 +200,6 @@ def _is_base64(text: str) -> bool:
     return _BASE64.search(text) is not None
 
 
-def _is_email(text: str) -> bool:
-    # net/mail.ParseAddress accepts "Name <a@b>" too; the common forms are checked.
-    candidate = text.strip()
-    if candidate.endswith(">") and "<" in candidate:
-        candidate = candidate[candidate.rindex("<") + 1 : -1]
-    local, at, domain = candidate.rpartition("@")
-    if not at or not local or not domain:
-        return False
-    if local.startswith(".") or local.endswith(".") or ".." in local:
-        return False
-    return bool(_EMAIL_LOCAL.match(local)) and all(
-        part and not part.startswith("-") for part in domain.split(".")
-    )
-
-
 def _is_request_uri(text: str) -> bool:
     # govalidator.IsRequestURI: net/url.ParseRequestURI succeeds: no control byte; "*";
     # a scheme with an opaque rest (not starting with "/"), which is kept as it is; or
@@ -252,7 +237,7 @@ _LONG_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-
 _CHECKS: dict[str, Callable[[str], bool]] = {
     "bsonobjectid": lambda s: len(s) == 24 and all(c in "0123456789abcdefABCDEF" for c in s),
     "uri": _is_request_uri,
-    "email": _is_email,
+    "email": is_address,  # strfmt.IsEmail: net/mail.ParseAddress
     "hostname": lambda s: (
         bool(_hostname().search(s)) and len(s) <= 255 and all(len(p) <= 63 for p in s.split("."))
     ),

@@ -18,7 +18,20 @@ def _s(**extra: Any) -> dict[str, Any]:
 
 FORMAT_VALUES: dict[str, list[Any]] = {
     "uri": ["https://x.example/y", "/abs", "rel/path", "mailto:a@b", "http://[::1", " x", "%zz"],
-    "email": ["a@b.c", "A <a@b.c>", "a@", "@b", "a b@c", "a..b@c", "a@b"],
+    "email": ["a@b.c", "A <a@b.c>", "a@", "@b", "a b@c", "a..b@c", "a@b",
+              '"quoted local"@example.com', "a@[127.0.0.1]", "a(comment)@b.c", "<a@b.c>",
+              "a@b.c (Comment)", "a@-b.c", "a@b-.c", "a.@b.c", ".a@b.c", "a@b..c", "\u00fc@b.c",
+              "a@\u00fc.c", '"A" <a@b.c>', "a@b.c\n", " a@b.c", "a@b.c ", "a+tag@b.c", "a@b_c.d",
+              "=?utf-8?q?A?= <a@b.c>", "a@b.c, d@e.f", "group: a@b.c;", "A B <a@b.c>", "A.B <a@b.c>",
+              "a@b.c.", "a@.b.c", "a@b.c>", "<a@b.c", "a\"b@c.d", "a@b@c.d", "a@1.2.3.4",
+              "a@[IPv6:::1]", "a@b.c <d@e.f>", "A <a@b.c> x", '"a\\\"b"@c.d', "a@b.c\t",
+              # RFC 2047 encoded-words, comments, groups (net/mail's addrParser)
+              "=?x-unknown?q?A?= <a@b.c>", "B =?x-unknown?q?A?= <a@b.c>", "a@b.c (=?x-unknown?q?A?=)",
+              "a@b.c (=?utf-8?q?A?=)", "=?utf-8?q??= <a@b.c>", "(c) a@b.c", "a@b.c (unclosed",
+              "g: a@b.c, d@e.f;", "g:;", "g: (x) a@b.c ;", '"" <a@b.c>', '""@b.c', "a@b.c,",
+              "a@[1.2.3.4%eth0]", "A\t<a@b.c>", "=?x?b?QQ=?= <a@b.c>", "=?x?b?QQ==?= <a@b.c>",
+              "=?utf-8?q?A?= =?utf-8?q?B?= <a@b.c>", "=?utf-8?q?A?= (c) B <a@b.c>", "A (c) B <a@b.c>",
+              "a@b.c (c) (d)", "A <a@b.c> (c)", "<a@b.c> x", "A: <a@b.c>;", "a.b.@c <d@e.f>"],
     "hostname": ["a.b", "a", "-a", "a_b", "xn--bcher-kva.example", "a" * 64, "1.2.3.4", "a.b."],
     "ipv4": ["1.2.3.4", "01.2.3.4", "256.1.1.1", "1.2.3", "::1", "::ffff:1.2.3.4", " 1.2.3.4",
              "0001.2.3.4", "1.2.3.²", "1.2.3.\u0664", "::ffff:01.2.3.4", "1.2.3.4\n", "1.2.3.00000255"],
