@@ -21,6 +21,7 @@ from typing import Any
 from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
 from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_cidr_sloppy, parse_ip_sloppy
 from kubectl_crd.model.gotime import FULL_DATE, layout_time
+from kubectl_crd.model.gourl import GoURLError, parse_go_url
 from kubectl_crd.validation.gomail import is_address
 from kubectl_crd.validation.regexps import go_regexp
 
@@ -98,7 +99,6 @@ _SSN = go_regexp(r"^\d{3}[- ]?\d{2}[- ]?\d{4}$")
 #: govalidator's whiteSpacesAndMinus, `[\s-]+`: Go's \s is these four and the space
 _ISBN_SEPARATORS = re.compile(r"[\t\n\f\r -]+")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-_URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def _is_date(text: str) -> bool:
@@ -201,31 +201,12 @@ def _is_base64(text: str) -> bool:
 
 
 def _is_request_uri(text: str) -> bool:
-    # govalidator.IsRequestURI: net/url.ParseRequestURI succeeds: no control byte; "*";
-    # a scheme with an opaque rest (not starting with "/"), which is kept as it is; or
-    # an absolute path, after "//authority" with a scheme. Only the authority and the
-    # path are unescaped (a bad percent-escape fails there), never the query (after
-    # the first "?") nor an opaque rest.
-    if not text or any(ord(c) < 0x20 or c == "\x7f" for c in text):
+    # govalidator.IsRequestURI: url.ParseRequestURI succeeds (model.gourl's port)
+    try:
+        parse_go_url(text, request=True)
+    except GoURLError:
         return False
-    if text == "*":
-        return True
-    scheme = _URI_SCHEME.match(text)
-    rest = (text[scheme.end() :] if scheme else text).partition("?")[0]
-    if not rest.startswith("/"):
-        return scheme is not None
-    if scheme is not None and rest.startswith("//"):
-        authority, slash, path = rest[2:].partition("/")
-        host = authority.rpartition("@")[2]
-        if host.startswith("[") and "]" not in host:
-            return False  # net/url: missing ']' in host
-        if " " in host or _BAD_ESCAPE.search(authority):
-            return False
-        rest = slash + path
-    return _BAD_ESCAPE.search(rest) is None
-
-
-_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+    return True
 
 
 # strfmt/kubernetes-extensions.go: a DNS label, and dot-separated labels, lower case

@@ -17,7 +17,16 @@ def _s(**extra: Any) -> dict[str, Any]:
 
 
 FORMAT_VALUES: dict[str, list[Any]] = {
-    "uri": ["https://x.example/y", "/abs", "rel/path", "mailto:a@b", "http://[::1", " x", "%zz"],
+    "uri": ["https://x.example/y", "/abs", "rel/path", "mailto:a@b", "http://[::1", " x", "%zz",
+            "http://a b/", "http://a:port/", "http://a:80/", "http://a:/", "http://[::1]:80/",
+            "http://[::1]x/", "http://[fe80::1%25eth0]/", "http://[fe80::1%eth0]/", "http://u:p@h/",
+            "http://u p@h/", "http://%zz@h/", "http://h/%zz", "http://h/?%zz", "http://h/#%zz",
+            "http://h/a b", "http://h{/", "http://h|x/", "http://h/\u00fc", "http://\u00fc/",
+            "*", "", "a:b", "1a:b", ":a", "//h/p", "/a?b", "?a", "#a", "http:", "http:/",
+            "http://", "http://h:99999/", "http://h:-1/", "HTTP://H/", "http://h/\x7f",
+            "http://h/%", "http://h/%2", "http://[::1/", "http://]/", "http://a]b/",
+            "mailto:%zz", "http://h/a%20b", "http://h?a", "http://h%41/", "http://h%zz/",
+            "/a:b", "a/b:c", "./a:b", "http://h:8080:80/", "http://[::1]:8080:80/"],
     "email": ["a@b.c", "A <a@b.c>", "a@", "@b", "a b@c", "a..b@c", "a@b",
               '"quoted local"@example.com', "a@[127.0.0.1]", "a(comment)@b.c", "<a@b.c>",
               "a@b.c (Comment)", "a@-b.c", "a@b-.c", "a.@b.c", ".a@b.c", "a@b..c", "\u00fc@b.c",
