@@ -200,6 +200,15 @@ def _is_base64(text: str) -> bool:
     return _BASE64.search(text) is not None
 
 
+def _is_hostname(text: str) -> bool:
+    # strfmt.IsHostname: the pattern, then at most 255 bytes and 63 a label (Go's len
+    # counts UTF-8 bytes: a label of 32 "é" is too long)
+    if not _hostname().search(text):
+        return False
+    data = text.encode("utf-8", "surrogatepass")
+    return len(data) <= 255 and all(len(label) <= 63 for label in data.split(b"."))
+
+
 def _is_request_uri(text: str) -> bool:
     # govalidator.IsRequestURI: url.ParseRequestURI succeeds (model.gourl's port)
     try:
@@ -219,9 +228,7 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "bsonobjectid": lambda s: len(s) == 24 and all(c in "0123456789abcdefABCDEF" for c in s),
     "uri": _is_request_uri,
     "email": is_address,  # strfmt.IsEmail: net/mail.ParseAddress
-    "hostname": lambda s: (
-        bool(_hostname().search(s)) and len(s) <= 255 and all(len(p) <= 63 for p in s.split("."))
-    ),
+    "hostname": _is_hostname,
     "ipv4": _is_ipv4,
     "ipv6": _is_ipv6,
     "cidr": _is_cidr,
