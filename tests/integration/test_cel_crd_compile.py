@@ -133,6 +133,46 @@ RULES: list[dict[str, Any]] = [
     {"rule": "self.cells.all(r, r.all(c, c.nope == 1))"},
     {"rule": "self.flags['a']['b'] + 1 > 0"},
     {"rule": "self.flags.all(k, self.flags[k].all(j, self.flags[k][j]))"},  # accepted
+    # cel-go's literal validators (timestamp: time.Parse RFC3339 within years 1-9999),
+    # and what its planner evaluates when the program is made (OptOptimize folds
+    # conversions of constants; the regex library compiles find's and findAll's
+    # constant patterns): "program instantiation failed: ..."; calls it leaves to run
+    # time are accepted
+    {"rule": "self.t < timestamp('2024-01-01T00:00:00')"},
+    {"rule": "self.t < timestamp('2024-01-01')"},
+    {"rule": "self.t < timestamp('2024-01-01 00:00:00Z')"},
+    {"rule": "self.t < timestamp('0000-01-01T00:00:00Z')"},
+    {"rule": "self.t < timestamp('2024-01-01T00:00:00.1234567891Z')"},
+    {"rule": "self.t < timestamp('2024-01-01t00:00:00z')"},
+    {"rule": "self.t < timestamp('2024-01-01T00:00:00+01:00')"},
+    {"rule": "self.t < timestamp('2024-01-01T24:00:00Z')"},
+    {"rule": "self.t < timestamp('2024-02-30T00:00:00Z')"},
+    {"rule": "self.d > duration('1d')"},
+    {"rule": "self.d > duration('')"},
+    {"rule": "self.d > duration('0')"},
+    {"rule": "self.d > duration('1\u00b5s')"},
+    {"rule": "self.d > duration('100000000000h')"},
+    {"rule": "self.d > duration('-1.5h')"},
+    {"rule": "self.s.matches('(?P<n>a)')"},
+    {"rule": "self.s.matches('a{1001}')"},
+    {"rule": "self.s.matches('\\\\C')"},
+    {"rule": "self.s.find('(') == ''"},
+    {"rule": "self.s.findAll('(').size() == 0"},
+    {"rule": "int('0x10') == 16"},
+    {"rule": "self.num == int(1e19)"},
+    {"rule": "uint(-1) == 1u"},
+    {"rule": "string(b'\\xff') == 'x'"},
+    {"rule": "self.num == 1 / 0"},
+    {"rule": "[1][2] == 1"},
+    {"rule": "{'a': 1}['b'] == 1"},
+    {"rule": "9223372036854775807 + 1 > 0"},
+    {"rule": "'abc'.charAt(5) == ''"},
+    {"rule": "'x'.substring(5) == ''"},
+    {"rule": "quantity('x') == quantity('1')"},
+    {"rule": "ip('1.2.3') == ip('1.2.3.4')"},
+    {"rule": "url('not a url').getHost() == ''"},
+    {"rule": "semver('1.2') == semver('1.2.3')"},
+    {"rule": "cidr('10.0.0.0/33').prefixLength() == 1"},
 ]
 
 

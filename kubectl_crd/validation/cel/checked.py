@@ -679,13 +679,33 @@ def format_literal_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     return found
 
 
-def rename_calls(serialized: bytes, old: str, new: str, overloads: tuple[str, ...]) -> bytes:
+def rename_calls(
+    serialized: bytes,
+    old: str,
+    new: str,
+    overloads: tuple[str, ...],
+    *,
+    only: str = "",
+) -> bytes:
     """``Expression.serialize()``'s bytes with every call of ``old`` calling ``new``,
-    its reference naming ``overloads``."""
+    its reference naming ``overloads``; with ``only``, just the calls the checker
+    resolved to that overload alone (``int`` of a string; not of a double, nor of a
+    ``dyn`` value, which the engine dispatches at run time)."""
     outer = _fields(serialized)
     payload = next(v for n, v in outer if n == 2)
     renamed: set[int] = set()
-    parts = [(n, _renamed(v, old, new, renamed) if n == 4 else v) for n, v in _fields(payload)]
+    chosen: set[int] | None = None
+    if only:
+        chosen = {
+            _signed(entry.get(1, 0))
+            for n, v in _fields(payload)
+            if n == 2
+            for entry in (dict(_fields(v)),)
+            if [x for k, x in _fields(entry.get(2, b"")) if k == 3] == [only.encode()]
+        }
+    parts = [
+        (n, _renamed(v, old, new, renamed, chosen) if n == 4 else v) for n, v in _fields(payload)
+    ]
     reference = b"".join(message_field(3, o.encode()) for o in overloads)
     kept = []
     for number, value in parts:
@@ -700,7 +720,9 @@ def rename_calls(serialized: bytes, old: str, new: str, overloads: tuple[str, ..
 _CHILDREN = {5: (1,), 6: (1, 3), 7: (1,), 9: (2, 4, 5, 6, 7)}
 
 
-def _renamed(data: bytes, old: str, new: str, renamed: set[int]) -> bytes:
+def _renamed(
+    data: bytes, old: str, new: str, renamed: set[int], chosen: set[int] | None = None
+) -> bytes:
     node = 0
     out: list[tuple[int, Any]] = []
     for number, value in _fields(data):
@@ -711,8 +733,13 @@ def _renamed(data: bytes, old: str, new: str, renamed: set[int]) -> bytes:
             fields = []
             for n, v in _fields(value):
                 if n in children:
-                    v = _renamed(v, old, new, renamed)
-                elif number == 6 and n == 2 and v == old.encode():
+                    v = _renamed(v, old, new, renamed, chosen)
+                elif (
+                    number == 6
+                    and n == 2
+                    and v == old.encode()
+                    and (chosen is None or node in chosen)
+                ):
                     v = new.encode()
                     renamed.add(node)
                 fields.append((n, v))
@@ -722,7 +749,7 @@ def _renamed(data: bytes, old: str, new: str, renamed: set[int]) -> bytes:
             for n, v in _fields(value):
                 if n == 2:  # an entry: its map key (3) and value (4)
                     v = encode_fields(
-                        [(k, _renamed(x, old, new, renamed) if k in (3, 4) else x)
+                        [(k, _renamed(x, old, new, renamed, chosen) if k in (3, 4) else x)
                          for k, x in _fields(v)]
                     )  # fmt: skip
                 fields.append((n, v))

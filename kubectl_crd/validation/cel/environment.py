@@ -20,6 +20,7 @@ from google.protobuf import descriptor_pool
 
 from kubectl_crd.validation.cel.library import (
     comprehensions,
+    conversions,
     formats,
     formatting,
     indexing,
@@ -47,6 +48,7 @@ LIBRARIES: tuple[Library, ...] = (
     semver.LIBRARY,
     comprehensions.LIBRARY,
     formatting.LIBRARY,
+    conversions.LIBRARY,
 )
 
 # The extensions of Kubernetes' CRD environment that cel-cpp implements: strings at
@@ -118,19 +120,25 @@ def compile_expression(environment: Any, text: str) -> tuple[Any, str]:
 def runnable(program: Any, environment: Any) -> Any:
     """A compiled program as this engine can run it: calls of ``cel.@mapInsert``
     (``transformMap``, ``transformMapEntry``), which cel-cpp declares but does not
-    bind, renamed to ``library.comprehensions.MAP_INSERT``, which is bound; and calls
+    bind, renamed to ``library.comprehensions.MAP_INSERT``, which is bound; calls
     of ``string.format`` renamed to ``library.formatting.FORMAT``, cel-go's formatter
-    (cel-cpp's words its results and errors otherwise)."""
+    (cel-cpp's words its results and errors otherwise); and the conversions of a string
+    to ``library.conversions``' (cel-cpp reads the strings otherwise)."""
     from kubectl_crd.validation.cel.checked import rename_calls
 
     serialized = program.serialize()
     changed = False
-    for old, new, overloads in (
-        ("cel.@mapInsert", comprehensions.MAP_INSERT, comprehensions.OVERLOAD_IDS),
-        ("format", formatting.FORMAT, formatting.OVERLOAD_IDS),
+    for old, new, overloads, only in (
+        ("cel.@mapInsert", comprehensions.MAP_INSERT, comprehensions.OVERLOAD_IDS, ""),
+        ("format", formatting.FORMAT, formatting.OVERLOAD_IDS, ""),
+        *(
+            (name, renamed, (f"{renamed}_string",), overload)
+            for name, overload, renamed, _, _ in conversions.CONVERSIONS
+        ),
     ):
-        if old.encode() in serialized:
-            renamed = rename_calls(serialized, old, new, overloads)
+        # a conversion's name is in most programs (a type's): its overload's id is not
+        if (only or old).encode() in serialized:
+            renamed = rename_calls(serialized, old, new, overloads, only=only)
             changed = changed or renamed != serialized
             serialized = renamed
     return environment.deserialize(serialized) if changed else program

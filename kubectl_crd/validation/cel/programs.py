@@ -264,4 +264,17 @@ def _runtime_error_text(engine_text: str) -> str:
     conversion = _CONVERSION.match(body)
     if conversion:
         return f"type conversion error from '{conversion.group(1)}' to '{conversion.group(2)}'"
-    return body
+    if body.startswith("Type conversion error from "):  # cel-cpp's string to bool
+        return "t" + body[1:]
+    return _GO_CONVERSION_ERRORS.get(body, body)
+
+
+#: cel-cpp's words for a conversion out of range, and cel-go's (common/types: err.go's
+#: errIntOverflow and errUintOverflow, bytes.go's refusal of invalid UTF-8)
+_GO_CONVERSION_ERRORS = {
+    "double out of int64 range": "integer overflow",
+    "uint64 out of int64 range": "integer overflow",
+    "double out of uint64 range": "unsigned integer overflow",
+    "int64 out of uint64 range": "unsigned integer overflow",
+    "malformed UTF-8 bytes": "invalid UTF-8 in bytes, cannot convert to string",
+}

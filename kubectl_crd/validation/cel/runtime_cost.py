@@ -59,6 +59,7 @@ from kubectl_crd.validation.cel.cost import (
     STRING_TRAVERSAL,
     STRUCT_CREATE,
 )
+from kubectl_crd.validation.cel.library.conversions import CONVERSIONS
 from kubectl_crd.validation.cel.library.indexing import INDEX_PAIRS
 from kubectl_crd.validation.cel.library.lists import GUARD_ELEMENT
 
@@ -571,7 +572,7 @@ def _projection() -> tuple[bytes, dict[int, bytes], dict[int, tuple[str, ...]]]:
 
 _CONVERSIONS = frozenset(
     ("bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint")
-)
+) | {renamed for _, _, renamed, _, _ in CONVERSIONS}  # environment.runnable's names
 
 
 def _constant_members(expr: bytes) -> list[bool] | None:
@@ -766,17 +767,20 @@ PLAN_FORMAT = 1
 @cache
 def _plan_version() -> str:
     """What a kept plan depends on besides its rule: this module's code and the
-    environment's, whose ``runnable`` renames calls before a plan is made (a plan made
+    environment's, whose ``runnable`` renames calls before a plan is made (with
+    ``checked.rename_calls``, to ``library.conversions``' functions among others: a plan made
     by other code is not trusted), this package's version and the engine's build (its
     file's size and time: importlib.metadata would cost 10 ms)."""
     import hashlib
     import os
 
     from kubectl_crd import __version__
-    from kubectl_crd.validation.cel import environment
+    from kubectl_crd.validation.cel import checked, environment
+    from kubectl_crd.validation.cel.library import conversions
 
     sha = hashlib.sha256()
-    for path in (__file__, environment.__file__):
+    # the renames: environment.runnable's list, checked.rename_calls, the conversions
+    for path in (__file__, environment.__file__, checked.__file__, conversions.__file__):
         with open(path, "rb") as code:
             sha.update(code.read())
     digest = sha.hexdigest()[:16]

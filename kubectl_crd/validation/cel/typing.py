@@ -46,6 +46,7 @@ from kubectl_crd.validation.cel.checked import (
 )
 from kubectl_crd.validation.cel.cost import EXACT_PREFIX
 from kubectl_crd.validation.cel.escaping import field_names
+from kubectl_crd.validation.cel.folding import instantiation_error
 from kubectl_crd.validation.cel.programs import compile_error_text, optional_old_self
 from kubectl_crd.validation.cel.tree import Rule, RuleNode, rule_tree
 from kubectl_crd.validation.compiled import SchemaNode
@@ -604,6 +605,8 @@ def check_rules(
                     )
                     if not detail:
                         detail = _output_type_error(field_name, checked_tree)
+                    if not detail:
+                        detail = instantiation_error(checked_tree)
                 except RuntimeError as exc:
                     detail = generator.server_names(decl, checker_error_text(str(exc), text))
                     if compiled != text:
@@ -822,6 +825,10 @@ def _literal_text(literal: str) -> str | None:
     return body
 
 
+#: cel-go's timestamp range in Unix seconds: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z
+_MIN_TIMESTAMP, _MAX_TIMESTAMP = -62135596800, 253402300799
+
+
 def _literal_ok(call: str, text: str) -> bool:
     if call == "duration":
         from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
@@ -832,13 +839,15 @@ def _literal_ok(call: str, text: str) -> bool:
             return False
         return True
     if call == "timestamp":
-        import datetime
+        # cel-go's string to timestamp: time.Parse(time.RFC3339), then within years
+        # 1 to 9999 (common/types/timestamp.go)
+        from kubectl_crd.model.gotime import RFC3339, layout_time
 
-        try:
-            datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except ValueError:
-            return False
-        return True
+        nanoseconds, _ = layout_time(text, RFC3339)
+        return (
+            nanoseconds is not None
+            and _MIN_TIMESTAMP <= nanoseconds // 1_000_000_000 <= _MAX_TIMESTAMP
+        )
     from kubectl_crd.validation.regexps import error as regexp_error
     from kubectl_crd.validation.regexps import go_regexp
 
