@@ -173,6 +173,9 @@ RULES: list[dict[str, Any]] = [
     {"rule": "url('not a url').getHost() == ''"},
     {"rule": "semver('1.2') == semver('1.2.3')"},
     {"rule": "cidr('10.0.0.0/33').prefixLength() == 1"},
+    {"rule": "true", "messageExpression": "string(int('0x10'))"},
+    {"rule": "true", "messageExpression": "'x' + self.s.find('(')"},
+    {"rule": "self.tags.all(t, t.find('[') == '')"},
 ]
 
 

@@ -41,12 +41,13 @@ class _Refused(Exception):
 
 
 def instantiation_error(checked: CheckedRule) -> str:
-    """``program instantiation failed: <error>`` for the first constant the planner
-    cannot evaluate, or ""."""
+    """The planner's error for the first constant it cannot evaluate, or "" (the
+    server says ``program instantiation failed: <error>`` of a rule,
+    ``messageExpression instantiation failed: <error>`` of a messageExpression)."""
     try:
         _plan(checked.root)
     except _Refused as refused:
-        return f"program instantiation failed: {refused}"
+        return str(refused)
     return ""
 
 

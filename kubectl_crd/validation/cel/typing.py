@@ -605,8 +605,14 @@ def check_rules(
                     )
                     if not detail:
                         detail = _output_type_error(field_name, checked_tree)
-                    if not detail:
-                        detail = instantiation_error(checked_tree)
+                    failed = "" if detail else instantiation_error(checked_tree)
+                    if failed:
+                        # compilation.go: "messageExpression " is put before the latter
+                        detail = (
+                            f"instantiation failed: {failed}"
+                            if field_name == "messageExpression"
+                            else f"program instantiation failed: {failed}"
+                        )
                 except RuntimeError as exc:
                     detail = generator.server_names(decl, checker_error_text(str(exc), text))
                     if compiled != text:
