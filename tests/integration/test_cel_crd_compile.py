@@ -176,6 +176,20 @@ RULES: list[dict[str, Any]] = [
     {"rule": "true", "messageExpression": "string(int('0x10'))"},
     {"rule": "true", "messageExpression": "'x' + self.s.find('(')"},
     {"rule": "self.tags.all(t, t.find('[') == '')"},
+    # overloads cel-go's checker finds none of, where cel-cpp's (or ours, over dyn) take any
+    {"rule": "self.num in [1.0, 3.0]"},
+    {"rule": "3u in self.tags"},
+    {"rule": "1 in self.labels"},
+    {"rule": "self.s in self.labels"},  # accepted
+    {"rule": "dyn(self.num) in [1.0]"},  # accepted
+    {"rule": "[[self.num]].isSorted()"},
+    {"rule": "[self.tags].max().size() > 0"},
+    {"rule": "[true, false].sum() == 1"},
+    {"rule": "self.tags.min() == 'a'"},  # accepted
+    {"rule": "[self.num, 2].sum() > 0 && [self.ratio].sum() > 0.0"},  # accepted
+    {"rule": "sets.contains(self.tags, [1.0])"},
+    {"rule": "sets.equivalent([self.num], [1u])"},
+    {"rule": "sets.intersects([self.num], [dyn(1u)])"},  # accepted
 ]
 
 

@@ -531,6 +531,75 @@ def index_of_type_errors(checked: CheckedRule) -> list[tuple[int, str]]:
     return found
 
 
+#: the element types of the lists library's overloads (lists.go: comparableTypes,
+#: summableTypes), by function
+_COMPARABLE = frozenset(
+    {
+        "int", "uint", "double", "bool", "google.protobuf.Duration",
+        "google.protobuf.Timestamp", "string", "bytes",
+    }
+)  # fmt: skip
+_ELEMENT_TYPES = {
+    "isSorted": _COMPARABLE,
+    "min": _COMPARABLE,
+    "max": _COMPARABLE,
+    "sum": frozenset({"int", "uint", "double", "google.protobuf.Duration"}),
+}
+_SETS = frozenset({"sets.contains", "sets.equivalent", "sets.intersects"})
+
+
+def overload_type_errors(checked: CheckedRule) -> list[tuple[int, str]]:
+    """(source offset, message) of each call cel-go's checker finds no overload for
+    where this engine's declarations take any argument: ``in`` of a value not of the
+    list's element or the map's key type (``in_list``: ``(A, list(A))``), the sets
+    library's calls on lists of two element types (``(list(T), list(T))``), and the
+    lists library's ``isSorted``, ``min``, ``max`` of a list whose elements are not
+    comparable and ``sum`` of one whose are not summable (lists.go's overloads)."""
+    found: list[tuple[int, str]] = []
+
+    def type_of(node: Node) -> CelType:
+        return checked.types.get(node.id, CelType("dyn"))
+
+    def element(container: CelType) -> CelType:
+        return container.parameters[0] if container.parameters else CelType("dyn")
+
+    def refuse(node: Node, applied: str) -> None:
+        found.append(
+            (
+                checked.positions.get(node.id, 0),
+                f"found no matching overload for '{node.function}' applied to '{applied}'",
+            )
+        )
+
+    def visit(node: Node) -> None:
+        if node.kind == "call":
+            arguments = [type_of(child) for child in node.args]
+            if node.function == "@in" and len(arguments) == 2:
+                value, container = arguments
+                if container.name in ("list", "map") and not _assignable(element(container), value):
+                    refuse(node, f"({value}, {container})")
+            elif node.function in _SETS and len(arguments) == 2:
+                first, second = arguments
+                if first.name == second.name == "list" and not _assignable(
+                    element(first), element(second)
+                ):
+                    refuse(node, f"({first}, {second})")
+            elif node.function in _ELEMENT_TYPES and node.target is not None and not node.args:
+                receiver = type_of(node.target)
+                kind = element(receiver).name
+                if (
+                    receiver.name == "list"
+                    and kind in _KNOWN_KINDS
+                    and kind not in _ELEMENT_TYPES[node.function]
+                ):
+                    refuse(node, f"{receiver}.()")
+        for child in (*node.children, *node.elements):
+            visit(child)
+
+    visit(checked.root)
+    return found
+
+
 #: what each clause of string.format takes, by verb, and the words of its refusal
 #: (cel-go ext/formatting.go, the version-1 formatter kube-apiserver's strings library
 #: (``ext.StringsVersion(2)``) compiles with: ``stringFormatChecker`` and the

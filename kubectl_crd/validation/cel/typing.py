@@ -42,6 +42,7 @@ from kubectl_crd.validation.cel.checked import (
     format_literal_errors,
     homogeneous_literal_errors,
     index_of_type_errors,
+    overload_type_errors,
     read_checked,
 )
 from kubectl_crd.validation.cel.cost import EXACT_PREFIX
@@ -787,6 +788,7 @@ def literal_errors(
             *homogeneous_literal_errors(checked),
             *format_literal_errors(checked),
             *index_of_type_errors(checked),
+            *overload_type_errors(checked),
         ]
         found.extend((position(offset), message) for offset, message in from_checked)
     if not found:
@@ -932,7 +934,13 @@ def checker_error_text(engine_text: str, expression: str) -> str:
         message = _NOT_IN_STRUCT.sub("", message)
         message = _SELECT.sub(r"type '\1' does not support field selection", message)
         applied = _APPLIED.fullmatch(message)
-        if applied and _member_call(expression, int(line), int(column)):
+        # a namespaced global (sets.contains) is no member call, though a '.' precedes
+        # its name
+        if (
+            applied
+            and "." not in applied.group(1)
+            and _member_call(expression, int(line), int(column))
+        ):
             function, arguments = applied.groups()
             receiver, _, rest = arguments.partition(", ")
             message = (
