@@ -190,6 +190,11 @@ RULES: list[dict[str, Any]] = [
     {"rule": "sets.contains(self.tags, [1.0])"},
     {"rule": "sets.equivalent([self.num], [1u])"},
     {"rule": "sets.intersects([self.num], [dyn(1u)])"},  # accepted
+    # the cost of the lists library over bytes, strings and durations
+    {"rule": "[b'a'].min() == b'a'"},
+    {"rule": "[b'b', b'a'].isSorted()"},
+    {"rule": "['b', 'a'].isSorted()"},
+    {"rule": "[duration('1s')].max() == duration('1s')"},
 ]
 
 

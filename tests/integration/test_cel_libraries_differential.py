@@ -38,6 +38,16 @@ EXPRESSIONS: list[tuple[str, str]] = [
     ("lists", "self.l.min()"),
     ("lists", "self.l.max()"),
     ("lists", "self.l.filter(x, x > 5).max()"),
+    # durations and timestamps: what min, max and sum give back (bytes lists are over
+    # the cost budget: test_cel_crd_compile)
+    ("lists", "[duration('1s'), duration('3s'), duration('2s')].max() == duration('3s')"),
+    ("lists", "[duration('1s'), duration('2s')].sum() == duration('3s')"),
+    ("lists", "[duration('2562047h'), duration('2562047h')].sum() == duration('1s')"),
+    (
+        "lists",
+        "[timestamp('2024-01-01T00:00:00Z'), timestamp('2023-01-01T00:00:00Z')].min()"
+        " == timestamp('2023-01-01T00:00:00Z')",
+    ),
     ("urls", "isURL('https://example.com:8443/a/b?x=1&y=2')"),
     ("urls", "isURL('example.com')"),
     ("urls", "isURL('/relative/path')"),

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cel_expr_python import cel
+from google.protobuf import duration_pb2, timestamp_pb2
 
 from kubectl_crd.validation.cel.library.base import Library
 
@@ -39,11 +40,34 @@ _SUMMABLE = (int, float, timedelta)
 
 def _kind(value: Any) -> type | None:
     """Which of cel-go's types ``value`` is, for comparing and adding (int and double
-    compare with each other: cel-go's heterogeneous numeric comparison)."""
+    compare with each other: cel-go's heterogeneous numeric comparison; bytes come as a
+    ``bytearray``)."""
+    if isinstance(value, bytearray):
+        return bytes
     for kind in (bool, int, float, str, bytes, timedelta, datetime):
         if isinstance(value, kind):
             return kind
     return None
+
+
+#: cel-go's duration range: int64 nanoseconds (an addition past it is errIntOverflow)
+_MAX_DURATION = timedelta(microseconds=(1 << 63) // 1000)
+
+
+def _to_cel(value: Any) -> Any:
+    """A result as the engine takes it back: durations and timestamps as their protobuf
+    messages (it refuses ``timedelta`` and ``datetime``), bytes as ``bytes``."""
+    if isinstance(value, timedelta):
+        duration = duration_pb2.Duration()
+        duration.FromTimedelta(value)
+        return duration
+    if isinstance(value, datetime):
+        stamp = timestamp_pb2.Timestamp()
+        stamp.FromDatetime(value)
+        return stamp
+    if isinstance(value, bytearray):
+        return bytes(value)
+    return value
 
 
 def _no_overload(function: str, items: list[Any], kinds: tuple[type, ...]) -> None:
@@ -83,8 +107,13 @@ def total(items: list[Any]) -> Any:
     for item in items:
         if _kind(item) is not kind:
             raise ValueError("no such overload")  # Add across kinds, or not an Adder
-        result = result + item
-    return result
+        try:
+            result = result + item
+        except OverflowError:  # past timedelta's range, long past cel-go's
+            raise ValueError("integer overflow") from None
+        if kind is timedelta and abs(result) >= _MAX_DURATION:
+            raise ValueError("integer overflow")
+    return _to_cel(result)
 
 
 def _extreme(function: str, items: list[Any], replaces: Any) -> Any:
@@ -94,7 +123,7 @@ def _extreme(function: str, items: list[Any], replaces: Any) -> Any:
             result = item
     if result is None:
         raise ValueError(f"{function} called on empty list")
-    return result
+    return _to_cel(result)
 
 
 def smallest(items: list[Any]) -> Any:
