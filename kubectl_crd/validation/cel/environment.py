@@ -23,6 +23,7 @@ from kubectl_crd.validation.cel.library import (
     conversions,
     formats,
     formatting,
+    gostrings,
     indexing,
     lists,
     network,
@@ -49,6 +50,7 @@ LIBRARIES: tuple[Library, ...] = (
     comprehensions.LIBRARY,
     formatting.LIBRARY,
     conversions.LIBRARY,
+    gostrings.LIBRARY,
 )
 
 # The extensions of Kubernetes' CRD environment that cel-cpp implements: strings at
@@ -122,8 +124,9 @@ def runnable(program: Any, environment: Any) -> Any:
     (``transformMap``, ``transformMapEntry``), which cel-cpp declares but does not
     bind, renamed to ``library.comprehensions.MAP_INSERT``, which is bound; calls
     of ``string.format`` renamed to ``library.formatting.FORMAT``, cel-go's formatter
-    (cel-cpp's words its results and errors otherwise); and the conversions of a string
-    to ``library.conversions``' (cel-cpp reads the strings otherwise)."""
+    (cel-cpp's words its results and errors otherwise); the conversions of a string
+    to ``library.conversions``' (cel-cpp reads the strings otherwise); and ``charAt``,
+    ``substring`` and a duration's ``getMilliseconds`` to ``library.gostrings``'."""
     from kubectl_crd.validation.cel.checked import rename_calls
 
     serialized = program.serialize()
@@ -134,6 +137,10 @@ def runnable(program: Any, environment: Any) -> Any:
         *(
             (name, renamed, (f"{renamed}_string",), overload)
             for name, overload, renamed, _, _ in conversions.CONVERSIONS
+        ),
+        *(
+            (name, renamed, gostrings.overload_ids(renamed), overload)
+            for name, overload, renamed, _, _, _ in gostrings.MEMBERS
         ),
     ):
         # a conversion's name is in most programs (a type's): its overload's id is not

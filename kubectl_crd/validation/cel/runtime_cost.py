@@ -87,7 +87,7 @@ _MEASURED = frozenset(
         "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_+_", "@in", "startsWith",
         "endsWith", "matches", "contains", "string", "bytes", "format", "__format", "strings.quote",
         "isSorted", "sum", "max", "min", "__indexOf", "__lastIndexOf", "url", "lowerAscii",
-        "upperAscii", "substring", "trim", "jsonpatch.escapeKey", "replace", "split",
+        "upperAscii", "substring", "__substring", "trim", "jsonpatch.escapeKey", "replace", "split",
         "join", "find", "findAll", "cidr", "isIP", "isCIDR", "ip", "ip.isCanonical",
         "containsIP", "containsCIDR", "quantity", "isQuantity", "semver", "isSemver",
         "__validate", "sets.contains", "sets.intersects", "sets.equivalent",
@@ -776,11 +776,17 @@ def _plan_version() -> str:
 
     from kubectl_crd import __version__
     from kubectl_crd.validation.cel import checked, environment
-    from kubectl_crd.validation.cel.library import conversions
+    from kubectl_crd.validation.cel.library import conversions, gostrings
 
     sha = hashlib.sha256()
     # the renames: environment.runnable's list, checked.rename_calls, the conversions
-    for path in (__file__, environment.__file__, checked.__file__, conversions.__file__):
+    for path in (
+        __file__,
+        environment.__file__,
+        checked.__file__,
+        conversions.__file__,
+        gostrings.__file__,
+    ):
         with open(path, "rb") as code:
             sha.update(code.read())
     digest = sha.hexdigest()[:16]
@@ -926,7 +932,15 @@ def _kubernetes_cost(
         return None
     if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"):
         return _traversal(args[0])
-    if function in ("url", "lowerAscii", "upperAscii", "substring", "trim", "jsonpatch.escapeKey"):
+    if function in (
+        "url",
+        "lowerAscii",
+        "upperAscii",
+        "substring",
+        "__substring",
+        "trim",
+        "jsonpatch.escapeKey",
+    ):
         return _ceil(sizes[0] * STRING_TRAVERSAL)
     if function in ("replace", "split"):
         return _ceil(sizes[0] * 2 * STRING_TRAVERSAL)

@@ -1,0 +1,105 @@
+"""The strings extension's ``charAt`` and ``substring``, and a duration's
+``getMilliseconds``, as cel-go computes them (cel-cpp's answers differ).
+
+``ext/strings.go``: ``charAt`` past the end, or ``substring`` out of range, is
+``index out of range: <the index>``, and a range that ends before it starts
+``invalid substring range. start: <s>, end: <e>`` (cel-cpp: "<string>.charAt(<pos>):
+<pos> is greater than <string>.size()" and the like). ``common/types/duration.go``:
+``getMilliseconds`` is the whole duration in milliseconds (``d.Milliseconds()``, as
+``getSeconds``, ``getMinutes`` and ``getHours`` are totals), not cel-cpp's millisecond
+part of it. ``environment.runnable`` renames the calls of those overloads to the
+functions here.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from cel_expr_python import cel
+
+from kubectl_crd.validation.cel.library.base import Library
+
+T = cel.Type
+
+
+def char_at(text: str, index: int) -> str:
+    if index < 0 or index > len(text):
+        raise ValueError(f"index out of range: {index}")
+    return text[index] if index < len(text) else ""
+
+
+def substring_from(text: str, start: int) -> str:
+    if start < 0 or start > len(text):
+        raise ValueError(f"index out of range: {start}")
+    return text[start:]
+
+
+def substring_range(text: str, start: int, end: int) -> str:
+    if start > end:
+        raise ValueError(f"invalid substring range. start: {start}, end: {end}")
+    for index in (start, end):
+        if index < 0 or index > len(text):
+            raise ValueError(f"index out of range: {index}")
+    return text[start:end]
+
+
+def duration_milliseconds(duration: timedelta) -> int:
+    """``time.Duration.Milliseconds``: truncated toward zero (the engine hands the
+    duration over in microseconds, which whole milliseconds do not need)."""
+    microseconds = (duration.days * 86_400 + duration.seconds) * 1_000_000 + duration.microseconds
+    return microseconds // 1000 if microseconds >= 0 else -(-microseconds // 1000)
+
+
+#: (the function, cel-cpp's overload of it, the name it is renamed to, the parameters,
+#: the result type, the implementation); each a member function
+MEMBERS = (
+    ("charAt", "string_char_at_int", "__charAt", [T.STRING, T.INT], T.STRING, char_at),
+    (
+        "substring",
+        "string_substring_int",
+        "__substring",
+        [T.STRING, T.INT],
+        T.STRING,
+        substring_from,
+    ),
+    (
+        "substring",
+        "string_substring_int_int",
+        "__substring",
+        [T.STRING, T.INT, T.INT],
+        T.STRING,
+        substring_range,
+    ),
+    (
+        "getMilliseconds",
+        "duration_to_milliseconds",
+        "__getMilliseconds",
+        [T.DURATION],
+        T.INT,
+        duration_milliseconds,
+    ),
+)
+
+
+def _overloads(renamed: str) -> list[object]:
+    return [
+        cel.Overload(f"{new}_{len(parameters)}", result, parameters, is_member=True, impl=impl)
+        for _, _, new, parameters, result, impl in MEMBERS
+        if new == renamed
+    ]
+
+
+#: the overload ids a renamed call's reference names
+def overload_ids(renamed: str) -> tuple[str, ...]:
+    return tuple(
+        f"{new}_{len(parameters)}" for _, _, new, parameters, _, _ in MEMBERS if new == renamed
+    )
+
+
+LIBRARY = Library(
+    "charAt, substring and getMilliseconds as cel-go computes them",
+    "base",
+    tuple(
+        (name, _overloads(name)) for name in dict.fromkeys(new for _, _, new, _, _, _ in MEMBERS)
+    ),
+)
