@@ -825,3 +825,66 @@ def _renamed(
             value = encode_fields(fields)
         out.append((number, value))
     return encode_fields(out)
+
+
+def wrap_calls(serialized: bytes, overload: str, wrapper: str, wrapper_overload: str) -> bytes:
+    """``Expression.serialize()``'s bytes with every call the checker resolved to
+    ``overload`` alone made the argument of a call of ``wrapper`` (of the same type,
+    resolved to ``wrapper_overload``): what ``environment.runnable`` uses to reword a
+    result the engine computes exactly but writes otherwise."""
+    outer = _fields(serialized)
+    payload = next(v for n, v in outer if n == 2)
+    parts = _fields(payload)
+    chosen = {
+        _signed(entry.get(1, 0))
+        for n, v in parts
+        if n == 2
+        for entry in (dict(_fields(v)),)
+        if [x for k, x in _fields(entry.get(2, b"")) if k == 3] == [overload.encode()]
+    }
+    if not chosen:
+        return serialized
+    types = {
+        _signed(entry.get(1, 0)): entry.get(2, b"")
+        for n, v in parts
+        if n == 3
+        for entry in (dict(_fields(v)),)
+    }
+    made: list[tuple[int, int]] = []  # (wrapper id, wrapped id)
+    next_id = [max((*types, *chosen), default=0) + 1]
+
+    def wrapped(data: bytes) -> bytes:
+        node = 0
+        out: list[tuple[int, Any]] = []
+        for number, value in _fields(data):
+            if number == 2:
+                node = _signed(value)
+            elif number in _CHILDREN:
+                children = _CHILDREN[number]
+                value = encode_fields(
+                    [(n, wrapped(v) if n in children else v) for n, v in _fields(value)]
+                )
+            elif number == 8:
+                value = encode_fields(
+                    [
+                        (n, encode_fields([(k, wrapped(x) if k in (3, 4) else x)
+                                           for k, x in _fields(v)]) if n == 2 else v)
+                        for n, v in _fields(value)
+                    ]
+                )  # fmt: skip
+            out.append((number, value))
+        expr = encode_fields(out)
+        if node not in chosen:
+            return expr
+        new = next_id[0]
+        next_id[0] += 1
+        made.append((new, node))
+        call = encode_fields([(2, wrapper.encode()), (3, expr)])
+        return encode_fields([(2, new), (6, call)])
+
+    kept: list[tuple[int, Any]] = [(n, wrapped(v) if n == 4 else v) for n, v in parts]
+    reference = message_field(3, wrapper_overload.encode())
+    for new, node in made:
+        kept.append((2, varint_field(1, new) + message_field(2, reference)))
+        kept.append((3, varint_field(1, new) + message_field(2, types.get(node, b""))))
+    return encode_fields([(n, encode_fields(kept) if n == 2 else v) for n, v in outer])

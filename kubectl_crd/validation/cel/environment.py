@@ -148,6 +148,13 @@ def runnable(program: Any, environment: Any) -> Any:
             renamed = rename_calls(serialized, old, new, overloads, only=only)
             changed = changed or renamed != serialized
             serialized = renamed
+    from kubectl_crd.validation.cel.checked import wrap_calls
+
+    for overload, wrapper, _ in gostrings.REWORDED:
+        if overload.encode() in serialized:
+            wrapped = wrap_calls(serialized, overload, wrapper, f"{wrapper}_string")
+            changed = changed or wrapped != serialized
+            serialized = wrapped
     return environment.deserialize(serialized) if changed else program
 
 

@@ -59,6 +59,7 @@ from kubectl_crd.validation.cel.cost import (
     STRING_TRAVERSAL,
     STRUCT_CREATE,
 )
+from kubectl_crd.validation.cel.library import gostrings
 from kubectl_crd.validation.cel.library.conversions import CONVERSIONS
 from kubectl_crd.validation.cel.library.indexing import INDEX_PAIRS
 from kubectl_crd.validation.cel.library.lists import GUARD_ELEMENT
@@ -93,7 +94,8 @@ _MEASURED = frozenset(
         "__validate", "sets.contains", "sets.intersects", "sets.equivalent",
     }
 )  # fmt: skip
-_FREE_CALLS = frozenset({"_&&_", "_||_", "_?_:_"})
+#: and environment.runnable's rewording of a string() result (not a call cel-go makes)
+_FREE_CALLS = frozenset({"_&&_", "_||_", "_?_:_"}) | {w for _, w, _ in gostrings.REWORDED}
 _SETS_FACTORS = {"sets.contains": 1.0, "sets.intersects": 1.0, "sets.equivalent": 2.0}
 
 # Expr fields (cel/expr/syntax.proto)

@@ -8,12 +8,16 @@
 ``getMilliseconds`` is the whole duration in milliseconds (``d.Milliseconds()``, as
 ``getSeconds``, ``getMinutes`` and ``getHours`` are totals), not cel-cpp's millisecond
 part of it. ``environment.runnable`` renames the calls of those overloads to the
-functions here.
+functions here. And ``string()`` of a duration or a timestamp, which cel-cpp writes in
+groups of three fraction digits (``1.500s``), is its result reworded
+(``REWORDED``: ``1.5s``, as Go's ``FormatFloat`` and ``RFC3339Nano`` write them); a
+timestamp's zone offset, which cel-go keeps and cel-cpp does not, stays UTC.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 
 from cel_expr_python import cel
 
@@ -48,6 +52,41 @@ def duration_milliseconds(duration: timedelta) -> int:
     duration over in microseconds, which whole milliseconds do not need)."""
     microseconds = (duration.days * 86_400 + duration.seconds) * 1_000_000 + duration.microseconds
     return microseconds // 1000 if microseconds >= 0 else -(-microseconds // 1000)
+
+
+def duration_text(text: str) -> str:
+    """cel-go's ``string(duration)`` from cel-cpp's exact one (``1.500s``, nine digits
+    at most): ``strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"``, where
+    ``Seconds`` is the whole seconds plus the nanoseconds / 1e9 as float64s."""
+    body = text.removesuffix("s")
+    negative = body.startswith("-")
+    whole, _, fraction = body.lstrip("-").partition(".")
+    seconds = float(int(whole)) + float(int((fraction + "000000000")[:9])) / 1e9
+    # the shortest digits that read back (repr's, FormatFloat's -1), never an exponent
+    shown = format(Decimal(repr(-seconds if negative else seconds)), "f")
+    if "." in shown:
+        shown = shown.rstrip("0").rstrip(".")
+    return shown + "s"
+
+
+def timestamp_text(text: str) -> str:
+    """cel-go's ``string(timestamp)``, ``time.RFC3339Nano``: cel-cpp's fraction without
+    its trailing zeros."""
+    head, dot, rest = text.partition(".")
+    if not dot:
+        return text
+    digits = rest.rstrip("Z")
+    zone = rest[len(digits) :]
+    digits = digits.rstrip("0")
+    return f"{head}.{digits}{zone}" if digits else f"{head}{zone}"
+
+
+#: cel-cpp's overloads whose exact result is reworded: (its overload, the wrapper's
+#: name, the wrapper)
+REWORDED = (
+    ("duration_to_string", "__go_duration_text", duration_text),
+    ("timestamp_to_string", "__go_timestamp_text", timestamp_text),
+)
 
 
 #: (the function, cel-cpp's overload of it, the name it is renamed to, the parameters,
@@ -97,9 +136,16 @@ def overload_ids(renamed: str) -> tuple[str, ...]:
 
 
 LIBRARY = Library(
-    "charAt, substring and getMilliseconds as cel-go computes them",
+    "charAt, substring and getMilliseconds as cel-go computes them, string() reworded",
     "base",
-    tuple(
-        (name, _overloads(name)) for name in dict.fromkeys(new for _, _, new, _, _, _ in MEMBERS)
+    (
+        *(
+            (name, _overloads(name))
+            for name in dict.fromkeys(new for _, _, new, _, _, _ in MEMBERS)
+        ),
+        *(
+            (wrapper, [cel.Overload(f"{wrapper}_string", T.STRING, [T.STRING], impl=impl)])
+            for _, wrapper, impl in REWORDED
+        ),
     ),
 )
