@@ -789,9 +789,13 @@ def rename_calls(
 _CHILDREN = {5: (1,), 6: (1, 3), 7: (1,), 9: (2, 4, 5, 6, 7)}
 
 
-def _renamed(
-    data: bytes, old: str, new: str, renamed: set[int], chosen: set[int] | None = None
+def _rewritten(
+    data: bytes,
+    function: Callable[[int, bytes], bytes],
+    expression: Callable[[int, bytes], bytes] = lambda node, expr: expr,
 ) -> bytes:
+    """An expression's bytes rewritten bottom up: each call's function name through
+    ``function(node id, name)``, then each node's bytes through ``expression``."""
     node = 0
     out: list[tuple[int, Any]] = []
     for number, value in _fields(data):
@@ -802,15 +806,9 @@ def _renamed(
             fields = []
             for n, v in _fields(value):
                 if n in children:
-                    v = _renamed(v, old, new, renamed, chosen)
-                elif (
-                    number == 6
-                    and n == 2
-                    and v == old.encode()
-                    and (chosen is None or node in chosen)
-                ):
-                    v = new.encode()
-                    renamed.add(node)
+                    v = _rewritten(v, function, expression)
+                elif number == 6 and n == 2:
+                    v = function(node, v)
                 fields.append((n, v))
             value = encode_fields(fields)
         elif number == 8:
@@ -818,13 +816,25 @@ def _renamed(
             for n, v in _fields(value):
                 if n == 2:  # an entry: its map key (3) and value (4)
                     v = encode_fields(
-                        [(k, _renamed(x, old, new, renamed, chosen) if k in (3, 4) else x)
+                        [(k, _rewritten(x, function, expression) if k in (3, 4) else x)
                          for k, x in _fields(v)]
                     )  # fmt: skip
                 fields.append((n, v))
             value = encode_fields(fields)
         out.append((number, value))
-    return encode_fields(out)
+    return expression(node, encode_fields(out))
+
+
+def _renamed(
+    data: bytes, old: str, new: str, renamed: set[int], chosen: set[int] | None = None
+) -> bytes:
+    def rename(node: int, name: bytes) -> bytes:
+        if name != old.encode() or (chosen is not None and node not in chosen):
+            return name
+        renamed.add(node)
+        return new.encode()
+
+    return _rewritten(data, rename)
 
 
 def wrap_calls(serialized: bytes, overload: str, wrapper: str, wrapper_overload: str) -> bytes:
@@ -853,27 +863,7 @@ def wrap_calls(serialized: bytes, overload: str, wrapper: str, wrapper_overload:
     made: list[tuple[int, int]] = []  # (wrapper id, wrapped id)
     next_id = [max((*types, *chosen), default=0) + 1]
 
-    def wrapped(data: bytes) -> bytes:
-        node = 0
-        out: list[tuple[int, Any]] = []
-        for number, value in _fields(data):
-            if number == 2:
-                node = _signed(value)
-            elif number in _CHILDREN:
-                children = _CHILDREN[number]
-                value = encode_fields(
-                    [(n, wrapped(v) if n in children else v) for n, v in _fields(value)]
-                )
-            elif number == 8:
-                value = encode_fields(
-                    [
-                        (n, encode_fields([(k, wrapped(x) if k in (3, 4) else x)
-                                           for k, x in _fields(v)]) if n == 2 else v)
-                        for n, v in _fields(value)
-                    ]
-                )  # fmt: skip
-            out.append((number, value))
-        expr = encode_fields(out)
+    def wrapped(node: int, expr: bytes) -> bytes:
         if node not in chosen:
             return expr
         new = next_id[0]
@@ -882,7 +872,9 @@ def wrap_calls(serialized: bytes, overload: str, wrapper: str, wrapper_overload:
         call = encode_fields([(2, wrapper.encode()), (3, expr)])
         return encode_fields([(2, new), (6, call)])
 
-    kept: list[tuple[int, Any]] = [(n, wrapped(v) if n == 4 else v) for n, v in parts]
+    kept: list[tuple[int, Any]] = [
+        (n, _rewritten(v, lambda node, name: name, wrapped) if n == 4 else v) for n, v in parts
+    ]
     reference = message_field(3, wrapper_overload.encode())
     for new, node in made:
         kept.append((2, varint_field(1, new) + message_field(2, reference)))

@@ -833,29 +833,16 @@ def _literal_text(literal: str) -> str | None:
     return body
 
 
-#: cel-go's timestamp range in Unix seconds: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z
-_MIN_TIMESTAMP, _MAX_TIMESTAMP = -62135596800, 253402300799
-
-
 def _literal_ok(call: str, text: str) -> bool:
-    if call == "duration":
-        from kubectl_crd.model.durations import DurationSyntaxError, parse_go_duration
+    if call in ("duration", "timestamp"):
+        # cel-go's validators evaluate the conversion of the literal
+        from kubectl_crd.validation.cel.library.conversions import to_duration, to_timestamp
 
         try:
-            parse_go_duration(text)
-        except DurationSyntaxError:
+            (to_duration if call == "duration" else to_timestamp)(text)
+        except ValueError:
             return False
         return True
-    if call == "timestamp":
-        # cel-go's string to timestamp: time.Parse(time.RFC3339), then within years
-        # 1 to 9999 (common/types/timestamp.go)
-        from kubectl_crd.model.gotime import RFC3339, layout_time
-
-        nanoseconds, _ = layout_time(text, RFC3339)
-        return (
-            nanoseconds is not None
-            and _MIN_TIMESTAMP <= nanoseconds // 1_000_000_000 <= _MAX_TIMESTAMP
-        )
     from kubectl_crd.validation.regexps import error as regexp_error
     from kubectl_crd.validation.regexps import go_regexp
 

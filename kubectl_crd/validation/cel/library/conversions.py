@@ -15,30 +15,20 @@ range).
 
 from __future__ import annotations
 
-import math
 import re
 
 from cel_expr_python import cel
 from google.protobuf import duration_pb2, timestamp_pb2
 
+from kubectl_crd.model.gostrconv import parse_go_bool, parse_go_float
 from kubectl_crd.validation.cel.library.base import Library
 
 T = cel.Type
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _UINT = re.compile(r"[0-9]+")
-#: strconv's readFloat: a decimal or 0x mantissa (digits, one '.', '_' anywhere the
-#: digits are), a 'p' exponent required after 0x; ParseFloat takes the whole string
-_DECIMAL = re.compile(r"[+-]?([0-9_]*)(\.[0-9_]*)?(?:[eE][+-]?[0-9][0-9_]*)?")
-_HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F_]*)(\.[0-9a-fA-F_]*)?[pP][+-]?[0-9][0-9_]*")
-#: strconv's special: inf or infinity with an optional sign, nan without one
-_SPECIAL = re.compile(r"[+-]?(?:inf|infinity)|nan", re.IGNORECASE)
-_DIGITS = frozenset("0123456789")
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 #: cel-go's timestamp range in Unix seconds (common/types/timestamp.go)
-MIN_UNIX, MAX_UNIX = -62135596800, 253402300799
+_MIN_UNIX, _MAX_UNIX = -62135596800, 253402300799
 
 
 def _refused(kind: str) -> ValueError:
@@ -58,58 +48,17 @@ def to_uint(text: str) -> int:
 
 
 def to_double(text: str) -> float:
-    if _SPECIAL.fullmatch(text):
-        return float(text)
-    hexadecimal = _HEX.fullmatch(text)
-    number = hexadecimal or _DECIMAL.fullmatch(text)
-    digits = _HEX_DIGITS if hexadecimal else _DIGITS
-    if number is None or digits.isdisjoint(number.group(1) + (number.group(2) or "")):
-        raise _refused("double")  # no mantissa digit (readFloat's sawdigits)
-    if "_" in text and not _underscores_ok(text):
-        raise _refused("double")
-    plain = text.replace("_", "")
     try:
-        if hexadecimal is not None:
-            sign = -1.0 if plain[0] == "-" else 1.0
-            value = sign * float.fromhex(plain.lstrip("+-"))
-        else:
-            value = float(plain)
-    except OverflowError:
-        value = math.inf
-    if math.isinf(value):  # strconv.ErrRange
-        raise _refused("double")
-    return value
-
-
-def _underscores_ok(text: str) -> bool:
-    """strconv's ``underscoreOK``: every '_' between digits (a base prefix counts as
-    one)."""
-    saw = "^"
-    rest = text[1:] if text[:1] in "+-" else text
-    index = 0
-    hexadecimal = False
-    if len(rest) >= 2 and rest[0] == "0" and rest[1].lower() in "box":
-        index, saw, hexadecimal = 2, "0", rest[1].lower() == "x"
-    for char in rest[index:]:
-        if char in (_HEX_DIGITS if hexadecimal else _DIGITS):
-            saw = "0"
-        elif char == "_":
-            if saw != "0":
-                return False
-            saw = "_"
-        elif saw == "_":
-            return False
-        else:
-            saw = "!"
-    return saw != "_"
+        return parse_go_float(text)
+    except ValueError:
+        raise _refused("double") from None
 
 
 def to_bool(text: str) -> bool:
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise _refused("bool")
+    try:
+        return parse_go_bool(text)
+    except ValueError:
+        raise _refused("bool") from None
 
 
 def to_duration(text: str) -> duration_pb2.Duration:
@@ -130,7 +79,7 @@ def to_timestamp(text: str) -> timestamp_pb2.Timestamp:
     nanoseconds, _ = layout_time(text, RFC3339)
     if nanoseconds is None:
         raise _refused("google.protobuf.Timestamp")
-    if not MIN_UNIX <= nanoseconds // 1_000_000_000 <= MAX_UNIX:
+    if not _MIN_UNIX <= nanoseconds // 1_000_000_000 <= _MAX_UNIX:
         raise ValueError("timestamp overflow")
     stamp = timestamp_pb2.Timestamp()
     stamp.FromNanoseconds(nanoseconds)
