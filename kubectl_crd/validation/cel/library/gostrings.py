@@ -10,8 +10,9 @@
 part of it. ``environment.runnable`` renames the calls of those overloads to the
 functions here. And ``string()`` of a duration or a timestamp, which cel-cpp writes in
 groups of three fraction digits (``1.500s``), is its result reworded
-(``REWORDED``: ``1.5s``, as Go's ``FormatFloat`` and ``RFC3339Nano`` write them); a
-timestamp's zone offset, which cel-go keeps and cel-cpp does not, stays UTC.
+(``REWORDED``: ``1.5s``, as Go's ``FormatFloat`` and ``RFC3339Nano`` write them), as
+is ``string()`` of a NaN or an infinity (``NaN``, ``+Inf``, not C's ``-nan``, ``inf``);
+a timestamp's zone offset, which cel-go keeps and cel-cpp does not, stays UTC.
 """
 
 from __future__ import annotations
@@ -81,11 +82,22 @@ def timestamp_text(text: str) -> str:
     return f"{head}.{digits}{zone}" if digits else f"{head}{zone}"
 
 
+#: strconv.FormatFloat's words for the values that are no number (cel-cpp writes C's)
+_NOT_NUMBERS = {"nan": "NaN", "-nan": "NaN", "inf": "+Inf", "-inf": "-Inf"}
+
+
+def double_text(text: str) -> str:
+    """cel-go's ``string(double)`` (``strconv.FormatFloat(f, 'g', -1, 64)``): cel-cpp's
+    own for every number, Go's words for NaN and the infinities."""
+    return _NOT_NUMBERS.get(text, text)
+
+
 #: cel-cpp's overloads whose exact result is reworded: (its overload, the wrapper's
 #: name, the wrapper)
 REWORDED = (
     ("duration_to_string", "__go_duration_text", duration_text),
     ("timestamp_to_string", "__go_timestamp_text", timestamp_text),
+    ("double_to_string", "__go_double_text", double_text),
 )
 
 
