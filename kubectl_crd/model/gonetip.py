@@ -56,6 +56,15 @@ def parse_addr(text: str) -> ParsedAddr:
     raise _refused(text, "unable to parse IP")
 
 
+def parse_ip(text: str) -> Address | None:
+    """``net.ParseIP`` (Go 1.22 on: ``netip.ParseAddr``, a zone refused), or None."""
+    try:
+        parsed = parse_addr(text)
+    except AddrError:
+        return None
+    return None if parsed.zone else parsed.address
+
+
 def _ipv4_fields(whole: str, part: str) -> list[int]:
     """``parseIPv4Fields`` of ``part`` (the end of ``whole``, which errors name)."""
     fields: list[int] = []

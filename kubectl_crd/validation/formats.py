@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from kubectl_crd.model.durations import DurationSyntaxError, parse_strfmt_duration
-from kubectl_crd.model.gonetip import AddrError, parse_addr, parse_cidr_sloppy, parse_ip_sloppy
+from kubectl_crd.model.gonetip import parse_cidr_sloppy, parse_ip, parse_ip_sloppy
 from kubectl_crd.model.gotime import FULL_DATE, layout_time
 from kubectl_crd.model.gourl import GoURLError, parse_go_url
 from kubectl_crd.validation.gomail import is_address
@@ -131,13 +131,8 @@ def _is_ipv4(text: str) -> bool:
 
 
 def _is_ipv6(text: str) -> bool:
-    # govalidator.IsIPv6: net.ParseIP (netip.ParseAddr, no zone), and a colon in the text
-    if ":" not in text:
-        return False
-    try:
-        return not parse_addr(text).zone
-    except AddrError:
-        return False
+    # govalidator.IsIPv6: net.ParseIP, and a colon in the text
+    return ":" in text and parse_ip(text) is not None
 
 
 def _is_cidr(text: str) -> bool:

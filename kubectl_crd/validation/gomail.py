@@ -11,7 +11,7 @@ for a base64 encoded-word).
 
 from __future__ import annotations
 
-from kubectl_crd.model.gonetip import AddrError, parse_addr
+from kubectl_crd.model.gonetip import parse_ip
 
 #: RFC 5322 specials: never atext
 _SPECIALS = frozenset('()<>[]:;@\\,"')
@@ -236,12 +236,8 @@ class _Parser:
                 raise _Refused
             index += 1
         literal, self.s = self.s[:index], self.s[index + 1 :]
-        # net.ParseIP (netip.ParseAddr, no zone)
-        try:
-            if parse_addr(literal).zone:
-                raise _Refused
-        except AddrError:
-            raise _Refused from None
+        if parse_ip(literal) is None:
+            raise _Refused
 
     def display_name_comment(self) -> None:
         self.consume("(")

@@ -765,13 +765,7 @@ def rename_calls(
     renamed: set[int] = set()
     chosen: set[int] | None = None
     if only:
-        chosen = {
-            _signed(entry.get(1, 0))
-            for n, v in _fields(payload)
-            if n == 2
-            for entry in (dict(_fields(v)),)
-            if [x for k, x in _fields(entry.get(2, b"")) if k == 3] == [only.encode()]
-        }
+        chosen = _resolved_to(_fields(payload), only)
     parts = [
         (n, _renamed(v, old, new, renamed, chosen) if n == 4 else v) for n, v in _fields(payload)
     ]
@@ -837,6 +831,18 @@ def _renamed(
     return _rewritten(data, rename)
 
 
+def _resolved_to(parts: list[tuple[int, Any]], overload: str) -> set[int]:
+    """The ids of the calls a ``CheckedExpr``'s reference map (``parts``, its fields)
+    resolves to ``overload`` alone."""
+    return {
+        _signed(entry.get(1, 0))
+        for n, v in parts
+        if n == 2
+        for entry in (dict(_fields(v)),)
+        if [x for k, x in _fields(entry.get(2, b"")) if k == 3] == [overload.encode()]
+    }
+
+
 def wrap_calls(serialized: bytes, overload: str, wrapper: str, wrapper_overload: str) -> bytes:
     """``Expression.serialize()``'s bytes with every call the checker resolved to
     ``overload`` alone made the argument of a call of ``wrapper`` (of the same type,
@@ -845,13 +851,7 @@ def wrap_calls(serialized: bytes, overload: str, wrapper: str, wrapper_overload:
     outer = _fields(serialized)
     payload = next(v for n, v in outer if n == 2)
     parts = _fields(payload)
-    chosen = {
-        _signed(entry.get(1, 0))
-        for n, v in parts
-        if n == 2
-        for entry in (dict(_fields(v)),)
-        if [x for k, x in _fields(entry.get(2, b"")) if k == 3] == [overload.encode()]
-    }
+    chosen = _resolved_to(parts, overload)
     if not chosen:
         return serialized
     types = {
